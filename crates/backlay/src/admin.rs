@@ -1,0 +1,237 @@
+//! `backlay admin …`: the operator actions of `/api/admin/…`, run straight on the database by
+//! someone with access to the server's machine. Each command calls the same
+//! `backlay_server::operator` function as the HTTP API, acting as the console.
+
+use backlay_core::money::Money;
+use backlay_server::clock::parse_iso;
+use backlay_server::operator::{self, Actor, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+use backlay_store::users::Role;
+use backlay_store::Store;
+use clap::{Args, Subcommand};
+
+use crate::DatabaseArgs;
+
+#[derive(Args)]
+pub struct AdminArgs {
+    #[command(flatten)]
+    database: DatabaseArgs,
+    #[command(subcommand)]
+    command: AdminCommand,
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Create an admin, agent or client.
+    CreateUser {
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        password: String,
+        /// admin, agent or client.
+        #[arg(long, value_parser = parse_role)]
+        role: Role,
+        /// Parent's user name (an admin for agents, an agent or admin for clients).
+        #[arg(long)]
+        parent: Option<String>,
+        /// Make the user choose a new password at first log-in.
+        #[arg(long)]
+        must_change_password: bool,
+    },
+    /// Move chips between a user and their parent.
+    Transfer {
+        #[arg(long)]
+        user: String,
+        /// Amount, e.g. 1000 or 99.50.
+        #[arg(long, value_parser = parse_amount)]
+        amount: Money,
+        /// deposit (parent → user) or withdraw (user → parent).
+        #[arg(long, value_parser = parse_direction)]
+        direction: TransferDirection,
+        #[arg(long, default_value = "")]
+        remark: String,
+    },
+    /// Issue new chips to an admin.
+    Mint {
+        #[arg(long)]
+        to: String,
+        #[arg(long, value_parser = parse_amount)]
+        amount: Money,
+    },
+    /// Lock a user (ends their sessions).
+    Lock {
+        #[arg(long)]
+        user: String,
+    },
+    Unlock {
+        #[arg(long)]
+        user: String,
+    },
+    /// Set a site setting (site_title, site_message, payment_gateway, colours …).
+    SetSetting { key: String, value: String },
+    CreateSport {
+        #[arg(long)]
+        id: i64,
+        #[arg(long)]
+        name: String,
+        #[arg(long, default_value_t = 100)]
+        order: i64,
+    },
+    CreateSeries {
+        #[arg(long)]
+        sport: i64,
+        #[arg(long)]
+        name: String,
+        /// List it in the cups menu.
+        #[arg(long)]
+        featured: bool,
+    },
+    CreateMatch {
+        #[arg(long)]
+        series: i64,
+        #[arg(long)]
+        name: String,
+        /// Scheduled start, ISO-8601 with a zone, e.g. 2026-11-23T14:00:00Z.
+        #[arg(long)]
+        start: String,
+        #[arg(long)]
+        in_play: bool,
+    },
+    /// List users with their balances.
+    ListUsers {
+        /// Only the children of this user.
+        #[arg(long)]
+        parent: Option<String>,
+    },
+    /// Verify the ledger (exit status 1 when anything is wrong).
+    LedgerCheck,
+}
+
+fn parse_role(text: &str) -> Result<Role, String> {
+    Role::parse(text).ok_or_else(|| format!("{text:?} is not a role: use admin, agent or client"))
+}
+
+fn parse_amount(text: &str) -> Result<Money, String> {
+    Money::parse_decimal(text).map_err(|e| e.to_string())
+}
+
+fn parse_direction(text: &str) -> Result<TransferDirection, String> {
+    match text {
+        "deposit" => Ok(TransferDirection::Deposit),
+        "withdraw" => Ok(TransferDirection::Withdraw),
+        _ => Err(format!("{text:?} is not a direction: use deposit or withdraw")),
+    }
+}
+
+async fn user_id(store: &Store, name: &str) -> anyhow::Result<i64> {
+    store.user_id_by_name(name).await?.ok_or_else(|| anyhow::anyhow!("there is no user named {name:?}"))
+}
+
+pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
+    let store = Store::connect(&args.database.database_url).await?;
+    store.migrate().await?;
+    let ctx = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
+    let fail = |e: backlay_server::error::AppError| anyhow::anyhow!("{}", describe(e));
+    match args.command {
+        AdminCommand::CreateUser { name, password, role, parent, must_change_password } => {
+            let parent_id = match parent {
+                Some(parent) => Some(user_id(&store, &parent).await?),
+                None => None,
+            };
+            let user = operator::create_user(&ctx, CreateUser { user_name: name, password, role, parent_id, must_change_password })
+                .await
+                .map_err(fail)?;
+            println!("created {} {} (id {})", user.role.as_str(), user.user_name, user.id);
+        }
+        AdminCommand::Transfer { user, amount, direction, remark } => {
+            let id = user_id(&store, &user).await?;
+            let outcome = operator::transfer(&ctx, id, amount, direction, &remark).await.map_err(fail)?;
+            println!("done: {user} now has {}, their parent {}", outcome.user_balance, outcome.parent_balance);
+        }
+        AdminCommand::Mint { to, amount } => {
+            let id = user_id(&store, &to).await?;
+            let balance = operator::mint(&ctx, id, amount).await.map_err(fail)?;
+            println!("issued {amount} to {to}; balance {balance}");
+        }
+        AdminCommand::Lock { user } => {
+            let id = user_id(&store, &user).await?;
+            operator::set_locked(&ctx, id, true).await.map_err(fail)?;
+            println!("{user} is locked");
+        }
+        AdminCommand::Unlock { user } => {
+            let id = user_id(&store, &user).await?;
+            operator::set_locked(&ctx, id, false).await.map_err(fail)?;
+            println!("{user} is unlocked");
+        }
+        AdminCommand::SetSetting { key, value } => {
+            operator::update_settings(&ctx, &[(key.clone(), value)]).await.map_err(fail)?;
+            println!("{key} saved");
+        }
+        AdminCommand::CreateSport { id, name, order } => {
+            operator::create_sport(&ctx, id, &name, order, true).await.map_err(fail)?;
+            println!("created sport {id} {name}");
+        }
+        AdminCommand::CreateSeries { sport, name, featured } => {
+            let id = operator::create_series(&ctx, sport, &name, featured).await.map_err(fail)?;
+            println!("created series {id} {name}");
+        }
+        AdminCommand::CreateMatch { series, name, start, in_play } => {
+            let open_date_ms = parse_iso(&start).ok_or_else(|| anyhow::anyhow!("--start must be ISO-8601 with a zone, e.g. 2026-11-23T14:00:00Z"))?;
+            let id = operator::create_match(&ctx, CreateMatch { series_id: series, name: name.clone(), open_date_ms, in_play, venue: None, country_code: None })
+                .await
+                .map_err(fail)?;
+            println!("created match {id} {name}");
+        }
+        AdminCommand::ListUsers { parent } => {
+            let parent_id = match parent {
+                Some(parent) => Some(user_id(&store, &parent).await?),
+                None => None,
+            };
+            let (users, total) = store.list_users(parent_id, 0, 1000).await?;
+            println!("{:>6}  {:<20} {:<7} {:>8} {:>16} {:>14}  locked", "id", "user", "role", "parent", "balance", "exposure");
+            for row in &users {
+                let user = &row.user;
+                println!(
+                    "{:>6}  {:<20} {:<7} {:>8} {:>16} {:>14}  {}",
+                    user.id,
+                    user.user_name,
+                    user.role.as_str(),
+                    user.parent_id.map_or("-".into(), |p| p.to_string()),
+                    Money::from_minor(row.balance_minor).to_string(),
+                    Money::from_minor(row.exposure_minor).to_string(),
+                    if user.is_locked { "yes" } else { "no" }
+                );
+            }
+            println!("{total} user(s)");
+        }
+        AdminCommand::LedgerCheck => {
+            let check = store.ledger_check().await?;
+            println!(
+                "{} accounts, {} entries, sum of all entries {}",
+                check.accounts,
+                check.entries,
+                Money::from_minor(check.total_minor)
+            );
+            if !check.is_sound() {
+                anyhow::bail!(
+                    "the ledger is NOT sound: mismatched accounts {:?}, unbalanced transactions {:?}, overdrawn accounts {:?}",
+                    check.mismatched_accounts,
+                    check.unbalanced_transactions,
+                    check.overdrawn_accounts
+                );
+            }
+            println!("ledger is sound");
+        }
+    }
+    store.close().await;
+    Ok(())
+}
+
+/// The message of an operator error, with field errors spelled out.
+fn describe(err: backlay_server::error::AppError) -> String {
+    match err {
+        backlay_server::error::AppError::Invalid { errors, .. } if !errors.is_empty() => {
+            errors.iter().map(|(field, problem)| format!("{field}: {problem}")).collect::<Vec<_>>().join("; ")
+        }
+        other => other.to_string(),
+    }
+}

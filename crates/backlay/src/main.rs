@@ -1,0 +1,169 @@
+//! `backlay`: the exchange server and its operator console.
+//!
+//! ```text
+//! backlay serve            start the server (API, web app), migrating and seeding as needed
+//! backlay migrate          apply database migrations and exit
+//! backlay admin …          operator actions straight on the database (create users, chips …)
+//! ```
+//! Every flag has an environment twin (`BACKLAY_ADDR`, `DATABASE_URL`, `BACKLAY_DEMO`,
+//! `BACKLAY_WEB_DIR` …); see `backlay help serve`.
+
+mod admin;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use backlay_server::config::{DEFAULT_ADDR, DEFAULT_DATABASE_URL, DEFAULT_WEB_DIR};
+use backlay_server::{demo, Config, Server};
+use backlay_store::{Engine, Store};
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "backlay", version, about = "Backlay betting exchange: server and operator console")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Start the server: JSON API under /api, the web app at /.
+    Serve(ServeArgs),
+    /// Apply database migrations and exit.
+    Migrate(DatabaseArgs),
+    /// Operator actions on the database (no server needed).
+    Admin(admin::AdminArgs),
+}
+
+#[derive(Args, Clone)]
+pub struct DatabaseArgs {
+    /// sqlite://path/to/file.db (created when missing) or postgres://user@host/db.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    pub database_url: String,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "BACKLAY_ADDR", default_value = DEFAULT_ADDR)]
+    addr: SocketAddr,
+    #[command(flatten)]
+    database: DatabaseArgs,
+    /// Seed demo data into an empty database (default: on for the embedded SQLite database).
+    #[arg(long, overrides_with = "no_demo")]
+    demo: bool,
+    /// Never seed demo data.
+    #[arg(long)]
+    no_demo: bool,
+    /// The built web app.
+    #[arg(long, env = "BACKLAY_WEB_DIR", default_value = DEFAULT_WEB_DIR)]
+    web_dir: PathBuf,
+    /// How long a log-in lasts, in hours.
+    #[arg(long, env = "BACKLAY_SESSION_TTL_HOURS", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=720))]
+    session_ttl_hours: u32,
+    /// Take client addresses from X-Forwarded-For (only behind your own reverse proxy).
+    #[arg(long, env = "BACKLAY_TRUST_FORWARDED_FOR")]
+    trust_forwarded_for: bool,
+}
+
+impl ServeArgs {
+    /// `--demo` / `--no-demo`, else `BACKLAY_DEMO=1|0`, else on for SQLite.
+    fn demo(&self) -> anyhow::Result<bool> {
+        if self.demo {
+            return Ok(true);
+        }
+        if self.no_demo {
+            return Ok(false);
+        }
+        match std::env::var("BACKLAY_DEMO").ok().as_deref().map(str::trim) {
+            Some("1") | Some("true") => Ok(true),
+            Some("0") | Some("false") => Ok(false),
+            Some(other) => anyhow::bail!("BACKLAY_DEMO must be 1 or 0, not {other:?}"),
+            None => Ok(backlay_store::engine_of(&self.database.database_url)? == Engine::Sqlite),
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("BACKLAY_LOG").unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Serve(args) => serve(args).await,
+        Command::Migrate(args) => migrate(args).await,
+        Command::Admin(args) => admin::run(args).await,
+    };
+    if let Err(err) = result {
+        eprintln!("backlay: {err:#}");
+        std::process::exit(1);
+    }
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let demo = args.demo()?;
+    let mut config = Config::with_database(args.database.database_url.clone());
+    config.addr = args.addr;
+    config.demo = demo;
+    config.web_dir = args.web_dir.clone();
+    config.session_ttl_ms = i64::from(args.session_ttl_hours) * 60 * 60 * 1000;
+    config.trust_forwarded_for = args.trust_forwarded_for;
+    let server = Server::build(config).await?;
+    let addr = server.local_addr();
+    println!("Backlay is running at http://{addr}/  (API: http://{addr}/api, OpenAPI: http://{addr}/api/openapi.json)");
+    println!("Database: {}", redact(&args.database.database_url));
+    if demo {
+        println!("Demo log-ins:");
+        for (user_name, password, role) in demo::DEMO_LOGINS {
+            println!("  {role:<13} {user_name:<8} / {password}");
+        }
+    }
+    server.run(shutdown_signal()).await
+}
+
+async fn migrate(args: DatabaseArgs) -> anyhow::Result<()> {
+    let store = Store::connect(&args.database_url).await?;
+    store.migrate().await?;
+    println!("Database {} is up to date.", redact(&args.database_url));
+    Ok(())
+}
+
+/// The URL without a password, for printing.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.find('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let credentials = &url[scheme_end + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme_end + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+    eprintln!("backlay: shutting down");
+}

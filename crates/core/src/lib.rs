@@ -1,0 +1,14 @@
+//! Backlay's pure exchange domain: the types and rules that decide who owes whom.
+//!
+//! Nothing here does IO, reads a clock or awaits; callers pass everything in. That keeps the
+//! exchange rules fast and lets them be tested exhaustively and by property.
+//!
+//! - [`money`]: amounts as integer minor units ([`money::Money`]) and the one rounding rule
+//!   settlement uses ([`money::mul_div_round_half_even`]).
+//! - [`odds`]: the exchange price ladder ([`odds::Price`]), 350 ticks from 1.01 to 1000.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod decimal;
+pub mod money;
+pub mod odds;

@@ -1,0 +1,443 @@
+//! Operator calls under `/api/admin/…` (role admin; agents only over their own clients). Each
+//! handler parses its body and hands over to [`crate::operator`], which holds the rules and is
+//! shared with the `backlay admin` command.
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use backlay_core::money::Money;
+use backlay_store::users::{Role, User, UserWithBalance};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::clock::{iso_utc, parse_iso};
+use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
+use crate::input::{AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged};
+use crate::operator::{self, Actor, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+use crate::session::{ClientIp, Operator};
+use crate::AppState;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_user))
+        .routes(routes!(list_users))
+        .routes(routes!(transfer))
+        .routes(routes!(lock))
+        .routes(routes!(mint))
+        .routes(routes!(settings))
+        .routes(routes!(create_sport))
+        .routes(routes!(create_series))
+        .routes(routes!(create_match))
+        .routes(routes!(ledger_check))
+        .routes(routes!(audit_log))
+}
+
+fn context<'a>(state: &'a AppState, Operator(authed): Operator, ClientIp(ip): ClientIp) -> OperatorContext<'a> {
+    OperatorContext { store: &state.store, actor: Actor::User(authed.user), client_ip: ip }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UserSummary {
+    pub user_id: i64,
+    pub user_name: String,
+    #[schema(value_type = String)]
+    pub role: Role,
+    /// -1 when the user has no parent.
+    pub parent_id: i64,
+    pub is_locked: i64,
+    pub is_change_password: i64,
+    pub created_at: String,
+}
+
+impl From<&User> for UserSummary {
+    fn from(user: &User) -> UserSummary {
+        UserSummary {
+            user_id: user.id,
+            user_name: user.user_name.clone(),
+            role: user.role,
+            parent_id: user.parent_id.unwrap_or(-1),
+            is_locked: i64::from(user.is_locked),
+            is_change_password: i64::from(user.is_change_password),
+            created_at: iso_utc(user.created_at_ms),
+        }
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct CreateUserRequest {
+    pub user_name: String,
+    /// A first password; the user must change it at first log-in.
+    pub password: String,
+    /// "agent" or "client".
+    #[schema(value_type = String)]
+    pub role: Role,
+    /// Admins may place the user under another agent; agents always create under themselves.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub parent_id: Option<FlexI64>,
+}
+
+#[utoipa::path(post, path = "/admin/user/create", tag = "admin", request_body = CreateUserRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<UserSummary>), (status = 400), (status = 403), (status = 409, description = "Name taken")))]
+async fn create_user(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<CreateUserRequest>,
+) -> ApiResult<UserSummary> {
+    let ctx = context(&state, operator, ip);
+    let user = operator::create_user(
+        &ctx,
+        CreateUser {
+            user_name: body.user_name,
+            password: body.password,
+            role: body.role,
+            parent_id: body.parent_id.map(|p| p.0),
+            must_change_password: true,
+        },
+    )
+    .await?;
+    Ok(ok_with(format!("{} created.", user.user_name), UserSummary::from(&user)))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct ListUsersRequest {
+    /// Only this parent's children (agents always see only their own).
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub parent_id: Option<FlexI64>,
+    #[serde(flatten)]
+    pub page: PageRequest,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UserRow {
+    #[serde(flatten)]
+    pub user: UserSummary,
+    #[schema(value_type = f64)]
+    pub balance: Money,
+    #[schema(value_type = f64)]
+    pub exposure: Money,
+}
+
+impl From<&UserWithBalance> for UserRow {
+    fn from(row: &UserWithBalance) -> UserRow {
+        UserRow {
+            user: UserSummary::from(&row.user),
+            balance: Money::from_minor(row.balance_minor),
+            exposure: Money::from_minor(row.exposure_minor),
+        }
+    }
+}
+
+#[utoipa::path(post, path = "/admin/user/list", tag = "admin", request_body = ListUsersRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Paged<UserRow>>), (status = 403)))]
+async fn list_users(
+    State(state): State<AppState>,
+    Operator(authed): Operator,
+    ApiJson(body): ApiJson<ListUsersRequest>,
+) -> ApiResult<Paged<UserRow>> {
+    let (page, limit, offset) = body.page.resolve()?;
+    let parent_id = match authed.user.role {
+        Role::Admin => body.parent_id.map(|p| p.0),
+        _ => Some(authed.user.id),
+    };
+    let (rows, total) = state.store.list_users(parent_id, offset, limit).await?;
+    Ok(ok(Paged { rows: rows.iter().map(UserRow::from).collect(), total, page, limit }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct TransferRequest {
+    #[schema(value_type = i64)]
+    pub user_id: FlexI64,
+    /// More than 0, at most 2 decimals.
+    #[schema(value_type = f64)]
+    pub amount: AmountInput,
+    /// "deposit" (parent → user) or "withdraw" (user → parent).
+    pub direction: TransferDirection,
+    #[serde(default)]
+    pub remark: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TransferData {
+    pub transaction_id: i64,
+    #[schema(value_type = f64)]
+    pub user_balance: Money,
+    #[schema(value_type = f64)]
+    pub parent_balance: Money,
+}
+
+#[utoipa::path(post, path = "/admin/user/transfer", tag = "admin", request_body = TransferRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<TransferData>), (status = 400), (status = 403), (status = 404), (status = 422, description = "Insufficient funds")))]
+async fn transfer(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<TransferRequest>,
+) -> ApiResult<TransferData> {
+    let ctx = context(&state, operator, ip);
+    let outcome = operator::transfer(&ctx, body.user_id.0, body.amount.0, body.direction, &body.remark).await?;
+    Ok(ok_with(
+        "Transfer done.",
+        TransferData { transaction_id: outcome.transaction_id, user_balance: outcome.user_balance, parent_balance: outcome.parent_balance },
+    ))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LockRequest {
+    #[schema(value_type = i64)]
+    pub user_id: FlexI64,
+    /// 1 to lock (ends the user's sessions), 0 to unlock.
+    #[schema(value_type = i64)]
+    pub locked: FlexBool,
+}
+
+#[utoipa::path(post, path = "/admin/user/lock", tag = "admin", request_body = LockRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<UserSummary>), (status = 403), (status = 404)))]
+async fn lock(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<LockRequest>,
+) -> ApiResult<UserSummary> {
+    let ctx = context(&state, operator, ip);
+    let user = operator::set_locked(&ctx, body.user_id.0, body.locked.0).await?;
+    let message = if user.is_locked { format!("{} is locked.", user.user_name) } else { format!("{} is unlocked.", user.user_name) };
+    Ok(ok_with(message, UserSummary::from(&user)))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct MintRequest {
+    #[schema(value_type = f64)]
+    pub amount: AmountInput,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MintData {
+    #[schema(value_type = f64)]
+    pub balance: Money,
+}
+
+/// Issues new chips to the calling admin.
+#[utoipa::path(post, path = "/admin/chips/mint", tag = "admin", request_body = MintRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<MintData>), (status = 400), (status = 403)))]
+async fn mint(State(state): State<AppState>, operator: Operator, ip: ClientIp, ApiJson(body): ApiJson<MintRequest>) -> ApiResult<MintData> {
+    let admin_id = operator.0.user.id;
+    let ctx = context(&state, operator, ip);
+    let balance = operator::mint(&ctx, admin_id, body.amount.0).await?;
+    Ok(ok_with("Chips issued.", MintData { balance }))
+}
+
+/// Any of the getGlobalSetting keys, plus `signup_enabled` (0/1) and `default_parent` (user name
+/// new sign-ups are placed under).
+#[utoipa::path(post, path = "/admin/settings", tag = "admin", request_body(content = Object, description = "key → value"), security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403)))]
+async fn settings(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<BTreeMap<String, serde_json::Value>>,
+) -> ApiResult<Option<String>> {
+    let ctx = context(&state, operator, ip);
+    let mut changes = Vec::new();
+    for (key, value) in body {
+        let text = match value {
+            serde_json::Value::String(text) => text,
+            serde_json::Value::Number(number) => number.to_string(),
+            serde_json::Value::Bool(flag) => i64::from(flag).to_string(),
+            _ => return Err(AppError::field(&key, format!("{key} must be text or a number."))),
+        };
+        changes.push((key, text));
+    }
+    operator::update_settings(&ctx, &changes).await?;
+    Ok(ok_with("Settings saved.", None))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct CreateSportRequest {
+    #[schema(value_type = i64)]
+    pub sport_id: FlexI64,
+    pub name: String,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub order: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub is_active: Option<FlexBool>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CreatedId {
+    pub id: i64,
+}
+
+#[utoipa::path(post, path = "/admin/sport/create", tag = "admin", request_body = CreateSportRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<CreatedId>), (status = 400), (status = 403), (status = 409)))]
+async fn create_sport(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<CreateSportRequest>,
+) -> ApiResult<CreatedId> {
+    let ctx = context(&state, operator, ip);
+    let sport = operator::create_sport(
+        &ctx,
+        body.sport_id.0,
+        &body.name,
+        body.order.map_or(100, |o| o.0),
+        body.is_active.is_none_or(|a| a.0),
+    )
+    .await?;
+    Ok(ok_with(format!("{} created.", sport.name), CreatedId { id: sport.sport_id }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct CreateSeriesRequest {
+    #[schema(value_type = i64)]
+    pub sport_id: FlexI64,
+    pub name: String,
+    /// 1: listed in the cups menu.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub is_featured: Option<FlexBool>,
+}
+
+#[utoipa::path(post, path = "/admin/series/create", tag = "admin", request_body = CreateSeriesRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<CreatedId>), (status = 400), (status = 403), (status = 404)))]
+async fn create_series(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<CreateSeriesRequest>,
+) -> ApiResult<CreatedId> {
+    let ctx = context(&state, operator, ip);
+    let id = operator::create_series(&ctx, body.sport_id.0, &body.name, body.is_featured.is_some_and(|f| f.0)).await?;
+    Ok(ok_with("Series created.", CreatedId { id }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct CreateMatchRequest {
+    #[schema(value_type = i64)]
+    pub series_id: FlexI64,
+    pub name: String,
+    /// Scheduled start, ISO-8601 with a zone, e.g. 2026-11-23T14:00:00Z.
+    pub open_date: String,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub in_play: Option<FlexBool>,
+    #[serde(default)]
+    pub venue: Option<String>,
+    #[serde(default)]
+    pub country_code: Option<String>,
+}
+
+#[utoipa::path(post, path = "/admin/match/create", tag = "admin", request_body = CreateMatchRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<CreatedId>), (status = 400), (status = 403), (status = 404)))]
+async fn create_match(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<CreateMatchRequest>,
+) -> ApiResult<CreatedId> {
+    let open_date_ms = parse_iso(&body.open_date)
+        .ok_or_else(|| AppError::field("open_date", "open_date must be an ISO-8601 time with a zone, e.g. 2026-11-23T14:00:00Z."))?;
+    for (field, value, max) in [("venue", &body.venue, 100), ("country_code", &body.country_code, 2)] {
+        if value.as_ref().is_some_and(|v| v.chars().count() > max) {
+            return Err(AppError::field(field, format!("{field} must be at most {max} characters.")));
+        }
+    }
+    let ctx = context(&state, operator, ip);
+    let id = operator::create_match(
+        &ctx,
+        CreateMatch {
+            series_id: body.series_id.0,
+            name: body.name,
+            open_date_ms,
+            in_play: body.in_play.is_some_and(|p| p.0),
+            venue: body.venue,
+            country_code: body.country_code.map(|c| c.to_uppercase()),
+        },
+    )
+    .await?;
+    Ok(ok_with("Match created.", CreatedId { id }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LedgerCheckData {
+    pub sound: bool,
+    pub accounts: i64,
+    pub entries: i64,
+    #[schema(value_type = f64)]
+    pub total: Money,
+    /// (account id, stored balance, sum of entries) in minor units.
+    pub mismatched_accounts: Vec<(i64, i64, i64)>,
+    pub unbalanced_transactions: Vec<i64>,
+    pub overdrawn_accounts: Vec<i64>,
+    /// Chips in circulation: minus the issuance account.
+    #[schema(value_type = f64)]
+    pub chips_issued: Money,
+}
+
+/// Verifies the ledger: every balance is the sum of its entries, every transaction sums to zero.
+#[utoipa::path(get, path = "/admin/ledger/check", tag = "admin", security(("bearer" = [])),
+    responses((status = 200, body = Envelope<LedgerCheckData>), (status = 403)))]
+async fn ledger_check(State(state): State<AppState>, Operator(authed): Operator) -> ApiResult<LedgerCheckData> {
+    if authed.user.role != Role::Admin {
+        return Err(AppError::Forbidden("Only an admin can check the ledger.".into()));
+    }
+    let check = state.store.ledger_check().await?;
+    let issuance = state.store.system_balance(backlay_store::ledger::SystemAccount::Issuance).await?;
+    Ok(ok(LedgerCheckData {
+        sound: check.is_sound(),
+        accounts: check.accounts,
+        entries: check.entries,
+        total: Money::from_minor(check.total_minor),
+        mismatched_accounts: check.mismatched_accounts,
+        unbalanced_transactions: check.unbalanced_transactions,
+        overdrawn_accounts: check.overdrawn_accounts,
+        chips_issued: Money::from_minor(-issuance),
+    }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AuditRow {
+    pub id: i64,
+    /// -1 for the console or the system.
+    pub actor_user_id: i64,
+    pub action: String,
+    pub target: String,
+    #[schema(value_type = Object)]
+    pub detail: serde_json::Value,
+    pub client_ip: Option<String>,
+    pub date: String,
+}
+
+/// The audit log, newest first (admin only).
+#[utoipa::path(post, path = "/admin/audit", tag = "admin", request_body = PageRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Paged<AuditRow>>), (status = 403)))]
+async fn audit_log(
+    State(state): State<AppState>,
+    Operator(authed): Operator,
+    ApiJson(body): ApiJson<PageRequest>,
+) -> ApiResult<Paged<AuditRow>> {
+    if authed.user.role != Role::Admin {
+        return Err(AppError::Forbidden("Only an admin can read the audit log.".into()));
+    }
+    let (page, limit, offset) = body.resolve()?;
+    let (entries, total) = state.store.audit_entries(offset, limit).await?;
+    let rows = entries
+        .into_iter()
+        .map(|e| AuditRow {
+            id: e.id,
+            actor_user_id: e.actor_user_id.unwrap_or(-1),
+            action: e.action,
+            target: e.target,
+            detail: serde_json::from_str(&e.detail).unwrap_or(serde_json::Value::Null),
+            client_ip: e.client_ip,
+            date: iso_utc(e.created_at_ms),
+        })
+        .collect();
+    Ok(ok(Paged { rows, total, page, limit }))
+}

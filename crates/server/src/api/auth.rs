@@ -1,0 +1,317 @@
+//! Log-in, sign-up, log-out and change-password (API.md "Auth and user").
+//!
+//! Log-in answers the same "incorrect user name or password" for an unknown name and a wrong
+//! password, after the same argon2 work. Repeated failures for one name or from one address get
+//! 429 for a while (see `throttle`). A locked user is told so only after giving the right
+//! password, so the lock does not reveal that the name exists.
+
+use axum::extract::State;
+use backlay_store::users::{NewUser, Role, User};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::clock::now_ms;
+use crate::error::{ok_with, ApiResult, AppError, Envelope};
+use crate::input::{text_field, ApiJson, Checks};
+use crate::password::{hash_password, password_rule_violation, verify_password, PASSWORD_MAX_CHARS};
+use crate::session::{new_token, token_hash, Authed, ClientIp};
+use crate::throttle::AttemptKeys;
+use crate::AppState;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(login))
+        .routes(routes!(signup))
+        .routes(routes!(logout))
+        .routes(routes!(change_password))
+}
+
+/// Longest user name a person may choose.
+pub const USER_NAME_MAX_CHARS: usize = 20;
+pub const USER_NAME_MIN_CHARS: usize = 3;
+
+/// Why a user name cannot be used; `None` when it can.
+pub fn user_name_rule_violation(user_name: &str) -> Option<String> {
+    let chars = user_name.chars().count();
+    if !(USER_NAME_MIN_CHARS..=USER_NAME_MAX_CHARS).contains(&chars) {
+        return Some(format!(
+            "User name must be {USER_NAME_MIN_CHARS} to {USER_NAME_MAX_CHARS} characters."
+        ));
+    }
+    if !user_name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Some("User name may contain only letters, digits and _.".into());
+    }
+    if !user_name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return Some("User name must start with a letter.".into());
+    }
+    None
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LoginRequest {
+    pub user_name: String,
+    pub password: String,
+}
+
+/// A started session, as the client stores it (`userinfo`).
+#[derive(Serialize, ToSchema)]
+pub struct LoginData {
+    pub token: String,
+    pub user_id: i64,
+    pub user_name: String,
+    /// 1: the user must change the password before anything else.
+    pub is_change_password: i64,
+    /// -1 when the user has no parent.
+    pub parent_id: i64,
+    #[schema(value_type = String, example = "client")]
+    pub role: Role,
+}
+
+fn incorrect_credentials() -> AppError {
+    AppError::invalid("Incorrect user name or password.")
+}
+
+#[utoipa::path(post, path = "/user/login", tag = "auth", request_body = LoginRequest,
+    responses((status = 200, body = Envelope<LoginData>), (status = 400, description = "Missing fields or incorrect user name or password"),
+        (status = 403, description = "The account is locked"), (status = 429, description = "Too many failed attempts")))]
+async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<LoginRequest>) -> ApiResult<LoginData> {
+    let mut checks = Checks::default();
+    let user_name = text_field(&mut checks, "user_name", "User name", &body.user_name, 64);
+    if body.password.is_empty() {
+        checks.fail("password", "Password is required.");
+    } else if body.password.chars().count() > PASSWORD_MAX_CHARS * 2 {
+        checks.fail("password", "Password is too long.");
+    }
+    checks.finish()?;
+
+    let keys = AttemptKeys::new(&user_name, ip.as_deref());
+    let now = now_ms();
+    state.throttle.check(&keys, now).map_err(too_many_attempts)?;
+
+    let found = state.store.user_for_login(&user_name).await?;
+    let (user, hash) = match found {
+        Some(found) => found,
+        None => (placeholder_user(), state.dummy_password_hash.as_ref().clone()),
+    };
+    let matches = verify_password(body.password, hash).await?;
+    if !matches || user.id == 0 {
+        state.throttle.record_failure(&keys, now_ms());
+        return Err(incorrect_credentials());
+    }
+    if user.is_locked {
+        return Err(AppError::Forbidden("This account is locked. Contact your agent.".into()));
+    }
+    state.throttle.record_success(&keys);
+    let data = start_session(&state, &user, ip.as_deref()).await?;
+    Ok(ok_with("Logged in.", data))
+}
+
+fn too_many_attempts(retry_after_s: u64) -> AppError {
+    let minutes = retry_after_s.div_ceil(60);
+    AppError::TooManyRequests {
+        message: format!(
+            "Too many failed log-in attempts. Try again in {minutes} minute{}.",
+            if minutes == 1 { "" } else { "s" }
+        ),
+        retry_after_s,
+    }
+}
+
+/// Stands in for an unknown user so the password check still runs; id 0 is never a real user.
+fn placeholder_user() -> User {
+    User {
+        id: 0,
+        user_name: String::new(),
+        role: Role::Client,
+        parent_id: None,
+        is_locked: false,
+        is_change_password: false,
+        dial_code: None,
+        mobile: None,
+        max_exposure_minor: None,
+        created_at_ms: 0,
+    }
+}
+
+/// Opens a session for `user` and answers what the client stores.
+async fn start_session(state: &AppState, user: &User, ip: Option<&str>) -> Result<LoginData, AppError> {
+    let token = new_token();
+    let now = now_ms();
+    let mut writer = state.store.begin_write().await?;
+    writer.insert_session(user.id, &token_hash(&token), ip, now, now + state.config.session_ttl_ms).await?;
+    writer.commit().await?;
+    Ok(LoginData {
+        token,
+        user_id: user.id,
+        user_name: user.user_name.clone(),
+        is_change_password: i64::from(user.is_change_password),
+        parent_id: user.parent_id.unwrap_or(-1),
+        role: user.role,
+    })
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct SignupRequest {
+    pub user_name: String,
+    pub password: String,
+    pub confirm_password: String,
+    /// E.g. "+91".
+    pub dial_code: String,
+    pub mobile: String,
+}
+
+#[utoipa::path(post, path = "/user/signup", tag = "auth", request_body = SignupRequest,
+    responses((status = 200, body = Envelope<LoginData>), (status = 400, description = "Field errors"),
+        (status = 403, description = "Sign-up is closed"), (status = 409, description = "User name taken")))]
+async fn signup(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<SignupRequest>) -> ApiResult<LoginData> {
+    let settings = super::settings::load(&state.store).await?;
+    if settings.get("signup_enabled").map(String::as_str) == Some("0") {
+        return Err(AppError::Forbidden("Sign-up is closed. Ask an agent for an account.".into()));
+    }
+    let mut checks = Checks::default();
+    let user_name = body.user_name.trim().to_string();
+    if let Some(problem) = user_name_rule_violation(&user_name) {
+        checks.fail("user_name", problem);
+    }
+    if let Some(problem) = password_rule_violation(&body.password) {
+        checks.fail("password", problem);
+    }
+    if body.confirm_password != body.password {
+        checks.fail("confirm_password", "Passwords must match.");
+    }
+    let dial_code = body.dial_code.trim();
+    if !(dial_code.starts_with('+') && (2..=5).contains(&dial_code.len()) && dial_code[1..].chars().all(|c| c.is_ascii_digit())) {
+        checks.fail("dial_code", "Choose a country dial code such as +91.");
+    }
+    let mobile = body.mobile.trim();
+    if !((6..=15).contains(&mobile.len()) && mobile.chars().all(|c| c.is_ascii_digit())) {
+        checks.fail("mobile", "Mobile number must be 6 to 15 digits.");
+    }
+    checks.finish()?;
+
+    let parent_id = match settings.get("default_parent").map(|name| name.trim()).filter(|name| !name.is_empty()) {
+        Some(name) => state.store.user_id_by_name(name).await?,
+        None => None,
+    };
+    let password_hash = hash_password(body.password).await?;
+    let now = now_ms();
+    let mut writer = state.store.begin_write().await?;
+    let user_id = writer
+        .insert_user(
+            &NewUser {
+                user_name: &user_name,
+                password_hash: &password_hash,
+                role: Role::Client,
+                parent_id,
+                is_change_password: false,
+                dial_code: Some(dial_code),
+                mobile: Some(mobile),
+            },
+            now,
+        )
+        .await?;
+    writer
+        .audit(
+            backlay_store::audit::NewAuditEntry {
+                actor_user_id: Some(user_id),
+                action: "user.signup",
+                target: format!("user:{user_id}"),
+                detail: serde_json::json!({ "user_name": user_name, "parent_id": parent_id }),
+                client_ip: ip.as_deref(),
+            },
+            now,
+        )
+        .await?;
+    let user = writer.user_by_id(user_id).await?;
+    writer.commit().await?;
+    let data = start_session(&state, &user, ip.as_deref()).await?;
+    Ok(ok_with("Welcome to Backlay.", data))
+}
+
+/// The spec's client sends `user_id` and `token`; the session ended is always the caller's own.
+#[derive(Deserialize, ToSchema, Default)]
+pub struct LogoutRequest {
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub user_id: Option<serde_json::Value>,
+    #[serde(default)]
+    pub token: Option<String>,
+}
+
+#[utoipa::path(post, path = "/user/logout", tag = "auth", request_body = LogoutRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Option<String>>), (status = 401, description = "No live session")))]
+async fn logout(State(state): State<AppState>, authed: Authed, ApiJson(_body): ApiJson<LogoutRequest>) -> ApiResult<Option<String>> {
+    let mut writer = state.store.begin_write().await?;
+    writer.revoke_session(authed.session_id, now_ms()).await?;
+    writer.commit().await?;
+    Ok(ok_with("Logged out.", None))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ChangePasswordRequest {
+    /// The current password.
+    pub master_password: String,
+    pub new_password: String,
+    pub confirm_password: String,
+    /// Accepted for the spec's form; the current password is `master_password`.
+    #[serde(default)]
+    pub old_password: Option<String>,
+}
+
+#[utoipa::path(post, path = "/user/changePassword", tag = "auth", request_body = ChangePasswordRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Option<String>>), (status = 400, description = "Field errors"), (status = 401), (status = 429)))]
+async fn change_password(
+    State(state): State<AppState>,
+    authed: Authed,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<ChangePasswordRequest>,
+) -> ApiResult<Option<String>> {
+    let mut checks = Checks::default();
+    if body.master_password.is_empty() {
+        checks.fail("master_password", "Current password is required.");
+    }
+    if body.new_password.is_empty() {
+        checks.fail("new_password", "New password is required.");
+    } else if let Some(problem) = password_rule_violation(&body.new_password) {
+        checks.fail("new_password", problem);
+    }
+    if body.confirm_password.is_empty() {
+        checks.fail("confirm_password", "Confirm the new password.");
+    } else if body.confirm_password != body.new_password {
+        checks.fail("confirm_password", "Passwords must match.");
+    }
+    if !body.master_password.is_empty() && body.master_password == body.new_password {
+        checks.fail("new_password", "The new password must differ from the current one.");
+    }
+    checks.finish()?;
+
+    // Guessing the current password through a stolen session is throttled like log-in.
+    let keys = AttemptKeys::new(&authed.user.user_name, ip.as_deref());
+    state.throttle.check(&keys, now_ms()).map_err(too_many_attempts)?;
+    let hash = state.store.password_hash(authed.user.id).await?;
+    if !verify_password(body.master_password, hash).await? {
+        state.throttle.record_failure(&keys, now_ms());
+        return Err(AppError::field("master_password", "Current password is incorrect."));
+    }
+    let new_hash = hash_password(body.new_password).await?;
+    let now = now_ms();
+    let mut writer = state.store.begin_write().await?;
+    writer.set_password(authed.user.id, &new_hash, false).await?;
+    let revoked = writer.revoke_user_sessions(authed.user.id, authed.session_id, now).await?;
+    writer
+        .audit(
+            backlay_store::audit::NewAuditEntry {
+                actor_user_id: Some(authed.user.id),
+                action: "user.password_change",
+                target: format!("user:{}", authed.user.id),
+                detail: serde_json::json!({ "other_sessions_revoked": revoked }),
+                client_ip: ip.as_deref(),
+            },
+            now,
+        )
+        .await?;
+    writer.commit().await?;
+    Ok(ok_with("Password changed.", None))
+}
+

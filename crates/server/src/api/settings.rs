@@ -1,0 +1,134 @@
+//! Site settings: `globalSetting/getGlobalSetting` (public: the log-in page uses the theme and
+//! logo) and the rules for each key an operator may set (`admin/settings`).
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use backlay_store::Store;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::error::{ok, ApiResult, AppError, Envelope};
+use crate::AppState;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_global_setting))
+}
+
+/// What a setting holds, for validation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Free text up to the length.
+    Text(usize),
+    /// Non-empty text up to the length.
+    RequiredText(usize),
+    /// `0` or `1`.
+    Flag,
+    /// `#rgb` or `#rrggbb`.
+    Colour,
+}
+
+/// Every key with its default and kind. A key not listed here cannot be set.
+const SETTINGS: &[(&str, &str, Kind)] = &[
+    ("site_title", "Backlay", Kind::RequiredText(60)),
+    ("site_message", "", Kind::Text(500)),
+    ("logo", "", Kind::Text(500)),
+    ("favicon", "", Kind::Text(500)),
+    ("payment_gateway", "0", Kind::Flag),
+    ("is_show_apk", "0", Kind::Flag),
+    ("bg_primary_color", "#0b3d2e", Kind::Colour),
+    ("bg_secondry_color", "#145c45", Kind::Colour),
+    ("text_primary_color", "#ffffff", Kind::Colour),
+    ("text_secondry_color", "#f5c542", Kind::Colour),
+    ("other_color", "#72bbef", Kind::Colour),
+    // Operational settings, not shown to clients.
+    ("signup_enabled", "1", Kind::Flag),
+    ("default_parent", "", Kind::Text(20)),
+];
+
+/// Stored settings over the defaults.
+pub async fn load(store: &Store) -> Result<BTreeMap<String, String>, AppError> {
+    let mut settings: BTreeMap<String, String> =
+        SETTINGS.iter().map(|(key, default, _)| (key.to_string(), default.to_string())).collect();
+    settings.extend(store.settings().await?);
+    Ok(settings)
+}
+
+/// Checks one key and value an operator wants to set; the message names what is wrong.
+pub fn validate(key: &str, value: &str) -> Result<String, String> {
+    let Some((_, _, kind)) = SETTINGS.iter().find(|(k, _, _)| *k == key) else {
+        let known: Vec<&str> = SETTINGS.iter().map(|(k, _, _)| *k).collect();
+        return Err(format!("{key} is not a setting; the settings are {}.", known.join(", ")));
+    };
+    let value = value.trim();
+    match kind {
+        Kind::Text(max) | Kind::RequiredText(max) if value.chars().count() > *max => {
+            Err(format!("{key} must be at most {max} characters."))
+        }
+        Kind::RequiredText(_) if value.is_empty() => Err(format!("{key} cannot be empty.")),
+        Kind::Text(_) | Kind::RequiredText(_) => Ok(value.to_string()),
+        Kind::Flag if value == "0" || value == "1" => Ok(value.to_string()),
+        Kind::Flag => Err(format!("{key} must be 0 or 1.")),
+        Kind::Colour if is_colour(value) => Ok(value.to_lowercase()),
+        Kind::Colour => Err(format!("{key} must be a colour such as #1a2b3c.")),
+    }
+}
+
+fn is_colour(value: &str) -> bool {
+    value
+        .strip_prefix('#')
+        .is_some_and(|hex| (hex.len() == 3 || hex.len() == 6) && hex.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct GlobalSetting {
+    pub site_title: String,
+    pub site_message: String,
+    pub logo: String,
+    pub favicon: String,
+    pub payment_gateway: i64,
+    pub is_show_apk: i64,
+    pub bg_primary_color: String,
+    pub bg_secondry_color: String,
+    pub text_primary_color: String,
+    pub text_secondry_color: String,
+    pub other_color: String,
+}
+
+#[utoipa::path(get, path = "/globalSetting/getGlobalSetting", tag = "catalogue",
+    responses((status = 200, body = Envelope<GlobalSetting>)))]
+async fn get_global_setting(State(state): State<AppState>) -> ApiResult<GlobalSetting> {
+    let settings = load(&state.store).await?;
+    let text = |key: &str| settings.get(key).cloned().unwrap_or_default();
+    let flag = |key: &str| i64::from(settings.get(key).map(String::as_str) == Some("1"));
+    Ok(ok(GlobalSetting {
+        site_title: text("site_title"),
+        site_message: text("site_message"),
+        logo: text("logo"),
+        favicon: text("favicon"),
+        payment_gateway: flag("payment_gateway"),
+        is_show_apk: flag("is_show_apk"),
+        bg_primary_color: text("bg_primary_color"),
+        bg_secondry_color: text("bg_secondry_color"),
+        text_primary_color: text("text_primary_color"),
+        text_secondry_color: text("text_secondry_color"),
+        other_color: text("other_color"),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::validate;
+
+    #[test]
+    fn each_kind_is_checked() {
+        assert_eq!(validate("site_title", "  Exchange "), Ok("Exchange".into()));
+        assert!(validate("site_title", " ").unwrap_err().contains("cannot be empty"));
+        assert!(validate("payment_gateway", "2").unwrap_err().contains("0 or 1"));
+        assert_eq!(validate("bg_primary_color", "#ABCDEF"), Ok("#abcdef".into()));
+        assert!(validate("other_color", "red").unwrap_err().contains("colour"));
+        assert!(validate("site_message", &"x".repeat(501)).unwrap_err().contains("at most 500"));
+        assert!(validate("nope", "1").unwrap_err().contains("is not a setting"));
+    }
+}

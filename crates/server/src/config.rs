@@ -1,0 +1,42 @@
+//! Server configuration. The `backlay` binary fills it from flags and their environment twins
+//! (ARCHITECTURE.md §9); tests build it directly.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use crate::throttle::ThrottlePolicy;
+
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://./data/backlay.db";
+pub const DEFAULT_WEB_DIR: &str = "web/dist";
+/// How long a log-in lasts.
+pub const DEFAULT_SESSION_TTL_MS: i64 = 24 * 60 * 60 * 1000;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub addr: SocketAddr,
+    pub database_url: String,
+    /// Seed demo data into an empty database.
+    pub demo: bool,
+    /// The built web app (`index.html` and its assets).
+    pub web_dir: PathBuf,
+    pub session_ttl_ms: i64,
+    /// Take the client address from `X-Forwarded-For` (only behind a proxy you run).
+    pub trust_forwarded_for: bool,
+    pub throttle: ThrottlePolicy,
+}
+
+impl Config {
+    /// Defaults for everything but the database.
+    pub fn with_database(database_url: impl Into<String>) -> Config {
+        Config {
+            addr: DEFAULT_ADDR.parse().expect("valid default address"),
+            database_url: database_url.into(),
+            demo: false,
+            web_dir: PathBuf::from(DEFAULT_WEB_DIR),
+            session_ttl_ms: DEFAULT_SESSION_TTL_MS,
+            trust_forwarded_for: false,
+            throttle: ThrottlePolicy::default(),
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Demo data for a new, empty database: the sports of spec §3, series and matches spread over
+//! the coming days (some in play), the demo log-ins with chips, site settings and casino
+//! categories. Everything goes through the same operator actions an admin would use, so the
+//! demo's ledger, audit log and users are exactly what real operation produces.
+
+use backlay_core::money::Money;
+use backlay_store::catalogue::CasinoSport;
+use backlay_store::users::{Role, User};
+use backlay_store::Store;
+
+use crate::clock::now_ms;
+use crate::operator::{self, Actor, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+
+/// The demo log-ins printed at start: (user name, password, role).
+pub const DEMO_LOGINS: &[(&str, &str, &str)] = &[
+    ("admin", "Admin@1234", "operator"),
+    ("agent", "Agent@1234", "agent"),
+    ("demo", "Demo@1234", "client"),
+    ("demo2", "Demo@1234", "client"),
+    ("maker", "Maker@1234", "market maker"),
+];
+
+const HOUR_MS: i64 = 60 * 60 * 1000;
+const DAY_MS: i64 = 24 * HOUR_MS;
+
+/// Sports: (id, name, order). 4 cricket first; 2378961 promoted; -1 the Indian casino flag;
+/// -17 hidden by the client.
+const SPORTS: &[(i64, &str, i64)] = &[
+    (4, "Cricket", 1),
+    (2378961, "Politics", 2),
+    (1, "Football", 3),
+    (2, "Tennis", 4),
+    (7, "Horse Racing", 5),
+    (4339, "Greyhound Racing", 6),
+    (7522, "Basketball", 7),
+    (6423, "American Football", 8),
+    (-1, "Indian Casino", 90),
+    (-17, "Virtual Cricket", 99),
+];
+
+/// Series: (sport id, name, featured, matches as (name, start offset from now in hours, in play)).
+type DemoSeries = (i64, &'static str, bool, &'static [(&'static str, i64, bool)]);
+const SERIES: &[DemoSeries] = &[
+    (4, "Indian Premier League", true, &[
+        ("Mumbai Indians v Chennai Super Kings", -1, true),
+        ("Royal Challengers Bengaluru v Kolkata Knight Riders", 5, false),
+        ("Delhi Capitals v Rajasthan Royals", 29, false),
+        ("Sunrisers Hyderabad v Punjab Kings", 53, false),
+    ]),
+    (4, "ICC Champions Trophy", true, &[
+        ("India v Australia", -2, true),
+        ("England v South Africa", 26, false),
+        ("Pakistan v New Zealand", 74, false),
+    ]),
+    (4, "Big Bash League", false, &[
+        ("Sydney Sixers v Perth Scorchers", 3, false),
+        ("Melbourne Stars v Brisbane Heat", 50, false),
+    ]),
+    (1, "English Premier League", true, &[
+        ("Arsenal v Liverpool", -1, true),
+        ("Manchester City v Chelsea", 20, false),
+        ("Tottenham v Newcastle", 44, false),
+    ]),
+    (1, "La Liga", false, &[("Real Madrid v Barcelona", 30, false), ("Atletico Madrid v Sevilla", 78, false)]),
+    (2, "ATP Finals", false, &[("Sinner v Alcaraz", 0, true), ("Djokovic v Zverev", 22, false)]),
+    (7, "GB Racing", false, &[("Ascot 14:30", 2, false), ("Cheltenham 15:10", 4, false)]),
+    (4339, "Greyhounds Romford", false, &[("Romford R1 480m", 1, false)]),
+    (2378961, "US Politics", false, &[("2028 Presidential Election", 24 * 300, false)]),
+    (7522, "NBA", false, &[("Lakers v Celtics", 12, false)]),
+    (-17, "Virtual Cricket League", false, &[("Virtual XI v Simulated XI", 1, false)]),
+];
+
+const CASINO_SPORTS: &[(&str, &str, i64)] = &[
+    ("teenpatti", "Teen Patti", 1),
+    ("livecasino", "Live Casino", 2),
+    ("worldcasino", "World Casino", 3),
+    ("matka", "Matka", 4),
+];
+
+const SETTINGS: &[(&str, &str)] = &[
+    ("site_title", "Backlay"),
+    ("site_message", "Welcome to Backlay: back and lay at the best prices. Bet responsibly; 18+ only."),
+    ("payment_gateway", "1"),
+    ("is_show_apk", "0"),
+    ("default_parent", "agent"),
+];
+
+/// Seeds the demo when the database has no users yet; returns whether it did.
+pub async fn seed_if_empty(store: &Store) -> anyhow::Result<bool> {
+    if store.count_users().await? > 0 {
+        return Ok(false);
+    }
+    seed(store).await.map_err(|e| anyhow::anyhow!("seeding demo data failed: {e}"))?;
+    Ok(true)
+}
+
+async fn seed(store: &Store) -> Result<(), crate::error::AppError> {
+    let console = OperatorContext { store, actor: Actor::Console, client_ip: None };
+    let create = |user_name: &'static str, password: &'static str, role: Role, parent_id: Option<i64>| CreateUser {
+        user_name: user_name.into(),
+        password: password.into(),
+        role,
+        parent_id,
+        must_change_password: false,
+    };
+    let admin = operator::create_user(&console, create("admin", "Admin@1234", Role::Admin, None)).await?;
+    let agent = operator::create_user(&console, create("agent", "Agent@1234", Role::Agent, Some(admin.id))).await?;
+    let demo = operator::create_user(&console, create("demo", "Demo@1234", Role::Client, Some(agent.id))).await?;
+    let demo2 = operator::create_user(&console, create("demo2", "Demo@1234", Role::Client, Some(agent.id))).await?;
+    let maker = operator::create_user(&console, create("maker", "Maker@1234", Role::Client, Some(agent.id))).await?;
+
+    operator::mint(&console, admin.id, Money::from_minor(100_000_000_00)).await?;
+    let deposit = |user: &User, units: i64| {
+        let user_id = user.id;
+        let console = &console;
+        async move { operator::transfer(console, user_id, Money::from_minor(units * 100), TransferDirection::Deposit, "demo chips").await }
+    };
+    deposit(&agent, 20_000_000).await?;
+    deposit(&demo, 100_000).await?;
+    deposit(&demo2, 50_000).await?;
+    deposit(&maker, 5_000_000).await?;
+
+    let changes: Vec<(String, String)> = SETTINGS.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    operator::update_settings(&console, &changes).await?;
+
+    for (sport_id, name, order) in SPORTS {
+        operator::create_sport(&console, *sport_id, name, *order, true).await?;
+    }
+    let now = now_ms();
+    // Start times on the quarter hour, so the demo looks like a real fixture list.
+    let base = now - now.rem_euclid(HOUR_MS / 4);
+    for (sport_id, series_name, featured, matches) in SERIES {
+        let series_id = operator::create_series(&console, *sport_id, series_name, *featured).await?;
+        for (match_name, offset_hours, in_play) in matches.iter() {
+            let open_date_ms = if *offset_hours >= 24 * 200 { base + 200 * DAY_MS } else { base + offset_hours * HOUR_MS };
+            operator::create_match(
+                &console,
+                CreateMatch {
+                    series_id,
+                    name: match_name.to_string(),
+                    open_date_ms,
+                    in_play: *in_play,
+                    venue: None,
+                    country_code: None,
+                },
+            )
+            .await?;
+        }
+    }
+    let mut writer = store.begin_write().await?;
+    for (sport_id, name, order) in CASINO_SPORTS {
+        writer
+            .insert_casino_sport(&CasinoSport { sport_id: sport_id.to_string(), name: name.to_string(), is_active: true, display_order: *order })
+            .await?;
+    }
+    writer.commit().await?;
+    Ok(())
+}

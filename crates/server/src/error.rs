@@ -1,0 +1,179 @@
+//! The one error type of the API and the envelope every answer is wrapped in.
+//!
+//! Handlers return `ApiResult<T>`; `?` turns store errors and bad input into an [`AppError`],
+//! which becomes the HTTP status of API.md with `{"status": false, "message": …, "data": …}`.
+//! 5xx causes are never sent to the client: the response carries the error in an extension and
+//! the `log_server_errors` middleware logs it once, with its chain.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use backlay_store::StoreError;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Envelope<T> {
+    pub status: bool,
+    pub message: String,
+    pub data: T,
+}
+
+/// A successful answer with `data` and a message for a toast.
+pub fn ok_with<T: Serialize>(message: impl Into<String>, data: T) -> Json<Envelope<T>> {
+    Json(Envelope { status: true, message: message.into(), data })
+}
+
+/// A successful answer with `data` and the message "OK".
+pub fn ok<T: Serialize>(data: T) -> Json<Envelope<T>> {
+    ok_with("OK", data)
+}
+
+pub type ApiResult<T> = Result<Json<Envelope<T>>, AppError>;
+
+/// Field name → what is wrong with it, for `data.errors` of a 400.
+pub type FieldErrors = BTreeMap<String, String>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// 400: the request is malformed or a field is invalid.
+    #[error("{message}")]
+    Invalid { message: String, errors: FieldErrors },
+    /// 401: no token, or one that is unknown, expired or revoked (also a refused log-in).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: a valid token without the right.
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    /// 409: the state does not allow it (duplicate, suspended market, odds changed).
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    /// 422: a business rule says no (insufficient funds, limits).
+    #[error("{0}")]
+    Unprocessable(String),
+    /// 428: the user must change the password given to them before doing anything else.
+    #[error("Change your password before you continue.")]
+    PasswordChangeRequired,
+    /// 429: too many attempts; try again after `retry_after_s`.
+    #[error("{message}")]
+    TooManyRequests { message: String, retry_after_s: u64 },
+    /// 500: our fault. The cause is logged, never shown.
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl AppError {
+    /// A 400 about one field.
+    pub fn field(field: &str, message: impl Into<String>) -> AppError {
+        let message = message.into();
+        AppError::Invalid { message: message.clone(), errors: BTreeMap::from([(field.to_string(), message)]) }
+    }
+
+    /// A 400 about several fields; the first one's message is the headline.
+    pub fn fields(errors: FieldErrors) -> AppError {
+        let message = errors.values().next().cloned().unwrap_or_else(|| "Invalid request.".into());
+        AppError::Invalid { message, errors }
+    }
+
+    pub fn invalid(message: impl Into<String>) -> AppError {
+        AppError::Invalid { message: message.into(), errors: FieldErrors::new() }
+    }
+
+    pub fn status_code(&self) -> StatusCode {
+        match self {
+            AppError::Invalid { .. } => StatusCode::BAD_REQUEST,
+            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::PasswordChangeRequired => StatusCode::PRECONDITION_REQUIRED,
+            AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+/// A server error's cause, carried from the response to the logging middleware.
+#[derive(Clone)]
+pub struct LoggedCause(pub Arc<anyhow::Error>);
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status_code();
+        let data = match &self {
+            AppError::Invalid { errors, .. } if !errors.is_empty() => serde_json::json!({ "errors": errors }),
+            _ => serde_json::Value::Null,
+        };
+        let message = match &self {
+            AppError::Internal(_) => "Something went wrong on our side. Please try again.".to_string(),
+            other => other.to_string(),
+        };
+        let mut response = (status, Json(Envelope { status: false, message, data })).into_response();
+        match self {
+            AppError::TooManyRequests { retry_after_s, .. } => {
+                response.headers_mut().insert("retry-after", HeaderValue::from(retry_after_s));
+            }
+            AppError::Internal(cause) => {
+                response.extensions_mut().insert(LoggedCause(Arc::new(cause)));
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+impl From<StoreError> for AppError {
+    fn from(err: StoreError) -> AppError {
+        match err {
+            StoreError::NotFound => AppError::NotFound("Not found.".into()),
+            StoreError::Conflict(message) => AppError::Conflict(capitalise(&message)),
+            StoreError::InsufficientFunds { available_minor } => AppError::Unprocessable(format!(
+                "Insufficient funds: {} available.",
+                backlay_core::money::Money::from_minor(available_minor)
+            )),
+            StoreError::Database(err) => AppError::Internal(err.into()),
+        }
+    }
+}
+
+/// Gives a store lookup a message that names what was not found.
+pub trait OrNotFound<T> {
+    fn or_not_found(self, message: impl FnOnce() -> String) -> Result<T, AppError>;
+}
+
+impl<T> OrNotFound<T> for Result<T, StoreError> {
+    fn or_not_found(self, message: impl FnOnce() -> String) -> Result<T, AppError> {
+        self.map_err(|err| match err {
+            StoreError::NotFound => AppError::NotFound(message()),
+            other => other.into(),
+        })
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => {
+            let mut out: String = first.to_uppercase().collect();
+            out.push_str(chars.as_str());
+            if !out.ends_with('.') {
+                out.push('.');
+            }
+            out
+        }
+        None => String::new(),
+    }
+}

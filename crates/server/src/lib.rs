@@ -1,0 +1,91 @@
+//! The Backlay server: an axum app serving the JSON API under `/api`, its OpenAPI document at
+//! `/api/openapi.json`, and the built web app at `/`.
+//!
+//! A request flows handler (`api::<area>`) → domain (`backlay_core`) → store (`backlay_store`) →
+//! answer in the [`error::Envelope`]. Operator actions that both the HTTP API and the
+//! `backlay admin` command perform live once, in [`operator`].
+
+pub mod api;
+pub mod clock;
+pub mod config;
+pub mod demo;
+pub mod error;
+pub mod input;
+pub mod operator;
+pub mod password;
+pub mod session;
+pub mod throttle;
+mod web;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use backlay_store::Store;
+
+pub use config::Config;
+
+use crate::throttle::LoginThrottle;
+
+/// What every handler can reach. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub config: Arc<Config>,
+    pub throttle: Arc<LoginThrottle>,
+    /// A hash to verify against when the user name is unknown, so that an unknown name and a
+    /// wrong password take the same time.
+    pub dummy_password_hash: Arc<String>,
+}
+
+impl AppState {
+    pub async fn new(store: Store, config: Config) -> anyhow::Result<AppState> {
+        let dummy_password_hash = password::hash_password(session::new_token()).await?;
+        Ok(AppState {
+            store,
+            throttle: Arc::new(LoginThrottle::new(config.throttle.clone())),
+            config: Arc::new(config),
+            dummy_password_hash: Arc::new(dummy_password_hash),
+        })
+    }
+}
+
+/// The whole app: API, OpenAPI document and web client.
+pub fn app(state: AppState) -> Router {
+    let web_dir = state.config.web_dir.clone();
+    api::router(state).merge(web::router(&web_dir))
+}
+
+/// A server bound to an address, ready to run.
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    router: Router,
+}
+
+impl Server {
+    /// Connects to the database, migrates it, seeds demo data when asked, and binds the address.
+    pub async fn build(config: Config) -> anyhow::Result<Server> {
+        let store = Store::connect(&config.database_url).await?;
+        store.migrate().await?;
+        if config.demo && demo::seed_if_empty(&store).await? {
+            tracing::info!("seeded demo data into the empty database");
+        }
+        let listener = tokio::net::TcpListener::bind(config.addr)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
+        let state = AppState::new(store, config).await?;
+        Ok(Server { listener, router: app(state) })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().expect("a bound listener has an address")
+    }
+
+    /// Serves until `shutdown` resolves.
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+        axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(shutdown)
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,421 @@
+//! Operator actions, shared by the HTTP API (`/api/admin/…`) and the `backlay admin` command so
+//! that each rule is written once.
+//!
+//! Who may do what:
+//! - the console (`backlay admin …`, someone with the database) and an admin may do everything;
+//! - an agent may create clients under themselves, and transfer chips to and from, or lock,
+//!   only their own clients;
+//! - a client is no operator (the API refuses them before reaching this module).
+//!
+//! Chips move between a user and their parent only: a deposit debits the parent and credits the
+//! child, a withdrawal the reverse; neither side may go below zero. New chips enter through
+//! [`mint`] (admin only), which debits the `issuance` account.
+
+use backlay_core::money::Money;
+use backlay_store::audit::NewAuditEntry;
+use backlay_store::catalogue::{NewMatch, NewSeries, Sport};
+use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
+use backlay_store::users::{NewUser, Role, User};
+use backlay_store::{Store, StoreError, Writer};
+
+use crate::api::auth::user_name_rule_violation;
+use crate::clock::now_ms;
+use crate::error::{AppError, OrNotFound};
+use crate::input::Checks;
+use crate::password::{hash_password, password_rule_violation};
+
+/// Who is acting.
+#[derive(Clone, Debug)]
+pub enum Actor {
+    /// `backlay admin …` on the server's machine.
+    Console,
+    User(User),
+}
+
+/// The actor and where the request came from, for permission checks and the audit log.
+#[derive(Clone, Debug)]
+pub struct OperatorContext<'a> {
+    pub store: &'a Store,
+    pub actor: Actor,
+    pub client_ip: Option<String>,
+}
+
+impl OperatorContext<'_> {
+    fn actor_user_id(&self) -> Option<i64> {
+        match &self.actor {
+            Actor::Console => None,
+            Actor::User(user) => Some(user.id),
+        }
+    }
+
+    fn is_admin(&self) -> bool {
+        match &self.actor {
+            Actor::Console => true,
+            Actor::User(user) => user.role == Role::Admin,
+        }
+    }
+
+    fn require_admin(&self, what: &str) -> Result<(), AppError> {
+        if self.is_admin() {
+            Ok(())
+        } else {
+            Err(AppError::Forbidden(format!("Only an admin can {what}.")))
+        }
+    }
+
+    /// An admin manages everyone; an agent only their own clients.
+    fn require_manages(&self, target: &User) -> Result<(), AppError> {
+        match &self.actor {
+            Actor::Console => Ok(()),
+            Actor::User(user) if user.role == Role::Admin => Ok(()),
+            Actor::User(user) if target.parent_id == Some(user.id) => Ok(()),
+            Actor::User(_) => Err(AppError::Forbidden(format!("{} is not one of your clients.", target.user_name))),
+        }
+    }
+
+    async fn audit(&self, writer: &mut Writer, action: &str, target: String, detail: serde_json::Value) -> Result<(), AppError> {
+        writer
+            .audit(
+                NewAuditEntry { actor_user_id: self.actor_user_id(), action, target, detail, client_ip: self.client_ip.as_deref() },
+                now_ms(),
+            )
+            .await?;
+        Ok(())
+    }
+}
+
+/// A user to create.
+#[derive(Clone, Debug)]
+pub struct CreateUser {
+    pub user_name: String,
+    pub password: String,
+    pub role: Role,
+    /// Parent; defaults to the acting admin or agent. Ignored for an agent actor (always self).
+    pub parent_id: Option<i64>,
+    /// True for users a parent creates (they must choose their own password); the demo and the
+    /// console may create users who need not.
+    pub must_change_password: bool,
+}
+
+pub async fn create_user(ctx: &OperatorContext<'_>, request: CreateUser) -> Result<User, AppError> {
+    let mut checks = Checks::default();
+    let user_name = request.user_name.trim().to_string();
+    if let Some(problem) = user_name_rule_violation(&user_name) {
+        checks.fail("user_name", problem);
+    }
+    if let Some(problem) = password_rule_violation(&request.password) {
+        checks.fail("password", problem);
+    }
+    checks.finish()?;
+
+    let parent_id = match (&ctx.actor, request.role) {
+        (Actor::User(actor), Role::Client) if actor.role == Role::Agent => Some(actor.id),
+        (Actor::User(actor), _) if actor.role == Role::Agent => {
+            return Err(AppError::Forbidden("An agent can create clients only.".into()))
+        }
+        (Actor::User(actor), Role::Admin) if actor.role == Role::Admin => {
+            return Err(AppError::Forbidden("Admins are created from the console (backlay admin create-user).".into()))
+        }
+        (_, Role::Admin) => None,
+        (Actor::User(actor), _) => Some(request.parent_id.unwrap_or(actor.id)),
+        (Actor::Console, _) => request.parent_id,
+    };
+    let password_hash = hash_password(request.password).await?;
+    let mut writer = ctx.store.begin_write().await?;
+    if let Some(parent_id) = parent_id {
+        let parent = writer.user_by_id(parent_id).await.or_not_found(|| format!("There is no user with id {parent_id}."))?;
+        let allowed = match request.role {
+            Role::Client => matches!(parent.role, Role::Agent | Role::Admin),
+            Role::Agent => parent.role == Role::Admin,
+            Role::Admin => false,
+        };
+        if !allowed {
+            return Err(AppError::field(
+                "parent_id",
+                format!("A {} cannot be placed under the {} {}.", request.role.as_str(), parent.role.as_str(), parent.user_name),
+            ));
+        }
+    }
+    let now = now_ms();
+    let user_id = writer
+        .insert_user(
+            &NewUser {
+                user_name: &user_name,
+                password_hash: &password_hash,
+                role: request.role,
+                parent_id,
+                is_change_password: request.must_change_password,
+                dial_code: None,
+                mobile: None,
+            },
+            now,
+        )
+        .await?;
+    ctx.audit(
+        &mut writer,
+        "user.create",
+        format!("user:{user_id}"),
+        serde_json::json!({ "user_name": user_name, "role": request.role.as_str(), "parent_id": parent_id }),
+    )
+    .await?;
+    let user = writer.user_by_id(user_id).await?;
+    writer.commit().await?;
+    Ok(user)
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TransferDirection {
+    /// Parent → child.
+    Deposit,
+    /// Child → parent.
+    Withdraw,
+}
+
+/// The balances after a transfer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransferOutcome {
+    pub transaction_id: i64,
+    pub user_balance: Money,
+    pub parent_balance: Money,
+}
+
+/// Moves chips between a user and their parent.
+pub async fn transfer(
+    ctx: &OperatorContext<'_>,
+    user_id: i64,
+    amount: Money,
+    direction: TransferDirection,
+    remark: &str,
+) -> Result<TransferOutcome, AppError> {
+    if !amount.is_positive() {
+        return Err(AppError::field("amount", "Amount must be more than 0."));
+    }
+    if remark.chars().count() > 200 {
+        return Err(AppError::field("remark", "Remark must be at most 200 characters."));
+    }
+    let mut writer = ctx.store.begin_write().await?;
+    let user = writer.user_by_id(user_id).await.or_not_found(|| format!("There is no user with id {user_id}."))?;
+    ctx.require_manages(&user)?;
+    let parent_id = user
+        .parent_id
+        .ok_or_else(|| AppError::Conflict(format!("{} has no parent to transfer chips with.", user.user_name)))?;
+    let parent = writer.user_by_id(parent_id).await?;
+    let user_account = writer.account_of_user(user.id).await?;
+    let parent_account = writer.account_of_user(parent.id).await?;
+    let (kind, from, to, debited, user_text, parent_text) = match direction {
+        TransferDirection::Deposit => (
+            "deposit",
+            parent_account,
+            user_account,
+            &parent,
+            format!("Deposit from {}", parent.user_name),
+            format!("Deposit to {}", user.user_name),
+        ),
+        TransferDirection::Withdraw => (
+            "withdraw",
+            user_account,
+            parent_account,
+            &user,
+            format!("Withdrawal by {}", parent.user_name),
+            format!("Withdrawal from {}", user.user_name),
+        ),
+    };
+    let with_remark = |text: String| if remark.trim().is_empty() { text } else { format!("{text}: {}", remark.trim()) };
+    let (user_amount, parent_amount) = match direction {
+        TransferDirection::Deposit => (amount.minor(), -amount.minor()),
+        TransferDirection::Withdraw => (-amount.minor(), amount.minor()),
+    };
+    debug_assert!(from != to);
+    let posted = writer
+        .post(
+            NewTransaction {
+                kind,
+                actor_user_id: ctx.actor_user_id(),
+                remark: remark.trim().to_string(),
+                postings: vec![
+                    Posting { account_id: user_account, amount_minor: user_amount, description: with_remark(user_text) },
+                    Posting { account_id: parent_account, amount_minor: parent_amount, description: with_remark(parent_text) },
+                ],
+            },
+            now_ms(),
+        )
+        .await;
+    let transaction_id = match posted {
+        Ok(id) => id,
+        Err(StoreError::InsufficientFunds { available_minor }) => {
+            return Err(AppError::Unprocessable(format!(
+                "{} has only {} available.",
+                debited.user_name,
+                Money::from_minor(available_minor)
+            )))
+        }
+        Err(other) => return Err(other.into()),
+    };
+    ctx.audit(
+        &mut writer,
+        "chips.transfer",
+        format!("user:{}", user.id),
+        serde_json::json!({ "direction": kind, "amount_minor": amount.minor(), "parent_id": parent.id, "transaction_id": transaction_id }),
+    )
+    .await?;
+    writer.commit().await?;
+    let user_funds = ctx.store.funds_of_user(user.id).await?;
+    let parent_funds = ctx.store.funds_of_user(parent.id).await?;
+    Ok(TransferOutcome {
+        transaction_id,
+        user_balance: Money::from_minor(user_funds.balance_minor),
+        parent_balance: Money::from_minor(parent_funds.balance_minor),
+    })
+}
+
+/// Issues new chips to an admin (the console names the admin; an admin mints to themselves).
+pub async fn mint(ctx: &OperatorContext<'_>, admin_id: i64, amount: Money) -> Result<Money, AppError> {
+    ctx.require_admin("issue chips")?;
+    if !amount.is_positive() {
+        return Err(AppError::field("amount", "Amount must be more than 0."));
+    }
+    let mut writer = ctx.store.begin_write().await?;
+    let admin = writer.user_by_id(admin_id).await.or_not_found(|| format!("There is no user with id {admin_id}."))?;
+    if admin.role != Role::Admin {
+        return Err(AppError::field("user", format!("Chips are issued to an admin; {} is an {}.", admin.user_name, admin.role.as_str())));
+    }
+    let issuance = writer.system_account(SystemAccount::Issuance).await?;
+    let admin_account = writer.account_of_user(admin.id).await?;
+    let transaction_id = writer
+        .post(
+            NewTransaction {
+                kind: "mint",
+                actor_user_id: ctx.actor_user_id(),
+                remark: String::new(),
+                postings: vec![
+                    Posting { account_id: issuance, amount_minor: -amount.minor(), description: format!("Chips issued to {}", admin.user_name) },
+                    Posting { account_id: admin_account, amount_minor: amount.minor(), description: "Chips issued".into() },
+                ],
+            },
+            now_ms(),
+        )
+        .await?;
+    ctx.audit(
+        &mut writer,
+        "chips.mint",
+        format!("user:{}", admin.id),
+        serde_json::json!({ "amount_minor": amount.minor(), "transaction_id": transaction_id }),
+    )
+    .await?;
+    writer.commit().await?;
+    Ok(Money::from_minor(ctx.store.funds_of_user(admin.id).await?.balance_minor))
+}
+
+/// Locks or unlocks a user. Locking ends their sessions at once.
+pub async fn set_locked(ctx: &OperatorContext<'_>, user_id: i64, locked: bool) -> Result<User, AppError> {
+    let mut writer = ctx.store.begin_write().await?;
+    let user = writer.user_by_id(user_id).await.or_not_found(|| format!("There is no user with id {user_id}."))?;
+    ctx.require_manages(&user)?;
+    if let Actor::User(actor) = &ctx.actor {
+        if actor.id == user.id {
+            return Err(AppError::Conflict("You cannot lock yourself.".into()));
+        }
+    }
+    writer.set_locked(user.id, locked).await?;
+    if locked {
+        writer.revoke_user_sessions(user.id, -1, now_ms()).await?;
+    }
+    ctx.audit(&mut writer, if locked { "user.lock" } else { "user.unlock" }, format!("user:{}", user.id), serde_json::json!({})).await?;
+    let user = writer.user_by_id(user.id).await?;
+    writer.commit().await?;
+    Ok(user)
+}
+
+/// Sets site settings; every key is checked before any is written.
+pub async fn update_settings(ctx: &OperatorContext<'_>, changes: &[(String, String)]) -> Result<(), AppError> {
+    ctx.require_admin("change site settings")?;
+    if changes.is_empty() {
+        return Err(AppError::invalid("Send at least one setting to change."));
+    }
+    let mut checks = Checks::default();
+    let mut valid = Vec::new();
+    for (key, value) in changes {
+        match crate::api::settings::validate(key, value) {
+            Ok(value) => valid.push((key.clone(), value)),
+            Err(problem) => checks.fail(key, problem),
+        }
+    }
+    checks.finish()?;
+    let mut writer = ctx.store.begin_write().await?;
+    let now = now_ms();
+    for (key, value) in &valid {
+        writer.set_setting(key, value, now).await?;
+    }
+    let detail: serde_json::Map<String, serde_json::Value> =
+        valid.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect();
+    ctx.audit(&mut writer, "settings.update", "global_settings".into(), detail.into()).await?;
+    writer.commit().await?;
+    Ok(())
+}
+
+pub const CATALOGUE_NAME_MAX_CHARS: usize = 100;
+
+fn catalogue_name(field: &str, label: &str, name: &str) -> Result<String, AppError> {
+    let mut checks = Checks::default();
+    let name = crate::input::text_field(&mut checks, field, label, name, CATALOGUE_NAME_MAX_CHARS);
+    checks.finish()?;
+    Ok(name)
+}
+
+pub async fn create_sport(ctx: &OperatorContext<'_>, sport_id: i64, name: &str, display_order: i64, is_active: bool) -> Result<Sport, AppError> {
+    ctx.require_admin("create sports")?;
+    let sport = Sport { sport_id, name: catalogue_name("name", "Sport name", name)?, is_active, display_order };
+    let mut writer = ctx.store.begin_write().await?;
+    writer.insert_sport(&sport).await?;
+    ctx.audit(&mut writer, "sport.create", format!("sport:{sport_id}"), serde_json::json!({ "name": sport.name })).await?;
+    writer.commit().await?;
+    Ok(sport)
+}
+
+pub async fn create_series(ctx: &OperatorContext<'_>, sport_id: i64, name: &str, is_featured: bool) -> Result<i64, AppError> {
+    ctx.require_admin("create series")?;
+    let name = catalogue_name("name", "Series name", name)?;
+    let mut writer = ctx.store.begin_write().await?;
+    let series_id = writer
+        .insert_series(&NewSeries { sport_id, name: &name, is_featured }, now_ms())
+        .await
+        .or_not_found(|| format!("There is no sport with id {sport_id}."))?;
+    ctx.audit(&mut writer, "series.create", format!("series:{series_id}"), serde_json::json!({ "name": name, "sport_id": sport_id })).await?;
+    writer.commit().await?;
+    Ok(series_id)
+}
+
+/// A match to create; `open_date_ms` is the scheduled start.
+#[derive(Clone, Debug)]
+pub struct CreateMatch {
+    pub series_id: i64,
+    pub name: String,
+    pub open_date_ms: i64,
+    pub in_play: bool,
+    pub venue: Option<String>,
+    pub country_code: Option<String>,
+}
+
+pub async fn create_match(ctx: &OperatorContext<'_>, request: CreateMatch) -> Result<i64, AppError> {
+    ctx.require_admin("create matches")?;
+    let name = catalogue_name("name", "Match name", &request.name)?;
+    let mut writer = ctx.store.begin_write().await?;
+    let match_id = writer
+        .insert_match(
+            &NewMatch {
+                series_id: request.series_id,
+                name: &name,
+                open_date_ms: request.open_date_ms,
+                in_play: request.in_play,
+                venue: request.venue.as_deref(),
+                country_code: request.country_code.as_deref(),
+            },
+            now_ms(),
+        )
+        .await
+        .or_not_found(|| format!("There is no series with id {}.", request.series_id))?;
+    ctx.audit(&mut writer, "match.create", format!("match:{match_id}"), serde_json::json!({ "name": name, "series_id": request.series_id })).await?;
+    writer.commit().await?;
+    Ok(match_id)
+}

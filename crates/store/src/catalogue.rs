@@ -1,0 +1,322 @@
+//! The sports catalogue: sports → series → matches, and the casino categories.
+//!
+//! Sport ids are given, not generated (4 is cricket, 7 horse racing, 4339 greyhounds …), because
+//! the client knows some of them by number. Series and match ids are generated.
+
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::{flag, is_unique_violation, Store, StoreError, StoreResult, Writer};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sport {
+    pub sport_id: i64,
+    pub name: String,
+    pub is_active: bool,
+    pub display_order: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Series {
+    pub series_id: i64,
+    pub sport_id: i64,
+    pub name: String,
+    pub is_active: bool,
+    pub is_featured: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    pub match_id: i64,
+    pub series_id: i64,
+    pub sport_id: i64,
+    pub sport_name: String,
+    pub series_name: String,
+    pub name: String,
+    pub open_date_ms: i64,
+    pub is_active: bool,
+    pub in_play: bool,
+    pub venue: Option<String>,
+    pub country_code: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CasinoSport {
+    pub sport_id: String,
+    pub name: String,
+    pub is_active: bool,
+    pub display_order: i64,
+}
+
+/// Which matches to list; `None` means any.
+#[derive(Clone, Debug, Default)]
+pub struct MatchFilter {
+    pub sport_id: Option<i64>,
+    pub series_id: Option<i64>,
+    pub is_active: Option<bool>,
+}
+
+#[derive(Clone, Debug)]
+pub struct NewSeries<'a> {
+    pub sport_id: i64,
+    pub name: &'a str,
+    pub is_featured: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct NewMatch<'a> {
+    pub series_id: i64,
+    pub name: &'a str,
+    pub open_date_ms: i64,
+    pub in_play: bool,
+    pub venue: Option<&'a str>,
+    pub country_code: Option<&'a str>,
+}
+
+/// `WHERE` clauses over optional integer filters, numbered `$1…` in order.
+#[derive(Default)]
+struct Filters {
+    clauses: Vec<String>,
+    values: Vec<i64>,
+}
+
+impl Filters {
+    fn add(&mut self, column: &str, value: Option<i64>) {
+        if let Some(value) = value {
+            self.values.push(value);
+            self.clauses.push(format!("{column} = ${}", self.values.len()));
+        }
+    }
+
+    fn sql(&self) -> String {
+        if self.clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", self.clauses.join(" AND "))
+        }
+    }
+
+    async fn fetch_all(&self, store: &Store, sql: &str) -> Result<Vec<AnyRow>, sqlx::Error> {
+        let mut query = sqlx::query(sql);
+        for value in &self.values {
+            query = query.bind(*value);
+        }
+        query.fetch_all(store.pool()).await
+    }
+}
+
+fn sport_from_row(row: &AnyRow) -> Result<Sport, sqlx::Error> {
+    Ok(Sport {
+        sport_id: row.try_get("sport_id")?,
+        name: row.try_get("name")?,
+        is_active: row.try_get::<i64, _>("is_active")? != 0,
+        display_order: row.try_get("display_order")?,
+    })
+}
+
+fn series_from_row(row: &AnyRow) -> Result<Series, sqlx::Error> {
+    Ok(Series {
+        series_id: row.try_get("id")?,
+        sport_id: row.try_get("sport_id")?,
+        name: row.try_get("name")?,
+        is_active: row.try_get::<i64, _>("is_active")? != 0,
+        is_featured: row.try_get::<i64, _>("is_featured")? != 0,
+    })
+}
+
+const MATCH_SELECT: &str = "SELECT m.id, m.series_id, m.sport_id, sp.name AS sport_name, se.name AS series_name, \
+     m.name, m.open_date_ms, m.is_active, m.in_play, m.venue, m.country_code \
+     FROM matches m JOIN sports sp ON sp.sport_id = m.sport_id JOIN series se ON se.id = m.series_id";
+
+fn match_from_row(row: &AnyRow) -> Result<Match, sqlx::Error> {
+    Ok(Match {
+        match_id: row.try_get("id")?,
+        series_id: row.try_get("series_id")?,
+        sport_id: row.try_get("sport_id")?,
+        sport_name: row.try_get("sport_name")?,
+        series_name: row.try_get("series_name")?,
+        name: row.try_get("name")?,
+        open_date_ms: row.try_get("open_date_ms")?,
+        is_active: row.try_get::<i64, _>("is_active")? != 0,
+        in_play: row.try_get::<i64, _>("in_play")? != 0,
+        venue: row.try_get("venue")?,
+        country_code: row.try_get("country_code")?,
+    })
+}
+
+fn collect<T>(rows: &[AnyRow], map: fn(&AnyRow) -> Result<T, sqlx::Error>) -> StoreResult<Vec<T>> {
+    rows.iter().map(map).collect::<Result<_, _>>().map_err(Into::into)
+}
+
+impl Store {
+    /// Sports in display order (then id), optionally one sport or only (in)active ones.
+    pub async fn sports(&self, sport_id: Option<i64>, is_active: Option<bool>) -> StoreResult<Vec<Sport>> {
+        let mut filters = Filters::default();
+        filters.add("sport_id", sport_id);
+        filters.add("is_active", is_active.map(flag));
+        let sql = format!(
+            "SELECT sport_id, name, is_active, display_order FROM sports {} ORDER BY display_order, sport_id",
+            filters.sql()
+        );
+        collect(&filters.fetch_all(self, &sql).await?, sport_from_row)
+    }
+
+    /// Series in creation order, optionally of one sport or only (in)active ones.
+    pub async fn series(&self, sport_id: Option<i64>, is_active: Option<bool>) -> StoreResult<Vec<Series>> {
+        let mut filters = Filters::default();
+        filters.add("sport_id", sport_id);
+        filters.add("is_active", is_active.map(flag));
+        let sql = format!(
+            "SELECT id, sport_id, name, is_active, is_featured FROM series {} ORDER BY id",
+            filters.sql()
+        );
+        collect(&filters.fetch_all(self, &sql).await?, series_from_row)
+    }
+
+    /// Active featured series (the "cups" menu), in creation order.
+    pub async fn featured_series(&self) -> StoreResult<Vec<Series>> {
+        let rows = sqlx::query(
+            "SELECT id, sport_id, name, is_active, is_featured FROM series \
+             WHERE is_featured = 1 AND is_active = 1 ORDER BY id",
+        )
+        .fetch_all(self.pool())
+        .await?;
+        collect(&rows, series_from_row)
+    }
+
+    /// Matches: in-play first, then by start time.
+    pub async fn matches(&self, filter: &MatchFilter) -> StoreResult<Vec<Match>> {
+        let mut filters = Filters::default();
+        filters.add("m.sport_id", filter.sport_id);
+        filters.add("m.series_id", filter.series_id);
+        filters.add("m.is_active", filter.is_active.map(flag));
+        let sql = format!("{MATCH_SELECT} {} ORDER BY m.in_play DESC, m.open_date_ms, m.id", filters.sql());
+        collect(&filters.fetch_all(self, &sql).await?, match_from_row)
+    }
+
+    pub async fn match_by_id(&self, match_id: i64) -> StoreResult<Match> {
+        let row = sqlx::query(&format!("{MATCH_SELECT} WHERE m.id = $1"))
+            .bind(match_id)
+            .fetch_optional(self.pool())
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        Ok(match_from_row(&row)?)
+    }
+
+    /// Active matches of active sports whose name contains `text`, ignoring case; soonest first.
+    pub async fn search_matches(&self, text: &str, limit: i64) -> StoreResult<Vec<Match>> {
+        let escaped: String = text
+            .to_lowercase()
+            .chars()
+            .flat_map(|c| match c {
+                '%' | '_' | '\\' => vec!['\\', c],
+                c => vec![c],
+            })
+            .collect();
+        let sql = format!(
+            "{MATCH_SELECT} WHERE LOWER(m.name) LIKE $1 ESCAPE '\\' AND m.is_active = 1 AND sp.is_active = 1 \
+             ORDER BY m.in_play DESC, m.open_date_ms, m.id LIMIT $2"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(format!("%{escaped}%"))
+            .bind(limit)
+            .fetch_all(self.pool())
+            .await?;
+        collect(&rows, match_from_row)
+    }
+
+    /// Casino categories in display order.
+    pub async fn casino_sports(&self) -> StoreResult<Vec<CasinoSport>> {
+        let rows = sqlx::query("SELECT sport_id, name, is_active, display_order FROM casino_sports ORDER BY display_order, sport_id")
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(CasinoSport {
+                    sport_id: row.try_get("sport_id")?,
+                    name: row.try_get("name")?,
+                    is_active: row.try_get::<i64, _>("is_active")? != 0,
+                    display_order: row.try_get("display_order")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+}
+
+impl Writer {
+    /// Adds a sport under its given id; an id already in use is `Conflict`.
+    pub async fn insert_sport(&mut self, sport: &Sport) -> StoreResult<()> {
+        let inserted = sqlx::query("INSERT INTO sports (sport_id, name, is_active, display_order) VALUES ($1, $2, $3, $4)")
+            .bind(sport.sport_id)
+            .bind(&sport.name)
+            .bind(flag(sport.is_active))
+            .bind(sport.display_order)
+            .execute(self.conn())
+            .await;
+        match inserted {
+            Ok(_) => Ok(()),
+            Err(err) if is_unique_violation(&err) => {
+                Err(StoreError::Conflict(format!("sport id {} is already in use", sport.sport_id)))
+            }
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    pub async fn sport_exists(&mut self, sport_id: i64) -> StoreResult<bool> {
+        let found: Option<i64> = sqlx::query_scalar("SELECT sport_id FROM sports WHERE sport_id = $1")
+            .bind(sport_id)
+            .fetch_optional(self.conn())
+            .await?;
+        Ok(found.is_some())
+    }
+
+    pub async fn insert_series(&mut self, series: &NewSeries<'_>, now_ms: i64) -> StoreResult<i64> {
+        if !self.sport_exists(series.sport_id).await? {
+            return Err(StoreError::NotFound);
+        }
+        Ok(sqlx::query_scalar(
+            "INSERT INTO series (sport_id, name, is_featured, created_at_ms) VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(series.sport_id)
+        .bind(series.name)
+        .bind(flag(series.is_featured))
+        .bind(now_ms)
+        .fetch_one(self.conn())
+        .await?)
+    }
+
+    /// Adds a match to a series (the sport is the series'); an unknown series is `NotFound`.
+    pub async fn insert_match(&mut self, new: &NewMatch<'_>, now_ms: i64) -> StoreResult<i64> {
+        let sport_id: i64 = sqlx::query_scalar("SELECT sport_id FROM series WHERE id = $1")
+            .bind(new.series_id)
+            .fetch_optional(self.conn())
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        Ok(sqlx::query_scalar(
+            "INSERT INTO matches (series_id, sport_id, name, open_date_ms, in_play, venue, country_code, created_at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        )
+        .bind(new.series_id)
+        .bind(sport_id)
+        .bind(new.name)
+        .bind(new.open_date_ms)
+        .bind(flag(new.in_play))
+        .bind(new.venue)
+        .bind(new.country_code)
+        .bind(now_ms)
+        .fetch_one(self.conn())
+        .await?)
+    }
+
+    pub async fn insert_casino_sport(&mut self, casino: &CasinoSport) -> StoreResult<()> {
+        sqlx::query("INSERT INTO casino_sports (sport_id, name, is_active, display_order) VALUES ($1, $2, $3, $4)")
+            .bind(&casino.sport_id)
+            .bind(&casino.name)
+            .bind(flag(casino.is_active))
+            .bind(casino.display_order)
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,242 @@
+//! The double-entry ledger: every movement of money is one transaction of two or more entries
+//! that sum to zero, across user accounts and the system accounts (`issuance`, `house`,
+//! `commission`).
+//!
+//! Example: the agent (account 7, balance 5,000.00) deposits 1,000.00 into a client (account 9):
+//!
+//! ```text
+//! transaction 41 'deposit'   account 7  -100000  balance_after 400000
+//!                            account 9  +100000  balance_after 100000
+//!                                       -------
+//!                                             0
+//! ```
+//!
+//! `ledger_accounts.balance_minor` is the running sum of the account's entries, updated in the
+//! same transaction as the entries are written. That makes the funds check one conditional
+//! `UPDATE … WHERE balance_minor - exposure_minor + amount >= 0`: atomic on both engines, so two
+//! transfers at once can never take an account below zero. [`Store::ledger_check`] verifies that
+//! every balance equals the sum of its entries and that every transaction sums to zero.
+//! Entries are append-only; a correction is a reversing transaction.
+
+use sqlx::Row;
+
+use crate::{Store, StoreError, StoreResult, Writer};
+
+/// The system accounts created by the first migration.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SystemAccount {
+    /// Source of all chips: its balance is minus the chips in circulation.
+    Issuance,
+    /// Counterparty of bookmaker, fancy and casino bets.
+    House,
+    /// Collects commission on exchange winnings.
+    Commission,
+}
+
+impl SystemAccount {
+    pub fn code(self) -> &'static str {
+        match self {
+            SystemAccount::Issuance => "issuance",
+            SystemAccount::House => "house",
+            SystemAccount::Commission => "commission",
+        }
+    }
+}
+
+/// One leg of a transaction: `amount_minor` is added to the account (negative = debit).
+#[derive(Clone, Debug)]
+pub struct Posting {
+    pub account_id: i64,
+    pub amount_minor: i64,
+    /// What the account holder reads in their statement for this line.
+    pub description: String,
+}
+
+/// A transaction to post: its postings must sum to zero.
+#[derive(Clone, Debug)]
+pub struct NewTransaction {
+    /// 'mint', 'deposit', 'withdraw', later 'settlement', 'commission', 'void' …
+    pub kind: &'static str,
+    pub actor_user_id: Option<i64>,
+    pub remark: String,
+    pub postings: Vec<Posting>,
+}
+
+/// A user's money as the ledger holds it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Funds {
+    pub balance_minor: i64,
+    pub exposure_minor: i64,
+}
+
+impl Funds {
+    /// What the user may still bet or withdraw.
+    pub fn available_minor(&self) -> i64 {
+        self.balance_minor - self.exposure_minor
+    }
+}
+
+/// What [`Store::ledger_check`] found; `is_sound()` when nothing is wrong.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LedgerCheck {
+    pub accounts: i64,
+    pub entries: i64,
+    /// Sum of every entry ever written: must be 0.
+    pub total_minor: i64,
+    /// Accounts whose stored balance differs from the sum of their entries: (id, balance, sum).
+    pub mismatched_accounts: Vec<(i64, i64, i64)>,
+    /// Transactions whose entries do not sum to zero.
+    pub unbalanced_transactions: Vec<i64>,
+    /// Accounts that may not go negative but whose available funds are below zero.
+    pub overdrawn_accounts: Vec<i64>,
+}
+
+impl LedgerCheck {
+    pub fn is_sound(&self) -> bool {
+        self.total_minor == 0
+            && self.mismatched_accounts.is_empty()
+            && self.unbalanced_transactions.is_empty()
+            && self.overdrawn_accounts.is_empty()
+    }
+}
+
+impl Store {
+    /// Balance and exposure of a user's account.
+    pub async fn funds_of_user(&self, user_id: i64) -> StoreResult<Funds> {
+        let row = sqlx::query("SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(self.pool())
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        Ok(Funds { balance_minor: row.try_get("balance_minor")?, exposure_minor: row.try_get("exposure_minor")? })
+    }
+
+    /// Balance of a system account.
+    pub async fn system_balance(&self, account: SystemAccount) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar("SELECT balance_minor FROM ledger_accounts WHERE code = $1")
+            .bind(account.code())
+            .fetch_one(self.pool())
+            .await?)
+    }
+
+    /// Checks the ledger's invariants over the whole database.
+    pub async fn ledger_check(&self) -> StoreResult<LedgerCheck> {
+        let pool = self.pool();
+        let accounts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger_accounts").fetch_one(pool).await?;
+        let entries: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger_entries").fetch_one(pool).await?;
+        // SUM over BIGINT is NUMERIC on PostgreSQL: cast back so both engines answer an integer.
+        let total_minor: i64 =
+            sqlx::query_scalar("SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM ledger_entries")
+                .fetch_one(pool)
+                .await?;
+        let mismatched_accounts = sqlx::query(
+            "SELECT a.id, a.balance_minor, CAST(COALESCE(SUM(e.amount_minor), 0) AS BIGINT) AS entries_sum \
+             FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id \
+             GROUP BY a.id, a.balance_minor \
+             HAVING a.balance_minor <> CAST(COALESCE(SUM(e.amount_minor), 0) AS BIGINT)",
+        )
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(|row| Ok((row.try_get("id")?, row.try_get("balance_minor")?, row.try_get("entries_sum")?)))
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        let unbalanced_transactions = sqlx::query_scalar(
+            "SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING SUM(amount_minor) <> 0",
+        )
+        .fetch_all(pool)
+        .await?;
+        let overdrawn_accounts = sqlx::query_scalar(
+            "SELECT id FROM ledger_accounts WHERE may_go_negative = 0 AND balance_minor - exposure_minor < 0",
+        )
+        .fetch_all(pool)
+        .await?;
+        Ok(LedgerCheck { accounts, entries, total_minor, mismatched_accounts, unbalanced_transactions, overdrawn_accounts })
+    }
+}
+
+impl Writer {
+    /// Opens the ledger account of a new user (called by `insert_user`).
+    pub(crate) async fn open_user_account(&mut self, user_id: i64, now_ms: i64) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO ledger_accounts (code, kind, user_id, created_at_ms) VALUES ($1, 'user', $2, $3) RETURNING id",
+        )
+        .bind(format!("user:{user_id}"))
+        .bind(user_id)
+        .bind(now_ms)
+        .fetch_one(self.conn())
+        .await?)
+    }
+
+    pub async fn account_of_user(&mut self, user_id: i64) -> StoreResult<i64> {
+        sqlx::query_scalar("SELECT id FROM ledger_accounts WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(self.conn())
+            .await?
+            .ok_or(StoreError::NotFound)
+    }
+
+    pub async fn system_account(&mut self, account: SystemAccount) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar("SELECT id FROM ledger_accounts WHERE code = $1")
+            .bind(account.code())
+            .fetch_one(self.conn())
+            .await?)
+    }
+
+    /// Posts a balanced transaction and returns its id. A debit that would take an account that
+    /// may not go negative below its exposure fails with `InsufficientFunds` (naming what is
+    /// available) and the caller's transaction must be dropped: nothing is written.
+    pub async fn post(&mut self, transaction: NewTransaction, now_ms: i64) -> StoreResult<i64> {
+        let NewTransaction { kind, actor_user_id, remark, mut postings } = transaction;
+        assert!(postings.len() >= 2, "a ledger transaction needs at least two postings");
+        assert!(postings.iter().all(|p| p.amount_minor != 0), "a posting of zero is meaningless");
+        let sum: i128 = postings.iter().map(|p| i128::from(p.amount_minor)).sum();
+        assert_eq!(sum, 0, "ledger transaction {kind} does not balance: {postings:?}");
+
+        let transaction_id: i64 = sqlx::query_scalar(
+            "INSERT INTO ledger_transactions (kind, actor_user_id, remark, created_at_ms) VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(kind)
+        .bind(actor_user_id)
+        .bind(&remark)
+        .bind(now_ms)
+        .fetch_one(self.conn())
+        .await?;
+
+        // Touch accounts in id order so that two transactions over the same accounts take their
+        // row locks in the same order (no deadlock on PostgreSQL).
+        postings.sort_by_key(|p| p.account_id);
+        for posting in &postings {
+            let balance_after: Option<i64> = sqlx::query_scalar(
+                "UPDATE ledger_accounts SET balance_minor = balance_minor + $1 \
+                 WHERE id = $2 AND (may_go_negative = 1 OR $1 >= 0 OR balance_minor - exposure_minor + $1 >= 0) \
+                 RETURNING balance_minor",
+            )
+            .bind(posting.amount_minor)
+            .bind(posting.account_id)
+            .fetch_optional(self.conn())
+            .await?;
+            let Some(balance_after) = balance_after else {
+                let available_minor: i64 =
+                    sqlx::query_scalar("SELECT balance_minor - exposure_minor FROM ledger_accounts WHERE id = $1")
+                        .bind(posting.account_id)
+                        .fetch_optional(self.conn())
+                        .await?
+                        .ok_or(StoreError::NotFound)?;
+                return Err(StoreError::InsufficientFunds { available_minor });
+            };
+            sqlx::query(
+                "INSERT INTO ledger_entries (transaction_id, account_id, amount_minor, balance_after_minor, description, created_at_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(transaction_id)
+            .bind(posting.account_id)
+            .bind(posting.amount_minor)
+            .bind(balance_after)
+            .bind(&posting.description)
+            .bind(now_ms)
+            .execute(self.conn())
+            .await?;
+        }
+        Ok(transaction_id)
+    }
+}

@@ -1,0 +1,203 @@
+//! Persistence for Backlay: one schema and one repository code path for SQLite and PostgreSQL.
+//!
+//! The [`Store`] wraps an sqlx `AnyPool`, so every query below is written once, in portable SQL
+//! with `$N` placeholders, integer money (minor units) and epoch-millisecond times. Only the DDL
+//! differs per engine (`migrations/sqlite`, `migrations/postgres`), and only in spelling.
+//!
+//! Writes go through [`Store::begin_write`]: on SQLite that is `BEGIN IMMEDIATE`, which takes the
+//! single write lock up front. A deferred `BEGIN` that reads and then writes fails with
+//! `SQLITE_BUSY` when another writer committed in between, and `busy_timeout` does not save it.
+//! On PostgreSQL it is an ordinary `READ COMMITTED` transaction; the funds check is a conditional
+//! `UPDATE`, which PostgreSQL re-evaluates after waiting for a concurrent writer's row lock.
+//!
+//! Repositories are `impl Store` blocks grouped by area: [`users`], [`sessions`], [`ledger`],
+//! [`catalogue`], [`settings`], [`buttons`], [`audit`].
+
+pub mod audit;
+pub mod buttons;
+pub mod catalogue;
+pub mod ledger;
+pub mod sessions;
+pub mod settings;
+pub mod users;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+
+pub use sqlx::Any;
+
+/// An open write transaction. Repositories add their write methods to it (`impl Writer` blocks
+/// in each module), so a request reads as `begin_write → w.insert_user(..) → w.commit()`.
+/// Dropping it without [`Writer::commit`] rolls everything back.
+pub struct Writer {
+    tx: sqlx::Transaction<'static, sqlx::Any>,
+}
+
+impl Writer {
+    pub async fn commit(self) -> StoreResult<()> {
+        self.tx.commit().await?;
+        Ok(())
+    }
+
+    /// The connection inside the transaction, for the repositories' queries.
+    pub(crate) fn conn(&mut self) -> &mut sqlx::AnyConnection {
+        &mut self.tx
+    }
+}
+
+/// Which database engine a [`Store`] talks to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Sqlite,
+    Postgres,
+}
+
+/// Errors the repositories give back. Constraint violations a user can cause are mapped to
+/// typed variants at the query that causes them; everything else is `Database`.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("not found")]
+    NotFound,
+    #[error("{0}")]
+    Conflict(String),
+    #[error("insufficient funds: {available_minor} minor units available")]
+    InsufficientFunds { available_minor: i64 },
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// Handle to the database: cheap to clone, shared by every request.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    engine: Engine,
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// How long a SQLite writer waits for the write lock before giving up.
+const SQLITE_BUSY_TIMEOUT_MS: u64 = 15_000;
+
+impl Store {
+    /// Connects to `database_url` (`sqlite://path` or `postgres://…`). For SQLite the file and its
+    /// folder are created when missing, and every connection runs in WAL mode with
+    /// `synchronous=FULL` (a commit is durable once acknowledged) and foreign keys on.
+    pub async fn connect(database_url: &str) -> anyhow::Result<Store> {
+        sqlx::any::install_default_drivers();
+        let engine = engine_of(database_url)?;
+        let (url, max_connections) = match engine {
+            Engine::Sqlite => {
+                let path = sqlite_path(database_url);
+                if let Some(dir) = Path::new(&path).parent() {
+                    if !dir.as_os_str().is_empty() {
+                        std::fs::create_dir_all(dir).map_err(|e| {
+                            anyhow::anyhow!("cannot create database folder {}: {e}", dir.display())
+                        })?;
+                    }
+                }
+                let url = if database_url.contains('?') {
+                    database_url.to_string()
+                } else {
+                    format!("{database_url}?mode=rwc")
+                };
+                (url, 8)
+            }
+            Engine::Postgres => (database_url.to_string(), 16),
+        };
+        let options = AnyConnectOptions::from_str(&url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(Duration::from_secs(30))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if engine == Engine::Sqlite {
+                        conn.execute(
+                            format!(
+                                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
+                            )
+                            .as_str(),
+                        )
+                        .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await?;
+        Ok(Store { pool, engine })
+    }
+
+    /// Applies any migrations the database has not seen yet.
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        match self.engine {
+            Engine::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
+            Engine::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+        }
+        Ok(())
+    }
+
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Starts a write transaction (see the module docs for why SQLite needs `BEGIN IMMEDIATE`).
+    pub async fn begin_write(&self) -> StoreResult<Writer> {
+        let tx = match self.engine {
+            Engine::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Engine::Postgres => self.pool.begin().await?,
+        };
+        Ok(Writer { tx })
+    }
+
+    /// True when the database answers a trivial query.
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Which engine a database URL names; anything else is a configuration error a person can fix.
+pub fn engine_of(database_url: &str) -> anyhow::Result<Engine> {
+    if database_url.starts_with("sqlite:") {
+        Ok(Engine::Sqlite)
+    } else if database_url.starts_with("postgres://") || database_url.starts_with("postgresql://") {
+        Ok(Engine::Postgres)
+    } else {
+        anyhow::bail!(
+            "unsupported database URL {database_url:?}: use sqlite://path/to/file.db or postgres://user@host/db"
+        )
+    }
+}
+
+/// The file path inside a `sqlite://` URL (without query parameters).
+pub fn sqlite_path(database_url: &str) -> String {
+    let rest = database_url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:");
+    rest.split('?').next().unwrap_or_default().to_string()
+}
+
+/// True for a unique-constraint violation (both engines report it through the same kind).
+pub(crate) fn is_unique_violation(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if db.kind() == sqlx::error::ErrorKind::UniqueViolation)
+}
+
+/// SQL flags are 0/1 integers on both engines.
+pub(crate) fn flag(value: bool) -> i64 {
+    i64::from(value)
+}

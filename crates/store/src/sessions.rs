@@ -1,0 +1,79 @@
+//! Log-in sessions. The client holds an opaque random token; the database holds only its
+//! SHA-256 (`token_hash`), so a leaked table cannot be replayed. A session ends when it expires
+//! or is revoked (log-out, password change, lock).
+
+use sqlx::Row;
+
+use crate::users::{user_from_row, User};
+use crate::{Store, StoreResult, Writer};
+
+/// A live session joined with the user it belongs to.
+#[derive(Clone, Debug)]
+pub struct SessionUser {
+    pub session_id: i64,
+    pub user: User,
+}
+
+impl Store {
+    /// The live session for a token hash: not revoked, not expired, user not locked.
+    pub async fn session_by_token_hash(&self, token_hash: &str, now_ms: i64) -> StoreResult<Option<SessionUser>> {
+        let row = sqlx::query(
+            "SELECT s.id AS session_id, u.id, u.user_name, u.role, u.parent_id, u.is_locked, \
+             u.is_change_password, u.dial_code, u.mobile, u.max_exposure_minor, u.created_at_ms \
+             FROM sessions s JOIN users u ON u.id = s.user_id \
+             WHERE s.token_hash = $1 AND s.revoked_at_ms IS NULL AND s.expires_at_ms > $2 AND u.is_locked = 0",
+        )
+        .bind(token_hash)
+        .bind(now_ms)
+        .fetch_optional(self.pool())
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let user = user_from_row(&row)?;
+        Ok(Some(SessionUser { session_id: row.try_get("session_id")?, user }))
+    }
+}
+
+impl Writer {
+    pub async fn insert_session(
+        &mut self,
+        user_id: i64,
+        token_hash: &str,
+        client_ip: Option<&str>,
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO sessions (user_id, token_hash, client_ip, created_at_ms, expires_at_ms) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        )
+        .bind(user_id)
+        .bind(token_hash)
+        .bind(client_ip)
+        .bind(now_ms)
+        .bind(expires_at_ms)
+        .fetch_one(self.conn())
+        .await?)
+    }
+
+    pub async fn revoke_session(&mut self, session_id: i64, now_ms: i64) -> StoreResult<()> {
+        sqlx::query("UPDATE sessions SET revoked_at_ms = $1 WHERE id = $2 AND revoked_at_ms IS NULL")
+            .bind(now_ms)
+            .bind(session_id)
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+
+    /// Revokes every live session of a user except `keep_session_id` (pass -1 to keep none).
+    pub async fn revoke_user_sessions(&mut self, user_id: i64, keep_session_id: i64, now_ms: i64) -> StoreResult<u64> {
+        let done = sqlx::query(
+            "UPDATE sessions SET revoked_at_ms = $1 WHERE user_id = $2 AND id <> $3 AND revoked_at_ms IS NULL",
+        )
+        .bind(now_ms)
+        .bind(user_id)
+        .bind(keep_session_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected())
+    }
+}

@@ -1,0 +1,232 @@
+// @ts-check
+// Browser-test harness: the real `backlay` server on a free port with a fresh
+// SQLite file and the demo data, and the machine's own Chromium driven by
+// playwright-core (which never downloads a browser).
+//
+//   const server = await startServer();   // { baseUrl, stop() }
+//   const browser = await launchBrowser(); // { context, close() }
+//   const page = await newPage(browser);
+//   await page.goto(server.baseUrl + '/');
+//   ...
+//   await browser.close(); await server.stop();
+
+import { spawn } from 'node:child_process';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** The server binary: $BACKLAY_BIN, or the debug build of the workspace. */
+export const BACKLAY_BIN = path.resolve(process.env.BACKLAY_BIN ?? path.join(E2E_DIR, '../target/debug/backlay'));
+/** The built client the server serves (`npm run build` in web/). */
+export const WEB_DIR = path.resolve(E2E_DIR, '../web/dist');
+
+const CHROMIUM_BIN = '/usr/bin/chromium';
+// Headless, no sandbox (we run as root in a container), and nothing that phones
+// home: the machine has no internet, and a stray request would only add noise.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const HEALTH_TIMEOUT_MS = 60_000;
+const HEALTH_POLL_MS = 100;
+const HEALTH_REQUEST_TIMEOUT_MS = 2_000;
+const STOP_TIMEOUT_MS = 5_000;
+const OUTPUT_KEEP_CHARS = 32 * 1024;
+const PAGE_TIMEOUT_MS = 10_000;
+
+/** Servers still running, killed if the test process exits without stopping them. */
+const running = new Set();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/**
+ * @typedef {object} Server
+ * @property {string} baseUrl   e.g. http://127.0.0.1:41234
+ * @property {number} port
+ * @property {string} dataDir   the fresh temporary directory holding e2e.db
+ * @property {() => string} logs  the tail of the server's stderr and stdout
+ * @property {() => Promise<void>} stop  kill the server and remove its directory (safe to call twice)
+ */
+
+/**
+ * Starts `backlay serve` with demo data and waits until `/api/health` answers 200.
+ * @returns {Promise<Server>}
+ */
+export async function startServer() {
+  await mustExist(BACKLAY_BIN, 'server binary (run `cargo build -p backlay`, or set BACKLAY_BIN)');
+  await mustExist(path.join(WEB_DIR, 'index.html'), 'built client (run `npm ci && npm run build` in web/)');
+
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'backlay-e2e-'));
+  const args = [
+    'serve',
+    '--addr', `127.0.0.1:${port}`,
+    '--database-url', `sqlite://${path.join(dataDir, 'e2e.db')}`,
+    '--demo',
+    '--web-dir', WEB_DIR,
+  ];
+  const child = spawn(BACKLAY_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+
+  let stderr = '';
+  let stdout = '';
+  /** @type {Error | null} */
+  let spawnError = null;
+  const keepTail = (/** @type {string} */ text) => text.slice(-OUTPUT_KEEP_CHARS);
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr = keepTail(stderr + chunk)));
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout = keepTail(stdout + chunk)));
+  child.on('error', (error) => (spawnError = error));
+  // 'close' comes after the exit *and* the last output, so an early death is
+  // reported with all it said. A child that could not be spawned emits only 'error'.
+  let closed = false;
+  const exited = new Promise((resolve) => {
+    child.once('close', () => resolve((closed = true)));
+    child.once('error', resolve);
+  });
+
+  const logs = () => `--- server stderr ---\n${stderr || '(empty)'}\n--- server stdout ---\n${stdout || '(empty)'}`;
+
+  let stopped = false;
+  async function stop() {
+    if (stopped) return;
+    stopped = true;
+    if (!spawnError && !closed) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    running.delete(child);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(baseUrl, () => {
+      if (spawnError) return `could not start ${BACKLAY_BIN}: ${spawnError.message}`;
+      if (closed) {
+        return `server exited early (code ${child.exitCode}, signal ${child.signalCode})`;
+      }
+      return null;
+    });
+  } catch (error) {
+    await stop();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${reason}\ncommand: ${BACKLAY_BIN} ${args.join(' ')}\n${logs()}`);
+  }
+  return { baseUrl, port, dataDir, logs, stop };
+}
+
+/**
+ * Polls GET /api/health until it answers 200, the server dies, or the time is up.
+ * @param {string} baseUrl
+ * @param {() => string | null} deadReason  why the server can no longer come up, if it cannot
+ */
+async function waitForHealth(baseUrl, deadReason) {
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    const dead = deadReason();
+    if (dead) throw new Error(dead);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS) });
+      if (response.status === 200) return;
+      last = `last answer HTTP ${response.status}`;
+    } catch (error) {
+      // fetch hides the useful part (ECONNREFUSED, …) in `cause`.
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      last = `last error: ${cause instanceof Error ? cause.message : String(cause)}`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
+  }
+  throw new Error(`server not healthy at ${baseUrl}/api/health within ${HEALTH_TIMEOUT_MS / 1000} s (${last})`);
+}
+
+/**
+ * A port nobody listens on right now. The server binds it a moment later; the
+ * tiny window for another process to take it is accepted (tests run one at a time).
+ * @returns {Promise<number>}
+ */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => (port ? resolve(port) : reject(new Error('no port assigned'))));
+    });
+  });
+}
+
+/** @param {string} file @param {string} what */
+async function mustExist(file, what) {
+  try {
+    await access(file);
+  } catch {
+    throw new Error(`missing ${what}: ${file}`);
+  }
+}
+
+/**
+ * @typedef {object} Browser
+ * @property {import('playwright-core').BrowserContext} context
+ * @property {() => Promise<void>} close  close Chromium and remove its profile (safe to call twice)
+ */
+
+/**
+ * Launches the machine's Chromium with a fresh profile directory. Playwright
+ * refuses a `--user-data-dir` flag, so the profile goes through
+ * launchPersistentContext instead.
+ * @returns {Promise<Browser>}
+ */
+export async function launchBrowser() {
+  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'backlay-chromium-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_BIN,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 800 },
+    });
+  } catch (error) {
+    await rm(userDataDir, { recursive: true, force: true });
+    throw error;
+  }
+  let closed = false;
+  return {
+    context,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A new tab with a short default timeout, so a missing element fails in
+ * seconds with a clear locator message rather than at the runner's timeout.
+ * @param {Browser} browser
+ */
+export async function newPage(browser) {
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(PAGE_TIMEOUT_MS);
+  return page;
+}

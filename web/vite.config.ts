@@ -1,0 +1,28 @@
+/// <reference types="vitest/config" />
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The Rust server (`backlay serve`) serves the built client from web/dist and
+// the API under /api on the same origin; in dev, Vite proxies /api to it.
+export default defineConfig({
+  // Relative asset URLs: the client routes with hash URLs, so the built
+  // index.html works wherever the server mounts it.
+  base: './',
+  plugins: [react()],
+  server: {
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:8080' },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/testing/setup.ts'],
+    // Each test starts with the real fetch and fresh mocks.
+    unstubGlobals: true,
+    restoreMocks: true,
+  },
+});
