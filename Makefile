@@ -1,0 +1,73 @@
+# Backlay: the two commands a new machine needs.
+#   make run    build the web app and the server, start Backlay on SQLite with demo data
+#   make test   every test: Rust (unit, property, API on SQLite and PostgreSQL), web, browser
+#
+# Everything else here serves those two. Each step installs what it needs and is a no-op when
+# its output is up to date.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+CARGO ?= cargo
+NPM ?= npm
+BACKLAY_BIN := target/debug/backlay
+# The PostgreSQL the API tests use (a fresh database per test is created inside it).
+export BACKLAY_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
+
+.PHONY: help run test deps-rust deps-node web server test-rust test-web test-e2e chromium release clean
+
+help:
+	@echo "make run    build everything and start Backlay (SQLite, demo data) on http://127.0.0.1:8080"
+	@echo "make test   run every test (Rust on SQLite + PostgreSQL, web unit tests, browser tests)"
+	@echo "make release  build an optimised server binary at target/release/backlay"
+
+run: web server
+	$(BACKLAY_BIN) serve
+
+test: web server test-rust test-web test-e2e
+	@echo "make test: all suites passed"
+
+deps-rust:
+	@command -v $(CARGO) >/dev/null || { echo "Rust is missing: install it from https://rustup.rs and run make again"; exit 1; }
+
+deps-node:
+	@command -v node >/dev/null && command -v $(NPM) >/dev/null || { \
+	  echo "Node.js is missing: installing it with apt-get"; \
+	  apt-get update -qq && apt-get install -y -qq nodejs npm; }
+
+# npm ci only when the lockfile changed since the last install.
+web/node_modules/.installed: web/package-lock.json | deps-node
+	cd web && $(NPM) ci --no-audit --no-fund
+	touch $@
+
+e2e/node_modules/.installed: e2e/package-lock.json | deps-node
+	cd e2e && $(NPM) ci --no-audit --no-fund
+	touch $@
+
+web: web/node_modules/.installed
+	cd web && $(NPM) run build
+
+server: deps-rust
+	$(CARGO) build -p backlay
+
+release: web deps-rust
+	$(CARGO) build --release -p backlay
+
+test-rust: deps-rust
+	$(CARGO) test --workspace
+
+test-web: web/node_modules/.installed
+	cd web && $(NPM) test
+
+chromium:
+	@command -v chromium >/dev/null || { \
+	  echo "Chromium is missing: installing Debian's chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test-e2e: web server chromium e2e/node_modules/.installed
+	cd e2e && BACKLAY_BIN=$(abspath $(BACKLAY_BIN)) $(NPM) test
+
+clean:
+	$(CARGO) clean
+	rm -rf web/dist web/node_modules e2e/node_modules

@@ -1,0 +1,209 @@
+//! Log-in, sign-up, log-out, change-password, tokens and throttling.
+
+use serde_json::json;
+
+use crate::both_databases;
+use crate::common::TestApp;
+
+async fn login_answers_the_session_the_client_stores(app: TestApp) {
+    let admin = app.admin().await;
+    let agent_id = app.user_id(&admin, "agent").await;
+    let answer = app.login_answer("demo", "Demo@1234").await;
+    answer.expect(200);
+    let data = answer.data();
+    assert_eq!(data["user_name"], "demo");
+    assert_eq!(data["is_change_password"], 0);
+    assert_eq!(data["parent_id"], agent_id);
+    assert_eq!(data["role"], "client");
+    assert_eq!(data["token"].as_str().unwrap().len(), 43);
+    let token = data["token"].as_str().unwrap();
+    app.get("user/getUserBalance", Some(token)).await.expect(200);
+    // The operator has no parent: -1.
+    let admin_login = app.login_answer("admin", "Admin@1234").await;
+    assert_eq!(admin_login.data()["parent_id"], -1);
+    assert_eq!(admin_login.data()["role"], "admin");
+}
+both_databases!(login_answers_the_session_the_client_stores);
+
+async fn user_names_are_matched_ignoring_case(app: TestApp) {
+    let answer = app.login_answer("DeMo", "Demo@1234").await;
+    answer.expect(200);
+    assert_eq!(answer.data()["user_name"], "demo");
+}
+both_databases!(user_names_are_matched_ignoring_case);
+
+async fn unknown_user_and_wrong_password_get_the_same_answer(app: TestApp) {
+    let wrong_password = app.login_answer("demo", "Wrong@1234").await;
+    let unknown_user = app.login_answer("nobody_here", "Demo@1234").await;
+    wrong_password.expect(400);
+    unknown_user.expect(400);
+    assert_eq!(wrong_password.message(), "Incorrect user name or password.");
+    assert_eq!(unknown_user.message(), wrong_password.message());
+}
+both_databases!(unknown_user_and_wrong_password_get_the_same_answer);
+
+async fn login_fields_are_required(app: TestApp) {
+    let answer = app.post("user/login", None, json!({ "password": "x" })).await;
+    answer.expect(400);
+    assert_eq!(answer.field_error("user_name"), "user_name is required.");
+    let answer = app.post("user/login", None, json!({ "user_name": "  ", "password": "" })).await;
+    answer.expect(400);
+    assert_eq!(answer.field_error("user_name"), "User name is required.");
+    assert_eq!(answer.field_error("password"), "Password is required.");
+}
+both_databases!(login_fields_are_required);
+
+async fn repeated_failures_are_throttled_with_429(app: TestApp) {
+    for _ in 0..5 {
+        app.login_answer("demo2", "Wrong@1234").await.expect(400);
+    }
+    // Even the right password is refused while the name is blocked.
+    let blocked = app.login_answer("DEMO2", "Demo@1234").await;
+    blocked.expect(429);
+    assert!(blocked.message().contains("Too many failed log-in attempts"), "{}", blocked.message());
+    let retry_after: u64 = blocked.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!(retry_after > 0 && retry_after <= 15 * 60);
+    // Another user from the same address is not blocked by demo2's failures.
+    app.login_answer("demo", "Demo@1234").await.expect(200);
+}
+both_databases!(repeated_failures_are_throttled_with_429);
+
+async fn logout_revokes_only_that_session(app: TestApp) {
+    let first = app.demo().await;
+    let second = app.demo().await;
+    let answer = app.post("user/logout", Some(&first), json!({ "user_id": 3, "token": first })).await;
+    answer.expect(200);
+    let after = app.get("user/getUserBalance", Some(&first)).await;
+    after.expect(401);
+    assert!(after.message().contains("Log in again"));
+    app.get("user/getUserBalance", Some(&second)).await.expect(200);
+    // Logging out twice is a 401: the session is gone.
+    app.post("user/logout", Some(&first), json!({})).await.expect(401);
+}
+both_databases!(logout_revokes_only_that_session);
+
+async fn missing_or_bad_tokens_get_401(app: TestApp) {
+    let no_token = app.get("user/getUserBalance", None).await;
+    no_token.expect(401);
+    assert_eq!(no_token.message(), "Log in to continue.");
+    app.get("user/getUserBalance", Some("not-a-real-token")).await.expect(401);
+    app.get("user/getUserBalance", Some(&"x".repeat(5000))).await.expect(401);
+    let basic = app
+        .client
+        .get(format!("{}/user/getUserBalance", app.base))
+        .header("authorization", "Basic ZGVtbzpEZW1vQDEyMzQ=")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(basic.status().as_u16(), 401);
+}
+both_databases!(missing_or_bad_tokens_get_401);
+
+fn signup_body(user_name: &str) -> serde_json::Value {
+    json!({ "user_name": user_name, "password": "Signup@123", "confirm_password": "Signup@123", "dial_code": "+91", "mobile": "9876543210" })
+}
+
+async fn signup_creates_a_client_under_the_default_parent(app: TestApp) {
+    let admin = app.admin().await;
+    let agent_id = app.user_id(&admin, "agent").await;
+    let answer = app.post("user/signup", None, signup_body("newbettor")).await;
+    answer.expect(200);
+    assert_eq!(answer.data()["user_name"], "newbettor");
+    assert_eq!(answer.data()["role"], "client");
+    assert_eq!(answer.data()["parent_id"], agent_id);
+    assert_eq!(answer.data()["is_change_password"], 0);
+    let token = answer.data()["token"].as_str().unwrap();
+    assert_eq!(app.balance_minor(token).await, 0);
+    app.login("newbettor", "Signup@123").await;
+    let taken = app.post("user/signup", None, signup_body("NewBettor")).await;
+    taken.expect(409);
+    assert!(taken.message().contains("already taken"));
+}
+both_databases!(signup_creates_a_client_under_the_default_parent);
+
+async fn signup_reports_every_bad_field(app: TestApp) {
+    let answer = app
+        .post(
+            "user/signup",
+            None,
+            json!({ "user_name": "9x", "password": "short", "confirm_password": "other", "dial_code": "91", "mobile": "12ab" }),
+        )
+        .await;
+    answer.expect(400);
+    assert!(answer.field_error("user_name").contains("3 to 20"));
+    assert!(answer.field_error("password").contains("at least 8"));
+    assert!(answer.field_error("confirm_password").contains("match"));
+    assert!(answer.field_error("dial_code").contains("+91"));
+    assert!(answer.field_error("mobile").contains("6 to 15 digits"));
+    let missing = app.post("user/signup", None, json!({ "user_name": "abc" })).await;
+    missing.expect(400);
+    assert!(!missing.body["data"]["errors"].as_object().unwrap().is_empty());
+}
+both_databases!(signup_reports_every_bad_field);
+
+async fn signup_can_be_closed(app: TestApp) {
+    let admin = app.admin().await;
+    app.post("admin/settings", Some(&admin), json!({ "signup_enabled": 0 })).await.expect(200);
+    let answer = app.post("user/signup", None, signup_body("lateuser")).await;
+    answer.expect(403);
+    assert!(answer.message().contains("closed"));
+}
+both_databases!(signup_can_be_closed);
+
+fn change_body(master: &str, new: &str, confirm: &str) -> serde_json::Value {
+    json!({ "master_password": master, "new_password": new, "confirm_password": confirm, "old_password": "" })
+}
+
+async fn change_password_checks_the_rules_of_spec_5(app: TestApp) {
+    let token = app.demo().await;
+    let answer = app.post("user/changePassword", Some(&token), change_body("", "", "")).await;
+    answer.expect(400);
+    assert_eq!(answer.field_error("master_password"), "Current password is required.");
+    assert_eq!(answer.field_error("new_password"), "New password is required.");
+    let answer = app.post("user/changePassword", Some(&token), change_body("Demo@1234", "abcdefgh", "abcdefgh")).await;
+    answer.expect(400);
+    assert!(answer.field_error("new_password").contains("one letter and one digit"));
+    let answer = app.post("user/changePassword", Some(&token), change_body("Demo@1234", "abc 12345", "abc 12345")).await;
+    assert!(answer.field_error("new_password").contains("@$!%*#?&"));
+    let answer = app.post("user/changePassword", Some(&token), change_body("Demo@1234", "Fresh@123", "Fresh@124")).await;
+    answer.expect(400);
+    assert_eq!(answer.field_error("confirm_password"), "Passwords must match.");
+    let answer = app.post("user/changePassword", Some(&token), change_body("Wrong@1234", "Fresh@123", "Fresh@123")).await;
+    answer.expect(400);
+    assert_eq!(answer.field_error("master_password"), "Current password is incorrect.");
+    // Nothing changed: the old password still works.
+    app.login("demo", "Demo@1234").await;
+}
+both_databases!(change_password_checks_the_rules_of_spec_5);
+
+async fn change_password_revokes_other_sessions_and_keeps_this_one(app: TestApp) {
+    let this = app.demo().await;
+    let other = app.demo().await;
+    let answer = app.post("user/changePassword", Some(&this), change_body("Demo@1234", "Fresh@123", "Fresh@123")).await;
+    answer.expect(200);
+    app.get("user/getUserBalance", Some(&this)).await.expect(200);
+    app.get("user/getUserBalance", Some(&other)).await.expect(401);
+    app.login_answer("demo", "Demo@1234").await.expect(400);
+    app.login("demo", "Fresh@123").await;
+}
+both_databases!(change_password_revokes_other_sessions_and_keeps_this_one);
+
+async fn a_user_created_by_a_parent_must_change_password_first(app: TestApp) {
+    let agent = app.agent().await;
+    app.post("admin/user/create", Some(&agent), json!({ "user_name": "fresh_client", "password": "Given@123", "role": "client" }))
+        .await
+        .expect(200);
+    let login = app.login_answer("fresh_client", "Given@123").await;
+    login.expect(200);
+    assert_eq!(login.data()["is_change_password"], 1);
+    let token = login.data()["token"].as_str().unwrap().to_string();
+    // The balance poll keeps working; everything else waits for the new password.
+    app.get("user/getUserBalance", Some(&token)).await.expect(200);
+    let blocked = app.get("user/getButtonValue", Some(&token)).await;
+    blocked.expect(428);
+    assert!(blocked.message().contains("Change your password"));
+    app.post("user/changePassword", Some(&token), change_body("Given@123", "Mine@1234", "Mine@1234")).await.expect(200);
+    app.get("user/getButtonValue", Some(&token)).await.expect(200);
+    assert_eq!(app.login_answer("fresh_client", "Mine@1234").await.data()["is_change_password"], 0);
+}
+both_databases!(a_user_created_by_a_parent_must_change_password_first);

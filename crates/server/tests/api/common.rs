@@ -1,0 +1,287 @@
+//! The test harness: `spawn_app(Db::…)` starts the real server on a random port against a fresh
+//! SQLite file or a fresh PostgreSQL database (created here, dropped when the app is dropped),
+//! seeded with the demo data, and `TestApp` has one helper per kind of call.
+//!
+//! PostgreSQL comes from `BACKLAY_TEST_POSTGRES_URL` (default: the `test` database on
+//! 127.0.0.1:5432 as user postgres). When it is unreachable the PostgreSQL half of each test is
+//! skipped with a note, except under `CI=true`, where that is a failure.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use backlay_server::{Config, Server};
+use reqwest::StatusCode;
+use serde_json::Value;
+use sqlx::Connection;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Db {
+    Sqlite,
+    Postgres,
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub database_url: String,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<()>>,
+    _dir: tempfile::TempDir,
+    postgres_db: Option<String>,
+}
+
+fn postgres_admin_url() -> String {
+    std::env::var("BACKLAY_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
+}
+
+fn with_database(url: &str, database: &str) -> String {
+    let (base, _) = url.rsplit_once('/').expect("a postgres URL ends in /database");
+    format!("{base}/{database}")
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// A fresh PostgreSQL database for one test, or `None` when PostgreSQL is unreachable outside CI.
+async fn fresh_postgres() -> Option<(String, String)> {
+    let admin_url = postgres_admin_url();
+    let mut conn = match sqlx::PgConnection::connect(&admin_url).await {
+        Ok(conn) => conn,
+        Err(err) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("PostgreSQL at {admin_url} is unreachable under CI=true: {err}")
+        }
+        Err(err) => {
+            eprintln!("note: skipping the PostgreSQL half of this test: {admin_url} is unreachable ({err})");
+            return None;
+        }
+    };
+    let name = format!(
+        "backlay_test_{}_{}_{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed),
+        rand::random::<u32>()
+    );
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.expect("create test database");
+    Some((with_database(&admin_url, &name), name))
+}
+
+pub async fn spawn_app(db: Db) -> Option<TestApp> {
+    spawn_app_with(db, |_| {}).await
+}
+
+/// Starts the app with the demo data, after letting the test adjust the configuration.
+pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<TestApp> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (database_url, postgres_db) = match db {
+        Db::Sqlite => (format!("sqlite://{}", dir.path().join("backlay.db").display()), None),
+        Db::Postgres => {
+            let (url, name) = fresh_postgres().await?;
+            (url, Some(name))
+        }
+    };
+    let mut config = Config::with_database(database_url.clone());
+    config.addr = "127.0.0.1:0".parse().unwrap();
+    config.demo = true;
+    config.web_dir = dir.path().join("no-web-build");
+    adjust(&mut config);
+    let server = Server::build(config).await.expect("server starts");
+    let base = format!("http://{}/api", server.local_addr());
+    let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
+    let handle = tokio::spawn(async move {
+        server.run(async { let _ = stopped.await; }).await.expect("server runs");
+    });
+    Some(TestApp {
+        base,
+        client: reqwest::Client::new(),
+        database_url,
+        shutdown: Some(shutdown),
+        server: Some(handle),
+        _dir: dir,
+        postgres_db,
+    })
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.abort();
+        }
+        if let Some(name) = self.postgres_db.take() {
+            // Drop is not async: drop the database from a thread with its own runtime.
+            let admin_url = postgres_admin_url();
+            let _ = std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+                runtime.block_on(async move {
+                    if let Ok(mut conn) = sqlx::PgConnection::connect(&admin_url).await {
+                        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut conn).await;
+                    }
+                });
+            })
+            .join();
+        }
+    }
+}
+
+/// An answer: HTTP status and the JSON envelope.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub body: Value,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Answer {
+    pub fn data(&self) -> &Value {
+        &self.body["data"]
+    }
+
+    pub fn message(&self) -> &str {
+        self.body["message"].as_str().unwrap_or_default()
+    }
+
+    /// `data.errors[field]` of a 400.
+    pub fn field_error(&self, field: &str) -> &str {
+        self.body["data"]["errors"][field].as_str().unwrap_or_default()
+    }
+
+    /// Asserts the status and the envelope's `status` flag, and returns self.
+    #[track_caller]
+    pub fn expect(&self, status: u16) -> &Answer {
+        assert_eq!(self.status.as_u16(), status, "unexpected answer: {}", self.body);
+        assert_eq!(self.body["status"], Value::Bool(status == 200), "envelope status wrong: {}", self.body);
+        assert!(self.body.get("message").is_some_and(Value::is_string), "no message: {}", self.body);
+        self
+    }
+}
+
+impl TestApp {
+    async fn send(&self, request: reqwest::RequestBuilder, token: Option<&str>) -> Answer {
+        let request = match token {
+            Some(token) => request.bearer_auth(token),
+            None => request,
+        };
+        let response = request.send().await.expect("request sent");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let text = response.text().await.expect("body read");
+        let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+        Answer { status, body, headers }
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Answer {
+        self.send(self.client.get(format!("{}/{path}", self.base)), token).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Answer {
+        self.send(self.client.post(format!("{}/{path}", self.base)).json(&body), token).await
+    }
+
+    /// Posts raw bytes as JSON (for malformed-body tests).
+    pub async fn post_raw(&self, path: &str, token: Option<&str>, body: impl Into<reqwest::Body>) -> Answer {
+        let request = self.client.post(format!("{}/{path}", self.base)).header("content-type", "application/json").body(body);
+        self.send(request, token).await
+    }
+
+    pub async fn login_answer(&self, user_name: &str, password: &str) -> Answer {
+        self.post("user/login", None, serde_json::json!({ "user_name": user_name, "password": password })).await
+    }
+
+    /// Logs in and returns the token; panics when the log-in fails.
+    pub async fn login(&self, user_name: &str, password: &str) -> String {
+        let answer = self.login_answer(user_name, password).await;
+        answer.expect(200);
+        answer.data()["token"].as_str().expect("token").to_string()
+    }
+
+    pub async fn admin(&self) -> String {
+        self.login("admin", "Admin@1234").await
+    }
+
+    pub async fn agent(&self) -> String {
+        self.login("agent", "Agent@1234").await
+    }
+
+    pub async fn demo(&self) -> String {
+        self.login("demo", "Demo@1234").await
+    }
+
+    /// total_balance of the token's user, in minor units.
+    pub async fn balance_minor(&self, token: &str) -> i64 {
+        let answer = self.get("user/getUserBalance", Some(token)).await;
+        answer.expect(200);
+        minor(&answer.data()["total_balance"])
+    }
+
+    /// The id of a user by name, through the operator list.
+    pub async fn user_id(&self, admin_token: &str, user_name: &str) -> i64 {
+        let answer = self.post("admin/user/list", Some(admin_token), serde_json::json!({ "limit": 100 })).await;
+        answer.expect(200);
+        answer.data()["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|row| row["user_name"] == user_name)
+            .unwrap_or_else(|| panic!("no user {user_name}"))["user_id"]
+            .as_i64()
+            .unwrap()
+    }
+
+    /// Creates a user as `operator` and returns (id, token after the forced password change).
+    pub async fn new_user(&self, operator_token: &str, user_name: &str, role: &str) -> (i64, String) {
+        let answer = self
+            .post(
+                "admin/user/create",
+                Some(operator_token),
+                serde_json::json!({ "user_name": user_name, "password": "First@123", "role": role }),
+            )
+            .await;
+        answer.expect(200);
+        let id = answer.data()["user_id"].as_i64().unwrap();
+        let token = self.login(user_name, "First@123").await;
+        self.post(
+            "user/changePassword",
+            Some(&token),
+            serde_json::json!({ "master_password": "First@123", "new_password": "Second@123", "confirm_password": "Second@123" }),
+        )
+        .await
+        .expect(200);
+        (id, token)
+    }
+
+    /// Asserts the ledger invariants through the operator API.
+    pub async fn assert_ledger_sound(&self, admin_token: &str) {
+        let answer = self.get("admin/ledger/check", Some(admin_token)).await;
+        answer.expect(200);
+        assert_eq!(answer.data()["sound"], true, "ledger not sound: {}", answer.body);
+        assert_eq!(minor(&answer.data()["total"]), 0);
+    }
+}
+
+/// A JSON money number (2 decimals) as minor units.
+pub fn minor(value: &Value) -> i64 {
+    let number = value.as_f64().unwrap_or_else(|| panic!("not a number: {value}"));
+    (number * 100.0).round() as i64
+}
+
+/// Runs an async test body once against SQLite and once against PostgreSQL.
+#[macro_export]
+macro_rules! both_databases {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                if let Some(app) = $crate::common::spawn_app($crate::common::Db::Sqlite).await {
+                    super::$name(app).await;
+                }
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if let Some(app) = $crate::common::spawn_app($crate::common::Db::Postgres).await {
+                    super::$name(app).await;
+                }
+            }
+        }
+    };
+}

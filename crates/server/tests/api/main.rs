@@ -1,0 +1,10 @@
+//! Black-box API tests: the real server on a random port, over HTTP, on SQLite and PostgreSQL.
+
+mod common;
+
+mod admin;
+mod auth;
+mod catalogue;
+mod errors;
+mod ledger;
+mod user;
