@@ -83,6 +83,11 @@ const SETTINGS: &[(&str, &str)] = &[
     ("payment_gateway", "1"),
     ("is_show_apk", "0"),
     ("default_parent", "agent"),
+    ("bg_primary_color", "#0b3d2e"),
+    ("bg_secondry_color", "#145c45"),
+    ("text_primary_color", "#ffffff"),
+    ("text_secondry_color", "#f5c542"),
+    ("other_color", "#72bbef"),
 ];
 
 /// Seeds the demo when the database has no users yet; returns whether it did.

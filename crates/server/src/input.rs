@@ -214,7 +214,7 @@ impl PageRequest {
     pub fn resolve(self) -> Result<(i64, i64, i64), AppError> {
         let page = self.page.map_or(1, |p| p.0);
         let limit = self.limit.map_or(DEFAULT_PAGE_LIMIT, |l| l.0);
-        if page < 1 || page > 1_000_000 {
+        if !(1..=1_000_000).contains(&page) {
             return Err(AppError::field("page", "page must be 1 or more."));
         }
         if !(1..=MAX_PAGE_LIMIT).contains(&limit) {

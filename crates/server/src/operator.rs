@@ -203,19 +203,15 @@ pub async fn transfer(
     let parent = writer.user_by_id(parent_id).await?;
     let user_account = writer.account_of_user(user.id).await?;
     let parent_account = writer.account_of_user(parent.id).await?;
-    let (kind, from, to, debited, user_text, parent_text) = match direction {
+    let (kind, debited, user_text, parent_text) = match direction {
         TransferDirection::Deposit => (
             "deposit",
-            parent_account,
-            user_account,
             &parent,
             format!("Deposit from {}", parent.user_name),
             format!("Deposit to {}", user.user_name),
         ),
         TransferDirection::Withdraw => (
             "withdraw",
-            user_account,
-            parent_account,
             &user,
             format!("Withdrawal by {}", parent.user_name),
             format!("Withdrawal from {}", user.user_name),
@@ -226,7 +222,6 @@ pub async fn transfer(
         TransferDirection::Deposit => (amount.minor(), -amount.minor()),
         TransferDirection::Withdraw => (-amount.minor(), amount.minor()),
     };
-    debug_assert!(from != to);
     let posted = writer
         .post(
             NewTransaction {
@@ -241,8 +236,8 @@ pub async fn transfer(
             now_ms(),
         )
         .await;
-    let transaction_id = match posted {
-        Ok(id) => id,
+    let posted = match posted {
+        Ok(posted) => posted,
         Err(StoreError::InsufficientFunds { available_minor }) => {
             return Err(AppError::Unprocessable(format!(
                 "{} has only {} available.",
@@ -256,16 +251,15 @@ pub async fn transfer(
         &mut writer,
         "chips.transfer",
         format!("user:{}", user.id),
-        serde_json::json!({ "direction": kind, "amount_minor": amount.minor(), "parent_id": parent.id, "transaction_id": transaction_id }),
+        serde_json::json!({ "direction": kind, "amount_minor": amount.minor(), "parent_id": parent.id, "transaction_id": posted.transaction_id }),
     )
     .await?;
     writer.commit().await?;
-    let user_funds = ctx.store.funds_of_user(user.id).await?;
-    let parent_funds = ctx.store.funds_of_user(parent.id).await?;
+    let balance_after = |account_id| Money::from_minor(posted.balance_after(account_id).expect("the transfer posted to this account"));
     Ok(TransferOutcome {
-        transaction_id,
-        user_balance: Money::from_minor(user_funds.balance_minor),
-        parent_balance: Money::from_minor(parent_funds.balance_minor),
+        transaction_id: posted.transaction_id,
+        user_balance: balance_after(user_account),
+        parent_balance: balance_after(parent_account),
     })
 }
 
@@ -282,7 +276,7 @@ pub async fn mint(ctx: &OperatorContext<'_>, admin_id: i64, amount: Money) -> Re
     }
     let issuance = writer.system_account(SystemAccount::Issuance).await?;
     let admin_account = writer.account_of_user(admin.id).await?;
-    let transaction_id = writer
+    let posted = writer
         .post(
             NewTransaction {
                 kind: "mint",
@@ -300,11 +294,11 @@ pub async fn mint(ctx: &OperatorContext<'_>, admin_id: i64, amount: Money) -> Re
         &mut writer,
         "chips.mint",
         format!("user:{}", admin.id),
-        serde_json::json!({ "amount_minor": amount.minor(), "transaction_id": transaction_id }),
+        serde_json::json!({ "amount_minor": amount.minor(), "transaction_id": posted.transaction_id }),
     )
     .await?;
     writer.commit().await?;
-    Ok(Money::from_minor(ctx.store.funds_of_user(admin.id).await?.balance_minor))
+    Ok(Money::from_minor(posted.balance_after(admin_account).expect("the mint posted to the admin")))
 }
 
 /// Locks or unlocks a user. Locking ends their sessions at once.

@@ -76,6 +76,21 @@ impl Funds {
     }
 }
 
+/// A posted transaction: its id and each touched account's balance right after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Posted {
+    pub transaction_id: i64,
+    /// (account id, balance after this transaction), in account id order.
+    pub balances_after: Vec<(i64, i64)>,
+}
+
+impl Posted {
+    /// The balance this transaction left on `account_id`.
+    pub fn balance_after(&self, account_id: i64) -> Option<i64> {
+        self.balances_after.iter().find(|(id, _)| *id == account_id).map(|(_, balance)| *balance)
+    }
+}
+
 /// What [`Store::ledger_check`] found; `is_sound()` when nothing is wrong.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LedgerCheck {
@@ -182,10 +197,10 @@ impl Writer {
             .await?)
     }
 
-    /// Posts a balanced transaction and returns its id. A debit that would take an account that
+    /// Posts a balanced transaction and returns its id and the balances it left. A debit that would take an account that
     /// may not go negative below its exposure fails with `InsufficientFunds` (naming what is
     /// available) and the caller's transaction must be dropped: nothing is written.
-    pub async fn post(&mut self, transaction: NewTransaction, now_ms: i64) -> StoreResult<i64> {
+    pub async fn post(&mut self, transaction: NewTransaction, now_ms: i64) -> StoreResult<Posted> {
         let NewTransaction { kind, actor_user_id, remark, mut postings } = transaction;
         assert!(postings.len() >= 2, "a ledger transaction needs at least two postings");
         assert!(postings.iter().all(|p| p.amount_minor != 0), "a posting of zero is meaningless");
@@ -205,6 +220,7 @@ impl Writer {
         // Touch accounts in id order so that two transactions over the same accounts take their
         // row locks in the same order (no deadlock on PostgreSQL).
         postings.sort_by_key(|p| p.account_id);
+        let mut balances_after = Vec::with_capacity(postings.len());
         for posting in &postings {
             let balance_after: Option<i64> = sqlx::query_scalar(
                 "UPDATE ledger_accounts SET balance_minor = balance_minor + $1 \
@@ -236,7 +252,8 @@ impl Writer {
             .bind(now_ms)
             .execute(self.conn())
             .await?;
+            balances_after.push((posting.account_id, balance_after));
         }
-        Ok(transaction_id)
+        Ok(Posted { transaction_id, balances_after })
     }
 }

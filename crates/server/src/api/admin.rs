@@ -107,8 +107,12 @@ pub struct ListUsersRequest {
     #[serde(default)]
     #[schema(value_type = Option<i64>)]
     pub parent_id: Option<FlexI64>,
-    #[serde(flatten)]
-    pub page: PageRequest,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub page: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub limit: Option<FlexI64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -138,7 +142,7 @@ async fn list_users(
     Operator(authed): Operator,
     ApiJson(body): ApiJson<ListUsersRequest>,
 ) -> ApiResult<Paged<UserRow>> {
-    let (page, limit, offset) = body.page.resolve()?;
+    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
     let parent_id = match authed.user.role {
         Role::Admin => body.parent_id.map(|p| p.0),
         _ => Some(authed.user.id),

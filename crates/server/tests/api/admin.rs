@@ -372,9 +372,13 @@ async fn the_user_list_refuses_a_bad_limit_or_page(app: TestApp) {
     let answer = app.post("admin/user/list", Some(&admin), json!({ "page": 0 })).await;
     answer.expect(400);
     assert!(answer.field_error("page").contains("1 or more"), "{}", answer.body);
+    // A wrong type is a 400 naming the field and the value.
     let answer = app.post("admin/user/list", Some(&admin), json!({ "limit": "many" })).await;
     answer.expect(400);
-    assert!(!answer.field_error("limit").is_empty(), "{}", answer.body);
+    assert!(answer.field_error("limit").contains("\"many\" is not a whole number"), "{}", answer.body);
+    let answer = app.post("admin/audit", Some(&admin), json!({ "limit": "many" })).await;
+    answer.expect(400);
+    assert!(answer.field_error("limit").contains("not a whole number"), "{}", answer.body);
 }
 both_databases!(the_user_list_refuses_a_bad_limit_or_page);
 
@@ -432,11 +436,10 @@ both_databases!(a_withdrawal_moves_exactly_the_amount_from_user_to_parent);
 async fn an_agent_cannot_transfer_for_someone_elses_client(app: TestApp) {
     let admin = app.admin().await;
     let agent_id = app.user_id(&admin, "agent").await;
-    let (_, orphan) = {
-        let answer = create_user(&app, &admin, json!({ "user_name": "admins_client", "password": "First@123", "role": "client" })).await;
-        answer.expect(200);
-        ((), answer.data()["user_id"].as_i64().unwrap())
-    };
+    // A client directly under the admin, and one under a second agent.
+    let answer = create_user(&app, &admin, json!({ "user_name": "admins_client", "password": "First@123", "role": "client" })).await;
+    answer.expect(200);
+    let orphan = answer.data()["user_id"].as_i64().unwrap();
     let (_, client_b) = other_agent_with_client(&app, &admin).await;
     let agent = app.agent().await;
 
@@ -558,10 +561,10 @@ async fn locking_ends_the_session_and_refuses_log_in_until_unlocked(app: TestApp
     answer.expect(200);
     assert_eq!(answer.data()["is_locked"], 0);
     assert!(answer.message().contains("unlocked"), "{}", answer.message());
-    let demo = app.demo().await;
-    assert_eq!(app.balance_minor(&demo).await, DEMO_START);
-    // The old session stays ended.
-    // (A new log-in gives a new token; nothing revives the revoked one.)
+    let fresh = app.demo().await;
+    assert_eq!(app.balance_minor(&fresh).await, DEMO_START);
+    // Unlocking does not revive the session that locking ended.
+    app.get("user/getUserBalance", Some(&demo)).await.expect(401);
 }
 both_databases!(locking_ends_the_session_and_refuses_log_in_until_unlocked);
 

@@ -22,7 +22,6 @@ pub enum Db {
 pub struct TestApp {
     pub base: String,
     pub client: reqwest::Client,
-    pub database_url: String,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<()>>,
     _dir: tempfile::TempDir,
@@ -77,7 +76,7 @@ pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<
             (url, Some(name))
         }
     };
-    let mut config = Config::with_database(database_url.clone());
+    let mut config = Config::with_database(database_url);
     config.addr = "127.0.0.1:0".parse().unwrap();
     config.demo = true;
     config.web_dir = dir.path().join("no-web-build");
@@ -91,7 +90,6 @@ pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<
     Some(TestApp {
         base,
         client: reqwest::Client::new(),
-        database_url,
         shutdown: Some(shutdown),
         server: Some(handle),
         _dir: dir,
