@@ -88,10 +88,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/{*rest}", axum::routing::any(unknown_route))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(CatchPanicLayer::custom(panic_response))
         .layer(middleware::from_fn(log_server_errors))
-        .layer(CatchPanicLayer::custom(|_panic| {
-            AppError::Internal(anyhow::anyhow!("a request handler panicked")).into_response()
-        }))
         .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store, no-cache")))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
@@ -106,6 +104,16 @@ async fn unknown_route(request: Request) -> AppError {
 
 async fn method_not_allowed(request: Request) -> AppError {
     AppError::MethodNotAllowed(format!("{} is not allowed on {}.", request.method(), request.uri().path()))
+}
+
+/// A panicking handler answers a plain 500 in the envelope; the panic message goes to the log.
+fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into());
+    AppError::Internal(anyhow::anyhow!("a request handler panicked: {message}")).into_response()
 }
 
 /// Logs each server error once, with its cause chain; the client only sees a generic message.
