@@ -3,12 +3,15 @@
 //! Nothing here does IO, reads a clock or awaits; callers pass everything in. That keeps the
 //! exchange rules fast and lets them be tested exhaustively and by property.
 //!
-//! - [`money`]: amounts as integer minor units ([`money::Money`]) and the one rounding rule
-//!   settlement uses ([`money::mul_div_round_half_even`]).
+//! - [`money`]: amounts as integer minor units ([`money::Money`]) and half-to-even rounding
+//!   of scaled amounts ([`money::mul_div_round_half_even`]).
 //! - [`odds`]: the exchange price ladder ([`odds::Price`]), 350 ticks from 1.01 to 1000.
+//! - [`exchange`]: order books and matching, exposure, and settlement of exchange, bookmaker
+//!   and fancy markets.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod decimal;
+pub mod exchange;
 pub mod money;
 pub mod odds;

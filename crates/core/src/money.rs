@@ -3,8 +3,9 @@
 //! Exchange money must be conserved to the minor unit: what a backer wins, a layer loses
 //! exactly, and a ledger transaction's entries sum to zero. Floats cannot promise that
 //! (`0.1 + 0.2 != 0.3`), integers can. So an amount is read from text digit by digit
-//! ([`Money::parse_decimal`]), added with checked arithmetic, and rounded in exactly one way
-//! ([`mul_div_round_half_even`]). The only float is on the way out, to print a JSON number
+//! ([`Money::parse_decimal`]), added with checked arithmetic, and rounded once where it is
+//! scaled ([`mul_div_round_half_even`]; an exchange fill rounds down instead, for the reason
+//! in [`crate::exchange`]). The only float is on the way out, to print a JSON number
 //! ([`Money::to_f64_for_json`]).
 //!
 //! ```
@@ -12,8 +13,8 @@
 //!
 //! let stake = Money::parse_decimal("10.05")?;
 //! assert_eq!(stake.minor(), 1005);
-//! // A back at 1.50 wins stake × 0.50 = 5.025, which rounds half to even to 5.02.
-//! let profit_minor = mul_div_round_half_even(stake.minor(), 150 - 100, 100).unwrap();
+//! // A bookmaker back at rate 50 wins stake × 0.50 = 5.025, which rounds half to even to 5.02.
+//! let profit_minor = mul_div_round_half_even(stake.minor(), 50, 100).unwrap();
 //! assert_eq!(Money::from_minor(profit_minor).to_string(), "5.02");
 //! # Ok::<(), backlay_core::money::MoneyError>(())
 //! ```
@@ -253,10 +254,12 @@ pub enum MoneyError {
 /// `amount_minor × num / den`, rounded half to even to a whole minor unit, or `None` if
 /// `den ≤ 0` or the result does not fit in `i64`.
 ///
-/// This is the one rounding rule for money that is scaled (a backer's profit is
-/// `stake × (price − 1)`, a fancy win `stake × rate / 100`). Each fill's amounts are rounded
-/// once with it and stored, so both sides see the same minor unit. Half to even, unlike half
-/// up, has no bias over many fills. The product is taken in `i128`, so it never overflows.
+/// The rounding rule for money that is scaled once and never split: a house bet's win
+/// `stake × rate / 100`, commission `winnings × bp / 10_000`. Half to even, unlike half up, has
+/// no bias over many bets. (An exchange fill's profit rounds down instead, so that the pieces
+/// an order is matched in never add up to more than the whole: see
+/// [`crate::exchange::backer_profit_minor`].) The product is taken in `i128`, so it never
+/// overflows.
 ///
 /// ```
 /// use backlay_core::money::mul_div_round_half_even;

@@ -11,12 +11,13 @@
 //! `UPDATE`, which PostgreSQL re-evaluates after waiting for a concurrent writer's row lock.
 //!
 //! Repositories are `impl Store` blocks grouped by area: [`users`], [`sessions`], [`ledger`],
-//! [`catalogue`], [`settings`], [`buttons`], [`audit`].
+//! [`catalogue`], [`markets`], [`settings`], [`buttons`], [`audit`].
 
 pub mod audit;
 pub mod buttons;
 pub mod catalogue;
 pub mod ledger;
+pub mod markets;
 pub mod sessions;
 pub mod settings;
 pub mod users;

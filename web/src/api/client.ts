@@ -1,12 +1,35 @@
-// The one API client. Every call to the Backlay server goes through here, so
-// the headers, the envelope and the error shape are handled in one place.
+// The one API client. Every call to the Backlay server goes through here, so the headers,
+// the envelope, the session rules (401/403 end it, 428 and is_change_password force the
+// password change) and the error shape are handled in one place.
+import {
+  CHANGE_PASSWORD_PATH,
+  clearSession,
+  goTo,
+  isLoggedIn,
+  markMustChangePassword,
+  mustChangePassword,
+} from '../lib/session';
+import { LOCAL_KEYS } from '../lib/storage';
 
-/** Every answer from `/api` has this shape (see shared/design/API.md). */
+/** A successful answer from `/api` (see shared/design/API.md). */
 export interface Envelope<T> {
-  status: boolean;
+  status: true;
   message: string;
   data: T;
 }
+
+/**
+ * What a call answers when the server refused the session (401/403): the session has been
+ * ended and the login page opened; spec §8 has the error swallowed and returned as a value.
+ */
+export interface SessionEnded {
+  status: false;
+  message: string;
+  data: null;
+  sessionEnded: true;
+}
+
+export type Answer<T> = Envelope<T> | SessionEnded;
 
 /** A failed call: the HTTP status (0 when the server was not reached) and a message a person can read. */
 export class ApiError extends Error {
@@ -20,22 +43,48 @@ export class ApiError extends Error {
     this.httpStatus = httpStatus;
     this.data = data;
   }
+
+  /** The server's per-field messages of a 400 (`data.errors`), or an empty map. */
+  get fieldErrors(): Record<string, string> {
+    const errors = (this.data as { errors?: unknown } | null)?.errors;
+    return errors && typeof errors === 'object' ? (errors as Record<string, string>) : {};
+  }
 }
 
-const API_BASE = '/api';
+export const API_BASE = '/api';
 
 /** localStorage key of the session token (the name the product has always used). */
-export const TOKEN_STORAGE_KEY = 'usertoken';
+export const TOKEN_STORAGE_KEY = LOCAL_KEYS.token;
 
-export function apiGet<T>(path: string): Promise<Envelope<T>> {
+/** Calls a user who must change the password may still make (the server answers 428 to the rest). */
+const ALLOWED_BEFORE_PASSWORD_CHANGE = new Set([
+  'user/changePassword',
+  'user/logout',
+  'user/getUserBalance',
+  'globalSetting/getGlobalSetting',
+]);
+
+export function apiGet<T>(path: string): Promise<Answer<T>> {
   return request<T>('GET', path);
 }
 
-export function apiPost<T>(path: string, body: unknown): Promise<Envelope<T>> {
+export function apiPost<T>(path: string, body: unknown = {}): Promise<Answer<T>> {
   return request<T>('POST', path, body);
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Envelope<T>> {
+/** The data of an answer, or `fallback` when the session ended under the call. */
+export function dataOr<T, F>(answer: Answer<T>, fallback: F): T | F {
+  return answer.status ? answer.data : fallback;
+}
+
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<T>> {
+  const cleanPath = path.replace(/^\/+/, '');
+  // Spec §2: a user who must change the password is sent there before each outgoing request.
+  if (mustChangePassword() && !ALLOWED_BEFORE_PASSWORD_CHANGE.has(cleanPath)) {
+    goTo(CHANGE_PASSWORD_PATH);
+    throw new ApiError(428, 'Change your password before going on.');
+  }
+
   const headers: Record<string, string> = {
     // Balances and books change every second; no cache may answer for the server.
     'Cache-Control': 'no-store, no-cache',
@@ -47,7 +96,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
 
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}/${path.replace(/^\/+/, '')}`, {
+    response = await fetch(`${API_BASE}/${cleanPath}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -56,23 +105,31 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
     throw new ApiError(0, 'Could not reach the server. Check your connection and try again.');
   }
 
-  const envelope = await readEnvelope<T>(response);
-  if (!response.ok || !envelope || envelope.status !== true) {
-    throw new ApiError(
-      response.status,
-      envelope?.message || `The server answered ${response.status} ${response.statusText}`.trim(),
-      envelope?.data ?? null,
-    );
+  const envelope = await readEnvelope(response);
+  const message = envelope?.message || `The server answered ${response.status} ${response.statusText}`.trim();
+
+  // Spec §8: 401/403 log the user out and the error is swallowed. Without a session there is
+  // nothing to end (a locked account at log-in is a 403): the caller then sees the error.
+  if ((response.status === 401 || response.status === 403) && isLoggedIn()) {
+    clearSession();
+    return { status: false, message, data: null, sessionEnded: true };
   }
-  return envelope;
+  if (response.status === 428) {
+    markMustChangePassword();
+    goTo(CHANGE_PASSWORD_PATH);
+  }
+  if (!response.ok || !envelope || envelope.status !== true) {
+    throw new ApiError(response.status, message, envelope?.data ?? null);
+  }
+  return envelope as Envelope<T>;
 }
 
 /** The body as an envelope, or null when it is not one (e.g. a proxy's HTML error page). */
-async function readEnvelope<T>(response: Response): Promise<Envelope<T> | null> {
+async function readEnvelope(response: Response): Promise<{ status: unknown; message?: string; data?: unknown } | null> {
   try {
     const parsed: unknown = await response.json();
     if (parsed !== null && typeof parsed === 'object' && 'status' in parsed) {
-      return parsed as Envelope<T>;
+      return parsed as { status: unknown; message?: string; data?: unknown };
     }
   } catch {
     // Not JSON: fall through.
@@ -83,4 +140,9 @@ async function readEnvelope<T>(response: Response): Promise<Envelope<T> | null> 
 /** The message to show a person for any error thrown while calling the API. */
 export function errorMessage(error: unknown): string {
   return error instanceof ApiError ? error.message : 'Something went wrong. Please try again.';
+}
+
+/** True when the server does not have this call yet (404/405 on a known-to-come path). */
+export function isMissingEndpoint(error: unknown): boolean {
+  return error instanceof ApiError && (error.httpStatus === 404 || error.httpStatus === 405);
 }

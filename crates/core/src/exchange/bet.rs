@@ -34,7 +34,7 @@ pub struct Bet {
 impl Bet {
     /// An exchange bet on `runner` at a ladder `price`: profit [`backer_profit_minor`].
     /// Use it for an unmatched order (at its own price) and for a stored fill (at the fill's
-    /// price); [`Fill::back_bet`](super::Fill::back_bet) gives a fresh fill's two bets.
+    /// price); [`Fill::bets`](super::Fill::bets) gives a fresh fill's two bets.
     pub fn exchange(
         runner: RunnerId,
         side: Side,
@@ -220,8 +220,14 @@ mod tests {
     fn back_and_lay_are_mirror_images() {
         let back = Bet::exchange(RunnerId(1), Side::Back, price("2.50"), 100_00).unwrap();
         let lay = Bet::exchange(RunnerId(1), Side::Lay, price("2.50"), 100_00).unwrap();
-        assert_eq!((back.pnl_minor(true), back.pnl_minor(false)), (150_00, -100_00));
-        assert_eq!((lay.pnl_minor(true), lay.pnl_minor(false)), (-150_00, 100_00));
+        assert_eq!(
+            (back.pnl_minor(true), back.pnl_minor(false)),
+            (150_00, -100_00)
+        );
+        assert_eq!(
+            (lay.pnl_minor(true), lay.pnl_minor(false)),
+            (-150_00, 100_00)
+        );
     }
 
     #[test]
@@ -242,7 +248,10 @@ mod tests {
         let bm = Bet::bookmaker(RunnerId(1), Side::Back, 45, 100_00).unwrap();
         assert_eq!((bm.pnl_minor(true), bm.pnl_minor(false)), (45_00, -100_00));
         let khai = Bet::bookmaker(RunnerId(1), Side::Lay, 45, 100_00).unwrap();
-        assert_eq!((khai.pnl_minor(true), khai.pnl_minor(false)), (-45_00, 100_00));
+        assert_eq!(
+            (khai.pnl_minor(true), khai.pnl_minor(false)),
+            (-45_00, 100_00)
+        );
 
         // YES 57 at rate 100: the result reaches 57 → +stake; not → −stake.
         let yes = Bet::fancy(57, Side::YES, 100, 50_00).unwrap();

@@ -289,7 +289,11 @@ impl OrderBook {
     /// BACKs at `q ≤ p`, lowest first; oldest first at one price; each fill at `q`. The book is
     /// refused when full even if the order would match in full, so that the check is made
     /// before anything moves.
-    pub fn place_into(&mut self, order: &NewOrder, fills: &mut Vec<Fill>) -> Result<i64, BookError> {
+    pub fn place_into(
+        &mut self,
+        order: &NewOrder,
+        fills: &mut Vec<Fill>,
+    ) -> Result<i64, BookError> {
         self.check_new(order)?;
         let limit_tick = order.price.tick();
         let makers = match order.side {
@@ -732,9 +736,19 @@ mod tests {
     #[test]
     fn back_meets_lay_at_one_price() {
         let mut book = book();
-        let rest = book.place(&order(1, ANN, Side::Lay, "2.50", 100_00)).unwrap();
-        assert_eq!(rest, PlaceOutcome { fills: vec![], resting_minor: 100_00 });
-        let outcome = book.place(&order(2, BOB, Side::Back, "2.50", 100_00)).unwrap();
+        let rest = book
+            .place(&order(1, ANN, Side::Lay, "2.50", 100_00))
+            .unwrap();
+        assert_eq!(
+            rest,
+            PlaceOutcome {
+                fills: vec![],
+                resting_minor: 100_00
+            }
+        );
+        let outcome = book
+            .place(&order(2, BOB, Side::Back, "2.50", 100_00))
+            .unwrap();
         assert_eq!(outcome.resting_minor, 0);
         assert_eq!(
             outcome.fills,
@@ -753,10 +767,19 @@ mod tests {
         );
         let fill = outcome.fills[0];
         assert_eq!((fill.back_user(), fill.lay_user()), (BOB, ANN));
-        assert_eq!((fill.back_order(), fill.lay_order()), (OrderId(2), OrderId(1)));
+        assert_eq!(
+            (fill.back_order(), fill.lay_order()),
+            (OrderId(2), OrderId(1))
+        );
         let [(backer, back), (layer, lay)] = fill.bets();
-        assert_eq!((backer, back.pnl_minor(true), back.pnl_minor(false)), (BOB, 150_00, -100_00));
-        assert_eq!((layer, lay.pnl_minor(true), lay.pnl_minor(false)), (ANN, -150_00, 100_00));
+        assert_eq!(
+            (backer, back.pnl_minor(true), back.pnl_minor(false)),
+            (BOB, 150_00, -100_00)
+        );
+        assert_eq!(
+            (layer, lay.pnl_minor(true), lay.pnl_minor(false)),
+            (ANN, -150_00, 100_00)
+        );
         assert!(book.is_empty());
     }
 
@@ -764,22 +787,31 @@ mod tests {
     fn price_improvement_goes_to_the_newcomer() {
         // A resting lay at 3.00; a new back at 2.50 is filled at 3.00.
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "3.00", 50_00)).unwrap();
-        let outcome = book.place(&order(2, BOB, Side::Back, "2.50", 50_00)).unwrap();
+        book.place(&order(1, ANN, Side::Lay, "3.00", 50_00))
+            .unwrap();
+        let outcome = book
+            .place(&order(2, BOB, Side::Back, "2.50", 50_00))
+            .unwrap();
         assert_eq!(fills_of(&outcome), vec![(1, 300, 50_00, 100_00)]);
 
         // A resting back at 2.00; a new lay at 2.50 is filled at 2.00.
-        book.place(&order(3, ANN, Side::Back, "2.00", 10_00)).unwrap();
-        let outcome = book.place(&order(4, BOB, Side::Lay, "2.50", 10_00)).unwrap();
+        book.place(&order(3, ANN, Side::Back, "2.00", 10_00))
+            .unwrap();
+        let outcome = book
+            .place(&order(4, BOB, Side::Lay, "2.50", 10_00))
+            .unwrap();
         assert_eq!(fills_of(&outcome), vec![(3, 200, 10_00, 10_00)]);
     }
 
     #[test]
     fn orders_that_do_not_cross_rest() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
+            .unwrap();
         // A back at 2.02 wants more than the 2.00 on offer.
-        let outcome = book.place(&order(2, BOB, Side::Back, "2.02", 10_00)).unwrap();
+        let outcome = book
+            .place(&order(2, BOB, Side::Back, "2.02", 10_00))
+            .unwrap();
         assert_eq!(outcome.fills, vec![]);
         assert_eq!(book.available_to_back(3), vec![(price("2.00"), 10_00)]);
         assert_eq!(book.available_to_lay(3), vec![(price("2.02"), 10_00)]);
@@ -790,8 +822,11 @@ mod tests {
     #[test]
     fn partial_fill_leaves_a_rest() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 30_00)).unwrap();
-        let outcome = book.place(&order(2, BOB, Side::Back, "2.00", 100_00)).unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 30_00))
+            .unwrap();
+        let outcome = book
+            .place(&order(2, BOB, Side::Back, "2.00", 100_00))
+            .unwrap();
         assert_eq!(fills_of(&outcome), vec![(1, 200, 30_00, 30_00)]);
         assert_eq!(outcome.resting_minor, 70_00);
         assert_eq!(outcome.matched_minor(), 30_00);
@@ -803,7 +838,9 @@ mod tests {
         );
 
         // The maker side can be partly filled too.
-        let outcome = book.place(&order(3, CAT, Side::Lay, "2.00", 20_00)).unwrap();
+        let outcome = book
+            .place(&order(3, CAT, Side::Lay, "2.00", 20_00))
+            .unwrap();
         assert_eq!(fills_of(&outcome), vec![(2, 200, 20_00, 20_00)]);
         assert_eq!(outcome.fills[0].maker_remaining_minor, 50_00);
         assert_eq!(book.available_to_lay(3), vec![(price("2.00"), 50_00)]);
@@ -812,26 +849,43 @@ mod tests {
     #[test]
     fn best_price_first_then_oldest_first() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
-        book.place(&order(2, BOB, Side::Lay, "2.10", 10_00)).unwrap();
-        book.place(&order(3, CAT, Side::Lay, "2.10", 10_00)).unwrap();
-        book.place(&order(4, ANN, Side::Lay, "2.10", 10_00)).unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
+            .unwrap();
+        book.place(&order(2, BOB, Side::Lay, "2.10", 10_00))
+            .unwrap();
+        book.place(&order(3, CAT, Side::Lay, "2.10", 10_00))
+            .unwrap();
+        book.place(&order(4, ANN, Side::Lay, "2.10", 10_00))
+            .unwrap();
         assert_eq!(
             book.available_to_back(3),
             vec![(price("2.10"), 30_00), (price("2.00"), 10_00)]
         );
         // FIFO at 2.10: 2, then 3, then part of 4; 2.00 is never reached.
-        let outcome = book.place(&order(5, BOB, Side::Back, "2.00", 25_00)).unwrap();
+        let outcome = book
+            .place(&order(5, BOB, Side::Back, "2.00", 25_00))
+            .unwrap();
         assert_eq!(
             fills_of(&outcome),
-            vec![(2, 210, 10_00, 11_00), (3, 210, 10_00, 11_00), (4, 210, 5_00, 5_50)]
+            vec![
+                (2, 210, 10_00, 11_00),
+                (3, 210, 10_00, 11_00),
+                (4, 210, 5_00, 5_50)
+            ]
         );
         // Lays at 2.00 then more at 1.50: a back walks down through both.
-        book.place(&order(6, CAT, Side::Lay, "1.50", 10_00)).unwrap();
-        let outcome = book.place(&order(7, BOB, Side::Back, "1.01", 100_00)).unwrap();
+        book.place(&order(6, CAT, Side::Lay, "1.50", 10_00))
+            .unwrap();
+        let outcome = book
+            .place(&order(7, BOB, Side::Back, "1.01", 100_00))
+            .unwrap();
         assert_eq!(
             fills_of(&outcome),
-            vec![(4, 210, 5_00, 5_50), (1, 200, 10_00, 10_00), (6, 150, 10_00, 5_00)]
+            vec![
+                (4, 210, 5_00, 5_50),
+                (1, 200, 10_00, 10_00),
+                (6, 150, 10_00, 5_00)
+            ]
         );
         assert_eq!(outcome.resting_minor, 75_00);
         assert_eq!(book.available_to_lay(3), vec![(price("1.01"), 75_00)]);
@@ -841,8 +895,11 @@ mod tests {
     #[test]
     fn self_matching_is_allowed_and_is_a_wash() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Back, "3.00", 10_00)).unwrap();
-        let outcome = book.place(&order(2, ANN, Side::Lay, "3.00", 10_00)).unwrap();
+        book.place(&order(1, ANN, Side::Back, "3.00", 10_00))
+            .unwrap();
+        let outcome = book
+            .place(&order(2, ANN, Side::Lay, "3.00", 10_00))
+            .unwrap();
         assert_eq!(fills_of(&outcome), vec![(1, 300, 10_00, 20_00)]);
         let [(backer, back), (layer, lay)] = outcome.fills[0].bets();
         assert_eq!(backer, layer);
@@ -854,19 +911,29 @@ mod tests {
     #[test]
     fn cancel_in_part_keeps_time_priority() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
-        book.place(&order(2, BOB, Side::Lay, "2.00", 10_00)).unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
+            .unwrap();
+        book.place(&order(2, BOB, Side::Lay, "2.00", 10_00))
+            .unwrap();
         assert_eq!(book.cancel(OrderId(1), Some(4_00)), Ok(4_00));
         assert_eq!(book.available_to_back(1), vec![(price("2.00"), 16_00)]);
-        let outcome = book.place(&order(3, CAT, Side::Back, "2.00", 7_00)).unwrap();
+        let outcome = book
+            .place(&order(3, CAT, Side::Back, "2.00", 7_00))
+            .unwrap();
         assert_eq!(
             fills_of(&outcome),
             vec![(1, 200, 6_00, 6_00), (2, 200, 1_00, 1_00)]
         );
         // More than remains cancels what remains.
         assert_eq!(book.cancel(OrderId(2), Some(1_000_00)), Ok(9_00));
-        assert_eq!(book.cancel(OrderId(2), None), Err(BookError::UnknownOrder(OrderId(2))));
-        assert_eq!(book.cancel(OrderId(1), None), Err(BookError::UnknownOrder(OrderId(1))));
+        assert_eq!(
+            book.cancel(OrderId(2), None),
+            Err(BookError::UnknownOrder(OrderId(2)))
+        );
+        assert_eq!(
+            book.cancel(OrderId(1), None),
+            Err(BookError::UnknownOrder(OrderId(1)))
+        );
         assert!(book.is_empty());
         assert_eq!(book.available_to_back(3), vec![]);
     }
@@ -875,9 +942,13 @@ mod tests {
     fn cancel_in_whole_from_the_middle_of_a_queue() {
         let mut book = book();
         for id in 1..=3 {
-            book.place(&order(id, ANN, Side::Back, "5.00", 10_00)).unwrap();
+            book.place(&order(id, ANN, Side::Back, "5.00", 10_00))
+                .unwrap();
         }
-        assert_eq!(book.cancel(OrderId(2), Some(0)), Err(BookError::InvalidCancelSize));
+        assert_eq!(
+            book.cancel(OrderId(2), Some(0)),
+            Err(BookError::InvalidCancelSize)
+        );
         assert_eq!(book.cancel(OrderId(2), None), Ok(10_00));
         let ids: Vec<u64> = book.iter_resting().map(|o| o.order_id.0).collect();
         assert_eq!(ids, vec![1, 3]);
@@ -887,21 +958,34 @@ mod tests {
     #[test]
     fn lapse_keeps_persist() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Back, "3.00", 10_00)).unwrap();
-        book.place(&order(2, BOB, Side::Back, "3.00", 20_00).with_persistence(Persistence::Persist))
+        book.place(&order(1, ANN, Side::Back, "3.00", 10_00))
             .unwrap();
-        book.place(&order(3, CAT, Side::Lay, "2.00", 30_00)).unwrap();
+        book.place(
+            &order(2, BOB, Side::Back, "3.00", 20_00).with_persistence(Persistence::Persist),
+        )
+        .unwrap();
+        book.place(&order(3, CAT, Side::Lay, "2.00", 30_00))
+            .unwrap();
         book.place(&order(4, CAT, Side::Lay, "1.50", 40_00).with_persistence(Persistence::Persist))
             .unwrap();
         let lapsed = book.lapse_all();
-        let lapsed: Vec<(u64, i64)> = lapsed.iter().map(|o| (o.order_id.0, o.remaining_minor)).collect();
+        let lapsed: Vec<(u64, i64)> = lapsed
+            .iter()
+            .map(|o| (o.order_id.0, o.remaining_minor))
+            .collect();
         assert_eq!(lapsed, vec![(1, 10_00), (3, 30_00)]);
         assert_eq!(book.available_to_lay(3), vec![(price("3.00"), 20_00)]);
         assert_eq!(book.available_to_back(3), vec![(price("1.50"), 40_00)]);
         assert_eq!(book.len(), 2);
-        assert_eq!(book.cancel(OrderId(1), None), Err(BookError::UnknownOrder(OrderId(1))));
+        assert_eq!(
+            book.cancel(OrderId(1), None),
+            Err(BookError::UnknownOrder(OrderId(1)))
+        );
         let all = book.cancel_all();
-        assert_eq!(all.iter().map(|o| o.order_id.0).collect::<Vec<_>>(), vec![2, 4]);
+        assert_eq!(
+            all.iter().map(|o| o.order_id.0).collect::<Vec<_>>(),
+            vec![2, 4]
+        );
         assert!(book.is_empty());
         assert_eq!(book.best_price(Side::Back), None);
         assert_eq!(book.best_price(Side::Lay), None);
@@ -910,7 +994,13 @@ mod tests {
     #[test]
     fn best_levels_walk_from_the_best_price() {
         let mut book = book();
-        for (id, at) in [(1, "1.50"), (2, "1.80"), (3, "1.70"), (4, "1.60"), (5, "1.80")] {
+        for (id, at) in [
+            (1, "1.50"),
+            (2, "1.80"),
+            (3, "1.70"),
+            (4, "1.60"),
+            (5, "1.80"),
+        ] {
             book.place(&order(id, ANN, Side::Lay, at, 1_00)).unwrap();
         }
         for (id, at) in [(6, "3.00"), (7, "2.50"), (8, "900"), (9, "2.50")] {
@@ -918,11 +1008,19 @@ mod tests {
         }
         assert_eq!(
             book.available_to_back(3),
-            vec![(price("1.80"), 2_00), (price("1.70"), 1_00), (price("1.60"), 1_00)]
+            vec![
+                (price("1.80"), 2_00),
+                (price("1.70"), 1_00),
+                (price("1.60"), 1_00)
+            ]
         );
         assert_eq!(
             book.available_to_lay(3),
-            vec![(price("2.50"), 4_00), (price("3.00"), 2_00), (price("900"), 2_00)]
+            vec![
+                (price("2.50"), 4_00),
+                (price("3.00"), 2_00),
+                (price("900"), 2_00)
+            ]
         );
         assert_eq!(book.best_levels(Side::Lay, 10).len(), 4);
         assert_eq!(book.best_levels(Side::Lay, 0), vec![]);
@@ -931,7 +1029,8 @@ mod tests {
     #[test]
     fn refuses_bad_orders_without_changing_anything() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
+            .unwrap();
         for size in [0, -5, MAX_STAKE_MINOR + 1] {
             assert_eq!(
                 book.place(&order(2, BOB, Side::Back, "2.00", size)),
@@ -951,23 +1050,38 @@ mod tests {
         for id in 0..MAX_RESTING_ORDERS_PER_BOOK as u64 {
             book.place(&order(id, ANN, Side::Back, "1000", 1)).unwrap();
         }
-        let full = BookError::BookFull { limit: MAX_RESTING_ORDERS_PER_BOOK };
-        assert_eq!(book.place(&order(u64::MAX, BOB, Side::Lay, "1000", 1)), Err(full));
-        assert_eq!(book.restore(&order(u64::MAX, BOB, Side::Back, "1000", 1)), Err(full));
-        assert_eq!(full.to_string(), "this runner has too many unmatched bets (100000); please try again later");
+        let full = BookError::BookFull {
+            limit: MAX_RESTING_ORDERS_PER_BOOK,
+        };
+        assert_eq!(
+            book.place(&order(u64::MAX, BOB, Side::Lay, "1000", 1)),
+            Err(full)
+        );
+        assert_eq!(
+            book.restore(&order(u64::MAX, BOB, Side::Back, "1000", 1)),
+            Err(full)
+        );
+        assert_eq!(
+            full.to_string(),
+            "this runner has too many unmatched bets (100000); please try again later"
+        );
         // Cancelling makes room.
         book.cancel(OrderId(0), None).unwrap();
-        book.place(&order(u64::MAX, BOB, Side::Lay, "1000", 1)).unwrap();
+        book.place(&order(u64::MAX, BOB, Side::Lay, "1000", 1))
+            .unwrap();
     }
 
     #[test]
     fn rebuild_keeps_time_priority() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
+            .unwrap();
         book.place(&order(2, BOB, Side::Lay, "2.00", 10_00).with_persistence(Persistence::Persist))
             .unwrap();
-        book.place(&order(3, CAT, Side::Back, "2.50", 10_00)).unwrap();
-        book.place(&order(4, ANN, Side::Back, "2.00", 4_00)).unwrap(); // fills 4.00 of 1
+        book.place(&order(3, CAT, Side::Back, "2.50", 10_00))
+            .unwrap();
+        book.place(&order(4, ANN, Side::Back, "2.00", 4_00))
+            .unwrap(); // fills 4.00 of 1
         let stored: Vec<NewOrder> = book
             .iter_resting()
             .map(|o| NewOrder {
@@ -980,25 +1094,35 @@ mod tests {
             })
             .collect();
         assert_eq!(
-            stored.iter().map(|o| (o.order_id.0, o.size_minor)).collect::<Vec<_>>(),
+            stored
+                .iter()
+                .map(|o| (o.order_id.0, o.size_minor))
+                .collect::<Vec<_>>(),
             vec![(1, 6_00), (2, 10_00), (3, 10_00)]
         );
         let mut rebuilt = OrderBook::rebuild(RunnerId(9), stored.iter().copied()).unwrap();
-        assert_eq!(rebuilt.iter_resting().collect::<Vec<_>>(), book.iter_resting().collect::<Vec<_>>());
+        assert_eq!(
+            rebuilt.iter_resting().collect::<Vec<_>>(),
+            book.iter_resting().collect::<Vec<_>>()
+        );
         // The same next order fills the same way in both.
         let next = order(5, CAT, Side::Back, "2.00", 8_00);
         assert_eq!(rebuilt.place(&next), book.place(&next));
 
         // A stored order that would cross is refused.
         let crossing = order(6, CAT, Side::Back, "2.00", 1_00);
-        assert_eq!(rebuilt.restore(&crossing), Err(BookError::WouldCross(OrderId(6))));
+        assert_eq!(
+            rebuilt.restore(&crossing),
+            Err(BookError::WouldCross(OrderId(6)))
+        );
         assert!(OrderBook::rebuild(RunnerId(9), [stored[0], stored[0]]).is_err());
     }
 
     #[test]
     fn debug_is_short() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
+            .unwrap();
         let text = format!("{book:?}");
         assert!(text.contains("resting_orders: 1"), "{text}");
     }

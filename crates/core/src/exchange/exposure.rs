@@ -338,7 +338,11 @@ mod tests {
         assert_eq!(exposure_minor(&fancy, &[], &[]), 0);
         assert_eq!(
             fancy_book(&[]),
-            vec![FancyBookRow { from: 0, to: None, pnl_minor: 0 }]
+            vec![FancyBookRow {
+                from: 0,
+                to: None,
+                pnl_minor: 0
+            }]
         );
     }
 
@@ -346,10 +350,19 @@ mod tests {
     fn one_winner_back_and_lay() {
         let market = one_winner();
         // A back risks its stake; a lay its liability.
-        assert_eq!(exposure_minor(&market, &[exchange(A, Side::Back, "3.00", 100_00)], &[]), 100_00);
-        assert_eq!(exposure_minor(&market, &[exchange(A, Side::Lay, "3.00", 100_00)], &[]), 200_00);
+        assert_eq!(
+            exposure_minor(&market, &[exchange(A, Side::Back, "3.00", 100_00)], &[]),
+            100_00
+        );
+        assert_eq!(
+            exposure_minor(&market, &[exchange(A, Side::Lay, "3.00", 100_00)], &[]),
+            200_00
+        );
         // Back A and back B: C winning loses both stakes.
-        let both = [exchange(A, Side::Back, "3.00", 10_00), exchange(B, Side::Back, "3.00", 10_00)];
+        let both = [
+            exchange(A, Side::Back, "3.00", 10_00),
+            exchange(B, Side::Back, "3.00", 10_00),
+        ];
         assert_eq!(exposure_minor(&market, &both, &[]), 20_00);
         // Backing every runner at good odds wins in every outcome: no exposure.
         let dutch = [
@@ -363,9 +376,15 @@ mod tests {
             vec![(A, 10_00), (B, 10_00), (C, 10_00)]
         );
         // Back at 3.00 and lay at 2.50, same stake: a green book.
-        let trade = [exchange(A, Side::Back, "3.00", 10_00), exchange(A, Side::Lay, "2.50", 10_00)];
+        let trade = [
+            exchange(A, Side::Back, "3.00", 10_00),
+            exchange(A, Side::Lay, "2.50", 10_00),
+        ];
         assert_eq!(exposure_minor(&market, &trade, &[]), 0);
-        assert_eq!(position_per_runner(&market, &trade), vec![(A, 5_00), (B, 0), (C, 0)]);
+        assert_eq!(
+            position_per_runner(&market, &trade),
+            vec![(A, 5_00), (B, 0), (C, 0)]
+        );
     }
 
     #[test]
@@ -383,10 +402,14 @@ mod tests {
 
     #[test]
     fn place_sums_each_runners_worst() {
-        let market = MarketSpec::new(MarketKind::Place { winners: 2 }, vec![A, B, C, D], 0).unwrap();
+        let market =
+            MarketSpec::new(MarketKind::Place { winners: 2 }, vec![A, B, C, D], 0).unwrap();
         // Lay A 10.00 at 2.00 (if placed −10), back B 10.00 at 1.50 (if not −10),
         // unmatched lay C 10.00 at 3.00 (if placed −20).
-        let matched = [exchange(A, Side::Lay, "2.00", 10_00), exchange(B, Side::Back, "1.50", 10_00)];
+        let matched = [
+            exchange(A, Side::Lay, "2.00", 10_00),
+            exchange(B, Side::Back, "1.50", 10_00),
+        ];
         let unmatched = [exchange(C, Side::Lay, "3.00", 10_00)];
         assert_eq!(exposure_minor(&market, &matched, &unmatched), 40_00);
         // Positions: the bets on each runner if it is placed.
@@ -395,7 +418,10 @@ mod tests {
             vec![(A, -10_00), (B, 5_00), (C, 0), (D, 0)]
         );
         // Back and lay one runner at the same price: flat whatever happens.
-        let flat = [exchange(A, Side::Back, "2.00", 10_00), exchange(A, Side::Lay, "2.00", 10_00)];
+        let flat = [
+            exchange(A, Side::Back, "2.00", 10_00),
+            exchange(A, Side::Lay, "2.00", 10_00),
+        ];
         assert_eq!(exposure_minor(&market, &flat, &[]), 0);
     }
 
@@ -403,38 +429,79 @@ mod tests {
     fn fancy_book_ranges_and_exposure() {
         let market = MarketSpec::new(MarketKind::Fancy, vec![], 0).unwrap();
         // YES 57 rate 100 (10.00) and NO 60 rate 100 (10.00): a "middle".
-        let bets = [Bet::fancy(57, Side::YES, 100, 10_00).unwrap(), Bet::fancy(60, Side::NO, 100, 10_00).unwrap()];
+        let bets = [
+            Bet::fancy(57, Side::YES, 100, 10_00).unwrap(),
+            Bet::fancy(60, Side::NO, 100, 10_00).unwrap(),
+        ];
         assert_eq!(
             fancy_book(&bets),
             vec![
-                FancyBookRow { from: 0, to: Some(56), pnl_minor: 0 },
-                FancyBookRow { from: 57, to: Some(59), pnl_minor: 20_00 },
-                FancyBookRow { from: 60, to: None, pnl_minor: 0 },
+                FancyBookRow {
+                    from: 0,
+                    to: Some(56),
+                    pnl_minor: 0
+                },
+                FancyBookRow {
+                    from: 57,
+                    to: Some(59),
+                    pnl_minor: 20_00
+                },
+                FancyBookRow {
+                    from: 60,
+                    to: None,
+                    pnl_minor: 0
+                },
             ]
         );
         assert_eq!(exposure_minor(&market, &bets, &[]), 0);
 
         // YES and NO at one line, equal stake and rate: flat, one merged range.
-        let flat = [Bet::fancy(30, Side::YES, 100, 5_00).unwrap(), Bet::fancy(30, Side::NO, 100, 5_00).unwrap()];
-        assert_eq!(fancy_book(&flat), vec![FancyBookRow { from: 0, to: None, pnl_minor: 0 }]);
+        let flat = [
+            Bet::fancy(30, Side::YES, 100, 5_00).unwrap(),
+            Bet::fancy(30, Side::NO, 100, 5_00).unwrap(),
+        ];
+        assert_eq!(
+            fancy_book(&flat),
+            vec![FancyBookRow {
+                from: 0,
+                to: None,
+                pnl_minor: 0
+            }]
+        );
 
         // A line at 0 always happens: no range below it.
         let zero = [Bet::fancy(0, Side::NO, 150, 10_00).unwrap()];
-        assert_eq!(fancy_book(&zero), vec![FancyBookRow { from: 0, to: None, pnl_minor: -15_00 }]);
+        assert_eq!(
+            fancy_book(&zero),
+            vec![FancyBookRow {
+                from: 0,
+                to: None,
+                pnl_minor: -15_00
+            }]
+        );
         assert_eq!(exposure_minor(&market, &zero, &[]), 15_00);
 
         // Two NOs: the worst is above the higher line.
-        let nos = [Bet::fancy(10, Side::NO, 100, 3_00).unwrap(), Bet::fancy(20, Side::NO, 200, 1_00).unwrap()];
+        let nos = [
+            Bet::fancy(10, Side::NO, 100, 3_00).unwrap(),
+            Bet::fancy(20, Side::NO, 200, 1_00).unwrap(),
+        ];
         assert_eq!(exposure_minor(&market, &nos, &[]), 5_00);
     }
 
     #[test]
     fn bookmaker_is_one_winner_at_the_rate() {
         let market = MarketSpec::new(MarketKind::Bookmaker, vec![A, B], 0).unwrap();
-        let bets = [Bet::bookmaker(A, Side::Back, 45, 100_00).unwrap(), Bet::bookmaker(B, Side::Lay, 80, 50_00).unwrap()];
+        let bets = [
+            Bet::bookmaker(A, Side::Back, 45, 100_00).unwrap(),
+            Bet::bookmaker(B, Side::Lay, 80, 50_00).unwrap(),
+        ];
         // A wins: +45 + 50 = +95; B wins: −100 − 40 = −140.
         assert_eq!(exposure_minor(&market, &bets, &[]), 140_00);
-        assert_eq!(position_per_runner(&market, &bets), vec![(A, 95_00), (B, -140_00)]);
+        assert_eq!(
+            position_per_runner(&market, &bets),
+            vec![(A, 95_00), (B, -140_00)]
+        );
     }
 
     #[test]

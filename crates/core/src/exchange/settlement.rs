@@ -199,7 +199,8 @@ pub(crate) fn settle_positions<'a>(
         0
     };
     let house_pnl_minor = i64::try_from(house_pnl).map_err(|_| MarketError::Overflow)?;
-    let commission_total_minor = i64::try_from(commission_sum).map_err(|_| MarketError::Overflow)?;
+    let commission_total_minor =
+        i64::try_from(commission_sum).map_err(|_| MarketError::Overflow)?;
     let net_sum: i128 = users.iter().map(|user| i128::from(user.net_minor())).sum();
     assert_eq!(
         net_sum + house_pnl + commission_sum,
@@ -226,7 +227,7 @@ fn commission_minor(pnl_minor: i64, commission_bp: u32) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exchange::{Side, MarketKind};
+    use crate::exchange::{MarketKind, Side};
     use crate::odds::Price;
 
     const A: RunnerId = RunnerId(1);
@@ -241,12 +242,25 @@ mod tests {
     }
 
     /// Both sides of a fill: `backer` backs, `layer` lays.
-    fn fill(backer: UserId, layer: UserId, runner: RunnerId, at: &str, size: i64) -> [(UserId, Bet); 2] {
-        [(backer, exchange(runner, Side::Back, at, size)), (layer, exchange(runner, Side::Lay, at, size))]
+    fn fill(
+        backer: UserId,
+        layer: UserId,
+        runner: RunnerId,
+        at: &str,
+        size: i64,
+    ) -> [(UserId, Bet); 2] {
+        [
+            (backer, exchange(runner, Side::Back, at, size)),
+            (layer, exchange(runner, Side::Lay, at, size)),
+        ]
     }
 
     fn entries(settlement: &Settlement) -> Vec<(i64, i64, i64)> {
-        settlement.users.iter().map(|u| (u.user_id.0, u.pnl_minor, u.commission_minor)).collect()
+        settlement
+            .users
+            .iter()
+            .map(|u| (u.user_id.0, u.pnl_minor, u.commission_minor))
+            .collect()
     }
 
     #[test]
@@ -269,12 +283,18 @@ mod tests {
         bets.extend(fill(BOB, ANN, A, "2.50", 100_00));
         bets.extend(fill(CAT, BOB, B, "4.00", 20_00));
         let settlement = settle(&market, &MarketResult::Winner(A), &bets).unwrap();
-        assert_eq!(entries(&settlement), vec![(1, -150_00, 0), (2, 170_00, 8_50), (3, -20_00, 0)]);
+        assert_eq!(
+            entries(&settlement),
+            vec![(1, -150_00, 0), (2, 170_00, 8_50), (3, -20_00, 0)]
+        );
         assert_eq!(settlement.commission_total_minor, 8_50);
         assert_eq!(settlement.house_pnl_minor, 0);
         // A user who wins one bet and loses another by more pays nothing.
         let settlement = settle(&market, &MarketResult::Winner(B), &bets).unwrap();
-        assert_eq!(entries(&settlement), vec![(1, 100_00, 5_00), (2, -160_00, 0), (3, 60_00, 3_00)]);
+        assert_eq!(
+            entries(&settlement),
+            vec![(1, 100_00, 5_00), (2, -160_00, 0), (3, 60_00, 3_00)]
+        );
     }
 
     #[test]
@@ -288,9 +308,20 @@ mod tests {
     #[test]
     fn void_pays_nothing() {
         let market = MarketSpec::new(MarketKind::OneWinner, vec![A, B], 500).unwrap();
-        let settlement = settle(&market, &MarketResult::Void, &fill(BOB, ANN, A, "2.50", 100_00)).unwrap();
+        let settlement = settle(
+            &market,
+            &MarketResult::Void,
+            &fill(BOB, ANN, A, "2.50", 100_00),
+        )
+        .unwrap();
         assert_eq!(entries(&settlement), vec![(1, 0, 0), (2, 0, 0)]);
-        assert_eq!((settlement.house_pnl_minor, settlement.commission_total_minor), (0, 0));
+        assert_eq!(
+            (
+                settlement.house_pnl_minor,
+                settlement.commission_total_minor
+            ),
+            (0, 0)
+        );
     }
 
     #[test]
@@ -305,11 +336,20 @@ mod tests {
         assert_eq!(entries(&settlement), vec![(1, 25_00, 0), (2, -25_00, 0)]);
         for (bad, error) in [
             (vec![], MarketError::NoPlacedRunner),
-            (vec![A, B, C], MarketError::TooManyPlaced { placed: 3, winners: 2 }),
+            (
+                vec![A, B, C],
+                MarketError::TooManyPlaced {
+                    placed: 3,
+                    winners: 2,
+                },
+            ),
             (vec![A, A], MarketError::DuplicatePlacedRunner(A)),
             (vec![RunnerId(9)], MarketError::UnknownRunner(RunnerId(9))),
         ] {
-            assert_eq!(settle(&market, &MarketResult::Placed(bad), &bets), Err(error));
+            assert_eq!(
+                settle(&market, &MarketResult::Placed(bad), &bets),
+                Err(error)
+            );
         }
     }
 
@@ -336,7 +376,9 @@ mod tests {
         let bets = fill(BOB, ANN, A, "2.50", 100_00);
         assert_eq!(
             settle(&market, &MarketResult::Fancy(3), &bets),
-            Err(MarketError::WrongResult { kind: MarketKind::OneWinner })
+            Err(MarketError::WrongResult {
+                kind: MarketKind::OneWinner
+            })
         );
         assert_eq!(
             settle(&market, &MarketResult::Winner(C), &bets),
@@ -349,6 +391,9 @@ mod tests {
         );
         // A bet on a runner outside the market.
         let stray = [(ANN, exchange(C, Side::Back, "2.00", 1_00))];
-        assert_eq!(settle(&market, &MarketResult::Void, &stray), Err(MarketError::UnknownRunner(C)));
+        assert_eq!(
+            settle(&market, &MarketResult::Void, &stray),
+            Err(MarketError::UnknownRunner(C))
+        );
     }
 }

@@ -1,0 +1,245 @@
+//! Markets of a match and their runners, as the operator sets them up: type, status, stake
+//! limits, bet delay, commission, bookmaker rates per runner, fancy lines and rates, and the
+//! declared result. The engine keeps the live state in memory; this is its durable copy.
+
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::{Store, StoreError, StoreResult, Writer};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarketRow {
+    pub market_id: i64,
+    pub match_id: i64,
+    /// 'match_odds', 'bookmaker', 'fancy', 'win', 'place'.
+    pub market_type: String,
+    pub name: String,
+    /// 'open', 'suspended', 'ball_running', 'closed', 'void'.
+    pub status: String,
+    pub bet_delay_ms: i64,
+    pub min_stake_minor: i64,
+    pub max_stake_minor: i64,
+    pub commission_bp: i64,
+    pub winners: i64,
+    pub line_no: Option<i64>,
+    pub rate_no: Option<i64>,
+    pub line_yes: Option<i64>,
+    pub rate_yes: Option<i64>,
+    pub result_runner_id: Option<i64>,
+    pub result_value: Option<i64>,
+    pub settled_at_ms: Option<i64>,
+    pub created_at_ms: i64,
+    pub runners: Vec<RunnerRow>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunnerRow {
+    pub runner_id: i64,
+    pub name: String,
+    pub sort_order: i64,
+    /// 'active', 'winner', 'loser', 'removed'.
+    pub status: String,
+    /// Bookmaker rates (45 = decimal odds 1.45).
+    pub back_rate: Option<i64>,
+    pub lay_rate: Option<i64>,
+}
+
+/// A market to create with its runners (none for fancy).
+#[derive(Clone, Debug)]
+pub struct NewMarket<'a> {
+    pub match_id: i64,
+    pub market_type: &'a str,
+    pub name: &'a str,
+    pub bet_delay_ms: i64,
+    pub min_stake_minor: i64,
+    pub max_stake_minor: i64,
+    pub commission_bp: i64,
+    pub winners: i64,
+    pub runners: &'a [String],
+}
+
+const MARKET_COLUMNS: &str = "id, match_id, market_type, name, status, bet_delay_ms, min_stake_minor, \
+     max_stake_minor, commission_bp, winners, line_no, rate_no, line_yes, rate_yes, result_runner_id, \
+     result_value, settled_at_ms, created_at_ms";
+
+fn market_from_row(row: &AnyRow) -> Result<MarketRow, sqlx::Error> {
+    Ok(MarketRow {
+        market_id: row.try_get("id")?,
+        match_id: row.try_get("match_id")?,
+        market_type: row.try_get("market_type")?,
+        name: row.try_get("name")?,
+        status: row.try_get("status")?,
+        bet_delay_ms: row.try_get("bet_delay_ms")?,
+        min_stake_minor: row.try_get("min_stake_minor")?,
+        max_stake_minor: row.try_get("max_stake_minor")?,
+        commission_bp: row.try_get("commission_bp")?,
+        winners: row.try_get("winners")?,
+        line_no: row.try_get("line_no")?,
+        rate_no: row.try_get("rate_no")?,
+        line_yes: row.try_get("line_yes")?,
+        rate_yes: row.try_get("rate_yes")?,
+        result_runner_id: row.try_get("result_runner_id")?,
+        result_value: row.try_get("result_value")?,
+        settled_at_ms: row.try_get("settled_at_ms")?,
+        created_at_ms: row.try_get("created_at_ms")?,
+        runners: Vec::new(),
+    })
+}
+
+fn runner_from_row(row: &AnyRow) -> Result<(i64, RunnerRow), sqlx::Error> {
+    Ok((
+        row.try_get("market_id")?,
+        RunnerRow {
+            runner_id: row.try_get("id")?,
+            name: row.try_get("name")?,
+            sort_order: row.try_get("sort_order")?,
+            status: row.try_get("status")?,
+            back_rate: row.try_get("back_rate")?,
+            lay_rate: row.try_get("lay_rate")?,
+        },
+    ))
+}
+
+/// Which markets to load.
+#[derive(Copy, Clone, Debug)]
+enum MarketFilter {
+    Id(i64),
+    Match(i64),
+    /// Not closed or void.
+    Live,
+}
+
+impl MarketFilter {
+    /// The WHERE clause over `markets m` and its one parameter.
+    fn clause(self) -> (&'static str, i64) {
+        match self {
+            MarketFilter::Id(id) => ("m.id = $1", id),
+            MarketFilter::Match(id) => ("m.match_id = $1", id),
+            // The parameter is unused but keeps one query shape for every filter.
+            MarketFilter::Live => ("m.status NOT IN ('closed', 'void') AND $1 = 0", 0),
+        }
+    }
+}
+
+/// The markets a filter selects, with their runners, in id order.
+async fn fetch_markets(conn: &mut sqlx::AnyConnection, filter: MarketFilter) -> StoreResult<Vec<MarketRow>> {
+    let (clause, value) = filter.clause();
+    let columns = MARKET_COLUMNS.split(", ").map(|c| format!("m.{c}")).collect::<Vec<_>>().join(", ");
+    let rows = sqlx::query(&format!("SELECT {columns} FROM markets m WHERE {clause} ORDER BY m.id"))
+        .bind(value)
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut markets = rows.iter().map(market_from_row).collect::<Result<Vec<_>, _>>()?;
+    if markets.is_empty() {
+        return Ok(markets);
+    }
+    let runner_rows = sqlx::query(&format!(
+        "SELECT r.id, r.market_id, r.name, r.sort_order, r.status, r.back_rate, r.lay_rate FROM runners r \
+         JOIN markets m ON m.id = r.market_id WHERE {clause} ORDER BY r.market_id, r.sort_order, r.id"
+    ))
+    .bind(value)
+    .fetch_all(&mut *conn)
+    .await?;
+    for row in &runner_rows {
+        let (market_id, runner) = runner_from_row(row)?;
+        if let Some(market) = markets.iter_mut().find(|m| m.market_id == market_id) {
+            market.runners.push(runner);
+        }
+    }
+    Ok(markets)
+}
+
+impl Store {
+    pub async fn market(&self, market_id: i64) -> StoreResult<MarketRow> {
+        let mut conn = self.pool().acquire().await?;
+        fetch_markets(&mut conn, MarketFilter::Id(market_id)).await?.pop().ok_or(StoreError::NotFound)
+    }
+
+    /// The markets of a match, in creation order.
+    pub async fn markets_of_match(&self, match_id: i64) -> StoreResult<Vec<MarketRow>> {
+        let mut conn = self.pool().acquire().await?;
+        fetch_markets(&mut conn, MarketFilter::Match(match_id)).await
+    }
+
+    /// Every market not yet closed or void (the engine loads these at start-up).
+    pub async fn live_markets(&self) -> StoreResult<Vec<MarketRow>> {
+        let mut conn = self.pool().acquire().await?;
+        fetch_markets(&mut conn, MarketFilter::Live).await
+    }
+}
+
+impl Writer {
+    /// Creates a market and its runners; an unknown match is `NotFound`.
+    pub async fn insert_market(&mut self, new: &NewMarket<'_>, now_ms: i64) -> StoreResult<i64> {
+        let match_exists: Option<i64> = sqlx::query_scalar("SELECT id FROM matches WHERE id = $1")
+            .bind(new.match_id)
+            .fetch_optional(self.conn())
+            .await?;
+        if match_exists.is_none() {
+            return Err(StoreError::NotFound);
+        }
+        let market_id: i64 = sqlx::query_scalar(
+            "INSERT INTO markets (match_id, market_type, name, status, bet_delay_ms, min_stake_minor, \
+             max_stake_minor, commission_bp, winners, created_at_ms) \
+             VALUES ($1, $2, $3, 'suspended', $4, $5, $6, $7, $8, $9) RETURNING id",
+        )
+        .bind(new.match_id)
+        .bind(new.market_type)
+        .bind(new.name)
+        .bind(new.bet_delay_ms)
+        .bind(new.min_stake_minor)
+        .bind(new.max_stake_minor)
+        .bind(new.commission_bp)
+        .bind(new.winners)
+        .bind(now_ms)
+        .fetch_one(self.conn())
+        .await?;
+        for (position, name) in new.runners.iter().enumerate() {
+            sqlx::query("INSERT INTO runners (market_id, name, sort_order) VALUES ($1, $2, $3)")
+                .bind(market_id)
+                .bind(name)
+                .bind(position as i64)
+                .execute(self.conn())
+                .await?;
+        }
+        Ok(market_id)
+    }
+
+    pub async fn market(&mut self, market_id: i64) -> StoreResult<MarketRow> {
+        fetch_markets(self.conn(), MarketFilter::Id(market_id)).await?.pop().ok_or(StoreError::NotFound)
+    }
+
+    /// Sets the status of a market that is not closed or void; `false` when it already is.
+    pub async fn set_market_status(&mut self, market_id: i64, status: &str) -> StoreResult<bool> {
+        let done = sqlx::query("UPDATE markets SET status = $1 WHERE id = $2 AND status NOT IN ('closed', 'void')")
+            .bind(status)
+            .bind(market_id)
+            .execute(self.conn())
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Posts a fancy market's lines and rates.
+    pub async fn set_fancy_rates(&mut self, market_id: i64, line_no: i64, rate_no: i64, line_yes: i64, rate_yes: i64) -> StoreResult<()> {
+        sqlx::query("UPDATE markets SET line_no = $1, rate_no = $2, line_yes = $3, rate_yes = $4 WHERE id = $5")
+            .bind(line_no)
+            .bind(rate_no)
+            .bind(line_yes)
+            .bind(rate_yes)
+            .bind(market_id)
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+
+    /// Posts a bookmaker runner's back and lay rates (`None` takes the side off).
+    pub async fn set_runner_rates(&mut self, runner_id: i64, back_rate: Option<i64>, lay_rate: Option<i64>) -> StoreResult<()> {
+        sqlx::query("UPDATE runners SET back_rate = $1, lay_rate = $2 WHERE id = $3")
+            .bind(back_rate)
+            .bind(lay_rate)
+            .bind(runner_id)
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,39 @@
+import { useEffect, useId, type ReactNode } from 'react';
+
+/** A dialog over the page: closes on the × button, Escape or a tap on the backdrop. */
+export function Modal({
+  title,
+  onClose,
+  children,
+  size = 'md',
+  testId,
+}: {
+  title: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+  size?: 'sm' | 'md' | 'lg';
+  testId?: string;
+}) {
+  const titleId = useId();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className={`modal modal-${size}`} role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid={testId}>
+        <div className="modal-header">
+          <h2 id={titleId}>{title}</h2>
+          <button type="button" className="modal-close" aria-label="Close" onClick={onClose} data-testid="modal-close">
+            ×
+          </button>
+        </div>
+        <div className="modal-body">{children}</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import { assetUrl, useGlobalSetting } from '../../hooks/useGlobalSetting';
+
+/** The login and sign-up pages' frame: the site's logo or title over a card. */
+export function AuthFrame({ title, children }: { title: string; children: ReactNode }) {
+  const { data: setting } = useGlobalSetting();
+  const logo = assetUrl(setting?.logo);
+  const siteTitle = setting?.site_title || 'Backlay';
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <div className="auth-brand">
+          {logo ? <img src={logo} alt={siteTitle} className="auth-logo" /> : null}
+          <span className="brand-text" data-testid="site-title">
+            {siteTitle}
+          </span>
+        </div>
+        <h1 className="auth-title">
+          {title} <span aria-hidden="true">➜</span>
+        </h1>
+        {children}
+      </div>
+    </main>
+  );
+}

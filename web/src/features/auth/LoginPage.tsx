@@ -1,0 +1,136 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { ErrorMessage } from '../../components/QueryState';
+import { Field } from '../../components/Field';
+import { applyServerErrors } from '../../lib/forms';
+import { CHANGE_PASSWORD_PATH, mustChangePassword, saveLogin, type UserInfo } from '../../lib/session';
+import { LOCAL_KEYS } from '../../lib/storage';
+import { isOtpChallenge, login, verifyOtp } from './api';
+import { AuthFrame } from './AuthFrame';
+
+const loginSchema = z.object({
+  user_name: z.string().trim().min(1, 'User name is required.'),
+  password: z.string().min(1, 'Password is required.'),
+});
+type LoginValues = z.infer<typeof loginSchema>;
+
+const otpSchema = z.object({ otp: z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.') });
+type OtpValues = z.infer<typeof otpSchema>;
+
+/** After a log-in: the forced password change first, else home (the welcome popup is pending). */
+function useFinishLogin() {
+  const navigate = useNavigate();
+  return (user: UserInfo) => {
+    saveLogin(user);
+    navigate(mustChangePassword(user) ? CHANGE_PASSWORD_PATH : '/', { replace: true });
+  };
+}
+
+export function LoginPage() {
+  const [otpToken, setOtpToken] = useState<string | null>(() => localStorage.getItem(LOCAL_KEYS.otpVerify));
+  return (
+    <AuthFrame title={otpToken ? 'Security Auth Verification' : 'Login'}>
+      {otpToken ? (
+        <OtpForm
+          otpToken={otpToken}
+          onCancel={() => {
+            localStorage.removeItem(LOCAL_KEYS.otpVerify);
+            setOtpToken(null);
+          }}
+        />
+      ) : (
+        <LoginForm onOtp={(token) => {
+          localStorage.setItem(LOCAL_KEYS.otpVerify, token);
+          setOtpToken(token);
+        }} />
+      )}
+    </AuthFrame>
+  );
+}
+
+function LoginForm({ onOtp }: { onOtp: (otpToken: string) => void }) {
+  const finish = useFinishLogin();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { user_name: '', password: '' } });
+
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const answer = await login(values.user_name, values.password);
+      if (!answer) return;
+      if (isOtpChallenge(answer)) onOtp(answer.otp_token);
+      else finish(answer);
+    } catch (error) {
+      setFormError(applyServerErrors(error, ['user_name', 'password'], setError));
+    }
+  });
+
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <Field label="Username" error={errors.user_name?.message}>
+        <input autoComplete="username" placeholder="Username" data-testid="login-user-name" {...register('user_name')} />
+      </Field>
+      <Field label="Password" error={errors.password?.message}>
+        <input
+          type="password"
+          autoComplete="current-password"
+          placeholder="Password"
+          data-testid="login-password"
+          {...register('password')}
+        />
+      </Field>
+      {formError && <ErrorMessage>{formError}</ErrorMessage>}
+      <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting} data-testid="login-submit">
+        {isSubmitting ? 'Logging in…' : 'Login'}
+      </button>
+      <p className="auth-switch">
+        New here? <Link to="/sign-up" data-testid="to-sign-up">Create an account</Link>
+      </p>
+    </form>
+  );
+}
+
+function OtpForm({ otpToken, onCancel }: { otpToken: string; onCancel: () => void }) {
+  const finish = useFinishLogin();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<OtpValues>({ resolver: zodResolver(otpSchema), defaultValues: { otp: '' } });
+
+  const submit = handleSubmit(async ({ otp }) => {
+    setFormError(null);
+    try {
+      const user = await verifyOtp(otpToken, otp);
+      if (user) finish(user);
+    } catch (error) {
+      setFormError(applyServerErrors(error, ['otp'], setError));
+    }
+  });
+
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <p className="muted">Enter the 6-digit code your authenticator app shows for this site.</p>
+      <Field label="Code" error={errors.otp?.message}>
+        <input inputMode="numeric" autoComplete="one-time-code" maxLength={6} data-testid="otp-code" {...register('otp')} />
+      </Field>
+      {formError && <ErrorMessage>{formError}</ErrorMessage>}
+      <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting} data-testid="otp-submit">
+        Verify
+      </button>
+      <button type="button" className="btn btn-link" onClick={onCancel}>
+        Back to login
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,111 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { apiPost } from '../../api/client';
+import { assetUrl, useGlobalSetting } from '../../hooks/useGlobalSetting';
+import { useBalance } from '../../hooks/useBalance';
+import { formatMoney } from '../../lib/format';
+import { clearSession, useSession, type UserInfo } from '../../lib/session';
+import { LOCAL_KEYS } from '../../lib/storage';
+import { showPaymentItems, type MenuAction } from './menu';
+import { MyMarketModal } from './MyMarketModal';
+import { SearchBox } from './SearchBox';
+import { UserMenu } from './UserMenu';
+import { initialVisibility, saveVisibility } from './visibility';
+
+/** What the header opens that other areas own; the app passes them in (features do not import each other). */
+export interface HeaderModals {
+  rules: (close: () => void) => ReactNode;
+  buttonValues: (close: () => void) => ReactNode;
+  changePassword: (close: () => void) => ReactNode;
+}
+
+/** Spec §4: the server is told first, then the local session is cleared. */
+async function signOut(user: UserInfo) {
+  try {
+    await apiPost('user/logout', { user_id: user.user_id, token: user.token });
+  } catch {
+    // The session ends here whatever the server says; its token expires there anyway.
+  }
+  clearSession();
+}
+
+export function Header({ modals }: { modals: HeaderModals }) {
+  const user = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { data: setting } = useGlobalSetting();
+  const balance = useBalance(Boolean(user) && location.pathname !== '/login');
+  const [modal, setModal] = useState<MenuAction | 'myMarket' | null>(null);
+  const [showBalance, setShowBalance] = useState(() => initialVisibility('balance'));
+  const [showExposure, setShowExposure] = useState(() => initialVisibility('exposure'));
+
+  // Spec §2: a log-in still waiting for its security code belongs on the login page.
+  useEffect(() => {
+    if (localStorage.getItem(LOCAL_KEYS.otpVerify)) navigate('/login', { replace: true });
+  }, [navigate, location.pathname]);
+
+  if (!user) return null;
+  const logo = assetUrl(setting?.logo);
+  const title = setting?.site_title || 'Backlay';
+  const close = () => setModal(null);
+  const b = balance.data;
+
+  return (
+    <header className="site-header" data-testid="site-header">
+      <div className="header-bar">
+        <Link to="/" className="brand" aria-label={`${title} home`} data-testid="home-link">
+          {logo ? <img src={logo} alt="" className="brand-logo" /> : null}
+          <span className="brand-text" data-testid="site-title">{title}</span>
+        </Link>
+        <SearchBox />
+        <div className="header-right">
+          <button type="button" className="header-link rules-link" onClick={() => setModal('rules')} data-testid="rules-link">
+            Rules
+          </button>
+          {showPaymentItems(user, setting) && (
+            <Link to="/setting/d-w" className="header-link wallet-link" data-testid="deposit-withdraw-link">
+              <span aria-hidden="true">💳</span> Deposit/Withdraw
+            </Link>
+          )}
+          <div className="balance-block">
+            {showBalance && (
+              <div className="figure">
+                Balance: <b data-testid="balance">{b ? formatMoney(b.total_balance) : '…'}</b>
+              </div>
+            )}
+            {showExposure && (
+              <button type="button" className="figure exposure" onClick={() => setModal('myMarket')} data-testid="exposure-button">
+                Exp: <b data-testid="exposure">{b ? formatMoney(Math.abs(b.liability)) : '…'}</b>
+              </button>
+            )}
+          </div>
+          <UserMenu
+            user={user}
+            setting={setting}
+            showBalance={showBalance}
+            showExposure={showExposure}
+            onToggleBalance={(shown) => {
+              saveVisibility('balance', shown);
+              setShowBalance(shown);
+            }}
+            onToggleExposure={(shown) => {
+              saveVisibility('exposure', shown);
+              setShowExposure(shown);
+            }}
+            onAction={setModal}
+            onSignOut={() => void signOut(user)}
+          />
+        </div>
+      </div>
+      {setting?.site_message ? (
+        <div className="site-message" data-testid="site-message">
+          <span className="site-message-text">{setting.site_message}</span>
+        </div>
+      ) : null}
+      {modal === 'myMarket' && <MyMarketModal onClose={close} />}
+      {modal === 'rules' && modals.rules(close)}
+      {modal === 'buttonValues' && modals.buttonValues(close)}
+      {modal === 'changePassword' && modals.changePassword(close)}
+    </header>
+  );
+}

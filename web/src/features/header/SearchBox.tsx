@@ -1,0 +1,119 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { searchMatches } from './api';
+import { groupSearchResults } from './search';
+
+const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_MAX_CHARS = 50;
+
+/**
+ * Header search (spec §4): the icon toggles the box and toggling clears the results; an empty
+ * box clears the focus state; choosing a result opens the match and clears and closes the search.
+ */
+export function SearchBox() {
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState('');
+  const [term, setTerm] = useState('');
+  const [focused, setFocused] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    const trimmed = text.trim();
+    if (!trimmed) {
+      setTerm('');
+      return;
+    }
+    const timer = window.setTimeout(() => setTerm(trimmed), SEARCH_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [text]);
+
+  const results = useQuery({
+    queryKey: ['search', term],
+    queryFn: () => searchMatches(term),
+    enabled: term.length > 0,
+    staleTime: 10_000,
+  });
+
+  const clear = () => {
+    setText('');
+    setTerm('');
+    setFocused(false);
+  };
+
+  const toggle = () => {
+    clear();
+    setOpen((was) => {
+      if (!was) window.setTimeout(() => inputRef.current?.focus(), 0);
+      return !was;
+    });
+  };
+
+  const groups = groupSearchResults(results.data);
+  const showResults = open && focused && term.length > 0;
+
+  return (
+    <div className={`search${open ? ' open' : ''}`} data-testid="search">
+      <button type="button" className="icon-btn search-toggle" aria-label="Search" aria-expanded={open} onClick={toggle} data-testid="search-toggle">
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+          <circle cx="10" cy="10" r="6.5" stroke="currentColor" strokeWidth="2.2" fill="none" />
+          <line x1="15" y1="15" x2="21" y2="21" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+        </svg>
+      </button>
+      {open && (
+        <input
+          ref={inputRef}
+          type="search"
+          className="search-input"
+          placeholder="Search events"
+          maxLength={SEARCH_MAX_CHARS}
+          value={text}
+          data-testid="search-input"
+          onFocus={() => setFocused(true)}
+          onChange={(event) => {
+            setText(event.target.value);
+            if (!event.target.value.trim()) setFocused(false);
+            else setFocused(true);
+          }}
+        />
+      )}
+      {showResults && (
+        <div className="search-results" data-testid="search-results">
+          {results.isPending ? (
+            <p className="search-note">Searching…</p>
+          ) : results.error ? (
+            <p className="search-note error">{errorMessage(results.error)}</p>
+          ) : groups.length === 0 ? (
+            <p className="search-note">No events found.</p>
+          ) : (
+            groups.map((group) => (
+              <div key={group.sport} className="search-group" data-testid="search-group">
+                <h3>{group.sport}</h3>
+                <ul>
+                  {group.matches.map((m) => (
+                    <li key={m.match_id}>
+                      <button
+                        type="button"
+                        data-testid="search-result"
+                        onClick={() => {
+                          clear();
+                          setOpen(false);
+                          navigate(`/game-details/${m.sport_id}/${m.match_id}`);
+                        }}
+                      >
+                        <span className="search-match">{m.match_name}</span>
+                        <span className="search-date">{m.date}</span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { paymentGatewayOn, type GlobalSetting } from '../../hooks/useGlobalSetting';
+import { hasParent, type UserInfo } from '../../lib/session';
+
+export type MenuAction = 'buttonValues' | 'changePassword' | 'rules';
+
+export interface MenuItem {
+  label: string;
+  /** A page to open, or a modal. */
+  to?: string;
+  action?: MenuAction;
+  testId: string;
+}
+
+/** Spec §2: Payment Statement and Deposit/Withdraw need payment_gateway = 1 and a parent. */
+export function showPaymentItems(user: UserInfo | null, setting: GlobalSetting | null | undefined): boolean {
+  return paymentGatewayOn(setting) && hasParent(user);
+}
+
+/** Spec §2: Live Casino Bets, Security Auth Verification and Change Password need a parent and a token. */
+export function showParentTokenItems(user: UserInfo | null, token: string | null): boolean {
+  return hasParent(user) && Boolean(token);
+}
+
+/** The user menu's links and modals in the spec's order (the toggles and SignOut follow them). */
+export function userMenuItems(user: UserInfo | null, setting: GlobalSetting | null | undefined, token: string | null): MenuItem[] {
+  const payment = showPaymentItems(user, setting);
+  const parentToken = showParentTokenItems(user, token);
+  const items: (MenuItem | false)[] = [
+    { label: 'Account Statement', to: '/report/account-statement', testId: 'menu-account-statement' },
+    payment && { label: 'Payment Statement', to: '/report/payment-withdraw', testId: 'menu-payment-statement' },
+    { label: 'Current Bet', to: '/report/current-bet', testId: 'menu-current-bet' },
+    { label: 'Casino Result', to: '/report/casino-result', testId: 'menu-casino-result' },
+    parentToken && { label: 'Live Casino Bets', to: '/report/live-casino-bets', testId: 'menu-live-casino-bets' },
+    { label: 'Set Button Values', action: 'buttonValues', testId: 'menu-button-values' },
+    parentToken && { label: 'Security Auth Verification', to: '/security-auth/', testId: 'menu-security-auth' },
+    parentToken && { label: 'Change Password', action: 'changePassword', testId: 'menu-change-password' },
+    { label: 'Rules', action: 'rules', testId: 'menu-rules' },
+  ];
+  return items.filter((item): item is MenuItem => Boolean(item));
+}

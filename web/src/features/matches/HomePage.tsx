@@ -1,0 +1,41 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { PageCard } from '../../components/PageCard';
+import { QueryState } from '../../components/QueryState';
+import { orderSports, sportPath, topNavSports } from '../../lib/sports';
+import { getMatches, getSports, sortMatches, type Match } from './api';
+import { MatchList } from './MatchList';
+
+/** Home: every active sport's matches, in-play first (betting comes with the markets issue). */
+export function HomePage() {
+  const matches = useQuery({ queryKey: ['matches', 'all'], queryFn: () => getMatches() });
+  const sports = useQuery({ queryKey: ['activeSports'], queryFn: getSports });
+  const visible = new Set(topNavSports(sports.data ?? []).map((s) => s.sport_id));
+  const bySport = new Map<number, Match[]>();
+  for (const m of matches.data ?? []) {
+    if (sports.data && !visible.has(m.sport_id)) continue;
+    bySport.set(m.sport_id, [...(bySport.get(m.sport_id) ?? []), m]);
+  }
+  const order = orderSports(
+    [...bySport.keys()].map((id) => ({ sport_id: id, order: sports.data?.find((s) => s.sport_id === id)?.order })),
+  );
+
+  return (
+    <div className="page-stack" data-testid="home-page">
+      <QueryState isPending={matches.isPending} error={matches.error} isEmpty={bySport.size === 0} empty="No matches are open right now.">
+        {order.map(({ sport_id }) => {
+          const list = sortMatches(bySport.get(sport_id) ?? []);
+          return (
+            <PageCard
+              key={sport_id}
+              title={list[0]?.sport_name ?? 'Sport'}
+              actions={<Link to={sportPath(sport_id)} className="card-link">View all</Link>}
+            >
+              <MatchList matches={list} />
+            </PageCard>
+          );
+        })}
+      </QueryState>
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useFieldArray, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { ApiError, errorMessage } from '../../api/client';
+import { ErrorMessage, QueryState } from '../../components/QueryState';
+import { toastError, toastSuccess } from '../../lib/toast';
+import { getButtonValues, setButtonValues, type ButtonType, type ButtonValue } from './api';
+
+export const BUTTON_VALUES_KEY = ['buttonValues'] as const;
+const TABS: { type: ButtonType; label: string }[] = [
+  { type: 'Game', label: 'Game Buttons' },
+  { type: 'Casino', label: 'Casino Buttons' },
+];
+
+const buttonSchema = z.object({
+  button_name: z.string().trim().min(1, 'Label is required.').max(10, 'Label must be at most 10 characters.'),
+  button_value: z
+    .string()
+    .trim()
+    .min(1, 'Value is required.')
+    .regex(/^\d+(\.\d{1,2})?$/, 'Value must be a number with at most 2 decimals.')
+    .refine((v) => Number(v) > 0, 'Value must be more than 0.')
+    .refine((v) => Number(v) <= 100_000_000, 'Value must be at most 100000000.'),
+  type: z.enum(['Game', 'Casino']),
+});
+const formSchema = z.object({ buttons: z.array(buttonSchema) });
+type FormValues = z.infer<typeof formSchema>;
+
+/**
+ * Set Button Value (spec §2): tabs Game Buttons and Casino Buttons, a label and a value per
+ * button, Update saves both lists, toasts the server's message and closes.
+ */
+export function ButtonValuesForm({ onSaved }: { onSaved?: () => void }) {
+  const query = useQuery({ queryKey: BUTTON_VALUES_KEY, queryFn: getButtonValues, staleTime: 0 });
+  return (
+    <QueryState isPending={query.isPending} error={query.error}>
+      {query.data && <Editor initial={query.data} onSaved={onSaved} />}
+    </QueryState>
+  );
+}
+
+function Editor({ initial, onSaved }: { initial: ButtonValue[]; onSaved?: () => void }) {
+  const queryClient = useQueryClient();
+  const [tab, setTab] = useState<ButtonType>('Game');
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<FormValues>({
+    resolver: zodResolver(formSchema),
+    defaultValues: { buttons: initial.map((b) => ({ button_name: b.button_name, button_value: String(b.button_value), type: b.type })) },
+  });
+  const { fields } = useFieldArray({ control, name: 'buttons' });
+
+  const submit = handleSubmit(
+    async ({ buttons }) => {
+      setFormError(null);
+      const payload: ButtonValue[] = buttons.map((b) => ({ button_name: b.button_name.trim(), button_value: Number(b.button_value), type: b.type }));
+      try {
+        const answer = await setButtonValues(payload);
+        if (!answer.status) return;
+        toastSuccess(answer.message || 'Button values saved.');
+        await queryClient.invalidateQueries({ queryKey: BUTTON_VALUES_KEY });
+        onSaved?.();
+      } catch (error) {
+        // Field errors come keyed "[index].field".
+        const fieldErrors = error instanceof ApiError ? error.fieldErrors : {};
+        let placed = false;
+        for (const [key, message] of Object.entries(fieldErrors)) {
+          const m = /^\[(\d+)\]\.(button_name|button_value)$/.exec(key);
+          if (m) {
+            setError(`buttons.${Number(m[1])}.${m[2] as 'button_name' | 'button_value'}`, { type: 'server', message });
+            placed = true;
+          }
+        }
+        const message = errorMessage(error);
+        toastError(message);
+        if (!placed) setFormError(message);
+      }
+    },
+    (invalid) => {
+      // Show the tab holding the first error.
+      const index = invalid.buttons?.findIndex?.((e) => e) ?? -1;
+      if (index >= 0) setTab(fields[index].type);
+    },
+  );
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="button-values-form">
+      <div className="tabs" role="tablist">
+        {TABS.map((t) => (
+          <button
+            key={t.type}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.type}
+            className={tab === t.type ? 'active' : undefined}
+            onClick={() => setTab(t.type)}
+            data-testid={`button-tab-${t.type.toLowerCase()}`}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div className="button-values-grid">
+        <span className="grid-head">Price Label</span>
+        <span className="grid-head">Price Value</span>
+        {fields.map((field, index) =>
+          field.type !== tab ? null : (
+            <div className="button-value-row" key={field.id} data-testid="button-value-row">
+              <span className="cell">
+                <input aria-label={`Price label ${index + 1}`} maxLength={10} data-testid="button-label" {...register(`buttons.${index}.button_name`)} />
+                {errors.buttons?.[index]?.button_name && <span className="field-error">{errors.buttons[index]?.button_name?.message}</span>}
+              </span>
+              <span className="cell">
+                <input aria-label={`Price value ${index + 1}`} inputMode="decimal" data-testid="button-value" {...register(`buttons.${index}.button_value`)} />
+                {errors.buttons?.[index]?.button_value && <span className="field-error">{errors.buttons[index]?.button_value?.message}</span>}
+              </span>
+            </div>
+          ),
+        )}
+      </div>
+      {formError && <ErrorMessage>{formError}</ErrorMessage>}
+      <div className="modal-actions">
+        <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="button-values-update">
+          {isSubmitting ? 'Saving…' : 'Update'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,142 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import { isMissingEndpoint } from '../../api/client';
+import { Field } from '../../components/Field';
+import { PageCard } from '../../components/PageCard';
+import { ErrorMessage } from '../../components/QueryState';
+import { paymentGatewayOn, useGlobalSetting } from '../../hooks/useGlobalSetting';
+import { applyServerErrors } from '../../lib/forms';
+import { hasParent, useSession } from '../../lib/session';
+import { toastSuccess } from '../../lib/toast';
+import { requestDeposit, requestWithdraw } from './api';
+
+const amount = z
+  .string()
+  .trim()
+  .min(1, 'Amount is required.')
+  .regex(/^\d+(\.\d{1,2})?$/, 'Amount must be a number with at most 2 decimals.')
+  .refine((v) => Number(v) >= 100, 'The smallest amount is 100.');
+
+const depositSchema = z.object({
+  amount,
+  reference: z.string().trim().min(4, 'Enter the payment reference (UTR) of your transfer.').max(64, 'Reference is too long.'),
+});
+const withdrawSchema = z.object({
+  amount,
+  account_holder: z.string().trim().min(2, 'Account holder name is required.').max(64),
+  bank_name: z.string().trim().min(2, 'Bank name is required.').max(64),
+  account_number: z.string().trim().regex(/^\d{6,20}$/, 'Account number must be 6 to 20 digits.'),
+  ifsc: z.string().trim().toUpperCase().regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, 'Enter a valid IFSC code, e.g. SBIN0001234.'),
+});
+
+/** /setting/d-w: a deposit or withdraw request, shown only with the payment gateway on and a parent. */
+export function DepositWithdrawPage() {
+  const user = useSession();
+  const { data: setting } = useGlobalSetting();
+  const [tab, setTab] = useState<'deposit' | 'withdraw'>('deposit');
+  const allowed = paymentGatewayOn(setting) && hasParent(user);
+  return (
+    <PageCard title="Deposit / Withdraw" testId="deposit-withdraw-page">
+      {!allowed ? (
+        <p className="empty-state">Deposits and withdrawals are not available for this account.</p>
+      ) : (
+        <>
+          <div className="tabs" role="tablist">
+            <button type="button" role="tab" aria-selected={tab === 'deposit'} className={tab === 'deposit' ? 'active' : undefined} onClick={() => setTab('deposit')}>
+              Deposit
+            </button>
+            <button type="button" role="tab" aria-selected={tab === 'withdraw'} className={tab === 'withdraw' ? 'active' : undefined} onClick={() => setTab('withdraw')} data-testid="withdraw-tab">
+              Withdraw
+            </button>
+          </div>
+          {tab === 'deposit' ? <DepositForm /> : <WithdrawForm />}
+          <p className="muted small">
+            Requests are approved by your agent. See them in the <Link to="/report/payment-withdraw">Payment Statement</Link>.
+          </p>
+        </>
+      )}
+    </PageCard>
+  );
+}
+
+function unavailable(error: unknown, fallback: string | null): string | null {
+  return isMissingEndpoint(error) ? 'Payments are not available yet. Please try again later.' : fallback;
+}
+
+function DepositForm() {
+  const [formError, setFormError] = useState<string | null>(null);
+  const { register, handleSubmit, setError, reset, formState: { errors, isSubmitting } } = useForm<z.infer<typeof depositSchema>>({
+    resolver: zodResolver(depositSchema),
+    defaultValues: { amount: '', reference: '' },
+  });
+  const submit = handleSubmit(async (v) => {
+    setFormError(null);
+    try {
+      const answer = await requestDeposit({ amount: Number(v.amount), reference: v.reference });
+      if (!answer.status) return;
+      toastSuccess(answer.message || 'Deposit request sent.');
+      reset();
+    } catch (error) {
+      setFormError(unavailable(error, applyServerErrors(error, ['amount', 'reference'], setError)));
+    }
+  });
+  return (
+    <form className="stack-form" onSubmit={submit} noValidate data-testid="deposit-form">
+      <Field label="Amount" error={errors.amount?.message}>
+        <input inputMode="decimal" data-testid="dw-amount" {...register('amount')} />
+      </Field>
+      <Field label="Payment reference (UTR)" error={errors.reference?.message}>
+        <input {...register('reference')} />
+      </Field>
+      {formError && <ErrorMessage>{formError}</ErrorMessage>}
+      <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="dw-submit">
+        Submit Deposit
+      </button>
+    </form>
+  );
+}
+
+function WithdrawForm() {
+  const [formError, setFormError] = useState<string | null>(null);
+  const { register, handleSubmit, setError, reset, formState: { errors, isSubmitting } } = useForm<z.infer<typeof withdrawSchema>>({
+    resolver: zodResolver(withdrawSchema),
+    defaultValues: { amount: '', account_holder: '', bank_name: '', account_number: '', ifsc: '' },
+  });
+  const submit = handleSubmit(async (v) => {
+    setFormError(null);
+    try {
+      const answer = await requestWithdraw({ ...v, amount: Number(v.amount) });
+      if (!answer.status) return;
+      toastSuccess(answer.message || 'Withdraw request sent.');
+      reset();
+    } catch (error) {
+      setFormError(unavailable(error, applyServerErrors(error, ['amount', 'account_holder', 'bank_name', 'account_number', 'ifsc'], setError)));
+    }
+  });
+  return (
+    <form className="stack-form" onSubmit={submit} noValidate data-testid="withdraw-form">
+      <Field label="Amount" error={errors.amount?.message}>
+        <input inputMode="decimal" {...register('amount')} />
+      </Field>
+      <Field label="Account holder name" error={errors.account_holder?.message}>
+        <input {...register('account_holder')} />
+      </Field>
+      <Field label="Bank name" error={errors.bank_name?.message}>
+        <input {...register('bank_name')} />
+      </Field>
+      <Field label="Account number" error={errors.account_number?.message}>
+        <input inputMode="numeric" {...register('account_number')} />
+      </Field>
+      <Field label="IFSC" error={errors.ifsc?.message}>
+        <input {...register('ifsc')} />
+      </Field>
+      {formError && <ErrorMessage>{formError}</ErrorMessage>}
+      <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+        Submit Withdraw
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,58 @@
+import { apiGet, apiPost, dataOr, type Answer } from '../../api/client';
+import type { ChangePasswordValues } from '../../lib/password';
+
+export type ButtonType = 'Game' | 'Casino';
+
+export interface ButtonValue {
+  button_name: string;
+  button_value: number;
+  type: ButtonType;
+}
+
+/** `user/getButtonValue`: `data` is a JSON string of the entries (sometimes already a list). */
+export async function getButtonValues(): Promise<ButtonValue[]> {
+  const data = dataOr(await apiGet<string | ButtonValue[]>('user/getButtonValue'), null);
+  if (data === null) return [];
+  const list: unknown = typeof data === 'string' ? JSON.parse(data) : data;
+  return Array.isArray(list) ? (list as ButtonValue[]) : [];
+}
+
+export function setButtonValues(values: ButtonValue[]): Promise<Answer<null>> {
+  return apiPost<null>('user/setButtonValue', values);
+}
+
+export function changePassword(values: ChangePasswordValues): Promise<Answer<null>> {
+  const body: Record<string, string> = {
+    master_password: values.master_password,
+    new_password: values.new_password,
+    confirm_password: values.confirm_password,
+  };
+  if (values.old_password) body.old_password = values.old_password;
+  return apiPost<null>('user/changePassword', body);
+}
+
+export interface DepositInput {
+  amount: number;
+  reference: string;
+}
+
+export interface WithdrawInput {
+  amount: number;
+  account_holder: string;
+  account_number: string;
+  ifsc: string;
+  bank_name: string;
+}
+
+export interface PaymentRequest {
+  request_id?: number | string;
+  status?: string;
+}
+
+export function requestDeposit(input: DepositInput): Promise<Answer<PaymentRequest>> {
+  return apiPost<PaymentRequest>('payment/deposit', input);
+}
+
+export function requestWithdraw(input: WithdrawInput): Promise<Answer<PaymentRequest>> {
+  return apiPost<PaymentRequest>('payment/withdraw', input);
+}

@@ -1,0 +1,111 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { NavLink } from 'react-router';
+import { LOCAL_KEYS, readJson, writeJson } from '../../lib/storage';
+import { getSeriesMatches, getSidebarTree, type SportWithSeries } from './api';
+import { QUICK_CASINO_GAMES } from './casino-games';
+import { sidebarSports } from '../../lib/sports';
+
+async function loadTree(): Promise<SportWithSeries[]> {
+  const tree = await getSidebarTree();
+  writeJson(localStorage, LOCAL_KEYS.testData, tree);
+  return tree;
+}
+
+/**
+ * The left sidebar (spec §2): the "Others" quick-launch casino games and the "All Sports"
+ * accordion sport → series → match, one sport and one series open at a time.
+ */
+export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const tree = useQuery({
+    queryKey: ['sidebarTree'],
+    queryFn: loadTree,
+    placeholderData: () => readJson<SportWithSeries[]>(localStorage, LOCAL_KEYS.testData) ?? undefined,
+  });
+  const [openSport, setOpenSport] = useState<number | null>(null);
+  const [openSeries, setOpenSeries] = useState<number | null>(null);
+  const sports = sidebarSports(Array.isArray(tree.data) ? tree.data : []);
+
+  return (
+    <nav className="sidebar" aria-label="Sports and games" data-testid="sidebar">
+      <h2 className="sidebar-heading">Others</h2>
+      <ul className="sidebar-list" data-testid="sidebar-others">
+        {QUICK_CASINO_GAMES.map((game) => (
+          <li key={game.code}>
+            <NavLink to={`/casino/match/${game.code}`} onClick={onNavigate}>
+              {game.name}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+      <h2 className="sidebar-heading">All Sports</h2>
+      {tree.isPending && sports.length === 0 ? (
+        <p className="sidebar-note">Loading…</p>
+      ) : tree.error && sports.length === 0 ? (
+        <p className="sidebar-note">Sports could not be loaded.</p>
+      ) : (
+        <ul className="sidebar-tree" data-testid="sidebar-sports">
+          {sports.map((sport) => {
+            const sportOpen = openSport === sport.sport_id;
+            return (
+              <li key={sport.sport_id} className={sportOpen ? 'open' : undefined}>
+                <button
+                  type="button"
+                  className="tree-toggle level-1"
+                  aria-expanded={sportOpen}
+                  data-testid="sidebar-sport"
+                  onClick={() => {
+                    setOpenSport(sportOpen ? null : sport.sport_id);
+                    setOpenSeries(null);
+                  }}
+                >
+                  {sport.name}
+                </button>
+                {sportOpen && (
+                  <ul>
+                    {sport.series.length === 0 && <li className="sidebar-note">No series</li>}
+                    {sport.series.map((series) => {
+                      const seriesOpen = openSeries === series.series_id;
+                      return (
+                        <li key={series.series_id} className={seriesOpen ? 'open' : undefined}>
+                          <button
+                            type="button"
+                            className="tree-toggle level-2"
+                            aria-expanded={seriesOpen}
+                            data-testid="sidebar-series"
+                            onClick={() => setOpenSeries(seriesOpen ? null : series.series_id)}
+                          >
+                            {series.name}
+                          </button>
+                          {seriesOpen && <SeriesMatches sportId={sport.sport_id} seriesId={series.series_id} onNavigate={onNavigate} />}
+                        </li>
+                      );
+                    })}
+                  </ul>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </nav>
+  );
+}
+
+function SeriesMatches({ sportId, seriesId, onNavigate }: { sportId: number; seriesId: number; onNavigate?: () => void }) {
+  const matches = useQuery({ queryKey: ['seriesMatches', sportId, seriesId], queryFn: () => getSeriesMatches(sportId, seriesId) });
+  if (matches.isPending) return <p className="sidebar-note">Loading…</p>;
+  if (matches.error) return <p className="sidebar-note">Matches could not be loaded.</p>;
+  if (!matches.data?.length) return <p className="sidebar-note">No matches</p>;
+  return (
+    <ul>
+      {matches.data.map((m) => (
+        <li key={m.match_id}>
+          <NavLink className="tree-leaf" to={`/game-details/${m.sport_id}/${m.match_id}`} onClick={onNavigate} data-testid="sidebar-match">
+            {m.match_name || m.name}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}

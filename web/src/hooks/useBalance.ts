@@ -1,0 +1,46 @@
+// The header's balance (spec §4): fetched every 5,000 ms, also after an error (silently),
+// and at once after a successful bet.
+import { useQuery } from '@tanstack/react-query';
+import { apiGet, dataOr } from '../api/client';
+import { queryClient } from '../lib/query-client';
+import { SESSION_KEYS, readJson, writeJson } from '../lib/storage';
+
+export interface Balance {
+  total_balance: number;
+  /** Zero or below: minus the exposure. */
+  liability: number;
+  available?: number;
+}
+
+export const BALANCE_REFRESH_MS = 5000;
+export const BALANCE_QUERY_KEY = ['user', 'balance'] as const;
+
+async function fetchBalance(): Promise<Balance | null> {
+  const balance = dataOr(await apiGet<Balance>('user/getUserBalance'), null);
+  if (balance) writeJson(sessionStorage, SESSION_KEYS.exposureBalance, balance);
+  return balance;
+}
+
+/** `enabled` is false on the login page (spec §4). */
+export function useBalance(enabled: boolean) {
+  return useQuery({
+    queryKey: BALANCE_QUERY_KEY,
+    queryFn: fetchBalance,
+    enabled,
+    // An interval, not a retry: an error waits the same 5 s and tries again, quietly.
+    refetchInterval: BALANCE_REFRESH_MS,
+    refetchIntervalInBackground: true,
+    staleTime: 0,
+    retry: false,
+    // The last balance of this browser session shows until the first answer lands.
+    placeholderData: () => readJson<Balance>(sessionStorage, SESSION_KEYS.exposureBalance) ?? undefined,
+  });
+}
+
+/**
+ * For the bet slip: a bet was placed, so the balance changed now. Cancels the wait and
+ * refetches at once; the 5 s interval carries on from there.
+ */
+export function refreshBalanceNow(): Promise<void> {
+  return queryClient.refetchQueries({ queryKey: BALANCE_QUERY_KEY });
+}

@@ -1,0 +1,54 @@
+// Site settings (theme, logo, title, site message, payment gateway): no token needed, kept in
+// localStorage `globalData` so the theme is right before the first answer.
+import { useQuery } from '@tanstack/react-query';
+import { apiGet, dataOr } from '../api/client';
+import { LOCAL_KEYS, readJson, writeJson } from '../lib/storage';
+
+export interface GlobalSetting {
+  site_title?: string;
+  site_message?: string;
+  logo?: string;
+  favicon?: string;
+  payment_gateway?: number | string;
+  is_show_apk?: number | string;
+  bg_primary_color?: string;
+  bg_secondry_color?: string;
+  text_primary_color?: string;
+  text_secondry_color?: string;
+  other_color?: string;
+  /** Origins the casino game page may frame (not on the server yet: see web/README.md). */
+  casino_frame_origins?: string[] | string;
+}
+
+export const GLOBAL_SETTING_KEY = ['globalSetting'] as const;
+
+export function storedGlobalSetting(): GlobalSetting | null {
+  return readJson<GlobalSetting>(localStorage, LOCAL_KEYS.globalData);
+}
+
+async function fetchGlobalSetting(): Promise<GlobalSetting> {
+  const setting = dataOr(await apiGet<GlobalSetting>('globalSetting/getGlobalSetting'), null) ?? {};
+  writeJson(localStorage, LOCAL_KEYS.globalData, setting);
+  return setting;
+}
+
+export function useGlobalSetting() {
+  return useQuery({
+    queryKey: GLOBAL_SETTING_KEY,
+    queryFn: fetchGlobalSetting,
+    staleTime: 5 * 60_000,
+    placeholderData: () => storedGlobalSetting() ?? undefined,
+  });
+}
+
+export function paymentGatewayOn(setting: GlobalSetting | undefined | null): boolean {
+  return Number(setting?.payment_gateway) === 1;
+}
+
+/** A logo or favicon value as an address: absolute and rooted values as they are, bare names under upload/image. */
+export function assetUrl(value: string | undefined): string | null {
+  const v = value?.trim();
+  if (!v) return null;
+  if (/^(https?:|data:|\/)/.test(v)) return v;
+  return `/upload/image/${v}`;
+}
