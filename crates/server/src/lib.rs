@@ -9,6 +9,7 @@ pub mod api;
 pub mod clock;
 pub mod config;
 pub mod demo;
+pub mod engine;
 pub mod error;
 pub mod input;
 pub mod operator;
@@ -33,6 +34,8 @@ pub struct AppState {
     pub store: Store,
     pub config: Arc<Config>,
     pub throttle: Arc<LoginThrottle>,
+    /// The running markets (books in memory, one task each).
+    pub engine: Arc<engine::Engine>,
     /// A hash to verify against when the user name is unknown, so that an unknown name and a
     /// wrong password take the same time.
     pub dummy_password_hash: Arc<String>,
@@ -41,7 +44,9 @@ pub struct AppState {
 impl AppState {
     pub async fn new(store: Store, config: Config) -> anyhow::Result<AppState> {
         let dummy_password_hash = password::hash_password(session::new_token()).await?;
+        let engine = engine::Engine::start(store.clone()).await?;
         Ok(AppState {
+            engine,
             store,
             throttle: Arc::new(LoginThrottle::new(config.throttle.clone())),
             config: Arc::new(config),

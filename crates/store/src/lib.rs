@@ -10,10 +10,11 @@
 //! On PostgreSQL it is an ordinary `READ COMMITTED` transaction; the funds check is a conditional
 //! `UPDATE`, which PostgreSQL re-evaluates after waiting for a concurrent writer's row lock.
 //!
-//! Repositories are `impl Store` blocks grouped by area: [`users`], [`sessions`], [`ledger`],
+//! Repositories are `impl Store` blocks grouped by area: [`users`], [`sessions`], [`ledger`], [`bets`],
 //! [`catalogue`], [`markets`], [`settings`], [`buttons`], [`audit`].
 
 pub mod audit;
+pub mod bets;
 pub mod buttons;
 pub mod catalogue;
 pub mod ledger;

@@ -1,24 +1,288 @@
-//! Bets and exposure. For now `bet/getExposureDetail`; placing bets arrives with the exchange.
+//! Bets: place (idempotent by `client_ref`), cancel in part or whole, cancel all, the
+//! caller's open bets, and exposure per market. Prices, exposure and positions are decided on
+//! the server from stored bets; nothing the client computed is trusted.
+
+use std::collections::BTreeMap;
 
 use axum::extract::State;
-use serde::Serialize;
+use backlay_core::exchange::Persistence;
+use backlay_core::money::Money;
+use backlay_store::bets::BetRow;
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::error::{ok, ApiResult, Envelope};
+use crate::clock::iso_utc;
+use crate::engine::PlaceBet;
+use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
+use crate::input::{AmountInput, ApiJson, FlexI64};
 use crate::session::CurrentUser;
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(get_exposure_detail))
+    OpenApiRouter::new()
+        .routes(routes!(place_bet))
+        .routes(routes!(cancel_bet))
+        .routes(routes!(cancel_all_bets))
+        .routes(routes!(open_bets))
+        .routes(routes!(get_exposure_detail))
+}
+
+/// A number kept as the exact text it was sent as (`2.5`, `"2.50"`, `45`), so the market can
+/// parse it by its own rules (ladder odds or an integer rate) without a trip through f64.
+#[derive(Clone, Debug)]
+pub struct NumberText(pub String);
+
+impl<'de> Deserialize<'de> for NumberText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw: Box<RawValue> = Deserialize::deserialize(deserializer)?;
+        let text = raw.get();
+        let text = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text);
+        if text.is_empty() || text.len() > 24 || !text.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            return Err(de::Error::custom("expected a number such as 2.5 or 45"));
+        }
+        Ok(NumberText(text.to_string()))
+    }
+}
+
+/// Longest `client_ref` accepted.
+pub const CLIENT_REF_MAX_CHARS: usize = 64;
+
+#[derive(Deserialize, ToSchema)]
+pub struct PlaceBetRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+    /// The runner (not for fancy).
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub selection_id: Option<FlexI64>,
+    /// back or lay; yes or no on a fancy.
+    pub side: String,
+    /// Odds on exchange markets (on the ladder, e.g. 2.5); the rate on bookmaker and fancy (e.g. 45).
+    #[schema(value_type = f64)]
+    pub price: NumberText,
+    /// Fancy only: the line bet on.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub line: Option<FlexI64>,
+    #[schema(value_type = f64)]
+    pub stake: AmountInput,
+    /// lapse (default) or persist: what happens to the unmatched part at suspension.
+    #[serde(default)]
+    pub persistence: Option<String>,
+    /// Idempotency key: the same key returns the first answer, never a second bet.
+    #[serde(default)]
+    pub client_ref: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PlaceBetData {
+    pub bet_id: i64,
+    /// matched, partially_matched or unmatched.
+    pub status: String,
+    #[schema(value_type = f64)]
+    pub size_matched: Money,
+    pub avg_price_matched: Option<f64>,
+    pub message: String,
+}
+
+#[utoipa::path(post, path = "/bet/placeBet", tag = "bet", request_body = PlaceBetRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<PlaceBetData>), (status = 400, description = "Bad input (off-ladder price names the nearest valid prices)"),
+        (status = 401), (status = 404, description = "Unknown market or runner"),
+        (status = 409, description = "Market not open, odds changed, client_ref reused"), (status = 422, description = "Stake limits, insufficient funds")))]
+async fn place_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<PlaceBetRequest>) -> ApiResult<PlaceBetData> {
+    let stake = body.stake.0;
+    if !stake.is_positive() {
+        return Err(AppError::field("stake", "The stake must be more than 0."));
+    }
+    let persistence = match body.persistence.as_deref().map(str::trim) {
+        None | Some("") | Some("lapse") => Persistence::Lapse,
+        Some("persist") => Persistence::Persist,
+        Some(other) => return Err(AppError::field("persistence", format!("{other} is not lapse or persist."))),
+    };
+    let client_ref = body.client_ref.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
+    if client_ref.as_ref().is_some_and(|r| r.chars().count() > CLIENT_REF_MAX_CHARS) {
+        return Err(AppError::field("client_ref", format!("client_ref must be at most {CLIENT_REF_MAX_CHARS} characters.")));
+    }
+    let side = body.side.trim().to_lowercase();
+    let fingerprint = format!(
+        "{}|{:?}|{}|{}|{:?}|{}|{:?}",
+        body.market_id.0,
+        body.selection_id.map(|s| s.0),
+        side,
+        body.price.0,
+        body.line.map(|l| l.0),
+        stake.minor(),
+        persistence
+    );
+    let answer = state
+        .engine
+        .place(PlaceBet {
+            user_id: authed.user.id,
+            market_id: body.market_id.0,
+            selection_id: body.selection_id.map(|s| s.0),
+            side,
+            price_text: body.price.0,
+            line: body.line.map(|l| l.0),
+            stake,
+            persistence,
+            client_ref,
+            request_hash: hex::encode(Sha256::digest(fingerprint.as_bytes())),
+        })
+        .await?;
+    let message = answer.message.clone();
+    Ok(ok_with(
+        message,
+        PlaceBetData {
+            bet_id: answer.bet_id,
+            status: answer.status.to_string(),
+            size_matched: answer.size_matched,
+            avg_price_matched: answer.avg_price_matched,
+            message: answer.message,
+        },
+    ))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct CancelBetRequest {
+    #[schema(value_type = i64)]
+    pub bet_id: FlexI64,
+    /// Part of the unmatched size to cancel; all of it when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<f64>)]
+    pub size: Option<AmountInput>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CancelBetData {
+    pub bet_id: i64,
+    #[schema(value_type = f64)]
+    pub cancelled: Money,
+    #[schema(value_type = f64)]
+    pub remaining: Money,
+}
+
+#[utoipa::path(post, path = "/bet/cancelBet", tag = "bet", request_body = CancelBetRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<CancelBetData>), (status = 400), (status = 401), (status = 404), (status = 409)))]
+async fn cancel_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<CancelBetRequest>) -> ApiResult<CancelBetData> {
+    let bet_id = body.bet_id.0;
+    let not_yours = || AppError::NotFound(format!("You have no unmatched bet {bet_id}."));
+    let bet = state.store.bet(bet_id).await.map_err(|_| not_yours())?;
+    if bet.user_id != authed.user.id || bet.remaining_minor == 0 {
+        return Err(not_yours());
+    }
+    let answer = state.engine.cancel(bet.market_id, authed.user.id, bet_id, body.size.map(|s| s.0)).await?;
+    Ok(ok_with(
+        format!("Cancelled {}.", answer.cancelled),
+        CancelBetData { bet_id, cancelled: answer.cancelled, remaining: answer.remaining },
+    ))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct CancelAllRequest {
+    /// Only this market's bets; all the caller's unmatched bets when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub market_id: Option<FlexI64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CancelAllData {
+    pub count: i64,
+}
+
+#[utoipa::path(post, path = "/bet/cancelAllBets", tag = "bet", request_body = CancelAllRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<CancelAllData>), (status = 401)))]
+async fn cancel_all_bets(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<CancelAllRequest>) -> ApiResult<CancelAllData> {
+    let bets = state.store.bets_of_user(authed.user.id, None, 10_000).await?;
+    let mut count = 0;
+    for (bet, _) in bets.iter().filter(|(b, _)| b.remaining_minor > 0 && body.market_id.is_none_or(|m| m.0 == b.market_id)) {
+        if state.engine.cancel(bet.market_id, authed.user.id, bet.bet_id, None).await.is_ok() {
+            count += 1;
+        }
+    }
+    Ok(ok_with(format!("Cancelled {count} bet(s)."), CancelAllData { count }))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct OpenBetsRequest {
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub match_id: Option<FlexI64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BetItem {
+    pub bet_id: i64,
+    pub market_id: i64,
+    pub selection_id: Option<i64>,
+    pub side: String,
+    /// Odds (exchange) or the rate (bookmaker, fancy).
+    pub price: f64,
+    pub line: Option<i64>,
+    #[schema(value_type = f64)]
+    pub stake: Money,
+    #[schema(value_type = f64)]
+    pub matched: Money,
+    #[schema(value_type = f64)]
+    pub remaining: Money,
+    pub status: String,
+    pub persistence: String,
+    pub date: String,
+}
+
+pub fn bet_item(bet: &BetRow, exchange: bool) -> BetItem {
+    BetItem {
+        bet_id: bet.bet_id,
+        market_id: bet.market_id,
+        selection_id: bet.runner_id,
+        side: bet.side.clone(),
+        price: if exchange { bet.price as f64 / 100.0 } else { bet.price as f64 },
+        line: bet.line,
+        stake: Money::from_minor(bet.stake_minor),
+        matched: Money::from_minor(bet.matched_minor),
+        remaining: Money::from_minor(bet.remaining_minor),
+        status: bet.status.clone(),
+        persistence: bet.persistence.clone(),
+        date: iso_utc(bet.created_at_ms),
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct OpenBetsData {
+    pub matched: Vec<BetItem>,
+    pub unmatched: Vec<BetItem>,
+}
+
+/// The caller's live bets (not settled), newest first: matched parts and unmatched parts.
+#[utoipa::path(post, path = "/bet/openBets", tag = "bet", request_body = OpenBetsRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<OpenBetsData>), (status = 401)))]
+async fn open_bets(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<OpenBetsRequest>) -> ApiResult<OpenBetsData> {
+    let bets = state.store.bets_of_user(authed.user.id, body.match_id.map(|m| m.0), 500).await?;
+    let mut data = OpenBetsData { matched: Vec::new(), unmatched: Vec::new() };
+    for (bet, market_type) in bets.iter().filter(|(b, _)| matches!(b.status.as_str(), "open" | "matched")) {
+        let exchange = !matches!(market_type.as_str(), "bookmaker" | "fancy");
+        if bet.matched_minor > 0 {
+            data.matched.push(bet_item(bet, exchange));
+        }
+        if bet.remaining_minor > 0 {
+            data.unmatched.push(bet_item(bet, exchange));
+        }
+    }
+    Ok(ok(data))
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct MarketExposure {
+    /// The market's name (Match Odds, Bookmaker, a fancy's name …).
     pub sub_type: String,
+    pub market_id: i64,
     pub bet_count: i64,
     #[schema(value_type = f64)]
-    pub exposure: backlay_core::money::Money,
+    pub exposure: Money,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -35,10 +299,18 @@ pub struct ExposureDetail {
     pub data: Vec<ExposureRow>,
 }
 
-/// Open markets where the caller has exposure, per match. Empty until the caller has bets.
+/// The caller's exposure per open market, grouped by match.
 #[utoipa::path(get, path = "/bet/getExposureDetail", tag = "bet", security(("bearer" = [])),
     responses((status = 200, body = Envelope<ExposureDetail>), (status = 401)))]
-async fn get_exposure_detail(State(_state): State<AppState>, _user: CurrentUser) -> ApiResult<ExposureDetail> {
-    // No market takes bets yet, so nobody has exposure; the exchange fills this from stored bets.
-    Ok(ok(ExposureDetail { data: Vec::new() }))
+async fn get_exposure_detail(State(state): State<AppState>, CurrentUser(authed): CurrentUser) -> ApiResult<ExposureDetail> {
+    let rows = state.store.exposure_rows_of_user(authed.user.id).await?;
+    let mut by_match: BTreeMap<i64, ExposureRow> = BTreeMap::new();
+    for row in rows {
+        by_match
+            .entry(row.match_id)
+            .or_insert_with(|| ExposureRow { sport_name: row.sport_name.clone(), match_name: row.match_name.clone(), match_id: row.match_id, market_details: Vec::new() })
+            .market_details
+            .push(MarketExposure { sub_type: row.market_name, market_id: row.market_id, bet_count: row.bet_count, exposure: Money::from_minor(row.exposure_minor) });
+    }
+    Ok(ok(ExposureDetail { data: by_match.into_values().rev().collect() }))
 }

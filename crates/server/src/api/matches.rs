@@ -10,7 +10,9 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::series::SeriesItem;
 use crate::clock::iso_utc;
-use crate::error::{ok, ApiResult, AppError, Envelope};
+use backlay_core::money::Money;
+
+use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{ApiJson, FlexBool, FlexI64};
 use crate::session::CurrentUser;
 use crate::AppState;
@@ -20,6 +22,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(get_matches))
         .routes(routes!(search_by_match_name_header))
         .routes(routes!(get_cups_for_menu))
+        .routes(routes!(match_detail))
 }
 
 /// Most results one search answers.
@@ -148,4 +151,139 @@ async fn search_by_match_name_header(
 async fn get_cups_for_menu(State(state): State<AppState>, _user: CurrentUser) -> ApiResult<Vec<SeriesItem>> {
     let series = state.store.featured_series().await?;
     Ok(ok(series.into_iter().map(|s| SeriesItem { series_id: s.series_id, name: s.name, sport_id: s.sport_id }).collect()))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct MatchDetailRequest {
+    #[schema(value_type = i64)]
+    pub match_id: FlexI64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PriceSize {
+    /// Odds (exchange) or the rate (bookmaker).
+    pub price: f64,
+    #[schema(value_type = f64)]
+    pub size: Money,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RunnerBook {
+    pub selection_id: i64,
+    pub name: String,
+    /// Up to 3, best (highest) first.
+    pub back: Vec<PriceSize>,
+    /// Up to 3, best (lowest) first.
+    pub lay: Vec<PriceSize>,
+    /// The caller's P&L if this runner wins.
+    #[schema(value_type = f64)]
+    pub position: Money,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct FancyRange {
+    pub from: u32,
+    /// Inclusive; absent: and above.
+    pub to: Option<u32>,
+    #[schema(value_type = f64)]
+    pub pnl: Money,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MarketBook {
+    pub market_id: i64,
+    pub match_id: i64,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub market_type: String,
+    pub status: String,
+    pub in_play: bool,
+    pub bet_delay_s: i64,
+    #[schema(value_type = f64)]
+    pub min_stake: Money,
+    #[schema(value_type = f64)]
+    pub max_stake: Money,
+    pub runners: Vec<RunnerBook>,
+    pub line_no: Option<i64>,
+    pub rate_no: Option<i64>,
+    pub line_yes: Option<i64>,
+    pub rate_yes: Option<i64>,
+    pub book: Vec<FancyRange>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MatchDetail {
+    #[serde(rename = "match")]
+    pub the_match: MatchItem,
+    pub markets: Vec<MarketBook>,
+}
+
+/// A match with each market's book (best 3 back and lay with sizes; bookmaker rates; fancy
+/// lines), status and limits, and the caller's position per runner and fancy run-range book.
+#[utoipa::path(post, path = "/match/matchDetail", tag = "catalogue", request_body = MatchDetailRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<MatchDetail>), (status = 401), (status = 404)))]
+async fn match_detail(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<MatchDetailRequest>,
+) -> ApiResult<MatchDetail> {
+    let match_id = body.match_id.0;
+    let the_match = state.store.match_by_id(match_id).await.or_not_found(|| format!("There is no match with id {match_id}."))?;
+    let mut markets = Vec::new();
+    for row in state.store.markets_of_match(match_id).await? {
+        let live = if state.engine.is_running(row.market_id).await {
+            state.engine.view(row.market_id, Some(authed.user.id)).await.ok()
+        } else {
+            None
+        };
+        let (row, in_play, runners, book) = match live {
+            Some(view) => (view.row, view.in_play, Some(view.runners), view.fancy_book),
+            None => (row, the_match.in_play, None, Vec::new()),
+        };
+        let bookmaker = row.market_type == "bookmaker";
+        let runners = match runners {
+            Some(runners) => runners
+                .into_iter()
+                .map(|r| {
+                    let rates = row.runners.iter().find(|x| x.runner_id == r.selection_id);
+                    let house_side = |rate: Option<i64>| rate.map(|rate| PriceSize { price: rate as f64, size: row_max_stake(&row) }).into_iter().collect();
+                    RunnerBook {
+                        selection_id: r.selection_id,
+                        name: r.name,
+                        back: if bookmaker { house_side(rates.and_then(|x| x.back_rate)) } else { r.back.iter().map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s }).collect() },
+                        lay: if bookmaker { house_side(rates.and_then(|x| x.lay_rate)) } else { r.lay.iter().map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s }).collect() },
+                        position: r.position,
+                    }
+                })
+                .collect(),
+            None => row
+                .runners
+                .iter()
+                .map(|r| RunnerBook { selection_id: r.runner_id, name: r.name.clone(), back: Vec::new(), lay: Vec::new(), position: Money::ZERO })
+                .collect(),
+        };
+        markets.push(MarketBook {
+            market_id: row.market_id,
+            match_id: row.match_id,
+            name: row.name.clone(),
+            market_type: row.market_type.clone(),
+            status: row.status.clone(),
+            in_play,
+            bet_delay_s: row.bet_delay_ms / 1000,
+            min_stake: Money::from_minor(row.min_stake_minor),
+            max_stake: Money::from_minor(row.max_stake_minor),
+            runners,
+            line_no: row.line_no,
+            rate_no: row.rate_no,
+            line_yes: row.line_yes,
+            rate_yes: row.rate_yes,
+            book: book.into_iter().map(|(from, to, pnl)| FancyRange { from, to, pnl }).collect(),
+        });
+    }
+    Ok(ok(MatchDetail { the_match: MatchItem::from(the_match), markets }))
+}
+
+/// On a house market the size offered at a rate is what one bet may stake.
+fn row_max_stake(row: &backlay_store::markets::MarketRow) -> Money {
+    Money::from_minor(row.max_stake_minor)
 }

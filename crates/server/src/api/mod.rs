@@ -10,6 +10,7 @@ pub mod auth;
 pub mod bet;
 pub mod casino;
 pub mod health;
+pub mod market;
 pub mod matches;
 pub mod series;
 pub mod settings;
@@ -78,7 +79,8 @@ pub fn router(state: AppState) -> Router {
                 .merge(matches::routes())
                 .merge(casino::routes())
                 .merge(bet::routes())
-                .merge(admin::routes()),
+                .merge(admin::routes())
+                .merge(market::routes()),
         )
         .split_for_parts();
     let openapi = Arc::new(openapi);

@@ -6,5 +6,6 @@ mod admin;
 mod auth;
 mod catalogue;
 mod errors;
+mod exchange;
 mod ledger;
 mod user;

@@ -1,0 +1,321 @@
+//! Operator calls for markets: create (match odds, bookmaker, fancy, racing win/place), open
+//! and suspend, post bookmaker rates and fancy lines, declare the result, void. Everything
+//! but creation goes through the market's engine task, which owns the live book.
+
+use axum::extract::State;
+use backlay_store::markets::NewMarket;
+use backlay_store::users::Role;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::clock::now_ms;
+use crate::engine::{RatesUpdate, ResultInput};
+use crate::error::{ok_with, ApiResult, AppError, Envelope, OrNotFound};
+use crate::input::{AmountInput, ApiJson, Checks, FlexI64};
+use crate::session::{ClientIp, Operator};
+use crate::AppState;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_market))
+        .routes(routes!(set_status))
+        .routes(routes!(set_rates))
+        .routes(routes!(declare_result))
+        .routes(routes!(void_market))
+}
+
+fn require_admin(operator: &Operator) -> Result<(), AppError> {
+    if operator.0.user.role == Role::Admin {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden("Only an admin manages markets.".into()))
+    }
+}
+
+pub const MARKET_TYPES: [&str; 5] = ["match_odds", "bookmaker", "fancy", "win", "place"];
+/// A bet delay longer than this is a mistake.
+pub const MAX_BET_DELAY_S: i64 = 30;
+
+#[derive(Deserialize, ToSchema)]
+pub struct CreateMarketRequest {
+    #[schema(value_type = i64)]
+    pub match_id: FlexI64,
+    /// match_odds, bookmaker, fancy, win or place.
+    #[serde(rename = "type")]
+    pub market_type: String,
+    pub name: String,
+    /// Runner names (none for fancy).
+    #[serde(default)]
+    pub runners: Vec<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<f64>)]
+    pub min_stake: Option<AmountInput>,
+    #[serde(default)]
+    #[schema(value_type = Option<f64>)]
+    pub max_stake: Option<AmountInput>,
+    /// In-play bet delay in seconds (default 5 for exchange markets, 0 for house markets).
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub bet_delay_s: Option<FlexI64>,
+    /// Commission on net market winnings, basis points (100 = 1%).
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub commission_bp: Option<FlexI64>,
+    /// Place markets: how many runners are placed.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub winners: Option<FlexI64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CreatedMarket {
+    pub market_id: i64,
+    /// Runner ids in the order given.
+    pub selection_ids: Vec<i64>,
+}
+
+/// Creates a market, suspended until opened.
+#[utoipa::path(post, path = "/admin/market/create", tag = "admin", request_body = CreateMarketRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<CreatedMarket>), (status = 400), (status = 403), (status = 404)))]
+async fn create_market(
+    State(state): State<AppState>,
+    operator: Operator,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<CreateMarketRequest>,
+) -> ApiResult<CreatedMarket> {
+    require_admin(&operator)?;
+    let mut checks = Checks::default();
+    let market_type = body.market_type.trim();
+    if !MARKET_TYPES.contains(&market_type) {
+        checks.fail("type", format!("type must be one of {}.", MARKET_TYPES.join(", ")));
+    }
+    let name = crate::input::text_field(&mut checks, "name", "Market name", &body.name, 100);
+    let runners: Vec<String> = body.runners.iter().map(|r| r.trim().to_string()).collect();
+    if market_type == "fancy" {
+        if !runners.is_empty() {
+            checks.fail("runners", "A fancy market has no runners.");
+        }
+    } else if !(2..=64).contains(&runners.len()) {
+        checks.fail("runners", "A market needs 2 to 64 runners.");
+    } else if runners.iter().any(|r| r.is_empty() || r.chars().count() > 100) {
+        checks.fail("runners", "Each runner needs a name of at most 100 characters.");
+    }
+    let house = matches!(market_type, "bookmaker" | "fancy");
+    let min_stake_minor = body.min_stake.map_or(100_00, |m| m.0.minor());
+    let max_stake_minor = body.max_stake.map_or(1_000_000_00, |m| m.0.minor());
+    if min_stake_minor <= 0 {
+        checks.fail("min_stake", "min_stake must be more than 0.");
+    }
+    if max_stake_minor < min_stake_minor {
+        checks.fail("max_stake", "max_stake must be at least min_stake.");
+    }
+    let bet_delay_s = body.bet_delay_s.map_or(if house { 0 } else { 5 }, |d| d.0);
+    if !(0..=MAX_BET_DELAY_S).contains(&bet_delay_s) {
+        checks.fail("bet_delay_s", format!("bet_delay_s must be 0 to {MAX_BET_DELAY_S}."));
+    }
+    let commission_bp = body.commission_bp.map_or(0, |c| c.0);
+    if !(0..=2_000).contains(&commission_bp) {
+        checks.fail("commission_bp", "commission_bp must be 0 to 2000 (20%).");
+    }
+    let winners = body.winners.map_or(if market_type == "place" { 3 } else { 1 }, |w| w.0);
+    if market_type == "place" && !(1..runners.len() as i64).contains(&winners) {
+        checks.fail("winners", "winners must be at least 1 and fewer than the runners.");
+    }
+    checks.finish()?;
+
+    let now = now_ms();
+    let mut writer = state.store.begin_write().await?;
+    let market_id = writer
+        .insert_market(
+            &NewMarket {
+                match_id: body.match_id.0,
+                market_type,
+                name: &name,
+                bet_delay_ms: bet_delay_s * 1000,
+                min_stake_minor,
+                max_stake_minor,
+                commission_bp,
+                winners,
+                runners: &runners,
+            },
+            now,
+        )
+        .await
+        .or_not_found(|| format!("There is no match with id {}.", body.match_id.0))?;
+    writer
+        .audit(
+            backlay_store::audit::NewAuditEntry {
+                actor_user_id: Some(operator.0.user.id),
+                action: "market.create",
+                target: format!("market:{market_id}"),
+                detail: serde_json::json!({ "type": market_type, "name": name, "match_id": body.match_id.0 }),
+                client_ip: ip.as_deref(),
+            },
+            now,
+        )
+        .await?;
+    let market = writer.market(market_id).await?;
+    writer.commit().await?;
+    state.engine.spawn(market_id).await?;
+    Ok(ok_with(
+        format!("{name} created (suspended until opened)."),
+        CreatedMarket { market_id, selection_ids: market.runners.iter().map(|r| r.runner_id).collect() },
+    ))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct StatusRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+    /// open, suspended or ball_running. Suspending lapses LAPSE orders.
+    pub status: String,
+}
+
+#[utoipa::path(post, path = "/admin/market/status", tag = "admin", request_body = StatusRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403), (status = 404), (status = 409)))]
+async fn set_status(State(state): State<AppState>, operator: Operator, ApiJson(body): ApiJson<StatusRequest>) -> ApiResult<Option<String>> {
+    require_admin(&operator)?;
+    state.engine.set_status(body.market_id.0, body.status.trim()).await?;
+    Ok(ok_with(format!("Market is {}.", body.status.trim()), None))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RunnerRates {
+    #[schema(value_type = i64)]
+    pub selection_id: FlexI64,
+    /// Back rate (45 = 1.45); absent or null takes the side off.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub back: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub lay: Option<FlexI64>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RatesRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+    /// Bookmaker: rates per runner.
+    #[serde(default)]
+    pub runners: Option<Vec<RunnerRates>>,
+    /// Fancy: the NO and YES lines and rates.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub line_no: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub rate_no: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub line_yes: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub rate_yes: Option<FlexI64>,
+}
+
+/// The highest rate accepted (1000 = decimal odds 11.00 on a bookmaker).
+const MAX_RATE: i64 = 100_000;
+const MAX_LINE: i64 = 100_000;
+
+#[utoipa::path(post, path = "/admin/market/rates", tag = "admin", request_body = RatesRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403), (status = 404), (status = 409)))]
+async fn set_rates(State(state): State<AppState>, operator: Operator, ApiJson(body): ApiJson<RatesRequest>) -> ApiResult<Option<String>> {
+    require_admin(&operator)?;
+    let rate_ok = |value: i64| (1..=MAX_RATE).contains(&value);
+    let update = match (&body.runners, body.line_no, body.rate_no, body.line_yes, body.rate_yes) {
+        (Some(runners), None, None, None, None) => {
+            let mut checks = Checks::default();
+            let mut rates = Vec::new();
+            for (index, runner) in runners.iter().enumerate() {
+                for (label, value) in [("back", runner.back), ("lay", runner.lay)] {
+                    if value.is_some_and(|v| !rate_ok(v.0)) {
+                        checks.fail(&format!("runners[{index}].{label}"), format!("A rate is 1 to {MAX_RATE}."));
+                    }
+                }
+                rates.push((runner.selection_id.0, runner.back.map(|v| v.0), runner.lay.map(|v| v.0)));
+            }
+            checks.finish()?;
+            RatesUpdate::Bookmaker(rates)
+        }
+        (None, Some(line_no), Some(rate_no), Some(line_yes), Some(rate_yes)) => {
+            let mut checks = Checks::default();
+            for (field, value) in [("line_no", line_no.0), ("line_yes", line_yes.0)] {
+                if !(0..=MAX_LINE).contains(&value) {
+                    checks.fail(field, format!("{field} must be 0 to {MAX_LINE}."));
+                }
+            }
+            for (field, value) in [("rate_no", rate_no.0), ("rate_yes", rate_yes.0)] {
+                if !rate_ok(value) {
+                    checks.fail(field, format!("{field} must be 1 to {MAX_RATE}."));
+                }
+            }
+            if line_yes.0 < line_no.0 {
+                checks.fail("line_yes", "The YES line cannot be below the NO line.");
+            }
+            checks.finish()?;
+            RatesUpdate::Fancy { line_no: line_no.0, rate_no: rate_no.0, line_yes: line_yes.0, rate_yes: rate_yes.0 }
+        }
+        _ => {
+            return Err(AppError::invalid(
+                "Send runners [{selection_id, back, lay}] for a bookmaker, or line_no, rate_no, line_yes, rate_yes for a fancy.",
+            ))
+        }
+    };
+    state.engine.set_rates(body.market_id.0, update).await?;
+    Ok(ok_with("Rates posted.", None))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ResultRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+    /// The winning runner (match odds, win, bookmaker).
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub winner_selection_id: Option<FlexI64>,
+    /// The placed runners (place markets).
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<i64>>)]
+    pub placed_selection_ids: Option<Vec<FlexI64>>,
+    /// The run total (fancy).
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub result: Option<FlexI64>,
+}
+
+/// Declares the result and settles every bet through the ledger, once.
+#[utoipa::path(post, path = "/admin/market/result", tag = "admin", request_body = ResultRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403), (status = 404), (status = 409)))]
+async fn declare_result(State(state): State<AppState>, operator: Operator, ApiJson(body): ApiJson<ResultRequest>) -> ApiResult<Option<String>> {
+    require_admin(&operator)?;
+    let result = match (body.winner_selection_id, &body.placed_selection_ids, body.result) {
+        (Some(winner), None, None) => ResultInput::Winner(winner.0),
+        (None, Some(placed), None) => ResultInput::Placed(placed.iter().map(|p| p.0).collect()),
+        (None, None, Some(value)) => ResultInput::Fancy(value.0),
+        _ => {
+            return Err(AppError::invalid(
+                "Send exactly one of winner_selection_id, placed_selection_ids or result (the run total of a fancy).",
+            ))
+        }
+    };
+    let message = state.engine.settle(body.market_id.0, result).await?;
+    Ok(ok_with(message, None))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct VoidRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+}
+
+/// Voids a market: every bet is off, exposure released, no money moves.
+#[utoipa::path(post, path = "/admin/market/void", tag = "admin", request_body = VoidRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Option<String>>), (status = 403), (status = 404), (status = 409)))]
+async fn void_market(State(state): State<AppState>, operator: Operator, ApiJson(body): ApiJson<VoidRequest>) -> ApiResult<Option<String>> {
+    require_admin(&operator)?;
+    let message = state.engine.settle(body.market_id.0, ResultInput::Void).await?;
+    Ok(ok_with(message, None))
+}
+

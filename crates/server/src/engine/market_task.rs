@@ -1,0 +1,760 @@
+//! One market's task: its in-memory [`Market`] (books, positions) and the stored copy kept in
+//! step with it. See the module docs of `engine` for the order of a placement.
+
+use std::collections::{BTreeSet, HashMap};
+
+use backlay_core::exchange::{
+    Bet, Market, MarketError, MarketKind, MarketResult, MarketSpec, NewOrder, OrderId, Persistence, RunnerId, Side,
+    UserId,
+};
+use backlay_core::money::Money;
+use backlay_core::odds::Price;
+use backlay_store::bets::{BetRow, FillRow, NewBet};
+use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
+use backlay_store::markets::MarketRow;
+use backlay_store::{Store, StoreError, Writer};
+use tokio::sync::mpsc;
+
+use super::Command;
+use crate::clock::now_ms;
+use crate::error::AppError;
+
+/// A placement as the API parsed it; the task checks it against the market.
+#[derive(Clone, Debug)]
+pub struct PlaceBet {
+    pub user_id: i64,
+    pub market_id: i64,
+    pub selection_id: Option<i64>,
+    /// "back", "lay", "yes" or "no".
+    pub side: String,
+    /// The price exactly as sent: odds ("2.50") on exchange markets, the rate ("45") on
+    /// bookmaker and fancy markets.
+    pub price_text: String,
+    pub line: Option<i64>,
+    pub stake: Money,
+    pub persistence: Persistence,
+    pub client_ref: Option<String>,
+    /// Fingerprint of the request body, to tell a repeat from a different bet with the same
+    /// `client_ref`.
+    pub request_hash: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BetAnswer {
+    pub bet_id: i64,
+    /// "matched", "partially_matched" or "unmatched".
+    pub status: &'static str,
+    pub size_matched: Money,
+    /// Average matched price (odds, or the rate on house markets); `None` when nothing matched.
+    pub avg_price_matched: Option<f64>,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CancelAnswer {
+    pub bet_id: i64,
+    pub cancelled: Money,
+    pub remaining: Money,
+}
+
+/// New posted prices: bookmaker rates per runner, or a fancy market's lines and rates.
+#[derive(Clone, Debug)]
+pub enum RatesUpdate {
+    Bookmaker(Vec<(i64, Option<i64>, Option<i64>)>),
+    Fancy { line_no: i64, rate_no: i64, line_yes: i64, rate_yes: i64 },
+}
+
+/// What the operator declares.
+#[derive(Clone, Debug)]
+pub enum ResultInput {
+    Winner(i64),
+    Placed(Vec<i64>),
+    Fancy(i64),
+    Void,
+}
+
+/// A market as the match page shows it.
+#[derive(Clone, Debug)]
+pub struct MarketView {
+    pub row: MarketRow,
+    pub in_play: bool,
+    pub runners: Vec<RunnerView>,
+    /// Fancy only: the caller's P&L per run range (from, to inclusive or open, pnl).
+    pub fancy_book: Vec<(u32, Option<u32>, Money)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RunnerView {
+    pub selection_id: i64,
+    pub name: String,
+    /// Money available to back at each price, best (highest) first.
+    pub back: Vec<(Price, Money)>,
+    /// Money available to lay at each price, best (lowest) first.
+    pub lay: Vec<(Price, Money)>,
+    /// The caller's P&L if this runner wins.
+    pub position: Money,
+}
+
+/// Best prices shown per side.
+const BOOK_DEPTH: usize = 3;
+
+pub(crate) struct MarketActor {
+    store: Store,
+    row: MarketRow,
+    match_name: String,
+    in_play: bool,
+    market: Market,
+    /// Each user's exposure here as stored in `market_exposures`.
+    stored_exposure: HashMap<i64, i64>,
+}
+
+fn kind_of(row: &MarketRow) -> Result<MarketKind, AppError> {
+    Ok(match row.market_type.as_str() {
+        "match_odds" | "win" => MarketKind::OneWinner,
+        "place" => MarketKind::Place { winners: u32::try_from(row.winners).unwrap_or(1) },
+        "bookmaker" => MarketKind::Bookmaker,
+        "fancy" => MarketKind::Fancy,
+        other => return Err(AppError::Internal(anyhow::anyhow!("market {} has unknown type {other}", row.market_id))),
+    })
+}
+
+fn side_of(text: &str) -> Option<Side> {
+    match text {
+        "back" | "yes" => Some(Side::Back),
+        "lay" | "no" => Some(Side::Lay),
+        _ => None,
+    }
+}
+
+fn side_name(kind: MarketKind, side: Side) -> &'static str {
+    match (kind, side) {
+        (MarketKind::Fancy, Side::Back) => "yes",
+        (MarketKind::Fancy, Side::Lay) => "no",
+        (_, Side::Back) => "back",
+        (_, Side::Lay) => "lay",
+    }
+}
+
+fn market_error(err: MarketError) -> AppError {
+    match err {
+        MarketError::NotOpen { status } => AppError::Conflict(format!("This market is {status} and takes no bets now.")),
+        MarketError::AlreadySettled { .. } => AppError::Conflict("This market is already settled.".into()),
+        other => AppError::invalid(capitalised(&other.to_string())),
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().collect::<String>() + chars.as_str() + if text.ends_with('.') { "" } else { "." },
+        None => String::new(),
+    }
+}
+
+/// The stored matched bet of one side of a fill, or of a house bet.
+fn matched_bet(kind: MarketKind, bet: &BetRow) -> Result<Bet, AppError> {
+    let side = side_of(&bet.side).ok_or_else(|| AppError::Internal(anyhow::anyhow!("bet {} has side {}", bet.bet_id, bet.side)))?;
+    let rate = u32::try_from(bet.price).unwrap_or(0);
+    let made = match kind {
+        MarketKind::Fancy => Bet::fancy(u32::try_from(bet.line.unwrap_or(0)).unwrap_or(0), side, rate, bet.matched_minor),
+        _ => Bet::bookmaker(RunnerId(bet.runner_id.unwrap_or(0)), side, rate, bet.matched_minor),
+    };
+    made.map_err(|e| AppError::Internal(anyhow::anyhow!("stored bet {} is invalid: {e}", bet.bet_id)))
+}
+
+impl MarketActor {
+    pub(crate) async fn load(store: Store, market_id: i64) -> Result<MarketActor, AppError> {
+        let row = store.market(market_id).await?;
+        let kind = kind_of(&row)?;
+        let runners = if kind == MarketKind::Fancy { Vec::new() } else { row.runners.iter().map(|r| RunnerId(r.runner_id)).collect() };
+        let spec = MarketSpec::new(kind, runners, u32::try_from(row.commission_bp).unwrap_or(0)).map_err(market_error)?;
+        let mut market = Market::new(spec);
+        if row.status != "open" {
+            // Before any order is restored, so nothing lapses here: lapses were stored when
+            // they happened.
+            market.suspend().map_err(market_error)?;
+        }
+        let internal = |e: MarketError| AppError::Internal(anyhow::anyhow!("rebuilding market {market_id}: {e}"));
+        for fill in store.fills_of_market(market_id).await? {
+            let price = Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0))
+                .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {} has price {}: {e}", fill.fill_id, fill.price)))?;
+            for (user, side) in [(fill.back_user_id, Side::Back), (fill.lay_user_id, Side::Lay)] {
+                let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
+                    .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id)))?;
+                market.restore_matched(UserId(user), &bet).map_err(internal)?;
+            }
+        }
+        for bet in store.bets_of_market(market_id).await? {
+            if kind.is_house_banked() {
+                if bet.matched_minor > 0 && matches!(bet.status.as_str(), "open" | "matched") {
+                    market.restore_matched(UserId(bet.user_id), &matched_bet(kind, &bet)?).map_err(internal)?;
+                }
+            } else if bet.remaining_minor > 0 {
+                let side = side_of(&bet.side).unwrap_or(Side::Back);
+                let price = Price::from_hundredths(u32::try_from(bet.price).unwrap_or(0))
+                    .map_err(|e| AppError::Internal(anyhow::anyhow!("bet {}: {e}", bet.bet_id)))?;
+                let persistence = if bet.persistence == "persist" { Persistence::Persist } else { Persistence::Lapse };
+                let order = NewOrder::new(OrderId(bet.bet_id as u64), UserId(bet.user_id), side, price, bet.remaining_minor)
+                    .with_persistence(persistence);
+                market.restore_order(RunnerId(bet.runner_id.unwrap_or(0)), &order).map_err(internal)?;
+            }
+        }
+        let stored_exposure = store.exposures_of_market(market_id).await?.into_iter().collect();
+        let the_match = store.match_by_id(row.match_id).await?;
+        Ok(MarketActor { store, match_name: the_match.name, in_play: the_match.in_play, row, market, stored_exposure })
+    }
+
+    pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        while let Some(command) = commands.recv().await {
+            match command {
+                Command::Place(bet, reply) => {
+                    let answer = self.place(bet).await;
+                    let _ = reply.send(answer);
+                }
+                Command::Cancel { user_id, bet_id, size, reply } => {
+                    let answer = self.cancel(user_id, bet_id, size).await;
+                    let _ = reply.send(answer);
+                }
+                Command::SetStatus { status, reply } => {
+                    let answer = self.set_status(&status).await;
+                    let _ = reply.send(answer);
+                }
+                Command::SetRates(rates, reply) => {
+                    let answer = self.set_rates(rates).await;
+                    let _ = reply.send(answer);
+                }
+                Command::Settle { result, reply } => {
+                    let answer = self.settle(result).await;
+                    let settled = answer.is_ok();
+                    let _ = reply.send(answer);
+                    if settled {
+                        return;
+                    }
+                }
+                Command::View { user_id, reply } => {
+                    let _ = reply.send(self.view(user_id));
+                }
+            }
+        }
+    }
+
+    /// After a failure part-way through a change, memory may be ahead of the database:
+    /// start again from what is stored.
+    async fn reload(&mut self) {
+        match MarketActor::load(self.store.clone(), self.row.market_id).await {
+            Ok(fresh) => *self = fresh,
+            Err(err) => tracing::error!(market_id = self.row.market_id, "reloading market failed: {err}"),
+        }
+    }
+
+    fn kind(&self) -> MarketKind {
+        self.market.spec().kind()
+    }
+
+    fn runner_row(&self, selection_id: Option<i64>) -> Result<&backlay_store::markets::RunnerRow, AppError> {
+        let selection_id = selection_id.ok_or_else(|| AppError::field("selection_id", "Choose a runner (selection_id)."))?;
+        self.row
+            .runners
+            .iter()
+            .find(|r| r.runner_id == selection_id)
+            .ok_or_else(|| AppError::NotFound(format!("Runner {selection_id} is not in this market.")))
+    }
+
+    /// Brings every listed user's stored exposure to what the market now says.
+    async fn sync_exposures(&self, writer: &mut Writer, users: &BTreeSet<i64>, pending: &mut HashMap<i64, i64>) -> Result<(), AppError> {
+        for user in users {
+            let stored = pending.get(user).or_else(|| self.stored_exposure.get(user)).copied().unwrap_or(0);
+            let now = self.market.exposure_minor(UserId(*user));
+            writer.set_exposure(*user, self.row.market_id, stored, now).await?;
+            pending.insert(*user, now);
+        }
+        Ok(())
+    }
+
+    async fn place(&mut self, request: PlaceBet) -> Result<BetAnswer, AppError> {
+        let kind = self.kind();
+        if self.market.status().is_settled() || self.row.status != "open" {
+            let status = if self.row.status == "ball_running" { "suspended (ball running)".to_string() } else { self.row.status.clone() };
+            return Err(AppError::Conflict(format!("This market is {status} and takes no bets now.")));
+        }
+        let stake_minor = request.stake.minor();
+        if stake_minor < self.row.min_stake_minor {
+            return Err(AppError::Unprocessable(format!("The minimum stake here is {}.", Money::from_minor(self.row.min_stake_minor))));
+        }
+        if stake_minor > self.row.max_stake_minor {
+            return Err(AppError::Unprocessable(format!("The maximum stake here is {}.", Money::from_minor(self.row.max_stake_minor))));
+        }
+        let side = side_of(&request.side).ok_or_else(|| AppError::field("side", "side must be back, lay, yes or no."))?;
+        let expected_sides = if kind == MarketKind::Fancy { ["yes", "no"] } else { ["back", "lay"] };
+        if !expected_sides.contains(&request.side.as_str()) {
+            return Err(AppError::field("side", format!("On this market side is {} or {}.", expected_sides[0], expected_sides[1])));
+        }
+
+        let mut writer = self.store.begin_write().await?;
+        if let Some(client_ref) = &request.client_ref {
+            if let Some(existing) = writer.bet_by_client_ref(request.user_id, client_ref).await? {
+                drop(writer);
+                if existing.request_hash.as_deref() != Some(request.request_hash.as_str()) {
+                    return Err(AppError::Conflict(format!("client_ref {client_ref} was already used for a different bet.")));
+                }
+                return self.answer_for_stored(&existing).await;
+            }
+        }
+
+        // What the bet is, and the exposure the funds check must cover.
+        let planned = match kind {
+            MarketKind::OneWinner | MarketKind::Place { .. } => {
+                let runner = RunnerId(self.runner_row(request.selection_id)?.runner_id);
+                let price = Price::parse_decimal(&request.price_text).map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
+                let order = NewOrder::new(OrderId(0), UserId(request.user_id), side, price, stake_minor).with_persistence(request.persistence);
+                PlannedBet::Order { runner, order }
+            }
+            MarketKind::Bookmaker => {
+                let runner = self.runner_row(request.selection_id)?;
+                let rate: i64 = request.price_text.trim().parse().map_err(|_| AppError::field("price", "The rate is a whole number such as 45."))?;
+                let posted = if side == Side::Back { runner.back_rate } else { runner.lay_rate };
+                match posted {
+                    None => return Err(AppError::Conflict(format!("{} is not offered on {} now.", request.side, runner.name))),
+                    Some(posted) if posted != rate => {
+                        return Err(AppError::Conflict(format!("Odds changed: the {} rate on {} is now {posted}.", request.side, runner.name)))
+                    }
+                    Some(_) => {}
+                }
+                let bet = Bet::bookmaker(RunnerId(runner.runner_id), side, u32::try_from(rate).unwrap_or(0), stake_minor)
+                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
+                PlannedBet::House(bet, rate)
+            }
+            MarketKind::Fancy => {
+                let rate: i64 = request.price_text.trim().parse().map_err(|_| AppError::field("price", "The rate is a whole number such as 100."))?;
+                let line = request.line.ok_or_else(|| AppError::field("line", "A fancy bet needs the line."))?;
+                let (posted_line, posted_rate) =
+                    if side == Side::Back { (self.row.line_yes, self.row.rate_yes) } else { (self.row.line_no, self.row.rate_no) };
+                let (Some(posted_line), Some(posted_rate)) = (posted_line, posted_rate) else {
+                    return Err(AppError::Conflict("This fancy has no line posted now.".into()));
+                };
+                if posted_line != line || posted_rate != rate {
+                    return Err(AppError::Conflict(format!(
+                        "Odds changed: {} is now {posted_line} at {posted_rate}.",
+                        request.side.to_uppercase()
+                    )));
+                }
+                let bet = Bet::fancy(u32::try_from(line).unwrap_or(0), side, u32::try_from(rate).unwrap_or(0), stake_minor)
+                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
+                PlannedBet::House(bet, rate)
+            }
+        };
+        let user = request.user_id;
+        let reserve_minor = match &planned {
+            PlannedBet::Order { runner, order } => self.market.exposure_with_order_minor(*runner, order).map_err(market_error)?,
+            PlannedBet::House(bet, _) => self.market.exposure_with_bet_minor(UserId(user), bet).map_err(market_error)?,
+        };
+        let stored = self.stored_exposure.get(&user).copied().unwrap_or(0);
+        match writer.set_exposure(user, self.row.market_id, stored, reserve_minor).await {
+            Err(StoreError::InsufficientFunds { available_minor }) => {
+                return Err(AppError::Unprocessable(format!(
+                    "Insufficient funds: this bet needs {} more than your available {}.",
+                    Money::from_minor(reserve_minor - stored - available_minor.max(0)),
+                    Money::from_minor(available_minor)
+                )))
+            }
+            other => other?,
+        }
+        let mut pending: HashMap<i64, i64> = HashMap::from([(user, reserve_minor)]);
+
+        let (house_rate, runner_id) = match &planned {
+            PlannedBet::Order { runner, .. } => (None, Some(runner.0)),
+            PlannedBet::House(bet, rate) => (Some(*rate), match bet.selection() {
+                backlay_core::exchange::Selection::Runner(r) => Some(r.0),
+                backlay_core::exchange::Selection::FancyLine(_) => None,
+            }),
+        };
+        let price = match &planned {
+            PlannedBet::Order { order, .. } => i64::from(order.price.hundredths()),
+            PlannedBet::House(_, rate) => *rate,
+        };
+        let inserted = writer
+            .insert_bet(
+                &NewBet {
+                    user_id: user,
+                    market_id: self.row.market_id,
+                    runner_id,
+                    side: side_name(kind, side),
+                    price,
+                    line: if kind == MarketKind::Fancy { request.line } else { None },
+                    stake_minor,
+                    matched_minor: if house_rate.is_some() { stake_minor } else { 0 },
+                    persistence: if request.persistence == Persistence::Persist { "persist" } else { "lapse" },
+                    client_ref: request.client_ref.as_deref(),
+                    request_hash: Some(&request.request_hash),
+                },
+                now_ms(),
+            )
+            .await;
+        let bet_id = inserted?;
+
+        // From here memory changes before the commit: on any failure, reload from the store.
+        let outcome = self.apply_placement(&mut writer, planned, user, bet_id, &mut pending).await;
+        let (matched_minor, price_size_sum) = match outcome {
+            Ok(figures) => figures,
+            Err(err) => {
+                drop(writer);
+                self.reload().await;
+                return Err(err);
+            }
+        };
+        if let Err(err) = writer.commit().await {
+            self.reload().await;
+            return Err(err.into());
+        }
+        self.stored_exposure.extend(pending);
+
+        let status = if matched_minor == stake_minor {
+            "matched"
+        } else if matched_minor > 0 {
+            "partially_matched"
+        } else {
+            "unmatched"
+        };
+        let message = match status {
+            "matched" => "Bet matched.".to_string(),
+            "partially_matched" => format!("Bet partly matched: {} matched, the rest waits in the book.", Money::from_minor(matched_minor)),
+            _ => "Bet placed, waiting to be matched.".to_string(),
+        };
+        Ok(BetAnswer {
+            bet_id,
+            status,
+            size_matched: Money::from_minor(matched_minor),
+            avg_price_matched: average_price(matched_minor, price_size_sum, house_rate),
+            message,
+        })
+    }
+
+    /// Matches (or books) the stored bet in memory and stores what that changed. Returns the
+    /// matched size and Σ price × size of the fills.
+    async fn apply_placement(
+        &mut self,
+        writer: &mut Writer,
+        planned: PlannedBet,
+        user: i64,
+        bet_id: i64,
+        pending: &mut HashMap<i64, i64>,
+    ) -> Result<(i64, i128), AppError> {
+        let now = now_ms();
+        match planned {
+            PlannedBet::Order { runner, mut order } => {
+                order.order_id = OrderId(bet_id as u64);
+                let outcome = self.market.place_order(runner, &order).map_err(market_error)?;
+                let mut touched = BTreeSet::from([order.user_id.0]);
+                let mut price_size_sum: i128 = 0;
+                for fill in &outcome.fills {
+                    writer
+                        .insert_fill(
+                            &FillRow {
+                                fill_id: 0,
+                                market_id: self.row.market_id,
+                                runner_id: runner.0,
+                                back_bet_id: fill.back_order().0 as i64,
+                                back_user_id: fill.back_user().0,
+                                lay_bet_id: fill.lay_order().0 as i64,
+                                lay_user_id: fill.lay_user().0,
+                                price: i64::from(fill.price.hundredths()),
+                                size_minor: fill.size_minor,
+                                backer_profit_minor: fill.backer_profit_minor,
+                            },
+                            now,
+                        )
+                        .await?;
+                    writer.record_match(fill.maker.0 as i64, fill.size_minor, fill.maker_remaining_minor).await?;
+                    touched.insert(fill.maker_user.0);
+                    price_size_sum += i128::from(fill.price.hundredths()) * i128::from(fill.size_minor);
+                }
+                let matched = outcome.matched_minor();
+                if matched > 0 {
+                    writer.record_match(bet_id, matched, outcome.resting_minor).await?;
+                }
+                self.sync_exposures(writer, &touched, pending).await?;
+                Ok((matched, price_size_sum))
+            }
+            PlannedBet::House(bet, rate) => {
+                self.market.place_house_bet(UserId(user), &bet).map_err(market_error)?;
+                self.sync_exposures(writer, &BTreeSet::from([user]), pending).await?;
+                Ok((bet.stake_minor(), i128::from(rate) * i128::from(bet.stake_minor())))
+            }
+        }
+    }
+
+    /// The answer for a bet already stored (a repeated `client_ref`).
+    async fn answer_for_stored(&self, bet: &BetRow) -> Result<BetAnswer, AppError> {
+        let status = if bet.matched_minor == bet.stake_minor {
+            "matched"
+        } else if bet.matched_minor > 0 {
+            "partially_matched"
+        } else {
+            "unmatched"
+        };
+        let house_rate = self.kind().is_house_banked().then_some(bet.price);
+        let price_size_sum = if house_rate.is_some() {
+            i128::from(bet.price) * i128::from(bet.matched_minor)
+        } else {
+            self.store
+                .fills_of_market(self.row.market_id)
+                .await?
+                .iter()
+                .filter(|f| f.back_bet_id == bet.bet_id || f.lay_bet_id == bet.bet_id)
+                .map(|f| i128::from(f.price) * i128::from(f.size_minor))
+                .sum()
+        };
+        Ok(BetAnswer {
+            bet_id: bet.bet_id,
+            status,
+            size_matched: Money::from_minor(bet.matched_minor),
+            avg_price_matched: average_price(bet.matched_minor, price_size_sum, house_rate),
+            message: "This bet was already placed with the same client_ref.".into(),
+        })
+    }
+
+    async fn cancel(&mut self, user_id: i64, bet_id: i64, size: Option<Money>) -> Result<CancelAnswer, AppError> {
+        let not_found = || AppError::NotFound(format!("You have no unmatched bet {bet_id} in this market."));
+        if self.kind().is_house_banked() {
+            return Err(AppError::Conflict("Bookmaker and fancy bets are matched at once and cannot be cancelled.".into()));
+        }
+        if let Some(size) = size {
+            if !size.is_positive() {
+                return Err(AppError::field("size", "The size to cancel must be more than 0."));
+            }
+        }
+        let order_id = OrderId(bet_id as u64);
+        let (runner, resting) = self
+            .market
+            .spec()
+            .runners()
+            .iter()
+            .find_map(|r| self.market.book(*r).and_then(|b| b.order(order_id)).map(|o| (*r, o)))
+            .ok_or_else(not_found)?;
+        if resting.user_id.0 != user_id {
+            return Err(not_found());
+        }
+        let cancelled = self.market.cancel(runner, order_id, size.map(Money::minor)).map_err(market_error)?;
+        let remaining = resting.remaining_minor - cancelled;
+        let result: Result<HashMap<i64, i64>, AppError> = async {
+            let mut writer = self.store.begin_write().await?;
+            writer.record_unmatched_removal(bet_id, cancelled, false).await?;
+            let mut pending = HashMap::new();
+            self.sync_exposures(&mut writer, &BTreeSet::from([user_id]), &mut pending).await?;
+            writer.commit().await?;
+            Ok(pending)
+        }
+        .await;
+        match result {
+            Ok(pending) => {
+                self.stored_exposure.extend(pending);
+                Ok(CancelAnswer { bet_id, cancelled: Money::from_minor(cancelled), remaining: Money::from_minor(remaining) })
+            }
+            Err(err) => {
+                self.reload().await;
+                Err(err)
+            }
+        }
+    }
+
+    async fn set_status(&mut self, status: &str) -> Result<(), AppError> {
+        let lapsed = match status {
+            "open" => {
+                self.market.reopen().map_err(market_error)?;
+                Vec::new()
+            }
+            "suspended" | "ball_running" => self.market.suspend().map_err(market_error)?,
+            other => {
+                return Err(AppError::field(
+                    "status",
+                    format!("{other} is not a status to set: use open, suspended or ball_running (results close a market)."),
+                ))
+            }
+        };
+        let result: Result<HashMap<i64, i64>, AppError> = async {
+            let mut writer = self.store.begin_write().await?;
+            if !writer.set_market_status(self.row.market_id, status).await? {
+                return Err(AppError::Conflict("This market is already settled.".into()));
+            }
+            let mut touched = BTreeSet::new();
+            for order in &lapsed {
+                writer.record_unmatched_removal(order.order_id.0 as i64, order.remaining_minor, true).await?;
+                touched.insert(order.user_id.0);
+            }
+            let mut pending = HashMap::new();
+            self.sync_exposures(&mut writer, &touched, &mut pending).await?;
+            writer.commit().await?;
+            Ok(pending)
+        }
+        .await;
+        match result {
+            Ok(pending) => {
+                self.stored_exposure.extend(pending);
+                self.row.status = status.to_string();
+                Ok(())
+            }
+            Err(err) => {
+                self.reload().await;
+                Err(err)
+            }
+        }
+    }
+
+    async fn set_rates(&mut self, rates: RatesUpdate) -> Result<(), AppError> {
+        let mut writer = self.store.begin_write().await?;
+        match (&rates, self.kind()) {
+            (RatesUpdate::Bookmaker(runners), MarketKind::Bookmaker) => {
+                for (runner_id, back, lay) in runners {
+                    if !self.row.runners.iter().any(|r| r.runner_id == *runner_id) {
+                        return Err(AppError::NotFound(format!("Runner {runner_id} is not in this market.")));
+                    }
+                    writer.set_runner_rates(*runner_id, *back, *lay).await?;
+                }
+            }
+            (RatesUpdate::Fancy { line_no, rate_no, line_yes, rate_yes }, MarketKind::Fancy) => {
+                writer.set_fancy_rates(self.row.market_id, *line_no, *rate_no, *line_yes, *rate_yes).await?;
+            }
+            _ => return Err(AppError::Conflict("Those rates do not fit this market's type.".into())),
+        }
+        writer.commit().await?;
+        match rates {
+            RatesUpdate::Bookmaker(runners) => {
+                for (runner_id, back, lay) in runners {
+                    if let Some(runner) = self.row.runners.iter_mut().find(|r| r.runner_id == runner_id) {
+                        runner.back_rate = back;
+                        runner.lay_rate = lay;
+                    }
+                }
+            }
+            RatesUpdate::Fancy { line_no, rate_no, line_yes, rate_yes } => {
+                self.row.line_no = Some(line_no);
+                self.row.rate_no = Some(rate_no);
+                self.row.line_yes = Some(line_yes);
+                self.row.rate_yes = Some(rate_yes);
+            }
+        }
+        Ok(())
+    }
+
+    async fn settle(&mut self, input: ResultInput) -> Result<String, AppError> {
+        let (result, result_runner_id, result_value) = match input {
+            ResultInput::Winner(id) => (MarketResult::Winner(RunnerId(id)), Some(id), None),
+            ResultInput::Placed(ids) => (MarketResult::Placed(ids.iter().copied().map(RunnerId).collect()), ids.first().copied(), None),
+            ResultInput::Fancy(value) => {
+                let runs = u32::try_from(value).map_err(|_| AppError::field("result", "A fancy result is a whole number ≥ 0."))?;
+                (MarketResult::Fancy(runs), None, Some(value))
+            }
+            ResultInput::Void => (MarketResult::Void, None, None),
+        };
+        let settled = self.market.settle(&result).map_err(market_error)?;
+        let status = if result.is_void() { "void" } else { "closed" };
+        let outcome: Result<String, AppError> = async {
+            let mut writer = self.store.begin_write().await?;
+            if !writer.record_market_result(self.row.market_id, status, result_runner_id, result_value, now_ms()).await? {
+                return Err(AppError::Conflict("This market is already settled.".into()));
+            }
+            // Exposure first: what a loser pays comes out of what was reserved for it.
+            for (user, stored) in &self.stored_exposure {
+                writer.set_exposure(*user, self.row.market_id, *stored, 0).await?;
+            }
+            let label = format!("{} / {}", self.match_name, self.row.name);
+            let mut postings = Vec::new();
+            for user in &settled.settlement.users {
+                let net = user.net_minor();
+                if net != 0 {
+                    let account_id = writer.account_of_user(user.user_id.0).await?;
+                    let description = if user.commission_minor > 0 {
+                        format!("{label}: won {} (commission {})", Money::from_minor(user.pnl_minor), Money::from_minor(user.commission_minor))
+                    } else if net > 0 {
+                        format!("{label}: won")
+                    } else {
+                        format!("{label}: lost")
+                    };
+                    postings.push(Posting { account_id, amount_minor: net, description });
+                }
+            }
+            if settled.settlement.house_pnl_minor != 0 {
+                let house = writer.system_account(SystemAccount::House).await?;
+                postings.push(Posting { account_id: house, amount_minor: settled.settlement.house_pnl_minor, description: label.clone() });
+            }
+            if settled.settlement.commission_total_minor != 0 {
+                let commission = writer.system_account(SystemAccount::Commission).await?;
+                postings.push(Posting {
+                    account_id: commission,
+                    amount_minor: settled.settlement.commission_total_minor,
+                    description: format!("{label}: commission"),
+                });
+            }
+            if !postings.is_empty() {
+                writer
+                    .post(
+                        NewTransaction { kind: if status == "void" { "void" } else { "settlement" }, actor_user_id: None, remark: label.clone(), postings },
+                        now_ms(),
+                    )
+                    .await?;
+            }
+            writer.close_market_bets(self.row.market_id, if status == "void" { "void" } else { "settled" }).await?;
+            writer.commit().await?;
+            Ok(if status == "void" { format!("{label} is void: every bet is off.") } else { format!("{label} is settled.") })
+        }
+        .await;
+        if outcome.is_err() {
+            self.reload().await;
+        }
+        outcome
+    }
+
+    fn view(&self, user_id: Option<i64>) -> MarketView {
+        let positions: HashMap<i64, i64> = user_id
+            .map(|u| self.market.runner_positions(UserId(u)).into_iter().map(|(r, p)| (r.0, p)).collect())
+            .unwrap_or_default();
+        let runners = self
+            .row
+            .runners
+            .iter()
+            .map(|runner| {
+                let (back, lay) = match self.market.book(RunnerId(runner.runner_id)) {
+                    Some(book) => (
+                        book.available_to_back(BOOK_DEPTH).into_iter().map(|(p, s)| (p, Money::from_minor(s))).collect(),
+                        book.available_to_lay(BOOK_DEPTH).into_iter().map(|(p, s)| (p, Money::from_minor(s))).collect(),
+                    ),
+                    None => (Vec::new(), Vec::new()),
+                };
+                RunnerView {
+                    selection_id: runner.runner_id,
+                    name: runner.name.clone(),
+                    back,
+                    lay,
+                    position: Money::from_minor(positions.get(&runner.runner_id).copied().unwrap_or(0)),
+                }
+            })
+            .collect();
+        let fancy_book = match (user_id, self.kind()) {
+            (Some(u), MarketKind::Fancy) => self
+                .market
+                .fancy_book(UserId(u))
+                .into_iter()
+                .map(|row| (row.from, row.to, Money::from_minor(row.pnl_minor)))
+                .collect(),
+            _ => Vec::new(),
+        };
+        MarketView { row: self.row.clone(), in_play: self.in_play, runners, fancy_book }
+    }
+}
+
+/// The bet as planned before it is stored: an exchange order, or a house bet at its rate.
+enum PlannedBet {
+    Order { runner: RunnerId, order: NewOrder },
+    House(Bet, i64),
+}
+
+fn average_price(matched_minor: i64, price_size_sum: i128, house_rate: Option<i64>) -> Option<f64> {
+    if matched_minor == 0 {
+        return None;
+    }
+    match house_rate {
+        Some(rate) => Some(rate as f64),
+        // Σ price × size / Σ size, in hundredths, shown to 2 decimals.
+        None => Some((price_size_sum as f64 / matched_minor as f64).round() / 100.0),
+    }
+}

@@ -1,0 +1,126 @@
+//! The exchange engine: one task per market owns that market's books and positions (one
+//! writer, so matching needs no locks) and writes every change to the database in the same
+//! transaction as the funds check. A bet is answered only after its transaction committed.
+//!
+//! A placement runs, inside the market's task:
+//!
+//! 1. checks (market open, stake limits, price on the ladder or the posted rate/line);
+//! 2. the exposure the user would have with the whole order unmatched at its limit price
+//!    (`exposure_with_order_minor`) — matching can only lower it;
+//! 3. one write transaction: raise the user's stored exposure to that figure with a
+//!    conditional UPDATE (the funds check, atomic per account across every market), store the
+//!    bet, match it in memory, store the fills and the makers' new remaining sizes, then bring
+//!    every touched user's stored exposure down to what the book now says; commit;
+//! 4. answer. If anything after the in-memory match fails, the task reloads the market from
+//!    the database, so memory never runs ahead of what is stored.
+//!
+//! At start-up every live market is rebuilt from its stored bets: fills and house bets as
+//! matched bets, unmatched orders back into their books oldest first (time priority kept).
+
+mod market_task;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use backlay_core::money::Money;
+use backlay_store::Store;
+use tokio::sync::{mpsc, oneshot, RwLock};
+
+use crate::error::AppError;
+
+pub use market_task::{BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, RunnerView};
+
+/// How many commands may wait for one market before callers are told to retry.
+const MARKET_QUEUE_LEN: usize = 1024;
+
+/// Commands a market task takes.
+pub(crate) enum Command {
+    Place(PlaceBet, oneshot::Sender<Result<BetAnswer, AppError>>),
+    Cancel { user_id: i64, bet_id: i64, size: Option<Money>, reply: oneshot::Sender<Result<CancelAnswer, AppError>> },
+    SetStatus { status: String, reply: oneshot::Sender<Result<(), AppError>> },
+    SetRates(RatesUpdate, oneshot::Sender<Result<(), AppError>>),
+    Settle { result: market_task::ResultInput, reply: oneshot::Sender<Result<String, AppError>> },
+    View { user_id: Option<i64>, reply: oneshot::Sender<MarketView> },
+}
+
+/// The running markets.
+pub struct Engine {
+    store: Store,
+    markets: RwLock<HashMap<i64, mpsc::Sender<Command>>>,
+}
+
+impl Engine {
+    /// Loads and starts every live market.
+    pub async fn start(store: Store) -> anyhow::Result<Arc<Engine>> {
+        let engine = Arc::new(Engine { store: store.clone(), markets: RwLock::new(HashMap::new()) });
+        for market in store.live_markets().await? {
+            engine.spawn(market.market_id).await.map_err(|e| anyhow::anyhow!("loading market {}: {e}", market.market_id))?;
+        }
+        Ok(engine)
+    }
+
+    /// Starts (or restarts) the task of a market stored in the database.
+    pub async fn spawn(&self, market_id: i64) -> Result<(), AppError> {
+        let actor = market_task::MarketActor::load(self.store.clone(), market_id).await?;
+        let (sender, receiver) = mpsc::channel(MARKET_QUEUE_LEN);
+        tokio::spawn(actor.run(receiver));
+        self.markets.write().await.insert(market_id, sender);
+        Ok(())
+    }
+
+    async fn sender(&self, market_id: i64) -> Result<mpsc::Sender<Command>, AppError> {
+        if let Some(sender) = self.markets.read().await.get(&market_id) {
+            return Ok(sender.clone());
+        }
+        // Closed and void markets have no task; say which it is.
+        match self.store.market(market_id).await {
+            Ok(market) => Err(AppError::Conflict(format!("This market is {} and takes no bets.", market.status))),
+            Err(backlay_store::StoreError::NotFound) => Err(AppError::NotFound(format!("There is no market with id {market_id}."))),
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    async fn ask<T>(&self, market_id: i64, make: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, AppError> {
+        let sender = self.sender(market_id).await?;
+        let (reply, answer) = oneshot::channel();
+        sender
+            .try_send(make(reply))
+            .map_err(|_| AppError::Conflict("The market is busy. Try again in a moment.".into()))?;
+        answer.await.map_err(|_| AppError::Internal(anyhow::anyhow!("market {market_id} task stopped")))
+    }
+
+    pub async fn place(&self, bet: PlaceBet) -> Result<BetAnswer, AppError> {
+        self.ask(bet.market_id, |reply| Command::Place(bet, reply)).await?
+    }
+
+    pub async fn cancel(&self, market_id: i64, user_id: i64, bet_id: i64, size: Option<Money>) -> Result<CancelAnswer, AppError> {
+        self.ask(market_id, |reply| Command::Cancel { user_id, bet_id, size, reply }).await?
+    }
+
+    pub async fn set_status(&self, market_id: i64, status: &str) -> Result<(), AppError> {
+        let status = status.to_string();
+        self.ask(market_id, |reply| Command::SetStatus { status, reply }).await?
+    }
+
+    pub async fn set_rates(&self, market_id: i64, rates: RatesUpdate) -> Result<(), AppError> {
+        self.ask(market_id, |reply| Command::SetRates(rates, reply)).await?
+    }
+
+    /// Declares the result (or void) and settles; the task ends with the market.
+    pub async fn settle(&self, market_id: i64, result: market_task::ResultInput) -> Result<String, AppError> {
+        let message = self.ask(market_id, |reply| Command::Settle { result, reply }).await??;
+        self.markets.write().await.remove(&market_id);
+        Ok(message)
+    }
+
+    /// The market as the page shows it, with `user_id`'s position when given.
+    pub async fn view(&self, market_id: i64, user_id: Option<i64>) -> Result<MarketView, AppError> {
+        self.ask(market_id, |reply| Command::View { user_id, reply }).await
+    }
+
+    pub async fn is_running(&self, market_id: i64) -> bool {
+        self.markets.read().await.contains_key(&market_id)
+    }
+}
+
+pub use market_task::ResultInput;

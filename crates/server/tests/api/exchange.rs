@@ -1,0 +1,265 @@
+//! The exchange over HTTP: markets created and run by the operator, bets matched between
+//! clients and against the house, exposure, cancellation, settlement through the ledger.
+
+use serde_json::{json, Value};
+
+use crate::both_databases;
+use crate::common::{minor, TestApp};
+
+/// The demo's first cricket match (in play): (match_id).
+async fn a_match(app: &TestApp, token: &str) -> i64 {
+    let answer = app.post("match/getMatches", Some(token), json!({ "sport_id": 4 })).await;
+    answer.data()[0]["match_id"].as_i64().unwrap()
+}
+
+/// Creates and opens a market; returns (market_id, selection ids).
+async fn open_market(app: &TestApp, admin: &str, match_id: i64, body: Value) -> (i64, Vec<i64>) {
+    let mut body = body;
+    body["match_id"] = json!(match_id);
+    let created = app.post("admin/market/create", Some(admin), body).await;
+    created.expect(200);
+    let market_id = created.data()["market_id"].as_i64().unwrap();
+    let selections = created.data()["selection_ids"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
+    app.post("admin/market/status", Some(admin), json!({ "market_id": market_id, "status": "open" })).await.expect(200);
+    (market_id, selections)
+}
+
+async fn match_odds(app: &TestApp, admin: &str, match_id: i64) -> (i64, Vec<i64>) {
+    open_market(app, admin, match_id, json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1 })).await
+}
+
+async fn bet(app: &TestApp, token: &str, body: Value) -> crate::common::Answer {
+    app.post("bet/placeBet", Some(token), body).await
+}
+
+async fn funds(app: &TestApp, token: &str) -> (i64, i64) {
+    let answer = app.get("user/getUserBalance", Some(token)).await;
+    (minor(&answer.data()["total_balance"]), -minor(&answer.data()["liability"]))
+}
+
+async fn back_meets_lay_and_settlement_moves_money_as_computed_by_hand(app: TestApp) {
+    let admin = app.admin().await;
+    let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
+    let match_id = a_match(&app, &demo).await;
+    let (market, runners) = match_odds(&app, &admin, match_id).await;
+    let lay = bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 2.5, "stake": 100 })).await;
+    lay.expect(200);
+    assert_eq!(lay.data()["status"], "unmatched");
+    // The layer risks 100 × 1.5 = 150.00.
+    assert_eq!(funds(&app, &demo).await, (100_000_00, 150_00));
+    let back = bet(&app, &demo2, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": "2.50", "stake": "100" })).await;
+    back.expect(200);
+    assert_eq!(back.data()["status"], "matched");
+    assert_eq!(minor(&back.data()["size_matched"]), 100_00);
+    assert_eq!(back.data()["avg_price_matched"], 2.5);
+    assert_eq!(funds(&app, &demo2).await, (50_000_00, 100_00));
+    // The page shows the positions: the backer +150 if Home wins, -100 if Away.
+    let detail = app.post("match/matchDetail", Some(&demo2), json!({ "match_id": match_id })).await;
+    detail.expect(200);
+    let book = detail.data()["markets"].as_array().unwrap().iter().find(|m| m["market_id"] == market).unwrap().clone();
+    assert_eq!(minor(&book["runners"][0]["position"]), 150_00);
+    assert_eq!(minor(&book["runners"][1]["position"]), -100_00);
+    let exposure = app.get("bet/getExposureDetail", Some(&demo)).await;
+    assert_eq!(minor(&exposure.data()["data"][0]["market_details"][0]["exposure"]), 150_00);
+
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": market, "winner_selection_id": runners[0] })).await.expect(200);
+    assert_eq!(funds(&app, &demo2).await, (50_150_00, 0));
+    assert_eq!(funds(&app, &demo).await, (99_850_00, 0));
+    // Declaring twice changes nothing.
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": market, "winner_selection_id": runners[1] })).await.expect(409);
+    assert_eq!(funds(&app, &demo).await, (99_850_00, 0));
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(back_meets_lay_and_settlement_moves_money_as_computed_by_hand);
+
+async fn price_improvement_goes_to_the_newcomer(app: TestApp) {
+    let admin = app.admin().await;
+    let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
+    let (market, runners) = match_odds(&app, &admin, a_match(&app, &demo).await).await;
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[1], "side": "lay", "price": 3, "stake": 10 })).await.expect(200);
+    let back = bet(&app, &demo2, json!({ "market_id": market, "selection_id": runners[1], "side": "back", "price": 2.5, "stake": 10 })).await;
+    back.expect(200);
+    assert_eq!(back.data()["avg_price_matched"], 3.0, "filled at the resting 3.00, not 2.50");
+    // Backer: +20.00 if the runner wins, so exposure is only the 10.00 stake.
+    assert_eq!(funds(&app, &demo2).await.1, 10_00);
+}
+both_databases!(price_improvement_goes_to_the_newcomer);
+
+async fn partial_match_then_cancel_the_rest(app: TestApp) {
+    let admin = app.admin().await;
+    let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
+    let (market, runners) = match_odds(&app, &admin, a_match(&app, &demo).await).await;
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 2, "stake": 50 })).await.expect(200);
+    let back = bet(&app, &demo2, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 })).await;
+    back.expect(200);
+    assert_eq!(back.data()["status"], "partially_matched");
+    assert_eq!(minor(&back.data()["size_matched"]), 50_00);
+    // Matched 50 (lose 50) + unmatched 50 (lose 50 more if matched): exposure 100.
+    assert_eq!(funds(&app, &demo2).await.1, 100_00);
+    let open = app.post("bet/openBets", Some(&demo2), json!({})).await;
+    assert_eq!(open.data()["unmatched"].as_array().unwrap().len(), 1);
+    let bet_id = back.data()["bet_id"].as_i64().unwrap();
+    // Someone else cannot cancel it.
+    app.post("bet/cancelBet", Some(&demo), json!({ "bet_id": bet_id })).await.expect(404);
+    let part = app.post("bet/cancelBet", Some(&demo2), json!({ "bet_id": bet_id, "size": 20 })).await;
+    part.expect(200);
+    assert_eq!(minor(&part.data()["remaining"]), 30_00);
+    assert_eq!(funds(&app, &demo2).await.1, 80_00);
+    let rest = app.post("bet/cancelBet", Some(&demo2), json!({ "bet_id": bet_id })).await;
+    rest.expect(200);
+    assert_eq!(minor(&rest.data()["cancelled"]), 30_00);
+    assert_eq!(funds(&app, &demo2).await.1, 50_00);
+    app.post("bet/cancelBet", Some(&demo2), json!({ "bet_id": bet_id })).await.expect(404);
+}
+both_databases!(partial_match_then_cancel_the_rest);
+
+async fn suspending_lapses_lapse_orders_and_releases_their_exposure(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let (market, runners) = match_odds(&app, &admin, a_match(&app, &demo).await).await;
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 4, "stake": 10 })).await.expect(200);
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 4, "stake": 20, "persistence": "persist" })).await.expect(200);
+    // Both back the same runner: if it loses, both stakes are lost.
+    assert_eq!(funds(&app, &demo).await.1, 30_00);
+    app.post("admin/market/status", Some(&admin), json!({ "market_id": market, "status": "suspended" })).await.expect(200);
+    assert_eq!(funds(&app, &demo).await.1, 20_00, "the LAPSE order lapsed, the PERSIST one stays");
+    let refused = bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 4, "stake": 10 })).await;
+    refused.expect(409);
+    assert!(refused.message().contains("suspended"));
+}
+both_databases!(suspending_lapses_lapse_orders_and_releases_their_exposure);
+
+async fn bad_bets_are_refused_with_no_change(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let match_id = a_match(&app, &demo).await;
+    let (market, runners) = open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "MO", "runners": ["A", "B"], "min_stake": 10, "max_stake": 5000 })).await;
+    let (other_market, other_runners) = match_odds(&app, &admin, match_id).await;
+    let base = |extra: Value| {
+        let mut body = json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 });
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        body
+    };
+    let off = bet(&app, &demo, base(json!({ "price": 2.01 }))).await;
+    off.expect(400);
+    assert!(off.message().contains("2.00") && off.message().contains("2.02"), "{}", off.message());
+    bet(&app, &demo, base(json!({ "price": 1000000 }))).await.expect(400);
+    bet(&app, &demo, base(json!({ "price": "abc" }))).await.expect(400);
+    let low = bet(&app, &demo, base(json!({ "stake": 5 }))).await;
+    low.expect(422);
+    assert!(low.message().contains("minimum stake"));
+    bet(&app, &demo, base(json!({ "stake": 6000 }))).await.expect(422);
+    bet(&app, &demo, base(json!({ "stake": 0 }))).await.expect(400);
+    bet(&app, &demo, base(json!({ "stake": -10 }))).await.expect(400);
+    bet(&app, &demo, base(json!({ "stake": 10.001 }))).await.expect(400);
+    bet(&app, &demo, base(json!({ "stake": 1e18 }))).await.expect(400);
+    bet(&app, &demo, base(json!({ "side": "sideways" }))).await.expect(400);
+    bet(&app, &demo, base(json!({ "market_id": 999999 }))).await.expect(404);
+    bet(&app, &demo, base(json!({ "selection_id": other_runners[0] }))).await.expect(404);
+    let _ = other_market;
+    // Insufficient funds names what is available.
+    let demo2 = app.login("demo2", "Demo@1234").await;
+    let (big, big_runners) = open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "Big", "runners": ["A", "B"], "max_stake": 10000000 })).await;
+    let broke = bet(&app, &demo2, json!({ "market_id": big, "selection_id": big_runners[0], "side": "lay", "price": 10, "stake": 10000 })).await;
+    broke.expect(422);
+    assert!(broke.message().contains("50000.00"), "{}", broke.message());
+    assert_eq!(funds(&app, &demo).await, (100_000_00, 0));
+    assert_eq!(funds(&app, &demo2).await, (50_000_00, 0));
+    let open = app.post("bet/openBets", Some(&demo), json!({})).await;
+    assert_eq!(open.data()["unmatched"].as_array().unwrap().len() + open.data()["matched"].as_array().unwrap().len(), 0);
+    // A settled market takes no bets.
+    app.post("admin/market/void", Some(&admin), json!({ "market_id": market })).await.expect(200);
+    let closed = bet(&app, &demo, base(json!({}))).await;
+    closed.expect(409);
+    assert!(closed.message().contains("void"));
+}
+both_databases!(bad_bets_are_refused_with_no_change);
+
+async fn one_client_ref_makes_one_bet(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let (market, runners) = match_odds(&app, &admin, a_match(&app, &demo).await).await;
+    let body = json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 3, "stake": 25, "client_ref": "slip-42" });
+    let answers = futures::future::join_all((0..10).map(|_| bet(&app, &demo, body.clone()))).await;
+    let ids: std::collections::BTreeSet<i64> = answers.iter().map(|a| { a.expect(200); a.data()["bet_id"].as_i64().unwrap() }).collect();
+    assert_eq!(ids.len(), 1, "one bet for one client_ref");
+    assert_eq!(funds(&app, &demo).await.1, 25_00);
+    let mut other = body.clone();
+    other["stake"] = json!(30);
+    let reused = bet(&app, &demo, other).await;
+    reused.expect(409);
+    assert!(reused.message().contains("client_ref"));
+}
+both_databases!(one_client_ref_makes_one_bet);
+
+async fn fifty_concurrent_bets_never_overdraw(app: TestApp) {
+    let admin = app.admin().await;
+    let agent = app.agent().await;
+    let (client_id, client) = app.new_user(&agent, "racer", "client").await;
+    app.post("admin/user/transfer", Some(&agent), json!({ "user_id": client_id, "amount": 1000, "direction": "deposit" })).await.expect(200);
+    let (market, runners) = match_odds(&app, &admin, a_match(&app, &client).await).await;
+    // 50 backs of 40.00 on different runners' prices: 2,000.00 of stakes against 1,000.00.
+    let answers = futures::future::join_all((0..50).map(|i| {
+        bet(&app, &client, json!({ "market_id": market, "selection_id": runners[i % 2], "side": "back", "price": 5, "stake": 40 }))
+    }))
+    .await;
+    let accepted = answers.iter().filter(|a| a.status.as_u16() == 200).count();
+    assert!(answers.iter().all(|a| matches!(a.status.as_u16(), 200 | 422)), "only accepted or insufficient funds");
+    let (balance, exposure) = funds(&app, &client).await;
+    assert_eq!(balance, 1000_00);
+    assert!(exposure <= balance, "exposure {exposure} above balance {balance}");
+    // Backing both runners: the worst case loses every stake on the loser and wins on the other,
+    // so more than 25 bets may fit; every accepted one is within the balance.
+    assert!(accepted >= 25, "accepted {accepted}");
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(fifty_concurrent_bets_never_overdraw);
+
+async fn bookmaker_and_fancy_bets_are_taken_by_the_house_at_the_posted_rate(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let match_id = a_match(&app, &demo).await;
+    let (bm, bm_runners) = open_market(&app, &admin, match_id, json!({ "type": "bookmaker", "name": "Bookmaker", "runners": ["Home", "Away"] })).await;
+    app.post("admin/market/rates", Some(&admin), json!({ "market_id": bm, "runners": [
+        { "selection_id": bm_runners[0], "back": 45, "lay": 50 }, { "selection_id": bm_runners[1], "back": 180, "lay": 190 }
+    ] })).await.expect(200);
+    let stale = bet(&app, &demo, json!({ "market_id": bm, "selection_id": bm_runners[0], "side": "back", "price": 44, "stake": 1000 })).await;
+    stale.expect(409);
+    assert!(stale.message().contains("Odds changed"));
+    let taken = bet(&app, &demo, json!({ "market_id": bm, "selection_id": bm_runners[0], "side": "back", "price": 45, "stake": 1000 })).await;
+    taken.expect(200);
+    assert_eq!(taken.data()["status"], "matched");
+    assert_eq!(funds(&app, &demo).await.1, 1000_00);
+
+    let (fancy, _) = open_market(&app, &admin, match_id, json!({ "type": "fancy", "name": "10 over runs" })).await;
+    app.post("admin/market/rates", Some(&admin), json!({ "market_id": fancy, "line_no": 56, "rate_no": 100, "line_yes": 57, "rate_yes": 100 })).await.expect(200);
+    bet(&app, &demo, json!({ "market_id": fancy, "side": "yes", "price": 100, "line": 57, "stake": 200 })).await.expect(200);
+    bet(&app, &demo, json!({ "market_id": fancy, "side": "no", "price": 100, "line": 55, "stake": 200 })).await.expect(409);
+    let detail = app.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await;
+    let fancy_book = detail.data()["markets"].as_array().unwrap().iter().find(|m| m["market_id"] == fancy).unwrap()["book"].clone();
+    assert_eq!(minor(&fancy_book[0]["pnl"]), -200_00, "below 57 the YES loses: {fancy_book}");
+    assert_eq!(minor(&fancy_book.as_array().unwrap().last().unwrap()["pnl"]), 200_00);
+
+    // Home wins the bookmaker: +450.00; the fancy ends at 60: YES wins +200.00.
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": bm, "winner_selection_id": bm_runners[0] })).await.expect(200);
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": fancy, "result": 60 })).await.expect(200);
+    assert_eq!(funds(&app, &demo).await, (100_000_00 + 450_00 + 200_00, 0));
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(bookmaker_and_fancy_bets_are_taken_by_the_house_at_the_posted_rate);
+
+async fn only_an_admin_manages_markets(app: TestApp) {
+    let agent = app.agent().await;
+    let demo = app.demo().await;
+    let match_id = a_match(&app, &demo).await;
+    app.post("admin/market/create", Some(&agent), json!({ "match_id": match_id, "type": "match_odds", "name": "X", "runners": ["A", "B"] })).await.expect(403);
+    app.post("admin/market/create", Some(&demo), json!({ "match_id": match_id, "type": "match_odds", "name": "X", "runners": ["A", "B"] })).await.expect(403);
+    let admin = app.admin().await;
+    let bad = app.post("admin/market/create", Some(&admin), json!({ "match_id": match_id, "type": "dice", "name": "X", "runners": ["A"] })).await;
+    bad.expect(400);
+    assert!(!bad.field_error("type").is_empty() && !bad.field_error("runners").is_empty());
+    app.post("admin/market/create", Some(&admin), json!({ "match_id": 424242, "type": "match_odds", "name": "X", "runners": ["A", "B"] })).await.expect(404);
+}
+both_databases!(only_an_admin_manages_markets);

@@ -1,0 +1,396 @@
+//! Bets (exchange orders and house bets), fills and per-market exposure: the durable side of
+//! the exchange engine. The engine owns the live books in memory and writes here in the same
+//! transaction as the funds check, so a bet is acknowledged only once all of it is stored.
+
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::{Store, StoreError, StoreResult, Writer};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BetRow {
+    pub bet_id: i64,
+    pub user_id: i64,
+    pub market_id: i64,
+    pub runner_id: Option<i64>,
+    /// 'back', 'lay', 'yes', 'no'.
+    pub side: String,
+    /// Odds in hundredths (exchange) or the rate (bookmaker, fancy).
+    pub price: i64,
+    pub line: Option<i64>,
+    pub stake_minor: i64,
+    pub matched_minor: i64,
+    pub remaining_minor: i64,
+    pub cancelled_minor: i64,
+    pub lapsed_minor: i64,
+    pub persistence: String,
+    /// 'open' (something unmatched), 'matched', 'closed' (nothing left, nothing matched),
+    /// 'settled', 'void'.
+    pub status: String,
+    pub pnl_minor: Option<i64>,
+    pub client_ref: Option<String>,
+    pub request_hash: Option<String>,
+    pub created_at_ms: i64,
+}
+
+/// A bet to store.
+#[derive(Clone, Debug)]
+pub struct NewBet<'a> {
+    pub user_id: i64,
+    pub market_id: i64,
+    pub runner_id: Option<i64>,
+    pub side: &'a str,
+    pub price: i64,
+    pub line: Option<i64>,
+    pub stake_minor: i64,
+    pub matched_minor: i64,
+    pub persistence: &'a str,
+    pub client_ref: Option<&'a str>,
+    pub request_hash: Option<&'a str>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FillRow {
+    pub fill_id: i64,
+    pub market_id: i64,
+    pub runner_id: i64,
+    pub back_bet_id: i64,
+    pub back_user_id: i64,
+    pub lay_bet_id: i64,
+    pub lay_user_id: i64,
+    pub price: i64,
+    pub size_minor: i64,
+    pub backer_profit_minor: i64,
+}
+
+const BET_COLUMNS: &str = "id, user_id, market_id, runner_id, side, price, line, stake_minor, matched_minor, \
+     remaining_minor, cancelled_minor, lapsed_minor, persistence, status, pnl_minor, client_ref, request_hash, created_at_ms";
+
+fn bet_from_row(row: &AnyRow) -> Result<BetRow, sqlx::Error> {
+    Ok(BetRow {
+        bet_id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        market_id: row.try_get("market_id")?,
+        runner_id: row.try_get("runner_id")?,
+        side: row.try_get("side")?,
+        price: row.try_get("price")?,
+        line: row.try_get("line")?,
+        stake_minor: row.try_get("stake_minor")?,
+        matched_minor: row.try_get("matched_minor")?,
+        remaining_minor: row.try_get("remaining_minor")?,
+        cancelled_minor: row.try_get("cancelled_minor")?,
+        lapsed_minor: row.try_get("lapsed_minor")?,
+        persistence: row.try_get("persistence")?,
+        status: row.try_get("status")?,
+        pnl_minor: row.try_get("pnl_minor")?,
+        client_ref: row.try_get("client_ref")?,
+        request_hash: row.try_get("request_hash")?,
+        created_at_ms: row.try_get("created_at_ms")?,
+    })
+}
+
+fn bets_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<BetRow>> {
+    rows.iter().map(bet_from_row).collect::<Result<_, _>>().map_err(Into::into)
+}
+
+/// The status a bet's sizes imply (before settlement).
+pub fn live_status(matched_minor: i64, remaining_minor: i64) -> &'static str {
+    if remaining_minor > 0 {
+        "open"
+    } else if matched_minor > 0 {
+        "matched"
+    } else {
+        "closed"
+    }
+}
+
+/// One user's exposure in one market, with the match it belongs to (for getExposureDetail).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExposureRow {
+    pub market_id: i64,
+    pub market_name: String,
+    pub market_type: String,
+    pub match_id: i64,
+    pub match_name: String,
+    pub sport_name: String,
+    pub exposure_minor: i64,
+    pub bet_count: i64,
+}
+
+impl Store {
+    pub async fn bet(&self, bet_id: i64) -> StoreResult<BetRow> {
+        let row = sqlx::query(&format!("SELECT {BET_COLUMNS} FROM bets WHERE id = $1"))
+            .bind(bet_id)
+            .fetch_optional(self.pool())
+            .await?
+            .ok_or(StoreError::NotFound)?;
+        Ok(bet_from_row(&row)?)
+    }
+
+    /// Every bet of a market, oldest first (the engine rebuilds its books from these).
+    pub async fn bets_of_market(&self, market_id: i64) -> StoreResult<Vec<BetRow>> {
+        let rows = sqlx::query(&format!("SELECT {BET_COLUMNS} FROM bets WHERE market_id = $1 ORDER BY id"))
+            .bind(market_id)
+            .fetch_all(self.pool())
+            .await?;
+        bets_from_rows(&rows)
+    }
+
+    /// Every fill of a market, oldest first, with the users on each side.
+    pub async fn fills_of_market(&self, market_id: i64) -> StoreResult<Vec<FillRow>> {
+        let rows = sqlx::query(
+            "SELECT f.id, f.market_id, f.runner_id, f.back_bet_id, b.user_id AS back_user_id, f.lay_bet_id, \
+             l.user_id AS lay_user_id, f.price, f.size_minor, f.backer_profit_minor FROM fills f \
+             JOIN bets b ON b.id = f.back_bet_id JOIN bets l ON l.id = f.lay_bet_id \
+             WHERE f.market_id = $1 ORDER BY f.id",
+        )
+        .bind(market_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(FillRow {
+                    fill_id: row.try_get("id")?,
+                    market_id: row.try_get("market_id")?,
+                    runner_id: row.try_get("runner_id")?,
+                    back_bet_id: row.try_get("back_bet_id")?,
+                    back_user_id: row.try_get("back_user_id")?,
+                    lay_bet_id: row.try_get("lay_bet_id")?,
+                    lay_user_id: row.try_get("lay_user_id")?,
+                    price: row.try_get("price")?,
+                    size_minor: row.try_get("size_minor")?,
+                    backer_profit_minor: row.try_get("backer_profit_minor")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// Stored exposure per user in a market.
+    pub async fn exposures_of_market(&self, market_id: i64) -> StoreResult<Vec<(i64, i64)>> {
+        let rows = sqlx::query("SELECT user_id, exposure_minor FROM market_exposures WHERE market_id = $1")
+            .bind(market_id)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("user_id")?, row.try_get("exposure_minor")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// A user's bets with their market's type, newest first, optionally only those of one match.
+    pub async fn bets_of_user(&self, user_id: i64, match_id: Option<i64>, limit: i64) -> StoreResult<Vec<(BetRow, String)>> {
+        let columns = BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
+        let rows = sqlx::query(&format!(
+            "SELECT {columns}, m.market_type FROM bets b JOIN markets m ON m.id = b.market_id \
+             WHERE b.user_id = $1 AND ($2 = -1 OR m.match_id = $2) ORDER BY b.id DESC LIMIT $3"
+        ))
+        .bind(user_id)
+        .bind(match_id.unwrap_or(-1))
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| Ok((bet_from_row(row)?, row.try_get("market_type")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// A user's exposure per open market, with the match and sport (newest match first).
+    pub async fn exposure_rows_of_user(&self, user_id: i64) -> StoreResult<Vec<ExposureRow>> {
+        let rows = sqlx::query(
+            "SELECT e.market_id, m.name AS market_name, m.market_type, mt.id AS match_id, mt.name AS match_name, \
+             sp.name AS sport_name, e.exposure_minor, \
+             (SELECT COUNT(*) FROM bets b WHERE b.market_id = e.market_id AND b.user_id = e.user_id \
+              AND b.status IN ('open', 'matched')) AS bet_count \
+             FROM market_exposures e JOIN markets m ON m.id = e.market_id JOIN matches mt ON mt.id = m.match_id \
+             JOIN sports sp ON sp.sport_id = mt.sport_id \
+             WHERE e.user_id = $1 AND e.exposure_minor > 0 ORDER BY mt.id DESC, e.market_id",
+        )
+        .bind(user_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(ExposureRow {
+                    market_id: row.try_get("market_id")?,
+                    market_name: row.try_get("market_name")?,
+                    market_type: row.try_get("market_type")?,
+                    match_id: row.try_get("match_id")?,
+                    match_name: row.try_get("match_name")?,
+                    sport_name: row.try_get("sport_name")?,
+                    exposure_minor: row.try_get("exposure_minor")?,
+                    bet_count: row.try_get("bet_count")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+}
+
+impl Writer {
+    /// The bet a user already placed with `client_ref`, if any.
+    pub async fn bet_by_client_ref(&mut self, user_id: i64, client_ref: &str) -> StoreResult<Option<BetRow>> {
+        let row = sqlx::query(&format!("SELECT {BET_COLUMNS} FROM bets WHERE user_id = $1 AND client_ref = $2"))
+            .bind(user_id)
+            .bind(client_ref)
+            .fetch_optional(self.conn())
+            .await?;
+        row.as_ref().map(bet_from_row).transpose().map_err(Into::into)
+    }
+
+    /// Stores a new bet with everything unmatched but `matched_minor`; returns its id. A
+    /// `client_ref` the user already used is `Conflict`.
+    pub async fn insert_bet(&mut self, bet: &NewBet<'_>, now_ms: i64) -> StoreResult<i64> {
+        let remaining_minor = bet.stake_minor - bet.matched_minor;
+        let inserted = sqlx::query_scalar(
+            "INSERT INTO bets (user_id, market_id, runner_id, side, price, line, stake_minor, matched_minor, \
+             remaining_minor, persistence, status, client_ref, request_hash, created_at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
+        )
+        .bind(bet.user_id)
+        .bind(bet.market_id)
+        .bind(bet.runner_id)
+        .bind(bet.side)
+        .bind(bet.price)
+        .bind(bet.line)
+        .bind(bet.stake_minor)
+        .bind(bet.matched_minor)
+        .bind(remaining_minor)
+        .bind(bet.persistence)
+        .bind(live_status(bet.matched_minor, remaining_minor))
+        .bind(bet.client_ref)
+        .bind(bet.request_hash)
+        .bind(now_ms)
+        .fetch_one(self.conn())
+        .await;
+        match inserted {
+            Ok(id) => Ok(id),
+            Err(err) if crate::is_unique_violation(&err) => {
+                Err(StoreError::Conflict("this client_ref was already used for another bet".into()))
+            }
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// Records `matched_minor` more of a bet as matched, leaving `remaining_minor` unmatched.
+    pub async fn record_match(&mut self, bet_id: i64, matched_minor: i64, remaining_minor: i64) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE bets SET matched_minor = matched_minor + $1, remaining_minor = $2, \
+             status = CASE WHEN $2 > 0 THEN 'open' ELSE 'matched' END WHERE id = $3",
+        )
+        .bind(matched_minor)
+        .bind(remaining_minor)
+        .bind(bet_id)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Takes `size_minor` off a bet's unmatched part, as cancelled or lapsed.
+    pub async fn record_unmatched_removal(&mut self, bet_id: i64, size_minor: i64, lapsed: bool) -> StoreResult<()> {
+        let column = if lapsed { "lapsed_minor" } else { "cancelled_minor" };
+        sqlx::query(&format!(
+            "UPDATE bets SET {column} = {column} + $1, remaining_minor = remaining_minor - $1, \
+             status = CASE WHEN remaining_minor - $1 > 0 THEN 'open' WHEN matched_minor > 0 THEN 'matched' ELSE 'closed' END \
+             WHERE id = $2"
+        ))
+        .bind(size_minor)
+        .bind(bet_id)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    pub async fn insert_fill(&mut self, fill: &FillRow, now_ms: i64) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO fills (market_id, runner_id, back_bet_id, lay_bet_id, price, size_minor, backer_profit_minor, created_at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        )
+        .bind(fill.market_id)
+        .bind(fill.runner_id)
+        .bind(fill.back_bet_id)
+        .bind(fill.lay_bet_id)
+        .bind(fill.price)
+        .bind(fill.size_minor)
+        .bind(fill.backer_profit_minor)
+        .bind(now_ms)
+        .fetch_one(self.conn())
+        .await?)
+    }
+
+    /// Moves a user's exposure in a market from `stored_minor` to `new_minor`, in the market's
+    /// row and in their account's total. An increase is the funds check: it succeeds only if
+    /// the account's available balance covers it, else `InsufficientFunds` (nothing written).
+    pub async fn set_exposure(&mut self, user_id: i64, market_id: i64, stored_minor: i64, new_minor: i64) -> StoreResult<()> {
+        assert!(new_minor >= 0 && stored_minor >= 0, "exposure is never negative");
+        let delta = new_minor - stored_minor;
+        if delta == 0 {
+            return Ok(());
+        }
+        let updated: Option<i64> = sqlx::query_scalar(
+            "UPDATE ledger_accounts SET exposure_minor = exposure_minor + $1 \
+             WHERE user_id = $2 AND ($1 <= 0 OR balance_minor - exposure_minor - $1 >= 0) RETURNING id",
+        )
+        .bind(delta)
+        .bind(user_id)
+        .fetch_optional(self.conn())
+        .await?;
+        if updated.is_none() {
+            let available_minor: i64 =
+                sqlx::query_scalar("SELECT balance_minor - exposure_minor FROM ledger_accounts WHERE user_id = $1")
+                    .bind(user_id)
+                    .fetch_optional(self.conn())
+                    .await?
+                    .ok_or(StoreError::NotFound)?;
+            return Err(StoreError::InsufficientFunds { available_minor });
+        }
+        sqlx::query(
+            "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES ($1, $2, $3) \
+             ON CONFLICT (user_id, market_id) DO UPDATE SET exposure_minor = excluded.exposure_minor",
+        )
+        .bind(user_id)
+        .bind(market_id)
+        .bind(new_minor)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Marks a settled market's bets: each user's bets get the status, and `pnl_minor` is set
+    /// on the user's latest bet-level figure by the caller when known.
+    pub async fn close_market_bets(&mut self, market_id: i64, status: &str) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE bets SET cancelled_minor = cancelled_minor + remaining_minor, remaining_minor = 0, status = $1 \
+             WHERE market_id = $2 AND status IN ('open', 'matched', 'closed')",
+        )
+        .bind(status)
+        .bind(market_id)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Closes a market with its result once: `false` when it was already closed or void.
+    pub async fn record_market_result(
+        &mut self,
+        market_id: i64,
+        status: &str,
+        result_runner_id: Option<i64>,
+        result_value: Option<i64>,
+        now_ms: i64,
+    ) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE markets SET status = $1, result_runner_id = $2, result_value = $3, settled_at_ms = $4 \
+             WHERE id = $5 AND status NOT IN ('closed', 'void')",
+        )
+        .bind(status)
+        .bind(result_runner_id)
+        .bind(result_value)
+        .bind(now_ms)
+        .bind(market_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
