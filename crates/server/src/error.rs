@@ -144,6 +144,10 @@ impl From<StoreError> for AppError {
                 "Insufficient funds: {} available.",
                 backlay_core::money::Money::from_minor(available_minor)
             )),
+            StoreError::ExposureLimit { limit_minor } => AppError::Unprocessable(format!(
+                "This would take your exposure over your limit of {}.",
+                backlay_core::money::Money::from_minor(limit_minor)
+            )),
             StoreError::Database(err) => AppError::Internal(err.into()),
         }
     }

@@ -321,6 +321,27 @@ pub async fn set_locked(ctx: &OperatorContext<'_>, user_id: i64, locked: bool) -
     Ok(user)
 }
 
+/// Sets the most exposure a user may hold across all markets (`None`: no limit).
+pub async fn set_exposure_limit(ctx: &OperatorContext<'_>, user_id: i64, limit: Option<Money>) -> Result<User, AppError> {
+    if limit.is_some_and(|l| l.is_negative()) {
+        return Err(AppError::field("max_exposure", "max_exposure cannot be negative."));
+    }
+    let mut writer = ctx.store.begin_write().await?;
+    let user = writer.user_by_id(user_id).await.or_not_found(|| format!("There is no user with id {user_id}."))?;
+    ctx.require_manages(&user)?;
+    writer.set_max_exposure(user.id, limit.map(Money::minor)).await?;
+    ctx.audit(
+        &mut writer,
+        "user.exposure_limit",
+        format!("user:{}", user.id),
+        serde_json::json!({ "max_exposure_minor": limit.map(Money::minor) }),
+    )
+    .await?;
+    let user = writer.user_by_id(user.id).await?;
+    writer.commit().await?;
+    Ok(user)
+}
+
 /// Sets site settings; every key is checked before any is written.
 pub async fn update_settings(ctx: &OperatorContext<'_>, changes: &[(String, String)]) -> Result<(), AppError> {
     ctx.require_admin("change site settings")?;

@@ -246,7 +246,8 @@ impl Writer {
         let inserted = sqlx::query_scalar(
             "INSERT INTO bets (user_id, market_id, runner_id, side, price, line, stake_minor, matched_minor, \
              remaining_minor, persistence, status, client_ref, request_hash, created_at_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+             ON CONFLICT (user_id, client_ref) DO NOTHING RETURNING id",
         )
         .bind(bet.user_id)
         .bind(bet.market_id)
@@ -262,15 +263,30 @@ impl Writer {
         .bind(bet.client_ref)
         .bind(bet.request_hash)
         .bind(now_ms)
-        .fetch_one(self.conn())
-        .await;
-        match inserted {
-            Ok(id) => Ok(id),
-            Err(err) if crate::is_unique_violation(&err) => {
-                Err(StoreError::Conflict("this client_ref was already used for another bet".into()))
-            }
-            Err(err) => Err(err.into()),
+        .fetch_optional(self.conn())
+        .await?;
+        // DO NOTHING rather than an error: a failed statement would abort a PostgreSQL
+        // transaction that other bets of the same group commit share.
+        inserted.ok_or_else(|| StoreError::Conflict("this client_ref was already used for another bet".into()))
+    }
+
+    /// Takes back a bet stored in this transaction whose funds check then failed.
+    pub async fn delete_bet(&mut self, bet_id: i64) -> StoreResult<()> {
+        sqlx::query("DELETE FROM bets WHERE id = $1").bind(bet_id).execute(self.conn()).await?;
+        Ok(())
+    }
+
+    /// Σ price × size over a bet's fills (hundredths × minor units), for its average price.
+    pub async fn matched_price_size_sum(&mut self, bet_id: i64) -> StoreResult<i128> {
+        let rows = sqlx::query("SELECT price, size_minor FROM fills WHERE back_bet_id = $1 OR lay_bet_id = $1")
+            .bind(bet_id)
+            .fetch_all(self.conn())
+            .await?;
+        let mut sum: i128 = 0;
+        for row in &rows {
+            sum += i128::from(row.try_get::<i64, _>("price")?) * i128::from(row.try_get::<i64, _>("size_minor")?);
         }
+        Ok(sum)
     }
 
     /// Records `matched_minor` more of a bet as matched, leaving `remaining_minor` unmatched.
@@ -321,7 +337,9 @@ impl Writer {
 
     /// Moves a user's exposure in a market from `stored_minor` to `new_minor`, in the market's
     /// row and in their account's total. An increase is the funds check: it succeeds only if
-    /// the account's available balance covers it, else `InsufficientFunds` (nothing written).
+    /// the account's available balance covers it (else `InsufficientFunds`) and the total stays
+    /// within the user's exposure limit if the operator set one (else `ExposureLimit`); a
+    /// refusal writes nothing.
     pub async fn set_exposure(&mut self, user_id: i64, market_id: i64, stored_minor: i64, new_minor: i64) -> StoreResult<()> {
         assert!(new_minor >= 0 && stored_minor >= 0, "exposure is never negative");
         let delta = new_minor - stored_minor;
@@ -330,20 +348,32 @@ impl Writer {
         }
         let updated: Option<i64> = sqlx::query_scalar(
             "UPDATE ledger_accounts SET exposure_minor = exposure_minor + $1 \
-             WHERE user_id = $2 AND ($1 <= 0 OR balance_minor - exposure_minor - $1 >= 0) RETURNING id",
+             WHERE user_id = $2 AND ($1 <= 0 OR (balance_minor - exposure_minor - $1 >= 0 \
+               AND exposure_minor + $1 <= COALESCE((SELECT max_exposure_minor FROM users WHERE id = $2), exposure_minor + $1))) \
+             RETURNING id",
         )
         .bind(delta)
         .bind(user_id)
         .fetch_optional(self.conn())
         .await?;
         if updated.is_none() {
-            let available_minor: i64 =
-                sqlx::query_scalar("SELECT balance_minor - exposure_minor FROM ledger_accounts WHERE user_id = $1")
-                    .bind(user_id)
-                    .fetch_optional(self.conn())
-                    .await?
-                    .ok_or(StoreError::NotFound)?;
-            return Err(StoreError::InsufficientFunds { available_minor });
+            let row = sqlx::query(
+                "SELECT a.balance_minor - a.exposure_minor AS available_minor, a.exposure_minor, u.max_exposure_minor \
+                 FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id = $1",
+            )
+            .bind(user_id)
+            .fetch_optional(self.conn())
+            .await?
+            .ok_or(StoreError::NotFound)?;
+            let available_minor: i64 = row.try_get("available_minor")?;
+            let exposure_minor: i64 = row.try_get("exposure_minor")?;
+            let limit: Option<i64> = row.try_get("max_exposure_minor")?;
+            return Err(match limit {
+                Some(limit_minor) if exposure_minor + delta > limit_minor && available_minor >= delta => {
+                    StoreError::ExposureLimit { limit_minor }
+                }
+                _ => StoreError::InsufficientFunds { available_minor },
+            });
         }
         sqlx::query(
             "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES ($1, $2, $3) \

@@ -68,6 +68,8 @@ pub enum StoreError {
     Conflict(String),
     #[error("insufficient funds: {available_minor} minor units available")]
     InsufficientFunds { available_minor: i64 },
+    #[error("exposure limit of {limit_minor} minor units reached")]
+    ExposureLimit { limit_minor: i64 },
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }

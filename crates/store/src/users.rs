@@ -234,6 +234,19 @@ impl Writer {
         Ok(())
     }
 
+    /// Sets (or with `None` removes) the most exposure the user may hold across markets.
+    pub async fn set_max_exposure(&mut self, user_id: i64, max_exposure_minor: Option<i64>) -> StoreResult<()> {
+        let done = sqlx::query("UPDATE users SET max_exposure_minor = $1 WHERE id = $2")
+            .bind(max_exposure_minor)
+            .bind(user_id)
+            .execute(self.conn())
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
     pub async fn set_locked(&mut self, user_id: i64, locked: bool) -> StoreResult<()> {
         let done = sqlx::query("UPDATE users SET is_locked = $1 WHERE id = $2")
             .bind(flag(locked))

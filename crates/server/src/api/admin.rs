@@ -24,6 +24,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(list_users))
         .routes(routes!(transfer))
         .routes(routes!(lock))
+        .routes(routes!(exposure_limit))
+        .routes(routes!(engine_stats))
         .routes(routes!(mint))
         .routes(routes!(settings))
         .routes(routes!(create_sport))
@@ -210,6 +212,53 @@ async fn lock(
     let user = operator::set_locked(&ctx, body.user_id.0, body.locked.0).await?;
     let message = if user.is_locked { format!("{} is locked.", user.user_name) } else { format!("{} is unlocked.", user.user_name) };
     Ok(ok_with(message, UserSummary::from(&user)))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ExposureLimitRequest {
+    #[schema(value_type = i64)]
+    pub user_id: FlexI64,
+    /// The most exposure the user may hold across markets; null or absent removes the limit.
+    #[serde(default)]
+    #[schema(value_type = Option<f64>)]
+    pub max_exposure: Option<AmountInput>,
+}
+
+#[utoipa::path(post, path = "/admin/user/exposureLimit", tag = "admin", request_body = ExposureLimitRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<UserSummary>), (status = 400), (status = 403), (status = 404)))]
+async fn exposure_limit(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<ExposureLimitRequest>,
+) -> ApiResult<UserSummary> {
+    let ctx = context(&state, operator, ip);
+    let limit = body.max_exposure.map(|m| m.0);
+    let user = operator::set_exposure_limit(&ctx, body.user_id.0, limit).await?;
+    let message = match limit {
+        Some(limit) => format!("{}'s exposure limit is {limit}.", user.user_name),
+        None => format!("{} has no exposure limit.", user.user_name),
+    };
+    Ok(ok_with(message, UserSummary::from(&user)))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct EngineStatsData {
+    /// Placement transactions committed since the server started.
+    pub commits: u64,
+    /// Bets placed in them (bets per commit = bets / commits).
+    pub bets: u64,
+}
+
+/// The engine's counters since start (admin only).
+#[utoipa::path(get, path = "/admin/engine/stats", tag = "admin", security(("bearer" = [])),
+    responses((status = 200, body = Envelope<EngineStatsData>), (status = 403)))]
+async fn engine_stats(State(state): State<AppState>, Operator(authed): Operator) -> ApiResult<EngineStatsData> {
+    if authed.user.role != Role::Admin {
+        return Err(AppError::Forbidden("Only an admin can read the engine's counters.".into()));
+    }
+    let (commits, bets) = state.engine.stats.snapshot();
+    Ok(ok(EngineStatsData { commits, bets }))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -13,9 +13,11 @@ use backlay_store::bets::{BetRow, FillRow, NewBet};
 use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
 use backlay_store::markets::MarketRow;
 use backlay_store::{Store, StoreError, Writer};
-use tokio::sync::mpsc;
+use std::sync::Arc;
 
-use super::Command;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Command, EngineStats};
 use crate::clock::now_ms;
 use crate::error::AppError;
 
@@ -37,6 +39,8 @@ pub struct PlaceBet {
     /// Fingerprint of the request body, to tell a repeat from a different bet with the same
     /// `client_ref`.
     pub request_hash: String,
+    /// Set after an in-play bet delay: the suspension count seen when the bet arrived.
+    pub admitted_after_suspensions: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -106,7 +110,21 @@ pub(crate) struct MarketActor {
     market: Market,
     /// Each user's exposure here as stored in `market_exposures`.
     stored_exposure: HashMap<i64, i64>,
+    /// How many times the market was suspended since it was loaded: a bet admitted before a
+    /// suspension is refused after its bet delay even if the market reopened meanwhile.
+    suspensions: u64,
+    stats: Arc<EngineStats>,
 }
+
+/// What a placement must wait for: see [`MarketActor::admission`].
+#[derive(Copy, Clone, Debug)]
+pub struct Admission {
+    pub delay_ms: u64,
+    pub suspensions: u64,
+}
+
+/// Most placements committed in one transaction.
+const MAX_BETS_PER_COMMIT: usize = 256;
 
 fn kind_of(row: &MarketRow) -> Result<MarketKind, AppError> {
     Ok(match row.market_type.as_str() {
@@ -163,7 +181,7 @@ fn matched_bet(kind: MarketKind, bet: &BetRow) -> Result<Bet, AppError> {
 }
 
 impl MarketActor {
-    pub(crate) async fn load(store: Store, market_id: i64) -> Result<MarketActor, AppError> {
+    pub(crate) async fn load(store: Store, market_id: i64, stats: Arc<EngineStats>) -> Result<MarketActor, AppError> {
         let row = store.market(market_id).await?;
         let kind = kind_of(&row)?;
         let runners = if kind == MarketKind::Fancy { Vec::new() } else { row.runners.iter().map(|r| RunnerId(r.runner_id)).collect() };
@@ -201,15 +219,46 @@ impl MarketActor {
         }
         let stored_exposure = store.exposures_of_market(market_id).await?.into_iter().collect();
         let the_match = store.match_by_id(row.match_id).await?;
-        Ok(MarketActor { store, match_name: the_match.name, in_play: the_match.in_play, row, market, stored_exposure })
+        Ok(MarketActor {
+            store,
+            match_name: the_match.name,
+            in_play: the_match.in_play,
+            row,
+            market,
+            stored_exposure,
+            suspensions: 0,
+            stats,
+        })
     }
 
     pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
-        while let Some(command) = commands.recv().await {
+        let mut next: Option<Command> = None;
+        loop {
+            let command = match next.take() {
+                Some(command) => command,
+                None => match commands.recv().await {
+                    Some(command) => command,
+                    None => return,
+                },
+            };
             match command {
                 Command::Place(bet, reply) => {
-                    let answer = self.place(bet).await;
-                    let _ = reply.send(answer);
+                    // Group commit: every placement already waiting joins this transaction.
+                    let mut batch = vec![(bet, reply)];
+                    while batch.len() < MAX_BETS_PER_COMMIT {
+                        match commands.try_recv() {
+                            Ok(Command::Place(bet, reply)) => batch.push((bet, reply)),
+                            Ok(other) => {
+                                next = Some(other);
+                                break;
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    self.place_batch(batch).await;
+                }
+                Command::Admit { reply } => {
+                    let _ = reply.send(self.admission());
                 }
                 Command::Cancel { user_id, bet_id, size, reply } => {
                     let answer = self.cancel(user_id, bet_id, size).await;
@@ -238,11 +287,80 @@ impl MarketActor {
         }
     }
 
+    /// What a placement must wait for before it is taken: the in-play bet delay, and the
+    /// suspension count it must still see when the delay is over.
+    fn admission(&self) -> Admission {
+        let delay_ms = if self.in_play { self.row.bet_delay_ms } else { 0 };
+        Admission { delay_ms: u64::try_from(delay_ms).unwrap_or(0), suspensions: self.suspensions }
+    }
+
+    /// Places a batch of bets in one transaction. A bet refused for its own reasons (funds,
+    /// limits, odds changed) leaves the transaction as it was; a failure of the store aborts
+    /// the whole batch, and the market is reloaded from what was committed.
+    async fn place_batch(&mut self, batch: Vec<(PlaceBet, oneshot::Sender<Result<BetAnswer, AppError>>)>) {
+        let mut writer = match self.store.begin_write().await {
+            Ok(writer) => writer,
+            Err(err) => {
+                let err: AppError = err.into();
+                for (_, reply) in batch {
+                    let _ = reply.send(Err(AppError::Internal(anyhow::anyhow!("{err}"))));
+                }
+                return;
+            }
+        };
+        let mut pending: HashMap<i64, i64> = HashMap::new();
+        let mut answers = Vec::with_capacity(batch.len());
+        let mut broken: Option<AppError> = None;
+        let mut placed = 0u64;
+        for (request, reply) in batch {
+            if broken.is_some() {
+                answers.push((reply, None));
+                continue;
+            }
+            match self.place_in(&mut writer, request, &mut pending).await {
+                Ok(answer) => {
+                    placed += 1;
+                    answers.push((reply, Some(Ok(answer))));
+                }
+                Err(PlaceError::Refused(err)) => answers.push((reply, Some(Err(err)))),
+                Err(PlaceError::Broken(err)) => {
+                    broken = Some(err);
+                    answers.push((reply, None));
+                }
+            }
+        }
+        let committed = match broken {
+            Some(err) => Err(err),
+            None => writer.commit().await.map_err(AppError::from),
+        };
+        match committed {
+            Ok(()) => {
+                self.stored_exposure.extend(pending);
+                self.stats.record_commit(placed);
+                for (reply, answer) in answers {
+                    let _ = reply.send(answer.expect("every bet of a sound batch has an answer"));
+                }
+            }
+            Err(err) => {
+                tracing::error!(market_id = self.row.market_id, "placing a batch failed: {err}");
+                self.reload().await;
+                for (reply, _) in answers {
+                    let _ = reply.send(Err(AppError::Internal(anyhow::anyhow!("placing a batch of bets failed"))));
+                }
+            }
+        }
+    }
+
     /// After a failure part-way through a change, memory may be ahead of the database:
     /// start again from what is stored.
     async fn reload(&mut self) {
-        match MarketActor::load(self.store.clone(), self.row.market_id).await {
-            Ok(fresh) => *self = fresh,
+        match MarketActor::load(self.store.clone(), self.row.market_id, self.stats.clone()).await {
+            Ok(fresh) => {
+                let suspensions = self.suspensions + 1;
+                *self = fresh;
+                // A reload may have lost track of a suspension: count one, so delayed bets re-check.
+                self.suspensions = suspensions;
+            }
             Err(err) => tracing::error!(market_id = self.row.market_id, "reloading market failed: {err}"),
         }
     }
@@ -271,108 +389,65 @@ impl MarketActor {
         Ok(())
     }
 
-    async fn place(&mut self, request: PlaceBet) -> Result<BetAnswer, AppError> {
+    /// Places one bet inside the batch's transaction. `Refused` leaves the transaction and
+    /// the market as they were; `Broken` means the batch must be abandoned.
+    async fn place_in(&mut self, writer: &mut Writer, request: PlaceBet, pending: &mut HashMap<i64, i64>) -> Result<BetAnswer, PlaceError> {
+        use PlaceError::{Broken, Refused};
         let kind = self.kind();
         if self.market.status().is_settled() || self.row.status != "open" {
             let status = if self.row.status == "ball_running" { "suspended (ball running)".to_string() } else { self.row.status.clone() };
-            return Err(AppError::Conflict(format!("This market is {status} and takes no bets now.")));
+            return Err(Refused(AppError::Conflict(format!("This market is {status} and takes no bets now."))));
+        }
+        if request.admitted_after_suspensions.is_some_and(|seen| seen != self.suspensions) {
+            return Err(Refused(AppError::Conflict(
+                "The market was suspended during the bet delay, so the bet was not placed.".into(),
+            )));
         }
         let stake_minor = request.stake.minor();
         if stake_minor < self.row.min_stake_minor {
-            return Err(AppError::Unprocessable(format!("The minimum stake here is {}.", Money::from_minor(self.row.min_stake_minor))));
+            return Err(Refused(AppError::Unprocessable(format!(
+                "The minimum stake here is {}.",
+                Money::from_minor(self.row.min_stake_minor)
+            ))));
         }
         if stake_minor > self.row.max_stake_minor {
-            return Err(AppError::Unprocessable(format!("The maximum stake here is {}.", Money::from_minor(self.row.max_stake_minor))));
+            return Err(Refused(AppError::Unprocessable(format!(
+                "The maximum stake here is {}.",
+                Money::from_minor(self.row.max_stake_minor)
+            ))));
         }
-        let side = side_of(&request.side).ok_or_else(|| AppError::field("side", "side must be back, lay, yes or no."))?;
+        let side = side_of(&request.side).ok_or_else(|| Refused(AppError::field("side", "side must be back, lay, yes or no.")))?;
         let expected_sides = if kind == MarketKind::Fancy { ["yes", "no"] } else { ["back", "lay"] };
         if !expected_sides.contains(&request.side.as_str()) {
-            return Err(AppError::field("side", format!("On this market side is {} or {}.", expected_sides[0], expected_sides[1])));
+            return Err(Refused(AppError::field(
+                "side",
+                format!("On this market side is {} or {}.", expected_sides[0], expected_sides[1]),
+            )));
         }
-
-        let mut writer = self.store.begin_write().await?;
         if let Some(client_ref) = &request.client_ref {
-            if let Some(existing) = writer.bet_by_client_ref(request.user_id, client_ref).await? {
-                drop(writer);
+            if let Some(existing) = writer.bet_by_client_ref(request.user_id, client_ref).await.map_err(|e| Broken(e.into()))? {
                 if existing.request_hash.as_deref() != Some(request.request_hash.as_str()) {
-                    return Err(AppError::Conflict(format!("client_ref {client_ref} was already used for a different bet.")));
+                    return Err(Refused(AppError::Conflict(format!("client_ref {client_ref} was already used for a different bet."))));
                 }
-                return self.answer_for_stored(&existing).await;
+                return self.answer_for_stored(writer, &existing).await.map_err(Broken);
             }
         }
+        let planned = self.plan(&request, side, stake_minor).map_err(Refused)?;
 
-        // What the bet is, and the exposure the funds check must cover.
-        let planned = match kind {
-            MarketKind::OneWinner | MarketKind::Place { .. } => {
-                let runner = RunnerId(self.runner_row(request.selection_id)?.runner_id);
-                let price = Price::parse_decimal(&request.price_text).map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
-                let order = NewOrder::new(OrderId(0), UserId(request.user_id), side, price, stake_minor).with_persistence(request.persistence);
-                PlannedBet::Order { runner, order }
-            }
-            MarketKind::Bookmaker => {
-                let runner = self.runner_row(request.selection_id)?;
-                let rate: i64 = request.price_text.trim().parse().map_err(|_| AppError::field("price", "The rate is a whole number such as 45."))?;
-                let posted = if side == Side::Back { runner.back_rate } else { runner.lay_rate };
-                match posted {
-                    None => return Err(AppError::Conflict(format!("{} is not offered on {} now.", request.side, runner.name))),
-                    Some(posted) if posted != rate => {
-                        return Err(AppError::Conflict(format!("Odds changed: the {} rate on {} is now {posted}.", request.side, runner.name)))
-                    }
-                    Some(_) => {}
-                }
-                let bet = Bet::bookmaker(RunnerId(runner.runner_id), side, u32::try_from(rate).unwrap_or(0), stake_minor)
-                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
-                PlannedBet::House(bet, rate)
-            }
-            MarketKind::Fancy => {
-                let rate: i64 = request.price_text.trim().parse().map_err(|_| AppError::field("price", "The rate is a whole number such as 100."))?;
-                let line = request.line.ok_or_else(|| AppError::field("line", "A fancy bet needs the line."))?;
-                let (posted_line, posted_rate) =
-                    if side == Side::Back { (self.row.line_yes, self.row.rate_yes) } else { (self.row.line_no, self.row.rate_no) };
-                let (Some(posted_line), Some(posted_rate)) = (posted_line, posted_rate) else {
-                    return Err(AppError::Conflict("This fancy has no line posted now.".into()));
-                };
-                if posted_line != line || posted_rate != rate {
-                    return Err(AppError::Conflict(format!(
-                        "Odds changed: {} is now {posted_line} at {posted_rate}.",
-                        request.side.to_uppercase()
-                    )));
-                }
-                let bet = Bet::fancy(u32::try_from(line).unwrap_or(0), side, u32::try_from(rate).unwrap_or(0), stake_minor)
-                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
-                PlannedBet::House(bet, rate)
-            }
-        };
+        // Store the bet, then the funds check; a refusal takes the bet row back out.
         let user = request.user_id;
-        let reserve_minor = match &planned {
-            PlannedBet::Order { runner, order } => self.market.exposure_with_order_minor(*runner, order).map_err(market_error)?,
-            PlannedBet::House(bet, _) => self.market.exposure_with_bet_minor(UserId(user), bet).map_err(market_error)?,
+        let (house_rate, runner_id, price) = match &planned {
+            PlannedBet::Order { runner, order } => (None, Some(runner.0), i64::from(order.price.hundredths())),
+            PlannedBet::House(bet, rate) => (
+                Some(*rate),
+                match bet.selection() {
+                    backlay_core::exchange::Selection::Runner(r) => Some(r.0),
+                    backlay_core::exchange::Selection::FancyLine(_) => None,
+                },
+                *rate,
+            ),
         };
-        let stored = self.stored_exposure.get(&user).copied().unwrap_or(0);
-        match writer.set_exposure(user, self.row.market_id, stored, reserve_minor).await {
-            Err(StoreError::InsufficientFunds { available_minor }) => {
-                return Err(AppError::Unprocessable(format!(
-                    "Insufficient funds: this bet needs {} more than your available {}.",
-                    Money::from_minor(reserve_minor - stored - available_minor.max(0)),
-                    Money::from_minor(available_minor)
-                )))
-            }
-            other => other?,
-        }
-        let mut pending: HashMap<i64, i64> = HashMap::from([(user, reserve_minor)]);
-
-        let (house_rate, runner_id) = match &planned {
-            PlannedBet::Order { runner, .. } => (None, Some(runner.0)),
-            PlannedBet::House(bet, rate) => (Some(*rate), match bet.selection() {
-                backlay_core::exchange::Selection::Runner(r) => Some(r.0),
-                backlay_core::exchange::Selection::FancyLine(_) => None,
-            }),
-        };
-        let price = match &planned {
-            PlannedBet::Order { order, .. } => i64::from(order.price.hundredths()),
-            PlannedBet::House(_, rate) => *rate,
-        };
-        let inserted = writer
+        let bet_id = writer
             .insert_bet(
                 &NewBet {
                     user_id: user,
@@ -389,32 +464,41 @@ impl MarketActor {
                 },
                 now_ms(),
             )
-            .await;
-        let bet_id = inserted?;
-
-        // From here memory changes before the commit: on any failure, reload from the store.
-        let outcome = self.apply_placement(&mut writer, planned, user, bet_id, &mut pending).await;
-        let (matched_minor, price_size_sum) = match outcome {
-            Ok(figures) => figures,
-            Err(err) => {
-                drop(writer);
-                self.reload().await;
-                return Err(err);
-            }
-        };
-        if let Err(err) = writer.commit().await {
-            self.reload().await;
-            return Err(err.into());
+            .await
+            .map_err(|e| match e {
+                StoreError::Conflict(message) => Refused(AppError::Conflict(capitalised(&message))),
+                other => Broken(other.into()),
+            })?;
+        let reserve_minor = match &planned {
+            PlannedBet::Order { runner, order } => self.market.exposure_with_order_minor(*runner, order),
+            PlannedBet::House(bet, _) => self.market.exposure_with_bet_minor(UserId(user), bet),
         }
-        self.stored_exposure.extend(pending);
+        .map_err(|e| Refused(market_error(e)))?;
+        let stored = pending.get(&user).or_else(|| self.stored_exposure.get(&user)).copied().unwrap_or(0);
+        match writer.set_exposure(user, self.row.market_id, stored, reserve_minor).await {
+            Ok(()) => {}
+            Err(refusal @ (StoreError::InsufficientFunds { .. } | StoreError::ExposureLimit { .. })) => {
+                writer.delete_bet(bet_id).await.map_err(|e| Broken(e.into()))?;
+                return Err(Refused(match refusal {
+                    StoreError::InsufficientFunds { available_minor } => AppError::Unprocessable(format!(
+                        "Insufficient funds: this bet needs {} and you have {} available.",
+                        Money::from_minor(reserve_minor - stored),
+                        Money::from_minor(available_minor)
+                    )),
+                    StoreError::ExposureLimit { limit_minor } => AppError::Unprocessable(format!(
+                        "This bet would take your exposure over your limit of {}.",
+                        Money::from_minor(limit_minor)
+                    )),
+                    _ => unreachable!("matched above"),
+                }));
+            }
+            Err(other) => return Err(Broken(other.into())),
+        }
+        pending.insert(user, reserve_minor);
 
-        let status = if matched_minor == stake_minor {
-            "matched"
-        } else if matched_minor > 0 {
-            "partially_matched"
-        } else {
-            "unmatched"
-        };
+        let (matched_minor, price_size_sum) =
+            self.apply_placement(writer, planned, user, bet_id, pending).await.map_err(Broken)?;
+        let status = bet_status(matched_minor, stake_minor);
         let message = match status {
             "matched" => "Bet matched.".to_string(),
             "partially_matched" => format!("Bet partly matched: {} matched, the rest waits in the book.", Money::from_minor(matched_minor)),
@@ -427,6 +511,49 @@ impl MarketActor {
             avg_price_matched: average_price(matched_minor, price_size_sum, house_rate),
             message,
         })
+    }
+
+    /// What the bet is on this market: an exchange order at a ladder price, or a house bet at
+    /// the rate (and line) posted now.
+    fn plan(&self, request: &PlaceBet, side: Side, stake_minor: i64) -> Result<PlannedBet, AppError> {
+        match self.kind() {
+            MarketKind::OneWinner | MarketKind::Place { .. } => {
+                let runner = RunnerId(self.runner_row(request.selection_id)?.runner_id);
+                let price = Price::parse_decimal(&request.price_text).map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
+                let order = NewOrder::new(OrderId(0), UserId(request.user_id), side, price, stake_minor).with_persistence(request.persistence);
+                Ok(PlannedBet::Order { runner, order })
+            }
+            MarketKind::Bookmaker => {
+                let runner = self.runner_row(request.selection_id)?;
+                let rate: i64 = request.price_text.trim().parse().map_err(|_| AppError::field("price", "The rate is a whole number such as 45."))?;
+                let posted = if side == Side::Back { runner.back_rate } else { runner.lay_rate };
+                match posted {
+                    None => return Err(AppError::Conflict(format!("{} is not offered on {} now.", request.side, runner.name))),
+                    Some(posted) if posted != rate => {
+                        return Err(AppError::Conflict(format!("Odds changed: the {} rate on {} is now {posted}.", request.side, runner.name)))
+                    }
+                    Some(_) => {}
+                }
+                let bet = Bet::bookmaker(RunnerId(runner.runner_id), side, u32::try_from(rate).unwrap_or(0), stake_minor)
+                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
+                Ok(PlannedBet::House(bet, rate))
+            }
+            MarketKind::Fancy => {
+                let rate: i64 = request.price_text.trim().parse().map_err(|_| AppError::field("price", "The rate is a whole number such as 100."))?;
+                let line = request.line.ok_or_else(|| AppError::field("line", "A fancy bet needs the line."))?;
+                let (posted_line, posted_rate) =
+                    if side == Side::Back { (self.row.line_yes, self.row.rate_yes) } else { (self.row.line_no, self.row.rate_no) };
+                let (Some(posted_line), Some(posted_rate)) = (posted_line, posted_rate) else {
+                    return Err(AppError::Conflict("This fancy has no line posted now.".into()));
+                };
+                if posted_line != line || posted_rate != rate {
+                    return Err(AppError::Conflict(format!("Odds changed: {} is now {posted_line} at {posted_rate}.", request.side.to_uppercase())));
+                }
+                let bet = Bet::fancy(u32::try_from(line).unwrap_or(0), side, u32::try_from(rate).unwrap_or(0), stake_minor)
+                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
+                Ok(PlannedBet::House(bet, rate))
+            }
+        }
     }
 
     /// Matches (or books) the stored bet in memory and stores what that changed. Returns the
@@ -484,25 +611,13 @@ impl MarketActor {
     }
 
     /// The answer for a bet already stored (a repeated `client_ref`).
-    async fn answer_for_stored(&self, bet: &BetRow) -> Result<BetAnswer, AppError> {
-        let status = if bet.matched_minor == bet.stake_minor {
-            "matched"
-        } else if bet.matched_minor > 0 {
-            "partially_matched"
-        } else {
-            "unmatched"
-        };
+    async fn answer_for_stored(&self, writer: &mut Writer, bet: &BetRow) -> Result<BetAnswer, AppError> {
+        let status = bet_status(bet.matched_minor, bet.stake_minor);
         let house_rate = self.kind().is_house_banked().then_some(bet.price);
         let price_size_sum = if house_rate.is_some() {
             i128::from(bet.price) * i128::from(bet.matched_minor)
         } else {
-            self.store
-                .fills_of_market(self.row.market_id)
-                .await?
-                .iter()
-                .filter(|f| f.back_bet_id == bet.bet_id || f.lay_bet_id == bet.bet_id)
-                .map(|f| i128::from(f.price) * i128::from(f.size_minor))
-                .sum()
+            writer.matched_price_size_sum(bet.bet_id).await?
         };
         Ok(BetAnswer {
             bet_id: bet.bet_id,
@@ -563,7 +678,10 @@ impl MarketActor {
                 self.market.reopen().map_err(market_error)?;
                 Vec::new()
             }
-            "suspended" | "ball_running" => self.market.suspend().map_err(market_error)?,
+            "suspended" | "ball_running" => {
+                self.suspensions += 1;
+                self.market.suspend().map_err(market_error)?
+            }
             other => {
                 return Err(AppError::field(
                     "status",
@@ -739,6 +857,24 @@ impl MarketActor {
             _ => Vec::new(),
         };
         MarketView { row: self.row.clone(), in_play: self.in_play, runners, fancy_book }
+    }
+}
+
+/// Why one placement of a batch failed.
+enum PlaceError {
+    /// The bet is refused for its own reasons; the batch carries on.
+    Refused(AppError),
+    /// The store failed: the batch is abandoned and the market reloaded.
+    Broken(AppError),
+}
+
+fn bet_status(matched_minor: i64, stake_minor: i64) -> &'static str {
+    if matched_minor == stake_minor {
+        "matched"
+    } else if matched_minor > 0 {
+        "partially_matched"
+    } else {
+        "unmatched"
     }
 }
 

@@ -20,6 +20,7 @@
 mod market_task;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use backlay_core::money::Money;
@@ -28,7 +29,7 @@ use tokio::sync::{mpsc, oneshot, RwLock};
 
 use crate::error::AppError;
 
-pub use market_task::{BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, RunnerView};
+pub use market_task::{Admission, BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, RunnerView};
 
 /// How many commands may wait for one market before callers are told to retry.
 const MARKET_QUEUE_LEN: usize = 1024;
@@ -36,6 +37,7 @@ const MARKET_QUEUE_LEN: usize = 1024;
 /// Commands a market task takes.
 pub(crate) enum Command {
     Place(PlaceBet, oneshot::Sender<Result<BetAnswer, AppError>>),
+    Admit { reply: oneshot::Sender<Admission> },
     Cancel { user_id: i64, bet_id: i64, size: Option<Money>, reply: oneshot::Sender<Result<CancelAnswer, AppError>> },
     SetStatus { status: String, reply: oneshot::Sender<Result<(), AppError>> },
     SetRates(RatesUpdate, oneshot::Sender<Result<(), AppError>>),
@@ -43,16 +45,36 @@ pub(crate) enum Command {
     View { user_id: Option<i64>, reply: oneshot::Sender<MarketView> },
 }
 
+/// Counters of the engine's work since start, for operators and the load benchmark.
+#[derive(Debug, Default)]
+pub struct EngineStats {
+    commits: AtomicU64,
+    bets: AtomicU64,
+}
+
+impl EngineStats {
+    pub(crate) fn record_commit(&self, bets: u64) {
+        self.commits.fetch_add(1, Ordering::Relaxed);
+        self.bets.fetch_add(bets, Ordering::Relaxed);
+    }
+
+    /// (placement transactions committed, bets placed in them).
+    pub fn snapshot(&self) -> (u64, u64) {
+        (self.commits.load(Ordering::Relaxed), self.bets.load(Ordering::Relaxed))
+    }
+}
+
 /// The running markets.
 pub struct Engine {
     store: Store,
     markets: RwLock<HashMap<i64, mpsc::Sender<Command>>>,
+    pub stats: Arc<EngineStats>,
 }
 
 impl Engine {
     /// Loads and starts every live market.
     pub async fn start(store: Store) -> anyhow::Result<Arc<Engine>> {
-        let engine = Arc::new(Engine { store: store.clone(), markets: RwLock::new(HashMap::new()) });
+        let engine = Arc::new(Engine { store: store.clone(), markets: RwLock::new(HashMap::new()), stats: Arc::default() });
         for market in store.live_markets().await? {
             engine.spawn(market.market_id).await.map_err(|e| anyhow::anyhow!("loading market {}: {e}", market.market_id))?;
         }
@@ -61,7 +83,7 @@ impl Engine {
 
     /// Starts (or restarts) the task of a market stored in the database.
     pub async fn spawn(&self, market_id: i64) -> Result<(), AppError> {
-        let actor = market_task::MarketActor::load(self.store.clone(), market_id).await?;
+        let actor = market_task::MarketActor::load(self.store.clone(), market_id, self.stats.clone()).await?;
         let (sender, receiver) = mpsc::channel(MARKET_QUEUE_LEN);
         tokio::spawn(actor.run(receiver));
         self.markets.write().await.insert(market_id, sender);
@@ -89,7 +111,14 @@ impl Engine {
         answer.await.map_err(|_| AppError::Internal(anyhow::anyhow!("market {market_id} task stopped")))
     }
 
-    pub async fn place(&self, bet: PlaceBet) -> Result<BetAnswer, AppError> {
+    /// Places a bet. On an in-play market with a bet delay the bet waits out the delay first
+    /// and is refused if the market was suspended in the meantime (no past-posting).
+    pub async fn place(&self, mut bet: PlaceBet) -> Result<BetAnswer, AppError> {
+        let admission = self.ask(bet.market_id, |reply| Command::Admit { reply }).await?;
+        if admission.delay_ms > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(admission.delay_ms)).await;
+            bet.admitted_after_suspensions = Some(admission.suspensions);
+        }
         self.ask(bet.market_id, |reply| Command::Place(bet, reply)).await?
     }
 

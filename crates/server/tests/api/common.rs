@@ -22,6 +22,7 @@ pub enum Db {
 pub struct TestApp {
     pub base: String,
     pub client: reqwest::Client,
+    config: Config,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<()>>,
     _dir: tempfile::TempDir,
@@ -81,20 +82,26 @@ pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<
     config.demo = true;
     config.web_dir = dir.path().join("no-web-build");
     adjust(&mut config);
+    let (base, shutdown, handle) = start(config.clone()).await;
+    Some(TestApp {
+        base,
+        client: reqwest::Client::new(),
+        config,
+        shutdown: Some(shutdown),
+        server: Some(handle),
+        _dir: dir,
+        postgres_db,
+    })
+}
+
+async fn start(config: Config) -> (String, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
     let server = Server::build(config).await.expect("server starts");
     let base = format!("http://{}/api", server.local_addr());
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
         server.run(async { let _ = stopped.await; }).await.expect("server runs");
     });
-    Some(TestApp {
-        base,
-        client: reqwest::Client::new(),
-        shutdown: Some(shutdown),
-        server: Some(handle),
-        _dir: dir,
-        postgres_db,
-    })
+    (base, shutdown, handle)
 }
 
 impl Drop for TestApp {
@@ -154,6 +161,21 @@ impl Answer {
 }
 
 impl TestApp {
+    /// Stops the server and starts a new one on the same database (on a new port).
+    pub async fn restart(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.abort();
+            let _ = server.await;
+        }
+        let (base, shutdown, handle) = start(self.config.clone()).await;
+        self.base = base;
+        self.shutdown = Some(shutdown);
+        self.server = Some(handle);
+    }
+
     async fn send(&self, request: reqwest::RequestBuilder, token: Option<&str>) -> Answer {
         let request = match token {
             Some(token) => request.bearer_auth(token),

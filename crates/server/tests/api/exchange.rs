@@ -24,8 +24,9 @@ async fn open_market(app: &TestApp, admin: &str, match_id: i64, body: Value) -> 
     (market_id, selections)
 }
 
+/// A match-odds market with no bet delay (the demo match is in play).
 async fn match_odds(app: &TestApp, admin: &str, match_id: i64) -> (i64, Vec<i64>) {
-    open_market(app, admin, match_id, json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1 })).await
+    open_market(app, admin, match_id, json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 })).await
 }
 
 async fn bet(app: &TestApp, token: &str, body: Value) -> crate::common::Answer {
@@ -133,7 +134,8 @@ async fn bad_bets_are_refused_with_no_change(app: TestApp) {
     let admin = app.admin().await;
     let demo = app.demo().await;
     let match_id = a_match(&app, &demo).await;
-    let (market, runners) = open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "MO", "runners": ["A", "B"], "min_stake": 10, "max_stake": 5000 })).await;
+    let (market, runners) =
+        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "MO", "runners": ["A", "B"], "min_stake": 10, "max_stake": 5000, "bet_delay_s": 0 })).await;
     let (other_market, other_runners) = match_odds(&app, &admin, match_id).await;
     let base = |extra: Value| {
         let mut body = json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 });
@@ -161,7 +163,8 @@ async fn bad_bets_are_refused_with_no_change(app: TestApp) {
     let _ = other_market;
     // Insufficient funds names what is available.
     let demo2 = app.login("demo2", "Demo@1234").await;
-    let (big, big_runners) = open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "Big", "runners": ["A", "B"], "max_stake": 10000000 })).await;
+    let (big, big_runners) =
+        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "Big", "runners": ["A", "B"], "max_stake": 10000000, "bet_delay_s": 0 })).await;
     let broke = bet(&app, &demo2, json!({ "market_id": big, "selection_id": big_runners[0], "side": "lay", "price": 10, "stake": 10000 })).await;
     broke.expect(422);
     assert!(broke.message().contains("50000.00"), "{}", broke.message());
@@ -263,3 +266,99 @@ async fn only_an_admin_manages_markets(app: TestApp) {
     app.post("admin/market/create", Some(&admin), json!({ "match_id": 424242, "type": "match_odds", "name": "X", "runners": ["A", "B"] })).await.expect(404);
 }
 both_databases!(only_an_admin_manages_markets);
+
+async fn a_suspension_during_the_bet_delay_rejects_the_bet(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let match_id = a_match(&app, &demo).await;
+    let (market, runners) =
+        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "Delayed", "runners": ["A", "B"], "bet_delay_s": 1 })).await;
+    let started = std::time::Instant::now();
+    let body = json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 });
+    let (answer, ()) = tokio::join!(bet(&app, &demo, body.clone()), async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        app.post("admin/market/status", Some(&admin), json!({ "market_id": market, "status": "suspended" })).await.expect(200);
+        app.post("admin/market/status", Some(&admin), json!({ "market_id": market, "status": "open" })).await.expect(200);
+    });
+    answer.expect(409);
+    assert!(answer.message().contains("suspended during the bet delay"), "{}", answer.message());
+    assert!(started.elapsed() >= std::time::Duration::from_millis(900), "the bet waited out its delay");
+    assert_eq!(funds(&app, &demo).await.1, 0);
+    // Without a suspension the same bet goes through after the delay.
+    let placed = bet(&app, &demo, body).await;
+    placed.expect(200);
+    assert_eq!(funds(&app, &demo).await.1, 100_00);
+}
+both_databases!(a_suspension_during_the_bet_delay_rejects_the_bet);
+
+async fn an_operator_exposure_limit_caps_bets(app: TestApp) {
+    let admin = app.admin().await;
+    let agent = app.agent().await;
+    let demo = app.demo().await;
+    let demo_id = app.user_id(&admin, "demo").await;
+    let limited = app.post("admin/user/exposureLimit", Some(&agent), json!({ "user_id": demo_id, "max_exposure": 150 })).await;
+    limited.expect(200);
+    let (market, runners) = match_odds(&app, &admin, a_match(&app, &demo).await).await;
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 })).await.expect(200);
+    let over = bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 })).await;
+    over.expect(422);
+    assert!(over.message().contains("limit of 150.00"), "{}", over.message());
+    app.post("admin/user/exposureLimit", Some(&agent), json!({ "user_id": demo_id, "max_exposure": null })).await.expect(200);
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 })).await.expect(200);
+    // An agent cannot limit someone else's client.
+    let (other_agent_id, _) = app.new_user(&admin, "agent_two", "agent").await;
+    let _ = other_agent_id;
+    let other = app.login("agent_two", "Second@123").await;
+    app.post("admin/user/exposureLimit", Some(&other), json!({ "user_id": demo_id, "max_exposure": 1 })).await.expect(403);
+}
+both_databases!(an_operator_exposure_limit_caps_bets);
+
+async fn concurrent_bets_share_commits(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let (market, runners) = match_odds(&app, &admin, a_match(&app, &demo).await).await;
+    let before = app.get("admin/engine/stats", Some(&admin)).await;
+    before.expect(200);
+    let answers = futures::future::join_all((0..40).map(|i| {
+        bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[i % 2], "side": "back", "price": 10, "stake": 1 }))
+    }))
+    .await;
+    assert!(answers.iter().all(|a| a.status.as_u16() == 200));
+    let after = app.get("admin/engine/stats", Some(&admin)).await;
+    let bets = after.data()["bets"].as_u64().unwrap() - before.data()["bets"].as_u64().unwrap();
+    let commits = after.data()["commits"].as_u64().unwrap() - before.data()["commits"].as_u64().unwrap();
+    assert_eq!(bets, 40);
+    assert!((1..=40).contains(&commits), "{commits} commits");
+    app.get("admin/engine/stats", Some(&demo)).await.expect(403);
+}
+both_databases!(concurrent_bets_share_commits);
+
+async fn the_book_is_the_same_after_a_restart(mut app: TestApp) {
+    let admin = app.admin().await;
+    let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
+    let match_id = a_match(&app, &demo).await;
+    let (market, runners) = match_odds(&app, &admin, match_id).await;
+    // Two lays at 2.0 from different users: time priority says demo's fills first.
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 2, "stake": 30 })).await.expect(200);
+    bet(&app, &demo2, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 2, "stake": 40 })).await.expect(200);
+    bet(&app, &demo2, json!({ "market_id": market, "selection_id": runners[1], "side": "back", "price": 3, "stake": 15, "persistence": "persist" })).await.expect(200);
+    let books = |detail: &crate::common::Answer| {
+        detail.data()["markets"].as_array().unwrap().iter().find(|m| m["market_id"] == market).unwrap()["runners"].clone()
+    };
+    let before = books(&app.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await);
+    let exposure_before = (funds(&app, &demo).await, funds(&app, &demo2).await);
+    app.restart().await;
+    let demo = app.demo().await;
+    let demo2 = app.login("demo2", "Demo@1234").await;
+    let after = books(&app.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await);
+    assert_eq!(before, after);
+    assert_eq!((funds(&app, &demo).await, funds(&app, &demo2).await), exposure_before);
+    // Time priority survived: a back of 30 at 2.0 takes demo's lay, not demo2's.
+    let maker = app.login("maker", "Maker@1234").await;
+    bet(&app, &maker, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 30 })).await.expect(200);
+    let open = app.post("bet/openBets", Some(&demo), json!({})).await;
+    assert_eq!(open.data()["unmatched"].as_array().unwrap().len(), 0, "demo's lay was first and is now matched");
+    let open2 = app.post("bet/openBets", Some(&demo2), json!({})).await;
+    assert_eq!(open2.data()["unmatched"].as_array().unwrap().len(), 2);
+}
+both_databases!(the_book_is_the_same_after_a_restart);
