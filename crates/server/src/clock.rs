@@ -31,6 +31,23 @@ pub fn parse_iso(text: &str) -> Option<i64> {
     i64::try_from(time.unix_timestamp_nanos() / 1_000_000).ok()
 }
 
+/// The zone the product shows times in (UTC+5:30).
+pub const DISPLAY_OFFSET_MS: i64 = (5 * 60 + 30) * 60 * 1000;
+
+/// A report's date bound: `yyyy-MM-dd` is a whole day at UTC+5:30 (its first millisecond, or
+/// with `end_of_day` its last); an ISO-8601 time with a zone is taken as it is.
+pub fn parse_report_date(text: &str, end_of_day: bool) -> Option<i64> {
+    let text = text.trim();
+    if let Some(ms) = parse_iso(text) {
+        return Some(ms);
+    }
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    let date = time::Date::parse(text, &format).ok()?;
+    let midnight_utc_ms = i64::try_from(date.midnight().assume_utc().unix_timestamp_nanos() / 1_000_000).ok()?;
+    let start = midnight_utc_ms - DISPLAY_OFFSET_MS;
+    Some(if end_of_day { start + 24 * 60 * 60 * 1000 - 1 } else { start })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,5 +60,14 @@ mod tests {
         assert_eq!(parse_iso("2026-11-22T14:00:00.123Z"), Some(1_795_356_000_123));
         assert_eq!(parse_iso("2026-11-22T19:30:00+05:30"), Some(1_795_356_000_000));
         assert_eq!(parse_iso("23/11/2026"), None);
+    }
+
+    #[test]
+    fn report_dates_are_days_at_india_time() {
+        // 22 Nov 2026 00:00 at UTC+5:30 is 21 Nov 18:30 UTC.
+        assert_eq!(parse_report_date("2026-11-22", false).map(iso_utc).as_deref(), Some("2026-11-21T18:30:00.000Z"));
+        assert_eq!(parse_report_date("2026-11-22", true).map(iso_utc).as_deref(), Some("2026-11-22T18:29:59.999Z"));
+        assert_eq!(parse_report_date("2026-11-22T10:00:00Z", true).map(iso_utc).as_deref(), Some("2026-11-22T10:00:00.000Z"));
+        assert_eq!(parse_report_date("22-11-2026", false), None);
     }
 }

@@ -424,3 +424,52 @@ impl Writer {
         Ok(done.rows_affected() == 1)
     }
 }
+
+/// A live bet with the names a report shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CurrentBet {
+    pub bet: BetRow,
+    pub market_type: String,
+    pub market_name: String,
+    pub match_id: i64,
+    pub match_name: String,
+    pub selection_name: Option<String>,
+}
+
+impl Store {
+    /// A user's live bets (not settled), newest first: those with an unmatched part when
+    /// `unmatched`, else those with a matched part.
+    pub async fn current_bets(&self, user_id: i64, unmatched: bool, offset: i64, limit: i64) -> StoreResult<(Vec<CurrentBet>, i64)> {
+        let part = if unmatched { "b.remaining_minor > 0" } else { "b.matched_minor > 0" };
+        let filter = format!(
+            "FROM bets b JOIN markets m ON m.id = b.market_id JOIN matches mt ON mt.id = m.match_id \
+             LEFT JOIN runners r ON r.id = b.runner_id \
+             WHERE b.user_id = $1 AND b.status IN ('open', 'matched') AND {part}"
+        );
+        let columns = BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
+        let rows = sqlx::query(&format!(
+            "SELECT {columns}, m.market_type, m.name AS market_name, mt.id AS match_id, mt.name AS match_name, \
+             r.name AS selection_name {filter} ORDER BY b.id DESC LIMIT $2 OFFSET $3"
+        ))
+        .bind(user_id)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.pool())
+        .await?;
+        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {filter}")).bind(user_id).fetch_one(self.pool()).await?;
+        let bets = rows
+            .iter()
+            .map(|row| {
+                Ok(CurrentBet {
+                    bet: bet_from_row(row)?,
+                    market_type: row.try_get("market_type")?,
+                    market_name: row.try_get("market_name")?,
+                    match_id: row.try_get("match_id")?,
+                    match_name: row.try_get("match_name")?,
+                    selection_name: row.try_get("selection_name")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()?;
+        Ok((bets, total))
+    }
+}

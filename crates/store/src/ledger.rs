@@ -257,3 +257,69 @@ impl Writer {
         Ok(Posted { transaction_id, balances_after })
     }
 }
+
+/// One line of a user's account statement: a ledger entry of theirs with its transaction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatementLine {
+    pub entry_id: i64,
+    pub kind: String,
+    pub amount_minor: i64,
+    pub balance_after_minor: i64,
+    pub description: String,
+    pub remark: String,
+    pub created_at_ms: i64,
+}
+
+impl Store {
+    /// A user's ledger entries between two times (inclusive, epoch ms), newest first, of the
+    /// transaction kinds listed (comma-separated, e.g. "deposit,withdraw"; empty: every kind).
+    pub async fn statement(
+        &self,
+        user_id: i64,
+        from_ms: i64,
+        to_ms: i64,
+        kinds: &str,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<(Vec<StatementLine>, i64)> {
+        // The kind filter is one text parameter so both engines take the same statement.
+        let filter = "FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id \
+             JOIN ledger_accounts a ON a.id = e.account_id \
+             WHERE a.user_id = $1 AND e.created_at_ms >= $2 AND e.created_at_ms <= $3 \
+             AND ($4 = '' OR (',' || $4 || ',') LIKE ('%,' || t.kind || ',%'))";
+        let rows = sqlx::query(&format!(
+            "SELECT e.id, t.kind, e.amount_minor, e.balance_after_minor, e.description, t.remark, e.created_at_ms \
+             {filter} ORDER BY e.id DESC LIMIT $5 OFFSET $6"
+        ))
+        .bind(user_id)
+        .bind(from_ms)
+        .bind(to_ms)
+        .bind(kinds)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.pool())
+        .await?;
+        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {filter}"))
+            .bind(user_id)
+            .bind(from_ms)
+            .bind(to_ms)
+            .bind(kinds)
+            .fetch_one(self.pool())
+            .await?;
+        let lines = rows
+            .iter()
+            .map(|row| {
+                Ok(StatementLine {
+                    entry_id: row.try_get("id")?,
+                    kind: row.try_get("kind")?,
+                    amount_minor: row.try_get("amount_minor")?,
+                    balance_after_minor: row.try_get("balance_after_minor")?,
+                    description: row.try_get("description")?,
+                    remark: row.try_get("remark")?,
+                    created_at_ms: row.try_get("created_at_ms")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()?;
+        Ok((lines, total))
+    }
+}

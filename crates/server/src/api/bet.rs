@@ -235,13 +235,23 @@ pub struct BetItem {
     pub date: String,
 }
 
-pub fn bet_item(bet: &BetRow, exchange: bool) -> BetItem {
+/// A stored price as the API shows it: decimal odds on exchange markets (stored in
+/// hundredths), the rate itself on bookmaker and fancy markets.
+pub fn display_price(stored: i64, market_type: &str) -> f64 {
+    if matches!(market_type, "bookmaker" | "fancy") {
+        stored as f64
+    } else {
+        stored as f64 / 100.0
+    }
+}
+
+pub fn bet_item(bet: &BetRow, market_type: &str) -> BetItem {
     BetItem {
         bet_id: bet.bet_id,
         market_id: bet.market_id,
         selection_id: bet.runner_id,
         side: bet.side.clone(),
-        price: if exchange { bet.price as f64 / 100.0 } else { bet.price as f64 },
+        price: display_price(bet.price, market_type),
         line: bet.line,
         stake: Money::from_minor(bet.stake_minor),
         matched: Money::from_minor(bet.matched_minor),
@@ -265,12 +275,11 @@ async fn open_bets(State(state): State<AppState>, CurrentUser(authed): CurrentUs
     let bets = state.store.bets_of_user(authed.user.id, body.match_id.map(|m| m.0), 500).await?;
     let mut data = OpenBetsData { matched: Vec::new(), unmatched: Vec::new() };
     for (bet, market_type) in bets.iter().filter(|(b, _)| matches!(b.status.as_str(), "open" | "matched")) {
-        let exchange = !matches!(market_type.as_str(), "bookmaker" | "fancy");
         if bet.matched_minor > 0 {
-            data.matched.push(bet_item(bet, exchange));
+            data.matched.push(bet_item(bet, market_type));
         }
         if bet.remaining_minor > 0 {
-            data.unmatched.push(bet_item(bet, exchange));
+            data.unmatched.push(bet_item(bet, market_type));
         }
     }
     Ok(ok(data))

@@ -12,6 +12,7 @@ pub mod casino;
 pub mod health;
 pub mod market;
 pub mod matches;
+pub mod report;
 pub mod series;
 pub mod settings;
 pub mod sport;
@@ -80,7 +81,8 @@ pub fn router(state: AppState) -> Router {
                 .merge(casino::routes())
                 .merge(bet::routes())
                 .merge(admin::routes())
-                .merge(market::routes()),
+                .merge(market::routes())
+                .merge(report::routes()),
         )
         .split_for_parts();
     let openapi = Arc::new(openapi);

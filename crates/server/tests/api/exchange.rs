@@ -362,3 +362,50 @@ async fn the_book_is_the_same_after_a_restart(mut app: TestApp) {
     assert_eq!(open2.data()["unmatched"].as_array().unwrap().len(), 2);
 }
 both_databases!(the_book_is_the_same_after_a_restart);
+
+async fn statements_show_settlements_with_a_running_balance(app: TestApp) {
+    let admin = app.admin().await;
+    let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
+    let match_id = a_match(&app, &demo).await;
+    let (market, runners) = match_odds(&app, &admin, match_id).await;
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 3, "stake": 50 })).await.expect(200);
+    bet(&app, &demo2, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 3, "stake": 20 })).await.expect(200);
+    // Current bets: demo has 20 matched and 30 unmatched of the same lay.
+    let matched = app.post("report/currentBets", Some(&demo), json!({ "type": "sports", "status": "matched" })).await;
+    matched.expect(200);
+    assert_eq!(matched.data()["total"], 1);
+    assert_eq!(minor(&matched.data()["rows"][0]["matched"]), 20_00);
+    assert_eq!(matched.data()["rows"][0]["selection_name"], "Home");
+    assert_eq!(matched.data()["rows"][0]["price"], 3.0);
+    let unmatched = app.post("report/currentBets", Some(&demo), json!({ "status": "unmatched" })).await;
+    assert_eq!(minor(&unmatched.data()["rows"][0]["remaining"]), 30_00);
+    app.post("report/currentBets", Some(&demo), json!({ "status": "void" })).await.expect(400);
+
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": market, "winner_selection_id": runners[0] })).await.expect(200);
+    // The layer lost 20 × 2 = 40.00; the first line is the settlement, with the balance after it.
+    let statement = app.post("report/accountStatement", Some(&demo), json!({ "type": "all", "page": 1, "limit": 10 })).await;
+    statement.expect(200);
+    let rows = statement.data()["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["kind"], "settlement");
+    assert_eq!(minor(&rows[0]["debit"]), 40_00);
+    assert_eq!(minor(&rows[0]["credit"]), 0);
+    assert_eq!(minor(&rows[0]["balance"]), 99_960_00);
+    assert!(rows[0]["description"].as_str().unwrap().contains("Match Odds"));
+    assert_eq!(rows[1]["kind"], "deposit");
+    assert_eq!(minor(&rows[1]["balance"]), 100_000_00);
+    let winner = app.post("report/accountStatement", Some(&demo2), json!({ "type": "sports" })).await;
+    assert_eq!(winner.data()["total"], 1);
+    assert_eq!(minor(&winner.data()["rows"][0]["credit"]), 40_00);
+    let deposits = app.post("report/accountStatement", Some(&demo), json!({ "type": "deposit_withdraw" })).await;
+    assert_eq!(deposits.data()["total"], 1);
+    // Dates are days at UTC+5:30; a range in the past holds nothing.
+    let old = app.post("report/accountStatement", Some(&demo), json!({ "from_date": "2020-01-01", "to_date": "2020-01-31" })).await;
+    assert_eq!(old.data()["total"], 0);
+    app.post("report/accountStatement", Some(&demo), json!({ "from_date": "yesterday" })).await.expect(400);
+    app.post("report/accountStatement", Some(&demo), json!({ "type": "everything" })).await.expect(400);
+    app.post("report/accountStatement", None, json!({})).await.expect(401);
+    // No open bets remain after settlement.
+    let after = app.post("report/currentBets", Some(&demo), json!({ "status": "unmatched" })).await;
+    assert_eq!(after.data()["total"], 0);
+}
+both_databases!(statements_show_settlements_with_a_running_balance);

@@ -1,0 +1,177 @@
+//! Reports of the caller's own money and bets: the account statement (every ledger entry with
+//! its running balance) and current bets. A user only ever sees their own.
+
+use axum::extract::State;
+use backlay_core::money::Money;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::clock::{iso_utc, parse_report_date};
+use crate::error::{ok, ApiResult, AppError, Envelope};
+use crate::input::{ApiJson, FlexI64, PageRequest, Paged};
+use crate::session::CurrentUser;
+use crate::AppState;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(account_statement)).routes(routes!(current_bets))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct StatementRequest {
+    /// yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning.
+    #[serde(default)]
+    pub from_date: Option<String>,
+    /// yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now.
+    #[serde(default)]
+    pub to_date: Option<String>,
+    /// all (default), deposit_withdraw, sports or casino.
+    #[serde(default, rename = "type")]
+    pub statement_type: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub page: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub limit: Option<FlexI64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct StatementRow {
+    pub date: String,
+    pub description: String,
+    #[schema(value_type = f64)]
+    pub credit: Money,
+    #[schema(value_type = f64)]
+    pub debit: Money,
+    /// The balance right after this line.
+    #[schema(value_type = f64)]
+    pub balance: Money,
+    pub remark: String,
+    /// deposit, withdraw, settlement, mint …
+    pub kind: String,
+}
+
+fn date_bound(field: &str, text: &Option<String>, end_of_day: bool, default: i64) -> Result<i64, AppError> {
+    match text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(default),
+        Some(text) => parse_report_date(text, end_of_day)
+            .ok_or_else(|| AppError::field(field, format!("{field} must be a date such as 2026-11-22."))),
+    }
+}
+
+#[utoipa::path(post, path = "/report/accountStatement", tag = "user", request_body = StatementRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Paged<StatementRow>>), (status = 400), (status = 401)))]
+async fn account_statement(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<StatementRequest>,
+) -> ApiResult<Paged<StatementRow>> {
+    let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
+    let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
+    if from_ms > to_ms {
+        return Err(AppError::field("to_date", "to_date must not be before from_date."));
+    }
+    let kinds = match body.statement_type.as_deref().map(str::trim).unwrap_or("all") {
+        "all" | "" => "",
+        "deposit_withdraw" => "deposit,withdraw",
+        "sports" => "settlement,void",
+        "casino" => "casino",
+        other => return Err(AppError::field("type", format!("{other} is not a statement type: use all, deposit_withdraw, sports or casino."))),
+    };
+    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    let (lines, total) = state.store.statement(authed.user.id, from_ms, to_ms, kinds, offset, limit).await?;
+    let rows = lines
+        .into_iter()
+        .map(|line| StatementRow {
+            date: iso_utc(line.created_at_ms),
+            description: line.description,
+            credit: Money::from_minor(line.amount_minor.max(0)),
+            debit: Money::from_minor((-line.amount_minor).max(0)),
+            balance: Money::from_minor(line.balance_after_minor),
+            remark: line.remark,
+            kind: line.kind,
+        })
+        .collect();
+    Ok(ok(Paged { rows, total, page, limit }))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct CurrentBetsRequest {
+    /// sports (default) or casino.
+    #[serde(default, rename = "type")]
+    pub bet_type: Option<String>,
+    /// matched (default) or unmatched.
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub page: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub limit: Option<FlexI64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CurrentBetRow {
+    pub bet_id: i64,
+    pub match_id: i64,
+    pub match_name: String,
+    pub market_name: String,
+    pub selection_name: Option<String>,
+    pub side: String,
+    /// Odds (exchange) or the rate (bookmaker, fancy).
+    pub price: f64,
+    pub line: Option<i64>,
+    #[schema(value_type = f64)]
+    pub stake: Money,
+    #[schema(value_type = f64)]
+    pub matched: Money,
+    #[schema(value_type = f64)]
+    pub remaining: Money,
+    pub date: String,
+}
+
+#[utoipa::path(post, path = "/report/currentBets", tag = "user", request_body = CurrentBetsRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Paged<CurrentBetRow>>), (status = 400), (status = 401)))]
+async fn current_bets(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<CurrentBetsRequest>,
+) -> ApiResult<Paged<CurrentBetRow>> {
+    let unmatched = match body.status.as_deref().map(str::trim).unwrap_or("matched") {
+        "matched" | "" => false,
+        "unmatched" => true,
+        other => return Err(AppError::field("status", format!("{other} is not matched or unmatched."))),
+    };
+    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    match body.bet_type.as_deref().map(str::trim).unwrap_or("sports") {
+        "sports" | "" => {}
+        // Casino rounds arrive with the casino; until then there are none.
+        "casino" => return Ok(ok(Paged { rows: Vec::new(), total: 0, page, limit })),
+        other => return Err(AppError::field("type", format!("{other} is not sports or casino."))),
+    }
+    let (bets, total) = state.store.current_bets(authed.user.id, unmatched, offset, limit).await?;
+    let rows = bets
+        .into_iter()
+        .map(|current| {
+            let price = super::bet::display_price(current.bet.price, &current.market_type);
+            let bet = current.bet;
+            CurrentBetRow {
+                bet_id: bet.bet_id,
+                match_id: current.match_id,
+                match_name: current.match_name,
+                market_name: current.market_name,
+                selection_name: current.selection_name,
+                side: bet.side,
+                price,
+                line: bet.line,
+                stake: Money::from_minor(bet.stake_minor),
+                matched: Money::from_minor(bet.matched_minor),
+                remaining: Money::from_minor(bet.remaining_minor),
+                date: iso_utc(bet.created_at_ms),
+            }
+        })
+        .collect();
+    Ok(ok(Paged { rows, total, page, limit }))
+}
