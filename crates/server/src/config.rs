@@ -18,6 +18,9 @@ pub struct Config {
     pub database_url: String,
     /// Seed demo data into an empty database.
     pub demo: bool,
+    /// With the demo: also markets with the market-maker's liquidity (tests that do not need
+    /// them turn this off to start faster).
+    pub demo_markets: bool,
     /// The built web app (`index.html` and its assets).
     pub web_dir: PathBuf,
     pub session_ttl_ms: i64,
@@ -33,6 +36,7 @@ impl Config {
             addr: DEFAULT_ADDR.parse().expect("valid default address"),
             database_url: database_url.into(),
             demo: false,
+            demo_markets: true,
             web_dir: PathBuf::from(DEFAULT_WEB_DIR),
             session_ttl_ms: DEFAULT_SESSION_TTL_MS,
             trust_forwarded_for: false,

@@ -3,13 +3,18 @@
 //! categories. Everything goes through the same operator actions an admin would use, so the
 //! demo's ledger, audit log and users are exactly what real operation produces.
 
+use backlay_core::exchange::Persistence;
 use backlay_core::money::Money;
-use backlay_store::catalogue::CasinoSport;
+use backlay_core::odds::{self, Price};
+use backlay_store::catalogue::{CasinoSport, MatchFilter};
 use backlay_store::users::{Role, User};
 use backlay_store::Store;
 
 use crate::clock::now_ms;
-use crate::operator::{self, Actor, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+use crate::engine::{PlaceBet, RatesUpdate};
+use crate::error::AppError;
+use crate::operator::{self, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+use crate::AppState;
 
 /// The demo log-ins printed at start: (user name, password, role).
 pub const DEMO_LOGINS: &[(&str, &str, &str)] = &[
@@ -160,4 +165,127 @@ async fn seed(store: &Store) -> Result<(), crate::error::AppError> {
     }
     writer.commit().await?;
     Ok(())
+}
+
+/// Sports whose demo matches get a match-odds market; cricket also gets bookmaker and fancy.
+const MARKET_SPORTS: &[i64] = &[4, 1, 2];
+
+/// Creates the demo's markets (once, on a database without markets) and opens them; the
+/// market-maker's liquidity is posted by [`post_liquidity`]. Returns the match-odds markets
+/// with their runners and fair prices (hundredths).
+pub async fn seed_markets(state: &AppState) -> Result<Vec<(i64, Vec<(i64, u32)>)>, AppError> {
+    if state.store.count_markets().await? > 0 {
+        return Ok(Vec::new());
+    }
+    let console = OperatorContext { store: &state.store, actor: Actor::Console, client_ip: None };
+    let mut exchange_markets = Vec::new();
+    for sport_id in MARKET_SPORTS {
+        let filter = MatchFilter { sport_id: Some(*sport_id), is_active: Some(true), ..MatchFilter::default() };
+        for the_match in state.store.matches(&filter).await? {
+            let mut teams: Vec<String> = the_match.name.split(" v ").map(str::to_string).collect();
+            if teams.len() != 2 {
+                continue;
+            }
+            if *sport_id == 1 {
+                teams.insert(1, "The Draw".into());
+            }
+            let market = |market_type: &str, name: &str, runners: Vec<String>, delay_ms: i64| CreateMarket {
+                match_id: the_match.match_id,
+                market_type: market_type.into(),
+                name: name.into(),
+                runners,
+                bet_delay_ms: delay_ms,
+                min_stake_minor: 100_00,
+                max_stake_minor: 500_000_00,
+                commission_bp: if market_type == "match_odds" { 200 } else { 0 },
+                winners: 1,
+            };
+            let (market_id, selections) =
+                operator::create_market(&console, &state.engine, market("match_odds", "Match Odds", teams.clone(), 5_000)).await?;
+            state.engine.set_status(market_id, "open").await?;
+            let fair = fair_prices(&the_match.name, teams.len());
+            exchange_markets.push((market_id, selections.iter().copied().zip(fair.iter().copied()).collect::<Vec<_>>()));
+
+            if *sport_id == 4 {
+                let (bookmaker, bm_selections) =
+                    operator::create_market(&console, &state.engine, market("bookmaker", "Bookmaker", teams.clone(), 0)).await?;
+                let rates = bm_selections
+                    .iter()
+                    .zip(&fair)
+                    .map(|(selection, price)| {
+                        // Indian rates: 85 means 1.85; lay (khai) two points above back.
+                        let rate = i64::from(price.saturating_sub(100)).max(1);
+                        (*selection, Some(rate), Some(rate + 2))
+                    })
+                    .collect();
+                state.engine.set_rates(bookmaker, RatesUpdate::Bookmaker(rates)).await?;
+                state.engine.set_status(bookmaker, "open").await?;
+                let first_team = teams[0].split_whitespace().next().unwrap_or("Team");
+                for (name, line) in [(format!("6 over runs {first_team}"), 48), (format!("10 over runs {first_team}"), 82)] {
+                    let (fancy, _) = operator::create_market(&console, &state.engine, market("fancy", &name, Vec::new(), 0)).await?;
+                    state
+                        .engine
+                        .set_rates(fancy, RatesUpdate::Fancy { line_no: line, rate_no: 100, line_yes: line + 1, rate_yes: 100 })
+                        .await?;
+                    state.engine.set_status(fancy, "open").await?;
+                }
+            }
+        }
+    }
+    Ok(exchange_markets)
+}
+
+/// Fair decimal prices (hundredths) for a match's runners, the same for the same match name.
+fn fair_prices(match_name: &str, runners: usize) -> Vec<u32> {
+    let seed: u32 = match_name.bytes().fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+    let favourite = 150 + seed % 100; // 1.50 to 2.49
+    let on_ladder = |hundredths: u32| odds::nearest(hundredths).0.unwrap_or(Price::MIN).hundredths();
+    if runners == 3 {
+        vec![on_ladder(favourite + 50), on_ladder(340), on_ladder(favourite * 2)]
+    } else {
+        // Two runners: the other price makes a fair book (1/p1 + 1/p2 = 1).
+        let other = favourite * 100 / (favourite - 100);
+        vec![on_ladder(favourite), on_ladder(other)]
+    }
+}
+
+/// The market-maker posts three prices each side of fair on every runner, through the same
+/// placement path as any bettor (in-play markets make it wait out the bet delay too).
+pub async fn post_liquidity(state: AppState, markets: Vec<(i64, Vec<(i64, u32)>)>) {
+    let Ok(Some(maker)) = state.store.user_id_by_name("maker").await else { return };
+    let mut placements = Vec::new();
+    for (market_id, runners) in &markets {
+        for (selection_id, fair) in runners {
+            let Ok(fair) = Price::from_hundredths(*fair) else { continue };
+            let mut lay_price = Some(fair);
+            let mut back_price = fair.tick_up();
+            for level in 0..3u32 {
+                let size = Money::from_minor(i64::from(1_000 + level * 1_500) * 100);
+                for (side, price) in [("lay", lay_price), ("back", back_price)] {
+                    let Some(price) = price else { continue };
+                    placements.push(PlaceBet {
+                        user_id: maker,
+                        market_id: *market_id,
+                        selection_id: Some(*selection_id),
+                        side: side.into(),
+                        price_text: price.to_string(),
+                        line: None,
+                        stake: size,
+                        persistence: Persistence::Persist,
+                        client_ref: None,
+                        request_hash: format!("demo-liquidity-{market_id}-{selection_id}-{side}-{level}"),
+                        admitted_after_suspensions: None,
+                    });
+                }
+                lay_price = lay_price.and_then(Price::tick_down);
+                back_price = back_price.and_then(Price::tick_up);
+            }
+        }
+    }
+    let engine = &state.engine;
+    let results = futures::future::join_all(placements.into_iter().map(|bet| engine.place(bet))).await;
+    let refused = results.iter().filter(|r| r.is_err()).count();
+    if refused > 0 {
+        tracing::warn!("demo market-maker: {refused} of {} orders refused", results.len());
+    }
 }

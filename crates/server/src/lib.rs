@@ -72,13 +72,18 @@ impl Server {
     pub async fn build(config: Config) -> anyhow::Result<Server> {
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
-        if config.demo && demo::seed_if_empty(&store).await? {
-            tracing::info!("seeded demo data into the empty database");
-        }
+        let seeded = config.demo && demo::seed_if_empty(&store).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
+        let with_markets = config.demo_markets;
         let state = AppState::new(store, config).await?;
+        if seeded && with_markets {
+            let markets = demo::seed_markets(&state).await.map_err(|e| anyhow::anyhow!("seeding demo markets failed: {e}"))?;
+            // The market-maker's orders wait out in-play bet delays: post them in the background.
+            tokio::spawn(demo::post_liquidity(state.clone(), markets));
+            tracing::info!("seeded demo data into the empty database");
+        }
         Ok(Server { listener, router: app(state) })
     }
 

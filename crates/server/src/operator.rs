@@ -434,3 +434,57 @@ pub async fn create_match(ctx: &OperatorContext<'_>, request: CreateMatch) -> Re
     writer.commit().await?;
     Ok(match_id)
 }
+
+/// A market to create (checked by the caller's parsing; the store checks the match exists).
+#[derive(Clone, Debug)]
+pub struct CreateMarket {
+    pub match_id: i64,
+    /// match_odds, bookmaker, fancy, win or place.
+    pub market_type: String,
+    pub name: String,
+    pub runners: Vec<String>,
+    pub bet_delay_ms: i64,
+    pub min_stake_minor: i64,
+    pub max_stake_minor: i64,
+    pub commission_bp: i64,
+    pub winners: i64,
+}
+
+/// Creates a market (suspended) and starts its engine task; returns its id and runner ids.
+pub async fn create_market(
+    ctx: &OperatorContext<'_>,
+    engine: &crate::engine::Engine,
+    request: CreateMarket,
+) -> Result<(i64, Vec<i64>), AppError> {
+    ctx.require_admin("create markets")?;
+    let now = now_ms();
+    let mut writer = ctx.store.begin_write().await?;
+    let market_id = writer
+        .insert_market(
+            &backlay_store::markets::NewMarket {
+                match_id: request.match_id,
+                market_type: &request.market_type,
+                name: &request.name,
+                bet_delay_ms: request.bet_delay_ms,
+                min_stake_minor: request.min_stake_minor,
+                max_stake_minor: request.max_stake_minor,
+                commission_bp: request.commission_bp,
+                winners: request.winners,
+                runners: &request.runners,
+            },
+            now,
+        )
+        .await
+        .or_not_found(|| format!("There is no match with id {}.", request.match_id))?;
+    ctx.audit(
+        &mut writer,
+        "market.create",
+        format!("market:{market_id}"),
+        serde_json::json!({ "type": request.market_type, "name": request.name, "match_id": request.match_id }),
+    )
+    .await?;
+    let market = writer.market(market_id).await?;
+    writer.commit().await?;
+    engine.spawn(market_id).await?;
+    Ok((market_id, market.runners.iter().map(|r| r.runner_id).collect()))
+}

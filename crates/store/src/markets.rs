@@ -161,6 +161,10 @@ impl Store {
         fetch_markets(&mut conn, MarketFilter::Match(match_id)).await
     }
 
+    pub async fn count_markets(&self) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM markets").fetch_one(self.pool()).await?)
+    }
+
     /// Every market not yet closed or void (the engine loads these at start-up).
     pub async fn live_markets(&self) -> StoreResult<Vec<MarketRow>> {
         let mut conn = self.pool().acquire().await?;

@@ -3,15 +3,14 @@
 //! but creation goes through the market's engine task, which owns the live book.
 
 use axum::extract::State;
-use backlay_store::markets::NewMarket;
 use backlay_store::users::Role;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::clock::now_ms;
 use crate::engine::{RatesUpdate, ResultInput};
-use crate::error::{ok_with, ApiResult, AppError, Envelope, OrNotFound};
+use crate::error::{ok_with, ApiResult, AppError, Envelope};
+use crate::operator::{self, Actor, CreateMarket, OperatorContext};
 use crate::input::{AmountInput, ApiJson, Checks, FlexI64};
 use crate::session::{ClientIp, Operator};
 use crate::AppState;
@@ -124,44 +123,24 @@ async fn create_market(
     }
     checks.finish()?;
 
-    let now = now_ms();
-    let mut writer = state.store.begin_write().await?;
-    let market_id = writer
-        .insert_market(
-            &NewMarket {
-                match_id: body.match_id.0,
-                market_type,
-                name: &name,
-                bet_delay_ms: bet_delay_s * 1000,
-                min_stake_minor,
-                max_stake_minor,
-                commission_bp,
-                winners,
-                runners: &runners,
-            },
-            now,
-        )
-        .await
-        .or_not_found(|| format!("There is no match with id {}.", body.match_id.0))?;
-    writer
-        .audit(
-            backlay_store::audit::NewAuditEntry {
-                actor_user_id: Some(operator.0.user.id),
-                action: "market.create",
-                target: format!("market:{market_id}"),
-                detail: serde_json::json!({ "type": market_type, "name": name, "match_id": body.match_id.0 }),
-                client_ip: ip.as_deref(),
-            },
-            now,
-        )
-        .await?;
-    let market = writer.market(market_id).await?;
-    writer.commit().await?;
-    state.engine.spawn(market_id).await?;
-    Ok(ok_with(
-        format!("{name} created (suspended until opened)."),
-        CreatedMarket { market_id, selection_ids: market.runners.iter().map(|r| r.runner_id).collect() },
-    ))
+    let ctx = OperatorContext { store: &state.store, actor: Actor::User(operator.0.user), client_ip: ip };
+    let (market_id, selection_ids) = operator::create_market(
+        &ctx,
+        &state.engine,
+        CreateMarket {
+            match_id: body.match_id.0,
+            market_type: market_type.to_string(),
+            name: name.clone(),
+            runners,
+            bet_delay_ms: bet_delay_s * 1000,
+            min_stake_minor,
+            max_stake_minor,
+            commission_bp,
+            winners,
+        },
+    )
+    .await?;
+    Ok(ok_with(format!("{name} created (suspended until opened)."), CreatedMarket { market_id, selection_ids }))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -80,6 +80,7 @@ pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<
     let mut config = Config::with_database(database_url);
     config.addr = "127.0.0.1:0".parse().unwrap();
     config.demo = true;
+    config.demo_markets = false;
     config.web_dir = dir.path().join("no-web-build");
     adjust(&mut config);
     let (base, shutdown, handle) = start(config.clone()).await;

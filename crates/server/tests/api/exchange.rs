@@ -329,6 +329,7 @@ async fn concurrent_bets_share_commits(app: TestApp) {
     let commits = after.data()["commits"].as_u64().unwrap() - before.data()["commits"].as_u64().unwrap();
     assert_eq!(bets, 40);
     assert!((1..=40).contains(&commits), "{commits} commits");
+    assert!(commits < 40, "40 bets at once share commits ({commits} commits)");
     app.get("admin/engine/stats", Some(&demo)).await.expect(403);
 }
 both_databases!(concurrent_bets_share_commits);
@@ -409,3 +410,41 @@ async fn statements_show_settlements_with_a_running_balance(app: TestApp) {
     assert_eq!(after.data()["total"], 0);
 }
 both_databases!(statements_show_settlements_with_a_running_balance);
+
+async fn the_demo_has_markets_with_the_market_makers_liquidity(app: TestApp) {
+    let demo = app.demo().await;
+    let match_id = a_match(&app, &demo).await;
+    // The maker's orders wait out the in-play bet delay (5 s) before they rest in the book.
+    let mut markets = Vec::new();
+    for _ in 0..60 {
+        let detail = app.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await;
+        markets = detail.data()["markets"].as_array().unwrap().clone();
+        let match_odds = markets.iter().find(|m| m["type"] == "match_odds");
+        if match_odds.is_some_and(|m| m["runners"][0]["back"].as_array().unwrap().len() == 3) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    let types: Vec<&str> = markets.iter().map(|m| m["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["match_odds", "bookmaker", "fancy", "fancy"]);
+    let match_odds = &markets[0];
+    assert_eq!(match_odds["status"], "open");
+    assert_eq!(match_odds["in_play"], true);
+    assert_eq!(match_odds["bet_delay_s"], 5);
+    let runner = &match_odds["runners"][0];
+    let backs: Vec<f64> = runner["back"].as_array().unwrap().iter().map(|l| l["price"].as_f64().unwrap()).collect();
+    let lays: Vec<f64> = runner["lay"].as_array().unwrap().iter().map(|l| l["price"].as_f64().unwrap()).collect();
+    assert_eq!(backs.len(), 3, "three prices to back: {runner}");
+    assert!(backs.windows(2).all(|w| w[0] > w[1]) && lays.windows(2).all(|w| w[0] < w[1]));
+    assert!(backs[0] < lays[0], "the book is not crossed: {backs:?} {lays:?}");
+    assert!(markets[1]["runners"][0]["back"][0]["price"].as_f64().unwrap() > 0.0, "bookmaker rates posted");
+    assert!(markets[2]["line_yes"].as_i64().unwrap() > markets[2]["line_no"].as_i64().unwrap());
+}
+
+mod demo_markets {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite() {
+        let app = crate::common::spawn_app_with(crate::common::Db::Sqlite, |c| c.demo_markets = true).await.unwrap();
+        super::the_demo_has_markets_with_the_market_makers_liquidity(app).await;
+    }
+}
