@@ -17,6 +17,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: lets `npm run size` follow the first page's chunks.
+    manifest: true,
   },
   test: {
     environment: 'jsdom',

@@ -1,10 +1,9 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { AppProvider } from './app/provider';
 import './app/app.css';
+import { clearSessionStorageIfLoggedOut } from './lib/session';
 
-createRoot(document.getElementById('root')!).render(
-  <AppProvider>
-    <App />
-  </AppProvider>,
-);
+// Spec §4: session storage is cleared at start when not logged in.
+clearSessionStorageIfLoggedOut();
+
+createRoot(document.getElementById('root')!).render(<App />);

@@ -1,9 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
+import { refreshSession } from '../lib/session';
+import { demoUser, storeSession } from '../testing/render';
 import { stubServer } from '../testing/fake-server';
 import { ApiError, apiGet, apiPost } from './client';
 
 describe('api client', () => {
-  it('sends the no-cache and bearer headers and returns the envelope', async () => {
+  it('sends the no-cache and bearer headers to /api and returns the envelope', async () => {
     localStorage.setItem('usertoken', 'tok-123');
     const calls = stubServer({
       'GET /api/user/getUserBalance': { data: { total_balance: 10.5, liability: 0, available: 10.5 } },
@@ -11,11 +13,8 @@ describe('api client', () => {
 
     const answer = await apiGet('user/getUserBalance');
 
-    expect(answer).toEqual({
-      status: true,
-      message: '',
-      data: { total_balance: 10.5, liability: 0, available: 10.5 },
-    });
+    expect(answer).toEqual({ status: true, message: '', data: { total_balance: 10.5, liability: 0, available: 10.5 } });
+    expect(calls[0].path).toBe('/api/user/getUserBalance');
     expect(calls[0].headers.get('Cache-Control')).toBe('no-store, no-cache');
     expect(calls[0].headers.get('Authorization')).toBe('Bearer tok-123');
   });
@@ -26,19 +25,50 @@ describe('api client', () => {
     await apiPost('/user/login', { user_name: 'demo', password: 'pw' });
 
     expect(calls[0].headers.get('Authorization')).toBeNull();
+    expect(calls[0].headers.get('Cache-Control')).toBe('no-store, no-cache');
     expect(calls[0].headers.get('Content-Type')).toBe('application/json');
     expect(calls[0].body).toEqual({ user_name: 'demo', password: 'pw' });
   });
 
-  it("turns an error answer into an ApiError carrying the server's status and message", async () => {
+  it.each([401, 403])('logs out on %i, clears the spec keys and swallows the error', async (httpStatus) => {
+    storeSession();
+    localStorage.setItem('globalData', '{"site_title":"Backlay"}');
+    localStorage.setItem('openWelcomePopup', 'true');
+    sessionStorage.setItem('exposureBalance', '{"total_balance":1}');
+    stubServer({ 'POST /api/match/getMatches': { httpStatus, message: 'Session expired' } });
+
+    const answer = await apiPost('match/getMatches', {});
+
+    expect(answer).toEqual({ status: false, message: 'Session expired', data: null, sessionEnded: true });
+    for (const key of ['userinfo', 'usertoken', 'logedIn', 'parent_id']) expect(localStorage.getItem(key)).toBeNull();
+    expect(sessionStorage.getItem('exposureBalance')).toBeNull();
+    // What the spec does not list stays.
+    expect(localStorage.getItem('globalData')).not.toBeNull();
+    expect(window.location.hash).toBe('#/login');
+  });
+
+  it('passes a 403 on to the caller when there is no session to end (a locked account at log-in)', async () => {
+    stubServer({ 'POST /api/user/login': { httpStatus: 403, message: 'This account is locked.' } });
+
+    await expect(apiPost('user/login', {})).rejects.toMatchObject({ httpStatus: 403, message: 'This account is locked.' });
+  });
+
+  it('passes other errors on with the server status, message and field errors', async () => {
+    storeSession();
     stubServer({
-      'POST /api/user/login': { httpStatus: 429, message: 'Too many attempts. Try again in a minute.' },
+      'POST /api/user/changePassword': {
+        httpStatus: 400,
+        message: 'Check the fields.',
+        data: { errors: { master_password: 'Current password is incorrect.' } },
+      },
     });
 
-    const error = await apiPost('user/login', {}).catch((e: unknown) => e);
+    const error = await apiPost('user/changePassword', {}).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ httpStatus: 429, message: 'Too many attempts. Try again in a minute.' });
+    expect((error as ApiError).httpStatus).toBe(400);
+    expect((error as ApiError).fieldErrors).toEqual({ master_password: 'Current password is incorrect.' });
+    expect(localStorage.getItem('usertoken')).toBe('tok-demo');
   });
 
   it('treats status false as an error even on HTTP 200', async () => {
@@ -48,14 +78,50 @@ describe('api client', () => {
   });
 
   it('gives a readable message when the answer is not an envelope', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' })),
-    );
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' })));
 
-    await expect(apiGet('x')).rejects.toMatchObject({
-      httpStatus: 502,
-      message: 'The server answered 502 Bad Gateway',
-    });
+    await expect(apiGet('x')).rejects.toMatchObject({ httpStatus: 502, message: 'The server answered 502 Bad Gateway' });
+  });
+
+  it('sends a user who must change the password there before a request, and does not send it', async () => {
+    storeSession({ ...demoUser, is_change_password: 1 });
+    const calls = stubServer({ 'GET /api/user/getUserBalance': { data: { total_balance: 0, liability: 0 } } });
+
+    await expect(apiPost('match/getMatches', {})).rejects.toMatchObject({ httpStatus: 428 });
+    expect(calls).toHaveLength(0);
+    expect(window.location.hash).toBe('#/setting/change-password');
+
+    // The balance and the password change itself still go out.
+    await apiGet('user/getUserBalance');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('on a 428 marks the stored user as having to change the password and goes there', async () => {
+    storeSession();
+    stubServer({ 'GET /api/user/getButtonValue': { httpStatus: 428, message: 'Change your password first.' } });
+
+    await expect(apiGet('user/getButtonValue')).rejects.toMatchObject({ httpStatus: 428 });
+    refreshSession();
+    expect(JSON.parse(localStorage.getItem('userinfo')!).is_change_password).toBe(1);
+    expect(window.location.hash).toBe('#/setting/change-password');
+  });
+});
+
+describe('console clearing', () => {
+  it('clears the console 1115000 ms after the last request', async () => {
+    vi.useFakeTimers();
+    try {
+      const clear = vi.spyOn(console, 'clear').mockImplementation(() => undefined);
+      stubServer({ 'GET /api/x': { data: 1 } });
+      await apiGet('x');
+      vi.advanceTimersByTime(1_000_000);
+      await apiGet('x');
+      vi.advanceTimersByTime(1_114_999);
+      expect(clear).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(clear).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -64,6 +64,18 @@ const ALLOWED_BEFORE_PASSWORD_CHANGE = new Set([
   'globalSetting/getGlobalSetting',
 ]);
 
+/** Spec §9: the console is cleared 1,115,000 ms after each request (the timer restarts with each one). */
+export const CONSOLE_CLEAR_AFTER_MS = 1_115_000;
+let consoleClearTimer: ReturnType<typeof setTimeout> | undefined;
+
+function scheduleConsoleClear(): void {
+  if (consoleClearTimer !== undefined) clearTimeout(consoleClearTimer);
+  consoleClearTimer = setTimeout(() => {
+    consoleClearTimer = undefined;
+    console.clear();
+  }, CONSOLE_CLEAR_AFTER_MS);
+}
+
 export function apiGet<T>(path: string): Promise<Answer<T>> {
   return request<T>('GET', path);
 }
@@ -94,6 +106,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
+  scheduleConsoleClear();
   let response: Response;
   try {
     response = await fetch(`${API_BASE}/${cleanPath}`, {

@@ -1,68 +1,179 @@
-import { render, screen } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { stubServer } from '../testing/fake-server';
-import { App } from './App';
+import { EMPTY_CATALOGUE, stubServer } from '../testing/fake-server';
+import { demoUser, renderApp, storeSession } from '../testing/render';
 
-const siteSetting = { 'GET /api/globalSetting/getGlobalSetting': { data: { site_title: 'Backlay' } } };
+describe('guards and redirects', () => {
+  it('sends a visitor to /login from any page', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    renderApp('/report/account-statement');
 
-const demoUser = {
-  token: 'tok-demo',
-  user_id: 7,
-  user_name: 'demo',
-  is_change_password: 0,
-  parent_id: 1,
-  role: 'user',
-};
+    expect(await screen.findByTestId('login-submit')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/login');
+  });
 
-async function logIn(userName: string, password: string) {
-  const user = userEvent.setup();
-  await user.type(screen.getByTestId('login-user-name'), userName);
-  await user.type(screen.getByTestId('login-password'), password);
-  await user.click(screen.getByTestId('login-submit'));
-  return user;
-}
+  it('lets a visitor open the sign-up page', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    renderApp('/sign-up');
 
-describe('placeholder login page', () => {
-  it("shows the site title and the server's message when login is refused", async () => {
-    stubServer({
-      ...siteSetting,
-      'POST /api/user/login': { httpStatus: 400, message: 'Wrong user name or password' },
-    });
-    render(<App />);
+    expect(await screen.findByTestId('signup-submit')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/sign-up');
+  });
 
-    expect(await screen.findByText('Backlay')).toBeInTheDocument();
-    await logIn('demo', 'nope');
+  it('needs both the login flag and the stored user: a token alone is not a session', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    localStorage.setItem('usertoken', 'tok');
+    renderApp('/');
 
-    expect(await screen.findByTestId('error-message')).toHaveTextContent('Wrong user name or password');
+    expect(await screen.findByTestId('login-submit')).toBeInTheDocument();
+  });
+
+  it('sends a logged-in user away from the login page to the root path', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    storeSession();
+    renderApp('/login');
+
+    expect(await screen.findByTestId('home-page')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/');
+  });
+
+  it('holds a user with is_change_password 1 on /setting/change-password', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    storeSession({ ...demoUser, is_change_password: 1 });
+    renderApp('/report/current-bet');
+
+    expect(await screen.findByTestId('change-password-page')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/setting/change-password');
+    expect(screen.getByTestId('forced-change-notice')).toBeInTheDocument();
+  });
+
+  it('sends the header to /login while an otp-verify flag is stored', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    storeSession();
+    localStorage.setItem('otpVerify', 'otp-token');
+    renderApp('/');
+
+    expect(await screen.findByTestId('otp-code')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/login');
+  });
+
+  it('shows a way home on an unknown route', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    storeSession();
+    renderApp('/no/such/page');
+
+    expect(await screen.findByTestId('not-found')).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('not-found-home'));
+    expect(await screen.findByTestId('home-page')).toBeInTheDocument();
+  });
+
+  it('renders the rules page in its own layout, without the header', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    storeSession();
+    renderApp('/page/rules');
+
+    expect(await screen.findByTestId('rules-page')).toBeInTheDocument();
+    expect(screen.queryByTestId('site-header')).toBeNull();
+  });
+});
+
+describe('log-in, welcome popup and log-out', () => {
+  it("shows the server's message when log-in is refused", async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/user/login': { httpStatus: 400, message: 'Incorrect user name or password.' } });
+    renderApp('/login');
+    const user = userEvent.setup();
+
+    await user.type(await screen.findByTestId('login-user-name'), 'demo');
+    await user.type(screen.getByTestId('login-password'), 'nope');
+    await user.click(screen.getByTestId('login-submit'));
+
+    expect(await screen.findByTestId('error-message')).toHaveTextContent('Incorrect user name or password.');
     expect(localStorage.getItem('usertoken')).toBeNull();
   });
 
-  it('logs in, shows the balance with 2 decimals, and logs out', async () => {
+  it('checks the fields before sending', async () => {
+    const calls = stubServer(EMPTY_CATALOGUE);
+    renderApp('/login');
+
+    await userEvent.click(await screen.findByTestId('login-submit'));
+
+    expect(await screen.findByText('User name is required.')).toBeInTheDocument();
+    expect(screen.getByText('Password is required.')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/user/login')).toBe(false);
+  });
+
+  it('logs in, stores the session, shows the welcome popup once and logs out server-first', async () => {
     const calls = stubServer({
-      ...siteSetting,
+      ...EMPTY_CATALOGUE,
       'POST /api/user/login': { data: demoUser },
-      'GET /api/user/getUserBalance': { data: { total_balance: 1500, liability: -20.5, available: 1479.5 } },
       'POST /api/user/logout': { data: null },
     });
-    render(<App />);
+    renderApp('/login');
+    const user = userEvent.setup();
 
-    const user = await logIn('demo', 'Demo@1234');
+    await user.type(await screen.findByTestId('login-user-name'), 'demo');
+    await user.type(screen.getByTestId('login-password'), 'Demo@1234');
+    await user.click(screen.getByTestId('login-submit'));
 
-    expect(await screen.findByText('Logged in as demo')).toBeInTheDocument();
-    expect(await screen.findByText('1500.00')).toHaveAttribute('data-testid', 'balance');
+    await waitFor(() => expect(screen.getByTestId('balance')).toHaveTextContent('1500.00'));
+    expect(screen.getByTestId('exposure')).toHaveTextContent('20.50');
     expect(localStorage.getItem('usertoken')).toBe('tok-demo');
     expect(localStorage.getItem('logedIn')).toBe('true');
+    expect(localStorage.getItem('userId')).toBe('7');
+    expect(localStorage.getItem('parent_id')).toBe('2');
     expect(JSON.parse(localStorage.getItem('userinfo')!)).toEqual(demoUser);
-    const balanceCall = calls.find((c) => c.path === '/api/user/getUserBalance')!;
-    expect(balanceCall.headers.get('Authorization')).toBe('Bearer tok-demo');
 
+    const popup = await screen.findByTestId('welcome-popup');
+    expect(popup).toHaveTextContent('Beware Of Phishing Websites Before Login. Enable Security Auth To Secure Your ID.');
+    expect(within(popup).getByRole('img')).toBeInTheDocument();
+    await user.click(within(popup).getByTestId('modal-close'));
+    expect(screen.queryByTestId('welcome-popup')).toBeNull();
+    expect(localStorage.getItem('openWelcomePopup')).toBeNull();
+
+    await user.click(screen.getByTestId('user-menu-toggle'));
     await user.click(screen.getByTestId('logout'));
 
     expect(await screen.findByTestId('login-submit')).toBeInTheDocument();
-    expect(calls.find((c) => c.path === '/api/user/logout')?.body).toEqual({ user_id: 7, token: 'tok-demo' });
-    expect(localStorage.getItem('usertoken')).toBeNull();
-    expect(localStorage.getItem('userinfo')).toBeNull();
-    expect(localStorage.getItem('logedIn')).toBeNull();
+    const logout = calls.find((c) => c.path === '/api/user/logout')!;
+    expect(logout.body).toEqual({ user_id: 7, token: 'tok-demo' });
+    expect(logout.headers.get('Authorization')).toBe('Bearer tok-demo');
+    for (const key of ['userinfo', 'usertoken', 'logedIn', 'parent_id']) expect(localStorage.getItem(key)).toBeNull();
+  });
+
+  it('after log-in with is_change_password 1 goes to the change-password page without the popup', async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/user/login': { data: { ...demoUser, is_change_password: 1 } } });
+    renderApp('/login');
+    const user = userEvent.setup();
+
+    await user.type(await screen.findByTestId('login-user-name'), 'demo');
+    await user.type(screen.getByTestId('login-password'), 'Given@123');
+    await user.click(screen.getByTestId('login-submit'));
+
+    expect(await screen.findByTestId('change-password-page')).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(screen.queryByTestId('welcome-popup')).toBeNull();
+  });
+
+  it('logs out when a request answers 401 mid-session', async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/match/getMatches': { httpStatus: 401, message: 'Session expired.' } });
+    storeSession();
+    renderApp('/');
+
+    expect(await screen.findByTestId('login-submit')).toBeInTheDocument();
+    await waitFor(() => expect(localStorage.getItem('usertoken')).toBeNull());
+  });
+
+  it('clears session storage at start only when logged out', async () => {
+    const { clearSessionStorageIfLoggedOut } = await import('../lib/session');
+    sessionStorage.setItem('showBalance', 'false');
+    storeSession();
+    clearSessionStorageIfLoggedOut();
+    expect(sessionStorage.getItem('showBalance')).toBe('false');
+    localStorage.clear();
+    const { refreshSession } = await import('../lib/session');
+    refreshSession();
+    clearSessionStorageIfLoggedOut();
+    expect(sessionStorage.getItem('showBalance')).toBeNull();
   });
 });

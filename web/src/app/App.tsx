@@ -1,11 +1,25 @@
-import { LoginScreen } from '../features/auth/LoginScreen';
-import { SiteHeader } from '../features/site-settings/SiteHeader';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { HashRouter } from 'react-router';
+import { ToastContainer } from 'react-toastify';
+import { queryClient as appQueryClient } from '../lib/query-client';
+import { TOAST_SETTINGS } from '../lib/toast';
+import { AppRoutes } from './routes';
+import { SessionCacheSync } from './SessionCacheSync';
+import { Theme } from './Theme';
 
-export function App() {
+/** Everything the app sits inside: the query client, the hash router, the theme and the toasts. */
+export function App({ queryClient = appQueryClient }: { queryClient?: QueryClient }) {
   return (
-    <main className="app">
-      <SiteHeader />
-      <LoginScreen />
-    </main>
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <HashRouter>
+          <Theme />
+          <SessionCacheSync />
+          <AppRoutes />
+        </HashRouter>
+        <ToastContainer {...TOAST_SETTINGS} />
+      </QueryClientProvider>
+    </StrictMode>
   );
 }

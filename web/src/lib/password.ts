@@ -17,13 +17,16 @@ export const PASSWORD_MESSAGES = {
 } as const;
 
 /** A new password: at least 8, only letters, digits and @$!%*#?&, at least one letter and one digit. */
-export const newPasswordSchema = z
-  .string()
-  .min(1, PASSWORD_MESSAGES.required)
-  .min(PASSWORD_MIN_CHARS, PASSWORD_MESSAGES.min)
-  .max(PASSWORD_MAX_CHARS, PASSWORD_MESSAGES.max)
-  .regex(/^[A-Za-z\d@$!%*#?&]+$/, PASSWORD_MESSAGES.chars)
-  .regex(/^(?=.*[A-Za-z])(?=.*\d)/, PASSWORD_MESSAGES.letterAndDigit);
+export const passwordSchema = (requiredMessage: string) =>
+  z
+    .string()
+    .min(1, requiredMessage)
+    .min(PASSWORD_MIN_CHARS, PASSWORD_MESSAGES.min)
+    .max(PASSWORD_MAX_CHARS, PASSWORD_MESSAGES.max)
+    .regex(/^[A-Za-z\d@$!%*#?&]+$/, PASSWORD_MESSAGES.chars)
+    .regex(/^(?=.*[A-Za-z])(?=.*\d)/, PASSWORD_MESSAGES.letterAndDigit);
+
+export const newPasswordSchema = passwordSchema(PASSWORD_MESSAGES.required);
 
 /** The change-password form (spec §5). */
 export const changePasswordSchema = z

@@ -8,26 +8,27 @@ export interface Call {
   body: unknown;
 }
 
-type Answer = { httpStatus?: number; status?: boolean; message?: string; data?: unknown };
+export type Answer = { httpStatus?: number; status?: boolean; message?: string; data?: unknown };
+export type Answers = Record<string, Answer | ((call: Call) => Answer)>;
 
 /**
- * Stubs `fetch` with answers keyed by "METHOD /api/path" and records each call.
- * A call with no answer fails the test loudly instead of hanging.
+ * Stubs `fetch` with answers keyed by "METHOD /api/path" and records each call. A call with
+ * no answer gets `fallback` when given, else fails the test loudly instead of hanging.
  * (Unit tests stop at fetch: it is the edge of the browser's world.)
  */
-export function stubServer(answers: Record<string, Answer | ((call: Call) => Answer)>): Call[] {
+export function stubServer(answers: Answers, fallback?: Answer): Call[] {
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const call: Call = {
         method: init.method ?? 'GET',
-        path: input,
+        path: String(input),
         headers: new Headers(init.headers),
         body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
       };
       calls.push(call);
-      const answer = answers[`${call.method} ${call.path}`];
+      const answer = answers[`${call.method} ${call.path}`] ?? fallback;
       if (!answer) throw new Error(`unexpected call ${call.method} ${call.path}`);
       const { httpStatus = 200, status = httpStatus < 400, message = '', data = null } =
         typeof answer === 'function' ? answer(call) : answer;
@@ -39,3 +40,15 @@ export function stubServer(answers: Record<string, Answer | ((call: Call) => Ans
   );
   return calls;
 }
+
+/** The catalogue answers every logged-in page asks for, empty unless overridden. */
+export const EMPTY_CATALOGUE: Answers = {
+  'GET /api/globalSetting/getGlobalSetting': { data: { site_title: 'Backlay', payment_gateway: 1, site_message: 'Hello bettors' } },
+  'GET /api/user/getUserBalance': { data: { total_balance: 1500, liability: -20.5, available: 1479.5 } },
+  'POST /api/sport/getSports': { data: [] },
+  'POST /api/series/getSeriesHeader': { data: [] },
+  'POST /api/match/getMatches': { data: [] },
+  'GET /api/bet/getExposureDetail': { data: { data: [] } },
+  'GET /api/match/getCupsForMenu': { data: [] },
+  'POST /api/series/getSeries': { data: [] },
+};

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/QueryState';
 import { applyServerErrors } from '../../lib/forms';
-import { newPasswordSchema, PASSWORD_MESSAGES } from '../../lib/password';
+import { passwordSchema, PASSWORD_MESSAGES } from '../../lib/password';
 import { saveLogin } from '../../lib/session';
 import { LOCAL_KEYS } from '../../lib/storage';
 import { isOtpChallenge, signup } from './api';
@@ -19,10 +19,11 @@ const signupSchema = z
     user_name: z
       .string()
       .trim()
+      .min(1, 'User name is required.')
       .min(3, 'User name must be 3 to 20 characters.')
       .max(20, 'User name must be 3 to 20 characters.')
       .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'User name must start with a letter and contain only letters, digits and _.'),
-    password: newPasswordSchema,
+    password: passwordSchema('Password is required.'),
     confirm_password: z.string().min(1, PASSWORD_MESSAGES.confirmRequired),
     country: z.string().min(2, 'Choose a country.'),
     mobile: z.string().trim().regex(/^\d{6,15}$/, 'Mobile number must be 6 to 15 digits.'),

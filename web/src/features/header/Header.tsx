@@ -64,7 +64,12 @@ export function Header({ modals }: { modals: HeaderModals }) {
           </button>
           {showPaymentItems(user, setting) && (
             <Link to="/setting/d-w" className="header-link wallet-link" data-testid="deposit-withdraw-link">
-              <span aria-hidden="true">💳</span> Deposit/Withdraw
+              <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" className="wallet-icon">
+                <rect x="2" y="6" width="20" height="14" rx="2" fill="none" stroke="currentColor" strokeWidth="2" />
+                <path d="M16 13h3" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                <path d="M5 6l10-3 1 3" fill="none" stroke="currentColor" strokeWidth="2" />
+              </svg>
+              <span>Deposit/Withdraw</span>
             </Link>
           )}
           <div className="balance-block">

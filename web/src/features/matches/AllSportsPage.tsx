@@ -1,25 +1,54 @@
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
-import { getMatches, getSports, sortMatches } from './api';
+import { getMatches, getSeries, getSports, sortMatches } from './api';
 import { MatchList } from './MatchList';
 
-/** One sport's matches: in-play first, start times at UTC+5:30. */
+/** One sport's matches, optionally one series: in-play first, start times at UTC+5:30. */
 export function AllSportsPage() {
   const sportId = Number(useParams().sportId);
-  const matches = useQuery({ queryKey: ['matches', 'sport', sportId], queryFn: () => getMatches({ sport_id: sportId }), enabled: Number.isFinite(sportId) });
+  const [params, setParams] = useSearchParams();
+  const seriesId = params.get('series_id') ? Number(params.get('series_id')) : undefined;
+  const valid = Number.isFinite(sportId);
+  const matches = useQuery({
+    queryKey: ['matches', 'sport', sportId, seriesId ?? null],
+    queryFn: () => getMatches(seriesId ? { sport_id: sportId, series_id: seriesId } : { sport_id: sportId }),
+    enabled: valid,
+  });
+  const series = useQuery({ queryKey: ['series', sportId], queryFn: () => getSeries(sportId), enabled: valid });
   const sports = useQuery({ queryKey: ['activeSports'], queryFn: getSports });
   const name = sports.data?.find((s) => s.sport_id === sportId)?.name ?? matches.data?.[0]?.sport_name ?? 'Sport';
   const list = sortMatches(matches.data ?? []);
   return (
     <PageCard title={name} testId="all-sports-page">
-      {!Number.isFinite(sportId) ? (
+      {!valid ? (
         <p className="error-message">Unknown sport.</p>
       ) : (
-        <QueryState isPending={matches.isPending} error={matches.error} isEmpty={list.length === 0} empty="No matches for this sport right now.">
-          <MatchList matches={list} />
-        </QueryState>
+        <>
+          {(series.data ?? []).length > 1 && (
+            <div className="chip-tabs" role="tablist" aria-label="Competitions">
+              <button type="button" role="tab" aria-selected={!seriesId} className={!seriesId ? 'active' : undefined} onClick={() => setParams({})}>
+                All
+              </button>
+              {(series.data ?? []).map((s) => (
+                <button
+                  key={s.series_id}
+                  type="button"
+                  role="tab"
+                  aria-selected={seriesId === s.series_id}
+                  className={seriesId === s.series_id ? 'active' : undefined}
+                  onClick={() => setParams({ series_id: String(s.series_id) })}
+                >
+                  {s.name}
+                </button>
+              ))}
+            </div>
+          )}
+          <QueryState isPending={matches.isPending} error={matches.error} isEmpty={list.length === 0} empty="No matches for this sport right now.">
+            <MatchList matches={list} />
+          </QueryState>
+        </>
       )}
     </PageCard>
   );

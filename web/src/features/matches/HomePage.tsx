@@ -3,13 +3,14 @@ import { Link } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { orderSports, sportPath, topNavSports } from '../../lib/sports';
-import { getMatches, getSports, sortMatches, type Match } from './api';
+import { getCups, getMatches, getSports, sortMatches, type Match } from './api';
 import { MatchList } from './MatchList';
 
 /** Home: every active sport's matches, in-play first (betting comes with the markets issue). */
 export function HomePage() {
   const matches = useQuery({ queryKey: ['matches', 'all'], queryFn: () => getMatches() });
   const sports = useQuery({ queryKey: ['activeSports'], queryFn: getSports });
+  const cups = useQuery({ queryKey: ['cups'], queryFn: getCups });
   const visible = new Set(topNavSports(sports.data ?? []).map((s) => s.sport_id));
   const bySport = new Map<number, Match[]>();
   for (const m of matches.data ?? []) {
@@ -22,6 +23,15 @@ export function HomePage() {
 
   return (
     <div className="page-stack" data-testid="home-page">
+      {(cups.data ?? []).length > 0 && (
+        <nav className="chip-tabs featured" aria-label="Featured competitions" data-testid="featured-cups">
+          {(cups.data ?? []).map((cup) => (
+            <Link key={cup.series_id} to={`/all-sports/${cup.sport_id}?series_id=${cup.series_id}`}>
+              {cup.name}
+            </Link>
+          ))}
+        </nav>
+      )}
       <QueryState isPending={matches.isPending} error={matches.error} isEmpty={bySport.size === 0} empty="No matches are open right now.">
         {order.map(({ sport_id }) => {
           const list = sortMatches(bySport.get(sport_id) ?? []);

@@ -1,4 +1,4 @@
-import { apiPost, dataOr, isMissingEndpoint } from '../../api/client';
+import { apiGet, apiPost, dataOr, isMissingEndpoint } from '../../api/client';
 
 export interface Match {
   match_id: number;
@@ -41,6 +41,21 @@ export interface MatchDetail {
 
 export async function getMatches(filter: { sport_id?: number; series_id?: number } = {}): Promise<Match[]> {
   return dataOr(await apiPost<Match[]>('match/getMatches', { ...filter, is_active: 1 }), []);
+}
+
+export interface Series {
+  series_id: number;
+  name: string;
+  sport_id: number;
+}
+
+/** Featured series for the menu (`match/getCupsForMenu`). */
+export async function getCups(): Promise<Series[]> {
+  return dataOr(await apiGet<Series[]>('match/getCupsForMenu'), []);
+}
+
+export async function getSeries(sport_id: number): Promise<Series[]> {
+  return dataOr(await apiPost<Series[]>('series/getSeries', { sport_id, is_active: 1 }), []);
 }
 
 export async function getSports(): Promise<Sport[]> {

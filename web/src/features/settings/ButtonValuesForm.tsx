@@ -108,8 +108,10 @@ function Editor({ initial, onSaved }: { initial: ButtonValue[]; onSaved?: () => 
         ))}
       </div>
       <div className="button-values-grid">
-        <span className="grid-head">Price Label</span>
-        <span className="grid-head">Price Value</span>
+        <div className="button-values-head" aria-hidden="true">
+          <span>Price Label</span>
+          <span>Price Value</span>
+        </div>
         {fields.map((field, index) =>
           field.type !== tab ? null : (
             <div className="button-value-row" key={field.id} data-testid="button-value-row">

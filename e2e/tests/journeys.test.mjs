@@ -1,0 +1,396 @@
+// @ts-check
+// The journeys a person takes through the client, against the real server with demo data.
+// One server and one browser serve the whole file; each journey starts logged out with
+// empty storage and saves screenshots at 1280 and 390 px in e2e/screenshots/.
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import { launchBrowser, newPage, startServer } from '../harness.mjs';
+
+const SHOTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/** @type {import('../harness.mjs').Server} */
+let server;
+/** @type {import('../harness.mjs').Browser} */
+let browser;
+
+before(async () => {
+  await mkdir(SHOTS_DIR, { recursive: true });
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A tab at the login page with empty storage; page errors are collected to assert on. */
+async function freshPage() {
+  const page = await newPage(browser);
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${server.baseUrl}/`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await page.goto(`${server.baseUrl}/#/login`);
+  await page.reload();
+  await page.getByTestId('login-submit').waitFor();
+  return { page, errors };
+}
+
+/** @param {import('playwright-core').Page} page @param {string} name */
+async function shoot(page, name) {
+  await page.setViewportSize(DESKTOP);
+  await page.waitForTimeout(350);
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-1280.png`) });
+  await page.setViewportSize(PHONE);
+  await page.waitForTimeout(350);
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-390.png`) });
+  await page.setViewportSize(DESKTOP);
+}
+
+/** @param {import('playwright-core').Page} page */
+async function logIn(page, userName = 'demo', password = 'Demo@1234') {
+  await page.getByTestId('login-user-name').fill(userName);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+/** Logs in and closes the welcome popup. @param {import('playwright-core').Page} page */
+async function logInReady(page, userName = 'demo', password = 'Demo@1234') {
+  await logIn(page, userName, password);
+  await page.getByTestId('welcome-popup').waitFor();
+  await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
+  await page.getByTestId('balance').filter({ hasText: /\d+\.\d{2}/ }).waitFor();
+}
+
+/** @param {string} apiPath @param {unknown} body @param {string} [token] */
+async function api(apiPath, body, token) {
+  const response = await fetch(`${server.baseUrl}/api/${apiPath}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** @param {import('playwright-core').Page} page */
+const hashOf = (page) => new URL(page.url()).hash;
+
+test('a visitor signs up and lands on the home page', async () => {
+  const { page, errors } = await freshPage();
+  await shoot(page, 'login');
+  await page.getByTestId('to-sign-up').click();
+  await page.getByTestId('signup-submit').waitFor();
+  assert.equal(await page.getByTestId('signup-country').inputValue(), 'IN');
+
+  // Field errors show before anything is sent.
+  await page.getByTestId('signup-submit').click();
+  await page.getByText('Mobile number must be 6 to 15 digits.').waitFor();
+  await shoot(page, 'signup-errors');
+
+  await page.getByTestId('signup-user-name').fill('newbettor');
+  await page.getByTestId('signup-mobile').fill('9876543210');
+  await page.getByTestId('signup-password').fill('Newbet@123');
+  await page.getByTestId('signup-confirm-password').fill('Newbet@123');
+  await page.getByTestId('signup-submit').click();
+
+  await page.getByTestId('home-page').waitFor();
+  await page.getByTestId('welcome-popup').waitFor();
+  await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
+  assert.equal(await page.getByTestId('user-name').innerText(), 'newbettor');
+  await page.getByTestId('balance').filter({ hasText: '0.00' }).waitFor();
+  await shoot(page, 'signup-home');
+
+  // The same name again is refused with the server's message.
+  await page.getByTestId('user-menu-toggle').click();
+  await page.getByTestId('logout').click();
+  await page.getByTestId('login-submit').waitFor();
+  await page.goto(`${server.baseUrl}/#/sign-up`);
+  await page.getByTestId('signup-user-name').fill('newbettor');
+  await page.getByTestId('signup-mobile').fill('9876543210');
+  await page.getByTestId('signup-password').fill('Newbet@123');
+  await page.getByTestId('signup-confirm-password').fill('Newbet@123');
+  await page.getByTestId('signup-submit').click();
+  await page.getByTestId('error-message').or(page.locator('.field-error')).first().waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('demo logs in: welcome popup once, balance and exposure, My Market, logout', async () => {
+  const { page, errors } = await freshPage();
+  await logIn(page, 'demo', 'nope-nope');
+  await page.getByTestId('error-message').waitFor();
+  assert.match(await page.getByTestId('error-message').innerText(), /Incorrect user name or password/);
+
+  await logIn(page);
+  const popup = page.getByTestId('welcome-popup');
+  await popup.waitFor();
+  assert.match(await popup.innerText(), /Beware Of Phishing Websites Before Login\. Enable Security Auth To Secure Your ID\./);
+  assert.equal(await popup.getByRole('img').count(), 1);
+  await shoot(page, 'welcome-popup');
+  await popup.getByTestId('modal-close').click();
+  assert.equal(await page.evaluate(() => localStorage.getItem('openWelcomePopup')), null);
+
+  await page.getByTestId('balance').filter({ hasText: '100000.00' }).waitFor();
+  assert.equal(await page.getByTestId('exposure').innerText(), '0.00');
+  await page.reload();
+  await page.getByTestId('balance').filter({ hasText: '100000.00' }).waitFor();
+  await page.waitForTimeout(300);
+  assert.equal(await page.getByTestId('welcome-popup').count(), 0, 'the popup shows only once');
+  assert.ok(await page.getByTestId('site-message').isVisible());
+  await shoot(page, 'home');
+
+  await page.getByTestId('exposure-button').click();
+  const market = page.getByTestId('my-market-modal');
+  await market.getByText('No data available in table').waitFor();
+  for (const column of ['Event Type', 'Event Name', 'Match Name', 'Trade']) {
+    await market.getByRole('columnheader', { name: column }).waitFor();
+  }
+  await shoot(page, 'my-market');
+  await market.getByTestId('modal-close').click();
+
+  await page.getByTestId('user-menu-toggle').click();
+  await page.getByTestId('logout').click();
+  await page.getByTestId('login-submit').waitFor();
+  assert.equal(hashOf(page), '#/login');
+  const left = await page.evaluate(() => ['userinfo', 'usertoken', 'logedIn', 'parent_id'].map((k) => localStorage.getItem(k)));
+  assert.deepEqual(left, [null, null, null, null]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a client created by an agent must change the password first', async () => {
+  const agent = await api('user/login', { user_name: 'agent', password: 'Agent@1234' });
+  const created = await api('admin/user/create', { user_name: 'ravi', password: 'Start@1234', role: 'client' }, agent.body.data.token);
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+
+  const { page, errors } = await freshPage();
+  await logIn(page, 'ravi', 'Start@1234');
+  await page.getByTestId('change-password-page').waitFor();
+  assert.equal(hashOf(page), '#/setting/change-password');
+  await page.getByTestId('forced-change-notice').waitFor();
+
+  // Any other page leads back here.
+  await page.goto(`${server.baseUrl}/#/report/account-statement`);
+  await page.getByTestId('change-password-page').waitFor();
+  assert.equal(hashOf(page), '#/setting/change-password');
+
+  // Own validation first, then the server's answer.
+  await page.getByTestId('cp-master-password').fill('Start@1234');
+  await page.getByTestId('cp-new-password').fill('short1');
+  await page.getByTestId('cp-confirm-password').fill('short2');
+  await page.getByTestId('cp-submit').click();
+  await page.getByText('Password must be at least 8 characters.').waitFor();
+  await page.getByText('New password and confirm password must be matching.').waitFor();
+  await shoot(page, 'forced-change-errors');
+
+  await page.getByTestId('cp-master-password').fill('Wrong@1234');
+  await page.getByTestId('cp-new-password').fill('Ravi@2025');
+  await page.getByTestId('cp-confirm-password').fill('Ravi@2025');
+  await page.getByTestId('cp-submit').click();
+  await page.getByText('Current password is incorrect.').waitFor();
+
+  await page.getByTestId('cp-master-password').fill('Start@1234');
+  await page.getByTestId('cp-submit').click();
+  await page.getByTestId('home-page').waitFor();
+  await page.getByTestId('welcome-popup').waitFor();
+  await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
+  // What was refused before the change (428) is fetched again: the sidebar lists the sports.
+  await page.getByTestId('sidebar-sport').filter({ hasText: /^Cricket$/ }).waitFor();
+  await page.getByTestId('top-nav-sport').filter({ hasText: /^Cricket$/ }).waitFor();
+  await shoot(page, 'forced-change-done');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('search leads to a match', async () => {
+  const { page, errors } = await freshPage();
+  await logInReady(page);
+  await page.getByTestId('search-toggle').click();
+  await page.getByTestId('search-input').fill('India');
+  const group = page.getByTestId('search-group').filter({ hasText: 'Cricket' });
+  await group.waitFor();
+  const result = group.getByTestId('search-result').filter({ hasText: 'India v Australia' });
+  assert.match(await result.innerText(), /\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}/);
+  await shoot(page, 'search');
+  await result.click();
+  await page.getByTestId('match-title').filter({ hasText: 'India v Australia' }).waitFor();
+  assert.match(hashOf(page), /^#\/game-details\/4\/\d+$/);
+  assert.equal(await page.getByTestId('search-input').count(), 0);
+  await shoot(page, 'game-details');
+
+  // The sidebar's accordion reaches a match too.
+  await page.getByTestId('sidebar-sport').filter({ hasText: /^Football$/ }).click();
+  await page.getByTestId('sidebar-series').filter({ hasText: 'English Premier League' }).click();
+  await page.getByTestId('sidebar-match').filter({ hasText: 'Arsenal v Liverpool' }).click();
+  await page.getByTestId('match-title').filter({ hasText: 'Arsenal v Liverpool' }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('every user-menu page and modal opens', async () => {
+  const { page, errors } = await freshPage();
+  await logInReady(page);
+  const pages = [
+    ['menu-account-statement', 'account-statement-page', '#/report/account-statement'],
+    ['menu-payment-statement', 'payment-statement-page', '#/report/payment-withdraw'],
+    ['menu-current-bet', 'current-bet-page', '#/report/current-bet'],
+    ['menu-casino-result', 'casino-result-page', '#/report/casino-result'],
+    ['menu-live-casino-bets', 'live-casino-bets-page', '#/report/live-casino-bets'],
+    ['menu-security-auth', 'security-auth-page', '#/security-auth/'],
+  ];
+  for (const [item, pageId, hash] of pages) {
+    await page.getByTestId('user-menu-toggle').click();
+    await page.getByTestId(item).click();
+    const body = page.getByTestId(pageId);
+    await body.waitFor();
+    await page.getByTestId('top-nav-sport').first().waitFor();
+    assert.equal(hashOf(page), hash);
+    // Loaded, empty or "not available yet": never a spinner left behind.
+    await page.getByTestId('loading').waitFor({ state: 'detached' });
+    await shoot(page, pageId);
+  }
+  for (const [item, modalId] of [
+    ['menu-button-values', 'button-values-modal'],
+    ['menu-change-password', 'change-password-modal'],
+    ['menu-rules', 'rules-modal'],
+  ]) {
+    await page.getByTestId('user-menu-toggle').click();
+    await page.getByTestId(item).click();
+    const modal = page.getByTestId(modalId);
+    await modal.waitFor();
+    await shoot(page, modalId);
+    await modal.getByTestId('modal-close').click();
+  }
+  await page.getByTestId('rules-link').click();
+  await page.getByTestId('rules-modal').waitFor();
+  await page.getByTestId('rules-modal').getByTestId('modal-close').click();
+
+  await page.getByTestId('deposit-withdraw-link').click();
+  await page.getByTestId('deposit-withdraw-page').waitFor();
+  await page.getByTestId('dw-submit').click();
+  await page.getByText('Amount is required.').waitFor();
+  await shoot(page, 'deposit-withdraw');
+
+  // The other routes of the spec open without a dead end.
+  for (const [route, id] of [
+    ['/all-sports/4', 'all-sports-page'],
+    ['/world-casino', 'world-casino-page'],
+    ['/casino/list', 'casino-list-page'],
+    ['/casino/list/teenpatti', 'casino-list-page'],
+    ['/match/matchdetail/1', 'game-details-page'],
+    ['/casino/mac88', 'world-casino-page'],
+    ['/casino/match/teen20', 'casino-match-page'],
+    ['/CM/MD/teen20', 'casino-match-page'],
+    ['/horse-racing', 'horse-racing-page'],
+    ['/user', 'user-page'],
+    ['/setting/button-values', 'button-values-page'],
+    ['/no-such-page', 'not-found'],
+  ]) {
+    await page.goto(`${server.baseUrl}/#${route}`);
+    await page.getByTestId(id).waitFor();
+    await page.getByTestId('loading').waitFor({ state: 'detached' });
+  }
+  await shoot(page, 'horse-racing-not-found');
+  await page.goto(`${server.baseUrl}/#/horse-racing?sport_id=7`);
+  await page.getByTestId('race-list').or(page.getByTestId('venue-list')).first().waitFor();
+  await shoot(page, 'horse-racing');
+  await page.getByTestId('race-list').getByRole('link').first().click();
+  await page.getByTestId('race-page').waitFor();
+  assert.match(hashOf(page), /^#\/horse-racing\/\d+\/\d{4}-\d{2}-\d{2}$/);
+  await page.getByTestId('race-page').getByText('Win and place markets').waitFor();
+
+  // The game page frames only allow-listed origins: nothing is listed, so an error shows.
+  await page.goto(`${server.baseUrl}/#/casino/mac88/game?url=${encodeURIComponent('https://evil.example.test/game')}`);
+  await page.getByTestId('game-error').waitFor();
+  assert.equal(await page.locator('iframe').count(), 0);
+  assert.equal(await page.getByTestId('game-user-name').innerText(), 'demo');
+  await shoot(page, 'casino-game-refused');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('button values are saved and shown after a reload', async () => {
+  const { page, errors } = await freshPage();
+  await logInReady(page);
+  await page.getByTestId('user-menu-toggle').click();
+  await page.getByTestId('menu-button-values').click();
+  const modal = page.getByTestId('button-values-modal');
+  await modal.getByTestId('button-value-row').first().waitFor();
+  await modal.getByTestId('button-label').first().fill('2k');
+  await modal.getByTestId('button-value').first().fill('2000');
+  await modal.getByTestId('button-tab-casino').click();
+  await modal.getByTestId('button-label').first().fill('75');
+  await modal.getByTestId('button-value').first().fill('75');
+  await modal.getByTestId('button-values-update').click();
+  await modal.waitFor({ state: 'detached' });
+
+  await page.reload();
+  await page.getByTestId('user-menu-toggle').click();
+  await page.getByTestId('menu-button-values').click();
+  await modal.getByTestId('button-value-row').first().waitFor();
+  assert.equal(await modal.getByTestId('button-label').first().inputValue(), '2k');
+  assert.equal(await modal.getByTestId('button-value').first().inputValue(), '2000');
+  await modal.getByTestId('button-tab-casino').click();
+  assert.equal(await modal.getByTestId('button-label').first().inputValue(), '75');
+  await shoot(page, 'button-values-saved');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the rules page shows every tab', async () => {
+  const { page, errors } = await freshPage();
+  await logInReady(page);
+  await page.goto(`${server.baseUrl}/#/page/rules`);
+  await page.getByTestId('rules-page').waitFor();
+  assert.equal(await page.getByTestId('site-header').count(), 0, 'the rules page has its own layout');
+  const tabs = page.getByRole('tab');
+  const names = await tabs.allInnerTexts();
+  for (const name of ['Horse Racing', 'Football', 'Bookmaker', 'Teenpatti', 'Fancy', 'Match', 'Binary', 'World Cup', 'IPL']) {
+    assert.ok(names.includes(name), `tab ${name}`);
+  }
+  assert.equal(names.length, 27);
+  for (const name of names) {
+    await tabs.filter({ hasText: new RegExp(`^${name}$`) }).click();
+    await page.getByTestId('rules-panel').getByRole('heading', { name, exact: true }).waitFor();
+  }
+  await tabs.filter({ hasText: /^Teenpatti$/ }).click();
+  await page.getByTestId('rules-panel').getByText('No records Found').waitFor();
+  await tabs.filter({ hasText: /^Fancy$/ }).click();
+  assert.equal(await page.getByTestId('rules-panel').locator('ol > li').count(), 16);
+  await shoot(page, 'rules-fancy');
+  await tabs.filter({ hasText: /^Horse Racing$/ }).click();
+  await page.getByTestId('rules-panel').getByText('1.01').waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a session revoked on the server logs the user out at the next request', async () => {
+  const { page, errors } = await freshPage();
+  await logInReady(page);
+  const token = await page.evaluate(() => localStorage.getItem('usertoken'));
+  assert.ok(token);
+  const revoked = await api('user/logout', { token }, token);
+  assert.equal(revoked.status, 200);
+
+  // The next request (opening a sport, or the 5 s balance poll if it comes first) answers 401:
+  // the app logs out and shows the login page.
+  await page.evaluate(() => {
+    window.location.hash = '#/all-sports/1';
+  });
+  await page.getByTestId('login-submit').waitFor();
+  assert.equal(hashOf(page), '#/login');
+  assert.equal(await page.evaluate(() => localStorage.getItem('usertoken')), null);
+  await shoot(page, 'revoked-session');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,44 @@
+import { Suspense, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { ErrorBoundary } from '../components/ErrorBoundary';
+import { Spinner } from '../components/QueryState';
+import { WelcomePopup } from '../features/auth/WelcomePopup';
+import { Header, type HeaderModals } from '../features/header/Header';
+import { RulesModal } from '../features/rules/RulesModal';
+import { ButtonValuesModal } from '../features/settings/ButtonValuesModal';
+import { ChangePasswordModal } from '../features/settings/ChangePasswordModal';
+import { Sidebar } from '../features/sports-nav/Sidebar';
+import { TopNav } from '../features/sports-nav/TopNav';
+
+// The header opens modals that other areas own; composing them here keeps features apart.
+const headerModals: HeaderModals = {
+  rules: (close) => <RulesModal onClose={close} />,
+  buttonValues: (close) => <ButtonValuesModal onClose={close} />,
+  changePassword: (close) => <ChangePasswordModal onClose={close} />,
+};
+
+/** Header, top navigation, left sidebar and the page. */
+export function MainLayout() {
+  const location = useLocation();
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  return (
+    <div className="main-layout">
+      <Header modals={headerModals} />
+      <TopNav onMenu={() => setSidebarOpen((o) => !o)} />
+      <div className="main-body">
+        <aside className={`sidebar-wrap${sidebarOpen ? ' open' : ''}`}>
+          <Sidebar onNavigate={() => setSidebarOpen(false)} />
+        </aside>
+        {sidebarOpen && <div className="sidebar-scrim" onClick={() => setSidebarOpen(false)} />}
+        <main className="content" data-testid="content">
+          <ErrorBoundary resetKey={location.pathname}>
+            <Suspense fallback={<Spinner />}>
+              <Outlet />
+            </Suspense>
+          </ErrorBoundary>
+        </main>
+      </div>
+      <WelcomePopup />
+    </div>
+  );
+}

@@ -1,0 +1,170 @@
+// Screens whose server calls are still being built: driven here against API.md's shapes.
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CATALOGUE, stubServer } from '../testing/fake-server';
+import { demoUser, renderApp, storeSession } from '../testing/render';
+
+describe('log-in with security auth', () => {
+  it('asks for the code, keeps the otp-verify flag meanwhile, and logs in after user/verifyOtp', async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/user/login': { data: { otp_required: true, otp_token: 'otp-tok' } },
+      'POST /api/user/verifyOtp': { data: demoUser },
+    });
+    renderApp('/login');
+    const user = userEvent.setup();
+
+    await user.type(await screen.findByTestId('login-user-name'), 'demo');
+    await user.type(screen.getByTestId('login-password'), 'Demo@1234');
+    await user.click(screen.getByTestId('login-submit'));
+    await user.type(await screen.findByTestId('otp-code'), '12');
+    await user.click(screen.getByTestId('otp-submit'));
+    expect(await screen.findByText('Enter the 6-digit code from your authenticator app.')).toBeInTheDocument();
+    expect(localStorage.getItem('otpVerify')).toBe('otp-tok');
+
+    await user.type(screen.getByTestId('otp-code'), '3456');
+    await user.click(screen.getByTestId('otp-submit'));
+    expect(await screen.findByTestId('home-page')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/api/user/verifyOtp')?.body).toEqual({ otp_token: 'otp-tok', otp: '123456' });
+    expect(localStorage.getItem('otpVerify')).toBeNull();
+    expect(localStorage.getItem('usertoken')).toBe('tok-demo');
+  });
+});
+
+describe('security auth', () => {
+  it('shows a QR code and the key, then enables with a code', async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/user/security/setup': { data: { secret: 'JBSWY3DPEHPK3PXP', otpauth_uri: 'otpauth://totp/Backlay:demo?secret=JBSWY3DPEHPK3PXP&issuer=Backlay' } },
+      'POST /api/user/security/enable': { message: 'Security auth is on.' },
+    });
+    storeSession();
+    renderApp('/security-auth/');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('security-setup'));
+    expect(await screen.findByTestId('security-qr')).toContainHTML('<svg');
+    expect(screen.getByTestId('security-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP');
+    await user.type(screen.getByTestId('security-otp'), '654321');
+    await user.click(screen.getByTestId('security-enable'));
+    expect(await screen.findByTestId('security-enabled')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/api/user/security/enable')?.body).toEqual({ otp: '654321' });
+  });
+
+  it('says so when the server does not have security auth yet', async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/user/security/setup': { httpStatus: 404, message: 'Not found' } });
+    storeSession();
+    renderApp('/security-auth/');
+
+    await userEvent.click(await screen.findByTestId('security-setup'));
+    expect(await screen.findByTestId('error-message')).toHaveTextContent('not available yet');
+  });
+});
+
+describe('reports', () => {
+  it('sends the date filters and pages with at most 7 links', async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/report/accountStatement': (call) => {
+        const { page } = call.body as { page: number };
+        return {
+          data: {
+            rows: [{ id: page, date: '2026-11-22T14:00:00.000Z', description: `Row of page ${page}`, credit: 100, debit: 0, balance: 1100, remark: 'demo' }],
+            total: 200,
+            page,
+            limit: 20,
+          },
+        };
+      },
+    });
+    storeSession();
+    renderApp('/report/account-statement');
+    const user = userEvent.setup();
+
+    expect(await screen.findByText('Row of page 1')).toBeInTheDocument();
+    const table = screen.getByTestId('report-table');
+    expect(within(table).getByText('22/11/2026 19:30:00')).toBeInTheDocument();
+    expect(within(table).getByText('100.00')).toBeInTheDocument();
+    const first = calls.find((c) => c.path === '/api/report/accountStatement')!.body as Record<string, unknown>;
+    expect(first).toMatchObject({ type: 'all', page: 1, limit: 20 });
+    expect(first.from_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+    const pager = screen.getByTestId('pagination');
+    expect(within(pager).getAllByRole('button').map((b) => b.textContent)).toEqual(['Previous', '1', '2', '3', '4', '5', '6', '7', 'Next']);
+    await user.click(within(pager).getByText('Next'));
+    expect(await screen.findByText('Row of page 2')).toBeInTheDocument();
+
+    await user.selectOptions(screen.getByTestId('filter-type'), 'casino');
+    await user.click(screen.getByTestId('filter-submit'));
+    await waitFor(() => expect(calls.at(-1)!.body).toMatchObject({ type: 'casino', page: 1 }));
+  });
+
+  it('shows "not available yet" while the server has no reports', async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/report/currentBets': { httpStatus: 404, message: 'Not found' } });
+    storeSession();
+    renderApp('/report/current-bet');
+
+    expect(await screen.findByTestId('error-message')).toHaveTextContent('This is not available yet.');
+  });
+});
+
+describe('casino game page', () => {
+  it('frames a game only from an allow-listed origin', async () => {
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/globalSetting/getGlobalSetting': { data: { site_title: 'Backlay', casino_frame_origins: ['https://games.example.com'] } },
+    });
+    storeSession();
+    renderApp(`/casino/mac88/game?url=${encodeURIComponent('https://games.example.com/play?t=1')}`);
+
+    const frame = await screen.findByTitle('Casino game');
+    expect(frame).toHaveAttribute('src', 'https://games.example.com/play?t=1');
+    expect(screen.getByTestId('game-home-link')).toHaveAttribute('href', '#/casino/mac88');
+    expect(screen.getByTestId('game-user-name')).toHaveTextContent('demo');
+  });
+
+  it('shows an error, never a frame, for any other address', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    storeSession();
+    renderApp(`/casino/mac88/game?url=${encodeURIComponent('https://evil.example.test/x')}`);
+
+    expect(await screen.findByTestId('game-error')).toBeInTheDocument();
+    expect(document.querySelector('iframe')).toBeNull();
+  });
+});
+
+describe('world casino', () => {
+  it('launches a game through gap/gaplogin and opens the game page', async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/casino/getStaticGames': {
+        data: [
+          { game_id: 'g1', game_name: 'Aviator', category: 'Crash Games', provider_name: 'mac88', status: 'ACTIVE' },
+          { game_id: 'g2', game_name: 'Old Game', category: 'Live', provider_name: 'mac88', status: '' },
+        ],
+      },
+      'POST /api/gap/gaplogin': { data: { url: 'https://games.example.com/aviator' } },
+    });
+    storeSession();
+    renderApp('/world-casino');
+
+    await userEvent.click(await screen.findByText('Aviator'));
+    expect(screen.queryByText('Old Game')).toBeNull();
+    await waitFor(() => expect(window.location.hash).toBe(`#/casino/mac88/game?url=${encodeURIComponent('https://games.example.com/aviator')}`));
+    expect(calls.find((c) => c.path === '/api/gap/gaplogin')?.body).toMatchObject({ providerName: 'mac88', gameId: 'g1', platformId: 'desktop', lobby: false });
+  });
+
+  it("toasts the server's message when a launch fails", async () => {
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/casino/getStaticGames': { data: [{ game_id: 'g1', game_name: 'Aviator', category: 'Crash Games', provider_name: 'mac88', status: 'ACTIVE' }] },
+      'POST /api/gap/gaplogin': { httpStatus: 422, message: 'Casino is closed for your account.' },
+    });
+    storeSession();
+    renderApp('/world-casino');
+
+    await userEvent.click(await screen.findByText('Aviator'));
+    expect(await screen.findByText('Casino is closed for your account.')).toBeInTheDocument();
+  });
+});

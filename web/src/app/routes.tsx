@@ -1,0 +1,99 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { ErrorBoundary } from '../components/ErrorBoundary';
+import { Spinner } from '../components/QueryState';
+import { GuestOnly, RequireAuth } from './guards';
+import { NotFound } from './NotFound';
+
+/** A lazily loaded named export: each area is its own chunk, so the first page stays small. */
+function lazyNamed<M extends Record<string, unknown>>(loader: () => Promise<M>, name: keyof M) {
+  return lazy(async () => ({ default: (await loader())[name] as ComponentType }));
+}
+
+const MainLayout = lazyNamed(() => import('./MainLayout'), 'MainLayout');
+const LoginPage = lazyNamed(() => import('../features/auth/LoginPage'), 'LoginPage');
+const SignUpPage = lazyNamed(() => import('../features/auth/SignUpPage'), 'SignUpPage');
+const RulesPage = lazyNamed(() => import('../features/rules/RulesPage'), 'RulesPage');
+const CasinoGamePage = lazyNamed(() => import('../features/casino/CasinoGamePage'), 'CasinoGamePage');
+const HomePage = lazyNamed(() => import('../features/matches/HomePage'), 'HomePage');
+const AllSportsPage = lazyNamed(() => import('../features/matches/AllSportsPage'), 'AllSportsPage');
+const GameDetailsPage = lazyNamed(() => import('../features/matches/GameDetailsPage'), 'GameDetailsPage');
+const UserPage = lazyNamed(() => import('../features/user/UserPage'), 'UserPage');
+const reports = () => import('../features/reports/ReportPages');
+const AccountStatementPage = lazyNamed(reports, 'AccountStatementPage');
+const PaymentStatementPage = lazyNamed(reports, 'PaymentStatementPage');
+const CurrentBetPage = lazyNamed(reports, 'CurrentBetPage');
+const CasinoResultPage = lazyNamed(reports, 'CasinoResultPage');
+const LiveCasinoBetsPage = lazyNamed(reports, 'LiveCasinoBetsPage');
+const CasinoListPage = lazyNamed(() => import('../features/casino/CasinoListPage'), 'CasinoListPage');
+const CasinoMatchPage = lazyNamed(() => import('../features/casino/CasinoMatchPage'), 'CasinoMatchPage');
+const WorldCasinoPage = lazyNamed(() => import('../features/casino/WorldCasinoPage'), 'WorldCasinoPage');
+const Mac88LobbyPage = lazyNamed(() => import('../features/casino/WorldCasinoPage'), 'Mac88LobbyPage');
+const HorseRacingPage = lazyNamed(() => import('../features/horse-racing/HorseRacingPage'), 'HorseRacingPage');
+const RacePage = lazyNamed(() => import('../features/horse-racing/RacePage'), 'RacePage');
+const ChangePasswordPage = lazyNamed(() => import('../features/settings/ChangePasswordPage'), 'ChangePasswordPage');
+const ButtonValuesPage = lazyNamed(() => import('../features/settings/ButtonValuesPage'), 'ButtonValuesPage');
+const DepositWithdrawPage = lazyNamed(() => import('../features/settings/DepositWithdrawPage'), 'DepositWithdrawPage');
+const SecurityAuthPage = lazyNamed(() => import('../features/security-auth/SecurityAuthPage'), 'SecurityAuthPage');
+
+function Page({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  return (
+    <ErrorBoundary resetKey={location.pathname}>
+      <Suspense fallback={<Spinner />}>{children}</Suspense>
+    </ErrorBoundary>
+  );
+}
+
+/** Spec §2's route table: hash-style URLs (the router is a HashRouter, see App.tsx). */
+export function AppRoutes() {
+  return (
+    <Routes>
+      {/* Authentication area: visitors only. */}
+      <Route path="/login" element={<Page><GuestOnly><LoginPage /></GuestOnly></Page>} />
+      <Route path="/sign-up" element={<Page><GuestOnly><SignUpPage /></GuestOnly></Page>} />
+      <Route path="/signup" element={<Navigate to="/sign-up" replace />} />
+
+      {/* Own layouts. */}
+      <Route path="/page/rules" element={<Page><RequireAuth><RulesPage /></RequireAuth></Page>} />
+      <Route path="/casino/mac88/game" element={<Page><RequireAuth><CasinoGamePage /></RequireAuth></Page>} />
+
+      {/* Main layout: header, left sidebar, content. */}
+      <Route element={<Page><RequireAuth><MainLayout /></RequireAuth></Page>}>
+        <Route index element={<HomePage />} />
+        <Route path="home" element={<HomePage />} />
+        <Route path="game-details/:sportId/:matchId" element={<GameDetailsPage />} />
+        <Route path="match/matchdetail/:matchId" element={<GameDetailsPage />} />
+        <Route path="all-sports/:sportId" element={<AllSportsPage />} />
+        <Route path="user" element={<UserPage />} />
+        <Route path="report">
+          <Route index element={<Navigate to="/report/account-statement" replace />} />
+          <Route path="account-statement" element={<AccountStatementPage />} />
+          <Route path="payment-withdraw" element={<PaymentStatementPage />} />
+          <Route path="current-bet" element={<CurrentBetPage />} />
+          <Route path="casino-result" element={<CasinoResultPage />} />
+          <Route path="live-casino-bets" element={<LiveCasinoBetsPage />} />
+        </Route>
+        <Route path="casino">
+          <Route index element={<Navigate to="/casino/list" replace />} />
+          <Route path="list" element={<CasinoListPage />} />
+          <Route path="list/:seriesId" element={<CasinoListPage />} />
+          <Route path="match/:matchId" element={<CasinoMatchPage />} />
+          <Route path="mac88" element={<Mac88LobbyPage />} />
+        </Route>
+        <Route path="CM/MD/:matchId" element={<CasinoMatchPage />} />
+        <Route path="horse-racing" element={<HorseRacingPage />} />
+        <Route path="horse-racing/:matchId/:date" element={<RacePage />} />
+        <Route path="setting">
+          <Route index element={<Navigate to="/setting/change-password" replace />} />
+          <Route path="change-password" element={<ChangePasswordPage />} />
+          <Route path="d-w" element={<DepositWithdrawPage />} />
+          <Route path="button-values" element={<ButtonValuesPage />} />
+        </Route>
+        <Route path="security-auth" element={<SecurityAuthPage />} />
+        <Route path="world-casino" element={<WorldCasinoPage />} />
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
+}

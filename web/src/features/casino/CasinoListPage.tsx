@@ -1,0 +1,40 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, NavLink, useParams } from 'react-router';
+import { PageCard } from '../../components/PageCard';
+import { QueryState } from '../../components/QueryState';
+import { getCasinoList, getCasinoSports } from './api';
+
+/** /casino/list and /casino/list/:seriesId: the casino categories and their games. */
+export function CasinoListPage() {
+  const seriesId = useParams().seriesId;
+  const sports = useQuery({ queryKey: ['casinoSports'], queryFn: getCasinoSports });
+  const games = useQuery({ queryKey: ['casinoList', seriesId ?? ''], queryFn: () => getCasinoList(seriesId) });
+  return (
+    <PageCard title="Casino" testId="casino-list-page">
+      <nav className="chip-tabs" aria-label="Casino categories">
+        <NavLink to="/casino/list" end>
+          All
+        </NavLink>
+        {(sports.data ?? []).map((s) => (
+          <NavLink key={s.sport_id} to={`/casino/list/${encodeURIComponent(s.sport_id)}`}>
+            {s.name}
+          </NavLink>
+        ))}
+        <NavLink to="/world-casino">World Casino</NavLink>
+        <NavLink to="/casino/mac88">Mac88</NavLink>
+      </nav>
+      <QueryState isPending={games.isPending} error={games.error} isEmpty={(games.data ?? []).length === 0} empty="No games in this category yet.">
+        <ul className="game-grid" data-testid="casino-games">
+          {(games.data ?? []).map((g) => (
+            <li key={g.match_id}>
+              <Link to={`/casino/match/${g.match_id}`} className="game-tile">
+                {g.image ? <img src={g.image} alt="" loading="lazy" /> : <span className="game-tile-art">{g.name.slice(0, 2)}</span>}
+                <span className="game-tile-name">{g.name}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </QueryState>
+    </PageCard>
+  );
+}

@@ -1,0 +1,60 @@
+import { apiGet, apiPost, dataOr } from '../../api/client';
+
+export interface CasinoSport {
+  sport_id: string;
+  name: string;
+  is_active: number;
+  order: number;
+}
+
+export interface CasinoGame {
+  match_id: number | string;
+  game_code?: string;
+  name: string;
+  image?: string;
+}
+
+export interface StaticGame {
+  game_id: string | number;
+  game_name: string;
+  category: string;
+  provider_name: string;
+  sub_provider_name?: string;
+  status: string;
+  url_thumb?: string;
+  game_code?: string;
+  sub_type?: string;
+}
+
+/** `casino/getCasinoSport`: a list (sometimes a JSON string), sorted by `order`. */
+export async function getCasinoSports(): Promise<CasinoSport[]> {
+  const data = dataOr(await apiGet<CasinoSport[] | string>('casino/getCasinoSport'), []);
+  const list: unknown = typeof data === 'string' ? JSON.parse(data) : data;
+  return (Array.isArray(list) ? (list as CasinoSport[]) : [])
+    .filter((s) => Number(s.is_active) !== 0)
+    .sort((a, b) => a.order - b.order);
+}
+
+export async function getCasinoList(seriesId?: string): Promise<CasinoGame[]> {
+  return dataOr(await apiPost<CasinoGame[]>('casino/getCasinoList', seriesId ? { series_id: seriesId } : {}), []);
+}
+
+export async function getStaticGames(): Promise<StaticGame[]> {
+  return dataOr(await apiGet<StaticGame[]>('casino/getStaticGames'), []);
+}
+
+/** Spec §7: the provider name is fixed; the platform is desktop (spec §9). */
+export const CASINO_PROVIDER_NAME = 'mac88';
+export const CASINO_PLATFORM = 'desktop';
+
+/** Asks the server for a provider game session; answers the game's address (data.url). */
+export async function launchGame(gameId: string | number): Promise<string | null> {
+  const answer = await apiPost<{ url: string }>('gap/gaplogin', {
+    providerName: CASINO_PROVIDER_NAME,
+    gameId: String(gameId),
+    platformId: CASINO_PLATFORM,
+    lobby: false,
+    redirectUrl: `${window.location.origin}${window.location.pathname}#/casino/mac88`,
+  });
+  return answer.status ? answer.data.url : null;
+}

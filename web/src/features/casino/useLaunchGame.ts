@@ -1,0 +1,23 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorMessage, isMissingEndpoint } from '../../api/client';
+import { toastError } from '../../lib/toast';
+import { launchGame } from './api';
+
+/** Launches a provider game: its address opens in the full-screen game page; a failure toasts the server's message. */
+export function useLaunchGame() {
+  const navigate = useNavigate();
+  const [launching, setLaunching] = useState<string | number | null>(null);
+  const launch = async (gameId: string | number) => {
+    setLaunching(gameId);
+    try {
+      const url = await launchGame(gameId);
+      if (url) navigate(`/casino/mac88/game?url=${encodeURIComponent(url)}`);
+    } catch (error) {
+      toastError(isMissingEndpoint(error) ? 'Casino games are not available yet.' : errorMessage(error));
+    } finally {
+      setLaunching(null);
+    }
+  };
+  return { launch, launching };
+}

@@ -1,0 +1,117 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CATALOGUE, stubServer } from '../../testing/fake-server';
+import { demoUser, renderApp, storeSession } from '../../testing/render';
+
+describe('header', () => {
+  it('shows the balance with 2 decimals, the exposure as an absolute value, and My Market on a tap', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    storeSession();
+    renderApp('/');
+    const user = userEvent.setup();
+
+    await waitFor(() => expect(screen.getByTestId('balance')).toHaveTextContent('1500.00'));
+    expect(screen.getByTestId('exposure')).toHaveTextContent('20.50');
+    expect(JSON.parse(sessionStorage.getItem('exposureBalance')!)).toMatchObject({ total_balance: 1500 });
+    expect(screen.getByTestId('site-message')).toHaveTextContent('Hello bettors');
+
+    await user.click(screen.getByTestId('exposure-button'));
+    const modal = await screen.findByTestId('my-market-modal');
+    expect(within(modal).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Event Type', 'Event Name', 'Match Name', 'Trade']);
+    expect(await within(modal).findByText('No data available in table')).toBeInTheDocument();
+  });
+
+  it('lists exposure rows in My Market', async () => {
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/bet/getExposureDetail': {
+        data: { data: [{ sport_name: 'Cricket', match_name: 'India v Australia', match_id: 5, market_details: [{ sub_type: 'Match Odds', bet_count: 3 }] }] },
+      },
+    });
+    storeSession();
+    renderApp('/');
+
+    await userEvent.click(await screen.findByTestId('exposure-button'));
+    const row = (await screen.findByText('India v Australia')).closest('tr')!;
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Cricket', 'India v Australia', 'Match Odds', '3']);
+  });
+
+  it('toggles balance and exposure per session from the user menu', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    storeSession();
+    renderApp('/');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('user-menu-toggle'));
+    await user.click(screen.getByTestId('toggle-balance'));
+    expect(screen.queryByTestId('balance')).toBeNull();
+    expect(sessionStorage.getItem('showBalance')).toBe('false');
+    await user.click(screen.getByTestId('toggle-exposure'));
+    expect(screen.queryByTestId('exposure')).toBeNull();
+    await user.click(screen.getByTestId('toggle-balance'));
+    expect(screen.getByTestId('balance')).toBeInTheDocument();
+  });
+
+  it('shows the menu items and the Deposit/Withdraw link by the visibility rules', async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'GET /api/globalSetting/getGlobalSetting': { data: { site_title: 'Backlay', payment_gateway: 0 } } });
+    storeSession({ ...demoUser, parent_id: -1 });
+    renderApp('/');
+
+    await userEvent.click(await screen.findByTestId('user-menu-toggle'));
+    const items = within(screen.getByTestId('user-menu')).getAllByRole('menuitem').map((i) => i.textContent);
+    expect(items).toEqual(['Account Statement', 'Current Bet', 'Casino Result', 'Set Button Values', 'Rules', 'SignOut']);
+    expect(screen.getByText('Balance')).toBeInTheDocument();
+    expect(screen.getByText('Exposure')).toBeInTheDocument();
+    expect(screen.queryByTestId('deposit-withdraw-link')).toBeNull();
+  });
+
+  it('searches, groups by sport with IST dates, and clears and closes on a choice', async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/match/searchByMatchNameHeader': {
+        data: { Cricket: [{ match_id: 9, match_name: 'India v Australia', open_date: '2026-11-22T00:30:00.000Z', sport_id: 4 }] },
+      },
+    });
+    storeSession();
+    renderApp('/');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('search-toggle'));
+    await user.type(screen.getByTestId('search-input'), 'india');
+    const group = await screen.findByTestId('search-group');
+    expect(group).toHaveTextContent('Cricket');
+    expect(group).toHaveTextContent('India v Australia');
+    expect(group).toHaveTextContent('22/11/2026 06:00:00');
+    expect(calls.find((c) => c.path.endsWith('searchByMatchNameHeader'))?.body).toEqual({ search: 'india' });
+
+    // Emptying the box clears the results.
+    await user.clear(screen.getByTestId('search-input'));
+    expect(screen.queryByTestId('search-results')).toBeNull();
+
+    await user.type(screen.getByTestId('search-input'), 'india');
+    await user.click(await screen.findByTestId('search-result'));
+    expect(window.location.hash).toBe('#/game-details/4/9');
+    expect(screen.queryByTestId('search-input')).toBeNull();
+    expect(screen.queryByTestId('search-results')).toBeNull();
+  });
+
+  it('toggling the search closed clears it', async () => {
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/match/searchByMatchNameHeader': { data: { Cricket: [{ match_id: 9, match_name: 'India v Australia', open_date: '2026-11-22T00:30:00.000Z', sport_id: 4 }] } },
+    });
+    storeSession();
+    renderApp('/');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('search-toggle'));
+    await user.type(screen.getByTestId('search-input'), 'india');
+    await screen.findByTestId('search-group');
+    await user.click(screen.getByTestId('search-toggle'));
+    expect(screen.queryByTestId('search-results')).toBeNull();
+    await user.click(screen.getByTestId('search-toggle'));
+    expect(screen.getByTestId('search-input')).toHaveValue('');
+    expect(screen.queryByTestId('search-results')).toBeNull();
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { demoUser } from '../../testing/render';
+import { userMenuItems } from './menu';
+
+const labels = (...args: Parameters<typeof userMenuItems>) => userMenuItems(...args).map((i) => i.label);
+const ALL = [
+  'Account Statement',
+  'Payment Statement',
+  'Current Bet',
+  'Casino Result',
+  'Live Casino Bets',
+  'Set Button Values',
+  'Security Auth Verification',
+  'Change Password',
+  'Rules',
+];
+
+describe('user menu visibility (spec §2)', () => {
+  it('shows every item with a parent, a token and the payment gateway on', () => {
+    expect(labels(demoUser, { payment_gateway: 1 }, 'tok')).toEqual(ALL);
+  });
+
+  it('hides the payment items when payment_gateway is not 1', () => {
+    expect(labels(demoUser, { payment_gateway: 0 }, 'tok')).toEqual(ALL.filter((l) => l !== 'Payment Statement'));
+    expect(labels(demoUser, null, 'tok')).not.toContain('Payment Statement');
+  });
+
+  it('hides payment and parent-token items without a parent (-1 or missing)', () => {
+    const expected = ['Account Statement', 'Current Bet', 'Casino Result', 'Set Button Values', 'Rules'];
+    expect(labels({ ...demoUser, parent_id: -1 }, { payment_gateway: 1 }, 'tok')).toEqual(expected);
+    expect(labels({ ...demoUser, parent_id: undefined }, { payment_gateway: '1' }, 'tok')).toEqual(expected);
+  });
+
+  it('hides Live Casino Bets, Security Auth Verification and Change Password without a token', () => {
+    expect(labels(demoUser, { payment_gateway: 1 }, null)).toEqual(
+      ALL.filter((l) => !['Live Casino Bets', 'Security Auth Verification', 'Change Password'].includes(l)),
+    );
+  });
+});

@@ -1,0 +1,198 @@
+import { useState } from 'react';
+import { istDateKey } from '../../lib/format';
+import { DateRangeFilter, defaultRange } from './DateRange';
+import { ReportView, type Column } from './ReportView';
+
+const STATEMENT_TYPES = [
+  { value: 'all', label: 'All' },
+  { value: 'deposit_withdraw', label: 'Deposit/Withdraw' },
+  { value: 'sports', label: 'Sports' },
+  { value: 'casino', label: 'Casino' },
+];
+
+export function AccountStatementPage() {
+  const [range, setRange] = useState(defaultRange);
+  const [type, setType] = useState('all');
+  const [draftType, setDraftType] = useState('all');
+  const columns: Column[] = [
+    { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
+    { label: 'Description', keys: ['description'] },
+    { label: 'Credit', keys: ['credit'], kind: 'money' },
+    { label: 'Debit', keys: ['debit'], kind: 'money' },
+    { label: 'Balance', keys: ['balance'], kind: 'money' },
+    { label: 'Remark', keys: ['remark'] },
+  ];
+  return (
+    <ReportView
+      title="Account Statement"
+      testId="account-statement-page"
+      path="report/accountStatement"
+      params={{ ...range, type }}
+      columns={columns}
+      filters={
+        <DateRangeFilter
+          initial={range}
+          onApply={(r) => {
+            setRange(r);
+            setType(draftType);
+          }}
+          extra={
+            <label>
+              Type
+              <select value={draftType} onChange={(e) => setDraftType(e.target.value)} data-testid="filter-type">
+                {STATEMENT_TYPES.map((t) => (
+                  <option key={t.value} value={t.value}>
+                    {t.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          }
+        />
+      }
+    />
+  );
+}
+
+export function PaymentStatementPage() {
+  const columns: Column[] = [
+    { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
+    { label: 'Type', keys: ['type', 'kind'] },
+    { label: 'Amount', keys: ['amount'], kind: 'money' },
+    { label: 'Reference', keys: ['reference', 'account_number'] },
+    { label: 'Status', keys: ['status'] },
+    { label: 'Remark', keys: ['remark'] },
+  ];
+  return <ReportView title="Payment Statement" testId="payment-statement-page" path="report/paymentStatement" params={{}} columns={columns} />;
+}
+
+export function CurrentBetPage() {
+  const [type, setType] = useState<'sports' | 'casino'>('sports');
+  const [status, setStatus] = useState<'matched' | 'unmatched'>('matched');
+  const columns: Column[] = [
+    { label: 'Event', keys: ['match_name', 'event_name', 'game_name'] },
+    { label: 'Market', keys: ['market_name', 'market'] },
+    { label: 'Selection', keys: ['selection_name', 'runner_name', 'selection'] },
+    { label: 'Type', keys: ['side', 'type'] },
+    { label: 'Odds', keys: ['price', 'odds', 'avg_price_matched'] },
+    { label: 'Stake', keys: ['stake', 'size'], kind: 'money' },
+    { label: 'Placed', keys: ['placed_at', 'created_at', 'date'], kind: 'date' },
+  ];
+  return (
+    <ReportView
+      title="Current Bets"
+      testId="current-bet-page"
+      path="report/currentBets"
+      params={{ type, status }}
+      columns={columns}
+      filters={
+        <div className="filter-row">
+          <label>
+            Type
+            <select value={type} onChange={(e) => setType(e.target.value as 'sports' | 'casino')} data-testid="filter-bet-type">
+              <option value="sports">Sports</option>
+              <option value="casino">Casino</option>
+            </select>
+          </label>
+          <span className="radio-group" role="radiogroup" aria-label="Status">
+            {(['matched', 'unmatched'] as const).map((s) => (
+              <label key={s}>
+                <input type="radio" name="bet-status" checked={status === s} onChange={() => setStatus(s)} /> {s === 'matched' ? 'Matched' : 'Unmatched'}
+              </label>
+            ))}
+          </span>
+        </div>
+      }
+    />
+  );
+}
+
+/** The casino games whose rounds have results (the sidebar's quick-launch games). */
+const CASINO_GAMES = [
+  ['teen20', 'TP T20'],
+  ['teen', 'TP 1 DAY'],
+  ['teen9', 'TP TEST'],
+  ['dt6', 'DT 1 DAY'],
+  ['teen2', 'TP 2 Card'],
+  ['hilow', 'HILOW'],
+  ['poker', 'POKER'],
+  ['queen', 'QUEEN'],
+  ['baccarat', 'BACCARAT'],
+  ['aaa', 'AMAR AKBAR ANTHONEY'],
+  ['btable', 'BOLLYWOOD'],
+  ['trio', 'TRIO'],
+  ['ab20', 'ANDAR BAHAR'],
+  ['teenmuf', 'MUFLIS TP'],
+  ['roulette', 'ROULETTE'],
+  ['worli', 'WORLI MATAKA'],
+] as const;
+
+export function CasinoResultPage() {
+  const [applied, setApplied] = useState({ game_code: 'teen20', date: istDateKey() });
+  const [game, setGame] = useState(applied.game_code);
+  const [date, setDate] = useState(applied.date);
+  const columns: Column[] = [
+    { label: 'Round ID', keys: ['round_id'] },
+    { label: 'Winner', keys: ['winner'] },
+    { label: 'Result', keys: ['result'] },
+    { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
+  ];
+  return (
+    <ReportView
+      title="Casino Result"
+      testId="casino-result-page"
+      path="report/casinoResult"
+      params={applied}
+      columns={columns}
+      filters={
+        <form
+          className="filter-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (date) setApplied({ game_code: game, date });
+          }}
+        >
+          <label>
+            Date
+            <input type="date" value={date} onChange={(e) => setDate(e.target.value)} data-testid="filter-date" />
+          </label>
+          <label>
+            Game
+            <select value={game} onChange={(e) => setGame(e.target.value)} data-testid="filter-game">
+              {CASINO_GAMES.map(([code, name]) => (
+                <option key={code} value={code}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn btn-primary" disabled={!date}>
+            Submit
+          </button>
+        </form>
+      }
+    />
+  );
+}
+
+export function LiveCasinoBetsPage() {
+  const [range, setRange] = useState(defaultRange);
+  const columns: Column[] = [
+    { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
+    { label: 'Game', keys: ['game_name', 'game_code'] },
+    { label: 'Transaction', keys: ['transaction_id', 'round_id'] },
+    { label: 'Debit', keys: ['debit', 'amount'], kind: 'money' },
+    { label: 'Credit', keys: ['credit'], kind: 'money' },
+    { label: 'Status', keys: ['status'] },
+  ];
+  return (
+    <ReportView
+      title="Live Casino Bets"
+      testId="live-casino-bets-page"
+      path="report/liveCasinoBets"
+      params={range}
+      columns={columns}
+      filters={<DateRangeFilter initial={range} onApply={setRange} />}
+    />
+  );
+}

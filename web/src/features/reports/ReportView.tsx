@@ -1,0 +1,104 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { PageCard } from '../../components/PageCard';
+import { Pagination } from '../../components/Pagination';
+import { QueryState } from '../../components/QueryState';
+import { formatIstDateTime, formatMoney } from '../../lib/format';
+import { fetchReport, REPORT_PAGE_LIMIT, type Row } from './api';
+
+export interface Column {
+  label: string;
+  /** Keys tried in turn; the first present one is shown. */
+  keys: string[];
+  kind?: 'date' | 'money' | 'text';
+}
+
+function cell(row: Row, column: Column): ReactNode {
+  const key = column.keys.find((k) => row[k] !== undefined && row[k] !== null);
+  if (!key) return '';
+  const value = row[key];
+  if (column.kind === 'date') return formatIstDateTime(String(value));
+  if (column.kind === 'money') return formatMoney(Number(value));
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * A report: filters over a table, paged by the server with at most 7 page links. `params` are
+ * the applied filters; changing them goes back to page 1.
+ */
+export function ReportView({
+  title,
+  path,
+  params,
+  filters,
+  columns,
+  testId,
+}: {
+  title: string;
+  path: string;
+  params: Record<string, unknown>;
+  filters?: ReactNode;
+  columns: Column[];
+  testId: string;
+}) {
+  const [page, setPage] = useState(1);
+  const [paramsKey, setParamsKey] = useState(JSON.stringify(params));
+  const currentKey = JSON.stringify(params);
+  if (currentKey !== paramsKey) {
+    setParamsKey(currentKey);
+    setPage(1);
+  }
+  const query = useQuery({
+    queryKey: ['report', path, currentKey, page],
+    queryFn: () => fetchReport(path, params, page),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+  const data = query.data;
+
+  return (
+    <PageCard title={title} testId={testId}>
+      {filters && <div className="report-filters">{filters}</div>}
+      <QueryState isPending={query.isPending} error={query.error}>
+        <div className="table-wrap">
+          <table className="data-table" data-testid="report-table">
+            <thead>
+              <tr>
+                {columns.map((c) => (
+                  <th key={c.label}>{c.label}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {!data || data.rows.length === 0 ? (
+                <tr>
+                  <td colSpan={columns.length} className="empty-cell">
+                    No data available in table
+                  </td>
+                </tr>
+              ) : (
+                data.rows.map((row, index) => (
+                  <tr key={String(row.id ?? row.bet_id ?? row.round_id ?? index)}>
+                    {columns.map((c) => (
+                      <td key={c.label} className={c.kind === 'money' ? 'num' : undefined}>
+                        {cell(row, c)}
+                      </td>
+                    ))}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        {data && data.total > 0 && (
+          <div className="report-footer">
+            <span className="muted small">
+              Showing {(page - 1) * (data.limit || REPORT_PAGE_LIMIT) + 1} to {Math.min(page * (data.limit || REPORT_PAGE_LIMIT), data.total)} of {data.total} entries
+            </span>
+            <Pagination page={page} total={data.total} limit={data.limit || REPORT_PAGE_LIMIT} onPage={setPage} />
+          </div>
+        )}
+      </QueryState>
+    </PageCard>
+  );
+}

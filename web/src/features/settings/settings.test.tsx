@@ -1,0 +1,117 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CATALOGUE, stubServer } from '../../testing/fake-server';
+import { demoUser, renderApp, storeSession } from '../../testing/render';
+
+const BUTTONS = JSON.stringify([
+  { button_name: '100', button_value: 100, type: 'Game' },
+  { button_name: '1k', button_value: 1000, type: 'Game' },
+  { button_name: '25', button_value: 25, type: 'Casino' },
+]);
+
+describe('change password', () => {
+  it("shows its own field errors before sending and the server's after", async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/user/changePassword': {
+        httpStatus: 400,
+        message: 'Check the fields.',
+        data: { errors: { master_password: 'Current password is incorrect.' } },
+      },
+    });
+    storeSession({ ...demoUser, is_change_password: 1 });
+    renderApp('/setting/change-password');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('cp-submit'));
+    expect(await screen.findByText('Current password is required.')).toBeInTheDocument();
+    expect(screen.getByText('New password is required.')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/user/changePassword')).toBe(false);
+
+    await user.type(screen.getByTestId('cp-master-password'), 'Wrong@123');
+    await user.type(screen.getByTestId('cp-new-password'), 'Better@123');
+    await user.type(screen.getByTestId('cp-confirm-password'), 'Better@124');
+    await user.click(screen.getByTestId('cp-submit'));
+    expect(await screen.findByText('New password and confirm password must be matching.')).toBeInTheDocument();
+
+    await user.clear(screen.getByTestId('cp-confirm-password'));
+    await user.type(screen.getByTestId('cp-confirm-password'), 'Better@123');
+    await user.click(screen.getByTestId('cp-submit'));
+    expect(await screen.findByText('Current password is incorrect.')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/api/user/changePassword')?.body).toEqual({
+      master_password: 'Wrong@123',
+      new_password: 'Better@123',
+      confirm_password: 'Better@123',
+    });
+  });
+
+  it('after a forced change, clears the flag and goes home', async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/user/changePassword': { message: 'Password changed.' } });
+    storeSession({ ...demoUser, is_change_password: 1 });
+    renderApp('/setting/change-password');
+    const user = userEvent.setup();
+
+    await user.type(await screen.findByTestId('cp-master-password'), 'Given@123');
+    await user.type(screen.getByTestId('cp-new-password'), 'Better@123');
+    await user.type(screen.getByTestId('cp-confirm-password'), 'Better@123');
+    await user.click(screen.getByTestId('cp-submit'));
+
+    expect(await screen.findByTestId('home-page')).toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem('userinfo')!).is_change_password).toBe(0);
+  });
+});
+
+describe('set button values', () => {
+  it('shows the Game and Casino tabs, saves both lists, toasts the message and closes', async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/user/getButtonValue': { data: BUTTONS },
+      'POST /api/user/setButtonValue': { message: 'Button values saved.' },
+    });
+    storeSession();
+    renderApp('/');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('user-menu-toggle'));
+    await user.click(screen.getByTestId('menu-button-values'));
+    const modal = await screen.findByTestId('button-values-modal');
+    await within(modal).findAllByTestId('button-value-row');
+    expect(within(modal).getAllByTestId('button-label').map((i) => (i as HTMLInputElement).value)).toEqual(['100', '1k']);
+
+    await user.click(within(modal).getByTestId('button-tab-casino'));
+    expect(within(modal).getAllByTestId('button-label').map((i) => (i as HTMLInputElement).value)).toEqual(['25']);
+    const value = within(modal).getByTestId('button-value');
+    await user.clear(value);
+    await user.type(value, '0');
+    await user.click(within(modal).getByTestId('button-values-update'));
+    expect(await within(modal).findByText('Value must be more than 0.')).toBeInTheDocument();
+
+    await user.clear(value);
+    await user.type(value, '40');
+    await user.click(within(modal).getByTestId('button-values-update'));
+
+    expect(await screen.findByText('Button values saved.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('button-values-modal')).toBeNull());
+    expect(calls.find((c) => c.path === '/api/user/setButtonValue')?.body).toEqual([
+      { button_name: '100', button_value: 100, type: 'Game' },
+      { button_name: '1k', button_value: 1000, type: 'Game' },
+      { button_name: '25', button_value: 40, type: 'Casino' },
+    ]);
+  });
+
+  it("toasts the server's message when saving fails and stays open", async () => {
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/user/getButtonValue': { data: BUTTONS },
+      'POST /api/user/setButtonValue': { httpStatus: 400, message: 'Check the buttons.', data: { errors: { '[1].button_name': 'Label must be at most 10 characters.' } } },
+    });
+    storeSession();
+    renderApp('/setting/button-values');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('button-values-update'));
+    expect(await screen.findAllByText('Check the buttons.')).not.toHaveLength(0);
+    expect(screen.getByText('Label must be at most 10 characters.')).toBeInTheDocument();
+  });
+});
