@@ -161,6 +161,17 @@ impl Store {
         fetch_markets(&mut conn, MarketFilter::Match(match_id)).await
     }
 
+    /// (match_id, market_id, market_type) of every live market, for match lists.
+    pub async fn live_market_types(&self) -> StoreResult<Vec<(i64, i64, String)>> {
+        let rows = sqlx::query("SELECT match_id, id, market_type FROM markets WHERE status NOT IN ('closed', 'void') ORDER BY id")
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("match_id")?, row.try_get("id")?, row.try_get("market_type")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
     pub async fn count_markets(&self) -> StoreResult<i64> {
         Ok(sqlx::query_scalar("SELECT COUNT(*) FROM markets").fetch_one(self.pool()).await?)
     }

@@ -59,9 +59,30 @@ pub struct MatchItem {
     pub in_play: bool,
     pub has_fancy: bool,
     pub has_bookmaker: bool,
-    /// Match-odds summary (best back and lay per runner) once the match has an exchange market.
-    #[schema(value_type = Option<Object>)]
-    pub odds: Option<serde_json::Value>,
+    /// Match-odds summary: the best price to back and to lay per runner, once the match has
+    /// a live match-odds market.
+    pub odds: Option<OddsSummary>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct OddsSummary {
+    pub market_id: i64,
+    pub status: String,
+    pub runners: Vec<RunnerOdds>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RunnerOdds {
+    pub selection_id: i64,
+    pub name: String,
+    /// Best price to back (null: none offered).
+    pub back: Option<f64>,
+    #[schema(value_type = Option<f64>)]
+    pub back_size: Option<Money>,
+    /// Best price to lay.
+    pub lay: Option<f64>,
+    #[schema(value_type = Option<f64>)]
+    pub lay_size: Option<Money>,
 }
 
 impl From<Match> for MatchItem {
@@ -100,7 +121,41 @@ async fn get_matches(
         is_active: body.is_active.map(|a| a.0),
     };
     let matches = state.store.matches(&filter).await?;
-    Ok(ok(matches.into_iter().map(MatchItem::from).collect()))
+    let live = state.store.live_market_types().await?;
+    let mut items = Vec::with_capacity(matches.len());
+    for m in matches {
+        let match_id = m.match_id;
+        let mut item = MatchItem::from(m);
+        let of_match = || live.iter().filter(move |(id, _, _)| *id == match_id);
+        item.has_bookmaker = of_match().any(|(_, _, t)| t == "bookmaker");
+        item.has_fancy = of_match().any(|(_, _, t)| t == "fancy");
+        if let Some((_, market_id, _)) = of_match().find(|(_, _, t)| t == "match_odds") {
+            item.odds = odds_summary(&state, *market_id).await;
+        }
+        items.push(item);
+    }
+    Ok(ok(items))
+}
+
+/// The best back and lay per runner of a running match-odds market.
+async fn odds_summary(state: &AppState, market_id: i64) -> Option<OddsSummary> {
+    let view = state.engine.view(market_id, None).await.ok()?;
+    Some(OddsSummary {
+        market_id,
+        status: view.row.status.clone(),
+        runners: view
+            .runners
+            .into_iter()
+            .map(|r| RunnerOdds {
+                selection_id: r.selection_id,
+                name: r.name,
+                back: r.back.first().map(|(p, _)| p.to_f64_for_json()),
+                back_size: r.back.first().map(|(_, s)| *s),
+                lay: r.lay.first().map(|(p, _)| p.to_f64_for_json()),
+                lay_size: r.lay.first().map(|(_, s)| *s),
+            })
+            .collect(),
+    })
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -438,6 +438,13 @@ async fn the_demo_has_markets_with_the_market_makers_liquidity(app: TestApp) {
     assert!(backs.windows(2).all(|w| w[0] > w[1]) && lays.windows(2).all(|w| w[0] < w[1]));
     assert!(backs[0] < lays[0], "the book is not crossed: {backs:?} {lays:?}");
     assert!(markets[1]["runners"][0]["back"][0]["price"].as_f64().unwrap() > 0.0, "bookmaker rates posted");
+    // The match list carries the best prices and the badges.
+    let list = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let listed = list.data().as_array().unwrap().iter().find(|m| m["match_id"] == match_id).unwrap();
+    assert_eq!(listed["has_bookmaker"], true);
+    assert_eq!(listed["has_fancy"], true);
+    assert_eq!(listed["odds"]["runners"][0]["back"].as_f64().unwrap(), backs[0]);
+    assert_eq!(listed["odds"]["runners"][0]["lay"].as_f64().unwrap(), lays[0]);
     assert!(markets[2]["line_yes"].as_i64().unwrap() > markets[2]["line_no"].as_i64().unwrap());
 }
 
