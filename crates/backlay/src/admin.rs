@@ -104,6 +104,8 @@ enum AdminCommand {
     },
     /// Verify the ledger (exit status 1 when anything is wrong).
     LedgerCheck,
+    /// Markets live in the running server's engine, so these go through its API.
+    Market(crate::market::MarketArgs),
 }
 
 fn parse_role(text: &str) -> Result<Role, String> {
@@ -127,6 +129,9 @@ async fn user_id(store: &Store, name: &str) -> anyhow::Result<i64> {
 }
 
 pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
+    if let AdminCommand::Market(market) = args.command {
+        return crate::market::run(market).await;
+    }
     let store = Store::connect(&args.database.database_url).await?;
     store.migrate().await?;
     let ctx = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
@@ -221,6 +226,7 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
             }
             println!("ledger is sound");
         }
+        AdminCommand::Market(_) => unreachable!("handled above"),
     }
     store.close().await;
     Ok(())

@@ -9,6 +9,7 @@
 //! `BACKLAY_WEB_DIR` …); see `backlay help serve`.
 
 mod admin;
+mod market;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

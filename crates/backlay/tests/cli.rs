@@ -77,3 +77,74 @@ fn the_console_refuses_bad_input_with_a_reason() {
     assert!(!bad_url.status.success());
     assert!(String::from_utf8_lossy(&bad_url.stderr).contains("unsupported database URL"));
 }
+
+/// A `backlay serve` child process on a free port, killed on drop.
+struct RunningServer {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(console: &Console) -> RunningServer {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new(env!("CARGO_BIN_EXE_backlay"))
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--demo", "--web-dir", "/nonexistent"])
+        .env("DATABASE_URL", &console.database_url)
+        .env("BACKLAY_LOG", "error")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("server starts");
+    let server = RunningServer { child, url: format!("http://127.0.0.1:{port}") };
+    for _ in 0..300 {
+        if let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            use std::io::{Read, Write};
+            let _ = stream.write_all(b"GET /api/health HTTP/1.0\r\n\r\n");
+            let mut answer = String::new();
+            let _ = stream.read_to_string(&mut answer);
+            if answer.starts_with("HTTP/1.0 200") || answer.starts_with("HTTP/1.1 200") {
+                return server;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("the server did not become healthy");
+}
+
+#[test]
+fn markets_are_run_from_the_console_through_the_running_server() {
+    let console = Console::new();
+    let server = serve(&console);
+    let market = |args: &[&str]| {
+        let mut all = vec!["admin", "market", "--url", &server.url, "--admin-password", "Admin@1234"];
+        all.extend_from_slice(args);
+        all.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let run = |args: Vec<String>| console.run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let created = run(market(&["create", "--match", "1", "--type", "bookmaker", "--name", "Console Bookmaker", "--runners", "Home,Away"]));
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let stdout = String::from_utf8(created.stdout).unwrap();
+    assert!(stdout.contains("Console Bookmaker created"), "{stdout}");
+    let data: serde_json::Value = serde_json::from_str(stdout.lines().nth(1).unwrap()).unwrap();
+    let market_id = data["market_id"].as_i64().unwrap().to_string();
+    let home = data["selection_ids"][0].as_i64().unwrap();
+    assert!(run(market(&["open", &market_id])).status.success());
+    assert!(run(market(&["bookmaker-rates", &market_id, "--runner", &format!("{home}:45:50")])).status.success());
+    let bad = run(market(&["bookmaker-rates", &market_id, "--runner", "nonsense"]));
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("selection_id:back:lay"));
+    let settled = run(market(&["result", &market_id, "--winner", &home.to_string()]));
+    assert!(String::from_utf8_lossy(&settled.stdout).contains("is settled"), "{}", String::from_utf8_lossy(&settled.stderr));
+    let again = run(market(&["void", &market_id]));
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("(409"), "{}", String::from_utf8_lossy(&again.stderr));
+    let wrong_password = console.run(&["admin", "market", "--url", &server.url, "--admin-password", "nope", "open", "1"]);
+    assert!(String::from_utf8_lossy(&wrong_password.stderr).contains("Incorrect user name or password"));
+    drop(server);
+    assert!(console.ok(&["admin", "ledger-check"]).contains("ledger is sound"));
+}
