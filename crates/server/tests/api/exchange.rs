@@ -200,22 +200,22 @@ both_databases!(one_client_ref_makes_one_bet);
 async fn fifty_concurrent_bets_never_overdraw(app: TestApp) {
     let admin = app.admin().await;
     let agent = app.agent().await;
-    let (client_id, client) = app.new_user(&agent, "racer", "client").await;
-    app.post("admin/user/transfer", Some(&agent), json!({ "user_id": client_id, "amount": 1000, "direction": "deposit" })).await.expect(200);
-    let (market, runners) = match_odds(&app, &admin, a_match(&app, &client).await).await;
-    // 50 backs of 40.00 on different runners' prices: 2,000.00 of stakes against 1,000.00.
-    let answers = futures::future::join_all((0..50).map(|i| {
-        bet(&app, &client, json!({ "market_id": market, "selection_id": runners[i % 2], "side": "back", "price": 5, "stake": 40 }))
-    }))
-    .await;
-    let accepted = answers.iter().filter(|a| a.status.as_u16() == 200).count();
-    assert!(answers.iter().all(|a| matches!(a.status.as_u16(), 200 | 422)), "only accepted or insufficient funds");
-    let (balance, exposure) = funds(&app, &client).await;
-    assert_eq!(balance, 1000_00);
-    assert!(exposure <= balance, "exposure {exposure} above balance {balance}");
-    // Backing both runners: the worst case loses every stake on the loser and wins on the other,
-    // so more than 25 bets may fit; every accepted one is within the balance.
-    assert!(accepted >= 25, "accepted {accepted}");
+    let match_id = a_match(&app, &agent).await;
+    // Several trials, each a fresh account holding 1,000.00 and a fresh market.
+    for trial in 0..4 {
+        let (client_id, client) = app.new_user(&agent, &format!("racer{trial}"), "client").await;
+        app.post("admin/user/transfer", Some(&agent), json!({ "user_id": client_id, "amount": 1000, "direction": "deposit" })).await.expect(200);
+        let (market, runners) = match_odds(&app, &admin, match_id).await;
+        // 50 lays of 20.00 at 3.0 (liability 40.00 each): 2,000.00 of liability against 1,000.00.
+        let answers = futures::future::join_all((0..50).map(|_| {
+            bet(&app, &client, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 3, "stake": 20 }))
+        }))
+        .await;
+        assert!(answers.iter().all(|a| matches!(a.status.as_u16(), 200 | 422)), "only accepted or insufficient funds");
+        let accepted = answers.iter().filter(|a| a.status.as_u16() == 200).count();
+        assert_eq!(accepted, 25, "exactly what 1,000.00 covers (trial {trial})");
+        assert_eq!(funds(&app, &client).await, (1000_00, 1000_00));
+    }
     app.assert_ledger_sound(&admin).await;
 }
 both_databases!(fifty_concurrent_bets_never_overdraw);
