@@ -27,6 +27,8 @@ enum Kind {
     Flag,
     /// `#rgb` or `#rrggbb`.
     Colour,
+    /// Comma-separated web origins (`https://host[:port]`), at most 20.
+    Origins,
 }
 
 /// Every key with its default and kind. A key not listed here cannot be set.
@@ -42,6 +44,8 @@ const SETTINGS: &[(&str, &str, Kind)] = &[
     ("text_primary_color", "#ffffff", Kind::Colour),
     ("text_secondry_color", "#f5c542", Kind::Colour),
     ("other_color", "#72bbef", Kind::Colour),
+    // Casino game providers whose pages the client may show in a frame.
+    ("casino_frame_origins", "", Kind::Origins),
     // Operational settings, not shown to clients.
     ("signup_enabled", "1", Kind::Flag),
     ("default_parent", "", Kind::Text(20)),
@@ -72,7 +76,43 @@ pub fn validate(key: &str, value: &str) -> Result<String, String> {
         Kind::Flag => Err(format!("{key} must be 0 or 1.")),
         Kind::Colour if is_colour(value) => Ok(value.to_lowercase()),
         Kind::Colour => Err(format!("{key} must be a colour such as #1a2b3c.")),
+        Kind::Origins => {
+            let origins = origin_list(value);
+            if origins.len() > 20 {
+                return Err(format!("{key} holds at most 20 origins."));
+            }
+            match origins.iter().find(|origin| !is_origin(origin)) {
+                Some(bad) => Err(format!("{bad} is not an origin such as https://games.example.com.")),
+                None => Ok(origins.join(",")),
+            }
+        }
     }
+}
+
+fn origin_list(value: &str) -> Vec<String> {
+    value.split(',').map(|o| o.trim().trim_end_matches('/').to_lowercase()).filter(|o| !o.is_empty()).collect()
+}
+
+/// `https://host[:port]` (or `http://` for localhost): no path, no query, no credentials.
+fn is_origin(value: &str) -> bool {
+    let rest = if let Some(rest) = value.strip_prefix("https://") {
+        rest
+    } else if let Some(rest) = value.strip_prefix("http://") {
+        let host = rest.split(':').next().unwrap_or_default();
+        if host != "localhost" && host != "127.0.0.1" {
+            return false;
+        }
+        rest
+    } else {
+        return false;
+    };
+    let (host, port) = match rest.rsplit_once(':') {
+        Some((host, port)) => (host, Some(port)),
+        None => (rest, None),
+    };
+    !host.is_empty()
+        && host.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+        && port.is_none_or(|p| p.parse::<u16>().is_ok())
 }
 
 fn is_colour(value: &str) -> bool {
@@ -94,6 +134,8 @@ pub struct GlobalSetting {
     pub text_primary_color: String,
     pub text_secondry_color: String,
     pub other_color: String,
+    /// Origins of casino providers whose game pages may be framed (casino/mac88/game).
+    pub casino_frame_origins: Vec<String>,
 }
 
 #[utoipa::path(get, path = "/globalSetting/getGlobalSetting", tag = "catalogue",
@@ -114,6 +156,7 @@ async fn get_global_setting(State(state): State<AppState>) -> ApiResult<GlobalSe
         text_primary_color: text("text_primary_color"),
         text_secondry_color: text("text_secondry_color"),
         other_color: text("other_color"),
+        casino_frame_origins: origin_list(&text("casino_frame_origins")),
     }))
 }
 
@@ -130,5 +173,12 @@ mod tests {
         assert!(validate("other_color", "red").unwrap_err().contains("colour"));
         assert!(validate("site_message", &"x".repeat(501)).unwrap_err().contains("at most 500"));
         assert!(validate("nope", "1").unwrap_err().contains("is not a setting"));
+        assert_eq!(
+            validate("casino_frame_origins", " https://Games.Example.com/, http://localhost:9000 "),
+            Ok("https://games.example.com,http://localhost:9000".into())
+        );
+        assert!(validate("casino_frame_origins", "https://x.com/path").unwrap_err().contains("not an origin"));
+        assert!(validate("casino_frame_origins", "http://evil.com").unwrap_err().contains("not an origin"));
+        assert!(validate("casino_frame_origins", "javascript:alert(1)").unwrap_err().contains("not an origin"));
     }
 }

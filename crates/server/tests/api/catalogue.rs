@@ -19,6 +19,16 @@ async fn global_setting_needs_no_token_and_has_every_field(app: TestApp) {
     assert_eq!(data["payment_gateway"], 1);
     assert!(data["site_message"].as_str().unwrap().contains("Welcome"));
     assert!(data.get("default_parent").is_none(), "operational settings are not public");
+    assert_eq!(data["casino_frame_origins"], json!([]));
+    let admin = app.admin().await;
+    app.post("admin/settings", Some(&admin), json!({ "casino_frame_origins": "https://games.example.com, https://live.example.org/" }))
+        .await
+        .expect(200);
+    let bad = app.post("admin/settings", Some(&admin), json!({ "casino_frame_origins": "https://ok.example.com,ftp://x" })).await;
+    bad.expect(400);
+    assert!(bad.field_error("casino_frame_origins").contains("ftp://x"));
+    let after = app.get("globalSetting/getGlobalSetting", None).await;
+    assert_eq!(after.data()["casino_frame_origins"], json!(["https://games.example.com", "https://live.example.org"]));
 }
 both_databases!(global_setting_needs_no_token_and_has_every_field);
 
