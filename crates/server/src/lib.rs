@@ -16,6 +16,7 @@ pub mod operator;
 pub mod password;
 pub mod session;
 pub mod throttle;
+pub mod totp;
 mod web;
 
 use std::net::SocketAddr;

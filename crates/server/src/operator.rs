@@ -180,9 +180,26 @@ pub struct TransferOutcome {
     pub parent_balance: Money,
 }
 
-/// Moves chips between a user and their parent.
+/// Moves chips between a user and their parent, in a transaction of its own.
 pub async fn transfer(
     ctx: &OperatorContext<'_>,
+    user_id: i64,
+    amount: Money,
+    direction: TransferDirection,
+    remark: &str,
+) -> Result<TransferOutcome, AppError> {
+    let mut writer = ctx.store.begin_write().await?;
+    let outcome = transfer_in(ctx, &mut writer, user_id, amount, direction, remark).await?;
+    writer.commit().await?;
+    Ok(outcome)
+}
+
+/// [`transfer`] inside the caller's transaction, so that what caused it (an approved payment
+/// request) commits with it or not at all. A refusal writes nothing the caller must undo,
+/// but the caller should drop the transaction.
+pub async fn transfer_in(
+    ctx: &OperatorContext<'_>,
+    writer: &mut Writer,
     user_id: i64,
     amount: Money,
     direction: TransferDirection,
@@ -194,7 +211,6 @@ pub async fn transfer(
     if remark.chars().count() > 200 {
         return Err(AppError::field("remark", "Remark must be at most 200 characters."));
     }
-    let mut writer = ctx.store.begin_write().await?;
     let user = writer.user_by_id(user_id).await.or_not_found(|| format!("There is no user with id {user_id}."))?;
     ctx.require_manages(&user)?;
     let parent_id = user
@@ -248,13 +264,12 @@ pub async fn transfer(
         Err(other) => return Err(other.into()),
     };
     ctx.audit(
-        &mut writer,
+        writer,
         "chips.transfer",
         format!("user:{}", user.id),
         serde_json::json!({ "direction": kind, "amount_minor": amount.minor(), "parent_id": parent.id, "transaction_id": posted.transaction_id }),
     )
     .await?;
-    writer.commit().await?;
     let balance_after = |account_id| Money::from_minor(posted.balance_after(account_id).expect("the transfer posted to this account"));
     Ok(TransferOutcome {
         transaction_id: posted.transaction_id,

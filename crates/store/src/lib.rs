@@ -19,6 +19,8 @@ pub mod buttons;
 pub mod catalogue;
 pub mod ledger;
 pub mod markets;
+pub mod payments;
+pub mod security;
 pub mod sessions;
 pub mod settings;
 pub mod users;

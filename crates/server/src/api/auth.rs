@@ -3,10 +3,13 @@
 //! Log-in answers the same "incorrect user name or password" for an unknown name and a wrong
 //! password, after the same argon2 work. Repeated failures for one name or from one address get
 //! 429 for a while (see `throttle`). A locked user is told so only after giving the right
-//! password, so the lock does not reveal that the name exists.
+//! password, so the lock does not reveal that the name exists. For a user with security auth on,
+//! the right password opens no session yet: the answer is `{otp_required: true, otp_token}`, and
+//! `user/verifyOtp` (see `security`) finishes the log-in.
 
 use axum::extract::State;
 use backlay_store::users::{NewUser, Role, User};
+use backlay_store::Writer;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -66,6 +69,16 @@ pub struct LoginData {
     pub parent_id: i64,
     #[schema(value_type = String, example = "client")]
     pub role: Role,
+    /// 1: security auth (a TOTP code at log-in) is on for this user.
+    pub security_enabled: i64,
+}
+
+/// What `user/login` answers: a session, or, with security auth on, a request for the code.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum LoginAnswer {
+    Session(LoginData),
+    OtpRequired(super::security::OtpRequired),
 }
 
 fn incorrect_credentials() -> AppError {
@@ -73,9 +86,9 @@ fn incorrect_credentials() -> AppError {
 }
 
 #[utoipa::path(post, path = "/user/login", tag = "auth", request_body = LoginRequest,
-    responses((status = 200, body = Envelope<LoginData>), (status = 400, description = "Missing fields or incorrect user name or password"),
+    responses((status = 200, body = Envelope<LoginAnswer>), (status = 400, description = "Missing fields or incorrect user name or password"),
         (status = 403, description = "The account is locked"), (status = 429, description = "Too many failed attempts")))]
-async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<LoginRequest>) -> ApiResult<LoginData> {
+async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<LoginRequest>) -> ApiResult<LoginAnswer> {
     let mut checks = Checks::default();
     let user_name = text_field(&mut checks, "user_name", "User name", &body.user_name, 64);
     if body.password.is_empty() {
@@ -102,12 +115,18 @@ async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(bo
     if user.is_locked {
         return Err(AppError::Forbidden("This account is locked. Contact your agent.".into()));
     }
+    if state.store.totp_state(user.id).await?.enabled {
+        // The name's failure count is kept until the code is right too: clearing it here would let
+        // someone who has the password reset it between rounds of code guesses.
+        let challenge = super::security::open_otp_challenge(&state, user.id, ip.as_deref()).await?;
+        return Ok(ok_with("Enter the code from your authenticator app.", LoginAnswer::OtpRequired(challenge)));
+    }
     state.throttle.record_success(&keys);
     let data = start_session(&state, &user, ip.as_deref()).await?;
-    Ok(ok_with("Logged in.", data))
+    Ok(ok_with("Logged in.", LoginAnswer::Session(data)))
 }
 
-fn too_many_attempts(retry_after_s: u64) -> AppError {
+pub(crate) fn too_many_attempts(retry_after_s: u64) -> AppError {
     let minutes = retry_after_s.div_ceil(60);
     AppError::TooManyRequests {
         message: format!(
@@ -134,13 +153,25 @@ fn placeholder_user() -> User {
     }
 }
 
-/// Opens a session for `user` and answers what the client stores.
+/// Opens a session for `user`, who has no security auth, and answers what the client stores.
 async fn start_session(state: &AppState, user: &User, ip: Option<&str>) -> Result<LoginData, AppError> {
-    let token = new_token();
-    let now = now_ms();
     let mut writer = state.store.begin_write().await?;
-    writer.insert_session(user.id, &token_hash(&token), ip, now, now + state.config.session_ttl_ms).await?;
+    let data = insert_session(state, &mut writer, user, ip, now_ms(), false).await?;
     writer.commit().await?;
+    Ok(data)
+}
+
+/// Opens a session for `user` in the caller's transaction and answers what the client stores.
+pub(crate) async fn insert_session(
+    state: &AppState,
+    writer: &mut Writer,
+    user: &User,
+    ip: Option<&str>,
+    now_ms: i64,
+    security_enabled: bool,
+) -> Result<LoginData, AppError> {
+    let token = new_token();
+    writer.insert_session(user.id, &token_hash(&token), ip, now_ms, now_ms + state.config.session_ttl_ms).await?;
     Ok(LoginData {
         token,
         user_id: user.id,
@@ -148,6 +179,7 @@ async fn start_session(state: &AppState, user: &User, ip: Option<&str>) -> Resul
         is_change_password: i64::from(user.is_change_password),
         parent_id: user.parent_id.unwrap_or(-1),
         role: user.role,
+        security_enabled: i64::from(security_enabled),
     })
 }
 

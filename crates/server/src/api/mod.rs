@@ -12,7 +12,9 @@ pub mod casino;
 pub mod health;
 pub mod market;
 pub mod matches;
+pub mod payment;
 pub mod report;
+pub mod security;
 pub mod series;
 pub mod settings;
 pub mod sport;
@@ -73,6 +75,7 @@ pub fn router(state: AppState) -> Router {
             OpenApiRouter::new()
                 .merge(health::routes())
                 .merge(auth::routes())
+                .merge(security::routes())
                 .merge(user::routes())
                 .merge(settings::routes())
                 .merge(sport::routes())
@@ -82,7 +85,8 @@ pub fn router(state: AppState) -> Router {
                 .merge(bet::routes())
                 .merge(admin::routes())
                 .merge(market::routes())
-                .merge(report::routes()),
+                .merge(report::routes())
+                .merge(payment::routes()),
         )
         .split_for_parts();
     let openapi = Arc::new(openapi);

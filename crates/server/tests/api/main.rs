@@ -8,4 +8,6 @@ mod catalogue;
 mod errors;
 mod exchange;
 mod ledger;
+mod payment;
+mod security;
 mod user;

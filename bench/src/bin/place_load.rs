@@ -1,0 +1,566 @@
+//! place_load: placeBet end to end over HTTP against a running Backlay server (demo data on).
+//!
+//! Set-up, all through the public API: log in as admin, agent and demo; find a demo match
+//! (one not in play, so no bet delay could apply); create a fresh match-odds market on it
+//! (min stake 1.00, bet delay 0) and open it; create `--users` clients under the agent, fund
+//! each, log them in and change their first password. Then `--concurrency` workers place bets
+//! in a loop for `--duration-s` seconds (or until `--count` bets were sent): each alternates
+//! BACK and LAY at 1.98, 2.00 or 2.02 on one of the two runners, stakes 2.00–20.00, so that
+//! some bets match and some rest; every bet has its own `client_ref`. Each request's latency
+//! is recorded from send to the end of the answer's body.
+//!
+//! When the server answers `GET /api/admin/engine/stats` (`{data: {commits, bets}}`), the
+//! load starts once the counters have stood still for 6 s (the demo's market maker posts in
+//! the background after start-up, waiting out in-play bet delays), the counters are read before and after, and bets per commit is
+//! printed; otherwise "n/a". The counters are the whole engine's, so any other bets placed on
+//! the server during the run count too.
+//!
+//! Only loopback addresses are accepted, and every loop is bounded in time and count.
+//! Prints Markdown lines, which `bench/run.sh` copies into `bench/RESULTS.md`.
+
+use std::collections::BTreeMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, ensure, Context};
+use backlay_bench::per_second;
+use clap::Parser;
+use hdrhistogram::Histogram;
+use reqwest::{Client, StatusCode};
+use serde_json::{json, Value};
+
+/// Bounds on what the command line may ask for.
+const MAX_DURATION_S: u64 = 600;
+const MAX_COUNT: u64 = 10_000_000;
+const MAX_CONCURRENCY: usize = 1_024;
+const MAX_USERS: usize = 200;
+/// One request taking longer than this counts as a transport error.
+const REQUEST_TIMEOUT_S: u64 = 30;
+/// Chips given to each bench client: far more than its bets can ever reserve.
+const FUNDING_PER_USER: u64 = 200_000;
+/// The load starts once the engine's counters stood still this long (longer than the demo's
+/// in-play bet delay) ...
+const QUIET_S: u64 = 6;
+/// ... or after this long at most.
+const MAX_QUIET_WAIT_S: u64 = 60;
+/// Set-up calls in flight at once (each log-in and password change hashes with argon2).
+const SETUP_PARALLELISM: usize = 4;
+
+#[derive(Parser)]
+#[command(about = "Load-test placeBet over HTTP against a running Backlay server on this machine")]
+struct Args {
+    /// The server, e.g. http://127.0.0.1:8080 (loopback only).
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    base_url: String,
+    /// How long the workers place bets.
+    #[arg(long, default_value_t = 20)]
+    duration_s: u64,
+    /// Stop after this many bets (sent), if before the duration ends.
+    #[arg(long)]
+    count: Option<u64>,
+    /// Workers placing bets at once (each waits for its answer before the next bet).
+    #[arg(long, default_value_t = 32)]
+    concurrency: usize,
+    /// Client accounts the workers share (worker w bets as user w mod users).
+    #[arg(long, default_value_t = 16)]
+    users: usize,
+    /// A label for the report (e.g. "SQLite").
+    #[arg(long, default_value = "")]
+    label: String,
+    /// Accepted bets per second to meet (issue 3: 2,000 on SQLite, 1,000 on PostgreSQL).
+    #[arg(long)]
+    target_bets_per_s: Option<u64>,
+    /// p99 latency of accepted bets to meet, in milliseconds (issue 3: 50).
+    #[arg(long, default_value_t = 50)]
+    target_p99_ms: u64,
+    /// Bets per commit to meet, when the server counts commits (issue 3: 5).
+    #[arg(long, default_value_t = 5)]
+    target_bets_per_commit: u64,
+}
+
+/// What one worker saw.
+struct WorkerReport {
+    ok_latency_us: Histogram<u64>,
+    error_latency_us: Histogram<u64>,
+    /// Status code (0: no answer) → (count, first message).
+    errors: BTreeMap<u16, (u64, String)>,
+    /// "matched", "partially_matched", "unmatched" → count.
+    outcomes: BTreeMap<String, u64>,
+}
+
+fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, REQUEST_TIMEOUT_S * 2_000_000, 3).expect("valid bounds")
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    ensure!(
+        (1..=MAX_DURATION_S).contains(&args.duration_s),
+        "--duration-s must be 1 to {MAX_DURATION_S}"
+    );
+    ensure!(
+        args.count.is_none_or(|c| (1..=MAX_COUNT).contains(&c)),
+        "--count must be 1 to {MAX_COUNT}"
+    );
+    ensure!(
+        (1..=MAX_CONCURRENCY).contains(&args.concurrency),
+        "--concurrency must be 1 to {MAX_CONCURRENCY}"
+    );
+    ensure!(
+        (1..=MAX_USERS).contains(&args.users),
+        "--users must be 1 to {MAX_USERS}"
+    );
+    let base = args.base_url.trim_end_matches('/').to_string();
+    check_loopback(&base)?;
+
+    let http = Client::builder()
+        .timeout(Duration::from_secs(REQUEST_TIMEOUT_S))
+        .pool_max_idle_per_host(args.concurrency + SETUP_PARALLELISM)
+        .tcp_nodelay(true)
+        .build()?;
+    let api = Api { http, base };
+
+    // Set-up.
+    let admin = api
+        .login("admin", "Admin@1234")
+        .await
+        .context("log-in as the demo admin (is the server running with --demo?)")?;
+    let agent = api.login("agent", "Agent@1234").await?;
+    let demo = api.login("demo", "Demo@1234").await?;
+    let match_id = api.pick_match(&demo).await?;
+    let tag = run_tag();
+    let created = api
+        .call(
+            "admin/market/create",
+            Some(&admin),
+            json!({ "match_id": match_id, "type": "match_odds", "name": format!("Bench {tag}"),
+                    "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }),
+        )
+        .await?;
+    let market_id = created["market_id"]
+        .as_i64()
+        .context("market_id in the answer")?;
+    let runners: Vec<i64> = created["selection_ids"]
+        .as_array()
+        .context("selection_ids")?
+        .iter()
+        .filter_map(Value::as_i64)
+        .collect();
+    ensure!(runners.len() == 2, "expected two runners, got {runners:?}");
+    api.call(
+        "admin/market/status",
+        Some(&admin),
+        json!({ "market_id": market_id, "status": "open" }),
+    )
+    .await?;
+    let setup_started = Instant::now();
+    let stats_at_setup = api.engine_stats(&admin).await?;
+    let tokens = api.make_clients(&agent, &tag, args.users).await?;
+    eprintln!(
+        "place_load: market {market_id} on match {match_id}; {} clients ready in {:.1} s",
+        tokens.len(),
+        setup_started.elapsed().as_secs_f64()
+    );
+
+    // The demo's market maker posts its liquidity in the background, waiting out the in-play
+    // bet delay (5 s); let it finish, so that its bets neither compete nor count.
+    let quiet_started = Instant::now();
+    let (mut stats_before, mut last_change) = (stats_at_setup, setup_started);
+    while stats_before.is_some()
+        && last_change.elapsed() < Duration::from_secs(QUIET_S)
+        && quiet_started.elapsed() < Duration::from_secs(MAX_QUIET_WAIT_S)
+    {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let now = api.engine_stats(&admin).await?;
+        if now != stats_before {
+            (stats_before, last_change) = (now, Instant::now());
+        }
+    }
+
+    // Load.
+    let sent = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(args.duration_s);
+    let mut workers = Vec::with_capacity(args.concurrency);
+    for worker in 0..args.concurrency {
+        let api = api.clone();
+        let token = tokens[worker % tokens.len()].clone();
+        let sent = Arc::clone(&sent);
+        let (count, tag, runner) = (args.count, tag.clone(), runners[worker % 2]);
+        workers.push(tokio::spawn(async move {
+            run_worker(
+                &api, &token, market_id, runner, worker, &tag, deadline, count, &sent,
+            )
+            .await
+        }));
+    }
+    let mut reports = Vec::with_capacity(workers.len());
+    for worker in workers {
+        reports.push(worker.await?);
+    }
+    let elapsed_s = started.elapsed().as_secs_f64();
+    let stats_after = api.engine_stats(&admin).await?;
+
+    // Report.
+    let mut ok = histogram();
+    let mut failed = histogram();
+    let mut errors: BTreeMap<u16, (u64, String)> = BTreeMap::new();
+    let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
+    for report in reports {
+        ok.add(&report.ok_latency_us)?;
+        failed.add(&report.error_latency_us)?;
+        for (status, (count, message)) in report.errors {
+            let entry = errors.entry(status).or_insert((0, message));
+            entry.0 += count;
+        }
+        for (outcome, count) in report.outcomes {
+            *outcomes.entry(outcome).or_default() += count;
+        }
+    }
+    let label = if args.label.is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", args.label)
+    };
+    println!(
+        "- {label}{} workers over {} clients, {:.1} s, one match-odds market (2 runners), BACK/LAY at 1.98–2.02",
+        args.concurrency,
+        tokens.len(),
+        elapsed_s
+    );
+    println!(
+        "- **accepted bets/s: {}** ({} bets answered 200; {} requests refused or failed)",
+        per_second(ok.len() as f64 / elapsed_s),
+        ok.len(),
+        failed.len()
+    );
+    if !ok.is_empty() {
+        println!(
+            "- **latency of accepted bets: p50 {}, p95 {}, p99 {}**, p99.9 {}, max {}",
+            millis(ok.value_at_quantile(0.50)),
+            millis(ok.value_at_quantile(0.95)),
+            millis(ok.value_at_quantile(0.99)),
+            millis(ok.value_at_quantile(0.999)),
+            millis(ok.max())
+        );
+    }
+    let outcome_text: Vec<String> = outcomes
+        .iter()
+        .map(|(outcome, count)| format!("{outcome} {count}"))
+        .collect();
+    println!(
+        "- answers: {}",
+        if outcome_text.is_empty() {
+            "none".to_string()
+        } else {
+            outcome_text.join(", ")
+        }
+    );
+    if errors.is_empty() {
+        println!("- errors: none");
+    } else {
+        println!(
+            "- errors by status (latency p50 {}, max {}):",
+            millis(failed.value_at_quantile(0.5)),
+            millis(failed.max())
+        );
+        for (status, (count, message)) in &errors {
+            let status = if *status == 0 {
+                "no answer".to_string()
+            } else {
+                status.to_string()
+            };
+            println!("  - {status}: {count} (first: {message})");
+        }
+    }
+    let bets_per_commit = match (stats_before, stats_after) {
+        (Some((commits_before, bets_before)), Some((commits_after, bets_after))) => {
+            let commits = commits_after.saturating_sub(commits_before);
+            let bets = bets_after.saturating_sub(bets_before);
+            let ratio = (commits > 0).then(|| bets as f64 / commits as f64);
+            let text = ratio.map_or_else(
+                || "n/a (no commits counted)".to_string(),
+                |r| format!("{r:.2}"),
+            );
+            let others = bets.saturating_sub(ok.len());
+            let others = if others > 0 {
+                format!("; {others} of them not from this load")
+            } else {
+                String::new()
+            };
+            println!("- **bets per commit: {text}** ({bets} bets in {commits} commits, from /api/admin/engine/stats{others})");
+            ratio
+        }
+        _ => {
+            println!("- bets per commit: n/a (the server has no /api/admin/engine/stats)");
+            None
+        }
+    };
+    if let Some(target_bets_per_s) = args.target_bets_per_s {
+        let bets_per_s = ok.len() as f64 / elapsed_s;
+        let p99_ms = ok.value_at_quantile(0.99) as f64 / 1_000.0;
+        let verdict = |met: bool| if met { "met" } else { "missed" };
+        println!(
+            "- target: ≥ {} bets/s: **{}**; p99 ≤ {} ms: **{}**; ≥ {} bets per commit: **{}**",
+            per_second(target_bets_per_s as f64),
+            verdict(bets_per_s >= target_bets_per_s as f64),
+            args.target_p99_ms,
+            verdict(!ok.is_empty() && p99_ms <= args.target_p99_ms as f64),
+            args.target_bets_per_commit,
+            bets_per_commit.map_or("not measured", |r| verdict(
+                r >= args.target_bets_per_commit as f64
+            )),
+        );
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn run_worker(
+    api: &Api,
+    token: &str,
+    market_id: i64,
+    runner: i64,
+    worker: usize,
+    tag: &str,
+    deadline: Instant,
+    count: Option<u64>,
+    sent: &AtomicU64,
+) -> WorkerReport {
+    const PRICES: [&str; 3] = ["1.98", "2.00", "2.02"];
+    let mut report = WorkerReport {
+        ok_latency_us: histogram(),
+        error_latency_us: histogram(),
+        errors: BTreeMap::new(),
+        outcomes: BTreeMap::new(),
+    };
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(worker as u64 + 1) | 1;
+    let mut next_random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let url = format!("{}/api/bet/placeBet", api.base);
+    for k in 0_u64.. {
+        if Instant::now() >= deadline
+            || count.is_some_and(|limit| sent.fetch_add(1, Ordering::Relaxed) >= limit)
+        {
+            break;
+        }
+        let side = if (k + worker as u64) % 2 == 0 {
+            "back"
+        } else {
+            "lay"
+        };
+        let body = json!({
+            "market_id": market_id,
+            "selection_id": runner,
+            "side": side,
+            "price": PRICES[(next_random() % 3) as usize],
+            "stake": format!("{}.00", 2 + next_random() % 19),
+            "persistence": "lapse",
+            "client_ref": format!("{tag}-{worker}-{k}"),
+        });
+        let started = Instant::now();
+        let answer = api
+            .http
+            .post(&url)
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .await;
+        let (status, text) = match answer {
+            Ok(response) => {
+                let status = response.status();
+                match response.text().await {
+                    Ok(text) => (status.as_u16(), text),
+                    Err(err) => (0, format!("reading the answer: {err}")),
+                }
+            }
+            Err(err) => (0, err.to_string()),
+        };
+        let micros = (started.elapsed().as_micros() as u64).max(1);
+        if status == 200 {
+            report.ok_latency_us.saturating_record(micros);
+            let outcome = serde_json::from_str::<Value>(&text)
+                .ok()
+                .and_then(|v| v["data"]["status"].as_str().map(str::to_string))
+                .unwrap_or_else(|| "(unreadable)".into());
+            *report.outcomes.entry(outcome).or_default() += 1;
+        } else {
+            report.error_latency_us.saturating_record(micros);
+            let message = serde_json::from_str::<Value>(&text)
+                .ok()
+                .and_then(|v| v["message"].as_str().map(str::to_string))
+                .unwrap_or_else(|| text.chars().take(200).collect());
+            report.errors.entry(status).or_insert((0, message)).0 += 1;
+        }
+    }
+    report
+}
+
+/// The JSON API of one server.
+#[derive(Clone)]
+struct Api {
+    http: Client,
+    base: String,
+}
+
+impl Api {
+    /// POSTs `body` and answers the envelope's `data`; any status but 200 is an error.
+    async fn call(&self, path: &str, token: Option<&str>, body: Value) -> anyhow::Result<Value> {
+        let mut request = self
+            .http
+            .post(format!("{}/api/{path}", self.base))
+            .json(&body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request
+            .send()
+            .await
+            .with_context(|| format!("POST /api/{path}"))?;
+        let status = response.status();
+        let envelope: Value = response
+            .json()
+            .await
+            .with_context(|| format!("reading the answer of /api/{path}"))?;
+        if status != StatusCode::OK {
+            bail!(
+                "POST /api/{path} answered {status}: {}",
+                envelope["message"]
+            );
+        }
+        Ok(envelope["data"].clone())
+    }
+
+    async fn login(&self, user_name: &str, password: &str) -> anyhow::Result<String> {
+        let data = self
+            .call(
+                "user/login",
+                None,
+                json!({ "user_name": user_name, "password": password }),
+            )
+            .await?;
+        Ok(data["token"]
+            .as_str()
+            .context("token in the log-in answer")?
+            .to_string())
+    }
+
+    /// A demo match not in play (cricket first), else any.
+    async fn pick_match(&self, token: &str) -> anyhow::Result<i64> {
+        let cricket = self
+            .call("match/getMatches", Some(token), json!({ "sport_id": 4 }))
+            .await?;
+        let all = self
+            .call("match/getMatches", Some(token), json!({}))
+            .await?;
+        let matches: Vec<&Value> = cricket
+            .as_array()
+            .into_iter()
+            .chain(all.as_array())
+            .flatten()
+            .collect();
+        let chosen = matches
+            .iter()
+            .find(|m| m["in_play"] == false)
+            .or_else(|| matches.first())
+            .context("the server has no matches: start it with --demo")?;
+        chosen["match_id"].as_i64().context("match_id")
+    }
+
+    /// Creates, funds and logs in `users` clients under the agent; answers their tokens.
+    async fn make_clients(
+        &self,
+        agent: &str,
+        tag: &str,
+        users: usize,
+    ) -> anyhow::Result<Vec<String>> {
+        let mut tokens = Vec::with_capacity(users);
+        for chunk_start in (0..users).step_by(SETUP_PARALLELISM) {
+            let chunk = (chunk_start..users.min(chunk_start + SETUP_PARALLELISM))
+                .map(|index| self.make_client(agent, tag, index));
+            for token in futures::future::join_all(chunk).await {
+                tokens.push(token?);
+            }
+        }
+        Ok(tokens)
+    }
+
+    async fn make_client(&self, agent: &str, tag: &str, index: usize) -> anyhow::Result<String> {
+        let user_name = format!("b{tag}u{index}");
+        let created = self
+            .call(
+                "admin/user/create",
+                Some(agent),
+                json!({ "user_name": user_name, "password": "First@123", "role": "client" }),
+            )
+            .await?;
+        let user_id = created["user_id"].as_i64().context("user_id")?;
+        self.call("admin/user/transfer", Some(agent), json!({ "user_id": user_id, "amount": FUNDING_PER_USER, "direction": "deposit", "remark": "bench" }))
+            .await?;
+        let token = self.login(&user_name, "First@123").await?;
+        self.call(
+            "user/changePassword",
+            Some(&token),
+            json!({ "master_password": "First@123", "new_password": "Bench@1234", "confirm_password": "Bench@1234" }),
+        )
+        .await?;
+        Ok(token)
+    }
+
+    /// (commits, bets) from the engine's counters, or `None` when the server has none.
+    async fn engine_stats(&self, admin: &str) -> anyhow::Result<Option<(u64, u64)>> {
+        let response = self
+            .http
+            .get(format!("{}/api/admin/engine/stats", self.base))
+            .bearer_auth(admin)
+            .send()
+            .await?;
+        if response.status() != StatusCode::OK {
+            return Ok(None);
+        }
+        let envelope: Value = response.json().await?;
+        let data = &envelope["data"];
+        Ok(data["commits"].as_u64().zip(data["bets"].as_u64()))
+    }
+}
+
+/// Refuses anything but a loopback server: this tool sends load.
+fn check_loopback(base: &str) -> anyhow::Result<()> {
+    let rest = base
+        .strip_prefix("http://")
+        .context("--base-url must start with http://")?;
+    let authority = rest.split('/').next().unwrap_or_default();
+    let host = if let Some(bracketed) = authority.strip_prefix('[') {
+        bracketed.split(']').next().unwrap_or_default()
+    } else {
+        authority
+            .rsplit_once(':')
+            .map_or(authority, |(host, _)| host)
+    };
+    let loopback = host == "localhost" || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback());
+    ensure!(
+        loopback,
+        "--base-url must be a loopback address (127.0.0.0/8, localhost or [::1]), not {host:?}"
+    );
+    Ok(())
+}
+
+/// A short tag unique per run, for market and user names and client_refs.
+fn run_tag() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{:x}", (nanos / 1_000_000) as u64 & 0xFFFF_FFFF)
+}
+
+/// `1234` µs → `1.23 ms`.
+fn millis(micros: u64) -> String {
+    format!("{:.2} ms", micros as f64 / 1_000.0)
+}

@@ -1,0 +1,635 @@
+//! Deposit and withdraw requests: a user with a parent asks for chips against a bank transfer
+//! they made (`payment/deposit`, with its UTR) or to be paid out (`payment/withdraw`, with a
+//! bank account); their parent (agent) or an admin approves or rejects each request once
+//! (`admin/payment/…`), and the user follows them in `report/paymentStatement`.
+//!
+//! Approving runs the very transfer an operator makes by hand ([`operator::transfer_in`]): a
+//! deposit moves the chips parent → user, a withdrawal user → parent, with the ledger's funds
+//! check on whoever pays. Claiming the request (guarded by its status), the transfer and the
+//! approval commit in one transaction, so a request is approved exactly when its chips moved;
+//! a refused transfer leaves it pending. Two approvals at once: one claims, the other gets
+//! 409, and the chips move once.
+//!
+//! Requests are only asked for while the site setting `payment_gateway` is 1. A user has at
+//! most [`MAX_OPEN_REQUESTS`] open at a time, and may not ask to withdraw more than their
+//! available balance less the withdrawals they have already asked for (approval checks the
+//! ledger again, since the balance can change in between).
+
+use axum::extract::State;
+use backlay_core::money::Money;
+use backlay_store::audit::NewAuditEntry;
+use backlay_store::payments::{BankAccount, PaymentDetails, PaymentFilter, PaymentKind, PaymentRequest, PaymentStatus};
+use backlay_store::users::{Role, User};
+use backlay_store::Store;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::clock::{iso_utc, now_ms};
+use crate::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
+use crate::input::{text_field, AmountInput, ApiJson, Checks, FlexI64, PageRequest, Paged};
+use crate::operator::{self, Actor, OperatorContext, TransferDirection, TransferOutcome};
+use crate::session::{ClientIp, CurrentUser, Operator};
+use crate::AppState;
+
+/// Most requests one user may have waiting for a decision.
+pub const MAX_OPEN_REQUESTS: i64 = 5;
+/// A UTR is 12–22 characters; other references are shorter. 64 leaves room without inviting essays.
+pub const REFERENCE_MAX_CHARS: usize = 64;
+pub const BANK_TEXT_MAX_CHARS: usize = 64;
+/// The same bound as a transfer's remark.
+pub const REMARK_MAX_CHARS: usize = 200;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(deposit))
+        .routes(routes!(withdraw))
+        .routes(routes!(payment_statement))
+        .routes(routes!(list))
+        .routes(routes!(approve))
+        .routes(routes!(reject))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Asking
+
+#[derive(Deserialize, ToSchema)]
+pub struct DepositRequest {
+    /// More than 0, at most 2 decimals.
+    #[serde(default)]
+    #[schema(value_type = f64)]
+    pub amount: Option<AmountInput>,
+    /// The UTR / transaction reference of the bank transfer made (1–64 characters).
+    #[serde(default)]
+    pub reference: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct WithdrawRequest {
+    /// More than 0, at most 2 decimals, at most the available balance.
+    #[serde(default)]
+    #[schema(value_type = f64)]
+    pub amount: Option<AmountInput>,
+    #[serde(default)]
+    pub account_holder: String,
+    #[serde(default)]
+    pub bank_name: String,
+    /// 6 to 20 digits.
+    #[serde(default)]
+    pub account_number: String,
+    /// 4 letters, 0, then 6 letters or digits, e.g. SBIN0001234.
+    #[serde(default)]
+    pub ifsc: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RequestCreated {
+    pub request_id: i64,
+    /// Always "pending".
+    pub status: &'static str,
+}
+
+#[utoipa::path(post, path = "/payment/deposit", tag = "user", request_body = DepositRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<RequestCreated>), (status = 400), (status = 401),
+        (status = 403, description = "Payments are off, or the user has no parent"),
+        (status = 409, description = "Too many open requests, or the reference was already sent")))]
+async fn deposit(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<DepositRequest>,
+) -> ApiResult<RequestCreated> {
+    require_payments_open(&state.store, &authed.user).await?;
+    let mut checks = Checks::default();
+    let amount = positive_amount(&mut checks, body.amount);
+    let reference = text_field(&mut checks, "reference", "Reference", &body.reference, REFERENCE_MAX_CHARS);
+    checks.finish()?;
+    let request_id = create_request(&state.store, &authed.user, amount, PaymentDetails::Deposit { reference }).await?;
+    Ok(ok_with(
+        format!("Deposit request of {amount} sent. Your agent will credit it once the transfer is confirmed."),
+        RequestCreated { request_id, status: PaymentStatus::Pending.as_str() },
+    ))
+}
+
+#[utoipa::path(post, path = "/payment/withdraw", tag = "user", request_body = WithdrawRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<RequestCreated>), (status = 400), (status = 401),
+        (status = 403, description = "Payments are off, or the user has no parent"),
+        (status = 409, description = "Too many open requests"),
+        (status = 422, description = "More than the available balance")))]
+async fn withdraw(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<WithdrawRequest>,
+) -> ApiResult<RequestCreated> {
+    require_payments_open(&state.store, &authed.user).await?;
+    let mut checks = Checks::default();
+    let amount = positive_amount(&mut checks, body.amount);
+    let account = BankAccount {
+        account_holder: text_field(&mut checks, "account_holder", "Account holder", &body.account_holder, BANK_TEXT_MAX_CHARS),
+        bank_name: text_field(&mut checks, "bank_name", "Bank name", &body.bank_name, BANK_TEXT_MAX_CHARS),
+        account_number: account_number(&mut checks, &body.account_number),
+        ifsc: ifsc(&mut checks, &body.ifsc),
+    };
+    checks.finish()?;
+    let request_id = create_request(&state.store, &authed.user, amount, PaymentDetails::Withdraw(account)).await?;
+    Ok(ok_with(
+        format!("Withdraw request of {amount} sent. Your agent will pay it out once approved."),
+        RequestCreated { request_id, status: PaymentStatus::Pending.as_str() },
+    ))
+}
+
+/// 403 unless the site takes payment requests and the user has a parent to send them to.
+async fn require_payments_open(store: &Store, user: &User) -> Result<(), AppError> {
+    let settings = super::settings::load(store).await?;
+    if settings.get("payment_gateway").map(String::as_str) != Some("1") {
+        return Err(AppError::Forbidden("Deposits and withdrawals are turned off on this site.".into()));
+    }
+    if user.parent_id.is_none() {
+        return Err(AppError::Forbidden(
+            "Deposits and withdrawals go through your agent, and this account has none.".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn positive_amount(checks: &mut Checks, amount: Option<AmountInput>) -> Money {
+    match amount {
+        None => checks.fail("amount", "Amount is required."),
+        Some(AmountInput(amount)) if !amount.is_positive() => checks.fail("amount", "Amount must be more than 0."),
+        Some(AmountInput(amount)) => return amount,
+    }
+    Money::ZERO
+}
+
+fn account_number(checks: &mut Checks, text: &str) -> String {
+    let number = text.trim();
+    if !(6..=20).contains(&number.len()) || !number.bytes().all(|b| b.is_ascii_digit()) {
+        checks.fail("account_number", "Account number must be 6 to 20 digits.");
+    }
+    number.to_string()
+}
+
+/// An Indian Financial System Code: 4 letters (the bank), a 0, 6 letters or digits (the branch).
+fn ifsc(checks: &mut Checks, text: &str) -> String {
+    let code = text.trim().to_ascii_uppercase();
+    let bytes = code.as_bytes();
+    let valid = bytes.len() == 11
+        && bytes[..4].iter().all(u8::is_ascii_alphabetic)
+        && bytes[4] == b'0'
+        && bytes[5..].iter().all(u8::is_ascii_alphanumeric);
+    if !valid {
+        checks.fail("ifsc", "Enter a valid IFSC code, e.g. SBIN0001234.");
+    }
+    code
+}
+
+/// Stores a pending request after the limits: open requests, and for a withdrawal the funds.
+async fn create_request(store: &Store, user: &User, amount: Money, details: PaymentDetails) -> Result<i64, AppError> {
+    let mut writer = store.begin_write().await?;
+    // Locking the user's account first makes the count and the funds check hold until commit:
+    // two requests sent at once are checked one after the other.
+    let funds = writer.lock_funds_of_user(user.id).await?;
+    let open = writer.open_payment_requests(user.id).await?;
+    if open.count >= MAX_OPEN_REQUESTS {
+        return Err(AppError::Conflict(format!(
+            "You already have {} requests waiting for a decision, the most at a time. Wait until your agent has decided one.",
+            open.count
+        )));
+    }
+    if details.kind() == PaymentKind::Withdraw {
+        let available = Money::from_minor(funds.available_minor());
+        let requested = Money::from_minor(open.withdraw_minor);
+        let withdrawable = Money::from_minor((funds.available_minor() - open.withdraw_minor).max(0));
+        if amount > withdrawable {
+            return Err(AppError::Unprocessable(if open.withdraw_minor == 0 {
+                format!("You can withdraw at most {available}, your available balance.")
+            } else {
+                format!("You can withdraw at most {withdrawable}: {available} available, less {requested} in withdrawals already requested.")
+            }));
+        }
+    }
+    let request_id = writer.insert_payment_request(user.id, amount.minor(), &details, now_ms()).await?;
+    writer.commit().await?;
+    Ok(request_id)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The user's statement
+
+#[derive(Serialize, ToSchema)]
+pub struct PaymentStatementRow {
+    pub request_id: i64,
+    /// deposit or withdraw.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    #[schema(value_type = f64)]
+    pub amount: Money,
+    /// pending, approved or rejected.
+    pub status: &'static str,
+    /// A deposit's UTR; for a withdrawal, where it is paid (the account number shortened).
+    pub reference: String,
+    /// The agent's note on the decision.
+    pub remark: String,
+    pub date: String,
+    pub decided_at: Option<String>,
+}
+
+impl From<&PaymentRequest> for PaymentStatementRow {
+    fn from(request: &PaymentRequest) -> PaymentStatementRow {
+        // Being processed is an internal step of approving: to the user it is still pending.
+        let status = match request.status {
+            PaymentStatus::Processing => PaymentStatus::Pending,
+            other => other,
+        };
+        let reference = match &request.details {
+            PaymentDetails::Deposit { reference } => reference.clone(),
+            PaymentDetails::Withdraw(account) => {
+                let digits = account.account_number.len();
+                let last_four = &account.account_number[digits.saturating_sub(4)..];
+                format!("{}, {} a/c ending {last_four} ({})", account.account_holder, account.bank_name, account.ifsc)
+            }
+        };
+        PaymentStatementRow {
+            request_id: request.id,
+            kind: request.kind().as_str(),
+            amount: Money::from_minor(request.amount_minor),
+            status: status.as_str(),
+            reference,
+            remark: request.remark.clone(),
+            date: iso_utc(request.created_at_ms),
+            decided_at: request.decided_at_ms.map(iso_utc),
+        }
+    }
+}
+
+/// The caller's own deposit and withdraw requests, newest first.
+#[utoipa::path(post, path = "/report/paymentStatement", tag = "user", request_body = PageRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Paged<PaymentStatementRow>>), (status = 400), (status = 401)))]
+async fn payment_statement(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<PageRequest>,
+) -> ApiResult<Paged<PaymentStatementRow>> {
+    let (page, limit, offset) = body.resolve()?;
+    let filter = PaymentFilter { user_id: Some(authed.user.id), ..PaymentFilter::default() };
+    let (requests, total) = state.store.payment_requests(filter, offset, limit).await?;
+    Ok(ok(Paged { rows: requests.iter().map(PaymentStatementRow::from).collect(), total, page, limit }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operators: listing and deciding
+
+fn context<'a>(state: &'a AppState, Operator(authed): Operator, ClientIp(ip): ClientIp) -> OperatorContext<'a> {
+    OperatorContext { store: &state.store, actor: Actor::User(authed.user), client_ip: ip }
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct ListPaymentsRequest {
+    /// pending, processing, approved or rejected; absent: all.
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub page: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub limit: Option<FlexI64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PaymentRequestRow {
+    pub request_id: i64,
+    pub user_id: i64,
+    pub user_name: String,
+    /// deposit or withdraw.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    #[schema(value_type = f64)]
+    pub amount: Money,
+    /// pending, processing (an approval is moving the chips), approved or rejected.
+    pub status: &'static str,
+    /// Deposit: the UTR to look for in the bank statement.
+    pub reference: Option<String>,
+    /// Withdraw: where to pay.
+    pub account_holder: Option<String>,
+    pub bank_name: Option<String>,
+    pub account_number: Option<String>,
+    pub ifsc: Option<String>,
+    pub remark: String,
+    pub date: String,
+    pub decided_at: Option<String>,
+    pub decided_by: Option<i64>,
+    /// The ledger transaction an approval posted.
+    pub transaction_id: Option<i64>,
+}
+
+impl From<PaymentRequest> for PaymentRequestRow {
+    fn from(request: PaymentRequest) -> PaymentRequestRow {
+        let kind = request.kind().as_str();
+        let (reference, account) = match request.details {
+            PaymentDetails::Deposit { reference } => (Some(reference), None),
+            PaymentDetails::Withdraw(account) => (None, Some(account)),
+        };
+        let (account_holder, bank_name, account_number, ifsc) = match account {
+            Some(a) => (Some(a.account_holder), Some(a.bank_name), Some(a.account_number), Some(a.ifsc)),
+            None => (None, None, None, None),
+        };
+        PaymentRequestRow {
+            request_id: request.id,
+            user_id: request.user_id,
+            user_name: request.user_name,
+            kind,
+            amount: Money::from_minor(request.amount_minor),
+            status: request.status.as_str(),
+            reference,
+            account_holder,
+            bank_name,
+            account_number,
+            ifsc,
+            remark: request.remark,
+            date: iso_utc(request.created_at_ms),
+            decided_at: request.decided_at_ms.map(iso_utc),
+            decided_by: request.decided_by_user_id,
+            transaction_id: request.transaction_id,
+        }
+    }
+}
+
+/// Payment requests, newest first: an admin sees all, an agent those of their own clients.
+#[utoipa::path(post, path = "/admin/payment/list", tag = "admin", request_body = ListPaymentsRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Paged<PaymentRequestRow>>), (status = 400), (status = 401), (status = 403)))]
+async fn list(
+    State(state): State<AppState>,
+    Operator(authed): Operator,
+    ApiJson(body): ApiJson<ListPaymentsRequest>,
+) -> ApiResult<Paged<PaymentRequestRow>> {
+    let status = match body.status.as_deref().map(str::trim).unwrap_or("") {
+        "" | "all" => None,
+        text => Some(PaymentStatus::parse(text).ok_or_else(|| {
+            AppError::field("status", format!("{text} is not a status: use pending, processing, approved or rejected."))
+        })?),
+    };
+    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    let parent_id = match authed.user.role {
+        Role::Admin => None,
+        _ => Some(authed.user.id),
+    };
+    let (requests, total) = state.store.payment_requests(PaymentFilter { status, parent_id, user_id: None }, offset, limit).await?;
+    Ok(ok(Paged { rows: requests.into_iter().map(PaymentRequestRow::from).collect(), total, page, limit }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ApproveRequest {
+    #[schema(value_type = i64)]
+    pub request_id: FlexI64,
+    /// A note for the user (at most 200 characters).
+    #[serde(default)]
+    pub remark: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RejectRequest {
+    #[schema(value_type = i64)]
+    pub request_id: FlexI64,
+    /// Why, for the user (1–200 characters).
+    #[serde(default)]
+    pub remark: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ApprovedData {
+    pub request_id: i64,
+    /// Always "approved".
+    pub status: &'static str,
+    pub transaction_id: i64,
+    #[schema(value_type = f64)]
+    pub user_balance: Money,
+    #[schema(value_type = f64)]
+    pub parent_balance: Money,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RejectedData {
+    pub request_id: i64,
+    /// Always "rejected".
+    pub status: &'static str,
+}
+
+#[utoipa::path(post, path = "/admin/payment/approve", tag = "admin", request_body = ApproveRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<ApprovedData>), (status = 400), (status = 401),
+        (status = 403, description = "Not the user's parent nor an admin"), (status = 404),
+        (status = 409, description = "Already decided, or being decided"),
+        (status = 422, description = "Whoever pays has not the funds")))]
+async fn approve(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<ApproveRequest>,
+) -> ApiResult<ApprovedData> {
+    let ctx = context(&state, operator, ip);
+    let (request, outcome) = approve_request(&ctx, body.request_id.0, &body.remark).await?;
+    let what = match request.kind() {
+        PaymentKind::Deposit => "Deposit",
+        PaymentKind::Withdraw => "Withdrawal",
+    };
+    Ok(ok_with(
+        format!("{what} of {} for {} approved.", Money::from_minor(request.amount_minor), request.user_name),
+        ApprovedData {
+            request_id: request.id,
+            status: PaymentStatus::Approved.as_str(),
+            transaction_id: outcome.transaction_id,
+            user_balance: outcome.user_balance,
+            parent_balance: outcome.parent_balance,
+        },
+    ))
+}
+
+#[utoipa::path(post, path = "/admin/payment/reject", tag = "admin", request_body = RejectRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<RejectedData>), (status = 400), (status = 401),
+        (status = 403, description = "Not the user's parent nor an admin"), (status = 404),
+        (status = 409, description = "Already decided, or being decided")))]
+async fn reject(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<RejectRequest>,
+) -> ApiResult<RejectedData> {
+    let ctx = context(&state, operator, ip);
+    let request = reject_request(&ctx, body.request_id.0, &body.remark).await?;
+    Ok(ok_with(
+        format!("Request #{} of {} rejected.", request.id, request.user_name),
+        RejectedData { request_id: request.id, status: PaymentStatus::Rejected.as_str() },
+    ))
+}
+
+fn remark_field(remark: &str, required: bool) -> Result<String, AppError> {
+    let remark = remark.trim();
+    if required && remark.is_empty() {
+        return Err(AppError::field("remark", "Give the reason for rejecting in remark."));
+    }
+    if remark.chars().count() > REMARK_MAX_CHARS {
+        return Err(AppError::field("remark", format!("Remark must be at most {REMARK_MAX_CHARS} characters.")));
+    }
+    Ok(remark.to_string())
+}
+
+fn actor_user_id(actor: &Actor) -> Option<i64> {
+    match actor {
+        Actor::Console => None,
+        Actor::User(user) => Some(user.id),
+    }
+}
+
+/// Loads a request an actor may decide: the console, an admin, or the user's parent.
+async fn decidable_request(ctx: &OperatorContext<'_>, request_id: i64) -> Result<PaymentRequest, AppError> {
+    let request = ctx
+        .store
+        .payment_request(request_id)
+        .await
+        .or_not_found(|| format!("There is no payment request {request_id}."))?;
+    match &ctx.actor {
+        Actor::Console => {}
+        Actor::User(user) if user.role == Role::Admin => {}
+        Actor::User(user) if request.parent_id == Some(user.id) => {}
+        Actor::User(_) => {
+            return Err(AppError::Forbidden(format!("{} is not one of your clients.", request.user_name)));
+        }
+    }
+    Ok(request)
+}
+
+/// The 409 for a request that is not pending (any more).
+fn not_pending(request_id: i64, status: PaymentStatus) -> AppError {
+    AppError::Conflict(match status {
+        PaymentStatus::Processing => format!("Payment request #{request_id} is being approved right now."),
+        decided => format!("Payment request #{request_id} has already been {}.", decided.as_str()),
+    })
+}
+
+/// Approves a pending request: claims it, runs the transfer, records the outcome.
+pub async fn approve_request(
+    ctx: &OperatorContext<'_>,
+    request_id: i64,
+    remark: &str,
+) -> Result<(PaymentRequest, TransferOutcome), AppError> {
+    let remark = remark_field(remark, false)?;
+    let request = decidable_request(ctx, request_id).await?;
+    if request.status != PaymentStatus::Pending {
+        return Err(not_pending(request.id, request.status));
+    }
+    // Run the steps in their own task: if the caller goes away mid-way (axum drops the handler's
+    // future when the connection closes), a claimed request is still taken to its end instead
+    // of being left in 'processing'.
+    let store = ctx.store.clone();
+    let actor = ctx.actor.clone();
+    let client_ip = ctx.client_ip.clone();
+    tokio::spawn(async move {
+        let ctx = OperatorContext { store: &store, actor, client_ip };
+        claim_transfer_record(&ctx, request, remark).await
+    })
+    .await
+    .map_err(|err| AppError::Internal(anyhow::anyhow!("the approval task failed: {err}")))?
+}
+
+async fn claim_transfer_record(
+    ctx: &OperatorContext<'_>,
+    request: PaymentRequest,
+    remark: String,
+) -> Result<(PaymentRequest, TransferOutcome), AppError> {
+    let actor_id = actor_user_id(&ctx.actor);
+    let audit = |action, detail| NewAuditEntry {
+        actor_user_id: actor_id,
+        action,
+        target: format!("payment_request:{}", request.id),
+        detail,
+        client_ip: ctx.client_ip.as_deref(),
+    };
+    let direction = match request.kind() {
+        PaymentKind::Deposit => TransferDirection::Deposit,
+        PaymentKind::Withdraw => TransferDirection::Withdraw,
+    };
+    // Claim, transfer and record in one transaction: the request is approved exactly when its
+    // chips moved, and two approvals at once cannot both claim it.
+    let mut writer = ctx.store.begin_write().await?;
+    if !writer.claim_payment_request(request.id, actor_id).await? {
+        drop(writer);
+        let now = ctx.store.payment_request(request.id).await?;
+        return Err(not_pending(request.id, now.status));
+    }
+    // The transfer's remark names the request, so each ledger line can be traced back to it.
+    let transferred = operator::transfer_in(
+        ctx,
+        &mut writer,
+        request.user_id,
+        Money::from_minor(request.amount_minor),
+        direction,
+        &format!("payment request #{}", request.id),
+    )
+    .await;
+    let outcome = match transferred {
+        Ok(outcome) => outcome,
+        Err(refused) => {
+            // Nothing of this approval stays: the request is pending again. The refusal (e.g.
+            // the parent has not the funds) goes to the operator and the audit log.
+            drop(writer);
+            ctx.store
+                .audit(
+                    audit("payment.approve_failed", serde_json::json!({ "user_id": request.user_id, "error": refused.to_string() })),
+                    now_ms(),
+                )
+                .await?;
+            return Err(refused);
+        }
+    };
+    let recorded = writer.approve_payment_request(request.id, outcome.transaction_id, &remark, now_ms()).await?;
+    assert!(recorded, "payment request {} was claimed in this transaction", request.id);
+    writer
+        .audit(
+            audit(
+                "payment.approve",
+                serde_json::json!({
+                    "user_id": request.user_id,
+                    "type": request.kind().as_str(),
+                    "amount_minor": request.amount_minor,
+                    "transaction_id": outcome.transaction_id,
+                    "remark": remark,
+                }),
+            ),
+            now_ms(),
+        )
+        .await?;
+    writer.commit().await?;
+    let request = ctx.store.payment_request(request.id).await?;
+    Ok((request, outcome))
+}
+
+/// Rejects a pending request; no chips move.
+pub async fn reject_request(ctx: &OperatorContext<'_>, request_id: i64, remark: &str) -> Result<PaymentRequest, AppError> {
+    let remark = remark_field(remark, true)?;
+    let request = decidable_request(ctx, request_id).await?;
+    let actor_id = actor_user_id(&ctx.actor);
+    let mut writer = ctx.store.begin_write().await?;
+    if !writer.reject_payment_request(request.id, actor_id, &remark, now_ms()).await? {
+        drop(writer);
+        let now = ctx.store.payment_request(request.id).await?;
+        return Err(not_pending(request.id, now.status));
+    }
+    writer
+        .audit(
+            NewAuditEntry {
+                actor_user_id: actor_id,
+                action: "payment.reject",
+                target: format!("payment_request:{}", request.id),
+                detail: serde_json::json!({
+                    "user_id": request.user_id,
+                    "type": request.kind().as_str(),
+                    "amount_minor": request.amount_minor,
+                    "remark": remark,
+                }),
+                client_ip: ctx.client_ip.as_deref(),
+            },
+            now_ms(),
+        )
+        .await?;
+    writer.commit().await?;
+    Ok(ctx.store.payment_request(request.id).await?)
+}
