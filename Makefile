@@ -12,6 +12,8 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 BACKLAY_BIN := target/debug/backlay
+# The browser tests run against the optimised binary, as a real deployment would.
+BACKLAY_RELEASE_BIN := target/release/backlay
 # The PostgreSQL the API tests use (a fresh database per test is created inside it).
 export BACKLAY_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 
@@ -25,7 +27,7 @@ help:
 run: web server
 	$(BACKLAY_BIN) serve
 
-test: web server test-rust test-web test-e2e
+test: web test-rust test-web test-e2e
 	@echo "make test: all suites passed"
 
 deps-rust:
@@ -65,8 +67,8 @@ chromium:
 	  echo "Chromium is missing: installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-test-e2e: web server chromium e2e/node_modules/.installed
-	cd e2e && BACKLAY_BIN=$(abspath $(BACKLAY_BIN)) $(NPM) test
+test-e2e: release chromium e2e/node_modules/.installed
+	cd e2e && BACKLAY_BIN=$(abspath $(BACKLAY_RELEASE_BIN)) $(NPM) test
 
 clean:
 	$(CARGO) clean
