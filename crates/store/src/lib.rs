@@ -10,8 +10,9 @@
 //! On PostgreSQL it is an ordinary `READ COMMITTED` transaction; the funds check is a conditional
 //! `UPDATE`, which PostgreSQL re-evaluates after waiting for a concurrent writer's row lock.
 //!
-//! Repositories are `impl Store` blocks grouped by area: [`users`], [`sessions`], [`ledger`], [`bets`],
-//! [`catalogue`], [`markets`], [`settings`], [`buttons`], [`audit`].
+//! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
+//! grouped by area: [`users`], [`sessions`], [`security`], [`ledger`], [`bets`], [`markets`],
+//! [`payments`], [`catalogue`], [`settings`], [`buttons`], [`audit`].
 
 pub mod audit;
 pub mod bets;
