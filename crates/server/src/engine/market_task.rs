@@ -212,7 +212,7 @@ impl MarketActor {
                 let price = Price::from_hundredths(u32::try_from(bet.price).unwrap_or(0))
                     .map_err(|e| AppError::Internal(anyhow::anyhow!("bet {}: {e}", bet.bet_id)))?;
                 let persistence = if bet.persistence == "persist" { Persistence::Persist } else { Persistence::Lapse };
-                let order = NewOrder::new(OrderId(bet.bet_id as u64), UserId(bet.user_id), side, price, bet.remaining_minor)
+                let order = NewOrder::new(order_of_bet(bet.bet_id), UserId(bet.user_id), side, price, bet.remaining_minor)
                     .with_persistence(persistence);
                 market.restore_order(RunnerId(bet.runner_id.unwrap_or(0)), &order).map_err(internal)?;
             }
@@ -569,7 +569,7 @@ impl MarketActor {
         let now = now_ms();
         match planned {
             PlannedBet::Order { runner, mut order } => {
-                order.order_id = OrderId(bet_id as u64);
+                order.order_id = order_of_bet(bet_id);
                 let outcome = self.market.place_order(runner, &order).map_err(market_error)?;
                 let mut touched = BTreeSet::from([order.user_id.0]);
                 let mut price_size_sum: i128 = 0;
@@ -580,9 +580,9 @@ impl MarketActor {
                                 fill_id: 0,
                                 market_id: self.row.market_id,
                                 runner_id: runner.0,
-                                back_bet_id: fill.back_order().0 as i64,
+                                back_bet_id: bet_of_order(fill.back_order()),
                                 back_user_id: fill.back_user().0,
-                                lay_bet_id: fill.lay_order().0 as i64,
+                                lay_bet_id: bet_of_order(fill.lay_order()),
                                 lay_user_id: fill.lay_user().0,
                                 price: i64::from(fill.price.hundredths()),
                                 size_minor: fill.size_minor,
@@ -591,7 +591,7 @@ impl MarketActor {
                             now,
                         )
                         .await?;
-                    writer.record_match(fill.maker.0 as i64, fill.size_minor, fill.maker_remaining_minor).await?;
+                    writer.record_match(bet_of_order(fill.maker), fill.size_minor, fill.maker_remaining_minor).await?;
                     touched.insert(fill.maker_user.0);
                     price_size_sum += i128::from(fill.price.hundredths()) * i128::from(fill.size_minor);
                 }
@@ -638,7 +638,7 @@ impl MarketActor {
                 return Err(AppError::field("size", "The size to cancel must be more than 0."));
             }
         }
-        let order_id = OrderId(bet_id as u64);
+        let order_id = order_of_bet(bet_id);
         let (runner, resting) = self
             .market
             .spec()
@@ -696,7 +696,7 @@ impl MarketActor {
             }
             let mut touched = BTreeSet::new();
             for order in &lapsed {
-                writer.record_unmatched_removal(order.order_id.0 as i64, order.remaining_minor, true).await?;
+                writer.record_unmatched_removal(bet_of_order(order.order_id), order.remaining_minor, true).await?;
                 touched.insert(order.user_id.0);
             }
             let mut pending = HashMap::new();
@@ -866,6 +866,15 @@ enum PlaceError {
     Refused(AppError),
     /// The store failed: the batch is abandoned and the market reloaded.
     Broken(AppError),
+}
+
+/// An exchange order in the book is its stored bet: the order id is the bet id.
+fn order_of_bet(bet_id: i64) -> OrderId {
+    OrderId(u64::try_from(bet_id).expect("bet ids are positive"))
+}
+
+fn bet_of_order(order: OrderId) -> i64 {
+    i64::try_from(order.0).expect("order ids come from bet ids")
 }
 
 fn bet_status(matched_minor: i64, stake_minor: i64) -> &'static str {
