@@ -37,6 +37,8 @@ pub struct AppState {
     pub throttle: Arc<LoginThrottle>,
     /// The running markets (books in memory, one task each).
     pub engine: Arc<engine::Engine>,
+    /// Tickets that open the live stream (`api::stream`).
+    pub stream_tickets: Arc<api::stream::StreamTickets>,
     /// A hash to verify against when the user name is unknown, so that an unknown name and a
     /// wrong password take the same time.
     pub dummy_password_hash: Arc<String>,
@@ -48,6 +50,7 @@ impl AppState {
         let engine = engine::Engine::start(store.clone()).await?;
         Ok(AppState {
             engine,
+            stream_tickets: Arc::default(),
             store,
             throttle: Arc::new(LoginThrottle::new(config.throttle.clone())),
             config: Arc::new(config),

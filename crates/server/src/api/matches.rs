@@ -11,6 +11,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::series::SeriesItem;
 use crate::clock::iso_utc;
 use backlay_core::money::Money;
+use backlay_store::markets::MarketRow;
 
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{ApiJson, FlexBool, FlexI64};
@@ -284,58 +285,70 @@ async fn match_detail(
 ) -> ApiResult<MatchDetail> {
     let match_id = body.match_id.0;
     let the_match = state.store.match_by_id(match_id).await.or_not_found(|| format!("There is no match with id {match_id}."))?;
+    let markets = market_books(&state, match_id, the_match.in_play, Some(authed.user.id)).await?;
+    Ok(ok(MatchDetail { the_match: MatchItem::from(the_match), markets }))
+}
+
+/// Every market of a match as the page shows it; with `viewer`, that user's positions and
+/// fancy books, without one (the public stream) none.
+pub async fn market_books(state: &AppState, match_id: i64, match_in_play: bool, viewer: Option<i64>) -> Result<Vec<MarketBook>, AppError> {
     let mut markets = Vec::new();
     for row in state.store.markets_of_match(match_id).await? {
-        let live = if state.engine.is_running(row.market_id).await {
-            state.engine.view(row.market_id, Some(authed.user.id)).await.ok()
-        } else {
-            None
-        };
-        let (row, in_play, runners, book) = match live {
-            Some(view) => (view.row, view.in_play, Some(view.runners), view.fancy_book),
-            None => (row, the_match.in_play, None, Vec::new()),
-        };
-        let bookmaker = row.market_type == "bookmaker";
-        let runners = match runners {
-            Some(runners) => runners
-                .into_iter()
-                .map(|r| {
-                    let rates = row.runners.iter().find(|x| x.runner_id == r.selection_id);
-                    let house_side = |rate: Option<i64>| rate.map(|rate| PriceSize { price: rate as f64, size: row_max_stake(&row) }).into_iter().collect();
-                    RunnerBook {
-                        selection_id: r.selection_id,
-                        name: r.name,
-                        back: if bookmaker { house_side(rates.and_then(|x| x.back_rate)) } else { r.back.iter().map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s }).collect() },
-                        lay: if bookmaker { house_side(rates.and_then(|x| x.lay_rate)) } else { r.lay.iter().map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s }).collect() },
-                        position: r.position,
-                    }
-                })
-                .collect(),
-            None => row
-                .runners
-                .iter()
-                .map(|r| RunnerBook { selection_id: r.runner_id, name: r.name.clone(), back: Vec::new(), lay: Vec::new(), position: Money::ZERO })
-                .collect(),
-        };
-        markets.push(MarketBook {
-            market_id: row.market_id,
-            match_id: row.match_id,
-            name: row.name.clone(),
-            market_type: row.market_type.clone(),
-            status: row.status.clone(),
-            in_play,
-            bet_delay_s: row.bet_delay_ms / 1000,
-            min_stake: Money::from_minor(row.min_stake_minor),
-            max_stake: Money::from_minor(row.max_stake_minor),
-            runners,
-            line_no: row.line_no,
-            rate_no: row.rate_no,
-            line_yes: row.line_yes,
-            rate_yes: row.rate_yes,
-            book: book.into_iter().map(|(from, to, pnl)| FancyRange { from, to, pnl }).collect(),
-        });
+        markets.push(market_book(state, row, match_in_play, viewer).await);
     }
-    Ok(ok(MatchDetail { the_match: MatchItem::from(the_match), markets }))
+    Ok(markets)
+}
+
+/// One market as the page shows it: the engine's live book when the market runs, else the
+/// stored market (closed, void) with empty books.
+pub async fn market_book(state: &AppState, row: MarketRow, match_in_play: bool, viewer: Option<i64>) -> MarketBook {
+    let live = if state.engine.is_running(row.market_id).await { state.engine.view(row.market_id, viewer).await.ok() } else { None };
+    let (row, in_play, runners, book) = match live {
+        Some(view) => (view.row, view.in_play, Some(view.runners), view.fancy_book),
+        None => (row, match_in_play, None, Vec::new()),
+    };
+    let bookmaker = row.market_type == "bookmaker";
+    let ladder = |levels: &[(backlay_core::odds::Price, Money)]| -> Vec<PriceSize> {
+        levels.iter().map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s }).collect()
+    };
+    let runners = match runners {
+        Some(runners) => runners
+            .into_iter()
+            .map(|r| {
+                let rates = row.runners.iter().find(|x| x.runner_id == r.selection_id);
+                let house_side = |rate: Option<i64>| rate.map(|rate| PriceSize { price: rate as f64, size: row_max_stake(&row) }).into_iter().collect();
+                RunnerBook {
+                    selection_id: r.selection_id,
+                    name: r.name,
+                    back: if bookmaker { house_side(rates.and_then(|x| x.back_rate)) } else { ladder(&r.back) },
+                    lay: if bookmaker { house_side(rates.and_then(|x| x.lay_rate)) } else { ladder(&r.lay) },
+                    position: r.position,
+                }
+            })
+            .collect(),
+        None => row
+            .runners
+            .iter()
+            .map(|r| RunnerBook { selection_id: r.runner_id, name: r.name.clone(), back: Vec::new(), lay: Vec::new(), position: Money::ZERO })
+            .collect(),
+    };
+    MarketBook {
+        market_id: row.market_id,
+        match_id: row.match_id,
+        name: row.name.clone(),
+        market_type: row.market_type.clone(),
+        status: row.status.clone(),
+        in_play,
+        bet_delay_s: row.bet_delay_ms / 1000,
+        min_stake: Money::from_minor(row.min_stake_minor),
+        max_stake: Money::from_minor(row.max_stake_minor),
+        runners,
+        line_no: row.line_no,
+        rate_no: row.rate_no,
+        line_yes: row.line_yes,
+        rate_yes: row.rate_yes,
+        book: book.into_iter().map(|(from, to, pnl)| FancyRange { from, to, pnl }).collect(),
+    }
 }
 
 /// On a house market the size offered at a rate is what one bet may stake.

@@ -18,6 +18,7 @@ pub mod security;
 pub mod series;
 pub mod settings;
 pub mod sport;
+pub mod stream;
 pub mod user;
 
 use std::sync::Arc;
@@ -86,7 +87,8 @@ pub fn router(state: AppState) -> Router {
                 .merge(admin::routes())
                 .merge(market::routes())
                 .merge(report::routes())
-                .merge(payment::routes()),
+                .merge(payment::routes())
+                .merge(stream::routes()),
         )
         .split_for_parts();
     let openapi = Arc::new(openapi);

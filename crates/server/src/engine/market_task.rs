@@ -15,9 +15,9 @@ use backlay_store::markets::MarketRow;
 use backlay_store::{Store, StoreError, Writer};
 use std::sync::Arc;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot};
 
-use super::{Command, EngineStats};
+use super::{Command, EngineStats, MarketChange};
 use crate::clock::now_ms;
 use crate::error::AppError;
 
@@ -114,6 +114,7 @@ pub(crate) struct MarketActor {
     /// suspension is refused after its bet delay even if the market reopened meanwhile.
     suspensions: u64,
     stats: Arc<EngineStats>,
+    changes: broadcast::Sender<MarketChange>,
 }
 
 /// What a placement must wait for: see [`MarketActor::admission`].
@@ -181,7 +182,12 @@ fn matched_bet(kind: MarketKind, bet: &BetRow) -> Result<Bet, AppError> {
 }
 
 impl MarketActor {
-    pub(crate) async fn load(store: Store, market_id: i64, stats: Arc<EngineStats>) -> Result<MarketActor, AppError> {
+    pub(crate) async fn load(
+        store: Store,
+        market_id: i64,
+        stats: Arc<EngineStats>,
+        changes: broadcast::Sender<MarketChange>,
+    ) -> Result<MarketActor, AppError> {
         let row = store.market(market_id).await?;
         let kind = kind_of(&row)?;
         let runners = if kind == MarketKind::Fancy { Vec::new() } else { row.runners.iter().map(|r| RunnerId(r.runner_id)).collect() };
@@ -228,6 +234,7 @@ impl MarketActor {
             stored_exposure,
             suspensions: 0,
             stats,
+            changes,
         })
     }
 
@@ -256,25 +263,38 @@ impl MarketActor {
                         }
                     }
                     self.place_batch(batch).await;
+                    self.publish();
                 }
                 Command::Admit { reply } => {
                     let _ = reply.send(self.admission());
                 }
                 Command::Cancel { user_id, bet_id, size, reply } => {
                     let answer = self.cancel(user_id, bet_id, size).await;
+                    if answer.is_ok() {
+                        self.publish();
+                    }
                     let _ = reply.send(answer);
                 }
                 Command::SetStatus { status, reply } => {
                     let answer = self.set_status(&status).await;
+                    if answer.is_ok() {
+                        self.publish();
+                    }
                     let _ = reply.send(answer);
                 }
                 Command::SetRates(rates, reply) => {
                     let answer = self.set_rates(rates).await;
+                    if answer.is_ok() {
+                        self.publish();
+                    }
                     let _ = reply.send(answer);
                 }
                 Command::Settle { result, reply } => {
                     let answer = self.settle(result).await;
                     let settled = answer.is_ok();
+                    if settled {
+                        self.publish();
+                    }
                     let _ = reply.send(answer);
                     if settled {
                         return;
@@ -285,6 +305,11 @@ impl MarketActor {
                 }
             }
         }
+    }
+
+    /// Tells the live stream this market changed (nobody listening is fine).
+    fn publish(&self) {
+        let _ = self.changes.send(MarketChange { match_id: self.row.match_id, market_id: self.row.market_id });
     }
 
     /// What a placement must wait for before it is taken: the in-play bet delay, and the
@@ -354,7 +379,7 @@ impl MarketActor {
     /// After a failure part-way through a change, memory may be ahead of the database:
     /// start again from what is stored.
     async fn reload(&mut self) {
-        match MarketActor::load(self.store.clone(), self.row.market_id, self.stats.clone()).await {
+        match MarketActor::load(self.store.clone(), self.row.market_id, self.stats.clone(), self.changes.clone()).await {
             Ok(fresh) => {
                 let suspensions = self.suspensions + 1;
                 *self = fresh;

@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use backlay_core::money::Money;
 use backlay_store::Store;
-use tokio::sync::{mpsc, oneshot, RwLock};
+use tokio::sync::{broadcast, mpsc, oneshot, RwLock};
 
 use crate::error::AppError;
 
@@ -64,17 +64,33 @@ impl EngineStats {
     }
 }
 
+/// A market's book or status changed (sent after the change committed).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MarketChange {
+    pub match_id: i64,
+    pub market_id: i64,
+}
+
+/// Changes a slow listener may fall behind by before it is told to take a full snapshot.
+const CHANGE_BACKLOG: usize = 4096;
+
 /// The running markets.
 pub struct Engine {
     store: Store,
     markets: RwLock<HashMap<i64, mpsc::Sender<Command>>>,
     pub stats: Arc<EngineStats>,
+    changes: broadcast::Sender<MarketChange>,
 }
 
 impl Engine {
     /// Loads and starts every live market.
     pub async fn start(store: Store) -> anyhow::Result<Arc<Engine>> {
-        let engine = Arc::new(Engine { store: store.clone(), markets: RwLock::new(HashMap::new()), stats: Arc::default() });
+        let engine = Arc::new(Engine {
+            store: store.clone(),
+            markets: RwLock::new(HashMap::new()),
+            stats: Arc::default(),
+            changes: broadcast::channel(CHANGE_BACKLOG).0,
+        });
         for market in store.live_markets().await? {
             engine.spawn(market.market_id).await.map_err(|e| anyhow::anyhow!("loading market {}: {e}", market.market_id))?;
         }
@@ -83,7 +99,7 @@ impl Engine {
 
     /// Starts (or restarts) the task of a market stored in the database.
     pub async fn spawn(&self, market_id: i64) -> Result<(), AppError> {
-        let actor = market_task::MarketActor::load(self.store.clone(), market_id, self.stats.clone()).await?;
+        let actor = market_task::MarketActor::load(self.store.clone(), market_id, self.stats.clone(), self.changes.clone()).await?;
         let (sender, receiver) = mpsc::channel(MARKET_QUEUE_LEN);
         tokio::spawn(actor.run(receiver));
         self.markets.write().await.insert(market_id, sender);
@@ -145,6 +161,11 @@ impl Engine {
     /// The market as the page shows it, with `user_id`'s position when given.
     pub async fn view(&self, market_id: i64, user_id: Option<i64>) -> Result<MarketView, AppError> {
         self.ask(market_id, |reply| Command::View { user_id, reply }).await
+    }
+
+    /// Every committed change of any market, for the live stream.
+    pub fn subscribe(&self) -> broadcast::Receiver<MarketChange> {
+        self.changes.subscribe()
     }
 
     pub async fn is_running(&self, market_id: i64) -> bool {

@@ -10,4 +10,5 @@ mod exchange;
 mod ledger;
 mod payment;
 mod security;
+mod stream;
 mod user;

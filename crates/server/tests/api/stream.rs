@@ -1,0 +1,84 @@
+//! The live stream: a ticket opens it, a snapshot comes first, then coalesced market changes,
+//! with no bettor's position in them.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::both_databases;
+use crate::common::{minor, TestApp};
+
+/// Reads SSE events from a streaming response until one satisfies `done` (or times out).
+async fn read_until(response: &mut reqwest::Response, buffer: &mut String, done: impl Fn(&str, &Value) -> bool) -> (String, Value) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        while let Some(end) = buffer.find("\n\n") {
+            let block: String = buffer.drain(..end + 2).collect();
+            let event = block.lines().find_map(|l| l.strip_prefix("event:")).map(str::trim).unwrap_or("message").to_string();
+            let data: String = block.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim).collect();
+            if data.is_empty() {
+                continue;
+            }
+            let value: Value = serde_json::from_str(&data).unwrap();
+            if done(&event, &value) {
+                return (event, value);
+            }
+        }
+        let chunk = tokio::time::timeout_at(deadline, response.chunk()).await.expect("an event in time").unwrap().expect("stream open");
+        buffer.push_str(&String::from_utf8_lossy(&chunk));
+    }
+}
+
+async fn the_stream_pushes_book_changes_without_positions(app: TestApp) {
+    let admin = app.admin().await;
+    let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
+    let matches = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let created = app
+        .post("admin/market/create", Some(&admin), json!({ "match_id": match_id, "type": "match_odds", "name": "Streamed", "runners": ["A", "B"], "bet_delay_s": 0 }))
+        .await;
+    let market = created.data()["market_id"].as_i64().unwrap();
+    let runner = created.data()["selection_ids"][0].as_i64().unwrap();
+    app.post("admin/market/status", Some(&admin), json!({ "market_id": market, "status": "open" })).await.expect(200);
+
+    // Without a ticket: 401 in the envelope.
+    app.get(&format!("stream?match_id={match_id}"), None).await.expect(401);
+    let ticket = app.post("stream/ticket", Some(&demo), json!({})).await;
+    ticket.expect(200);
+    let ticket = ticket.data()["ticket"].as_str().unwrap().to_string();
+    app.get(&format!("stream?match_id=999999&ticket={ticket}"), None).await.expect(404);
+    app.get(&format!("stream?match_id=abc&ticket={ticket}"), None).await.expect(400);
+
+    let mut response = app.client.get(format!("{}/stream?match_id={match_id}&ticket={ticket}", app.base)).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    let mut buffer = String::new();
+    let (event, snapshot) = read_until(&mut response, &mut buffer, |event, _| event == "snapshot").await;
+    assert_eq!(event, "snapshot");
+    assert!(snapshot.as_array().unwrap().iter().any(|m| m["market_id"] == market));
+
+    // demo's own lay, then demo2's back: the stream shows the book as anyone sees it.
+    app.post("bet/placeBet", Some(&demo), json!({ "market_id": market, "selection_id": runner, "side": "lay", "price": 2.5, "stake": 400 })).await.expect(200);
+    let (_, book) = read_until(&mut response, &mut buffer, |event, value| {
+        event == "market" && value["market_id"] == market && !value["runners"][0]["back"].as_array().unwrap().is_empty()
+    })
+    .await;
+    assert_eq!(book["runners"][0]["back"][0]["price"], 2.5);
+    assert_eq!(minor(&book["runners"][0]["back"][0]["size"]), 400_00);
+    app.post("bet/placeBet", Some(&demo2), json!({ "market_id": market, "selection_id": runner, "side": "back", "price": 2.5, "stake": 400 })).await.expect(200);
+    let (_, book) = read_until(&mut response, &mut buffer, |event, value| {
+        event == "market" && value["market_id"] == market && value["runners"][0]["back"].as_array().unwrap().is_empty()
+    })
+    .await;
+    // demo has a position of -600.00 on A, but the stream carries nobody's position.
+    assert!(book["runners"].as_array().unwrap().iter().all(|r| minor(&r["position"]) == 0), "{book}");
+    let detail = app.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await;
+    let mine = detail.data()["markets"].as_array().unwrap().iter().find(|m| m["market_id"] == market).unwrap().clone();
+    assert_eq!(minor(&mine["runners"][0]["position"]), -600_00);
+
+    // A suspension is pushed too.
+    app.post("admin/market/status", Some(&admin), json!({ "market_id": market, "status": "ball_running" })).await.expect(200);
+    let (_, book) = read_until(&mut response, &mut buffer, |event, value| event == "market" && value["status"] == "ball_running").await;
+    assert_eq!(book["market_id"], market);
+}
+both_databases!(the_stream_pushes_book_changes_without_positions);
