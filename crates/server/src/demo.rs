@@ -68,12 +68,24 @@ const SERIES: &[DemoSeries] = &[
     ]),
     (1, "La Liga", false, &[("Real Madrid v Barcelona", 30, false), ("Atletico Madrid v Sevilla", 78, false)]),
     (2, "ATP Finals", false, &[("Sinner v Alcaraz", 0, true), ("Djokovic v Zverev", 22, false)]),
-    (7, "GB Racing", false, &[("Ascot 14:30", 2, false), ("Cheltenham 15:10", 4, false)]),
-    (4339, "Greyhounds Romford", false, &[("Romford R1 480m", 1, false)]),
     (2378961, "US Politics", false, &[("2028 Presidential Election", 24 * 300, false)]),
     (7522, "NBA", false, &[("Lakers v Celtics", 12, false)]),
     (-17, "Virtual Cricket League", false, &[("Virtual XI v Simulated XI", 1, false)]),
 ];
+
+/// Race meetings: (sport id, series, country code, venue, first race in hours from now, races).
+/// Races run every 35 minutes from the first; each is a match named after its off time.
+const MEETINGS: &[(i64, &str, &str, &str, i64, usize)] = &[
+    (7, "GB Racing", "GB", "Ascot", 1, 6),
+    (7, "GB Racing", "GB", "Cheltenham", 2, 5),
+    (7, "IE Racing", "IE", "Leopardstown", 3, 5),
+    (7, "AU Racing", "AU", "Flemington", 20, 6),
+    (7, "US Racing", "US", "Belmont Park", 26, 5),
+    (4339, "GB Greyhounds", "GB", "Romford", 1, 8),
+    (4339, "AU Greyhounds", "AU", "Wentworth Park", 21, 6),
+];
+
+const RACE_INTERVAL_MS: i64 = 35 * 60 * 1000;
 
 const CASINO_SPORTS: &[(&str, &str, i64)] = &[
     ("teenpatti", "Teen Patti", 1),
@@ -152,6 +164,33 @@ async fn seed(store: &Store) -> Result<(), crate::error::AppError> {
                     in_play: *in_play,
                     venue: None,
                     country_code: None,
+                },
+            )
+            .await?;
+        }
+    }
+    let mut series_ids: Vec<(&str, i64)> = Vec::new();
+    for (sport_id, series_name, country, venue, first_hours, races) in MEETINGS {
+        let series_id = match series_ids.iter().find(|(name, _)| name == series_name) {
+            Some((_, id)) => *id,
+            None => {
+                let id = operator::create_series(&console, *sport_id, series_name, false).await?;
+                series_ids.push((series_name, id));
+                id
+            }
+        };
+        for race in 0..*races {
+            let off_ms = base + first_hours * HOUR_MS + race as i64 * RACE_INTERVAL_MS;
+            let off = crate::clock::iso_utc(off_ms + crate::clock::DISPLAY_OFFSET_MS);
+            operator::create_match(
+                &console,
+                CreateMatch {
+                    series_id,
+                    name: format!("{venue} {}", &off[11..16]),
+                    open_date_ms: off_ms,
+                    in_play: false,
+                    venue: Some(venue.to_string()),
+                    country_code: Some(country.to_string()),
                 },
             )
             .await?;

@@ -24,6 +24,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(search_by_match_name_header))
         .routes(routes!(get_cups_for_menu))
         .routes(routes!(match_detail))
+        .routes(routes!(venues))
 }
 
 /// Most results one search answers.
@@ -354,4 +355,64 @@ pub async fn market_book(state: &AppState, row: MarketRow, match_in_play: bool, 
 /// On a house market the size offered at a rate is what one bet may stake.
 fn row_max_stake(row: &backlay_store::markets::MarketRow) -> Money {
     Money::from_minor(row.max_stake_minor)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct VenuesRequest {
+    /// Two-letter country code (GB, IE, AU, US …); empty or absent: every country.
+    #[serde(default)]
+    pub country: Option<String>,
+    /// yyyy-MM-dd, a day at UTC+5:30.
+    pub date: String,
+    #[schema(value_type = i64)]
+    pub sport_id: FlexI64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Race {
+    pub match_id: i64,
+    pub name: String,
+    /// The off, ISO-8601 UTC.
+    pub market_start_time: String,
+    pub in_play: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Venue {
+    pub venue: String,
+    pub country_code: String,
+    pub races: Vec<Race>,
+}
+
+/// Race meetings of a racing sport (7 horses, 4339 greyhounds) on a day: venues with their
+/// races in off-time order.
+#[utoipa::path(post, path = "/match/getMatchVenueListByCountryCodeSportId", tag = "catalogue", request_body = VenuesRequest,
+    security(("bearer" = [])), responses((status = 200, body = Envelope<Vec<Venue>>), (status = 400), (status = 401)))]
+async fn venues(State(state): State<AppState>, _user: CurrentUser, ApiJson(body): ApiJson<VenuesRequest>) -> ApiResult<Vec<Venue>> {
+    let country = body.country.as_deref().map(|c| c.trim().to_uppercase()).filter(|c| !c.is_empty());
+    if country.as_ref().is_some_and(|c| c.len() != 2 || !c.chars().all(|ch| ch.is_ascii_alphabetic())) {
+        return Err(AppError::field("country", "country is a two-letter code such as GB."));
+    }
+    let day_start = crate::clock::parse_report_date(&body.date, false)
+        .filter(|_| body.date.trim().len() == 10)
+        .ok_or_else(|| AppError::field("date", "date must be a day such as 2026-11-22."))?;
+    let day_end = day_start + 24 * 60 * 60 * 1000;
+    let filter = MatchFilter { sport_id: Some(body.sport_id.0), is_active: Some(true), ..MatchFilter::default() };
+    let mut venues: Vec<Venue> = Vec::new();
+    for m in state.store.matches(&filter).await? {
+        let (Some(venue), Some(code)) = (m.venue.clone(), m.country_code.clone()) else { continue };
+        if m.open_date_ms < day_start || m.open_date_ms >= day_end || country.as_ref().is_some_and(|c| *c != code) {
+            continue;
+        }
+        let race = Race { match_id: m.match_id, name: m.name, market_start_time: iso_utc(m.open_date_ms), in_play: m.in_play };
+        match venues.iter_mut().find(|v| v.venue == venue && v.country_code == code) {
+            Some(existing) => existing.races.push(race),
+            None => venues.push(Venue { venue, country_code: code, races: vec![race] }),
+        }
+    }
+    for venue in &mut venues {
+        venue.races.sort_by(|a, b| a.market_start_time.cmp(&b.market_start_time));
+    }
+    venues.sort_by(|a, b| (&a.country_code, &a.venue).cmp(&(&b.country_code, &b.venue)));
+    Ok(ok(venues))
 }

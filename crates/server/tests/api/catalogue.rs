@@ -168,3 +168,27 @@ async fn cups_casino_and_exposure(app: TestApp) {
     app.get("match/getCupsForMenu", None).await.expect(401);
 }
 both_databases!(cups_casino_and_exposure);
+
+async fn race_meetings_by_country_and_day(app: TestApp) {
+    let token = app.demo().await;
+    // Today at UTC+5:30, from the first race the demo scheduled.
+    let all = app.post("match/getMatches", Some(&token), json!({ "sport_id": 7 })).await;
+    let first = all.data()[0]["open_date"].as_str().unwrap().to_string();
+    let ms = time::OffsetDateTime::parse(&first, &time::format_description::well_known::Rfc3339).unwrap()
+        + time::Duration::minutes(330);
+    let day = format!("{:04}-{:02}-{:02}", ms.year(), u8::from(ms.month()), ms.day());
+    let answer = app.post("match/getMatchVenueListByCountryCodeSportId", Some(&token), json!({ "country": "gb", "date": day, "sport_id": 7 })).await;
+    answer.expect(200);
+    let venues = answer.data().as_array().unwrap();
+    assert!(!venues.is_empty());
+    assert!(venues.iter().all(|v| v["country_code"] == "GB"));
+    let races = venues[0]["races"].as_array().unwrap();
+    let times: Vec<&str> = races.iter().map(|r| r["market_start_time"].as_str().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "races in off order: {times:?}");
+    assert!(races[0]["name"].as_str().unwrap().starts_with(venues[0]["venue"].as_str().unwrap()));
+    let none = app.post("match/getMatchVenueListByCountryCodeSportId", Some(&token), json!({ "country": "GB", "date": "2020-01-01", "sport_id": 7 })).await;
+    assert_eq!(none.data().as_array().unwrap().len(), 0);
+    app.post("match/getMatchVenueListByCountryCodeSportId", Some(&token), json!({ "country": "GBR", "date": day, "sport_id": 7 })).await.expect(400);
+    app.post("match/getMatchVenueListByCountryCodeSportId", Some(&token), json!({ "country": "GB", "date": "tomorrow", "sport_id": 7 })).await.expect(400);
+}
+both_databases!(race_meetings_by_country_and_day);
