@@ -29,6 +29,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(cancel_all_bets))
         .routes(routes!(open_bets))
         .routes(routes!(get_exposure_detail))
+        .routes(routes!(positions))
 }
 
 /// A number kept as the exact text it was sent as (`2.5`, `"2.50"`, `45`), so the market can
@@ -323,4 +324,52 @@ async fn get_exposure_detail(State(state): State<AppState>, CurrentUser(authed):
             .push(MarketExposure { sub_type: row.market_name, market_id: row.market_id, bet_count: row.bet_count, exposure: Money::from_minor(row.exposure_minor) });
     }
     Ok(ok(ExposureDetail { data: by_match.into_values().rev().collect() }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PositionsRequest {
+    #[schema(value_type = i64)]
+    pub match_id: FlexI64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RunnerPosition {
+    pub selection_id: i64,
+    pub name: String,
+    /// The caller's profit (or loss, negative) if this runner wins.
+    #[schema(value_type = f64)]
+    pub pnl: Money,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MarketPosition {
+    pub market_id: i64,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub market_type: String,
+    /// Runner markets: P&L per runner.
+    pub runners: Vec<RunnerPosition>,
+    /// Fancy markets: P&L per run range.
+    pub book: Vec<super::matches::FancyRange>,
+}
+
+/// The caller's profit/loss per runner (or per fancy run range) in each market of a match,
+/// from their stored bets.
+#[utoipa::path(post, path = "/bet/positions", tag = "bet", request_body = PositionsRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Vec<MarketPosition>>), (status = 401), (status = 404)))]
+async fn positions(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<PositionsRequest>) -> ApiResult<Vec<MarketPosition>> {
+    use crate::error::OrNotFound;
+    let match_id = body.match_id.0;
+    let the_match = state.store.match_by_id(match_id).await.or_not_found(|| format!("There is no match with id {match_id}."))?;
+    let books = super::matches::market_books(&state, match_id, the_match.in_play, Some(authed.user.id)).await?;
+    Ok(ok(books
+        .into_iter()
+        .map(|market| MarketPosition {
+            market_id: market.market_id,
+            name: market.name,
+            market_type: market.market_type,
+            runners: market.runners.into_iter().map(|r| RunnerPosition { selection_id: r.selection_id, name: r.name, pnl: r.position }).collect(),
+            book: market.book,
+        })
+        .collect()))
 }

@@ -60,6 +60,12 @@ async fn back_meets_lay_and_settlement_moves_money_as_computed_by_hand(app: Test
     let book = detail.data()["markets"].as_array().unwrap().iter().find(|m| m["market_id"] == market).unwrap().clone();
     assert_eq!(minor(&book["runners"][0]["position"]), 150_00);
     assert_eq!(minor(&book["runners"][1]["position"]), -100_00);
+    let positions = app.post("bet/positions", Some(&demo2), json!({ "match_id": match_id })).await;
+    positions.expect(200);
+    let mine = positions.data().as_array().unwrap().iter().find(|m| m["market_id"] == market).unwrap().clone();
+    assert_eq!(minor(&mine["runners"][0]["pnl"]), 150_00);
+    assert_eq!(minor(&mine["runners"][1]["pnl"]), -100_00);
+    app.post("bet/positions", Some(&demo2), json!({ "match_id": 987654 })).await.expect(404);
     let exposure = app.get("bet/getExposureDetail", Some(&demo)).await;
     assert_eq!(minor(&exposure.data()["data"][0]["market_details"][0]["exposure"]), 150_00);
 
