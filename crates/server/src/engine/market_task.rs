@@ -449,14 +449,6 @@ impl MarketActor {
                 format!("On this market side is {} or {}.", expected_sides[0], expected_sides[1]),
             )));
         }
-        if let Some(client_ref) = &request.client_ref {
-            if let Some(existing) = writer.bet_by_client_ref(request.user_id, client_ref).await.map_err(|e| Broken(e.into()))? {
-                if existing.request_hash.as_deref() != Some(request.request_hash.as_str()) {
-                    return Err(Refused(AppError::Conflict(format!("client_ref {client_ref} was already used for a different bet."))));
-                }
-                return self.answer_for_stored(writer, &existing).await.map_err(Broken);
-            }
-        }
         let planned = self.plan(&request, side, stake_minor).map_err(Refused)?;
 
         // Store the bet, then the funds check; a refusal takes the bet row back out.
@@ -472,7 +464,7 @@ impl MarketActor {
                 *rate,
             ),
         };
-        let bet_id = writer
+        let bet_id: Result<i64, PlaceError> = writer
             .insert_bet(
                 &NewBet {
                     user_id: user,
@@ -493,7 +485,23 @@ impl MarketActor {
             .map_err(|e| match e {
                 StoreError::Conflict(message) => Refused(AppError::Conflict(capitalised(&message))),
                 other => Broken(other.into()),
-            })?;
+            });
+        // A `client_ref` already used: the same request gets the first answer, a different one
+        // 409. Checked after the insert (which does nothing on a repeat) to save a query per bet.
+        let bet_id = match (bet_id, &request.client_ref) {
+            (Err(Refused(_)), Some(client_ref)) => {
+                let existing = writer
+                    .bet_by_client_ref(user, client_ref)
+                    .await
+                    .map_err(|e| Broken(e.into()))?
+                    .ok_or_else(|| Broken(AppError::Internal(anyhow::anyhow!("client_ref conflict without a bet"))))?;
+                if existing.request_hash.as_deref() != Some(request.request_hash.as_str()) {
+                    return Err(Refused(AppError::Conflict(format!("client_ref {client_ref} was already used for a different bet."))));
+                }
+                return self.answer_for_stored(writer, &existing).await.map_err(Broken);
+            }
+            (other, _) => other?,
+        };
         let reserve_minor = match &planned {
             PlannedBet::Order { runner, order } => self.market.exposure_with_order_minor(*runner, order),
             PlannedBet::House(bet, _) => self.market.exposure_with_bet_minor(UserId(user), bet),
