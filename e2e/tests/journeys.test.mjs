@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, startServer } from '../harness.mjs';
+import { base32Decode, nextCode, stepAt, totp } from '../totp.mjs';
 
 const SHOTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
 const DESKTOP = { width: 1280, height: 800 };
@@ -391,6 +392,132 @@ test('a session revoked on the server logs the user out at the next request', as
   assert.equal(hashOf(page), '#/login');
   assert.equal(await page.evaluate(() => localStorage.getItem('usertoken')), null);
   await shoot(page, 'revoked-session');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** @param {import('playwright-core').Page} page @param {string} item */
+async function openUserMenuItem(page, item) {
+  await page.getByTestId('user-menu-toggle').click();
+  await page.getByTestId(item).click();
+}
+
+/** The header's balance as a number. @param {import('playwright-core').Page} page */
+async function headerBalance(page) {
+  const text = await page.getByTestId('balance').filter({ hasText: /\d+\.\d{2}/ }).innerText();
+  return Number(text.replace(/[^\d.-]/g, ''));
+}
+
+test('security auth: set up with a QR code, log in with a code, turn it off', async () => {
+  // The code generator matches RFC 6238's SHA-1 test vector (T = 59 s).
+  assert.equal(totp(base32Decode('GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ'), 1), '287082');
+
+  const { page, errors } = await freshPage();
+  await logInReady(page, 'demo2');
+  await openUserMenuItem(page, 'menu-security-auth');
+  await page.getByTestId('security-auth-page').waitFor();
+  await page.getByTestId('security-disabled').waitFor();
+  await shoot(page, 'security-auth-off');
+
+  await page.getByTestId('security-setup').click();
+  await page.getByTestId('security-qr').locator('svg').waitFor();
+  const key = base32Decode(await page.getByTestId('security-secret').innerText());
+  await shoot(page, 'security-auth-setup');
+
+  // A wrong code is refused with the server's message; the right one turns it on.
+  const enableStep = stepAt();
+  const wrong = String((Number(totp(key, enableStep)) + 1) % 1_000_000).padStart(6, '0');
+  await page.getByTestId('security-otp').fill(wrong);
+  await page.getByTestId('security-enable').click();
+  await page.getByText('The code is not correct.', { exact: false }).waitFor();
+  await page.getByTestId('security-otp').fill(totp(key, enableStep));
+  await page.getByTestId('security-enable').click();
+  await page.getByTestId('security-enabled').waitFor();
+  await page.getByTestId('security-disable').waitFor();
+  assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('userinfo') ?? '{}').security_enabled), 1);
+  await shoot(page, 'security-auth-on');
+
+  // Log-in now asks for the code; the step used to enable cannot be used again.
+  await page.getByTestId('user-menu-toggle').click();
+  await page.getByTestId('logout').click();
+  await logIn(page, 'demo2');
+  await page.getByTestId('otp-code').waitFor();
+  assert.equal(hashOf(page), '#/login');
+  await shoot(page, 'security-auth-login-code');
+  await page.getByTestId('otp-code').fill(totp(key, enableStep));
+  await page.getByTestId('otp-submit').click();
+  await page.getByText('This code has already been used. Wait for the next one.').waitFor();
+  const login = await nextCode(key, enableStep);
+  await page.getByTestId('otp-code').fill(login.code);
+  await page.getByTestId('otp-submit').click();
+  await page.getByTestId('welcome-popup').waitFor();
+  await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
+  assert.equal(await page.getByTestId('user-name').innerText(), 'demo2');
+  assert.equal(await page.evaluate(() => localStorage.getItem('otpVerify')), null);
+
+  // The page reads the state from the server and offers to turn it off (password and a new code).
+  await openUserMenuItem(page, 'menu-security-auth');
+  await page.getByTestId('security-enabled').waitFor();
+  assert.equal(await page.getByTestId('security-setup').count(), 0);
+  await page.getByTestId('security-disable-password').fill('Demo@1234');
+  await page.getByTestId('security-disable-otp').fill(login.code);
+  await page.getByTestId('security-disable').click();
+  await page.getByText('This code has already been used. Wait for the next one.').waitFor();
+  const off = await nextCode(key, login.step);
+  await page.getByTestId('security-disable-otp').fill(off.code);
+  await page.getByTestId('security-disable').click();
+  await page.getByTestId('security-setup').waitFor();
+  assert.equal(await page.getByTestId('security-enabled').count(), 0);
+  await shoot(page, 'security-auth-turned-off');
+
+  // Log-in asks only for the password again.
+  const plain = await api('user/login', { user_name: 'demo2', password: 'Demo@1234' });
+  assert.equal(plain.status, 200);
+  assert.ok(plain.body.data.token, JSON.stringify(plain.body));
+  assert.equal(plain.body.data.security_enabled, 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a deposit request is approved by the agent and credited', async () => {
+  const { page, errors } = await freshPage();
+  await logInReady(page);
+  const before = await headerBalance(page);
+  const reference = `UTR${Date.now()}`;
+
+  await page.getByTestId('deposit-withdraw-link').click();
+  await page.getByTestId('deposit-withdraw-page').waitFor();
+  await page.getByTestId('dw-amount').fill('2500');
+  await page.getByTestId('dw-reference').fill(reference);
+  await shoot(page, 'deposit-filled');
+  await page.getByTestId('dw-submit').click();
+  await page.getByText('Deposit request of 2500', { exact: false }).first().waitFor();
+  assert.equal(await page.getByTestId('dw-amount').inputValue(), '');
+
+  await page.getByTestId('deposit-withdraw-page').getByRole('link', { name: 'Payment Statement' }).click();
+  const row = page.getByTestId('report-table').locator('tbody tr').filter({ hasText: reference });
+  await row.waitFor();
+  assert.equal(hashOf(page), '#/report/payment-withdraw');
+  assert.match(await row.innerText(), /deposit[\s\S]*2500\.00[\s\S]*pending/);
+  await shoot(page, 'payment-statement-pending');
+
+  // The agent approves it through the API.
+  const agent = await api('user/login', { user_name: 'agent', password: 'Agent@1234' });
+  const agentToken = agent.body.data.token;
+  const pending = await api('admin/payment/list', { status: 'pending' }, agentToken);
+  assert.equal(pending.status, 200, JSON.stringify(pending.body));
+  const request = pending.body.data.rows.find((/** @type {{reference?: string}} */ r) => r.reference === reference);
+  assert.ok(request, `the agent sees the request: ${JSON.stringify(pending.body.data.rows)}`);
+  assert.equal(request.user_name, 'demo');
+  const approved = await api('admin/payment/approve', { request_id: request.request_id, remark: 'Transfer received' }, agentToken);
+  assert.equal(approved.status, 200, JSON.stringify(approved.body));
+
+  await page.reload();
+  await row.filter({ hasText: 'approved' }).waitFor();
+  assert.match(await row.innerText(), /Transfer received/);
+  await page.getByTestId('balance').filter({ hasText: (before + 2500).toFixed(2) }).waitFor();
+  assert.equal(await headerBalance(page), before + 2500);
+  await shoot(page, 'payment-statement-approved');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,4 +1,4 @@
-// Screens whose server calls are still being built: driven here against API.md's shapes.
+// Screens driven against API.md's shapes with fetch stubbed: security auth, reports, casino.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -33,31 +33,102 @@ describe('log-in with security auth', () => {
 });
 
 describe('security auth', () => {
-  it('shows a QR code and the key, then enables with a code', async () => {
+  const SETUP = { secret: 'JBSWY3DPEHPK3PXP', otpauth_uri: 'otpauth://totp/Backlay:demo?secret=JBSWY3DPEHPK3PXP&issuer=Backlay' };
+  const storedFlag = () => (JSON.parse(localStorage.getItem('userinfo') ?? '{}') as { security_enabled?: number }).security_enabled;
+
+  it('when off: shows a QR code and the key, then enables with a code and offers to turn it off', async () => {
     const calls = stubServer({
       ...EMPTY_CATALOGUE,
-      'POST /api/user/security/setup': { data: { secret: 'JBSWY3DPEHPK3PXP', otpauth_uri: 'otpauth://totp/Backlay:demo?secret=JBSWY3DPEHPK3PXP&issuer=Backlay' } },
+      'GET /api/user/security/status': { data: { enabled: 0 } },
+      'POST /api/user/security/setup': { data: SETUP },
       'POST /api/user/security/enable': { message: 'Security auth is on.' },
     });
     storeSession();
     renderApp('/security-auth/');
     const user = userEvent.setup();
 
-    await user.click(await screen.findByTestId('security-setup'));
+    expect(await screen.findByTestId('security-disabled')).toHaveTextContent('Security auth is off');
+    expect(screen.queryByTestId('security-disable')).toBeNull();
+    await user.click(screen.getByTestId('security-setup'));
     expect(await screen.findByTestId('security-qr')).toContainHTML('<svg');
     expect(screen.getByTestId('security-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP');
     await user.type(screen.getByTestId('security-otp'), '654321');
     await user.click(screen.getByTestId('security-enable'));
     expect(await screen.findByTestId('security-enabled')).toBeInTheDocument();
+    expect(screen.getByTestId('security-disable')).toBeInTheDocument();
+    expect(screen.queryByTestId('security-setup')).toBeNull();
     expect(calls.find((c) => c.path === '/api/user/security/enable')?.body).toEqual({ otp: '654321' });
+    expect(storedFlag()).toBe(1);
   });
 
-  it('says so when the server does not have security auth yet', async () => {
-    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/user/security/setup': { httpStatus: 404, message: 'Not found' } });
+  it("when on: offers only to turn it off, shows the server's message for a wrong code, then is off", async () => {
+    let wrong = true;
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/user/security/status': { data: { enabled: 1 } },
+      'POST /api/user/security/disable': () =>
+        wrong
+          ? { httpStatus: 400, message: 'Invalid input.', data: { errors: { otp: 'This code has already been used. Wait for the next one.' } } }
+          : { message: 'Security auth is off.' },
+    });
+    storeSession({ ...demoUser, security_enabled: 0 });
+    renderApp('/security-auth/');
+    const user = userEvent.setup();
+
+    expect(await screen.findByTestId('security-enabled')).toHaveTextContent('Security auth is on');
+    expect(screen.queryByTestId('security-setup')).toBeNull();
+    expect(storedFlag()).toBe(1);
+
+    // Both fields are checked before anything is sent.
+    await user.click(screen.getByTestId('security-disable'));
+    expect(await screen.findByText('Password is required.')).toBeInTheDocument();
+    expect(screen.getByText('Enter the 6-digit code from your authenticator app.')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/user/security/disable')).toBe(false);
+
+    await user.type(screen.getByTestId('security-disable-password'), 'Demo@1234');
+    await user.type(screen.getByTestId('security-disable-otp'), '111111');
+    await user.click(screen.getByTestId('security-disable'));
+    expect(await screen.findByText('This code has already been used. Wait for the next one.')).toBeInTheDocument();
+    expect(screen.getByTestId('security-enabled')).toBeInTheDocument();
+
+    wrong = false;
+    await user.clear(screen.getByTestId('security-disable-otp'));
+    await user.type(screen.getByTestId('security-disable-otp'), '222222');
+    await user.click(screen.getByTestId('security-disable'));
+    expect(await screen.findByTestId('security-setup')).toBeInTheDocument();
+    expect(screen.queryByTestId('security-enabled')).toBeNull();
+    expect(calls.filter((c) => c.path === '/api/user/security/disable').at(-1)?.body).toEqual({ otp: '222222', password: 'Demo@1234' });
+    expect(storedFlag()).toBe(0);
+  });
+
+  it("shows the server's message when setting up is refused", async () => {
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/user/security/status': { data: { enabled: 0 } },
+      'POST /api/user/security/setup': { httpStatus: 409, message: 'Security auth is already on. Turn it off first to set up a new key.' },
+    });
     storeSession();
     renderApp('/security-auth/');
 
     await userEvent.click(await screen.findByTestId('security-setup'));
+    expect(await screen.findByTestId('error-message')).toHaveTextContent('Security auth is already on. Turn it off first to set up a new key.');
+  });
+
+  it("shows the server's message when the status cannot be read", async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'GET /api/user/security/status': { httpStatus: 500, message: 'The database is busy. Try again.' } });
+    storeSession();
+    renderApp('/security-auth/');
+
+    expect(await screen.findByTestId('error-message')).toHaveTextContent('The database is busy. Try again.');
+    expect(screen.queryByTestId('security-setup')).toBeNull();
+    expect(screen.queryByTestId('security-disable')).toBeNull();
+  });
+
+  it('says so when the server does not have security auth yet', async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'GET /api/user/security/status': { httpStatus: 404, message: 'Not found' } });
+    storeSession();
+    renderApp('/security-auth/');
+
     expect(await screen.findByTestId('error-message')).toHaveTextContent('not available yet');
   });
 });

@@ -14,6 +14,8 @@ export interface UserInfo {
   /** -1 or missing: no parent (payment items hidden). */
   parent_id?: number | null;
   role?: string;
+  /** 1: security auth is on, so log-in asks for a code (missing from older servers: unknown). */
+  security_enabled?: number;
 }
 
 type Listener = () => void;
@@ -81,6 +83,15 @@ export function markPasswordChanged(): void {
   const user = read();
   if (!user) return;
   localStorage.setItem(LOCAL_KEYS.userInfo, JSON.stringify({ ...user, is_change_password: 0 }));
+  emit();
+}
+
+/** Security auth was turned on or off (or the server says so): the stored record follows. */
+export function markSecurityEnabled(enabled: boolean): void {
+  const user = read();
+  const value = enabled ? 1 : 0;
+  if (!user || user.security_enabled === value) return;
+  localStorage.setItem(LOCAL_KEYS.userInfo, JSON.stringify({ ...user, security_enabled: value }));
   emit();
 }
 

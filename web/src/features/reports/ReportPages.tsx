@@ -61,6 +61,7 @@ export function PaymentStatementPage() {
     { label: 'Amount', keys: ['amount'], kind: 'money' },
     { label: 'Reference', keys: ['reference', 'account_number'] },
     { label: 'Status', keys: ['status'] },
+    { label: 'Decided', keys: ['decided_at'], kind: 'date' },
     { label: 'Remark', keys: ['remark'] },
   ];
   return <ReportView title="Payment Statement" testId="payment-statement-page" path="report/paymentStatement" params={{}} columns={columns} />;

@@ -78,7 +78,7 @@ export function ReportView({
                 </tr>
               ) : (
                 data.rows.map((row, index) => (
-                  <tr key={String(row.id ?? row.bet_id ?? row.round_id ?? index)}>
+                  <tr key={String(row.id ?? row.request_id ?? row.bet_id ?? row.round_id ?? index)}>
                     {columns.map((c) => (
                       <td key={c.label} className={c.kind === 'money' ? 'num' : undefined}>
                         {cell(row, c)}

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -6,25 +7,80 @@ import { z } from 'zod';
 import { errorMessage, isMissingEndpoint } from '../../api/client';
 import { Field } from '../../components/Field';
 import { PageCard } from '../../components/PageCard';
-import { ErrorMessage } from '../../components/QueryState';
+import { ErrorMessage, Spinner } from '../../components/QueryState';
 import { applyServerErrors } from '../../lib/forms';
+import { markSecurityEnabled } from '../../lib/session';
 import { toastSuccess } from '../../lib/toast';
-import { disableSecurity, enableSecurity, setUpSecurity, type SecuritySetup } from './api';
+import { disableSecurity, enableSecurity, getSecurityStatus, setUpSecurity, type SecuritySetup } from './api';
 
 const otp = z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.');
 const enableSchema = z.object({ otp });
 const disableSchema = z.object({ otp, password: z.string().min(1, 'Password is required.') });
 
+const STATUS_KEY = ['security-status'] as const;
+
 function explain(error: unknown): string {
   return isMissingEndpoint(error) ? 'Security auth is not available yet. Please check back later.' : errorMessage(error);
 }
 
-/** Security Auth Verification: set up an authenticator app (TOTP) with a QR code, then enable it. */
+/**
+ * Security Auth Verification. The server says whether it is on (`user/security/status`):
+ * on, the page offers to turn it off (password and a code); off, to set up an authenticator
+ * app (TOTP) with a QR code and turn it on with the first code.
+ */
 export function SecurityAuthPage() {
+  const queryClient = useQueryClient();
+  const status = useQuery({
+    queryKey: STATUS_KEY,
+    queryFn: async () => {
+      const enabled = await getSecurityStatus();
+      if (enabled !== null) markSecurityEnabled(enabled);
+      return enabled;
+    },
+    staleTime: 0,
+  });
+  // After enabling or disabling, the answer is known without asking again.
+  const settle = (enabled: boolean) => {
+    markSecurityEnabled(enabled);
+    queryClient.setQueryData(STATUS_KEY, enabled);
+  };
+
+  let body;
+  if (status.error) body = <ErrorMessage>{explain(status.error)}</ErrorMessage>;
+  else if (status.isPending || status.data === null) body = <Spinner />;
+  else if (status.data) body = <SecurityOn onDisabled={() => settle(false)} />;
+  else body = <SecurityOff onEnabled={() => settle(true)} />;
+
+  return (
+    <div className="page-stack">
+      <PageCard title="Security Auth Verification" testId="security-auth-page">
+        <p>
+          Security auth asks for a 6-digit code from an authenticator app (Google Authenticator, Microsoft Authenticator,
+          Authy…) each time you log in, so a stolen password alone cannot open your account.
+        </p>
+        {body}
+      </PageCard>
+    </div>
+  );
+}
+
+function SecurityOn({ onDisabled }: { onDisabled: () => void }) {
+  return (
+    <div className="security-state" data-testid="security-on">
+      <p className="notice success" data-testid="security-enabled">
+        Security auth is on. Each log-in asks for a code from your authenticator app.
+      </p>
+      <h2>Turn security auth off</h2>
+      <p className="muted">Enter your password and a current code from the app.</p>
+      <DisableForm onDisabled={onDisabled} />
+    </div>
+  );
+}
+
+function SecurityOff({ onEnabled }: { onEnabled: () => void }) {
   const [setup, setSetup] = useState<SecuritySetup | null>(null);
   const [setupError, setSetupError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [enabled, setEnabled] = useState(false);
 
   const start = async () => {
     setBusy(true);
@@ -39,43 +95,34 @@ export function SecurityAuthPage() {
     }
   };
 
-  return (
-    <div className="page-stack">
-      <PageCard title="Security Auth Verification" testId="security-auth-page">
-        <p>
-          Security auth asks for a 6-digit code from an authenticator app (Google Authenticator, Microsoft Authenticator,
-          Authy…) each time you log in, so a stolen password alone cannot open your account.
+  if (!setup) {
+    return (
+      <div className="security-state" data-testid="security-off">
+        <p className="notice" data-testid="security-disabled">
+          Security auth is off: log-in asks only for your password.
         </p>
-        {enabled ? (
-          <p className="notice success" data-testid="security-enabled">Security auth is on. Your next log-in will ask for a code.</p>
-        ) : !setup ? (
-          <>
-            <button type="button" className="btn btn-primary" onClick={start} disabled={busy} data-testid="security-setup">
-              {busy ? 'Preparing…' : 'Set up security auth'}
-            </button>
-            {setupError && <ErrorMessage>{setupError}</ErrorMessage>}
-          </>
-        ) : (
-          <div className="totp-setup">
-            <div className="qr-box" data-testid="security-qr">
-              <QRCodeSVG value={setup.otpauth_uri} size={180} marginSize={2} />
-            </div>
-            <div>
-              <ol className="steps">
-                <li>Scan the QR code with your authenticator app.</li>
-                <li>
-                  Or type this key: <code data-testid="security-secret">{setup.secret}</code>
-                </li>
-                <li>Enter the code the app shows to turn security auth on.</li>
-              </ol>
-              <EnableForm onEnabled={() => setEnabled(true)} />
-            </div>
-          </div>
-        )}
-      </PageCard>
-      <PageCard title="Turn security auth off">
-        <DisableForm />
-      </PageCard>
+        <button type="button" className="btn btn-primary" onClick={start} disabled={busy} data-testid="security-setup">
+          {busy ? 'Preparing…' : 'Set up security auth'}
+        </button>
+        {setupError && <ErrorMessage>{setupError}</ErrorMessage>}
+      </div>
+    );
+  }
+  return (
+    <div className="totp-setup" data-testid="security-off">
+      <div className="qr-box" data-testid="security-qr">
+        <QRCodeSVG value={setup.otpauth_uri} size={180} marginSize={2} />
+      </div>
+      <div>
+        <ol className="steps">
+          <li>Scan the QR code with your authenticator app.</li>
+          <li>
+            Or type this key: <code data-testid="security-secret">{setup.secret}</code>
+          </li>
+          <li>Enter the code the app shows to turn security auth on.</li>
+        </ol>
+        <EnableForm onEnabled={onEnabled} />
+      </div>
     </div>
   );
 }
@@ -110,9 +157,9 @@ function EnableForm({ onEnabled }: { onEnabled: () => void }) {
   );
 }
 
-function DisableForm() {
+function DisableForm({ onDisabled }: { onDisabled: () => void }) {
   const [formError, setFormError] = useState<string | null>(null);
-  const { register, handleSubmit, setError, reset, formState: { errors, isSubmitting } } = useForm<z.infer<typeof disableSchema>>({
+  const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<z.infer<typeof disableSchema>>({
     resolver: zodResolver(disableSchema),
     defaultValues: { otp: '', password: '' },
   });
@@ -122,21 +169,21 @@ function DisableForm() {
       const answer = await disableSecurity(v.otp, v.password);
       if (!answer.status) return;
       toastSuccess(answer.message || 'Security auth is off.');
-      reset();
+      onDisabled();
     } catch (error) {
       setFormError(isMissingEndpoint(error) ? explain(error) : applyServerErrors(error, ['otp', 'password'], setError));
     }
   });
   return (
     <form className="stack-form" onSubmit={submit} noValidate>
-      <Field label="Code" error={errors.otp?.message}>
-        <input inputMode="numeric" maxLength={6} autoComplete="one-time-code" {...register('otp')} />
-      </Field>
       <Field label="Password" error={errors.password?.message}>
-        <input type="password" autoComplete="current-password" {...register('password')} />
+        <input type="password" autoComplete="current-password" data-testid="security-disable-password" {...register('password')} />
+      </Field>
+      <Field label="Code" error={errors.otp?.message}>
+        <input inputMode="numeric" maxLength={6} autoComplete="one-time-code" data-testid="security-disable-otp" {...register('otp')} />
       </Field>
       {formError && <ErrorMessage>{formError}</ErrorMessage>}
-      <button type="submit" className="btn" disabled={isSubmitting}>
+      <button type="submit" className="btn" disabled={isSubmitting} data-testid="security-disable">
         Disable
       </button>
     </form>

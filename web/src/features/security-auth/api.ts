@@ -1,8 +1,19 @@
-import { apiPost, type Answer } from '../../api/client';
+import { apiGet, apiPost, dataOr, type Answer } from '../../api/client';
 
 export interface SecuritySetup {
   secret: string;
   otpauth_uri: string;
+}
+
+/** `user/security/status`: 1 when log-in asks for a code. */
+export interface SecurityStatus {
+  enabled: number;
+}
+
+/** Whether security auth is on, or null when the session ended under the call. */
+export async function getSecurityStatus(): Promise<boolean | null> {
+  const data = dataOr(await apiGet<SecurityStatus>('user/security/status'), null);
+  return data === null ? null : Number(data.enabled) === 1;
 }
 
 export function setUpSecurity(): Promise<Answer<SecuritySetup>> {

@@ -89,7 +89,7 @@ function DepositForm() {
         <input inputMode="decimal" data-testid="dw-amount" {...register('amount')} />
       </Field>
       <Field label="Payment reference (UTR)" error={errors.reference?.message}>
-        <input {...register('reference')} />
+        <input data-testid="dw-reference" {...register('reference')} />
       </Field>
       {formError && <ErrorMessage>{formError}</ErrorMessage>}
       <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="dw-submit">
