@@ -302,10 +302,18 @@ test('every user-menu page and modal opens', async () => {
     await page.getByTestId('loading').waitFor({ state: 'detached' });
   }
   await shoot(page, 'horse-racing-not-found');
-  await page.goto(`${server.baseUrl}/#/horse-racing?sport_id=7`);
-  await page.getByTestId('race-list').or(page.getByTestId('venue-list')).first().waitFor();
+  // The day (at UTC+5:30) and country of the demo's next horse race, so the page has races
+  // whatever the time of day the test runs.
+  const demoToken = (await api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token;
+  const races = (await api('match/getMatches', { sport_id: 7, is_active: 1 }, demoToken)).body.data;
+  const next = races.find((race) => race.series_name === 'GB Racing') ?? races[0];
+  const raceDay = new Date(Date.parse(next.open_date) + 330 * 60 * 1000).toISOString().slice(0, 10);
+  const raceCountry = next.series_name.slice(0, 2);
+  await page.goto(`${server.baseUrl}/#/horse-racing?sport_id=7&country=${raceCountry}&date=${raceDay}`);
+  const raceList = page.getByTestId('race-list').or(page.getByTestId('venue-list')).first();
+  await raceList.getByRole('link').first().waitFor();
   await shoot(page, 'horse-racing');
-  await page.getByTestId('race-list').getByRole('link').first().click();
+  await raceList.getByRole('link').first().click();
   await page.getByTestId('race-page').waitFor();
   assert.match(hashOf(page), /^#\/horse-racing\/\d+\/\d{4}-\d{2}-\d{2}$/);
   await page.getByTestId('race-page').getByText('Win and place markets').waitFor();
