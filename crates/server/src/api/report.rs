@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use super::bet::{bet_item, BetItem};
 use crate::clock::{iso_utc, parse_report_date};
 use crate::error::{ok, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, FlexI64, PageRequest, Paged};
@@ -114,22 +115,13 @@ pub struct CurrentBetsRequest {
 
 #[derive(Serialize, ToSchema)]
 pub struct CurrentBetRow {
-    pub bet_id: i64,
+    /// The bet as openBets shows it.
+    #[serde(flatten)]
+    pub bet: BetItem,
     pub match_id: i64,
     pub match_name: String,
     pub market_name: String,
     pub selection_name: Option<String>,
-    pub side: String,
-    /// Odds (exchange) or the rate (bookmaker, fancy).
-    pub price: f64,
-    pub line: Option<i64>,
-    #[schema(value_type = f64)]
-    pub stake: Money,
-    #[schema(value_type = f64)]
-    pub matched: Money,
-    #[schema(value_type = f64)]
-    pub remaining: Money,
-    pub date: String,
 }
 
 #[utoipa::path(post, path = "/report/currentBets", tag = "user", request_body = CurrentBetsRequest, security(("bearer" = [])),
@@ -154,23 +146,12 @@ async fn current_bets(
     let (bets, total) = state.store.current_bets(authed.user.id, unmatched, offset, limit).await?;
     let rows = bets
         .into_iter()
-        .map(|current| {
-            let price = super::bet::display_price(current.bet.price, &current.market_type);
-            let bet = current.bet;
-            CurrentBetRow {
-                bet_id: bet.bet_id,
-                match_id: current.match_id,
-                match_name: current.match_name,
-                market_name: current.market_name,
-                selection_name: current.selection_name,
-                side: bet.side,
-                price,
-                line: bet.line,
-                stake: Money::from_minor(bet.stake_minor),
-                matched: Money::from_minor(bet.matched_minor),
-                remaining: Money::from_minor(bet.remaining_minor),
-                date: iso_utc(bet.created_at_ms),
-            }
+        .map(|current| CurrentBetRow {
+            bet: bet_item(&current.bet, &current.market_type),
+            match_id: current.match_id,
+            match_name: current.match_name,
+            market_name: current.market_name,
+            selection_name: current.selection_name,
         })
         .collect();
     Ok(ok(Paged { rows, total, page, limit }))
