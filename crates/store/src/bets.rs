@@ -178,12 +178,14 @@ impl Store {
             .map_err(Into::into)
     }
 
-    /// A user's bets with their market's type, newest first, optionally only those of one match.
-    pub async fn bets_of_user(&self, user_id: i64, match_id: Option<i64>, limit: i64) -> StoreResult<Vec<(BetRow, String)>> {
+    /// A user's live bets (not settled or void) with their market's type, newest first,
+    /// optionally only those of one match.
+    pub async fn live_bets_of_user(&self, user_id: i64, match_id: Option<i64>, limit: i64) -> StoreResult<Vec<(BetRow, String)>> {
         let columns = BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
         let rows = sqlx::query(&format!(
             "SELECT {columns}, m.market_type FROM bets b JOIN markets m ON m.id = b.market_id \
-             WHERE b.user_id = $1 AND ($2 = -1 OR m.match_id = $2) ORDER BY b.id DESC LIMIT $3"
+             WHERE b.user_id = $1 AND b.status IN ('open', 'matched') AND ($2 = -1 OR m.match_id = $2) \
+             ORDER BY b.id DESC LIMIT $3"
         ))
         .bind(user_id)
         .bind(match_id.unwrap_or(-1))

@@ -199,7 +199,7 @@ pub struct CancelAllData {
 #[utoipa::path(post, path = "/bet/cancelAllBets", tag = "bet", request_body = CancelAllRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<CancelAllData>), (status = 401)))]
 async fn cancel_all_bets(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<CancelAllRequest>) -> ApiResult<CancelAllData> {
-    let bets = state.store.bets_of_user(authed.user.id, None, 10_000).await?;
+    let bets = state.store.live_bets_of_user(authed.user.id, None, 10_000).await?;
     let mut count = 0;
     for (bet, _) in bets.iter().filter(|(b, _)| b.remaining_minor > 0 && body.market_id.is_none_or(|m| m.0 == b.market_id)) {
         if state.engine.cancel(bet.market_id, authed.user.id, bet.bet_id, None).await.is_ok() {
@@ -273,9 +273,9 @@ pub struct OpenBetsData {
 #[utoipa::path(post, path = "/bet/openBets", tag = "bet", request_body = OpenBetsRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<OpenBetsData>), (status = 401)))]
 async fn open_bets(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<OpenBetsRequest>) -> ApiResult<OpenBetsData> {
-    let bets = state.store.bets_of_user(authed.user.id, body.match_id.map(|m| m.0), 500).await?;
+    let bets = state.store.live_bets_of_user(authed.user.id, body.match_id.map(|m| m.0), 500).await?;
     let mut data = OpenBetsData { matched: Vec::new(), unmatched: Vec::new() };
-    for (bet, market_type) in bets.iter().filter(|(b, _)| matches!(b.status.as_str(), "open" | "matched")) {
+    for (bet, market_type) in &bets {
         if bet.matched_minor > 0 {
             data.matched.push(bet_item(bet, market_type));
         }

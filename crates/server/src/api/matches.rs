@@ -304,10 +304,29 @@ pub async fn market_books(state: &AppState, match_id: i64, match_in_play: bool, 
 /// stored market (closed, void) with empty books.
 pub async fn market_book(state: &AppState, row: MarketRow, match_in_play: bool, viewer: Option<i64>) -> MarketBook {
     let live = if state.engine.is_running(row.market_id).await { state.engine.view(row.market_id, viewer).await.ok() } else { None };
-    let (row, in_play, runners, book) = match live {
-        Some(view) => (view.row, view.in_play, Some(view.runners), view.fancy_book),
-        None => (row, match_in_play, None, Vec::new()),
-    };
+    match live {
+        Some(view) => assemble(view.row, view.in_play, Some(view.runners), view.fancy_book),
+        None => assemble(row, match_in_play, None, Vec::new()),
+    }
+}
+
+/// [`market_book`] by id: a running market is answered from the engine alone, without reading
+/// the store (the live stream asks this on every change, for every listener).
+pub async fn market_book_by_id(state: &AppState, market_id: i64, match_in_play: bool, viewer: Option<i64>) -> Option<MarketBook> {
+    match state.engine.view(market_id, viewer).await {
+        Ok(view) => Some(assemble(view.row, view.in_play, Some(view.runners), view.fancy_book)),
+        Err(_) => state.store.market(market_id).await.ok().map(|row| assemble(row, match_in_play, None, Vec::new())),
+    }
+}
+
+/// The page's shape of a market: live runners from the engine, or the stored runners with
+/// empty books.
+fn assemble(
+    row: MarketRow,
+    in_play: bool,
+    runners: Option<Vec<crate::engine::RunnerView>>,
+    book: Vec<(u32, Option<u32>, Money)>,
+) -> MarketBook {
     let bookmaker = row.market_type == "bookmaker";
     let ladder = |levels: &[(backlay_core::odds::Price, Money)]| -> Vec<PriceSize> {
         levels.iter().map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s }).collect()

@@ -21,7 +21,7 @@ use tokio::sync::broadcast::error::RecvError;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::matches::{market_book, market_books, MarketBook};
+use super::matches::{market_book_by_id, market_books, MarketBook};
 use crate::clock::now_ms;
 use crate::engine::MarketChange;
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
@@ -114,8 +114,7 @@ async fn match_stream(
         } else {
             let mut events = Vec::new();
             for market_id in changed {
-                if let Ok(row) = state.store.market(market_id).await {
-                    let book = market_book(&state, row, in_play, None).await;
+                if let Some(book) = market_book_by_id(&state, market_id, in_play, None).await {
                     events.push(Event::default().event("market").json_data(&book).unwrap_or_default());
                 }
             }
