@@ -20,6 +20,7 @@ use backlay_store::{Store, StoreError, Writer};
 
 use crate::api::auth::user_name_rule_violation;
 use crate::clock::now_ms;
+use crate::engine::Engine;
 use crate::error::{AppError, OrNotFound};
 use crate::input::Checks;
 use crate::password::{hash_password, password_rule_violation};
@@ -450,6 +451,20 @@ pub async fn create_match(ctx: &OperatorContext<'_>, request: CreateMatch) -> Re
     Ok(match_id)
 }
 
+/// Turns a match in play (its markets' LAPSE orders lapse and their bet delay starts) or
+/// back out of play.
+pub async fn set_match_in_play(ctx: &OperatorContext<'_>, engine: &Engine, match_id: i64, in_play: bool) -> Result<(), AppError> {
+    ctx.require_admin("turn matches in play")?;
+    let mut writer = ctx.store.begin_write().await?;
+    writer.set_match_in_play(match_id, in_play).await.or_not_found(|| format!("There is no match with id {match_id}."))?;
+    ctx.audit(&mut writer, "match.in_play", format!("match:{match_id}"), serde_json::json!({ "in_play": in_play })).await?;
+    writer.commit().await?;
+    for market in ctx.store.markets_of_match(match_id).await? {
+        engine.set_in_play(market.market_id, in_play).await?;
+    }
+    Ok(())
+}
+
 /// A market to create (checked by the caller's parsing; the store checks the match exists).
 #[derive(Clone, Debug)]
 pub struct CreateMarket {
@@ -468,7 +483,7 @@ pub struct CreateMarket {
 /// Creates a market (suspended) and starts its engine task; returns its id and runner ids.
 pub async fn create_market(
     ctx: &OperatorContext<'_>,
-    engine: &crate::engine::Engine,
+    engine: &Engine,
     request: CreateMarket,
 ) -> Result<(i64, Vec<i64>), AppError> {
     ctx.require_admin("create markets")?;

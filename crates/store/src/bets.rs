@@ -33,20 +33,35 @@ pub struct BetRow {
     pub created_at_ms: i64,
 }
 
-/// A bet to store.
+/// A bet stored by a batch of placements: its id was reserved ([`Writer::reserve_bet_ids`])
+/// and its matched size is known by the time it is written.
 #[derive(Clone, Debug)]
-pub struct NewBet<'a> {
+pub struct BatchBet {
+    pub bet_id: i64,
     pub user_id: i64,
     pub market_id: i64,
     pub runner_id: Option<i64>,
-    pub side: &'a str,
+    pub side: &'static str,
     pub price: i64,
     pub line: Option<i64>,
     pub stake_minor: i64,
     pub matched_minor: i64,
-    pub persistence: &'a str,
-    pub client_ref: Option<&'a str>,
-    pub request_hash: Option<&'a str>,
+    pub remaining_minor: i64,
+    pub persistence: &'static str,
+    pub client_ref: Option<String>,
+    pub request_hash: String,
+    pub created_at_ms: i64,
+}
+
+/// A user's account as a batch of placements reads it, locked until the batch commits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AccountFunds {
+    pub user_id: i64,
+    pub balance_minor: i64,
+    /// Over every market.
+    pub exposure_minor: i64,
+    /// The operator's limit on the total exposure, if any.
+    pub max_exposure_minor: Option<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,6 +106,29 @@ fn bet_from_row(row: &AnyRow) -> Result<BetRow, sqlx::Error> {
 
 fn bets_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<BetRow>> {
     rows.iter().map(bet_from_row).collect::<Result<_, _>>().map_err(Into::into)
+}
+
+/// Rows per multi-row statement: far below either engine's limit on bound parameters.
+const ROWS_PER_STATEMENT: usize = 100;
+
+/// `($1, $2), ($3, $4), …`: `rows` groups of `columns` numbered placeholders.
+fn placeholders(rows: usize, columns: usize) -> String {
+    let mut text = String::with_capacity(rows * columns * 5);
+    for row in 0..rows {
+        if row > 0 {
+            text.push_str(", ");
+        }
+        text.push('(');
+        for column in 0..columns {
+            if column > 0 {
+                text.push_str(", ");
+            }
+            text.push('$');
+            text.push_str(&(row * columns + column + 1).to_string());
+        }
+        text.push(')');
+    }
+    text
 }
 
 /// The status a bet's sizes imply (before settlement).
@@ -231,53 +269,6 @@ impl Store {
 }
 
 impl Writer {
-    /// The bet a user already placed with `client_ref`, if any.
-    pub async fn bet_by_client_ref(&mut self, user_id: i64, client_ref: &str) -> StoreResult<Option<BetRow>> {
-        let row = sqlx::query(&format!("SELECT {BET_COLUMNS} FROM bets WHERE user_id = $1 AND client_ref = $2"))
-            .bind(user_id)
-            .bind(client_ref)
-            .fetch_optional(self.conn())
-            .await?;
-        row.as_ref().map(bet_from_row).transpose().map_err(Into::into)
-    }
-
-    /// Stores a new bet with everything unmatched but `matched_minor`; returns its id. A
-    /// `client_ref` the user already used is `Conflict`.
-    pub async fn insert_bet(&mut self, bet: &NewBet<'_>, now_ms: i64) -> StoreResult<i64> {
-        let remaining_minor = bet.stake_minor - bet.matched_minor;
-        let inserted = sqlx::query_scalar(
-            "INSERT INTO bets (user_id, market_id, runner_id, side, price, line, stake_minor, matched_minor, \
-             remaining_minor, persistence, status, client_ref, request_hash, created_at_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
-             ON CONFLICT (user_id, client_ref) DO NOTHING RETURNING id",
-        )
-        .bind(bet.user_id)
-        .bind(bet.market_id)
-        .bind(bet.runner_id)
-        .bind(bet.side)
-        .bind(bet.price)
-        .bind(bet.line)
-        .bind(bet.stake_minor)
-        .bind(bet.matched_minor)
-        .bind(remaining_minor)
-        .bind(bet.persistence)
-        .bind(live_status(bet.matched_minor, remaining_minor))
-        .bind(bet.client_ref)
-        .bind(bet.request_hash)
-        .bind(now_ms)
-        .fetch_optional(self.conn())
-        .await?;
-        // DO NOTHING rather than an error: a failed statement would abort a PostgreSQL
-        // transaction that other bets of the same group commit share.
-        inserted.ok_or_else(|| StoreError::Conflict("this client_ref was already used for another bet".into()))
-    }
-
-    /// Takes back a bet stored in this transaction whose funds check then failed.
-    pub async fn delete_bet(&mut self, bet_id: i64) -> StoreResult<()> {
-        sqlx::query("DELETE FROM bets WHERE id = $1").bind(bet_id).execute(self.conn()).await?;
-        Ok(())
-    }
-
     /// Σ price × size over a bet's fills (hundredths × minor units), for its average price.
     pub async fn matched_price_size_sum(&mut self, bet_id: i64) -> StoreResult<i128> {
         let rows = sqlx::query("SELECT price, size_minor FROM fills WHERE back_bet_id = $1 OR lay_bet_id = $1")
@@ -289,20 +280,6 @@ impl Writer {
             sum += i128::from(row.try_get::<i64, _>("price")?) * i128::from(row.try_get::<i64, _>("size_minor")?);
         }
         Ok(sum)
-    }
-
-    /// Records `matched_minor` more of a bet as matched, leaving `remaining_minor` unmatched.
-    pub async fn record_match(&mut self, bet_id: i64, matched_minor: i64, remaining_minor: i64) -> StoreResult<()> {
-        sqlx::query(
-            "UPDATE bets SET matched_minor = matched_minor + $1, remaining_minor = $2, \
-             status = CASE WHEN $2 > 0 THEN 'open' ELSE 'matched' END WHERE id = $3",
-        )
-        .bind(matched_minor)
-        .bind(remaining_minor)
-        .bind(bet_id)
-        .execute(self.conn())
-        .await?;
-        Ok(())
     }
 
     /// Takes `size_minor` off a bet's unmatched part, as cancelled or lapsed.
@@ -320,32 +297,190 @@ impl Writer {
         Ok(())
     }
 
-    pub async fn insert_fill(&mut self, fill: &FillRow, now_ms: i64) -> StoreResult<i64> {
-        Ok(sqlx::query_scalar(
-            "INSERT INTO fills (market_id, runner_id, back_bet_id, lay_bet_id, price, size_minor, backer_profit_minor, created_at_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-        )
-        .bind(fill.market_id)
-        .bind(fill.runner_id)
-        .bind(fill.back_bet_id)
-        .bind(fill.lay_bet_id)
-        .bind(fill.price)
-        .bind(fill.size_minor)
-        .bind(fill.backer_profit_minor)
-        .bind(now_ms)
-        .fetch_one(self.conn())
-        .await?)
+    /// Reads the funds of `user_ids` and keeps them locked until the transaction ends
+    /// (PostgreSQL: `FOR UPDATE`, taken in user order so that two markets' batches do not
+    /// deadlock on each other; SQLite: `BEGIN IMMEDIATE` already holds the one write lock).
+    /// Users without an account are left out.
+    pub async fn lock_funds(&mut self, user_ids: &[i64]) -> StoreResult<Vec<AccountFunds>> {
+        let mut sorted = user_ids.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut funds = Vec::with_capacity(sorted.len());
+        for chunk in sorted.chunks(ROWS_PER_STATEMENT) {
+            let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+            let lock = if self.engine == crate::Engine::Postgres { " FOR UPDATE OF a" } else { "" };
+            let sql = format!(
+                "SELECT a.user_id, a.balance_minor, a.exposure_minor, u.max_exposure_minor \
+                 FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id IN ({list}) ORDER BY a.user_id{lock}"
+            );
+            let mut query = sqlx::query(&sql);
+            for user_id in chunk {
+                query = query.bind(*user_id);
+            }
+            for row in query.fetch_all(self.conn()).await? {
+                funds.push(AccountFunds {
+                    user_id: row.try_get("user_id")?,
+                    balance_minor: row.try_get("balance_minor")?,
+                    exposure_minor: row.try_get("exposure_minor")?,
+                    max_exposure_minor: row.try_get("max_exposure_minor")?,
+                });
+            }
+        }
+        Ok(funds)
+    }
+
+    /// Reserves `count` new bet ids, increasing, never given before and never given again
+    /// once this transaction commits. PostgreSQL takes them from the column's sequence; SQLite
+    /// moves AUTOINCREMENT's high-water mark past them.
+    pub async fn reserve_bet_ids(&mut self, count: usize) -> StoreResult<Vec<i64>> {
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let count_i64 = i64::try_from(count).expect("a reservation is small");
+        match self.engine {
+            crate::Engine::Postgres => {
+                let mut ids: Vec<i64> =
+                    sqlx::query_scalar("SELECT nextval(pg_get_serial_sequence('bets', 'id')) FROM generate_series(1, $1)")
+                        .bind(count_i64)
+                        .fetch_all(self.conn())
+                        .await?;
+                ids.sort_unstable();
+                Ok(ids)
+            }
+            crate::Engine::Sqlite => {
+                sqlx::query("INSERT INTO sqlite_sequence (name, seq) SELECT 'bets', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'bets')")
+                    .execute(self.conn())
+                    .await?;
+                let highest: i64 = sqlx::query_scalar(
+                    "UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE((SELECT MAX(id) FROM bets), 0)) + $1 \
+                     WHERE name = 'bets' RETURNING seq",
+                )
+                .bind(count_i64)
+                .fetch_one(self.conn())
+                .await?;
+                Ok((highest - count_i64 + 1..=highest).collect())
+            }
+        }
+    }
+
+    /// The bets already placed with any of these `(user_id, client_ref)` keys.
+    pub async fn bets_by_client_refs(&mut self, keys: &[(i64, &str)]) -> StoreResult<Vec<BetRow>> {
+        let columns = BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
+        let mut found = Vec::new();
+        for chunk in keys.chunks(ROWS_PER_STATEMENT) {
+            // A join from the list (not `IN`) so that both engines look each key up in the
+            // (user_id, client_ref) index.
+            let sql = format!(
+                "SELECT {columns} FROM (VALUES {}) AS k JOIN bets b ON b.user_id = k.column1 AND b.client_ref = k.column2",
+                placeholders(chunk.len(), 2)
+            );
+            let mut query = sqlx::query(&sql);
+            for (user_id, client_ref) in chunk {
+                query = query.bind(*user_id).bind(*client_ref);
+            }
+            for row in query.fetch_all(self.conn()).await? {
+                found.push(bet_from_row(&row)?);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Stores a batch's bets, several rows per statement. A `client_ref` the user already used
+    /// fails the statement (the batch checked its keys first; only a race with another
+    /// market's batch gets here).
+    pub async fn insert_bets(&mut self, bets: &[BatchBet]) -> StoreResult<()> {
+        for chunk in bets.chunks(ROWS_PER_STATEMENT) {
+            let sql = format!(
+                "INSERT INTO bets (id, user_id, market_id, runner_id, side, price, line, stake_minor, matched_minor, \
+                 remaining_minor, persistence, status, client_ref, request_hash, created_at_ms) VALUES {}",
+                placeholders(chunk.len(), 15)
+            );
+            let mut query = sqlx::query(&sql);
+            for bet in chunk {
+                query = query
+                    .bind(bet.bet_id)
+                    .bind(bet.user_id)
+                    .bind(bet.market_id)
+                    .bind(bet.runner_id)
+                    .bind(bet.side)
+                    .bind(bet.price)
+                    .bind(bet.line)
+                    .bind(bet.stake_minor)
+                    .bind(bet.matched_minor)
+                    .bind(bet.remaining_minor)
+                    .bind(bet.persistence)
+                    .bind(live_status(bet.matched_minor, bet.remaining_minor))
+                    .bind(bet.client_ref.as_deref())
+                    .bind(bet.request_hash.as_str())
+                    .bind(bet.created_at_ms);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+
+    /// Stores fills, several rows per statement.
+    pub async fn insert_fills(&mut self, fills: &[FillRow], now_ms: i64) -> StoreResult<()> {
+        for chunk in fills.chunks(ROWS_PER_STATEMENT) {
+            let sql = format!(
+                "INSERT INTO fills (market_id, runner_id, back_bet_id, lay_bet_id, price, size_minor, backer_profit_minor, created_at_ms) \
+                 VALUES {}",
+                placeholders(chunk.len(), 8)
+            );
+            let mut query = sqlx::query(&sql);
+            for fill in chunk {
+                query = query
+                    .bind(fill.market_id)
+                    .bind(fill.runner_id)
+                    .bind(fill.back_bet_id)
+                    .bind(fill.lay_bet_id)
+                    .bind(fill.price)
+                    .bind(fill.size_minor)
+                    .bind(fill.backer_profit_minor)
+                    .bind(now_ms);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+
+    /// Records matching on several bets at once: per bet, `(bet_id, matched_minor more,
+    /// remaining_minor now)`.
+    pub async fn record_matches(&mut self, matches: &[(i64, i64, i64)]) -> StoreResult<()> {
+        for chunk in matches.chunks(ROWS_PER_STATEMENT) {
+            // A VALUES list names its columns column1, column2, … on both engines.
+            let sql = format!(
+                "UPDATE bets SET matched_minor = bets.matched_minor + v.column2, remaining_minor = v.column3, \
+                 status = CASE WHEN v.column3 > 0 THEN 'open' ELSE 'matched' END \
+                 FROM (VALUES {}) AS v WHERE bets.id = v.column1",
+                placeholders(chunk.len(), 3)
+            );
+            let mut query = sqlx::query(&sql);
+            for (bet_id, matched_minor, remaining_minor) in chunk {
+                query = query.bind(*bet_id).bind(*matched_minor).bind(*remaining_minor);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
     }
 
     /// Moves a user's exposure in a market from `stored_minor` to `new_minor`, in the market's
-    /// row and in their account's total. An increase is the funds check: it succeeds only if
-    /// the account's available balance covers it (else `InsufficientFunds`) and the total stays
-    /// within the user's exposure limit if the operator set one (else `ExposureLimit`); a
-    /// refusal writes nothing.
+    /// row and in their account's total (see [`Writer::change_exposure`] for the funds check).
     pub async fn set_exposure(&mut self, user_id: i64, market_id: i64, stored_minor: i64, new_minor: i64) -> StoreResult<()> {
         assert!(new_minor >= 0 && stored_minor >= 0, "exposure is never negative");
-        let delta = new_minor - stored_minor;
-        if delta == 0 {
+        if new_minor == stored_minor {
+            return Ok(());
+        }
+        self.change_exposure(user_id, new_minor - stored_minor).await?;
+        self.store_market_exposures(market_id, &[(user_id, new_minor)]).await
+    }
+
+    /// Changes a user's total exposure (over every market) by `delta_minor`. An increase is the
+    /// funds check: it succeeds only if the account's available balance covers it (else
+    /// `InsufficientFunds`) and the total stays within the user's exposure limit if the operator
+    /// set one (else `ExposureLimit`); a refusal writes nothing.
+    pub async fn change_exposure(&mut self, user_id: i64, delta_minor: i64) -> StoreResult<()> {
+        if delta_minor == 0 {
             return Ok(());
         }
         let updated: Option<i64> = sqlx::query_scalar(
@@ -354,38 +489,67 @@ impl Writer {
                AND exposure_minor + $1 <= COALESCE((SELECT max_exposure_minor FROM users WHERE id = $2), exposure_minor + $1))) \
              RETURNING id",
         )
-        .bind(delta)
+        .bind(delta_minor)
         .bind(user_id)
         .fetch_optional(self.conn())
         .await?;
-        if updated.is_none() {
-            let row = sqlx::query(
-                "SELECT a.balance_minor - a.exposure_minor AS available_minor, a.exposure_minor, u.max_exposure_minor \
-                 FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id = $1",
-            )
-            .bind(user_id)
-            .fetch_optional(self.conn())
-            .await?
-            .ok_or(StoreError::NotFound)?;
-            let available_minor: i64 = row.try_get("available_minor")?;
-            let exposure_minor: i64 = row.try_get("exposure_minor")?;
-            let limit: Option<i64> = row.try_get("max_exposure_minor")?;
-            return Err(match limit {
-                Some(limit_minor) if exposure_minor + delta > limit_minor && available_minor >= delta => {
-                    StoreError::ExposureLimit { limit_minor }
-                }
-                _ => StoreError::InsufficientFunds { available_minor },
-            });
+        if updated.is_some() {
+            return Ok(());
         }
-        sqlx::query(
-            "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES ($1, $2, $3) \
-             ON CONFLICT (user_id, market_id) DO UPDATE SET exposure_minor = excluded.exposure_minor",
+        let row = sqlx::query(
+            "SELECT a.balance_minor - a.exposure_minor AS available_minor, a.exposure_minor, u.max_exposure_minor \
+             FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id = $1",
         )
         .bind(user_id)
-        .bind(market_id)
-        .bind(new_minor)
-        .execute(self.conn())
-        .await?;
+        .fetch_optional(self.conn())
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        let available_minor: i64 = row.try_get("available_minor")?;
+        let exposure_minor: i64 = row.try_get("exposure_minor")?;
+        let limit: Option<i64> = row.try_get("max_exposure_minor")?;
+        Err(match limit {
+            Some(limit_minor) if exposure_minor + delta_minor > limit_minor && available_minor >= delta_minor => {
+                StoreError::ExposureLimit { limit_minor }
+            }
+            _ => StoreError::InsufficientFunds { available_minor },
+        })
+    }
+
+    /// Adds to several users' total exposure in one statement: `(user_id, delta_minor)`. No
+    /// funds check: the caller checked against funds it locked ([`Writer::lock_funds`]), or
+    /// the deltas only lower exposure.
+    pub async fn add_exposures(&mut self, deltas: &[(i64, i64)]) -> StoreResult<()> {
+        for chunk in deltas.chunks(ROWS_PER_STATEMENT) {
+            let sql = format!(
+                "UPDATE ledger_accounts SET exposure_minor = ledger_accounts.exposure_minor + v.column2 \
+                 FROM (VALUES {}) AS v WHERE ledger_accounts.user_id = v.column1",
+                placeholders(chunk.len(), 2)
+            );
+            let mut query = sqlx::query(&sql);
+            for (user_id, delta_minor) in chunk {
+                query = query.bind(*user_id).bind(*delta_minor);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+
+    /// Stores users' exposure in one market: `(user_id, exposure_minor)`. Their account totals
+    /// are changed separately ([`Writer::change_exposure`], [`Writer::add_exposures`]).
+    pub async fn store_market_exposures(&mut self, market_id: i64, rows: &[(i64, i64)]) -> StoreResult<()> {
+        assert!(rows.iter().all(|(_, exposure)| *exposure >= 0), "exposure is never negative");
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            let sql = format!(
+                "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES {} \
+                 ON CONFLICT (user_id, market_id) DO UPDATE SET exposure_minor = excluded.exposure_minor",
+                placeholders(chunk.len(), 3)
+            );
+            let mut query = sqlx::query(&sql);
+            for (user_id, exposure_minor) in chunk {
+                query = query.bind(*user_id).bind(market_id).bind(*exposure_minor);
+            }
+            query.execute(self.conn()).await?;
+        }
         Ok(())
     }
 

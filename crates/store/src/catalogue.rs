@@ -309,6 +309,20 @@ impl Writer {
         .await?)
     }
 
+    /// Marks a match in play (or not); `NotFound` for an unknown match.
+    pub async fn set_match_in_play(&mut self, match_id: i64, in_play: bool) -> StoreResult<()> {
+        let updated = sqlx::query("UPDATE matches SET in_play = $1 WHERE id = $2")
+            .bind(flag(in_play))
+            .bind(match_id)
+            .execute(self.conn())
+            .await?
+            .rows_affected();
+        if updated == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
     pub async fn insert_casino_sport(&mut self, casino: &CasinoSport) -> StoreResult<()> {
         sqlx::query("INSERT INTO casino_sports (sport_id, name, is_active, display_order) VALUES ($1, $2, $3, $4)")
             .bind(&casino.sport_id)

@@ -40,6 +40,7 @@ pub use sqlx::Any;
 /// Dropping it without [`Writer::commit`] rolls everything back.
 pub struct Writer {
     tx: sqlx::Transaction<'static, sqlx::Any>,
+    engine: Engine,
 }
 
 impl Writer {
@@ -82,7 +83,11 @@ pub type StoreResult<T> = Result<T, StoreError>;
 /// Handle to the database: cheap to clone, shared by every request.
 #[derive(Clone, Debug)]
 pub struct Store {
+    /// Reads, and single-statement writes outside a transaction.
     pool: AnyPool,
+    /// Write transactions only ([`Store::begin_write`]): kept apart so that a writer never
+    /// queues for a connection behind a crowd of readers.
+    writers: AnyPool,
     engine: Engine,
 }
 
@@ -99,7 +104,7 @@ impl Store {
     pub async fn connect(database_url: &str) -> anyhow::Result<Store> {
         sqlx::any::install_default_drivers();
         let engine = engine_of(database_url)?;
-        let (url, max_connections) = match engine {
+        let (url, readers, writers) = match engine {
             Engine::Sqlite => {
                 let path = sqlite_path(database_url);
                 if let Some(dir) = Path::new(&path).parent() {
@@ -114,32 +119,14 @@ impl Store {
                 } else {
                     format!("{database_url}?mode=rwc")
                 };
-                (url, 8)
+                (url, SQLITE_READERS, SQLITE_WRITERS)
             }
-            Engine::Postgres => (database_url.to_string(), 16),
+            Engine::Postgres => (database_url.to_string(), POSTGRES_READERS, POSTGRES_WRITERS),
         };
         let options = AnyConnectOptions::from_str(&url)?;
-        let pool = AnyPoolOptions::new()
-            .max_connections(max_connections)
-            .acquire_timeout(Duration::from_secs(30))
-            .after_connect(move |conn, _meta| {
-                Box::pin(async move {
-                    if engine == Engine::Sqlite {
-                        conn.execute(
-                            format!(
-                                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
-                                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
-                            )
-                            .as_str(),
-                        )
-                        .await?;
-                    }
-                    Ok(())
-                })
-            })
-            .connect_with(options)
-            .await?;
-        Ok(Store { pool, engine })
+        let pool = open_pool(engine, options.clone(), readers).await?;
+        let writers = open_pool(engine, options, writers).await?;
+        Ok(Store { pool, writers, engine })
     }
 
     /// Applies any migrations the database has not seen yet.
@@ -162,10 +149,10 @@ impl Store {
     /// Starts a write transaction (see the module docs for why SQLite needs `BEGIN IMMEDIATE`).
     pub async fn begin_write(&self) -> StoreResult<Writer> {
         let tx = match self.engine {
-            Engine::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
-            Engine::Postgres => self.pool.begin().await?,
+            Engine::Sqlite => self.writers.begin_with("BEGIN IMMEDIATE").await?,
+            Engine::Postgres => self.writers.begin().await?,
         };
-        Ok(Writer { tx })
+        Ok(Writer { tx, engine: self.engine })
     }
 
     /// True when the database answers a trivial query.
@@ -175,7 +162,45 @@ impl Store {
 
     pub async fn close(&self) {
         self.pool.close().await;
+        self.writers.close().await;
     }
+}
+
+/// Connections per pool. SQLite has one write lock, so a second writer connection only lets
+/// the next transaction open while the last one commits; PostgreSQL writes markets in
+/// parallel.
+const SQLITE_READERS: u32 = 8;
+const SQLITE_WRITERS: u32 = 2;
+const POSTGRES_READERS: u32 = 16;
+const POSTGRES_WRITERS: u32 = 8;
+
+/// A pool (connections are not pinged before use) whose SQLite connections run in WAL mode with `synchronous=FULL` (a commit is
+/// durable once acknowledged), foreign keys on and a busy timeout.
+async fn open_pool(engine: Engine, options: AnyConnectOptions, max_connections: u32) -> anyhow::Result<AnyPool> {
+    Ok(AnyPoolOptions::new()
+        .max_connections(max_connections)
+        .acquire_timeout(Duration::from_secs(30))
+        // No ping before every use: it doubled the round trips of each query. A connection
+        // that died (a database restart) fails its next query and is dropped; callers see an
+        // error once, and the engine retries a failed batch.
+        .test_before_acquire(false)
+        .after_connect(move |conn, _meta| {
+            Box::pin(async move {
+                if engine == Engine::Sqlite {
+                    conn.execute(
+                        format!(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
+                        )
+                        .as_str(),
+                    )
+                    .await?;
+                }
+                Ok(())
+            })
+        })
+        .connect_with(options)
+        .await?)
 }
 
 /// Which engine a database URL names; anything else is a configuration error a person can fix.

@@ -31,6 +31,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(create_sport))
         .routes(routes!(create_series))
         .routes(routes!(create_match))
+        .routes(routes!(match_in_play))
         .routes(routes!(ledger_check))
         .routes(routes!(audit_log))
 }
@@ -415,6 +416,23 @@ async fn create_match(
     )
     .await?;
     Ok(ok_with("Match created.", CreatedId { id }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct InPlayRequest {
+    #[schema(value_type = i64)]
+    pub match_id: FlexI64,
+    #[schema(value_type = i64)]
+    pub in_play: FlexBool,
+}
+
+/// Turns a match in play: unmatched LAPSE orders on its markets lapse, bet delays start.
+#[utoipa::path(post, path = "/admin/match/inPlay", tag = "admin", request_body = InPlayRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403), (status = 404)))]
+async fn match_in_play(State(state): State<AppState>, operator: Operator, ip: ClientIp, ApiJson(body): ApiJson<InPlayRequest>) -> ApiResult<Option<String>> {
+    let ctx = context(&state, operator, ip);
+    operator::set_match_in_play(&ctx, &state.engine, body.match_id.0, body.in_play.0).await?;
+    Ok(ok_with(if body.in_play.0 { "The match is in play." } else { "The match is not in play." }, None))
 }
 
 #[derive(Serialize, ToSchema)]

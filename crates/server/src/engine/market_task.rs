@@ -1,21 +1,24 @@
 //! One market's task: its in-memory [`Market`] (books, positions) and the stored copy kept in
 //! step with it. See the module docs of `engine` for the order of a placement.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use backlay_core::exchange::{
-    Bet, Market, MarketError, MarketKind, MarketResult, MarketSpec, NewOrder, OrderId, Persistence, RunnerId, Side,
-    UserId,
+    Bet, Market, MarketError, MarketKind, MarketResult, MarketSpec, NewOrder, OrderId, Persistence, RestingOrder, RunnerId,
+    Side, UserId,
 };
 use backlay_core::money::Money;
 use backlay_core::odds::Price;
-use backlay_store::bets::{BetRow, FillRow, NewBet};
+use backlay_store::bets::BetRow;
 use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
 use backlay_store::markets::MarketRow;
-use backlay_store::{Store, StoreError, Writer};
+use backlay_store::{Store, Writer};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc};
+
+mod placement;
 
 use super::{Command, EngineStats, MarketChange};
 use crate::clock::now_ms;
@@ -110,18 +113,49 @@ pub(crate) struct MarketActor {
     market: Market,
     /// Each user's exposure here as stored in `market_exposures`.
     stored_exposure: HashMap<i64, i64>,
-    /// How many times the market was suspended since it was loaded: a bet admitted before a
-    /// suspension is refused after its bet delay even if the market reopened meanwhile.
-    suspensions: u64,
+    /// What a placement must wait for, read by the API without asking this task.
+    gate: Arc<AdmissionGate>,
+    /// Bet ids reserved in the database and not given out yet, oldest first.
+    spare_bet_ids: VecDeque<i64>,
     stats: Arc<EngineStats>,
     changes: broadcast::Sender<MarketChange>,
 }
 
-/// What a placement must wait for: see [`MarketActor::admission`].
+/// What a placement must wait for: the in-play bet delay, and the suspension count it must
+/// still see when the delay is over.
 #[derive(Copy, Clone, Debug)]
 pub struct Admission {
     pub delay_ms: u64,
     pub suspensions: u64,
+}
+
+/// A market's [`Admission`], kept by its task and read by callers without a round trip
+/// through the task's queue (which would cut its group commits short).
+#[derive(Debug, Default)]
+pub struct AdmissionGate {
+    delay_ms: AtomicU64,
+    /// How many times the market was suspended since its task started: a bet admitted before
+    /// a suspension is refused after its bet delay even if the market reopened meanwhile.
+    suspensions: AtomicU64,
+}
+
+impl AdmissionGate {
+    pub fn admission(&self) -> Admission {
+        Admission { delay_ms: self.delay_ms.load(Ordering::Acquire), suspensions: self.suspensions() }
+    }
+
+    fn suspensions(&self) -> u64 {
+        self.suspensions.load(Ordering::Acquire)
+    }
+
+    fn count_suspension(&self) {
+        self.suspensions.fetch_add(1, Ordering::AcqRel);
+    }
+
+    fn set_delay_ms(&self, delay_ms: i64, in_play: bool) {
+        let delay = if in_play { u64::try_from(delay_ms).unwrap_or(0) } else { 0 };
+        self.delay_ms.store(delay, Ordering::Release);
+    }
 }
 
 /// Most placements committed in one transaction.
@@ -187,6 +221,7 @@ impl MarketActor {
         market_id: i64,
         stats: Arc<EngineStats>,
         changes: broadcast::Sender<MarketChange>,
+        gate: Arc<AdmissionGate>,
     ) -> Result<MarketActor, AppError> {
         let row = store.market(market_id).await?;
         let kind = kind_of(&row)?;
@@ -225,6 +260,7 @@ impl MarketActor {
         }
         let stored_exposure = store.exposures_of_market(market_id).await?.into_iter().collect();
         let the_match = store.match_by_id(row.match_id).await?;
+        gate.set_delay_ms(row.bet_delay_ms, the_match.in_play);
         Ok(MarketActor {
             store,
             match_name: the_match.name,
@@ -232,7 +268,8 @@ impl MarketActor {
             row,
             market,
             stored_exposure,
-            suspensions: 0,
+            gate,
+            spare_bet_ids: VecDeque::new(),
             stats,
             changes,
         })
@@ -265,9 +302,6 @@ impl MarketActor {
                     self.place_batch(batch).await;
                     self.publish();
                 }
-                Command::Admit { reply } => {
-                    let _ = reply.send(self.admission());
-                }
                 Command::Cancel { user_id, bet_id, size, reply } => {
                     let answer = self.cancel(user_id, bet_id, size).await;
                     if answer.is_ok() {
@@ -277,6 +311,13 @@ impl MarketActor {
                 }
                 Command::SetStatus { status, reply } => {
                     let answer = self.set_status(&status).await;
+                    if answer.is_ok() {
+                        self.publish();
+                    }
+                    let _ = reply.send(answer);
+                }
+                Command::SetInPlay { in_play, reply } => {
+                    let answer = self.set_in_play(in_play).await;
                     if answer.is_ok() {
                         self.publish();
                     }
@@ -312,79 +353,15 @@ impl MarketActor {
         let _ = self.changes.send(MarketChange { match_id: self.row.match_id, market_id: self.row.market_id });
     }
 
-    /// What a placement must wait for before it is taken: the in-play bet delay, and the
-    /// suspension count it must still see when the delay is over.
-    fn admission(&self) -> Admission {
-        let delay_ms = if self.in_play { self.row.bet_delay_ms } else { 0 };
-        Admission { delay_ms: u64::try_from(delay_ms).unwrap_or(0), suspensions: self.suspensions }
-    }
-
-    /// Places a batch of bets in one transaction. A bet refused for its own reasons (funds,
-    /// limits, odds changed) leaves the transaction as it was; a failure of the store aborts
-    /// the whole batch, and the market is reloaded from what was committed.
-    async fn place_batch(&mut self, batch: Vec<(PlaceBet, oneshot::Sender<Result<BetAnswer, AppError>>)>) {
-        let mut writer = match self.store.begin_write().await {
-            Ok(writer) => writer,
-            Err(err) => {
-                let err: AppError = err.into();
-                for (_, reply) in batch {
-                    let _ = reply.send(Err(AppError::Internal(anyhow::anyhow!("{err}"))));
-                }
-                return;
-            }
-        };
-        let mut pending: HashMap<i64, i64> = HashMap::new();
-        let mut answers = Vec::with_capacity(batch.len());
-        let mut broken: Option<AppError> = None;
-        let mut placed = 0u64;
-        for (request, reply) in batch {
-            if broken.is_some() {
-                answers.push((reply, None));
-                continue;
-            }
-            match self.place_in(&mut writer, request, &mut pending).await {
-                Ok(answer) => {
-                    placed += 1;
-                    answers.push((reply, Some(Ok(answer))));
-                }
-                Err(PlaceError::Refused(err)) => answers.push((reply, Some(Err(err)))),
-                Err(PlaceError::Broken(err)) => {
-                    broken = Some(err);
-                    answers.push((reply, None));
-                }
-            }
-        }
-        let committed = match broken {
-            Some(err) => Err(err),
-            None => writer.commit().await.map_err(AppError::from),
-        };
-        match committed {
-            Ok(()) => {
-                self.stored_exposure.extend(pending);
-                self.stats.record_commit(placed);
-                for (reply, answer) in answers {
-                    let _ = reply.send(answer.expect("every bet of a sound batch has an answer"));
-                }
-            }
-            Err(err) => {
-                tracing::error!(market_id = self.row.market_id, "placing a batch failed: {err}");
-                self.reload().await;
-                for (reply, _) in answers {
-                    let _ = reply.send(Err(AppError::Internal(anyhow::anyhow!("placing a batch of bets failed"))));
-                }
-            }
-        }
-    }
-
     /// After a failure part-way through a change, memory may be ahead of the database:
     /// start again from what is stored.
     async fn reload(&mut self) {
-        match MarketActor::load(self.store.clone(), self.row.market_id, self.stats.clone(), self.changes.clone()).await {
+        let gate = self.gate.clone();
+        match MarketActor::load(self.store.clone(), self.row.market_id, self.stats.clone(), self.changes.clone(), gate).await {
             Ok(fresh) => {
-                let suspensions = self.suspensions + 1;
                 *self = fresh;
                 // A reload may have lost track of a suspension: count one, so delayed bets re-check.
-                self.suspensions = suspensions;
+                self.gate.count_suspension();
             }
             Err(err) => tracing::error!(market_id = self.row.market_id, "reloading market failed: {err}"),
         }
@@ -412,253 +389,6 @@ impl MarketActor {
             pending.insert(*user, now);
         }
         Ok(())
-    }
-
-    /// Places one bet inside the batch's transaction. `Refused` leaves the transaction and
-    /// the market as they were; `Broken` means the batch must be abandoned.
-    async fn place_in(&mut self, writer: &mut Writer, request: PlaceBet, pending: &mut HashMap<i64, i64>) -> Result<BetAnswer, PlaceError> {
-        use PlaceError::{Broken, Refused};
-        let kind = self.kind();
-        if self.market.status().is_settled() || self.row.status != "open" {
-            let status = if self.row.status == "ball_running" { "suspended (ball running)".to_string() } else { self.row.status.clone() };
-            return Err(Refused(AppError::Conflict(format!("This market is {status} and takes no bets now."))));
-        }
-        if request.admitted_after_suspensions.is_some_and(|seen| seen != self.suspensions) {
-            return Err(Refused(AppError::Conflict(
-                "The market was suspended during the bet delay, so the bet was not placed.".into(),
-            )));
-        }
-        let stake_minor = request.stake.minor();
-        if stake_minor < self.row.min_stake_minor {
-            return Err(Refused(AppError::Unprocessable(format!(
-                "The minimum stake here is {}.",
-                Money::from_minor(self.row.min_stake_minor)
-            ))));
-        }
-        if stake_minor > self.row.max_stake_minor {
-            return Err(Refused(AppError::Unprocessable(format!(
-                "The maximum stake here is {}.",
-                Money::from_minor(self.row.max_stake_minor)
-            ))));
-        }
-        let side = side_of(&request.side).ok_or_else(|| Refused(AppError::field("side", "side must be back, lay, yes or no.")))?;
-        let expected_sides = if kind == MarketKind::Fancy { ["yes", "no"] } else { ["back", "lay"] };
-        if !expected_sides.contains(&request.side.as_str()) {
-            return Err(Refused(AppError::field(
-                "side",
-                format!("On this market side is {} or {}.", expected_sides[0], expected_sides[1]),
-            )));
-        }
-        let planned = self.plan(&request, side, stake_minor).map_err(Refused)?;
-
-        // Store the bet, then the funds check; a refusal takes the bet row back out.
-        let user = request.user_id;
-        let (house_rate, runner_id, price) = match &planned {
-            PlannedBet::Order { runner, order } => (None, Some(runner.0), i64::from(order.price.hundredths())),
-            PlannedBet::House(bet, rate) => (
-                Some(*rate),
-                match bet.selection() {
-                    backlay_core::exchange::Selection::Runner(r) => Some(r.0),
-                    backlay_core::exchange::Selection::FancyLine(_) => None,
-                },
-                *rate,
-            ),
-        };
-        let bet_id: Result<i64, PlaceError> = writer
-            .insert_bet(
-                &NewBet {
-                    user_id: user,
-                    market_id: self.row.market_id,
-                    runner_id,
-                    side: side_name(kind, side),
-                    price,
-                    line: if kind == MarketKind::Fancy { request.line } else { None },
-                    stake_minor,
-                    matched_minor: if house_rate.is_some() { stake_minor } else { 0 },
-                    persistence: if request.persistence == Persistence::Persist { "persist" } else { "lapse" },
-                    client_ref: request.client_ref.as_deref(),
-                    request_hash: Some(&request.request_hash),
-                },
-                now_ms(),
-            )
-            .await
-            .map_err(|e| match e {
-                StoreError::Conflict(message) => Refused(AppError::Conflict(capitalised(&message))),
-                other => Broken(other.into()),
-            });
-        // A `client_ref` already used: the same request gets the first answer, a different one
-        // 409. Checked after the insert (which does nothing on a repeat) to save a query per bet.
-        let bet_id = match (bet_id, &request.client_ref) {
-            (Err(Refused(_)), Some(client_ref)) => {
-                let existing = writer
-                    .bet_by_client_ref(user, client_ref)
-                    .await
-                    .map_err(|e| Broken(e.into()))?
-                    .ok_or_else(|| Broken(AppError::Internal(anyhow::anyhow!("client_ref conflict without a bet"))))?;
-                if existing.request_hash.as_deref() != Some(request.request_hash.as_str()) {
-                    return Err(Refused(AppError::Conflict(format!("client_ref {client_ref} was already used for a different bet."))));
-                }
-                return self.answer_for_stored(writer, &existing).await.map_err(Broken);
-            }
-            (other, _) => other?,
-        };
-        let reserve_minor = match &planned {
-            PlannedBet::Order { runner, order } => self.market.exposure_with_order_minor(*runner, order),
-            PlannedBet::House(bet, _) => self.market.exposure_with_bet_minor(UserId(user), bet),
-        }
-        .map_err(|e| Refused(market_error(e)))?;
-        let stored = pending.get(&user).or_else(|| self.stored_exposure.get(&user)).copied().unwrap_or(0);
-        match writer.set_exposure(user, self.row.market_id, stored, reserve_minor).await {
-            Ok(()) => {}
-            Err(refusal @ (StoreError::InsufficientFunds { .. } | StoreError::ExposureLimit { .. })) => {
-                writer.delete_bet(bet_id).await.map_err(|e| Broken(e.into()))?;
-                return Err(Refused(match refusal {
-                    StoreError::InsufficientFunds { available_minor } => AppError::Unprocessable(format!(
-                        "Insufficient funds: this bet needs {} and you have {} available.",
-                        Money::from_minor(reserve_minor - stored),
-                        Money::from_minor(available_minor)
-                    )),
-                    StoreError::ExposureLimit { limit_minor } => AppError::Unprocessable(format!(
-                        "This bet would take your exposure over your limit of {}.",
-                        Money::from_minor(limit_minor)
-                    )),
-                    _ => unreachable!("matched above"),
-                }));
-            }
-            Err(other) => return Err(Broken(other.into())),
-        }
-        pending.insert(user, reserve_minor);
-
-        let (matched_minor, price_size_sum) =
-            self.apply_placement(writer, planned, user, bet_id, pending).await.map_err(Broken)?;
-        let status = bet_status(matched_minor, stake_minor);
-        let message = match status {
-            "matched" => "Bet matched.".to_string(),
-            "partially_matched" => format!("Bet partly matched: {} matched, the rest waits in the book.", Money::from_minor(matched_minor)),
-            _ => "Bet placed, waiting to be matched.".to_string(),
-        };
-        Ok(BetAnswer {
-            bet_id,
-            status,
-            size_matched: Money::from_minor(matched_minor),
-            avg_price_matched: average_price(matched_minor, price_size_sum, house_rate),
-            message,
-        })
-    }
-
-    /// What the bet is on this market: an exchange order at a ladder price, or a house bet at
-    /// the rate (and line) posted now.
-    fn plan(&self, request: &PlaceBet, side: Side, stake_minor: i64) -> Result<PlannedBet, AppError> {
-        match self.kind() {
-            MarketKind::OneWinner | MarketKind::Place { .. } => {
-                let runner = RunnerId(self.runner_row(request.selection_id)?.runner_id);
-                let price = Price::parse_decimal(&request.price_text).map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
-                let order = NewOrder::new(OrderId(0), UserId(request.user_id), side, price, stake_minor).with_persistence(request.persistence);
-                Ok(PlannedBet::Order { runner, order })
-            }
-            MarketKind::Bookmaker => {
-                let runner = self.runner_row(request.selection_id)?;
-                let rate: i64 = request.price_text.trim().parse().map_err(|_| AppError::field("price", "The rate is a whole number such as 45."))?;
-                let posted = if side == Side::Back { runner.back_rate } else { runner.lay_rate };
-                match posted {
-                    None => return Err(AppError::Conflict(format!("{} is not offered on {} now.", request.side, runner.name))),
-                    Some(posted) if posted != rate => {
-                        return Err(AppError::Conflict(format!("Odds changed: the {} rate on {} is now {posted}.", request.side, runner.name)))
-                    }
-                    Some(_) => {}
-                }
-                let bet = Bet::bookmaker(RunnerId(runner.runner_id), side, u32::try_from(rate).unwrap_or(0), stake_minor)
-                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
-                Ok(PlannedBet::House(bet, rate))
-            }
-            MarketKind::Fancy => {
-                let rate: i64 = request.price_text.trim().parse().map_err(|_| AppError::field("price", "The rate is a whole number such as 100."))?;
-                let line = request.line.ok_or_else(|| AppError::field("line", "A fancy bet needs the line."))?;
-                let (posted_line, posted_rate) =
-                    if side == Side::Back { (self.row.line_yes, self.row.rate_yes) } else { (self.row.line_no, self.row.rate_no) };
-                let (Some(posted_line), Some(posted_rate)) = (posted_line, posted_rate) else {
-                    return Err(AppError::Conflict("This fancy has no line posted now.".into()));
-                };
-                if posted_line != line || posted_rate != rate {
-                    return Err(AppError::Conflict(format!("Odds changed: {} is now {posted_line} at {posted_rate}.", request.side.to_uppercase())));
-                }
-                let bet = Bet::fancy(u32::try_from(line).unwrap_or(0), side, u32::try_from(rate).unwrap_or(0), stake_minor)
-                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
-                Ok(PlannedBet::House(bet, rate))
-            }
-        }
-    }
-
-    /// Matches (or books) the stored bet in memory and stores what that changed. Returns the
-    /// matched size and Σ price × size of the fills.
-    async fn apply_placement(
-        &mut self,
-        writer: &mut Writer,
-        planned: PlannedBet,
-        user: i64,
-        bet_id: i64,
-        pending: &mut HashMap<i64, i64>,
-    ) -> Result<(i64, i128), AppError> {
-        let now = now_ms();
-        match planned {
-            PlannedBet::Order { runner, mut order } => {
-                order.order_id = order_of_bet(bet_id);
-                let outcome = self.market.place_order(runner, &order).map_err(market_error)?;
-                let mut touched = BTreeSet::from([order.user_id.0]);
-                let mut price_size_sum: i128 = 0;
-                for fill in &outcome.fills {
-                    writer
-                        .insert_fill(
-                            &FillRow {
-                                fill_id: 0,
-                                market_id: self.row.market_id,
-                                runner_id: runner.0,
-                                back_bet_id: bet_of_order(fill.back_order()),
-                                back_user_id: fill.back_user().0,
-                                lay_bet_id: bet_of_order(fill.lay_order()),
-                                lay_user_id: fill.lay_user().0,
-                                price: i64::from(fill.price.hundredths()),
-                                size_minor: fill.size_minor,
-                                backer_profit_minor: fill.backer_profit_minor,
-                            },
-                            now,
-                        )
-                        .await?;
-                    writer.record_match(bet_of_order(fill.maker), fill.size_minor, fill.maker_remaining_minor).await?;
-                    touched.insert(fill.maker_user.0);
-                    price_size_sum += i128::from(fill.price.hundredths()) * i128::from(fill.size_minor);
-                }
-                let matched = outcome.matched_minor();
-                if matched > 0 {
-                    writer.record_match(bet_id, matched, outcome.resting_minor).await?;
-                }
-                self.sync_exposures(writer, &touched, pending).await?;
-                Ok((matched, price_size_sum))
-            }
-            PlannedBet::House(bet, rate) => {
-                self.market.place_house_bet(UserId(user), &bet).map_err(market_error)?;
-                self.sync_exposures(writer, &BTreeSet::from([user]), pending).await?;
-                Ok((bet.stake_minor(), i128::from(rate) * i128::from(bet.stake_minor())))
-            }
-        }
-    }
-
-    /// The answer for a bet already stored (a repeated `client_ref`).
-    async fn answer_for_stored(&self, writer: &mut Writer, bet: &BetRow) -> Result<BetAnswer, AppError> {
-        let status = bet_status(bet.matched_minor, bet.stake_minor);
-        let house_rate = self.kind().is_house_banked().then_some(bet.price);
-        let price_size_sum = if house_rate.is_some() {
-            i128::from(bet.price) * i128::from(bet.matched_minor)
-        } else {
-            writer.matched_price_size_sum(bet.bet_id).await?
-        };
-        Ok(BetAnswer {
-            bet_id: bet.bet_id,
-            status,
-            size_matched: Money::from_minor(bet.matched_minor),
-            avg_price_matched: average_price(bet.matched_minor, price_size_sum, house_rate),
-            message: "This bet was already placed with the same client_ref.".into(),
-        })
     }
 
     async fn cancel(&mut self, user_id: i64, bet_id: i64, size: Option<Money>) -> Result<CancelAnswer, AppError> {
@@ -712,7 +442,7 @@ impl MarketActor {
                 Vec::new()
             }
             "suspended" | "ball_running" => {
-                self.suspensions += 1;
+                self.gate.count_suspension();
                 self.market.suspend().map_err(market_error)?
             }
             other => {
@@ -727,13 +457,7 @@ impl MarketActor {
             if !writer.set_market_status(self.row.market_id, status).await? {
                 return Err(AppError::Conflict("This market is already settled.".into()));
             }
-            let mut touched = BTreeSet::new();
-            for order in &lapsed {
-                writer.record_unmatched_removal(bet_of_order(order.order_id), order.remaining_minor, true).await?;
-                touched.insert(order.user_id.0);
-            }
-            let mut pending = HashMap::new();
-            self.sync_exposures(&mut writer, &touched, &mut pending).await?;
+            let pending = self.store_lapses(&mut writer, &lapsed).await?;
             writer.commit().await?;
             Ok(pending)
         }
@@ -749,6 +473,47 @@ impl MarketActor {
                 Err(err)
             }
         }
+    }
+
+    /// The match went in play (or back): at the off every unmatched LAPSE order lapses and
+    /// the market's bet delay starts to apply.
+    async fn set_in_play(&mut self, in_play: bool) -> Result<(), AppError> {
+        if in_play == self.in_play {
+            return Ok(());
+        }
+        let lapsed = if in_play { self.market.lapse_orders() } else { Vec::new() };
+        let result: Result<HashMap<i64, i64>, AppError> = async {
+            let mut writer = self.store.begin_write().await?;
+            let pending = self.store_lapses(&mut writer, &lapsed).await?;
+            writer.commit().await?;
+            Ok(pending)
+        }
+        .await;
+        match result {
+            Ok(pending) => {
+                self.stored_exposure.extend(pending);
+                self.in_play = in_play;
+                self.gate.set_delay_ms(self.row.bet_delay_ms, in_play);
+                Ok(())
+            }
+            Err(err) => {
+                self.reload().await;
+                Err(err)
+            }
+        }
+    }
+
+    /// Stores orders lapsed in memory and their users' lower exposure; returns the exposures
+    /// written, to keep once the transaction commits.
+    async fn store_lapses(&self, writer: &mut Writer, lapsed: &[RestingOrder]) -> Result<HashMap<i64, i64>, AppError> {
+        let mut touched = BTreeSet::new();
+        for order in lapsed {
+            writer.record_unmatched_removal(bet_of_order(order.order_id), order.remaining_minor, true).await?;
+            touched.insert(order.user_id.0);
+        }
+        let mut pending = HashMap::new();
+        self.sync_exposures(writer, &touched, &mut pending).await?;
+        Ok(pending)
     }
 
     async fn set_rates(&mut self, rates: RatesUpdate) -> Result<(), AppError> {
@@ -893,14 +658,6 @@ impl MarketActor {
     }
 }
 
-/// Why one placement of a batch failed.
-enum PlaceError {
-    /// The bet is refused for its own reasons; the batch carries on.
-    Refused(AppError),
-    /// The store failed: the batch is abandoned and the market reloaded.
-    Broken(AppError),
-}
-
 /// An exchange order in the book is its stored bet: the order id is the bet id.
 fn order_of_bet(bet_id: i64) -> OrderId {
     OrderId(u64::try_from(bet_id).expect("bet ids are positive"))
@@ -908,31 +665,4 @@ fn order_of_bet(bet_id: i64) -> OrderId {
 
 fn bet_of_order(order: OrderId) -> i64 {
     i64::try_from(order.0).expect("order ids come from bet ids")
-}
-
-fn bet_status(matched_minor: i64, stake_minor: i64) -> &'static str {
-    if matched_minor == stake_minor {
-        "matched"
-    } else if matched_minor > 0 {
-        "partially_matched"
-    } else {
-        "unmatched"
-    }
-}
-
-/// The bet as planned before it is stored: an exchange order, or a house bet at its rate.
-enum PlannedBet {
-    Order { runner: RunnerId, order: NewOrder },
-    House(Bet, i64),
-}
-
-fn average_price(matched_minor: i64, price_size_sum: i128, house_rate: Option<i64>) -> Option<f64> {
-    if matched_minor == 0 {
-        return None;
-    }
-    match house_rate {
-        Some(rate) => Some(rate as f64),
-        // Σ price × size / Σ size, in hundredths, shown to 2 decimals.
-        None => Some((price_size_sum as f64 / matched_minor as f64).round() / 100.0),
-    }
 }

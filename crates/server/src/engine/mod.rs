@@ -2,17 +2,14 @@
 //! writer, so matching needs no locks) and writes every change to the database in the same
 //! transaction as the funds check. A bet is answered only after its transaction committed.
 //!
-//! A placement runs, inside the market's task:
-//!
-//! 1. checks (market open, stake limits, price on the ladder or the posted rate/line);
-//! 2. the exposure the user would have with the whole order unmatched at its limit price
-//!    (`exposure_with_order_minor`) — matching can only lower it;
-//! 3. one write transaction: raise the user's stored exposure to that figure with a
-//!    conditional UPDATE (the funds check, atomic per account across every market), store the
-//!    bet, match it in memory, store the fills and the makers' new remaining sizes, then bring
-//!    every touched user's stored exposure down to what the book now says; commit;
-//! 4. answer. If anything after the in-memory match fails, the task reloads the market from
-//!    the database, so memory never runs ahead of what is stored.
+//! Placements that wait for a market while its task is busy are placed together, in one
+//! transaction (group commit) with a fixed handful of statements per batch: the batch locks
+//! its users' funds, checks each bet against them in memory (the worst case of the whole
+//! order unmatched must fit the available balance — matching can only lower it), matches in
+//! memory, then writes the bets, fills and exposures and commits before anyone is answered.
+//! If the store fails, the task reloads the market from what was committed, so memory never
+//! runs ahead of the database (`market_task/placement.rs` has the details). The in-play bet
+//! delay is read from each market's [`AdmissionGate`] without a round trip through its task.
 //!
 //! At start-up every live market is rebuilt from its stored bets: fills and house bets as
 //! matched bets, unmatched orders back into their books oldest first (time priority kept).
@@ -29,7 +26,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, RwLock};
 
 use crate::error::AppError;
 
-pub use market_task::{Admission, BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, RunnerView};
+pub use market_task::{Admission, AdmissionGate, BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, RunnerView};
 
 /// How many commands may wait for one market before callers are told to retry.
 const MARKET_QUEUE_LEN: usize = 1024;
@@ -37,10 +34,10 @@ const MARKET_QUEUE_LEN: usize = 1024;
 /// Commands a market task takes.
 pub(crate) enum Command {
     Place(PlaceBet, oneshot::Sender<Result<BetAnswer, AppError>>),
-    Admit { reply: oneshot::Sender<Admission> },
     Cancel { user_id: i64, bet_id: i64, size: Option<Money>, reply: oneshot::Sender<Result<CancelAnswer, AppError>> },
     SetStatus { status: String, reply: oneshot::Sender<Result<(), AppError>> },
     SetRates(RatesUpdate, oneshot::Sender<Result<(), AppError>>),
+    SetInPlay { in_play: bool, reply: oneshot::Sender<Result<(), AppError>> },
     Settle { result: market_task::ResultInput, reply: oneshot::Sender<Result<String, AppError>> },
     View { user_id: Option<i64>, reply: oneshot::Sender<MarketView> },
 }
@@ -74,10 +71,17 @@ pub struct MarketChange {
 /// Changes a slow listener may fall behind by before it is told to take a full snapshot.
 const CHANGE_BACKLOG: usize = 4096;
 
+/// How the API reaches a running market: its task's queue, and its admission gate.
+#[derive(Clone)]
+struct MarketHandle {
+    commands: mpsc::Sender<Command>,
+    gate: Arc<AdmissionGate>,
+}
+
 /// The running markets.
 pub struct Engine {
     store: Store,
-    markets: RwLock<HashMap<i64, mpsc::Sender<Command>>>,
+    markets: RwLock<HashMap<i64, MarketHandle>>,
     pub stats: Arc<EngineStats>,
     changes: broadcast::Sender<MarketChange>,
 }
@@ -99,16 +103,18 @@ impl Engine {
 
     /// Starts (or restarts) the task of a market stored in the database.
     pub async fn spawn(&self, market_id: i64) -> Result<(), AppError> {
-        let actor = market_task::MarketActor::load(self.store.clone(), market_id, self.stats.clone(), self.changes.clone()).await?;
-        let (sender, receiver) = mpsc::channel(MARKET_QUEUE_LEN);
+        let gate = Arc::new(AdmissionGate::default());
+        let actor =
+            market_task::MarketActor::load(self.store.clone(), market_id, self.stats.clone(), self.changes.clone(), gate.clone()).await?;
+        let (commands, receiver) = mpsc::channel(MARKET_QUEUE_LEN);
         tokio::spawn(actor.run(receiver));
-        self.markets.write().await.insert(market_id, sender);
+        self.markets.write().await.insert(market_id, MarketHandle { commands, gate });
         Ok(())
     }
 
-    async fn sender(&self, market_id: i64) -> Result<mpsc::Sender<Command>, AppError> {
-        if let Some(sender) = self.markets.read().await.get(&market_id) {
-            return Ok(sender.clone());
+    async fn handle(&self, market_id: i64) -> Result<MarketHandle, AppError> {
+        if let Some(handle) = self.markets.read().await.get(&market_id) {
+            return Ok(handle.clone());
         }
         // Closed and void markets have no task; say which it is.
         match self.store.market(market_id).await {
@@ -119,9 +125,10 @@ impl Engine {
     }
 
     async fn ask<T>(&self, market_id: i64, make: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, AppError> {
-        let sender = self.sender(market_id).await?;
+        let handle = self.handle(market_id).await?;
         let (reply, answer) = oneshot::channel();
-        sender
+        handle
+            .commands
             .try_send(make(reply))
             .map_err(|_| AppError::Conflict("The market is busy. Try again in a moment.".into()))?;
         answer.await.map_err(|_| AppError::Internal(anyhow::anyhow!("market {market_id} task stopped")))
@@ -130,7 +137,7 @@ impl Engine {
     /// Places a bet. On an in-play market with a bet delay the bet waits out the delay first
     /// and is refused if the market was suspended in the meantime (no past-posting).
     pub async fn place(&self, mut bet: PlaceBet) -> Result<BetAnswer, AppError> {
-        let admission = self.ask(bet.market_id, |reply| Command::Admit { reply }).await?;
+        let admission = self.handle(bet.market_id).await?.gate.admission();
         if admission.delay_ms > 0 {
             tokio::time::sleep(std::time::Duration::from_millis(admission.delay_ms)).await;
             bet.admitted_after_suspensions = Some(admission.suspensions);
@@ -149,6 +156,15 @@ impl Engine {
 
     pub async fn set_rates(&self, market_id: i64, rates: RatesUpdate) -> Result<(), AppError> {
         self.ask(market_id, |reply| Command::SetRates(rates, reply)).await?
+    }
+
+    /// Tells a running market its match went in play (or back). Markets without a task are
+    /// settled or not loaded and have nothing to lapse.
+    pub async fn set_in_play(&self, market_id: i64, in_play: bool) -> Result<(), AppError> {
+        if !self.is_running(market_id).await {
+            return Ok(());
+        }
+        self.ask(market_id, |reply| Command::SetInPlay { in_play, reply }).await?
     }
 
     /// Declares the result (or void) and settles; the task ends with the market.

@@ -461,3 +461,34 @@ mod demo_markets {
         super::the_demo_has_markets_with_the_market_makers_liquidity(app).await;
     }
 }
+
+async fn at_the_off_lapse_orders_lapse_and_the_bet_delay_starts(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let matches = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let upcoming = matches.data().as_array().unwrap().iter().find(|m| m["in_play"] == json!(false)).expect("a match not in play")["match_id"]
+        .as_i64()
+        .unwrap();
+    let (market, runners) =
+        open_market(&app, &admin, upcoming, json!({ "type": "match_odds", "name": "At the off", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 1 })).await;
+    let started = std::time::Instant::now();
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 4, "stake": 10 })).await.expect(200);
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 4, "stake": 20, "persistence": "persist" }))
+        .await
+        .expect(200);
+    assert!(started.elapsed() < std::time::Duration::from_millis(900), "no bet delay before the off");
+    assert_eq!(funds(&app, &demo).await.1, 30_00);
+
+    let agent = app.agent().await;
+    app.post("admin/match/inPlay", Some(&agent), json!({ "match_id": upcoming, "in_play": 1 })).await.expect(403);
+    app.post("admin/match/inPlay", Some(&admin), json!({ "match_id": 999_999, "in_play": 1 })).await.expect(404);
+    app.post("admin/match/inPlay", Some(&admin), json!({ "match_id": upcoming, "in_play": 1 })).await.expect(200);
+    assert_eq!(funds(&app, &demo).await.1, 20_00, "the LAPSE order lapsed at the off, the PERSIST one stays");
+    let detail = app.post("match/matchDetail", Some(&demo), json!({ "match_id": upcoming })).await;
+    assert_eq!(detail.data()["match"]["in_play"], json!(true));
+
+    let started = std::time::Instant::now();
+    bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 4, "stake": 5 })).await.expect(200);
+    assert!(started.elapsed() >= std::time::Duration::from_millis(900), "in play, the bet waited out its delay");
+}
+both_databases!(at_the_off_lapse_orders_lapse_and_the_bet_delay_starts);
