@@ -39,6 +39,8 @@ pub struct AppState {
     pub engine: Arc<engine::Engine>,
     /// Tickets that open the live stream (`api::stream`).
     pub stream_tickets: Arc<api::stream::StreamTickets>,
+    /// The engine's changes as serialised market books, for every stream.
+    pub live_books: Arc<api::stream::LiveBooks>,
     /// A hash to verify against when the user name is unknown, so that an unknown name and a
     /// wrong password take the same time.
     pub dummy_password_hash: Arc<String>,
@@ -49,6 +51,7 @@ impl AppState {
         let dummy_password_hash = password::hash_password(session::new_token()).await?;
         let engine = engine::Engine::start(store.clone()).await?;
         Ok(AppState {
+            live_books: api::stream::LiveBooks::start(engine.clone(), store.clone()),
             engine,
             stream_tickets: Arc::default(),
             store,

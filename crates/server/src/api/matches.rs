@@ -10,8 +10,10 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::series::SeriesItem;
 use crate::clock::iso_utc;
+use crate::engine::Engine;
 use backlay_core::money::Money;
 use backlay_store::markets::MarketRow;
+use backlay_store::Store;
 
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{ApiJson, FlexBool, FlexI64};
@@ -310,12 +312,16 @@ pub async fn market_book(state: &AppState, row: MarketRow, match_in_play: bool, 
     }
 }
 
-/// [`market_book`] by id: a running market is answered from the engine alone, without reading
-/// the store (the live stream asks this on every change, for every listener).
-pub async fn market_book_by_id(state: &AppState, market_id: i64, match_in_play: bool, viewer: Option<i64>) -> Option<MarketBook> {
-    match state.engine.view(market_id, viewer).await {
+/// The public book of a market (no viewer's position) by id: a running market from the
+/// engine alone, else the stored market. `None` for an unknown market.
+pub async fn public_market_book(engine: &Engine, store: &Store, market_id: i64) -> Option<MarketBook> {
+    match engine.view(market_id, None).await {
         Ok(view) => Some(assemble(view.row, view.in_play, Some(view.runners), view.fancy_book)),
-        Err(_) => state.store.market(market_id).await.ok().map(|row| assemble(row, match_in_play, None, Vec::new())),
+        Err(_) => {
+            let row = store.market(market_id).await.ok()?;
+            let in_play = store.match_by_id(row.match_id).await.map(|m| m.in_play).unwrap_or(false);
+            Some(assemble(row, in_play, None, Vec::new()))
+        }
     }
 }
 

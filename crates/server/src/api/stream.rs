@@ -4,29 +4,37 @@
 //! `POST stream/ticket` (with its session) for a short-lived ticket and opens
 //! `GET stream?match_id=…&ticket=…`. The stream sends a `snapshot` event with every market of
 //! the match, then a `market` event for each market that changed, coalesced: at most one event
-//! per market per [`COALESCE_MS`] (5 a second). Books are public: no positions, no orders of
-//! anyone — a user's own figures come from `match/matchDetail`. A listener that falls behind
-//! gets a fresh snapshot.
+//! per market per [`COALESCE_MS`] (5 a second), the first change after a quiet spell at once.
+//! Books are public: no positions, no orders of anyone. When the listener's own bets,
+//! positions or exposure in a market changed (their bet matched, lapsed, settled…) a `mine`
+//! event `{"market_id": …}` follows, carrying nothing else: the page then asks
+//! `match/matchDetail`, `bet/openBets` and the balance for its own figures. A listener that
+//! falls behind gets a fresh snapshot.
+//!
+//! One task, [`LiveBooks`], turns the engine's changes into events: it reads each changed
+//! market's public book from the engine once and serialises it once, however many listen.
 
 use std::collections::{BTreeSet, HashMap};
 use std::convert::Infallible;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::stream::{self, Stream};
 use serde::Serialize;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::time::Instant;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::matches::{market_book_by_id, market_books, MarketBook};
+use super::matches::{market_books, public_market_book, MarketBook};
 use crate::clock::now_ms;
-use crate::engine::MarketChange;
+use crate::engine::{Engine, MarketChange};
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::session::{new_token, token_hash, CurrentUser};
 use crate::AppState;
+use backlay_store::Store;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(ticket)).routes(routes!(match_stream))
@@ -84,78 +92,148 @@ async fn ticket(State(state): State<AppState>, CurrentUser(authed): CurrentUser)
     Ok(ok(TicketData { ticket, expires_in_s: TICKET_TTL_MS / 1000 }))
 }
 
-/// Events: `snapshot` (data: all markets of the match) and `market` (data: one market).
+/// Events: `snapshot` (data: all markets of the match), `market` (data: one market) and
+/// `mine` (data: `{"market_id"}`, only to the user whose figures there changed).
 #[utoipa::path(get, path = "/stream", tag = "catalogue",
     params(("match_id" = i64, Query, description = "The match"), ("ticket" = String, Query, description = "From stream/ticket")),
-    responses((status = 200, description = "text/event-stream of `snapshot` and `market` events", body = Vec<MarketBook>),
+    responses((status = 200, description = "text/event-stream of `snapshot`, `market` and `mine` events", body = Vec<MarketBook>),
         (status = 400), (status = 401), (status = 404)))]
 async fn match_stream(
     State(state): State<AppState>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, AppError> {
     let ticket = query.get("ticket").map(String::as_str).unwrap_or_default();
-    if state.stream_tickets.user_of(ticket, now_ms()).is_none() {
-        return Err(AppError::Unauthorized("The stream ticket is missing or expired: ask stream/ticket for a new one.".into()));
-    }
+    let user_id = state
+        .stream_tickets
+        .user_of(ticket, now_ms())
+        .ok_or_else(|| AppError::Unauthorized("The stream ticket is missing or expired: ask stream/ticket for a new one.".into()))?;
     let match_id: i64 = query
         .get("match_id")
         .and_then(|m| m.trim().parse().ok())
         .ok_or_else(|| AppError::field("match_id", "match_id must be a match's id."))?;
     let the_match = state.store.match_by_id(match_id).await.or_not_found(|| format!("There is no match with id {match_id}."))?;
     // Subscribe before the snapshot so no change between the two is missed.
-    let changes = state.engine.subscribe();
-    let snapshot = market_books(&state, match_id, the_match.in_play, None).await?;
-    let first = Event::default().event("snapshot").json_data(&snapshot).unwrap_or_default();
-    let follow = stream::unfold((state, changes, match_id, the_match.in_play), |(state, mut changes, match_id, in_play)| async move {
-        let (changed, lagged) = next_changes(&mut changes, match_id).await?;
-        let events = if lagged {
-            let snapshot = market_books(&state, match_id, in_play, None).await.unwrap_or_default();
-            vec![Event::default().event("snapshot").json_data(&snapshot).unwrap_or_default()]
-        } else {
-            let mut events = Vec::new();
-            for market_id in changed {
-                if let Some(book) = market_book_by_id(&state, market_id, in_play, None).await {
-                    events.push(Event::default().event("market").json_data(&book).unwrap_or_default());
+    let events = state.live_books.subscribe();
+    let snapshot = snapshot_event(&state, match_id, the_match.in_play).await?;
+    let follow = stream::unfold((state, events, the_match.in_play), move |(state, mut events, in_play)| async move {
+        let out = loop {
+            match events.recv().await {
+                Ok(LiveEvent::Book(book)) if book.match_id == match_id => {
+                    let mut out = vec![Event::default().event("market").data(&*book.json)];
+                    if book.users.binary_search(&user_id).is_ok() {
+                        out.push(Event::default().event("mine").data(format!("{{\"market_id\":{}}}", book.market_id)));
+                    }
+                    break out;
                 }
+                Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
+                    break snapshot_event(&state, match_id, in_play).await.map(|e| vec![e]).unwrap_or_default();
+                }
+                Ok(_) => continue,
+                Err(RecvError::Closed) => return None,
             }
-            events
         };
-        Some((stream::iter(events.into_iter().map(Ok)), (state, changes, match_id, in_play)))
+        Some((stream::iter(out.into_iter().map(Ok)), (state, events, in_play)))
     });
     use futures::StreamExt;
-    let events = stream::once(async move { Ok(first) }).chain(follow.flatten());
+    let events = stream::once(async move { Ok(snapshot) }).chain(follow.flatten());
     Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }
 
-/// Waits for the next change of this match's markets, then gathers every change within
-/// [`COALESCE_MS`]. `None` when the engine is gone; `lagged` when changes were missed.
-async fn next_changes(
-    changes: &mut tokio::sync::broadcast::Receiver<MarketChange>,
-    match_id: i64,
-) -> Option<(BTreeSet<i64>, bool)> {
-    let mut changed = BTreeSet::new();
-    loop {
-        match changes.recv().await {
-            Ok(change) if change.match_id == match_id => {
-                changed.insert(change.market_id);
-                break;
-            }
-            Ok(_) => continue,
-            Err(RecvError::Lagged(_)) => return Some((changed, true)),
-            Err(RecvError::Closed) => return None,
-        }
+async fn snapshot_event(state: &AppState, match_id: i64, in_play: bool) -> Result<Event, AppError> {
+    let snapshot = market_books(state, match_id, in_play, None).await?;
+    Ok(Event::default().event("snapshot").json_data(&snapshot).unwrap_or_default())
+}
+
+/// What [`LiveBooks`] sends its listeners.
+#[derive(Clone, Debug)]
+pub enum LiveEvent {
+    /// A market's public book, serialised.
+    Book(Arc<LiveBook>),
+    /// Changes were missed: every listener should take a fresh snapshot.
+    Resync,
+}
+
+#[derive(Debug)]
+pub struct LiveBook {
+    pub match_id: i64,
+    pub market_id: i64,
+    /// The `MarketBook` as JSON.
+    pub json: Arc<str>,
+    /// Users whose own figures in this market changed since the last event, ascending.
+    pub users: Vec<i64>,
+}
+
+/// Events a slow listener may fall behind by before it gets a fresh snapshot.
+const LIVE_BACKLOG: usize = 4096;
+
+/// The one task between the engine's changes and every stream: coalesces changes per market,
+/// reads each changed market's public book once, serialises it once and broadcasts it.
+#[derive(Debug)]
+pub struct LiveBooks {
+    events: broadcast::Sender<LiveEvent>,
+}
+
+impl LiveBooks {
+    /// Starts the task; it ends when the engine does.
+    pub fn start(engine: Arc<Engine>, store: Store) -> Arc<LiveBooks> {
+        let (events, _) = broadcast::channel(LIVE_BACKLOG);
+        let changes = engine.subscribe();
+        tokio::spawn(coalesce(engine, store, changes, events.clone()));
+        Arc::new(LiveBooks { events })
     }
-    let window = tokio::time::sleep(Duration::from_millis(COALESCE_MS));
-    tokio::pin!(window);
+
+    pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
+        self.events.subscribe()
+    }
+}
+
+/// A market changed since its last event.
+struct Pending {
+    match_id: i64,
+    users: BTreeSet<i64>,
+    due: Instant,
+}
+
+async fn coalesce(engine: Arc<Engine>, store: Store, mut changes: broadcast::Receiver<MarketChange>, events: broadcast::Sender<LiveEvent>) {
+    let window = Duration::from_millis(COALESCE_MS);
+    let mut last_sent: HashMap<i64, Instant> = HashMap::new();
+    let mut pending: HashMap<i64, Pending> = HashMap::new();
     loop {
+        let next_due = pending.values().map(|p| p.due).min();
         tokio::select! {
-            _ = &mut window => return Some((changed, false)),
             received = changes.recv() => match received {
-                Ok(change) if change.match_id == match_id => { changed.insert(change.market_id); }
-                Ok(_) => {}
-                Err(RecvError::Lagged(_)) => return Some((changed, true)),
-                Err(RecvError::Closed) => return Some((changed, false)),
+                Ok(change) => {
+                    // The first change after a quiet spell goes at once; later ones wait out the window.
+                    let due = last_sent.get(&change.market_id).map_or_else(Instant::now, |sent| *sent + window);
+                    let entry = pending.entry(change.market_id).or_insert(Pending { match_id: change.match_id, users: BTreeSet::new(), due });
+                    entry.users.extend(change.users.iter().copied());
+                }
+                Err(RecvError::Lagged(_)) => {
+                    let _ = events.send(LiveEvent::Resync);
+                }
+                Err(RecvError::Closed) => return,
             },
+            () = sleep_until_due(next_due) => {}
         }
+        let now = Instant::now();
+        let ready: Vec<i64> = pending.iter().filter(|(_, p)| p.due <= now).map(|(market, _)| *market).collect();
+        for market_id in ready {
+            let Some(change) = pending.remove(&market_id) else { continue };
+            last_sent.insert(market_id, now);
+            if let Some(book) = public_market_book(&engine, &store, market_id).await {
+                let json: Arc<str> = serde_json::to_string(&book).unwrap_or_default().into();
+                let book = LiveBook { match_id: change.match_id, market_id, json, users: change.users.into_iter().collect() };
+                let _ = events.send(LiveEvent::Book(Arc::new(book)));
+            }
+        }
+        // Forget markets quiet for longer than the window: their next change goes at once anyway.
+        last_sent.retain(|_, sent| now.duration_since(*sent) < window);
+    }
+}
+
+async fn sleep_until_due(due: Option<Instant>) {
+    match due {
+        Some(due) => tokio::time::sleep_until(due).await,
+        None => std::future::pending().await,
     }
 }

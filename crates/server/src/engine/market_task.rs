@@ -299,42 +299,43 @@ impl MarketActor {
                             Err(_) => break,
                         }
                     }
-                    self.place_batch(batch).await;
-                    self.publish();
+                    let touched = self.place_batch(batch).await;
+                    self.publish(touched);
                 }
                 Command::Cancel { user_id, bet_id, size, reply } => {
                     let answer = self.cancel(user_id, bet_id, size).await;
                     if answer.is_ok() {
-                        self.publish();
+                        self.publish([user_id].into());
                     }
                     let _ = reply.send(answer);
                 }
                 Command::SetStatus { status, reply } => {
                     let answer = self.set_status(&status).await;
-                    if answer.is_ok() {
-                        self.publish();
+                    if let Ok(lapsed) = &answer {
+                        self.publish(lapsed.clone());
                     }
-                    let _ = reply.send(answer);
+                    let _ = reply.send(answer.map(|_| ()));
                 }
                 Command::SetInPlay { in_play, reply } => {
                     let answer = self.set_in_play(in_play).await;
-                    if answer.is_ok() {
-                        self.publish();
+                    if let Ok(lapsed) = &answer {
+                        self.publish(lapsed.clone());
                     }
-                    let _ = reply.send(answer);
+                    let _ = reply.send(answer.map(|_| ()));
                 }
                 Command::SetRates(rates, reply) => {
                     let answer = self.set_rates(rates).await;
                     if answer.is_ok() {
-                        self.publish();
+                        self.publish(BTreeSet::new());
                     }
                     let _ = reply.send(answer);
                 }
                 Command::Settle { result, reply } => {
+                    let users: BTreeSet<i64> = self.market.users().map(|u| u.0).collect();
                     let answer = self.settle(result).await;
                     let settled = answer.is_ok();
                     if settled {
-                        self.publish();
+                        self.publish(users);
                     }
                     let _ = reply.send(answer);
                     if settled {
@@ -348,9 +349,10 @@ impl MarketActor {
         }
     }
 
-    /// Tells the live stream this market changed (nobody listening is fine).
-    fn publish(&self) {
-        let _ = self.changes.send(MarketChange { match_id: self.row.match_id, market_id: self.row.market_id });
+    /// Tells the live stream this market changed, and for whom (nobody listening is fine).
+    fn publish(&self, users: BTreeSet<i64>) {
+        let users: Arc<[i64]> = users.into_iter().collect();
+        let _ = self.changes.send(MarketChange { match_id: self.row.match_id, market_id: self.row.market_id, users });
     }
 
     /// After a failure part-way through a change, memory may be ahead of the database:
@@ -435,7 +437,8 @@ impl MarketActor {
         }
     }
 
-    async fn set_status(&mut self, status: &str) -> Result<(), AppError> {
+    /// Sets the status; answers the users whose LAPSE orders lapsed.
+    async fn set_status(&mut self, status: &str) -> Result<BTreeSet<i64>, AppError> {
         let lapsed = match status {
             "open" => {
                 self.market.reopen().map_err(market_error)?;
@@ -464,9 +467,10 @@ impl MarketActor {
         .await;
         match result {
             Ok(pending) => {
+                let lapsed_users = pending.keys().copied().collect();
                 self.stored_exposure.extend(pending);
                 self.row.status = status.to_string();
-                Ok(())
+                Ok(lapsed_users)
             }
             Err(err) => {
                 self.reload().await;
@@ -477,9 +481,10 @@ impl MarketActor {
 
     /// The match went in play (or back): at the off every unmatched LAPSE order lapses and
     /// the market's bet delay starts to apply.
-    async fn set_in_play(&mut self, in_play: bool) -> Result<(), AppError> {
+    /// Answers the users whose LAPSE orders lapsed.
+    async fn set_in_play(&mut self, in_play: bool) -> Result<BTreeSet<i64>, AppError> {
         if in_play == self.in_play {
-            return Ok(());
+            return Ok(BTreeSet::new());
         }
         let lapsed = if in_play { self.market.lapse_orders() } else { Vec::new() };
         let result: Result<HashMap<i64, i64>, AppError> = async {
@@ -491,10 +496,11 @@ impl MarketActor {
         .await;
         match result {
             Ok(pending) => {
+                let lapsed_users = pending.keys().copied().collect();
                 self.stored_exposure.extend(pending);
                 self.in_play = in_play;
                 self.gate.set_delay_ms(self.row.bet_delay_ms, in_play);
-                Ok(())
+                Ok(lapsed_users)
             }
             Err(err) => {
                 self.reload().await;

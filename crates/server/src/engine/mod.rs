@@ -62,10 +62,13 @@ impl EngineStats {
 }
 
 /// A market's book or status changed (sent after the change committed).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MarketChange {
     pub match_id: i64,
     pub market_id: i64,
+    /// Users whose bets, positions or exposure here changed, ascending (none for a change of
+    /// posted rates or status that lapsed nothing).
+    pub users: Arc<[i64]>,
 }
 
 /// Changes a slow listener may fall behind by before it is told to take a full snapshot.

@@ -49,6 +49,13 @@ async fn the_stream_pushes_book_changes_without_positions(app: TestApp) {
     app.get(&format!("stream?match_id=999999&ticket={ticket}"), None).await.expect(404);
     app.get(&format!("stream?match_id=abc&ticket={ticket}"), None).await.expect(400);
 
+    // A bystander's stream, to show that nobody else is told about demo's bets.
+    let bystander_ticket = app.post("stream/ticket", Some(&admin), json!({})).await.data()["ticket"].as_str().unwrap().to_string();
+    let mut bystander =
+        app.client.get(format!("{}/stream?match_id={match_id}&ticket={bystander_ticket}", app.base)).send().await.unwrap();
+    let mut bystander_buffer = String::new();
+    read_until(&mut bystander, &mut bystander_buffer, |event, _| event == "snapshot").await;
+
     let mut response = app.client.get(format!("{}/stream?match_id={match_id}&ticket={ticket}", app.base)).send().await.unwrap();
     assert_eq!(response.status().as_u16(), 200);
     assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
@@ -70,6 +77,9 @@ async fn the_stream_pushes_book_changes_without_positions(app: TestApp) {
         event == "market" && value["market_id"] == market && value["runners"][0]["back"].as_array().unwrap().is_empty()
     })
     .await;
+    // demo's lay was matched by someone else: demo (only) is told to fetch their own figures.
+    let (_, mine) = read_until(&mut response, &mut buffer, |event, _| event == "mine").await;
+    assert_eq!(mine, json!({ "market_id": market }));
     // demo has a position of -600.00 on A, but the stream carries nobody's position.
     assert!(book["runners"].as_array().unwrap().iter().all(|r| minor(&r["position"]) == 0), "{book}");
     let detail = app.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await;
@@ -80,5 +90,12 @@ async fn the_stream_pushes_book_changes_without_positions(app: TestApp) {
     app.post("admin/market/status", Some(&admin), json!({ "market_id": market, "status": "ball_running" })).await.expect(200);
     let (_, book) = read_until(&mut response, &mut buffer, |event, value| event == "market" && value["status"] == "ball_running").await;
     assert_eq!(book["market_id"], market);
+    let seen = std::sync::Mutex::new(Vec::new());
+    read_until(&mut bystander, &mut bystander_buffer, |event, value| {
+        seen.lock().unwrap().push(event.to_string());
+        event == "market" && value["status"] == "ball_running"
+    })
+    .await;
+    assert!(!seen.lock().unwrap().iter().any(|e| e == "mine"), "the bystander saw {:?}", seen.lock().unwrap());
 }
 both_databases!(the_stream_pushes_book_changes_without_positions);

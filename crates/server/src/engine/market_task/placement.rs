@@ -32,12 +32,16 @@ use crate::error::AppError;
 /// Bet ids a market task reserves at a time (PostgreSQL: one statement per this many bets).
 const BET_IDS_RESERVED_AHEAD: usize = 256;
 
+/// A batch's answers, how many bets it placed, and the users it touched.
+type BatchOutcome = (Vec<Result<BetAnswer, AppError>>, u64, BTreeSet<i64>);
+
 /// Where a batch's answers go.
 pub(super) type Reply = oneshot::Sender<Result<BetAnswer, AppError>>;
 
 impl MarketActor {
-    /// Places a batch of bets in one transaction and answers each after the commit.
-    pub(super) async fn place_batch(&mut self, batch: Vec<(PlaceBet, Reply)>) {
+    /// Places a batch of bets in one transaction and answers each after the commit. Returns
+    /// the users whose bets, positions or exposure the batch changed.
+    pub(super) async fn place_batch(&mut self, batch: Vec<(PlaceBet, Reply)>) -> BTreeSet<i64> {
         let (requests, replies): (Vec<PlaceBet>, Vec<Reply>) = batch.into_iter().unzip();
         let mut outcome = self.try_batch(&requests).await;
         if let Err(err) = &outcome {
@@ -45,24 +49,26 @@ impl MarketActor {
             outcome = self.try_batch(&requests).await;
         }
         match outcome {
-            Ok((answers, placed)) => {
+            Ok((answers, placed, touched)) => {
                 self.stats.record_commit(placed);
                 for (reply, answer) in replies.into_iter().zip(answers) {
                     let _ = reply.send(answer);
                 }
+                touched
             }
             Err(err) => {
                 tracing::error!(market_id = self.row.market_id, "placing a batch of bets failed: {err}");
                 for reply in replies {
                     let _ = reply.send(Err(AppError::Internal(anyhow::anyhow!("placing a batch of bets failed"))));
                 }
+                BTreeSet::new()
             }
         }
     }
 
-    /// One attempt at a batch: the answers and how many bets were placed, or the store's
-    /// error after the market was reloaded from what is committed.
-    async fn try_batch(&mut self, requests: &[PlaceBet]) -> Result<(Vec<Result<BetAnswer, AppError>>, u64), AppError> {
+    /// One attempt at a batch: the answers, how many bets were placed and whom they touched,
+    /// or the store's error after the market was reloaded from what is committed.
+    async fn try_batch(&mut self, requests: &[PlaceBet]) -> Result<BatchOutcome, AppError> {
         let outcome = self.write_batch(requests).await;
         if outcome.is_err() {
             self.reload().await;
@@ -70,7 +76,7 @@ impl MarketActor {
         outcome
     }
 
-    async fn write_batch(&mut self, requests: &[PlaceBet]) -> Result<(Vec<Result<BetAnswer, AppError>>, u64), AppError> {
+    async fn write_batch(&mut self, requests: &[PlaceBet]) -> Result<BatchOutcome, AppError> {
         let mut writer = self.store.begin_write().await?;
         let users: Vec<i64> = requests.iter().map(|r| r.user_id).collect();
         let funds = writer.lock_funds(&users).await?.into_iter().map(|f| (f.user_id, Funds::new(f))).collect();
@@ -97,7 +103,7 @@ impl MarketActor {
         self.write_noted(&mut writer, &mut batch).await?;
         writer.commit().await?;
         self.stored_exposure.extend(batch.counted);
-        Ok((answers, placed))
+        Ok((answers, placed, batch.touched))
     }
 
     /// Ids for `count` new bets, from the ids this task reserved ahead; reserves more, in the
