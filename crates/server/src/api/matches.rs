@@ -289,7 +289,10 @@ async fn match_detail(
     let match_id = body.match_id.0;
     let the_match = state.store.match_by_id(match_id).await.or_not_found(|| format!("There is no match with id {match_id}."))?;
     let markets = market_books(&state, match_id, the_match.in_play, Some(authed.user.id)).await?;
-    Ok(ok(MatchDetail { the_match: MatchItem::from(the_match), markets }))
+    let mut item = MatchItem::from(the_match);
+    item.has_bookmaker = markets.iter().any(|m| m.market_type == "bookmaker");
+    item.has_fancy = markets.iter().any(|m| m.market_type == "fancy");
+    Ok(ok(MatchDetail { the_match: item, markets }))
 }
 
 /// Every market of a match as the page shows it; with `viewer`, that user's positions and

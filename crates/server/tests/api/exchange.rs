@@ -247,6 +247,7 @@ async fn bookmaker_and_fancy_bets_are_taken_by_the_house_at_the_posted_rate(app:
     bet(&app, &demo, json!({ "market_id": fancy, "side": "yes", "price": 100, "line": 57, "stake": 200 })).await.expect(200);
     bet(&app, &demo, json!({ "market_id": fancy, "side": "no", "price": 100, "line": 55, "stake": 200 })).await.expect(409);
     let detail = app.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await;
+    assert_eq!((&detail.data()["match"]["has_bookmaker"], &detail.data()["match"]["has_fancy"]), (&json!(true), &json!(true)));
     let fancy_book = detail.data()["markets"].as_array().unwrap().iter().find(|m| m["market_id"] == fancy).unwrap()["book"].clone();
     assert_eq!(minor(&fancy_book[0]["pnl"]), -200_00, "below 57 the YES loses: {fancy_book}");
     assert_eq!(minor(&fancy_book.as_array().unwrap().last().unwrap()["pnl"]), 200_00);
