@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { Spinner } from '../components/QueryState';
 import { GuestOnly, RequireAuth } from './guards';
@@ -17,7 +17,8 @@ const RulesPage = lazyNamed(() => import('../features/rules/RulesPage'), 'RulesP
 const CasinoGamePage = lazyNamed(() => import('../features/casino/CasinoGamePage'), 'CasinoGamePage');
 const HomePage = lazyNamed(() => import('../features/matches/HomePage'), 'HomePage');
 const AllSportsPage = lazyNamed(() => import('../features/matches/AllSportsPage'), 'AllSportsPage');
-const GameDetailsPage = lazyNamed(() => import('../features/matches/GameDetailsPage'), 'GameDetailsPage');
+const MatchPage = lazyNamed(() => import('../features/betting/MatchPage'), 'MatchPage');
+const RaceCardPage = lazyNamed(() => import('../features/betting/RaceCardPage'), 'RaceCardPage');
 const UserPage = lazyNamed(() => import('../features/user/UserPage'), 'UserPage');
 const reports = () => import('../features/reports/ReportPages');
 const AccountStatementPage = lazyNamed(reports, 'AccountStatementPage');
@@ -30,7 +31,6 @@ const CasinoMatchPage = lazyNamed(() => import('../features/casino/CasinoMatchPa
 const WorldCasinoPage = lazyNamed(() => import('../features/casino/WorldCasinoPage'), 'WorldCasinoPage');
 const Mac88LobbyPage = lazyNamed(() => import('../features/casino/WorldCasinoPage'), 'Mac88LobbyPage');
 const HorseRacingPage = lazyNamed(() => import('../features/horse-racing/HorseRacingPage'), 'HorseRacingPage');
-const RacePage = lazyNamed(() => import('../features/horse-racing/RacePage'), 'RacePage');
 const ChangePasswordPage = lazyNamed(() => import('../features/settings/ChangePasswordPage'), 'ChangePasswordPage');
 const ButtonValuesPage = lazyNamed(() => import('../features/settings/ButtonValuesPage'), 'ButtonValuesPage');
 const DepositWithdrawPage = lazyNamed(() => import('../features/settings/DepositWithdrawPage'), 'DepositWithdrawPage');
@@ -43,6 +43,11 @@ function Page({ children }: { children: ReactNode }) {
       <Suspense fallback={<Spinner />}>{children}</Suspense>
     </ErrorBoundary>
   );
+}
+
+/** /CM/MD/{id}: a sports match by its numeric id, else a casino table by its code. */
+function MatchOrCasinoPage() {
+  return /^\d+$/.test(useParams().matchId ?? '') ? <MatchPage /> : <CasinoMatchPage />;
 }
 
 /** Spec §2's route table: hash-style URLs (the router is a HashRouter, see App.tsx). */
@@ -62,8 +67,8 @@ export function AppRoutes() {
       <Route element={<Page><RequireAuth><MainLayout /></RequireAuth></Page>}>
         <Route index element={<HomePage />} />
         <Route path="home" element={<HomePage />} />
-        <Route path="game-details/:sportId/:matchId" element={<GameDetailsPage />} />
-        <Route path="match/matchdetail/:matchId" element={<GameDetailsPage />} />
+        <Route path="game-details/:sportId/:matchId" element={<MatchPage />} />
+        <Route path="match/matchdetail/:matchId" element={<MatchPage />} />
         <Route path="all-sports/:sportId" element={<AllSportsPage />} />
         <Route path="user" element={<UserPage />} />
         <Route path="report">
@@ -81,9 +86,9 @@ export function AppRoutes() {
           <Route path="match/:matchId" element={<CasinoMatchPage />} />
           <Route path="mac88" element={<Mac88LobbyPage />} />
         </Route>
-        <Route path="CM/MD/:matchId" element={<CasinoMatchPage />} />
+        <Route path="CM/MD/:matchId" element={<MatchOrCasinoPage />} />
         <Route path="horse-racing" element={<HorseRacingPage />} />
-        <Route path="horse-racing/:matchId/:date" element={<RacePage />} />
+        <Route path="horse-racing/:matchId/:date" element={<RaceCardPage />} />
         <Route path="setting">
           <Route index element={<Navigate to="/setting/change-password" replace />} />
           <Route path="change-password" element={<ChangePasswordPage />} />

@@ -1,6 +1,6 @@
 // The header's balance (spec §4): fetched every 5,000 ms, also after an error (silently),
 // and at once after a successful bet.
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiGet, dataOr } from '../api/client';
 import { queryClient } from '../lib/query-client';
 import { SESSION_KEYS, readJson, writeJson } from '../lib/storage';
@@ -39,8 +39,9 @@ export function useBalance(enabled: boolean) {
 
 /**
  * For the bet slip: a bet was placed, so the balance changed now. Cancels the wait and
- * refetches at once; the 5 s interval carries on from there.
+ * refetches at once; the 5 s interval carries on from there. `client`: the provider's client
+ * (the app's one by default).
  */
-export function refreshBalanceNow(): Promise<void> {
-  return queryClient.refetchQueries({ queryKey: BALANCE_QUERY_KEY });
+export function refreshBalanceNow(client: QueryClient = queryClient): Promise<void> {
+  return client.refetchQueries({ queryKey: BALANCE_QUERY_KEY });
 }

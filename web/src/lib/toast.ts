@@ -18,3 +18,7 @@ export function toastSuccess(message: string): void {
 export function toastError(message: string): void {
   toast.error(message || 'Something went wrong. Please try again.');
 }
+
+export function toastInfo(message: string): void {
+  toast.info(message);
+}

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { isMissingEndpoint } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
-import { EmptyState, QueryState } from '../../components/QueryState';
-import { formatIstDateTime, istDateKey } from '../../lib/format';
-import { getRaceMatches, getVenues } from './api';
+import { QueryState } from '../../components/QueryState';
+import { formatIstDateTime, istDateKey, shiftDateKey } from '../../lib/format';
+import { getVenues } from './api';
 
 const SPORTS = [
   { id: 7, name: 'Horse Racing' },
@@ -21,7 +20,7 @@ const COUNTRIES = [
   { code: 'IN', name: 'India' },
 ];
 
-/** /horse-racing: country tabs, a date and the venues with their races (cards come with the markets issue). */
+/** /horse-racing: sport and country tabs, a date, and the venues with their race times; a time opens the race card. */
 export function HorseRacingPage() {
   const [params, setParams] = useSearchParams();
   const sportId = Number(params.get('sport_id') ?? 7) === 4339 ? 4339 : 7;
@@ -30,9 +29,6 @@ export function HorseRacingPage() {
   const update = (change: Record<string, string>) => setParams({ sport_id: String(sportId), country, date, ...change }, { replace: true });
 
   const venues = useQuery({ queryKey: ['venues', sportId, country, date], queryFn: () => getVenues(country, date, sportId) });
-  const missing = isMissingEndpoint(venues.error);
-  // Until the venue list exists on the server, the sport's races come from the match list.
-  const fallback = useQuery({ queryKey: ['raceMatches', sportId], queryFn: () => getRaceMatches(sportId), enabled: missing });
 
   return (
     <PageCard title={SPORTS.find((s) => s.id === sportId)?.name ?? 'Racing'} testId="horse-racing-page">
@@ -50,42 +46,35 @@ export function HorseRacingPage() {
           </button>
         ))}
       </div>
-      <label className="filter-row">
-        Date
-        <input type="date" value={date} onChange={(e) => e.target.value && update({ date: e.target.value })} data-testid="racing-date" />
-      </label>
-      {missing ? (
-        <QueryState isPending={fallback.isPending} error={fallback.error} isEmpty={(fallback.data ?? []).length === 0} empty="No races today.">
-          <ul className="venue-list" data-testid="race-list">
-            {(fallback.data ?? []).map((race) => (
-              <li key={race.match_id}>
-                <Link to={`/horse-racing/${race.match_id}/${istDateKey(race.open_date)}`}>
-                  <b>{formatIstDateTime(race.open_date).slice(11, 16)}</b> {race.match_name || race.name}
-                </Link>
-                <span className="muted small"> {race.series_name}</span>
-              </li>
-            ))}
-          </ul>
-        </QueryState>
-      ) : (
-        <QueryState isPending={venues.isPending} error={venues.error} isEmpty={(venues.data ?? []).length === 0} empty="No races for this country on this date.">
-          <ul className="venue-list" data-testid="venue-list">
-            {(venues.data ?? []).map((venue) => (
-              <li key={venue.venue}>
-                <h3>{venue.venue}</h3>
-                <div className="race-times">
-                  {venue.races.map((race) => (
-                    <Link key={race.match_id} className="race-time" to={`/horse-racing/${race.match_id}/${date}`}>
-                      {formatIstDateTime(race.market_start_time).slice(11, 16)}
-                    </Link>
-                  ))}
-                </div>
-              </li>
-            ))}
-          </ul>
-        </QueryState>
-      )}
-      {venues.error && !missing ? <EmptyState>Try another date or country.</EmptyState> : null}
+      <div className="filter-row">
+        <button type="button" className="btn btn-small" onClick={() => update({ date: shiftDateKey(date, -1) })} aria-label="The day before" data-testid="racing-prev-day">
+          ‹
+        </button>
+        <label>
+          Date
+          <input type="date" value={date} onChange={(e) => e.target.value && update({ date: e.target.value })} data-testid="racing-date" />
+        </label>
+        <button type="button" className="btn btn-small" onClick={() => update({ date: shiftDateKey(date, 1) })} aria-label="The day after" data-testid="racing-next-day">
+          ›
+        </button>
+      </div>
+      <QueryState isPending={venues.isPending} error={venues.error} isEmpty={(venues.data ?? []).length === 0} empty="No races for this country on this date. Try another date or country.">
+        <ul className="venue-list" data-testid="venue-list">
+          {(venues.data ?? []).map((venue) => (
+            <li key={venue.venue} data-testid="venue">
+              <h3>{venue.venue}</h3>
+              <div className="race-times">
+                {venue.races.map((race) => (
+                  <Link key={race.match_id} className={`race-time${race.in_play ? ' in-play' : ''}`} to={`/horse-racing/${race.match_id}/${date}`} data-testid="race-time">
+                    {formatIstDateTime(race.market_start_time).slice(11, 16)}
+                    {race.in_play ? ' · In Play' : ''}
+                  </Link>
+                ))}
+              </div>
+            </li>
+          ))}
+        </ul>
+      </QueryState>
     </PageCard>
   );
 }

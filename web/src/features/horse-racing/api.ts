@@ -3,7 +3,9 @@ import { apiPost, dataOr } from '../../api/client';
 export interface Race {
   match_id: number;
   name: string;
+  /** The off, ISO-8601 UTC. */
   market_start_time: string;
+  in_play?: boolean;
 }
 
 export interface Venue {
@@ -12,21 +14,7 @@ export interface Venue {
   races: Race[];
 }
 
+/** Race meetings of a racing sport (7 horses, 4339 greyhounds) in a country on a day (yyyy-MM-dd at UTC+5:30). */
 export async function getVenues(country: string, date: string, sport_id: number): Promise<Venue[]> {
   return dataOr(await apiPost<Venue[]>('match/getMatchVenueListByCountryCodeSportId', { country, date, sport_id }), []);
-}
-
-export interface RaceMatch {
-  match_id: number;
-  name: string;
-  match_name: string;
-  open_date: string;
-  sport_id: number;
-  sport_name: string;
-  series_name?: string;
-  in_play?: boolean;
-}
-
-export async function getRaceMatches(sport_id: number): Promise<RaceMatch[]> {
-  return dataOr(await apiPost<RaceMatch[]>('match/getMatches', { sport_id, is_active: 1 }), []);
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
-import { getMatches, getSeries, getSports, sortMatches } from './api';
+import { getMatches, getSeries, getSports, LIST_REFRESH_MS, sortMatches } from './api';
 import { MatchList } from './MatchList';
 
 /** One sport's matches, optionally one series: in-play first, start times at UTC+5:30. */
@@ -15,6 +15,8 @@ export function AllSportsPage() {
     queryKey: ['matches', 'sport', sportId, seriesId ?? null],
     queryFn: () => getMatches(seriesId ? { sport_id: sportId, series_id: seriesId } : { sport_id: sportId }),
     enabled: valid,
+    refetchInterval: LIST_REFRESH_MS,
+    staleTime: 0,
   });
   const series = useQuery({ queryKey: ['series', sportId], queryFn: () => getSeries(sportId), enabled: valid });
   const sports = useQuery({ queryKey: ['activeSports'], queryFn: getSports });

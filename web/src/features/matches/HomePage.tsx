@@ -2,19 +2,20 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
-import { orderSports, sportPath, topNavSports } from '../../lib/sports';
-import { getCups, getMatches, getSports, sortMatches, type Match } from './api';
+import { orderSports, RACING_IDS, sportPath, topNavSports } from '../../lib/sports';
+import { getCups, getMatches, getSports, LIST_REFRESH_MS, sortMatches, type Match } from './api';
 import { MatchList } from './MatchList';
 
-/** Home: every active sport's matches, in-play first (betting comes with the markets issue). */
+/** Home: every active sport's matches, in-play first, with the match odds' best prices. */
 export function HomePage() {
-  const matches = useQuery({ queryKey: ['matches', 'all'], queryFn: () => getMatches() });
+  const matches = useQuery({ queryKey: ['matches', 'all'], queryFn: () => getMatches(), refetchInterval: LIST_REFRESH_MS, staleTime: 0 });
   const sports = useQuery({ queryKey: ['activeSports'], queryFn: getSports });
   const cups = useQuery({ queryKey: ['cups'], queryFn: getCups });
   const visible = new Set(topNavSports(sports.data ?? []).map((s) => s.sport_id));
   const bySport = new Map<number, Match[]>();
   for (const m of matches.data ?? []) {
-    if (sports.data && !visible.has(m.sport_id)) continue;
+    // Racing has its own page of meetings and race times.
+    if ((sports.data && !visible.has(m.sport_id)) || RACING_IDS.has(m.sport_id)) continue;
     bySport.set(m.sport_id, [...(bySport.get(m.sport_id) ?? []), m]);
   }
   const order = orderSports(

@@ -1,4 +1,4 @@
-import { apiGet, apiPost, dataOr, isMissingEndpoint } from '../../api/client';
+import { apiGet, apiPost, dataOr } from '../../api/client';
 
 export interface Match {
   match_id: number;
@@ -13,7 +13,23 @@ export interface Match {
   in_play?: boolean;
   has_fancy?: boolean;
   has_bookmaker?: boolean;
-  odds?: unknown;
+  /** Match-odds summary: the best price to back and to lay per runner (null: none offered). */
+  odds?: OddsSummary | null;
+}
+
+export interface OddsSummary {
+  market_id: number;
+  status: string;
+  runners: RunnerOdds[];
+}
+
+export interface RunnerOdds {
+  selection_id: number;
+  name: string;
+  back: number | null;
+  back_size?: number | null;
+  lay: number | null;
+  lay_size?: number | null;
 }
 
 export interface Sport {
@@ -23,21 +39,8 @@ export interface Sport {
   order?: number;
 }
 
-export interface Market {
-  market_id: string | number;
-  name: string;
-  type: string;
-  status: string;
-  in_play?: boolean;
-  min_stake?: number;
-  max_stake?: number;
-  runners?: { selection_id: number | string; name: string }[];
-}
-
-export interface MatchDetail {
-  match: Match;
-  markets: Market[];
-}
+/** Match lists show moving prices: fetched again this often (the match page itself streams). */
+export const LIST_REFRESH_MS = 5_000;
 
 export async function getMatches(filter: { sport_id?: number; series_id?: number } = {}): Promise<Match[]> {
   return dataOr(await apiPost<Match[]>('match/getMatches', { ...filter, is_active: 1 }), []);
@@ -60,21 +63,6 @@ export async function getSeries(sport_id: number): Promise<Series[]> {
 
 export async function getSports(): Promise<Sport[]> {
   return dataOr(await apiPost<Sport[]>('sport/getSports', { is_active: 1 }), []);
-}
-
-/**
- * The match and its markets from `match/matchDetail`; until the server has that call, the
- * match from `match/getMatches` with no markets.
- */
-export async function getMatchDetail(matchId: number, sportId?: number): Promise<MatchDetail | null> {
-  try {
-    return dataOr(await apiPost<MatchDetail>('match/matchDetail', { match_id: matchId }), null);
-  } catch (error) {
-    if (!isMissingEndpoint(error)) throw error;
-  }
-  const matches = await getMatches(sportId ? { sport_id: sportId } : {});
-  const match = matches.find((m) => Number(m.match_id) === matchId);
-  return match ? { match, markets: [] } : null;
 }
 
 /** In-play first, then by start time. */

@@ -3,12 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { BUTTON_VALUES_KEY } from '../../api/button-values';
 import { ApiError, errorMessage } from '../../api/client';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { getButtonValues, setButtonValues, type ButtonType, type ButtonValue } from './api';
 
-export const BUTTON_VALUES_KEY = ['buttonValues'] as const;
 const TABS: { type: ButtonType; label: string }[] = [
   { type: 'Game', label: 'Game Buttons' },
   { type: 'Casino', label: 'Casino Buttons' },

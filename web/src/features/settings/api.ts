@@ -1,21 +1,8 @@
-import { apiGet, apiPost, dataOr, type Answer } from '../../api/client';
+import type { ButtonValue } from '../../api/button-values';
+import { apiPost, type Answer } from '../../api/client';
 import type { ChangePasswordValues } from '../../lib/password';
 
-export type ButtonType = 'Game' | 'Casino';
-
-export interface ButtonValue {
-  button_name: string;
-  button_value: number;
-  type: ButtonType;
-}
-
-/** `user/getButtonValue`: `data` is a JSON string of the entries (sometimes already a list). */
-export async function getButtonValues(): Promise<ButtonValue[]> {
-  const data = dataOr(await apiGet<string | ButtonValue[]>('user/getButtonValue'), null);
-  if (data === null) return [];
-  const list: unknown = typeof data === 'string' ? JSON.parse(data) : data;
-  return Array.isArray(list) ? (list as ButtonValue[]) : [];
-}
+export { getButtonValues, type ButtonType, type ButtonValue } from '../../api/button-values';
 
 export function setButtonValues(values: ButtonValue[]): Promise<Answer<null>> {
   return apiPost<null>('user/setButtonValue', values);

@@ -1,0 +1,225 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { BUTTON_VALUES_KEY, getButtonValues } from '../../api/button-values';
+import { ApiError, errorMessage } from '../../api/client';
+import { refreshBalanceNow } from '../../hooks/useBalance';
+import { toastError, toastInfo, toastSuccess } from '../../lib/toast';
+import { matchDetailKey, openBetsKey, placeBet, type MarketBook, type PlaceBetResult } from './api';
+import { formatOdds, parseOddsText, tickDown, tickUp } from './ladder';
+import { useFlash } from '../../hooks/useFlash';
+import { housePrice, newClientRef, placeBody, sideLabel, slipBet, slipProblems, type SlipState } from './selection';
+import { formatMinor, preview } from './slip-math';
+
+/** A submission that failed to reach the server: a retry of the same bet reuses its client_ref. */
+interface Unsure {
+  body: string;
+  clientRef: string;
+}
+
+/**
+ * The bet slip: the picked runner and side, the odds (− and + step one ladder tick; house
+ * markets take the posted rate), the stake with the Game stake buttons, the preview, and Place.
+ * During an in-play bet delay the button counts down. Every submission carries a client_ref;
+ * after a network error the same bet is resent with the same one, so it is never placed twice.
+ */
+export function BetSlip({
+  market,
+  runnerName,
+  slip,
+  onChange,
+  onClose,
+  onPlaced,
+}: {
+  market: MarketBook;
+  runnerName: string;
+  slip: SlipState;
+  onChange: (slip: SlipState) => void;
+  onClose: () => void;
+  onPlaced: (result: PlaceBetResult) => void;
+}) {
+  const queryClient = useQueryClient();
+  const buttons = useQuery({ queryKey: BUTTON_VALUES_KEY, queryFn: getButtonValues, staleTime: 60_000 });
+  const gameButtons = (buttons.data ?? []).filter((b) => b.type === 'Game');
+  const [attempted, setAttempted] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [unsure, setUnsure] = useState<Unsure | null>(null);
+  const [placing, setPlacing] = useState<{ delayS: number; startedMs: number } | null>(null);
+  const countdown = useCountdown(placing);
+
+  const exchange = market.type !== 'bookmaker' && market.type !== 'fancy';
+  const house = exchange ? null : housePrice(market, slip.pick);
+  const houseFlash = useFlash(house ? `${house.line ?? ''}/${house.rate}` : '');
+  const problems = slipProblems(market, slip);
+  // Letters or a bad price show at once; "enter a stake/odds" only after a try.
+  const shown = problems.filter(
+    (p) => attempted || p.field === 'market' || (p.field === 'stake' && slip.stakeText !== '') || (p.field === 'odds' && slip.oddsText !== ''),
+  );
+  const bet = slipBet(market, slip);
+  const figures = bet ? preview(bet.pricing, bet.side, bet.price, bet.stake) : null;
+
+  const set = (change: Partial<SlipState>) => {
+    setServerError(null);
+    onChange({ ...slip, ...change });
+  };
+  const step = (direction: 1 | -1) => {
+    const current = parseOddsText(slip.oddsText);
+    const start = current ?? (direction === 1 ? 100 : 100_100);
+    set({ oddsText: formatOdds(direction === 1 ? tickUp(start) : tickDown(start)) });
+  };
+
+  async function submit() {
+    setAttempted(true);
+    setServerError(null);
+    if (problems.length > 0 || placing) return;
+    const body = placeBody(market, slip);
+    const fingerprint = JSON.stringify(body);
+    const clientRef = unsure?.body === fingerprint ? unsure.clientRef : newClientRef();
+    setPlacing({ delayS: market.in_play ? market.bet_delay_s : 0, startedMs: Date.now() });
+    try {
+      const result = await placeBet({ ...body, client_ref: clientRef });
+      setUnsure(null);
+      if (!result) return; // the session ended; the app is on its way to the login page
+      announce(result);
+      void refreshBalanceNow(queryClient);
+      void queryClient.invalidateQueries({ queryKey: matchDetailKey(market.match_id), exact: true });
+      void queryClient.invalidateQueries({ queryKey: openBetsKey(market.match_id), exact: true });
+      setAttempted(false);
+      onPlaced(result);
+    } catch (error) {
+      if (error instanceof ApiError && error.httpStatus === 0) {
+        setUnsure({ body: fingerprint, clientRef });
+        setServerError(
+          'Could not reach the server, so we do not know yet whether the bet was placed. Press Place Bet again: the same bet is sent again and cannot be placed twice.',
+        );
+        return;
+      }
+      setUnsure(null);
+      const message = betErrorMessage(error);
+      setServerError(message);
+      toastError(message);
+      if (error instanceof ApiError && error.httpStatus === 409) {
+        // Odds changed or the market stopped: show what is posted now.
+        void queryClient.invalidateQueries({ queryKey: matchDetailKey(market.match_id), exact: true });
+      }
+    } finally {
+      setPlacing(null);
+    }
+  }
+
+  const side = slip.pick.side;
+  return (
+    <div className={`bet-slip ${side === 'back' || side === 'yes' ? 'back' : 'lay'}`} data-testid="bet-slip">
+      <div className="slip-head">
+        <span>
+          <b data-testid="slip-side">{sideLabel(side)}</b> <span data-testid="slip-runner">{runnerName}</span>
+          {market.name !== runnerName && <span className="muted small"> · {market.name}</span>}
+        </span>
+        <button type="button" className="slip-close" aria-label="Close the bet slip" onClick={onClose} data-testid="slip-close">
+          ×
+        </button>
+      </div>
+      <div className="slip-fields">
+        <label className="slip-field">
+          <span>{exchange ? 'Odds' : market.type === 'fancy' ? 'Line / Rate' : 'Rate'}</span>
+          {exchange ? (
+            <span className="odds-stepper">
+              <button type="button" aria-label="One tick lower" onClick={() => step(-1)} data-testid="odds-down">
+                −
+              </button>
+              <input
+                inputMode="decimal"
+                value={slip.oddsText}
+                onChange={(e) => set({ oddsText: e.target.value })}
+                aria-label="Odds"
+                data-testid="slip-odds"
+              />
+              <button type="button" aria-label="One tick higher" onClick={() => step(1)} data-testid="odds-up">
+                +
+              </button>
+            </span>
+          ) : (
+            <output className={`house-price${houseFlash ? ' flash' : ''}`} data-testid="slip-rate">
+              {house ? (house.line !== undefined ? `${house.line} / ${house.rate}` : house.rate) : '-'}
+            </output>
+          )}
+        </label>
+        <label className="slip-field">
+          <span>Stake</span>
+          <input
+            inputMode="decimal"
+            value={slip.stakeText}
+            onChange={(e) => set({ stakeText: e.target.value })}
+            aria-label="Stake"
+            data-testid="slip-stake"
+          />
+        </label>
+      </div>
+      {gameButtons.length > 0 && (
+        <div className="stake-buttons" data-testid="stake-buttons">
+          {gameButtons.map((b) => (
+            <button key={`${b.button_name}-${b.button_value}`} type="button" onClick={() => set({ stakeText: String(b.button_value) })} data-testid="stake-button">
+              {b.button_name}
+            </button>
+          ))}
+        </div>
+      )}
+      <dl className="slip-preview" data-testid="slip-preview">
+        <div>
+          <dt>Profit</dt>
+          <dd data-testid="slip-profit">{figures ? formatMinor(figures.profit) : '0.00'}</dd>
+        </div>
+        <div>
+          <dt>Liability</dt>
+          <dd data-testid="slip-liability">{figures ? formatMinor(figures.liability) : '0.00'}</dd>
+        </div>
+      </dl>
+      {(shown.length > 0 || serverError) && (
+        <div className="slip-errors" role="alert" data-testid="slip-error">
+          {serverError ? <p>{serverError}</p> : shown.map((p) => <p key={p.field}>{p.message}</p>)}
+        </div>
+      )}
+      {placing && placing.delayS > 0 && (
+        <p className="notice slip-delay" data-testid="bet-delay">
+          In-play bet delay: your bet is sent in <b data-testid="bet-delay-seconds">{countdown}</b> s.
+        </p>
+      )}
+      <div className="slip-actions">
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="btn btn-primary" onClick={() => void submit()} disabled={Boolean(placing)} data-testid="place-bet">
+          {placing ? (placing.delayS > 0 ? `Placing… ${countdown}` : 'Placing…') : 'Place Bet'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Seconds left of the bet delay, counting down while a placement waits. */
+function useCountdown(placing: { delayS: number; startedMs: number } | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!placing || placing.delayS <= 0) return undefined;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 200);
+    return () => clearInterval(timer);
+  }, [placing]);
+  if (!placing) return 0;
+  return Math.max(0, Math.ceil(placing.delayS - (now - placing.startedMs) / 1000));
+}
+
+/** The outcome toast: matched, partly matched or waiting. */
+function announce(result: PlaceBetResult): void {
+  const message = result.message || 'Bet placed.';
+  if (result.status === 'matched') toastSuccess(message);
+  else toastInfo(message);
+}
+
+/** A refusal in words: the server's message (a 400's first field message is its headline). */
+export function betErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    const field = Object.values(error.fieldErrors)[0];
+    return `Bet not placed: ${field ?? error.message}`;
+  }
+  return `Bet not placed: ${errorMessage(error)}`;
+}

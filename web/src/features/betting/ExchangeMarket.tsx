@@ -1,0 +1,92 @@
+import { formatMoney } from '../../lib/format';
+import type { MarketBook, PriceSize } from './api';
+import { formatSize, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
+import type { Pick } from './selection';
+
+const DEPTH = 3;
+
+/**
+ * An exchange market (match odds, racing win or place): per runner the three best prices to
+ * back (blue, best nearest the middle) and to lay (pink), with the money available at each.
+ * A price under a suspended overlay still opens the slip, which says why no bet is taken.
+ */
+export function ExchangeMarket({
+  market,
+  projection,
+  onPick,
+}: {
+  market: MarketBook;
+  projection?: Map<number, number>;
+  onPick: (pick: Pick) => void;
+}) {
+  return (
+    <section className="market" data-testid="market" data-market-type={market.type} data-market-id={market.market_id}>
+      <MarketHead market={market} />
+      <div className="market-rows">
+        <div className="runner-row head" aria-hidden="true">
+          <span className="runner-name" />
+          <span className="depth" />
+          <span className="depth" />
+          <span className="col-head back">Back</span>
+          <span className="col-head lay">Lay</span>
+          <span className="depth" />
+          <span className="depth" />
+        </div>
+        {market.runners.map((runner) => {
+          const backs = levels(runner.back);
+          const lays = levels(runner.lay);
+          return (
+            <div className="runner-row" key={runner.selection_id} data-testid="runner" data-selection-id={runner.selection_id}>
+              <span className="runner-name">
+                <b>{runner.name}</b>
+                <RunnerPnl position={runner.position} projected={projection?.get(runner.selection_id)} />
+              </span>
+              {[2, 1, 0].map((i) => (
+                <PriceCell
+                  key={`b${i}`}
+                  tone="back"
+                  className={i === 0 ? 'best' : 'depth'}
+                  price={backs[i] ? String(backs[i].price) : undefined}
+                  sub={backs[i] ? formatSize(backs[i].size) : undefined}
+                  label={`Back ${runner.name}${backs[i] ? ` at ${backs[i].price}` : ''}`}
+                  onPick={backs[i] || i === 0 ? () => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'back', price: backs[i]?.price }) : undefined}
+                  testId={i === 0 ? 'best-back' : undefined}
+                />
+              ))}
+              {[0, 1, 2].map((i) => (
+                <PriceCell
+                  key={`l${i}`}
+                  tone="lay"
+                  className={i === 0 ? 'best' : 'depth'}
+                  price={lays[i] ? String(lays[i].price) : undefined}
+                  sub={lays[i] ? formatSize(lays[i].size) : undefined}
+                  label={`Lay ${runner.name}${lays[i] ? ` at ${lays[i].price}` : ''}`}
+                  onPick={lays[i] || i === 0 ? () => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'lay', price: lays[i]?.price }) : undefined}
+                  testId={i === 0 ? 'best-lay' : undefined}
+                />
+              ))}
+            </div>
+          );
+        })}
+        <StatusOverlay status={market.status} />
+      </div>
+    </section>
+  );
+}
+
+function levels(side: PriceSize[]): (PriceSize | undefined)[] {
+  return Array.from({ length: DEPTH }, (_, i) => side[i]);
+}
+
+/** A market's title bar: name, limits, and the in-play bet delay. */
+export function MarketHead({ market, title }: { market: MarketBook; title?: string }) {
+  return (
+    <header className="market-head">
+      <h2>{title ?? market.name}</h2>
+      <span className="market-meta" data-testid="market-limits">
+        {market.in_play && market.bet_delay_s > 0 ? <span className="badge delay">Delay {market.bet_delay_s}s</span> : null}
+        Min {formatMoney(market.min_stake)} · Max {formatMoney(market.max_stake)}
+      </span>
+    </header>
+  );
+}

@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { formatMoney } from '../../lib/format';
+import type { MarketBook } from './api';
+import { FancyBookModal } from './FancyBook';
+import { PriceCell, StatusOverlay } from './PriceCell';
+import type { Pick } from './selection';
+
+/**
+ * Fancy (session) markets: per line, No (pink: under the line) and Yes (blue: at or over it)
+ * with the line and its rate, the limits, and the caller's book per run range.
+ */
+export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPick: (pick: Pick) => void }) {
+  const [bookOf, setBookOf] = useState<number | null>(null);
+  const shown = markets.find((m) => m.market_id === bookOf);
+  return (
+    <section className="market fancy" data-testid="fancy-markets">
+      <header className="market-head">
+        <h2>Fancy</h2>
+      </header>
+      <div className="fancy-row head" aria-hidden="true">
+        <span className="runner-name" />
+        <span className="fancy-prices">
+          <span className="col-head lay">No</span>
+          <span className="col-head back">Yes</span>
+        </span>
+        <span className="fancy-limits" />
+      </div>
+      {markets.map((market) => {
+        return (
+          <div className="fancy-row" key={market.market_id} data-testid="fancy-row" data-market-id={market.market_id}>
+            <span className="runner-name">
+              <b>{market.name}</b>
+              <button type="button" className="book-btn" onClick={() => setBookOf(market.market_id)} data-testid="fancy-book-button">
+                Book
+              </button>
+            </span>
+            <div className="fancy-prices">
+              <PriceCell
+                tone="lay"
+                className="best"
+                price={market.line_no === null ? undefined : String(market.line_no)}
+                sub={market.rate_no === null ? undefined : String(market.rate_no)}
+                label={`No ${market.name}${market.line_no === null ? '' : ` at ${market.line_no}, rate ${market.rate_no}`}`}
+                disabled={market.line_no === null}
+                onPick={() => onPick({ marketId: market.market_id, side: 'no' })}
+                testId="fancy-no"
+              />
+              <PriceCell
+                tone="back"
+                className="best"
+                price={market.line_yes === null ? undefined : String(market.line_yes)}
+                sub={market.rate_yes === null ? undefined : String(market.rate_yes)}
+                label={`Yes ${market.name}${market.line_yes === null ? '' : ` at ${market.line_yes}, rate ${market.rate_yes}`}`}
+                disabled={market.line_yes === null}
+                onPick={() => onPick({ marketId: market.market_id, side: 'yes' })}
+                testId="fancy-yes"
+              />
+              <StatusOverlay status={market.status} />
+            </div>
+            <span className="fancy-limits small muted">
+              Min {formatMoney(market.min_stake)}
+              <br />
+              Max {formatMoney(market.max_stake)}
+            </span>
+          </div>
+        );
+      })}
+      {shown && <FancyBookModal name={shown.name} book={shown.book} onClose={() => setBookOf(null)} />}
+    </section>
+  );
+}

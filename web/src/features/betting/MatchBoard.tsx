@@ -1,0 +1,95 @@
+import { useState, type ReactNode } from 'react';
+import type { MarketBook, MarketType, PlaceBetResult } from './api';
+import { BetSlip } from './BetSlip';
+import { BookmakerMarket } from './BookmakerMarket';
+import { ExchangeMarket } from './ExchangeMarket';
+import { FancyMarkets } from './FancyMarkets';
+import { OpenBetsPanel } from './OpenBetsPanel';
+import { slipBet, slipFor, type Pick, type SlipState } from './selection';
+import { projectPositions } from './slip-math';
+
+const EXCHANGE_ORDER: MarketType[] = ['match_odds', 'win', 'place'];
+
+/**
+ * A match's markets with the bet slip and the caller's open bets beside them (below on a
+ * phone, where the slip rises from the bottom). While a stake is typed, each runner of the
+ * slip's market shows its P&L after the bet.
+ */
+export function MatchBoard({
+  matchId,
+  markets,
+  initialPick,
+  empty,
+}: {
+  matchId: number;
+  markets: MarketBook[];
+  initialPick?: Pick;
+  empty?: ReactNode;
+}) {
+  const [slip, setSlip] = useState<SlipState | null>(() => (initialPick && markets.some((m) => m.market_id === initialPick.marketId) ? slipFor(initialPick) : null));
+  const [outcome, setOutcome] = useState<PlaceBetResult | null>(null);
+
+  const slipMarket = slip ? markets.find((m) => m.market_id === slip.pick.marketId) : undefined;
+  const bet = slip && slipMarket ? slipBet(slipMarket, slip) : null;
+  const projection = bet && slipMarket && slipMarket.type !== 'fancy' ? projectPositions(slipMarket.runners, bet) : undefined;
+  const projectionFor = (market: MarketBook) => (market.market_id === slipMarket?.market_id ? projection : undefined);
+
+  const pick = (next: Pick) => {
+    setOutcome(null);
+    // A stake already typed carries over to the new pick.
+    setSlip((current) => ({ ...slipFor(next), stakeText: current?.stakeText ?? '' }));
+  };
+
+  const exchange = markets
+    .filter((m) => EXCHANGE_ORDER.includes(m.type))
+    .sort((a, b) => EXCHANGE_ORDER.indexOf(a.type) - EXCHANGE_ORDER.indexOf(b.type));
+  const bookmakers = markets.filter((m) => m.type === 'bookmaker');
+  const fancies = markets.filter((m) => m.type === 'fancy');
+
+  const runnerName = (market: MarketBook, state: SlipState) =>
+    market.type === 'fancy' ? market.name : (market.runners.find((r) => r.selection_id === state.pick.selectionId)?.name ?? '');
+
+  return (
+    <div className="match-board" data-testid="match-board">
+      <div className="board-markets">
+        {markets.length === 0 && (empty ?? <p className="empty-state">No markets are open on this match yet.</p>)}
+        {exchange.map((market) => (
+          <ExchangeMarket key={market.market_id} market={market} projection={projectionFor(market)} onPick={pick} />
+        ))}
+        {bookmakers.map((market) => (
+          <BookmakerMarket key={market.market_id} market={market} projection={projectionFor(market)} onPick={pick} />
+        ))}
+        {fancies.length > 0 && <FancyMarkets markets={fancies} onPick={pick} />}
+      </div>
+      <aside className="board-side">
+        <section className={`slip-panel${slip && slipMarket ? ' active' : ''}`} data-testid="slip-panel">
+          <header className="market-head">
+            <h2>Bet Slip</h2>
+          </header>
+          {slip && slipMarket ? (
+            <BetSlip
+              key={`${slip.pick.marketId}-${slip.pick.selectionId ?? ''}-${slip.pick.side}`}
+              market={slipMarket}
+              runnerName={runnerName(slipMarket, slip)}
+              slip={slip}
+              onChange={setSlip}
+              onClose={() => setSlip(null)}
+              onPlaced={(result) => {
+                setOutcome(result);
+                setSlip(null);
+              }}
+            />
+          ) : (
+            <p className="empty-state small">Tap a price to bet.</p>
+          )}
+          {outcome && (
+            <p className={`notice bet-outcome ${outcome.status === 'matched' ? 'success' : ''}`} data-testid="bet-outcome" data-status={outcome.status}>
+              {outcome.message}
+            </p>
+          )}
+        </section>
+        <OpenBetsPanel matchId={matchId} markets={markets} />
+      </aside>
+    </div>
+  );
+}

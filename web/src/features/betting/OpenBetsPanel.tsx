@@ -1,0 +1,100 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../../api/client';
+import { refreshBalanceNow } from '../../hooks/useBalance';
+import { formatIstDateTime, formatMoney } from '../../lib/format';
+import { toastError, toastSuccess } from '../../lib/toast';
+import { cancelBet, getOpenBets, matchDetailKey, openBetsKey, type BetItem, type MarketBook } from './api';
+import { sideLabel } from './selection';
+
+/** While the caller has unmatched bets, they may be matched at any moment: look again this often. */
+const UNMATCHED_REFRESH_MS = 5_000;
+
+/** The caller's bets on this match: matched, and unmatched ones that can be cancelled. */
+export function OpenBetsPanel({ matchId, markets }: { matchId: number; markets: MarketBook[] }) {
+  const queryClient = useQueryClient();
+  const bets = useQuery({
+    queryKey: openBetsKey(matchId),
+    queryFn: () => getOpenBets(matchId),
+    staleTime: 0,
+    refetchInterval: (query) => ((query.state.data?.unmatched.length ?? 0) > 0 ? UNMATCHED_REFRESH_MS : false),
+  });
+  const [tab, setTab] = useState<'matched' | 'unmatched'>('matched');
+  const [cancelling, setCancelling] = useState<number | null>(null);
+  const matched = bets.data?.matched ?? [];
+  const unmatched = bets.data?.unmatched ?? [];
+  const list = tab === 'matched' ? matched : unmatched;
+
+  async function cancel(bet: BetItem) {
+    setCancelling(bet.bet_id);
+    try {
+      const answer = await cancelBet(bet.bet_id);
+      if (answer.data) toastSuccess(answer.message || 'Bet cancelled.');
+      void refreshBalanceNow(queryClient);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: openBetsKey(matchId), exact: true }),
+        queryClient.invalidateQueries({ queryKey: matchDetailKey(matchId), exact: true }),
+      ]);
+    } catch (error) {
+      toastError(errorMessage(error));
+      void queryClient.invalidateQueries({ queryKey: openBetsKey(matchId), exact: true });
+    } finally {
+      setCancelling(null);
+    }
+  }
+
+  return (
+    <section className="open-bets" data-testid="open-bets">
+      <header className="market-head">
+        <h2>Open Bets</h2>
+      </header>
+      <div className="tabs compact" role="tablist">
+        <button type="button" role="tab" aria-selected={tab === 'matched'} className={tab === 'matched' ? 'active' : undefined} onClick={() => setTab('matched')} data-testid="open-bets-matched-tab">
+          Matched ({matched.length})
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'unmatched'} className={tab === 'unmatched' ? 'active' : undefined} onClick={() => setTab('unmatched')} data-testid="open-bets-unmatched-tab">
+          Unmatched ({unmatched.length})
+        </button>
+      </div>
+      {bets.error ? (
+        <p className="error-message">{errorMessage(bets.error)}</p>
+      ) : list.length === 0 ? (
+        <p className="empty-state small" data-testid="open-bets-empty">
+          {bets.isPending ? 'Loading…' : tab === 'matched' ? 'No matched bets on this match.' : 'No unmatched bets.'}
+        </p>
+      ) : (
+        <ul className="bet-list">
+          {list.map((bet) => (
+            <li key={`${tab}-${bet.bet_id}`} className={`bet-item ${bet.side === 'back' || bet.side === 'yes' ? 'back' : 'lay'}`} data-testid={`open-bet-${tab}`} data-bet-id={bet.bet_id}>
+              <div className="bet-line">
+                <b>{describe(bet, markets)}</b>
+                <span>
+                  {sideLabel(bet.side)} {bet.line !== null ? `${bet.line} @ ${bet.price}` : `@ ${bet.price}`}
+                </span>
+              </div>
+              <div className="bet-line small muted">
+                <span>
+                  {tab === 'matched' ? `Matched ${formatMoney(bet.matched)}` : `Unmatched ${formatMoney(bet.remaining)}`} of {formatMoney(bet.stake)}
+                </span>
+                <span>{formatIstDateTime(bet.date)}</span>
+              </div>
+              {tab === 'unmatched' && (
+                <button type="button" className="btn btn-small" disabled={cancelling === bet.bet_id} onClick={() => void cancel(bet)} data-testid="cancel-bet">
+                  {cancelling === bet.bet_id ? 'Cancelling…' : 'Cancel'}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** "India · Match Odds", or a fancy's own name. */
+function describe(bet: BetItem, markets: MarketBook[]): string {
+  const market = markets.find((m) => m.market_id === bet.market_id);
+  if (!market) return `Market ${bet.market_id}`;
+  const runner = market.runners.find((r) => r.selection_id === bet.selection_id);
+  return runner ? `${runner.name} · ${market.name}` : market.name;
+}

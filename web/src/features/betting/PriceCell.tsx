@@ -1,0 +1,83 @@
+import { useFlash } from '../../hooks/useFlash';
+
+/** Sizes as exchanges show them: whole units, thousands as "k". */
+export function formatSize(size: number): string {
+  if (size >= 100_000) return `${Math.round(size / 1000)}k`;
+  if (size >= 10_000) return `${(size / 1000).toFixed(1).replace(/\.0$/, '')}k`;
+  return String(Math.round(size));
+}
+
+/**
+ * One price box: blue for backing (and fancy Yes), pink for laying (and No). Empty boxes of
+ * the best level still open the slip, so a bettor can ask for a price nobody offers yet.
+ */
+export function PriceCell({
+  tone,
+  price,
+  sub,
+  label,
+  disabled,
+  onPick,
+  className = '',
+  testId,
+}: {
+  tone: 'back' | 'lay';
+  price?: string;
+  sub?: string;
+  label: string;
+  disabled?: boolean;
+  onPick?: () => void;
+  className?: string;
+  testId?: string;
+}) {
+  const flash = useFlash(`${price ?? ''}|${sub ?? ''}`);
+  const classes = `price-cell ${tone}${flash ? ' flash' : ''}${price ? '' : ' empty'} ${className}`.trim();
+  if (!onPick) {
+    return (
+      <div className={classes} aria-label={label} data-testid={testId}>
+        <span className="price">{price ?? '-'}</span>
+        {sub && <span className="size">{sub}</span>}
+      </div>
+    );
+  }
+  return (
+    <button type="button" className={classes} aria-label={label} disabled={disabled} onClick={onPick} data-testid={testId}>
+      <span className="price">{price ?? '-'}</span>
+      {sub && <span className="size">{sub}</span>}
+    </button>
+  );
+}
+
+const STATUS_LABELS: Record<string, string> = {
+  suspended: 'Suspended',
+  ball_running: 'Ball Running',
+  closed: 'Closed',
+  void: 'Void',
+};
+
+/** The overlay over a market (or a fancy row) that is not taking bets. */
+export function StatusOverlay({ status }: { status: string }) {
+  if (status === 'open') return null;
+  return (
+    <div className={`status-overlay ${status}`} data-testid="status-overlay">
+      <span>{STATUS_LABELS[status] ?? status}</span>
+    </div>
+  );
+}
+
+/** The caller's P&L if a runner wins, and what it becomes with the slip's bet. */
+export function RunnerPnl({ position, projected }: { position: number; projected?: number }) {
+  const positionMinor = Math.round(position * 100);
+  if (positionMinor === 0 && projected === undefined) return null;
+  const tone = (minor: number) => (minor > 0 ? 'pnl win' : minor < 0 ? 'pnl lose' : 'pnl');
+  return (
+    <span className="runner-pnl" data-testid="runner-pnl">
+      {positionMinor !== 0 && <span className={tone(positionMinor)} data-testid="runner-position">{(positionMinor / 100).toFixed(2)}</span>}
+      {projected !== undefined && (
+        <span className={tone(projected)} data-testid="runner-projection">
+          » {(projected / 100).toFixed(2)}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,46 @@
+import { Link, useParams } from 'react-router';
+import { ApiError } from '../../api/client';
+import { PageCard } from '../../components/PageCard';
+import { QueryState } from '../../components/QueryState';
+import { formatIstDateTime } from '../../lib/format';
+import { MatchBoard } from './MatchBoard';
+import { ConnectionBadge } from './MatchPage';
+import { useMatchBook } from './useMatchBook';
+
+/**
+ * /horse-racing/:matchId/:date: a race card. The win market (exchange prices) and the place
+ * market, with the same slip and open bets as a match; the race turns in play at the off.
+ */
+export function RaceCardPage() {
+  const { matchId, date } = useParams();
+  const id = Number(matchId);
+  const { detail, connection } = useMatchBook(id);
+  const race = detail.data?.match;
+  const unknown = detail.error instanceof ApiError && detail.error.httpStatus === 404;
+  const markets = (detail.data?.markets ?? []).filter((m) => m.type === 'win' || m.type === 'place' || m.type === 'match_odds');
+  return (
+    <PageCard title={race ? race.match_name || race.name : 'Race'} testId="race-page" actions={<ConnectionBadge state={connection} />}>
+      <QueryState isPending={detail.isPending && Number.isFinite(id) && !unknown} error={unknown ? null : detail.error}>
+        {race ? (
+          <>
+            <p className="race-info" data-testid="race-info">
+              {race.sport_name}
+              {race.series_name ? ` · ${race.series_name}` : ''} · Off {formatIstDateTime(race.open_date)}
+              {race.in_play ? <span className="badge in-play">In Play</span> : null}
+            </p>
+            <MatchBoard
+              key={race.match_id}
+              matchId={race.match_id}
+              markets={markets}
+              empty={<p className="empty-state" data-testid="race-no-markets">Win and place markets for this race are not open yet.</p>}
+            />
+          </>
+        ) : (
+          <p className="empty-state">
+            No race {matchId} on {date}. <Link to="/horse-racing">See today's races</Link>
+          </p>
+        )}
+      </QueryState>
+    </PageCard>
+  );
+}

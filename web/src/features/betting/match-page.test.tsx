@@ -1,0 +1,363 @@
+// The match page against API.md's shapes with fetch stubbed (no EventSource in jsdom, so the
+// page polls): prices, overlays, the slip's preview and projection, placement, open bets.
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { EMPTY_CATALOGUE, stubServer, type Answers, type Call } from '../../testing/fake-server';
+import { renderApp, storeSession } from '../../testing/render';
+import type { MarketBook, MatchDetail } from './api';
+import { FancyBook } from './FancyBook';
+
+const base = { match_id: 100, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [] };
+
+function matchOdds(overrides: Partial<MarketBook> = {}): MarketBook {
+  return {
+    ...base,
+    market_id: 1,
+    name: 'Match Odds',
+    type: 'match_odds',
+    status: 'open',
+    runners: [
+      {
+        selection_id: 11,
+        name: 'India',
+        back: [{ price: 2.5, size: 1000 }, { price: 2.48, size: 2500 }, { price: 2.46, size: 4000 }],
+        lay: [{ price: 2.52, size: 900 }, { price: 2.54, size: 2000 }, { price: 2.56, size: 3000 }],
+        position: 20,
+      },
+      { selection_id: 12, name: 'Australia', back: [{ price: 1.66, size: 500 }], lay: [{ price: 1.67, size: 700 }], position: -10.5 },
+    ],
+    ...overrides,
+  } as MarketBook;
+}
+
+const bookmaker: MarketBook = {
+  ...base,
+  market_id: 2,
+  name: 'Bookmaker',
+  type: 'bookmaker',
+  status: 'ball_running',
+  runners: [
+    { selection_id: 21, name: 'India', back: [{ price: 45, size: 500000 }], lay: [{ price: 47, size: 500000 }], position: 0 },
+    { selection_id: 22, name: 'Australia', back: [{ price: 150, size: 500000 }], lay: [{ price: 152, size: 500000 }], position: 0 },
+  ],
+} as MarketBook;
+
+const fancy: MarketBook = {
+  ...base,
+  market_id: 3,
+  name: '6 over runs India',
+  type: 'fancy',
+  status: 'open',
+  runners: [],
+  line_no: 48,
+  rate_no: 100,
+  line_yes: 49,
+  rate_yes: 90,
+  book: [
+    { from: 0, to: 48, pnl: -100 },
+    { from: 49, to: null, pnl: 90 },
+  ],
+} as MarketBook;
+
+function detail(markets: MarketBook[] = [matchOdds(), bookmaker, fancy]): MatchDetail {
+  return {
+    match: { match_id: 100, name: 'India v Australia', match_name: 'India v Australia', open_date: '2026-11-22T14:00:00.000Z', sport_id: 4, sport_name: 'Cricket', series_name: 'World Cup', in_play: false },
+    markets,
+  };
+}
+
+function setUp(answers: Answers = {}) {
+  const calls = stubServer({
+    ...EMPTY_CATALOGUE,
+    'POST /api/match/matchDetail': { data: detail() },
+    'POST /api/bet/openBets': { data: { matched: [], unmatched: [] } },
+    'GET /api/user/getButtonValue': {
+      data: JSON.stringify([
+        { button_name: '1k', button_value: 1000, type: 'Game' },
+        { button_name: '5k', button_value: 5000, type: 'Game' },
+        { button_name: 'C100', button_value: 100, type: 'Casino' },
+      ]),
+    },
+    ...answers,
+  });
+  storeSession();
+  return calls;
+}
+
+const placed = (calls: Call[]) => calls.filter((c) => c.path === '/api/bet/placeBet');
+
+describe('the match page', () => {
+  it('shows three back and lay prices per runner, the bookmaker overlay and the fancy lines', async () => {
+    setUp();
+    renderApp('/game-details/4/100');
+    const odds = await screen.findByText('Match Odds');
+    const market = odds.closest('section')!;
+    const india = within(market).getAllByTestId('runner')[0];
+    expect(within(india).getAllByRole('button').map((b) => b.textContent)).toEqual([
+      '2.464000', '2.482500', '2.51000', '2.52900', '2.542000', '2.563000',
+    ]);
+    expect(within(india).getByTestId('runner-position')).toHaveTextContent('20.00');
+    const bm = screen.getByText('Bookmaker').closest('section')!;
+    expect(within(bm).getByTestId('status-overlay')).toHaveTextContent('Ball Running');
+    // Tapping a price under the overlay opens the slip, which says why no bet is taken.
+    await userEvent.setup().click(within(bm).getAllByTestId('bm-back')[0]);
+    expect(within(screen.getByTestId('bet-slip')).getByTestId('slip-error')).toHaveTextContent('Ball running: this market takes no bets until it reopens.');
+    const row = screen.getByTestId('fancy-row');
+    expect(within(row).getByTestId('fancy-no')).toHaveTextContent('48100');
+    expect(within(row).getByTestId('fancy-yes')).toHaveTextContent('4990');
+    expect(within(row).getByText(/Min 100.00/)).toBeInTheDocument();
+  });
+
+  it('opens the slip from a list price, previews, projects each runner and steps the odds by ladder tick', async () => {
+    setUp();
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const user = userEvent.setup();
+    const slip = await screen.findByTestId('bet-slip');
+    expect(within(slip).getByTestId('slip-side')).toHaveTextContent('Back');
+    expect(within(slip).getByTestId('slip-runner')).toHaveTextContent('India');
+    expect(within(slip).getByTestId('slip-odds')).toHaveValue('2.50');
+
+    await user.type(within(slip).getByTestId('slip-stake'), '100');
+    expect(within(slip).getByTestId('slip-profit')).toHaveTextContent('150.00');
+    expect(within(slip).getByTestId('slip-liability')).toHaveTextContent('100.00');
+    // India 20 + 150; Australia −10.50 − 100.
+    const projections = screen.getAllByTestId('runner-projection').map((p) => p.textContent);
+    expect(projections).toEqual(['» 170.00', '» -110.50']);
+
+    await user.click(within(slip).getByTestId('odds-up'));
+    expect(within(slip).getByTestId('slip-odds')).toHaveValue('2.52');
+    await user.clear(within(slip).getByTestId('slip-odds'));
+    await user.type(within(slip).getByTestId('slip-odds'), '1.99');
+    await user.click(within(slip).getByTestId('odds-up'));
+    expect(within(slip).getByTestId('slip-odds')).toHaveValue('2.00');
+    await user.click(within(slip).getByTestId('odds-up'));
+    expect(within(slip).getByTestId('slip-odds')).toHaveValue('2.02');
+
+    // Stake buttons are the Game ones.
+    const buttons = within(slip).getAllByTestId('stake-button').map((b) => b.textContent);
+    expect(buttons).toEqual(['1k', '5k']);
+    await user.click(within(slip).getByText('5k'));
+    expect(within(slip).getByTestId('slip-stake')).toHaveValue('5000');
+    expect(within(slip).getByTestId('slip-profit')).toHaveTextContent('5100.00');
+
+    // Laying: the liability is stake × (odds − 1).
+    await user.click(within(screen.getAllByTestId('runner')[1]).getByTestId('best-lay'));
+    const laySlip = screen.getByTestId('bet-slip');
+    expect(within(laySlip).getByTestId('slip-side')).toHaveTextContent('Lay');
+    expect(within(laySlip).getByTestId('slip-odds')).toHaveValue('1.67');
+    expect(within(laySlip).getByTestId('slip-stake')).toHaveValue('5000');
+    expect(within(laySlip).getByTestId('slip-liability')).toHaveTextContent('3350.00');
+  });
+
+  it('says in words what is wrong: letters, limits, an off-ladder price, a market not open', async () => {
+    const calls = setUp();
+    renderApp('/game-details/4/100');
+    const user = userEvent.setup();
+    await user.click((await screen.findAllByTestId('best-back'))[0]);
+    const slip = screen.getByTestId('bet-slip');
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('Enter a stake.');
+    await user.type(within(slip).getByTestId('slip-stake'), '12abc');
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('The stake must be a number such as 100 or 250.50.');
+    await user.clear(within(slip).getByTestId('slip-stake'));
+    await user.type(within(slip).getByTestId('slip-stake'), '50');
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('The minimum stake here is 100.00.');
+    await user.clear(within(slip).getByTestId('slip-stake'));
+    await user.type(within(slip).getByTestId('slip-stake'), '600000');
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('The maximum stake here is 500000.00.');
+    await user.clear(within(slip).getByTestId('slip-stake'));
+    await user.type(within(slip).getByTestId('slip-stake'), '100');
+    await user.clear(within(slip).getByTestId('slip-odds'));
+    await user.type(within(slip).getByTestId('slip-odds'), '2.01');
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('2.01 is not a valid price: the nearest valid prices are 2.00 and 2.02.');
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(placed(calls)).toHaveLength(0);
+  });
+
+  it('refuses in words on a ball-running market without asking the server', async () => {
+    const calls = setUp({ 'POST /api/match/matchDetail': { data: detail([matchOdds({ status: 'ball_running' })]) } });
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const user = userEvent.setup();
+    const slip = await screen.findByTestId('bet-slip');
+    expect(screen.getByTestId('status-overlay')).toHaveTextContent('Ball Running');
+    await user.type(within(slip).getByTestId('slip-stake'), '100');
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('Ball running: this market takes no bets until it reopens.');
+    expect(placed(calls)).toHaveLength(0);
+  });
+
+  it('places a bet with a fresh client_ref, shows the outcome, refreshes balance, book and open bets', async () => {
+    const calls = setUp({
+      'POST /api/bet/placeBet': { message: 'Bet matched.', data: { bet_id: 9, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'Bet matched.' } },
+    });
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const user = userEvent.setup();
+    const slip = await screen.findByTestId('bet-slip');
+    await screen.findByTestId('open-bets-empty');
+    const before = { balance: count(calls, 'user/getUserBalance'), detail: count(calls, 'match/matchDetail'), open: count(calls, 'bet/openBets') };
+    await user.type(within(slip).getByTestId('slip-stake'), '100');
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(await screen.findByTestId('bet-outcome')).toHaveTextContent('Bet matched.');
+    expect(screen.queryByTestId('bet-slip')).toBeNull();
+    const [first] = placed(calls);
+    expect(first.body).toMatchObject({ market_id: 1, selection_id: 11, side: 'back', price: '2.50', stake: '100.00', persistence: 'lapse' });
+    expect((first.body as { client_ref: string }).client_ref).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    await waitFor(() => {
+      expect(count(calls, 'user/getUserBalance')).toBeGreaterThan(before.balance);
+      expect(count(calls, 'match/matchDetail')).toBeGreaterThan(before.detail);
+      expect(count(calls, 'bet/openBets')).toBeGreaterThan(before.open);
+    });
+
+    // A second bet is a new submission: a new client_ref.
+    await user.click(screen.getAllByTestId('best-back')[0]);
+    await user.type(within(screen.getByTestId('bet-slip')).getByTestId('slip-stake'), '100');
+    await user.click(screen.getByTestId('place-bet'));
+    await waitFor(() => expect(placed(calls)).toHaveLength(2));
+    expect((placed(calls)[1].body as { client_ref: string }).client_ref).not.toBe((first.body as { client_ref: string }).client_ref);
+  });
+
+  it('after a network error resends the same bet with the same client_ref; a refusal shows the reason', async () => {
+    let attempt = 0;
+    const calls = setUp({
+      'POST /api/bet/placeBet': () => {
+        attempt += 1;
+        if (attempt === 1) throw new TypeError('Failed to fetch');
+        if (attempt === 2) return { message: 'Bet placed, waiting to be matched.', data: { bet_id: 5, status: 'unmatched', size_matched: 0, avg_price_matched: null, message: 'Bet placed, waiting to be matched.' } };
+        return { httpStatus: 422, message: 'Insufficient funds: 50.00 is available.' };
+      },
+    });
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const user = userEvent.setup();
+    const slip = await screen.findByTestId('bet-slip');
+    await user.type(within(slip).getByTestId('slip-stake'), '100');
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(await within(slip).findByTestId('slip-error')).toHaveTextContent('Could not reach the server');
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(await screen.findByTestId('bet-outcome')).toHaveTextContent('waiting to be matched');
+    const [a, b] = placed(calls).map((c) => (c.body as { client_ref: string }).client_ref);
+    expect(b).toBe(a);
+
+    await user.click(screen.getAllByTestId('best-back')[0]);
+    await user.type(within(screen.getByTestId('bet-slip')).getByTestId('slip-stake'), '100');
+    await user.click(screen.getByTestId('place-bet'));
+    expect(await screen.findByTestId('slip-error')).toHaveTextContent('Bet not placed: Insufficient funds: 50.00 is available.');
+    expect((placed(calls)[2].body as { client_ref: string }).client_ref).not.toBe(a);
+  });
+
+  it('sends a fancy Yes at the posted line and rate, and a bookmaker bet at the rate', async () => {
+    const calls = setUp({
+      'POST /api/match/matchDetail': { data: detail([matchOdds(), { ...bookmaker, status: 'open' }, fancy]) },
+      'POST /api/bet/placeBet': { data: { bet_id: 1, status: 'matched', size_matched: 200, avg_price_matched: 90, message: 'Bet matched.' } },
+    });
+    renderApp('/game-details/4/100');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('fancy-yes'));
+    let slip = screen.getByTestId('bet-slip');
+    expect(within(slip).getByTestId('slip-rate')).toHaveTextContent('49 / 90');
+    await user.type(within(slip).getByTestId('slip-stake'), '200');
+    expect(within(slip).getByTestId('slip-profit')).toHaveTextContent('180.00');
+    expect(within(slip).getByTestId('slip-liability')).toHaveTextContent('200.00');
+    await user.click(within(slip).getByTestId('place-bet'));
+    await screen.findByTestId('bet-outcome');
+    expect(placed(calls)[0].body).toMatchObject({ market_id: 3, side: 'yes', price: '90', line: 49, stake: '200.00' });
+    expect(placed(calls)[0].body).not.toHaveProperty('selection_id');
+
+    await user.click(screen.getAllByTestId('bm-lay')[0]);
+    slip = screen.getByTestId('bet-slip');
+    expect(within(slip).getByTestId('slip-rate')).toHaveTextContent('47');
+    await user.type(within(slip).getByTestId('slip-stake'), '200');
+    expect(within(slip).getByTestId('slip-liability')).toHaveTextContent('94.00');
+    await user.click(within(slip).getByTestId('place-bet'));
+    await waitFor(() => expect(placed(calls)).toHaveLength(2));
+    expect(placed(calls)[1].body).toMatchObject({ market_id: 2, selection_id: 21, side: 'lay', price: '47', stake: '200.00' });
+  });
+
+  it('counts down the in-play bet delay while the bet waits', async () => {
+    setUp({ 'POST /api/match/matchDetail': { data: detail([matchOdds({ in_play: true, bet_delay_s: 3 })]) } });
+    const stubbed = globalThis.fetch;
+    let release: (() => void) | undefined;
+    vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+      if (String(input).endsWith('/bet/placeBet')) {
+        await new Promise<void>((resolve) => (release = resolve));
+        return new Response(JSON.stringify({ status: true, message: '', data: { bet_id: 3, status: 'unmatched', size_matched: 0, avg_price_matched: null, message: 'Bet placed, waiting to be matched.' } }));
+      }
+      return stubbed(input, init);
+    });
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const slip = await screen.findByTestId('bet-slip');
+    expect(within(screen.getByTestId('market')).getByText('Delay 3s')).toBeInTheDocument();
+    fireEvent.change(within(slip).getByTestId('slip-stake'), { target: { value: '100' } });
+    fireEvent.click(within(slip).getByTestId('place-bet'));
+    expect(await within(slip).findByTestId('bet-delay-seconds')).toHaveTextContent('3');
+    expect(within(slip).getByTestId('place-bet')).toBeDisabled();
+    await waitFor(() => expect(within(slip).getByTestId('bet-delay-seconds')).toHaveTextContent('2'), { timeout: 2500 });
+    await act(async () => release?.());
+    expect(await screen.findByTestId('bet-outcome')).toHaveTextContent('waiting to be matched');
+  });
+
+  it('lists unmatched bets and cancels one', async () => {
+    let cancelled = false;
+    const bet = { bet_id: 77, market_id: 1, selection_id: 12, side: 'lay', price: 1.9, line: null, stake: 300, matched: 0, remaining: 300, status: 'unmatched', persistence: 'lapse', date: '2026-11-22T10:00:00.000Z' };
+    const calls = setUp({
+      'POST /api/bet/openBets': () => ({ data: { matched: [], unmatched: cancelled ? [] : [bet] } }),
+      'POST /api/bet/cancelBet': () => {
+        cancelled = true;
+        return { message: 'Cancelled 300.00.', data: { bet_id: 77, cancelled: 300, remaining: 0 } };
+      },
+    });
+    renderApp('/game-details/4/100');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('open-bets-unmatched-tab'));
+    const item = await screen.findByTestId('open-bet-unmatched');
+    expect(item).toHaveTextContent('Australia · Match Odds');
+    expect(item).toHaveTextContent('Lay @ 1.9');
+    expect(item).toHaveTextContent('Unmatched 300.00 of 300.00');
+    await user.click(within(item).getByTestId('cancel-bet'));
+    await waitFor(() => expect(screen.queryByTestId('open-bet-unmatched')).toBeNull());
+    expect(calls.find((c) => c.path === '/api/bet/cancelBet')?.body).toEqual({ bet_id: 77 });
+    expect(screen.getByTestId('open-bets-unmatched-tab')).toHaveTextContent('Unmatched (0)');
+  });
+});
+
+describe('the fancy book', () => {
+  it('shows the P&L per run range, "and above" for the last one', () => {
+    render(
+      <FancyBook
+        book={[
+          { from: 0, to: 47, pnl: -300 },
+          { from: 48, to: 48, pnl: 100.5 },
+          { from: 49, to: 55, pnl: 0 },
+          { from: 56, to: null, pnl: 250 },
+        ]}
+      />,
+    );
+    const rows = screen.getAllByTestId('fancy-book-row').map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+    expect(rows).toEqual([
+      ['0–47', '-300.00'],
+      ['48', '100.50'],
+      ['49–55', '0.00'],
+      ['56 and above', '250.00'],
+    ]);
+    expect(screen.getAllByTestId('fancy-book-row')[0].querySelector('td:last-child')).toHaveClass('lose');
+    expect(screen.getAllByTestId('fancy-book-row')[3].querySelector('td:last-child')).toHaveClass('win');
+  });
+
+  it('opens from the Book button with the server’s ranges, or says there are no bets', async () => {
+    setUp({ 'POST /api/match/matchDetail': { data: detail([fancy, { ...fancy, market_id: 4, name: '10 over runs India', book: [] }]) } });
+    renderApp('/game-details/4/100');
+    const user = userEvent.setup();
+    const [first, second] = await screen.findAllByTestId('fancy-book-button');
+    await user.click(first);
+    const modal = screen.getByTestId('fancy-book-modal');
+    expect(modal).toHaveTextContent('Book: 6 over runs India');
+    expect(within(modal).getAllByTestId('fancy-book-row').map((r) => r.textContent)).toEqual(['0–48-100.00', '49 and above90.00']);
+    await user.click(within(modal).getByTestId('modal-close'));
+    await user.click(second);
+    expect(screen.getByTestId('fancy-book-empty')).toHaveTextContent('You have no bets on this fancy yet.');
+  });
+});
+
+function count(calls: Call[], path: string): number {
+  return calls.filter((c) => c.path === `/api/${path}`).length;
+}

@@ -1,0 +1,111 @@
+// What the bet slip holds and what it may send: the picked market, runner and side, the odds
+// and stake as typed, and why (in words) it cannot be placed yet.
+import type { BetSide, MarketBook, PlaceBetInput } from './api';
+import { formatOdds, oddsProblem, parseOddsText } from './ladder';
+import { formatMinor, parseStake, pricingOf, stakeProblem, type PricingKind, type SlipBet } from './slip-math';
+
+export interface Pick {
+  marketId: number;
+  /** The runner; none on a fancy. */
+  selectionId?: number;
+  side: BetSide;
+  /** Exchange markets: the tapped price (decimal odds); none when an empty cell was tapped. */
+  price?: number;
+}
+
+export interface SlipState {
+  pick: Pick;
+  /** Exchange odds as typed (house markets bet at the posted rate, which the slip follows live). */
+  oddsText: string;
+  stakeText: string;
+}
+
+export function slipFor(pick: Pick): SlipState {
+  return { pick, oddsText: pick.price ? formatOdds(Math.round(pick.price * 100)) : '', stakeText: '' };
+}
+
+/** The posted rate (and line) a house-market bet is taken at, as the market shows it now. */
+export function housePrice(market: MarketBook, pick: Pick): { rate: number; line?: number } | null {
+  if (market.type === 'fancy') {
+    const line = pick.side === 'yes' ? market.line_yes : market.line_no;
+    const rate = pick.side === 'yes' ? market.rate_yes : market.rate_no;
+    return line === null || rate === null ? null : { rate, line };
+  }
+  const runner = market.runners.find((r) => r.selection_id === pick.selectionId);
+  const level = pick.side === 'back' ? runner?.back[0] : runner?.lay[0];
+  return level ? { rate: level.price } : null;
+}
+
+export function statusProblem(market: MarketBook): string | null {
+  switch (market.status) {
+    case 'open':
+      return null;
+    case 'ball_running':
+      return 'Ball running: this market takes no bets until it reopens.';
+    case 'suspended':
+      return 'This market is suspended and takes no bets now.';
+    default:
+      return 'This market is closed.';
+  }
+}
+
+/** The bet the slip describes, when it is complete enough to preview. */
+export function slipBet(market: MarketBook, slip: SlipState): SlipBet | null {
+  const pricing: PricingKind = pricingOf(market.type);
+  const stake = parseStake(slip.stakeText);
+  if (stake === null) return null;
+  let price: number | null;
+  if (pricing === 'exchange') {
+    price = oddsProblem(slip.oddsText) === null ? parseOddsText(slip.oddsText) : null;
+  } else {
+    price = housePrice(market, slip.pick)?.rate ?? null;
+  }
+  if (price === null) return null;
+  return { pricing, placeMarket: market.type === 'place', selectionId: slip.pick.selectionId, side: slip.pick.side, price, stake };
+}
+
+/** Every reason the slip cannot be sent, first the most important; empty when it can. */
+export function slipProblems(market: MarketBook, slip: SlipState): { field: 'market' | 'odds' | 'stake'; message: string }[] {
+  const problems: { field: 'market' | 'odds' | 'stake'; message: string }[] = [];
+  const status = statusProblem(market);
+  if (status) problems.push({ field: 'market', message: status });
+  if (pricingOf(market.type) === 'exchange') {
+    const odds = oddsProblem(slip.oddsText);
+    if (odds) problems.push({ field: 'odds', message: odds });
+  } else if (!housePrice(market, slip.pick)) {
+    problems.push({ field: 'odds', message: `No ${slip.pick.side} rate is offered now.` });
+  }
+  const stake = stakeProblem(slip.stakeText, market.min_stake, market.max_stake);
+  if (stake) problems.push({ field: 'stake', message: stake });
+  return problems;
+}
+
+/** The request body (without client_ref) for a slip with no problems. */
+export function placeBody(market: MarketBook, slip: SlipState): Omit<PlaceBetInput, 'client_ref'> {
+  const pricing = pricingOf(market.type);
+  const house = pricing === 'exchange' ? null : housePrice(market, slip.pick);
+  const stake = parseStake(slip.stakeText) ?? 0;
+  return {
+    market_id: market.market_id,
+    ...(market.type === 'fancy' ? {} : { selection_id: slip.pick.selectionId }),
+    side: slip.pick.side,
+    price: pricing === 'exchange' ? formatOdds(parseOddsText(slip.oddsText) ?? 0) : String(house?.rate ?? ''),
+    ...(house?.line !== undefined ? { line: house.line } : {}),
+    stake: formatMinor(stake),
+    persistence: 'lapse',
+  };
+}
+
+export function sideLabel(side: BetSide): string {
+  return { back: 'Back', lay: 'Lay', yes: 'Yes', no: 'No' }[side];
+}
+
+/** An idempotency key per submission. crypto.randomUUID needs a secure context; getRandomValues does not. */
+export function newClientRef(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

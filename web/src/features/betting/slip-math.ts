@@ -1,0 +1,116 @@
+// The bet slip's arithmetic: stake checks, the profit/liability preview and the projected P&L
+// per runner. Money is integer minor units (1/100) and odds integer hundredths, so nothing
+// here rounds through floating point; the server decides the real figures from stored bets.
+import type { BetSide, MarketType } from './api';
+
+/** How a market prices a bet: exchange ladder odds, a bookmaker rate, or a fancy line and rate. */
+export type PricingKind = 'exchange' | 'bookmaker' | 'fancy';
+
+export function pricingOf(type: MarketType): PricingKind {
+  if (type === 'bookmaker') return 'bookmaker';
+  if (type === 'fancy') return 'fancy';
+  return 'exchange';
+}
+
+/** A stake as typed ("100", "250.5", "99.50") in minor units; null when it is not a plain amount. */
+export function parseStake(text: string): number | null {
+  const match = /^\s*(\d{1,10})(?:\.(\d{1,2}))?\s*$/.exec(text);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+/** Why a typed stake cannot be sent, in words; null when it can. Limits are money numbers. */
+export function stakeProblem(text: string, minStake: number, maxStake: number): string | null {
+  if (text.trim() === '') return 'Enter a stake.';
+  const stake = parseStake(text);
+  if (stake === null) return 'The stake must be a number such as 100 or 250.50.';
+  if (stake === 0) return 'The stake must be more than 0.';
+  if (stake < Math.round(minStake * 100)) return `The minimum stake here is ${formatMinor(Math.round(minStake * 100))}.`;
+  if (stake > Math.round(maxStake * 100)) return `The maximum stake here is ${formatMinor(Math.round(maxStake * 100))}.`;
+  return null;
+}
+
+/** `value / 100` rounded half to even, as the server rounds a bookmaker or fancy bet's profit. */
+export function divideBy100HalfEven(value: number): number {
+  const big = BigInt(value);
+  const negative = big < 0n;
+  const abs = negative ? -big : big;
+  let quotient = abs / 100n;
+  const remainder = abs % 100n;
+  if (remainder > 50n || (remainder === 50n && quotient % 2n === 1n)) quotient += 1n;
+  return Number(negative ? -quotient : quotient);
+}
+
+/**
+ * What one unit of price pays per 100 staked: exchange odds 2.50 (250 hundredths) pay 150,
+ * a bookmaker or fancy rate of 45 pays 45.
+ */
+function winPer100(pricing: PricingKind, price: number): number {
+  return pricing === 'exchange' ? price - 100 : price;
+}
+
+export interface Preview {
+  /** What the bet wins if it wins, minor units. */
+  profit: number;
+  /** What the bet loses if it loses (the exposure it adds), minor units. */
+  liability: number;
+}
+
+/**
+ * The slip's preview. `price` is odds in hundredths on exchange markets and the rate on
+ * bookmaker and fancy markets; `stake` is in minor units.
+ * - back (and fancy yes): profit = stake × (odds − 1) or stake × rate / 100; liability = stake.
+ * - lay (and fancy no): liability = stake × (odds − 1) or stake × rate / 100; profit = stake.
+ * Exchange figures round down to a minor unit, bookmaker and fancy ones half to even, as the
+ * server stores them.
+ */
+export function preview(pricing: PricingKind, side: BetSide, price: number, stake: number): Preview {
+  const product = stake * winPer100(pricing, price);
+  // An exchange fill's profit rounds down (docs/design-notes.md), a house bet's half to even.
+  const win = pricing === 'exchange' ? Number(BigInt(product) / 100n) : divideBy100HalfEven(product);
+  return side === 'back' || side === 'yes' ? { profit: win, liability: stake } : { profit: stake, liability: win };
+}
+
+/** Money from the server (a number with 2 decimals) in minor units. */
+export function toMinor(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+/** Minor units as the product shows money: 2 decimals, a minus sign for a loss. */
+export function formatMinor(minor: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(minor);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+export interface SlipBet {
+  pricing: PricingKind;
+  /** Place markets: a bet on one runner says nothing of the others. */
+  placeMarket?: boolean;
+  selectionId?: number;
+  side: BetSide;
+  price: number;
+  stake: number;
+}
+
+/**
+ * Each runner's P&L (minor units) if it wins, after the slip's bet: the stored position plus
+ * what the bet adds. Backing runner s wins its profit when s wins and loses the stake
+ * otherwise; laying is the mirror.
+ */
+export function projectPositions(
+  runners: { selection_id: number; position: number }[],
+  bet: SlipBet,
+): Map<number, number> {
+  const { profit, liability } = preview(bet.pricing, bet.side, bet.price, bet.stake);
+  const projected = new Map<number, number>();
+  for (const runner of runners) {
+    const chosen = runner.selection_id === bet.selectionId;
+    let delta: number;
+    if (bet.side === 'back') delta = chosen ? profit : -bet.stake;
+    else delta = chosen ? -liability : bet.stake;
+    if (bet.placeMarket && !chosen) delta = 0;
+    projected.set(runner.selection_id, toMinor(runner.position) + delta);
+  }
+  return projected;
+}

@@ -1,0 +1,69 @@
+// A match's markets kept live: `match/matchDetail` once, then the stream's changes folded in
+// (polling every 2 s while the stream is down), and the caller's figures fetched again when a
+// change may have touched them.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { refreshBalanceNow } from '../../hooks/useBalance';
+import { getMatchDetail, getStreamTicket, matchDetailKey, openBetsKey, streamUrl, type MatchDetail, type OpenBets } from './api';
+import { applyMarket, applySnapshot, changeTouchesCaller } from './book-merge';
+import { MatchStream, type StreamState } from './stream';
+
+/** Changes that touch the caller within this window cause one refetch. */
+const FOLLOW_UP_MS = 400;
+
+export function useMatchBook(matchId: number) {
+  const queryClient = useQueryClient();
+  const valid = Number.isFinite(matchId) && matchId > 0;
+  const detail = useQuery({
+    queryKey: matchDetailKey(matchId),
+    queryFn: () => getMatchDetail(matchId),
+    enabled: valid,
+    staleTime: 0,
+  });
+  const [connection, setConnection] = useState<StreamState>('connecting');
+
+  useEffect(() => {
+    if (!valid) return undefined;
+    const key = matchDetailKey(matchId);
+    let followUp: ReturnType<typeof setTimeout> | undefined;
+    const refreshCaller = () => {
+      if (followUp !== undefined) return;
+      followUp = setTimeout(() => {
+        followUp = undefined;
+        void queryClient.invalidateQueries({ queryKey: key, exact: true });
+        void queryClient.invalidateQueries({ queryKey: openBetsKey(matchId), exact: true });
+        void refreshBalanceNow(queryClient);
+      }, FOLLOW_UP_MS);
+    };
+    const stream = new MatchStream({
+      matchId,
+      getTicket: getStreamTicket,
+      openSource: typeof EventSource === 'function' ? (url) => new EventSource(url) : null,
+      url: streamUrl,
+      onSnapshot: (markets) => {
+        const old = queryClient.getQueryData<MatchDetail | null>(key);
+        if (!old) return;
+        queryClient.setQueryData<MatchDetail | null>(key, applySnapshot(old, markets));
+        const known = new Set(old.markets.map((m) => m.market_id));
+        if (markets.some((m) => !known.has(m.market_id))) refreshCaller();
+      },
+      onMarket: (market) => {
+        const old = queryClient.getQueryData<MatchDetail | null>(key);
+        if (!old) return;
+        const previous = old.markets.find((m) => m.market_id === market.market_id);
+        queryClient.setQueryData<MatchDetail | null>(key, applyMarket(old, market));
+        if (changeTouchesCaller(previous, market, queryClient.getQueryData<OpenBets>(openBetsKey(matchId)))) refreshCaller();
+      },
+      onMine: refreshCaller,
+      poll: () => queryClient.refetchQueries({ queryKey: key, exact: true }),
+      onState: setConnection,
+    });
+    stream.start();
+    return () => {
+      stream.stop();
+      if (followUp !== undefined) clearTimeout(followUp);
+    };
+  }, [matchId, valid, queryClient]);
+
+  return { detail, connection };
+}
