@@ -22,6 +22,8 @@ export default defineConfig({
   },
   test: {
     environment: 'jsdom',
+    // Generous for a loaded CI machine; see src/testing/setup.ts.
+    testTimeout: 20_000,
     setupFiles: ['./src/testing/setup.ts'],
     // Each test starts with the real fetch and fresh mocks.
     unstubGlobals: true,

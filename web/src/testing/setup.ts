@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { refreshSession } from '../lib/session';
+
+// findBy…/waitFor give up after 5 s rather than 1 s: on a busy 2-core CI machine a render can
+// take longer than a second, and a slow pass is not a failure.
+configure({ asyncUtilTimeout: 5_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {
