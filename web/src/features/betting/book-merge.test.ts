@@ -52,4 +52,10 @@ describe('folding the public stream into the match detail', () => {
     expect(changeTouchesCaller(detail.markets[0], market(10, { status: 'closed' }), none)).toBe(true);
     expect(changeTouchesCaller(undefined, market(13), none)).toBe(true);
   });
+
+  it('takes the match going in play from any market the stream sends', () => {
+    expect(applyMarket(detail, market(10, { in_play: true })).match.in_play).toBe(true);
+    expect(applySnapshot(detail, [market(10, { in_play: true }), market(11, { in_play: true })]).match.in_play).toBe(true);
+    expect(applyMarket(detail, market(10, { in_play: false })).match).toBe(detail.match);
+  });
 });

@@ -13,17 +13,22 @@ export function mergeMarket(previous: MarketBook | undefined, incoming: MarketBo
   };
 }
 
+/** Each market carries its match's in-play flag: the match turning in play shows at once. */
+function withInPlay(detail: MatchDetail, market: MarketBook | undefined): MatchDetail['match'] {
+  return market && market.in_play !== detail.match.in_play ? { ...detail.match, in_play: market.in_play } : detail.match;
+}
+
 export function applyMarket(detail: MatchDetail, market: MarketBook): MatchDetail {
   const index = detail.markets.findIndex((m) => m.market_id === market.market_id);
   const markets = [...detail.markets];
   if (index < 0) markets.push(market);
   else markets[index] = mergeMarket(markets[index], market);
-  return { ...detail, markets };
+  return { ...detail, match: withInPlay(detail, market), markets };
 }
 
 export function applySnapshot(detail: MatchDetail, markets: MarketBook[]): MatchDetail {
   const previous = new Map(detail.markets.map((m) => [m.market_id, m]));
-  return { ...detail, markets: markets.map((m) => mergeMarket(previous.get(m.market_id), m)) };
+  return { ...detail, match: withInPlay(detail, markets[0]), markets: markets.map((m) => mergeMarket(previous.get(m.market_id), m)) };
 }
 
 /**
