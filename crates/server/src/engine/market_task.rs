@@ -455,71 +455,57 @@ impl MarketActor {
                 ))
             }
         };
-        let result: Result<HashMap<i64, i64>, AppError> = async {
-            let mut writer = self.store.begin_write().await?;
-            if !writer.set_market_status(self.row.market_id, status).await? {
-                return Err(AppError::Conflict("This market is already settled.".into()));
-            }
-            let pending = self.store_lapses(&mut writer, &lapsed).await?;
-            writer.commit().await?;
-            Ok(pending)
-        }
-        .await;
-        match result {
-            Ok(pending) => {
-                let lapsed_users = pending.keys().copied().collect();
-                self.stored_exposure.extend(pending);
-                self.row.status = status.to_string();
-                Ok(lapsed_users)
-            }
-            Err(err) => {
-                self.reload().await;
-                Err(err)
-            }
-        }
+        let lapsed_users = self.store_lapses(&lapsed, Some(status)).await?;
+        self.row.status = status.to_string();
+        Ok(lapsed_users)
     }
 
     /// The match went in play (or back): at the off every unmatched LAPSE order lapses and
-    /// the market's bet delay starts to apply.
-    /// Answers the users whose LAPSE orders lapsed.
+    /// the market's bet delay starts to apply. Answers the users whose LAPSE orders lapsed.
     async fn set_in_play(&mut self, in_play: bool) -> Result<BTreeSet<i64>, AppError> {
         if in_play == self.in_play {
             return Ok(BTreeSet::new());
         }
         let lapsed = if in_play { self.market.lapse_orders() } else { Vec::new() };
+        let lapsed_users = self.store_lapses(&lapsed, None).await?;
+        self.in_play = in_play;
+        self.gate.set_delay_ms(self.row.bet_delay_ms, in_play);
+        Ok(lapsed_users)
+    }
+
+    /// Stores orders lapsed in memory (and the market's new status, if any) with their users'
+    /// lower exposure, in one transaction. Answers the users whose orders lapsed; on a failure
+    /// the market is reloaded from what is stored.
+    async fn store_lapses(&mut self, lapsed: &[RestingOrder], status: Option<&str>) -> Result<BTreeSet<i64>, AppError> {
         let result: Result<HashMap<i64, i64>, AppError> = async {
             let mut writer = self.store.begin_write().await?;
-            let pending = self.store_lapses(&mut writer, &lapsed).await?;
+            if let Some(status) = status {
+                if !writer.set_market_status(self.row.market_id, status).await? {
+                    return Err(AppError::Conflict("This market is already settled.".into()));
+                }
+            }
+            let mut touched = BTreeSet::new();
+            for order in lapsed {
+                writer.record_unmatched_removal(bet_of_order(order.order_id), order.remaining_minor, true).await?;
+                touched.insert(order.user_id.0);
+            }
+            let mut pending = HashMap::new();
+            self.sync_exposures(&mut writer, &touched, &mut pending).await?;
             writer.commit().await?;
             Ok(pending)
         }
         .await;
         match result {
             Ok(pending) => {
-                let lapsed_users = pending.keys().copied().collect();
+                let users = pending.keys().copied().collect();
                 self.stored_exposure.extend(pending);
-                self.in_play = in_play;
-                self.gate.set_delay_ms(self.row.bet_delay_ms, in_play);
-                Ok(lapsed_users)
+                Ok(users)
             }
             Err(err) => {
                 self.reload().await;
                 Err(err)
             }
         }
-    }
-
-    /// Stores orders lapsed in memory and their users' lower exposure; returns the exposures
-    /// written, to keep once the transaction commits.
-    async fn store_lapses(&self, writer: &mut Writer, lapsed: &[RestingOrder]) -> Result<HashMap<i64, i64>, AppError> {
-        let mut touched = BTreeSet::new();
-        for order in lapsed {
-            writer.record_unmatched_removal(bet_of_order(order.order_id), order.remaining_minor, true).await?;
-            touched.insert(order.user_id.0);
-        }
-        let mut pending = HashMap::new();
-        self.sync_exposures(writer, &touched, &mut pending).await?;
-        Ok(pending)
     }
 
     async fn set_rates(&mut self, rates: RatesUpdate) -> Result<(), AppError> {
