@@ -55,6 +55,30 @@ fn bearer_token(parts: &Parts) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
+/// The hash of the caller's bearer token, not yet looked up: for a handler that reads the
+/// session together with what it needs in one query (the balance the header polls).
+#[derive(Clone, Debug)]
+pub struct SessionToken {
+    pub hash: String,
+}
+
+/// 401 for a session the database does not know (or that expired, was revoked or is locked).
+pub fn session_expired() -> AppError {
+    AppError::Unauthorized("Your session has expired. Log in again.".into())
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for SessionToken {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<SessionToken, AppError> {
+        let token = bearer_token(parts).ok_or_else(|| AppError::Unauthorized("Log in to continue.".into()))?;
+        if token.len() > 256 {
+            return Err(AppError::Unauthorized("Your session is not valid. Log in again.".into()));
+        }
+        Ok(SessionToken { hash: token_hash(token) })
+    }
+}
+
 impl FromRequestParts<AppState> for Authed {
     type Rejection = AppError;
 
@@ -62,15 +86,8 @@ impl FromRequestParts<AppState> for Authed {
         if let Some(authed) = parts.extensions.get::<Authed>() {
             return Ok(authed.clone());
         }
-        let token = bearer_token(parts).ok_or_else(|| AppError::Unauthorized("Log in to continue.".into()))?;
-        if token.len() > 256 {
-            return Err(AppError::Unauthorized("Your session is not valid. Log in again.".into()));
-        }
-        let session = state
-            .store
-            .session_by_token_hash(&token_hash(token), now_ms())
-            .await?
-            .ok_or_else(|| AppError::Unauthorized("Your session has expired. Log in again.".into()))?;
+        let SessionToken { hash } = SessionToken::from_request_parts(parts, state).await?;
+        let session = state.store.session_by_token_hash(&hash, now_ms()).await?.ok_or_else(session_expired)?;
         let authed = Authed { session_id: session.session_id, user: session.user };
         parts.extensions.insert(authed.clone());
         Ok(authed)

@@ -116,14 +116,19 @@ impl LedgerCheck {
 }
 
 impl Store {
-    /// Balance and exposure of a user's account.
-    pub async fn funds_of_user(&self, user_id: i64) -> StoreResult<Funds> {
-        let row = sqlx::query("SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_optional(self.pool())
-            .await?
-            .ok_or(StoreError::NotFound)?;
-        Ok(Funds { balance_minor: row.try_get("balance_minor")?, exposure_minor: row.try_get("exposure_minor")? })
+    /// Balance and exposure of the user of a live session (not revoked, not expired, user not
+    /// locked), in one query: what the header polls. `None` when there is no such session.
+    pub async fn funds_of_session(&self, token_hash: &str, now_ms: i64) -> StoreResult<Option<Funds>> {
+        let row = sqlx::query(
+            "SELECT a.balance_minor, a.exposure_minor FROM sessions s JOIN users u ON u.id = s.user_id \
+             JOIN ledger_accounts a ON a.user_id = u.id \
+             WHERE s.token_hash = $1 AND s.revoked_at_ms IS NULL AND s.expires_at_ms > $2 AND u.is_locked = 0",
+        )
+        .bind(token_hash)
+        .bind(now_ms)
+        .fetch_optional(self.pool())
+        .await?;
+        row.map(|row| Ok(Funds { balance_minor: row.try_get("balance_minor")?, exposure_minor: row.try_get("exposure_minor")? })).transpose()
     }
 
     /// Balance of a system account.

@@ -10,7 +10,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, Checks};
-use crate::session::{Authed, CurrentUser};
+use crate::clock::now_ms;
+use crate::session::{session_expired, CurrentUser, SessionToken};
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -33,11 +34,12 @@ pub struct Balance {
     pub available: Money,
 }
 
-/// Allowed before the first password change too: the header polls it on every page.
+/// Allowed before the first password change too: the header polls it on every page, so the
+/// session and the balance are read in one query.
 #[utoipa::path(get, path = "/user/getUserBalance", tag = "user", security(("bearer" = [])),
     responses((status = 200, body = Envelope<Balance>), (status = 401)))]
-async fn get_user_balance(State(state): State<AppState>, authed: Authed) -> ApiResult<Balance> {
-    let funds = state.store.funds_of_user(authed.user.id).await?;
+async fn get_user_balance(State(state): State<AppState>, token: SessionToken) -> ApiResult<Balance> {
+    let funds = state.store.funds_of_session(&token.hash, now_ms()).await?.ok_or_else(session_expired)?;
     Ok(ok(Balance {
         total_balance: Money::from_minor(funds.balance_minor),
         liability: Money::from_minor(-funds.exposure_minor),
