@@ -51,7 +51,7 @@ impl AppState {
         let dummy_password_hash = password::hash_password(session::new_token()).await?;
         let engine = engine::Engine::start(store.clone()).await?;
         Ok(AppState {
-            live_books: api::stream::LiveBooks::start(engine.clone(), store.clone()),
+            live_books: api::stream::LiveBooks::start(&engine),
             engine,
             stream_tickets: Arc::default(),
             store,

@@ -10,10 +10,9 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::series::SeriesItem;
 use crate::clock::iso_utc;
-use crate::engine::Engine;
+use crate::engine::MarketView;
 use backlay_core::money::Money;
 use backlay_store::markets::MarketRow;
-use backlay_store::Store;
 
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{ApiJson, FlexBool, FlexI64};
@@ -315,17 +314,9 @@ pub async fn market_book(state: &AppState, row: MarketRow, match_in_play: bool, 
     }
 }
 
-/// The public book of a market (no viewer's position) by id: a running market from the
-/// engine alone, else the stored market. `None` for an unknown market.
-pub async fn public_market_book(engine: &Engine, store: &Store, market_id: i64) -> Option<MarketBook> {
-    match engine.view(market_id, None).await {
-        Ok(view) => Some(assemble(view.row, view.in_play, Some(view.runners), view.fancy_book)),
-        Err(_) => {
-            let row = store.market(market_id).await.ok()?;
-            let in_play = store.match_by_id(row.match_id).await.map(|m| m.in_play).unwrap_or(false);
-            Some(assemble(row, in_play, None, Vec::new()))
-        }
-    }
+/// A market's public book (no viewer, so no position and no fancy book) from the engine's view.
+pub fn public_book(view: &MarketView) -> MarketBook {
+    assemble(view.row.clone(), view.in_play, Some(view.runners.clone()), Vec::new())
 }
 
 /// The page's shape of a market: live runners from the engine, or the stored runners with

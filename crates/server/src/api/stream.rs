@@ -11,8 +11,8 @@
 //! `match/matchDetail`, `bet/openBets` and the balance for its own figures. A listener that
 //! falls behind gets a fresh snapshot.
 //!
-//! One task, [`LiveBooks`], turns the engine's changes into events: it reads each changed
-//! market's public book from the engine once and serialises it once, however many listen.
+//! One task, [`LiveBooks`], turns the engine's changes (each carrying the market's public book
+//! as it was after the change) into events, serialising each book once however many listen.
 
 use std::collections::{BTreeSet, HashMap};
 use std::convert::Infallible;
@@ -28,13 +28,12 @@ use tokio::time::Instant;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::matches::{market_books, public_market_book, MarketBook};
+use super::matches::{market_books, public_book, MarketBook};
 use crate::clock::now_ms;
-use crate::engine::{Engine, MarketChange};
+use crate::engine::{Engine, MarketChange, MarketView};
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::session::{new_token, token_hash, CurrentUser};
 use crate::AppState;
-use backlay_store::Store;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(ticket)).routes(routes!(match_stream))
@@ -175,10 +174,9 @@ pub struct LiveBooks {
 
 impl LiveBooks {
     /// Starts the task; it ends when the engine does.
-    pub fn start(engine: Arc<Engine>, store: Store) -> Arc<LiveBooks> {
+    pub fn start(engine: &Engine) -> Arc<LiveBooks> {
         let (events, _) = broadcast::channel(LIVE_BACKLOG);
-        let changes = engine.subscribe();
-        tokio::spawn(coalesce(engine, store, changes, events.clone()));
+        tokio::spawn(coalesce(engine.subscribe(), events.clone()));
         Arc::new(LiveBooks { events })
     }
 
@@ -192,9 +190,11 @@ struct Pending {
     match_id: i64,
     users: BTreeSet<i64>,
     due: Instant,
+    /// The latest public book.
+    view: Arc<MarketView>,
 }
 
-async fn coalesce(engine: Arc<Engine>, store: Store, mut changes: broadcast::Receiver<MarketChange>, events: broadcast::Sender<LiveEvent>) {
+async fn coalesce(mut changes: broadcast::Receiver<MarketChange>, events: broadcast::Sender<LiveEvent>) {
     let window = Duration::from_millis(COALESCE_MS);
     let mut last_sent: HashMap<i64, Instant> = HashMap::new();
     let mut pending: HashMap<i64, Pending> = HashMap::new();
@@ -205,8 +205,11 @@ async fn coalesce(engine: Arc<Engine>, store: Store, mut changes: broadcast::Rec
                 Ok(change) => {
                     // The first change after a quiet spell goes at once; later ones wait out the window.
                     let due = last_sent.get(&change.market_id).map_or_else(Instant::now, |sent| *sent + window);
-                    let entry = pending.entry(change.market_id).or_insert(Pending { match_id: change.match_id, users: BTreeSet::new(), due });
+                    let entry = pending
+                        .entry(change.market_id)
+                        .or_insert_with(|| Pending { match_id: change.match_id, users: BTreeSet::new(), due, view: change.view.clone() });
                     entry.users.extend(change.users.iter().copied());
+                    entry.view = change.view;
                 }
                 Err(RecvError::Lagged(_)) => {
                     let _ = events.send(LiveEvent::Resync);
@@ -220,11 +223,10 @@ async fn coalesce(engine: Arc<Engine>, store: Store, mut changes: broadcast::Rec
         for market_id in ready {
             let Some(change) = pending.remove(&market_id) else { continue };
             last_sent.insert(market_id, now);
-            if let Some(book) = public_market_book(&engine, &store, market_id).await {
-                let json: Arc<str> = serde_json::to_string(&book).unwrap_or_default().into();
-                let book = LiveBook { match_id: change.match_id, market_id, json, users: change.users.into_iter().collect() };
-                let _ = events.send(LiveEvent::Book(Arc::new(book)));
-            }
+            let book = public_book(&change.view);
+            let json: Arc<str> = serde_json::to_string(&book).unwrap_or_default().into();
+            let book = LiveBook { match_id: change.match_id, market_id, json, users: change.users.into_iter().collect() };
+            let _ = events.send(LiveEvent::Book(Arc::new(book)));
         }
         // Forget markets quiet for longer than the window: their next change goes at once anyway.
         last_sent.retain(|_, sent| now.duration_since(*sent) < window);

@@ -349,10 +349,15 @@ impl MarketActor {
         }
     }
 
-    /// Tells the live stream this market changed, and for whom (nobody listening is fine).
+    /// Tells the live stream this market changed, and for whom, with the public book as it
+    /// is now (so the stream never waits in this task's queue). Nobody listening is fine.
     fn publish(&self, users: BTreeSet<i64>) {
+        if self.changes.receiver_count() == 0 {
+            return;
+        }
         let users: Arc<[i64]> = users.into_iter().collect();
-        let _ = self.changes.send(MarketChange { match_id: self.row.match_id, market_id: self.row.market_id, users });
+        let view = Arc::new(self.view(None));
+        let _ = self.changes.send(MarketChange { match_id: self.row.match_id, market_id: self.row.market_id, users, view });
     }
 
     /// After a failure part-way through a change, memory may be ahead of the database:
@@ -606,8 +611,9 @@ impl MarketActor {
             Ok(if status == "void" { format!("{label} is void: every bet is off.") } else { format!("{label} is settled.") })
         }
         .await;
-        if outcome.is_err() {
-            self.reload().await;
+        match &outcome {
+            Ok(_) => status.clone_into(&mut self.row.status),
+            Err(_) => self.reload().await,
         }
         outcome
     }

@@ -62,13 +62,15 @@ impl EngineStats {
 }
 
 /// A market's book or status changed (sent after the change committed).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct MarketChange {
     pub match_id: i64,
     pub market_id: i64,
     /// Users whose bets, positions or exposure here changed, ascending (none for a change of
     /// posted rates or status that lapsed nothing).
     pub users: Arc<[i64]>,
+    /// The market as anyone sees it after the change (no position, no fancy book).
+    pub view: Arc<MarketView>,
 }
 
 /// Changes a slow listener may fall behind by before it is told to take a full snapshot.
