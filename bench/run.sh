@@ -9,10 +9,15 @@
 # 3. the disk's fsync rate, in the folder that holds the SQLite database;
 # 4. placeBet over HTTP: for SQLite (a fresh file) and PostgreSQL (a fresh database, dropped
 #    after), starts target/release/backlay with demo data on a free loopback port, runs
-#    place_load against it, stops it.
+#    place_load against it, stops it;
+# 5. balance polling (poll_load) and stream fan-out (stream_fanout), each against its own fresh
+#    SQLite server with demo data, its open-files limit raised to the hard limit.
 #
 # Knobs (environment): LOAD_DURATION_S (20), LOAD_CONCURRENCY (32), LOAD_USERS (16),
-# MATCHING_OPS (5000000), CRITERION_MEASUREMENT_S (4),
+# MATCHING_OPS (5000000), CRITERION_MEASUREMENT_S (4), POLL_DURATION_S (10, per endpoint),
+# POLL_CONCURRENCY (32), POLL_USERS (200), FANOUT_SUBSCRIBERS (10000), FANOUT_DURATION_S (30),
+# FANOUT_DEMO_FEED (1: the demo feed runs during the fan-out, as issue 5 words the target; 0:
+# quiet, when the server has --no-demo-feed),
 # BACKLAY_BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test: a server where this
 # user may create databases; skipped with a note when unreachable).
 set -euo pipefail
@@ -23,6 +28,12 @@ LOAD_CONCURRENCY=${LOAD_CONCURRENCY:-32}
 LOAD_USERS=${LOAD_USERS:-16}
 MATCHING_OPS=${MATCHING_OPS:-5000000}
 CRITERION_MEASUREMENT_S=${CRITERION_MEASUREMENT_S:-4}
+POLL_DURATION_S=${POLL_DURATION_S:-10}
+POLL_CONCURRENCY=${POLL_CONCURRENCY:-32}
+POLL_USERS=${POLL_USERS:-200}
+FANOUT_SUBSCRIBERS=${FANOUT_SUBSCRIBERS:-10000}
+FANOUT_DURATION_S=${FANOUT_DURATION_S:-30}
+FANOUT_DEMO_FEED=${FANOUT_DEMO_FEED:-1}
 POSTGRES_URL=${BACKLAY_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}
 RESULTS=bench/RESULTS.md
 # Bounds on waiting for a server to come up.
@@ -31,6 +42,7 @@ SERVER_START_TIMEOUT_S=120
 WORK=$(mktemp -d -t backlay-bench.XXXXXX)
 SECTION=$WORK/section.md
 SERVER_PID=""
+SERVER_URL=""
 PG_DB=""
 
 cleanup() {
@@ -76,27 +88,52 @@ stop_server() {
   fi
 }
 
-# run_load LABEL DATABASE_URL TARGET_BETS_PER_S: one server, one place_load, figures into the section.
-run_load() {
-  local label=$1 database_url=$2 target=$3 stdout=$WORK/server-$1.out stderr=$WORK/server-$1.log url=""
-  log "placeBet load on $label"
-  target/release/backlay serve --addr 127.0.0.1:0 --database-url "$database_url" --demo \
-    --web-dir "$WORK/no-web" >"$stdout" 2>"$stderr" &
+# start_server NAME DATABASE_URL [FLAG...]: starts the release server with demo data on a free
+# loopback port, its open-files limit raised to the hard limit (10,000 streams need 10,000
+# sockets), logs in $WORK/server-NAME.{out,log}; sets SERVER_PID and SERVER_URL once
+# /api/health answers 200. On failure writes why into the section and answers 1.
+start_server() {
+  local name=$1 database_url=$2 stdout=$WORK/server-$1.out stderr=$WORK/server-$1.log
+  shift 2
+  SERVER_URL=""
+  (
+    ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+    exec target/release/backlay serve --addr 127.0.0.1:0 --database-url "$database_url" --demo \
+      --web-dir "$WORK/no-web" "$@"
+  ) >"$stdout" 2>"$stderr" &
   SERVER_PID=$!
   local deadline=$((SECONDS + SERVER_START_TIMEOUT_S))
-  while [[ -z $url ]]; do
+  while [[ -z $SERVER_URL ]]; do
     if ! kill -0 "$SERVER_PID" 2>/dev/null || ((SECONDS > deadline)); then
-      out "- $label: the server did not start: $(tail -3 "$stderr" | tr '\n' ' ')"
+      out "- $name: the server did not start: $(tail -3 "$stderr" | tr '\n' ' ')"
       stop_server
-      return 0
+      return 1
     fi
-    url=$(grep -so 'http://127\.0\.0\.1:[0-9]*' "$stdout" | head -1 || true)
-    [[ -n $url ]] || sleep 0.2
+    SERVER_URL=$(grep -so 'http://127\.0\.0\.1:[0-9]*' "$stdout" | head -1 || true)
+    [[ -n $SERVER_URL ]] || sleep 0.2
   done
-  until curl -fsS -o /dev/null "$url/api/health"; do
-    if ((SECONDS > deadline)); then out "- $label: /api/health never answered 200"; stop_server; return 0; fi
+  until curl -fsS -o /dev/null "$SERVER_URL/api/health"; do
+    if ((SECONDS > deadline)); then out "- $name: /api/health never answered 200"; stop_server; return 1; fi
     sleep 0.2
   done
+}
+
+# server_log NAME: the server's ERROR and WARN lines, into the section (after stop_server).
+server_log() {
+  local name=$1 stderr=$WORK/server-$1.log errors warnings first_error=""
+  errors=$(grep -c ' ERROR ' "$stderr" || true)
+  warnings=$(grep -c ' WARN ' "$stderr" || true)
+  if ((errors > 0)); then first_error="; first: \`$(grep -m1 ' ERROR ' "$stderr" | cut -c1-240)\`"; fi
+  out "- $name server log: $errors ERROR and $warnings WARN lines$first_error"
+}
+
+# run_load LABEL DATABASE_URL TARGET_BETS_PER_S: one server, one place_load, figures into the section.
+run_load() {
+  local label=$1 database_url=$2 target=$3
+  log "placeBet load on $label"
+  # The demo feed stays off: its own writes would be noise in bets/s and bets per commit.
+  start_server "$label" "$database_url" "${NO_DEMO_FEED[@]}" || return 0
+  local url=$SERVER_URL
   if ! target/release/place_load --base-url "$url" --label "$label" --duration-s "$LOAD_DURATION_S" \
     --concurrency "$LOAD_CONCURRENCY" --users "$LOAD_USERS" --target-bets-per-s "$target" \
     >"$WORK/load-$label.md" 2>"$WORK/load-$label.err"; then
@@ -104,18 +141,19 @@ run_load() {
   fi
   cat "$WORK/load-$label.md" >>"$SECTION"
   stop_server
-  local errors warnings
-  errors=$(grep -c ' ERROR ' "$stderr" || true)
-  warnings=$(grep -c ' WARN ' "$stderr" || true)
-  local first_error=""
-  if ((errors > 0)); then first_error="; first: \`$(grep -m1 ' ERROR ' "$stderr" | cut -c1-240)\`"; fi
-  out "- $label server log: $errors ERROR and $warnings WARN lines$first_error"
+  server_log "$label"
 }
 
 STARTED=$SECONDS
 log "building (release)"
 cargo build --release -p backlay -p backlay-bench
 cargo bench -p backlay-bench --bench matching --no-run
+
+# The server's flag to keep the demo's feed simulator quiet, when it has one.
+NO_DEMO_FEED=()
+if target/release/backlay serve --help 2>/dev/null | grep -q -- '--no-demo-feed'; then
+  NO_DEMO_FEED=(--no-demo-feed)
+fi
 
 {
   echo
@@ -165,6 +203,46 @@ if psql "$POSTGRES_URL" -q -c 'SELECT 1' >/dev/null 2>&1; then
   out "- PostgreSQL: $(psql "$POSTGRES_URL" -Atc 'SHOW server_version') on the same machine, synchronous_commit=$(psql "$POSTGRES_URL" -Atc 'SHOW synchronous_commit'), fsync=$(psql "$POSTGRES_URL" -Atc 'SHOW fsync'), wal_sync_method=$(psql "$POSTGRES_URL" -Atc 'SHOW wal_sync_method')"
 else
   out "- PostgreSQL: skipped ($POSTGRES_URL unreachable)"
+fi
+out
+
+feed_note() {
+  if [[ $# -gt 0 ]]; then echo "demo feed off (\`$*\`)"
+  elif ((${#NO_DEMO_FEED[@]} == 0)); then echo "demo feed on (the server has no --no-demo-feed)"
+  else echo "demo feed on"
+  fi
+}
+
+log "balance polling"
+out "### Balance polling (release binary, SQLite, $(feed_note "${NO_DEMO_FEED[@]}"); client and server share the machine)"
+out
+if start_server poll "sqlite://$WORK/poll.db" "${NO_DEMO_FEED[@]}"; then
+  if ! target/release/poll_load --base-url "$SERVER_URL" --label SQLite --server-pid "$SERVER_PID" \
+    --duration-s "$POLL_DURATION_S" \
+    --concurrency "$POLL_CONCURRENCY" --users "$POLL_USERS" >"$WORK/poll.md" 2>"$WORK/poll.err"; then
+    out "- poll_load failed: $(tail -3 "$WORK/poll.err" | tr '\n' ' ')"
+  fi
+  cat "$WORK/poll.md" >>"$SECTION"
+  stop_server
+  server_log poll
+fi
+out
+
+log "stream fan-out"
+FANOUT_FLAGS=()
+if [[ $FANOUT_DEMO_FEED == 0 ]]; then FANOUT_FLAGS=("${NO_DEMO_FEED[@]}"); fi
+out "### Stream fan-out (release binary, SQLite, $(feed_note "${FANOUT_FLAGS[@]}"); client and server share the machine)"
+out
+if start_server fanout "sqlite://$WORK/fanout.db" "${FANOUT_FLAGS[@]}"; then
+  out "- open-files limit: server $(awk '/Max open files/ {print $4}' "/proc/$SERVER_PID/limits"), hard limit here $(ulimit -Hn); ephemeral ports $(tr '\t' '-' </proc/sys/net/ipv4/ip_local_port_range)"
+  if ! target/release/stream_fanout --base-url "$SERVER_URL" --label SQLite --server-pid "$SERVER_PID" \
+    --subscribers "$FANOUT_SUBSCRIBERS" --duration-s "$FANOUT_DURATION_S" \
+    >"$WORK/fanout.md" 2>"$WORK/fanout.err"; then
+    out "- stream_fanout failed: $(tail -3 "$WORK/fanout.err" | tr '\n' ' ')"
+  fi
+  cat "$WORK/fanout.md" >>"$SECTION"
+  stop_server
+  server_log fanout
 fi
 out
 out "Load average at end: $(cut -d' ' -f1-3 /proc/loadavg); bench/run.sh took $((SECONDS - STARTED)) s."

@@ -6,10 +6,15 @@
 //!   per-operation latency);
 //! - `src/bin/place_load.rs`: placeBet over HTTP against a running server;
 //! - `src/bin/fsync_rate.rs`: how many durable writes per second the disk takes, the ceiling
-//!   on commits without group commit.
+//!   on commits without group commit;
+//! - `src/bin/poll_load.rs`: the balance poll (`getUserBalance`) beside a trivial endpoint;
+//! - `src/bin/stream_fanout.rs`: many subscribers on one match's live stream, delivery latency
+//!   and server memory per connection;
+//! - [`client`]: the set-up calls and helpers those two share.
 //!
 //! `bench/run.sh` runs them all and appends the figures to `bench/RESULTS.md`.
 
+pub mod client;
 pub mod matching;
 
 /// Formats a count per second with thousands separators: `1234567.8` → `1,234,568`.
