@@ -6,7 +6,7 @@
 //! backlay admin …          operator actions straight on the database (create users, chips …)
 //! ```
 //! Every flag has an environment twin (`BACKLAY_ADDR`, `DATABASE_URL`, `BACKLAY_DEMO`,
-//! `BACKLAY_WEB_DIR` …); see `backlay help serve`.
+//! `BACKLAY_DEMO_FEED`, `BACKLAY_WEB_DIR` …); see `backlay help serve`.
 
 mod admin;
 mod market;
@@ -56,6 +56,16 @@ struct ServeArgs {
     /// Never seed demo data.
     #[arg(long)]
     no_demo: bool,
+    /// Run the demo feed: matches played ball by ball, the market-maker quoting, races run,
+    /// results settled (default: on whenever the demo is).
+    #[arg(long, overrides_with = "no_demo_feed")]
+    demo_feed: bool,
+    /// Never run the demo feed (the demo data stays as seeded).
+    #[arg(long)]
+    no_demo_feed: bool,
+    /// How many times faster than real time the demo feed runs.
+    #[arg(long, env = "BACKLAY_DEMO_FEED_SPEED", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    demo_feed_speed: u32,
     /// The built web app.
     #[arg(long, env = "BACKLAY_WEB_DIR", default_value = DEFAULT_WEB_DIR)]
     web_dir: PathBuf,
@@ -70,18 +80,31 @@ struct ServeArgs {
 impl ServeArgs {
     /// `--demo` / `--no-demo`, else `BACKLAY_DEMO=1|0`, else on for SQLite.
     fn demo(&self) -> anyhow::Result<bool> {
-        if self.demo {
-            return Ok(true);
-        }
-        if self.no_demo {
-            return Ok(false);
-        }
-        match std::env::var("BACKLAY_DEMO").ok().as_deref().map(str::trim) {
-            Some("1") | Some("true") => Ok(true),
-            Some("0") | Some("false") => Ok(false),
-            Some(other) => anyhow::bail!("BACKLAY_DEMO must be 1 or 0, not {other:?}"),
+        match switch(self.demo, self.no_demo, "BACKLAY_DEMO")? {
+            Some(on) => Ok(on),
             None => Ok(backlay_store::engine_of(&self.database.database_url)? == Engine::Sqlite),
         }
+    }
+
+    /// `--demo-feed` / `--no-demo-feed`, else `BACKLAY_DEMO_FEED=1|0`, else as the demo.
+    fn demo_feed(&self, demo: bool) -> anyhow::Result<bool> {
+        Ok(switch(self.demo_feed, self.no_demo_feed, "BACKLAY_DEMO_FEED")?.unwrap_or(demo))
+    }
+}
+
+/// An on/off flag pair with its environment twin (1/true or 0/false); `None` when unset.
+fn switch(on: bool, off: bool, env: &str) -> anyhow::Result<Option<bool>> {
+    if on {
+        return Ok(Some(true));
+    }
+    if off {
+        return Ok(Some(false));
+    }
+    match std::env::var(env).ok().as_deref().map(str::trim) {
+        Some("1") | Some("true") => Ok(Some(true)),
+        Some("0") | Some("false") => Ok(Some(false)),
+        Some(other) => anyhow::bail!("{env} must be 1 or 0, not {other:?}"),
+        None => Ok(None),
     }
 }
 
@@ -110,9 +133,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let mut config = Config::with_database(args.database.database_url.clone());
     config.addr = args.addr;
     config.demo = demo;
+    config.demo_feed = args.demo_feed(demo)?;
+    config.demo_feed_speed = args.demo_feed_speed;
     config.web_dir = args.web_dir.clone();
     config.session_ttl_ms = i64::from(args.session_ttl_hours) * 60 * 60 * 1000;
     config.trust_forwarded_for = args.trust_forwarded_for;
+    let feed = config.demo_feed;
     let server = Server::build(config).await?;
     let addr = server.local_addr();
     println!("Backlay is running at http://{addr}/  (API: http://{addr}/api, OpenAPI: http://{addr}/api/openapi.json)");
@@ -122,6 +148,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         for (user_name, password, role) in demo::DEMO_LOGINS {
             println!("  {role:<13} {user_name:<8} / {password}");
         }
+    }
+    if feed {
+        println!("Demo feed: on (matches played ball by ball, prices moving, results settled; --no-demo-feed to stop it)");
     }
     server.run(shutdown_signal()).await
 }

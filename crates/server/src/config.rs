@@ -21,6 +21,12 @@ pub struct Config {
     /// With the demo: also markets with the market-maker's liquidity (tests that do not need
     /// them turn this off to start faster).
     pub demo_markets: bool,
+    /// Run the demo feed: play the demo's matches and races, keep the market-maker quoting,
+    /// settle what finishes and schedule more (`demo::scheduler`). Needs the demo's `maker`.
+    pub demo_feed: bool,
+    /// How many times faster than the wall clock the demo feed's time runs (1 in the product;
+    /// tests use e.g. 60 to watch a match in seconds).
+    pub demo_feed_speed: u32,
     /// The built web app (`index.html` and its assets).
     pub web_dir: PathBuf,
     pub session_ttl_ms: i64,
@@ -37,6 +43,8 @@ impl Config {
             database_url: database_url.into(),
             demo: false,
             demo_markets: true,
+            demo_feed: false,
+            demo_feed_speed: 1,
             web_dir: PathBuf::from(DEFAULT_WEB_DIR),
             session_ttl_ms: DEFAULT_SESSION_TTL_MS,
             trust_forwarded_for: false,

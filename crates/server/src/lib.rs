@@ -72,6 +72,8 @@ pub fn app(state: AppState) -> Router {
 pub struct Server {
     listener: tokio::net::TcpListener,
     router: Router,
+    /// The demo feed, when it runs: it stops when the server does (dropping it stops it).
+    demo_feed: Option<demo::FeedHandle>,
 }
 
 impl Server {
@@ -84,25 +86,33 @@ impl Server {
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
         let with_markets = config.demo_markets;
+        let with_feed = config.demo_feed;
         let state = AppState::new(store, config).await?;
         if seeded && with_markets {
             let markets = demo::seed_markets(&state).await.map_err(|e| anyhow::anyhow!("seeding demo markets failed: {e}"))?;
-            // The market-maker's orders wait out in-play bet delays: post them in the background.
-            tokio::spawn(demo::post_liquidity(state.clone(), markets));
+            if !with_feed {
+                // The market-maker's orders wait out in-play bet delays: post them in the
+                // background. (The feed's market-maker quotes them itself.)
+                tokio::spawn(demo::post_liquidity(state.clone(), markets));
+            }
             tracing::info!("seeded demo data into the empty database");
         }
-        Ok(Server { listener, router: app(state) })
+        let demo_feed = with_feed.then(|| demo::start_feed(state.clone()));
+        Ok(Server { listener, router: app(state), demo_feed })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
         self.listener.local_addr().expect("a bound listener has an address")
     }
 
-    /// Serves until `shutdown` resolves.
+    /// Serves until `shutdown` resolves; the demo feed stops with the server.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-        axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
+        let Server { listener, router, demo_feed } = self;
+        let served = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(shutdown)
-            .await?;
+            .await;
+        drop(demo_feed);
+        served?;
         Ok(())
     }
 }

@@ -5,6 +5,7 @@ mod common;
 mod admin;
 mod auth;
 mod catalogue;
+mod demo_feed;
 mod errors;
 mod exchange;
 mod ledger;

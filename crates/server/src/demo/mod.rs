@@ -1,17 +1,36 @@
-//! Demo data for a new, empty database: the sports of spec §3, series and matches spread over
-//! the coming days (some in play), the demo log-ins with chips, site settings and casino
-//! categories. Everything goes through the same operator actions an admin would use, so the
-//! demo's ledger, audit log and users are exactly what real operation produces.
+//! The demo: data for a new, empty database, and the feed that keeps it alive.
+//!
+//! Seeding (this file): the sports of spec §3, series and matches spread over the coming days
+//! (some in play), the demo log-ins with chips, site settings and casino categories, and the
+//! demo's markets. Everything goes through the same operator actions an admin would use, so
+//! the demo's ledger, audit log and users are exactly what real operation produces.
+//!
+//! The feed (`Config::demo_feed`, on by default with the embedded database) plays the demo:
+//! - [`scheduler`] — the feed's task: turns matches in play at their start, hands them to
+//!   `play`, opens race markets, schedules new matches and race meetings;
+//! - `play` — plays one in-play match through the engine: ball running, rates, fancy lines,
+//!   goals, the off, and finally the results and settlement;
+//! - [`simulator`] — the pure, seeded models of cricket, football, tennis and racing, with the
+//!   win probabilities and fancy projections the prices come from;
+//! - [`market_maker`] — the `maker` account re-quoting exchange markets around the fair price;
+//! - [`fixtures`] — the teams, venues and runner names the feed knows (and drives).
 
-use backlay_core::exchange::Persistence;
+pub mod fixtures;
+pub mod market_maker;
+mod play;
+pub mod scheduler;
+pub mod simulator;
+
+pub use scheduler::{start as start_feed, FeedHandle};
+
 use backlay_core::money::Money;
 use backlay_core::odds::{self, Price};
-use backlay_store::catalogue::{CasinoSport, MatchFilter};
+use backlay_store::catalogue::{CasinoSport, Match, MatchFilter};
 use backlay_store::users::{Role, User};
 use backlay_store::Store;
 
 use crate::clock::now_ms;
-use crate::engine::{PlaceBet, RatesUpdate};
+use crate::engine::RatesUpdate;
 use crate::error::AppError;
 use crate::operator::{self, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext, TransferDirection};
 use crate::AppState;
@@ -72,6 +91,11 @@ const SERIES: &[DemoSeries] = &[
     (7522, "NBA", false, &[("Lakers v Celtics", 12, false)]),
     (-17, "Virtual Cricket League", false, &[("Virtual XI v Simulated XI", 1, false)]),
 ];
+
+/// How many matches the seed gives a sport: the feed keeps that many unfinished.
+pub fn seeded_matches(sport_id: i64) -> usize {
+    SERIES.iter().filter(|(sport, ..)| *sport == sport_id).map(|(_, _, _, matches)| matches.len()).sum()
+}
 
 /// Race meetings: (sport id, series, country code, venue, first race in hours from now, races).
 /// Races run every 35 minutes from the first; each is a match named after its off time.
@@ -207,71 +231,81 @@ async fn seed(store: &Store) -> Result<(), crate::error::AppError> {
 }
 
 /// Sports whose demo matches get a match-odds market; cricket also gets bookmaker and fancy.
-const MARKET_SPORTS: &[i64] = &[4, 1, 2];
+const MARKET_SPORTS: &[i64] = &[fixtures::CRICKET, fixtures::FOOTBALL, fixtures::TENNIS];
 
 /// Creates the demo's markets (once, on a database without markets) and opens them; the
-/// market-maker's liquidity is posted by [`post_liquidity`]. Returns the match-odds markets
-/// with their runners and fair prices (hundredths).
+/// market-maker's liquidity is posted by [`post_liquidity`] (or by the feed, when it runs).
+/// Returns the match-odds markets with their runners and fair prices (hundredths).
 pub async fn seed_markets(state: &AppState) -> Result<Vec<(i64, Vec<(i64, u32)>)>, AppError> {
     if state.store.count_markets().await? > 0 {
         return Ok(Vec::new());
     }
-    let console = OperatorContext { store: &state.store, actor: Actor::Console, client_ip: None };
     let mut exchange_markets = Vec::new();
     for sport_id in MARKET_SPORTS {
         let filter = MatchFilter { sport_id: Some(*sport_id), is_active: Some(true), ..MatchFilter::default() };
         for the_match in state.store.matches(&filter).await? {
-            let mut teams: Vec<String> = the_match.name.split(" v ").map(str::to_string).collect();
-            if teams.len() != 2 {
-                continue;
-            }
-            if *sport_id == 1 {
-                teams.insert(1, "The Draw".into());
-            }
-            let market = |market_type: &str, name: &str, runners: Vec<String>, delay_ms: i64| CreateMarket {
-                match_id: the_match.match_id,
-                market_type: market_type.into(),
-                name: name.into(),
-                runners,
-                bet_delay_ms: delay_ms,
-                min_stake_minor: 100_00,
-                max_stake_minor: 500_000_00,
-                commission_bp: if market_type == "match_odds" { 200 } else { 0 },
-                winners: 1,
-            };
-            let (market_id, selections) =
-                operator::create_market(&console, &state.engine, market("match_odds", "Match Odds", teams.clone(), 5_000)).await?;
-            state.engine.set_status(market_id, "open").await?;
-            let fair = fair_prices(&the_match.name, teams.len());
-            exchange_markets.push((market_id, selections.iter().copied().zip(fair.iter().copied()).collect::<Vec<_>>()));
-
-            if *sport_id == 4 {
-                let (bookmaker, bm_selections) =
-                    operator::create_market(&console, &state.engine, market("bookmaker", "Bookmaker", teams.clone(), 0)).await?;
-                let rates = bm_selections
-                    .iter()
-                    .zip(&fair)
-                    .map(|(selection, price)| {
-                        // Indian rates: 85 means 1.85; lay (khai) two points above back.
-                        let rate = i64::from(price.saturating_sub(100)).max(1);
-                        (*selection, Some(rate), Some(rate + 2))
-                    })
-                    .collect();
-                state.engine.set_rates(bookmaker, RatesUpdate::Bookmaker(rates)).await?;
-                state.engine.set_status(bookmaker, "open").await?;
-                let first_team = teams[0].split_whitespace().next().unwrap_or("Team");
-                for (name, line) in [(format!("6 over runs {first_team}"), 48), (format!("10 over runs {first_team}"), 82)] {
-                    let (fancy, _) = operator::create_market(&console, &state.engine, market("fancy", &name, Vec::new(), 0)).await?;
-                    state
-                        .engine
-                        .set_rates(fancy, RatesUpdate::Fancy { line_no: line, rate_no: 100, line_yes: line + 1, rate_yes: 100 })
-                        .await?;
-                    state.engine.set_status(fancy, "open").await?;
-                }
+            if let Some(match_odds) = open_match_markets(state, &the_match).await? {
+                exchange_markets.push(match_odds);
             }
         }
     }
     Ok(exchange_markets)
+}
+
+/// Opens a demo match's markets: match odds (with the draw in football), and on cricket a
+/// bookmaker and two fancies ("6 over runs Mumbai", "10 over runs Mumbai") at their opening
+/// lines. Returns the match-odds market with its runners and fair prices (hundredths); `None`
+/// for a name that is not "Home v Away".
+pub async fn open_match_markets(state: &AppState, the_match: &Match) -> Result<Option<(i64, Vec<(i64, u32)>)>, AppError> {
+    let console = OperatorContext { store: &state.store, actor: Actor::Console, client_ip: None };
+    let mut teams: Vec<String> = the_match.name.split(" v ").map(str::to_string).collect();
+    if teams.len() != 2 {
+        return Ok(None);
+    }
+    let sport_id = the_match.sport_id;
+    if sport_id == fixtures::FOOTBALL {
+        teams.insert(1, "The Draw".into());
+    }
+    let market = |market_type: &str, name: &str, runners: Vec<String>, delay_ms: i64| CreateMarket {
+        match_id: the_match.match_id,
+        market_type: market_type.into(),
+        name: name.into(),
+        runners,
+        bet_delay_ms: delay_ms,
+        min_stake_minor: 100_00,
+        max_stake_minor: 500_000_00,
+        commission_bp: if market_type == "match_odds" { 200 } else { 0 },
+        winners: 1,
+    };
+    let (market_id, selections) =
+        operator::create_market(&console, &state.engine, market("match_odds", "Match Odds", teams.clone(), 5_000)).await?;
+    state.engine.set_status(market_id, "open").await?;
+    let fair = fair_prices(&the_match.name, teams.len());
+    let match_odds = (market_id, selections.iter().copied().zip(fair.iter().copied()).collect::<Vec<_>>());
+
+    if sport_id == fixtures::CRICKET {
+        let (bookmaker, bm_selections) =
+            operator::create_market(&console, &state.engine, market("bookmaker", "Bookmaker", teams.clone(), 0)).await?;
+        let rates = bm_selections
+            .iter()
+            .zip(simulator::probabilities_of_prices(&fair))
+            .map(|(selection, p)| {
+                let (back, lay) = simulator::bookmaker_rates(p);
+                (*selection, Some(back), Some(lay))
+            })
+            .collect();
+        state.engine.set_rates(bookmaker, RatesUpdate::Bookmaker(rates)).await?;
+        state.engine.set_status(bookmaker, "open").await?;
+        let first_team = teams[0].split_whitespace().next().unwrap_or("Team");
+        for overs in [6, 10] {
+            let name = format!("{overs} over runs {first_team}");
+            let (fancy, _) = operator::create_market(&console, &state.engine, market("fancy", &name, Vec::new(), 0)).await?;
+            let line = i64::from(simulator::fancy_projection(0, 0, overs));
+            state.engine.set_rates(fancy, RatesUpdate::Fancy { line_no: line, rate_no: 100, line_yes: line + 1, rate_yes: 100 }).await?;
+            state.engine.set_status(fancy, "open").await?;
+        }
+    }
+    Ok(Some(match_odds))
 }
 
 /// Fair decimal prices (hundredths) for a match's runners, the same for the same match name.
@@ -288,43 +322,26 @@ fn fair_prices(match_name: &str, runners: usize) -> Vec<u32> {
     }
 }
 
-/// The market-maker posts three prices each side of fair on every runner, through the same
-/// placement path as any bettor (in-play markets make it wait out the bet delay too).
+/// The market-maker posts its prices on the seeded markets once (the feed, when it runs, keeps
+/// them up to date instead), through the same placement path as any bettor: in-play markets
+/// make it wait out the bet delay too.
 pub async fn post_liquidity(state: AppState, markets: Vec<(i64, Vec<(i64, u32)>)>) {
     let Ok(Some(maker)) = state.store.user_id_by_name("maker").await else { return };
-    let mut placements = Vec::new();
-    for (market_id, runners) in &markets {
-        for (selection_id, fair) in runners {
-            let Ok(fair) = Price::from_hundredths(*fair) else { continue };
-            let mut lay_price = Some(fair);
-            let mut back_price = fair.tick_up();
-            for level in 0..3u32 {
-                let size = Money::from_minor(i64::from(1_000 + level * 1_500) * 100);
-                for (side, price) in [("lay", lay_price), ("back", back_price)] {
-                    let Some(price) = price else { continue };
-                    placements.push(PlaceBet {
-                        user_id: maker,
-                        market_id: *market_id,
-                        selection_id: Some(*selection_id),
-                        side: side.into(),
-                        price_text: price.to_string(),
-                        line: None,
-                        stake: size,
-                        persistence: Persistence::Persist,
-                        client_ref: None,
-                        request_hash: format!("demo-liquidity-{market_id}-{selection_id}-{side}-{level}"),
-                        admitted_after_suspensions: None,
-                    });
-                }
-                lay_price = lay_price.and_then(Price::tick_down);
-                back_price = back_price.and_then(Price::tick_up);
-            }
+    let placements = markets.iter().map(|(market_id, runners)| {
+        let state = &state;
+        async move {
+            let market = state.store.market(*market_id).await?;
+            let fair: Vec<(i64, Price)> =
+                runners.iter().filter_map(|(selection, fair)| Price::from_hundredths(*fair).ok().map(|p| (*selection, p))).collect();
+            let wanted = market_maker::quotes(&fair, market_maker::SPORTS_QUOTES, market.min_stake_minor);
+            market_maker::requote_market(state, maker, market.match_id, *market_id, &wanted).await
         }
-    }
-    let engine = &state.engine;
-    let results = futures::future::join_all(placements.into_iter().map(|bet| engine.place(bet))).await;
-    let refused = results.iter().filter(|r| r.is_err()).count();
-    if refused > 0 {
-        tracing::warn!("demo market-maker: {refused} of {} orders refused", results.len());
+    });
+    for result in futures::future::join_all(placements).await {
+        match result {
+            Ok(outcome) if outcome.refused.is_empty() => {}
+            Ok(outcome) => tracing::warn!("demo market-maker: {} orders refused: {}", outcome.refused.len(), outcome.refused[0]),
+            Err(err) => tracing::warn!("demo market-maker: cannot post liquidity: {err}"),
+        }
     }
 }

@@ -1,0 +1,347 @@
+//! The market-maker: the demo's `maker` account keeps prices on every exchange market the feed
+//! runs (match odds, race win and place). It is an ordinary client: its orders go through
+//! `Engine::place` and `Engine::cancel` — the bet API's own path, with the funds check, the
+//! in-play bet delay and the ledger — so its liquidity is real money any bettor can match.
+//!
+//! For each market it is told the fair price of every runner. It lays at fair and the ticks
+//! below (shown in the blue Back column) and backs from one tick above (the pink Lay column),
+//! PERSIST so that the orders survive the off. Re-quoting is a diff, not a wipe: an order still
+//! at a wanted price with its full size stays; stale or part-matched ones are cancelled;
+//! missing ones are placed. A market is re-quoted every [`IN_PLAY_REQUOTE_MS`] of demo time in
+//! play ([`PRE_MATCH_REQUOTE_MS`] before the off) or at once after a big event, never twice at
+//! the same time, and never holds more than [`MAX_ORDERS_PER_MARKET`] orders.
+//!
+//! Example, match odds at fair 2.00: lays of 1,000 at 2.00, 2,500 at 1.99 and 4,000 at 1.98;
+//! backs of 1,000 at 2.02, 2,500 at 2.04 and 4,000 at 2.06. A bettor backs 1,000 at 2.00; at
+//! the next re-quote the maker posts a fresh 1,000 at 2.00 and leaves its five other orders be.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use backlay_core::exchange::Persistence;
+use backlay_core::money::Money;
+use backlay_core::odds::Price;
+use backlay_store::bets::BetRow;
+use tokio::task::JoinSet;
+
+use super::scheduler::DemoClock;
+use crate::engine::PlaceBet;
+use crate::error::AppError;
+use crate::AppState;
+
+/// How the maker quotes one kind of market.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct QuoteStyle {
+    /// The size of each price level on each side, best price first (minor units).
+    pub sizes_minor: &'static [i64],
+    /// The most one lay order may risk, size × (price − 1), in minor units: long prices get
+    /// smaller lays, and none below the market's minimum stake.
+    pub max_lay_liability_minor: i64,
+}
+
+/// Match odds: three levels a side.
+pub const SPORTS_QUOTES: QuoteStyle = QuoteStyle { sizes_minor: &[1_000_00, 2_500_00, 4_000_00], max_lay_liability_minor: 6_000_00 };
+/// Race win and place markets: up to ten runners, so two smaller levels a side.
+pub const RACING_QUOTES: QuoteStyle = QuoteStyle { sizes_minor: &[200_00, 500_00], max_lay_liability_minor: 2_000_00 };
+
+/// The most orders the maker keeps in one market (ten runners × two levels × two sides fit).
+pub const MAX_ORDERS_PER_MARKET: usize = 64;
+/// Demo time between re-quotes of a market in play, and before the off.
+pub const IN_PLAY_REQUOTE_MS: i64 = 15_000;
+pub const PRE_MATCH_REQUOTE_MS: i64 = 60_000;
+/// How often (demo time) the maker looks for markets due a re-quote.
+const MAKER_TICK_MS: i64 = 2_000;
+/// The maker's live bets read per match: far above what it keeps there.
+const LIVE_BETS_READ: i64 = 1_000;
+
+/// One order the maker wants resting in a market.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quote {
+    pub selection_id: i64,
+    /// "lay" (offered to backers) or "back" (offered to layers).
+    pub side: &'static str,
+    pub price: Price,
+    pub size_minor: i64,
+}
+
+impl Quote {
+    /// Whether a resting bet is this order, untouched.
+    fn is_resting_as(&self, bet: &BetRow) -> bool {
+        bet.runner_id == Some(self.selection_id)
+            && bet.side == self.side
+            && bet.price == i64::from(self.price.hundredths())
+            && bet.remaining_minor == self.size_minor
+            && bet.matched_minor == 0
+    }
+
+    fn placement(&self, maker_id: i64, market_id: i64) -> PlaceBet {
+        PlaceBet {
+            user_id: maker_id,
+            market_id,
+            selection_id: Some(self.selection_id),
+            side: self.side.into(),
+            price_text: self.price.to_string(),
+            line: None,
+            stake: Money::from_minor(self.size_minor),
+            persistence: Persistence::Persist,
+            client_ref: None,
+            request_hash: format!("demo-maker-{market_id}-{}-{}-{}", self.selection_id, self.side, self.price),
+            admitted_after_suspensions: None,
+        }
+    }
+}
+
+/// The orders the maker wants for these fair prices: per runner, lays at fair and the ticks
+/// below it, backs from the tick above, one level per size in `style`.
+pub fn quotes(fair: &[(i64, Price)], style: QuoteStyle, min_stake_minor: i64) -> Vec<Quote> {
+    let mut wanted = Vec::new();
+    for (selection_id, fair) in fair {
+        let mut lay_price = Some(*fair);
+        let mut back_price = fair.tick_up();
+        for size_minor in style.sizes_minor {
+            if let Some(price) = lay_price {
+                // Liability = size × (price − 1); prices are hundredths.
+                let risk_per_100 = i64::from(price.hundredths()) - 100;
+                let cap = style.max_lay_liability_minor * 100 / risk_per_100.max(1);
+                let size_minor = (*size_minor).min(cap) / 100 * 100;
+                if size_minor >= min_stake_minor {
+                    wanted.push(Quote { selection_id: *selection_id, side: "lay", price, size_minor });
+                }
+            }
+            if let Some(price) = back_price.filter(|_| *size_minor >= min_stake_minor) {
+                wanted.push(Quote { selection_id: *selection_id, side: "back", price, size_minor: *size_minor });
+            }
+            lay_price = lay_price.and_then(Price::tick_down);
+            back_price = back_price.and_then(Price::tick_up);
+        }
+    }
+    wanted.truncate(MAX_ORDERS_PER_MARKET);
+    wanted
+}
+
+/// What a re-quote did.
+#[derive(Debug, Default)]
+pub struct Requoted {
+    pub kept: usize,
+    pub cancelled: usize,
+    pub placed: usize,
+    /// Placements the engine refused (a suspension during the bet delay, a settled market,
+    /// too little money).
+    pub refused: Vec<AppError>,
+}
+
+/// Brings the maker's orders in one market to `wanted`: cancels what is stale, places what is
+/// missing (in one go, so that the market's task commits them together).
+pub async fn requote_market(state: &AppState, maker_id: i64, match_id: i64, market_id: i64, wanted: &[Quote]) -> Result<Requoted, AppError> {
+    let live = state.store.live_bets_of_user(maker_id, Some(match_id), LIVE_BETS_READ).await?;
+    let mut missing: Vec<&Quote> = wanted.iter().collect();
+    let mut stale = Vec::new();
+    let mut outcome = Requoted::default();
+    for (bet, _) in live.iter().filter(|(bet, _)| bet.market_id == market_id && bet.remaining_minor > 0) {
+        match missing.iter().position(|quote| quote.is_resting_as(bet)) {
+            Some(index) => {
+                missing.swap_remove(index);
+                outcome.kept += 1;
+            }
+            None => stale.push(bet.bet_id),
+        }
+    }
+    for bet_id in stale {
+        match state.engine.cancel(market_id, maker_id, bet_id, None).await {
+            Ok(_) => outcome.cancelled += 1,
+            // Matched or lapsed in the meantime: nothing left to cancel.
+            Err(AppError::NotFound(_)) => {}
+            Err(other) => return Err(other),
+        }
+    }
+    let placed = futures::future::join_all(missing.iter().map(|quote| state.engine.place(quote.placement(maker_id, market_id)))).await;
+    for result in placed {
+        match result {
+            Ok(_) => outcome.placed += 1,
+            Err(err) => outcome.refused.push(err),
+        }
+    }
+    Ok(outcome)
+}
+
+/// Logs a re-quote that went wrong: refusals that only mean the market moved on (suspended,
+/// settled) at debug, the rest at warn.
+fn log_requote(market_id: i64, result: Result<Requoted, AppError>) {
+    match result {
+        Ok(outcome) => {
+            let (expected, unexpected): (Vec<_>, Vec<_>) = outcome.refused.iter().partition(|e| matches!(e, AppError::Conflict(_)));
+            if let Some(first) = unexpected.first() {
+                tracing::warn!(market_id, refused = unexpected.len(), "demo market-maker: orders refused: {first}");
+            }
+            if let Some(first) = expected.first() {
+                tracing::debug!(market_id, refused = expected.len(), "demo market-maker: orders refused: {first}");
+            }
+        }
+        Err(AppError::Conflict(message)) => tracing::debug!(market_id, "demo market-maker: re-quote skipped: {message}"),
+        Err(err) => tracing::warn!(market_id, "demo market-maker: re-quote failed: {err}"),
+    }
+}
+
+/// A market the maker looks after.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MakerMarket {
+    pub market_id: i64,
+    pub match_id: i64,
+    pub min_stake_minor: i64,
+    pub style: QuoteStyle,
+}
+
+#[derive(Clone, Debug)]
+struct Tracked {
+    market: MakerMarket,
+    fair: Vec<(i64, Price)>,
+    in_play: bool,
+    /// Demo time of the next re-quote.
+    due_ms: i64,
+    /// A re-quote is running (never two at once: the second would not see the first's
+    /// orders, still waiting out a bet delay, and post them again).
+    busy: bool,
+}
+
+/// The maker at work: the markets it quotes and their fair prices, re-quoted by [`MarketMaker::run`].
+pub struct MarketMaker {
+    state: AppState,
+    maker_id: i64,
+    clock: DemoClock,
+    markets: Mutex<HashMap<i64, Tracked>>,
+}
+
+impl MarketMaker {
+    pub fn new(state: AppState, maker_id: i64, clock: DemoClock) -> Arc<MarketMaker> {
+        Arc::new(MarketMaker { state, maker_id, clock, markets: Mutex::new(HashMap::new()) })
+    }
+
+    pub fn maker_id(&self) -> i64 {
+        self.maker_id
+    }
+
+    fn markets(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Tracked>> {
+        // A panic elsewhere while holding the lock leaves plain data behind: carry on with it.
+        self.markets.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Quotes `market` around these fair prices from now on; `urgent` re-quotes at the next
+    /// tick (a new market, a wicket, a goal), otherwise the new prices wait for the market's
+    /// next regular re-quote.
+    pub fn quote(&self, market: MakerMarket, fair: Vec<(i64, Price)>, in_play: bool, urgent: bool) {
+        let now = self.clock.now_ms();
+        let mut markets = self.markets();
+        let tracked = markets.entry(market.market_id).or_insert(Tracked { market, fair: Vec::new(), in_play, due_ms: now, busy: false });
+        tracked.fair = fair;
+        tracked.in_play = in_play;
+        if urgent {
+            tracked.due_ms = now;
+        }
+    }
+
+    /// Stops quoting a market (it is being settled, or suspended for good).
+    pub fn forget(&self, market_id: i64) {
+        self.markets().remove(&market_id);
+    }
+
+    /// Cancels every order the maker has in a market now (a goal: the old prices are wrong).
+    pub async fn withdraw(&self, market_id: i64) {
+        let Some(match_id) = self.markets().get(&market_id).map(|t| t.market.match_id) else { return };
+        log_requote(market_id, requote_market(&self.state, self.maker_id, match_id, market_id, &[]).await);
+    }
+
+    /// Re-quotes the markets as they fall due, until the feed stops.
+    pub async fn run(self: Arc<Self>) {
+        let mut running: JoinSet<()> = JoinSet::new();
+        let mut running_market: HashMap<tokio::task::Id, i64> = HashMap::new();
+        loop {
+            tokio::select! {
+                _ = self.clock.sleep(MAKER_TICK_MS) => {
+                    let now = self.clock.now_ms();
+                    let due: Vec<Tracked> = self
+                        .markets()
+                        .values_mut()
+                        .filter(|t| !t.busy && t.due_ms <= now)
+                        .map(|t| {
+                            t.busy = true;
+                            t.due_ms = now + if t.in_play { IN_PLAY_REQUOTE_MS } else { PRE_MATCH_REQUOTE_MS };
+                            t.clone()
+                        })
+                        .collect();
+                    for tracked in due {
+                        let maker = self.clone();
+                        let market_id = tracked.market.market_id;
+                        let handle = running.spawn(async move {
+                            let wanted = quotes(&tracked.fair, tracked.market.style, tracked.market.min_stake_minor);
+                            let result = requote_market(&maker.state, maker.maker_id, tracked.market.match_id, market_id, &wanted).await;
+                            log_requote(market_id, result);
+                            // Settled (by the feed or an operator): nothing more to quote.
+                            if !maker.state.engine.is_running(market_id).await {
+                                maker.forget(market_id);
+                            }
+                        });
+                        running_market.insert(handle.id(), market_id);
+                    }
+                }
+                Some(done) = running.join_next_with_id() => {
+                    let id = match done {
+                        Ok((id, ())) => id,
+                        Err(err) => {
+                            tracing::warn!("demo market-maker: a re-quote failed: {err}");
+                            err.id()
+                        }
+                    };
+                    if let Some(market_id) = running_market.remove(&id) {
+                        if let Some(tracked) = self.markets().get_mut(&market_id) {
+                            tracked.busy = false;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn price(hundredths: u32) -> Price {
+        Price::from_hundredths(hundredths).unwrap()
+    }
+
+    #[test]
+    fn quotes_straddle_the_fair_price_without_crossing() {
+        let wanted = quotes(&[(1, price(200)), (2, price(200))], SPORTS_QUOTES, 100_00);
+        assert_eq!(wanted.len(), 12);
+        let of = |side: &str| -> Vec<(u32, i64)> {
+            wanted.iter().filter(|q| q.selection_id == 1 && q.side == side).map(|q| (q.price.hundredths(), q.size_minor)).collect()
+        };
+        assert_eq!(of("lay"), [(200, 1_000_00), (199, 2_500_00), (198, 4_000_00)]);
+        assert_eq!(of("back"), [(202, 1_000_00), (204, 2_500_00), (206, 4_000_00)]);
+    }
+
+    #[test]
+    fn long_prices_get_smaller_lays_and_none_below_the_minimum_stake() {
+        // At 20.0 a lay of 200 would risk 3,800: capped at 2,000 / 19 = 105 (whole units); at
+        // 19.5 the next level's 500 is capped at 2,000 / 18.5 = 108.
+        let wanted = quotes(&[(1, price(2000))], RACING_QUOTES, 100_00);
+        let lays: Vec<(u32, i64)> = wanted.iter().filter(|q| q.side == "lay").map(|q| (q.price.hundredths(), q.size_minor)).collect();
+        assert_eq!(lays, [(2000, 105_00), (1950, 108_00)]);
+        // At 50 the cap (2,000 / 49 = 40) is under the minimum stake: no lays at all.
+        let wanted = quotes(&[(1, price(5000))], RACING_QUOTES, 100_00);
+        assert!(wanted.iter().all(|q| q.side == "back"));
+        for quote in &wanted {
+            if quote.side == "lay" {
+                assert!(quote.size_minor * (i64::from(quote.price.hundredths()) - 100) / 100 <= RACING_QUOTES.max_lay_liability_minor);
+            }
+        }
+    }
+
+    #[test]
+    fn a_market_never_gets_more_than_the_bound() {
+        let field: Vec<(i64, Price)> = (0..40).map(|i| (i, price(300))).collect();
+        assert_eq!(quotes(&field, SPORTS_QUOTES, 100).len(), MAX_ORDERS_PER_MARKET);
+        assert!(quotes(&field[..10], RACING_QUOTES, 100).len() <= 40);
+    }
+}

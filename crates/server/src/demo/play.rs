@@ -1,0 +1,454 @@
+//! Playing one match, from the moment it is in play to its settlement: the simulator
+//! ([`super::simulator`]) decides what happens, and this module tells the markets, through the
+//! engine and the operator actions as an operator would.
+//!
+//! - Cricket, ball by ball: before each ball the bookmaker and fancy markets go `ball_running`,
+//!   after it `open` again with new bookmaker rates and fancy lines (No = the projected runs,
+//!   Yes = one more, rates 100/100). A fancy whose overs are bowled is taken off (`suspended`)
+//!   and resulted with the real total. Match odds stay open; the market-maker re-quotes them
+//!   around the moving fair price (at once after a wicket).
+//! - Football, minute by minute: a goal suspends match odds, the maker withdraws its orders,
+//!   and the market reopens with new prices.
+//! - Tennis, game by game: prices move with every game.
+//! - Races: at the off the markets are suspended while the race is run (a minute or two), then
+//!   the win and place markets are resulted from the finishing order.
+//!
+//! At the end every demo market of the match is resulted and settled, and the match is taken
+//! out of play. A restarted server plays an in-play match again from its first ball: the
+//! simulation lives in memory only.
+
+use std::sync::Arc;
+
+use backlay_store::catalogue::Match;
+use backlay_store::markets::MarketRow;
+
+use super::fixtures::{self, GREYHOUND_RACING};
+use super::market_maker::{MakerMarket, RACING_QUOTES, SPORTS_QUOTES};
+use super::scheduler::Feed;
+use super::simulator::{
+    bookmaker_rates, fair_price, fancy_projection, probabilities_of_prices, Cricket, DemoRng, Delivery, Football, Race, Tennis,
+};
+use crate::engine::{RatesUpdate, ResultInput};
+use crate::error::AppError;
+use crate::operator;
+
+/// Cricket timing, demo milliseconds: the market is open between balls, suspended while the
+/// ball is bowled, and rests a little longer between overs and innings.
+const BETWEEN_BALLS_MS: i64 = 3_000;
+const BALL_RUNNING_MS: i64 = 2_000;
+const BETWEEN_OVERS_MS: i64 = 10_000;
+const INNINGS_BREAK_MS: i64 = 60_000;
+/// Football: a minute of play every ten seconds (a match lasts about 17 minutes).
+const FOOTBALL_MINUTE_MS: i64 = 10_000;
+const HALF_TIME_MS: i64 = 60_000;
+const AFTER_GOAL_MS: i64 = 10_000;
+/// Tennis: a game every 25 seconds.
+const TENNIS_GAME_MS: i64 = 25_000;
+/// A race lasts one to two minutes.
+const RACE_MIN_MS: i64 = 60_000;
+const RACE_EXTRA_MS: u32 = 60_000;
+
+/// The simulation's seed for a match: the same match plays the same way.
+pub fn seed_of(match_id: i64) -> u64 {
+    (match_id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x0BAC_CA1A_DE40
+}
+
+/// The race behind a race's markets (runners, their chances, the result).
+pub fn race_of(the_match: &Match) -> Race {
+    Race::new(seed_of(the_match.match_id), the_match.sport_id == GREYHOUND_RACING)
+}
+
+/// Side 0's pre-match log-odds, from the demo's pre-match prices for the match.
+fn pre_match_edge(match_name: &str, runners: usize) -> f64 {
+    let probabilities = probabilities_of_prices(&super::fair_prices(match_name, runners));
+    (probabilities[0] / probabilities[runners - 1]).ln()
+}
+
+/// A market of the match and its runners in order.
+#[derive(Clone, Debug)]
+struct Runners {
+    market_id: i64,
+    selections: Vec<i64>,
+    min_stake_minor: i64,
+    winners: usize,
+}
+
+impl Runners {
+    fn of(row: &MarketRow) -> Runners {
+        let mut runners = row.runners.clone();
+        runners.sort_by_key(|r| (r.sort_order, r.runner_id));
+        Runners {
+            market_id: row.market_id,
+            selections: runners.iter().map(|r| r.runner_id).collect(),
+            min_stake_minor: row.min_stake_minor,
+            winners: usize::try_from(row.winners).unwrap_or(1),
+        }
+    }
+
+    fn maker_market(&self, match_id: i64, racing: bool) -> MakerMarket {
+        MakerMarket {
+            market_id: self.market_id,
+            match_id,
+            min_stake_minor: self.min_stake_minor,
+            style: if racing { RACING_QUOTES } else { SPORTS_QUOTES },
+        }
+    }
+}
+
+/// The demo's live markets of one match, recognised by type (and a fancy by its name,
+/// "6 over runs Mumbai"). Others an operator added are left alone.
+#[derive(Default)]
+struct Markets {
+    match_odds: Option<Runners>,
+    bookmaker: Option<Runners>,
+    /// (market, overs).
+    fancies: Vec<(i64, u32)>,
+    win: Option<Runners>,
+    place: Option<Runners>,
+}
+
+impl Markets {
+    async fn load(feed: &Feed, match_id: i64) -> Result<Markets, AppError> {
+        let mut markets = Markets::default();
+        for row in feed.state.store.markets_of_match(match_id).await? {
+            if row.status == "closed" || row.status == "void" {
+                continue;
+            }
+            let slot = match row.market_type.as_str() {
+                "match_odds" => &mut markets.match_odds,
+                "bookmaker" => &mut markets.bookmaker,
+                "win" => &mut markets.win,
+                "place" => &mut markets.place,
+                "fancy" => {
+                    if let Some(overs) = fancy_overs(&row.name) {
+                        markets.fancies.push((row.market_id, overs));
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(Runners::of(&row));
+            }
+        }
+        Ok(markets)
+    }
+}
+
+/// The overs of a "6 over runs …" fancy.
+fn fancy_overs(name: &str) -> Option<u32> {
+    let (overs, rest) = name.split_once(' ')?;
+    let overs: u32 = overs.parse().ok()?;
+    (rest.starts_with("over runs") && (1..=20).contains(&overs)).then_some(overs)
+}
+
+/// Has the maker quote a demo match's exchange markets before the off, at the pre-match prices.
+pub async fn quote_pre_match(feed: &Feed, the_match: &Match) -> Result<(), AppError> {
+    let markets = Markets::load(feed, the_match.match_id).await?;
+    if let Some(match_odds) = &markets.match_odds {
+        let prices = super::fair_prices(&the_match.name, match_odds.selections.len());
+        let fair = probabilities_of_prices(&prices).into_iter().map(fair_price);
+        let fair = match_odds.selections.iter().copied().zip(fair).collect();
+        feed.maker.quote(match_odds.maker_market(the_match.match_id, false), fair, false, true);
+    }
+    let race = race_of(the_match);
+    for (market, chances) in [(&markets.win, race.win_probabilities()), (&markets.place, race.place_probabilities())] {
+        let Some(market) = market else { continue };
+        if market.selections.len() != chances.len() {
+            continue;
+        }
+        let fair = market.selections.iter().copied().zip(chances.into_iter().map(fair_price)).collect();
+        feed.maker.quote(market.maker_market(the_match.match_id, true), fair, false, true);
+    }
+    Ok(())
+}
+
+/// Plays an in-play match to its settlement and takes it out of play. Returns false, having
+/// done nothing, for a match without the demo's markets (an operator's own markets on a demo
+/// fixture): the scheduler then leaves it alone.
+pub async fn play(feed: Arc<Feed>, the_match: Match) -> bool {
+    let markets = match Markets::load(&feed, the_match.match_id).await {
+        Ok(markets) => markets,
+        Err(err) => {
+            tracing::warn!("demo feed: cannot load the markets of {}: {err}", the_match.name);
+            return false;
+        }
+    };
+    let playable = match the_match.sport_id {
+        fixtures::CRICKET => markets.match_odds.as_ref().is_some_and(|m| m.selections.len() == 2),
+        fixtures::FOOTBALL => markets.match_odds.as_ref().is_some_and(|m| m.selections.len() == 3),
+        fixtures::TENNIS => markets.match_odds.as_ref().is_some_and(|m| m.selections.len() == 2),
+        fixtures::HORSE_RACING | fixtures::GREYHOUND_RACING => markets.win.is_some() || markets.place.is_some(),
+        _ => false,
+    };
+    if !playable {
+        tracing::info!("demo feed: {} has none of the demo's markets: left alone", the_match.name);
+        return false;
+    }
+    match the_match.sport_id {
+        fixtures::CRICKET => cricket(&feed, &the_match, markets).await,
+        fixtures::FOOTBALL => football(&feed, &the_match, markets).await,
+        fixtures::TENNIS => tennis(&feed, &the_match, markets).await,
+        _ => race(&feed, &the_match, markets).await,
+    }
+    let out_of_play = operator::set_match_in_play(&feed.console(), &feed.state.engine, the_match.match_id, false).await;
+    ok_or_warn(&the_match, "take it out of play", out_of_play);
+    true
+}
+
+/// Logs a failed step at warn (the feed carries on) and gives back the value of one that worked.
+fn ok_or_warn<T>(the_match: &Match, what: &str, result: Result<T, AppError>) -> Option<T> {
+    match result {
+        Ok(value) => Some(value),
+        Err(err) => {
+            tracing::warn!(match_id = the_match.match_id, "demo feed: {}: cannot {what}: {err}", the_match.name);
+            None
+        }
+    }
+}
+
+/// Sets the status of several markets; a market that is no longer running (settled by an
+/// operator) is dropped from the list.
+async fn set_statuses(feed: &Feed, the_match: &Match, markets: &mut Vec<i64>, status: &str) {
+    let mut still_running = Vec::with_capacity(markets.len());
+    for market_id in markets.drain(..) {
+        let result = feed.state.engine.set_status(market_id, status).await;
+        if result.is_ok() || feed.state.engine.is_running(market_id).await {
+            still_running.push(market_id);
+        }
+        ok_or_warn(the_match, &format!("set market {market_id} {status}"), result);
+    }
+    *markets = still_running;
+}
+
+async fn settle(feed: &Feed, the_match: &Match, market_id: i64, result: ResultInput) {
+    feed.maker.forget(market_id);
+    let settled = feed.state.engine.settle(market_id, result).await;
+    if let Some(message) = ok_or_warn(the_match, &format!("settle market {market_id}"), settled) {
+        tracing::debug!("demo feed: {message}");
+    }
+}
+
+/// Cricket, ball by ball.
+async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
+    let Some((home, away)) = fixtures::sides(&the_match.name) else { return };
+    let sides = [home, away];
+    let mut game = Cricket::new(seed_of(the_match.match_id), pre_match_edge(&the_match.name, 2));
+    let match_odds = markets.match_odds.filter(|m| m.selections.len() == 2);
+    let bookmaker = markets.bookmaker.filter(|m| m.selections.len() == 2);
+    let mut fancies = markets.fancies;
+    let mut posted = PostedPrices::default();
+    post_cricket_prices(feed, the_match, &game, &match_odds, bookmaker.as_ref(), &fancies, &mut posted, true).await;
+    let mut house: Vec<i64> = bookmaker.iter().map(|b| b.market_id).chain(fancies.iter().map(|(id, _)| *id)).collect();
+    // A restarted server may find them suspended mid-ball.
+    set_statuses(feed, the_match, &mut house, "open").await;
+    while !game.is_finished() {
+        let innings = game.innings(game.batting());
+        let over_done = innings.legal_balls > 0 && innings.legal_balls % 6 == 0;
+        feed.clock.sleep(BETWEEN_BALLS_MS + if over_done { BETWEEN_OVERS_MS } else { 0 }).await;
+        set_statuses(feed, the_match, &mut house, "ball_running").await;
+        // A market an operator settled meanwhile drops out of `house`: stop pricing it.
+        fancies.retain(|(id, _)| house.contains(id));
+        let bookmaker = bookmaker.as_ref().filter(|b| house.contains(&b.market_id));
+        feed.clock.sleep(BALL_RUNNING_MS).await;
+        let batting = game.batting();
+        let Some(delivery) = game.bowl() else { break };
+        // A fancy whose overs are bowled is taken off and resulted with the real total.
+        let mut open_fancies = Vec::with_capacity(fancies.len());
+        for (market_id, overs) in fancies {
+            match game.runs_after_overs(0, overs) {
+                Some(total) => {
+                    let mut one = vec![market_id];
+                    set_statuses(feed, the_match, &mut one, "suspended").await;
+                    settle(feed, the_match, market_id, ResultInput::Fancy(i64::from(total))).await;
+                    house.retain(|id| *id != market_id);
+                    tracing::info!("demo feed: {}: {} made {total} in {overs} overs", the_match.name, sides[0]);
+                }
+                None => open_fancies.push((market_id, overs)),
+            }
+        }
+        fancies = open_fancies;
+        post_cricket_prices(feed, the_match, &game, &match_odds, bookmaker, &fancies, &mut posted, delivery == Delivery::Wicket).await;
+        if game.is_finished() {
+            break;
+        }
+        if game.batting() != batting {
+            tracing::info!("demo feed: {}: innings break, {}", the_match.name, game.score_text(&sides));
+            set_statuses(feed, the_match, &mut house, "suspended").await;
+            feed.clock.sleep(INNINGS_BREAK_MS).await;
+        }
+        set_statuses(feed, the_match, &mut house, "open").await;
+    }
+    let Some(winner) = game.winner() else { return };
+    tracing::info!("demo feed: {} finished: {} won ({})", the_match.name, sides[winner], game.score_text(&sides));
+    for market in [match_odds.as_ref(), bookmaker.as_ref().filter(|b| house.contains(&b.market_id))].into_iter().flatten() {
+        let mut one = vec![market.market_id];
+        set_statuses(feed, the_match, &mut one, "suspended").await;
+        settle(feed, the_match, market.market_id, ResultInput::Winner(market.selections[winner])).await;
+    }
+    for (market_id, overs) in fancies {
+        let total = game.runs_after_overs(0, overs).unwrap_or(game.innings(0).runs);
+        settle(feed, the_match, market_id, ResultInput::Fancy(i64::from(total))).await;
+    }
+}
+
+/// What was last posted, so that an unchanged line is not written again.
+#[derive(Default)]
+struct PostedPrices {
+    bookmaker: Option<[(i64, i64); 2]>,
+    fancy_lines: Vec<(i64, u32)>,
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn post_cricket_prices(
+    feed: &Feed,
+    the_match: &Match,
+    game: &Cricket,
+    match_odds: &Option<Runners>,
+    bookmaker: Option<&Runners>,
+    fancies: &[(i64, u32)],
+    posted: &mut PostedPrices,
+    urgent: bool,
+) {
+    let p0 = game.win_probability();
+    if let Some(bookmaker) = bookmaker {
+        let rates = [bookmaker_rates(p0), bookmaker_rates(1.0 - p0)];
+        if posted.bookmaker != Some(rates) {
+            let update = bookmaker.selections.iter().zip(rates).map(|(s, (back, lay))| (*s, Some(back), Some(lay))).collect();
+            let result = feed.state.engine.set_rates(bookmaker.market_id, RatesUpdate::Bookmaker(update)).await;
+            if ok_or_warn(the_match, "post bookmaker rates", result).is_some() {
+                posted.bookmaker = Some(rates);
+            }
+        }
+    }
+    let first = game.innings(0);
+    for (market_id, overs) in fancies {
+        let line = fancy_projection(first.runs, first.legal_balls, *overs);
+        if posted.fancy_lines.contains(&(*market_id, line)) {
+            continue;
+        }
+        let line_no = i64::from(line);
+        let update = RatesUpdate::Fancy { line_no, rate_no: 100, line_yes: line_no + 1, rate_yes: 100 };
+        if ok_or_warn(the_match, "post a fancy line", feed.state.engine.set_rates(*market_id, update).await).is_some() {
+            posted.fancy_lines.retain(|(id, _)| id != market_id);
+            posted.fancy_lines.push((*market_id, line));
+        }
+    }
+    if let Some(match_odds) = match_odds {
+        let fair = vec![(match_odds.selections[0], fair_price(p0)), (match_odds.selections[1], fair_price(1.0 - p0))];
+        feed.maker.quote(match_odds.maker_market(the_match.match_id, false), fair, true, urgent);
+    }
+}
+
+/// Football, minute by minute.
+async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
+    let Some(match_odds) = markets.match_odds.filter(|m| m.selections.len() == 3) else { return };
+    let mut game = Football::new(seed_of(the_match.match_id), pre_match_edge(&the_match.name, 3));
+    let quote = |game: &Football, urgent: bool| {
+        let fair = match_odds.selections.iter().copied().zip(game.probabilities().map(fair_price)).collect();
+        feed.maker.quote(match_odds.maker_market(the_match.match_id, false), fair, true, urgent);
+    };
+    quote(&game, true);
+    let mut market = vec![match_odds.market_id];
+    set_statuses(feed, the_match, &mut market, "open").await;
+    while !game.is_finished() {
+        feed.clock.sleep(FOOTBALL_MINUTE_MS + if game.minute() == 45 { HALF_TIME_MS } else { 0 }).await;
+        match game.play_minute() {
+            Some(_) => {
+                // A goal: the old prices are wrong. Suspend, pull the maker's orders, reopen
+                // with the new prices.
+                set_statuses(feed, the_match, &mut market, "suspended").await;
+                feed.maker.withdraw(match_odds.market_id).await;
+                let [home, away] = game.goals();
+                tracing::info!("demo feed: {}: goal, {home}-{away} ({}')", the_match.name, game.minute());
+                quote(&game, true);
+                feed.clock.sleep(AFTER_GOAL_MS).await;
+                if !game.is_finished() {
+                    set_statuses(feed, the_match, &mut market, "open").await;
+                }
+            }
+            None if game.minute() % 5 == 0 => quote(&game, false),
+            None => {}
+        }
+    }
+    let Some(result) = game.result() else { return };
+    let [home, away] = game.goals();
+    tracing::info!("demo feed: {} finished {home}-{away}", the_match.name);
+    set_statuses(feed, the_match, &mut market, "suspended").await;
+    settle(feed, the_match, match_odds.market_id, ResultInput::Winner(match_odds.selections[result])).await;
+}
+
+/// Tennis, game by game.
+async fn tennis(feed: &Feed, the_match: &Match, markets: Markets) {
+    let Some(match_odds) = markets.match_odds.filter(|m| m.selections.len() == 2) else { return };
+    let mut game = Tennis::new(seed_of(the_match.match_id), pre_match_edge(&the_match.name, 2));
+    let quote = |game: &Tennis, urgent: bool| {
+        let p0 = game.win_probability();
+        let fair = vec![(match_odds.selections[0], fair_price(p0)), (match_odds.selections[1], fair_price(1.0 - p0))];
+        feed.maker.quote(match_odds.maker_market(the_match.match_id, false), fair, true, urgent);
+    };
+    quote(&game, true);
+    let mut market = vec![match_odds.market_id];
+    set_statuses(feed, the_match, &mut market, "open").await;
+    while game.winner().is_none() {
+        feed.clock.sleep(TENNIS_GAME_MS).await;
+        let sets_before = game.sets();
+        game.play_game();
+        quote(&game, game.sets() != sets_before);
+    }
+    let Some(winner) = game.winner() else { return };
+    let [a, b] = game.sets();
+    tracing::info!("demo feed: {} finished, sets {a}-{b}", the_match.name);
+    set_statuses(feed, the_match, &mut market, "suspended").await;
+    settle(feed, the_match, match_odds.market_id, ResultInput::Winner(match_odds.selections[winner])).await;
+}
+
+/// A race: off, run, resulted.
+async fn race(feed: &Feed, the_match: &Match, markets: Markets) {
+    let model = race_of(the_match);
+    let mut running: Vec<i64> = [&markets.win, &markets.place].into_iter().flatten().map(|m| m.market_id).collect();
+    for market_id in &running {
+        feed.maker.forget(*market_id);
+    }
+    // They're off: no bets while the race is run.
+    set_statuses(feed, the_match, &mut running, "suspended").await;
+    let mut rng = DemoRng::new(seed_of(the_match.match_id) ^ 0xFF);
+    feed.clock.sleep(RACE_MIN_MS + i64::from(rng.below(RACE_EXTRA_MS))).await;
+    // One finishing order for both markets (a field an operator changed by hand finishes at
+    // random).
+    let order = model.run();
+    let mut finishing = |field: usize| if field == model.runners.len() { order.clone() } else { shuffled(&mut rng, field) };
+    if let Some(win) = &markets.win {
+        let order = finishing(win.selections.len());
+        settle(feed, the_match, win.market_id, ResultInput::Winner(win.selections[order[0]])).await;
+        if win.selections.len() == model.runners.len() {
+            tracing::info!("demo feed: {}: won by {}", the_match.name, model.runners[order[0]]);
+        }
+    }
+    if let Some(place) = &markets.place {
+        let order = finishing(place.selections.len());
+        let placed = order.iter().take(place.winners.clamp(1, place.selections.len())).map(|i| place.selections[*i]).collect();
+        settle(feed, the_match, place.market_id, ResultInput::Placed(placed)).await;
+    }
+}
+
+fn shuffled(rng: &mut DemoRng, field: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..field).collect();
+    for i in (1..field).rev() {
+        order.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fancies_are_known_by_their_overs() {
+        assert_eq!(fancy_overs("6 over runs Mumbai"), Some(6));
+        assert_eq!(fancy_overs("10 over runs India"), Some(10));
+        assert_eq!(fancy_overs("Total sixes"), None);
+        assert_eq!(fancy_overs("60 over runs X"), None);
+    }
+}

@@ -1,0 +1,898 @@
+//! The demo's sport, simulated: T20 cricket ball by ball, football minute by minute, tennis
+//! game by game, and horse and greyhound races. Pure and deterministic — no clock, no IO, and
+//! every random draw comes from a [`DemoRng`] the caller seeds (the feed uses the match id),
+//! so a match replays identically for the same seed and the tests can pin numbers down.
+//!
+//! Each model also prices itself: a win probability from the state of play, which the feed
+//! turns into the match-odds fair price ([`fair_price`]), bookmaker rates
+//! ([`bookmaker_rates`]) and fancy lines ([`fancy_projection`]).
+//!
+//! Example: India bat first and are 30 for 1 after 3 overs. The "6 over runs" fancy is offered
+//! at No 60 / Yes 61 (30 runs from 18 balls projects to 60 from 36), and India's win
+//! probability is above the pre-match figure, because 10 an over beats the par of 8.
+
+use backlay_core::odds::{self, Price};
+
+/// A small, fast, seedable random generator (SplitMix64). Not for anything secret: the demo
+/// only needs the same match for the same seed, on every platform.
+#[derive(Clone, Debug)]
+pub struct DemoRng {
+    state: u64,
+}
+
+impl DemoRng {
+    pub fn new(seed: u64) -> DemoRng {
+        DemoRng { state: seed ^ 0x5DEE_CE66_D1CE_4E5B }
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n`; `n` must be above 0.
+    pub fn below(&mut self, n: u32) -> u32 {
+        assert!(n > 0, "below(0) has no answer");
+        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
+    }
+}
+
+/// The normal distribution's CDF, near enough for prices (the logistic approximation).
+fn normal_cdf(z: f64) -> f64 {
+    1.0 / (1.0 + (-1.702 * z).exp())
+}
+
+fn logit(p: f64) -> f64 {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    (p / (1.0 - p)).ln()
+}
+
+fn logistic(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prices from probabilities
+
+/// The exchange price of probability `p`: 1/p, on the ladder (nearest tick), 1.01 to 1000.
+pub fn fair_price(p: f64) -> Price {
+    let hundredths = (100.0 / p.clamp(0.001, 1.0)).round() as u32;
+    match odds::nearest(hundredths) {
+        (Some(below), Some(above)) => {
+            if hundredths - below.hundredths() <= above.hundredths() - hundredths {
+                below
+            } else {
+                above
+            }
+        }
+        (None, _) => Price::MIN,
+        (Some(below), None) => below,
+    }
+}
+
+/// Pre-match win probabilities from decimal prices (hundredths), the bookmaker's margin taken
+/// out so that they sum to 1.
+pub fn probabilities_of_prices(prices: &[u32]) -> Vec<f64> {
+    let inverse: Vec<f64> = prices.iter().map(|p| 100.0 / f64::from((*p).max(101))).collect();
+    let total: f64 = inverse.iter().sum();
+    inverse.iter().map(|i| i / total).collect()
+}
+
+/// The largest bookmaker rate the demo posts (99.00 in decimal odds).
+pub const MAX_BOOKMAKER_RATE: i64 = 9_800;
+
+/// Bookmaker rates for a runner with win probability `p`, Indian style (45 is decimal odds
+/// 1.45): back a little under the fair rate, lay ("khai") at least two points above back.
+pub fn bookmaker_rates(p: f64) -> (i64, i64) {
+    let p = p.clamp(0.01, 0.99);
+    let fair = 100.0 * (1.0 - p) / p;
+    let back = ((fair * 0.96).floor() as i64).clamp(1, MAX_BOOKMAKER_RATE);
+    let lay = ((fair * 1.04).ceil() as i64).clamp(back + 2, MAX_BOOKMAKER_RATE + 2);
+    (back, lay)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cricket (T20)
+
+pub const BALLS_PER_OVER: u32 = 6;
+pub const BALLS_PER_INNINGS: u32 = 120;
+pub const WICKETS_PER_INNINGS: u32 = 10;
+/// The par scoring rate, used for the first over's fancy lines and by the win model.
+pub const PAR_RUNS_PER_OVER: u32 = 8;
+
+/// What one delivery did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    /// Runs off the bat: 0 (a dot ball), 1, 2, 3, 4 or 6.
+    Runs(u32),
+    /// One run to the batting side, and the ball is bowled again.
+    Wide,
+    Wicket,
+}
+
+impl Delivery {
+    pub fn runs(self) -> u32 {
+        match self {
+            Delivery::Runs(runs) => runs,
+            Delivery::Wide => 1,
+            Delivery::Wicket => 0,
+        }
+    }
+
+    pub fn is_legal(self) -> bool {
+        self != Delivery::Wide
+    }
+}
+
+/// Chances per mille of a legal ball's outcomes in one phase of an innings, summing to 1000.
+/// About 8 an over and 5 wickets an innings, faster at the death.
+const POWERPLAY: [(Delivery, u32); 7] = [
+    (Delivery::Runs(0), 395),
+    (Delivery::Runs(1), 290),
+    (Delivery::Runs(2), 60),
+    (Delivery::Runs(3), 8),
+    (Delivery::Runs(4), 150),
+    (Delivery::Runs(6), 55),
+    (Delivery::Wicket, 42),
+];
+const MIDDLE_OVERS: [(Delivery, u32); 7] = [
+    (Delivery::Runs(0), 322),
+    (Delivery::Runs(1), 420),
+    (Delivery::Runs(2), 90),
+    (Delivery::Runs(3), 8),
+    (Delivery::Runs(4), 90),
+    (Delivery::Runs(6), 35),
+    (Delivery::Wicket, 35),
+];
+const DEATH_OVERS: [(Delivery, u32); 7] = [
+    (Delivery::Runs(0), 279),
+    (Delivery::Runs(1), 350),
+    (Delivery::Runs(2), 90),
+    (Delivery::Runs(3), 6),
+    (Delivery::Runs(4), 140),
+    (Delivery::Runs(6), 75),
+    (Delivery::Wicket, 60),
+];
+const WIDES_PER_MILLE: u32 = 30;
+
+/// One side's innings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Innings {
+    pub runs: u32,
+    pub wickets: u32,
+    /// Legal deliveries bowled (wides do not count).
+    pub legal_balls: u32,
+    pub extras: u32,
+    /// The score at the end of each completed over: `over_totals[5]` is the 6-over total.
+    pub over_totals: Vec<u32>,
+}
+
+impl Innings {
+    pub fn balls_left(&self) -> u32 {
+        BALLS_PER_INNINGS.saturating_sub(self.legal_balls)
+    }
+
+    /// Overs as cricket writes them: 5.3 is five overs and three balls.
+    pub fn overs_text(&self) -> String {
+        format!("{}.{}", self.legal_balls / BALLS_PER_OVER, self.legal_balls % BALLS_PER_OVER)
+    }
+}
+
+/// A T20 match: side 0 bats first.
+#[derive(Clone, Debug)]
+pub struct Cricket {
+    rng: DemoRng,
+    innings: [Innings; 2],
+    batting: usize,
+    /// Log-odds edge of side 0 before a ball is bowled (team strength).
+    edge: f64,
+    winner: Option<usize>,
+}
+
+impl Cricket {
+    /// A match that starts at the first ball; `edge` is side 0's pre-match log-odds (0 for an
+    /// even match), which also tilts each side's boundary rate a little.
+    pub fn new(seed: u64, edge: f64) -> Cricket {
+        Cricket { rng: DemoRng::new(seed), innings: Default::default(), batting: 0, edge, winner: None }
+    }
+
+    pub fn innings(&self, side: usize) -> &Innings {
+        &self.innings[side]
+    }
+
+    /// The side batting now (0 or 1).
+    pub fn batting(&self) -> usize {
+        self.batting
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.winner.is_some()
+    }
+
+    /// The winning side once the match is over (a tie goes to a super over, settled here by a
+    /// coin toss).
+    pub fn winner(&self) -> Option<usize> {
+        self.winner
+    }
+
+    /// Whether `side`'s innings is over.
+    pub fn innings_closed(&self, side: usize) -> bool {
+        side < self.batting || self.is_finished()
+    }
+
+    /// Side `side`'s score after `overs` overs, once it is known: when that over is complete,
+    /// or the final total of an innings that ended sooner.
+    pub fn runs_after_overs(&self, side: usize, overs: u32) -> Option<u32> {
+        let innings = &self.innings[side];
+        match innings.over_totals.get(overs as usize - 1) {
+            Some(total) => Some(*total),
+            None if self.innings_closed(side) => Some(innings.runs),
+            None => None,
+        }
+    }
+
+    /// Bowls the next ball; `None` once the match is over.
+    pub fn bowl(&mut self) -> Option<Delivery> {
+        if self.is_finished() {
+            return None;
+        }
+        let side = self.batting;
+        let delivery = self.draw_delivery(side);
+        let innings = &mut self.innings[side];
+        innings.runs += delivery.runs();
+        match delivery {
+            Delivery::Wide => innings.extras += 1,
+            Delivery::Wicket | Delivery::Runs(_) => {
+                innings.legal_balls += 1;
+                if delivery == Delivery::Wicket {
+                    innings.wickets += 1;
+                }
+                if innings.legal_balls % BALLS_PER_OVER == 0 {
+                    innings.over_totals.push(innings.runs);
+                }
+            }
+        }
+        let all_out = innings.wickets == WICKETS_PER_INNINGS;
+        let overs_done = innings.legal_balls == BALLS_PER_INNINGS;
+        let chased = side == 1 && self.innings[1].runs > self.innings[0].runs;
+        if all_out || overs_done || chased {
+            if side == 0 {
+                self.batting = 1;
+            } else {
+                self.winner = Some(match self.innings[1].runs.cmp(&self.innings[0].runs) {
+                    std::cmp::Ordering::Greater => 1,
+                    std::cmp::Ordering::Less => 0,
+                    std::cmp::Ordering::Equal => self.rng.below(2) as usize,
+                });
+            }
+        }
+        Some(delivery)
+    }
+
+    fn draw_delivery(&mut self, side: usize) -> Delivery {
+        if self.rng.below(1000) < WIDES_PER_MILLE {
+            return Delivery::Wide;
+        }
+        let over = self.innings[side].legal_balls / BALLS_PER_OVER;
+        let table = match over {
+            0..=5 => POWERPLAY,
+            6..=15 => MIDDLE_OVERS,
+            _ => DEATH_OVERS,
+        };
+        // The stronger side hits a few more fours instead of dot balls.
+        let strength = if side == 0 { self.edge } else { -self.edge };
+        let bonus = (strength.clamp(-1.0, 1.0) * 15.0).round() as i64;
+        let mut roll = i64::from(self.rng.below(1000));
+        for (delivery, per_mille) in table {
+            let weight = i64::from(per_mille)
+                + match delivery {
+                    Delivery::Runs(0) => -bonus,
+                    Delivery::Runs(4) => bonus,
+                    _ => 0,
+                };
+            if roll < weight {
+                return delivery;
+            }
+            roll -= weight;
+        }
+        Delivery::Runs(0)
+    }
+
+    /// The chance that side 0 (batting first) wins, from runs, wickets and balls left: the
+    /// innings' projected total against what the other side can be expected to make (first
+    /// innings), or the runs still needed against the resources left (the chase), with the
+    /// pre-match edge counting for the share of the match still to play.
+    pub fn win_probability(&self) -> f64 {
+        match self.winner {
+            Some(0) => return 1.0,
+            Some(_) => return 0.0,
+            None => {}
+        }
+        let first = &self.innings[0];
+        let state = if self.batting == 0 {
+            let projected = f64::from(first.runs) + expected_more_runs(first.balls_left(), first.wickets);
+            let reply = expected_more_runs(BALLS_PER_INNINGS, 0);
+            let spread = (runs_spread(first.balls_left()).powi(2) + runs_spread(BALLS_PER_INNINGS).powi(2)).sqrt();
+            normal_cdf((projected - reply) / spread)
+        } else {
+            let second = &self.innings[1];
+            let needed = f64::from(first.runs + 1) - f64::from(second.runs);
+            let expected = expected_more_runs(second.balls_left(), second.wickets);
+            1.0 - normal_cdf((expected - needed + 0.5) / runs_spread(second.balls_left()))
+        };
+        let balls_left = first.balls_left() + self.innings[1].balls_left();
+        let share_left = f64::from(balls_left) / f64::from(2 * BALLS_PER_INNINGS);
+        logistic(logit(state) + self.edge * share_left)
+    }
+
+    /// "India 45/2 (5.3)"-style score of both innings, for logs.
+    pub fn score_text(&self, sides: &[&str; 2]) -> String {
+        let mut text = String::new();
+        for (side, innings) in self.innings.iter().enumerate() {
+            if side > self.batting {
+                break;
+            }
+            if side > 0 {
+                text.push_str(", ");
+            }
+            text.push_str(&format!("{} {}/{} ({})", sides[side], innings.runs, innings.wickets, innings.overs_text()));
+        }
+        text
+    }
+}
+
+/// Runs a side can expect from `balls_left` balls with `wickets_lost` down: par a ball, less
+/// as wickets fall.
+fn expected_more_runs(balls_left: u32, wickets_lost: u32) -> f64 {
+    if wickets_lost >= WICKETS_PER_INNINGS {
+        return 0.0;
+    }
+    let per_ball = f64::from(PAR_RUNS_PER_OVER) / f64::from(BALLS_PER_OVER);
+    let in_hand = f64::from(WICKETS_PER_INNINGS - wickets_lost) / f64::from(WICKETS_PER_INNINGS);
+    f64::from(balls_left) * per_ball * in_hand.powf(0.6)
+}
+
+/// The spread (one standard deviation) of the runs still to come.
+fn runs_spread(balls_left: u32) -> f64 {
+    3.0 + 22.0 * (f64::from(balls_left) / f64::from(BALLS_PER_INNINGS)).sqrt()
+}
+
+/// The fancy line for "`overs` over runs": the runs projected at `overs` overs from the current
+/// run rate, rounded half up. Before the first over is complete the missing balls of it count
+/// at par (8 an over), so the opening line is 48 for 6 overs and one big hit does not send it
+/// flying. Once `overs` overs are bowled it is the total itself.
+///
+/// 30 runs from 18 balls → 60 at 6 overs; 45 from 24 → 112.5 → 113 at 10 overs; 3 from 2 balls
+/// → (3 + 8·4/6) per over → 50 at 6 overs.
+pub fn fancy_projection(runs: u32, legal_balls: u32, overs: u32) -> u32 {
+    let target_balls = u64::from(overs * BALLS_PER_OVER);
+    let (runs, balls) = (u64::from(runs), u64::from(legal_balls));
+    if balls >= target_balls {
+        return runs as u32;
+    }
+    let per_over = u64::from(BALLS_PER_OVER);
+    let (numerator, denominator) = if balls < per_over {
+        // (runs + par × missing balls / 6) × target_balls / 6, all in sixths.
+        ((runs * per_over + u64::from(PAR_RUNS_PER_OVER) * (per_over - balls)) * target_balls, per_over * per_over)
+    } else {
+        (runs * target_balls, balls)
+    };
+    ((2 * numerator + denominator) / (2 * denominator)) as u32
+}
+
+// ---------------------------------------------------------------------------------------------
+// Football
+
+pub const FOOTBALL_MINUTES: u32 = 90;
+/// Goals a side scores in an average match.
+const GOALS_PER_MATCH: f64 = 1.35;
+
+/// A football match, minute by minute: side 0 at home.
+#[derive(Clone, Debug)]
+pub struct Football {
+    rng: DemoRng,
+    minute: u32,
+    goals: [u32; 2],
+    /// Each side's expected goals over a whole match.
+    goals_per_match: [f64; 2],
+}
+
+impl Football {
+    /// `edge` is the home side's pre-match log-odds over the away side.
+    pub fn new(seed: u64, edge: f64) -> Football {
+        let tilt = 0.5 * edge.tanh();
+        Football { rng: DemoRng::new(seed), minute: 0, goals: [0, 0], goals_per_match: [GOALS_PER_MATCH + tilt, GOALS_PER_MATCH - tilt] }
+    }
+
+    pub fn minute(&self) -> u32 {
+        self.minute
+    }
+
+    pub fn goals(&self) -> [u32; 2] {
+        self.goals
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.minute >= FOOTBALL_MINUTES
+    }
+
+    /// Plays a minute; returns the side that scored, if one did.
+    pub fn play_minute(&mut self) -> Option<usize> {
+        if self.is_finished() {
+            return None;
+        }
+        self.minute += 1;
+        for side in 0..2 {
+            if self.rng.chance(self.goals_per_match[side] / f64::from(FOOTBALL_MINUTES)) {
+                self.goals[side] += 1;
+                return Some(side);
+            }
+        }
+        None
+    }
+
+    /// (home win, draw, away win) from the score and the goals each side can still expect
+    /// (Poisson) in the minutes left.
+    pub fn probabilities(&self) -> [f64; 3] {
+        let left = f64::from(FOOTBALL_MINUTES - self.minute.min(FOOTBALL_MINUTES)) / f64::from(FOOTBALL_MINUTES);
+        let home = poisson(self.goals_per_match[0] * left, 12);
+        let away = poisson(self.goals_per_match[1] * left, 12);
+        let mut result = [0.0; 3];
+        for (h, ph) in home.iter().enumerate() {
+            for (a, pa) in away.iter().enumerate() {
+                let (home_goals, away_goals) = (self.goals[0] as usize + h, self.goals[1] as usize + a);
+                let slot = match home_goals.cmp(&away_goals) {
+                    std::cmp::Ordering::Greater => 0,
+                    std::cmp::Ordering::Equal => 1,
+                    std::cmp::Ordering::Less => 2,
+                };
+                result[slot] += ph * pa;
+            }
+        }
+        let total: f64 = result.iter().sum();
+        result.map(|p| p / total)
+    }
+
+    /// The result once the match is over, as the runner index: 0 home, 1 the draw, 2 away.
+    pub fn result(&self) -> Option<usize> {
+        self.is_finished().then(|| match self.goals[0].cmp(&self.goals[1]) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Less => 2,
+        })
+    }
+}
+
+/// P(X = k) for k in 0..=max of a Poisson variable with mean `mean`.
+fn poisson(mean: f64, max: usize) -> Vec<f64> {
+    let mut p = (-mean).exp();
+    let mut out = Vec::with_capacity(max + 1);
+    for k in 0..=max {
+        out.push(p);
+        p *= mean / (k + 1) as f64;
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tennis (best of three sets, tie-break at 6-6)
+
+/// A tennis match, game by game.
+#[derive(Clone, Debug)]
+pub struct Tennis {
+    rng: DemoRng,
+    sets: [u32; 2],
+    games: [u32; 2],
+    server: usize,
+    /// Each player's chance of holding serve.
+    hold: [f64; 2],
+}
+
+impl Tennis {
+    /// `edge` is player 0's pre-match log-odds.
+    pub fn new(seed: u64, edge: f64) -> Tennis {
+        let mut rng = DemoRng::new(seed);
+        let tilt = 0.06 * edge.tanh();
+        let server = rng.below(2) as usize;
+        Tennis { rng, sets: [0, 0], games: [0, 0], server, hold: [0.80 + tilt, 0.80 - tilt] }
+    }
+
+    pub fn sets(&self) -> [u32; 2] {
+        self.sets
+    }
+
+    pub fn games(&self) -> [u32; 2] {
+        self.games
+    }
+
+    pub fn winner(&self) -> Option<usize> {
+        (0..2).find(|side| self.sets[*side] == 2)
+    }
+
+    /// Plays a game (or the tie-break); returns who won it, `None` once the match is over.
+    pub fn play_game(&mut self) -> Option<usize> {
+        if self.winner().is_some() {
+            return None;
+        }
+        let p0 = self.game_chance(self.games, self.server);
+        let won_by = if self.rng.chance(p0) { 0 } else { 1 };
+        (self.sets, self.games) = after_game(self.sets, self.games, won_by);
+        self.server = 1 - self.server;
+        Some(won_by)
+    }
+
+    /// Player 0's chance of winning the next game: holding or breaking serve, or the
+    /// tie-break at 6-6.
+    fn game_chance(&self, games: [u32; 2], server: usize) -> f64 {
+        if games == [6, 6] {
+            (0.5 + (self.hold[0] - self.hold[1])).clamp(0.05, 0.95)
+        } else if server == 0 {
+            self.hold[0]
+        } else {
+            1.0 - self.hold[1]
+        }
+    }
+
+    /// Player 0's chance of winning the match from here, exactly, over every way the
+    /// remaining games can go.
+    pub fn win_probability(&self) -> f64 {
+        let mut memo = [None; 2 * 2 * 8 * 8 * 2];
+        self.chance_from(self.sets, self.games, self.server, &mut memo)
+    }
+
+    fn chance_from(&self, sets: [u32; 2], games: [u32; 2], server: usize, memo: &mut [Option<f64>; 512]) -> f64 {
+        if sets[0] == 2 {
+            return 1.0;
+        }
+        if sets[1] == 2 {
+            return 0.0;
+        }
+        let key = ((((sets[0] * 2 + sets[1]) * 8 + games[0]) * 8 + games[1]) * 2) as usize + server;
+        if let Some(known) = memo[key] {
+            return known;
+        }
+        let p = self.game_chance(games, server);
+        let (won_sets, won_games) = after_game(sets, games, 0);
+        let (lost_sets, lost_games) = after_game(sets, games, 1);
+        let chance = p * self.chance_from(won_sets, won_games, 1 - server, memo)
+            + (1.0 - p) * self.chance_from(lost_sets, lost_games, 1 - server, memo);
+        memo[key] = Some(chance);
+        chance
+    }
+}
+
+/// The score after `winner` takes a game: a set goes at 6 with two clear, or 7.
+fn after_game(mut sets: [u32; 2], mut games: [u32; 2], winner: usize) -> ([u32; 2], [u32; 2]) {
+    games[winner] += 1;
+    let (mine, theirs) = (games[winner], games[1 - winner]);
+    if (mine >= 6 && mine >= theirs + 2) || mine == 7 {
+        sets[winner] += 1;
+        games = [0, 0];
+    }
+    (sets, games)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Racing
+
+/// A race: its runners, how strong each is, and how many places the place market pays.
+#[derive(Clone, Debug)]
+pub struct Race {
+    pub runners: Vec<String>,
+    strengths: Vec<f64>,
+    pub places: usize,
+    seed: u64,
+}
+
+/// Places paid for a field: 2 for 5 to 7 runners, 3 for 8 or more.
+pub fn places_for_field(runners: usize) -> usize {
+    match runners {
+        0..=4 => 1,
+        5..=7 => 2,
+        _ => 3,
+    }
+}
+
+impl Race {
+    /// A field of 6 to 10 horses, or 6 or 8 greyhounds, the same for the same seed.
+    pub fn new(seed: u64, greyhounds: bool) -> Race {
+        let mut rng = DemoRng::new(seed);
+        let field = if greyhounds { 6 + 2 * rng.below(2) as usize } else { 6 + rng.below(5) as usize };
+        let runners = super::fixtures::runner_names(&mut rng, greyhounds, field);
+        let strengths = (0..field).map(|_| (rng.unit() * 2.2).exp()).collect();
+        Race { runners, strengths, places: places_for_field(field), seed }
+    }
+
+    /// Each runner's chance of winning.
+    pub fn win_probabilities(&self) -> Vec<f64> {
+        let total: f64 = self.strengths.iter().sum();
+        self.strengths.iter().map(|s| s / total).collect()
+    }
+
+    /// Each runner's chance of finishing in the first [`Race::places`] (Harville: the
+    /// second place goes among the rest in proportion to strength, and so on).
+    pub fn place_probabilities(&self) -> Vec<f64> {
+        let mut placed = vec![0.0; self.strengths.len()];
+        let mut taken = vec![false; self.strengths.len()];
+        harville(&self.strengths, &mut taken, self.places, 1.0, &mut placed);
+        placed
+    }
+
+    /// Runs the race: the finishing order, as runner indexes. Each place goes to one of the
+    /// runners left, in proportion to strength.
+    pub fn run(&self) -> Vec<usize> {
+        let mut rng = DemoRng::new(self.seed.wrapping_add(1));
+        let mut left: Vec<usize> = (0..self.strengths.len()).collect();
+        let mut order = Vec::with_capacity(left.len());
+        while !left.is_empty() {
+            let total: f64 = left.iter().map(|i| self.strengths[*i]).sum();
+            let mut roll = rng.unit() * total;
+            let mut chosen = left.len() - 1;
+            for (slot, runner) in left.iter().enumerate() {
+                roll -= self.strengths[*runner];
+                if roll < 0.0 {
+                    chosen = slot;
+                    break;
+                }
+            }
+            order.push(left.remove(chosen));
+        }
+        order
+    }
+}
+
+fn harville(strengths: &[f64], taken: &mut [bool], places_left: usize, chance: f64, placed: &mut [f64]) {
+    if places_left == 0 {
+        return;
+    }
+    let rest: f64 = strengths.iter().zip(taken.iter()).filter(|(_, t)| !**t).map(|(s, _)| s).sum();
+    for runner in 0..strengths.len() {
+        if taken[runner] {
+            continue;
+        }
+        let here = chance * strengths[runner] / rest;
+        placed[runner] += here;
+        taken[runner] = true;
+        harville(strengths, taken, places_left - 1, here, placed);
+        taken[runner] = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play_out(seed: u64) -> Cricket {
+        let mut game = Cricket::new(seed, 0.0);
+        let mut deliveries = 0;
+        while game.bowl().is_some() {
+            deliveries += 1;
+            assert!(deliveries < 400, "a T20 match ends");
+        }
+        game
+    }
+
+    #[test]
+    fn the_same_seed_plays_the_same_match() {
+        let (a, b) = (play_out(42), play_out(42));
+        assert_eq!(a.innings, b.innings);
+        assert_eq!(a.winner(), b.winner());
+        let c = play_out(43);
+        assert_ne!(a.innings, c.innings, "another seed, another match");
+    }
+
+    #[test]
+    fn totals_and_over_counts_add_up() {
+        for seed in 0..200 {
+            let mut game = Cricket::new(seed, 0.0);
+            let mut by_ball = [(0u32, 0u32, 0u32, 0u32); 2]; // runs, wickets, legal balls, wides
+            while !game.is_finished() {
+                let side = game.batting();
+                let delivery = game.bowl().unwrap();
+                let tally = &mut by_ball[side];
+                tally.0 += delivery.runs();
+                tally.1 += u32::from(delivery == Delivery::Wicket);
+                tally.2 += u32::from(delivery.is_legal());
+                tally.3 += u32::from(!delivery.is_legal());
+            }
+            for (side, tally) in by_ball.iter().enumerate() {
+                let innings = game.innings(side);
+                assert_eq!((innings.runs, innings.wickets, innings.legal_balls, innings.extras), *tally, "seed {seed}");
+                assert!(innings.legal_balls <= BALLS_PER_INNINGS && innings.wickets <= WICKETS_PER_INNINGS);
+                // One over total per completed over, never falling, none past the total.
+                assert_eq!(innings.over_totals.len() as u32, innings.legal_balls / BALLS_PER_OVER, "seed {seed}");
+                assert!(innings.over_totals.windows(2).all(|w| w[0] <= w[1]));
+                assert!(innings.over_totals.last().is_none_or(|last| *last <= innings.runs));
+            }
+            let (first, second) = (game.innings(0), game.innings(1));
+            assert!(first.wickets == 10 || first.legal_balls == BALLS_PER_INNINGS, "seed {seed}: the first innings ran its course");
+            let winner = game.winner().unwrap();
+            if second.runs > first.runs {
+                assert_eq!(winner, 1);
+            } else if second.runs < first.runs {
+                assert_eq!(winner, 0);
+                assert!(second.wickets == 10 || second.legal_balls == BALLS_PER_INNINGS);
+            }
+            assert!(second.runs <= first.runs + 6, "the chase stops once the target is passed");
+        }
+    }
+
+    #[test]
+    fn scoring_is_t20_like() {
+        let games: Vec<Cricket> = (0..300).map(play_out).collect();
+        let mean_first = games.iter().map(|g| f64::from(g.innings(0).runs)).sum::<f64>() / 300.0;
+        let mean_wickets = games.iter().map(|g| f64::from(g.innings(0).wickets)).sum::<f64>() / 300.0;
+        assert!((140.0..185.0).contains(&mean_first), "mean first-innings total {mean_first}");
+        assert!((4.0..8.0).contains(&mean_wickets), "mean wickets {mean_wickets}");
+        let chasers = games.iter().filter(|g| g.winner() == Some(1)).count();
+        assert!((90..210).contains(&chasers), "even sides win about half each: {chasers}/300");
+    }
+
+    #[test]
+    fn the_fancy_line_projects_the_run_rate() {
+        // Before a ball: par, 8 an over.
+        assert_eq!(fancy_projection(0, 0, 6), 48);
+        assert_eq!(fancy_projection(0, 0, 10), 80);
+        // 3 off 2 balls: the over's other 4 balls at par → 3 + 5.33 = 8.33 an over → 50.
+        assert_eq!(fancy_projection(3, 2, 6), 50);
+        // 30 off 3 overs: 10 an over → 60 at 6 overs, 100 at 10.
+        assert_eq!(fancy_projection(30, 18, 6), 60);
+        assert_eq!(fancy_projection(30, 18, 10), 100);
+        // 45 off 4 overs → 112.5 at 10 overs, rounded half up.
+        assert_eq!(fancy_projection(45, 24, 10), 113);
+        // 41 off 31 balls → 41 × 36 / 31 = 47.6 → 48.
+        assert_eq!(fancy_projection(41, 31, 6), 48);
+        // Once the overs are bowled the line is the total.
+        assert_eq!(fancy_projection(57, 36, 6), 57);
+        assert_eq!(fancy_projection(57, 40, 6), 57);
+    }
+
+    #[test]
+    fn the_six_over_total_is_the_score_at_the_end_of_the_sixth_over() {
+        let mut game = Cricket::new(9, 0.0);
+        while game.innings(0).legal_balls < 36 {
+            assert_eq!(game.runs_after_overs(0, 6), None, "not known before six overs (unless all out)");
+            game.bowl();
+            if game.batting() == 1 {
+                break;
+            }
+        }
+        let at_six = game.runs_after_overs(0, 6).unwrap();
+        game.bowl();
+        assert_eq!(game.runs_after_overs(0, 6), Some(at_six), "later balls do not change it");
+        if game.innings(0).legal_balls >= 36 {
+            assert_eq!(game.innings(0).over_totals[5], at_six);
+        }
+    }
+
+    /// A match in a given state, for the win-probability tests.
+    fn at(first: (u32, u32, u32), second: Option<(u32, u32, u32)>) -> Cricket {
+        let mut game = Cricket::new(1, 0.0);
+        game.innings[0] = Innings { runs: first.0, wickets: first.1, legal_balls: first.2, ..Innings::default() };
+        if let Some(second) = second {
+            game.batting = 1;
+            game.innings[1] = Innings { runs: second.0, wickets: second.1, legal_balls: second.2, ..Innings::default() };
+        }
+        game
+    }
+
+    #[test]
+    fn the_win_probability_moves_the_right_way() {
+        let p = |game: Cricket| game.win_probability();
+        assert!((p(at((0, 0, 0), None)) - 0.5).abs() < 1e-9, "even sides start level");
+        assert!(p(Cricket::new(1, 0.8)) > 0.68, "the favourite starts ahead");
+        // First innings: runs help the batting side, a wicket hurts it.
+        assert!(p(at((40, 0, 24), None)) > p(at((30, 0, 24), None)));
+        assert!(p(at((30, 3, 24), None)) < p(at((30, 0, 24), None)));
+        assert!(p(at((200, 4, 120), Some((0, 0, 0)))) > 0.9, "200 is a big total");
+        // The chase: runs help the chasers (side 1), wickets and dot balls hurt them.
+        let chase = |runs, wickets, balls| 1.0 - p(at((160, 6, 120), Some((runs, wickets, balls))));
+        assert!(chase(130, 3, 108) > chase(124, 3, 108), "a six helps the chasers");
+        assert!(chase(130, 4, 108) < chase(130, 3, 108), "a wicket hurts them");
+        assert!(chase(130, 3, 109) < chase(130, 3, 108), "a dot ball with 31 needed off 12 hurts them");
+        assert!(chase(159, 9, 119) > 0.3 && chase(159, 9, 119) < 0.7, "scores level, one ball left: anyone's");
+        assert!(chase(100, 8, 114) < 0.01, "61 off 6 with two wickets left is all but lost");
+    }
+
+    #[test]
+    fn a_finished_match_is_certain() {
+        let game = play_out(5);
+        let p = game.win_probability();
+        assert_eq!(p, if game.winner() == Some(0) { 1.0 } else { 0.0 });
+    }
+
+    #[test]
+    fn prices_and_rates_follow_probability() {
+        assert_eq!(fair_price(0.5).hundredths(), 200);
+        assert_eq!(fair_price(0.4).hundredths(), 250);
+        assert_eq!(fair_price(0.3).hundredths(), 335, "3.333 → 3.35, the nearest tick");
+        assert_eq!(fair_price(1.0), Price::MIN);
+        assert_eq!(fair_price(0.0), Price::MAX);
+        assert_eq!(bookmaker_rates(0.5), (96, 104));
+        let (back, lay) = bookmaker_rates(0.7);
+        assert!(back < 43 && lay > 42 && lay >= back + 2, "{back}/{lay} around the fair 42.9");
+        let probabilities = probabilities_of_prices(&[200, 200]);
+        assert_eq!(probabilities, vec![0.5, 0.5]);
+    }
+
+    #[test]
+    fn football_goals_move_the_prices() {
+        let mut game = Football::new(3, 0.0);
+        let start = game.probabilities();
+        assert!((start.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert!((start[0] - start[2]).abs() < 1e-9, "even sides: home and away alike");
+        game.goals = [1, 0];
+        game.minute = 30;
+        assert!(game.probabilities()[0] > start[0] + 0.15, "a goal up");
+        game.minute = 89;
+        assert!(game.probabilities()[0] > 0.95, "a goal up in the last minute");
+        let mut played = Football::new(3, 0.4);
+        while !played.is_finished() {
+            played.play_minute();
+        }
+        assert_eq!(played.minute(), FOOTBALL_MINUTES);
+        assert!(played.result().is_some());
+    }
+
+    #[test]
+    fn tennis_is_best_of_three_and_priced_exactly() {
+        let even = Tennis::new(2, 0.0);
+        assert!((even.win_probability() - 0.5).abs() < 0.02, "{}", even.win_probability());
+        let mut game = Tennis::new(11, 0.5);
+        assert!(game.win_probability() > 0.55);
+        let mut games = 0;
+        while game.play_game().is_some() {
+            games += 1;
+            let p = game.win_probability();
+            assert!((0.0..=1.0).contains(&p));
+        }
+        let winner = game.winner().unwrap();
+        assert_eq!(game.sets()[winner], 2);
+        assert!(game.sets()[1 - winner] <= 1);
+        assert!((12..=39).contains(&games), "{games} games");
+        assert_eq!(game.win_probability(), if winner == 0 { 1.0 } else { 0.0 });
+        // A set and a break up is a strong position.
+        let mut ahead = Tennis::new(2, 0.0);
+        ahead.sets = [1, 0];
+        ahead.games = [3, 1];
+        assert!(ahead.win_probability() > 0.85);
+    }
+
+    #[test]
+    fn races_are_fields_of_runners_with_consistent_chances() {
+        for seed in 0..50 {
+            let greyhounds = seed % 2 == 0;
+            let race = Race::new(seed, greyhounds);
+            let field = race.runners.len();
+            assert!(if greyhounds { field == 6 || field == 8 } else { (6..=10).contains(&field) });
+            let win: f64 = race.win_probabilities().iter().sum();
+            assert!((win - 1.0).abs() < 1e-9);
+            let place = race.place_probabilities();
+            assert!((place.iter().sum::<f64>() - race.places as f64).abs() < 1e-9, "k places are shared out");
+            for (w, p) in race.win_probabilities().iter().zip(&place) {
+                assert!(p >= w && *p <= 1.0, "placing is likelier than winning");
+            }
+            let order = race.run();
+            assert_eq!(order, race.run(), "the same race finishes the same way");
+            let mut sorted = order.clone();
+            sorted.sort();
+            assert_eq!(sorted, (0..field).collect::<Vec<_>>());
+            assert_eq!(Race::new(seed, greyhounds).runners, race.runners);
+        }
+        assert_eq!(places_for_field(6), 2);
+        assert_eq!(places_for_field(8), 3);
+    }
+}

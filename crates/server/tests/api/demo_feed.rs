@@ -1,0 +1,159 @@
+//! The demo feed against the real server, with demo time 60 times faster than the wall clock:
+//! an in-play cricket match is played ball by ball (its fancy lines and bookmaker rates move,
+//! its house markets go ball running and back), a race goes off at its time and is settled,
+//! and the bet the demo client placed on it lands in the account statement. The ledger stays
+//! sound while the feed works.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::{spawn_app_with, Db, TestApp};
+
+/// Demo time runs this many times faster than the wall clock: a ball every ~80 ms, a race
+/// meeting's first off about five seconds after start.
+const SPEED: u32 = 60;
+/// The most any one step may take, wall clock.
+const STEP_WAIT: Duration = Duration::from_secs(40);
+const POLL: Duration = Duration::from_millis(15);
+
+async fn spawn(db: Db) -> Option<TestApp> {
+    spawn_app_with(db, |config| {
+        config.demo = true;
+        config.demo_markets = true;
+        config.demo_feed = true;
+        config.demo_feed_speed = SPEED;
+    })
+    .await
+}
+
+async fn markets(app: &TestApp, token: &str, match_id: i64) -> (Value, Vec<Value>) {
+    let detail = app.post("match/matchDetail", Some(token), json!({ "match_id": match_id })).await;
+    detail.expect(200);
+    (detail.data()["match"].clone(), detail.data()["markets"].as_array().unwrap().clone())
+}
+
+#[track_caller]
+fn in_time(started: Instant, what: &str) {
+    assert!(started.elapsed() < STEP_WAIT, "gave up after {STEP_WAIT:?} waiting for {what}");
+}
+
+async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
+    let (demo, admin) = (app.demo().await, app.admin().await);
+
+    // An in-play cricket match, played ball by ball.
+    let cricket = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let match_id = cricket.data().as_array().unwrap().iter().find(|m| m["in_play"] == true).expect("a cricket match in play")["match_id"]
+        .as_i64()
+        .unwrap();
+    let (_, opening) = markets(&app, &demo, match_id).await;
+    let line_of = |market: &Value| (market["line_no"].clone(), market["line_yes"].clone());
+    let opening_lines: HashMap<i64, (Value, Value)> =
+        opening.iter().filter(|m| m["type"] == "fancy").map(|m| (m["market_id"].as_i64().unwrap(), line_of(m))).collect();
+    assert_eq!(opening_lines.len(), 2, "two fancies: {opening:?}");
+    let rates_of = |markets: &[Value]| -> Vec<Value> {
+        markets.iter().filter(|m| m["type"] == "bookmaker").flat_map(|m| m["runners"].as_array().unwrap().clone()).map(|r| r["back"].clone()).collect()
+    };
+    let opening_rates = rates_of(&opening);
+    let started = Instant::now();
+    let (mut line_moved, mut rates_moved) = (false, false);
+    let mut ball_running: Option<i64> = None;
+    let mut reopened = false;
+    while !(line_moved && rates_moved && reopened) {
+        in_time(started, &format!("the cricket to move: lines {line_moved}, rates {rates_moved}, ball running {ball_running:?}, reopened {reopened}"));
+        let (_, now) = markets(&app, &demo, match_id).await;
+        for market in now.iter().filter(|m| m["type"] == "fancy" || m["type"] == "bookmaker") {
+            let id = market["market_id"].as_i64().unwrap();
+            match market["status"].as_str().unwrap() {
+                "ball_running" => ball_running = Some(id),
+                "open" if ball_running == Some(id) => reopened = true,
+                _ => {}
+            }
+            if let Some(opening) = opening_lines.get(&id) {
+                if market["status"] != "closed" && line_of(market) != *opening {
+                    line_moved = true;
+                    let (no, yes) = (market["line_no"].as_i64().unwrap(), market["line_yes"].as_i64().unwrap());
+                    assert_eq!(yes, no + 1, "Yes is one run above No: {market}");
+                    assert_eq!((market["rate_no"].as_i64(), market["rate_yes"].as_i64()), (Some(100), Some(100)));
+                }
+            }
+        }
+        rates_moved |= rates_of(&now) != opening_rates;
+        tokio::time::sleep(POLL).await;
+    }
+
+    // A race before its off: the demo client backs the favourite at the maker's price.
+    let started = Instant::now();
+    let (race_id, race_name) = 'found: loop {
+        in_time(started, "a race open for bets");
+        for sport_id in [4339, 7] {
+            let races = app.post("match/getMatches", Some(&demo), json!({ "sport_id": sport_id })).await;
+            for race in races.data().as_array().unwrap().iter().filter(|r| r["in_play"] == false) {
+                let race_id = race["match_id"].as_i64().unwrap();
+                let (_, race_markets) = markets(&app, &demo, race_id).await;
+                let Some(win) = race_markets.iter().find(|m| m["type"] == "win" && m["status"] == "open") else { continue };
+                assert!(race_markets.iter().any(|m| m["type"] == "place"), "a place market beside the win market");
+                let Some((runner, price)) = win["runners"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|r| r["back"][0]["price"].as_f64().map(|p| (r["selection_id"].clone(), p)))
+                    .min_by(|a, b| a.1.total_cmp(&b.1))
+                else {
+                    continue;
+                };
+                let bet = app
+                    .post("bet/placeBet", Some(&demo), json!({ "market_id": win["market_id"], "selection_id": runner, "side": "back", "price": price, "stake": 100 }))
+                    .await;
+                // Refused only if the race went off meanwhile: try the next one.
+                if bet.status == 200 && bet.data()["size_matched"].as_f64().unwrap() > 0.0 {
+                    break 'found (race_id, race["match_name"].as_str().unwrap().to_string());
+                }
+            }
+        }
+        tokio::time::sleep(POLL).await;
+    };
+
+    // The race turns in play at the off, is run, resulted and settled.
+    let started = Instant::now();
+    let mut went_in_play = false;
+    loop {
+        in_time(started, &format!("{race_name} to go off and be settled (in play seen: {went_in_play})"));
+        let (race, race_markets) = markets(&app, &demo, race_id).await;
+        went_in_play |= race["in_play"] == true;
+        let settled = race_markets.iter().filter(|m| m["type"] == "win" || m["type"] == "place").all(|m| m["status"] == "closed");
+        if settled {
+            break;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    assert!(went_in_play, "{race_name} was in play at the off");
+
+    // The settlement is in the demo client's statement.
+    let statement = app.post("report/accountStatement", Some(&demo), json!({ "type": "sports" })).await;
+    statement.expect(200);
+    let rows = statement.data()["rows"].as_array().unwrap();
+    let settlement = rows.iter().find(|row| row["description"].as_str().unwrap().starts_with(&format!("{race_name} / Win")));
+    assert!(settlement.is_some_and(|row| row["kind"] == "settlement"), "{race_name} settled in the statement: {rows:?}");
+
+    app.assert_ledger_sound(&admin).await;
+}
+
+mod the_feed_plays_matches_and_settles_races {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite() {
+        if let Some(app) = spawn(Db::Sqlite).await {
+            super::the_feed_plays_matches_and_settles_races(app).await;
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres() {
+        if let Some(app) = spawn(Db::Postgres).await {
+            super::the_feed_plays_matches_and_settles_races(app).await;
+        }
+    }
+}
