@@ -4,11 +4,13 @@
 //! backlay serve            start the server (API, web app), migrating and seeding as needed
 //! backlay migrate          apply database migrations and exit
 //! backlay admin …          operator actions straight on the database (create users, chips …)
+//! backlay casino verify …  recompute a casino round from its revealed seed
 //! ```
 //! Every flag has an environment twin (`BACKLAY_ADDR`, `DATABASE_URL`, `BACKLAY_DEMO`,
 //! `BACKLAY_DEMO_FEED`, `BACKLAY_WEB_DIR` …); see `backlay help serve`.
 
 mod admin;
+mod casino;
 mod market;
 
 use std::net::SocketAddr;
@@ -34,6 +36,8 @@ enum Command {
     Migrate(DatabaseArgs),
     /// Operator actions on the database (no server needed).
     Admin(admin::AdminArgs),
+    /// The in-house casino: recompute a round from its revealed seed.
+    Casino(casino::CasinoArgs),
 }
 
 #[derive(Args, Clone)]
@@ -66,6 +70,15 @@ struct ServeArgs {
     /// How many times faster than real time the demo feed runs.
     #[arg(long, env = "BACKLAY_DEMO_FEED_SPEED", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=3600))]
     demo_feed_speed: u32,
+    /// Run the in-house casino's rounds (default: on whenever the demo is).
+    #[arg(long, overrides_with = "no_casino")]
+    casino: bool,
+    /// Never run casino rounds.
+    #[arg(long)]
+    no_casino: bool,
+    /// How long a casino round takes bets, in seconds.
+    #[arg(long, env = "BACKLAY_CASINO_WINDOW_SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(5..=600))]
+    casino_window_seconds: u32,
     /// The built web app.
     #[arg(long, env = "BACKLAY_WEB_DIR", default_value = DEFAULT_WEB_DIR)]
     web_dir: PathBuf,
@@ -121,6 +134,7 @@ async fn main() {
         Command::Serve(args) => serve(args).await,
         Command::Migrate(args) => migrate(args).await,
         Command::Admin(args) => admin::run(args).await,
+        Command::Casino(args) => casino::run(args).await,
     };
     if let Err(err) = result {
         eprintln!("backlay: {err:#}");
@@ -135,6 +149,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.demo = demo;
     config.demo_feed = args.demo_feed(demo)?;
     config.demo_feed_speed = args.demo_feed_speed;
+    config.casino = switch(args.casino, args.no_casino, "BACKLAY_CASINO")?.unwrap_or(demo);
+    config.casino_betting_window_ms = i64::from(args.casino_window_seconds) * 1000;
     config.web_dir = args.web_dir.clone();
     config.session_ttl_ms = i64::from(args.session_ttl_hours) * 60 * 60 * 1000;
     config.trust_forwarded_for = args.trust_forwarded_for;

@@ -33,6 +33,15 @@ pub struct Config {
     /// Take the client address from `X-Forwarded-For` (only behind a proxy you run).
     pub trust_forwarded_for: bool,
     pub throttle: ThrottlePolicy,
+    /// Run the in-house casino's rounds (`casino::runner`): on with the demo in the binary;
+    /// tests choose.
+    pub casino: bool,
+    /// How long a casino round takes bets (tests shorten it).
+    pub casino_betting_window_ms: i64,
+    /// How long a casino result stays on the table before the next round opens.
+    pub casino_result_pause_ms: i64,
+    /// Run only these casino games (client or rules codes); empty: every active game.
+    pub casino_games: Vec<String>,
 }
 
 impl Config {
@@ -49,6 +58,10 @@ impl Config {
             session_ttl_ms: DEFAULT_SESSION_TTL_MS,
             trust_forwarded_for: false,
             throttle: ThrottlePolicy::default(),
+            casino: false,
+            casino_betting_window_ms: crate::casino::DEFAULT_BETTING_WINDOW_MS,
+            casino_result_pause_ms: crate::casino::DEFAULT_RESULT_PAUSE_MS,
+            casino_games: Vec::new(),
         }
     }
 }

@@ -6,6 +6,7 @@
 //! `backlay admin` command perform live once, in [`operator`].
 
 pub mod api;
+pub mod casino;
 pub mod clock;
 pub mod config;
 pub mod demo;
@@ -74,6 +75,8 @@ pub struct Server {
     router: Router,
     /// The demo feed, when it runs: it stops when the server does (dropping it stops it).
     demo_feed: Option<demo::FeedHandle>,
+    /// The casino's round runner, when it runs (`Config::casino`): it stops with the server.
+    casino: Option<casino::CasinoRunner>,
 }
 
 impl Server {
@@ -87,6 +90,11 @@ impl Server {
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
         let with_markets = config.demo_markets;
         let with_feed = config.demo_feed;
+        let casino_settings = config.casino.then(|| casino::RunnerSettings {
+            betting_window_ms: config.casino_betting_window_ms,
+            result_pause_ms: config.casino_result_pause_ms,
+            only_games: config.casino_games.clone(),
+        });
         let state = AppState::new(store, config).await?;
         if seeded && with_markets {
             let markets = demo::seed_markets(&state).await.map_err(|e| anyhow::anyhow!("seeding demo markets failed: {e}"))?;
@@ -98,7 +106,11 @@ impl Server {
             tracing::info!("seeded demo data into the empty database");
         }
         let demo_feed = with_feed.then(|| demo::start_feed(state.clone()));
-        Ok(Server { listener, router: app(state), demo_feed })
+        let casino = match casino_settings {
+            Some(settings) => Some(casino::start(state.store.clone(), settings).await?),
+            None => None,
+        };
+        Ok(Server { listener, router: app(state), demo_feed, casino })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -107,11 +119,12 @@ impl Server {
 
     /// Serves until `shutdown` resolves; the demo feed stops with the server.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-        let Server { listener, router, demo_feed } = self;
+        let Server { listener, router, demo_feed, casino } = self;
         let served = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(shutdown)
             .await;
         drop(demo_feed);
+        drop(casino);
         served?;
         Ok(())
     }

@@ -12,11 +12,12 @@
 //!
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
 //! grouped by area: [`users`], [`sessions`], [`security`], [`ledger`], [`bets`], [`markets`],
-//! [`payments`], [`catalogue`], [`settings`], [`buttons`], [`audit`].
+//! [`payments`], [`catalogue`], [`casino`], [`settings`], [`buttons`], [`audit`].
 
 pub mod audit;
 pub mod bets;
 pub mod buttons;
+pub mod casino;
 pub mod catalogue;
 pub mod ledger;
 pub mod markets;

@@ -1,16 +1,41 @@
-//! `casino/getCasinoSport`: the casino categories, sorted by order.
+//! The casino: categories (`casino/getCasinoSport`), the in-house games
+//! (`casino/getCasinoList`), a game's table (`casino/roundState`), bets (`casino/placeBet`),
+//! a past round recomputed from its revealed seed (`casino/round`), and the Casino Result
+//! report (`report/casinoResult`).
+//!
+//! The rounds themselves run in [`crate::casino`]; these handlers only read them and take
+//! bets. Whether a bet is in time is decided here by the server's clock to the millisecond
+//! (`Round::check_bet` with `now_ms`), and again inside the bet's transaction
+//! (`close_at_ms > now` on the round's row), so a bet can never land in a closed round.
+//! The seed is never served before the round is dealt.
 
 use axum::extract::State;
-use serde::Serialize;
+use backlay_casino::fair::verify;
+use backlay_casino::market::Odds;
+use backlay_casino::round::BetRefusal;
+use backlay_core::money::Money;
+use backlay_store::casino::{CasinoBet, CasinoGame, CasinoRound, NewCasinoBet, RoundPhase};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::error::{ok, ApiResult, Envelope};
+use super::bet::NumberText;
+use crate::casino::{rebuild, MAX_STAKE_MINOR, MIN_STAKE_MINOR};
+use crate::clock::{iso_utc, now_ms, parse_report_date};
+use crate::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
+use crate::input::{AmountInput, ApiJson, FlexI64, PageRequest, Paged};
 use crate::session::CurrentUser;
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(get_casino_sport))
+    OpenApiRouter::new()
+        .routes(routes!(get_casino_sport))
+        .routes(routes!(get_casino_list))
+        .routes(routes!(round_state))
+        .routes(routes!(place_bet))
+        .routes(routes!(round_detail))
+        .routes(routes!(casino_result))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -30,4 +55,582 @@ async fn get_casino_sport(State(state): State<AppState>, _user: CurrentUser) -> 
         .into_iter()
         .map(|s| CasinoSportItem { sport_id: s.sport_id, name: s.name, is_active: i64::from(s.is_active), order: s.display_order })
         .collect()))
+}
+
+/// Longest code, id or name a casino request may carry.
+const MAX_CODE_CHARS: usize = 128;
+
+fn code_field(field: &str, value: &str) -> Result<String, AppError> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Err(AppError::field(field, format!("{field} is required.")));
+    }
+    if value.chars().count() > MAX_CODE_CHARS {
+        return Err(AppError::field(field, format!("{field} must be at most {MAX_CODE_CHARS} characters.")));
+    }
+    Ok(value.to_string())
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct CasinoListRequest {
+    /// A casino category (`teenpatti`, `livecasino`, `matka`); absent: every game.
+    #[serde(default)]
+    pub series_id: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CasinoGameItem {
+    /// The game's id, for `casino/match/{match_id}` and `casino/roundState`.
+    pub match_id: i64,
+    /// The client's code (`teen20`, `dt6` …).
+    pub game_code: String,
+    /// The sidebar's label.
+    pub name: String,
+    pub title: String,
+    pub series_id: String,
+    /// A tile image, or "" for the client's own art.
+    pub image: String,
+}
+
+fn game_item(game: CasinoGame) -> CasinoGameItem {
+    CasinoGameItem {
+        match_id: game.id,
+        game_code: game.game_code,
+        name: game.name,
+        title: game.title,
+        series_id: game.series_id,
+        image: String::new(),
+    }
+}
+
+#[utoipa::path(post, path = "/casino/getCasinoList", tag = "casino", request_body = CasinoListRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Vec<CasinoGameItem>>), (status = 400), (status = 401)))]
+async fn get_casino_list(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    ApiJson(body): ApiJson<CasinoListRequest>,
+) -> ApiResult<Vec<CasinoGameItem>> {
+    let series = match body.series_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        Some(series) => Some(code_field("series_id", series)?),
+        None => None,
+    };
+    let games = state.store.casino_games(true, series.as_deref()).await?;
+    Ok(ok(games.into_iter().map(game_item).collect()))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct RoundStateRequest {
+    /// The game's id (from getCasinoList); or give `game_code`.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub match_id: Option<FlexI64>,
+    /// The game's code (`teen20`, `dt6`, or the rules code `dt1day`).
+    #[serde(default)]
+    pub game_code: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CasinoMarketItem {
+    /// What to send as `market` in placeBet.
+    pub code: String,
+    pub name: String,
+    pub family: String,
+    /// Decimal odds as text ("1.98"): send exactly these back.
+    pub odds: String,
+    /// The same odds as a number.
+    pub price: f64,
+    /// True once betting has closed.
+    pub suspended: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CasinoBetItem {
+    pub bet_id: i64,
+    pub round_id: String,
+    pub match_id: i64,
+    pub game_code: String,
+    pub market: String,
+    pub market_name: String,
+    pub odds: String,
+    #[schema(value_type = f64)]
+    pub stake: Money,
+    /// What came back, stake included (absent while the round runs).
+    #[schema(value_type = Option<f64>)]
+    pub payout: Option<Money>,
+    /// open, won, lost, push, half_lost.
+    pub status: String,
+    pub date: String,
+}
+
+fn odds_text(hundredths: i64) -> String {
+    format!("{}.{:02}", hundredths / 100, hundredths % 100)
+}
+
+fn bet_item(bet: &CasinoBet) -> CasinoBetItem {
+    CasinoBetItem {
+        bet_id: bet.id,
+        round_id: bet.round_id.clone(),
+        match_id: bet.game_id,
+        game_code: bet.game_code.clone(),
+        market: bet.market_code.clone(),
+        market_name: bet.market_name.clone(),
+        odds: odds_text(bet.odds_hundredths),
+        stake: Money::from_minor(bet.stake_minor),
+        payout: bet.payout_minor.map(Money::from_minor),
+        status: bet.status.as_str().to_string(),
+        date: iso_utc(bet.created_at_ms),
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LastResultItem {
+    pub round_id: String,
+    pub winner: String,
+    pub date: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RoundStateAnswer {
+    pub match_id: i64,
+    pub game_code: String,
+    pub name: String,
+    pub title: String,
+    /// Absent until the game's first round opens.
+    pub round_id: Option<String>,
+    /// betting, closed (bets refused, cards not shown yet), result (dealt), or waiting (no round yet).
+    pub status: String,
+    /// Whole seconds of betting left (rounded up), 0 once closed.
+    pub seconds_left: i64,
+    /// Milliseconds of betting left, 0 once closed.
+    pub close_in_ms: i64,
+    pub close_at: Option<String>,
+    pub server_time: String,
+    /// hex SHA-256 of the round's secret seed, published when the round opens.
+    pub commitment: Option<String>,
+    /// The cards shown so far: the open cards while betting (Hi-Low's base card, Andar Bahar's
+    /// joker), the whole deal after the result.
+    pub cards: Vec<String>,
+    /// The deal, after the result.
+    #[schema(value_type = Option<Object>)]
+    pub deal: Option<Value>,
+    /// The result (winner, hands, each market's verdict), after the result.
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<Value>,
+    pub winner: Option<String>,
+    /// The revealed seed, after the result.
+    pub seed: Option<String>,
+    pub markets: Vec<CasinoMarketItem>,
+    /// The caller's bets in this round.
+    pub my_bets: Vec<CasinoBetItem>,
+    /// The game's last 10 settled rounds, newest first.
+    pub last_results: Vec<LastResultItem>,
+}
+
+/// The cards of a stored deal (`{"cards": [...]}`); other deals (a pocket, matka) have none.
+fn deal_cards(deal: &Value) -> Vec<String> {
+    deal.get("cards")
+        .and_then(Value::as_array)
+        .map(|cards| cards.iter().filter_map(|c| c.as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
+}
+
+fn stored_json(text: &Option<String>) -> Option<Value> {
+    text.as_deref().and_then(|t| serde_json::from_str(t).ok())
+}
+
+async fn game_of(state: &AppState, match_id: Option<FlexI64>, game_code: Option<&str>) -> Result<CasinoGame, AppError> {
+    match (match_id, game_code.map(str::trim).filter(|c| !c.is_empty())) {
+        (Some(FlexI64(id)), _) => state.store.casino_game(id).await.or_not_found(|| format!("There is no casino game {id}.")),
+        (None, Some(code)) => {
+            let code = code_field("game_code", code)?;
+            state.store.casino_game_by_code(&code).await.or_not_found(|| format!("There is no casino game {code}."))
+        }
+        (None, None) => Err(AppError::field("match_id", "match_id or game_code is required.")),
+    }
+}
+
+#[utoipa::path(post, path = "/casino/roundState", tag = "casino", request_body = RoundStateRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<RoundStateAnswer>), (status = 400), (status = 401), (status = 404)))]
+async fn round_state(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<RoundStateRequest>,
+) -> ApiResult<RoundStateAnswer> {
+    let game = game_of(&state, body.match_id, body.game_code.as_deref()).await?;
+    let now = now_ms();
+    let (last, _) = state.store.casino_results(game.id, 0, i64::MAX, 0, 10).await?;
+    let last_results = last
+        .iter()
+        .map(|r| LastResultItem {
+            round_id: r.round_id.clone(),
+            winner: r.winner.clone().unwrap_or_default(),
+            date: iso_utc(r.settled_at_ms.unwrap_or(r.close_at_ms)),
+        })
+        .collect();
+    let mut answer = RoundStateAnswer {
+        match_id: game.id,
+        game_code: game.game_code.clone(),
+        name: game.name.clone(),
+        title: game.title.clone(),
+        round_id: None,
+        status: "waiting".into(),
+        seconds_left: 0,
+        close_in_ms: 0,
+        close_at: None,
+        server_time: iso_utc(now),
+        commitment: None,
+        cards: Vec::new(),
+        deal: None,
+        result: None,
+        winner: None,
+        seed: None,
+        markets: Vec::new(),
+        my_bets: Vec::new(),
+        last_results,
+    };
+    let Some(round) = state.store.latest_casino_round(game.id).await? else {
+        return Ok(ok(answer));
+    };
+    let pure = rebuild(&round)?;
+    let betting = round.phase == RoundPhase::Betting && now < round.close_at_ms;
+    let close_in_ms = if betting { round.close_at_ms - now } else { 0 };
+    answer.status = match round.phase {
+        _ if betting => "betting",
+        RoundPhase::Betting | RoundPhase::Closed => "closed",
+        RoundPhase::Dealt | RoundPhase::Settled => "result",
+    }
+    .into();
+    answer.seconds_left = (close_in_ms + 999) / 1000;
+    answer.close_in_ms = close_in_ms;
+    answer.close_at = Some(iso_utc(round.close_at_ms));
+    answer.commitment = Some(round.commitment.clone());
+    answer.markets = pure
+        .markets()
+        .iter()
+        .map(|m| CasinoMarketItem {
+            code: m.code.clone(),
+            name: m.name.clone(),
+            family: m.family.clone(),
+            odds: m.odds.to_string(),
+            price: f64::from(m.odds.hundredths()) / 100.0,
+            suspended: !betting,
+        })
+        .collect();
+    if round.phase.is_public() {
+        answer.deal = stored_json(&round.deal_json);
+        answer.result = stored_json(&round.result_json);
+        answer.cards = answer.deal.as_ref().map(deal_cards).unwrap_or_default();
+        answer.winner = round.winner.clone();
+        answer.seed = round.revealed_seed_hex().map(str::to_string);
+    } else {
+        answer.cards = pure.open_cards().iter().map(ToString::to_string).collect();
+    }
+    answer.my_bets = state.store.casino_bets_in_round(authed.user.id, round.id).await?.iter().map(bet_item).collect();
+    answer.round_id = Some(round.round_id);
+    Ok(ok(answer))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PlaceCasinoBetRequest {
+    /// The round, from roundState.
+    pub round_id: String,
+    /// The market's code, from roundState.
+    pub market: String,
+    /// The posted odds ("1.98"); anything else is refused with "Odds changed".
+    #[schema(value_type = f64)]
+    pub odds: NumberText,
+    #[schema(value_type = f64)]
+    pub stake: AmountInput,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PlaceCasinoBetAnswer {
+    pub bet: CasinoBetItem,
+    /// The caller's balance after the stake was taken.
+    #[schema(value_type = f64)]
+    pub balance: Money,
+}
+
+/// Odds sent as decimal text: more than 1.00, at most two decimals.
+fn parse_odds(text: &str) -> Result<Odds, AppError> {
+    let bad = || AppError::field("odds", "odds must be decimal odds above 1.00 with at most two decimals, e.g. 1.98.");
+    let hundredths = Money::parse_decimal(text).map_err(|_| bad())?.minor();
+    let hundredths = u32::try_from(hundredths).map_err(|_| bad())?;
+    if hundredths <= 100 || hundredths > Odds::MAX_HUNDREDTHS {
+        return Err(bad());
+    }
+    Ok(Odds::from_hundredths(hundredths))
+}
+
+#[utoipa::path(post, path = "/casino/placeBet", tag = "casino", request_body = PlaceCasinoBetRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<PlaceCasinoBetAnswer>), (status = 400), (status = 401), (status = 404),
+        (status = 409, description = "betting closed, or odds changed"), (status = 422, description = "insufficient funds")))]
+async fn place_bet(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<PlaceCasinoBetRequest>,
+) -> ApiResult<PlaceCasinoBetAnswer> {
+    let round_id = code_field("round_id", &body.round_id)?;
+    let market_code = code_field("market", &body.market)?;
+    let odds = parse_odds(&body.odds.0)?;
+    let stake_minor = body.stake.0.minor();
+    if !(MIN_STAKE_MINOR..=MAX_STAKE_MINOR).contains(&stake_minor) {
+        return Err(AppError::field(
+            "stake",
+            format!(
+                "stake must be between {} and {}.",
+                Money::from_minor(MIN_STAKE_MINOR),
+                Money::from_minor(MAX_STAKE_MINOR)
+            ),
+        ));
+    }
+    let round = state.store.casino_round(&round_id).await.or_not_found(|| format!("There is no casino round {round_id}."))?;
+    let game = state.store.casino_game(round.game_id).await?;
+    if !game.is_active {
+        return Err(AppError::Conflict(format!("{} is closed.", game.title)));
+    }
+    let pure = rebuild(&round)?;
+    // The server's clock decides, by the millisecond.
+    let now = now_ms();
+    let market = match pure.check_bet(now, &market_code, odds, stake_minor) {
+        Ok(market) => market.clone(),
+        Err(BetRefusal::Closed { close_at_ms, .. }) => {
+            return Err(AppError::Conflict(format!(
+                "Betting on round {round_id} closed at {}: the bet came too late.",
+                iso_utc(close_at_ms)
+            )))
+        }
+        Err(BetRefusal::UnknownMarket(code)) => {
+            return Err(AppError::field("market", format!("Round {round_id} has no market {code:?}.")))
+        }
+        Err(BetRefusal::OddsNotPosted { posted, asked }) => {
+            return Err(AppError::Conflict(format!("Odds changed: {} is at {posted}, not {asked}.", market_code)))
+        }
+        Err(BetRefusal::Stake) => return Err(AppError::field("stake", "The stake is out of range.")),
+    };
+    let description = format!(
+        "Casino bet: {} round {round_id}, {} {} at {}",
+        game.title,
+        market.name,
+        Money::from_minor(stake_minor),
+        market.odds
+    );
+    let mut w = state.store.begin_write().await?;
+    let (bet_id, balance_after) = w
+        .place_casino_bet(
+            &NewCasinoBet {
+                user_id: authed.user.id,
+                round_pk: round.id,
+                market_code: &market.code,
+                market_name: &market.name,
+                odds_hundredths: i64::from(market.odds.hundredths()),
+                stake_minor,
+                description,
+                remark: round_id.clone(),
+            },
+            now,
+        )
+        .await
+        .map_err(|err| match err {
+            backlay_store::StoreError::Conflict(_) => AppError::Conflict(format!(
+                "Betting on round {round_id} closed at {}: the bet came too late.",
+                iso_utc(round.close_at_ms)
+            )),
+            other => other.into(),
+        })?;
+    w.commit().await?;
+    let bet = CasinoBetItem {
+        bet_id,
+        round_id: round.round_id.clone(),
+        match_id: game.id,
+        game_code: game.game_code.clone(),
+        market: market.code.clone(),
+        market_name: market.name.clone(),
+        odds: market.odds.to_string(),
+        stake: Money::from_minor(stake_minor),
+        payout: None,
+        status: "open".into(),
+        date: iso_utc(now),
+    };
+    Ok(ok_with("Bet placed.", PlaceCasinoBetAnswer { bet, balance: Money::from_minor(balance_after) }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RoundRequest {
+    pub round_id: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RoundDetailAnswer {
+    pub round_id: String,
+    pub match_id: i64,
+    pub game_code: String,
+    /// The rules code the fair stream uses (`backlay casino verify --game`).
+    pub game: String,
+    /// betting, closed, dealt or settled.
+    pub phase: String,
+    pub commitment: String,
+    /// The revealed seed (hex), once dealt; absent before.
+    pub seed: Option<String>,
+    /// True when SHA-256 of the seed is the commitment and the recomputed deal is the one dealt.
+    pub verified: bool,
+    /// The deal recomputed from the seed by `backlay_casino::fair::verify`.
+    #[schema(value_type = Option<Object>)]
+    pub deal: Option<Value>,
+    /// The result recomputed from the seed.
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<Value>,
+    pub cards: Vec<String>,
+    pub winner: Option<String>,
+    pub opened_at: String,
+    pub close_at: String,
+    pub settled_at: Option<String>,
+}
+
+#[utoipa::path(post, path = "/casino/round", tag = "casino", request_body = RoundRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<RoundDetailAnswer>), (status = 400), (status = 401), (status = 404)))]
+async fn round_detail(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    ApiJson(body): ApiJson<RoundRequest>,
+) -> ApiResult<RoundDetailAnswer> {
+    let round_id = code_field("round_id", &body.round_id)?;
+    let round: CasinoRound =
+        state.store.casino_round(&round_id).await.or_not_found(|| format!("There is no casino round {round_id}."))?;
+    let game = state.store.casino_game(round.game_id).await?;
+    let mut answer = RoundDetailAnswer {
+        round_id: round.round_id.clone(),
+        match_id: game.id,
+        game_code: game.game_code,
+        game: round.kind.clone(),
+        phase: round.phase.as_str().into(),
+        commitment: round.commitment.clone(),
+        seed: None,
+        verified: false,
+        deal: None,
+        result: None,
+        cards: Vec::new(),
+        winner: None,
+        opened_at: iso_utc(round.opened_at_ms),
+        close_at: iso_utc(round.close_at_ms),
+        settled_at: round.settled_at_ms.map(iso_utc),
+    };
+    let Some(seed) = round.revealed_seed_hex() else {
+        return Ok(ok_with("The seed is revealed when the round is dealt.", answer));
+    };
+    let kind = crate::casino::game_kind(&round.kind)?;
+    let verified = verify(seed, &round.commitment, &round.round_id, kind)
+        .map_err(|e| anyhow::anyhow!("round {round_id} does not verify: {e}"))?;
+    let deal = serde_json::to_value(&verified.deal).map_err(anyhow::Error::from)?;
+    let result = serde_json::to_value(&verified.outcome).map_err(anyhow::Error::from)?;
+    answer.verified = stored_json(&round.deal_json).as_ref() == Some(&deal);
+    answer.cards = deal_cards(&deal);
+    answer.winner = Some(verified.outcome.winner.clone());
+    answer.deal = Some(deal);
+    answer.result = Some(result);
+    answer.seed = Some(seed.to_string());
+    Ok(ok(answer))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct CasinoResultRequest {
+    /// The game's code (`teen20`, `dt6` …) or id.
+    pub game_code: String,
+    /// yyyy-MM-dd (a day at UTC+5:30); absent: every day.
+    #[serde(default)]
+    pub date: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub page: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub limit: Option<FlexI64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CasinoResultRow {
+    pub round_id: String,
+    /// The hands as dealt, e.g. "Dragon: KC (13) | Tiger: 2D (2)".
+    pub result: String,
+    pub winner: String,
+    pub date: String,
+    pub cards: Vec<String>,
+}
+
+/// "Player A: AS KD 3C (High card) | Player B: …" from a stored result.
+fn result_text(result: &Option<Value>, winner: &str) -> String {
+    let hands = result.as_ref().and_then(|r| r.get("hands")).and_then(Value::as_array);
+    let text: Vec<String> = hands
+        .map(|hands| {
+            hands
+                .iter()
+                .map(|hand| {
+                    let name = hand.get("name").and_then(Value::as_str).unwrap_or_default();
+                    let cards: Vec<&str> = hand
+                        .get("cards")
+                        .and_then(Value::as_array)
+                        .map(|c| c.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
+                    let description = hand.get("description").and_then(Value::as_str).unwrap_or_default();
+                    format!("{name}: {} ({description})", cards.join(" "))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if text.is_empty() {
+        winner.to_string()
+    } else {
+        text.join(" | ")
+    }
+}
+
+#[utoipa::path(post, path = "/report/casinoResult", tag = "casino", request_body = CasinoResultRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Paged<CasinoResultRow>>), (status = 400), (status = 401), (status = 404)))]
+async fn casino_result(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    ApiJson(body): ApiJson<CasinoResultRequest>,
+) -> ApiResult<Paged<CasinoResultRow>> {
+    let code = code_field("game_code", &body.game_code)?;
+    let game = match code.parse::<i64>() {
+        Ok(id) => state.store.casino_game(id).await,
+        Err(_) => state.store.casino_game_by_code(&code).await,
+    }
+    .or_not_found(|| format!("There is no casino game {code}."))?;
+    let (from_ms, to_ms) = match body.date.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+        None => (0, i64::MAX),
+        Some(date) => {
+            let bad = || AppError::field("date", "date must be a date such as 2026-11-22.");
+            (parse_report_date(date, false).ok_or_else(bad)?, parse_report_date(date, true).ok_or_else(bad)?)
+        }
+    };
+    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    let (rounds, total) = state.store.casino_results(game.id, from_ms, to_ms, offset, limit).await?;
+    let rows = rounds
+        .into_iter()
+        .map(|round| {
+            let winner = round.winner.clone().unwrap_or_default();
+            let result = stored_json(&round.result_json);
+            CasinoResultRow {
+                result: result_text(&result, &winner),
+                cards: stored_json(&round.deal_json).as_ref().map(deal_cards).unwrap_or_default(),
+                date: iso_utc(round.settled_at_ms.unwrap_or(round.close_at_ms)),
+                round_id: round.round_id,
+                winner,
+            }
+        })
+        .collect();
+    Ok(ok(Paged { rows, total, page, limit }))
+}
+
+/// Casino bets as `report/currentBets {type: casino}` lists them: those whose round has not
+/// settled yet.
+pub async fn current_casino_bets(
+    state: &AppState,
+    user_id: i64,
+    offset: i64,
+    limit: i64,
+) -> Result<(Vec<CasinoBetItem>, i64), AppError> {
+    let (bets, total) = state.store.open_casino_bets(user_id, offset, limit).await?;
+    Ok((bets.iter().map(bet_item).collect(), total))
 }

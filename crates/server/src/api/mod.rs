@@ -50,6 +50,7 @@ use crate::AppState;
         (name = "user", description = "The caller's balance and stake buttons"),
         (name = "catalogue", description = "Sports, series, matches, casino categories, site settings"),
         (name = "bet", description = "Bets and exposure"),
+        (name = "casino", description = "In-house casino rounds: tables, bets, results, fairness"),
         (name = "admin", description = "Operator actions (admin; agents over their own clients)"),
         (name = "health", description = "Readiness"),
     )

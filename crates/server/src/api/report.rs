@@ -124,13 +124,22 @@ pub struct CurrentBetRow {
     pub selection_name: Option<String>,
 }
 
+/// A row of current bets: a sports bet, or (with `type: casino`) a casino bet whose round has
+/// not settled yet.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum CurrentBetEntry {
+    Sports(CurrentBetRow),
+    Casino(super::casino::CasinoBetItem),
+}
+
 #[utoipa::path(post, path = "/report/currentBets", tag = "user", request_body = CurrentBetsRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<CurrentBetRow>>), (status = 400), (status = 401)))]
+    responses((status = 200, body = Envelope<Paged<CurrentBetEntry>>), (status = 400), (status = 401)))]
 async fn current_bets(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
     ApiJson(body): ApiJson<CurrentBetsRequest>,
-) -> ApiResult<Paged<CurrentBetRow>> {
+) -> ApiResult<Paged<CurrentBetEntry>> {
     let unmatched = match body.status.as_deref().map(str::trim).unwrap_or("matched") {
         "matched" | "" => false,
         "unmatched" => true,
@@ -139,20 +148,25 @@ async fn current_bets(
     let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
     match body.bet_type.as_deref().map(str::trim).unwrap_or("sports") {
         "sports" | "" => {}
-        // Casino rounds arrive with the casino; until then there are none.
-        "casino" => return Ok(ok(Paged { rows: Vec::new(), total: 0, page, limit })),
+        // Casino bets are taken whole at the posted odds: none is ever unmatched.
+        "casino" if unmatched => return Ok(ok(Paged { rows: Vec::new(), total: 0, page, limit })),
+        "casino" => {
+            let (bets, total) = super::casino::current_casino_bets(&state, authed.user.id, offset, limit).await?;
+            let rows = bets.into_iter().map(CurrentBetEntry::Casino).collect();
+            return Ok(ok(Paged { rows, total, page, limit }));
+        }
         other => return Err(AppError::field("type", format!("{other} is not sports or casino."))),
     }
     let (bets, total) = state.store.current_bets(authed.user.id, unmatched, offset, limit).await?;
     let rows = bets
         .into_iter()
-        .map(|current| CurrentBetRow {
+        .map(|current| CurrentBetEntry::Sports(CurrentBetRow {
             bet: bet_item(&current.bet, &current.market_type),
             match_id: current.match_id,
             match_name: current.match_name,
             market_name: current.market_name,
             selection_name: current.selection_name,
-        })
+        }))
         .collect();
     Ok(ok(Paged { rows, total, page, limit }))
 }

@@ -162,6 +162,12 @@ impl Answer {
 }
 
 impl TestApp {
+    /// The app's database, for tests that drive server internals (the casino's round steps)
+    /// beside the HTTP API.
+    pub fn database_url(&self) -> &str {
+        &self.config.database_url
+    }
+
     /// Stops the server and starts a new one on the same database (on a new port).
     pub async fn restart(&mut self) {
         if let Some(shutdown) = self.shutdown.take() {

@@ -4,6 +4,7 @@ mod common;
 
 mod admin;
 mod auth;
+mod casino;
 mod catalogue;
 mod demo_feed;
 mod errors;

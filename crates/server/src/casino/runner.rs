@@ -1,0 +1,123 @@
+//! The round runner: one task per active game, playing rounds back to back for as long as the
+//! server runs (see the [module docs](super) for the steps).
+//!
+//! Each pass reads the game's oldest unfinished round from the database and takes its next
+//! step, so a task that starts after a restart resumes whatever was left: a round still
+//! betting waits for its close time, a closed one is dealt, a dealt one is settled. A step
+//! that fails (the database is away) is logged and retried after a second; since every step
+//! is a conditional write, retrying is always safe.
+
+use std::time::Duration;
+
+use backlay_store::casino::{CasinoGame, RoundPhase};
+use backlay_store::Store;
+use tokio::task::JoinHandle;
+
+use crate::clock::now_ms;
+
+/// How the runner paces rounds.
+#[derive(Clone, Debug)]
+pub struct RunnerSettings {
+    /// How long a round takes bets.
+    pub betting_window_ms: i64,
+    /// How long a settled result stays on the table before the next round opens.
+    pub result_pause_ms: i64,
+    /// Only these games (client or rules codes); empty: every active game.
+    pub only_games: Vec<String>,
+}
+
+/// The running tasks; dropping it stops them (a step cut short rolls back, and the next start
+/// resumes the round).
+pub struct CasinoRunner {
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl CasinoRunner {
+    /// How many games are running.
+    pub fn games(&self) -> usize {
+        self.tasks.len()
+    }
+}
+
+impl Drop for CasinoRunner {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+/// Pause after a step that failed.
+const RETRY_AFTER_MS: u64 = 1_000;
+
+/// Starts one task per active game (or per game of `only_games`).
+pub async fn start(store: Store, settings: RunnerSettings) -> anyhow::Result<CasinoRunner> {
+    anyhow::ensure!(settings.betting_window_ms > 0, "the casino betting window must be longer than 0 ms");
+    anyhow::ensure!(settings.result_pause_ms >= 0, "the casino result pause cannot be negative");
+    let games: Vec<CasinoGame> = store
+        .casino_games(true, None)
+        .await?
+        .into_iter()
+        .filter(|g| {
+            settings.only_games.is_empty() || settings.only_games.iter().any(|c| *c == g.game_code || *c == g.kind)
+        })
+        .collect();
+    let tasks = games
+        .into_iter()
+        .map(|game| {
+            let store = store.clone();
+            let settings = settings.clone();
+            tokio::spawn(async move { run_game(store, game, settings).await })
+        })
+        .collect();
+    Ok(CasinoRunner { tasks })
+}
+
+async fn run_game(store: Store, game: CasinoGame, settings: RunnerSettings) {
+    tracing::info!(game = %game.game_code, "casino rounds running");
+    loop {
+        let wait_ms = match step(&store, &game, &settings).await {
+            Ok(wait_ms) => wait_ms,
+            Err(err) => {
+                tracing::warn!(game = %game.game_code, "casino round step failed, retrying: {err:#}");
+                RETRY_AFTER_MS
+            }
+        };
+        if wait_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(wait_ms)).await;
+        }
+    }
+}
+
+/// Takes the game's next step; answers how long to wait before the next one.
+async fn step(store: &Store, game: &CasinoGame, settings: &RunnerSettings) -> anyhow::Result<u64> {
+    let unfinished = store.unfinished_casino_rounds(game.id).await?;
+    let Some(round) = unfinished.into_iter().next() else {
+        let round = super::open_round(store, game, now_ms(), settings.betting_window_ms).await?;
+        tracing::debug!(round = %round.round_id, commitment = %round.commitment, "casino round open");
+        return Ok(0);
+    };
+    let now = now_ms();
+    match round.phase {
+        RoundPhase::Betting if now < round.close_at_ms => {
+            // Wake just after the close: the close is decided by the server's clock, and a
+            // timer may fire a little early.
+            Ok(u64::try_from(round.close_at_ms - now).unwrap_or(0) + 1)
+        }
+        RoundPhase::Betting => {
+            super::close_round(store, &round, now).await?;
+            Ok(0)
+        }
+        RoundPhase::Closed => {
+            super::reveal_round(store, &round, now).await?;
+            Ok(0)
+        }
+        RoundPhase::Dealt => {
+            if let Some(settled) = super::settle_round(store, &round.round_id, now).await? {
+                tracing::debug!(round = %round.round_id, bets = settled.bets, paid_minor = settled.paid_minor, "casino round settled");
+            }
+            Ok(u64::try_from(settings.result_pause_ms).unwrap_or(0))
+        }
+        RoundPhase::Settled => Ok(0),
+    }
+}

@@ -1,0 +1,369 @@
+//! The in-house casino over HTTP: the table, bets within and after the window, settlement
+//! exactly once with the payout the rules give, the revealed seed against the commitment,
+//! the reports, and bad input.
+//!
+//! Most tests drive a round's steps themselves (`backlay_server::casino::{open_round, …}`, with
+//! the runner off) so that nothing races the test; one runs the real runner with a short
+//! window and watches rounds go by.
+
+use std::time::Duration;
+
+use backlay_casino::fair::verify;
+use backlay_casino::games::GameKind;
+use backlay_casino::market::{payout, Market, Odds};
+use backlay_server::casino::{close_round, open_round, reveal_round, settle_round};
+use backlay_server::clock::now_ms;
+use backlay_server::Config;
+use backlay_store::Store;
+use serde_json::{json, Value};
+
+use crate::common::{minor, TestApp};
+
+/// Runs a test once per database with the configuration it needs.
+macro_rules! casino_test {
+    ($name:ident, $adjust:expr) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                if let Some(app) = $crate::common::spawn_app_with($crate::common::Db::Sqlite, $adjust).await {
+                    super::$name(app).await;
+                }
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if let Some(app) = $crate::common::spawn_app_with($crate::common::Db::Postgres, $adjust).await {
+                    super::$name(app).await;
+                }
+            }
+        }
+    };
+}
+
+fn runner_off(config: &mut Config) {
+    config.casino = false;
+}
+
+fn runner_on(config: &mut Config) {
+    config.casino = true;
+    config.casino_betting_window_ms = 1_500;
+    config.casino_result_pause_ms = 300;
+    config.casino_games = vec!["dt6".into()];
+}
+
+/// The expected payout of a bet from the revealed round, by the rules crate.
+fn expected_payout(seed: &str, commitment: &str, round_id: &str, game: GameKind, market: &str, odds: &str, stake_minor: i64) -> i64 {
+    let verified = verify(seed, commitment, round_id, game).expect("the round verifies");
+    let hundredths: u32 = (odds.parse::<f64>().unwrap() * 100.0).round() as u32;
+    let market = Market::new(market, market, "", Odds::from_hundredths(hundredths));
+    payout(&market, stake_minor, &verified.outcome)
+}
+
+async fn state_of(app: &TestApp, token: &str, game_code: &str) -> Value {
+    let answer = app.post("casino/roundState", Some(token), json!({ "game_code": game_code })).await;
+    answer.expect(200);
+    answer.data().clone()
+}
+
+fn odds_of(state: &Value, market: &str) -> String {
+    state["markets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["code"] == market)
+        .unwrap_or_else(|| panic!("no market {market} in {state}"))["odds"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn ledger_entries(app: &TestApp, admin: &str) -> i64 {
+    let answer = app.get("admin/ledger/check", Some(admin)).await;
+    answer.expect(200);
+    answer.data()["entries"].as_i64().unwrap()
+}
+
+async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
+    let store = Store::connect(app.database_url()).await.unwrap();
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let game = store.casino_game_by_code("teen20").await.unwrap();
+    let round = open_round(&store, &game, now_ms(), 2_500).await.unwrap();
+
+    // The table while betting: the commitment, the markets, and never the seed.
+    let answer = app.post("casino/roundState", Some(&demo), json!({ "match_id": game.id })).await;
+    answer.expect(200);
+    let table = answer.data().clone();
+    assert_eq!(table["round_id"], round.round_id.as_str());
+    assert_eq!(table["status"], "betting");
+    assert_eq!(table["commitment"], round.commitment.as_str());
+    assert!(table["seed"].is_null());
+    assert!(!answer.body.to_string().contains(&round.secret_seed_hex), "the seed leaked before the deal");
+    let detail = app.post("casino/round", Some(&demo), json!({ "round_id": round.round_id })).await;
+    detail.expect(200);
+    assert!(detail.data()["seed"].is_null() && detail.data()["verified"] == false);
+    assert!(!detail.body.to_string().contains(&round.secret_seed_hex));
+
+    // Two bets within the window: the balance drops by the stakes.
+    let before = app.balance_minor(&demo).await;
+    let odds_a = odds_of(&table, "player-a");
+    let odds_b = odds_of(&table, "player-b");
+    for (market, odds) in [("player-a", &odds_a), ("player-b", &odds_b)] {
+        let answer = app
+            .post("casino/placeBet", Some(&demo), json!({ "round_id": round.round_id, "market": market, "odds": odds, "stake": 100 }))
+            .await;
+        answer.expect(200);
+        assert_eq!(answer.data()["bet"]["status"], "open");
+    }
+    assert_eq!(app.balance_minor(&demo).await, before - 200_00);
+    let table = state_of(&app, &demo, "teen20").await;
+    assert_eq!(table["my_bets"].as_array().unwrap().len(), 2);
+    let current = app.post("report/currentBets", Some(&demo), json!({ "type": "casino" })).await;
+    current.expect(200);
+    assert_eq!(current.data()["total"], 2);
+    assert_eq!(current.data()["rows"][0]["round_id"], round.round_id.as_str());
+
+    // After the close, by the server's clock: refused, and the ledger does not move.
+    let wait_ms = round.close_at_ms - now_ms() + 20;
+    tokio::time::sleep(Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0))).await;
+    let entries = ledger_entries(&app, &admin).await;
+    let late = app
+        .post("casino/placeBet", Some(&demo), json!({ "round_id": round.round_id, "market": "player-a", "odds": odds_a, "stake": 100 }))
+        .await;
+    late.expect(409);
+    assert!(late.message().contains("closed"), "{}", late.message());
+    assert_eq!(app.balance_minor(&demo).await, before - 200_00);
+    assert_eq!(ledger_entries(&app, &admin).await, entries);
+    assert_eq!(state_of(&app, &demo, "teen20").await["status"], "closed");
+    assert!(state_of(&app, &demo, "teen20").await["markets"][0]["suspended"] == true);
+
+    // Deal, then settle four times at once: once pays, the others change nothing.
+    assert!(close_round(&store, &round, now_ms()).await.unwrap());
+    let round = store.casino_round(&round.round_id).await.unwrap();
+    assert!(reveal_round(&store, &round, now_ms()).await.unwrap());
+    let (a, b, c, d) = tokio::join!(
+        settle_round(&store, &round.round_id, now_ms()),
+        settle_round(&store, &round.round_id, now_ms()),
+        settle_round(&store, &round.round_id, now_ms()),
+        settle_round(&store, &round.round_id, now_ms()),
+    );
+    let settled: Vec<_> = [a, b, c, d].into_iter().filter_map(Result::unwrap).collect();
+    assert_eq!(settled.len(), 1, "settled more than once: {settled:?}");
+    assert_eq!(settled[0].bets, 2);
+
+    // The revealed seed matches the commitment and recomputes the deal; the bettor got
+    // exactly the payout the rules give.
+    let detail = app.post("casino/round", Some(&demo), json!({ "round_id": round.round_id })).await;
+    detail.expect(200);
+    let seed = detail.data()["seed"].as_str().unwrap().to_string();
+    assert_eq!(detail.data()["verified"], true);
+    assert_eq!(detail.data()["phase"], "settled");
+    let verified = verify(&seed, &round.commitment, &round.round_id, GameKind::TeenPattiT20).unwrap();
+    assert_eq!(detail.data()["deal"], serde_json::to_value(&verified.deal).unwrap());
+    let expected: i64 = [("player-a", &odds_a), ("player-b", &odds_b)]
+        .iter()
+        .map(|(market, odds)| {
+            expected_payout(&seed, &round.commitment, &round.round_id, GameKind::TeenPattiT20, market, odds, 100_00)
+        })
+        .sum();
+    assert!(expected > 0, "one of Player A and Player B wins or both push");
+    assert_eq!(settled[0].paid_minor, expected);
+    assert_eq!(app.balance_minor(&demo).await, before - 200_00 + expected);
+
+    // Settling again changes nothing.
+    assert!(settle_round(&store, &round.round_id, now_ms()).await.unwrap().is_none());
+    assert_eq!(app.balance_minor(&demo).await, before - 200_00 + expected);
+
+    // The reports.
+    let table = state_of(&app, &demo, "teen20").await;
+    assert_eq!(table["status"], "result");
+    assert_eq!(table["seed"], seed.as_str());
+    assert_eq!(table["last_results"][0]["round_id"], round.round_id.as_str());
+    let results = app.post("report/casinoResult", Some(&demo), json!({ "game_code": "teen20" })).await;
+    results.expect(200);
+    assert_eq!(results.data()["rows"][0]["round_id"], round.round_id.as_str());
+    assert_eq!(results.data()["rows"][0]["winner"], verified.outcome.winner.as_str());
+    assert_eq!(results.data()["rows"][0]["cards"].as_array().unwrap().len(), 6);
+    let current = app.post("report/currentBets", Some(&demo), json!({ "type": "casino" })).await;
+    assert_eq!(current.data()["total"], 0);
+    let statement = app.post("report/accountStatement", Some(&demo), json!({ "type": "casino" })).await;
+    statement.expect(200);
+    let rows = statement.data()["rows"].as_array().unwrap();
+    let debits: i64 = rows.iter().map(|r| minor(&r["debit"])).sum();
+    let credits: i64 = rows.iter().map(|r| minor(&r["credit"])).sum();
+    assert_eq!((debits, credits), (200_00, expected));
+    app.assert_ledger_sound(&admin).await;
+}
+casino_test!(bet_in_window_settles_once_and_pays_the_payout, super::runner_off);
+
+async fn bad_bets_are_refused_with_4xx_and_no_ledger_change(app: TestApp) {
+    let store = Store::connect(app.database_url()).await.unwrap();
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let game = store.casino_game_by_code("dt6").await.unwrap();
+    let round = open_round(&store, &game, now_ms(), 60_000).await.unwrap();
+    let table = state_of(&app, &demo, "dt6").await;
+    let odds = odds_of(&table, "dragon");
+    let entries = ledger_entries(&app, &admin).await;
+    let before = app.balance_minor(&demo).await;
+    let bet = |round_id: &str, market: &str, odds: Value, stake: Value| {
+        json!({ "round_id": round_id, "market": market, "odds": odds, "stake": stake })
+    };
+    let cases = [
+        (bet(&round.round_id, "dragon", json!("2.50"), json!(100)), 409, "Odds changed"),
+        (bet(&round.round_id, "unicorn", json!(odds), json!(100)), 400, "no market"),
+        (bet("dt1day-1", "dragon", json!(odds), json!(100)), 404, "no casino round"),
+        (bet(&round.round_id, "dragon", json!(odds), json!(0)), 400, "stake"),
+        (bet(&round.round_id, "dragon", json!(odds), json!(100_000_000)), 400, "stake"),
+        (bet(&round.round_id, "dragon", json!(odds), json!(10.005)), 400, "stake"),
+        (bet(&round.round_id, "dragon", json!("1.00"), json!(100)), 400, "odds"),
+        (bet(&round.round_id, "dragon", json!("abc"), json!(100)), 400, "odds"),
+        (bet("", "dragon", json!(odds), json!(100)), 400, "round_id"),
+        (json!({ "market": "dragon", "odds": odds, "stake": 100 }), 400, "round_id"),
+    ];
+    for (body, status, words) in cases {
+        let answer = app.post("casino/placeBet", Some(&demo), body.clone()).await;
+        answer.expect(status);
+        assert!(answer.message().contains(words), "{body} → {}", answer.message());
+    }
+    app.post("casino/placeBet", None, bet(&round.round_id, "dragon", json!(odds), json!(100))).await.expect(401);
+    // A user without chips is told what is available.
+    let (_, broke) = app.new_user(&admin, "casino_broke", "client").await;
+    let answer = app.post("casino/placeBet", Some(&broke), bet(&round.round_id, "dragon", json!(odds), json!(100))).await;
+    answer.expect(422);
+    assert!(answer.message().contains("0.00 available"), "{}", answer.message());
+
+    app.post("casino/roundState", Some(&demo), json!({})).await.expect(400);
+    app.post("casino/roundState", Some(&demo), json!({ "game_code": "blackjack" })).await.expect(404);
+    app.post("casino/roundState", Some(&demo), json!({ "match_id": "x" })).await.expect(400);
+    app.post("casino/roundState", None, json!({ "game_code": "dt6" })).await.expect(401);
+    app.post("casino/round", Some(&demo), json!({ "round_id": "nope" })).await.expect(404);
+    app.post("report/casinoResult", Some(&demo), json!({ "game_code": "dt6", "date": "22/11/2026" })).await.expect(400);
+    app.post("report/casinoResult", Some(&demo), json!({ "game_code": "nope" })).await.expect(404);
+    app.post("report/casinoResult", Some(&demo), json!({ "game_code": "dt6", "limit": 1000 })).await.expect(400);
+
+    let list = app.post("casino/getCasinoList", Some(&demo), json!({})).await;
+    list.expect(200);
+    let games = list.data().as_array().unwrap();
+    assert_eq!(games.len(), 16);
+    assert_eq!(games[0]["game_code"], "teen20");
+    assert_eq!(games[15]["game_code"], "worli");
+    let matka = app.post("casino/getCasinoList", Some(&demo), json!({ "series_id": "matka" })).await;
+    assert_eq!(matka.data().as_array().unwrap().len(), 1);
+
+    let openapi: Value = app.client.get(format!("{}/openapi.json", app.base)).send().await.unwrap().json().await.unwrap();
+    for path in [
+        "/api/casino/getCasinoList", "/api/casino/roundState", "/api/casino/placeBet", "/api/casino/round",
+        "/api/report/casinoResult",
+    ] {
+        assert!(openapi["paths"].get(path).is_some(), "{path} missing from the OpenAPI document");
+    }
+
+    assert_eq!(app.balance_minor(&demo).await, before);
+    assert_eq!(ledger_entries(&app, &admin).await, entries);
+    app.assert_ledger_sound(&admin).await;
+}
+casino_test!(bad_bets_are_refused_with_4xx_and_no_ledger_change, super::runner_off);
+
+async fn the_runner_plays_settles_and_opens_the_next_round(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let before = app.balance_minor(&demo).await;
+    // Wait for a round with time left to bet.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let table = loop {
+        let table = state_of(&app, &demo, "dt6").await;
+        if table["status"] == "betting" && table["close_in_ms"].as_i64().unwrap() > 600 {
+            break table;
+        }
+        assert!(std::time::Instant::now() < deadline, "no round opened for betting: {table}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let round_id = table["round_id"].as_str().unwrap().to_string();
+    let commitment = table["commitment"].as_str().unwrap().to_string();
+    let odds = odds_of(&table, "dragon");
+    app.post("casino/placeBet", Some(&demo), json!({ "round_id": round_id, "market": "dragon", "odds": odds, "stake": "50.00" }))
+        .await
+        .expect(200);
+    assert_eq!(app.balance_minor(&demo).await, before - 50_00);
+    // Wait for it to settle.
+    let detail = loop {
+        let detail = app.post("casino/round", Some(&demo), json!({ "round_id": round_id })).await;
+        detail.expect(200);
+        if detail.data()["phase"] == "settled" {
+            break detail.data().clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "round {round_id} did not settle: {}", detail.body);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(detail["commitment"], commitment.as_str());
+    assert_eq!(detail["verified"], true);
+    let seed = detail["seed"].as_str().unwrap();
+    let expected = expected_payout(seed, &commitment, &round_id, GameKind::DragonTiger, "dragon", &odds, 50_00);
+    assert_eq!(app.balance_minor(&demo).await, before - 50_00 + expected);
+    // The next round opens after the pause, with a new commitment.
+    let next = loop {
+        let table = state_of(&app, &demo, "dt6").await;
+        if table["round_id"] != round_id.as_str() && table["status"] == "betting" {
+            break table;
+        }
+        assert!(std::time::Instant::now() < deadline, "no next round: {table}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_ne!(next["commitment"], commitment.as_str());
+    assert_eq!(next["last_results"][0]["round_id"], round_id.as_str());
+    app.assert_ledger_sound(&admin).await;
+}
+casino_test!(the_runner_plays_settles_and_opens_the_next_round, super::runner_on);
+
+/// Rounds a stopped server left half-way are finished by the next start's runner: one closed
+/// but never dealt (with a bet in it), one still open until its close time.
+async fn a_restarted_runner_resumes_unfinished_rounds(app: TestApp) {
+    let store = Store::connect(app.database_url()).await.unwrap();
+    let demo = app.demo().await;
+    let admin = app.admin().await;
+    let before = app.balance_minor(&demo).await;
+    let dragon_tiger = store.casino_game_by_code("dt6").await.unwrap();
+    let closed = open_round(&store, &dragon_tiger, now_ms(), 700).await.unwrap();
+    let odds = odds_of(&state_of(&app, &demo, "dt6").await, "tiger");
+    app.post("casino/placeBet", Some(&demo), json!({ "round_id": closed.round_id, "market": "tiger", "odds": odds, "stake": 25 }))
+        .await
+        .expect(200);
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(close_round(&store, &closed, now_ms()).await.unwrap());
+    let baccarat = store.casino_game_by_code("baccarat").await.unwrap();
+    let open = open_round(&store, &baccarat, now_ms(), 1_000).await.unwrap();
+
+    // The server "restarts": a runner starts on the same database.
+    let runner = backlay_server::casino::start(
+        store.clone(),
+        backlay_server::casino::RunnerSettings {
+            betting_window_ms: 1_000,
+            result_pause_ms: 200,
+            only_games: vec!["dt6".into(), "baccarat".into()],
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(runner.games(), 2);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    for round in [&closed, &open] {
+        loop {
+            let now = store.casino_round(&round.round_id).await.unwrap();
+            if now.phase == backlay_store::casino::RoundPhase::Settled {
+                // The open round was not cut short: it closed at its close time, not before.
+                assert!(now.dealt_at_ms.unwrap() >= round.close_at_ms);
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "round {} was not finished: {now:?}", round.round_id);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    drop(runner);
+    let detail = app.post("casino/round", Some(&demo), json!({ "round_id": closed.round_id })).await;
+    let seed = detail.data()["seed"].as_str().unwrap().to_string();
+    let expected = expected_payout(&seed, &closed.commitment, &closed.round_id, GameKind::DragonTiger, "tiger", &odds, 25_00);
+    assert_eq!(app.balance_minor(&demo).await, before - 25_00 + expected);
+    app.assert_ledger_sound(&admin).await;
+}
+casino_test!(a_restarted_runner_resumes_unfinished_rounds, super::runner_off);
