@@ -2,8 +2,7 @@
 //! create and log in bench clients, pick a demo match), a check that the server is on this
 //! machine, and small formatting and OS helpers.
 //!
-//! `place_load` keeps its own copy of the set-up calls; `poll_load` and `stream_fanout` use
-//! these.
+//! `place_load`, `poll_load` and `stream_fanout` all use these.
 
 use std::net::IpAddr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -19,8 +18,6 @@ pub const SETUP_PARALLELISM: usize = 4;
 /// The bench clients' first password, changed at once to [`BENCH_PASSWORD`].
 const FIRST_PASSWORD: &str = "First@123";
 const BENCH_PASSWORD: &str = "Bench@1234";
-/// Chips given to each bench client, so that its balance is not zero.
-const FUNDING_PER_USER: u64 = 10_000;
 
 /// The JSON API of one server.
 #[derive(Clone)]
@@ -126,18 +123,19 @@ impl Api {
         chosen["match_id"].as_i64().context("match_id")
     }
 
-    /// Creates, funds and logs in `users` clients under the agent (each changes its first
-    /// password, as a real first log-in does); answers their tokens.
+    /// Creates `users` clients under the agent, gives each `funding` chips and logs them in
+    /// (each changes its first password, as a real first log-in does); answers their tokens.
     pub async fn make_clients(
         &self,
         agent: &str,
         tag: &str,
         users: usize,
+        funding: u64,
     ) -> anyhow::Result<Vec<String>> {
         let mut tokens = Vec::with_capacity(users);
         for chunk_start in (0..users).step_by(SETUP_PARALLELISM) {
             let chunk = (chunk_start..users.min(chunk_start + SETUP_PARALLELISM))
-                .map(|index| self.make_client(agent, tag, index));
+                .map(|index| self.make_client(agent, tag, index, funding));
             for token in futures::future::join_all(chunk).await {
                 tokens.push(token?);
             }
@@ -145,7 +143,7 @@ impl Api {
         Ok(tokens)
     }
 
-    async fn make_client(&self, agent: &str, tag: &str, index: usize) -> anyhow::Result<String> {
+    async fn make_client(&self, agent: &str, tag: &str, index: usize, funding: u64) -> anyhow::Result<String> {
         let user_name = format!("b{tag}u{index}");
         let created = self
             .call(
@@ -158,7 +156,7 @@ impl Api {
         self.call(
             "admin/user/transfer",
             Some(agent),
-            json!({ "user_id": user_id, "amount": FUNDING_PER_USER, "direction": "deposit", "remark": "bench" }),
+            json!({ "user_id": user_id, "amount": funding, "direction": "deposit", "remark": "bench" }),
         )
         .await?;
         let token = self.login(&user_name, FIRST_PASSWORD).await?;

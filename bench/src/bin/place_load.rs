@@ -19,16 +19,16 @@
 //! Prints Markdown lines, which `bench/run.sh` copies into `bench/RESULTS.md`.
 
 use std::collections::BTreeMap;
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use anyhow::{bail, ensure, Context};
+use anyhow::{ensure, Context};
+use backlay_bench::client::{check_loopback, millis, run_tag, Api, SETUP_PARALLELISM};
 use backlay_bench::per_second;
 use clap::Parser;
 use hdrhistogram::Histogram;
-use reqwest::{Client, StatusCode};
+use reqwest::Client;
 use serde_json::{json, Value};
 
 /// Bounds on what the command line may ask for.
@@ -45,8 +45,6 @@ const FUNDING_PER_USER: u64 = 200_000;
 const QUIET_S: u64 = 6;
 /// ... or after this long at most.
 const MAX_QUIET_WAIT_S: u64 = 60;
-/// Set-up calls in flight at once (each log-in and password change hashes with argon2).
-const SETUP_PARALLELISM: usize = 4;
 
 #[derive(Parser)]
 #[command(about = "Load-test placeBet over HTTP against a running Backlay server on this machine")]
@@ -130,7 +128,7 @@ async fn main() -> anyhow::Result<()> {
         .context("log-in as the demo admin (is the server running with --demo?)")?;
     let agent = api.login("agent", "Agent@1234").await?;
     let demo = api.login("demo", "Demo@1234").await?;
-    let match_id = api.pick_match(&demo).await?;
+    let match_id = api.pick_match(&demo, false).await?;
     let tag = run_tag();
     let created = api
         .call(
@@ -157,8 +155,8 @@ async fn main() -> anyhow::Result<()> {
     )
     .await?;
     let setup_started = Instant::now();
-    let stats_at_setup = api.engine_stats(&admin).await?;
-    let tokens = api.make_clients(&agent, &tag, args.users).await?;
+    let stats_at_setup = engine_stats(&api, &admin).await?;
+    let tokens = api.make_clients(&agent, &tag, args.users, FUNDING_PER_USER).await?;
     eprintln!(
         "place_load: market {market_id} on match {match_id}; {} clients ready in {:.1} s",
         tokens.len(),
@@ -174,7 +172,7 @@ async fn main() -> anyhow::Result<()> {
         && quiet_started.elapsed() < Duration::from_secs(MAX_QUIET_WAIT_S)
     {
         tokio::time::sleep(Duration::from_millis(500)).await;
-        let now = api.engine_stats(&admin).await?;
+        let now = engine_stats(&api, &admin).await?;
         if now != stats_before {
             (stats_before, last_change) = (now, Instant::now());
         }
@@ -202,7 +200,7 @@ async fn main() -> anyhow::Result<()> {
         reports.push(worker.await?);
     }
     let elapsed_s = started.elapsed().as_secs_f64();
-    let stats_after = api.engine_stats(&admin).await?;
+    let stats_after = engine_stats(&api, &admin).await?;
 
     // Report.
     let mut ok = histogram();
@@ -403,164 +401,12 @@ async fn run_worker(
     report
 }
 
-/// The JSON API of one server.
-#[derive(Clone)]
-struct Api {
-    http: Client,
-    base: String,
-}
-
-impl Api {
-    /// POSTs `body` and answers the envelope's `data`; any status but 200 is an error.
-    async fn call(&self, path: &str, token: Option<&str>, body: Value) -> anyhow::Result<Value> {
-        let mut request = self
-            .http
-            .post(format!("{}/api/{path}", self.base))
-            .json(&body);
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        let response = request
-            .send()
-            .await
-            .with_context(|| format!("POST /api/{path}"))?;
-        let status = response.status();
-        let envelope: Value = response
-            .json()
-            .await
-            .with_context(|| format!("reading the answer of /api/{path}"))?;
-        if status != StatusCode::OK {
-            bail!(
-                "POST /api/{path} answered {status}: {}",
-                envelope["message"]
-            );
-        }
-        Ok(envelope["data"].clone())
+/// (commits, bets) from the engine's counters, or `None` when the server has none.
+async fn engine_stats(api: &Api, admin: &str) -> anyhow::Result<Option<(u64, u64)>> {
+    let (status, envelope) = api.get("admin/engine/stats", Some(admin)).await?;
+    if status != 200 {
+        return Ok(None);
     }
-
-    async fn login(&self, user_name: &str, password: &str) -> anyhow::Result<String> {
-        let data = self
-            .call(
-                "user/login",
-                None,
-                json!({ "user_name": user_name, "password": password }),
-            )
-            .await?;
-        Ok(data["token"]
-            .as_str()
-            .context("token in the log-in answer")?
-            .to_string())
-    }
-
-    /// A demo match not in play (cricket first), else any.
-    async fn pick_match(&self, token: &str) -> anyhow::Result<i64> {
-        let cricket = self
-            .call("match/getMatches", Some(token), json!({ "sport_id": 4 }))
-            .await?;
-        let all = self
-            .call("match/getMatches", Some(token), json!({}))
-            .await?;
-        let matches: Vec<&Value> = cricket
-            .as_array()
-            .into_iter()
-            .chain(all.as_array())
-            .flatten()
-            .collect();
-        let chosen = matches
-            .iter()
-            .find(|m| m["in_play"] == false)
-            .or_else(|| matches.first())
-            .context("the server has no matches: start it with --demo")?;
-        chosen["match_id"].as_i64().context("match_id")
-    }
-
-    /// Creates, funds and logs in `users` clients under the agent; answers their tokens.
-    async fn make_clients(
-        &self,
-        agent: &str,
-        tag: &str,
-        users: usize,
-    ) -> anyhow::Result<Vec<String>> {
-        let mut tokens = Vec::with_capacity(users);
-        for chunk_start in (0..users).step_by(SETUP_PARALLELISM) {
-            let chunk = (chunk_start..users.min(chunk_start + SETUP_PARALLELISM))
-                .map(|index| self.make_client(agent, tag, index));
-            for token in futures::future::join_all(chunk).await {
-                tokens.push(token?);
-            }
-        }
-        Ok(tokens)
-    }
-
-    async fn make_client(&self, agent: &str, tag: &str, index: usize) -> anyhow::Result<String> {
-        let user_name = format!("b{tag}u{index}");
-        let created = self
-            .call(
-                "admin/user/create",
-                Some(agent),
-                json!({ "user_name": user_name, "password": "First@123", "role": "client" }),
-            )
-            .await?;
-        let user_id = created["user_id"].as_i64().context("user_id")?;
-        self.call("admin/user/transfer", Some(agent), json!({ "user_id": user_id, "amount": FUNDING_PER_USER, "direction": "deposit", "remark": "bench" }))
-            .await?;
-        let token = self.login(&user_name, "First@123").await?;
-        self.call(
-            "user/changePassword",
-            Some(&token),
-            json!({ "master_password": "First@123", "new_password": "Bench@1234", "confirm_password": "Bench@1234" }),
-        )
-        .await?;
-        Ok(token)
-    }
-
-    /// (commits, bets) from the engine's counters, or `None` when the server has none.
-    async fn engine_stats(&self, admin: &str) -> anyhow::Result<Option<(u64, u64)>> {
-        let response = self
-            .http
-            .get(format!("{}/api/admin/engine/stats", self.base))
-            .bearer_auth(admin)
-            .send()
-            .await?;
-        if response.status() != StatusCode::OK {
-            return Ok(None);
-        }
-        let envelope: Value = response.json().await?;
-        let data = &envelope["data"];
-        Ok(data["commits"].as_u64().zip(data["bets"].as_u64()))
-    }
-}
-
-/// Refuses anything but a loopback server: this tool sends load.
-fn check_loopback(base: &str) -> anyhow::Result<()> {
-    let rest = base
-        .strip_prefix("http://")
-        .context("--base-url must start with http://")?;
-    let authority = rest.split('/').next().unwrap_or_default();
-    let host = if let Some(bracketed) = authority.strip_prefix('[') {
-        bracketed.split(']').next().unwrap_or_default()
-    } else {
-        authority
-            .rsplit_once(':')
-            .map_or(authority, |(host, _)| host)
-    };
-    let loopback = host == "localhost" || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback());
-    ensure!(
-        loopback,
-        "--base-url must be a loopback address (127.0.0.0/8, localhost or [::1]), not {host:?}"
-    );
-    Ok(())
-}
-
-/// A short tag unique per run, for market and user names and client_refs.
-fn run_tag() -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    format!("{:x}", (nanos / 1_000_000) as u64 & 0xFFFF_FFFF)
-}
-
-/// `1234` µs → `1.23 ms`.
-fn millis(micros: u64) -> String {
-    format!("{:.2} ms", micros as f64 / 1_000.0)
+    let data = &envelope["data"];
+    Ok(data["commits"].as_u64().zip(data["bets"].as_u64()))
 }

@@ -35,6 +35,8 @@ use serde_json::Value;
 use tokio::net::TcpStream;
 
 /// Bounds on what the command line may ask for.
+/// Chips given to each bench client, so that its balance is not zero.
+const FUNDING_PER_USER: u64 = 10_000;
 const MAX_DURATION_S: u64 = 600;
 const MAX_CONCURRENCY: usize = 1_024;
 const MAX_USERS: usize = 1_000;
@@ -139,7 +141,7 @@ async fn main() -> anyhow::Result<()> {
         .await
         .context("log-in as the demo agent (is the server running with --demo?)")?;
     let setup_started = Instant::now();
-    let tokens = api.make_clients(&agent, &run_tag(), args.users).await?;
+    let tokens = api.make_clients(&agent, &run_tag(), args.users, FUNDING_PER_USER).await?;
     eprintln!(
         "poll_load: {} clients logged in in {:.1} s",
         tokens.len(),
