@@ -3,19 +3,18 @@ import { useState } from 'react';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { getStaticGames } from './api';
+import { CATEGORIES, providersOf, shownGames } from './catalogue';
 import { useLaunchGame } from './useLaunchGame';
 
-const CATEGORIES = ['All', 'Crash Games', 'Live Game Shows', 'Live', 'Poker', 'Virtual', 'Live Dealer'];
-
-/** /world-casino (INT Casino) and /casino/mac88: the provider's games by category; a tile launches the game. */
+/** /world-casino (INT Casino) and /casino/mac88: the providers' games by category, provider and name; a tile launches the game. */
 export function WorldCasinoPage({ title = 'International Casino' }: { title?: string }) {
   const games = useQuery({ queryKey: ['staticGames'], queryFn: getStaticGames });
   const [category, setCategory] = useState('All');
   const [provider, setProvider] = useState('All');
+  const [query, setQuery] = useState('');
   const { launch, launching } = useLaunchGame();
-  const active = (games.data ?? []).filter((g) => g.status === 'ACTIVE');
-  const providers = ['All', ...new Set(active.map((g) => g.provider_name).filter(Boolean))];
-  const shown = active.filter((g) => (category === 'All' || g.category === category) && (provider === 'All' || g.provider_name === provider));
+  const providers = providersOf(games.data ?? []);
+  const shown = shownGames(games.data ?? [], { category, provider, query });
 
   return (
     <PageCard title={title} testId="world-casino-page">
@@ -26,6 +25,10 @@ export function WorldCasinoPage({ title = 'International Casino' }: { title?: st
           </button>
         ))}
       </div>
+      <label className="filter-row">
+        Search
+        <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Game or provider" data-testid="world-casino-search" />
+      </label>
       {providers.length > 2 && (
         <label className="filter-row">
           Provider
@@ -36,7 +39,7 @@ export function WorldCasinoPage({ title = 'International Casino' }: { title?: st
           </select>
         </label>
       )}
-      <QueryState isPending={games.isPending} error={games.error} isEmpty={shown.length === 0} empty="No games in this category yet.">
+      <QueryState isPending={games.isPending} error={games.error} isEmpty={shown.length === 0} empty={query ? `No game matches “${query.trim()}”.` : 'No games in this category yet.'}>
         <ul className="game-grid" data-testid="world-casino-games">
           {shown.map((g) => (
             <li key={g.game_id}>
