@@ -15,6 +15,8 @@
 //! - [`round`]: a round's life as a state machine (Betting → Closed → Dealt → Settled).
 //! - [`house_edge`]: the exact probability and house edge of every market, by enumeration
 //!   (or, for three games, a documented calculation); docs/casino.md prints the table.
+//! - [`rules`]: each game's rules as players read them ([`games::GameKind::rules`]), with the
+//!   odds and house edges of docs/casino.md.
 //!
 //! A whole round, as the server will run it:
 //!
@@ -50,3 +52,4 @@ pub mod games;
 pub mod house_edge;
 pub mod market;
 pub mod round;
+pub mod rules;

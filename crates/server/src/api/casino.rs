@@ -11,6 +11,7 @@
 
 use axum::extract::State;
 use backlay_casino::fair::verify;
+use backlay_casino::games::GameKind;
 use backlay_casino::market::Odds;
 use backlay_casino::round::BetRefusal;
 use backlay_core::money::Money;
@@ -90,9 +91,15 @@ pub struct CasinoGameItem {
     pub series_id: String,
     /// A tile image, or "" for the client's own art.
     pub image: String,
+    /// The game's rules for players, one paragraph a line, with each market's odds and house
+    /// edge (`backlay_casino::games::GameKind::rules`).
+    pub rules: Vec<String>,
 }
 
 fn game_item(game: CasinoGame) -> CasinoGameItem {
+    // An unknown kind (which no runner can play either) shows no rules rather than failing
+    // the whole list.
+    let rules = GameKind::from_code(&game.kind).map(GameKind::rules).unwrap_or_default();
     CasinoGameItem {
         match_id: game.id,
         game_code: game.game_code,
@@ -100,6 +107,7 @@ fn game_item(game: CasinoGame) -> CasinoGameItem {
         title: game.title,
         series_id: game.series_id,
         image: String::new(),
+        rules: rules.iter().map(|line| (*line).to_string()).collect(),
     }
 }
 
@@ -149,6 +157,8 @@ pub struct CasinoBetItem {
     pub round_id: String,
     pub match_id: i64,
     pub game_code: String,
+    /// The game's full name ("Dragon Tiger 1 Day").
+    pub game_name: String,
     pub market: String,
     pub market_name: String,
     pub odds: String,
@@ -172,6 +182,7 @@ fn bet_item(bet: &CasinoBet) -> CasinoBetItem {
         round_id: bet.round_id.clone(),
         match_id: bet.game_id,
         game_code: bet.game_code.clone(),
+        game_name: bet.game_title.clone(),
         market: bet.market_code.clone(),
         market_name: bet.market_name.clone(),
         odds: odds_text(bet.odds_hundredths),
@@ -193,6 +204,9 @@ pub struct LastResultItem {
 pub struct RoundStateAnswer {
     pub match_id: i64,
     pub game_code: String,
+    /// The rules code (`teen20`, `dt1day` …), as `casino/round` names it: says how the table
+    /// lays out its cards.
+    pub game: String,
     pub name: String,
     pub title: String,
     /// Absent until the game's first round opens.
@@ -270,6 +284,7 @@ async fn round_state(
     let mut answer = RoundStateAnswer {
         match_id: game.id,
         game_code: game.game_code.clone(),
+        game: game.kind.clone(),
         name: game.name.clone(),
         title: game.title.clone(),
         round_id: None,
@@ -444,6 +459,7 @@ async fn place_bet(
         round_id: round.round_id.clone(),
         match_id: game.id,
         game_code: game.game_code.clone(),
+        game_name: game.title.clone(),
         market: market.code.clone(),
         market_name: market.name.clone(),
         odds: market.odds.to_string(),
@@ -465,6 +481,10 @@ pub struct RoundDetailAnswer {
     pub round_id: String,
     pub match_id: i64,
     pub game_code: String,
+    /// The sidebar's label ("DT 1 DAY").
+    pub name: String,
+    /// The game's full name ("Dragon Tiger 1 Day").
+    pub title: String,
     /// The rules code the fair stream uses (`backlay casino verify --game`).
     pub game: String,
     /// betting, closed, dealt or settled.
@@ -502,6 +522,8 @@ async fn round_detail(
         round_id: round.round_id.clone(),
         match_id: game.id,
         game_code: game.game_code,
+        name: game.name,
+        title: game.title,
         game: round.kind.clone(),
         phase: round.phase.as_str().into(),
         commitment: round.commitment.clone(),
@@ -550,6 +572,9 @@ pub struct CasinoResultRequest {
 #[derive(Serialize, ToSchema)]
 pub struct CasinoResultRow {
     pub round_id: String,
+    /// The game's code and full name, as in `casino/getCasinoList`.
+    pub game_code: String,
+    pub game_name: String,
     /// The hands as dealt, e.g. "Dragon: KC (13) | Tiger: 2D (2)".
     pub result: String,
     pub winner: String,
@@ -615,6 +640,8 @@ async fn casino_result(
                 result: result_text(&result, &winner),
                 cards: stored_json(&round.deal_json).as_ref().map(deal_cards).unwrap_or_default(),
                 date: iso_utc(round.settled_at_ms.unwrap_or(round.close_at_ms)),
+                game_code: game.game_code.clone(),
+                game_name: game.title.clone(),
                 round_id: round.round_id,
                 winner,
             }

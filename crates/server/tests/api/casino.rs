@@ -95,6 +95,7 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     answer.expect(200);
     let table = answer.data().clone();
     assert_eq!(table["round_id"], round.round_id.as_str());
+    assert_eq!(table["game"], "teen20");
     assert_eq!(table["status"], "betting");
     assert_eq!(table["commitment"], round.commitment.as_str());
     assert!(table["seed"].is_null());
@@ -122,6 +123,7 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     current.expect(200);
     assert_eq!(current.data()["total"], 2);
     assert_eq!(current.data()["rows"][0]["round_id"], round.round_id.as_str());
+    assert_eq!(current.data()["rows"][0]["game_name"], "Teen Patti T20");
 
     // After the close, by the server's clock: refused, and the ledger does not move.
     let wait_ms = round.close_at_ms - now_ms() + 20;
@@ -158,6 +160,7 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     let seed = detail.data()["seed"].as_str().unwrap().to_string();
     assert_eq!(detail.data()["verified"], true);
     assert_eq!(detail.data()["phase"], "settled");
+    assert_eq!(detail.data()["title"], "Teen Patti T20");
     let verified = verify(&seed, &round.commitment, &round.round_id, GameKind::TeenPattiT20).unwrap();
     assert_eq!(detail.data()["deal"], serde_json::to_value(&verified.deal).unwrap());
     let expected: i64 = [("player-a", &odds_a), ("player-b", &odds_b)]
@@ -184,6 +187,7 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     assert_eq!(results.data()["rows"][0]["round_id"], round.round_id.as_str());
     assert_eq!(results.data()["rows"][0]["winner"], verified.outcome.winner.as_str());
     assert_eq!(results.data()["rows"][0]["cards"].as_array().unwrap().len(), 6);
+    assert_eq!(results.data()["rows"][0]["game_name"], "Teen Patti T20");
     let current = app.post("report/currentBets", Some(&demo), json!({ "type": "casino" })).await;
     assert_eq!(current.data()["total"], 0);
     let statement = app.post("report/accountStatement", Some(&demo), json!({ "type": "casino" })).await;
@@ -248,6 +252,12 @@ async fn bad_bets_are_refused_with_4xx_and_no_ledger_change(app: TestApp) {
     assert_eq!(games.len(), 16);
     assert_eq!(games[0]["game_code"], "teen20");
     assert_eq!(games[15]["game_code"], "worli");
+    // Each game carries its players' rules, the same text the crate gives.
+    for game in games {
+        let kind = store.casino_game(game["match_id"].as_i64().unwrap()).await.unwrap().kind;
+        let rules: Vec<&str> = game["rules"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+        assert_eq!(rules, GameKind::from_code(&kind).unwrap().rules(), "{}", game["game_code"]);
+    }
     let matka = app.post("casino/getCasinoList", Some(&demo), json!({ "series_id": "matka" })).await;
     assert_eq!(matka.data().as_array().unwrap().len(), 1);
 

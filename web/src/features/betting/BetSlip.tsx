@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { BUTTON_VALUES_KEY, getButtonValues } from '../../api/button-values';
-import { ApiError, errorMessage } from '../../api/client';
+import { betErrorMessage } from '../../api/bet-refusal';
+import { ApiError } from '../../api/client';
 import { refreshBalanceNow } from '../../hooks/useBalance';
 import { toastError, toastInfo, toastSuccess } from '../../lib/toast';
 import { matchDetailKey, openBetsKey, placeBet, type MarketBook, type PlaceBetResult } from './api';
@@ -213,13 +214,4 @@ function announce(result: PlaceBetResult): void {
   const message = result.message || 'Bet placed.';
   if (result.status === 'matched') toastSuccess(message);
   else toastInfo(message);
-}
-
-/** A refusal in words: the server's message (a 400's first field message is its headline). */
-export function betErrorMessage(error: unknown): string {
-  if (error instanceof ApiError) {
-    const field = Object.values(error.fieldErrors)[0];
-    return `Bet not placed: ${field ?? error.message}`;
-  }
-  return `Bet not placed: ${errorMessage(error)}`;
 }

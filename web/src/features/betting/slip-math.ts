@@ -1,6 +1,7 @@
 // The bet slip's arithmetic: stake checks, the profit/liability preview and the projected P&L
 // per runner. Money is integer minor units (1/100) and odds integer hundredths, so nothing
 // here rounds through floating point; the server decides the real figures from stored bets.
+import { formatMinor, parseStake } from '../../lib/money';
 import type { BetSide, MarketType } from './api';
 
 /** How a market prices a bet: exchange ladder odds, a bookmaker rate, or a fancy line and rate. */
@@ -12,12 +13,7 @@ export function pricingOf(type: MarketType): PricingKind {
   return 'exchange';
 }
 
-/** A stake as typed ("100", "250.5", "99.50") in minor units; null when it is not a plain amount. */
-export function parseStake(text: string): number | null {
-  const match = /^\s*(\d{1,10})(?:\.(\d{1,2}))?\s*$/.exec(text);
-  if (!match) return null;
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-}
+export { formatMinor, parseStake } from '../../lib/money';
 
 /** Why a typed stake cannot be sent, in words; null when it can. Limits are money numbers. */
 export function stakeProblem(text: string, minStake: number, maxStake: number): string | null {
@@ -74,13 +70,6 @@ export function preview(pricing: PricingKind, side: BetSide, price: number, stak
 /** Money from the server (a number with 2 decimals) in minor units. */
 export function toMinor(amount: number): number {
   return Math.round(amount * 100);
-}
-
-/** Minor units as the product shows money: 2 decimals, a minus sign for a loss. */
-export function formatMinor(minor: number): string {
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
 export interface SlipBet {

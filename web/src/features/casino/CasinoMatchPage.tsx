@@ -1,25 +1,143 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { casinoGamesKey, findCasinoGame, getCasinoGames } from '../../api/casino-games';
+import { ApiError, errorMessage } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
-import { QueryState } from '../../components/QueryState';
-import { getCasinoList } from './api';
+import { Spinner } from '../../components/QueryState';
+import { CasinoSlip } from './CasinoSlip';
+import { shownStatus } from './table';
+import { getRoundState, roundStateKey, type TableNow } from './table-api';
+import { LastResults, MarketBoard, MyRoundBets, RulesPanel, TableFelt } from './TableParts';
+import { useBettingOpen, useSecondsLeft } from './useBettingClock';
 
-/** /casino/match/:matchId and /CM/MD/:matchId: one casino table (rounds and betting come later). */
+/** How often the table asks for the round now (pauses while the tab is hidden). */
+export const TABLE_POLL_MS = 1000;
+
+const isNotFound = (error: unknown) => error instanceof ApiError && error.httpStatus === 404;
+
+/**
+ * /casino/match/:matchId and /CM/MD/:matchId: a casino table, by the game's id or code. The
+ * round is polled about once a second; the countdown runs on the local clock from the moment
+ * each answer arrived, so it reaches 0 when betting closes whatever the server's clock text says.
+ */
 export function CasinoMatchPage() {
-  const matchId = useParams().matchId ?? '';
-  const games = useQuery({ queryKey: ['casinoList', ''], queryFn: () => getCasinoList() });
-  const game = games.data?.find((g) => String(g.match_id) === matchId || g.game_code === matchId);
-  return (
-    <PageCard title={game?.name ?? matchId.toUpperCase()} testId="casino-match-page">
-      <QueryState isPending={games.isPending} error={games.error}>
-        {game ? (
-          <p>The {game.name} table opens here with its rounds and results. Betting on casino tables comes soon.</p>
-        ) : (
-          <p className="empty-state">
-            This game is not available right now. <Link to="/casino/list">See all casino games</Link>
+  const idOrCode = useParams().matchId ?? '';
+  const table = useQuery({
+    queryKey: roundStateKey(idOrCode),
+    queryFn: () => getRoundState(idOrCode),
+    staleTime: 0,
+    refetchInterval: (query) => (isNotFound(query.state.error) ? false : TABLE_POLL_MS),
+    refetchIntervalInBackground: false,
+  });
+  const state = table.data;
+
+  if (isNotFound(table.error) || (table.isSuccess && !state)) {
+    return (
+      <PageCard title="Casino" testId="casino-table">
+        <div className="empty-state" data-testid="casino-not-found">
+          <p>{table.error ? errorMessage(table.error) : `There is no casino game ${idOrCode}.`}</p>
+          <Link to="/casino/list" className="btn btn-primary">
+            Back to the casino games
+          </Link>
+        </div>
+      </PageCard>
+    );
+  }
+  if (!state) {
+    return (
+      <PageCard title="Casino" testId="casino-table">
+        {table.error ? (
+          <p role="alert" className="error-message">
+            {errorMessage(table.error)}
           </p>
+        ) : (
+          <Spinner />
         )}
-      </QueryState>
+      </PageCard>
+    );
+  }
+  return <CasinoTable idOrCode={idOrCode} state={state} stale={Boolean(table.error)} />;
+}
+
+function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: TableNow; stale: boolean }) {
+  const bettingOpen = useBettingOpen(state);
+  const seconds = useSecondsLeft(state);
+  const status = shownStatus(state, bettingOpen);
+  const games = useQuery({ queryKey: casinoGamesKey(), queryFn: () => getCasinoGames(), staleTime: 5 * 60_000 });
+  const game = findCasinoGame(games.data, String(state.match_id)) ?? findCasinoGame(games.data, state.game_code);
+  // The slip belongs to one round: a new round closes it (the stake typed stays for the next pick).
+  const [pick, setPick] = useState<{ roundId: string; code: string } | null>(null);
+  const [stakeText, setStakeText] = useState('');
+  const picked = pick && pick.roundId === state.round_id ? state.markets.find((m) => m.code === pick.code) : undefined;
+
+  return (
+    <PageCard
+      title={state.title || state.name}
+      testId="casino-table"
+      actions={
+        <span className="casino-round-meta">
+          Round <span data-testid="casino-round-id">{state.round_id ?? '-'}</span>
+        </span>
+      }
+    >
+      <div className="casino-layout">
+        <div className="casino-main">
+          <div className="casino-clock" aria-live="polite">
+            <span className={`casino-status ${status}`} data-testid="casino-status">
+              {status}
+            </span>
+            <span className="casino-countdown-box">
+              {status === 'betting' ? 'Betting closes in ' : 'Betting closed '}
+              <b className="casino-countdown" data-testid="casino-countdown">
+                {seconds}
+              </b>{' '}
+              s
+            </span>
+            {stale && <span className="badge connection polling">Reconnecting…</span>}
+          </div>
+          <TableFelt state={{ ...state, status }} />
+          {state.commitment && (
+            <p className="casino-commitment small">
+              <span className="muted">Commitment (SHA-256 of this round's secret seed): </span>
+              <code data-testid="casino-commitment">{state.commitment}</code>
+              {state.round_id && (
+                <>
+                  {' '}
+                  <Link to={`/casino/round/${encodeURIComponent(state.round_id)}`}>Verify</Link>
+                </>
+              )}
+            </p>
+          )}
+          <MarketBoard
+            state={state}
+            bettingOpen={bettingOpen}
+            selected={picked?.code ?? null}
+            onPick={(market) => state.round_id && setPick({ roundId: state.round_id, code: market.code })}
+          />
+          <LastResults results={state.last_results} />
+          <RulesPanel rules={game?.rules} />
+        </div>
+        <aside className="casino-side">
+          {picked && state.round_id ? (
+            <CasinoSlip
+              tableKey={idOrCode}
+              roundId={state.round_id}
+              market={picked}
+              bettingOpen={bettingOpen}
+              stakeText={stakeText}
+              onStakeText={setStakeText}
+              onClose={() => setPick(null)}
+            />
+          ) : (
+            <section className="casino-panel">
+              <h2>Bet slip</h2>
+              <p className="empty-state">{bettingOpen ? 'Pick a market to bet on this round.' : 'Betting opens with the next round.'}</p>
+            </section>
+          )}
+          <MyRoundBets bets={state.my_bets} />
+        </aside>
+      </div>
     </PageCard>
   );
 }

@@ -1,3 +1,4 @@
+import { getCasinoGames, type CasinoGameInfo } from '../../api/casino-games';
 import { apiGet, apiPost, dataOr } from '../../api/client';
 
 export interface CasinoSport {
@@ -7,12 +8,7 @@ export interface CasinoSport {
   order: number;
 }
 
-export interface CasinoGame {
-  match_id: number | string;
-  game_code?: string;
-  name: string;
-  image?: string;
-}
+export type CasinoGame = CasinoGameInfo;
 
 export interface StaticGame {
   game_id: string | number;
@@ -35,9 +31,8 @@ export async function getCasinoSports(): Promise<CasinoSport[]> {
     .sort((a, b) => a.order - b.order);
 }
 
-export async function getCasinoList(seriesId?: string): Promise<CasinoGame[]> {
-  return dataOr(await apiPost<CasinoGame[]>('casino/getCasinoList', seriesId ? { series_id: seriesId } : {}), []);
-}
+/** `casino/getCasinoList`: the in-house games (shared with the rules page, see api/casino-games.ts). */
+export const getCasinoList = getCasinoGames;
 
 export async function getStaticGames(): Promise<StaticGame[]> {
   return dataOr(await apiGet<StaticGame[]>('casino/getStaticGames'), []);

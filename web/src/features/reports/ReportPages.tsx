@@ -1,5 +1,8 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
+import { CardRow } from '../../components/PlayingCard';
 import { istDateKey } from '../../lib/format';
+import type { Row } from './api';
 import { DateRangeFilter, defaultRange } from './DateRange';
 import { ReportView, type Column } from './ReportView';
 
@@ -67,10 +70,33 @@ export function PaymentStatementPage() {
   return <ReportView title="Payment Statement" testId="payment-statement-page" path="report/paymentStatement" params={{}} columns={columns} />;
 }
 
+/** A casino round's id as a link to its detail page (seed, cards, the commitment check). */
+function roundLink(row: Row) {
+  const roundId = typeof row.round_id === 'string' ? row.round_id : '';
+  return roundId ? (
+    <Link to={`/casino/round/${encodeURIComponent(roundId)}`} data-testid="round-link">
+      {roundId}
+    </Link>
+  ) : (
+    ''
+  );
+}
+
+/** Casino bets whose round has not settled (docs/api.md `report/currentBets {type: casino}`). */
+const CASINO_BET_COLUMNS: Column[] = [
+  { label: 'Game', keys: ['game_name', 'game_code'] },
+  { label: 'Round', keys: ['round_id'], render: roundLink },
+  { label: 'Market', keys: ['market_name', 'market'] },
+  { label: 'Odds', keys: ['odds'] },
+  { label: 'Stake', keys: ['stake'], kind: 'money' },
+  { label: 'Status', keys: ['status'] },
+  { label: 'Placed', keys: ['date', 'created_at'], kind: 'date' },
+];
+
 export function CurrentBetPage() {
   const [type, setType] = useState<'sports' | 'casino'>('sports');
   const [status, setStatus] = useState<'matched' | 'unmatched'>('matched');
-  const columns: Column[] = [
+  const sportsColumns: Column[] = [
     { label: 'Event', keys: ['match_name', 'event_name', 'game_name'] },
     { label: 'Market', keys: ['market_name', 'market'] },
     { label: 'Selection', keys: ['selection_name', 'runner_name', 'selection'] },
@@ -79,6 +105,7 @@ export function CurrentBetPage() {
     { label: 'Stake', keys: ['stake', 'size'], kind: 'money' },
     { label: 'Placed', keys: ['placed_at', 'created_at', 'date'], kind: 'date' },
   ];
+  const columns = type === 'casino' ? CASINO_BET_COLUMNS : sportsColumns;
   return (
     <ReportView
       title="Current Bets"
@@ -132,11 +159,18 @@ export function CasinoResultPage() {
   const [applied, setApplied] = useState({ game_code: 'teen20', date: istDateKey() });
   const [game, setGame] = useState(applied.game_code);
   const [date, setDate] = useState(applied.date);
+  const gameName = CASINO_GAMES.find(([code]) => code === applied.game_code)?.[1] ?? applied.game_code;
   const columns: Column[] = [
-    { label: 'Round ID', keys: ['round_id'] },
+    { label: 'Game', keys: ['game_name'], render: (row) => (typeof row.game_name === 'string' && row.game_name) || gameName },
+    { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
+    { label: 'Round ID', keys: ['round_id'], render: roundLink },
+    {
+      label: 'Cards',
+      keys: ['cards'],
+      render: (row) => (Array.isArray(row.cards) && row.cards.length > 0 ? <CardRow cards={row.cards.map(String)} size="sm" /> : ''),
+    },
     { label: 'Winner', keys: ['winner'] },
     { label: 'Result', keys: ['result'] },
-    { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
   ];
   return (
     <ReportView
@@ -167,7 +201,7 @@ export function CasinoResultPage() {
               ))}
             </select>
           </label>
-          <button type="submit" className="btn btn-primary" disabled={!date}>
+          <button type="submit" className="btn btn-primary" disabled={!date} data-testid="filter-submit">
             Submit
           </button>
         </form>

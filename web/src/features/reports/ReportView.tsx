@@ -11,9 +11,12 @@ export interface Column {
   /** Keys tried in turn; the first present one is shown. */
   keys: string[];
   kind?: 'date' | 'money' | 'text';
+  /** Draws the cell itself (a link, card images) instead of the value of `keys`. */
+  render?: (row: Row) => ReactNode;
 }
 
 function cell(row: Row, column: Column): ReactNode {
+  if (column.render) return column.render(row);
   const key = column.keys.find((k) => row[k] !== undefined && row[k] !== null);
   if (!key) return '';
   const value = row[key];

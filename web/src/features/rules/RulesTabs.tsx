@@ -1,14 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { RULES_TABS } from './rules-content';
+import { casinoGamesKey, getCasinoGames } from '../../api/casino-games';
+import { errorMessage } from '../../api/client';
+import { RULES_TABS, type RulesSection, type RulesTab } from './rules-content';
+
+/**
+ * The Casino tab, after the spec's tabs: the in-house games' rules, as the server sends them
+ * with the game list (the same text as each table's Rules panel).
+ */
+export const CASINO_RULES_TAB: RulesTab = { id: 'casino', title: 'Casino', sections: [] };
+
+export const ALL_RULES_TABS: RulesTab[] = [...RULES_TABS, CASINO_RULES_TAB];
+
+const CASINO_GENERAL: RulesSection = {
+  heading: 'All casino games',
+  items: [
+    'Odds are decimal: a winning bet returns the stake times the odds, rounded down to the paisa; a pushed bet returns the stake.',
+    'Bets are taken until the betting window closes, by the server\'s clock to the millisecond; a bet that arrives later is refused.',
+    'Provably fair: each round\'s commitment (SHA-256 of its secret seed) is shown before betting; after the result the seed is revealed, and the round page checks it and the deal can be recomputed.',
+  ],
+};
 
 /** The rules as a vertical tab list, one panel per sport or market group. */
 export function RulesTabs() {
-  const [activeId, setActiveId] = useState(RULES_TABS[0].id);
-  const active = RULES_TABS.find((t) => t.id === activeId) ?? RULES_TABS[0];
+  const [activeId, setActiveId] = useState(ALL_RULES_TABS[0].id);
+  const active = ALL_RULES_TABS.find((t) => t.id === activeId) ?? ALL_RULES_TABS[0];
   return (
     <div className="rules-tabs" data-testid="rules-tabs">
       <div className="rules-tab-list" role="tablist" aria-orientation="vertical">
-        {RULES_TABS.map((tab) => (
+        {ALL_RULES_TABS.map((tab) => (
           <button
             key={tab.id}
             type="button"
@@ -25,24 +45,40 @@ export function RulesTabs() {
       </div>
       <div className="rules-panel" role="tabpanel" id={`rules-panel-${active.id}`} aria-labelledby={`rules-tab-${active.id}`} data-testid="rules-panel">
         <h2>{active.title}</h2>
-        {active.sections.length === 0 ? (
-          <p className="empty-state">No records Found</p>
-        ) : (
-          active.sections.map((section, index) => {
-            const List = section.numbered ? 'ol' : 'ul';
-            return (
-              <div key={section.heading ?? index} className="rules-section">
-                {section.heading && <h3>{section.heading}</h3>}
-                <List>
-                  {section.items.map((item) => (
-                    <li key={item}>{item}</li>
-                  ))}
-                </List>
-              </div>
-            );
-          })
-        )}
+        {active.id === CASINO_RULES_TAB.id ? <CasinoRules /> : <Sections sections={active.sections} />}
       </div>
     </div>
   );
+}
+
+function Sections({ sections }: { sections: RulesSection[] }) {
+  if (sections.length === 0) return <p className="empty-state">No records Found</p>;
+  return (
+    <>
+      {sections.map((section, index) => {
+        const List = section.numbered ? 'ol' : 'ul';
+        return (
+          <div key={section.heading ?? index} className="rules-section">
+            {section.heading && <h3>{section.heading}</h3>}
+            <List>
+              {section.items.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </List>
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+/** Each in-house game's rules, from the server's game list. */
+function CasinoRules() {
+  const games = useQuery({ queryKey: casinoGamesKey(), queryFn: () => getCasinoGames(), staleTime: 5 * 60_000 });
+  if (games.isPending) return <p className="muted">Loading the casino rules…</p>;
+  if (games.error) return <p className="error-message">{errorMessage(games.error)}</p>;
+  const sections: RulesSection[] = (games.data ?? [])
+    .filter((g) => (g.rules ?? []).length > 0)
+    .map((g) => ({ heading: g.title && g.title !== g.name ? `${g.title} (${g.name})` : g.name, items: g.rules ?? [] }));
+  return <Sections sections={sections.length > 0 ? [CASINO_GENERAL, ...sections] : []} />;
 }

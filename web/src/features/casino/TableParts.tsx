@@ -1,0 +1,192 @@
+// The pieces of a casino table page: the felt with the cards, the markets, the caller's bets,
+// the last results and the rules.
+import { Link } from 'react-router';
+import { PlayingCard } from '../../components/PlayingCard';
+import { formatIstDateTime, formatMoney } from '../../lib/format';
+import { betStatusLabel, familyTitle, isMarketSuspended, marketFamilies, shortWinner, tableSeats, type TableSeat } from './table';
+import type { CasinoBet, CasinoMarket, LastResult, RoundState } from './table-api';
+
+/** Families with more markets than this (roulette's numbers, matka's pannas) start folded. */
+const OPEN_FAMILY_MAX = 40;
+
+/** The cards on the table: each seat's cards, face down until shown; the winner once dealt. */
+export function TableFelt({ state }: { state: Pick<RoundState, 'game' | 'game_code' | 'cards' | 'result' | 'status' | 'winner'> }) {
+  const seats = tableSeats(state);
+  const showWinner = state.status === 'result' && state.winner;
+  return (
+    <div className="casino-felt" data-testid="casino-felt">
+      {seats.length === 0 && <p className="casino-felt-empty">The next round opens shortly.</p>}
+      <div className="casino-seats">
+        {seats.map((seat) => (
+          <Seat key={seat.name} seat={seat} winner={Boolean(showWinner) && seat.name === state.winner} />
+        ))}
+      </div>
+      {showWinner && (
+        <p className="casino-winner" data-testid="casino-winner">
+          Winner: <b>{state.winner}</b>
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Seat({ seat, winner }: { seat: TableSeat; winner: boolean }) {
+  return (
+    <div className={`casino-seat${winner ? ' winner' : ''}`} data-testid="casino-seat">
+      <span className="casino-seat-name">{seat.name}</span>
+      {seat.cards.length > 0 && (
+        <span className="card-row">
+          {seat.cards.map((code, i) => (
+            <PlayingCard key={i} code={code ?? undefined} faceDown={code === null} size="md" />
+          ))}
+        </span>
+      )}
+      {seat.description && <span className="casino-seat-description">{seat.description}</span>}
+      {seat.cards.length === 0 && !seat.description && <span className="casino-seat-description muted">?</span>}
+    </div>
+  );
+}
+
+/**
+ * The markets, by family, each a button with its posted odds. While betting is open a market
+ * can be picked for the slip; after the close every market carries a SUSPENDED overlay, and
+ * after the result the winning ones are marked.
+ */
+export function MarketBoard({
+  state,
+  bettingOpen,
+  selected,
+  onPick,
+}: {
+  state: Pick<RoundState, 'markets' | 'result'>;
+  bettingOpen: boolean;
+  selected: string | null;
+  onPick: (market: CasinoMarket) => void;
+}) {
+  if (state.markets.length === 0) return <p className="empty-state">No markets are posted yet: the next round opens shortly.</p>;
+  const verdicts = state.result?.verdicts ?? {};
+  const groups = marketFamilies(state.markets);
+  return (
+    <div className="casino-markets" data-testid="casino-markets">
+      {groups.map((group) => (
+        <details key={group.family} className="casino-family" open={group.markets.length <= OPEN_FAMILY_MAX || group.markets.some((m) => m.code === selected)}>
+          <summary>
+            {familyTitle(group.family)} <span className="muted small">({group.markets.length})</span>
+          </summary>
+          <div className="casino-market-grid">
+            {group.markets.map((market) => {
+              const suspended = isMarketSuspended(market, bettingOpen);
+              const verdict = verdicts[market.code]?.verdict;
+              const won = verdict === 'won' || verdict === 'won_at';
+              return (
+                <button
+                  key={market.code}
+                  type="button"
+                  className={`casino-market${market.code === selected ? ' selected' : ''}${suspended ? ' suspended' : ''}${won ? ' won' : ''}`}
+                  data-testid={`casino-market-${market.code}`}
+                  aria-pressed={market.code === selected}
+                  disabled={suspended}
+                  onClick={() => onPick(market)}
+                >
+                  <span className="casino-market-name">{market.name}</span>
+                  <span className="casino-market-odds">{market.odds}</span>
+                  {suspended && (
+                    <span className="casino-market-suspended" data-testid="casino-market-suspended">
+                      SUSPENDED
+                    </span>
+                  )}
+                </button>
+              );
+            })}
+          </div>
+        </details>
+      ))}
+    </div>
+  );
+}
+
+/** The caller's bets in this round, with how each came out after the result. */
+export function MyRoundBets({ bets }: { bets: CasinoBet[] }) {
+  return (
+    <section className="casino-panel" data-testid="casino-my-bets">
+      <h2>My bets this round</h2>
+      {bets.length === 0 ? (
+        <p className="empty-state">No bets in this round.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="data-table casino-bets">
+            <thead>
+              <tr>
+                <th>Market</th>
+                <th>Odds</th>
+                <th className="num">Stake</th>
+                <th>Status</th>
+                <th className="num">Return</th>
+              </tr>
+            </thead>
+            <tbody>
+              {bets.map((bet) => (
+                <tr key={bet.bet_id} data-testid="casino-my-bet" className={`bet-${bet.status}`}>
+                  <td>{bet.market_name}</td>
+                  <td>{bet.odds}</td>
+                  <td className="num">{formatMoney(bet.stake)}</td>
+                  <td data-testid="casino-my-bet-status">{betStatusLabel(bet.status)}</td>
+                  <td className="num" data-testid="casino-my-bet-payout">
+                    {bet.payout === null || bet.payout === undefined ? '-' : formatMoney(bet.payout)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The last results, newest first, each chip a link to the round's detail (seed and check). */
+export function LastResults({ results }: { results: LastResult[] }) {
+  const latest = results.slice(0, 10);
+  return (
+    <section className="casino-panel">
+      <h2>Last results</h2>
+      {latest.length === 0 ? (
+        <p className="empty-state">No results yet.</p>
+      ) : (
+        <nav className="casino-last-results" aria-label="Last results" data-testid="casino-last-results">
+          {latest.map((r) => (
+            <Link
+              key={r.round_id}
+              to={`/casino/round/${encodeURIComponent(r.round_id)}`}
+              className="result-chip"
+              title={`Round ${r.round_id}: ${r.winner} (${formatIstDateTime(r.date)})`}
+              aria-label={`Round ${r.round_id}: ${r.winner}`}
+              data-testid="casino-last-result"
+            >
+              {shortWinner(r.winner)}
+            </Link>
+          ))}
+        </nav>
+      )}
+    </section>
+  );
+}
+
+/** The game's rules, folded under the table. */
+export function RulesPanel({ rules }: { rules: string[] | undefined }) {
+  return (
+    <details className="casino-panel casino-rules" data-testid="casino-rules">
+      <summary>Rules</summary>
+      {rules && rules.length > 0 ? (
+        <ul>
+          {rules.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+          <li>Odds are decimal: a winning bet returns the stake times the odds, rounded down to the paisa. A pushed bet returns the stake.</li>
+        </ul>
+      ) : (
+        <p className="empty-state">No records Found</p>
+      )}
+    </details>
+  );
+}

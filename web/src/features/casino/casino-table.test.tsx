@@ -1,0 +1,297 @@
+// The casino table and round pages against docs/api.md's shapes with fetch stubbed: the
+// countdown, markets and their SUSPENDED state, the slip (posted odds, refusals in words,
+// balance after a bet), the caller's bets, the result, the last results, the rules, and the
+// browser's own commitment check.
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CATALOGUE, stubServer, type Answers, type Call } from '../../testing/fake-server';
+import { renderApp, storeSession } from '../../testing/render';
+import type { RoundDetail, RoundState } from './table-api';
+
+const ROUND = 'dt1day-1795356000000';
+
+function dragonTiger(overrides: Partial<RoundState> = {}): RoundState {
+  const status = overrides.status ?? 'betting';
+  const closed = status !== 'betting';
+  return {
+    match_id: 4,
+    game_code: 'dt6',
+    game: 'dt1day',
+    name: 'DT 1 DAY',
+    title: 'Dragon Tiger 1 Day',
+    round_id: ROUND,
+    status,
+    seconds_left: closed ? 0 : 18,
+    close_in_ms: closed ? 0 : 17_500,
+    close_at: '2026-11-22T14:00:30.000Z',
+    // Deliberately far from the local clock: the countdown must not use it.
+    server_time: '2001-01-01T00:00:00.000Z',
+    commitment: 'c0ffee'.padEnd(64, '0'),
+    cards: [],
+    deal: null,
+    result: null,
+    winner: null,
+    seed: null,
+    markets: [
+      { code: 'dragon', name: 'Dragon', family: 'dragon-tiger', odds: '2.00', price: 2, suspended: closed },
+      { code: 'tiger', name: 'Tiger', family: 'dragon-tiger', odds: '2.00', price: 2, suspended: closed },
+      { code: 'tie', name: 'Tie', family: 'tie', odds: '16.50', price: 16.5, suspended: closed },
+    ],
+    my_bets: [],
+    last_results: [
+      { round_id: 'dt1day-1795355960000', winner: 'Tiger', date: '2026-11-22T13:59:55.000Z' },
+      { round_id: 'dt1day-1795355920000', winner: 'Dragon', date: '2026-11-22T13:59:15.000Z' },
+    ],
+    ...overrides,
+  };
+}
+
+const DT_RULES = ['One shuffled 52-card deck. The first card is Dragon\'s, the second Tiger\'s; the higher card wins.', 'Tie pays 16.50 when both cards have the same value. House edge 2.94%.'];
+
+function setUp(table: () => RoundState | { httpStatus: number; message: string }, answers: Answers = {}): Call[] {
+  const calls = stubServer({
+    ...EMPTY_CATALOGUE,
+    'POST /api/casino/roundState': () => {
+      const now = table();
+      return 'httpStatus' in now ? now : { data: now };
+    },
+    'POST /api/casino/getCasinoList': {
+      data: [{ match_id: 4, game_code: 'dt6', name: 'DT 1 DAY', title: 'Dragon Tiger 1 Day', series_id: 'livecasino', image: '', rules: DT_RULES }],
+    },
+    'GET /api/user/getButtonValue': {
+      data: JSON.stringify([
+        { button_name: '1k', button_value: 1000, type: 'Game' },
+        { button_name: 'C100', button_value: 100, type: 'Casino' },
+        { button_name: 'C500', button_value: 500, type: 'Casino' },
+      ]),
+    },
+    ...answers,
+  });
+  storeSession();
+  return calls;
+}
+
+const bets = (calls: Call[]) => calls.filter((c) => c.path === '/api/casino/placeBet');
+const balanceCalls = (calls: Call[]) => calls.filter((c) => c.path === '/api/user/getUserBalance').length;
+
+describe('the casino table', () => {
+  it('shows the round, a countdown from close_in_ms, the markets and the last results', async () => {
+    const calls = setUp(() => dragonTiger());
+    renderApp('/casino/match/dt6');
+
+    expect(await screen.findByTestId('casino-round-id')).toHaveTextContent(ROUND);
+    expect(within(screen.getByTestId('casino-table')).getByRole('heading', { level: 1 })).toHaveTextContent('Dragon Tiger 1 Day');
+    expect(screen.getByTestId('casino-commitment')).toHaveTextContent('c0ffee');
+    expect(screen.getByTestId('casino-status')).toHaveTextContent('betting');
+    // 17 500 ms left: 18 whole seconds, rounded up (not anything from server_time).
+    expect(screen.getByTestId('casino-countdown')).toHaveTextContent(/^1[78]$/);
+    expect(screen.getByTestId('casino-market-tiger')).toBeEnabled();
+    expect(screen.getByTestId('casino-market-tiger')).toHaveTextContent('Tiger2.00');
+    expect(screen.queryAllByTestId('casino-market-suspended')).toHaveLength(0);
+    // Two face-down cards wait for the deal.
+    expect(screen.getAllByRole('img', { name: 'Card face down' })).toHaveLength(2);
+
+    const strip = screen.getByTestId('casino-last-results');
+    const links = within(strip).getAllByRole('link');
+    expect(links.map((l) => l.textContent)).toEqual(['T', 'D']);
+    expect(links[0]).toHaveAttribute('href', '#/casino/round/dt1day-1795355960000');
+    // Asked by code; polled about once a second.
+    expect(calls.find((c) => c.path === '/api/casino/roundState')!.body).toEqual({ game_code: 'dt6' });
+    await waitFor(() => expect(calls.filter((c) => c.path === '/api/casino/roundState').length).toBeGreaterThan(1), { timeout: 3000 });
+  });
+
+  it('bets at the posted odds with a Casino stake button, refetches the balance and lists the bet', async () => {
+    let state = dragonTiger();
+    const calls = setUp(() => state, {
+      'POST /api/casino/placeBet': (call) => {
+        state = dragonTiger({
+          my_bets: [{ bet_id: 31, round_id: ROUND, match_id: 4, game_code: 'dt6', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: null, status: 'open', date: '2026-11-22T14:00:10.000Z' }],
+        });
+        return { message: 'Bet placed.', data: { bet: { ...state.my_bets[0], stake: Number((call.body as { stake: string }).stake) }, balance: 1400 } };
+      },
+    });
+    renderApp('/casino/match/dt6');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('casino-market-tiger'));
+    const slip = screen.getByTestId('casino-slip');
+    // Only the Casino buttons, not the Game ones.
+    expect(within(slip).queryByText('1k')).toBeNull();
+    await user.click(within(slip).getByText('C100'));
+    expect(within(slip).getByTestId('casino-stake')).toHaveValue('100');
+    expect(within(slip).getByTestId('casino-slip-return')).toHaveTextContent('200.00');
+    const balanceBefore = balanceCalls(calls);
+    await user.click(within(slip).getByTestId('casino-place-bet'));
+
+    await waitFor(() => expect(bets(calls)).toHaveLength(1));
+    expect(bets(calls)[0].body).toEqual({ round_id: ROUND, market: 'tiger', odds: '2.00', stake: '100.00' });
+    await waitFor(() => expect(balanceCalls(calls)).toBeGreaterThan(balanceBefore));
+    const mine = await screen.findByTestId('casino-my-bet');
+    expect(mine).toHaveTextContent('Tiger');
+    expect(mine).toHaveTextContent('Open');
+    expect(screen.queryByTestId('casino-slip')).toBeNull();
+  });
+
+  it('shows a refusal in words: odds changed (409)', async () => {
+    const calls = setUp(() => dragonTiger(), {
+      'POST /api/casino/placeBet': { httpStatus: 409, message: 'Odds changed: dragon is at 2.10, not 2.00.' },
+    });
+    renderApp('/casino/match/4');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('casino-market-dragon'));
+    await user.type(screen.getByTestId('casino-stake'), '250.5');
+    expect(screen.getByTestId('casino-slip-return')).toHaveTextContent('501.00');
+    await user.click(screen.getByTestId('casino-place-bet'));
+
+    expect(await screen.findByTestId('casino-slip-error')).toHaveTextContent('Bet not placed: Odds changed: dragon is at 2.10, not 2.00.');
+    expect(bets(calls)[0].body).toMatchObject({ market: 'dragon', odds: '2.00', stake: '250.50' });
+    // Asked by id on the numeric route.
+    expect(calls.find((c) => c.path === '/api/casino/roundState')!.body).toEqual({ match_id: 4 });
+  });
+
+  it('checks the stake before sending and shows insufficient funds (422) as the server words it', async () => {
+    const calls = setUp(() => dragonTiger(), {
+      'POST /api/casino/placeBet': { httpStatus: 422, message: 'Insufficient balance: 12.00 is available.' },
+    });
+    renderApp('/casino/match/dt6');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('casino-market-tie'));
+    await user.click(screen.getByTestId('casino-place-bet'));
+    expect(screen.getByTestId('casino-slip-error')).toHaveTextContent('Enter a stake.');
+    expect(bets(calls)).toHaveLength(0);
+    await user.type(screen.getByTestId('casino-stake'), '50');
+    await user.click(screen.getByTestId('casino-place-bet'));
+    await waitFor(() => expect(screen.getByTestId('casino-slip-error')).toHaveTextContent('Bet not placed: Insufficient balance: 12.00 is available.'));
+  });
+
+  it('suspends every market once betting closes', async () => {
+    setUp(() => dragonTiger({ status: 'closed' }));
+    renderApp('/casino/match/dt6');
+
+    expect(await screen.findByTestId('casino-status')).toHaveTextContent('closed');
+    expect(screen.getByTestId('casino-countdown')).toHaveTextContent('0');
+    expect(screen.getAllByTestId('casino-market-suspended')).toHaveLength(3);
+    for (const code of ['dragon', 'tiger', 'tie']) {
+      expect(screen.getByTestId(`casino-market-${code}`)).toBeDisabled();
+      expect(within(screen.getByTestId(`casino-market-${code}`)).getByTestId('casino-market-suspended')).toHaveTextContent('SUSPENDED');
+    }
+  });
+
+  it('shows the cards, the winner and how my bet came out after the result', async () => {
+    setUp(() =>
+      dragonTiger({
+        status: 'result',
+        cards: ['2D', 'KC'],
+        winner: 'Tiger',
+        seed: 'ab'.repeat(32),
+        result: {
+          winner: 'Tiger',
+          hands: [
+            { name: 'Dragon', cards: ['2D'], description: '2' },
+            { name: 'Tiger', cards: ['KC'], description: '13' },
+          ],
+          verdicts: { tiger: { verdict: 'won' }, 'tiger-odd': { verdict: 'won' } },
+        },
+        my_bets: [{ bet_id: 31, round_id: ROUND, match_id: 4, game_code: 'dt6', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: 200, status: 'won', date: '2026-11-22T14:00:10.000Z' }],
+      }),
+    );
+    renderApp('/casino/match/dt6');
+
+    expect(await screen.findByTestId('casino-winner')).toHaveTextContent('Winner: Tiger');
+    expect(screen.getByRole('img', { name: '2 of diamonds' })).toHaveAttribute('data-colour', 'red');
+    expect(screen.getByRole('img', { name: 'King of clubs' })).toHaveAttribute('data-colour', 'black');
+    const mine = screen.getByTestId('casino-my-bet');
+    expect(within(mine).getByTestId('casino-my-bet-status')).toHaveTextContent('Won');
+    expect(within(mine).getByTestId('casino-my-bet-payout')).toHaveTextContent('200.00');
+    expect(screen.getByTestId('casino-market-tiger')).toHaveClass('won');
+  });
+
+  it("shows the game's rules from the game list", async () => {
+    setUp(() => dragonTiger());
+    renderApp('/casino/match/dt6');
+    const rules = await screen.findByTestId('casino-rules');
+    expect(await within(rules).findByText(DT_RULES[1])).toBeInTheDocument();
+  });
+
+  it('offers the way back to the casino list for a game that does not exist', async () => {
+    const calls = setUp(() => ({ httpStatus: 404, message: 'There is no casino game nosuch.' }));
+    renderApp('/casino/match/nosuch');
+
+    const missing = await screen.findByTestId('casino-not-found');
+    expect(missing).toHaveTextContent('There is no casino game nosuch.');
+    expect(within(missing).getByRole('link')).toHaveAttribute('href', '#/casino/list');
+    // No polling of a game that is not there.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(calls.filter((c) => c.path === '/api/casino/roundState')).toHaveLength(1);
+  });
+});
+
+// SHA-256 of 32 bytes 0x5a (Node: createHash('sha256').update(Buffer.from('5a'.repeat(32), 'hex'))).
+const SEED_5A = '5a'.repeat(32);
+const COMMITMENT_5A = '60bf07c488aad18fda339df07e4fbc47b4f00be71711936f18d04d352ad01890';
+
+function roundDetail(overrides: Partial<RoundDetail> = {}): RoundDetail {
+  return {
+    round_id: ROUND,
+    match_id: 4,
+    game_code: 'dt6',
+    name: 'DT 1 DAY',
+    title: 'Dragon Tiger 1 Day',
+    game: 'dt1day',
+    phase: 'settled',
+    commitment: COMMITMENT_5A,
+    seed: SEED_5A,
+    verified: true,
+    deal: { cards: ['2D', 'KC'] },
+    result: { winner: 'Tiger', hands: [{ name: 'Dragon', cards: ['2D'], description: '2' }, { name: 'Tiger', cards: ['KC'], description: '13' }] },
+    cards: ['2D', 'KC'],
+    winner: 'Tiger',
+    opened_at: '2026-11-22T14:00:00.000Z',
+    close_at: '2026-11-22T14:00:30.000Z',
+    settled_at: '2026-11-22T14:00:31.000Z',
+    ...overrides,
+  };
+}
+
+describe('the round page', () => {
+  it('checks in the browser that SHA-256 of the seed is the commitment', async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/casino/round': { data: roundDetail() } });
+    storeSession();
+    renderApp(`/casino/round/${ROUND}`);
+
+    const page = await screen.findByTestId('casino-round-page');
+    expect(await within(page).findByTestId('commitment-check')).toHaveTextContent(/Commitment matches/);
+    expect(within(page).getByTestId('round-seed')).toHaveTextContent(SEED_5A);
+    expect(within(page).getByTestId('round-winner')).toHaveTextContent('Tiger');
+    expect(within(page).getByRole('img', { name: 'King of clubs' })).toBeInTheDocument();
+    expect(page).toHaveTextContent(`backlay casino verify --round ${ROUND}`);
+    expect(within(page).getByText('Dragon Tiger 1 Day')).toHaveAttribute('href', '#/casino/match/4');
+  });
+
+  it('says clearly when the seed does not hash to the commitment', async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/casino/round': { data: roundDetail({ seed: '00'.repeat(32) }) } });
+    storeSession();
+    renderApp(`/casino/round/${ROUND}`);
+
+    const check = await screen.findByText(/does NOT match/);
+    expect(check.closest('[data-testid="commitment-check"]')).toHaveAttribute('data-state', 'mismatch');
+    // SHA-256 of 32 zero bytes, the vector crates/casino/src/fair.rs asserts.
+    expect(screen.getByTestId('commitment-check')).toHaveTextContent('66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925');
+  });
+
+  it('says the seed comes after the deal while the round is betting', async () => {
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/casino/round': { message: 'The seed is revealed when the round is dealt.', data: roundDetail({ phase: 'betting', seed: null, verified: false, deal: null, result: null, cards: [], winner: null, settled_at: null }) },
+    });
+    storeSession();
+    renderApp(`/casino/round/${ROUND}`);
+
+    expect(await screen.findByTestId('round-seed-hidden')).toHaveTextContent('The seed is revealed after the deal');
+    expect(screen.getByTestId('commitment-check')).toHaveTextContent('the seed is revealed after the deal');
+    expect(screen.getByTestId('round-commitment')).toHaveTextContent(COMMITMENT_5A);
+  });
+});

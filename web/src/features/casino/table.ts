@@ -1,0 +1,169 @@
+// A casino table's arithmetic and layout, kept apart from the page so each rule is tested alone.
+import type { CasinoMarket, HandView, RoundState } from './table-api';
+
+/**
+ * Betting time left, in ms, `nowMs` (local clock) after an answer that said `closeInMs` arrived
+ * at `receivedAtMs` (local clock). Only local times are subtracted, so a server clock that is
+ * off, or text dates in another zone, do not move the countdown. Never negative.
+ */
+export function msLeft(closeInMs: number, receivedAtMs: number, nowMs: number): number {
+  return Math.max(0, closeInMs - Math.max(0, nowMs - receivedAtMs));
+}
+
+/**
+ * Whole seconds left, rounded up like the server's `seconds_left`: 1 in the last second, and 0
+ * exactly when betting closes, never before.
+ */
+export function secondsLeft(closeInMs: number, receivedAtMs: number, nowMs: number): number {
+  return Math.ceil(msLeft(closeInMs, receivedAtMs, nowMs) / 1000);
+}
+
+/** True while the table takes bets: the server said betting and the window has not run out since. */
+export function isBettingOpen(state: Pick<RoundState, 'status' | 'close_in_ms'>, receivedAtMs: number, nowMs: number): boolean {
+  return state.status === 'betting' && msLeft(state.close_in_ms, receivedAtMs, nowMs) > 0;
+}
+
+/** A market takes no bets once the window closes (by the server's word or the local countdown). */
+export function isMarketSuspended(market: CasinoMarket, bettingOpen: boolean): boolean {
+  return !bettingOpen || market.suspended;
+}
+
+/** The status to show: "closed" as soon as the local countdown runs out, before the next poll says so. */
+export function shownStatus(state: Pick<RoundState, 'status'>, bettingOpen: boolean): RoundState['status'] {
+  return state.status === 'betting' && !bettingOpen ? 'closed' : state.status;
+}
+
+/** Decimal odds text ("1.98", "875.00", "2") in hundredths; null when it is not odds. */
+export function oddsHundredths(text: string): number | null {
+  const match = /^\s*(\d{1,6})(?:\.(\d{1,2}))?\s*$/.exec(text);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+/**
+ * What a winning bet returns, stake included, in minor units: stake × odds rounded down, as the
+ * server pays (crates/casino `payout`).
+ */
+export function potentialReturn(stakeMinor: number, oddsText: string): number {
+  const odds = oddsHundredths(oddsText);
+  if (odds === null) return 0;
+  return Math.floor((stakeMinor * odds) / 100);
+}
+
+/** How a bet of this round stands, in words. */
+export function betStatusLabel(status: string): string {
+  switch (status) {
+    case 'open':
+      return 'Open';
+    case 'won':
+      return 'Won';
+    case 'lost':
+      return 'Lost';
+    case 'push':
+      return 'Push (stake back)';
+    case 'half_lost':
+      return 'Half lost';
+    default:
+      return status;
+  }
+}
+
+/** A short label for a result chip: "Player A" → "A", "Dragon" → "D", "17 Black" → "17". */
+export function shortWinner(winner: string): string {
+  const text = winner.trim();
+  if (text === '') return '-';
+  if (/^Player /.test(text)) return text.slice('Player '.length);
+  if (/^Total \d/.test(text)) return text.slice('Total '.length);
+  const number = /^(\d+)\s/.exec(text);
+  if (number) return number[1];
+  const words = text.split(/\s+/);
+  if (words.length === 1) return text.length <= 4 ? text : text[0].toUpperCase();
+  return words
+    .map((w) => w[0])
+    .join('')
+    .slice(0, 3)
+    .toUpperCase();
+}
+
+/** One position of a table before the deal: its name and how many cards it gets. */
+export interface Seat {
+  name: string;
+  cards: number;
+}
+
+/** The table of each game (by rules code) before its cards are shown; the rest show a plain board. */
+const SEATS: Record<string, Seat[]> = {
+  teen20: [{ name: 'Player A', cards: 3 }, { name: 'Player B', cards: 3 }],
+  teen1day: [{ name: 'Player A', cards: 3 }, { name: 'Player B', cards: 3 }],
+  muflis: [{ name: 'Player A', cards: 3 }, { name: 'Player B', cards: 3 }],
+  teentest: [{ name: 'Tiger', cards: 3 }, { name: 'Lion', cards: 3 }, { name: 'Dragon', cards: 3 }],
+  dt1day: [{ name: 'Dragon', cards: 1 }, { name: 'Tiger', cards: 1 }],
+  teen2card: [{ name: 'Player A', cards: 2 }, { name: 'Player B', cards: 2 }],
+  hilow: [{ name: 'Base card', cards: 1 }, { name: 'Next card', cards: 1 }],
+  poker: [{ name: 'Player A', cards: 2 }, { name: 'Player B', cards: 2 }, { name: 'Board', cards: 5 }],
+  queen: [{ name: 'Total 0', cards: 1 }, { name: 'Total 1', cards: 1 }, { name: 'Total 2', cards: 1 }, { name: 'Total 3', cards: 1 }],
+  baccarat: [{ name: 'Player', cards: 2 }, { name: 'Banker', cards: 2 }],
+  aaa: [{ name: 'Card', cards: 1 }],
+  bollywood: [{ name: 'Card', cards: 1 }],
+  trio: [{ name: 'Cards', cards: 3 }],
+  andarbahar: [{ name: 'Joker', cards: 1 }, { name: 'Andar', cards: 1 }, { name: 'Bahar', cards: 1 }],
+  roulette: [{ name: 'Pocket', cards: 0 }],
+  worli: [{ name: 'Open', cards: 0 }, { name: 'Close', cards: 0 }],
+};
+
+/** The client's game codes (casino-games.ts) that differ from the rules codes. */
+const RULES_CODE: Record<string, string> = {
+  teen: 'teen1day',
+  teen9: 'teentest',
+  dt6: 'dt1day',
+  teen2: 'teen2card',
+  btable: 'bollywood',
+  ab20: 'andarbahar',
+  teenmuf: 'muflis',
+};
+
+/** A position on the table as drawn: its cards (a missing card is drawn face down). */
+export interface TableSeat {
+  name: string;
+  /** A code per card shown, null for a card still face down. */
+  cards: (string | null)[];
+  description: string;
+}
+
+/**
+ * The table to draw. With a result, its hands as dealt. Before, the game's seats with every card
+ * face down except the open ones (Hi-Low's base card, Andar Bahar's joker), which fill the first
+ * seats in dealing order. A game without a known layout shows its cards in one row.
+ */
+export function tableSeats(state: Pick<RoundState, 'game' | 'game_code' | 'cards' | 'result'>): TableSeat[] {
+  const hands: HandView[] = state.result?.hands ?? [];
+  if (hands.length > 0) {
+    return hands.map((h) => ({ name: h.name, cards: h.cards, description: h.description }));
+  }
+  const code = state.game ?? RULES_CODE[state.game_code] ?? state.game_code;
+  const seats = SEATS[code];
+  if (!seats) return state.cards.length > 0 ? [{ name: 'Cards', cards: state.cards, description: '' }] : [];
+  const open = [...state.cards];
+  return seats.map((seat) => ({
+    name: seat.name,
+    cards: Array.from({ length: seat.cards }, () => open.shift() ?? null),
+    description: '',
+  }));
+}
+
+/** Markets grouped by family, in the order the server posts them. */
+export function marketFamilies(markets: CasinoMarket[]): { family: string; markets: CasinoMarket[] }[] {
+  const groups: { family: string; markets: CasinoMarket[] }[] = [];
+  for (const market of markets) {
+    const last = groups.find((g) => g.family === market.family);
+    if (last) last.markets.push(market);
+    else groups.push({ family: market.family, markets: [market] });
+  }
+  return groups;
+}
+
+/** "pair-plus" → "Pair plus", "six-line" → "Six line". */
+export function familyTitle(family: string): string {
+  const words = family.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,73 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CATALOGUE, stubServer } from '../../testing/fake-server';
+import { renderApp, storeSession } from '../../testing/render';
+
+describe('casino reports', () => {
+  it('Casino Result shows game, date, round (linked to its detail), cards and winner', async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/report/casinoResult': {
+        data: {
+          rows: [
+            {
+              round_id: 'teen20-1795356000000',
+              game_code: 'teen20',
+              game_name: 'Teen Patti T20',
+              result: 'Player A: AS KD 3C (High card) | Player B: TH TD 4S (Pair of tens)',
+              winner: 'Player B',
+              date: '2026-11-22T14:00:31.000Z',
+              cards: ['AS', 'TH', 'KD', 'TD', '3C', '4S'],
+            },
+          ],
+          total: 1,
+          page: 1,
+          limit: 20,
+        },
+      },
+    });
+    storeSession();
+    renderApp('/report/casino-result');
+
+    const table = await screen.findByTestId('report-table');
+    const row = await within(table).findByText('Teen Patti T20').then((cell) => cell.closest('tr')!);
+    expect(within(row).getByText('22/11/2026 19:30:31')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'teen20-1795356000000' })).toHaveAttribute('href', '#/casino/round/teen20-1795356000000');
+    expect(within(row).getAllByRole('img')).toHaveLength(6);
+    expect(within(row).getByRole('img', { name: '10 of hearts' })).toBeInTheDocument();
+    expect(within(row).getByText('Player B')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/api/report/casinoResult')!.body).toMatchObject({ game_code: 'teen20', page: 1 });
+  });
+
+  it('Current Bets of type casino lists the casino bets with their game and round', async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/report/currentBets': (call) =>
+        (call.body as { type: string }).type === 'casino'
+          ? {
+              data: {
+                rows: [
+                  { bet_id: 31, round_id: 'dt1day-1795356000000', match_id: 4, game_code: 'dt6', game_name: 'Dragon Tiger 1 Day', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: null, status: 'open', date: '2026-11-22T14:00:10.000Z' },
+                ],
+                total: 1,
+                page: 1,
+                limit: 20,
+              },
+            }
+          : { data: { rows: [], total: 0, page: 1, limit: 20 } },
+    });
+    storeSession();
+    renderApp('/report/current-bet');
+    const user = userEvent.setup();
+
+    await screen.findByText('No data available in table');
+    await user.selectOptions(screen.getByTestId('filter-bet-type'), 'casino');
+    await waitFor(() => expect(calls.at(-1)!.body).toMatchObject({ type: 'casino', status: 'matched' }));
+    const row = (await screen.findByText('Dragon Tiger 1 Day')).closest('tr')!;
+    expect(within(row).getByRole('link', { name: 'dt1day-1795356000000' })).toHaveAttribute('href', '#/casino/round/dt1day-1795356000000');
+    expect(within(row).getByText('Tiger')).toBeInTheDocument();
+    expect(within(row).getByText('2.00')).toBeInTheDocument();
+    expect(within(row).getByText('100.00')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,52 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { stubServer } from '../../testing/fake-server';
+import { storeSession } from '../../testing/render';
+import { RulesTabs } from './RulesTabs';
+
+/** Spec §2's rules tabs, in its order (its spellings included). */
+const SPEC_TABS = [
+  'Horse Racing', 'Handball', 'Table Tennis', 'Basketball', 'Vollyball', 'Ice Hockey', 'Football', 'Tennis', 'Snooker', 'E-Games',
+  'Fustal', 'Big Bash League', 'Lunch Favourite', 'Politics', 'Bookmaker', 'Teenpatti', 'CricketCasino', 'Fancy Market 1',
+  'Football Fancy', 'IPL', 'Kabaddi', 'World Cup', 'Khado', 'Election', 'Fancy', 'Match', 'Binary',
+];
+
+function renderTabs() {
+  stubServer({
+    'POST /api/casino/getCasinoList': {
+      data: [
+        { match_id: 1, game_code: 'teen20', name: 'TP T20', title: 'Teen Patti T20', rules: ['Player A and Player B pay 1.98. House edge 1.00%.'] },
+        { match_id: 4, game_code: 'dt6', name: 'DT 1 DAY', title: 'Dragon Tiger 1 Day', rules: ['Tie pays 16.50. House edge 2.94%.'] },
+      ],
+    },
+  });
+  storeSession();
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <RulesTabs />
+    </QueryClientProvider>,
+  );
+}
+
+describe('the rules tabs', () => {
+  it("keep the spec's tabs in order, with one Casino tab at the end", () => {
+    renderTabs();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([...SPEC_TABS, 'Casino']);
+  });
+
+  it('leave Teenpatti empty and show each casino game\'s rules under Casino', async () => {
+    renderTabs();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Teenpatti' }));
+    expect(within(screen.getByTestId('rules-panel')).getByText('No records Found')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('tab', { name: 'Casino' }));
+    const panel = screen.getByTestId('rules-panel');
+    expect(await within(panel).findByRole('heading', { name: 'Teen Patti T20 (TP T20)' })).toBeInTheDocument();
+    expect(within(panel).getByRole('heading', { name: 'Dragon Tiger 1 Day (DT 1 DAY)' })).toBeInTheDocument();
+    expect(within(panel).getByText('Tie pays 16.50. House edge 2.94%.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,16 @@
+// Money typed and shown by the bet slips (sports and casino): integer minor units (1/100), so
+// nothing rounds through floating point.
+
+/** A stake as typed ("100", "250.5", "99.50") in minor units; null when it is not a plain amount. */
+export function parseStake(text: string): number | null {
+  const match = /^\s*(\d{1,10})(?:\.(\d{1,2}))?\s*$/.exec(text);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+/** Minor units as the product shows money: 2 decimals, a minus sign for a loss. */
+export function formatMinor(minor: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(minor);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
