@@ -63,9 +63,10 @@ process.on('exit', () => {
 
 /**
  * Starts `backlay serve` with demo data and waits until `/api/health` answers 200.
+ * @param {{ extraArgs?: string[] }} [options]  more `serve` flags, e.g. a short casino window
  * @returns {Promise<Server>}
  */
-export async function startServer() {
+export async function startServer({ extraArgs = [] } = {}) {
   await mustExist(BACKLAY_BIN, 'server binary (run `cargo build -p backlay`, or set BACKLAY_BIN)');
   await mustExist(path.join(WEB_DIR, 'index.html'), 'built client (run `npm ci && npm run build` in web/)');
 
@@ -77,6 +78,7 @@ export async function startServer() {
     '--database-url', `sqlite://${path.join(dataDir, 'e2e.db')}`,
     '--demo',
     '--web-dir', WEB_DIR,
+    ...extraArgs,
   ];
   const child = spawn(BACKLAY_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);

@@ -320,7 +320,7 @@ test('every user-menu page and modal opens', async () => {
   const card = page.getByTestId('race-page');
   await card.getByTestId('race-no-markets').or(card.getByTestId('market').first()).waitFor();
 
-  // The game page frames only allow-listed origins: nothing is listed, so an error shows.
+  // The game page frames only allow-listed origins: an address elsewhere shows an error.
   await page.goto(`${server.baseUrl}/#/casino/mac88/game?url=${encodeURIComponent('https://evil.example.test/game')}`);
   await page.getByTestId('game-error').waitFor();
   assert.equal(await page.locator('iframe').count(), 0);

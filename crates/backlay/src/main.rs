@@ -7,7 +7,7 @@
 //! backlay casino verify …  recompute a casino round from its revealed seed
 //! ```
 //! Every flag has an environment twin (`BACKLAY_ADDR`, `DATABASE_URL`, `BACKLAY_DEMO`,
-//! `BACKLAY_DEMO_FEED`, `BACKLAY_WEB_DIR` …); see `backlay help serve`.
+//! `BACKLAY_DEMO_FEED`, `BACKLAY_WEB_DIR`, `BACKLAY_PUBLIC_URL` …); see `backlay help serve`.
 
 mod admin;
 mod casino;
@@ -88,6 +88,14 @@ struct ServeArgs {
     /// Take client addresses from X-Forwarded-For (only behind your own reverse proxy).
     #[arg(long, env = "BACKLAY_TRUST_FORWARDED_FOR")]
     trust_forwarded_for: bool,
+    /// The origin browsers reach this server at (https://bet.example.com), where the built-in
+    /// casino provider's games are served and framed from (default: http://<addr>).
+    #[arg(long, env = "BACKLAY_PUBLIC_URL", value_parser = public_url)]
+    public_url: Option<String>,
+}
+
+fn public_url(text: &str) -> Result<String, String> {
+    backlay_server::config::parse_public_url(text)
 }
 
 impl ServeArgs {
@@ -154,6 +162,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.web_dir = args.web_dir.clone();
     config.session_ttl_ms = i64::from(args.session_ttl_hours) * 60 * 60 * 1000;
     config.trust_forwarded_for = args.trust_forwarded_for;
+    config.public_url = args.public_url.clone();
     let feed = config.demo_feed;
     let server = Server::build(config).await?;
     let addr = server.local_addr();

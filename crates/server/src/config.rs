@@ -42,6 +42,31 @@ pub struct Config {
     pub casino_result_pause_ms: i64,
     /// Run only these casino games (client or rules codes); empty: every active game.
     pub casino_games: Vec<String>,
+    /// The origin browsers reach this server at (`https://bet.example.com`), where the
+    /// built-in casino provider's pages are served and framed from. `None`: `http://` and the
+    /// address the server bound (fine on one machine; set it behind a proxy or on 0.0.0.0).
+    pub public_url: Option<String>,
+}
+
+/// Checks a public URL: `http(s)://host[:port]`, no path, query or credentials; answers it
+/// without a trailing `/`.
+pub fn parse_public_url(text: &str) -> Result<String, String> {
+    let url = text.trim().trim_end_matches('/');
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| format!("{text:?} is not a public URL such as https://bet.example.com (http or https, no path)"))?;
+    let (host, port) = match rest.rsplit_once(':') {
+        Some((host, port)) if !rest.ends_with(']') => (host, Some(port)),
+        _ => (rest, None),
+    };
+    let host_ok = !host.is_empty()
+        && (host.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+            || (host.starts_with('[') && host.ends_with(']') && host[1..host.len() - 1].chars().all(|c| c.is_ascii_hexdigit() || c == ':')));
+    if !host_ok || port.is_some_and(|p| p.parse::<u16>().is_err()) {
+        return Err(format!("{text:?} is not a public URL such as https://bet.example.com (http or https, no path)"));
+    }
+    Ok(url.to_lowercase())
 }
 
 impl Config {
@@ -62,6 +87,23 @@ impl Config {
             casino_betting_window_ms: crate::casino::DEFAULT_BETTING_WINDOW_MS,
             casino_result_pause_ms: crate::casino::DEFAULT_RESULT_PAUSE_MS,
             casino_games: Vec::new(),
+            public_url: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_public_url;
+
+    #[test]
+    fn public_urls_are_origins() {
+        assert_eq!(parse_public_url("https://Bet.Example.com/").unwrap(), "https://bet.example.com");
+        assert_eq!(parse_public_url("http://127.0.0.1:8080").unwrap(), "http://127.0.0.1:8080");
+        assert_eq!(parse_public_url("http://[::1]:8080").unwrap(), "http://[::1]:8080");
+        assert!(parse_public_url("bet.example.com").is_err());
+        assert!(parse_public_url("https://bet.example.com/path").is_err());
+        assert!(parse_public_url("https://user@bet.example.com").is_err());
+        assert!(parse_public_url("https://bet.example.com:99999").is_err());
     }
 }

@@ -108,6 +108,33 @@ impl<'de> Deserialize<'de> for FlexI64 {
     }
 }
 
+/// An id or code sent as text or as a whole number (`"d-17"` or `17`), kept as text: what a
+/// partner's system sends for its own ids (a provider's tx id, a catalogue game id).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextId(pub String);
+
+impl<'de> Deserialize<'de> for TextId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct IdVisitor;
+        impl Visitor<'_> for IdVisitor {
+            type Value = TextId;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an id (text or a whole number)")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<TextId, E> {
+                Ok(TextId(v.to_string()))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<TextId, E> {
+                Ok(TextId(v.to_string()))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<TextId, E> {
+                Ok(TextId(v.to_string()))
+            }
+        }
+        deserializer.deserialize_any(IdVisitor)
+    }
+}
+
 /// A yes/no flag sent as `true`/`false`, `1`/`0` or `"1"`/`"0"`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FlexBool(pub bool);
@@ -248,6 +275,19 @@ mod tests {
 
     fn message(err: AppError) -> String {
         err.to_string()
+    }
+
+    #[test]
+    fn text_ids_as_text_or_whole_numbers() {
+        #[derive(Debug, Deserialize)]
+        struct Ids {
+            a: TextId,
+            b: TextId,
+        }
+        let ids: Ids = parse_json(br#"{"a": "d-17", "b": 17}"#).unwrap();
+        assert_eq!((ids.a.0.as_str(), ids.b.0.as_str()), ("d-17", "17"));
+        assert!(parse_json::<Ids>(br#"{"a": 1.5, "b": "x"}"#).is_err());
+        assert!(parse_json::<Ids>(br#"{"a": true, "b": "x"}"#).is_err());
     }
 
     #[test]

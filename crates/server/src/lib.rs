@@ -15,9 +15,11 @@ pub mod error;
 pub mod input;
 pub mod operator;
 pub mod password;
+pub mod provider;
 pub mod session;
 pub mod throttle;
 pub mod totp;
+pub mod wallet;
 mod web;
 
 use std::net::SocketAddr;
@@ -45,13 +47,25 @@ pub struct AppState {
     /// A hash to verify against when the user name is unknown, so that an unknown name and a
     /// wrong password take the same time.
     pub dummy_password_hash: Arc<String>,
+    /// The origin browsers reach the server at (no trailing `/`): `Config::public_url`, or
+    /// `http://` and the bound address.
+    pub public_url: Arc<str>,
+    /// The built-in casino provider's backend (its secret, its dealt tables).
+    pub provider: Arc<provider::BuiltinProvider>,
 }
 
 impl AppState {
     pub async fn new(store: Store, config: Config) -> anyhow::Result<AppState> {
         let dummy_password_hash = password::hash_password(session::new_token()).await?;
+        let public_url = match &config.public_url {
+            Some(url) => config::parse_public_url(url).map_err(|e| anyhow::anyhow!("--public-url: {e}"))?,
+            None => format!("http://{}", config.addr),
+        };
+        let provider = provider::BuiltinProvider::ensure(&store, clock::now_ms()).await?;
         let engine = engine::Engine::start(store.clone()).await?;
         Ok(AppState {
+            public_url: public_url.into(),
+            provider: Arc::new(provider),
             live_books: api::stream::LiveBooks::start(&engine),
             engine,
             stream_tickets: Arc::default(),
@@ -63,10 +77,11 @@ impl AppState {
     }
 }
 
-/// The whole app: API, OpenAPI document and web client.
+/// The whole app: API, OpenAPI document, the built-in casino provider (`/provider/…`) and
+/// web client.
 pub fn app(state: AppState) -> Router {
     let web_dir = state.config.web_dir.clone();
-    api::router(state).merge(web::router(&web_dir))
+    api::router(state.clone()).merge(provider::routes(state)).merge(web::router(&web_dir))
 }
 
 /// A server bound to an address, ready to run.
@@ -81,13 +96,15 @@ pub struct Server {
 
 impl Server {
     /// Connects to the database, migrates it, seeds demo data when asked, and binds the address.
-    pub async fn build(config: Config) -> anyhow::Result<Server> {
+    pub async fn build(mut config: Config) -> anyhow::Result<Server> {
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
         let seeded = config.demo && demo::seed_if_empty(&store).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
+        // The address actually bound (port 0 picks one), for the default public URL.
+        config.addr = listener.local_addr()?;
         let with_markets = config.demo_markets;
         let with_feed = config.demo_feed;
         let casino_settings = config.casino.then(|| casino::RunnerSettings {

@@ -1,6 +1,6 @@
 //! The double-entry ledger: every movement of money is one transaction of two or more entries
 //! that sum to zero, across user accounts and the system accounts (`issuance`, `house`,
-//! `commission`).
+//! `commission`, `provider_games`).
 //!
 //! Example: the agent (account 7, balance 5,000.00) deposits 1,000.00 into a client (account 9):
 //!
@@ -31,6 +31,9 @@ pub enum SystemAccount {
     House,
     /// Collects commission on exchange winnings.
     Commission,
+    /// The game providers' side of every seamless-wallet posting (migration 0006): a debit
+    /// moves the stake here from the player, a credit or rollback moves money back.
+    ProviderGames,
 }
 
 impl SystemAccount {
@@ -39,6 +42,7 @@ impl SystemAccount {
             SystemAccount::Issuance => "issuance",
             SystemAccount::House => "house",
             SystemAccount::Commission => "commission",
+            SystemAccount::ProviderGames => "provider_games",
         }
     }
 }

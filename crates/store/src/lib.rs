@@ -12,7 +12,7 @@
 //!
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
 //! grouped by area: [`users`], [`sessions`], [`security`], [`ledger`], [`bets`], [`markets`],
-//! [`payments`], [`catalogue`], [`casino`], [`settings`], [`buttons`], [`audit`].
+//! [`payments`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`audit`].
 
 pub mod audit;
 pub mod bets;
@@ -22,10 +22,12 @@ pub mod catalogue;
 pub mod ledger;
 pub mod markets;
 pub mod payments;
+pub mod providers;
 pub mod security;
 pub mod sessions;
 pub mod settings;
 pub mod users;
+pub mod wallet;
 
 use std::path::Path;
 use std::str::FromStr;

@@ -20,6 +20,8 @@ pub mod settings;
 pub mod sport;
 pub mod stream;
 pub mod user;
+pub mod wallet;
+pub mod world_casino;
 
 use std::sync::Arc;
 
@@ -50,7 +52,8 @@ use crate::AppState;
         (name = "user", description = "The caller's balance and stake buttons"),
         (name = "catalogue", description = "Sports, series, matches, casino categories, site settings"),
         (name = "bet", description = "Bets and exposure"),
-        (name = "casino", description = "In-house casino rounds: tables, bets, results, fairness"),
+        (name = "casino", description = "In-house casino rounds: tables, bets, results, fairness; the world-casino catalogue and launch"),
+        (name = "wallet", description = "Seamless wallet for game providers: signed by the provider (docs/wallet.md), no user log-in"),
         (name = "admin", description = "Operator actions (admin; agents over their own clients)"),
         (name = "health", description = "Readiness"),
     )
@@ -84,6 +87,8 @@ pub fn router(state: AppState) -> Router {
                 .merge(series::routes())
                 .merge(matches::routes())
                 .merge(casino::routes())
+                .merge(world_casino::routes())
+                .merge(wallet::routes())
                 .merge(bet::routes())
                 .merge(admin::routes())
                 .merge(market::routes())
@@ -118,7 +123,7 @@ async fn method_not_allowed(request: Request) -> AppError {
 }
 
 /// A panicking handler answers a plain 500 in the envelope; the panic message goes to the log.
-fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+pub(crate) fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
     let message = panic
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
@@ -128,7 +133,7 @@ fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
 }
 
 /// Logs each server error once, with its cause chain; the client only sees a generic message.
-async fn log_server_errors(request: Request, next: Next) -> Response {
+pub(crate) async fn log_server_errors(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_string();
     let response = next.run(request).await;

@@ -1,8 +1,10 @@
 //! Reports of the caller's own money and bets: the account statement (every ledger entry with
-//! its running balance) and current bets. A user only ever sees their own.
+//! its running balance), current bets, and live casino bets (the provider wallet calls). A user
+//! only ever sees their own.
 
 use axum::extract::State;
 use backlay_core::money::Money;
+use backlay_store::wallet::{LiveCasinoLine, ProviderRoundState, WalletKind};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -15,7 +17,10 @@ use crate::session::CurrentUser;
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(account_statement)).routes(routes!(current_bets))
+    OpenApiRouter::new()
+        .routes(routes!(account_statement))
+        .routes(routes!(current_bets))
+        .routes(routes!(live_casino_bets))
 }
 
 #[derive(Deserialize, ToSchema, Default)]
@@ -77,7 +82,7 @@ async fn account_statement(
         "all" | "" => "",
         "deposit_withdraw" => "deposit,withdraw",
         "sports" => "settlement,void",
-        "casino" => "casino",
+        "casino" => "casino,live_casino",
         other => return Err(AppError::field("type", format!("{other} is not a statement type: use all, deposit_withdraw, sports or casino."))),
     };
     let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
@@ -169,4 +174,91 @@ async fn current_bets(
         }))
         .collect();
     Ok(ok(Paged { rows, total, page, limit }))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+pub struct LiveCasinoBetsRequest {
+    /// yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning.
+    #[serde(default)]
+    pub from_date: Option<String>,
+    /// yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now.
+    #[serde(default)]
+    pub to_date: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub page: Option<FlexI64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub limit: Option<FlexI64>,
+}
+
+/// One wallet call of a provider's on the caller's money.
+#[derive(Serialize, ToSchema)]
+pub struct LiveCasinoBetRow {
+    pub id: i64,
+    pub date: String,
+    pub provider_name: String,
+    pub game_name: String,
+    pub game_code: String,
+    /// The provider's round.
+    pub round_id: String,
+    /// The provider's id for the call.
+    pub transaction_id: String,
+    /// debit (a stake), credit (a payout) or rollback (a stake returned).
+    pub kind: String,
+    #[schema(value_type = f64)]
+    pub debit: Money,
+    #[schema(value_type = f64)]
+    pub credit: Money,
+    #[schema(value_type = f64)]
+    pub amount: Money,
+    /// A debit: open, settled or rolled back; a credit: won or lost; a rollback: refund.
+    pub status: String,
+}
+
+fn live_casino_row(line: LiveCasinoLine) -> LiveCasinoBetRow {
+    let amount = Money::from_minor(line.amount_minor);
+    let (debit, credit, status) = match line.kind {
+        WalletKind::Debit => {
+            let status = match (line.rolled_back_by.is_some(), line.round_state) {
+                (true, _) | (false, ProviderRoundState::RolledBack) => "rolled back",
+                (false, ProviderRoundState::Open) => "open",
+                (false, ProviderRoundState::Settled) => "settled",
+            };
+            (amount, Money::ZERO, status)
+        }
+        WalletKind::Credit => (Money::ZERO, amount, if line.amount_minor > 0 { "won" } else { "lost" }),
+        WalletKind::Rollback => (Money::ZERO, amount, "refund"),
+    };
+    LiveCasinoBetRow {
+        id: line.id,
+        date: iso_utc(line.created_at_ms),
+        provider_name: line.provider_name,
+        game_name: line.game_name.unwrap_or_else(|| line.game_code.clone()),
+        game_code: line.game_code,
+        round_id: line.round_ref,
+        transaction_id: line.provider_tx_id,
+        kind: line.kind.as_str().to_string(),
+        debit,
+        credit,
+        amount,
+        status: status.to_string(),
+    }
+}
+
+#[utoipa::path(post, path = "/report/liveCasinoBets", tag = "user", request_body = LiveCasinoBetsRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Paged<LiveCasinoBetRow>>), (status = 400), (status = 401)))]
+async fn live_casino_bets(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<LiveCasinoBetsRequest>,
+) -> ApiResult<Paged<LiveCasinoBetRow>> {
+    let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
+    let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
+    if from_ms > to_ms {
+        return Err(AppError::field("to_date", "to_date must not be before from_date."));
+    }
+    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    let (lines, total) = state.store.live_casino_lines(authed.user.id, from_ms, to_ms, offset, limit).await?;
+    Ok(ok(Paged { rows: lines.into_iter().map(live_casino_row).collect(), total, page, limit }))
 }

@@ -134,7 +134,8 @@ pub struct GlobalSetting {
     pub text_primary_color: String,
     pub text_secondry_color: String,
     pub other_color: String,
-    /// Origins of casino providers whose game pages may be framed (casino/mac88/game).
+    /// Origins of casino providers whose game pages may be framed (casino/mac88/game): the
+    /// operator's list and the server's public origin (the built-in provider).
     pub casino_frame_origins: Vec<String>,
 }
 
@@ -156,13 +157,34 @@ async fn get_global_setting(State(state): State<AppState>) -> ApiResult<GlobalSe
         text_primary_color: text("text_primary_color"),
         text_secondry_color: text("text_secondry_color"),
         other_color: text("other_color"),
-        casino_frame_origins: origin_list(&text("casino_frame_origins")),
+        casino_frame_origins: frame_origins(&text("casino_frame_origins"), &state.public_url),
     }))
+}
+
+/// The operator's list of provider origins, plus the server's own public origin, where the
+/// built-in provider's games are served (`/provider/play`), so the client frames them.
+fn frame_origins(setting: &str, public_url: &str) -> Vec<String> {
+    let own = public_url.trim_end_matches('/').to_lowercase();
+    let mut origins = origin_list(setting);
+    if !origins.contains(&own) {
+        origins.push(own);
+    }
+    origins
 }
 
 #[cfg(test)]
 mod tests {
-    use super::validate;
+    use super::{frame_origins, validate};
+
+    #[test]
+    fn the_public_origin_is_always_framed() {
+        assert_eq!(frame_origins("", "http://127.0.0.1:8080"), vec!["http://127.0.0.1:8080".to_string()]);
+        assert_eq!(
+            frame_origins("https://games.example.com", "https://Bet.Example.com/"),
+            vec!["https://games.example.com".to_string(), "https://bet.example.com".to_string()]
+        );
+        assert_eq!(frame_origins("https://bet.example.com", "https://bet.example.com"), vec!["https://bet.example.com".to_string()]);
+    }
 
     #[test]
     fn each_kind_is_checked() {

@@ -19,7 +19,9 @@ async fn global_setting_needs_no_token_and_has_every_field(app: TestApp) {
     assert_eq!(data["payment_gateway"], 1);
     assert!(data["site_message"].as_str().unwrap().contains("Welcome"));
     assert!(data.get("default_parent").is_none(), "operational settings are not public");
-    assert_eq!(data["casino_frame_origins"], json!([]));
+    // The server's own origin is always there: the built-in casino provider is served on it.
+    let own_origin = app.base.trim_end_matches("/api").to_string();
+    assert_eq!(data["casino_frame_origins"], json!([own_origin]));
     let admin = app.admin().await;
     app.post("admin/settings", Some(&admin), json!({ "casino_frame_origins": "https://games.example.com, https://live.example.org/" }))
         .await
@@ -28,7 +30,7 @@ async fn global_setting_needs_no_token_and_has_every_field(app: TestApp) {
     bad.expect(400);
     assert!(bad.field_error("casino_frame_origins").contains("ftp://x"));
     let after = app.get("globalSetting/getGlobalSetting", None).await;
-    assert_eq!(after.data()["casino_frame_origins"], json!(["https://games.example.com", "https://live.example.org"]));
+    assert_eq!(after.data()["casino_frame_origins"], json!(["https://games.example.com", "https://live.example.org", own_origin]));
 }
 both_databases!(global_setting_needs_no_token_and_has_every_field);
 

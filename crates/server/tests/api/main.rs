@@ -14,3 +14,4 @@ mod payment;
 mod security;
 mod stream;
 mod user;
+mod wallet;

@@ -1,0 +1,251 @@
+// @ts-check
+// Casino journeys against the real server: an in-house table opened from the sidebar, a bet
+// inside the betting window, the result paid into the header balance and the round found in
+// the Casino Result report; a world-casino game launched from INT Casino into the framed game
+// page, played through the seamless wallet and listed in Live Casino Bets.
+//
+// The server runs casino rounds with a 10 s betting window so a round ends within the test.
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import { launchBrowser, newPage, startServer } from '../harness.mjs';
+
+const SHOTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const WINDOW_SECONDS = 10;
+/** A round: the window, the deal and the result pause, with room to spare. */
+const ROUND_WAIT = { timeout: (WINDOW_SECONDS + 20) * 1000 };
+/** Waits that span the header's 5 s balance poll. */
+const POLL_WAIT = { timeout: 15_000 };
+
+/** @type {import('../harness.mjs').Server} */
+let server;
+/** @type {import('../harness.mjs').Browser} */
+let browser;
+/** @type {import('playwright-core').Page} */
+let page;
+/** @type {string[]} */
+const pageErrors = [];
+let token = '';
+
+/** @param {string} apiPath @param {unknown} body */
+async function api(apiPath, body) {
+  const response = await fetch(`${server.baseUrl}/api/${apiPath}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** The caller's balance in minor units, from the server. */
+async function balanceMinor() {
+  const answer = await fetch(`${server.baseUrl}/api/user/getUserBalance`, { headers: { Authorization: `Bearer ${token}` } });
+  const body = await answer.json();
+  const minor = Math.round(Number(body.data.total_balance) * 100);
+  assert.ok(Number.isInteger(minor), `getUserBalance answered ${JSON.stringify(body)}`);
+  return minor;
+}
+
+/** @param {number} minor */
+const money = (minor) => (minor / 100).toFixed(2);
+
+/** @param {string} name */
+async function shoot(name) {
+  await page.setViewportSize(DESKTOP);
+  await page.waitForTimeout(350);
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-1280.png`) });
+  await page.setViewportSize(PHONE);
+  await page.waitForTimeout(350);
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-390.png`) });
+  await page.setViewportSize(DESKTOP);
+}
+
+before(async () => {
+  await mkdir(SHOTS_DIR, { recursive: true });
+  server = await startServer({ extraArgs: ['--no-demo-feed', '--casino-window-seconds', String(WINDOW_SECONDS)] });
+  browser = await launchBrowser();
+  page = await newPage(browser);
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(`${server.baseUrl}/#/login`);
+  await page.getByTestId('login-user-name').fill('demo');
+  await page.getByTestId('login-password').fill('Demo@1234');
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
+  await page.getByTestId('balance').filter({ hasText: /\d+\.\d{2}/ }).waitFor();
+  token = await page.evaluate(() => localStorage.getItem('usertoken') ?? '');
+  assert.ok(token, 'the session token is stored');
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('a table from the sidebar: bet in the window, see the result and the new balance, find the round in Casino Result', async () => {
+  await page.getByRole('link', { name: 'DT 1 DAY', exact: true }).click();
+  const table = page.getByTestId('casino-table');
+  await table.waitFor();
+  assert.match(await page.evaluate(() => location.hash), /^#\/casino\/match\/dt6$/);
+
+  // Wait for a round with at least 5 s of its window left, so the bet is not a race.
+  await bettingOpenFor(5);
+  const roundId = (await page.getByTestId('casino-round-id').innerText()).trim();
+  assert.match(roundId, /^dt1day-\d+$/);
+  const before = await balanceMinor();
+
+  await page.getByTestId('casino-market-dragon').click();
+  const slip = page.getByTestId('casino-slip');
+  await slip.getByTestId('casino-stake').fill('100');
+  await slip.getByTestId('casino-place-bet').click();
+  const myBet = page.getByTestId('casino-my-bet');
+  await myBet.first().waitFor();
+  assert.equal(await balanceMinor(), before - 100_00, 'the stake left the balance when the bet was taken');
+  await shoot('casino-table-bet');
+
+  // The window closes: the markets are suspended, then the cards and the winner show.
+  await page.getByTestId('casino-winner').waitFor(ROUND_WAIT);
+  assert.equal(await page.getByTestId('casino-round-id').innerText(), roundId);
+  await shoot('casino-table-result');
+
+  // Settled once, at the posted odds: Dragon pays 2.00, a tie gives half back, Tiger loses.
+  let detail = await api('casino/round', { round_id: roundId });
+  for (let i = 0; i < 50 && detail.body.data?.phase !== 'settled'; i++) {
+    await page.waitForTimeout(200);
+    detail = await api('casino/round', { round_id: roundId });
+  }
+  assert.equal(detail.body.data.phase, 'settled', JSON.stringify(detail.body));
+  const payout = { Dragon: 200_00, Tie: 50_00, Tiger: 0 }[/** @type {string} */ (detail.body.data.winner)];
+  assert.notEqual(payout, undefined, `winner ${detail.body.data.winner}`);
+  const after = await balanceMinor();
+  assert.equal(after, before - 100_00 + payout);
+  await page.getByTestId('balance').filter({ hasText: new RegExp(`^${money(after).replace('.', '\\.')}$`) }).waitFor(POLL_WAIT);
+
+  // The result strip links to the round's page, whose commitment checks out in the browser.
+  await page.getByTestId('casino-last-results').locator(`a[href$="${roundId}"]`).waitFor(ROUND_WAIT);
+  await page.getByTestId('casino-last-results').locator(`a[href$="${roundId}"]`).click();
+  await page.getByTestId('casino-round-page').waitFor();
+  await page.getByTestId('commitment-check').filter({ hasText: /matches/i }).waitFor();
+  await shoot('casino-round-verified');
+
+  // The round is in the Casino Result report for the game.
+  await page.goto(`${server.baseUrl}/#/report/casino-result`);
+  await page.getByTestId('casino-result-page').waitFor();
+  await page.getByTestId('filter-game').selectOption({ label: 'DT 1 DAY' });
+  await page.getByTestId('filter-submit').click();
+  await page.getByTestId('casino-result-page').getByText(roundId).waitFor(POLL_WAIT);
+  await shoot('casino-result-report');
+  assert.deepEqual(pageErrors, []);
+});
+
+/** Waits on the open table for a round with at least `seconds` of its window left. @param {number} seconds */
+async function bettingOpenFor(seconds) {
+  await page.waitForFunction(
+    (least) => {
+      const status = document.querySelector('[data-testid="casino-status"]')?.textContent ?? '';
+      const left = Number(document.querySelector('[data-testid="casino-countdown"]')?.textContent ?? '0');
+      return /betting/i.test(status) && left >= least;
+    },
+    seconds,
+    ROUND_WAIT,
+  );
+}
+
+test('each of the sixteen tables takes a bet from the browser, and every round settles and verifies', async () => {
+  const sidebar = ['TP T20', 'TP 1 DAY', 'TP TEST', 'DT 1 DAY', 'TP 2 Card', 'HILOW', 'POKER', 'QUEEN', 'BACCARAT',
+    'AMAR AKBAR ANTHONEY', 'BOLLYWOOD', 'TRIO', 'ANDAR BAHAR', 'MUFLIS TP', 'ROULETTE', 'WORLI MATAKA'];
+  const before = await balanceMinor();
+  /** @type {string[]} */
+  const rounds = [];
+  for (const name of sidebar) {
+    await page.getByRole('link', { name, exact: true }).click();
+    await page.getByTestId('casino-table').waitFor();
+    await bettingOpenFor(3);
+    const roundId = (await page.getByTestId('casino-round-id').innerText()).trim();
+    await page.locator('button[data-testid^="casino-market-"]:enabled').first().click();
+    await page.getByTestId('casino-stake').fill('10');
+    await page.getByTestId('casino-place-bet').click();
+    await page.getByTestId('casino-my-bet').first().waitFor();
+    rounds.push(roundId);
+  }
+  assert.equal(new Set(rounds.map((r) => r.replace(/-\d+$/, ''))).size, 16, `one round per game: ${rounds}`);
+
+  // Every round is dealt, settled once and recomputes from its revealed seed.
+  for (const roundId of rounds) {
+    let detail = await api('casino/round', { round_id: roundId });
+    for (let i = 0; i < 150 && detail.body.data?.phase !== 'settled'; i++) {
+      await page.waitForTimeout(200);
+      detail = await api('casino/round', { round_id: roundId });
+    }
+    assert.equal(detail.body.data.phase, 'settled', `${roundId}: ${JSON.stringify(detail.body)}`);
+    assert.equal(detail.body.data.verified, true, `${roundId} verifies`);
+  }
+  // No casino bet is left open, and the balance moved by exactly the stakes and payouts the
+  // statement lists for these rounds.
+  const open = await api('report/currentBets', { type: 'casino', status: 'matched', page: 1, limit: 50 });
+  assert.equal(open.status, 200, JSON.stringify(open.body));
+  assert.equal(open.body.data.total, 0, JSON.stringify(open.body.data));
+  const statement = await api('report/accountStatement', { type: 'casino', page: 1, limit: 100 });
+  assert.equal(statement.status, 200, JSON.stringify(statement.body));
+  const ours = statement.body.data.rows.filter((/** @type {{description: string}} */ row) => rounds.some((r) => row.description.includes(r)));
+  const net = ours.reduce((/** @type {number} */ sum, /** @type {{credit: number, debit: number}} */ row) => sum + Math.round(Number(row.credit) * 100) - Math.round(Number(row.debit) * 100), 0);
+  assert.ok(ours.filter((/** @type {{debit: number}} */ row) => Number(row.debit) === 10).length === 16, JSON.stringify(ours));
+  assert.equal(await balanceMinor(), before + net);
+  assert.deepEqual(pageErrors, []);
+});
+
+test('INT Casino: a world-casino game launches into the framed page, plays through the wallet and shows in Live Casino Bets', async () => {
+  await page.goto(`${server.baseUrl}/#/`);
+  await page.getByRole('link', { name: 'INT Casino', exact: true }).click();
+  await page.getByTestId('world-casino-page').waitFor();
+  await page.getByTestId('world-casino-search').fill('baccarat');
+  const tiles = page.getByTestId('world-casino-games').getByRole('button');
+  await tiles.first().waitFor();
+  assert.equal(await tiles.count(), 1, 'the search leaves the one Baccarat table');
+  await shoot('world-casino');
+  const before = await balanceMinor();
+  await tiles.first().click();
+
+  // gap/gaplogin answered the built-in provider's address on this server's own origin: framed.
+  await page.getByTestId('casino-game-page').waitFor();
+  const framed = new URL(decodeURIComponent(new URL(page.url().replace('#/', '')).searchParams.get('url') ?? ''));
+  assert.equal(framed.origin, server.baseUrl);
+  const frameElement = page.locator('iframe.game-frame');
+  assert.equal(new URL((await frameElement.getAttribute('src')) ?? '').origin, server.baseUrl);
+  const game = page.frameLocator('iframe.game-frame');
+  await game.locator('#title').filter({ hasText: /baccarat/i }).waitFor();
+  await game.locator('#balance').filter({ hasText: /\d\.\d{2}$/ }).waitFor();
+
+  await game.locator('#markets button').first().click();
+  await game.locator('#stake').fill('100');
+  await game.locator('#deal').click();
+  const result = game.locator('#result');
+  await result.waitFor();
+  const text = await result.innerText();
+  const payoutText = /payout ([\d,]+\.\d{2})/.exec(text)?.[1];
+  assert.ok(payoutText, text);
+  const payout = Math.round(Number(payoutText.replaceAll(',', '')) * 100);
+  assert.equal(await balanceMinor(), before - 100_00 + payout, 'the wallet debited the stake and credited the payout');
+  await shoot('world-casino-game');
+
+  // The provider's debit and credit are the caller's Live Casino Bets.
+  await page.goto(`${server.baseUrl}/#/report/live-casino-bets`);
+  const report = page.getByTestId('live-casino-bets-page');
+  await report.waitFor();
+  await report.getByText(/debit/i).first().waitFor(POLL_WAIT);
+  await report.getByText(/credit/i).first().waitFor();
+  await shoot('live-casino-bets');
+  assert.deepEqual(pageErrors, []);
+});
+
+test('an address off the allow-list is never framed', async () => {
+  for (const url of ['https://evil.example.test/game', 'javascript:alert(1)', `${server.baseUrl.replace('127.0.0.1', 'localhost')}/provider/play`]) {
+    await page.goto(`${server.baseUrl}/#/casino/mac88/game?url=${encodeURIComponent(url)}`);
+    await page.getByTestId('game-error').waitFor();
+    assert.equal(await page.locator('iframe').count(), 0, url);
+  }
+  await shoot('casino-game-refused-off-list');
+});
