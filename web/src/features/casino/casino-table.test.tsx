@@ -263,7 +263,9 @@ describe('the round page', () => {
     renderApp(`/casino/round/${ROUND}`);
 
     const page = await screen.findByTestId('casino-round-page');
-    expect(await within(page).findByTestId('commitment-check')).toHaveTextContent(/Commitment matches/);
+    // The hash is computed asynchronously (WebCrypto): wait for the verdict, not just the element.
+    expect(await within(page).findByText(/Commitment matches/)).toBeInTheDocument();
+    expect(within(page).getByTestId('commitment-check')).toHaveAttribute('data-state', 'match');
     expect(within(page).getByTestId('round-seed')).toHaveTextContent(SEED_5A);
     expect(within(page).getByTestId('round-winner')).toHaveTextContent('Tiger');
     expect(within(page).getByRole('img', { name: 'King of clubs' })).toBeInTheDocument();
