@@ -86,10 +86,15 @@ after(async () => {
 });
 
 test('a table from the sidebar: bet in the window, see the result and the new balance, find the round in Casino Result', async () => {
+  // The table follows its rounds on the live stream (polling slowly meanwhile).
+  const roundStream = page.waitForResponse((r) => r.url().includes('/api/stream?casino=dt6&ticket='));
   await page.getByRole('link', { name: 'DT 1 DAY', exact: true }).click();
   const table = page.getByTestId('casino-table');
   await table.waitFor();
   assert.match(await page.evaluate(() => location.hash), /^#\/casino\/match\/dt6$/);
+  const streamed = await roundStream;
+  assert.equal(streamed.status(), 200);
+  assert.match(streamed.headers()['content-type'] ?? '', /^text\/event-stream/);
 
   // Wait for a round with at least 5 s of its window left, so the bet is not a race.
   await bettingOpenFor(5);

@@ -44,6 +44,8 @@ pub struct AppState {
     pub stream_tickets: Arc<api::stream::StreamTickets>,
     /// The engine's changes as serialised market books, for every stream.
     pub live_books: Arc<api::stream::LiveBooks>,
+    /// The casino runner's steps (round opened, closed, dealt, settled), for the table streams.
+    pub round_events: Arc<casino::RoundEvents>,
     /// A hash to verify against when the user name is unknown, so that an unknown name and a
     /// wrong password take the same time.
     pub dummy_password_hash: Arc<String>,
@@ -67,6 +69,7 @@ impl AppState {
             public_url: public_url.into(),
             provider: Arc::new(provider),
             live_books: api::stream::LiveBooks::start(&engine),
+            round_events: Arc::default(),
             engine,
             stream_tickets: Arc::default(),
             store,
@@ -124,7 +127,7 @@ impl Server {
         }
         let demo_feed = with_feed.then(|| demo::start_feed(state.clone()));
         let casino = match casino_settings {
-            Some(settings) => Some(casino::start(state.store.clone(), settings).await?),
+            Some(settings) => Some(casino::start(state.store.clone(), settings, state.round_events.clone()).await?),
             None => None,
         };
         Ok(Server { listener, router: app(state), demo_feed, casino })

@@ -47,6 +47,8 @@ use crate::AppState;
         Every answer is the envelope {status, message, data}; money is a number with 2 decimals; \
         times are ISO-8601 UTC."),
     modifiers(&BearerAuth),
+    // Sent as a stream's `round` event, so no handler's body names it.
+    components(schemas(crate::casino::RoundEvent)),
     tags(
         (name = "auth", description = "Log-in, sign-up, log-out, passwords"),
         (name = "user", description = "The caller's balance and stake buttons"),

@@ -1,18 +1,27 @@
-//! The live stream of a match's markets over Server-Sent Events.
+//! The live stream over Server-Sent Events: one match's markets, or one casino table's rounds.
 //!
 //! A browser's `EventSource` cannot send an `Authorization` header, so the page first asks
 //! `POST stream/ticket` (with its session) for a short-lived ticket and opens
-//! `GET stream?match_id=…&ticket=…`. The stream sends a `snapshot` event with every market of
-//! the match, then a `market` event for each market that changed, coalesced: at most one event
-//! per market per [`COALESCE_MS`] (5 a second), the first change after a quiet spell at once.
+//! `GET stream?match_id=…&ticket=…` or `GET stream?casino=<game_code>&ticket=…`.
+//!
+//! A match stream sends a `snapshot` event with every market of the match, then a `market`
+//! event for each market that changed, coalesced: at most one event per market per
+//! [`COALESCE_MS`] (5 a second), the first change after a quiet spell at once.
 //! Books are public: no positions, no orders of anyone. When the listener's own bets,
 //! positions or exposure in a market changed (their bet matched, lapsed, settled…) a `mine`
 //! event `{"market_id": …}` follows, carrying nothing else: the page then asks
 //! `match/matchDetail`, `bet/openBets` and the balance for its own figures. A listener that
 //! falls behind gets a fresh snapshot.
 //!
+//! A casino stream sends a `round` event ([`RoundEvent`](crate::casino::RoundEvent)) with the
+//! game's current round on connect, then one each time the runner takes a step (opened,
+//! closed, dealt, settled): only the round and its phase, never the seed or anyone's bets. The
+//! page refetches `casino/roundState` on each. A listener that falls behind skips to the
+//! newest step.
+//!
 //! One task, [`LiveBooks`], turns the engine's changes (each carrying the market's public book
-//! as it was after the change) into events, serialising each book once however many listen.
+//! as it was after the change) into events, serialising each book once however many listen;
+//! the casino's steps come serialised from [`crate::casino::RoundEvents`].
 
 use std::collections::{BTreeSet, HashMap};
 use std::convert::Infallible;
@@ -21,7 +30,7 @@ use std::time::Duration;
 
 use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
-use futures::stream::{self, Stream};
+use futures::stream::{self, BoxStream, Stream, StreamExt};
 use serde::Serialize;
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::time::Instant;
@@ -29,6 +38,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::matches::{market_books, public_book, MarketBook};
+use crate::casino::round_events::{newest, RoundNews};
 use crate::clock::now_ms;
 use crate::engine::{Engine, MarketChange, MarketView};
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
@@ -36,7 +46,7 @@ use crate::session::{new_token, token_hash, CurrentUser};
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(ticket)).routes(routes!(match_stream))
+    OpenApiRouter::new().routes(routes!(ticket)).routes(routes!(live_stream))
 }
 
 /// Changes to one market within this window go out as one event.
@@ -91,13 +101,51 @@ async fn ticket(State(state): State<AppState>, CurrentUser(authed): CurrentUser)
     Ok(ok(TicketData { ticket, expires_in_s: TICKET_TTL_MS / 1000 }))
 }
 
-/// Events: `snapshot` (data: all markets of the match), `market` (data: one market) and
-/// `mine` (data: `{"market_id"}`, only to the user whose figures there changed).
+/// What a stream follows.
+enum Subject {
+    Match(i64),
+    /// A casino game's client or rules code, as given.
+    Casino(String),
+}
+
+/// Longest casino game code a stream may ask for.
+const MAX_GAME_CODE_CHARS: usize = 32;
+
+impl Subject {
+    fn parse(query: &HashMap<String, String>) -> Result<Subject, AppError> {
+        match (query.get("match_id"), query.get("casino")) {
+            (Some(_), Some(_)) => Err(AppError::field("casino", "Give match_id or casino, not both: a stream follows one of them.")),
+            (None, Some(code)) => {
+                let code = code.trim();
+                let valid = !code.is_empty()
+                    && code.chars().count() <= MAX_GAME_CODE_CHARS
+                    && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+                if !valid {
+                    return Err(AppError::field("casino", "casino must be a casino game's code, e.g. dt6 or teen20."));
+                }
+                Ok(Subject::Casino(code.to_string()))
+            }
+            (match_id, None) => match_id
+                .and_then(|m| m.trim().parse().ok())
+                .map(Subject::Match)
+                .ok_or_else(|| AppError::field("match_id", "match_id must be a match's id (or give casino=<game code>).")),
+        }
+    }
+}
+
+type LiveEvents = BoxStream<'static, Result<Event, Infallible>>;
+
+/// Match events: `snapshot` (data: all markets of the match), `market` (data: one market) and
+/// `mine` (data: `{"market_id"}`, only to the user whose figures there changed). Casino events:
+/// `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)).
 #[utoipa::path(get, path = "/stream", tag = "catalogue",
-    params(("match_id" = i64, Query, description = "The match"), ("ticket" = String, Query, description = "From stream/ticket")),
-    responses((status = 200, description = "text/event-stream of `snapshot`, `market` and `mine` events", body = Vec<MarketBook>),
+    params(("match_id" = Option<i64>, Query, description = "The match (or give casino)"),
+        ("casino" = Option<String>, Query, description = "A casino game's code, e.g. dt6 (or give match_id)"),
+        ("ticket" = String, Query, description = "From stream/ticket")),
+    responses((status = 200, description = "text/event-stream: for a match `snapshot`, `market` and `mine` events (the body's shape is a snapshot's); \
+        for a casino game `round` events (a RoundEvent each)", body = Vec<MarketBook>),
         (status = 400), (status = 401), (status = 404)))]
-async fn match_stream(
+async fn live_stream(
     State(state): State<AppState>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, AppError> {
@@ -106,10 +154,14 @@ async fn match_stream(
         .stream_tickets
         .user_of(ticket, now_ms())
         .ok_or_else(|| AppError::Unauthorized("The stream ticket is missing or expired: ask stream/ticket for a new one.".into()))?;
-    let match_id: i64 = query
-        .get("match_id")
-        .and_then(|m| m.trim().parse().ok())
-        .ok_or_else(|| AppError::field("match_id", "match_id must be a match's id."))?;
+    let events = match Subject::parse(&query)? {
+        Subject::Match(match_id) => match_events(state, user_id, match_id).await?,
+        Subject::Casino(code) => casino_events(state, &code).await?,
+    };
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+}
+
+async fn match_events(state: AppState, user_id: i64, match_id: i64) -> Result<LiveEvents, AppError> {
     let the_match = state.store.match_by_id(match_id).await.or_not_found(|| format!("There is no match with id {match_id}."))?;
     // Subscribe before the snapshot so no change between the two is missed.
     let events = state.live_books.subscribe();
@@ -133,9 +185,41 @@ async fn match_stream(
         };
         Some((stream::iter(out.into_iter().map(Ok)), (state, events, in_play)))
     });
-    use futures::StreamExt;
-    let events = stream::once(async move { Ok(snapshot) }).chain(follow.flatten());
-    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+    Ok(stream::once(async move { Ok(snapshot) }).chain(follow.flatten()).boxed())
+}
+
+/// The game's current round as a `round` event, then one per step the runner takes. Only
+/// news newer than the last sent goes out, so a step taken between the subscription and the
+/// read of the current round is not sent twice or out of order.
+async fn casino_events(state: AppState, code: &str) -> Result<LiveEvents, AppError> {
+    let game = state.store.casino_game_by_code(code).await.or_not_found(|| format!("There is no casino game {code}."))?;
+    // Subscribe before reading the current round so no step between the two is missed.
+    let events = state.round_events.subscribe(game.id);
+    let current = state.store.latest_casino_round(game.id).await?.map(|round| RoundNews::new(&game.game_code, &round, round.phase));
+    let sent = current.as_ref().map(|news| (news.round_pk, news.phase));
+    let first = stream::iter(current.map(|news| Ok(round_event(&news))));
+    let follow = stream::unfold((events, sent), |(mut events, sent)| async move {
+        loop {
+            let news = match events.recv().await {
+                Ok(news) => news,
+                // Fell behind: the newest step is all the page needs (it refetches the table).
+                Err(RecvError::Lagged(_)) => match newest(&mut events) {
+                    Some(news) => news,
+                    None => continue,
+                },
+                Err(RecvError::Closed) => return None,
+            };
+            if news.is_newer_than(sent) {
+                let sent = Some((news.round_pk, news.phase));
+                return Some((Ok(round_event(&news)), (events, sent)));
+            }
+        }
+    });
+    Ok(first.chain(follow).boxed())
+}
+
+fn round_event(news: &RoundNews) -> Event {
+    Event::default().event("round").data(&*news.json)
 }
 
 async fn snapshot_event(state: &AppState, match_id: i64, in_play: bool) -> Result<Event, AppError> {

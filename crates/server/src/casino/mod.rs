@@ -15,11 +15,15 @@
 //! restarted server carries on where it stopped — a closed round is dealt and settled, an open
 //! one keeps taking bets until its close time.
 //!
+//! The runner publishes each step it took on [`RoundEvents`] (public news only: which round,
+//! which phase), which the live stream passes on to the table pages (`GET stream?casino=…`).
+//!
 //! Example: Teen Patti T20 opens `teen20-1795356000000` with commitment `9f2c…`, closing 30 s
 //! later. A bet of 100.00 on Player A at 1.98 moves `user −100.00, house +100.00`. At the close
 //! the deal is revealed; Player A wins, so settling posts `house −198.00, user +198.00`.
 //! Anyone can check the round with `backlay casino verify --round teen20-1795356000000`.
 
+pub mod round_events;
 pub mod runner;
 
 use backlay_casino::fair::ServerSeed;
@@ -31,6 +35,7 @@ use backlay_store::casino::{CasinoBetStatus, CasinoGame, CasinoRound, NewRound, 
 use backlay_store::Store;
 use rand::RngCore;
 
+pub use round_events::{RoundEvent, RoundEvents};
 pub use runner::{start, CasinoRunner, RunnerSettings};
 
 /// Smallest casino stake: 1.00.

@@ -6,13 +6,19 @@
 //! betting waits for its close time, a closed one is dealt, a dealt one is settled. A step
 //! that fails (the database is away) is logged and retried after a second; since every step
 //! is a conditional write, retrying is always safe.
+//!
+//! Each step that happened (a round opened, closed, dealt, settled) is published on
+//! [`RoundEvents`] after its transaction committed, so a listener that refetches the table on
+//! the news reads the new phase. A step another caller took first is not news from this runner.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use backlay_store::casino::{CasinoGame, RoundPhase};
+use backlay_store::casino::{CasinoGame, CasinoRound, RoundPhase};
 use backlay_store::Store;
 use tokio::task::JoinHandle;
 
+use super::round_events::{RoundEvents, RoundNews};
 use crate::clock::now_ms;
 
 /// How the runner paces rounds.
@@ -50,8 +56,9 @@ impl Drop for CasinoRunner {
 /// Pause after a step that failed.
 const RETRY_AFTER_MS: u64 = 1_000;
 
-/// Starts one task per active game (or per game of `only_games`).
-pub async fn start(store: Store, settings: RunnerSettings) -> anyhow::Result<CasinoRunner> {
+/// Starts one task per active game (or per game of `only_games`), publishing each step on
+/// `events`.
+pub async fn start(store: Store, settings: RunnerSettings, events: Arc<RoundEvents>) -> anyhow::Result<CasinoRunner> {
     anyhow::ensure!(settings.betting_window_ms > 0, "the casino betting window must be longer than 0 ms");
     anyhow::ensure!(settings.result_pause_ms >= 0, "the casino result pause cannot be negative");
     let games: Vec<CasinoGame> = store
@@ -67,16 +74,17 @@ pub async fn start(store: Store, settings: RunnerSettings) -> anyhow::Result<Cas
         .map(|game| {
             let store = store.clone();
             let settings = settings.clone();
-            tokio::spawn(async move { run_game(store, game, settings).await })
+            let events = events.clone();
+            tokio::spawn(async move { run_game(store, game, settings, events).await })
         })
         .collect();
     Ok(CasinoRunner { tasks })
 }
 
-async fn run_game(store: Store, game: CasinoGame, settings: RunnerSettings) {
+async fn run_game(store: Store, game: CasinoGame, settings: RunnerSettings, events: Arc<RoundEvents>) {
     tracing::info!(game = %game.game_code, "casino rounds running");
     loop {
-        let wait_ms = match step(&store, &game, &settings).await {
+        let wait_ms = match step(&store, &game, &settings, &events).await {
             Ok(wait_ms) => wait_ms,
             Err(err) => {
                 tracing::warn!(game = %game.game_code, "casino round step failed, retrying: {err:#}");
@@ -90,11 +98,15 @@ async fn run_game(store: Store, game: CasinoGame, settings: RunnerSettings) {
 }
 
 /// Takes the game's next step; answers how long to wait before the next one.
-async fn step(store: &Store, game: &CasinoGame, settings: &RunnerSettings) -> anyhow::Result<u64> {
+async fn step(store: &Store, game: &CasinoGame, settings: &RunnerSettings, events: &RoundEvents) -> anyhow::Result<u64> {
     let unfinished = store.unfinished_casino_rounds(game.id).await?;
+    let publish = |round: &CasinoRound, phase| {
+        events.publish(game.id, RoundNews::new(&game.game_code, round, phase));
+    };
     let Some(round) = unfinished.into_iter().next() else {
         let round = super::open_round(store, game, now_ms(), settings.betting_window_ms).await?;
         tracing::debug!(round = %round.round_id, commitment = %round.commitment, "casino round open");
+        publish(&round, RoundPhase::Betting);
         return Ok(0);
     };
     let now = now_ms();
@@ -105,16 +117,21 @@ async fn step(store: &Store, game: &CasinoGame, settings: &RunnerSettings) -> an
             Ok(u64::try_from(round.close_at_ms - now).unwrap_or(0) + 1)
         }
         RoundPhase::Betting => {
-            super::close_round(store, &round, now).await?;
+            if super::close_round(store, &round, now).await? {
+                publish(&round, RoundPhase::Closed);
+            }
             Ok(0)
         }
         RoundPhase::Closed => {
-            super::reveal_round(store, &round, now).await?;
+            if super::reveal_round(store, &round, now).await? {
+                publish(&round, RoundPhase::Dealt);
+            }
             Ok(0)
         }
         RoundPhase::Dealt => {
             if let Some(settled) = super::settle_round(store, &round.round_id, now).await? {
                 tracing::debug!(round = %round.round_id, bets = settled.bets, paid_minor = settled.paid_minor, "casino round settled");
+                publish(&round, RoundPhase::Settled);
             }
             Ok(u64::try_from(settings.result_pause_ms).unwrap_or(0))
         }

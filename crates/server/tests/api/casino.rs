@@ -3,8 +3,8 @@
 //! the reports, and bad input.
 //!
 //! Most tests drive a round's steps themselves (`backlay_server::casino::{open_round, …}`, with
-//! the runner off) so that nothing races the test; one runs the real runner with a short
-//! window and watches rounds go by.
+//! the runner off) so that nothing races the test; two run the real runner with a short
+//! window and watch rounds go by, one of them through the live stream (`stream?casino=`).
 
 use std::time::Duration;
 
@@ -17,7 +17,7 @@ use backlay_server::Config;
 use backlay_store::Store;
 use serde_json::{json, Value};
 
-use crate::common::{minor, TestApp};
+use crate::common::{minor, read_until, TestApp};
 
 /// Runs a test once per database with the configuration it needs.
 macro_rules! casino_test {
@@ -352,6 +352,7 @@ async fn a_restarted_runner_resumes_unfinished_rounds(app: TestApp) {
             result_pause_ms: 200,
             only_games: vec!["dt6".into(), "baccarat".into()],
         },
+        std::sync::Arc::default(),
     )
     .await
     .unwrap();
@@ -377,3 +378,91 @@ async fn a_restarted_runner_resumes_unfinished_rounds(app: TestApp) {
     app.assert_ledger_sound(&admin).await;
 }
 casino_test!(a_restarted_runner_resumes_unfinished_rounds, super::runner_off);
+
+async fn next_round(stream: &mut reqwest::Response, buffer: &mut String) -> Value {
+    read_until(stream, buffer, |event, _| event == "round").await.1
+}
+
+/// The table's live stream: the current round on connect, then each step the runner takes,
+/// in order, each sent after it committed, and never the seed.
+async fn the_stream_pushes_each_step_of_the_runner(app: TestApp) {
+    let demo = app.demo().await;
+    let ticket = app.post("stream/ticket", Some(&demo), json!({})).await.data()["ticket"].as_str().unwrap().to_string();
+    // Refusals come before anything streams, in the envelope.
+    app.get("stream?casino=dt6", None).await.expect(401);
+    let unknown = app.get(&format!("stream?casino=blackjack&ticket={ticket}"), None).await;
+    unknown.expect(404);
+    assert!(unknown.message().contains("no casino game blackjack"), "{}", unknown.message());
+    for bad in ["", "dt6%20x", "dt6%3Cscript%3E", &"d".repeat(33)] {
+        let answer = app.get(&format!("stream?casino={bad}&ticket={ticket}"), None).await;
+        answer.expect(400);
+        assert!(answer.field_error("casino").contains("game's code"), "{bad}: {}", answer.body);
+    }
+    app.get(&format!("stream?casino=dt6&match_id=1&ticket={ticket}"), None).await.expect(400);
+
+    // Once the runner has opened its first round, the stream starts with the round now.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while state_of(&app, &demo, "dt6").await["round_id"].is_null() {
+        assert!(std::time::Instant::now() < deadline, "the runner opened no round");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // By its rules code: the events still name the client's code.
+    let mut stream = app.client.get(format!("{}/stream?casino=dt1day&ticket={ticket}", app.base)).send().await.unwrap();
+    assert_eq!(stream.status().as_u16(), 200);
+    assert!(stream.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    let mut buffer = String::new();
+    let first = next_round(&mut stream, &mut buffer).await;
+    assert_eq!(first["game_code"], "dt6");
+    assert!(["betting", "closed", "dealt", "settled"].contains(&first["phase"].as_str().unwrap()), "{first}");
+
+    // Follow one whole round from its opening: closed, dealt, settled, then the next one opens.
+    let mut event = first;
+    while event["phase"] != "betting" {
+        event = next_round(&mut stream, &mut buffer).await;
+    }
+    let round_id = event["round_id"].as_str().unwrap().to_string();
+    let mut steps = vec![event];
+    while steps.len() < 5 {
+        steps.push(next_round(&mut stream, &mut buffer).await);
+        let step = steps.last().unwrap();
+        assert!(step.get("seed").is_none() && step.get("deal").is_none(), "the stream carried more than the step: {step}");
+        // Each step is news only once it committed: the table already shows it.
+        let table = state_of(&app, &demo, "dt6").await;
+        match step["phase"].as_str().unwrap() {
+            "closed" if table["round_id"] == round_id.as_str() => {
+                assert_ne!(table["status"], "betting");
+                // (The runner deals at once, so the table may already show the result.)
+                if table["status"] == "closed" {
+                    assert!(table["seed"].is_null(), "the seed is out before the deal: {table}");
+                }
+            }
+            "dealt" | "settled" if table["round_id"] == round_id.as_str() => {
+                assert_eq!(table["status"], "result");
+                assert!(table["seed"].is_string());
+            }
+            _ => {}
+        }
+    }
+    let phases: Vec<(&str, &str)> =
+        steps.iter().map(|s| (s["round_id"].as_str().unwrap(), s["phase"].as_str().unwrap())).collect();
+    let next_id = phases[4].0;
+    assert_ne!(next_id, round_id);
+    assert_eq!(
+        phases,
+        [(round_id.as_str(), "betting"), (round_id.as_str(), "closed"), (round_id.as_str(), "dealt"), (round_id.as_str(), "settled"), (next_id, "betting")]
+    );
+    // Only a betting round carries its close time; every event names the game and nothing else.
+    for step in &steps {
+        let keys: Vec<&str> = step.as_object().unwrap().keys().map(String::as_str).collect();
+        if step["phase"] == "betting" {
+            assert!(step["close_at"].as_str().unwrap().ends_with('Z'), "{step}");
+            assert_eq!(keys.len(), 4, "{step}");
+        } else {
+            assert_eq!(keys.len(), 3, "{step}");
+        }
+        assert_eq!(step["game_code"], "dt6");
+    }
+    let detail = app.post("casino/round", Some(&demo), json!({ "round_id": round_id })).await;
+    assert_eq!(detail.data()["phase"], "settled");
+}
+casino_test!(the_stream_pushes_each_step_of_the_runner, super::runner_on);

@@ -312,3 +312,24 @@ macro_rules! both_databases {
         }
     };
 }
+
+/// Reads SSE events from a streaming response until one satisfies `done` (or times out).
+pub async fn read_until(response: &mut reqwest::Response, buffer: &mut String, done: impl Fn(&str, &Value) -> bool) -> (String, Value) {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        while let Some(end) = buffer.find("\n\n") {
+            let block: String = buffer.drain(..end + 2).collect();
+            let event = block.lines().find_map(|l| l.strip_prefix("event:")).map(str::trim).unwrap_or("message").to_string();
+            let data: String = block.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim).collect();
+            if data.is_empty() {
+                continue;
+            }
+            let value: Value = serde_json::from_str(&data).unwrap();
+            if done(&event, &value) {
+                return (event, value);
+            }
+        }
+        let chunk = tokio::time::timeout_at(deadline, response.chunk()).await.expect("an event in time").unwrap().expect("stream open");
+        buffer.push_str(&String::from_utf8_lossy(&chunk));
+    }
+}

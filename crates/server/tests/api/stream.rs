@@ -1,33 +1,10 @@
 //! The live stream: a ticket opens it, a snapshot comes first, then coalesced market changes,
 //! with no bettor's position in them.
 
-use std::time::Duration;
-
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::both_databases;
-use crate::common::{minor, TestApp};
-
-/// Reads SSE events from a streaming response until one satisfies `done` (or times out).
-async fn read_until(response: &mut reqwest::Response, buffer: &mut String, done: impl Fn(&str, &Value) -> bool) -> (String, Value) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        while let Some(end) = buffer.find("\n\n") {
-            let block: String = buffer.drain(..end + 2).collect();
-            let event = block.lines().find_map(|l| l.strip_prefix("event:")).map(str::trim).unwrap_or("message").to_string();
-            let data: String = block.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim).collect();
-            if data.is_empty() {
-                continue;
-            }
-            let value: Value = serde_json::from_str(&data).unwrap();
-            if done(&event, &value) {
-                return (event, value);
-            }
-        }
-        let chunk = tokio::time::timeout_at(deadline, response.chunk()).await.expect("an event in time").unwrap().expect("stream open");
-        buffer.push_str(&String::from_utf8_lossy(&chunk));
-    }
-}
+use crate::common::{minor, read_until, TestApp};
 
 async fn the_stream_pushes_book_changes_without_positions(app: TestApp) {
     let admin = app.admin().await;

@@ -137,11 +137,6 @@ export async function cancelBet(betId: number): Promise<{ message: string; data:
   return { message: answer.message, data: dataOr(answer, null) };
 }
 
-/** A short-lived ticket to open the match's event stream (EventSource cannot send headers). */
-export async function getStreamTicket(): Promise<string | null> {
-  return dataOr(await apiPost<{ ticket: string; expires_in_s: number }>('stream/ticket', {}), null)?.ticket ?? null;
-}
-
 export function streamUrl(matchId: number, ticket: string): string {
   return `/api/stream?match_id=${encodeURIComponent(matchId)}&ticket=${encodeURIComponent(ticket)}`;
 }

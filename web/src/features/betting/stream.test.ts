@@ -1,28 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeSource } from '../../testing/fake-event-source';
 import type { MarketBook } from './api';
-import { MatchStream, type EventSourceLike, type StreamState } from './stream';
-
-/** A stand-in for the browser's EventSource that the test drives by hand. */
-class FakeSource implements EventSourceLike {
-  static opened: FakeSource[] = [];
-  readonly url: string;
-  closed = false;
-  private listeners = new Map<string, ((event: MessageEvent) => void)[]>();
-  constructor(url: string) {
-    this.url = url;
-    FakeSource.opened.push(this);
-  }
-  addEventListener(type: string, listener: (event: MessageEvent) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-  }
-  close() {
-    this.closed = true;
-  }
-  emit(type: string, data?: unknown) {
-    const event = new MessageEvent(type, { data: data === undefined ? undefined : JSON.stringify(data) });
-    for (const listener of this.listeners.get(type) ?? []) listener(event);
-  }
-}
+import { MatchStream, type StreamState } from './stream';
 
 const market = (id: number, status = 'open') => ({ market_id: id, status }) as unknown as MarketBook;
 
@@ -47,7 +26,7 @@ function setUp(overrides: { getTicket?: () => Promise<string | null>; openSource
   return { stream, states, snapshots, changes, mine, poll };
 }
 
-const last = () => FakeSource.opened[FakeSource.opened.length - 1];
+const last = () => FakeSource.last();
 
 describe('the match stream client', () => {
   beforeEach(() => {

@@ -3,8 +3,9 @@
 // change may have touched them.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { browserEventSource, getStreamTicket } from '../../api/live-stream';
 import { refreshBalanceNow } from '../../hooks/useBalance';
-import { getMatchDetail, getStreamTicket, matchDetailKey, openBetsKey, streamUrl, type MatchDetail, type OpenBets } from './api';
+import { getMatchDetail, matchDetailKey, openBetsKey, streamUrl, type MatchDetail, type OpenBets } from './api';
 import { applyMarket, applySnapshot, changeTouchesCaller } from './book-merge';
 import { MatchStream, type StreamState } from './stream';
 
@@ -38,7 +39,7 @@ export function useMatchBook(matchId: number) {
     const stream = new MatchStream({
       matchId,
       getTicket: getStreamTicket,
-      openSource: typeof EventSource === 'function' ? (url) => new EventSource(url) : null,
+      openSource: browserEventSource(),
       url: streamUrl,
       onSnapshot: (markets) => {
         const old = queryClient.getQueryData<MatchDetail | null>(key);

@@ -2,34 +2,25 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { casinoGamesKey, findCasinoGame, getCasinoGames } from '../../api/casino-games';
-import { ApiError, errorMessage } from '../../api/client';
+import { errorMessage } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
 import { Spinner } from '../../components/QueryState';
 import { CasinoSlip } from './CasinoSlip';
 import { shownStatus } from './table';
-import { getRoundState, roundStateKey, type TableNow } from './table-api';
+import type { TableNow } from './table-api';
 import { LastResults, MarketBoard, MyRoundBets, RulesPanel, TableFelt } from './TableParts';
 import { useBettingOpen, useSecondsLeft } from './useBettingClock';
-
-/** How often the table asks for the round now (pauses while the tab is hidden). */
-export const TABLE_POLL_MS = 1000;
-
-const isNotFound = (error: unknown) => error instanceof ApiError && error.httpStatus === 404;
+import { isNotFound, useCasinoTable } from './useCasinoTable';
 
 /**
  * /casino/match/:matchId and /CM/MD/:matchId: a casino table, by the game's id or code. The
- * round is polled about once a second; the countdown runs on the local clock from the moment
- * each answer arrived, so it reaches 0 when betting closes whatever the server's clock text says.
+ * round is fetched again when the live stream announces a step (polled once a second while the
+ * stream is down); the countdown runs on the local clock from the moment each answer arrived,
+ * so it reaches 0 when betting closes whatever the server's clock text says.
  */
 export function CasinoMatchPage() {
   const idOrCode = useParams().matchId ?? '';
-  const table = useQuery({
-    queryKey: roundStateKey(idOrCode),
-    queryFn: () => getRoundState(idOrCode),
-    staleTime: 0,
-    refetchInterval: (query) => (isNotFound(query.state.error) ? false : TABLE_POLL_MS),
-    refetchIntervalInBackground: false,
-  });
+  const { table } = useCasinoTable(idOrCode);
   const state = table.data;
 
   if (isNotFound(table.error) || (table.isSuccess && !state)) {

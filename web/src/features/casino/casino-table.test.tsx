@@ -1,13 +1,15 @@
 // The casino table and round pages against docs/api.md's shapes with fetch stubbed: the
 // countdown, markets and their SUSPENDED state, the slip (posted odds, refusals in words,
-// balance after a bet), the caller's bets, the result, the last results, the rules, and the
-// browser's own commitment check.
-import { screen, waitFor, within } from '@testing-library/react';
+// balance after a bet), the caller's bets, the result, the last results, the rules, the live
+// stream's round events (EventSource faked) and the browser's own commitment check.
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeSource } from '../../testing/fake-event-source';
 import { EMPTY_CATALOGUE, stubServer, type Answers, type Call } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
 import type { RoundDetail, RoundState } from './table-api';
+import { SETTLED_FOLLOW_UP_MS, TABLE_LIVE_POLL_MS, TABLE_POLL_MS } from './useCasinoTable';
 
 const ROUND = 'dt1day-1795356000000';
 
@@ -226,6 +228,97 @@ describe('the casino table', () => {
     // No polling of a game that is not there.
     await new Promise((r) => setTimeout(r, 1500));
     expect(calls.filter((c) => c.path === '/api/casino/roundState')).toHaveLength(1);
+  });
+});
+
+describe("the table's live stream", () => {
+  const roundStates = (calls: Call[]) => calls.filter((c) => c.path === '/api/casino/roundState').length;
+  const withStream: Answers = { 'POST /api/stream/ticket': { data: { ticket: 'tk1', expires_in_s: 60 } } };
+  const roundEvent = (phase: string, round_id = ROUND) => ({ game_code: 'dt6', round_id, phase });
+
+  beforeEach(() => {
+    FakeSource.opened = [];
+    vi.stubGlobal('EventSource', FakeSource);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('refetches the table on each round event, and once more shortly after it settled', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let state = dragonTiger();
+    const calls = setUp(() => state, withStream);
+    // Opened by id: the stream still follows the game by its code.
+    renderApp('/casino/match/4');
+    expect(await screen.findByTestId('casino-status')).toHaveTextContent('betting');
+    await waitFor(() => expect(FakeSource.opened).toHaveLength(1));
+    expect(FakeSource.last().url).toBe('/api/stream?casino=dt6&ticket=tk1');
+    act(() => FakeSource.last().emit('open'));
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    const before = roundStates(calls);
+
+    state = dragonTiger({ status: 'closed' });
+    act(() => FakeSource.last().emit('round', roundEvent('closed')));
+    await waitFor(() => expect(screen.getByTestId('casino-status')).toHaveTextContent('closed'));
+    expect(roundStates(calls)).toBe(before + 1);
+    act(() => FakeSource.last().emit('round', 'not an event')); // garbage is ignored
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(roundStates(calls)).toBe(before + 1);
+
+    // Settled: at once, and again a moment later for the caller's bets and balance.
+    state = dragonTiger({
+      status: 'result',
+      winner: 'Tiger',
+      my_bets: [{ bet_id: 31, round_id: ROUND, match_id: 4, game_code: 'dt6', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: 200, status: 'won', date: '2026-11-22T14:00:10.000Z' }],
+    });
+    act(() => FakeSource.last().emit('round', roundEvent('settled')));
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(roundStates(calls)).toBe(before + 2);
+    expect(await screen.findByTestId('casino-my-bet-status')).toHaveTextContent('Won');
+    const balances = calls.filter((c) => c.path === '/api/user/getUserBalance').length;
+    await act(() => vi.advanceTimersByTimeAsync(SETTLED_FOLLOW_UP_MS));
+    expect(roundStates(calls)).toBe(before + 3);
+    await waitFor(() => expect(calls.filter((c) => c.path === '/api/user/getUserBalance').length).toBeGreaterThan(balances));
+
+    // The next round opens: its countdown starts from the fresh answer.
+    state = dragonTiger({ round_id: 'dt1day-1795356040000' });
+    act(() => FakeSource.last().emit('round', { ...roundEvent('betting', 'dt1day-1795356040000'), close_at: '2026-11-22T14:01:10.000Z' }));
+    await waitFor(() => expect(screen.getByTestId('casino-round-id')).toHaveTextContent('dt1day-1795356040000'));
+    expect(screen.getByTestId('casino-status')).toHaveTextContent('betting');
+    expect(roundStates(calls)).toBe(before + 4);
+  });
+
+  it('polls slowly while the stream is live and every second while it is down', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = setUp(() => dragonTiger(), withStream);
+    renderApp('/casino/match/dt6');
+    await screen.findByTestId('casino-round-id');
+    await waitFor(() => expect(FakeSource.opened).toHaveLength(1));
+
+    // Live: no poll for most of the slow interval, then one.
+    act(() => FakeSource.last().emit('open'));
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    const live = roundStates(calls);
+    await act(() => vi.advanceTimersByTimeAsync(TABLE_LIVE_POLL_MS - 1_500));
+    expect(roundStates(calls)).toBe(live);
+    await act(() => vi.advanceTimersByTimeAsync(1_600));
+    expect(roundStates(calls)).toBe(live + 1);
+
+    // Down (the reconnect after the back-off does not open yet): once a second again.
+    act(() => FakeSource.last().emit('error'));
+    expect(FakeSource.last().closed).toBe(true);
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    const down = roundStates(calls);
+    await act(() => vi.advanceTimersByTimeAsync(3 * TABLE_POLL_MS + 100));
+    expect(roundStates(calls)).toBeGreaterThanOrEqual(down + 3);
+    expect(FakeSource.opened.length).toBeGreaterThan(1);
+
+    // Live again: slow again.
+    act(() => FakeSource.last().emit('open'));
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    const again = roundStates(calls);
+    await act(() => vi.advanceTimersByTimeAsync(TABLE_LIVE_POLL_MS - 1_500));
+    expect(roundStates(calls)).toBe(again);
   });
 });
 

@@ -1,5 +1,6 @@
 // A casino table's server calls (crates/server/src/api/casino.rs, docs/api.md "Casino"): the
-// round now, a bet, and a past round recomputed from its revealed seed.
+// round now, a bet, a past round recomputed from its revealed seed, and the table's live
+// stream of round steps (docs/api.md "Live stream").
 import { apiPost, dataOr } from '../../api/client';
 
 export type RoundStatus = 'waiting' | 'betting' | 'closed' | 'result';
@@ -94,6 +95,21 @@ export async function getRoundState(idOrCode: string): Promise<TableNow | null> 
   const body = /^\d+$/.test(idOrCode) ? { match_id: Number(idOrCode) } : { game_code: idOrCode };
   const state = dataOr(await apiPost<RoundState>('casino/roundState', body), null);
   return state ? { ...state, received_at_ms: Date.now() } : null;
+}
+
+/** A `round` event of `stream?casino=`: news that a round reached a phase (never its seed or bets). */
+export interface RoundEvent {
+  game_code: string;
+  round_id: string;
+  /** betting (the round opened), closed, dealt or settled. */
+  phase: 'betting' | 'closed' | 'dealt' | 'settled';
+  /** When betting closes; only while betting. */
+  close_at?: string;
+}
+
+/** The table's live stream: `round` events for one game, by its code. */
+export function roundStreamUrl(gameCode: string, ticket: string): string {
+  return `/api/stream?casino=${encodeURIComponent(gameCode)}&ticket=${encodeURIComponent(ticket)}`;
 }
 
 export interface CasinoBetInput {
