@@ -1,5 +1,7 @@
 //! Log-in throttling: after too many failed attempts for one user name, or from one address,
 //! further attempts are refused with 429 for a while, whether or not the password is right.
+//! The seamless wallet uses the same counts, keyed by address only, to stop writing unsigned
+//! refusals to the audit log once an address has sent too many (`wallet::handle`).
 //!
 //! Counts live in memory (per server process) in a bounded map. A window starts at the first
 //! failure; reaching the limit within the window blocks the key until `block_ms` has passed.
@@ -45,19 +47,24 @@ pub struct LoginThrottle {
     keys: Mutex<HashMap<String, Failures>>,
 }
 
-/// The keys one log-in attempt counts against.
+/// The keys one attempt counts against.
 pub struct AttemptKeys {
-    user: String,
+    user: Option<String>,
     address: Option<String>,
 }
 
 impl AttemptKeys {
     pub fn new(user_name: &str, address: Option<&str>) -> AttemptKeys {
-        AttemptKeys { user: format!("user:{}", user_name.to_lowercase()), address: address.map(|a| format!("addr:{a}")) }
+        AttemptKeys { user: Some(format!("user:{}", user_name.to_lowercase())), address: address.map(|a| format!("addr:{a}")) }
+    }
+
+    /// Counts against an address alone (no user name is known), under the address limit.
+    pub fn address(address: &str) -> AttemptKeys {
+        AttemptKeys { user: None, address: Some(format!("addr:{address}")) }
     }
 
     fn all(&self) -> impl Iterator<Item = &String> {
-        std::iter::once(&self.user).chain(self.address.iter())
+        self.user.iter().chain(self.address.iter())
     }
 }
 
@@ -87,7 +94,7 @@ impl LoginThrottle {
         if map.len() >= self.policy.max_keys {
             self.prune(&mut map, now_ms);
         }
-        for (key, limit) in [(Some(&keys.user), self.policy.max_failures_per_user), (keys.address.as_ref(), self.policy.max_failures_per_address)] {
+        for (key, limit) in [(keys.user.as_ref(), self.policy.max_failures_per_user), (keys.address.as_ref(), self.policy.max_failures_per_address)] {
             let Some(key) = key else { continue };
             let entry = map.entry(key.clone()).or_insert(Failures { count: 0, window_start_ms: now_ms, blocked_until_ms: 0 });
             if now_ms - entry.window_start_ms > self.policy.window_ms {
@@ -101,7 +108,9 @@ impl LoginThrottle {
     }
 
     pub fn record_success(&self, keys: &AttemptKeys) {
-        self.keys.lock().expect("throttle lock").remove(&keys.user);
+        if let Some(user) = &keys.user {
+            self.keys.lock().expect("throttle lock").remove(user);
+        }
     }
 
     fn prune(&self, map: &mut HashMap<String, Failures>, now_ms: i64) {
@@ -160,6 +169,20 @@ mod tests {
         }
         assert!(throttle.check(&AttemptKeys::new("fresh", Some("9.9.9.9")), 5).is_err());
         assert!(throttle.check(&AttemptKeys::new("fresh", Some("8.8.8.8")), 5).is_ok());
+    }
+
+    #[test]
+    fn address_keys_count_under_the_address_limit_only() {
+        let throttle = LoginThrottle::new(ThrottlePolicy { max_keys: 100, ..policy() });
+        let keys = AttemptKeys::address("wallet 7.7.7.7");
+        for t in 0..4 {
+            throttle.record_failure(&keys, t);
+            assert_eq!(throttle.check(&keys, t), Ok(()), "under the address limit of 5 after {} failures", t + 1);
+        }
+        throttle.record_failure(&keys, 4);
+        assert_eq!(throttle.check(&keys, 4), Err(10));
+        // A log-in from that address is a different key, and is not blocked by it.
+        assert!(throttle.check(&AttemptKeys::new("demo", Some("7.7.7.7")), 4).is_ok());
     }
 
     #[test]

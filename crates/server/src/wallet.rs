@@ -22,7 +22,8 @@
 //! ```
 //!
 //! Every refusal is an envelope `{status: false, message, data: {code}}` with a 4xx status,
-//! leaves the ledger untouched, and is written to the audit log (`wallet.refused`).
+//! leaves the ledger untouched, and is written to the audit log (`wallet.refused`) — for calls
+//! that fail the signature check, up to an allowance per address (see [`should_audit`]).
 
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -43,6 +44,7 @@ use crate::clock::now_ms;
 use crate::error::{AppError, Envelope, FieldErrors};
 use crate::input::{parse_json, AmountInput, TextId};
 use crate::session::token_hash;
+use crate::throttle::AttemptKeys;
 use crate::AppState;
 
 type HmacSha256 = Hmac<Sha256>;
@@ -315,9 +317,30 @@ pub async fn handle(
     };
     let result = run(state, call, signed, body, now, &mut context).await;
     if let Err(refusal) = &result {
-        audit_refusal(state, call, &context, refusal, client_ip, now).await;
+        if should_audit(state, refusal, client_ip, now) {
+            audit_refusal(state, call, &context, refusal, client_ip, now).await;
+        }
     }
     result
+}
+
+/// Whether to write a refusal to the audit log. A call that failed its signature check could
+/// come from anyone, so each address gets the log-in throttle's address allowance of those
+/// (30 in 15 minutes by default) in the log; past it they are still refused, only not written,
+/// so junk cannot flood the audit log. Signed calls' refusals are always written, and nothing
+/// here ever refuses or delays a correctly signed call.
+fn should_audit(state: &AppState, refusal: &WalletError, client_ip: Option<&str>, now: i64) -> bool {
+    let unsigned = matches!(refusal.code(), "missing_signature" | "unknown_provider" | "bad_signature" | "bad_timestamp");
+    let Some(ip) = client_ip.filter(|_| unsigned) else {
+        return true;
+    };
+    let keys = AttemptKeys::address(&format!("wallet {ip}"));
+    if state.throttle.check(&keys, now).is_err() {
+        tracing::debug!(ip, code = refusal.code(), "unsigned wallet call refused and not audited: the address is over its allowance");
+        return false;
+    }
+    state.throttle.record_failure(&keys, now);
+    true
 }
 
 /// Refuses a call whose body could not even be read (too large), with its audit entry.

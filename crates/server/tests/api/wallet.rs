@@ -13,6 +13,7 @@ use backlay_casino::games::GameKind;
 use backlay_casino::market::{payout, Market, Odds};
 use backlay_core::money::Money;
 use backlay_server::clock::now_ms;
+use backlay_server::throttle::ThrottlePolicy;
 use backlay_server::wallet::signature;
 use backlay_store::ledger::SystemAccount;
 use backlay_store::Store;
@@ -246,6 +247,30 @@ async fn bad_and_missing_signatures_are_refused_and_audited(app: TestApp) {
     assert_sound(&ctx).await;
 }
 both_databases!(bad_and_missing_signatures_are_refused_and_audited);
+
+async fn unsigned_junk_from_one_address_is_audited_only_up_to_its_allowance(app: TestApp) {
+    let ctx = ctx(&app).await;
+    let demo = app.demo().await;
+    let token = player_token(&app, &demo).await;
+    let body = serde_json::to_vec(&json!({ "token": token })).unwrap();
+    let allowance = i64::from(ThrottlePolicy::default().max_failures_per_address);
+
+    // Every unsigned call is refused; only the address's allowance of them is written down.
+    let audit_before = last_audit(&ctx).await.0;
+    for _ in 0..allowance + 5 {
+        refused(&wallet_raw(&app, "balance", &[], &body).await, 401, "missing_signature");
+    }
+    assert_eq!(last_audit(&ctx).await.0 - audit_before, allowance, "audited up to the allowance, then no more");
+
+    // A correctly signed call from the same address is neither refused nor delayed…
+    wallet(&app, &ctx.provider, "balance", json!({ "token": token })).await.expect(200);
+    // …and a signed call's refusal is still written.
+    let audit_before = last_audit(&ctx).await.0;
+    let answer = wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-big", "round": "r-big", "amount": 1_000_000_000 })).await;
+    refused(&answer, 422, "insufficient_funds");
+    audited(audit_before, &last_audit(&ctx).await, "debit", "insufficient_funds");
+}
+both_databases!(unsigned_junk_from_one_address_is_audited_only_up_to_its_allowance);
 
 async fn an_old_or_future_timestamp_is_refused_as_a_replay(app: TestApp) {
     let ctx = ctx(&app).await;
