@@ -4,7 +4,7 @@
 
 use backlay_core::money::Money;
 use backlay_server::clock::parse_iso;
-use backlay_server::operator::{self, Actor, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+use backlay_server::operator::{self, Actor, AddProvider, AddWorldCasinoGame, CreateMatch, CreateUser, OperatorContext, TransferDirection};
 use backlay_store::users::Role;
 use backlay_store::Store;
 use clap::{Args, Subcommand};
@@ -106,6 +106,58 @@ enum AdminCommand {
     LedgerCheck,
     /// Markets live in the running server's engine, so these go through its API.
     Market(crate::market::MarketArgs),
+    /// World-casino game providers (they sign seamless-wallet calls) and their catalogue.
+    #[command(subcommand)]
+    Provider(ProviderCommand),
+}
+
+#[derive(Subcommand)]
+enum ProviderCommand {
+    /// List the providers and the catalogue.
+    List,
+    /// Add an outside provider; prints its signing secret once.
+    Add {
+        /// What it signs as, e.g. evo.
+        #[arg(long)]
+        code: String,
+        #[arg(long)]
+        name: String,
+        /// Where its games launch, e.g. https://games.example.com/launch.
+        #[arg(long)]
+        launch_url: String,
+    },
+    /// Give an outside provider a new signing secret (printed once; the old one stops working).
+    RotateSecret {
+        #[arg(long)]
+        code: String,
+    },
+    /// List a provider's game in the world-casino catalogue.
+    AddGame {
+        #[arg(long)]
+        provider: String,
+        /// The provider's own code for the game.
+        #[arg(long)]
+        code: String,
+        #[arg(long)]
+        name: String,
+        /// Crash Games, Live Game Shows, Live, Poker, Virtual or Live Dealer.
+        #[arg(long)]
+        category: String,
+        #[arg(long, default_value = "")]
+        sub_provider: String,
+        /// An https thumbnail address.
+        #[arg(long, default_value = "")]
+        thumb: String,
+    },
+    /// Switch a catalogue game on or off (off: listed without status, refused at launch).
+    Game {
+        /// The catalogue id, e.g. evo-lightning-roulette.
+        game_id: String,
+        #[arg(long, conflicts_with = "off", required_unless_present = "off")]
+        on: bool,
+        #[arg(long)]
+        off: bool,
+    },
 }
 
 fn parse_role(text: &str) -> Result<Role, String> {
@@ -226,9 +278,46 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
             }
             println!("ledger is sound");
         }
+        AdminCommand::Provider(command) => provider_command(&ctx, command).await.map_err(fail)?,
         AdminCommand::Market(_) => unreachable!("handled above"),
     }
     store.close().await;
+    Ok(())
+}
+
+async fn provider_command(ctx: &OperatorContext<'_>, command: ProviderCommand) -> Result<(), backlay_server::error::AppError> {
+    match command {
+        ProviderCommand::List => {
+            for provider in ctx.store.casino_providers().await? {
+                let kind = if provider.is_builtin { "built in" } else { "outside" };
+                let state = if provider.is_active { "on" } else { "off" };
+                println!("{:<16} {:<24} {kind:<9} {state:<4} {}", provider.code, provider.name, provider.launch_url.as_deref().unwrap_or("<public url>/provider/play"));
+            }
+            for game in ctx.store.world_casino_games().await? {
+                let state = if game.is_playable() { "on" } else { "off" };
+                println!("  {:<32} {:<28} {:<16} {state}", game.game_id, game.game_name, game.category);
+            }
+        }
+        ProviderCommand::Add { code, name, launch_url } => {
+            let (id, secret) = operator::add_casino_provider(ctx, AddProvider { code: code.clone(), name, launch_url: launch_url.clone() }).await?;
+            println!("added provider {code} (id {id})");
+            println!("signing secret (shown only now; give it to the provider): {secret}");
+            println!("frame its games: add the origin of {launch_url} to the casino_frame_origins setting");
+        }
+        ProviderCommand::RotateSecret { code } => {
+            let secret = operator::rotate_provider_secret(ctx, &code).await?;
+            println!("new signing secret for {code} (shown only now; the old one no longer works): {secret}");
+        }
+        ProviderCommand::AddGame { provider, code, name, category, sub_provider, thumb } => {
+            let game = AddWorldCasinoGame { provider_code: provider, game_code: code, game_name: name, category, sub_provider_name: sub_provider, url_thumb: thumb };
+            let game_id = operator::add_world_casino_game(ctx, game).await?;
+            println!("listed {game_id}");
+        }
+        ProviderCommand::Game { game_id, on, off: _ } => {
+            operator::set_world_casino_game_active(ctx, &game_id, on).await?;
+            println!("{game_id} is {}", if on { "on" } else { "off" });
+        }
+    }
     Ok(())
 }
 

@@ -148,3 +148,31 @@ fn markets_are_run_from_the_console_through_the_running_server() {
     drop(server);
     assert!(console.ok(&["admin", "ledger-check"]).contains("ledger is sound"));
 }
+
+#[test]
+fn an_operator_lists_an_outside_provider_and_its_games_from_the_console() {
+    let console = Console::new();
+    console.ok(&["migrate"]);
+    let added = console.ok(&["admin", "provider", "add", "--code", "evo", "--name", "Evolution", "--launch-url", "https://games.example.com/launch"]);
+    let secret = |text: &str| text.split_whitespace().last().unwrap_or_default().to_string();
+    let first = secret(added.lines().nth(1).unwrap_or_default());
+    assert!(first.len() == 64 && first.bytes().all(|b| b.is_ascii_hexdigit()), "a 32-byte secret shown once: {added}");
+    assert!(added.contains("casino_frame_origins"), "the operator is told to allow its frames: {added}");
+    assert!(console.refused(&["admin", "provider", "add", "--code", "evo", "--name", "Again", "--launch-url", "https://x.example.com"]).contains("already"));
+    let bad = console.refused(&["admin", "provider", "add", "--code", "Bad Code", "--name", "", "--launch-url", "ftp://x?y=1"]);
+    assert!(bad.contains("code:") && bad.contains("name:") && bad.contains("launch_url:"), "every field's problem: {bad}");
+
+    assert!(console.ok(&["admin", "provider", "add-game", "--provider", "evo", "--code", "lightning", "--name", "Lightning Roulette", "--category", "Live"]).contains("listed evo-lightning"));
+    assert!(console.refused(&["admin", "provider", "add-game", "--provider", "evo", "--code", "lightning", "--name", "Again", "--category", "Live"]).contains("already lists"));
+    assert!(console.refused(&["admin", "provider", "add-game", "--provider", "evo", "--code", "x", "--name", "X", "--category", "Slots"]).contains("Crash Games"));
+    assert!(console.refused(&["admin", "provider", "add-game", "--provider", "nobody", "--code", "x", "--name", "X", "--category", "Live"]).contains("no provider nobody"));
+    let listing = console.ok(&["admin", "provider", "list"]);
+    assert!(listing.lines().any(|l| l.contains("evo-lightning") && l.trim_end().ends_with("on")), "{listing}");
+    console.ok(&["admin", "provider", "game", "evo-lightning", "--off"]);
+    assert!(console.ok(&["admin", "provider", "list"]).lines().any(|l| l.contains("evo-lightning") && l.trim_end().ends_with("off")));
+    assert!(console.refused(&["admin", "provider", "game", "evo-nothing", "--on"]).contains("no world-casino game"));
+
+    let rotated = secret(&console.ok(&["admin", "provider", "rotate-secret", "--code", "evo"]));
+    assert!(rotated.len() == 64 && rotated != first, "a new secret");
+    assert!(console.refused(&["admin", "provider", "rotate-secret", "--code", "backlay"]).contains("no outside provider"));
+}

@@ -169,6 +169,14 @@ impl Store {
         Ok(row.as_ref().map(provider_from_row).transpose()?)
     }
 
+    /// Every provider, the built-in one first, then by code.
+    pub async fn casino_providers(&self) -> StoreResult<Vec<CasinoProvider>> {
+        let rows = sqlx::query(&format!("SELECT {PROVIDER_COLUMNS} FROM casino_providers ORDER BY is_builtin DESC, code"))
+            .fetch_all(self.pool())
+            .await?;
+        Ok(rows.iter().map(provider_from_row).collect::<Result<_, _>>()?)
+    }
+
     /// The built-in provider, once the server has created it.
     pub async fn builtin_casino_provider(&self) -> StoreResult<Option<CasinoProvider>> {
         let row = sqlx::query(&format!("SELECT {PROVIDER_COLUMNS} FROM casino_providers WHERE is_builtin = 1"))
@@ -294,6 +302,21 @@ impl Writer {
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Replaces an outside provider's signing secret; `NotFound` when there is no such outside
+    /// provider (the built-in one's secret is held by the running server, so it is not changed
+    /// here).
+    pub async fn set_casino_provider_secret(&mut self, code: &str, hmac_secret: &str) -> StoreResult<()> {
+        let done = sqlx::query("UPDATE casino_providers SET hmac_secret = $1 WHERE code = $2 AND is_builtin = 0")
+            .bind(hmac_secret)
+            .bind(code)
+            .execute(self.conn())
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
     }
 
     /// Switches a catalogue game on or off; `NotFound` for an unknown public id.

@@ -94,7 +94,7 @@ fn origin_list(value: &str) -> Vec<String> {
 }
 
 /// `https://host[:port]` (or `http://` for localhost): no path, no query, no credentials.
-fn is_origin(value: &str) -> bool {
+pub(crate) fn is_origin(value: &str) -> bool {
     let rest = if let Some(rest) = value.strip_prefix("https://") {
         rest
     } else if let Some(rest) = value.strip_prefix("http://") {

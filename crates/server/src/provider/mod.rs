@@ -82,13 +82,18 @@ impl std::fmt::Debug for BuiltinProvider {
     }
 }
 
+/// A provider's signing secret: 32 bytes from the OS random source, as 64 hex digits.
+pub fn new_secret() -> String {
+    let mut secret = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut secret);
+    hex::encode(secret)
+}
+
 impl BuiltinProvider {
     /// Creates the provider row and its secret when missing, lists the in-house games in the
     /// catalogue when they are not there yet, and answers the provider as stored.
     pub async fn ensure(store: &Store, now_ms: i64) -> anyhow::Result<BuiltinProvider> {
-        let mut secret = [0u8; 32];
-        rand::rngs::OsRng.fill_bytes(&mut secret);
-        let secret = hex::encode(secret);
+        let secret = new_secret();
         let mut w = store.begin_write().await?;
         let provider = w
             .ensure_builtin_casino_provider(

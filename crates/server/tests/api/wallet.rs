@@ -666,6 +666,58 @@ async fn get_static_games_lists_the_in_house_games(app: TestApp) {
 }
 both_databases!(get_static_games_lists_the_in_house_games);
 
+async fn an_outside_provider_added_by_the_operator_launches_and_signs_with_its_secret(app: TestApp) {
+    use backlay_server::operator::{self, Actor, AddProvider, AddWorldCasinoGame, OperatorContext};
+    let ctx = ctx(&app).await;
+    let console = OperatorContext { store: &ctx.store, actor: Actor::Console, client_ip: None };
+    let (_, secret) = operator::add_casino_provider(
+        &console,
+        AddProvider { code: "evo".into(), name: "Evolution".into(), launch_url: "https://games.example.com/launch".into() },
+    )
+    .await
+    .unwrap();
+    let game = AddWorldCasinoGame {
+        provider_code: "evo".into(),
+        game_code: "lightning".into(),
+        game_name: "Lightning Roulette".into(),
+        category: "Live".into(),
+        sub_provider_name: "Evolution Live".into(),
+        url_thumb: String::new(),
+    };
+    assert_eq!(operator::add_world_casino_game(&console, game).await.unwrap(), "evo-lightning");
+
+    // The lobby lists it; launching it answers the provider's address with a token.
+    let demo = app.demo().await;
+    let games = app.get("casino/getStaticGames", Some(&demo)).await;
+    games.expect(200);
+    let listed = games.data().as_array().unwrap().iter().find(|g| g["game_id"] == "evo-lightning").cloned().expect("listed");
+    assert_eq!((listed["provider_name"].as_str(), listed["status"].as_str()), (Some("Evolution"), Some("ACTIVE")));
+    let url = launch_url(&app, &demo, "evo-lightning").await;
+    assert!(url.starts_with("https://games.example.com/launch?token="), "{url}");
+    assert_eq!(query_param(&url, "game"), "lightning");
+
+    // The provider signs with the secret it was given; the built-in provider's does not do.
+    let evo = Provider { code: "evo".into(), secret };
+    let token = query_param(&url, "token");
+    wallet(&app, &evo, "balance", json!({ "token": token })).await.expect(200);
+    let impostor = Provider { code: "evo".into(), secret: ctx.provider.secret.clone() };
+    refused(&wallet(&app, &impostor, "balance", json!({ "token": token })).await, 401, "bad_signature");
+
+    // Switched off, it shows without status and cannot launch.
+    operator::set_world_casino_game_active(&console, "evo-lightning", false).await.unwrap();
+    let games = app.get("casino/getStaticGames", Some(&demo)).await;
+    assert_eq!(games.data().as_array().unwrap().iter().find(|g| g["game_id"] == "evo-lightning").unwrap()["status"], "");
+    let answer = app
+        .post(
+            "gap/gaplogin",
+            Some(&demo),
+            json!({ "providerName": "mac88", "gameId": "evo-lightning", "platformId": "desktop", "lobby": false, "redirectUrl": "http://x/" }),
+        )
+        .await;
+    answer.expect(409);
+}
+both_databases!(an_outside_provider_added_by_the_operator_launches_and_signs_with_its_secret);
+
 async fn gaplogin_answers_a_launch_url_the_wallet_accepts(app: TestApp) {
     let ctx = ctx(&app).await;
     let demo = app.demo().await;
