@@ -369,7 +369,9 @@ test('the rules page shows every tab', async () => {
   for (const name of ['Horse Racing', 'Football', 'Bookmaker', 'Teenpatti', 'Fancy', 'Match', 'Binary', 'World Cup', 'IPL']) {
     assert.ok(names.includes(name), `tab ${name}`);
   }
-  assert.equal(names.length, 27);
+  // The spec's 27 tabs, then the casino games' rules last.
+  assert.equal(names.length, 28);
+  assert.equal(names.at(-1), 'Casino');
   for (const name of names) {
     await tabs.filter({ hasText: new RegExp(`^${name}$`) }).click();
     await page.getByTestId('rules-panel').getByRole('heading', { name, exact: true }).waitFor();
@@ -381,6 +383,9 @@ test('the rules page shows every tab', async () => {
   await shoot(page, 'rules-fancy');
   await tabs.filter({ hasText: /^Horse Racing$/ }).click();
   await page.getByTestId('rules-panel').getByText('1.01').waitFor();
+  await tabs.filter({ hasText: /^Casino$/ }).click();
+  await page.getByTestId('rules-panel').getByText(/Dragon Tiger 1 Day/).first().waitFor();
+  await shoot(page, 'rules-casino');
   assert.deepEqual(errors, []);
   await page.close();
 });
