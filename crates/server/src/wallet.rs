@@ -555,18 +555,21 @@ fn repeat(first: &WalletTx, kind: WalletKind, hash: &str, tx_id: &str) -> Result
     Ok(serde_json::from_str(&first.answer_json).map_err(anyhow::Error::from)?)
 }
 
-/// After a claim lost the race for its tx id: the winner's answer.
-async fn repeat_after_race(
-    state: &AppState,
-    provider: &CasinoProvider,
-    kind: WalletKind,
-    hash: &str,
-    tx_id: &str,
-) -> Result<Option<Value>, WalletError> {
-    match state.store.wallet_tx_by_ref(provider.id, tx_id).await? {
-        Some(first) => repeat(&first, kind, hash, tx_id).map(Some),
+/// After `claim` lost the race for its tx id: the winner's answer (`None` when nothing holds
+/// the tx id, as when a rollback lost the race for its debit instead).
+async fn repeat_after_race(state: &AppState, provider: &CasinoProvider, claim: &NewWalletTx<'_>) -> Result<Option<Value>, WalletError> {
+    match state.store.wallet_tx_by_ref(provider.id, claim.provider_tx_id).await? {
+        Some(first) => repeat(&first, claim.kind, claim.request_hash, claim.provider_tx_id).map(Some),
         None => Ok(None),
     }
+}
+
+/// After `claim` lost the race for its tx id, which only another copy of the call can have
+/// taken: that copy's answer.
+async fn first_answer_after_race(state: &AppState, provider: &CasinoProvider, claim: &NewWalletTx<'_>) -> Result<Value, WalletError> {
+    repeat_after_race(state, provider, claim).await?.ok_or_else(|| {
+        WalletError::Internal(anyhow::anyhow!("wallet tx {} conflicted but cannot be read", claim.provider_tx_id))
+    })
 }
 
 fn conflict(code: &'static str, message: impl Into<String>) -> WalletError {
@@ -666,9 +669,7 @@ async fn debit(
     };
     let Some(claimed) = w.claim_wallet_tx(&claim, now).await? else {
         drop(w);
-        return repeat_after_race(state, provider, WalletKind::Debit, &hash, &tx_id)
-            .await?
-            .ok_or_else(|| WalletError::Internal(anyhow::anyhow!("wallet tx {tx_id} conflicted but cannot be read")));
+        return first_answer_after_race(state, provider, &claim).await;
     };
     let description = format!("Live casino: {} round {round_ref}, stake", game_label(&session, &round.game_code));
     let (ledger_id, available_minor) =
@@ -736,9 +737,7 @@ async fn credit(
     };
     let Some(claimed) = w.claim_wallet_tx(&claim, now).await? else {
         drop(w);
-        return repeat_after_race(state, provider, WalletKind::Credit, &hash, &tx_id)
-            .await?
-            .ok_or_else(|| WalletError::Internal(anyhow::anyhow!("wallet tx {tx_id} conflicted but cannot be read")));
+        return first_answer_after_race(state, provider, &claim).await;
     };
     // A lost round is settled with a credit of 0, which moves no money.
     let (ledger_id, available_minor) = if amount_minor > 0 {
@@ -816,7 +815,7 @@ async fn rollback(
     let Some(claimed) = w.claim_wallet_tx(&claim, now).await? else {
         // Either this tx id was taken (a repeat) or another rollback took the debit.
         drop(w);
-        if let Some(answer) = repeat_after_race(state, provider, WalletKind::Rollback, &hash, &tx_id).await? {
+        if let Some(answer) = repeat_after_race(state, provider, &claim).await? {
             return Ok(answer);
         }
         return match state.store.rollback_of(debit.id).await? {
