@@ -79,33 +79,97 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-/// An integer id or number sent as `5` or `"5"`.
+/// A whole number sent as `5`, `5.0`, `5e0` or `"5"`: the value counts, not how a client's JSON
+/// library spelt it (a float-typed client sends every number with a point). Read from the exact
+/// text, so `5.5` is refused and so is `5.000000000000001`, which an `f64` would round to 5.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FlexI64(pub i64);
 
 impl<'de> Deserialize<'de> for FlexI64 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct IntVisitor;
-        impl Visitor<'_> for IntVisitor {
-            type Value = FlexI64;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a whole number")
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<FlexI64, E> {
-                Ok(FlexI64(v))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<FlexI64, E> {
-                i64::try_from(v).map(FlexI64).map_err(|_| E::custom("number is too large"))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<FlexI64, E> {
-                Err(E::custom("expected a whole number"))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<FlexI64, E> {
-                v.trim().parse().map(FlexI64).map_err(|_| E::custom(format!("{v:?} is not a whole number")))
-            }
+        let text = number_text(deserializer, "a whole number")?;
+        let plain = plain_decimal(&text).ok_or_else(|| de::Error::custom(format!("{text:?} is not a whole number")))?;
+        if plain.contains('.') {
+            return Err(de::Error::custom(format!("expected a whole number, not {}", text.trim())));
         }
-        deserializer.deserialize_any(IntVisitor)
+        plain.parse().map(FlexI64).map_err(|_| de::Error::custom("number is too large"))
     }
+}
+
+/// The text of a JSON number, or of a string that should hold one (unescaped); anything else
+/// (true, null, an object) is refused as not being `expected`.
+fn number_text<'de, D: Deserializer<'de>>(deserializer: D, expected: &str) -> Result<String, D::Error> {
+    let raw: Box<RawValue> = Deserialize::deserialize(deserializer)?;
+    let text = raw.get();
+    if text.starts_with('"') {
+        serde_json::from_str(text).map_err(de::Error::custom)
+    } else if text.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) {
+        Ok(text.to_string())
+    } else {
+        Err(de::Error::custom(format!("expected {expected}")))
+    }
+}
+
+/// Largest power of ten [`plain_decimal`] applies: far past any id, amount or price, and it
+/// bounds the text it writes (`1e999999` would otherwise be a million digits).
+const MAX_DECIMAL_EXPONENT: i32 = 40;
+
+/// A decimal number's text rewritten in one plain form, exactly, without a trip through `f64`:
+/// the exponent applied, no `+`, no leading zeros, no zeros ending the fraction, and no point
+/// when the value is whole. `107`, `107.0`, `1.07e2` and `"107.00"` all read `107`; `2.50`
+/// reads `2.5`; `-0.0` reads `0`. `None` unless the text is an optional sign, one or more
+/// digits, optionally a point and one or more digits, and optionally an exponent of at most
+/// [`MAX_DECIMAL_EXPONENT`]. Written here because it only moves a point in a digit string;
+/// a decimal crate would bound the digits it holds instead.
+pub fn plain_decimal(text: &str) -> Option<String> {
+    let text = text.trim();
+    let (negative, unsigned) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => {
+            let exponent = &unsigned[at + 1..];
+            let digits = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+            if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            (&unsigned[..at], exponent.parse::<i32>().ok()?)
+        }
+        None => (unsigned, 0),
+    };
+    if exponent.abs() > MAX_DECIMAL_EXPONENT {
+        return None;
+    }
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !all_digits(whole) || !all_digits(fraction) || (mantissa.contains('.') && fraction.is_empty()) {
+        return None;
+    }
+    // The value is `digits × 10^(point − digits.len())`: move the point, then trim the zeros.
+    let digits = format!("{whole}{fraction}");
+    let point = whole.len() as i64 + i64::from(exponent);
+    let (int_part, frac_part) = if point <= 0 {
+        (String::new(), format!("{}{digits}", "0".repeat(point.unsigned_abs() as usize)))
+    } else if point as usize >= digits.len() {
+        (format!("{digits}{}", "0".repeat(point as usize - digits.len())), String::new())
+    } else {
+        let (i, f) = digits.split_at(point as usize);
+        (i.to_string(), f.to_string())
+    };
+    let int_part = int_part.trim_start_matches('0');
+    let frac_part = frac_part.trim_end_matches('0');
+    let mut plain = String::with_capacity(int_part.len() + frac_part.len() + 3);
+    if negative && !(int_part.is_empty() && frac_part.is_empty()) {
+        plain.push('-');
+    }
+    plain.push_str(if int_part.is_empty() { "0" } else { int_part });
+    if !frac_part.is_empty() {
+        plain.push('.');
+        plain.push_str(frac_part);
+    }
+    Some(plain)
 }
 
 /// An id or code sent as text or as a whole number (`"d-17"` or `17`), kept as text: what a
@@ -172,21 +236,17 @@ impl<'de> Deserialize<'de> for FlexBool {
     }
 }
 
-/// An amount of money sent as a JSON number (`10.5`) or string (`"10.50"`), parsed from its
-/// exact text: at most two decimal places, within [`Money::MAX_AMOUNT_MINOR`].
+/// An amount of money sent as a JSON number (`10.5`, `1.05e1`) or string (`"10.50"`), parsed
+/// from its exact text: at most two decimal places, within [`Money::MAX_AMOUNT_MINOR`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct AmountInput(pub Money);
 
 impl<'de> Deserialize<'de> for AmountInput {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw: Box<RawValue> = Deserialize::deserialize(deserializer)?;
-        let text = raw.get();
-        let text = match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-            Some(inner) => inner,
-            None if text.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) => text,
-            None => return Err(de::Error::custom("expected an amount such as 100 or 99.50")),
-        };
-        Money::parse_decimal(text).map(AmountInput).map_err(de::Error::custom)
+        let text = number_text(deserializer, "an amount such as 100 or 99.50")?;
+        // `1.5e2` is 150; text that is no number at all gets the money parser's own message.
+        let plain = plain_decimal(&text);
+        Money::parse_decimal(plain.as_deref().unwrap_or(&text)).map(AmountInput).map_err(de::Error::custom)
     }
 }
 
@@ -314,6 +374,38 @@ mod tests {
     }
 
     #[test]
+    fn whole_numbers_are_taken_however_they_are_written_and_fractions_refused() {
+        for text in [br#"{"id": 5}"#.as_slice(), br#"{"id": 5.0}"#, br#"{"id": 5.000}"#, br#"{"id": 5e0}"#, br#"{"id": 0.5E1}"#, br#"{"id": "5.0"}"#] {
+            let body: Body = parse_json(text).unwrap_or_else(|e| panic!("{}: {e}", String::from_utf8_lossy(text)));
+            assert_eq!(body.id, FlexI64(5));
+        }
+        for text in [br#"{"id": 5.5}"#.as_slice(), br#"{"id": 5.000000000000001}"#, br#"{"id": 55e-1}"#, br#"{"id": "5.5"}"#] {
+            let err = message(parse_json::<Body>(text).unwrap_err());
+            assert!(err.starts_with("id: expected a whole number, not 5"), "{}: {err}", String::from_utf8_lossy(text));
+        }
+        assert!(message(parse_json::<Body>(br#"{"id": 9223372036854775808}"#).unwrap_err()).contains("too large"));
+        assert!(message(parse_json::<Body>(br#"{"id": 1e99}"#).unwrap_err()).contains("not a whole number"));
+        assert!(message(parse_json::<Body>(br#"{"id": true}"#).unwrap_err()).contains("expected a whole number"));
+        let body: Body = parse_json(br#"{"id": -9223372036854775808}"#).unwrap();
+        assert_eq!(body.id, FlexI64(i64::MIN));
+    }
+
+    #[test]
+    fn plain_decimal_moves_the_point_exactly() {
+        for (text, plain) in [
+            ("107", "107"), ("107.0", "107"), ("1.07e2", "107"), ("1.07E+2", "107"), ("107.00", "107"),
+            ("2.50", "2.5"), ("0.05", "0.05"), ("5e-2", "0.05"), ("-0.0", "0"), ("-1.50", "-1.5"),
+            ("+3", "3"), ("007", "7"), ("12345678901234567890.1e3", "12345678901234567890100"), (" 4.0 ", "4"),
+        ] {
+            assert_eq!(plain_decimal(text).as_deref(), Some(plain), "{text}");
+        }
+        for text in ["", "-", ".5", "5.", "1e", "1e+", "1e99999", "1e41", "0x10", "1,5", "NaN", "1.2.3", "--1", "1e1.5"] {
+            assert_eq!(plain_decimal(text), None, "{text}");
+        }
+        assert_eq!(plain_decimal("1e40").map(|p| p.len()), Some(41));
+    }
+
+    #[test]
     fn amounts_are_parsed_from_exact_text() {
         let body: Body = parse_json(br#"{"id": 1, "amount": 10.5}"#).unwrap();
         assert_eq!(body.amount, Some(AmountInput(Money::from_minor(1050))));
@@ -322,6 +414,11 @@ mod tests {
         assert!(parse_json::<Body>(br#"{"id": 1, "amount": 10.005}"#).is_err());
         assert!(parse_json::<Body>(br#"{"id": 1, "amount": 1e18}"#).is_err());
         assert!(parse_json::<Body>(br#"{"id": 1, "amount": true}"#).is_err());
+        let body: Body = parse_json(br#"{"id": 1, "amount": 1.05e3}"#).unwrap();
+        assert_eq!(body.amount, Some(AmountInput(Money::from_minor(105_000))));
+        let body: Body = parse_json(br#"{"id": 1, "amount": 10.500}"#).unwrap();
+        assert_eq!(body.amount, Some(AmountInput(Money::from_minor(1050))));
+        assert!(parse_json::<Body>(br#"{"id": 1, "amount": 1.0005e1}"#).is_err());
     }
 
     #[test]

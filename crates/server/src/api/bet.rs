@@ -18,7 +18,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::clock::iso_utc;
 use crate::engine::PlaceBet;
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
-use crate::input::{AmountInput, ApiJson, FlexI64};
+use crate::input::{plain_decimal, AmountInput, ApiJson, FlexI64};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -32,20 +32,26 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(positions))
 }
 
-/// A number kept as the exact text it was sent as (`2.5`, `"2.50"`, `45`), so the market can
-/// parse it by its own rules (ladder odds or an integer rate) without a trip through f64.
+/// A number kept as exact text in plain form (`2.5`, `45`), so the market can parse it by its
+/// own rules (ladder odds or a whole-number rate) without a trip through f64. A whole value
+/// arrives as a whole number however it was written: `107.0`, `1.07e2` and `"107"` are all
+/// `107`, so a rate the server itself sent as `107.0` is taken back; `52.5` stays a fraction,
+/// which a bookmaker or fancy market refuses ("The rate is a whole number such as 45.").
 #[derive(Clone, Debug)]
 pub struct NumberText(pub String);
+
+/// Longest number text read: far more digits than any price has.
+const MAX_NUMBER_TEXT_CHARS: usize = 24;
 
 impl<'de> Deserialize<'de> for NumberText {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw: Box<RawValue> = Deserialize::deserialize(deserializer)?;
         let text = raw.get();
         let text = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text);
-        if text.is_empty() || text.len() > 24 || !text.chars().all(|c| c.is_ascii_digit() || c == '.') {
-            return Err(de::Error::custom("expected a number such as 2.5 or 45"));
+        match plain_decimal(text) {
+            Some(plain) if text.len() <= MAX_NUMBER_TEXT_CHARS && !plain.starts_with('-') => Ok(NumberText(plain)),
+            _ => Err(de::Error::custom("expected a number such as 2.5 or 45")),
         }
-        Ok(NumberText(text.to_string()))
     }
 }
 

@@ -22,6 +22,23 @@ async fn malformed_and_mistyped_bodies_get_400_with_the_envelope(app: TestApp) {
 }
 both_databases!(malformed_and_mistyped_bodies_get_400_with_the_envelope);
 
+/// A whole number is a whole number however a client's JSON library writes it; a fraction
+/// where a whole number belongs is a 400 naming the field.
+async fn ids_written_as_whole_floats_are_taken_and_fractions_refused(app: TestApp) {
+    let token = app.demo().await;
+    let matches = app.post("match/getMatches", Some(&token), json!({ "sport_id": 4.0 })).await;
+    matches.expect(200);
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let body = format!(r#"{{"match_id": {match_id}.0}}"#);
+    app.post_raw("match/matchDetail", Some(&token), body).await.expect(200);
+    let exponent = format!(r#"{{"match_id": {match_id}e0}}"#);
+    app.post_raw("match/matchDetail", Some(&token), exponent).await.expect(200);
+    let fraction = app.post_raw("match/matchDetail", Some(&token), format!(r#"{{"match_id": {match_id}.5}}"#)).await;
+    fraction.expect(400);
+    assert_eq!(fraction.field_error("match_id"), format!("Expected a whole number, not {match_id}.5."), "{}", fraction.body);
+}
+both_databases!(ids_written_as_whole_floats_are_taken_and_fractions_refused);
+
 async fn oversized_bodies_get_413(app: TestApp) {
     let body = format!("{{\"user_name\": \"{}\", \"password\": \"x\"}}", "a".repeat(100 * 1024));
     let answer = app.post_raw("user/login", None, body).await;

@@ -260,6 +260,45 @@ async fn bookmaker_and_fancy_bets_are_taken_by_the_house_at_the_posted_rate(app:
 }
 both_databases!(bookmaker_and_fancy_bets_are_taken_by_the_house_at_the_posted_rate);
 
+/// Rates are whole numbers, and a whole number may be written `52.0`: the way the server
+/// itself sends a rate (matchDetail's `price` is a float) is taken back as it came.
+async fn a_rate_written_as_a_whole_float_is_taken_and_a_fraction_is_refused(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let match_id = a_match(&app, &demo).await;
+    let (bm, runners) = open_market(&app, &admin, match_id, json!({ "type": "bookmaker", "name": "Bookmaker", "runners": ["Home", "Away"] })).await;
+    app.post("admin/market/rates", Some(&admin), json!({ "market_id": bm, "runners": [
+        { "selection_id": runners[0], "back": 52, "lay": 55 }, { "selection_id": runners[1], "back": 107, "lay": 112 }
+    ] })).await.expect(200);
+    let detail = app.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await;
+    let book = detail.data()["markets"].as_array().unwrap().iter().find(|m| m["market_id"] == bm).unwrap().clone();
+    let shown = book["runners"][1]["back"][0]["price"].clone();
+    assert_eq!(shown.to_string(), "107.0", "the server shows a rate as a float");
+
+    let sent_back = bet(&app, &demo, json!({ "market_id": bm, "selection_id": runners[1], "side": "back", "price": shown, "stake": 100 })).await;
+    sent_back.expect(200);
+    for price in [json!(52.0), json!("52.00")] {
+        let answer = app
+            .post_raw("bet/placeBet", Some(&demo), format!(r#"{{"market_id": {bm}, "selection_id": {}, "side": "back", "price": {price}, "stake": 100}}"#, runners[0]))
+            .await;
+        answer.expect(200);
+        assert_eq!(answer.data()["status"], "matched", "{price}: {}", answer.body);
+    }
+    let exponent = app
+        .post_raw("bet/placeBet", Some(&demo), format!(r#"{{"market_id": {bm}, "selection_id": {}, "side": "back", "price": 5.2e1, "stake": 100}}"#, runners[0]))
+        .await;
+    exponent.expect(200);
+
+    let fraction = bet(&app, &demo, json!({ "market_id": bm, "selection_id": runners[0], "side": "back", "price": 52.5, "stake": 100 })).await;
+    fraction.expect(400);
+    assert_eq!(fraction.field_error("price"), "The rate is a whole number such as 45.", "{}", fraction.body);
+    // Three backs of 100 on Home at 52 and one on Away at 107; the fraction placed nothing. If
+    // Away wins, Home's backs lose 300 and Away's wins 107: the exposure is 193.
+    assert_eq!(funds(&app, &demo).await.1, 193_00);
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(a_rate_written_as_a_whole_float_is_taken_and_a_fraction_is_refused);
+
 async fn only_an_admin_manages_markets(app: TestApp) {
     let agent = app.agent().await;
     let demo = app.demo().await;
