@@ -494,6 +494,34 @@ test('security auth: set up with a QR code, log in with a code, turn it off', as
   await page.close();
 });
 
+test('a refused deposit shows the reason and the user stays logged in', async () => {
+  const { page, errors } = await freshPage();
+  await logInReady(page);
+  await page.getByTestId('deposit-withdraw-link').click();
+  await page.getByTestId('deposit-withdraw-page').waitFor();
+  await page.getByTestId('dw-amount').fill('500');
+  await page.getByTestId('dw-reference').fill(`UTR-OFF-${Date.now()}`);
+
+  // The operator turns payments off while the form is open: the server refuses the request
+  // with a 422 and its reason, which the app shows. A 403 here would log the user out (spec §8).
+  const admin = await api('user/login', { user_name: 'admin', password: 'Admin@1234' });
+  const adminToken = admin.body.data.token;
+  assert.equal((await api('admin/settings', { payment_gateway: 0 }, adminToken)).status, 200);
+  try {
+    await page.getByTestId('dw-submit').click();
+    await page.getByTestId('deposit-form').getByTestId('error-message')
+      .filter({ hasText: 'Deposits and withdrawals are turned off on this site.' }).waitFor();
+    await shoot(page, 'deposit-refused');
+    assert.equal(hashOf(page), '#/setting/d-w');
+    assert.ok(await page.evaluate(() => localStorage.getItem('usertoken')), 'still logged in');
+    await page.getByTestId('balance').filter({ hasText: /\d+\.\d{2}/ }).waitFor();
+  } finally {
+    assert.equal((await api('admin/settings', { payment_gateway: 1 }, adminToken)).status, 200);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a deposit request is approved by the agent and credited', async () => {
   const { page, errors } = await freshPage();
   await logInReady(page);

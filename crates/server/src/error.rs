@@ -46,7 +46,9 @@ pub enum AppError {
     /// 401: no token, or one that is unknown, expired or revoked (also a refused log-in).
     #[error("{0}")]
     Unauthorized(String),
-    /// 403: a valid token without the right.
+    /// 403: a valid token without the right (a client on an operator route, an agent outside
+    /// its own clients). The client app ends the session on a 403 (spec §8), so a refusal the
+    /// user should read and stay logged in for is a 409 or 422, never this.
     #[error("{0}")]
     Forbidden(String),
     #[error("{0}")]

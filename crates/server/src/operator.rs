@@ -116,7 +116,8 @@ pub async fn create_user(ctx: &OperatorContext<'_>, request: CreateUser) -> Resu
             return Err(AppError::Forbidden("An agent can create clients only.".into()))
         }
         (Actor::User(actor), Role::Admin) if actor.role == Role::Admin => {
-            return Err(AppError::Forbidden("Admins are created from the console (backlay admin create-user).".into()))
+            // Not a right the admin lacks (403 would end their session) but one no API call has.
+            return Err(AppError::Unprocessable("Admins are created from the console (backlay admin create-user).".into()))
         }
         (_, Role::Admin) => None,
         (Actor::User(actor), _) => Some(request.parent_id.unwrap_or(actor.id)),

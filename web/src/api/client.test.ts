@@ -47,10 +47,32 @@ describe('api client', () => {
     expect(window.location.hash).toBe('#/login');
   });
 
-  it('passes a 403 on to the caller when there is no session to end (a locked account at log-in)', async () => {
-    stubServer({ 'POST /api/user/login': { httpStatus: 403, message: 'This account is locked.' } });
+  it('passes a 403 on to the caller when there is no session to end', async () => {
+    stubServer({ 'POST /api/user/login': { httpStatus: 403, message: 'Not for you.' } });
 
-    await expect(apiPost('user/login', {})).rejects.toMatchObject({ httpStatus: 403, message: 'This account is locked.' });
+    await expect(apiPost('user/login', {})).rejects.toMatchObject({ httpStatus: 403, message: 'Not for you.' });
+  });
+
+  it.each([
+    [409, 'bet/placeBet', 'Odds changed: the back rate on Home is now 46.'],
+    [422, 'payment/deposit', 'Deposits and withdrawals are turned off on this site.'],
+    [422, 'bet/placeBet', 'This account cannot bet.'],
+    [422, 'casino/placeBet', 'Insufficient funds: 12.00 available.'],
+  ])('passes a %i refusal of %s on with its message and keeps the session', async (httpStatus, path, message) => {
+    storeSession();
+    stubServer({ [`POST /api/${path}`]: { httpStatus, message } });
+
+    await expect(apiPost(path, {})).rejects.toMatchObject({ httpStatus, message });
+    expect(localStorage.getItem('usertoken')).not.toBeNull();
+    expect(window.location.hash).not.toBe('#/login');
+  });
+
+  it('shows a locked account at log-in as the server words it, even beside a stale session', async () => {
+    storeSession();
+    stubServer({ 'POST /api/user/login': { httpStatus: 422, message: 'This account is locked. Contact your agent.' } });
+
+    await expect(apiPost('user/login', {})).rejects.toMatchObject({ httpStatus: 422, message: 'This account is locked. Contact your agent.' });
+    expect(localStorage.getItem('usertoken')).not.toBeNull();
   });
 
   it('passes other errors on with the server status, message and field errors', async () => {

@@ -121,8 +121,10 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
   const envelope = await readEnvelope(response);
   const message = envelope?.message || `The server answered ${response.status} ${response.statusText}`.trim();
 
-  // Spec §8: 401/403 log the user out and the error is swallowed. Without a session there is
-  // nothing to end (a locked account at log-in is a 403): the caller then sees the error.
+  // Spec §8: 401/403 log the user out and the error is swallowed, so the server keeps 403 for
+  // what ends a session; a refusal to show (payments off, a locked account at log-in, a bet
+  // refused) is a 409 or 422 and reaches the caller with its message. Without a session
+  // there is nothing to end: the caller then sees even a 401/403.
   if ((response.status === 401 || response.status === 403) && isLoggedIn()) {
     clearSession();
     return { status: false, message, data: null, sessionEnded: true };

@@ -82,7 +82,8 @@ pub struct CreateUserRequest {
 }
 
 #[utoipa::path(post, path = "/admin/user/create", tag = "admin", request_body = CreateUserRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<UserSummary>), (status = 400), (status = 403), (status = 409, description = "Name taken")))]
+    responses((status = 200, body = Envelope<UserSummary>), (status = 400), (status = 403), (status = 409, description = "Name taken"),
+        (status = 422, description = "An admin is asked for: admins are created from the console")))]
 async fn create_user(
     State(state): State<AppState>,
     operator: Operator,

@@ -87,7 +87,7 @@ fn incorrect_credentials() -> AppError {
 
 #[utoipa::path(post, path = "/user/login", tag = "auth", request_body = LoginRequest,
     responses((status = 200, body = Envelope<LoginAnswer>), (status = 400, description = "Missing fields or incorrect user name or password"),
-        (status = 403, description = "The account is locked"), (status = 429, description = "Too many failed attempts")))]
+        (status = 422, description = "The account is locked"), (status = 429, description = "Too many failed attempts")))]
 async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<LoginRequest>) -> ApiResult<LoginAnswer> {
     let mut checks = Checks::default();
     let user_name = text_field(&mut checks, "user_name", "User name", &body.user_name, 64);
@@ -113,7 +113,7 @@ async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(bo
         return Err(incorrect_credentials());
     }
     if user.is_locked {
-        return Err(AppError::Forbidden("This account is locked. Contact your agent.".into()));
+        return Err(account_locked());
     }
     if state.store.totp_state(user.id).await?.enabled {
         // The name's failure count is kept until the code is right too: clearing it here would let
@@ -124,6 +124,13 @@ async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(bo
     state.throttle.record_success(&keys);
     let data = start_session(&state, &user, ip.as_deref()).await?;
     Ok(ok_with("Logged in.", LoginAnswer::Session(data)))
+}
+
+/// A locked account's log-in: 422, not 403. There is no session yet, and the client app ends
+/// whatever session it holds on any 403 (spec §8): a page still logged in as someone else
+/// (another tab) would be logged out and the message swallowed instead of shown.
+pub(crate) fn account_locked() -> AppError {
+    AppError::Unprocessable("This account is locked. Contact your agent.".into())
 }
 
 pub(crate) fn too_many_attempts(retry_after_s: u64) -> AppError {
@@ -195,11 +202,11 @@ pub struct SignupRequest {
 
 #[utoipa::path(post, path = "/user/signup", tag = "auth", request_body = SignupRequest,
     responses((status = 200, body = Envelope<LoginData>), (status = 400, description = "Field errors"),
-        (status = 403, description = "Sign-up is closed"), (status = 409, description = "User name taken")))]
+        (status = 409, description = "User name taken"), (status = 422, description = "Sign-up is closed")))]
 async fn signup(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<SignupRequest>) -> ApiResult<LoginData> {
     let settings = super::settings::load(&state.store).await?;
     if settings.get("signup_enabled").map(String::as_str) == Some("0") {
-        return Err(AppError::Forbidden("Sign-up is closed. Ask an agent for an account.".into()));
+        return Err(AppError::Unprocessable("Sign-up is closed. Ask an agent for an account.".into()));
     }
     let mut checks = Checks::default();
     let user_name = body.user_name.trim().to_string();

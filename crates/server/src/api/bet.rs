@@ -140,7 +140,8 @@ async fn place_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUs
             request_hash: hex::encode(Sha256::digest(fingerprint.as_bytes())),
             admitted_after_suspensions: None,
         })
-        .await?;
+        .await
+        .map_err(refusal_of_the_bet)?;
     let message = answer.message.clone();
     Ok(ok_with(
         message,
@@ -152,6 +153,16 @@ async fn place_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUs
             message: answer.message,
         },
     ))
+}
+
+/// The engine answers 403 for an account it holds no funds for ("This account cannot bet.").
+/// To the client app a 403 ends the session (spec §8), and this refuses one bet, not the
+/// session: it becomes a 422 with the same message.
+fn refusal_of_the_bet(err: AppError) -> AppError {
+    match err {
+        AppError::Forbidden(message) => AppError::Unprocessable(message),
+        other => other,
+    }
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -91,8 +91,8 @@ pub struct RequestCreated {
 
 #[utoipa::path(post, path = "/payment/deposit", tag = "user", request_body = DepositRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<RequestCreated>), (status = 400), (status = 401),
-        (status = 403, description = "Payments are off, or the user has no parent"),
-        (status = 409, description = "Too many open requests, or the reference was already sent")))]
+        (status = 409, description = "Too many open requests, or the reference was already sent"),
+        (status = 422, description = "Payments are off, or the user has no parent")))]
 async fn deposit(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
@@ -112,9 +112,8 @@ async fn deposit(
 
 #[utoipa::path(post, path = "/payment/withdraw", tag = "user", request_body = WithdrawRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<RequestCreated>), (status = 400), (status = 401),
-        (status = 403, description = "Payments are off, or the user has no parent"),
         (status = 409, description = "Too many open requests"),
-        (status = 422, description = "More than the available balance")))]
+        (status = 422, description = "Payments are off, the user has no parent, or more than the available balance")))]
 async fn withdraw(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
@@ -137,14 +136,15 @@ async fn withdraw(
     ))
 }
 
-/// 403 unless the site takes payment requests and the user has a parent to send them to.
+/// 422 unless the site takes payment requests and the user has a parent to send them to: a
+/// refusal of this request, shown to the user, never a 403 (which ends the client's session).
 async fn require_payments_open(store: &Store, user: &User) -> Result<(), AppError> {
     let settings = super::settings::load(store).await?;
     if settings.get("payment_gateway").map(String::as_str) != Some("1") {
-        return Err(AppError::Forbidden("Deposits and withdrawals are turned off on this site.".into()));
+        return Err(AppError::Unprocessable("Deposits and withdrawals are turned off on this site.".into()));
     }
     if user.parent_id.is_none() {
-        return Err(AppError::Forbidden(
+        return Err(AppError::Unprocessable(
             "Deposits and withdrawals go through your agent, and this account has none.".into(),
         ));
     }

@@ -121,7 +121,7 @@ pub struct VerifyOtpRequest {
 #[utoipa::path(post, path = "/user/verifyOtp", tag = "auth", request_body = VerifyOtpRequest,
     responses((status = 200, body = Envelope<LoginData>), (status = 400, description = "Missing or wrong code"),
         (status = 401, description = "The log-in token is unknown, expired, used or out of attempts: log in again"),
-        (status = 403, description = "The account is locked"), (status = 429, description = "Too many failed attempts")))]
+        (status = 422, description = "The account is locked"), (status = 429, description = "Too many failed attempts")))]
 async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<VerifyOtpRequest>) -> ApiResult<LoginData> {
     let otp_token = body.otp_token.trim();
     if otp_token.is_empty() || otp_token.len() > OTP_TOKEN_MAX_CHARS {
@@ -144,7 +144,7 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
     let refused = match totp::check(&secret, &code, now, totp_state.last_step) {
         Check::Accepted { step } => {
             if user.is_locked {
-                return Err(AppError::Forbidden("This account is locked. Contact your agent.".into()));
+                return Err(super::auth::account_locked());
             }
             let mut writer = state.store.begin_write().await?;
             if !writer.consume_otp_challenge(challenge.id, now, MAX_WRONG_CODES_PER_CHALLENGE).await? {

@@ -246,7 +246,7 @@ both_databases!(no_token_is_401_on_every_admin_route);
 async fn an_admin_cannot_create_an_admin(app: TestApp) {
     let admin = app.admin().await;
     let answer = create_user(&app, &admin, json!({ "user_name": "admin_two", "password": "First@123", "role": "admin" })).await;
-    answer.expect(403);
+    answer.expect(422);
     assert!(answer.message().contains("console"), "{}", answer.message());
     assert_eq!(all_users(&app, &admin).await.len(), 5);
 }
@@ -551,9 +551,11 @@ async fn locking_ends_the_session_and_refuses_log_in_until_unlocked(app: TestApp
 
     let answer = app.get("user/getUserBalance", Some(&demo)).await;
     answer.expect(401);
+    // 422, not 403: the client app would end whatever session it holds on a 403 and swallow
+    // the message (spec §8); a log-in refusal is shown on the log-in page.
     let answer = app.login_answer("demo", "Demo@1234").await;
-    answer.expect(403);
-    assert!(answer.message().contains("locked"), "{}", answer.message());
+    answer.expect(422);
+    assert_eq!(answer.message(), "This account is locked. Contact your agent.");
     // A wrong password is still just a wrong password.
     app.login_answer("demo", "Wrong@1234").await.expect(400);
 

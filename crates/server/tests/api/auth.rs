@@ -145,7 +145,7 @@ async fn signup_can_be_closed(app: TestApp) {
     let admin = app.admin().await;
     app.post("admin/settings", Some(&admin), json!({ "signup_enabled": 0 })).await.expect(200);
     let answer = app.post("user/signup", None, signup_body("lateuser")).await;
-    answer.expect(403);
+    answer.expect(422);
     assert!(answer.message().contains("closed"));
 }
 both_databases!(signup_can_be_closed);

@@ -299,6 +299,24 @@ async fn a_rate_written_as_a_whole_float_is_taken_and_a_fraction_is_refused(app:
 }
 both_databases!(a_rate_written_as_a_whole_float_is_taken_and_a_fraction_is_refused);
 
+/// An account the engine holds no funds for cannot bet: the bet is refused with a 422 and the
+/// message, not a 403, which would log the client app out (spec §8).
+async fn an_account_that_cannot_bet_gets_422_and_keeps_its_session(app: TestApp) {
+    let admin = app.admin().await;
+    let (user_id, token) = app.new_user(&admin, "nobank", "client").await;
+    // No API call makes such an account (every user gets a ledger account when created), so
+    // take the new user's empty one away underneath the server.
+    let store = backlay_store::Store::connect(app.database_url()).await.unwrap();
+    sqlx::query("DELETE FROM ledger_accounts WHERE user_id = $1").bind(user_id).execute(store.pool()).await.unwrap();
+    let match_id = a_match(&app, &token).await;
+    let (market, runners) = match_odds(&app, &admin, match_id).await;
+    let answer = bet(&app, &token, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 10 })).await;
+    answer.expect(422);
+    assert_eq!(answer.message(), "This account cannot bet.");
+    app.post("bet/openBets", Some(&token), json!({})).await.expect(200);
+}
+both_databases!(an_account_that_cannot_bet_gets_422_and_keeps_its_session);
+
 async fn only_an_admin_manages_markets(app: TestApp) {
     let agent = app.agent().await;
     let demo = app.demo().await;

@@ -355,19 +355,25 @@ async fn only_the_parent_or_an_admin_decides(app: TestApp) {
 }
 both_databases!(only_the_parent_or_an_admin_decides);
 
+/// Refusals the user reads and stays logged in for: 422 with the message, never the 403 that
+/// ends the client app's session (spec §8).
 async fn requests_need_the_payment_gateway_and_a_parent(app: TestApp) {
     let (admin, demo) = (app.admin().await, app.demo().await);
 
     // The admin has no parent to ask.
     let answer = deposit(&app, &admin, json!(100), "UTR-ADMIN").await;
-    answer.expect(403);
-    assert!(answer.message().contains("agent"), "{}", answer.message());
+    answer.expect(422);
+    assert_eq!(answer.message(), "Deposits and withdrawals go through your agent, and this account has none.");
 
     app.post("admin/settings", Some(&admin), json!({ "payment_gateway": 0 })).await.expect(200);
     let answer = deposit(&app, &demo, json!(100), "UTR-OFF-1").await;
-    answer.expect(403);
-    assert!(answer.message().contains("turned off"), "{}", answer.message());
-    withdraw(&app, &demo, json!(100)).await.expect(403);
+    answer.expect(422);
+    assert_eq!(answer.message(), "Deposits and withdrawals are turned off on this site.");
+    let answer = withdraw(&app, &demo, json!(100)).await;
+    answer.expect(422);
+    assert_eq!(answer.message(), "Deposits and withdrawals are turned off on this site.");
+    // The session was refused nothing: it goes on.
+    app.get("user/getUserBalance", Some(&demo)).await.expect(200);
     // The statement stays readable.
     assert!(statement(&app, &demo).await.is_empty());
 

@@ -115,3 +115,24 @@ describe('set button values', () => {
     expect(screen.getByText('Label must be at most 10 characters.')).toBeInTheDocument();
   });
 });
+
+describe('deposit and withdraw', () => {
+  it('shows a refused request in words (422) and keeps the user logged in', async () => {
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/payment/deposit': { httpStatus: 422, message: 'Deposits and withdrawals are turned off on this site.' },
+    });
+    storeSession();
+    renderApp('/setting/d-w');
+    const user = userEvent.setup();
+
+    await user.type(await screen.findByTestId('dw-amount'), '500');
+    await user.type(screen.getByTestId('dw-reference'), 'UTR-123456');
+    await user.click(screen.getByTestId('dw-submit'));
+
+    const form = screen.getByTestId('deposit-form');
+    expect(await within(form).findByText('Deposits and withdrawals are turned off on this site.')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/setting/d-w');
+    expect(localStorage.getItem('usertoken')).toBe(demoUser.token);
+  });
+});
