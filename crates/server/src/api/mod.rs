@@ -33,7 +33,8 @@ use axum::routing::get;
 use axum::{Json, Router};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
+use utoipa::openapi::{self as oas, Content, Ref, RefOr, Schema};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 
@@ -74,6 +75,76 @@ impl Modify for BearerAuth {
     }
 }
 
+/// Name of the error envelope's schema in the document.
+const ERROR_ENVELOPE: &str = "ErrorEnvelope";
+
+/// Paths whose bearer session may still have to change its password (they take [`Authed`],
+/// not `CurrentUser`): every other bearer route answers 428 to such a session.
+///
+/// [`Authed`]: crate::session::Authed
+const PASSWORD_CHANGE_NOT_REQUIRED: [&str; 3] = ["/api/user/logout", "/api/user/changePassword", "/api/user/getUserBalance"];
+
+/// What the extractors answer on their own, documented on every operation they guard rather
+/// than in each path's annotation, where one forgotten line would make the document lie: the
+/// 400 and 413 of a body ([`ApiJson`](crate::input::ApiJson)), and the 401 and 428 of a bearer
+/// session. Every error response without a body of its own gets the envelope's shape.
+/// Applied to the merged document: `#[openapi(modifiers)]` runs before the routes are added.
+struct ErrorAnswers;
+
+impl Modify for ErrorAnswers {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        let envelope: Schema = serde_json::from_value(serde_json::json!({
+            "type": "object",
+            "description": "A refusal: status is false, message says why in words a person can act on; \
+                a 400 names each bad field in data.errors, a wallet refusal gives data.code.",
+            "required": ["status", "message", "data"],
+            "properties": {
+                "status": { "type": "boolean", "enum": [false] },
+                "message": { "type": "string" },
+                "data": {
+                    "type": ["object", "null"],
+                    "properties": {
+                        "errors": { "type": "object", "additionalProperties": { "type": "string" } },
+                        "code": { "type": "string" }
+                    }
+                }
+            }
+        }))
+        .expect("the error envelope's schema is valid");
+        components.schemas.insert(ERROR_ENVELOPE.to_string(), envelope.into());
+        let bearer = SecurityRequirement::new("bearer", Vec::<String>::new());
+
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            let operations = [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch];
+            for operation in operations.into_iter().flatten() {
+                let responses = &mut operation.responses.responses;
+                let mut add = |status: &str, description: &str| {
+                    responses.entry(status.to_string()).or_insert_with(|| oas::Response::new(description).into());
+                };
+                if operation.request_body.is_some() {
+                    add("400", "The body is not valid JSON, has the wrong shape, or a field is invalid (data.errors)");
+                    add("413", "The body is over 64 KiB");
+                }
+                if operation.security.as_ref().is_some_and(|s| s.contains(&bearer)) {
+                    add("401", "No token, or an unknown, expired or revoked one: log in again");
+                    if !PASSWORD_CHANGE_NOT_REQUIRED.contains(&path.as_str()) {
+                        add("428", "The user must change the password they were given first");
+                    }
+                }
+                for (status, response) in operation.responses.responses.iter_mut() {
+                    if let (true, RefOr::T(response)) = (status.starts_with(['4', '5']), response) {
+                        if response.content.is_empty() {
+                            let schema = RefOr::Ref(Ref::from_schema_name(ERROR_ENVELOPE));
+                            response.content.insert("application/json".into(), Content::new(Some(schema)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Every `/api` route with its layers, plus `/api/openapi.json`.
 pub fn router(state: AppState) -> Router {
     let (routes, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
@@ -99,6 +170,8 @@ pub fn router(state: AppState) -> Router {
                 .merge(stream::routes()),
         )
         .split_for_parts();
+    let mut openapi = openapi;
+    ErrorAnswers.modify(&mut openapi);
     let openapi = Arc::new(openapi);
     routes
         .route("/api/openapi.json", get(move || async move { Json(openapi.as_ref().clone()) }))

@@ -37,7 +37,7 @@ use tokio::time::Instant;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::matches::{market_books, public_book, MarketBook};
+use super::matches::{market_books, public_book};
 use crate::casino::round_events::{newest, RoundNews};
 use crate::clock::now_ms;
 use crate::engine::{Engine, MarketChange, MarketView};
@@ -142,8 +142,9 @@ type LiveEvents = BoxStream<'static, Result<Event, Infallible>>;
     params(("match_id" = Option<i64>, Query, description = "The match (or give casino)"),
         ("casino" = Option<String>, Query, description = "A casino game's code, e.g. dt6 (or give match_id)"),
         ("ticket" = String, Query, description = "From stream/ticket")),
-    responses((status = 200, description = "text/event-stream: for a match `snapshot`, `market` and `mine` events (the body's shape is a snapshot's); \
-        for a casino game `round` events (a RoundEvent each)", body = Vec<MarketBook>),
+    responses((status = 200, description = "Server-Sent Events, never ending: for a match `snapshot` (data: every market, \
+        each a MarketBook), `market` (data: one MarketBook) and `mine` (data: {\"market_id\"}) events; for a casino game \
+        `round` events (data: a RoundEvent each)", content_type = "text/event-stream", body = String),
         (status = 400), (status = 401), (status = 404)))]
 async fn live_stream(
     State(state): State<AppState>,

@@ -101,3 +101,84 @@ async fn health_openapi_and_web_root(app: TestApp) {
     assert!(root.text().await.unwrap().contains("make run"));
 }
 both_databases!(health_openapi_and_web_root);
+
+async fn openapi(app: &TestApp) -> serde_json::Value {
+    app.client.get(format!("{}/openapi.json", app.base)).send().await.unwrap().json().await.unwrap()
+}
+
+/// Every operation of the document, as (method, path, operation).
+fn operations(openapi: &serde_json::Value) -> Vec<(String, String, serde_json::Value)> {
+    let mut all = Vec::new();
+    for (path, item) in openapi["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            all.push((method.to_uppercase(), path.clone(), operation.clone()));
+        }
+    }
+    all
+}
+
+fn needs_bearer(operation: &serde_json::Value) -> bool {
+    operation["security"].as_array().is_some_and(|all| all.iter().any(|s| s.get("bearer").is_some()))
+}
+
+/// The document tells the truth about what the extractors answer on every route: the 400 of a
+/// malformed body on each call that takes one, the 401 on each call that needs a token, each
+/// error in the envelope's shape; and the stream is an event stream, not JSON.
+async fn the_openapi_document_lists_the_400_and_401_every_route_can_answer(app: TestApp) {
+    let openapi = openapi(&app).await;
+    let envelope = &openapi["components"]["schemas"]["ErrorEnvelope"];
+    assert_eq!(envelope["properties"]["status"]["enum"], json!([false]), "{envelope}");
+    let all = operations(&openapi);
+    assert!(all.len() > 60, "{} operations", all.len());
+    for (method, path, operation) in &all {
+        let responses = operation["responses"].as_object().unwrap();
+        if operation.get("requestBody").is_some() {
+            assert!(responses.contains_key("400"), "{method} {path} takes a body but lists no 400");
+        }
+        if needs_bearer(operation) {
+            assert!(responses.contains_key("401"), "{method} {path} needs a token but lists no 401");
+        }
+        for (status, response) in responses.iter().filter(|(status, _)| status.starts_with('4')) {
+            assert!(response["content"]["application/json"]["schema"].is_object(), "{method} {path} {status} has no body: {response}");
+        }
+    }
+    let secured = all.iter().filter(|(_, _, op)| needs_bearer(op)).count();
+    assert!(secured > 40, "{secured} secured operations");
+
+    let stream = &openapi["paths"]["/api/stream"]["get"]["responses"]["200"]["content"];
+    assert!(stream["text/event-stream"].is_object(), "{stream}");
+    assert!(stream.get("application/json").is_none(), "{stream}");
+
+    // And the server does answer so: a malformed body is a 400, a missing token a 401.
+    app.post_raw("bet/placeBet", None, "{").await.expect(401);
+    let token = app.demo().await;
+    app.post_raw("bet/placeBet", Some(&token), "{").await.expect(400);
+    let ticket = app.post("stream/ticket", Some(&token), json!({})).await;
+    let ticket = ticket.data()["ticket"].as_str().unwrap().to_string();
+    let response = app.client.get(format!("{}/stream?casino=teen20&ticket={ticket}", app.base)).send().await.unwrap();
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+}
+both_databases!(the_openapi_document_lists_the_400_and_401_every_route_can_answer);
+
+/// A session whose password must still be changed gets 428 from exactly the calls the document
+/// lists 428 on (all but log-out, change-password and the balance poll).
+async fn the_openapi_document_lists_428_where_a_password_change_comes_first(app: TestApp) {
+    let admin = app.admin().await;
+    app.post("admin/user/create", Some(&admin), json!({ "user_name": "newbie", "password": "First@123", "role": "client" })).await.expect(200);
+    let token = app.login("newbie", "First@123").await;
+    let openapi = openapi(&app).await;
+    let mut checked = 0;
+    for (method, path, operation) in operations(&openapi) {
+        // Log-out would end the session the rest of the loop uses.
+        if !needs_bearer(&operation) || path == "/api/user/logout" {
+            continue;
+        }
+        let call = path.trim_start_matches("/api/");
+        let answer = if method == "GET" { app.get(call, Some(&token)).await } else { app.post(call, Some(&token), json!({})).await };
+        let documented = operation["responses"].get("428").is_some();
+        assert_eq!(answer.status.as_u16() == 428, documented, "{method} {path}: answered {}, 428 documented: {documented}", answer.status);
+        checked += 1;
+    }
+    assert!(checked > 40, "{checked} calls checked");
+}
+both_databases!(the_openapi_document_lists_428_where_a_password_change_comes_first);
