@@ -199,40 +199,30 @@ impl<'de> Deserialize<'de> for TextId {
     }
 }
 
-/// A yes/no flag sent as `true`/`false`, `1`/`0` or `"1"`/`"0"`.
+/// A yes/no flag sent as `true`/`false`, `1`/`0` (or `1.0`/`0.0`: a number is read by its
+/// value, as [`FlexI64`] is) or `"1"`/`"0"`/`"true"`/`"false"`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FlexBool(pub bool);
 
 impl<'de> Deserialize<'de> for FlexBool {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct BoolVisitor;
-        impl Visitor<'_> for BoolVisitor {
-            type Value = FlexBool;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("true/false or 1/0")
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<FlexBool, E> {
-                Ok(FlexBool(v))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<FlexBool, E> {
-                match v {
-                    0 => Ok(FlexBool(false)),
-                    1 => Ok(FlexBool(true)),
-                    _ => Err(E::custom("expected 1 or 0")),
-                }
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<FlexBool, E> {
-                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<FlexBool, E> {
-                match v.trim() {
-                    "1" | "true" => Ok(FlexBool(true)),
-                    "0" | "false" => Ok(FlexBool(false)),
-                    _ => Err(E::custom(format!("{v:?} is not 1/0 or true/false"))),
-                }
-            }
+        let raw: Box<RawValue> = Deserialize::deserialize(deserializer)?;
+        let text = match raw.get() {
+            "true" => return Ok(FlexBool(true)),
+            "false" => return Ok(FlexBool(false)),
+            quoted if quoted.starts_with('"') => serde_json::from_str::<String>(quoted).map_err(de::Error::custom)?,
+            number => number.to_string(),
+        };
+        match text.trim() {
+            "true" => return Ok(FlexBool(true)),
+            "false" => return Ok(FlexBool(false)),
+            _ => {}
         }
-        deserializer.deserialize_any(BoolVisitor)
+        match plain_decimal(&text).as_deref() {
+            Some("1") => Ok(FlexBool(true)),
+            Some("0") => Ok(FlexBool(false)),
+            _ => Err(de::Error::custom(format!("expected 1 or 0 (or true/false), not {}", text.trim()))),
+        }
     }
 }
 
@@ -289,10 +279,10 @@ pub const DEFAULT_PAGE_LIMIT: i64 = 20;
 #[derive(Clone, Copy, Debug, Default, Deserialize, utoipa::ToSchema)]
 pub struct PageRequest {
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1)]
     pub page: Option<FlexI64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub limit: Option<FlexI64>,
 }
 
@@ -388,6 +378,19 @@ mod tests {
         assert!(message(parse_json::<Body>(br#"{"id": true}"#).unwrap_err()).contains("expected a whole number"));
         let body: Body = parse_json(br#"{"id": -9223372036854775808}"#).unwrap();
         assert_eq!(body.id, FlexI64(i64::MIN));
+    }
+
+    #[test]
+    fn flags_are_read_by_value() {
+        for (text, flag) in [("1", true), ("1.0", true), ("1e0", true), ("\"1\"", true), ("true", true), ("\"true\"", true),
+            ("0", false), ("0.0", false), ("-0", false), ("\"0\"", false), ("false", false)] {
+            let body: Body = parse_json(format!(r#"{{"id": 1, "flag": {text}}}"#).as_bytes()).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(body.flag, Some(FlexBool(flag)), "{text}");
+        }
+        for text in ["2", "0.5", "\"yes\"", "[1]"] {
+            let err = parse_json::<Body>(format!(r#"{{"id": 1, "flag": {text}}}"#).as_bytes()).unwrap_err();
+            assert!(message(err).contains("flag"), "{text}");
+        }
     }
 
     #[test]

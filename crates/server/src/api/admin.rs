@@ -73,7 +73,7 @@ pub struct CreateUserRequest {
     /// A first password; the user must change it at first log-in.
     pub password: String,
     /// "agent" or "client".
-    #[schema(value_type = String)]
+    #[schema(value_type = String, pattern = "^(agent|client)$")]
     pub role: Role,
     /// Admins may place the user under another agent; agents always create under themselves.
     #[serde(default)]
@@ -112,10 +112,10 @@ pub struct ListUsersRequest {
     #[schema(value_type = Option<i64>)]
     pub parent_id: Option<FlexI64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1)]
     pub page: Option<FlexI64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub limit: Option<FlexI64>,
 }
 
@@ -160,7 +160,7 @@ pub struct TransferRequest {
     #[schema(value_type = i64)]
     pub user_id: FlexI64,
     /// More than 0, at most 2 decimals.
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, exclusive_minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
     pub amount: AmountInput,
     /// "deposit" (parent → user) or "withdraw" (user → parent).
     pub direction: TransferDirection,
@@ -198,7 +198,7 @@ pub struct LockRequest {
     #[schema(value_type = i64)]
     pub user_id: FlexI64,
     /// 1 to lock (ends the user's sessions), 0 to unlock.
-    #[schema(value_type = i64)]
+    #[schema(value_type = i64, minimum = 0, maximum = 1)]
     pub locked: FlexBool,
 }
 
@@ -222,7 +222,7 @@ pub struct ExposureLimitRequest {
     pub user_id: FlexI64,
     /// The most exposure the user may hold across markets; null or absent removes the limit.
     #[serde(default)]
-    #[schema(value_type = Option<f64>)]
+    #[schema(value_type = Option<f64>, minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
     pub max_exposure: Option<AmountInput>,
 }
 
@@ -265,7 +265,7 @@ async fn engine_stats(State(state): State<AppState>, Operator(authed): Operator)
 
 #[derive(Deserialize, ToSchema)]
 pub struct MintRequest {
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, exclusive_minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
     pub amount: AmountInput,
 }
 
@@ -319,7 +319,7 @@ pub struct CreateSportRequest {
     #[schema(value_type = Option<i64>)]
     pub order: Option<FlexI64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1)]
     pub is_active: Option<FlexBool>,
 }
 
@@ -355,7 +355,7 @@ pub struct CreateSeriesRequest {
     pub name: String,
     /// 1: listed in the cups menu.
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1)]
     pub is_featured: Option<FlexBool>,
 }
 
@@ -378,9 +378,10 @@ pub struct CreateMatchRequest {
     pub series_id: FlexI64,
     pub name: String,
     /// Scheduled start, ISO-8601 with a zone, e.g. 2026-11-23T14:00:00Z.
+    #[schema(format = DateTime)]
     pub open_date: String,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1)]
     pub in_play: Option<FlexBool>,
     #[serde(default)]
     pub venue: Option<String>,
@@ -423,7 +424,7 @@ async fn create_match(
 pub struct InPlayRequest {
     #[schema(value_type = i64)]
     pub match_id: FlexI64,
-    #[schema(value_type = i64)]
+    #[schema(value_type = i64, minimum = 0, maximum = 1)]
     pub in_play: FlexBool,
 }
 
@@ -444,6 +445,7 @@ pub struct LedgerCheckData {
     #[schema(value_type = f64)]
     pub total: Money,
     /// (account id, stored balance, sum of entries) in minor units.
+    #[schema(value_type = Vec<Vec<i64>>)]
     pub mismatched_accounts: Vec<(i64, i64, i64)>,
     pub unbalanced_transactions: Vec<i64>,
     pub overdrawn_accounts: Vec<i64>,

@@ -67,21 +67,24 @@ pub struct PlaceBetRequest {
     #[schema(value_type = Option<i64>)]
     pub selection_id: Option<FlexI64>,
     /// back or lay; yes or no on a fancy.
+    #[schema(pattern = "^(back|lay|yes|no)$")]
     pub side: String,
     /// Odds on exchange markets (on the ladder, e.g. 2.5); the rate on bookmaker and fancy (e.g. 45).
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, exclusive_minimum = 0)]
     pub price: NumberText,
     /// Fancy only: the line bet on.
     #[serde(default)]
     #[schema(value_type = Option<i64>)]
     pub line: Option<FlexI64>,
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, exclusive_minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
     pub stake: AmountInput,
     /// lapse (default) or persist: what happens to the unmatched part at suspension.
     #[serde(default)]
+    #[schema(pattern = "^(lapse|persist)$")]
     pub persistence: Option<String>,
     /// Idempotency key: the same key returns the first answer, never a second bet.
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub client_ref: Option<String>,
 }
 
@@ -171,7 +174,7 @@ pub struct CancelBetRequest {
     pub bet_id: FlexI64,
     /// Part of the unmatched size to cancel; all of it when absent.
     #[serde(default)]
-    #[schema(value_type = Option<f64>)]
+    #[schema(value_type = Option<f64>, exclusive_minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
     pub size: Option<AmountInput>,
 }
 

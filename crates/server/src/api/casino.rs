@@ -352,9 +352,9 @@ pub struct PlaceCasinoBetRequest {
     /// The market's code, from roundState.
     pub market: String,
     /// The posted odds ("1.98"); anything else is refused with "Odds changed".
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, exclusive_minimum = 1)]
     pub odds: NumberText,
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, exclusive_minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
     pub stake: AmountInput,
 }
 
@@ -560,12 +560,13 @@ pub struct CasinoResultRequest {
     pub game_code: String,
     /// yyyy-MM-dd (a day at UTC+5:30); absent: every day.
     #[serde(default)]
+    #[schema(format = Date)]
     pub date: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1)]
     pub page: Option<FlexI64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub limit: Option<FlexI64>,
 }
 

@@ -42,16 +42,17 @@ pub struct CreateMarketRequest {
     pub match_id: FlexI64,
     /// match_odds, bookmaker, fancy, win or place.
     #[serde(rename = "type")]
+    #[schema(pattern = "^(match_odds|bookmaker|fancy|win|place)$")]
     pub market_type: String,
     pub name: String,
     /// Runner names (none for fancy).
     #[serde(default)]
     pub runners: Vec<String>,
     #[serde(default)]
-    #[schema(value_type = Option<f64>)]
+    #[schema(value_type = Option<f64>, exclusive_minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
     pub min_stake: Option<AmountInput>,
     #[serde(default)]
-    #[schema(value_type = Option<f64>)]
+    #[schema(value_type = Option<f64>, exclusive_minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
     pub max_stake: Option<AmountInput>,
     /// In-play bet delay in seconds (default 5 for exchange markets, 0 for house markets).
     #[serde(default)]
@@ -148,6 +149,7 @@ pub struct StatusRequest {
     #[schema(value_type = i64)]
     pub market_id: FlexI64,
     /// open, suspended or ball_running. Suspending lapses LAPSE orders.
+    #[schema(pattern = "^(open|suspended|ball_running)$")]
     pub status: String,
 }
 

@@ -41,7 +41,7 @@ pub struct MatchesRequest {
     #[schema(value_type = Option<i64>)]
     pub series_id: Option<FlexI64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1)]
     pub is_active: Option<FlexBool>,
 }
 
@@ -382,6 +382,7 @@ pub struct VenuesRequest {
     #[serde(default)]
     pub country: Option<String>,
     /// yyyy-MM-dd, a day at UTC+5:30.
+    #[schema(format = Date)]
     pub date: String,
     #[schema(value_type = i64)]
     pub sport_id: FlexI64,

@@ -57,7 +57,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub struct DepositRequest {
     /// More than 0, at most 2 decimals.
     #[serde(default)]
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, exclusive_minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
     pub amount: Option<AmountInput>,
     /// The UTR / transaction reference of the bank transfer made (1–64 characters).
     #[serde(default)]
@@ -68,7 +68,7 @@ pub struct DepositRequest {
 pub struct WithdrawRequest {
     /// More than 0, at most 2 decimals, at most the available balance.
     #[serde(default)]
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, exclusive_minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
     pub amount: Option<AmountInput>,
     #[serde(default)]
     pub account_holder: String,
@@ -286,12 +286,13 @@ fn context<'a>(state: &'a AppState, Operator(authed): Operator, ClientIp(ip): Cl
 pub struct ListPaymentsRequest {
     /// pending, processing, approved or rejected; absent: all.
     #[serde(default)]
+    #[schema(pattern = "^(pending|processing|approved|rejected)$")]
     pub status: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1)]
     pub page: Option<FlexI64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub limit: Option<FlexI64>,
 }
 

@@ -33,12 +33,13 @@ pub struct StatementRequest {
     pub to_date: Option<String>,
     /// all (default), deposit_withdraw, sports or casino.
     #[serde(default, rename = "type")]
+    #[schema(pattern = "^(all|deposit_withdraw|sports|casino)$")]
     pub statement_type: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1)]
     pub page: Option<FlexI64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub limit: Option<FlexI64>,
 }
 
@@ -106,15 +107,17 @@ async fn account_statement(
 pub struct CurrentBetsRequest {
     /// sports (default) or casino.
     #[serde(default, rename = "type")]
+    #[schema(pattern = "^(sports|casino)$")]
     pub bet_type: Option<String>,
     /// matched (default) or unmatched.
     #[serde(default)]
+    #[schema(pattern = "^(matched|unmatched)$")]
     pub status: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1)]
     pub page: Option<FlexI64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub limit: Option<FlexI64>,
 }
 
@@ -185,10 +188,10 @@ pub struct LiveCasinoBetsRequest {
     #[serde(default)]
     pub to_date: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1)]
     pub page: Option<FlexI64>,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
     pub limit: Option<FlexI64>,
 }
 

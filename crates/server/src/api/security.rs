@@ -115,6 +115,7 @@ pub struct VerifyOtpRequest {
     /// From the `user/login` answer.
     pub otp_token: String,
     /// The 6-digit code.
+    #[schema(pattern = "^[0-9]{6}$")]
     pub otp: String,
 }
 
@@ -200,6 +201,7 @@ async fn setup(State(state): State<AppState>, CurrentUser(authed): CurrentUser) 
 #[derive(Deserialize, ToSchema)]
 pub struct EnableRequest {
     /// A current code from the app, for the secret `user/security/setup` gave.
+    #[schema(pattern = "^[0-9]{6}$")]
     pub otp: String,
 }
 
@@ -241,6 +243,7 @@ async fn enable(
 #[derive(Deserialize, ToSchema)]
 pub struct DisableRequest {
     /// A current code from the app.
+    #[schema(pattern = "^[0-9]{6}$")]
     pub otp: String,
     /// The account's password.
     pub password: String,

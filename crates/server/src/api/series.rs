@@ -21,7 +21,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Deserialize, ToSchema)]
 pub struct SeriesHeaderRequest {
     /// 1: header (only series with an active match); 2: sidebar (every active series).
-    #[schema(value_type = i64)]
+    #[schema(value_type = i64, minimum = 1, maximum = 2)]
     pub is_sidebar_call: FlexI64,
 }
 
@@ -85,7 +85,7 @@ pub struct SeriesRequest {
     #[schema(value_type = i64)]
     pub sport_id: FlexI64,
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1)]
     pub is_active: Option<FlexBool>,
 }
 

@@ -21,7 +21,7 @@ pub struct SportsRequest {
     pub sport_id: Option<FlexI64>,
     /// 1: only active sports; 0: only inactive; absent: all.
     #[serde(default)]
-    #[schema(value_type = Option<i64>)]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1)]
     pub is_active: Option<FlexBool>,
 }
 
