@@ -1,6 +1,7 @@
 # Backlay: the two commands a new machine needs.
 #   make run    build the web app and the server, start Backlay on SQLite with demo data
-#   make test   every test: Rust (unit, property, API on SQLite and PostgreSQL), web, browser
+#   make test   every test: Rust (unit, property, API on SQLite and PostgreSQL), web, browser,
+#               and the API fuzzed from its OpenAPI document
 #
 # Everything else here serves those two. Each step installs what it needs and is a no-op when
 # its output is up to date.
@@ -16,18 +17,20 @@ BACKLAY_BIN := target/debug/backlay
 BACKLAY_RELEASE_BIN := target/release/backlay
 # The PostgreSQL the API tests use (a fresh database per test is created inside it).
 export BACKLAY_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
+# The fuzzer (schemathesis, pinned in tests/fuzz/requirements.txt) lives in its own virtualenv.
+FUZZ_VENV := target/fuzz-venv
 
-.PHONY: help run test deps-rust deps-node web server test-rust test-web test-e2e chromium release clean
+.PHONY: help run test deps-rust deps-node deps-python web server test-rust test-web test-e2e test-fuzz chromium release clean
 
 help:
 	@echo "make run    build everything and start Backlay (SQLite, demo data) on http://127.0.0.1:8080"
-	@echo "make test   run every test (Rust on SQLite + PostgreSQL, web unit tests, browser tests)"
+	@echo "make test   run every test (Rust on SQLite + PostgreSQL, web unit tests, browser tests, API fuzzing)"
 	@echo "make release  build an optimised server binary at target/release/backlay"
 
 run: web server
 	$(BACKLAY_BIN) serve
 
-test: web test-rust test-web test-e2e
+test: web test-rust test-web test-e2e test-fuzz
 	@echo "make test: all suites passed"
 
 deps-rust:
@@ -37,6 +40,11 @@ deps-node:
 	@command -v node >/dev/null && command -v $(NPM) >/dev/null || { \
 	  echo "Node.js is missing: installing it with apt-get"; \
 	  apt-get update -qq && apt-get install -y -qq nodejs npm; }
+
+deps-python:
+	@python3 -c 'import venv, ensurepip' 2>/dev/null || { \
+	  echo "Python 3 with venv is missing: installing it with apt-get"; \
+	  apt-get update -qq && apt-get install -y -qq python3 python3-venv; }
 
 # npm ci only when the lockfile changed since the last install.
 web/node_modules/.installed: web/package-lock.json | deps-node
@@ -69,6 +77,18 @@ chromium:
 
 test-e2e: release chromium e2e/node_modules/.installed
 	cd e2e && BACKLAY_BIN=$(abspath $(BACKLAY_RELEASE_BIN)) $(NPM) test
+
+# A fresh virtualenv whenever the pinned list changes.
+$(FUZZ_VENV)/.installed: tests/fuzz/requirements.txt | deps-python
+	rm -rf $(FUZZ_VENV)
+	python3 -m venv $(FUZZ_VENV)
+	$(FUZZ_VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/fuzz/requirements.txt
+	touch $@
+
+# schemathesis against /api/openapi.json as a client and as an admin: no 5xx, no answer the
+# document does not describe (tests/fuzz/run.sh says what is checked and what is left out).
+test-fuzz: release $(FUZZ_VENV)/.installed
+	BACKLAY_BIN=$(abspath $(BACKLAY_RELEASE_BIN)) SCHEMATHESIS=$(abspath $(FUZZ_VENV))/bin/schemathesis tests/fuzz/run.sh
 
 clean:
 	$(CARGO) clean

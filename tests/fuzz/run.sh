@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Fuzzes the API from its own OpenAPI document with schemathesis, as a client and as an admin.
+#
+#   tests/fuzz/run.sh            # what `make test-fuzz` runs (after `make release`)
+#
+# Starts the release server with the demo data on a fresh SQLite file (or FUZZ_DATABASE_URL)
+# and a free loopback port, logs in as `demo` (a client) and `admin`, and runs schemathesis
+# against /api/openapi.json once with each token: every operation gets FUZZ_MAX_EXAMPLES
+# generated cases per phase (examples, coverage, fuzzing, stateful), from the fixed FUZZ_SEED,
+# valid and invalid alike. It fails on:
+#   - any 5xx (not_a_server_error);
+#   - any status the document does not list for that operation (status_code_conformance);
+#   - any body or content type that does not match the document (response_schema_conformance,
+#     content_type_conformance);
+#   - any ERROR line in the server's log, even under a 4xx answer.
+# Only two operations are left out, because they cannot be fuzzed with a fixed token:
+#   - POST /api/user/logout ends the session of the token the rest of the run uses;
+#   - GET /api/stream never ends (Server-Sent Events), so no answer would ever be complete.
+# The admin run goes second: it may lock users, void markets and turn settings off, which is
+# fuzzing too, but would starve the client run of anything to reach.
+#
+# Environment: BACKLAY_BIN (target/release/backlay), SCHEMATHESIS (target/fuzz-venv/bin/
+# schemathesis, which `make test-fuzz` installs from tests/fuzz/requirements.txt),
+# FUZZ_MAX_EXAMPLES (25), FUZZ_SEED (20261124), FUZZ_DATABASE_URL (a fresh SQLite file),
+# FUZZ_WORKERS (2), FUZZ_REPORT_DIR (where each run's JUnit report and the server's log are
+# kept; a temporary folder otherwise). Prints "fuzz: N cases" per run and in all.
+set -euo pipefail
+
+cd "$(dirname "$0")/../.."
+BACKLAY_BIN=${BACKLAY_BIN:-target/release/backlay}
+SCHEMATHESIS=${SCHEMATHESIS:-target/fuzz-venv/bin/schemathesis}
+FUZZ_MAX_EXAMPLES=${FUZZ_MAX_EXAMPLES:-25}
+FUZZ_SEED=${FUZZ_SEED:-20261124}
+FUZZ_WORKERS=${FUZZ_WORKERS:-2}
+# Bounds on waiting: the server's start, and one request of the fuzzer.
+SERVER_START_TIMEOUT_S=60
+REQUEST_TIMEOUT_S=15
+
+log() { echo "fuzz: $*" >&2; }
+
+for tool in "$BACKLAY_BIN" "$SCHEMATHESIS"; do
+  [[ -x $tool ]] || { log "$tool is missing (make release; make target/fuzz-venv/.installed)"; exit 2; }
+done
+
+WORK=$(mktemp -d -t backlay-fuzz.XXXXXX)
+REPORT_DIR=${FUZZ_REPORT_DIR:-$WORK/report}
+mkdir -p "$REPORT_DIR"
+DATABASE_URL=${FUZZ_DATABASE_URL:-sqlite://$WORK/fuzz.db}
+SERVER_PID=""
+
+stop_server() {
+  if [[ -n $SERVER_PID ]]; then
+    kill -INT "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+  fi
+}
+cleanup() {
+  stop_server
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Port 0: the kernel picks a free port and the server prints the address it got.
+log "starting $BACKLAY_BIN on $DATABASE_URL"
+BACKLAY_LOG=info NO_COLOR=1 "$BACKLAY_BIN" serve --addr 127.0.0.1:0 --database-url "$DATABASE_URL" --demo \
+  --web-dir "$WORK/no-web" >"$WORK/server.out" 2>"$REPORT_DIR/server.log" &
+SERVER_PID=$!
+BASE=""
+deadline=$((SECONDS + SERVER_START_TIMEOUT_S))
+until [[ -n $BASE ]]; do
+  if ! kill -0 "$SERVER_PID" 2>/dev/null || ((SECONDS > deadline)); then
+    log "the server did not start:"; tail -5 "$REPORT_DIR/server.log" >&2; exit 1
+  fi
+  BASE=$(grep -so 'http://127\.0\.0\.1:[0-9]*' "$WORK/server.out" | head -1 || true)
+  [[ -n $BASE ]] || sleep 0.2
+done
+
+# One small client for the log-ins: python3 is here anyway (schemathesis runs on it).
+api() {
+  python3 - "$BASE" "$@" <<'PY'
+import json, sys, time, urllib.request, urllib.error
+base, what = sys.argv[1], sys.argv[2]
+def call(path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as answer:
+        return json.load(answer)
+if what == "health":
+    for _ in range(300):
+        try:
+            if call("/api/health")["status"]:
+                sys.exit(0)
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(0.2)
+    sys.exit("/api/health never answered 200")
+user, password = sys.argv[3], sys.argv[4]
+print(call("/api/user/login", {"user_name": user, "password": password})["data"]["token"])
+PY
+}
+api health
+CLIENT_TOKEN=$(api login demo Demo@1234)
+ADMIN_TOKEN=$(api login admin Admin@1234)
+
+TOTAL=0
+FAILED=()
+# fuzz_as NAME TOKEN: one schemathesis run with the token; its case count into TOTAL.
+fuzz_as() {
+  local name=$1 token=$2 output=$WORK/schemathesis-$1.txt status=0 cases
+  log "as $name: $FUZZ_MAX_EXAMPLES examples per operation and phase, seed $FUZZ_SEED"
+  "$SCHEMATHESIS" --config-file tests/fuzz/schemathesis.toml run "$BASE/api/openapi.json" \
+    --header "Authorization: Bearer $token" \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    --max-examples "$FUZZ_MAX_EXAMPLES" --seed "$FUZZ_SEED" --generation-database none \
+    --workers "$FUZZ_WORKERS" --request-timeout "$REQUEST_TIMEOUT_S" \
+    --exclude-path /api/user/logout --exclude-path /api/stream \
+    --report junit --report-junit-path "$REPORT_DIR/junit-$name.xml" \
+    --no-color >"$output" 2>&1 || status=$?
+  # The summary's "Test cases:" line is followed by "N generated, …".
+  cases=$(grep -A1 '^Test cases:' "$output" | grep -o '^ *[0-9]* generated' | grep -o '[0-9]*' || echo 0)
+  TOTAL=$((TOTAL + cases))
+  if ((status != 0)); then
+    # From the first failure or error on: each with the request that reproduces it.
+    awk '/^=+ (FAILURES|ERRORS) =+$/ {show = 1} show' "$output" >&2
+    FAILED+=("$name")
+  else
+    sed -n '/SUMMARY/,$p' "$output" >&2
+  fi
+  log "as $name: $cases cases, schemathesis exit status $status"
+}
+fuzz_as client "$CLIENT_TOKEN"
+fuzz_as admin "$ADMIN_TOKEN"
+
+stop_server
+errors=$(grep -c ' ERROR ' "$REPORT_DIR/server.log" || true)
+if ((errors > 0)); then
+  log "the server logged $errors ERROR lines:"; grep ' ERROR ' "$REPORT_DIR/server.log" | head -20 >&2
+  FAILED+=("server log")
+fi
+log "$TOTAL cases in all"
+if ((${#FAILED[@]} > 0)); then
+  log "FAILED: ${FAILED[*]}"
+  exit 1
+fi
+log "passed: no 5xx, every answer as the document says, no ERROR in the server's log"
