@@ -178,7 +178,8 @@ pub struct TransferData {
 }
 
 #[utoipa::path(post, path = "/admin/user/transfer", tag = "admin", request_body = TransferRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<TransferData>), (status = 400), (status = 403), (status = 404), (status = 422, description = "Insufficient funds")))]
+    responses((status = 200, body = Envelope<TransferData>), (status = 400), (status = 403), (status = 404),
+        (status = 409, description = "The user has no parent to transfer chips with"), (status = 422, description = "Insufficient funds")))]
 async fn transfer(
     State(state): State<AppState>,
     operator: Operator,
@@ -203,7 +204,8 @@ pub struct LockRequest {
 }
 
 #[utoipa::path(post, path = "/admin/user/lock", tag = "admin", request_body = LockRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<UserSummary>), (status = 403), (status = 404)))]
+    responses((status = 200, body = Envelope<UserSummary>), (status = 403), (status = 404),
+        (status = 409, description = "An operator locking their own account")))]
 async fn lock(
     State(state): State<AppState>,
     operator: Operator,
