@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Fuzzes the API from its own OpenAPI document with schemathesis, as a client and as an admin.
+# Fuzzes the API from its own OpenAPI document with schemathesis, as a client and as an admin,
+# on SQLite and on PostgreSQL.
 #
 #   tests/fuzz/run.sh            # what `make test-fuzz` runs (after `make release`)
 #
-# Starts the release server with the demo data on a fresh SQLite file (or FUZZ_DATABASE_URL)
-# and a free loopback port, logs in as `demo` (a client) and `admin`, and runs schemathesis
-# against /api/openapi.json once with each token: every operation gets FUZZ_MAX_EXAMPLES
-# generated cases per phase (examples, coverage, fuzzing, stateful), from the fixed FUZZ_SEED,
-# valid and invalid alike. It fails on:
+# For each database, starts the release server with the demo data on a fresh database (a
+# SQLite file; a PostgreSQL database created in BACKLAY_TEST_POSTGRES_URL's server and dropped
+# after) and a free loopback port, logs in as `demo` (a client) and `admin`, and runs
+# schemathesis against /api/openapi.json once with each token: every operation gets
+# FUZZ_MAX_EXAMPLES generated cases per phase (coverage, fuzzing, stateful; examples when the
+# document has some), from the fixed FUZZ_SEED, valid and invalid alike. It fails on:
 #   - any 5xx (not_a_server_error);
 #   - any status the document does not list for that operation (status_code_conformance);
 #   - any body or content type that does not match the document (response_schema_conformance,
@@ -19,11 +21,15 @@
 # The admin run goes second: it may lock users, void markets and turn settings off, which is
 # fuzzing too, but would starve the client run of anything to reach.
 #
+# PostgreSQL unreachable (or no psql): its half is skipped with a note, except under CI=true,
+# where that fails, as for the API tests.
+#
 # Environment: BACKLAY_BIN (target/release/backlay), SCHEMATHESIS (target/fuzz-venv/bin/
 # schemathesis, which `make test-fuzz` installs from tests/fuzz/requirements.txt),
-# FUZZ_MAX_EXAMPLES (25), FUZZ_SEED (20261124), FUZZ_DATABASE_URL (a fresh SQLite file),
-# FUZZ_WORKERS (2), FUZZ_REPORT_DIR (where each run's JUnit report and the server's log are
-# kept; a temporary folder otherwise). Prints "fuzz: N cases" per run and in all.
+# FUZZ_MAX_EXAMPLES (25), FUZZ_SEED (20261124), FUZZ_WORKERS (2), FUZZ_DATABASES ("sqlite
+# postgres"), BACKLAY_TEST_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test),
+# FUZZ_REPORT_DIR (where each run's JUnit report and the servers' logs are kept; a temporary
+# folder otherwise). Prints "fuzz: <database> as <user>: N cases" per run and the total.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -32,6 +38,8 @@ SCHEMATHESIS=${SCHEMATHESIS:-target/fuzz-venv/bin/schemathesis}
 FUZZ_MAX_EXAMPLES=${FUZZ_MAX_EXAMPLES:-25}
 FUZZ_SEED=${FUZZ_SEED:-20261124}
 FUZZ_WORKERS=${FUZZ_WORKERS:-2}
+FUZZ_DATABASES=${FUZZ_DATABASES:-sqlite postgres}
+POSTGRES_URL=${BACKLAY_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}
 # Bounds on waiting: the server's start, and one request of the fuzzer.
 SERVER_START_TIMEOUT_S=60
 REQUEST_TIMEOUT_S=15
@@ -45,8 +53,8 @@ done
 WORK=$(mktemp -d -t backlay-fuzz.XXXXXX)
 REPORT_DIR=${FUZZ_REPORT_DIR:-$WORK/report}
 mkdir -p "$REPORT_DIR"
-DATABASE_URL=${FUZZ_DATABASE_URL:-sqlite://$WORK/fuzz.db}
 SERVER_PID=""
+PG_DB=""
 
 stop_server() {
   if [[ -n $SERVER_PID ]]; then
@@ -57,26 +65,18 @@ stop_server() {
     SERVER_PID=""
   fi
 }
+drop_pg_db() {
+  if [[ -n $PG_DB ]]; then
+    psql "$POSTGRES_URL" -q -c "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" >/dev/null 2>&1 || true
+    PG_DB=""
+  fi
+}
 cleanup() {
   stop_server
+  drop_pg_db
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-# Port 0: the kernel picks a free port and the server prints the address it got.
-log "starting $BACKLAY_BIN on $DATABASE_URL"
-BACKLAY_LOG=info NO_COLOR=1 "$BACKLAY_BIN" serve --addr 127.0.0.1:0 --database-url "$DATABASE_URL" --demo \
-  --web-dir "$WORK/no-web" >"$WORK/server.out" 2>"$REPORT_DIR/server.log" &
-SERVER_PID=$!
-BASE=""
-deadline=$((SECONDS + SERVER_START_TIMEOUT_S))
-until [[ -n $BASE ]]; do
-  if ! kill -0 "$SERVER_PID" 2>/dev/null || ((SECONDS > deadline)); then
-    log "the server did not start:"; tail -5 "$REPORT_DIR/server.log" >&2; exit 1
-  fi
-  BASE=$(grep -so 'http://127\.0\.0\.1:[0-9]*' "$WORK/server.out" | head -1 || true)
-  [[ -n $BASE ]] || sleep 0.2
-done
 
 # One small client for the log-ins: python3 is here anyway (schemathesis runs on it).
 api() {
@@ -101,23 +101,21 @@ user, password = sys.argv[3], sys.argv[4]
 print(call("/api/user/login", {"user_name": user, "password": password})["data"]["token"])
 PY
 }
-api health
-CLIENT_TOKEN=$(api login demo Demo@1234)
-ADMIN_TOKEN=$(api login admin Admin@1234)
 
 TOTAL=0
 FAILED=()
-# fuzz_as NAME TOKEN: one schemathesis run with the token; its case count into TOTAL.
+
+# fuzz_as LABEL TOKEN: one schemathesis run against $BASE with the token; its cases into TOTAL.
 fuzz_as() {
-  local name=$1 token=$2 output=$WORK/schemathesis-$1.txt status=0 cases
-  log "as $name: $FUZZ_MAX_EXAMPLES examples per operation and phase, seed $FUZZ_SEED"
+  local label=$1 token=$2 output=$WORK/schemathesis-${1// /-}.txt status=0 cases
+  log "$label: $FUZZ_MAX_EXAMPLES examples per operation and phase, seed $FUZZ_SEED"
   "$SCHEMATHESIS" --config-file tests/fuzz/schemathesis.toml run "$BASE/api/openapi.json" \
     --header "Authorization: Bearer $token" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
     --max-examples "$FUZZ_MAX_EXAMPLES" --seed "$FUZZ_SEED" --generation-database none \
     --workers "$FUZZ_WORKERS" --request-timeout "$REQUEST_TIMEOUT_S" \
     --exclude-path /api/user/logout --exclude-path /api/stream \
-    --report junit --report-junit-path "$REPORT_DIR/junit-$name.xml" \
+    --report junit --report-junit-path "$REPORT_DIR/junit-${label// /-}.xml" \
     --no-color >"$output" 2>&1 || status=$?
   # The summary's "Test cases:" line is followed by "N generated, …".
   cases=$(grep -A1 '^Test cases:' "$output" | grep -o '^ *[0-9]* generated' | grep -o '[0-9]*' || echo 0)
@@ -125,21 +123,65 @@ fuzz_as() {
   if ((status != 0)); then
     # From the first failure or error on: each with the request that reproduces it.
     awk '/^=+ (FAILURES|ERRORS) =+$/ {show = 1} show' "$output" >&2
-    FAILED+=("$name")
+    FAILED+=("$label")
   else
     sed -n '/SUMMARY/,$p' "$output" >&2
   fi
-  log "as $name: $cases cases, schemathesis exit status $status"
+  log "$label: $cases cases, schemathesis exit status $status"
 }
-fuzz_as client "$CLIENT_TOKEN"
-fuzz_as admin "$ADMIN_TOKEN"
 
-stop_server
-errors=$(grep -c ' ERROR ' "$REPORT_DIR/server.log" || true)
-if ((errors > 0)); then
-  log "the server logged $errors ERROR lines:"; grep ' ERROR ' "$REPORT_DIR/server.log" | head -20 >&2
-  FAILED+=("server log")
-fi
+# fuzz_database NAME DATABASE_URL: a fresh server on the database, fuzzed as each user.
+fuzz_database() {
+  local name=$1 database_url=$2 server_log=$REPORT_DIR/server-$1.log started=$SECONDS
+  log "$name: starting $BACKLAY_BIN"
+  # Port 0: the kernel picks a free port and the server prints the address it got.
+  BACKLAY_LOG=info NO_COLOR=1 "$BACKLAY_BIN" serve --addr 127.0.0.1:0 --database-url "$database_url" --demo \
+    --web-dir "$WORK/no-web" >"$WORK/server-$name.out" 2>"$server_log" &
+  SERVER_PID=$!
+  BASE=""
+  local deadline=$((SECONDS + SERVER_START_TIMEOUT_S))
+  until [[ -n $BASE ]]; do
+    if ! kill -0 "$SERVER_PID" 2>/dev/null || ((SECONDS > deadline)); then
+      log "$name: the server did not start:"; tail -5 "$server_log" >&2; FAILED+=("$name start"); stop_server; return
+    fi
+    BASE=$(grep -so 'http://127\.0\.0\.1:[0-9]*' "$WORK/server-$name.out" | head -1 || true)
+    [[ -n $BASE ]] || sleep 0.2
+  done
+  api health
+  fuzz_as "$name as client" "$(api login demo Demo@1234)"
+  fuzz_as "$name as admin" "$(api login admin Admin@1234)"
+  stop_server
+  local errors
+  errors=$(grep -c ' ERROR ' "$server_log" || true)
+  if ((errors > 0)); then
+    log "$name: the server logged $errors ERROR lines:"; grep ' ERROR ' "$server_log" | head -20 >&2
+    FAILED+=("$name server log")
+  fi
+  log "$name: fuzzed in $((SECONDS - started)) s"
+}
+
+for database in $FUZZ_DATABASES; do
+  case $database in
+    sqlite)
+      fuzz_database SQLite "sqlite://$WORK/fuzz.db"
+      ;;
+    postgres)
+      if command -v psql >/dev/null && psql "$POSTGRES_URL" -q -c 'SELECT 1' >/dev/null 2>&1; then
+        PG_DB=backlay_fuzz_$$_$RANDOM
+        psql "$POSTGRES_URL" -q -c "CREATE DATABASE $PG_DB" >/dev/null
+        fuzz_database PostgreSQL "${POSTGRES_URL%/*}/$PG_DB"
+        drop_pg_db
+      elif [[ ${CI:-} == true ]]; then
+        log "PostgreSQL at $POSTGRES_URL is unreachable (or psql is missing) under CI=true"
+        FAILED+=("PostgreSQL unreachable")
+      else
+        log "note: skipping PostgreSQL: $POSTGRES_URL is unreachable (or psql is missing)"
+      fi
+      ;;
+    *) log "unknown database $database (sqlite or postgres)"; exit 2 ;;
+  esac
+done
+
 log "$TOTAL cases in all"
 if ((${#FAILED[@]} > 0)); then
   log "FAILED: ${FAILED[*]}"
