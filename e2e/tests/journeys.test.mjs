@@ -494,6 +494,25 @@ test('security auth: set up with a QR code, log in with a code, turn it off', as
   await page.close();
 });
 
+test('a locked account is told so on the login page', async () => {
+  const admin = await api('user/login', { user_name: 'admin', password: 'Admin@1234' });
+  const adminToken = admin.body.data.token;
+  const users = await api('admin/user/list', { limit: 100 }, adminToken);
+  const demo2 = users.body.data.rows.find((/** @type {{user_name: string}} */ u) => u.user_name === 'demo2');
+  assert.equal((await api('admin/user/lock', { user_id: demo2.user_id, locked: 1 }, adminToken)).status, 200);
+  try {
+    const { page, errors } = await freshPage();
+    await logIn(page, 'demo2', 'Demo@1234');
+    await page.getByTestId('error-message').filter({ hasText: 'This account is locked. Contact your agent.' }).waitFor();
+    assert.equal(hashOf(page), '#/login');
+    await shoot(page, 'login-locked');
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    assert.equal((await api('admin/user/lock', { user_id: demo2.user_id, locked: 0 }, adminToken)).status, 200);
+  }
+});
+
 test('a refused deposit shows the reason and the user stays logged in', async () => {
   const { page, errors } = await freshPage();
   await logInReady(page);
