@@ -102,7 +102,8 @@ pub struct PlaceBetData {
 #[utoipa::path(post, path = "/bet/placeBet", tag = "bet", request_body = PlaceBetRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<PlaceBetData>), (status = 400, description = "Bad input (off-ladder price names the nearest valid prices)"),
         (status = 401), (status = 404, description = "Unknown market or runner"),
-        (status = 409, description = "Market not open, odds changed, client_ref reused"), (status = 422, description = "Stake limits, insufficient funds")))]
+        (status = 409, description = "Market not open, odds changed, client_ref reused"),
+        (status = 422, description = "Stake limits, insufficient funds, an account that cannot bet")))]
 async fn place_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<PlaceBetRequest>) -> ApiResult<PlaceBetData> {
     let stake = body.stake.0;
     if !stake.is_positive() {
