@@ -120,6 +120,9 @@ fuzz_as() {
   # The summary's "Test cases:" line is followed by "N generated, …".
   cases=$(grep -A1 '^Test cases:' "$output" | grep -o '^ *[0-9]* generated' | grep -o '[0-9]*' || echo 0)
   TOTAL=$((TOTAL + cases))
+  if ((status == 0 && cases == 0)); then
+    log "$label: no case ran"; status=1
+  fi
   if ((status != 0)); then
     # From the first failure or error on: each with the request that reproduces it.
     awk '/^=+ (FAILURES|ERRORS) =+$/ {show = 1} show' "$output" >&2
@@ -147,9 +150,14 @@ fuzz_database() {
     BASE=$(grep -so 'http://127\.0\.0\.1:[0-9]*' "$WORK/server-$name.out" | head -1 || true)
     [[ -n $BASE ]] || sleep 0.2
   done
-  api health
-  fuzz_as "$name as client" "$(api login demo Demo@1234)"
-  fuzz_as "$name as admin" "$(api login admin Admin@1234)"
+  local client_token admin_token
+  # A failed log-in must stop the run: with an empty token every call would be a listed 401.
+  if ! api health || ! client_token=$(api login demo Demo@1234) || ! admin_token=$(api login admin Admin@1234) \
+    || [[ -z $client_token || -z $admin_token ]]; then
+    log "$name: the server did not answer health and the demo log-ins"; FAILED+=("$name log-in"); stop_server; return
+  fi
+  fuzz_as "$name as client" "$client_token"
+  fuzz_as "$name as admin" "$admin_token"
   stop_server
   local errors
   errors=$(grep -c ' ERROR ' "$server_log" || true)
