@@ -182,7 +182,7 @@ async fn bad_bets_are_refused_with_no_change(app: TestApp) {
     app.post("admin/market/void", Some(&admin), json!({ "market_id": market })).await.expect(200);
     let closed = bet(&app, &demo, base(json!({}))).await;
     closed.expect(409);
-    assert!(closed.message().contains("void"));
+    assert_eq!(closed.message(), "This market is closed.");
 }
 both_databases!(bad_bets_are_refused_with_no_change);
 
@@ -289,7 +289,9 @@ async fn a_suspension_during_the_bet_delay_rejects_the_bet(app: TestApp) {
     });
     answer.expect(409);
     assert!(answer.message().contains("suspended during the bet delay"), "{}", answer.message());
-    assert!(started.elapsed() >= std::time::Duration::from_millis(900), "the bet waited out its delay");
+    // Refused as the suspension reached the market, not left waiting out the rest of its delay.
+    assert!(started.elapsed() >= std::time::Duration::from_millis(300), "answered after the suspension");
+    assert!(started.elapsed() < std::time::Duration::from_millis(900), "answered before the delay was up");
     assert_eq!(funds(&app, &demo).await.1, 0);
     // Without a suspension the same bet goes through after the delay.
     let placed = bet(&app, &demo, body).await;
@@ -493,3 +495,58 @@ async fn at_the_off_lapse_orders_lapse_and_the_bet_delay_starts(app: TestApp) {
     assert!(started.elapsed() >= std::time::Duration::from_millis(900), "in play, the bet waited out its delay");
 }
 both_databases!(at_the_off_lapse_orders_lapse_and_the_bet_delay_starts);
+
+/// Finding 15 of issue 11: each bet stores its own profit or loss when its market settles
+/// (before commission, which is on the user's net result in the market), by hand.
+async fn each_settled_bet_stores_its_profit_or_loss(app: TestApp) {
+    let admin = app.admin().await;
+    let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
+    let match_id = a_match(&app, &demo).await;
+    let bet_id = |answer: &crate::common::Answer| answer.expect(200).data()["bet_id"].as_i64().unwrap();
+
+    // Exchange: demo2 lays Home 60.00 at 2.5 and 40.00 at 3.0; demo backs Home 100.00 at 2.5
+    // and takes both (the better price first, then 2.5), and backs Away 10.00 at 4.0 unmatched.
+    let (market, runners) = match_odds(&app, &admin, match_id).await;
+    let lay_25 = bet_id(&bet(&app, &demo2, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 2.5, "stake": 60 })).await);
+    let lay_30 = bet_id(&bet(&app, &demo2, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 3.0, "stake": 40 })).await);
+    let back = bet_id(&bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2.5, "stake": 100 })).await);
+    let unmatched = bet_id(&bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[1], "side": "back", "price": 4.0, "stake": 10 })).await);
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": market, "winner_selection_id": runners[0] })).await.expect(200);
+    // Home won: the back wins 40 × 2.0 + 60 × 1.5 = 170.00; the lays lose 90.00 and 80.00.
+    let expected = [(back, 170_00), (lay_25, -90_00), (lay_30, -80_00), (unmatched, 0)];
+
+    // Bookmaker, Away wins: demo's back on Away, 200.00 at rate 80, wins 160.00; the back on
+    // Home, 100.00 at 45, loses 100.00.
+    let (bm, bm_runners) = open_market(&app, &admin, match_id, json!({ "type": "bookmaker", "name": "BM", "runners": ["Home", "Away"], "min_stake": 1 })).await;
+    app.post("admin/market/rates", Some(&admin), json!({ "market_id": bm, "runners": [
+        { "selection_id": bm_runners[0], "back": 45, "lay": 50 }, { "selection_id": bm_runners[1], "back": 80, "lay": 90 }
+    ] })).await.expect(200);
+    let bm_away = bet_id(&bet(&app, &demo, json!({ "market_id": bm, "selection_id": bm_runners[1], "side": "back", "price": 80, "stake": 200 })).await);
+    let bm_home = bet_id(&bet(&app, &demo, json!({ "market_id": bm, "selection_id": bm_runners[0], "side": "back", "price": 45, "stake": 100 })).await);
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": bm, "winner_selection_id": bm_runners[1] })).await.expect(200);
+
+    // Fancy at 60: NO at line 57 rate 90 loses 50 × 0.9 = 45.00; YES at 57 rate 100 wins 30.00.
+    let (fancy, _) = open_market(&app, &admin, match_id, json!({ "type": "fancy", "name": "Runs", "min_stake": 1 })).await;
+    app.post("admin/market/rates", Some(&admin), json!({ "market_id": fancy, "line_no": 57, "rate_no": 90, "line_yes": 57, "rate_yes": 100 })).await.expect(200);
+    let no = bet_id(&bet(&app, &demo2, json!({ "market_id": fancy, "side": "no", "price": 90, "line": 57, "stake": 50 })).await);
+    let yes = bet_id(&bet(&app, &demo, json!({ "market_id": fancy, "side": "yes", "price": 100, "line": 57, "stake": 30 })).await);
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": fancy, "result": 60 })).await.expect(200);
+
+    // Void: every bet is off.
+    let (void, void_runners) = match_odds(&app, &admin, match_id).await;
+    let void_lay = bet_id(&bet(&app, &demo2, json!({ "market_id": void, "selection_id": void_runners[0], "side": "lay", "price": 2.0, "stake": 10 })).await);
+    let void_back = bet_id(&bet(&app, &demo, json!({ "market_id": void, "selection_id": void_runners[0], "side": "back", "price": 2.0, "stake": 10 })).await);
+    app.post("admin/market/void", Some(&admin), json!({ "market_id": void })).await.expect(200);
+
+    let store = backlay_store::Store::connect(app.database_url()).await.unwrap();
+    let expected = expected.into_iter().chain([(bm_away, 160_00), (bm_home, -100_00), (no, -45_00), (yes, 30_00), (void_lay, 0), (void_back, 0)]);
+    let mut stored = std::collections::HashMap::new();
+    for market in [market, bm, fancy, void] {
+        stored.extend(store.bets_of_market(market).await.unwrap().into_iter().map(|b| (b.bet_id, b.pnl_minor)));
+    }
+    for (bet_id, pnl_minor) in expected {
+        assert_eq!(stored[&bet_id], Some(pnl_minor), "bet {bet_id}");
+    }
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(each_settled_bet_stores_its_profit_or_loss);
