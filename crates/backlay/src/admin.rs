@@ -270,10 +270,12 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
             );
             if !check.is_sound() {
                 anyhow::bail!(
-                    "the ledger is NOT sound: mismatched accounts {:?}, unbalanced transactions {:?}, overdrawn accounts {:?}",
+                    "the ledger is NOT sound: mismatched accounts {:?}, unbalanced transactions {:?}, overdrawn accounts {:?}, \
+                     exposure not the sum of its markets {:?}",
                     check.mismatched_accounts,
                     check.unbalanced_transactions,
-                    check.overdrawn_accounts
+                    check.overdrawn_accounts,
+                    check.exposure_mismatches
                 );
             }
             println!("ledger is sound");

@@ -446,6 +446,9 @@ pub struct LedgerCheckData {
     pub mismatched_accounts: Vec<(i64, i64, i64)>,
     pub unbalanced_transactions: Vec<i64>,
     pub overdrawn_accounts: Vec<i64>,
+    /// (account id, stored exposure, sum of its exposures per market) in minor units, where the
+    /// two differ.
+    pub exposure_mismatches: Vec<(i64, i64, i64)>,
     /// Chips in circulation: minus the issuance account.
     #[schema(value_type = f64)]
     pub chips_issued: Money,
@@ -468,6 +471,7 @@ async fn ledger_check(State(state): State<AppState>, Operator(authed): Operator)
         mismatched_accounts: check.mismatched_accounts,
         unbalanced_transactions: check.unbalanced_transactions,
         overdrawn_accounts: check.overdrawn_accounts,
+        exposure_mismatches: check.exposure_mismatches,
         chips_issued: Money::from_minor(-issuance),
     }))
 }
