@@ -34,7 +34,7 @@ outcome=$(grep -E "^test result" "$log" | tail -1)
   echo
   echo "### Crash safety (release binary, SIGKILL at random moments, restart on the same database)"
   echo
-  grep -E "^crash safety on" "$log" | sed 's/^/- /'
+  grep -oE "crash safety on .*" "$log" | sed "s/^/- /"
   echo "- $outcome"
   echo
   echo "bench/faults.sh took $(( $(date +%s) - started )) s."
