@@ -83,8 +83,8 @@ impl AppState {
 /// The whole app: API, OpenAPI document, the built-in casino provider (`/provider/…`) and
 /// web client.
 pub fn app(state: AppState) -> Router {
-    let web_dir = state.config.web_dir.clone();
-    api::router(state.clone()).merge(provider::routes(state)).merge(web::router(&web_dir))
+    let web = web::router(&state);
+    api::router(state.clone()).merge(provider::routes(state)).merge(web)
 }
 
 /// A server bound to an address, ready to run.
