@@ -1,11 +1,16 @@
-//! How the server serves the web app (`web.rs`): the static files' status codes, encodings,
-//! cache headers and Content-Security-Policy. It does not touch the database, so these run on
-//! SQLite only.
+//! How the server holds its connections (`backlay_server::serve`) and serves the web app
+//! (`web.rs`), over raw sockets where a well-behaved client would hide the point: requests that
+//! never finish, the connection cap, and the static files' status codes, encodings, cache
+//! headers and Content-Security-Policy. The transport does not touch the database, so these run
+//! on SQLite only. (Shutdown is tested on the binary: crates/backlay/tests/serve.rs.)
 
+use std::io::ErrorKind;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use backlay_server::Config;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 use crate::common::{spawn_app_with, Db, TestApp};
 
@@ -13,11 +18,203 @@ use crate::common::{spawn_app_with, Db, TestApp};
 const PATIENCE: Duration = Duration::from_secs(8);
 
 async fn app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
-    spawn_app_with(Db::Sqlite, adjust).await.expect("SQLite always runs")
+    spawn_app_with(Db::Sqlite, adjust)
+        .await
+        .expect("SQLite always runs")
+}
+
+/// `127.0.0.1:port` of the app.
+fn address(app: &TestApp) -> String {
+    app.base
+        .trim_start_matches("http://")
+        .trim_end_matches("/api")
+        .to_string()
 }
 
 fn root(app: &TestApp) -> String {
     app.base.trim_end_matches("/api").to_string()
+}
+
+/// Reads until the server closes the connection, for at most `PATIENCE`; answers what it sent
+/// and how long it took, or `None` if it was still open at the end.
+async fn read_until_closed(socket: &mut TcpStream) -> Option<(String, Duration)> {
+    let started = Instant::now();
+    let mut received = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        let left = PATIENCE.checked_sub(started.elapsed())?;
+        match tokio::time::timeout(left, socket.read(&mut buffer)).await {
+            Err(_) => return None,
+            Ok(Ok(0)) => {
+                return Some((
+                    String::from_utf8_lossy(&received).into_owned(),
+                    started.elapsed(),
+                ))
+            }
+            Ok(Ok(n)) => received.extend_from_slice(&buffer[..n]),
+            // A reset is the server closing too.
+            Ok(Err(err)) if err.kind() == ErrorKind::ConnectionReset => {
+                return Some((
+                    String::from_utf8_lossy(&received).into_owned(),
+                    started.elapsed(),
+                ))
+            }
+            Ok(Err(err)) => panic!("read failed: {err}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_whose_headers_never_end_is_closed_within_the_header_timeout() {
+    let app = app_with(|config| config.header_timeout_ms = 1_000).await;
+    let mut socket = TcpStream::connect(address(&app)).await.unwrap();
+    socket
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let (answer, after) = read_until_closed(&mut socket)
+        .await
+        .expect("the server closed the connection");
+    assert!(
+        after < Duration::from_secs(4),
+        "closed only after {after:?}"
+    );
+    assert!(!answer.contains("200 OK"), "{answer}");
+
+    // The same timer closes a kept-alive connection that goes quiet after an answer.
+    let mut socket = TcpStream::connect(address(&app)).await.unwrap();
+    socket
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let (answer, after) = read_until_closed(&mut socket)
+        .await
+        .expect("the idle connection was closed");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(
+        after < Duration::from_secs(4),
+        "closed only after {after:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_shorter_than_its_content_length_is_refused_and_closed_within_the_body_timeout() {
+    let app = app_with(|config| {
+        config.body_timeout_ms = 1_000;
+        config.header_timeout_ms = 30_000;
+    })
+    .await;
+    let mut socket = TcpStream::connect(address(&app)).await.unwrap();
+    socket
+        .write_all(b"POST /api/user/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"user_na")
+        .await
+        .unwrap();
+    let (answer, after) = read_until_closed(&mut socket)
+        .await
+        .expect("the server closed the connection");
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains("could not be read"), "{answer}");
+    assert!(
+        after < Duration::from_secs(4),
+        "closed only after {after:?}"
+    );
+
+    // A body dripped a byte at a time meets the same deadline: it is for the whole body.
+    let mut socket = TcpStream::connect(address(&app)).await.unwrap();
+    socket
+        .write_all(b"POST /api/user/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let mut closed = false;
+    for _ in 0..40 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        if socket.write_all(b" ").await.is_err() {
+            closed = true;
+            break;
+        }
+        let mut buffer = [0u8; 1024];
+        if let Ok(Ok(n)) =
+            tokio::time::timeout(Duration::from_millis(1), socket.read(&mut buffer)).await
+        {
+            assert!(String::from_utf8_lossy(&buffer[..n]).starts_with("HTTP/1.1 400"));
+            closed = true;
+            break;
+        }
+    }
+    assert!(
+        closed,
+        "a dripping body still held its connection after {:?}",
+        started.elapsed()
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "refused only after {:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_beyond_the_cap_wait_until_one_closes_and_are_then_served() {
+    let app = app_with(|config| {
+        config.max_connections = 3;
+        config.header_timeout_ms = 30_000;
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(TcpStream::connect(address(&app)).await.unwrap());
+    }
+    // Give the server a moment to take the three.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut waiting = TcpStream::connect(address(&app))
+        .await
+        .expect("the kernel queues the connection");
+    waiting
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buffer = [0u8; 1024];
+    let early = tokio::time::timeout(Duration::from_secs(1), waiting.read(&mut buffer)).await;
+    assert!(
+        early.is_err(),
+        "a fourth connection was served while three held the cap: {early:?}"
+    );
+
+    drop(held);
+    let (answer, _) = read_until_closed(&mut waiting)
+        .await
+        .expect("served once a slot was free");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // And the server goes on serving.
+    let health = app.get("health", None).await;
+    health.expect(200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_stream_outlives_the_header_and_body_timeouts() {
+    let app = app_with(|config| {
+        config.header_timeout_ms = 1_000;
+        config.body_timeout_ms = 1_000;
+    })
+    .await;
+    let demo = app.login("demo", "Demo@1234").await;
+    let ticket = app.post("stream/ticket", Some(&demo), serde_json::json!({})).await;
+    let ticket = ticket.data()["ticket"].as_str().unwrap().to_string();
+    let mut socket = TcpStream::connect(address(&app)).await.unwrap();
+    let request = format!("GET /api/stream?match_id=1&ticket={ticket} HTTP/1.1\r\nHost: x\r\n\r\n");
+    socket.write_all(request.as_bytes()).await.unwrap();
+    let started = Instant::now();
+    let mut received = String::new();
+    let mut buffer = [0u8; 8192];
+    while started.elapsed() < Duration::from_secs(3) {
+        match tokio::time::timeout(Duration::from_millis(200), socket.read(&mut buffer)).await {
+            Err(_) => {}
+            Ok(Ok(0)) | Ok(Err(_)) => panic!("the stream was closed after {:?}: {received}", started.elapsed()),
+            Ok(Ok(n)) => received.push_str(&String::from_utf8_lossy(&buffer[..n])),
+        }
+    }
+    assert!(received.starts_with("HTTP/1.1 200") && received.contains("event: snapshot"), "{received}");
 }
 
 // ---------------------------------------------------------------------------------------------
