@@ -1,6 +1,6 @@
 // @ts-check
 // The app under its Content-Security-Policy: the page is sent with the policy, a journey over
-// the app's pages — log-in, a toast, a match with its live stream, a casino table
+// the app's pages — sign-up, log-in, a toast, a match with its live stream, a casino table
 // with its stream and cards, a round re-checked with WebCrypto, the framed built-in provider's
 // game played through the wallet, reports, security auth's QR code, the rules — reports no
 // violation, and what the policy is there to stop (a frame off the allow-list, an injected
@@ -80,7 +80,10 @@ test('the page is sent with a strict policy that frames only the casino allow-li
 });
 
 test('a journey over the app raises no policy violation', async () => {
-  // Log-in; the button values saved, with a toast (its styles are in the app's stylesheet).
+  // The sign-up form (logged out), then log-in; the button values saved, with a toast (its
+  // styles are in the app's stylesheet).
+  await page.goto(`${server.baseUrl}/#/sign-up`);
+  await page.getByTestId('signup-submit').waitFor();
   await page.goto(`${server.baseUrl}/#/login`);
   await page.getByTestId('login-user-name').fill('demo');
   await page.getByTestId('login-password').fill('Demo@1234');
