@@ -199,7 +199,9 @@ async fn a_live_stream_outlives_the_header_and_body_timeouts() {
     })
     .await;
     let demo = app.login("demo", "Demo@1234").await;
-    let ticket = app.post("stream/ticket", Some(&demo), serde_json::json!({})).await;
+    let ticket = app
+        .post("stream/ticket", Some(&demo), serde_json::json!({}))
+        .await;
     let ticket = ticket.data()["ticket"].as_str().unwrap().to_string();
     let mut socket = TcpStream::connect(address(&app)).await.unwrap();
     let request = format!("GET /api/stream?match_id=1&ticket={ticket} HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -210,11 +212,17 @@ async fn a_live_stream_outlives_the_header_and_body_timeouts() {
     while started.elapsed() < Duration::from_secs(3) {
         match tokio::time::timeout(Duration::from_millis(200), socket.read(&mut buffer)).await {
             Err(_) => {}
-            Ok(Ok(0)) | Ok(Err(_)) => panic!("the stream was closed after {:?}: {received}", started.elapsed()),
+            Ok(Ok(0)) | Ok(Err(_)) => panic!(
+                "the stream was closed after {:?}: {received}",
+                started.elapsed()
+            ),
             Ok(Ok(n)) => received.push_str(&String::from_utf8_lossy(&buffer[..n])),
         }
     }
-    assert!(received.starts_with("HTTP/1.1 200") && received.contains("event: snapshot"), "{received}");
+    assert!(
+        received.starts_with("HTTP/1.1 200") && received.contains("event: snapshot"),
+        "{received}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
