@@ -12,11 +12,15 @@
 mod admin;
 mod casino;
 mod market;
+mod open_files;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use backlay_server::config::{DEFAULT_ADDR, DEFAULT_DATABASE_URL, DEFAULT_WEB_DIR};
+use backlay_server::config::{
+    DEFAULT_ADDR, DEFAULT_BODY_TIMEOUT_S, DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
+};
 use backlay_server::{demo, Config, Server};
 use backlay_store::{Engine, Store};
 use clap::{Args, Parser, Subcommand};
@@ -92,6 +96,21 @@ struct ServeArgs {
     /// casino provider's games are served and framed from (default: http://<addr>).
     #[arg(long, env = "BACKLAY_PUBLIC_URL", value_parser = public_url)]
     public_url: Option<String>,
+    /// Seconds a connection may take to send a request's headers; also how long a kept-alive
+    /// connection may stay idle between requests.
+    #[arg(long, env = "BACKLAY_HEADER_TIMEOUT_SECONDS", default_value_t = DEFAULT_HEADER_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..=300))]
+    header_timeout_seconds: u64,
+    /// Seconds a request's body may take to arrive whole, from the end of its headers.
+    #[arg(long, env = "BACKLAY_BODY_TIMEOUT_SECONDS", default_value_t = DEFAULT_BODY_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..=300))]
+    body_timeout_seconds: u64,
+    /// Connections served at once; more wait in the listen queue. Set `ulimit -n` to at least
+    /// twice this plus 256 (lowered to fit the open-files limit, with a warning).
+    #[arg(long, env = "BACKLAY_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS as u64, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: u64,
+    /// Seconds shutdown waits for requests in flight before it closes their connections (live
+    /// streams end at once).
+    #[arg(long, env = "BACKLAY_SHUTDOWN_GRACE_SECONDS", default_value_t = DEFAULT_SHUTDOWN_GRACE_S, value_parser = clap::value_parser!(u64).range(0..=300))]
+    shutdown_grace_seconds: u64,
 }
 
 fn public_url(text: &str) -> Result<String, String> {
@@ -163,6 +182,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.session_ttl_ms = i64::from(args.session_ttl_hours) * 60 * 60 * 1000;
     config.trust_forwarded_for = args.trust_forwarded_for;
     config.public_url = args.public_url.clone();
+    config.header_timeout_ms = args.header_timeout_seconds * 1000;
+    config.body_timeout_ms = args.body_timeout_seconds * 1000;
+    config.max_connections = open_files::fit_connections(usize::try_from(args.max_connections)?);
+    config.shutdown_grace_ms = args.shutdown_grace_seconds * 1000;
     let feed = config.demo_feed;
     let server = Server::build(config).await?;
     let addr = server.local_addr();

@@ -16,6 +16,7 @@ pub mod input;
 pub mod operator;
 pub mod password;
 pub mod provider;
+pub mod serve;
 pub mod session;
 pub mod throttle;
 pub mod totp;
@@ -27,6 +28,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use backlay_store::Store;
+use tokio_util::sync::CancellationToken;
 
 pub use config::Config;
 
@@ -54,6 +56,8 @@ pub struct AppState {
     pub public_url: Arc<str>,
     /// The built-in casino provider's backend (its secret, its dealt tables).
     pub provider: Arc<provider::BuiltinProvider>,
+    /// Cancelled when the server starts shutting down: live streams end on it.
+    pub stopping: CancellationToken,
 }
 
 impl AppState {
@@ -76,6 +80,7 @@ impl AppState {
             throttle: Arc::new(LoginThrottle::new(config.throttle.clone())),
             config: Arc::new(config),
             dummy_password_hash: Arc::new(dummy_password_hash),
+            stopping: CancellationToken::new(),
         })
     }
 }
@@ -83,8 +88,8 @@ impl AppState {
 /// The whole app: API, OpenAPI document, the built-in casino provider (`/provider/…`) and
 /// web client.
 pub fn app(state: AppState) -> Router {
-    let web_dir = state.config.web_dir.clone();
-    api::router(state.clone()).merge(provider::routes(state)).merge(web::router(&web_dir))
+    let web = web::router(&state);
+    api::router(state.clone()).merge(provider::routes(state)).merge(web)
 }
 
 /// A server bound to an address, ready to run.
@@ -95,6 +100,9 @@ pub struct Server {
     demo_feed: Option<demo::FeedHandle>,
     /// The casino's round runner, when it runs (`Config::casino`): it stops with the server.
     casino: Option<casino::CasinoRunner>,
+    limits: serve::Limits,
+    /// `AppState::stopping`.
+    stopping: CancellationToken,
 }
 
 impl Server {
@@ -115,6 +123,12 @@ impl Server {
             result_pause_ms: config.casino_result_pause_ms,
             only_games: config.casino_games.clone(),
         });
+        let limits = serve::Limits {
+            header_timeout_ms: config.header_timeout_ms,
+            body_timeout_ms: config.body_timeout_ms,
+            max_connections: config.max_connections,
+            shutdown_grace_ms: config.shutdown_grace_ms,
+        };
         let state = AppState::new(store, config).await?;
         if seeded && with_markets {
             let markets = demo::seed_markets(&state).await.map_err(|e| anyhow::anyhow!("seeding demo markets failed: {e}"))?;
@@ -130,22 +144,22 @@ impl Server {
             Some(settings) => Some(casino::start(state.store.clone(), settings, state.round_events.clone()).await?),
             None => None,
         };
-        Ok(Server { listener, router: app(state), demo_feed, casino })
+        let stopping = state.stopping.clone();
+        Ok(Server { listener, router: app(state), demo_feed, casino, limits, stopping })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
         self.listener.local_addr().expect("a bound listener has an address")
     }
 
-    /// Serves until `shutdown` resolves; the demo feed stops with the server.
+    /// Serves until `shutdown` resolves, then ends the live streams, gives the requests in
+    /// flight up to `Config::shutdown_grace_ms` to finish and returns (`serve`); the demo feed
+    /// and the casino runner stop with the server.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-        let Server { listener, router, demo_feed, casino } = self;
-        let served = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(shutdown)
-            .await;
+        let Server { listener, router, demo_feed, casino, limits, stopping } = self;
+        serve::run(listener, router, limits, shutdown, stopping).await;
         drop(demo_feed);
         drop(casino);
-        served?;
         Ok(())
     }
 }

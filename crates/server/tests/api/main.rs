@@ -12,6 +12,7 @@ mod exchange;
 mod ledger;
 mod payment;
 mod security;
+mod serving;
 mod straddle;
 mod stream;
 mod user;
