@@ -194,7 +194,8 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
                 Some(parent) => Some(user_id(&store, &parent).await?),
                 None => None,
             };
-            let user = operator::create_user(&ctx, CreateUser { user_name: name, password, role, parent_id, must_change_password })
+            let passwords = backlay_server::password::Passwords::for_this_machine();
+            let user = operator::create_user(&ctx, &passwords, CreateUser { user_name: name, password, role, parent_id, must_change_password })
                 .await
                 .map_err(fail)?;
             println!("created {} {} (id {})", user.role.as_str(), user.user_name, user.id);

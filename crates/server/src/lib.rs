@@ -51,6 +51,8 @@ pub struct AppState {
     /// A hash to verify against when the user name is unknown, so that an unknown name and a
     /// wrong password take the same time.
     pub dummy_password_hash: Arc<String>,
+    /// The bounded password hasher every hash and check goes through.
+    pub passwords: password::Passwords,
     /// The origin browsers reach the server at (no trailing `/`): `Config::public_url`, or
     /// `http://` and the bound address.
     pub public_url: Arc<str>,
@@ -61,8 +63,8 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub async fn new(store: Store, config: Config) -> anyhow::Result<AppState> {
-        let dummy_password_hash = password::hash_password(session::new_token()).await?;
+    pub async fn new(store: Store, config: Config, passwords: password::Passwords) -> anyhow::Result<AppState> {
+        let dummy_password_hash = passwords.hash(session::new_token()).await?;
         let public_url = match &config.public_url {
             Some(url) => config::parse_public_url(url).map_err(|e| anyhow::anyhow!("--public-url: {e}"))?,
             None => format!("http://{}", config.addr),
@@ -81,6 +83,7 @@ impl AppState {
             config: Arc::new(config),
             dummy_password_hash: Arc::new(dummy_password_hash),
             stopping: CancellationToken::new(),
+            passwords,
         })
     }
 }
@@ -110,7 +113,8 @@ impl Server {
     pub async fn build(mut config: Config) -> anyhow::Result<Server> {
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
-        let seeded = config.demo && demo::seed_if_empty(&store).await?;
+        let passwords = password::Passwords::for_this_machine();
+        let seeded = config.demo && demo::seed_if_empty(&store, &passwords).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
@@ -129,7 +133,7 @@ impl Server {
             max_connections: config.max_connections,
             shutdown_grace_ms: config.shutdown_grace_ms,
         };
-        let state = AppState::new(store, config).await?;
+        let state = AppState::new(store, config, passwords).await?;
         if seeded && with_markets {
             let markets = demo::seed_markets(&state).await.map_err(|e| anyhow::anyhow!("seeding demo markets failed: {e}"))?;
             if !with_feed {

@@ -82,7 +82,8 @@ pub struct CreateUserRequest {
 }
 
 #[utoipa::path(post, path = "/admin/user/create", tag = "admin", request_body = CreateUserRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<UserSummary>), (status = 400), (status = 403), (status = 409, description = "Name taken")))]
+    responses((status = 200, body = Envelope<UserSummary>), (status = 400), (status = 403), (status = 409, description = "Name taken"),
+        (status = 503, description = "The server is busy hashing other passwords: try again after Retry-After")))]
 async fn create_user(
     State(state): State<AppState>,
     operator: Operator,
@@ -92,6 +93,7 @@ async fn create_user(
     let ctx = context(&state, operator, ip);
     let user = operator::create_user(
         &ctx,
+        &state.passwords,
         CreateUser {
             user_name: body.user_name,
             password: body.password,

@@ -30,7 +30,7 @@ use super::auth::{insert_session, too_many_attempts, LoginData};
 use crate::clock::now_ms;
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, Checks};
-use crate::password::{verify_password, PASSWORD_MAX_CHARS};
+use crate::password::PASSWORD_MAX_CHARS;
 use crate::session::{new_token, token_hash, ClientIp, CurrentUser};
 use crate::throttle::AttemptKeys;
 use crate::totp::{self, Check, Secret};
@@ -135,8 +135,9 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
         .await?
         .ok_or_else(log_in_again)?;
     let user = state.store.user_by_id(challenge.user_id).await?;
+    // Counted before the code is checked, like a password (see `throttle`).
     let keys = AttemptKeys::new(&user.user_name, ip.as_deref());
-    state.throttle.check(&keys, now).map_err(too_many_attempts)?;
+    let attempt = state.throttle.begin(&keys, now).map_err(too_many_attempts)?;
     let totp_state = state.store.totp_state(user.id).await?;
     // Turned off since the password was checked: nothing left to verify against.
     let (secret, secret_text) = active_secret(&totp_state).ok_or_else(log_in_again)?;
@@ -154,7 +155,7 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
             if writer.use_totp_step(user.id, secret_text, step).await? {
                 let data = insert_session(&state, &mut writer, &user, ip.as_deref(), now, true).await?;
                 writer.commit().await?;
-                state.throttle.record_success(&keys);
+                attempt.succeeded(now_ms());
                 return Ok(ok_with("Logged in.", data));
             }
             USED_CODE
@@ -165,7 +166,7 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
     let mut writer = state.store.begin_write().await?;
     let attempts = writer.record_wrong_otp(challenge.id, MAX_WRONG_CODES_PER_CHALLENGE).await?;
     writer.commit().await?;
-    state.throttle.record_failure(&keys, now_ms());
+    attempt.failed(now_ms());
     match attempts {
         Some(attempts) if attempts < MAX_WRONG_CODES_PER_CHALLENGE => Err(AppError::field("otp", refused)),
         _ => Err(AppError::field("otp", format!("{refused} Too many wrong codes for this log-in: log in again."))),
@@ -249,7 +250,8 @@ pub struct DisableRequest {
 /// Needs both the password and a code; guesses count against the log-in throttle.
 #[utoipa::path(post, path = "/user/security/disable", tag = "auth", request_body = DisableRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Option<String>>), (status = 400, description = "Missing or wrong code or password"),
-        (status = 401), (status = 409, description = "Security auth is not on"), (status = 429)))]
+        (status = 401), (status = 409, description = "Security auth is not on"), (status = 429),
+        (status = 503, description = "The server is busy hashing other passwords: try again after Retry-After")))]
 async fn disable(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
@@ -276,10 +278,10 @@ async fn disable(
     };
     // Guessing the password or the code through a stolen session is throttled like log-in.
     let keys = AttemptKeys::new(&user.user_name, ip.as_deref());
-    state.throttle.check(&keys, now_ms()).map_err(too_many_attempts)?;
+    let attempt = state.throttle.begin(&keys, now_ms()).map_err(too_many_attempts)?;
     let mut checks = Checks::default();
     let hash = state.store.password_hash(user.id).await?;
-    if !verify_password(body.password, hash).await? {
+    if !state.passwords.verify(body.password, hash).await? {
         checks.fail("password", "Password is incorrect.");
     }
     let now = now_ms();
@@ -295,9 +297,11 @@ async fn disable(
         }
     };
     if let Err(refused) = checks.finish() {
-        state.throttle.record_failure(&keys, now_ms());
+        attempt.failed(now_ms());
         return Err(refused);
     }
+    // Both right: released, as before a success here cleared nothing.
+    drop(attempt);
     let step = step.expect("an accepted code has a step");
 
     let mut writer = state.store.begin_write().await?;

@@ -1,5 +1,6 @@
 //! Log-in, sign-up, log-out, change-password, tokens and throttling.
 
+use futures::StreamExt as _;
 use serde_json::json;
 
 use crate::both_databases;
@@ -207,3 +208,65 @@ async fn a_user_created_by_a_parent_must_change_password_first(app: TestApp) {
     assert_eq!(app.login_answer("fresh_client", "Mine@1234").await.data()["is_change_password"], 0);
 }
 both_databases!(a_user_created_by_a_parent_must_change_password_first);
+
+// ---------------------------------------------------------------------------------------------
+// Log-in storms (issue 11, finding 1): an attempt is counted before its password is hashed, so
+// no number of log-ins sent at once gets more password checks than the limit.
+
+/// How many answers had each status, e.g. `{400: 5, 429: 20}`.
+fn statuses(answers: &[crate::common::Answer]) -> std::collections::BTreeMap<u16, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for answer in answers {
+        *counts.entry(answer.status.as_u16()).or_default() += 1;
+    }
+    counts
+}
+
+async fn a_burst_of_wrong_passwords_at_once_gets_at_most_five_checks(app: TestApp) {
+    let mut burst: futures::stream::FuturesUnordered<_> =
+        (0..25).map(|i| app.spawn_login("demo2", &format!("Wrong@{i:04}"))).collect();
+    // The first answer back comes while the rest are still being worked on; a right password
+    // sent now, inside the burst, must be refused like the wrong ones past the limit.
+    let mut answers = vec![burst.next().await.unwrap().unwrap()];
+    let right = app.login_answer("demo2", "Demo@1234").await;
+    while let Some(answer) = burst.next().await {
+        answers.push(answer.unwrap());
+    }
+    let counts = statuses(&answers);
+    let checked = counts.get(&400).copied().unwrap_or(0);
+    assert!(checked <= 5, "at most 5 passwords checked for one name, got {counts:?}");
+    assert_eq!(counts.get(&429).copied().unwrap_or(0), 25 - checked, "every other answer is a 429: {counts:?}");
+    for refused in answers.iter().filter(|a| a.status == 429) {
+        let retry_after: u64 = refused.headers["retry-after"].to_str().unwrap().parse().unwrap();
+        assert!(retry_after > 0 && retry_after <= 15 * 60, "{retry_after}");
+        assert!(refused.message().contains("Try again"), "{}", refused.message());
+    }
+    right.expect(429);
+    // The burst used the name's allowance: the right password is still refused afterwards.
+    app.login_answer("demo2", "Demo@1234").await.expect(429);
+    app.login_answer("demo", "Demo@1234").await.expect(200);
+}
+both_databases!(a_burst_of_wrong_passwords_at_once_gets_at_most_five_checks);
+
+async fn two_hundred_log_ins_at_once_from_one_address_get_at_most_its_limit_of_checks(app: TestApp) {
+    // Every name different, so only the address's limit (30 failures) stands in the way.
+    let burst: Vec<_> = (0..200).map(|i| app.spawn_login(&format!("ghost{i}"), "Wrong@1234")).collect();
+    let mut answers = Vec::new();
+    for request in burst {
+        answers.push(request.await.unwrap());
+    }
+    let counts = statuses(&answers);
+    let checked = counts.get(&400).copied().unwrap_or(0);
+    assert!(checked <= 30, "at most the address's 30 checks, got {counts:?}");
+    let refused: Vec<_> = answers.iter().filter(|a| a.status != 400).collect();
+    assert_eq!(refused.len(), 200 - checked);
+    for answer in refused {
+        // Past the limit (429), or beyond the queue for the password hasher (503); either says
+        // when to come back.
+        assert!(matches!(answer.status.as_u16(), 429 | 503), "{counts:?}: {}", answer.body);
+        assert!(answer.headers.contains_key("retry-after"), "{}", answer.body);
+    }
+    eprintln!("200 log-ins at once from one address: {counts:?}");
+}
+both_databases!(two_hundred_log_ins_at_once_from_one_address_get_at_most_its_limit_of_checks);
+

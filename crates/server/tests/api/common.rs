@@ -214,6 +214,23 @@ impl TestApp {
         self.post("user/login", None, serde_json::json!({ "user_name": user_name, "password": password })).await
     }
 
+    /// Sends a log-in on a task of its own, so that many of them are on the wire at once
+    /// whatever the test awaits meanwhile.
+    pub fn spawn_login(&self, user_name: &str, password: &str) -> tokio::task::JoinHandle<Answer> {
+        let request = self
+            .client
+            .post(format!("{}/user/login", self.base))
+            .json(&serde_json::json!({ "user_name": user_name, "password": password }));
+        tokio::spawn(async move {
+            let response = request.send().await.expect("request sent");
+            let status = response.status();
+            let headers = response.headers().clone();
+            let text = response.text().await.expect("body read");
+            let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+            Answer { status, body, headers }
+        })
+    }
+
     /// Logs in and returns the token; panics when the log-in fails.
     pub async fn login(&self, user_name: &str, password: &str) -> String {
         let answer = self.login_answer(user_name, password).await;
