@@ -62,9 +62,25 @@ pub struct SessionToken {
     pub hash: String,
 }
 
-/// 401 for a session the database does not know (or that expired, was revoked or is locked).
+/// 401 for a token that opened a session once, which has since expired or been revoked (or
+/// whose user is locked).
 pub fn session_expired() -> AppError {
     AppError::Unauthorized("Your session has expired. Log in again.".into())
+}
+
+/// 401 for a token that never opened a session.
+pub fn not_logged_in() -> AppError {
+    AppError::Unauthorized("You are not logged in.".into())
+}
+
+/// The 401 for a token with no live session: expired if it was ever issued, else not logged in.
+/// Only failed look-ups pay for the second query.
+pub async fn no_live_session(state: &AppState, token_hash: &str) -> AppError {
+    match state.store.session_was_issued(token_hash).await {
+        Ok(true) => session_expired(),
+        Ok(false) => not_logged_in(),
+        Err(err) => err.into(),
+    }
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for SessionToken {
@@ -72,8 +88,9 @@ impl<S: Send + Sync> FromRequestParts<S> for SessionToken {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<SessionToken, AppError> {
         let token = bearer_token(parts).ok_or_else(|| AppError::Unauthorized("Log in to continue.".into()))?;
+        // Ours are 43 characters: a longer one was never issued.
         if token.len() > 256 {
-            return Err(AppError::Unauthorized("Your session is not valid. Log in again.".into()));
+            return Err(not_logged_in());
         }
         Ok(SessionToken { hash: token_hash(token) })
     }
@@ -87,7 +104,9 @@ impl FromRequestParts<AppState> for Authed {
             return Ok(authed.clone());
         }
         let SessionToken { hash } = SessionToken::from_request_parts(parts, state).await?;
-        let session = state.store.session_by_token_hash(&hash, now_ms()).await?.ok_or_else(session_expired)?;
+        let Some(session) = state.store.session_by_token_hash(&hash, now_ms()).await? else {
+            return Err(no_live_session(state, &hash).await);
+        };
         let authed = Authed { session_id: session.session_id, user: session.user };
         parts.extensions.insert(authed.clone());
         Ok(authed)

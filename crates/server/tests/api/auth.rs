@@ -270,3 +270,26 @@ async fn two_hundred_log_ins_at_once_from_one_address_get_at_most_its_limit_of_c
 }
 both_databases!(two_hundred_log_ins_at_once_from_one_address_get_at_most_its_limit_of_checks);
 
+// ---------------------------------------------------------------------------------------------
+// Tokens (issue 11, finding 12): a token that was never issued is "not logged in"; one that was
+// issued and has ended has expired.
+
+async fn a_token_never_issued_is_not_logged_in_and_an_ended_one_has_expired(app: TestApp) {
+    for path in ["user/getUserBalance", "user/getButtonValue"] {
+        let never = app.get(path, Some("never-issued-token")).await;
+        never.expect(401);
+        assert_eq!(never.message(), "You are not logged in.", "{path}");
+    }
+    let never = app.get("user/getUserBalance", Some(&"x".repeat(5000))).await;
+    never.expect(401);
+    assert_eq!(never.message(), "You are not logged in.");
+    let token = app.demo().await;
+    app.post("user/logout", Some(&token), json!({})).await.expect(200);
+    for path in ["user/getUserBalance", "user/getButtonValue"] {
+        let ended = app.get(path, Some(&token)).await;
+        ended.expect(401);
+        assert_eq!(ended.message(), "Your session has expired. Log in again.", "{path}");
+    }
+}
+both_databases!(a_token_never_issued_is_not_logged_in_and_an_ended_one_has_expired);
+
