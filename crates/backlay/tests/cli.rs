@@ -176,3 +176,40 @@ fn an_operator_lists_an_outside_provider_and_its_games_from_the_console() {
     assert!(rotated.len() == 64 && rotated != first, "a new secret");
     assert!(console.refused(&["admin", "provider", "rotate-secret", "--code", "backlay"]).contains("no outside provider"));
 }
+
+/// `backlay serve` with `env` set to `value`, stopped by an unsupported database URL right after
+/// its settings are read: answers stderr.
+fn serve_settings_with(env: &str, value: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_backlay"))
+        .args(["serve", "--database-url", "mysql://nowhere/x"])
+        .env_remove("BACKLAY_DEMO")
+        .env_remove("BACKLAY_DEMO_FEED")
+        .env_remove("BACKLAY_CASINO")
+        .env_remove("BACKLAY_TRUST_FORWARDED_FOR")
+        .env_remove("BACKLAY_TRUSTED_PROXY_HOPS")
+        .env(env, value)
+        .output()
+        .expect("backlay runs");
+    assert!(!out.status.success());
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn every_on_off_environment_twin_takes_the_same_forms() {
+    for env in ["BACKLAY_DEMO", "BACKLAY_DEMO_FEED", "BACKLAY_CASINO", "BACKLAY_TRUST_FORWARDED_FOR"] {
+        for value in ["1", "0", "true", "False", "YES", "no", "on", "Off", " true "] {
+            let stderr = serve_settings_with(env, value);
+            assert!(stderr.contains("unsupported database URL"), "{env}={value:?} should be accepted: {stderr}");
+        }
+        let stderr = serve_settings_with(env, "maybe");
+        assert!(
+            stderr.contains(env) && stderr.contains("\"maybe\"") && stderr.contains("1/0, true/false, yes/no or on/off"),
+            "{env}=maybe is refused with what to write instead: {stderr}"
+        );
+    }
+    // The number of trusted proxies means nothing unless their header is trusted.
+    let stderr = serve_settings_with("BACKLAY_TRUSTED_PROXY_HOPS", "2");
+    assert!(stderr.contains("needs --trust-forwarded-for"), "{stderr}");
+    let stderr = serve_settings_with("BACKLAY_TRUSTED_PROXY_HOPS", "0");
+    assert!(stderr.contains("trusted-proxy-hops"), "{stderr}");
+}

@@ -40,6 +40,9 @@ pub struct Config {
     pub session_ttl_ms: i64,
     /// Take the client address from `X-Forwarded-For` (only behind a proxy you run).
     pub trust_forwarded_for: bool,
+    /// With `trust_forwarded_for`: how many proxies of yours append to `X-Forwarded-For`; the
+    /// client's address is that many entries from the right (`session::ClientIp`).
+    pub trusted_proxy_hops: usize,
     pub throttle: ThrottlePolicy,
     /// Run the in-house casino's rounds (`casino::runner`): on with the demo in the binary;
     /// tests choose.
@@ -100,6 +103,7 @@ impl Config {
             web_dir: PathBuf::from(DEFAULT_WEB_DIR),
             session_ttl_ms: DEFAULT_SESSION_TTL_MS,
             trust_forwarded_for: false,
+            trusted_proxy_hops: 1,
             throttle: ThrottlePolicy::default(),
             casino: false,
             casino_betting_window_ms: crate::casino::DEFAULT_BETTING_WINDOW_MS,

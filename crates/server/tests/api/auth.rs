@@ -293,3 +293,77 @@ async fn a_token_never_issued_is_not_logged_in_and_an_ended_one_has_expired(app:
 }
 both_databases!(a_token_never_issued_is_not_logged_in_and_an_ended_one_has_expired);
 
+// ---------------------------------------------------------------------------------------------
+// The client's address behind a proxy (issue 11, finding 5): a proxy appends the address it saw
+// to X-Forwarded-For, so only the right-most hops are the proxies' word; the rest is whatever
+// the client sent.
+
+/// Signs up a new client with these X-Forwarded-For header lines and answers the address the
+/// audit log recorded for the sign-up.
+async fn signup_address(app: &TestApp, user_name: &str, forwarded_for: &[&str]) -> Option<String> {
+    let mut request = app.client.post(format!("{}/user/signup", app.base)).json(&signup_body(user_name));
+    for line in forwarded_for {
+        request = request.header("x-forwarded-for", *line);
+    }
+    assert_eq!(request.send().await.unwrap().status().as_u16(), 200);
+    let admin = app.admin().await;
+    let audit = app.post("admin/audit", Some(&admin), json!({ "limit": 20 })).await;
+    audit.expect(200);
+    let row = audit.data()["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["action"] == "user.signup" && row["detail"]["user_name"] == user_name)
+        .cloned()
+        .expect("the sign-up is audited");
+    row["client_ip"].as_str().map(str::to_string)
+}
+
+async fn the_right_most_forwarded_hop_is_the_client(db: crate::common::Db) {
+    let Some(app) = crate::common::spawn_app_with(db, |config| config.trust_forwarded_for = true).await else { return };
+    // A client's own X-Forwarded-For, with the proxy's hop appended: the spoofed first hop is ignored.
+    assert_eq!(signup_address(&app, "spoof_one", &["6.6.6.6, 203.0.113.7"]).await.as_deref(), Some("203.0.113.7"));
+    // The same split over two header lines (the proxy added a line of its own).
+    assert_eq!(signup_address(&app, "spoof_two", &["6.6.6.6", "203.0.113.8"]).await.as_deref(), Some("203.0.113.8"));
+    // No header: the connecting address.
+    assert_eq!(signup_address(&app, "direct", &[]).await.as_deref(), Some("127.0.0.1"));
+    // A hop that is not an address is not believed either.
+    assert_eq!(signup_address(&app, "garbage", &["6.6.6.6, not-an-address"]).await.as_deref(), Some("127.0.0.1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_right_most_forwarded_hop_is_the_client_sqlite() {
+    the_right_most_forwarded_hop_is_the_client(crate::common::Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_right_most_forwarded_hop_is_the_client_postgres() {
+    the_right_most_forwarded_hop_is_the_client(crate::common::Db::Postgres).await;
+}
+
+async fn behind_two_proxies_the_second_hop_from_the_right_is_the_client(db: crate::common::Db) {
+    let adjust = |config: &mut backlay_server::Config| {
+        config.trust_forwarded_for = true;
+        config.trusted_proxy_hops = 2;
+    };
+    let Some(app) = crate::common::spawn_app_with(db, adjust).await else { return };
+    // client's lie, the address the outer proxy saw, the outer proxy as the inner one saw it
+    assert_eq!(signup_address(&app, "two_hops", &["6.6.6.6, 198.51.100.9, 10.0.0.2"]).await.as_deref(), Some("198.51.100.9"));
+    // Only one entry: it did not come through both proxies.
+    assert_eq!(signup_address(&app, "one_hop", &["10.0.0.2"]).await.as_deref(), Some("127.0.0.1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_two_proxies_the_second_hop_from_the_right_is_the_client_sqlite() {
+    behind_two_proxies_the_second_hop_from_the_right_is_the_client(crate::common::Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_two_proxies_the_second_hop_from_the_right_is_the_client_postgres() {
+    behind_two_proxies_the_second_hop_from_the_right_is_the_client(crate::common::Db::Postgres).await;
+}
+
+async fn forwarded_for_is_ignored_unless_trusted(app: TestApp) {
+    assert_eq!(signup_address(&app, "untrusted", &["6.6.6.6, 203.0.113.7"]).await.as_deref(), Some("127.0.0.1"));
+}
+both_databases!(forwarded_for_is_ignored_unless_trusted);
