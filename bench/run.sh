@@ -99,7 +99,7 @@ start_server() {
   (
     ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
     exec target/release/backlay serve --addr 127.0.0.1:0 --database-url "$database_url" --demo \
-      --web-dir "$WORK/no-web" "$@"
+      --web-dir "$WORK/no-web" --secret-key-file "$WORK/secret-$name.key" --create-secret-key "$@"
   ) >"$stdout" 2>"$stderr" &
   SERVER_PID=$!
   local deadline=$((SECONDS + SERVER_START_TIMEOUT_S))

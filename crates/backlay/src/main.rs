@@ -22,6 +22,7 @@ use backlay_server::config::{
     DEFAULT_ADDR, DEFAULT_BODY_TIMEOUT_S, DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
 };
+use backlay_server::secret_key::SecretKeySource;
 use backlay_server::{demo, Config, Server};
 use backlay_store::{Engine, Store};
 use clap::{Args, Parser, Subcommand};
@@ -52,6 +53,34 @@ pub struct DatabaseArgs {
     pub database_url: String,
 }
 
+/// The key that seals TOTP secrets and providers' signing secrets in the database. The key may
+/// also be given in the environment as BACKLAY_SECRET_KEY (base64; several comma-separated, the
+/// first sealing).
+#[derive(Args, Clone)]
+pub struct SecretKeyArgs {
+    /// The secret key file (default for SQLite: beside the database, e.g. data/backlay.key,
+    /// created on first start; PostgreSQL needs this or BACKLAY_SECRET_KEY).
+    #[arg(long, env = "BACKLAY_SECRET_KEY_FILE")]
+    pub secret_key_file: Option<PathBuf>,
+    /// Create the --secret-key-file when it does not exist yet (env BACKLAY_CREATE_SECRET_KEY=1/0).
+    #[arg(long)]
+    pub create_secret_key: bool,
+}
+
+impl SecretKeyArgs {
+    pub fn source(&self) -> anyhow::Result<SecretKeySource> {
+        let create = switch(self.create_secret_key, false, "BACKLAY_CREATE_SECRET_KEY")?.unwrap_or(false);
+        let text = std::env::var("BACKLAY_SECRET_KEY").ok().filter(|text| !text.trim().is_empty());
+        match (&self.secret_key_file, text) {
+            (Some(_), Some(_)) => anyhow::bail!("give the secret key one way: --secret-key-file (BACKLAY_SECRET_KEY_FILE) or BACKLAY_SECRET_KEY, not both"),
+            (None, _) if create => anyhow::bail!("--create-secret-key (BACKLAY_CREATE_SECRET_KEY) needs --secret-key-file: where to create the key"),
+            (Some(path), None) => Ok(SecretKeySource::File { path: path.clone(), create }),
+            (None, Some(text)) => Ok(SecretKeySource::Text(text)),
+            (None, None) => Ok(SecretKeySource::BesideDatabase),
+        }
+    }
+}
+
 #[derive(Args)]
 struct ServeArgs {
     /// Address to listen on.
@@ -59,6 +88,8 @@ struct ServeArgs {
     addr: SocketAddr,
     #[command(flatten)]
     database: DatabaseArgs,
+    #[command(flatten)]
+    secret_key: SecretKeyArgs,
     /// Seed demo data into an empty database (default: on for the embedded SQLite database;
     /// env BACKLAY_DEMO=1/0).
     #[arg(long, overrides_with = "no_demo")]
@@ -131,6 +162,7 @@ struct Switches {
     demo_feed: bool,
     casino: bool,
     trust_forwarded_for: bool,
+    secret_key: SecretKeySource,
 }
 
 impl ServeArgs {
@@ -139,6 +171,7 @@ impl ServeArgs {
         let demo_feed = switch(self.demo_feed, self.no_demo_feed, "BACKLAY_DEMO_FEED")?;
         let casino = switch(self.casino, self.no_casino, "BACKLAY_CASINO")?;
         let trust_forwarded_for = switch(self.trust_forwarded_for, false, "BACKLAY_TRUST_FORWARDED_FOR")?.unwrap_or(false);
+        let secret_key = self.secret_key.source()?;
         if self.trusted_proxy_hops.is_some() && !trust_forwarded_for {
             anyhow::bail!(
                 "--trusted-proxy-hops (BACKLAY_TRUSTED_PROXY_HOPS) counts the proxies whose X-Forwarded-For entries are trusted: it needs --trust-forwarded-for"
@@ -150,12 +183,12 @@ impl ServeArgs {
             Some(on) => on,
             None => backlay_store::engine_of(&self.database.database_url)? == Engine::Sqlite,
         };
-        Ok(Switches { demo, demo_feed: demo_feed.unwrap_or(demo), casino: casino.unwrap_or(demo), trust_forwarded_for })
+        Ok(Switches { demo, demo_feed: demo_feed.unwrap_or(demo), casino: casino.unwrap_or(demo), trust_forwarded_for, secret_key })
     }
 }
 
 /// An on/off flag pair with its environment twin; `None` when neither is set.
-fn switch(on: bool, off: bool, env: &str) -> anyhow::Result<Option<bool>> {
+pub fn switch(on: bool, off: bool, env: &str) -> anyhow::Result<Option<bool>> {
     if on {
         return Ok(Some(true));
     }
@@ -203,7 +236,7 @@ async fn main() {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let Switches { demo, demo_feed, casino, trust_forwarded_for } = args.switches()?;
+    let Switches { demo, demo_feed, casino, trust_forwarded_for, secret_key } = args.switches()?;
     let mut config = Config::with_database(args.database.database_url.clone());
     config.addr = args.addr;
     config.demo = demo;
@@ -220,6 +253,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.body_timeout_ms = args.body_timeout_seconds * 1000;
     config.max_connections = open_files::fit_connections(usize::try_from(args.max_connections)?);
     config.shutdown_grace_ms = args.shutdown_grace_seconds * 1000;
+    config.secret_key = secret_key;
     let feed = config.demo_feed;
     let server = Server::build(config).await?;
     let addr = server.local_addr();

@@ -85,6 +85,10 @@ impl Server {
                 database_url,
             ])
             .args(["--no-demo-feed", "--no-casino", "--web-dir", "/nonexistent"])
+            // PostgreSQL needs a secret key named; every life of the server uses the same one.
+            .arg("--secret-key-file")
+            .arg(log.with_extension("key"))
+            .arg("--create-secret-key")
             .arg(if first { "--demo" } else { "--no-demo" })
             .env("BACKLAY_LOG", "warn")
             .stdout(Stdio::null())

@@ -30,16 +30,34 @@ impl Drop for Server {
 impl Server {
     fn start() -> Server {
         let dir = tempfile::tempdir().unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
         let child = Command::new(env!("CARGO_BIN_EXE_backlay"))
-            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--demo", "--no-demo-feed", "--no-casino"])
+            .args([
+                "serve",
+                "--addr",
+                &format!("127.0.0.1:{port}"),
+                "--demo",
+                "--no-demo-feed",
+                "--no-casino",
+            ])
             .args(["--web-dir", "/nonexistent", "--trust-forwarded-for"])
-            .env("DATABASE_URL", format!("sqlite://{}", dir.path().join("storm.db").display()))
+            .env(
+                "DATABASE_URL",
+                format!("sqlite://{}", dir.path().join("storm.db").display()),
+            )
             .env("BACKLAY_LOG", "error")
             .stdout(Stdio::null())
             .spawn()
             .expect("the server starts");
-        Server { child, base: format!("http://127.0.0.1:{port}/api"), _dir: dir }
+        Server {
+            child,
+            base: format!("http://127.0.0.1:{port}/api"),
+            _dir: dir,
+        }
     }
 
     async fn wait_healthy(&self, client: &reqwest::Client) {
@@ -57,14 +75,27 @@ impl Server {
 
     /// A `VmRSS` / `VmHWM` line of the server's `/proc/<pid>/status`, in KiB.
     fn memory_kib(&self, field: &str) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).expect("the server is running");
-        let line = status.lines().find(|l| l.starts_with(field)).unwrap_or_else(|| panic!("no {field} in /proc/<pid>/status"));
-        line.split_whitespace().nth(1).and_then(|kib| kib.parse().ok()).expect("a number of kB")
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server is running");
+        let line = status
+            .lines()
+            .find(|l| l.starts_with(field))
+            .unwrap_or_else(|| panic!("no {field} in /proc/<pid>/status"));
+        line.split_whitespace()
+            .nth(1)
+            .and_then(|kib| kib.parse().ok())
+            .expect("a number of kB")
     }
 }
 
 /// A log-in from `address` (as the proxy saw it): status, `Retry-After` seconds, body.
-async fn log_in(client: &reqwest::Client, base: &str, user_name: &str, password: &str, address: &str) -> (u16, Option<u64>, Value) {
+async fn log_in(
+    client: &reqwest::Client,
+    base: &str,
+    user_name: &str,
+    password: &str,
+    address: &str,
+) -> (u16, Option<u64>, Value) {
     let answer = client
         .post(format!("{base}/user/login"))
         .header("x-forwarded-for", address)
@@ -73,8 +104,16 @@ async fn log_in(client: &reqwest::Client, base: &str, user_name: &str, password:
         .await
         .expect("the server answers");
     let status = answer.status().as_u16();
-    let retry_after = answer.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok());
-    (status, retry_after, answer.json().await.expect("a JSON envelope"))
+    let retry_after = answer
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok());
+    (
+        status,
+        retry_after,
+        answer.json().await.expect("a JSON envelope"),
+    )
 }
 
 async fn admin_token(client: &reqwest::Client, base: &str) -> String {
@@ -90,7 +129,10 @@ fn mib(kib: u64) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_stays_flat_under_200_log_ins_at_once() {
     let server = Server::start();
-    let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .build()
+        .unwrap();
     server.wait_healthy(&client).await;
 
     // 40 clients, each logging in five times at once (the most one name may have in flight),
@@ -104,7 +146,12 @@ async fn memory_stays_flat_under_200_log_ins_at_once() {
             .send()
             .await
             .unwrap();
-        assert_eq!(created.status().as_u16(), 200, "{}", created.text().await.unwrap());
+        assert_eq!(
+            created.status().as_u16(),
+            200,
+            "{}",
+            created.text().await.unwrap()
+        );
     }
 
     let before_kib = server.memory_kib("VmRSS:");
@@ -113,17 +160,25 @@ async fn memory_stays_flat_under_200_log_ins_at_once() {
     for i in 0..200 {
         let (client, base) = (client.clone(), server.base.clone());
         storm.spawn(async move {
-            let (user_name, address) = (format!("storm{}", i % 40), format!("198.51.{}.{}", i / 200, i % 200 + 1));
+            let (user_name, address) = (
+                format!("storm{}", i % 40),
+                format!("198.51.{}.{}", i / 200, i % 200 + 1),
+            );
             // A client told the server is busy comes back when Retry-After says; bounded.
             let mut busy = 0;
             for _ in 0..200 {
-                let (status, retry_after, body) = log_in(&client, &base, &user_name, "Storm@1234", &address).await;
+                let (status, retry_after, body) =
+                    log_in(&client, &base, &user_name, "Storm@1234", &address).await;
                 match status {
                     200 => return (busy, started.elapsed()),
                     503 | 429 => {
                         busy += 1;
-                        let wait_s = retry_after.unwrap_or_else(|| panic!("{status} without Retry-After: {body}"));
-                        assert!(wait_s <= 2, "a busy server asks for a short wait: {wait_s} s");
+                        let wait_s = retry_after
+                            .unwrap_or_else(|| panic!("{status} without Retry-After: {body}"));
+                        assert!(
+                            wait_s <= 2,
+                            "a busy server asks for a short wait: {wait_s} s"
+                        );
                         tokio::time::sleep(Duration::from_secs(wait_s)).await;
                     }
                     _ => panic!("log-in {i}: {status} {body}"),
@@ -151,14 +206,26 @@ async fn memory_stays_flat_under_200_log_ins_at_once() {
     );
     // Unbounded, each of the 200 took its own 19 MiB at once (5.7 GiB was measured). Bounded, the
     // peak is the start-up's plus the few hashes one per core lets run.
-    assert!(peak_kib < 256 * 1024, "peak {} MiB: memory must stay flat", mib(peak_kib));
-    assert!(after_kib < before_kib + 64 * 1024, "after {} MiB against {} MiB before", mib(after_kib), mib(before_kib));
+    assert!(
+        peak_kib < 256 * 1024,
+        "peak {} MiB: memory must stay flat",
+        mib(peak_kib)
+    );
+    assert!(
+        after_kib < before_kib + 64 * 1024,
+        "after {} MiB against {} MiB before",
+        mib(after_kib),
+        mib(before_kib)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_of_200_from_one_address_gets_at_most_its_limit_of_checks() {
     let server = Server::start();
-    let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .build()
+        .unwrap();
     server.wait_healthy(&client).await;
 
     let before_kib = server.memory_kib("VmRSS:");
@@ -166,7 +233,16 @@ async fn a_burst_of_200_from_one_address_gets_at_most_its_limit_of_checks() {
     for i in 0..200 {
         let (client, base) = (client.clone(), server.base.clone());
         // Every name different, so only the address's limit (30 failures) stands in the way.
-        burst.spawn(async move { log_in(&client, &base, &format!("guess{i}"), "Wrong@1234", "203.0.113.66").await });
+        burst.spawn(async move {
+            log_in(
+                &client,
+                &base,
+                &format!("guess{i}"),
+                "Wrong@1234",
+                "203.0.113.66",
+            )
+            .await
+        });
     }
     let mut counts: BTreeMap<u16, usize> = BTreeMap::new();
     while let Some(done) = burst.join_next().await {
@@ -174,7 +250,10 @@ async fn a_burst_of_200_from_one_address_gets_at_most_its_limit_of_checks() {
         *counts.entry(status).or_default() += 1;
         match status {
             400 => assert_eq!(body["message"], "Incorrect user name or password."),
-            429 | 503 => assert!(retry_after.is_some_and(|s| s > 0), "{status} says when to come back: {body}"),
+            429 | 503 => assert!(
+                retry_after.is_some_and(|s| s > 0),
+                "{status} says when to come back: {body}"
+            ),
             _ => panic!("unexpected {status}: {body}"),
         }
     }

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use crate::secret_key::SecretKeySource;
 use crate::throttle::ThrottlePolicy;
 
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -67,6 +68,8 @@ pub struct Config {
     /// At shutdown, how long requests in flight may take to finish before their connections
     /// are closed (live streams end at once).
     pub shutdown_grace_ms: u64,
+    /// The key that seals TOTP and providers' secrets in the database (`secret_key`).
+    pub secret_key: SecretKeySource,
 }
 
 /// Checks a public URL: `http(s)://host[:port]`, no path, query or credentials; answers it
@@ -114,6 +117,7 @@ impl Config {
             body_timeout_ms: DEFAULT_BODY_TIMEOUT_S * 1000,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             shutdown_grace_ms: DEFAULT_SHUTDOWN_GRACE_S * 1000,
+            secret_key: SecretKeySource::BesideDatabase,
         }
     }
 }

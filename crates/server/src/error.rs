@@ -154,6 +154,7 @@ impl From<StoreError> for AppError {
                 backlay_core::money::Money::from_minor(limit_minor)
             )),
             StoreError::Database(err) => AppError::Internal(err.into()),
+            secret @ StoreError::Secret { .. } => AppError::Internal(secret.into()),
         }
     }
 }

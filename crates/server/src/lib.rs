@@ -16,6 +16,7 @@ pub mod input;
 pub mod operator;
 pub mod password;
 pub mod provider;
+pub mod secret_key;
 pub mod serve;
 pub mod session;
 pub mod throttle;
@@ -111,8 +112,10 @@ pub struct Server {
 impl Server {
     /// Connects to the database, migrates it, seeds demo data when asked, and binds the address.
     pub async fn build(mut config: Config) -> anyhow::Result<Server> {
+        secret_key::check_source(&config.secret_key, &config.database_url)?;
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
+        let store = secret_key::open_secrets(store, &config.secret_key, &config.database_url).await?;
         let passwords = password::Passwords::for_this_machine();
         let seeded = config.demo && demo::seed_if_empty(&store, &passwords).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)

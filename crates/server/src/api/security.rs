@@ -95,9 +95,8 @@ fn log_in_again() -> AppError {
 }
 
 /// The active secret of a user with security auth on.
-fn active_secret(state: &backlay_store::security::TotpState) -> Option<(Secret, &str)> {
-    let text = state.secret.as_deref().filter(|_| state.enabled)?;
-    Some((Secret::from_base32(text)?, text))
+fn active_secret(state: &backlay_store::security::TotpState) -> Option<Secret> {
+    Secret::from_base32(state.secret.as_deref().filter(|_| state.enabled)?)
 }
 
 fn audit_entry<'a>(user: &User, action: &'a str, ip: Option<&'a str>) -> NewAuditEntry<'a> {
@@ -140,7 +139,7 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
     let attempt = state.throttle.begin(&keys, now).map_err(too_many_attempts)?;
     let totp_state = state.store.totp_state(user.id).await?;
     // Turned off since the password was checked: nothing left to verify against.
-    let (secret, secret_text) = active_secret(&totp_state).ok_or_else(log_in_again)?;
+    let secret = active_secret(&totp_state).ok_or_else(log_in_again)?;
 
     let refused = match totp::check(&secret, &code, now, totp_state.last_step) {
         Check::Accepted { step } => {
@@ -152,7 +151,7 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
                 return Err(log_in_again());
             }
             // Lost a race with another request using the same code: a replay after all.
-            if writer.use_totp_step(user.id, secret_text, step).await? {
+            if writer.use_totp_step(user.id, &totp_state, step).await? {
                 let data = insert_session(&state, &mut writer, &user, ip.as_deref(), now, true).await?;
                 writer.commit().await?;
                 attempt.succeeded(now_ms());
@@ -221,15 +220,16 @@ async fn enable(
     }
     let pending_text = totp_state
         .pending_secret
+        .as_deref()
         .ok_or_else(|| AppError::Conflict("Set up security auth first, then enter the code your app shows.".into()))?;
-    let pending = Secret::from_base32(&pending_text)
+    let pending = Secret::from_base32(pending_text)
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("user {} has a malformed pending TOTP secret", user.id)))?;
     let now = now_ms();
     let Check::Accepted { step } = totp::check(&pending, &code, now, None) else {
         return Err(AppError::field("otp", WRONG_CODE));
     };
     let mut writer = state.store.begin_write().await?;
-    if !writer.enable_totp(user.id, &pending_text, step).await? {
+    if !writer.enable_totp(user.id, &totp_state, step).await? {
         return Err(AppError::Conflict(
             "Security auth was changed meanwhile (turned on, or a new key was made). Reload the page and try again.".into(),
         ));
@@ -273,7 +273,7 @@ async fn disable(
 
     let user = &authed.user;
     let totp_state = state.store.totp_state(user.id).await?;
-    let Some((secret, secret_text)) = active_secret(&totp_state) else {
+    let Some(secret) = active_secret(&totp_state) else {
         return Err(AppError::Conflict("Security auth is not on.".into()));
     };
     // Guessing the password or the code through a stolen session is throttled like log-in.
@@ -305,7 +305,7 @@ async fn disable(
     let step = step.expect("an accepted code has a step");
 
     let mut writer = state.store.begin_write().await?;
-    if !writer.use_totp_step(user.id, secret_text, step).await? {
+    if !writer.use_totp_step(user.id, &totp_state, step).await? {
         return Err(AppError::field("otp", USED_CODE));
     }
     writer.disable_totp(user.id).await?;

@@ -8,7 +8,9 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use backlay_server::secret_key::SecretKeySource;
 use backlay_server::{Config, Server};
+use backlay_store::secrets::Keyring;
 use reqwest::StatusCode;
 use serde_json::Value;
 use sqlx::Connection;
@@ -78,6 +80,11 @@ pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<
         }
     };
     let mut config = Config::with_database(database_url);
+    // SQLite keeps the embedded default (the key file beside the database, made on first start);
+    // PostgreSQL must be given one.
+    if db == Db::Postgres {
+        config.secret_key = SecretKeySource::File { path: dir.path().join("secret.key"), create: true };
+    }
     config.addr = "127.0.0.1:0".parse().unwrap();
     config.demo = true;
     config.demo_markets = false;
@@ -166,6 +173,26 @@ impl TestApp {
     /// beside the HTTP API.
     pub fn database_url(&self) -> &str {
         &self.config.database_url
+    }
+
+    /// The configuration the server runs with (to start another on the same database).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The server's secret key file.
+    pub fn secret_key_path(&self) -> std::path::PathBuf {
+        match &self.config.secret_key {
+            SecretKeySource::BesideDatabase => backlay_server::secret_key::beside_database(&self.config.database_url),
+            SecretKeySource::File { path, .. } => path.clone(),
+            SecretKeySource::Text(_) => panic!("the tests give the key in a file"),
+        }
+    }
+
+    /// The app's database with the server's keys, for tests that read secrets beside the API.
+    pub async fn store(&self) -> backlay_store::Store {
+        let keyring = Keyring::load_file(&self.secret_key_path()).expect("the server made its key file");
+        backlay_store::Store::connect(self.database_url()).await.unwrap().with_keyring(std::sync::Arc::new(keyring))
     }
 
     /// Stops the server and starts a new one on the same database (on a new port).

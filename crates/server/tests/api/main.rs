@@ -11,6 +11,7 @@ mod errors;
 mod exchange;
 mod ledger;
 mod payment;
+mod secrets;
 mod security;
 mod serving;
 mod straddle;
