@@ -320,6 +320,18 @@ impl TestApp {
         (id, token)
     }
 
+    /// Creates a market as the admin on `match_id` (`body` as `admin/market/create` takes it)
+    /// and opens it; returns (market_id, selection ids).
+    pub async fn open_market(&self, admin_token: &str, match_id: i64, mut body: serde_json::Value) -> (i64, Vec<i64>) {
+        body["match_id"] = serde_json::json!(match_id);
+        let created = self.post("admin/market/create", Some(admin_token), body).await;
+        created.expect(200);
+        let market_id = created.data()["market_id"].as_i64().unwrap();
+        let selections = created.data()["selection_ids"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
+        self.post("admin/market/status", Some(admin_token), serde_json::json!({ "market_id": market_id, "status": "open" })).await.expect(200);
+        (market_id, selections)
+    }
+
     /// Asserts the ledger invariants through the operator API.
     pub async fn assert_ledger_sound(&self, admin_token: &str) {
         let answer = self.get("admin/ledger/check", Some(admin_token)).await;

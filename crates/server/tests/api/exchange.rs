@@ -12,21 +12,9 @@ async fn a_match(app: &TestApp, token: &str) -> i64 {
     answer.data()[0]["match_id"].as_i64().unwrap()
 }
 
-/// Creates and opens a market; returns (market_id, selection ids).
-async fn open_market(app: &TestApp, admin: &str, match_id: i64, body: Value) -> (i64, Vec<i64>) {
-    let mut body = body;
-    body["match_id"] = json!(match_id);
-    let created = app.post("admin/market/create", Some(admin), body).await;
-    created.expect(200);
-    let market_id = created.data()["market_id"].as_i64().unwrap();
-    let selections = created.data()["selection_ids"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
-    app.post("admin/market/status", Some(admin), json!({ "market_id": market_id, "status": "open" })).await.expect(200);
-    (market_id, selections)
-}
-
 /// A match-odds market with no bet delay (the demo match is in play).
 async fn match_odds(app: &TestApp, admin: &str, match_id: i64) -> (i64, Vec<i64>) {
-    open_market(app, admin, match_id, json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 })).await
+    app.open_market(admin, match_id, json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 })).await
 }
 
 async fn bet(app: &TestApp, token: &str, body: Value) -> crate::common::Answer {
@@ -141,7 +129,7 @@ async fn bad_bets_are_refused_with_no_change(app: TestApp) {
     let demo = app.demo().await;
     let match_id = a_match(&app, &demo).await;
     let (market, runners) =
-        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "MO", "runners": ["A", "B"], "min_stake": 10, "max_stake": 5000, "bet_delay_s": 0 })).await;
+        app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "MO", "runners": ["A", "B"], "min_stake": 10, "max_stake": 5000, "bet_delay_s": 0 })).await;
     let (other_market, other_runners) = match_odds(&app, &admin, match_id).await;
     let base = |extra: Value| {
         let mut body = json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 });
@@ -170,7 +158,7 @@ async fn bad_bets_are_refused_with_no_change(app: TestApp) {
     // Insufficient funds names what is available.
     let demo2 = app.login("demo2", "Demo@1234").await;
     let (big, big_runners) =
-        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "Big", "runners": ["A", "B"], "max_stake": 10000000, "bet_delay_s": 0 })).await;
+        app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Big", "runners": ["A", "B"], "max_stake": 10000000, "bet_delay_s": 0 })).await;
     let broke = bet(&app, &demo2, json!({ "market_id": big, "selection_id": big_runners[0], "side": "lay", "price": 10, "stake": 10000 })).await;
     broke.expect(422);
     assert!(broke.message().contains("50000.00"), "{}", broke.message());
@@ -230,7 +218,7 @@ async fn bookmaker_and_fancy_bets_are_taken_by_the_house_at_the_posted_rate(app:
     let admin = app.admin().await;
     let demo = app.demo().await;
     let match_id = a_match(&app, &demo).await;
-    let (bm, bm_runners) = open_market(&app, &admin, match_id, json!({ "type": "bookmaker", "name": "Bookmaker", "runners": ["Home", "Away"] })).await;
+    let (bm, bm_runners) = app.open_market(&admin, match_id, json!({ "type": "bookmaker", "name": "Bookmaker", "runners": ["Home", "Away"] })).await;
     app.post("admin/market/rates", Some(&admin), json!({ "market_id": bm, "runners": [
         { "selection_id": bm_runners[0], "back": 45, "lay": 50 }, { "selection_id": bm_runners[1], "back": 180, "lay": 190 }
     ] })).await.expect(200);
@@ -242,7 +230,7 @@ async fn bookmaker_and_fancy_bets_are_taken_by_the_house_at_the_posted_rate(app:
     assert_eq!(taken.data()["status"], "matched");
     assert_eq!(funds(&app, &demo).await.1, 1000_00);
 
-    let (fancy, _) = open_market(&app, &admin, match_id, json!({ "type": "fancy", "name": "10 over runs" })).await;
+    let (fancy, _) = app.open_market(&admin, match_id, json!({ "type": "fancy", "name": "10 over runs" })).await;
     app.post("admin/market/rates", Some(&admin), json!({ "market_id": fancy, "line_no": 56, "rate_no": 100, "line_yes": 57, "rate_yes": 100 })).await.expect(200);
     bet(&app, &demo, json!({ "market_id": fancy, "side": "yes", "price": 100, "line": 57, "stake": 200 })).await.expect(200);
     bet(&app, &demo, json!({ "market_id": fancy, "side": "no", "price": 100, "line": 55, "stake": 200 })).await.expect(409);
@@ -279,7 +267,7 @@ async fn a_suspension_during_the_bet_delay_rejects_the_bet(app: TestApp) {
     let demo = app.demo().await;
     let match_id = a_match(&app, &demo).await;
     let (market, runners) =
-        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "Delayed", "runners": ["A", "B"], "bet_delay_s": 1 })).await;
+        app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Delayed", "runners": ["A", "B"], "bet_delay_s": 1 })).await;
     let started = std::time::Instant::now();
     let body = json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 });
     let (answer, ()) = tokio::join!(bet(&app, &demo, body.clone()), async {
@@ -473,7 +461,7 @@ async fn at_the_off_lapse_orders_lapse_and_the_bet_delay_starts(app: TestApp) {
         .as_i64()
         .unwrap();
     let (market, runners) =
-        open_market(&app, &admin, upcoming, json!({ "type": "match_odds", "name": "At the off", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 1 })).await;
+        app.open_market(&admin, upcoming, json!({ "type": "match_odds", "name": "At the off", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 1 })).await;
     let started = std::time::Instant::now();
     bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 4, "stake": 10 })).await.expect(200);
     bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 4, "stake": 20, "persistence": "persist" }))
@@ -517,7 +505,7 @@ async fn each_settled_bet_stores_its_profit_or_loss(app: TestApp) {
 
     // Bookmaker, Away wins: demo's back on Away, 200.00 at rate 80, wins 160.00; the back on
     // Home, 100.00 at 45, loses 100.00.
-    let (bm, bm_runners) = open_market(&app, &admin, match_id, json!({ "type": "bookmaker", "name": "BM", "runners": ["Home", "Away"], "min_stake": 1 })).await;
+    let (bm, bm_runners) = app.open_market(&admin, match_id, json!({ "type": "bookmaker", "name": "BM", "runners": ["Home", "Away"], "min_stake": 1 })).await;
     app.post("admin/market/rates", Some(&admin), json!({ "market_id": bm, "runners": [
         { "selection_id": bm_runners[0], "back": 45, "lay": 50 }, { "selection_id": bm_runners[1], "back": 80, "lay": 90 }
     ] })).await.expect(200);
@@ -526,7 +514,7 @@ async fn each_settled_bet_stores_its_profit_or_loss(app: TestApp) {
     app.post("admin/market/result", Some(&admin), json!({ "market_id": bm, "winner_selection_id": bm_runners[1] })).await.expect(200);
 
     // Fancy at 60: NO at line 57 rate 90 loses 50 × 0.9 = 45.00; YES at 57 rate 100 wins 30.00.
-    let (fancy, _) = open_market(&app, &admin, match_id, json!({ "type": "fancy", "name": "Runs", "min_stake": 1 })).await;
+    let (fancy, _) = app.open_market(&admin, match_id, json!({ "type": "fancy", "name": "Runs", "min_stake": 1 })).await;
     app.post("admin/market/rates", Some(&admin), json!({ "market_id": fancy, "line_no": 57, "rate_no": 90, "line_yes": 57, "rate_yes": 100 })).await.expect(200);
     let no = bet_id(&bet(&app, &demo2, json!({ "market_id": fancy, "side": "no", "price": 90, "line": 57, "stake": 50 })).await);
     let yes = bet_id(&bet(&app, &demo, json!({ "market_id": fancy, "side": "yes", "price": 100, "line": 57, "stake": 30 })).await);

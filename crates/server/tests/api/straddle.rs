@@ -39,29 +39,6 @@ async fn in_play_match(app: &TestApp, token: &str) -> i64 {
         .unwrap()
 }
 
-/// Creates and opens a market; returns (market_id, selection ids).
-async fn open_market(app: &TestApp, admin: &str, match_id: i64, body: Value) -> (i64, Vec<i64>) {
-    let mut body = body;
-    body["match_id"] = json!(match_id);
-    let created = app.post("admin/market/create", Some(admin), body).await;
-    created.expect(200);
-    let market_id = created.data()["market_id"].as_i64().unwrap();
-    let selections = created.data()["selection_ids"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_i64().unwrap())
-        .collect();
-    app.post(
-        "admin/market/status",
-        Some(admin),
-        json!({ "market_id": market_id, "status": "open" }),
-    )
-    .await
-    .expect(200);
-    (market_id, selections)
-}
-
 async fn set_status(app: &TestApp, admin: &str, market: i64, status: &str) -> Answer {
     app.post(
         "admin/market/status",
@@ -92,7 +69,7 @@ async fn a_bet_sent_while_suspended_is_refused_though_the_market_reopens_inside_
     let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
     let match_id = in_play_match(&app, &demo).await;
     let (market, runners) =
-        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "Delayed 2 s", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 2 })).await;
+        app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Delayed 2 s", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 2 })).await;
     // A PERSIST quote that survives every suspension: the price a past-poster would take.
     let quote = json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 2.0, "stake": 5000, "persistence": "persist" });
     let quoted = app.post("bet/placeBet", Some(&demo2), quote).await;
@@ -147,7 +124,7 @@ async fn bets_and_cancels_racing_a_result_hear_the_market_is_closed(app: TestApp
     for round in 0..6 {
         let (market, runners) = if round % 3 == 2 {
             let (market, runners) =
-                open_market(&app, &admin, match_id, json!({ "type": "bookmaker", "name": format!("BM {round}"), "runners": ["A", "B"], "min_stake": 1 })).await;
+                app.open_market(&admin, match_id, json!({ "type": "bookmaker", "name": format!("BM {round}"), "runners": ["A", "B"], "min_stake": 1 })).await;
             app.post("admin/market/rates", Some(&admin), json!({ "market_id": market, "runners": [
                 { "selection_id": runners[0], "back": 90, "lay": 95 }, { "selection_id": runners[1], "back": 100, "lay": 110 }
             ] }))
@@ -155,7 +132,7 @@ async fn bets_and_cancels_racing_a_result_hear_the_market_is_closed(app: TestApp
             .expect(200);
             (market, runners)
         } else {
-            open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": format!("MO {round}"), "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 0 })).await
+            app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": format!("MO {round}"), "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 0 })).await
         };
         let exchange = round % 3 != 2;
         let mut lays = Vec::new();
@@ -280,9 +257,9 @@ async fn bettors_straddling_suspensions_and_results_are_never_past_posted(app: T
     let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
     let match_id = in_play_match(&app, &demo).await;
     let (exchange, ex_runners) =
-        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "Straddled", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 1 })).await;
+        app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Straddled", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 1 })).await;
     let (bookmaker, bm_runners) =
-        open_market(&app, &admin, match_id, json!({ "type": "bookmaker", "name": "Straddled BM", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 0 })).await;
+        app.open_market(&admin, match_id, json!({ "type": "bookmaker", "name": "Straddled BM", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 0 })).await;
     app.post("admin/market/rates", Some(&admin), json!({ "market_id": bookmaker, "runners": [
         { "selection_id": bm_runners[0], "back": 90, "lay": 95 }, { "selection_id": bm_runners[1], "back": 100, "lay": 110 }
     ] }))
