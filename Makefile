@@ -64,8 +64,10 @@ server: deps-rust
 release: web deps-rust
 	$(CARGO) build --release -p backlay
 
-test-rust: deps-rust
-	$(CARGO) test --workspace
+# The crash-safety test (crates/backlay/tests/crash_safety.rs) kills the optimised server,
+# as a real deployment would run it.
+test-rust: deps-rust release
+	BACKLAY_CRASH_TEST_BIN=$(abspath $(BACKLAY_RELEASE_BIN)) $(CARGO) test --workspace
 
 test-web: web/node_modules/.installed
 	cd web && $(NPM) test

@@ -99,7 +99,7 @@ start_server() {
   (
     ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
     exec target/release/backlay serve --addr 127.0.0.1:0 --database-url "$database_url" --demo \
-      --web-dir "$WORK/no-web" "$@"
+      --web-dir "$WORK/no-web" --secret-key-file "$WORK/secret-$name.key" --create-secret-key "$@"
   ) >"$stdout" 2>"$stderr" &
   SERVER_PID=$!
   local deadline=$((SECONDS + SERVER_START_TIMEOUT_S))
@@ -233,6 +233,8 @@ FANOUT_FLAGS=()
 if [[ $FANOUT_DEMO_FEED == 0 ]]; then FANOUT_FLAGS=("${NO_DEMO_FEED[@]}"); fi
 out "### Stream fan-out (release binary, SQLite, $(feed_note "${FANOUT_FLAGS[@]}"); client and server share the machine)"
 out
+# Each subscriber holds a connection: room for all of them beside the bench's own calls.
+FANOUT_FLAGS+=(--max-connections "$((FANOUT_SUBSCRIBERS + 256))")
 if start_server fanout "sqlite://$WORK/fanout.db" "${FANOUT_FLAGS[@]}"; then
   out "- open-files limit: server $(awk '/Max open files/ {print $4}' "/proc/$SERVER_PID/limits"), hard limit here $(ulimit -Hn); ephemeral ports $(tr '\t' '-' </proc/sys/net/ipv4/ip_local_port_range)"
   if ! target/release/stream_fanout --base-url "$SERVER_URL" --label SQLite --server-pid "$SERVER_PID" \

@@ -5,16 +5,20 @@
 use backlay_core::money::Money;
 use backlay_server::clock::parse_iso;
 use backlay_server::operator::{self, Actor, AddProvider, AddWorldCasinoGame, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+use backlay_server::secret_key::{self, SecretKeySource};
+use backlay_store::secrets::{self, Keyring, SealReport};
 use backlay_store::users::Role;
-use backlay_store::Store;
+use backlay_store::{Engine, Store};
 use clap::{Args, Subcommand};
 
-use crate::DatabaseArgs;
+use crate::{DatabaseArgs, SecretKeyArgs};
 
 #[derive(Args)]
 pub struct AdminArgs {
     #[command(flatten)]
     database: DatabaseArgs,
+    #[command(flatten)]
+    secret_key: SecretKeyArgs,
     #[command(subcommand)]
     command: AdminCommand,
 }
@@ -109,6 +113,20 @@ enum AdminCommand {
     /// World-casino game providers (they sign seamless-wallet calls) and their catalogue.
     #[command(subcommand)]
     Provider(ProviderCommand),
+    /// The secret key that seals TOTP and providers' secrets in the database (docs/operating.md).
+    #[command(subcommand)]
+    SecretKey(SecretKeyCommand),
+}
+
+#[derive(Subcommand)]
+enum SecretKeyCommand {
+    /// Print a fresh key (base64), for BACKLAY_SECRET_KEY or a key file.
+    New,
+    /// Put a fresh key at the head of the key file and re-seal every secret with it; the older
+    /// keys stay in the file to open what running servers seal with them meanwhile.
+    Rotate,
+    /// Re-seal every secret with the first key, and say which keys are still in use.
+    Reencrypt,
 }
 
 #[derive(Subcommand)]
@@ -184,8 +202,20 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
     if let AdminCommand::Market(market) = args.command {
         return crate::market::run(market).await;
     }
-    let store = Store::connect(&args.database.database_url).await?;
+    if let AdminCommand::SecretKey(SecretKeyCommand::New) = args.command {
+        println!("{}", secrets::new_key());
+        return Ok(());
+    }
+    let source = args.secret_key.source()?;
+    let database_url = &args.database.database_url;
+    let needs_key = matches!(args.command, AdminCommand::Provider(_) | AdminCommand::SecretKey(_));
+    if needs_key {
+        secret_key::check_source(&source, database_url)?;
+    }
+    let store = Store::connect(database_url).await?;
     store.migrate().await?;
+    // Only what reads or writes a secret needs the key (on PostgreSQL it must then be given).
+    let store = if needs_key { secret_key::open_secrets(store, &source, database_url).await? } else { store };
     let ctx = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
     let fail = |e: backlay_server::error::AppError| anyhow::anyhow!("{}", describe(e));
     match args.command {
@@ -194,7 +224,8 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
                 Some(parent) => Some(user_id(&store, &parent).await?),
                 None => None,
             };
-            let user = operator::create_user(&ctx, CreateUser { user_name: name, password, role, parent_id, must_change_password })
+            let passwords = backlay_server::password::Passwords::for_this_machine();
+            let user = operator::create_user(&ctx, &passwords, CreateUser { user_name: name, password, role, parent_id, must_change_password })
                 .await
                 .map_err(fail)?;
             println!("created {} {} (id {})", user.role.as_str(), user.user_name, user.id);
@@ -270,15 +301,18 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
             );
             if !check.is_sound() {
                 anyhow::bail!(
-                    "the ledger is NOT sound: mismatched accounts {:?}, unbalanced transactions {:?}, overdrawn accounts {:?}",
+                    "the ledger is NOT sound: mismatched accounts {:?}, unbalanced transactions {:?}, overdrawn accounts {:?}, \
+                     exposure not the sum of its markets {:?}",
                     check.mismatched_accounts,
                     check.unbalanced_transactions,
-                    check.overdrawn_accounts
+                    check.overdrawn_accounts,
+                    check.exposure_mismatches
                 );
             }
             println!("ledger is sound");
         }
         AdminCommand::Provider(command) => provider_command(&ctx, command).await.map_err(fail)?,
+        AdminCommand::SecretKey(command) => secret_key_command(&store, &source, database_url, command).await?,
         AdminCommand::Market(_) => unreachable!("handled above"),
     }
     store.close().await;
@@ -318,6 +352,57 @@ async fn provider_command(ctx: &OperatorContext<'_>, command: ProviderCommand) -
             println!("{game_id} is {}", if on { "on" } else { "off" });
         }
     }
+    Ok(())
+}
+
+async fn secret_key_command(store: &Store, source: &SecretKeySource, database_url: &str, command: SecretKeyCommand) -> anyhow::Result<()> {
+    match command {
+        SecretKeyCommand::New => unreachable!("handled before connecting"),
+        SecretKeyCommand::Rotate => {
+            let path = match source {
+                SecretKeySource::File { path, .. } => path.clone(),
+                SecretKeySource::BesideDatabase if store.engine() == Engine::Sqlite => secret_key::beside_database(database_url),
+                _ => anyhow::bail!(
+                    "the key is in BACKLAY_SECRET_KEY, which this command cannot change: put a new key first in it \
+                     (`backlay admin secret-key new`), keep the old one after a comma, restart the servers, then run \
+                     `backlay admin secret-key reencrypt`"
+                ),
+            };
+            let old_ids = Keyring::load_file(&path)?.key_ids();
+            let new_id = Keyring::add_key_to_file(&path)?;
+            println!("added key {new_id} at the head of {}; the older keys ({}) stay to open what they sealed", path.display(), old_ids.join(", "));
+            // The store's keyring reads the changed file before it seals.
+            let report = store.seal_secrets(true).await?;
+            print_report(&report);
+            println!(
+                "running servers read the key file again when they next seal a secret or meet one sealed with the new key; \
+                 once they have (restart them to be sure), run `backlay admin secret-key reencrypt` and remove the old lines when it says so"
+            );
+            check_report(&report)
+        }
+        SecretKeyCommand::Reencrypt => {
+            let report = store.seal_secrets(true).await?;
+            print_report(&report);
+            check_report(&report)
+        }
+    }
+}
+
+fn print_report(report: &SealReport) {
+    println!("re-sealed {} secrets; sealed {} that were in clear text", report.resealed, report.sealed_clear);
+    let by_key: Vec<String> = report.by_key.iter().map(|(id, n)| format!("{n} with key {id}")).collect();
+    println!("secrets now: {}", if by_key.is_empty() { "none".to_string() } else { by_key.join(", ") });
+    if report.by_key.len() <= 1 && report.unknown_keys.is_empty() && report.broken.is_empty() {
+        println!("every secret is sealed with the first key: the other keys in the key file, if any, can be removed");
+    }
+}
+
+fn check_report(report: &SealReport) -> anyhow::Result<()> {
+    for broken in &report.broken {
+        eprintln!("cannot re-seal {broken}");
+    }
+    let unknown: Vec<String> = report.unknown_keys.iter().map(|(id, n)| format!("{n} with key {id}")).collect();
+    anyhow::ensure!(unknown.is_empty() && report.broken.is_empty(), "some secrets were left as they were{}", if unknown.is_empty() { String::new() } else { format!(" (sealed {}, not in the key)", unknown.join(", ")) });
     Ok(())
 }
 

@@ -8,15 +8,21 @@
 //! ```
 //! Every flag has an environment twin (`BACKLAY_ADDR`, `DATABASE_URL`, `BACKLAY_DEMO`,
 //! `BACKLAY_DEMO_FEED`, `BACKLAY_WEB_DIR`, `BACKLAY_PUBLIC_URL` …); see `backlay help serve`.
+//! The twins of on/off flags all take 1/0, true/false, yes/no or on/off, in any case.
 
 mod admin;
 mod casino;
 mod market;
+mod open_files;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use backlay_server::config::{DEFAULT_ADDR, DEFAULT_DATABASE_URL, DEFAULT_WEB_DIR};
+use backlay_server::config::{
+    DEFAULT_ADDR, DEFAULT_BODY_TIMEOUT_S, DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
+};
+use backlay_server::secret_key::SecretKeySource;
 use backlay_server::{demo, Config, Server};
 use backlay_store::{Engine, Store};
 use clap::{Args, Parser, Subcommand};
@@ -47,6 +53,34 @@ pub struct DatabaseArgs {
     pub database_url: String,
 }
 
+/// The key that seals TOTP secrets and providers' signing secrets in the database. The key may
+/// also be given in the environment as BACKLAY_SECRET_KEY (base64; several comma-separated, the
+/// first sealing).
+#[derive(Args, Clone)]
+pub struct SecretKeyArgs {
+    /// The secret key file (default for SQLite: beside the database, e.g. data/backlay.key,
+    /// created on first start; PostgreSQL needs this or BACKLAY_SECRET_KEY).
+    #[arg(long, env = "BACKLAY_SECRET_KEY_FILE")]
+    pub secret_key_file: Option<PathBuf>,
+    /// Create the --secret-key-file when it does not exist yet (env BACKLAY_CREATE_SECRET_KEY=1/0).
+    #[arg(long)]
+    pub create_secret_key: bool,
+}
+
+impl SecretKeyArgs {
+    pub fn source(&self) -> anyhow::Result<SecretKeySource> {
+        let create = switch(self.create_secret_key, false, "BACKLAY_CREATE_SECRET_KEY")?.unwrap_or(false);
+        let text = std::env::var("BACKLAY_SECRET_KEY").ok().filter(|text| !text.trim().is_empty());
+        match (&self.secret_key_file, text) {
+            (Some(_), Some(_)) => anyhow::bail!("give the secret key one way: --secret-key-file (BACKLAY_SECRET_KEY_FILE) or BACKLAY_SECRET_KEY, not both"),
+            (None, _) if create => anyhow::bail!("--create-secret-key (BACKLAY_CREATE_SECRET_KEY) needs --secret-key-file: where to create the key"),
+            (Some(path), None) => Ok(SecretKeySource::File { path: path.clone(), create }),
+            (None, Some(text)) => Ok(SecretKeySource::Text(text)),
+            (None, None) => Ok(SecretKeySource::BesideDatabase),
+        }
+    }
+}
+
 #[derive(Args)]
 struct ServeArgs {
     /// Address to listen on.
@@ -54,14 +88,17 @@ struct ServeArgs {
     addr: SocketAddr,
     #[command(flatten)]
     database: DatabaseArgs,
-    /// Seed demo data into an empty database (default: on for the embedded SQLite database).
+    #[command(flatten)]
+    secret_key: SecretKeyArgs,
+    /// Seed demo data into an empty database (default: on for the embedded SQLite database;
+    /// env BACKLAY_DEMO=1/0).
     #[arg(long, overrides_with = "no_demo")]
     demo: bool,
     /// Never seed demo data.
     #[arg(long)]
     no_demo: bool,
     /// Run the demo feed: matches played ball by ball, the market-maker quoting, races run,
-    /// results settled (default: on whenever the demo is).
+    /// results settled (default: on whenever the demo is; env BACKLAY_DEMO_FEED=1/0).
     #[arg(long, overrides_with = "no_demo_feed")]
     demo_feed: bool,
     /// Never run the demo feed (the demo data stays as seeded).
@@ -70,7 +107,7 @@ struct ServeArgs {
     /// How many times faster than real time the demo feed runs.
     #[arg(long, env = "BACKLAY_DEMO_FEED_SPEED", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=3600))]
     demo_feed_speed: u32,
-    /// Run the in-house casino's rounds (default: on whenever the demo is).
+    /// Run the in-house casino's rounds (default: on whenever the demo is; env BACKLAY_CASINO=1/0).
     #[arg(long, overrides_with = "no_casino")]
     casino: bool,
     /// Never run casino rounds.
@@ -85,47 +122,95 @@ struct ServeArgs {
     /// How long a log-in lasts, in hours.
     #[arg(long, env = "BACKLAY_SESSION_TTL_HOURS", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=720))]
     session_ttl_hours: u32,
-    /// Take client addresses from X-Forwarded-For (only behind your own reverse proxy).
-    #[arg(long, env = "BACKLAY_TRUST_FORWARDED_FOR")]
+    /// Take client addresses from X-Forwarded-For (only behind your own reverse proxy): the
+    /// right-most entry, the one your proxy appended (env BACKLAY_TRUST_FORWARDED_FOR=1/0).
+    #[arg(long)]
     trust_forwarded_for: bool,
+    /// With --trust-forwarded-for: how many proxies of yours, one behind the other, append to
+    /// X-Forwarded-For; the client's address is that many entries from the right.
+    #[arg(long, env = "BACKLAY_TRUSTED_PROXY_HOPS", value_parser = clap::value_parser!(u8).range(1..=16))]
+    trusted_proxy_hops: Option<u8>,
     /// The origin browsers reach this server at (https://bet.example.com), where the built-in
     /// casino provider's games are served and framed from (default: http://<addr>).
     #[arg(long, env = "BACKLAY_PUBLIC_URL", value_parser = public_url)]
     public_url: Option<String>,
+    /// Seconds a connection may take to send a request's headers; also how long a kept-alive
+    /// connection may stay idle between requests.
+    #[arg(long, env = "BACKLAY_HEADER_TIMEOUT_SECONDS", default_value_t = DEFAULT_HEADER_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..=300))]
+    header_timeout_seconds: u64,
+    /// Seconds a request's body may take to arrive whole, from the end of its headers.
+    #[arg(long, env = "BACKLAY_BODY_TIMEOUT_SECONDS", default_value_t = DEFAULT_BODY_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..=300))]
+    body_timeout_seconds: u64,
+    /// Connections served at once; more wait in the listen queue. Set `ulimit -n` to at least
+    /// twice this plus 256 (lowered to fit the open-files limit, with a warning).
+    #[arg(long, env = "BACKLAY_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS as u64, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: u64,
+    /// Seconds shutdown waits for requests in flight before it closes their connections (live
+    /// streams end at once).
+    #[arg(long, env = "BACKLAY_SHUTDOWN_GRACE_SECONDS", default_value_t = DEFAULT_SHUTDOWN_GRACE_S, value_parser = clap::value_parser!(u64).range(0..=300))]
+    shutdown_grace_seconds: u64,
 }
 
 fn public_url(text: &str) -> Result<String, String> {
     backlay_server::config::parse_public_url(text)
 }
 
-impl ServeArgs {
-    /// `--demo` / `--no-demo`, else `BACKLAY_DEMO=1|0`, else on for SQLite.
-    fn demo(&self) -> anyhow::Result<bool> {
-        match switch(self.demo, self.no_demo, "BACKLAY_DEMO")? {
-            Some(on) => Ok(on),
-            None => Ok(backlay_store::engine_of(&self.database.database_url)? == Engine::Sqlite),
-        }
-    }
+/// The on/off settings of `serve`, each from its flag pair or its environment twin, all read
+/// before anything else so that a mistyped one is reported first.
+struct Switches {
+    demo: bool,
+    demo_feed: bool,
+    casino: bool,
+    trust_forwarded_for: bool,
+    secret_key: SecretKeySource,
+}
 
-    /// `--demo-feed` / `--no-demo-feed`, else `BACKLAY_DEMO_FEED=1|0`, else as the demo.
-    fn demo_feed(&self, demo: bool) -> anyhow::Result<bool> {
-        Ok(switch(self.demo_feed, self.no_demo_feed, "BACKLAY_DEMO_FEED")?.unwrap_or(demo))
+impl ServeArgs {
+    fn switches(&self) -> anyhow::Result<Switches> {
+        let demo = switch(self.demo, self.no_demo, "BACKLAY_DEMO")?;
+        let demo_feed = switch(self.demo_feed, self.no_demo_feed, "BACKLAY_DEMO_FEED")?;
+        let casino = switch(self.casino, self.no_casino, "BACKLAY_CASINO")?;
+        let trust_forwarded_for = switch(self.trust_forwarded_for, false, "BACKLAY_TRUST_FORWARDED_FOR")?.unwrap_or(false);
+        let secret_key = self.secret_key.source()?;
+        if self.trusted_proxy_hops.is_some() && !trust_forwarded_for {
+            anyhow::bail!(
+                "--trusted-proxy-hops (BACKLAY_TRUSTED_PROXY_HOPS) counts the proxies whose X-Forwarded-For entries are trusted: it needs --trust-forwarded-for"
+            );
+        }
+        // The demo is on by default for the embedded SQLite database; the feed and the casino
+        // follow the demo unless set.
+        let demo = match demo {
+            Some(on) => on,
+            None => backlay_store::engine_of(&self.database.database_url)? == Engine::Sqlite,
+        };
+        Ok(Switches { demo, demo_feed: demo_feed.unwrap_or(demo), casino: casino.unwrap_or(demo), trust_forwarded_for, secret_key })
     }
 }
 
-/// An on/off flag pair with its environment twin (1/true or 0/false); `None` when unset.
-fn switch(on: bool, off: bool, env: &str) -> anyhow::Result<Option<bool>> {
+/// An on/off flag pair with its environment twin; `None` when neither is set.
+pub fn switch(on: bool, off: bool, env: &str) -> anyhow::Result<Option<bool>> {
     if on {
         return Ok(Some(true));
     }
     if off {
         return Ok(Some(false));
     }
-    match std::env::var(env).ok().as_deref().map(str::trim) {
-        Some("1") | Some("true") => Ok(Some(true)),
-        Some("0") | Some("false") => Ok(Some(false)),
-        Some(other) => anyhow::bail!("{env} must be 1 or 0, not {other:?}"),
-        None => Ok(None),
+    match std::env::var(env) {
+        Ok(value) => parse_switch(env, &value),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(value)) => anyhow::bail!("{env} must be {SWITCH_FORMS}, not {value:?}"),
+    }
+}
+
+const SWITCH_FORMS: &str = "1/0, true/false, yes/no or on/off";
+
+/// The forms every on/off environment twin takes, in any case; empty is unset.
+fn parse_switch(env: &str, value: &str) -> anyhow::Result<Option<bool>> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(Some(true)),
+        "0" | "false" | "no" | "off" => Ok(Some(false)),
+        "" => Ok(None),
+        _ => anyhow::bail!("{env} must be {SWITCH_FORMS}, not {value:?}"),
     }
 }
 
@@ -151,18 +236,24 @@ async fn main() {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let demo = args.demo()?;
+    let Switches { demo, demo_feed, casino, trust_forwarded_for, secret_key } = args.switches()?;
     let mut config = Config::with_database(args.database.database_url.clone());
     config.addr = args.addr;
     config.demo = demo;
-    config.demo_feed = args.demo_feed(demo)?;
+    config.demo_feed = demo_feed;
     config.demo_feed_speed = args.demo_feed_speed;
-    config.casino = switch(args.casino, args.no_casino, "BACKLAY_CASINO")?.unwrap_or(demo);
+    config.casino = casino;
     config.casino_betting_window_ms = i64::from(args.casino_window_seconds) * 1000;
     config.web_dir = args.web_dir.clone();
     config.session_ttl_ms = i64::from(args.session_ttl_hours) * 60 * 60 * 1000;
-    config.trust_forwarded_for = args.trust_forwarded_for;
+    config.trust_forwarded_for = trust_forwarded_for;
+    config.trusted_proxy_hops = usize::from(args.trusted_proxy_hops.unwrap_or(1));
     config.public_url = args.public_url.clone();
+    config.header_timeout_ms = args.header_timeout_seconds * 1000;
+    config.body_timeout_ms = args.body_timeout_seconds * 1000;
+    config.max_connections = open_files::fit_connections(usize::try_from(args.max_connections)?);
+    config.shutdown_grace_ms = args.shutdown_grace_seconds * 1000;
+    config.secret_key = secret_key;
     let feed = config.demo_feed;
     let server = Server::build(config).await?;
     let addr = server.local_addr();
@@ -221,4 +312,22 @@ async fn shutdown_signal() {
         _ = terminate => {},
     }
     eprintln!("backlay: shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_switch;
+
+    #[test]
+    fn switches_take_the_same_forms_in_any_case() {
+        for on in ["1", "true", "TRUE", "Yes", "on", " On "] {
+            assert_eq!(parse_switch("X", on).unwrap(), Some(true), "{on:?}");
+        }
+        for off in ["0", "false", "False", "NO", "off", "OFF\n"] {
+            assert_eq!(parse_switch("X", off).unwrap(), Some(false), "{off:?}");
+        }
+        assert_eq!(parse_switch("X", " ").unwrap(), None);
+        let refused = parse_switch("BACKLAY_DEMO", "maybe").unwrap_err().to_string();
+        assert_eq!(refused, "BACKLAY_DEMO must be 1/0, true/false, yes/no or on/off, not \"maybe\"");
+    }
 }

@@ -176,3 +176,112 @@ fn an_operator_lists_an_outside_provider_and_its_games_from_the_console() {
     assert!(rotated.len() == 64 && rotated != first, "a new secret");
     assert!(console.refused(&["admin", "provider", "rotate-secret", "--code", "backlay"]).contains("no outside provider"));
 }
+
+/// `backlay serve` with `env` set to `value`, stopped by an unsupported database URL right after
+/// its settings are read: answers stderr.
+fn serve_settings_with(env: &str, value: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_backlay"))
+        .args(["serve", "--database-url", "mysql://nowhere/x"])
+        .env_remove("BACKLAY_DEMO")
+        .env_remove("BACKLAY_DEMO_FEED")
+        .env_remove("BACKLAY_CASINO")
+        .env_remove("BACKLAY_TRUST_FORWARDED_FOR")
+        .env_remove("BACKLAY_TRUSTED_PROXY_HOPS")
+        .env_remove("BACKLAY_SECRET_KEY")
+        .env_remove("BACKLAY_CREATE_SECRET_KEY")
+        // Where --create-secret-key would create the key (never reached: the URL stops it first).
+        .env("BACKLAY_SECRET_KEY_FILE", "/nonexistent/backlay.key")
+        .env(env, value)
+        .output()
+        .expect("backlay runs");
+    assert!(!out.status.success());
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn every_on_off_environment_twin_takes_the_same_forms() {
+    for env in ["BACKLAY_DEMO", "BACKLAY_DEMO_FEED", "BACKLAY_CASINO", "BACKLAY_TRUST_FORWARDED_FOR", "BACKLAY_CREATE_SECRET_KEY"] {
+        for value in ["1", "0", "true", "False", "YES", "no", "on", "Off", " true "] {
+            let stderr = serve_settings_with(env, value);
+            assert!(stderr.contains("unsupported database URL"), "{env}={value:?} should be accepted: {stderr}");
+        }
+        let stderr = serve_settings_with(env, "maybe");
+        assert!(
+            stderr.contains(env) && stderr.contains("\"maybe\"") && stderr.contains("1/0, true/false, yes/no or on/off"),
+            "{env}=maybe is refused with what to write instead: {stderr}"
+        );
+    }
+    // The number of trusted proxies means nothing unless their header is trusted.
+    let stderr = serve_settings_with("BACKLAY_TRUSTED_PROXY_HOPS", "2");
+    assert!(stderr.contains("needs --trust-forwarded-for"), "{stderr}");
+    let stderr = serve_settings_with("BACKLAY_TRUSTED_PROXY_HOPS", "0");
+    assert!(stderr.contains("trusted-proxy-hops"), "{stderr}");
+}
+
+#[test]
+fn the_console_rotates_the_secret_key_and_reseals_every_secret() {
+    let console = Console::new();
+    console.ok(&["migrate"]);
+    // The embedded default: the first command that needs the key makes it beside the database.
+    let added = console.ok(&["admin", "provider", "add", "--code", "evo", "--name", "Evolution", "--launch-url", "https://games.example.com/launch"]);
+    let secret = added.lines().nth(1).unwrap().split_whitespace().last().unwrap().to_string();
+    let key_path = std::path::Path::new(&console.database_url.trim_start_matches("sqlite://")).with_extension("key");
+    let key_lines = |path: &std::path::Path| {
+        std::fs::read_to_string(path).unwrap().lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(str::to_string).collect::<Vec<_>>()
+    };
+    let first = key_lines(&key_path);
+    assert_eq!(first.len(), 1, "one key: {first:?}");
+
+    let rotated = console.ok(&["admin", "secret-key", "rotate"]);
+    assert!(rotated.contains("added key") && rotated.contains("re-sealed 1 secrets"), "{rotated}");
+    let both = key_lines(&key_path);
+    assert_eq!((both.len(), &both[1]), (2, &first[0]), "the new key first, the old one kept: {both:?}");
+    let again = console.ok(&["admin", "secret-key", "reencrypt"]);
+    assert!(again.contains("re-sealed 0 secrets") && again.contains("can be removed"), "{again}");
+
+    // Without the old key the provider's secret still opens: it was re-sealed with the new one.
+    std::fs::write(&key_path, format!("{}\n", both[0])).unwrap();
+    assert!(console.ok(&["admin", "provider", "list"]).contains("evo"));
+    // With only the old key it does not, and the console says which key is needed.
+    std::fs::write(&key_path, format!("{}\n", first[0])).unwrap();
+    let refused = console.refused(&["admin", "provider", "list"]);
+    assert!(refused.contains("does not open the secrets in this database"), "{refused}");
+    std::fs::write(&key_path, format!("{}\n", both[0])).unwrap();
+
+    // A key in the environment: `new` prints one, and rotate says how to rotate it by hand.
+    let fresh = console.ok(&["admin", "secret-key", "new"]).trim().to_string();
+    assert_eq!(fresh.len(), 44, "32 bytes in base64: {fresh}");
+    let by_env = Command::new(env!("CARGO_BIN_EXE_backlay"))
+        .args(["admin", "secret-key", "rotate"])
+        .env("DATABASE_URL", &console.database_url)
+        .env("BACKLAY_SECRET_KEY", &both[0])
+        .env("BACKLAY_LOG", "error")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&by_env.stderr).contains("keep the old one after a comma"), "{}", String::from_utf8_lossy(&by_env.stderr));
+    assert!(!secret.is_empty());
+}
+
+#[test]
+fn on_postgresql_the_server_and_the_console_ask_for_a_key_before_touching_the_database() {
+    // Nothing listens there: the refusal comes before any connection.
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_backlay"))
+            .args(args)
+            .env("DATABASE_URL", "postgres://nobody@127.0.0.1:1/none")
+            .env_remove("BACKLAY_SECRET_KEY")
+            .env_remove("BACKLAY_SECRET_KEY_FILE")
+            .env_remove("BACKLAY_CREATE_SECRET_KEY")
+            .env("BACKLAY_LOG", "error")
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    for args in [&["serve", "--no-demo"][..], &["admin", "provider", "list"][..]] {
+        let stderr = run(args);
+        assert!(stderr.contains("PostgreSQL database needs a secret key") && stderr.contains("--create-secret-key"), "{args:?}: {stderr}");
+    }
+    let stderr = run(&["admin", "--create-secret-key", "provider", "list"]);
+    assert!(stderr.contains("needs --secret-key-file"), "{stderr}");
+}

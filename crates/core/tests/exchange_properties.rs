@@ -658,9 +658,14 @@ impl World {
         let mut expected: BTreeMap<UserId, (i64, i64)> = BTreeMap::new();
         for (user, bet) in &self.matched[slot] {
             let entry = expected.entry(*user).or_default();
-            if !result.is_void() {
-                entry.0 += pnl(bet, happens(&result, bet.selection()));
-            }
+            let bet_pnl = if result.is_void() {
+                0
+            } else {
+                pnl(bet, happens(&result, bet.selection()))
+            };
+            // What the server stores on each bet at settlement is this same figure.
+            assert_eq!(result.bet_pnl_minor(bet), bet_pnl, "{bet:?} under {result:?}");
+            entry.0 += bet_pnl;
         }
         for (pnl, commission) in expected.values_mut() {
             if *pnl > 0 {

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use crate::secret_key::SecretKeySource;
 use crate::throttle::ThrottlePolicy;
 
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -11,6 +12,14 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://./data/backlay.db";
 pub const DEFAULT_WEB_DIR: &str = "web/dist";
 /// How long a log-in lasts.
 pub const DEFAULT_SESSION_TTL_MS: i64 = 24 * 60 * 60 * 1000;
+/// How long a connection may take to send a request's headers (and stay idle between requests).
+pub const DEFAULT_HEADER_TIMEOUT_S: u64 = 10;
+/// How long a request's body may take to arrive, from the end of its headers.
+pub const DEFAULT_BODY_TIMEOUT_S: u64 = 10;
+/// Connections served at once; more wait in the listen queue.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 4096;
+/// How long shutdown waits for requests in flight before it closes what is left.
+pub const DEFAULT_SHUTDOWN_GRACE_S: u64 = 10;
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -32,6 +41,9 @@ pub struct Config {
     pub session_ttl_ms: i64,
     /// Take the client address from `X-Forwarded-For` (only behind a proxy you run).
     pub trust_forwarded_for: bool,
+    /// With `trust_forwarded_for`: how many proxies of yours append to `X-Forwarded-For`; the
+    /// client's address is that many entries from the right (`session::ClientIp`).
+    pub trusted_proxy_hops: usize,
     pub throttle: ThrottlePolicy,
     /// Run the in-house casino's rounds (`casino::runner`): on with the demo in the binary;
     /// tests choose.
@@ -46,6 +58,18 @@ pub struct Config {
     /// built-in casino provider's pages are served and framed from. `None`: `http://` and the
     /// address the server bound (fine on one machine; set it behind a proxy or on 0.0.0.0).
     pub public_url: Option<String>,
+    /// A connection must send a request's headers within this (the first request, and each
+    /// next one on a kept-alive connection, so it also closes idle connections).
+    pub header_timeout_ms: u64,
+    /// A request's body must arrive whole within this after its headers.
+    pub body_timeout_ms: u64,
+    /// Connections served at once; further ones wait in the listen queue until one closes.
+    pub max_connections: usize,
+    /// At shutdown, how long requests in flight may take to finish before their connections
+    /// are closed (live streams end at once).
+    pub shutdown_grace_ms: u64,
+    /// The key that seals TOTP and providers' secrets in the database (`secret_key`).
+    pub secret_key: SecretKeySource,
 }
 
 /// Checks a public URL: `http(s)://host[:port]`, no path, query or credentials; answers it
@@ -82,12 +106,18 @@ impl Config {
             web_dir: PathBuf::from(DEFAULT_WEB_DIR),
             session_ttl_ms: DEFAULT_SESSION_TTL_MS,
             trust_forwarded_for: false,
+            trusted_proxy_hops: 1,
             throttle: ThrottlePolicy::default(),
             casino: false,
             casino_betting_window_ms: crate::casino::DEFAULT_BETTING_WINDOW_MS,
             casino_result_pause_ms: crate::casino::DEFAULT_RESULT_PAUSE_MS,
             casino_games: Vec::new(),
             public_url: None,
+            header_timeout_ms: DEFAULT_HEADER_TIMEOUT_S * 1000,
+            body_timeout_ms: DEFAULT_BODY_TIMEOUT_S * 1000,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            shutdown_grace_ms: DEFAULT_SHUTDOWN_GRACE_S * 1000,
+            secret_key: SecretKeySource::BesideDatabase,
         }
     }
 }

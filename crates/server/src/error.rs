@@ -69,6 +69,10 @@ pub enum AppError {
     /// 429: too many attempts; try again after `retry_after_s`.
     #[error("{message}")]
     TooManyRequests { message: String, retry_after_s: u64 },
+    /// 503: the server is at a bound it keeps (the password hasher's queue); try again after
+    /// `retry_after_s`.
+    #[error("{message}")]
+    Busy { message: String, retry_after_s: u64 },
     /// 500: our fault. The cause is logged, never shown.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -103,6 +107,7 @@ impl AppError {
             AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::PasswordChangeRequired => StatusCode::PRECONDITION_REQUIRED,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -125,7 +130,7 @@ impl IntoResponse for AppError {
         };
         let mut response = (status, Json(Envelope { status: false, message, data })).into_response();
         match self {
-            AppError::TooManyRequests { retry_after_s, .. } => {
+            AppError::TooManyRequests { retry_after_s, .. } | AppError::Busy { retry_after_s, .. } => {
                 response.headers_mut().insert("retry-after", HeaderValue::from(retry_after_s));
             }
             AppError::Internal(cause) => {
@@ -151,6 +156,7 @@ impl From<StoreError> for AppError {
                 backlay_core::money::Money::from_minor(limit_minor)
             )),
             StoreError::Database(err) => AppError::Internal(err.into()),
+            secret @ StoreError::Secret { .. } => AppError::Internal(secret.into()),
         }
     }
 }

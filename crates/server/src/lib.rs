@@ -16,6 +16,8 @@ pub mod input;
 pub mod operator;
 pub mod password;
 pub mod provider;
+pub mod secret_key;
+pub mod serve;
 pub mod session;
 pub mod throttle;
 pub mod totp;
@@ -27,6 +29,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use backlay_store::Store;
+use tokio_util::sync::CancellationToken;
 
 pub use config::Config;
 
@@ -49,16 +52,20 @@ pub struct AppState {
     /// A hash to verify against when the user name is unknown, so that an unknown name and a
     /// wrong password take the same time.
     pub dummy_password_hash: Arc<String>,
+    /// The bounded password hasher every hash and check goes through.
+    pub passwords: password::Passwords,
     /// The origin browsers reach the server at (no trailing `/`): `Config::public_url`, or
     /// `http://` and the bound address.
     pub public_url: Arc<str>,
     /// The built-in casino provider's backend (its secret, its dealt tables).
     pub provider: Arc<provider::BuiltinProvider>,
+    /// Cancelled when the server starts shutting down: live streams end on it.
+    pub stopping: CancellationToken,
 }
 
 impl AppState {
-    pub async fn new(store: Store, config: Config) -> anyhow::Result<AppState> {
-        let dummy_password_hash = password::hash_password(session::new_token()).await?;
+    pub async fn new(store: Store, config: Config, passwords: password::Passwords) -> anyhow::Result<AppState> {
+        let dummy_password_hash = passwords.hash(session::new_token()).await?;
         let public_url = match &config.public_url {
             Some(url) => config::parse_public_url(url).map_err(|e| anyhow::anyhow!("--public-url: {e}"))?,
             None => format!("http://{}", config.addr),
@@ -76,6 +83,8 @@ impl AppState {
             throttle: Arc::new(LoginThrottle::new(config.throttle.clone())),
             config: Arc::new(config),
             dummy_password_hash: Arc::new(dummy_password_hash),
+            stopping: CancellationToken::new(),
+            passwords,
         })
     }
 }
@@ -83,8 +92,8 @@ impl AppState {
 /// The whole app: API, OpenAPI document, the built-in casino provider (`/provider/…`) and
 /// web client.
 pub fn app(state: AppState) -> Router {
-    let web_dir = state.config.web_dir.clone();
-    api::router(state.clone()).merge(provider::routes(state)).merge(web::router(&web_dir))
+    let web = web::router(&state);
+    api::router(state.clone()).merge(provider::routes(state)).merge(web)
 }
 
 /// A server bound to an address, ready to run.
@@ -95,14 +104,20 @@ pub struct Server {
     demo_feed: Option<demo::FeedHandle>,
     /// The casino's round runner, when it runs (`Config::casino`): it stops with the server.
     casino: Option<casino::CasinoRunner>,
+    limits: serve::Limits,
+    /// `AppState::stopping`.
+    stopping: CancellationToken,
 }
 
 impl Server {
     /// Connects to the database, migrates it, seeds demo data when asked, and binds the address.
     pub async fn build(mut config: Config) -> anyhow::Result<Server> {
+        secret_key::check_source(&config.secret_key, &config.database_url)?;
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
-        let seeded = config.demo && demo::seed_if_empty(&store).await?;
+        let store = secret_key::open_secrets(store, &config.secret_key, &config.database_url).await?;
+        let passwords = password::Passwords::for_this_machine();
+        let seeded = config.demo && demo::seed_if_empty(&store, &passwords).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
@@ -115,7 +130,13 @@ impl Server {
             result_pause_ms: config.casino_result_pause_ms,
             only_games: config.casino_games.clone(),
         });
-        let state = AppState::new(store, config).await?;
+        let limits = serve::Limits {
+            header_timeout_ms: config.header_timeout_ms,
+            body_timeout_ms: config.body_timeout_ms,
+            max_connections: config.max_connections,
+            shutdown_grace_ms: config.shutdown_grace_ms,
+        };
+        let state = AppState::new(store, config, passwords).await?;
         if seeded && with_markets {
             let markets = demo::seed_markets(&state).await.map_err(|e| anyhow::anyhow!("seeding demo markets failed: {e}"))?;
             if !with_feed {
@@ -130,22 +151,22 @@ impl Server {
             Some(settings) => Some(casino::start(state.store.clone(), settings, state.round_events.clone()).await?),
             None => None,
         };
-        Ok(Server { listener, router: app(state), demo_feed, casino })
+        let stopping = state.stopping.clone();
+        Ok(Server { listener, router: app(state), demo_feed, casino, limits, stopping })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
         self.listener.local_addr().expect("a bound listener has an address")
     }
 
-    /// Serves until `shutdown` resolves; the demo feed stops with the server.
+    /// Serves until `shutdown` resolves, then ends the live streams, gives the requests in
+    /// flight up to `Config::shutdown_grace_ms` to finish and returns (`serve`); the demo feed
+    /// and the casino runner stop with the server.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-        let Server { listener, router, demo_feed, casino } = self;
-        let served = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(shutdown)
-            .await;
+        let Server { listener, router, demo_feed, casino, limits, stopping } = self;
+        serve::run(listener, router, limits, shutdown, stopping).await;
         drop(demo_feed);
         drop(casino);
-        served?;
         Ok(())
     }
 }

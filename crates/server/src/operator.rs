@@ -24,7 +24,7 @@ use crate::clock::now_ms;
 use crate::engine::Engine;
 use crate::error::{AppError, OrNotFound};
 use crate::input::Checks;
-use crate::password::{hash_password, password_rule_violation};
+use crate::password::{password_rule_violation, Passwords};
 
 /// Who is acting.
 #[derive(Clone, Debug)]
@@ -99,7 +99,9 @@ pub struct CreateUser {
     pub must_change_password: bool,
 }
 
-pub async fn create_user(ctx: &OperatorContext<'_>, request: CreateUser) -> Result<User, AppError> {
+/// Creates a user; the password is hashed by the caller's bounded hasher (the server's, or the
+/// console's own).
+pub async fn create_user(ctx: &OperatorContext<'_>, passwords: &Passwords, request: CreateUser) -> Result<User, AppError> {
     let mut checks = Checks::default();
     let user_name = request.user_name.trim().to_string();
     if let Some(problem) = user_name_rule_violation(&user_name) {
@@ -123,7 +125,7 @@ pub async fn create_user(ctx: &OperatorContext<'_>, request: CreateUser) -> Resu
         (Actor::User(actor), _) => Some(request.parent_id.unwrap_or(actor.id)),
         (Actor::Console, _) => request.parent_id,
     };
-    let password_hash = hash_password(request.password).await?;
+    let password_hash = passwords.hash(request.password).await?;
     let mut writer = ctx.store.begin_write().await?;
     if let Some(parent_id) = parent_id {
         let parent = writer.user_by_id(parent_id).await.or_not_found(|| format!("There is no user with id {parent_id}."))?;

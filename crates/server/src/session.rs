@@ -15,7 +15,7 @@ use backlay_store::users::{Role, User};
 use base64::Engine as _;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use crate::clock::now_ms;
 use crate::error::AppError;
@@ -62,9 +62,25 @@ pub struct SessionToken {
     pub hash: String,
 }
 
-/// 401 for a session the database does not know (or that expired, was revoked or is locked).
+/// 401 for a token that opened a session once, which has since expired or been revoked (or
+/// whose user is locked).
 pub fn session_expired() -> AppError {
     AppError::Unauthorized("Your session has expired. Log in again.".into())
+}
+
+/// 401 for a token that never opened a session.
+pub fn not_logged_in() -> AppError {
+    AppError::Unauthorized("You are not logged in.".into())
+}
+
+/// The 401 for a token with no live session: expired if it was ever issued, else not logged in.
+/// Only failed look-ups pay for the second query.
+pub async fn no_live_session(state: &AppState, token_hash: &str) -> AppError {
+    match state.store.session_was_issued(token_hash).await {
+        Ok(true) => session_expired(),
+        Ok(false) => not_logged_in(),
+        Err(err) => err.into(),
+    }
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for SessionToken {
@@ -72,8 +88,9 @@ impl<S: Send + Sync> FromRequestParts<S> for SessionToken {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<SessionToken, AppError> {
         let token = bearer_token(parts).ok_or_else(|| AppError::Unauthorized("Log in to continue.".into()))?;
+        // Ours are 43 characters: a longer one was never issued.
         if token.len() > 256 {
-            return Err(AppError::Unauthorized("Your session is not valid. Log in again.".into()));
+            return Err(not_logged_in());
         }
         Ok(SessionToken { hash: token_hash(token) })
     }
@@ -87,7 +104,9 @@ impl FromRequestParts<AppState> for Authed {
             return Ok(authed.clone());
         }
         let SessionToken { hash } = SessionToken::from_request_parts(parts, state).await?;
-        let session = state.store.session_by_token_hash(&hash, now_ms()).await?.ok_or_else(session_expired)?;
+        let Some(session) = state.store.session_by_token_hash(&hash, now_ms()).await? else {
+            return Err(no_live_session(state, &hash).await);
+        };
         let authed = Authed { session_id: session.session_id, user: session.user };
         parts.extensions.insert(authed.clone());
         Ok(authed)
@@ -118,8 +137,23 @@ impl FromRequestParts<AppState> for Operator {
     }
 }
 
-/// The caller's address: the socket peer, or the first `X-Forwarded-For` hop when the server is
-/// configured to sit behind a trusted proxy. `None` when neither is known (in-process tests).
+/// The caller's address: the socket peer, or, behind proxies the operator runs
+/// (`Config::trust_forwarded_for`), the address the outermost of them saw. `None` when neither
+/// is known (in-process tests).
+///
+/// Each proxy appends the address that connected to it to `X-Forwarded-For`, after whatever the
+/// request already carried. So only the last `trusted_proxy_hops` entries were written by our
+/// proxies, and the client's address is the one that many from the right; anything left of it
+/// is the client's own say and is ignored. With one proxy (the default):
+///
+/// ```text
+/// client sends   X-Forwarded-For: 6.6.6.6            (a lie)
+/// proxy appends  X-Forwarded-For: 6.6.6.6, 203.0.113.7
+/// Backlay uses   203.0.113.7
+/// ```
+///
+/// A header with fewer entries than the hops, or an entry that is not an address, did not come
+/// through the proxies as configured: the socket peer is used.
 #[derive(Clone, Debug)]
 pub struct ClientIp(pub Option<String>);
 
@@ -128,15 +162,8 @@ impl FromRequestParts<AppState> for ClientIp {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<ClientIp, Self::Rejection> {
         if state.config.trust_forwarded_for {
-            let forwarded = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty() && v.len() <= 64);
-            if forwarded.is_some() {
-                return Ok(ClientIp(forwarded));
+            if let Some(ip) = forwarded_client(&parts.headers, state.config.trusted_proxy_hops) {
+                return Ok(ClientIp(Some(ip.to_string())));
             }
         }
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(addr)| addr.ip().to_string());
@@ -144,9 +171,52 @@ impl FromRequestParts<AppState> for ClientIp {
     }
 }
 
+/// The entry `hops` from the right of every `X-Forwarded-For` line taken together (later lines
+/// were added later), when it is an address (a port after it is allowed).
+pub fn forwarded_client(headers: &axum::http::HeaderMap, hops: usize) -> Option<IpAddr> {
+    let mut left = hops.checked_sub(1)?;
+    for line in headers.get_all("x-forwarded-for").iter().rev() {
+        // An unreadable line makes the count of hops unknowable: believe none of them.
+        let line = line.to_str().ok()?;
+        for entry in line.rsplit(',') {
+            if left == 0 {
+                let entry = entry.trim();
+                return entry.parse::<IpAddr>().ok().or_else(|| entry.parse::<SocketAddr>().ok().map(|a| a.ip()));
+            }
+            left -= 1;
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn headers(lines: &[&str]) -> axum::http::HeaderMap {
+        let mut map = axum::http::HeaderMap::new();
+        for line in lines {
+            map.append("x-forwarded-for", line.parse().unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn the_client_is_the_entry_as_many_hops_from_the_right_as_there_are_proxies() {
+        let ip = |text: &str| Some(text.parse::<IpAddr>().unwrap());
+        let spoofed = headers(&["6.6.6.6, 198.51.100.9", "10.0.0.2"]);
+        assert_eq!(forwarded_client(&spoofed, 1), ip("10.0.0.2"));
+        assert_eq!(forwarded_client(&spoofed, 2), ip("198.51.100.9"));
+        assert_eq!(forwarded_client(&spoofed, 3), ip("6.6.6.6"));
+        assert_eq!(forwarded_client(&spoofed, 4), None, "fewer entries than proxies");
+        assert_eq!(forwarded_client(&spoofed, 0), None);
+        assert_eq!(forwarded_client(&headers(&[]), 1), None);
+        assert_eq!(forwarded_client(&headers(&["6.6.6.6,not-an-address"]), 1), None);
+        assert_eq!(forwarded_client(&headers(&["6.6.6.6, "]), 1), None);
+        assert_eq!(forwarded_client(&headers(&["203.0.113.7:4711"]), 1), ip("203.0.113.7"));
+        assert_eq!(forwarded_client(&headers(&["[2001:db8::1]:443"]), 1), ip("2001:db8::1"));
+        assert_eq!(forwarded_client(&headers(&["6.6.6.6, 2001:DB8::1"]), 1), ip("2001:db8::1"));
+    }
 
     #[test]
     fn tokens_are_random_and_hashed() {

@@ -553,8 +553,39 @@ impl Writer {
         Ok(())
     }
 
-    /// Marks a settled market's bets: each user's bets get the status, and `pnl_minor` is set
-    /// on the user's latest bet-level figure by the caller when known.
+    /// Stores each bet's profit or loss at settlement (before commission, which is taken on
+    /// the user's net result in the market): `pnls` as (bet id, P&L) for the bets that made
+    /// or lost money; every other bet of the market (unmatched, or void) gets 0.
+    pub async fn set_bet_pnls(&mut self, market_id: i64, pnls: &[(i64, i64)]) -> StoreResult<()> {
+        sqlx::query("UPDATE bets SET pnl_minor = 0 WHERE market_id = $1").bind(market_id).execute(self.conn()).await?;
+        let pnls: Vec<(i64, i64)> = pnls.iter().copied().filter(|(_, pnl)| *pnl != 0).collect();
+        for chunk in pnls.chunks(ROWS_PER_STATEMENT) {
+            // A VALUES list names its columns column1, column2 on both engines.
+            let sql = format!(
+                "UPDATE bets SET pnl_minor = v.column2 FROM (VALUES {}) AS v WHERE bets.id = v.column1 AND bets.market_id = ${}",
+                placeholders(chunk.len(), 2),
+                chunk.len() * 2 + 1
+            );
+            let mut query = sqlx::query(&sql);
+            for (bet_id, pnl_minor) in chunk {
+                query = query.bind(*bet_id).bind(*pnl_minor);
+            }
+            let updated = query.bind(market_id).execute(self.conn()).await?.rows_affected();
+            if updated != chunk.len() as u64 {
+                // The caller computed P&Ls for bets that are not this market's: a bug, and the
+                // settlement's transaction must not commit.
+                return Err(StoreError::Database(sqlx::Error::Protocol(format!(
+                    "{} of {} bets given a P&L are not bets of market {market_id}",
+                    chunk.len() as u64 - updated,
+                    chunk.len()
+                ))));
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks a settled market's bets with the status (`settled` or `void`) and cancels what was
+    /// still unmatched.
     pub async fn close_market_bets(&mut self, market_id: i64, status: &str) -> StoreResult<()> {
         sqlx::query(
             "UPDATE bets SET cancelled_minor = cancelled_minor + remaining_minor, remaining_minor = 0, status = $1 \

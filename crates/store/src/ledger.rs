@@ -108,6 +108,9 @@ pub struct LedgerCheck {
     pub unbalanced_transactions: Vec<i64>,
     /// Accounts that may not go negative but whose available funds are below zero.
     pub overdrawn_accounts: Vec<i64>,
+    /// Users' accounts whose exposure differs from the sum of their exposures per market:
+    /// (account id, stored exposure, sum over markets).
+    pub exposure_mismatches: Vec<(i64, i64, i64)>,
 }
 
 impl LedgerCheck {
@@ -116,6 +119,7 @@ impl LedgerCheck {
             && self.mismatched_accounts.is_empty()
             && self.unbalanced_transactions.is_empty()
             && self.overdrawn_accounts.is_empty()
+            && self.exposure_mismatches.is_empty()
     }
 }
 
@@ -174,7 +178,20 @@ impl Store {
         )
         .fetch_all(pool)
         .await?;
-        Ok(LedgerCheck { accounts, entries, total_minor, mismatched_accounts, unbalanced_transactions, overdrawn_accounts })
+        // The funds check reads an account's exposure; settlement releases it per market. The
+        // two are written in the same transactions and must always agree.
+        let exposure_mismatches = sqlx::query(
+            "SELECT a.id, a.exposure_minor, CAST(COALESCE(SUM(m.exposure_minor), 0) AS BIGINT) AS markets_sum \
+             FROM ledger_accounts a LEFT JOIN market_exposures m ON m.user_id = a.user_id \
+             WHERE a.user_id IS NOT NULL GROUP BY a.id, a.exposure_minor \
+             HAVING a.exposure_minor <> CAST(COALESCE(SUM(m.exposure_minor), 0) AS BIGINT)",
+        )
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(|row| Ok((row.try_get("id")?, row.try_get("exposure_minor")?, row.try_get("markets_sum")?)))
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        Ok(LedgerCheck { accounts, entries, total_minor, mismatched_accounts, unbalanced_transactions, overdrawn_accounts, exposure_mismatches })
     }
 }
 

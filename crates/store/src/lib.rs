@@ -13,6 +13,10 @@
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
 //! grouped by area: [`users`], [`sessions`], [`security`], [`ledger`], [`bets`], [`markets`],
 //! [`payments`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`audit`].
+//!
+//! Secrets (TOTP secrets, providers' signing secrets) are sealed with the server's key on the way
+//! in and opened on the way out, in the repositories, with the [`secrets::Keyring`] given to
+//! [`Store::with_keyring`]; a store without one refuses to read or write them.
 
 pub mod audit;
 pub mod bets;
@@ -23,6 +27,7 @@ pub mod ledger;
 pub mod markets;
 pub mod payments;
 pub mod providers;
+pub mod secrets;
 pub mod security;
 pub mod sessions;
 pub mod settings;
@@ -31,6 +36,7 @@ pub mod wallet;
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -44,6 +50,7 @@ pub use sqlx::Any;
 pub struct Writer {
     tx: sqlx::Transaction<'static, sqlx::Any>,
     engine: Engine,
+    keyring: Option<Arc<secrets::Keyring>>,
 }
 
 impl Writer {
@@ -55,6 +62,10 @@ impl Writer {
     /// The connection inside the transaction, for the repositories' queries.
     pub(crate) fn conn(&mut self) -> &mut sqlx::AnyConnection {
         &mut self.tx
+    }
+
+    pub(crate) fn keyring(&self) -> Result<&secrets::Keyring, secrets::SecretError> {
+        self.keyring.as_deref().ok_or(secrets::SecretError::NoKey)
     }
 }
 
@@ -77,6 +88,9 @@ pub enum StoreError {
     InsufficientFunds { available_minor: i64 },
     #[error("exposure limit of {limit_minor} minor units reached")]
     ExposureLimit { limit_minor: i64 },
+    /// A sealed secret that cannot be opened (or sealed): never the user's doing.
+    #[error("the secret in {slot} cannot be used: {source}")]
+    Secret { slot: String, source: secrets::SecretError },
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -92,6 +106,8 @@ pub struct Store {
     /// queues for a connection behind a crowd of readers.
     writers: AnyPool,
     engine: Engine,
+    /// Seals and opens the secret columns; `None` until [`Store::with_keyring`].
+    keyring: Option<Arc<secrets::Keyring>>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -129,7 +145,7 @@ impl Store {
         let options = AnyConnectOptions::from_str(&url)?;
         let pool = open_pool(engine, options.clone(), readers).await?;
         let writers = open_pool(engine, options, writers).await?;
-        Ok(Store { pool, writers, engine })
+        Ok(Store { pool, writers, engine, keyring: None })
     }
 
     /// Applies any migrations the database has not seen yet.
@@ -145,6 +161,16 @@ impl Store {
         self.engine
     }
 
+    /// This store with the keys that seal and open the secret columns.
+    pub fn with_keyring(mut self, keyring: Arc<secrets::Keyring>) -> Store {
+        self.keyring = Some(keyring);
+        self
+    }
+
+    pub(crate) fn keyring(&self) -> Result<&secrets::Keyring, secrets::SecretError> {
+        self.keyring.as_deref().ok_or(secrets::SecretError::NoKey)
+    }
+
     pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
@@ -155,7 +181,7 @@ impl Store {
             Engine::Sqlite => self.writers.begin_with("BEGIN IMMEDIATE").await?,
             Engine::Postgres => self.writers.begin().await?,
         };
-        Ok(Writer { tx, engine: self.engine })
+        Ok(Writer { tx, engine: self.engine, keyring: self.keyring.clone() })
     }
 
     /// True when the database answers a trivial query.

@@ -7,12 +7,16 @@
 //! origin decides the address). The server creates that row and its secret at start when
 //! missing, and lists the in-house games in the catalogue under it.
 //!
+//! The signing secret is stored sealed ([`crate::secrets`]), bound to the provider's code (what it
+//! signs as, unique and never changed): a dump of the table signs nothing.
+//!
 //! A launch session is the provider's handle on one player and one game: the token goes to the
 //! provider in the launch URL, and only its SHA-256 is stored here, like log-in sessions.
 
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
+use crate::secrets::{open_column, seal_column, Keyring, SecretError, SecretSlot};
 use crate::{flag, is_unique_violation, Store, StoreError, StoreResult, Writer};
 
 /// A game provider.
@@ -120,12 +124,18 @@ pub struct ProviderSession {
 
 const PROVIDER_COLUMNS: &str = "id, code, name, hmac_secret, launch_url, is_builtin, is_active";
 
-fn provider_from_row(row: &AnyRow) -> Result<CasinoProvider, sqlx::Error> {
+fn secret_slot(code: &str) -> SecretSlot {
+    SecretSlot::new("casino_providers", "hmac_secret", code)
+}
+
+fn provider_from_row(row: &AnyRow, keyring: Result<&Keyring, SecretError>) -> StoreResult<CasinoProvider> {
+    let code: String = row.try_get("code")?;
+    let sealed: String = row.try_get("hmac_secret")?;
     Ok(CasinoProvider {
         id: row.try_get("id")?,
-        code: row.try_get("code")?,
+        hmac_secret: open_column(keyring, &sealed, secret_slot(&code))?,
+        code,
         name: row.try_get("name")?,
-        hmac_secret: row.try_get("hmac_secret")?,
         launch_url: row.try_get("launch_url")?,
         is_builtin: row.try_get::<i64, _>("is_builtin")? == 1,
         is_active: row.try_get::<i64, _>("is_active")? == 1,
@@ -166,7 +176,7 @@ impl Store {
             .bind(code)
             .fetch_optional(self.pool())
             .await?;
-        Ok(row.as_ref().map(provider_from_row).transpose()?)
+        row.as_ref().map(|row| provider_from_row(row, self.keyring())).transpose()
     }
 
     /// Every provider, the built-in one first, then by code.
@@ -174,7 +184,7 @@ impl Store {
         let rows = sqlx::query(&format!("SELECT {PROVIDER_COLUMNS} FROM casino_providers ORDER BY is_builtin DESC, code"))
             .fetch_all(self.pool())
             .await?;
-        Ok(rows.iter().map(provider_from_row).collect::<Result<_, _>>()?)
+        rows.iter().map(|row| provider_from_row(row, self.keyring())).collect()
     }
 
     /// The built-in provider, once the server has created it.
@@ -182,7 +192,7 @@ impl Store {
         let row = sqlx::query(&format!("SELECT {PROVIDER_COLUMNS} FROM casino_providers WHERE is_builtin = 1"))
             .fetch_optional(self.pool())
             .await?;
-        Ok(row.as_ref().map(provider_from_row).transpose()?)
+        row.as_ref().map(|row| provider_from_row(row, self.keyring())).transpose()
     }
 
     /// The whole catalogue (at most [`MAX_WORLD_CASINO_GAMES`]), in display order.
@@ -235,13 +245,14 @@ impl Store {
 impl Writer {
     /// Adds a provider; a code already taken (or a second built-in provider) is a conflict.
     pub async fn insert_casino_provider(&mut self, provider: &NewCasinoProvider<'_>, now_ms: i64) -> StoreResult<i64> {
+        let sealed = seal_column(self.keyring(), provider.hmac_secret, secret_slot(provider.code))?;
         let inserted = sqlx::query_scalar(
             "INSERT INTO casino_providers (code, name, hmac_secret, launch_url, is_builtin, is_active, created_at_ms) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         )
         .bind(provider.code)
         .bind(provider.name)
-        .bind(provider.hmac_secret)
+        .bind(sealed)
         .bind(provider.launch_url)
         .bind(flag(provider.launch_url.is_none()))
         .bind(flag(provider.is_active))
@@ -262,13 +273,14 @@ impl Writer {
     /// starting at once both end with the same row: the insert does nothing on a conflict.
     pub async fn ensure_builtin_casino_provider(&mut self, provider: &NewCasinoProvider<'_>, now_ms: i64) -> StoreResult<CasinoProvider> {
         assert!(provider.launch_url.is_none(), "the built-in provider has no launch URL of its own");
+        let sealed = seal_column(self.keyring(), provider.hmac_secret, secret_slot(provider.code))?;
         sqlx::query(
             "INSERT INTO casino_providers (code, name, hmac_secret, launch_url, is_builtin, is_active, created_at_ms) \
              VALUES ($1, $2, $3, NULL, 1, $4, $5) ON CONFLICT DO NOTHING",
         )
         .bind(provider.code)
         .bind(provider.name)
-        .bind(provider.hmac_secret)
+        .bind(sealed)
         .bind(flag(provider.is_active))
         .bind(now_ms)
         .execute(self.conn())
@@ -279,7 +291,8 @@ impl Writer {
             .ok_or_else(|| {
                 StoreError::Conflict(format!("the provider code {} is taken by a provider that is not built in", provider.code))
             })?;
-        Ok(provider_from_row(&row)?)
+        let keyring = self.keyring.clone();
+        provider_from_row(&row, keyring.as_deref().ok_or(SecretError::NoKey))
     }
 
     /// Adds a game to the catalogue unless the provider already lists its code (or the public
@@ -308,8 +321,9 @@ impl Writer {
     /// provider (the built-in one's secret is held by the running server, so it is not changed
     /// here).
     pub async fn set_casino_provider_secret(&mut self, code: &str, hmac_secret: &str) -> StoreResult<()> {
+        let sealed = seal_column(self.keyring(), hmac_secret, secret_slot(code))?;
         let done = sqlx::query("UPDATE casino_providers SET hmac_secret = $1 WHERE code = $2 AND is_builtin = 0")
-            .bind(hmac_secret)
+            .bind(sealed)
             .bind(code)
             .execute(self.conn())
             .await?;

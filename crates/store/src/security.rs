@@ -7,15 +7,20 @@
 //! code accepted; accepting a code is a conditional `UPDATE … WHERE totp_last_step < step`, so
 //! two requests racing with the same code cannot both win, on either engine.
 //!
+//! Both secrets are stored sealed ([`crate::secrets`]), bound to their column and the user's id.
+//! The conditional updates compare the sealed value read with the one stored: a fresh nonce
+//! each time a secret is set makes that a check that nobody changed it meanwhile.
+//!
 //! A log-in challenge is an opaque token (only its SHA-256 is stored) that lives a few minutes
 //! and allows a bounded number of wrong codes; it is consumed by a conditional `DELETE`, which
 //! again lets only one of two racing requests through.
 
 use sqlx::{Any, Executor, Row};
 
+use crate::secrets::{open_column, seal_column, Keyring, SecretError, SecretSlot};
 use crate::{Store, StoreError, StoreResult, Writer};
 
-/// A user's security-auth columns.
+/// A user's security-auth columns, opened.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TotpState {
     pub enabled: bool,
@@ -25,6 +30,17 @@ pub struct TotpState {
     pub pending_secret: Option<String>,
     /// The step (Unix seconds / 30) of the last accepted code.
     pub last_step: Option<i64>,
+    /// The stored (sealed) values, which the conditional updates compare against.
+    stored_secret: Option<String>,
+    stored_pending_secret: Option<String>,
+}
+
+fn secret_slot(user_id: i64) -> SecretSlot {
+    SecretSlot::new("users", "totp_secret", user_id)
+}
+
+fn pending_slot(user_id: i64) -> SecretSlot {
+    SecretSlot::new("users", "totp_pending_secret", user_id)
 }
 
 /// A live log-in challenge.
@@ -46,23 +62,32 @@ pub struct NewOtpChallenge<'a> {
     pub expires_at_ms: i64,
 }
 
-async fn fetch_totp_state<'e, E: Executor<'e, Database = Any>>(executor: E, user_id: i64) -> StoreResult<TotpState> {
+async fn fetch_totp_state<'e, E: Executor<'e, Database = Any>>(
+    executor: E,
+    keyring: Result<&Keyring, SecretError>,
+    user_id: i64,
+) -> StoreResult<TotpState> {
     let row = sqlx::query("SELECT totp_enabled, totp_secret, totp_pending_secret, totp_last_step FROM users WHERE id = $1")
         .bind(user_id)
         .fetch_optional(executor)
         .await?
         .ok_or(StoreError::NotFound)?;
+    let stored_secret: Option<String> = row.try_get("totp_secret")?;
+    let stored_pending_secret: Option<String> = row.try_get("totp_pending_secret")?;
+    let open = |stored: &Option<String>, slot: SecretSlot| stored.as_deref().map(|value| open_column(keyring.clone(), value, slot)).transpose();
     Ok(TotpState {
         enabled: row.try_get::<i64, _>("totp_enabled")? != 0,
-        secret: row.try_get("totp_secret")?,
-        pending_secret: row.try_get("totp_pending_secret")?,
+        secret: open(&stored_secret, secret_slot(user_id))?,
+        pending_secret: open(&stored_pending_secret, pending_slot(user_id))?,
         last_step: row.try_get("totp_last_step")?,
+        stored_secret,
+        stored_pending_secret,
     })
 }
 
 impl Store {
     pub async fn totp_state(&self, user_id: i64) -> StoreResult<TotpState> {
-        fetch_totp_state(self.pool(), user_id).await
+        fetch_totp_state(self.pool(), self.keyring(), user_id).await
     }
 
     /// The challenge for a token hash if it has not expired and has wrong codes to spare.
@@ -88,38 +113,49 @@ impl Store {
 
 impl Writer {
     pub async fn totp_state(&mut self, user_id: i64) -> StoreResult<TotpState> {
-        fetch_totp_state(self.conn(), user_id).await
+        let keyring = self.keyring.clone();
+        let keyring = keyring.as_deref().ok_or(SecretError::NoKey);
+        fetch_totp_state(self.conn(), keyring, user_id).await
     }
 
     /// Stores a new pending secret, replacing any earlier one. `false` when security auth is
     /// already on (the pending secret is then left alone).
     pub async fn set_pending_totp_secret(&mut self, user_id: i64, secret: &str) -> StoreResult<bool> {
+        let sealed = seal_column(self.keyring(), secret, pending_slot(user_id))?;
         let done = sqlx::query("UPDATE users SET totp_pending_secret = $1 WHERE id = $2 AND totp_enabled = 0")
-            .bind(secret)
+            .bind(sealed)
             .bind(user_id)
             .execute(self.conn())
             .await?;
         Ok(done.rows_affected() == 1)
     }
 
-    /// Turns security auth on with the pending secret `secret`, proven by a code of `step`.
-    /// `false` when it is already on or the pending secret changed since it was read.
-    pub async fn enable_totp(&mut self, user_id: i64, secret: &str, step: i64) -> StoreResult<bool> {
+    /// Turns security auth on with the pending secret of `seen` (as read), proven by a code of
+    /// `step`. `false` when it is already on or the pending secret changed since it was read.
+    pub async fn enable_totp(&mut self, user_id: i64, seen: &TotpState, step: i64) -> StoreResult<bool> {
+        let (Some(pending), Some(stored_pending)) = (&seen.pending_secret, &seen.stored_pending_secret) else {
+            return Ok(false);
+        };
+        // Sealed again for the active column: the pending value is bound to its own.
+        let sealed = seal_column(self.keyring(), pending, secret_slot(user_id))?;
         let done = sqlx::query(
-            "UPDATE users SET totp_enabled = 1, totp_secret = totp_pending_secret, totp_pending_secret = NULL, \
-             totp_last_step = $1 WHERE id = $2 AND totp_enabled = 0 AND totp_pending_secret = $3",
+            "UPDATE users SET totp_enabled = 1, totp_secret = $1, totp_pending_secret = NULL, \
+             totp_last_step = $2 WHERE id = $3 AND totp_enabled = 0 AND totp_pending_secret = $4",
         )
+        .bind(sealed)
         .bind(step)
         .bind(user_id)
-        .bind(secret)
+        .bind(stored_pending)
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)
     }
 
-    /// Records that a code of `step` for the active secret `secret` was used. `false` when a code
-    /// of this step or a later one was already used (a replay), or the secret changed meanwhile.
-    pub async fn use_totp_step(&mut self, user_id: i64, secret: &str, step: i64) -> StoreResult<bool> {
+    /// Records that a code of `step` for the active secret of `seen` (as read) was used. `false`
+    /// when a code of this step or a later one was already used (a replay), or the secret
+    /// changed meanwhile.
+    pub async fn use_totp_step(&mut self, user_id: i64, seen: &TotpState, step: i64) -> StoreResult<bool> {
+        let Some(stored_secret) = &seen.stored_secret else { return Ok(false) };
         // One statement reads and writes the last step, so two requests racing with one code
         // cannot both pass: PostgreSQL re-checks the WHERE after waiting for the row lock, and
         // SQLite has a single writer.
@@ -129,7 +165,7 @@ impl Writer {
         )
         .bind(step)
         .bind(user_id)
-        .bind(secret)
+        .bind(stored_secret)
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)

@@ -31,6 +31,15 @@ impl Store {
         let user = user_from_row(&row)?;
         Ok(Some(SessionUser { session_id: row.try_get("session_id")?, user }))
     }
+
+    /// True when a session was ever opened with this token hash, live or not.
+    pub async fn session_was_issued(&self, token_hash: &str) -> StoreResult<bool> {
+        let found: Option<i64> = sqlx::query_scalar("SELECT id FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(found.is_some())
+    }
 }
 
 impl Writer {

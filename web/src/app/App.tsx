@@ -1,7 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { HashRouter } from 'react-router';
-import { ToastContainer } from 'react-toastify';
+import { ToastContainer } from 'react-toastify/unstyled';
 import { queryClient as appQueryClient } from '../lib/query-client';
 import { TOAST_SETTINGS } from '../lib/toast';
 import { AppRoutes } from './routes';

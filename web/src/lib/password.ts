@@ -1,5 +1,5 @@
 // Password rules of spec §5, shared by the change-password and sign-up forms.
-import { z } from 'zod';
+import { z } from './zod';
 
 export const PASSWORD_MIN_CHARS = 8;
 export const PASSWORD_MAX_CHARS = 64;

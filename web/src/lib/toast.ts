@@ -1,5 +1,5 @@
 // Toasts with the product's settings (spec §9): 800 ms, top-center, tap to dismiss, close button.
-import { toast, type ToastContainerProps } from 'react-toastify';
+import { toast, type ToastContainerProps } from 'react-toastify/unstyled';
 
 export const TOAST_SETTINGS = {
   autoClose: 800,

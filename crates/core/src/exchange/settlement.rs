@@ -66,6 +66,17 @@ impl MarketResult {
         }
     }
 
+    /// What `bet` (matched) wins or loses under this result, before commission: 0 when void.
+    /// A user's bets in a market sum to their [`UserSettlement::pnl_minor`], since that is
+    /// the same sum taken over their position.
+    pub fn bet_pnl_minor(&self, bet: &Bet) -> i64 {
+        if self.is_void() {
+            0
+        } else {
+            bet.pnl_minor(self.happens(bet.selection()))
+        }
+    }
+
     /// Whether this is [`MarketResult::Void`].
     pub const fn is_void(&self) -> bool {
         matches!(self, MarketResult::Void)
@@ -368,6 +379,32 @@ mod tests {
         let settlement = settle(&market, &MarketResult::Fancy(56), &bets).unwrap();
         assert_eq!(entries(&settlement), vec![(1, -10_00, 0), (2, 20_00, 0)]);
         assert_eq!(settlement.house_pnl_minor, -10_00);
+    }
+
+    #[test]
+    fn each_bet_has_its_own_pnl_and_a_users_bets_sum_to_theirs() {
+        let market = MarketSpec::new(MarketKind::Place { winners: 2 }, vec![A, B, C], 0).unwrap();
+        let mut bets = fill(BOB, ANN, A, "3.00", 10_00).to_vec();
+        bets.extend(fill(ANN, CAT, C, "5.00", 4_00));
+        let result = MarketResult::Placed(vec![A, B]);
+        // Bob backed A (placed) +20.00; Ann laid A −20.00 and backed C (unplaced) −4.00.
+        let per_bet: Vec<i64> = bets.iter().map(|(_, bet)| result.bet_pnl_minor(bet)).collect();
+        assert_eq!(per_bet, vec![20_00, -20_00, -4_00, 4_00]);
+        let settlement = settle(&market, &result, &bets).unwrap();
+        for user in &settlement.users {
+            let sum: i64 = bets
+                .iter()
+                .filter(|(u, _)| *u == user.user_id)
+                .map(|(_, bet)| result.bet_pnl_minor(bet))
+                .sum();
+            assert_eq!(sum, user.pnl_minor, "{:?}", user.user_id);
+        }
+        assert!(bets
+            .iter()
+            .all(|(_, bet)| MarketResult::Void.bet_pnl_minor(bet) == 0));
+        let fancy = Bet::fancy(57, Side::NO, 90, 20_00).unwrap();
+        assert_eq!(MarketResult::Fancy(57).bet_pnl_minor(&fancy), -18_00);
+        assert_eq!(MarketResult::Fancy(56).bet_pnl_minor(&fancy), 20_00);
     }
 
     #[test]

@@ -83,7 +83,8 @@ pub struct CreateUserRequest {
 
 #[utoipa::path(post, path = "/admin/user/create", tag = "admin", request_body = CreateUserRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<UserSummary>), (status = 400), (status = 403), (status = 409, description = "Name taken"),
-        (status = 422, description = "An admin is asked for: admins are created from the console")))]
+        (status = 422, description = "An admin is asked for: admins are created from the console"),
+        (status = 503, description = "The server is busy hashing other passwords: try again after Retry-After")))]
 async fn create_user(
     State(state): State<AppState>,
     operator: Operator,
@@ -93,6 +94,7 @@ async fn create_user(
     let ctx = context(&state, operator, ip);
     let user = operator::create_user(
         &ctx,
+        &state.passwords,
         CreateUser {
             user_name: body.user_name,
             password: body.password,
@@ -451,6 +453,9 @@ pub struct LedgerCheckData {
     pub mismatched_accounts: Vec<(i64, i64, i64)>,
     pub unbalanced_transactions: Vec<i64>,
     pub overdrawn_accounts: Vec<i64>,
+    /// (account id, stored exposure, sum of its exposures per market) in minor units, where the
+    /// two differ.
+    pub exposure_mismatches: Vec<(i64, i64, i64)>,
     /// Chips in circulation: minus the issuance account.
     #[schema(value_type = f64)]
     pub chips_issued: Money,
@@ -473,6 +478,7 @@ async fn ledger_check(State(state): State<AppState>, Operator(authed): Operator)
         mismatched_accounts: check.mismatched_accounts,
         unbalanced_transactions: check.unbalanced_transactions,
         overdrawn_accounts: check.overdrawn_accounts,
+        exposure_mismatches: check.exposure_mismatches,
         chips_issued: Money::from_minor(-issuance),
     }))
 }

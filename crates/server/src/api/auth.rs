@@ -2,7 +2,8 @@
 //!
 //! Log-in answers the same "incorrect user name or password" for an unknown name and a wrong
 //! password, after the same argon2 work. Repeated failures for one name or from one address get
-//! 429 for a while (see `throttle`). A locked user is told so only after giving the right
+//! 429 for a while (see `throttle`); each attempt is counted before its password is checked, so
+//! attempts sent at once cannot outrun the count. A locked user is told so only after giving the right
 //! password, so the lock does not reveal that the name exists. For a user with security auth on,
 //! the right password opens no session yet: the answer is `{otp_required: true, otp_token}`, and
 //! `user/verifyOtp` (see `security`) finishes the log-in.
@@ -17,9 +18,9 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::clock::now_ms;
 use crate::error::{ok_with, ApiResult, AppError, Envelope};
 use crate::input::{text_field, ApiJson, Checks};
-use crate::password::{hash_password, password_rule_violation, verify_password, PASSWORD_MAX_CHARS};
+use crate::password::{password_rule_violation, PASSWORD_MAX_CHARS};
 use crate::session::{new_token, token_hash, Authed, ClientIp};
-use crate::throttle::AttemptKeys;
+use crate::throttle::{AttemptKeys, Refused};
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -87,7 +88,8 @@ fn incorrect_credentials() -> AppError {
 
 #[utoipa::path(post, path = "/user/login", tag = "auth", request_body = LoginRequest,
     responses((status = 200, body = Envelope<LoginAnswer>), (status = 400, description = "Missing fields or incorrect user name or password"),
-        (status = 422, description = "The account is locked"), (status = 429, description = "Too many failed attempts")))]
+        (status = 422, description = "The account is locked"), (status = 429, description = "Too many failed attempts"),
+        (status = 503, description = "The server is busy checking other log-ins: try again after Retry-After")))]
 async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<LoginRequest>) -> ApiResult<LoginAnswer> {
     let mut checks = Checks::default();
     let user_name = text_field(&mut checks, "user_name", "User name", &body.user_name, 64);
@@ -98,18 +100,18 @@ async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(bo
     }
     checks.finish()?;
 
+    // Counted from here on: an early return releases it, a wrong password fails it.
     let keys = AttemptKeys::new(&user_name, ip.as_deref());
-    let now = now_ms();
-    state.throttle.check(&keys, now).map_err(too_many_attempts)?;
+    let attempt = state.throttle.begin(&keys, now_ms()).map_err(too_many_attempts)?;
 
     let found = state.store.user_for_login(&user_name).await?;
     let (user, hash) = match found {
         Some(found) => found,
         None => (placeholder_user(), state.dummy_password_hash.as_ref().clone()),
     };
-    let matches = verify_password(body.password, hash).await?;
+    let matches = state.passwords.verify(body.password, hash).await?;
     if !matches || user.id == 0 {
-        state.throttle.record_failure(&keys, now_ms());
+        attempt.failed(now_ms());
         return Err(incorrect_credentials());
     }
     if user.is_locked {
@@ -117,11 +119,12 @@ async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(bo
     }
     if state.store.totp_state(user.id).await?.enabled {
         // The name's failure count is kept until the code is right too: clearing it here would let
-        // someone who has the password reset it between rounds of code guesses.
+        // someone who has the password reset it between rounds of code guesses. The attempt is
+        // released.
         let challenge = super::security::open_otp_challenge(&state, user.id, ip.as_deref()).await?;
         return Ok(ok_with("Enter the code from your authenticator app.", LoginAnswer::OtpRequired(challenge)));
     }
-    state.throttle.record_success(&keys);
+    attempt.succeeded(now_ms());
     let data = start_session(&state, &user, ip.as_deref()).await?;
     Ok(ok_with("Logged in.", LoginAnswer::Session(data)))
 }
@@ -133,15 +136,17 @@ pub(crate) fn account_locked() -> AppError {
     AppError::Unprocessable("This account is locked. Contact your agent.".into())
 }
 
-pub(crate) fn too_many_attempts(retry_after_s: u64) -> AppError {
-    let minutes = retry_after_s.div_ceil(60);
-    AppError::TooManyRequests {
-        message: format!(
-            "Too many failed log-in attempts. Try again in {minutes} minute{}.",
-            if minutes == 1 { "" } else { "s" }
-        ),
-        retry_after_s,
-    }
+pub(crate) fn too_many_attempts(refused: Refused) -> AppError {
+    let message = match refused {
+        Refused::Blocked { retry_after_s } => {
+            let minutes = retry_after_s.div_ceil(60);
+            format!("Too many failed log-in attempts. Try again in {minutes} minute{}.", if minutes == 1 { "" } else { "s" })
+        }
+        Refused::Busy { retry_after_s } => {
+            format!("Too many log-in attempts at once for this account or address. Try again in {retry_after_s} seconds.")
+        }
+    };
+    AppError::TooManyRequests { message, retry_after_s: refused.retry_after_s() }
 }
 
 /// Stands in for an unknown user so the password check still runs; id 0 is never a real user.
@@ -202,7 +207,8 @@ pub struct SignupRequest {
 
 #[utoipa::path(post, path = "/user/signup", tag = "auth", request_body = SignupRequest,
     responses((status = 200, body = Envelope<LoginData>), (status = 400, description = "Field errors"),
-        (status = 409, description = "User name taken"), (status = 422, description = "Sign-up is closed")))]
+        (status = 409, description = "User name taken"), (status = 422, description = "Sign-up is closed"),
+        (status = 503, description = "The server is busy hashing other passwords: try again after Retry-After")))]
 async fn signup(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<SignupRequest>) -> ApiResult<LoginData> {
     let settings = super::settings::load(&state.store).await?;
     if settings.get("signup_enabled").map(String::as_str) == Some("0") {
@@ -233,7 +239,7 @@ async fn signup(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(b
         Some(name) => state.store.user_id_by_name(name).await?,
         None => None,
     };
-    let password_hash = hash_password(body.password).await?;
+    let password_hash = state.passwords.hash(body.password).await?;
     let now = now_ms();
     let mut writer = state.store.begin_write().await?;
     let user_id = writer
@@ -299,7 +305,8 @@ pub struct ChangePasswordRequest {
 }
 
 #[utoipa::path(post, path = "/user/changePassword", tag = "auth", request_body = ChangePasswordRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Option<String>>), (status = 400, description = "Field errors"), (status = 401), (status = 429)))]
+    responses((status = 200, body = Envelope<Option<String>>), (status = 400, description = "Field errors"), (status = 401), (status = 429),
+        (status = 503, description = "The server is busy hashing other passwords: try again after Retry-After")))]
 async fn change_password(
     State(state): State<AppState>,
     authed: Authed,
@@ -327,13 +334,15 @@ async fn change_password(
 
     // Guessing the current password through a stolen session is throttled like log-in.
     let keys = AttemptKeys::new(&authed.user.user_name, ip.as_deref());
-    state.throttle.check(&keys, now_ms()).map_err(too_many_attempts)?;
+    let attempt = state.throttle.begin(&keys, now_ms()).map_err(too_many_attempts)?;
     let hash = state.store.password_hash(authed.user.id).await?;
-    if !verify_password(body.master_password, hash).await? {
-        state.throttle.record_failure(&keys, now_ms());
+    if !state.passwords.verify(body.master_password, hash).await? {
+        attempt.failed(now_ms());
         return Err(AppError::field("master_password", "Current password is incorrect."));
     }
-    let new_hash = hash_password(body.new_password).await?;
+    // Right: released, as before a success here cleared nothing.
+    drop(attempt);
+    let new_hash = state.passwords.hash(body.new_password).await?;
     let now = now_ms();
     let mut writer = state.store.begin_write().await?;
     writer.set_password(authed.user.id, &new_hash, false).await?;

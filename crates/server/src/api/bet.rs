@@ -142,7 +142,6 @@ async fn place_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUs
             persistence,
             client_ref,
             request_hash: hex::encode(Sha256::digest(fingerprint.as_bytes())),
-            admitted_after_suspensions: None,
         })
         .await
         .map_err(refusal_of_the_bet)?;

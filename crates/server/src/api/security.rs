@@ -30,7 +30,7 @@ use super::auth::{insert_session, too_many_attempts, LoginData};
 use crate::clock::now_ms;
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, Checks};
-use crate::password::{verify_password, PASSWORD_MAX_CHARS};
+use crate::password::PASSWORD_MAX_CHARS;
 use crate::session::{new_token, token_hash, ClientIp, CurrentUser};
 use crate::throttle::AttemptKeys;
 use crate::totp::{self, Check, Secret};
@@ -95,9 +95,8 @@ fn log_in_again() -> AppError {
 }
 
 /// The active secret of a user with security auth on.
-fn active_secret(state: &backlay_store::security::TotpState) -> Option<(Secret, &str)> {
-    let text = state.secret.as_deref().filter(|_| state.enabled)?;
-    Some((Secret::from_base32(text)?, text))
+fn active_secret(state: &backlay_store::security::TotpState) -> Option<Secret> {
+    Secret::from_base32(state.secret.as_deref().filter(|_| state.enabled)?)
 }
 
 fn audit_entry<'a>(user: &User, action: &'a str, ip: Option<&'a str>) -> NewAuditEntry<'a> {
@@ -136,11 +135,12 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
         .await?
         .ok_or_else(log_in_again)?;
     let user = state.store.user_by_id(challenge.user_id).await?;
+    // Counted before the code is checked, like a password (see `throttle`).
     let keys = AttemptKeys::new(&user.user_name, ip.as_deref());
-    state.throttle.check(&keys, now).map_err(too_many_attempts)?;
+    let attempt = state.throttle.begin(&keys, now).map_err(too_many_attempts)?;
     let totp_state = state.store.totp_state(user.id).await?;
     // Turned off since the password was checked: nothing left to verify against.
-    let (secret, secret_text) = active_secret(&totp_state).ok_or_else(log_in_again)?;
+    let secret = active_secret(&totp_state).ok_or_else(log_in_again)?;
 
     let refused = match totp::check(&secret, &code, now, totp_state.last_step) {
         Check::Accepted { step } => {
@@ -152,10 +152,10 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
                 return Err(log_in_again());
             }
             // Lost a race with another request using the same code: a replay after all.
-            if writer.use_totp_step(user.id, secret_text, step).await? {
+            if writer.use_totp_step(user.id, &totp_state, step).await? {
                 let data = insert_session(&state, &mut writer, &user, ip.as_deref(), now, true).await?;
                 writer.commit().await?;
-                state.throttle.record_success(&keys);
+                attempt.succeeded(now_ms());
                 return Ok(ok_with("Logged in.", data));
             }
             USED_CODE
@@ -166,7 +166,7 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
     let mut writer = state.store.begin_write().await?;
     let attempts = writer.record_wrong_otp(challenge.id, MAX_WRONG_CODES_PER_CHALLENGE).await?;
     writer.commit().await?;
-    state.throttle.record_failure(&keys, now_ms());
+    attempt.failed(now_ms());
     match attempts {
         Some(attempts) if attempts < MAX_WRONG_CODES_PER_CHALLENGE => Err(AppError::field("otp", refused)),
         _ => Err(AppError::field("otp", format!("{refused} Too many wrong codes for this log-in: log in again."))),
@@ -222,15 +222,16 @@ async fn enable(
     }
     let pending_text = totp_state
         .pending_secret
+        .as_deref()
         .ok_or_else(|| AppError::Conflict("Set up security auth first, then enter the code your app shows.".into()))?;
-    let pending = Secret::from_base32(&pending_text)
+    let pending = Secret::from_base32(pending_text)
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("user {} has a malformed pending TOTP secret", user.id)))?;
     let now = now_ms();
     let Check::Accepted { step } = totp::check(&pending, &code, now, None) else {
         return Err(AppError::field("otp", WRONG_CODE));
     };
     let mut writer = state.store.begin_write().await?;
-    if !writer.enable_totp(user.id, &pending_text, step).await? {
+    if !writer.enable_totp(user.id, &totp_state, step).await? {
         return Err(AppError::Conflict(
             "Security auth was changed meanwhile (turned on, or a new key was made). Reload the page and try again.".into(),
         ));
@@ -252,7 +253,8 @@ pub struct DisableRequest {
 /// Needs both the password and a code; guesses count against the log-in throttle.
 #[utoipa::path(post, path = "/user/security/disable", tag = "auth", request_body = DisableRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Option<String>>), (status = 400, description = "Missing or wrong code or password"),
-        (status = 401), (status = 409, description = "Security auth is not on"), (status = 429)))]
+        (status = 401), (status = 409, description = "Security auth is not on"), (status = 429),
+        (status = 503, description = "The server is busy hashing other passwords: try again after Retry-After")))]
 async fn disable(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
@@ -274,15 +276,15 @@ async fn disable(
 
     let user = &authed.user;
     let totp_state = state.store.totp_state(user.id).await?;
-    let Some((secret, secret_text)) = active_secret(&totp_state) else {
+    let Some(secret) = active_secret(&totp_state) else {
         return Err(AppError::Conflict("Security auth is not on.".into()));
     };
     // Guessing the password or the code through a stolen session is throttled like log-in.
     let keys = AttemptKeys::new(&user.user_name, ip.as_deref());
-    state.throttle.check(&keys, now_ms()).map_err(too_many_attempts)?;
+    let attempt = state.throttle.begin(&keys, now_ms()).map_err(too_many_attempts)?;
     let mut checks = Checks::default();
     let hash = state.store.password_hash(user.id).await?;
-    if !verify_password(body.password, hash).await? {
+    if !state.passwords.verify(body.password, hash).await? {
         checks.fail("password", "Password is incorrect.");
     }
     let now = now_ms();
@@ -298,13 +300,15 @@ async fn disable(
         }
     };
     if let Err(refused) = checks.finish() {
-        state.throttle.record_failure(&keys, now_ms());
+        attempt.failed(now_ms());
         return Err(refused);
     }
+    // Both right: released, as before a success here cleared nothing.
+    drop(attempt);
     let step = step.expect("an accepted code has a step");
 
     let mut writer = state.store.begin_write().await?;
-    if !writer.use_totp_step(user.id, secret_text, step).await? {
+    if !writer.use_totp_step(user.id, &totp_state, step).await? {
         return Err(AppError::field("otp", USED_CODE));
     }
     writer.disable_totp(user.id).await?;

@@ -163,7 +163,7 @@ async fn get_global_setting(State(state): State<AppState>) -> ApiResult<GlobalSe
 
 /// The operator's list of provider origins, plus the server's own public origin, where the
 /// built-in provider's games are served (`/provider/play`), so the client frames them.
-fn frame_origins(setting: &str, public_url: &str) -> Vec<String> {
+pub(crate) fn frame_origins(setting: &str, public_url: &str) -> Vec<String> {
     let own = public_url.trim_end_matches('/').to_lowercase();
     let mut origins = origin_list(setting);
     if !origins.contains(&own) {

@@ -22,6 +22,8 @@
 //! One task, [`LiveBooks`], turns the engine's changes (each carrying the market's public book
 //! as it was after the change) into events, serialising each book once however many listen;
 //! the casino's steps come serialised from [`crate::casino::RoundEvents`].
+//!
+//! Every stream ends when the server starts shutting down ([`AppState::stopping`]).
 
 use std::collections::{BTreeSet, HashMap};
 use std::convert::Infallible;
@@ -155,11 +157,14 @@ async fn live_stream(
         .stream_tickets
         .user_of(ticket, now_ms())
         .ok_or_else(|| AppError::Unauthorized("The stream ticket is missing or expired: ask stream/ticket for a new one.".into()))?;
+    // A stream never ends by itself: it ends when the server starts shutting down, so that
+    // shutdown does not wait on it (the page's EventSource reconnects to the next server).
+    let stopping = state.stopping.clone().cancelled_owned();
     let events = match Subject::parse(&query)? {
         Subject::Match(match_id) => match_events(state, user_id, match_id).await?,
         Subject::Casino(code) => casino_events(state, &code).await?,
     };
-    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+    Ok(Sse::new(events.take_until(stopping)).keep_alive(KeepAlive::default()))
 }
 
 async fn match_events(state: AppState, user_id: i64, match_id: i64) -> Result<LiveEvents, AppError> {

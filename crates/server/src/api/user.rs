@@ -11,7 +11,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, Checks};
 use crate::clock::now_ms;
-use crate::session::{session_expired, CurrentUser, SessionToken};
+use crate::session::{no_live_session, CurrentUser, SessionToken};
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -39,7 +39,9 @@ pub struct Balance {
 #[utoipa::path(get, path = "/user/getUserBalance", tag = "user", security(("bearer" = [])),
     responses((status = 200, body = Envelope<Balance>), (status = 401)))]
 async fn get_user_balance(State(state): State<AppState>, token: SessionToken) -> ApiResult<Balance> {
-    let funds = state.store.funds_of_session(&token.hash, now_ms()).await?.ok_or_else(session_expired)?;
+    let Some(funds) = state.store.funds_of_session(&token.hash, now_ms()).await? else {
+        return Err(no_live_session(&state, &token.hash).await);
+    };
     Ok(ok(Balance {
         total_balance: Money::from_minor(funds.balance_minor),
         liability: Money::from_minor(-funds.exposure_minor),

@@ -86,7 +86,6 @@ impl Quote {
             persistence: Persistence::Persist,
             client_ref: None,
             request_hash: format!("demo-maker-{market_id}-{}-{}-{}", self.selection_id, self.side, self.price),
-            admitted_after_suspensions: None,
         }
     }
 }

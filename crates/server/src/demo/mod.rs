@@ -33,6 +33,7 @@ use crate::clock::now_ms;
 use crate::engine::RatesUpdate;
 use crate::error::AppError;
 use crate::operator::{self, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+use crate::password::Passwords;
 use crate::AppState;
 
 /// The demo log-ins printed at start: (user name, password, role).
@@ -132,15 +133,15 @@ const SETTINGS: &[(&str, &str)] = &[
 ];
 
 /// Seeds the demo when the database has no users yet; returns whether it did.
-pub async fn seed_if_empty(store: &Store) -> anyhow::Result<bool> {
+pub async fn seed_if_empty(store: &Store, passwords: &Passwords) -> anyhow::Result<bool> {
     if store.count_users().await? > 0 {
         return Ok(false);
     }
-    seed(store).await.map_err(|e| anyhow::anyhow!("seeding demo data failed: {e}"))?;
+    seed(store, passwords).await.map_err(|e| anyhow::anyhow!("seeding demo data failed: {e}"))?;
     Ok(true)
 }
 
-async fn seed(store: &Store) -> Result<(), crate::error::AppError> {
+async fn seed(store: &Store, passwords: &Passwords) -> Result<(), crate::error::AppError> {
     let console = OperatorContext { store, actor: Actor::Console, client_ip: None };
     let create = |user_name: &'static str, password: &'static str, role: Role, parent_id: Option<i64>| CreateUser {
         user_name: user_name.into(),
@@ -149,11 +150,11 @@ async fn seed(store: &Store) -> Result<(), crate::error::AppError> {
         parent_id,
         must_change_password: false,
     };
-    let admin = operator::create_user(&console, create("admin", "Admin@1234", Role::Admin, None)).await?;
-    let agent = operator::create_user(&console, create("agent", "Agent@1234", Role::Agent, Some(admin.id))).await?;
-    let demo = operator::create_user(&console, create("demo", "Demo@1234", Role::Client, Some(agent.id))).await?;
-    let demo2 = operator::create_user(&console, create("demo2", "Demo@1234", Role::Client, Some(agent.id))).await?;
-    let maker = operator::create_user(&console, create("maker", "Maker@1234", Role::Client, Some(agent.id))).await?;
+    let admin = operator::create_user(&console, passwords, create("admin", "Admin@1234", Role::Admin, None)).await?;
+    let agent = operator::create_user(&console, passwords, create("agent", "Agent@1234", Role::Agent, Some(admin.id))).await?;
+    let demo = operator::create_user(&console, passwords, create("demo", "Demo@1234", Role::Client, Some(agent.id))).await?;
+    let demo2 = operator::create_user(&console, passwords, create("demo2", "Demo@1234", Role::Client, Some(agent.id))).await?;
+    let maker = operator::create_user(&console, passwords, create("maker", "Maker@1234", Role::Client, Some(agent.id))).await?;
 
     operator::mint(&console, admin.id, Money::from_minor(100_000_000_00)).await?;
     let deposit = |user: &User, units: i64| {

@@ -1,11 +1,11 @@
 //! One market's task: its in-memory [`Market`] (books, positions) and the stored copy kept in
 //! step with it. See the module docs of `engine` for the order of a placement.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use backlay_core::exchange::{
     Bet, Market, MarketError, MarketKind, MarketResult, MarketSpec, NewOrder, OrderId, Persistence, RestingOrder, RunnerId,
-    Side, UserId,
+    Settlement, Side, UserId,
 };
 use backlay_core::money::Money;
 use backlay_core::odds::Price;
@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::{broadcast, mpsc};
+use tokio::time::Instant;
 
 mod placement;
 
@@ -42,8 +43,23 @@ pub struct PlaceBet {
     /// Fingerprint of the request body, to tell a repeat from a different bet with the same
     /// `client_ref`.
     pub request_hash: String,
-    /// Set after an in-play bet delay: the suspension count seen when the bet arrived.
-    pub admitted_after_suspensions: Option<u64>,
+}
+
+/// A bet on its way through the market's task.
+#[derive(Clone, Debug)]
+pub(crate) struct Placement {
+    pub bet: PlaceBet,
+    /// The market's [`Suspensions`] count when the bet arrived.
+    suspensions_at_arrival: u64,
+    /// The bet waited out the in-play bet delay: it is placed only if no suspension or result
+    /// arrived since it did.
+    waited: bool,
+}
+
+impl Placement {
+    pub(crate) fn arriving(bet: PlaceBet, suspensions_at_arrival: u64) -> Placement {
+        Placement { bet, suspensions_at_arrival, waited: false }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -113,53 +129,105 @@ pub(crate) struct MarketActor {
     market: Market,
     /// Each user's exposure here as stored in `market_exposures`.
     stored_exposure: HashMap<i64, i64>,
-    /// What a placement must wait for, read by the API without asking this task.
-    gate: Arc<AdmissionGate>,
+    /// Suspensions (and results) sent to this market, counted as they arrive.
+    suspensions: Arc<Suspensions>,
     /// Bet ids reserved in the database and not given out yet, oldest first.
     spare_bet_ids: VecDeque<i64>,
     stats: Arc<EngineStats>,
     changes: broadcast::Sender<MarketChange>,
 }
 
-/// What a placement must wait for: the in-play bet delay, and the suspension count it must
-/// still see when the delay is over.
-#[derive(Copy, Clone, Debug)]
-pub struct Admission {
-    pub delay_ms: u64,
-    pub suspensions: u64,
-}
-
-/// A market's [`Admission`], kept by its task and read by callers without a round trip
-/// through the task's queue (which would cut its group commits short).
+/// How many suspensions and results were sent to a market since its task started, counted
+/// by the sender when the command arrives (before it waits in the task's queue), and once
+/// more whenever the task reloads from the database. A bet that waited out its bet delay is
+/// placed only if the count is still the one it arrived with.
 #[derive(Debug, Default)]
-pub struct AdmissionGate {
-    delay_ms: AtomicU64,
-    /// How many times the market was suspended since its task started: a bet admitted before
-    /// a suspension is refused after its bet delay even if the market reopened meanwhile.
-    suspensions: AtomicU64,
-}
+pub struct Suspensions(AtomicU64);
 
-impl AdmissionGate {
-    pub fn admission(&self) -> Admission {
-        Admission { delay_ms: self.delay_ms.load(Ordering::Acquire), suspensions: self.suspensions() }
+impl Suspensions {
+    pub fn count(&self) -> u64 {
+        self.0.load(Ordering::Acquire)
     }
 
-    fn suspensions(&self) -> u64 {
-        self.suspensions.load(Ordering::Acquire)
-    }
-
-    fn count_suspension(&self) {
-        self.suspensions.fetch_add(1, Ordering::AcqRel);
-    }
-
-    fn set_delay_ms(&self, delay_ms: i64, in_play: bool) {
-        let delay = if in_play { u64::try_from(delay_ms).unwrap_or(0) } else { 0 };
-        self.delay_ms.store(delay, Ordering::Release);
+    pub fn count_one(&self) {
+        self.0.fetch_add(1, Ordering::AcqRel);
     }
 }
 
 /// Most placements committed in one transaction.
 const MAX_BETS_PER_COMMIT: usize = 256;
+
+/// Most bets one market holds in their bet delay; beyond it a bet is refused as "busy".
+const MAX_DELAYED_BETS: usize = 4096;
+
+/// What every command sent to a settled or void market hears.
+pub(crate) const MARKET_CLOSED: &str = "This market is closed.";
+
+/// 409 "This market is closed.": the market was resulted or voided.
+pub(crate) fn market_closed() -> AppError {
+    AppError::Conflict(MARKET_CLOSED.into())
+}
+
+/// Where each placement's answer goes.
+pub(crate) type Reply = tokio::sync::oneshot::Sender<Result<BetAnswer, AppError>>;
+
+/// Bets waiting out the in-play bet delay inside a market's task, earliest due first.
+#[derive(Default)]
+struct DelayedBets {
+    waiting: VecDeque<(Instant, Placement, Reply)>,
+}
+
+impl DelayedBets {
+    fn len(&self) -> usize {
+        self.waiting.len()
+    }
+
+    fn push(&mut self, due: Instant, placement: Placement, reply: Reply) {
+        // The delay can differ between bets (the operator may change it), so keep the order.
+        let at = self.waiting.partition_point(|(other, _, _)| *other <= due);
+        self.waiting.insert(at, (due, placement, reply));
+    }
+
+    fn next_due(&self) -> Option<Instant> {
+        self.waiting.front().map(|(due, _, _)| *due)
+    }
+
+    /// The bets due by `now`, at most a commit's worth, marked as having waited.
+    fn take_due(&mut self, now: Instant) -> Vec<(Placement, Reply)> {
+        let due = self.waiting.partition_point(|(at, _, _)| *at <= now).min(MAX_BETS_PER_COMMIT);
+        self.waiting
+            .drain(..due)
+            .map(|(_, mut placement, reply)| {
+                placement.waited = true;
+                (placement, reply)
+            })
+            .collect()
+    }
+
+    /// Answers, at once, every waiting bet that arrived before the latest suspension or result.
+    fn refuse_overtaken(&mut self, suspensions: u64, refusal: impl Fn() -> AppError) {
+        if self.waiting.iter().all(|(_, placement, _)| placement.suspensions_at_arrival == suspensions) {
+            return;
+        }
+        let (overtaken, still): (VecDeque<_>, VecDeque<_>) =
+            self.waiting.drain(..).partition(|(_, placement, _)| placement.suspensions_at_arrival != suspensions);
+        self.waiting = still;
+        for (_, _, reply) in overtaken {
+            let _ = reply.send(Err(refusal()));
+        }
+    }
+
+    /// Answers every waiting bet with `refusal` (the market closed, or its task is ending).
+    fn refuse_all(&mut self, refusal: impl Fn() -> AppError) {
+        for (_, _, reply) in self.waiting.drain(..) {
+            let _ = reply.send(Err(refusal()));
+        }
+    }
+}
+
+fn suspended_during_delay() -> AppError {
+    AppError::Conflict("The market was suspended during the bet delay, so the bet was not placed.".into())
+}
 
 fn kind_of(row: &MarketRow) -> Result<MarketKind, AppError> {
     Ok(match row.market_type.as_str() {
@@ -190,8 +258,9 @@ fn side_name(kind: MarketKind, side: Side) -> &'static str {
 
 fn market_error(err: MarketError) -> AppError {
     match err {
+        MarketError::NotOpen { status } if status.is_settled() => market_closed(),
         MarketError::NotOpen { status } => AppError::Conflict(format!("This market is {status} and takes no bets now.")),
-        MarketError::AlreadySettled { .. } => AppError::Conflict("This market is already settled.".into()),
+        MarketError::AlreadySettled { .. } => market_closed(),
         other => AppError::invalid(capitalised(&other.to_string())),
     }
 }
@@ -221,7 +290,7 @@ impl MarketActor {
         market_id: i64,
         stats: Arc<EngineStats>,
         changes: broadcast::Sender<MarketChange>,
-        gate: Arc<AdmissionGate>,
+        suspensions: Arc<Suspensions>,
     ) -> Result<MarketActor, AppError> {
         let row = store.market(market_id).await?;
         let kind = kind_of(&row)?;
@@ -260,7 +329,6 @@ impl MarketActor {
         }
         let stored_exposure = store.exposures_of_market(market_id).await?.into_iter().collect();
         let the_match = store.match_by_id(row.match_id).await?;
-        gate.set_delay_ms(row.bet_delay_ms, the_match.in_play);
         Ok(MarketActor {
             store,
             match_name: the_match.name,
@@ -268,7 +336,7 @@ impl MarketActor {
             row,
             market,
             stored_exposure,
-            gate,
+            suspensions,
             spare_bet_ids: VecDeque::new(),
             stats,
             changes,
@@ -276,22 +344,42 @@ impl MarketActor {
     }
 
     pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        let mut delayed = DelayedBets::default();
         let mut next: Option<Command> = None;
         loop {
             let command = match next.take() {
                 Some(command) => command,
-                None => match commands.recv().await {
-                    Some(command) => command,
-                    None => return,
-                },
+                None => {
+                    let next_due = delayed.next_due();
+                    tokio::select! {
+                        // Due bets first, so a busy queue cannot hold them past their delay;
+                        // a suspension still queued is already in the count they are checked
+                        // against.
+                        biased;
+                        () = tokio::time::sleep_until(next_due.unwrap_or_else(Instant::now)), if next_due.is_some() => {
+                            let due = delayed.take_due(Instant::now());
+                            let touched = self.place_batch(due).await;
+                            self.publish(touched);
+                            continue;
+                        }
+                        received = commands.recv() => match received {
+                            Some(command) => command,
+                            None => {
+                                delayed.refuse_all(market_closed);
+                                return;
+                            }
+                        },
+                    }
+                }
             };
             match command {
-                Command::Place(bet, reply) => {
+                Command::Place(placement, reply) => {
                     // Group commit: every placement already waiting joins this transaction.
-                    let mut batch = vec![(bet, reply)];
+                    let mut batch = Vec::new();
+                    self.admit(placement, reply, &mut batch, &mut delayed);
                     while batch.len() < MAX_BETS_PER_COMMIT {
                         match commands.try_recv() {
-                            Ok(Command::Place(bet, reply)) => batch.push((bet, reply)),
+                            Ok(Command::Place(placement, reply)) => self.admit(placement, reply, &mut batch, &mut delayed),
                             Ok(other) => {
                                 next = Some(other);
                                 break;
@@ -299,8 +387,10 @@ impl MarketActor {
                             Err(_) => break,
                         }
                     }
-                    let touched = self.place_batch(batch).await;
-                    self.publish(touched);
+                    if !batch.is_empty() {
+                        let touched = self.place_batch(batch).await;
+                        self.publish(touched);
+                    }
                 }
                 Command::Cancel { user_id, bet_id, size, reply } => {
                     let answer = self.cancel(user_id, bet_id, size).await;
@@ -339,12 +429,67 @@ impl MarketActor {
                     }
                     let _ = reply.send(answer);
                     if settled {
+                        delayed.refuse_all(market_closed);
+                        self.answer_as_closed(commands).await;
                         return;
                     }
                 }
                 Command::View { user_id, reply } => {
                     let _ = reply.send(self.view(user_id));
                 }
+            }
+            // A suspension (or a reload) overtook the bets in their delay: tell them now.
+            delayed.refuse_overtaken(self.suspensions.count(), suspended_during_delay);
+        }
+    }
+
+    /// Takes a placement off the queue: on an in-play market with a bet delay it waits in the
+    /// delay queue, if the market is open now; otherwise it joins the batch placed at once
+    /// (which checks the status itself).
+    fn admit(&self, placement: Placement, reply: Reply, batch: &mut Vec<(Placement, Reply)>, delayed: &mut DelayedBets) {
+        let delay_ms = if self.in_play { u64::try_from(self.row.bet_delay_ms).unwrap_or(0) } else { 0 };
+        if delay_ms == 0 {
+            batch.push((placement, reply));
+            return;
+        }
+        if let Err(refusal) = self.check_open() {
+            let _ = reply.send(Err(refusal));
+            return;
+        }
+        if delayed.len() >= MAX_DELAYED_BETS {
+            let _ = reply.send(Err(AppError::Conflict("The market is busy. Try again in a moment.".into())));
+            return;
+        }
+        delayed.push(Instant::now() + std::time::Duration::from_millis(delay_ms), placement, reply);
+    }
+
+    /// `Ok` while the market takes bets; the 409 a bet gets otherwise.
+    fn check_open(&self) -> Result<(), AppError> {
+        if self.market.status().is_settled() {
+            return Err(market_closed());
+        }
+        match self.row.status.as_str() {
+            "open" => Ok(()),
+            "ball_running" => Err(AppError::Conflict("This market is suspended (ball running) and takes no bets now.".into())),
+            "closed" | "void" => Err(market_closed()),
+            other => Err(AppError::Conflict(format!("This market is {other} and takes no bets now."))),
+        }
+    }
+
+    /// After the settlement: every command that raced the result into the queue hears that
+    /// the market is closed (a view still shows it); new ones are refused at the queue.
+    async fn answer_as_closed(&self, mut commands: mpsc::Receiver<Command>) {
+        commands.close();
+        while let Some(command) = commands.recv().await {
+            match command {
+                Command::Place(_, reply) => drop(reply.send(Err(market_closed()))),
+                Command::Cancel { reply, .. } => drop(reply.send(Err(market_closed()))),
+                Command::SetStatus { reply, .. } => drop(reply.send(Err(market_closed()))),
+                Command::SetRates(_, reply) => drop(reply.send(Err(market_closed()))),
+                // Nothing is left to lapse.
+                Command::SetInPlay { reply, .. } => drop(reply.send(Ok(()))),
+                Command::Settle { reply, .. } => drop(reply.send(Err(market_closed()))),
+                Command::View { user_id, reply } => drop(reply.send(self.view(user_id))),
             }
         }
     }
@@ -363,12 +508,13 @@ impl MarketActor {
     /// After a failure part-way through a change, memory may be ahead of the database:
     /// start again from what is stored.
     async fn reload(&mut self) {
-        let gate = self.gate.clone();
-        match MarketActor::load(self.store.clone(), self.row.market_id, self.stats.clone(), self.changes.clone(), gate).await {
+        let suspensions = self.suspensions.clone();
+        match MarketActor::load(self.store.clone(), self.row.market_id, self.stats.clone(), self.changes.clone(), suspensions).await {
             Ok(fresh) => {
                 *self = fresh;
-                // A reload may have lost track of a suspension: count one, so delayed bets re-check.
-                self.gate.count_suspension();
+                // A reload may have lost track of a suspension: count one, so bets in their
+                // delay are refused rather than placed on a market we are unsure of.
+                self.suspensions.count_one();
             }
             Err(err) => tracing::error!(market_id = self.row.market_id, "reloading market failed: {err}"),
         }
@@ -449,10 +595,8 @@ impl MarketActor {
                 self.market.reopen().map_err(market_error)?;
                 Vec::new()
             }
-            "suspended" | "ball_running" => {
-                self.gate.count_suspension();
-                self.market.suspend().map_err(market_error)?
-            }
+            // Counted by `Engine::set_status` when the command arrived.
+            "suspended" | "ball_running" => self.market.suspend().map_err(market_error)?,
             other => {
                 return Err(AppError::field(
                     "status",
@@ -474,7 +618,6 @@ impl MarketActor {
         let lapsed = if in_play { self.market.lapse_orders() } else { Vec::new() };
         let lapsed_users = self.store_lapses(&lapsed, None).await?;
         self.in_play = in_play;
-        self.gate.set_delay_ms(self.row.bet_delay_ms, in_play);
         Ok(lapsed_users)
     }
 
@@ -486,7 +629,7 @@ impl MarketActor {
             let mut writer = self.store.begin_write().await?;
             if let Some(status) = status {
                 if !writer.set_market_status(self.row.market_id, status).await? {
-                    return Err(AppError::Conflict("This market is already settled.".into()));
+                    return Err(market_closed());
                 }
             }
             let mut touched = BTreeSet::new();
@@ -559,12 +702,14 @@ impl MarketActor {
             }
             ResultInput::Void => (MarketResult::Void, None, None),
         };
+        // Each bet's own P&L, from what is stored (this task is the market's only writer).
+        let bet_pnls = self.bet_pnls(&result).await?;
         let settled = self.market.settle(&result).map_err(market_error)?;
         let status = if result.is_void() { "void" } else { "closed" };
         let outcome: Result<String, AppError> = async {
             let mut writer = self.store.begin_write().await?;
             if !writer.record_market_result(self.row.market_id, status, result_runner_id, result_value, now_ms()).await? {
-                return Err(AppError::Conflict("This market is already settled.".into()));
+                return Err(market_closed());
             }
             // Exposure first: what a loser pays comes out of what was reserved for it.
             for (user, stored) in &self.stored_exposure {
@@ -606,7 +751,10 @@ impl MarketActor {
                     )
                     .await?;
             }
+            check_bet_pnls(self.row.market_id, &bet_pnls, &settled.settlement)?;
             writer.close_market_bets(self.row.market_id, if status == "void" { "void" } else { "settled" }).await?;
+            let pnls: Vec<(i64, i64)> = bet_pnls.iter().map(|(bet_id, _, pnl)| (*bet_id, *pnl)).collect();
+            writer.set_bet_pnls(self.row.market_id, &pnls).await?;
             writer.commit().await?;
             Ok(if status == "void" { format!("{label} is void: every bet is off.") } else { format!("{label} is settled.") })
         }
@@ -616,6 +764,32 @@ impl MarketActor {
             Err(_) => self.reload().await,
         }
         outcome
+    }
+
+    /// Every matched bet's P&L under `result` as (bet id, user id, P&L), from the stored fills
+    /// (exchange markets: a bet's P&L is the sum over its fills) or the stored house bets.
+    async fn bet_pnls(&self, result: &MarketResult) -> Result<Vec<(i64, i64, i64)>, AppError> {
+        let kind = self.kind();
+        let mut pnls: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
+        if kind.is_house_banked() {
+            for bet in self.store.bets_of_market(self.row.market_id).await? {
+                if bet.matched_minor > 0 && matches!(bet.status.as_str(), "open" | "matched") {
+                    let pnl = result.bet_pnl_minor(&matched_bet(kind, &bet)?);
+                    pnls.insert(bet.bet_id, (bet.user_id, pnl));
+                }
+            }
+        } else {
+            for fill in self.store.fills_of_market(self.row.market_id).await? {
+                let price = Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0))
+                    .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {} has price {}: {e}", fill.fill_id, fill.price)))?;
+                for (bet_id, user_id, side) in [(fill.back_bet_id, fill.back_user_id, Side::Back), (fill.lay_bet_id, fill.lay_user_id, Side::Lay)] {
+                    let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
+                        .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id)))?;
+                    pnls.entry(bet_id).or_insert((user_id, 0)).1 += result.bet_pnl_minor(&bet);
+                }
+            }
+        }
+        Ok(pnls.into_iter().map(|(bet_id, (user_id, pnl))| (bet_id, user_id, pnl)).collect())
     }
 
     fn view(&self, user_id: Option<i64>) -> MarketView {
@@ -654,6 +828,30 @@ impl MarketActor {
         };
         MarketView { row: self.row.clone(), in_play: self.in_play, runners, fancy_book }
     }
+}
+
+/// The bets' P&Ls must add up, per user, to the settlement posted to the ledger: the two are
+/// computed apart (from the stored bets, and from the positions in memory), so a difference is
+/// a bug, and the settlement is refused rather than stored with bets that disagree with it.
+fn check_bet_pnls(market_id: i64, bet_pnls: &[(i64, i64, i64)], settlement: &Settlement) -> Result<(), AppError> {
+    let mut per_user: BTreeMap<i64, i64> = BTreeMap::new();
+    for (_, user_id, pnl) in bet_pnls {
+        *per_user.entry(*user_id).or_default() += pnl;
+    }
+    for user in &settlement.users {
+        let of_bets = per_user.remove(&user.user_id.0).unwrap_or(0);
+        if of_bets != user.pnl_minor {
+            return Err(AppError::Internal(anyhow::anyhow!(
+                "market {market_id}: user {}'s bets add up to {of_bets} but the settlement says {}",
+                user.user_id.0,
+                user.pnl_minor
+            )));
+        }
+    }
+    if let Some((user_id, pnl)) = per_user.into_iter().find(|(_, pnl)| *pnl != 0) {
+        return Err(AppError::Internal(anyhow::anyhow!("market {market_id}: user {user_id}'s bets add up to {pnl} with no settlement")));
+    }
+    Ok(())
 }
 
 /// An exchange order in the book is its stored bet: the order id is the bet id.

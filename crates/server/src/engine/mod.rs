@@ -8,8 +8,19 @@
 //! order unmatched must fit the available balance — matching can only lower it), matches in
 //! memory, then writes the bets, fills and exposures and commits before anyone is answered.
 //! If the store fails, the task reloads the market from what was committed, so memory never
-//! runs ahead of the database (`market_task/placement.rs` has the details). The in-play bet
-//! delay is read from each market's [`AdmissionGate`] without a round trip through its task.
+//! runs ahead of the database (`market_task/placement.rs` has the details).
+//!
+//! The in-play bet delay is kept by the market's task too, so that no bet is past-posted: a
+//! bet is admitted only if the market is open when the task takes it (commands are taken in
+//! the order they arrived, so a suspension sent before the bet is seen first), then waits out
+//! the delay in the task's delay queue, and is placed only if no suspension or result arrived
+//! in the meantime — counted by [`Suspensions`] when the command *arrives*, not when the task
+//! gets to it, so a suspension still queued behind other commands already counts. Example,
+//! delay 2 s: a bet at t = 0 on an open market waits; the operator suspends at t = 0.5 and
+//! reopens at t = 1; at t = 2 the count differs from the bet's, and it is refused with 409.
+//!
+//! A settled or void market answers 409 "This market is closed." to everything sent to it,
+//! including commands that raced the result into its queue.
 //!
 //! At start-up every live market is rebuilt from its stored bets: fills and house bets as
 //! matched bets, unmatched orders back into their books oldest first (time priority kept).
@@ -22,18 +33,20 @@ use std::sync::Arc;
 
 use backlay_core::money::Money;
 use backlay_store::Store;
+use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{broadcast, mpsc, oneshot, RwLock};
 
 use crate::error::AppError;
 
-pub use market_task::{Admission, AdmissionGate, BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, RunnerView};
+pub use market_task::{BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, RunnerView, Suspensions};
+pub(crate) use market_task::{market_closed, MARKET_CLOSED};
 
 /// How many commands may wait for one market before callers are told to retry.
 const MARKET_QUEUE_LEN: usize = 1024;
 
 /// Commands a market task takes.
 pub(crate) enum Command {
-    Place(PlaceBet, oneshot::Sender<Result<BetAnswer, AppError>>),
+    Place(market_task::Placement, oneshot::Sender<Result<BetAnswer, AppError>>),
     Cancel { user_id: i64, bet_id: i64, size: Option<Money>, reply: oneshot::Sender<Result<CancelAnswer, AppError>> },
     SetStatus { status: String, reply: oneshot::Sender<Result<(), AppError>> },
     SetRates(RatesUpdate, oneshot::Sender<Result<(), AppError>>),
@@ -76,11 +89,12 @@ pub struct MarketChange {
 /// Changes a slow listener may fall behind by before it is told to take a full snapshot.
 const CHANGE_BACKLOG: usize = 4096;
 
-/// How the API reaches a running market: its task's queue, and its admission gate.
+/// How the API reaches a running market: its task's queue, and the count of suspensions
+/// sent to it.
 #[derive(Clone)]
 struct MarketHandle {
     commands: mpsc::Sender<Command>,
-    gate: Arc<AdmissionGate>,
+    suspensions: Arc<Suspensions>,
 }
 
 /// The running markets.
@@ -108,12 +122,13 @@ impl Engine {
 
     /// Starts (or restarts) the task of a market stored in the database.
     pub async fn spawn(&self, market_id: i64) -> Result<(), AppError> {
-        let gate = Arc::new(AdmissionGate::default());
+        let suspensions = Arc::new(Suspensions::default());
         let actor =
-            market_task::MarketActor::load(self.store.clone(), market_id, self.stats.clone(), self.changes.clone(), gate.clone()).await?;
+            market_task::MarketActor::load(self.store.clone(), market_id, self.stats.clone(), self.changes.clone(), suspensions.clone())
+                .await?;
         let (commands, receiver) = mpsc::channel(MARKET_QUEUE_LEN);
         tokio::spawn(actor.run(receiver));
-        self.markets.write().await.insert(market_id, MarketHandle { commands, gate });
+        self.markets.write().await.insert(market_id, MarketHandle { commands, suspensions });
         Ok(())
     }
 
@@ -121,33 +136,47 @@ impl Engine {
         if let Some(handle) = self.markets.read().await.get(&market_id) {
             return Ok(handle.clone());
         }
-        // Closed and void markets have no task; say which it is.
+        // Closed and void markets have no task.
+        Err(self.without_task(market_id).await)
+    }
+
+    /// Why a market has no task (or its task ended while a command waited): it was settled
+    /// or voided, or there is no such market.
+    async fn without_task(&self, market_id: i64) -> AppError {
         match self.store.market(market_id).await {
-            Ok(market) => Err(AppError::Conflict(format!("This market is {} and takes no bets.", market.status))),
-            Err(backlay_store::StoreError::NotFound) => Err(AppError::NotFound(format!("There is no market with id {market_id}."))),
-            Err(other) => Err(other.into()),
+            Ok(market) if matches!(market.status.as_str(), "closed" | "void") => market_closed(),
+            Ok(market) => AppError::Internal(anyhow::anyhow!("market {market_id} is {} but has no running task", market.status)),
+            Err(backlay_store::StoreError::NotFound) => AppError::NotFound(format!("There is no market with id {market_id}.")),
+            Err(other) => other.into(),
         }
     }
 
     async fn ask<T>(&self, market_id: i64, make: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, AppError> {
         let handle = self.handle(market_id).await?;
-        let (reply, answer) = oneshot::channel();
-        handle
-            .commands
-            .try_send(make(reply))
-            .map_err(|_| AppError::Conflict("The market is busy. Try again in a moment.".into()))?;
-        answer.await.map_err(|_| AppError::Internal(anyhow::anyhow!("market {market_id} task stopped")))
+        self.send(market_id, &handle, make).await
     }
 
-    /// Places a bet. On an in-play market with a bet delay the bet waits out the delay first
-    /// and is refused if the market was suspended in the meantime (no past-posting).
-    pub async fn place(&self, mut bet: PlaceBet) -> Result<BetAnswer, AppError> {
-        let admission = self.handle(bet.market_id).await?.gate.admission();
-        if admission.delay_ms > 0 {
-            tokio::time::sleep(std::time::Duration::from_millis(admission.delay_ms)).await;
-            bet.admitted_after_suspensions = Some(admission.suspensions);
+    async fn send<T>(&self, market_id: i64, handle: &MarketHandle, make: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, AppError> {
+        let (reply, answer) = oneshot::channel();
+        match handle.commands.try_send(make(reply)) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) => return Err(AppError::Conflict("The market is busy. Try again in a moment.".into())),
+            // The task ended with the market's settlement after we looked it up.
+            Err(TrySendError::Closed(_)) => return Err(self.without_task(market_id).await),
         }
-        self.ask(bet.market_id, |reply| Command::Place(bet, reply)).await?
+        match answer.await {
+            Ok(answer) => Ok(answer),
+            Err(_) => Err(self.without_task(market_id).await),
+        }
+    }
+
+    /// Places a bet. On an in-play market with a bet delay the market's task holds the bet for
+    /// the delay and refuses it if a suspension or a result arrived in the meantime (no
+    /// past-posting; see the module docs).
+    pub async fn place(&self, bet: PlaceBet) -> Result<BetAnswer, AppError> {
+        let handle = self.handle(bet.market_id).await?;
+        let placement = market_task::Placement::arriving(bet, handle.suspensions.count());
+        self.send(placement.bet.market_id, &handle, |reply| Command::Place(placement, reply)).await?
     }
 
     pub async fn cancel(&self, market_id: i64, user_id: i64, bet_id: i64, size: Option<Money>) -> Result<CancelAnswer, AppError> {
@@ -155,8 +184,14 @@ impl Engine {
     }
 
     pub async fn set_status(&self, market_id: i64, status: &str) -> Result<(), AppError> {
+        let handle = self.handle(market_id).await?;
+        if matches!(status, "suspended" | "ball_running") {
+            // Counted on arrival: a bet in its delay is refused even while this command still
+            // waits in the task's queue.
+            handle.suspensions.count_one();
+        }
         let status = status.to_string();
-        self.ask(market_id, |reply| Command::SetStatus { status, reply }).await?
+        self.send(market_id, &handle, |reply| Command::SetStatus { status, reply }).await?
     }
 
     pub async fn set_rates(&self, market_id: i64, rates: RatesUpdate) -> Result<(), AppError> {
@@ -166,15 +201,22 @@ impl Engine {
     /// Tells a running market its match went in play (or back). Markets without a task are
     /// settled or not loaded and have nothing to lapse.
     pub async fn set_in_play(&self, market_id: i64, in_play: bool) -> Result<(), AppError> {
-        if !self.is_running(market_id).await {
+        let Some(handle) = self.markets.read().await.get(&market_id).cloned() else {
             return Ok(());
+        };
+        match self.send(market_id, &handle, |reply| Command::SetInPlay { in_play, reply }).await {
+            // Settled while we asked: nothing left to lapse.
+            Err(AppError::Conflict(message)) if message == MARKET_CLOSED => Ok(()),
+            answer => answer?,
         }
-        self.ask(market_id, |reply| Command::SetInPlay { in_play, reply }).await?
     }
 
     /// Declares the result (or void) and settles; the task ends with the market.
     pub async fn settle(&self, market_id: i64, result: market_task::ResultInput) -> Result<String, AppError> {
-        let message = self.ask(market_id, |reply| Command::Settle { result, reply }).await??;
+        let handle = self.handle(market_id).await?;
+        // Bets in their delay are refused from the moment the result arrives.
+        handle.suspensions.count_one();
+        let message = self.send(market_id, &handle, |reply| Command::Settle { result, reply }).await??;
         self.markets.write().await.remove(&market_id);
         Ok(message)
     }

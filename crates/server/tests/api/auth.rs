@@ -1,5 +1,6 @@
 //! Log-in, sign-up, log-out, change-password, tokens and throttling.
 
+use futures::StreamExt as _;
 use serde_json::json;
 
 use crate::both_databases;
@@ -207,3 +208,162 @@ async fn a_user_created_by_a_parent_must_change_password_first(app: TestApp) {
     assert_eq!(app.login_answer("fresh_client", "Mine@1234").await.data()["is_change_password"], 0);
 }
 both_databases!(a_user_created_by_a_parent_must_change_password_first);
+
+// ---------------------------------------------------------------------------------------------
+// Log-in storms (issue 11, finding 1): an attempt is counted before its password is hashed, so
+// no number of log-ins sent at once gets more password checks than the limit.
+
+/// How many answers had each status, e.g. `{400: 5, 429: 20}`.
+fn statuses(answers: &[crate::common::Answer]) -> std::collections::BTreeMap<u16, usize> {
+    let mut counts = std::collections::BTreeMap::new();
+    for answer in answers {
+        *counts.entry(answer.status.as_u16()).or_default() += 1;
+    }
+    counts
+}
+
+async fn a_burst_of_wrong_passwords_at_once_gets_at_most_five_checks(app: TestApp) {
+    let mut burst: futures::stream::FuturesUnordered<_> =
+        (0..25).map(|i| app.spawn_login("demo2", &format!("Wrong@{i:04}"))).collect();
+    // The first answer back comes while the rest are still being worked on; a right password
+    // sent now, inside the burst, must be refused like the wrong ones past the limit.
+    let mut answers = vec![burst.next().await.unwrap().unwrap()];
+    let right = app.login_answer("demo2", "Demo@1234").await;
+    while let Some(answer) = burst.next().await {
+        answers.push(answer.unwrap());
+    }
+    let counts = statuses(&answers);
+    let checked = counts.get(&400).copied().unwrap_or(0);
+    assert!(checked <= 5, "at most 5 passwords checked for one name, got {counts:?}");
+    assert_eq!(counts.get(&429).copied().unwrap_or(0), 25 - checked, "every other answer is a 429: {counts:?}");
+    for refused in answers.iter().filter(|a| a.status == 429) {
+        let retry_after: u64 = refused.headers["retry-after"].to_str().unwrap().parse().unwrap();
+        assert!(retry_after > 0 && retry_after <= 15 * 60, "{retry_after}");
+        assert!(refused.message().contains("Try again"), "{}", refused.message());
+    }
+    right.expect(429);
+    // The burst used the name's allowance: the right password is still refused afterwards.
+    app.login_answer("demo2", "Demo@1234").await.expect(429);
+    app.login_answer("demo", "Demo@1234").await.expect(200);
+}
+both_databases!(a_burst_of_wrong_passwords_at_once_gets_at_most_five_checks);
+
+async fn two_hundred_log_ins_at_once_from_one_address_get_at_most_its_limit_of_checks(app: TestApp) {
+    // Every name different, so only the address's limit (30 failures) stands in the way.
+    let burst: Vec<_> = (0..200).map(|i| app.spawn_login(&format!("ghost{i}"), "Wrong@1234")).collect();
+    let mut answers = Vec::new();
+    for request in burst {
+        answers.push(request.await.unwrap());
+    }
+    let counts = statuses(&answers);
+    let checked = counts.get(&400).copied().unwrap_or(0);
+    assert!(checked <= 30, "at most the address's 30 checks, got {counts:?}");
+    let refused: Vec<_> = answers.iter().filter(|a| a.status != 400).collect();
+    assert_eq!(refused.len(), 200 - checked);
+    for answer in refused {
+        // Past the limit (429), or beyond the queue for the password hasher (503); either says
+        // when to come back.
+        assert!(matches!(answer.status.as_u16(), 429 | 503), "{counts:?}: {}", answer.body);
+        assert!(answer.headers.contains_key("retry-after"), "{}", answer.body);
+    }
+    eprintln!("200 log-ins at once from one address: {counts:?}");
+}
+both_databases!(two_hundred_log_ins_at_once_from_one_address_get_at_most_its_limit_of_checks);
+
+// ---------------------------------------------------------------------------------------------
+// Tokens (issue 11, finding 12): a token that was never issued is "not logged in"; one that was
+// issued and has ended has expired.
+
+async fn a_token_never_issued_is_not_logged_in_and_an_ended_one_has_expired(app: TestApp) {
+    for path in ["user/getUserBalance", "user/getButtonValue"] {
+        let never = app.get(path, Some("never-issued-token")).await;
+        never.expect(401);
+        assert_eq!(never.message(), "You are not logged in.", "{path}");
+    }
+    let never = app.get("user/getUserBalance", Some(&"x".repeat(5000))).await;
+    never.expect(401);
+    assert_eq!(never.message(), "You are not logged in.");
+    let token = app.demo().await;
+    app.post("user/logout", Some(&token), json!({})).await.expect(200);
+    for path in ["user/getUserBalance", "user/getButtonValue"] {
+        let ended = app.get(path, Some(&token)).await;
+        ended.expect(401);
+        assert_eq!(ended.message(), "Your session has expired. Log in again.", "{path}");
+    }
+}
+both_databases!(a_token_never_issued_is_not_logged_in_and_an_ended_one_has_expired);
+
+// ---------------------------------------------------------------------------------------------
+// The client's address behind a proxy (issue 11, finding 5): a proxy appends the address it saw
+// to X-Forwarded-For, so only the right-most hops are the proxies' word; the rest is whatever
+// the client sent.
+
+/// Signs up a new client with these X-Forwarded-For header lines and answers the address the
+/// audit log recorded for the sign-up.
+async fn signup_address(app: &TestApp, user_name: &str, forwarded_for: &[&str]) -> Option<String> {
+    let mut request = app.client.post(format!("{}/user/signup", app.base)).json(&signup_body(user_name));
+    for line in forwarded_for {
+        request = request.header("x-forwarded-for", *line);
+    }
+    assert_eq!(request.send().await.unwrap().status().as_u16(), 200);
+    let admin = app.admin().await;
+    let audit = app.post("admin/audit", Some(&admin), json!({ "limit": 20 })).await;
+    audit.expect(200);
+    let row = audit.data()["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["action"] == "user.signup" && row["detail"]["user_name"] == user_name)
+        .cloned()
+        .expect("the sign-up is audited");
+    row["client_ip"].as_str().map(str::to_string)
+}
+
+async fn the_right_most_forwarded_hop_is_the_client(db: crate::common::Db) {
+    let Some(app) = crate::common::spawn_app_with(db, |config| config.trust_forwarded_for = true).await else { return };
+    // A client's own X-Forwarded-For, with the proxy's hop appended: the spoofed first hop is ignored.
+    assert_eq!(signup_address(&app, "spoof_one", &["6.6.6.6, 203.0.113.7"]).await.as_deref(), Some("203.0.113.7"));
+    // The same split over two header lines (the proxy added a line of its own).
+    assert_eq!(signup_address(&app, "spoof_two", &["6.6.6.6", "203.0.113.8"]).await.as_deref(), Some("203.0.113.8"));
+    // No header: the connecting address.
+    assert_eq!(signup_address(&app, "direct", &[]).await.as_deref(), Some("127.0.0.1"));
+    // A hop that is not an address is not believed either.
+    assert_eq!(signup_address(&app, "garbage", &["6.6.6.6, not-an-address"]).await.as_deref(), Some("127.0.0.1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_right_most_forwarded_hop_is_the_client_sqlite() {
+    the_right_most_forwarded_hop_is_the_client(crate::common::Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_right_most_forwarded_hop_is_the_client_postgres() {
+    the_right_most_forwarded_hop_is_the_client(crate::common::Db::Postgres).await;
+}
+
+async fn behind_two_proxies_the_second_hop_from_the_right_is_the_client(db: crate::common::Db) {
+    let adjust = |config: &mut backlay_server::Config| {
+        config.trust_forwarded_for = true;
+        config.trusted_proxy_hops = 2;
+    };
+    let Some(app) = crate::common::spawn_app_with(db, adjust).await else { return };
+    // client's lie, the address the outer proxy saw, the outer proxy as the inner one saw it
+    assert_eq!(signup_address(&app, "two_hops", &["6.6.6.6, 198.51.100.9, 10.0.0.2"]).await.as_deref(), Some("198.51.100.9"));
+    // Only one entry: it did not come through both proxies.
+    assert_eq!(signup_address(&app, "one_hop", &["10.0.0.2"]).await.as_deref(), Some("127.0.0.1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_two_proxies_the_second_hop_from_the_right_is_the_client_sqlite() {
+    behind_two_proxies_the_second_hop_from_the_right_is_the_client(crate::common::Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_two_proxies_the_second_hop_from_the_right_is_the_client_postgres() {
+    behind_two_proxies_the_second_hop_from_the_right_is_the_client(crate::common::Db::Postgres).await;
+}
+
+async fn forwarded_for_is_ignored_unless_trusted(app: TestApp) {
+    assert_eq!(signup_address(&app, "untrusted", &["6.6.6.6, 203.0.113.7"]).await.as_deref(), Some("127.0.0.1"));
+}
+both_databases!(forwarded_for_is_ignored_unless_trusted);

@@ -8,7 +8,9 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use backlay_server::secret_key::SecretKeySource;
 use backlay_server::{Config, Server};
+use backlay_store::secrets::Keyring;
 use reqwest::StatusCode;
 use serde_json::Value;
 use sqlx::Connection;
@@ -78,6 +80,11 @@ pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<
         }
     };
     let mut config = Config::with_database(database_url);
+    // SQLite keeps the embedded default (the key file beside the database, made on first start);
+    // PostgreSQL must be given one.
+    if db == Db::Postgres {
+        config.secret_key = SecretKeySource::File { path: dir.path().join("secret.key"), create: true };
+    }
     config.addr = "127.0.0.1:0".parse().unwrap();
     config.demo = true;
     config.demo_markets = false;
@@ -168,6 +175,26 @@ impl TestApp {
         &self.config.database_url
     }
 
+    /// The configuration the server runs with (to start another on the same database).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The server's secret key file.
+    pub fn secret_key_path(&self) -> std::path::PathBuf {
+        match &self.config.secret_key {
+            SecretKeySource::BesideDatabase => backlay_server::secret_key::beside_database(&self.config.database_url),
+            SecretKeySource::File { path, .. } => path.clone(),
+            SecretKeySource::Text(_) => panic!("the tests give the key in a file"),
+        }
+    }
+
+    /// The app's database with the server's keys, for tests that read secrets beside the API.
+    pub async fn store(&self) -> backlay_store::Store {
+        let keyring = Keyring::load_file(&self.secret_key_path()).expect("the server made its key file");
+        backlay_store::Store::connect(self.database_url()).await.unwrap().with_keyring(std::sync::Arc::new(keyring))
+    }
+
     /// Stops the server and starts a new one on the same database (on a new port).
     pub async fn restart(&mut self) {
         if let Some(shutdown) = self.shutdown.take() {
@@ -212,6 +239,23 @@ impl TestApp {
 
     pub async fn login_answer(&self, user_name: &str, password: &str) -> Answer {
         self.post("user/login", None, serde_json::json!({ "user_name": user_name, "password": password })).await
+    }
+
+    /// Sends a log-in on a task of its own, so that many of them are on the wire at once
+    /// whatever the test awaits meanwhile.
+    pub fn spawn_login(&self, user_name: &str, password: &str) -> tokio::task::JoinHandle<Answer> {
+        let request = self
+            .client
+            .post(format!("{}/user/login", self.base))
+            .json(&serde_json::json!({ "user_name": user_name, "password": password }));
+        tokio::spawn(async move {
+            let response = request.send().await.expect("request sent");
+            let status = response.status();
+            let headers = response.headers().clone();
+            let text = response.text().await.expect("body read");
+            let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+            Answer { status, body, headers }
+        })
     }
 
     /// Logs in and returns the token; panics when the log-in fails.
@@ -274,6 +318,18 @@ impl TestApp {
         .await
         .expect(200);
         (id, token)
+    }
+
+    /// Creates a market as the admin on `match_id` (`body` as `admin/market/create` takes it)
+    /// and opens it; returns (market_id, selection ids).
+    pub async fn open_market(&self, admin_token: &str, match_id: i64, mut body: serde_json::Value) -> (i64, Vec<i64>) {
+        body["match_id"] = serde_json::json!(match_id);
+        let created = self.post("admin/market/create", Some(admin_token), body).await;
+        created.expect(200);
+        let market_id = created.data()["market_id"].as_i64().unwrap();
+        let selections = created.data()["selection_ids"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
+        self.post("admin/market/status", Some(admin_token), serde_json::json!({ "market_id": market_id, "status": "open" })).await.expect(200);
+        (market_id, selections)
     }
 
     /// Asserts the ledger invariants through the operator API.

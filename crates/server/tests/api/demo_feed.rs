@@ -93,7 +93,12 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
                 let race_id = race["match_id"].as_i64().unwrap();
                 let (_, race_markets) = markets(&app, &demo, race_id).await;
                 let Some(win) = race_markets.iter().find(|m| m["type"] == "win" && m["status"] == "open") else { continue };
-                assert!(race_markets.iter().any(|m| m["type"] == "place"), "a place market beside the win market");
+                // The feed creates the place market just after the win market: a race caught
+                // between the two is looked at again on the next pass (and a feed that never
+                // made place markets runs this loop out of time).
+                if !race_markets.iter().any(|m| m["type"] == "place") {
+                    continue;
+                }
                 let Some((runner, price)) = win["runners"]
                     .as_array()
                     .unwrap()

@@ -12,21 +12,9 @@ async fn a_match(app: &TestApp, token: &str) -> i64 {
     answer.data()[0]["match_id"].as_i64().unwrap()
 }
 
-/// Creates and opens a market; returns (market_id, selection ids).
-async fn open_market(app: &TestApp, admin: &str, match_id: i64, body: Value) -> (i64, Vec<i64>) {
-    let mut body = body;
-    body["match_id"] = json!(match_id);
-    let created = app.post("admin/market/create", Some(admin), body).await;
-    created.expect(200);
-    let market_id = created.data()["market_id"].as_i64().unwrap();
-    let selections = created.data()["selection_ids"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
-    app.post("admin/market/status", Some(admin), json!({ "market_id": market_id, "status": "open" })).await.expect(200);
-    (market_id, selections)
-}
-
 /// A match-odds market with no bet delay (the demo match is in play).
 async fn match_odds(app: &TestApp, admin: &str, match_id: i64) -> (i64, Vec<i64>) {
-    open_market(app, admin, match_id, json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 })).await
+    app.open_market(admin, match_id, json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 })).await
 }
 
 async fn bet(app: &TestApp, token: &str, body: Value) -> crate::common::Answer {
@@ -141,7 +129,7 @@ async fn bad_bets_are_refused_with_no_change(app: TestApp) {
     let demo = app.demo().await;
     let match_id = a_match(&app, &demo).await;
     let (market, runners) =
-        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "MO", "runners": ["A", "B"], "min_stake": 10, "max_stake": 5000, "bet_delay_s": 0 })).await;
+        app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "MO", "runners": ["A", "B"], "min_stake": 10, "max_stake": 5000, "bet_delay_s": 0 })).await;
     let (other_market, other_runners) = match_odds(&app, &admin, match_id).await;
     let base = |extra: Value| {
         let mut body = json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 });
@@ -170,7 +158,7 @@ async fn bad_bets_are_refused_with_no_change(app: TestApp) {
     // Insufficient funds names what is available.
     let demo2 = app.login("demo2", "Demo@1234").await;
     let (big, big_runners) =
-        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "Big", "runners": ["A", "B"], "max_stake": 10000000, "bet_delay_s": 0 })).await;
+        app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Big", "runners": ["A", "B"], "max_stake": 10000000, "bet_delay_s": 0 })).await;
     let broke = bet(&app, &demo2, json!({ "market_id": big, "selection_id": big_runners[0], "side": "lay", "price": 10, "stake": 10000 })).await;
     broke.expect(422);
     assert!(broke.message().contains("50000.00"), "{}", broke.message());
@@ -182,7 +170,7 @@ async fn bad_bets_are_refused_with_no_change(app: TestApp) {
     app.post("admin/market/void", Some(&admin), json!({ "market_id": market })).await.expect(200);
     let closed = bet(&app, &demo, base(json!({}))).await;
     closed.expect(409);
-    assert!(closed.message().contains("void"));
+    assert_eq!(closed.message(), "This market is closed.");
 }
 both_databases!(bad_bets_are_refused_with_no_change);
 
@@ -230,7 +218,7 @@ async fn bookmaker_and_fancy_bets_are_taken_by_the_house_at_the_posted_rate(app:
     let admin = app.admin().await;
     let demo = app.demo().await;
     let match_id = a_match(&app, &demo).await;
-    let (bm, bm_runners) = open_market(&app, &admin, match_id, json!({ "type": "bookmaker", "name": "Bookmaker", "runners": ["Home", "Away"] })).await;
+    let (bm, bm_runners) = app.open_market(&admin, match_id, json!({ "type": "bookmaker", "name": "Bookmaker", "runners": ["Home", "Away"] })).await;
     app.post("admin/market/rates", Some(&admin), json!({ "market_id": bm, "runners": [
         { "selection_id": bm_runners[0], "back": 45, "lay": 50 }, { "selection_id": bm_runners[1], "back": 180, "lay": 190 }
     ] })).await.expect(200);
@@ -242,7 +230,7 @@ async fn bookmaker_and_fancy_bets_are_taken_by_the_house_at_the_posted_rate(app:
     assert_eq!(taken.data()["status"], "matched");
     assert_eq!(funds(&app, &demo).await.1, 1000_00);
 
-    let (fancy, _) = open_market(&app, &admin, match_id, json!({ "type": "fancy", "name": "10 over runs" })).await;
+    let (fancy, _) = app.open_market(&admin, match_id, json!({ "type": "fancy", "name": "10 over runs" })).await;
     app.post("admin/market/rates", Some(&admin), json!({ "market_id": fancy, "line_no": 56, "rate_no": 100, "line_yes": 57, "rate_yes": 100 })).await.expect(200);
     bet(&app, &demo, json!({ "market_id": fancy, "side": "yes", "price": 100, "line": 57, "stake": 200 })).await.expect(200);
     bet(&app, &demo, json!({ "market_id": fancy, "side": "no", "price": 100, "line": 55, "stake": 200 })).await.expect(409);
@@ -266,7 +254,7 @@ async fn a_rate_written_as_a_whole_float_is_taken_and_a_fraction_is_refused(app:
     let admin = app.admin().await;
     let demo = app.demo().await;
     let match_id = a_match(&app, &demo).await;
-    let (bm, runners) = open_market(&app, &admin, match_id, json!({ "type": "bookmaker", "name": "Bookmaker", "runners": ["Home", "Away"] })).await;
+    let (bm, runners) = app.open_market(&admin, match_id, json!({ "type": "bookmaker", "name": "Bookmaker", "runners": ["Home", "Away"] })).await;
     app.post("admin/market/rates", Some(&admin), json!({ "market_id": bm, "runners": [
         { "selection_id": runners[0], "back": 52, "lay": 55 }, { "selection_id": runners[1], "back": 107, "lay": 112 }
     ] })).await.expect(200);
@@ -336,7 +324,7 @@ async fn a_suspension_during_the_bet_delay_rejects_the_bet(app: TestApp) {
     let demo = app.demo().await;
     let match_id = a_match(&app, &demo).await;
     let (market, runners) =
-        open_market(&app, &admin, match_id, json!({ "type": "match_odds", "name": "Delayed", "runners": ["A", "B"], "bet_delay_s": 1 })).await;
+        app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Delayed", "runners": ["A", "B"], "bet_delay_s": 1 })).await;
     let started = std::time::Instant::now();
     let body = json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 });
     let (answer, ()) = tokio::join!(bet(&app, &demo, body.clone()), async {
@@ -346,7 +334,9 @@ async fn a_suspension_during_the_bet_delay_rejects_the_bet(app: TestApp) {
     });
     answer.expect(409);
     assert!(answer.message().contains("suspended during the bet delay"), "{}", answer.message());
-    assert!(started.elapsed() >= std::time::Duration::from_millis(900), "the bet waited out its delay");
+    // Refused as the suspension reached the market, not left waiting out the rest of its delay.
+    assert!(started.elapsed() >= std::time::Duration::from_millis(300), "answered after the suspension");
+    assert!(started.elapsed() < std::time::Duration::from_millis(900), "answered before the delay was up");
     assert_eq!(funds(&app, &demo).await.1, 0);
     // Without a suspension the same bet goes through after the delay.
     let placed = bet(&app, &demo, body).await;
@@ -528,7 +518,7 @@ async fn at_the_off_lapse_orders_lapse_and_the_bet_delay_starts(app: TestApp) {
         .as_i64()
         .unwrap();
     let (market, runners) =
-        open_market(&app, &admin, upcoming, json!({ "type": "match_odds", "name": "At the off", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 1 })).await;
+        app.open_market(&admin, upcoming, json!({ "type": "match_odds", "name": "At the off", "runners": ["A", "B"], "min_stake": 1, "bet_delay_s": 1 })).await;
     let started = std::time::Instant::now();
     bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 4, "stake": 10 })).await.expect(200);
     bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 4, "stake": 20, "persistence": "persist" }))
@@ -550,3 +540,58 @@ async fn at_the_off_lapse_orders_lapse_and_the_bet_delay_starts(app: TestApp) {
     assert!(started.elapsed() >= std::time::Duration::from_millis(900), "in play, the bet waited out its delay");
 }
 both_databases!(at_the_off_lapse_orders_lapse_and_the_bet_delay_starts);
+
+/// Finding 15 of issue 11: each bet stores its own profit or loss when its market settles
+/// (before commission, which is on the user's net result in the market), by hand.
+async fn each_settled_bet_stores_its_profit_or_loss(app: TestApp) {
+    let admin = app.admin().await;
+    let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
+    let match_id = a_match(&app, &demo).await;
+    let bet_id = |answer: &crate::common::Answer| answer.expect(200).data()["bet_id"].as_i64().unwrap();
+
+    // Exchange: demo2 lays Home 60.00 at 2.5 and 40.00 at 3.0; demo backs Home 100.00 at 2.5
+    // and takes both (the better price first, then 2.5), and backs Away 10.00 at 4.0 unmatched.
+    let (market, runners) = match_odds(&app, &admin, match_id).await;
+    let lay_25 = bet_id(&bet(&app, &demo2, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 2.5, "stake": 60 })).await);
+    let lay_30 = bet_id(&bet(&app, &demo2, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 3.0, "stake": 40 })).await);
+    let back = bet_id(&bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2.5, "stake": 100 })).await);
+    let unmatched = bet_id(&bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[1], "side": "back", "price": 4.0, "stake": 10 })).await);
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": market, "winner_selection_id": runners[0] })).await.expect(200);
+    // Home won: the back wins 40 × 2.0 + 60 × 1.5 = 170.00; the lays lose 90.00 and 80.00.
+    let expected = [(back, 170_00), (lay_25, -90_00), (lay_30, -80_00), (unmatched, 0)];
+
+    // Bookmaker, Away wins: demo's back on Away, 200.00 at rate 80, wins 160.00; the back on
+    // Home, 100.00 at 45, loses 100.00.
+    let (bm, bm_runners) = app.open_market(&admin, match_id, json!({ "type": "bookmaker", "name": "BM", "runners": ["Home", "Away"], "min_stake": 1 })).await;
+    app.post("admin/market/rates", Some(&admin), json!({ "market_id": bm, "runners": [
+        { "selection_id": bm_runners[0], "back": 45, "lay": 50 }, { "selection_id": bm_runners[1], "back": 80, "lay": 90 }
+    ] })).await.expect(200);
+    let bm_away = bet_id(&bet(&app, &demo, json!({ "market_id": bm, "selection_id": bm_runners[1], "side": "back", "price": 80, "stake": 200 })).await);
+    let bm_home = bet_id(&bet(&app, &demo, json!({ "market_id": bm, "selection_id": bm_runners[0], "side": "back", "price": 45, "stake": 100 })).await);
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": bm, "winner_selection_id": bm_runners[1] })).await.expect(200);
+
+    // Fancy at 60: NO at line 57 rate 90 loses 50 × 0.9 = 45.00; YES at 57 rate 100 wins 30.00.
+    let (fancy, _) = app.open_market(&admin, match_id, json!({ "type": "fancy", "name": "Runs", "min_stake": 1 })).await;
+    app.post("admin/market/rates", Some(&admin), json!({ "market_id": fancy, "line_no": 57, "rate_no": 90, "line_yes": 57, "rate_yes": 100 })).await.expect(200);
+    let no = bet_id(&bet(&app, &demo2, json!({ "market_id": fancy, "side": "no", "price": 90, "line": 57, "stake": 50 })).await);
+    let yes = bet_id(&bet(&app, &demo, json!({ "market_id": fancy, "side": "yes", "price": 100, "line": 57, "stake": 30 })).await);
+    app.post("admin/market/result", Some(&admin), json!({ "market_id": fancy, "result": 60 })).await.expect(200);
+
+    // Void: every bet is off.
+    let (void, void_runners) = match_odds(&app, &admin, match_id).await;
+    let void_lay = bet_id(&bet(&app, &demo2, json!({ "market_id": void, "selection_id": void_runners[0], "side": "lay", "price": 2.0, "stake": 10 })).await);
+    let void_back = bet_id(&bet(&app, &demo, json!({ "market_id": void, "selection_id": void_runners[0], "side": "back", "price": 2.0, "stake": 10 })).await);
+    app.post("admin/market/void", Some(&admin), json!({ "market_id": void })).await.expect(200);
+
+    let store = backlay_store::Store::connect(app.database_url()).await.unwrap();
+    let expected = expected.into_iter().chain([(bm_away, 160_00), (bm_home, -100_00), (no, -45_00), (yes, 30_00), (void_lay, 0), (void_back, 0)]);
+    let mut stored = std::collections::HashMap::new();
+    for market in [market, bm, fancy, void] {
+        stored.extend(store.bets_of_market(market).await.unwrap().into_iter().map(|b| (b.bet_id, b.pnl_minor)));
+    }
+    for (bet_id, pnl_minor) in expected {
+        assert_eq!(stored[&bet_id], Some(pnl_minor), "bet {bet_id}");
+    }
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(each_settled_bet_stores_its_profit_or_loss);

@@ -50,12 +50,12 @@ fn totp_matches_the_rfc_6238_sha1_vectors() {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as i64
 }
 
 /// Waits until at least 8 s are left of the current step, and returns the step.
-async fn clear_of_step_edge() -> i64 {
+pub(crate) async fn clear_of_step_edge() -> i64 {
     let step_ms = totp::STEP_S * 1000;
     let left_ms = step_ms - now_ms().rem_euclid(step_ms);
     if left_ms < 8_000 {
@@ -64,12 +64,12 @@ async fn clear_of_step_edge() -> i64 {
     totp::step_at(now_ms())
 }
 
-fn code(secret: &Secret, step: i64) -> String {
+pub(crate) fn code(secret: &Secret, step: i64) -> String {
     totp::code_for_step(secret, step)
 }
 
 /// A well-formed code that is not the code of any step near `step`.
-fn wrong_code(secret: &Secret, step: i64) -> String {
+pub(crate) fn wrong_code(secret: &Secret, step: i64) -> String {
     let near: Vec<String> = (step - 3..=step + 3).map(|s| code(secret, s)).collect();
     (0..)
         .map(|n: u32| format!("{:06}", (n * 7919 + 123_457) % 1_000_000))
@@ -77,7 +77,7 @@ fn wrong_code(secret: &Secret, step: i64) -> String {
         .unwrap()
 }
 
-async fn setup(app: &TestApp, token: &str) -> Secret {
+pub(crate) async fn setup(app: &TestApp, token: &str) -> Secret {
     let answer = app.post("user/security/setup", Some(token), json!({})).await;
     answer.expect(200);
     let text = answer.data()["secret"].as_str().expect("secret").to_string();
@@ -86,14 +86,14 @@ async fn setup(app: &TestApp, token: &str) -> Secret {
 }
 
 /// Sets up and enables security auth with the code of `step`.
-async fn enable(app: &TestApp, token: &str, step: i64) -> Secret {
+pub(crate) async fn enable(app: &TestApp, token: &str, step: i64) -> Secret {
     let secret = setup(app, token).await;
     app.post("user/security/enable", Some(token), json!({ "otp": code(&secret, step) })).await.expect(200);
     secret
 }
 
 /// Logs in with the right password and returns the otp_token the answer asks to verify.
-async fn otp_token(app: &TestApp, user_name: &str, password: &str) -> String {
+pub(crate) async fn otp_token(app: &TestApp, user_name: &str, password: &str) -> String {
     let answer = app.login_answer(user_name, password).await;
     answer.expect(200);
     assert_eq!(answer.data()["otp_required"], true, "{}", answer.body);
@@ -101,7 +101,7 @@ async fn otp_token(app: &TestApp, user_name: &str, password: &str) -> String {
     answer.data()["otp_token"].as_str().expect("otp_token").to_string()
 }
 
-async fn verify(app: &TestApp, otp_token: &str, otp: &str) -> Answer {
+pub(crate) async fn verify(app: &TestApp, otp_token: &str, otp: &str) -> Answer {
     app.post("user/verifyOtp", None, json!({ "otp_token": otp_token, "otp": otp })).await
 }
 

@@ -26,9 +26,9 @@ use crate::both_databases;
 use crate::common::{minor, Answer, TestApp};
 
 /// A provider as a test signs for it.
-struct Provider {
-    code: String,
-    secret: String,
+pub(crate) struct Provider {
+    pub(crate) code: String,
+    pub(crate) secret: String,
 }
 
 /// What the wallet tests need: the app's database and the built-in provider's credentials.
@@ -38,7 +38,7 @@ struct Ctx {
 }
 
 async fn ctx(app: &TestApp) -> Ctx {
-    let store = Store::connect(app.database_url()).await.unwrap();
+    let store = app.store().await;
     let builtin = store.builtin_casino_provider().await.unwrap().expect("the server creates the built-in provider");
     assert_eq!(builtin.code, "backlay");
     assert_eq!(builtin.hmac_secret.len(), 64, "a 32-byte secret in hex");
@@ -50,7 +50,7 @@ fn origin(app: &TestApp) -> String {
     app.base.trim_end_matches("/api").to_string()
 }
 
-async fn read(response: reqwest::Response) -> Answer {
+pub(crate) async fn read(response: reqwest::Response) -> Answer {
     let status = response.status();
     let headers = response.headers().clone();
     let text = response.text().await.unwrap();
@@ -59,7 +59,7 @@ async fn read(response: reqwest::Response) -> Answer {
 }
 
 /// Posts raw bytes to `wallet/<call>` with exactly these headers.
-async fn wallet_raw(app: &TestApp, call: &str, headers: &[(&str, String)], body: &[u8]) -> Answer {
+pub(crate) async fn wallet_raw(app: &TestApp, call: &str, headers: &[(&str, String)], body: &[u8]) -> Answer {
     let mut request = app.client.post(format!("{}/wallet/{call}", app.base)).header("content-type", "application/json");
     for (name, value) in headers {
         request = request.header(*name, value);
@@ -68,7 +68,7 @@ async fn wallet_raw(app: &TestApp, call: &str, headers: &[(&str, String)], body:
 }
 
 /// The signature headers for `body` signed by `provider` at `timestamp_ms`.
-fn signed_headers(provider: &Provider, timestamp_ms: i64, body: &[u8]) -> Vec<(&'static str, String)> {
+pub(crate) fn signed_headers(provider: &Provider, timestamp_ms: i64, body: &[u8]) -> Vec<(&'static str, String)> {
     vec![
         ("x-backlay-provider", provider.code.clone()),
         ("x-backlay-timestamp", timestamp_ms.to_string()),
@@ -77,7 +77,7 @@ fn signed_headers(provider: &Provider, timestamp_ms: i64, body: &[u8]) -> Vec<(&
 }
 
 /// A wallet call signed now.
-async fn wallet(app: &TestApp, provider: &Provider, call: &str, body: Value) -> Answer {
+pub(crate) async fn wallet(app: &TestApp, provider: &Provider, call: &str, body: Value) -> Answer {
     let bytes = serde_json::to_vec(&body).unwrap();
     wallet_raw(app, call, &signed_headers(provider, now_ms(), &bytes), &bytes).await
 }
@@ -91,7 +91,7 @@ fn refused(answer: &Answer, status: u16, code: &str) {
 }
 
 /// Launches `game_id` for the token's user and returns the launch URL.
-async fn launch_url(app: &TestApp, user_token: &str, game_id: &str) -> String {
+pub(crate) async fn launch_url(app: &TestApp, user_token: &str, game_id: &str) -> String {
     let answer = app
         .post(
             "gap/gaplogin",
@@ -103,7 +103,7 @@ async fn launch_url(app: &TestApp, user_token: &str, game_id: &str) -> String {
     answer.data()["url"].as_str().expect("data.url").to_string()
 }
 
-fn query_param(url: &str, name: &str) -> String {
+pub(crate) fn query_param(url: &str, name: &str) -> String {
     let query = url.split_once('?').expect("a query").1;
     query
         .split('&')
@@ -113,7 +113,7 @@ fn query_param(url: &str, name: &str) -> String {
 }
 
 /// Launches Teen Patti T20 for the user and returns the provider's token.
-async fn player_token(app: &TestApp, user_token: &str) -> String {
+pub(crate) async fn player_token(app: &TestApp, user_token: &str) -> String {
     query_param(&launch_url(app, user_token, "backlay-teen20").await, "token")
 }
 

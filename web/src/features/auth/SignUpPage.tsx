@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { z } from 'zod';
+import { z } from '../../lib/zod';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/QueryState';
 import { applyServerErrors } from '../../lib/forms';

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from '../../lib/zod';
 import { errorMessage, isMissingEndpoint } from '../../api/client';
 import { Field } from '../../components/Field';
 import { PageCard } from '../../components/PageCard';

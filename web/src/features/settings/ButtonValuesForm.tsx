@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from '../../lib/zod';
 import { BUTTON_VALUES_KEY } from '../../api/button-values';
 import { ApiError, errorMessage } from '../../api/client';
 import { ErrorMessage, QueryState } from '../../components/QueryState';

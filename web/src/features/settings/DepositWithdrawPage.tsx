@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { z } from 'zod';
+import { z } from '../../lib/zod';
 import { isMissingEndpoint } from '../../api/client';
 import { Field } from '../../components/Field';
 import { PageCard } from '../../components/PageCard';

@@ -23,9 +23,11 @@ use backlay_core::money::Money;
 use backlay_core::odds::Price;
 use backlay_store::bets::{AccountFunds, BatchBet, BetRow, FillRow};
 use backlay_store::Writer;
-use tokio::sync::oneshot;
 
-use super::{bet_of_order, capitalised, market_error, order_of_bet, side_name, side_of, BetAnswer, MarketActor, PlaceBet};
+use super::{
+    bet_of_order, capitalised, market_error, order_of_bet, side_name, side_of, suspended_during_delay, BetAnswer, MarketActor, PlaceBet,
+    Placement, Reply,
+};
 use crate::clock::now_ms;
 use crate::error::AppError;
 
@@ -35,14 +37,11 @@ const BET_IDS_RESERVED_AHEAD: usize = 256;
 /// A batch's answers, how many bets it placed, and the users it touched.
 type BatchOutcome = (Vec<Result<BetAnswer, AppError>>, u64, BTreeSet<i64>);
 
-/// Where a batch's answers go.
-pub(super) type Reply = oneshot::Sender<Result<BetAnswer, AppError>>;
-
 impl MarketActor {
     /// Places a batch of bets in one transaction and answers each after the commit. Returns
     /// the users whose bets, positions or exposure the batch changed.
-    pub(super) async fn place_batch(&mut self, batch: Vec<(PlaceBet, Reply)>) -> BTreeSet<i64> {
-        let (requests, replies): (Vec<PlaceBet>, Vec<Reply>) = batch.into_iter().unzip();
+    pub(super) async fn place_batch(&mut self, batch: Vec<(Placement, Reply)>) -> BTreeSet<i64> {
+        let (requests, replies): (Vec<Placement>, Vec<Reply>) = batch.into_iter().unzip();
         let mut outcome = self.try_batch(&requests).await;
         if let Err(err) = &outcome {
             tracing::warn!(market_id = self.row.market_id, bets = requests.len(), "placing a batch failed, trying once more: {err}");
@@ -68,7 +67,7 @@ impl MarketActor {
 
     /// One attempt at a batch: the answers, how many bets were placed and whom they touched,
     /// or the store's error after the market was reloaded from what is committed.
-    async fn try_batch(&mut self, requests: &[PlaceBet]) -> Result<BatchOutcome, AppError> {
+    async fn try_batch(&mut self, requests: &[Placement]) -> Result<BatchOutcome, AppError> {
         let outcome = self.write_batch(requests).await;
         if outcome.is_err() {
             self.reload().await;
@@ -76,8 +75,9 @@ impl MarketActor {
         outcome
     }
 
-    async fn write_batch(&mut self, requests: &[PlaceBet]) -> Result<BatchOutcome, AppError> {
+    async fn write_batch(&mut self, placements: &[Placement]) -> Result<BatchOutcome, AppError> {
         let mut writer = self.store.begin_write().await?;
+        let requests: Vec<&PlaceBet> = placements.iter().map(|p| &p.bet).collect();
         let users: Vec<i64> = requests.iter().map(|r| r.user_id).collect();
         let funds = writer.lock_funds(&users).await?.into_iter().map(|f| (f.user_id, Funds::new(f))).collect();
         let ids = self.take_bet_ids(&mut writer, requests.len()).await?;
@@ -90,8 +90,8 @@ impl MarketActor {
         };
         let mut answers = Vec::with_capacity(requests.len());
         let mut placed = 0;
-        for (request, bet_id) in requests.iter().zip(ids) {
-            match self.place_one(&mut writer, &mut batch, request, bet_id).await {
+        for (placement, bet_id) in placements.iter().zip(ids) {
+            match self.place_one(&mut writer, &mut batch, placement, bet_id).await {
                 Ok(answer) => {
                     placed += 1;
                     answers.push(Ok(answer));
@@ -118,15 +118,15 @@ impl MarketActor {
 
     /// Places one bet of the batch in memory. `Refused` leaves the batch and the market as they
     /// were; `Broken` means the store failed and the batch must be abandoned.
-    async fn place_one(&mut self, writer: &mut Writer, batch: &mut Batch, request: &PlaceBet, bet_id: i64) -> Result<BetAnswer, PlaceError> {
+    async fn place_one(&mut self, writer: &mut Writer, batch: &mut Batch, placement: &Placement, bet_id: i64) -> Result<BetAnswer, PlaceError> {
         use PlaceError::{Broken, Refused};
+        let request = &placement.bet;
         let kind = self.kind();
-        if self.market.status().is_settled() || self.row.status != "open" {
-            let status = if self.row.status == "ball_running" { "suspended (ball running)".to_string() } else { self.row.status.clone() };
-            return Err(Refused(AppError::Conflict(format!("This market is {status} and takes no bets now."))));
-        }
-        if request.admitted_after_suspensions.is_some_and(|seen| seen != self.gate.suspensions()) {
-            return Err(Refused(AppError::Conflict("The market was suspended during the bet delay, so the bet was not placed.".into())));
+        self.check_open().map_err(Refused)?;
+        // No past-posting: a bet that waited out the delay is placed only if no suspension or
+        // result arrived while it waited, even if the market reopened since.
+        if placement.waited && placement.suspensions_at_arrival != self.suspensions.count() {
+            return Err(Refused(suspended_during_delay()));
         }
         // A `client_ref` already used: the same request gets the first answer, a different one 409.
         if let Some(client_ref) = &request.client_ref {

@@ -1,0 +1,755 @@
+//! Crash safety: bettors place and cancel bets against the real `backlay serve` while the test
+//! kills it with SIGKILL at random moments and restarts it on the same database, on SQLite and
+//! on PostgreSQL. After every restart the bets whose answer was lost are sent again with the
+//! same `client_ref`; at the end, what the bettors were told must be what is stored:
+//!
+//! - every acknowledged bet is stored once, with its id and stake;
+//! - no bet is half-applied: matched + unmatched + cancelled + lapsed = stake, and an exchange
+//!   bet's fills add up to what it matched;
+//! - each user's stored exposure in a market is what their stored bets make it, and the
+//!   engine, rebuilt from the database at start, shows the same book and positions;
+//! - the ledger check passes (balances are their entries, exposure the sum of its markets).
+//!
+//! The server is `$BACKLAY_CRASH_TEST_BIN` (`make test` points it at the release binary), else
+//! this workspace's debug build. `CRASH_KILLS` (default 10) sets the number of kills; the
+//! longer run in `bench/faults.sh` raises it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use backlay_core::exchange::{
+    exposure_minor, position_per_runner, Bet, MarketKind, MarketSpec, RunnerId, Side,
+};
+use backlay_core::odds::Price;
+use backlay_store::Store;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use sqlx::Row;
+use tokio::time::Instant;
+
+/// How long a (re)start may take before the test gives up.
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+/// The longest one bettor keeps going in one life of the server.
+const LIFE_MAX: Duration = Duration::from_millis(1_500);
+/// Bets a bettor sends at most in one life of the server.
+const BETS_PER_LIFE_MAX: usize = 300;
+/// Bound on the whole run: a fixed part plus a bound per kill (a life, a restart, the resends).
+const RUN_MAX_FIXED: Duration = Duration::from_secs(60);
+const RUN_MAX_PER_KILL: Duration = Duration::from_secs(5);
+const EXCHANGE_PRICES: [&str; 4] = ["1.95", "2.00", "2.04", "2.10"];
+/// Price levels the match page shows per side (the engine's `BOOK_DEPTH`).
+const BOOK_DEPTH: usize = 3;
+
+fn server_binary() -> PathBuf {
+    std::env::var_os("BACKLAY_CRASH_TEST_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_backlay")))
+}
+
+fn kills_wanted() -> usize {
+    std::env::var("CRASH_KILLS")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(10)
+}
+
+/// One life of the server process.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    /// Starts `backlay serve` on a free port and waits for `/api/health`.
+    async fn start(database_url: &str, log: &Path, first: bool) -> Server {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let log_file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .unwrap();
+        let mut command = Command::new(server_binary());
+        command
+            .args([
+                "serve",
+                "--addr",
+                &format!("127.0.0.1:{port}"),
+                "--database-url",
+                database_url,
+            ])
+            .args(["--no-demo-feed", "--no-casino", "--web-dir", "/nonexistent"])
+            // PostgreSQL needs a secret key named; every life of the server uses the same one.
+            .arg("--secret-key-file")
+            .arg(log.with_extension("key"))
+            .arg("--create-secret-key")
+            .arg(if first { "--demo" } else { "--no-demo" })
+            .env("BACKLAY_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(log_file);
+        let child = command.spawn().expect("the server binary starts");
+        let mut server = Server {
+            child,
+            base: format!("http://127.0.0.1:{port}/api"),
+        };
+        let client = reqwest::Client::new();
+        let deadline = Instant::now() + START_TIMEOUT;
+        loop {
+            if let Ok(Some(status)) = server.child.try_wait() {
+                panic!(
+                    "the server exited at start ({status}); its log: {}",
+                    std::fs::read_to_string(log).unwrap_or_default()
+                );
+            }
+            let health = client
+                .get(format!("{}/health", server.base))
+                .timeout(Duration::from_secs(2))
+                .send()
+                .await;
+            if health.is_ok_and(|r| r.status().is_success()) {
+                return server;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not come up in {START_TIMEOUT:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// SIGKILL: no chance to flush, finish a request or say goodbye.
+    fn kill9(&mut self) {
+        self.child.kill().expect("SIGKILL sent");
+        self.child.wait().expect("the killed server is reaped");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What a call's answer was, or that none came (the server died under it).
+enum Reply {
+    Answer(u16, Value),
+    Lost,
+}
+
+async fn call(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &Value,
+) -> Reply {
+    let mut request = client
+        .post(format!("{base}/{path}"))
+        .json(body)
+        .timeout(Duration::from_secs(10));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let Ok(response) = request.send().await else {
+        return Reply::Lost;
+    };
+    let status = response.status().as_u16();
+    match response.text().await {
+        Ok(text) => Reply::Answer(
+            status,
+            serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}")),
+        ),
+        Err(_) => Reply::Lost,
+    }
+}
+
+/// The markets the bettors use.
+#[derive(Clone, Copy)]
+struct Markets {
+    exchange: i64,
+    exchange_runners: [i64; 2],
+    bookmaker: i64,
+    bookmaker_runners: [i64; 2],
+}
+
+/// A bet as sent, kept to send again with the same `client_ref` if its answer was lost.
+#[derive(Clone)]
+struct SentBet {
+    user: &'static str,
+    client_ref: String,
+    body: Value,
+}
+
+/// What one user's bettor saw in one life of the server.
+#[derive(Default)]
+struct Seen {
+    /// client_ref → (bet id, stake in minor units), from 200 answers.
+    acknowledged: Vec<(SentBet, i64, i64)>,
+    lost: Vec<SentBet>,
+    refused: usize,
+}
+
+fn stake_minor(body: &Value) -> i64 {
+    body["stake"].as_i64().expect("whole stakes") * 100
+}
+
+/// Places and cancels bets until the life ends, the server dies, or the bound is reached.
+async fn bettor(
+    base: String,
+    user: &'static str,
+    token: String,
+    markets: Markets,
+    seed: u64,
+    life: u32,
+) -> Seen {
+    let client = reqwest::Client::new();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut seen = Seen::default();
+    let mut mine: Vec<i64> = Vec::new();
+    let until = Instant::now() + LIFE_MAX;
+    for n in 0..BETS_PER_LIFE_MAX {
+        if Instant::now() > until {
+            break;
+        }
+        if !mine.is_empty() && rng.gen_bool(0.15) {
+            let bet_id = mine[rng.gen_range(0..mine.len())];
+            match call(
+                &client,
+                &base,
+                "bet/cancelBet",
+                Some(&token),
+                &json!({ "bet_id": bet_id }),
+            )
+            .await
+            {
+                Reply::Lost => break,
+                Reply::Answer(status, body) => {
+                    assert!(status < 500, "cancelBet answered {status}: {body}")
+                }
+            }
+            continue;
+        }
+        let side = if rng.gen_bool(0.5) { "back" } else { "lay" };
+        let runner = rng.gen_range(0..2);
+        let client_ref = format!("crash-{user}-{life}-{n}");
+        let body = if rng.gen_bool(0.75) {
+            let price = EXCHANGE_PRICES[rng.gen_range(0..EXCHANGE_PRICES.len())];
+            json!({ "market_id": markets.exchange, "selection_id": markets.exchange_runners[runner], "side": side,
+                    "price": price, "stake": rng.gen_range(1..=20), "persistence": "persist", "client_ref": client_ref })
+        } else {
+            let rate = match (runner, side) {
+                (0, "back") => 90,
+                (0, _) => 95,
+                (_, "back") => 100,
+                _ => 110,
+            };
+            json!({ "market_id": markets.bookmaker, "selection_id": markets.bookmaker_runners[runner], "side": side,
+                    "price": rate, "stake": rng.gen_range(1..=20), "client_ref": client_ref })
+        };
+        let sent = SentBet {
+            user,
+            client_ref,
+            body,
+        };
+        match call(&client, &base, "bet/placeBet", Some(&token), &sent.body).await {
+            Reply::Lost => {
+                seen.lost.push(sent);
+                break;
+            }
+            Reply::Answer(200, answer) => {
+                let bet_id = answer["data"]["bet_id"].as_i64().expect("a bet id");
+                mine.push(bet_id);
+                let stake = stake_minor(&sent.body);
+                seen.acknowledged.push((sent, bet_id, stake));
+            }
+            Reply::Answer(status, answer) => {
+                assert!(status < 500, "placeBet answered {status}: {answer}");
+                seen.refused += 1;
+            }
+        }
+    }
+    seen
+}
+
+/// Logs in (sessions outlive restarts: they are stored).
+async fn login(base: &str, user: &str, password: &str) -> String {
+    let client = reqwest::Client::new();
+    match call(
+        &client,
+        base,
+        "user/login",
+        None,
+        &json!({ "user_name": user, "password": password }),
+    )
+    .await
+    {
+        Reply::Answer(200, body) => body["data"]["token"].as_str().unwrap().to_string(),
+        Reply::Answer(status, body) => panic!("log-in of {user}: {status} {body}"),
+        Reply::Lost => panic!("log-in of {user}: no answer"),
+    }
+}
+
+async fn admin_call(base: &str, admin: &str, path: &str, body: Value) -> Value {
+    match call(&reqwest::Client::new(), base, path, Some(admin), &body).await {
+        Reply::Answer(200, body) => body["data"].clone(),
+        Reply::Answer(status, body) => panic!("{path}: {status} {body}"),
+        Reply::Lost => panic!("{path}: no answer"),
+    }
+}
+
+/// An exchange market and a bookmaker market on the demo's in-play match, with no bet delay
+/// (a delay only stretches each life without changing what is stored).
+async fn create_markets(base: &str, admin: &str) -> Markets {
+    let matches = admin_call(base, admin, "match/getMatches", json!({ "sport_id": 4 })).await;
+    let match_id = matches
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["in_play"] == json!(true))
+        .expect("an in-play match")["match_id"]
+        .clone();
+    let mut ids = Vec::new();
+    for kind in ["match_odds", "bookmaker"] {
+        let created = admin_call(
+            base,
+            admin,
+            "admin/market/create",
+            json!({ "match_id": match_id, "type": kind, "name": format!("Crash {kind}"), "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }),
+        )
+        .await;
+        let market = created["market_id"].as_i64().unwrap();
+        let runners: Vec<i64> = created["selection_ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_i64().unwrap())
+            .collect();
+        admin_call(
+            base,
+            admin,
+            "admin/market/status",
+            json!({ "market_id": market, "status": "open" }),
+        )
+        .await;
+        ids.push((market, [runners[0], runners[1]]));
+    }
+    let (bookmaker, bm) = ids[1];
+    admin_call(
+        base,
+        admin,
+        "admin/market/rates",
+        json!({ "market_id": bookmaker, "runners": [
+            { "selection_id": bm[0], "back": 90, "lay": 95 }, { "selection_id": bm[1], "back": 100, "lay": 110 }
+        ] }),
+    )
+    .await;
+    Markets {
+        exchange: ids[0].0,
+        exchange_runners: ids[0].1,
+        bookmaker,
+        bookmaker_runners: bm,
+    }
+}
+
+const USERS: [(&str, &str); 3] = [
+    ("demo", "Demo@1234"),
+    ("demo2", "Demo@1234"),
+    ("maker", "Maker@1234"),
+];
+
+async fn kill_and_restart_while_betting(database_url: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("server.log");
+    let run_started = Instant::now();
+    let mut server = Server::start(database_url, &log, true).await;
+    let admin = login(&server.base, "admin", "Admin@1234").await;
+    let markets = create_markets(&server.base, &admin).await;
+    let mut tokens = HashMap::new();
+    for (user, password) in USERS {
+        tokens.insert(user, login(&server.base, user, password).await);
+    }
+
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0xC0FFEE);
+    let mut acknowledged: BTreeMap<String, (SentBet, i64, i64)> = BTreeMap::new();
+    let (mut lost_total, mut refused_total, mut kills) = (0, 0, 0);
+    let wanted = kills_wanted();
+    for life in 0..wanted as u32 {
+        if run_started.elapsed() > RUN_MAX_FIXED + RUN_MAX_PER_KILL * wanted as u32 {
+            break;
+        }
+        let bettors: Vec<_> = USERS
+            .iter()
+            .enumerate()
+            .map(|(i, (user, _))| {
+                tokio::spawn(bettor(
+                    server.base.clone(),
+                    user,
+                    tokens[user].clone(),
+                    markets,
+                    rng.gen(),
+                    life * 10 + i as u32,
+                ))
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(rng.gen_range(100..1_200))).await;
+        server.kill9();
+        kills += 1;
+        let mut lost = Vec::new();
+        for bettor in bettors {
+            let seen = bettor.await.expect("a bettor finished");
+            refused_total += seen.refused;
+            lost.extend(seen.lost);
+            for ack in seen.acknowledged {
+                acknowledged.insert(ack.0.client_ref.clone(), ack);
+            }
+        }
+        server = Server::start(database_url, &log, false).await;
+        // The bets whose answer died with the server, sent again: stored before the kill, the
+        // first answer comes back; not stored, they are placed now. One bet either way.
+        lost_total += lost.len();
+        let client = reqwest::Client::new();
+        for sent in lost {
+            match call(
+                &client,
+                &server.base,
+                "bet/placeBet",
+                Some(&tokens[sent.user]),
+                &sent.body,
+            )
+            .await
+            {
+                Reply::Answer(200, answer) => {
+                    let bet_id = answer["data"]["bet_id"].as_i64().unwrap();
+                    let stake = stake_minor(&sent.body);
+                    acknowledged.insert(sent.client_ref.clone(), (sent, bet_id, stake));
+                }
+                Reply::Answer(status, answer) => assert!(
+                    status < 500,
+                    "a repeated placeBet answered {status}: {answer}"
+                ),
+                Reply::Lost => panic!("the restarted server did not answer"),
+            }
+        }
+    }
+    assert_eq!(kills, wanted, "the run's time bound cut the kills short");
+    assert!(
+        acknowledged.len() >= kills * 3,
+        "too few bets acknowledged ({}) to test anything",
+        acknowledged.len()
+    );
+    eprintln!(
+        "crash safety on {}: {kills} kills, {} bets acknowledged, {lost_total} answers lost and sent again, {refused_total} refused, {:.1} s",
+        database_url.split(':').next().unwrap_or("?"),
+        acknowledged.len(),
+        run_started.elapsed().as_secs_f64()
+    );
+
+    let store = Store::connect(database_url).await.unwrap();
+    check_bets_as_told(&store, &acknowledged).await;
+    check_exposure_and_engine(&store, &server.base, &tokens, markets).await;
+    let check: Value = reqwest::Client::new()
+        .get(format!("{}/admin/ledger/check", server.base))
+        .bearer_auth(&admin)
+        .send()
+        .await
+        .expect("the ledger check answers")
+        .json()
+        .await
+        .unwrap();
+    let check = &check["data"];
+    assert_eq!(check["sound"], true, "ledger after {kills} kills: {check}");
+}
+
+/// Every acknowledged bet stored once with its id and stake; nothing stored that nobody was
+/// told of; no bet half-applied.
+async fn check_bets_as_told(store: &Store, acknowledged: &BTreeMap<String, (SentBet, i64, i64)>) {
+    let rows = sqlx::query(
+        "SELECT id, client_ref, stake_minor, matched_minor, remaining_minor, cancelled_minor, lapsed_minor FROM bets \
+         WHERE client_ref LIKE 'crash-%'",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    let mut stored: HashMap<String, (i64, i64)> = HashMap::new();
+    for row in &rows {
+        let client_ref: String = row.get("client_ref");
+        let (id, stake): (i64, i64) = (row.get("id"), row.get("stake_minor"));
+        let parts: i64 = [
+            "matched_minor",
+            "remaining_minor",
+            "cancelled_minor",
+            "lapsed_minor",
+        ]
+        .iter()
+        .map(|c| row.get::<i64, _>(*c))
+        .sum();
+        assert_eq!(
+            parts, stake,
+            "bet {id} ({client_ref}) is half-applied: its parts add up to {parts} of {stake}"
+        );
+        assert!(
+            stored.insert(client_ref.clone(), (id, stake)).is_none(),
+            "{client_ref} is stored twice"
+        );
+    }
+    for (client_ref, (_, bet_id, stake)) in acknowledged {
+        assert_eq!(
+            stored.get(client_ref),
+            Some(&(*bet_id, *stake)),
+            "acknowledged bet {client_ref} (id {bet_id}) is not stored as told"
+        );
+    }
+    for client_ref in stored.keys() {
+        assert!(
+            acknowledged.contains_key(client_ref),
+            "{client_ref} is stored but its bettor was never told"
+        );
+    }
+    let unfilled = sqlx::query(
+        "SELECT b.id FROM bets b LEFT JOIN (SELECT bet_id, CAST(SUM(size_minor) AS BIGINT) AS filled FROM \
+         (SELECT back_bet_id AS bet_id, size_minor FROM fills UNION ALL SELECT lay_bet_id, size_minor FROM fills) f GROUP BY bet_id) s \
+         ON s.bet_id = b.id JOIN markets m ON m.id = b.market_id \
+         WHERE m.market_type = 'match_odds' AND b.client_ref LIKE 'crash-%' AND b.matched_minor <> COALESCE(s.filled, 0)",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    assert!(
+        unfilled.is_empty(),
+        "{} exchange bets matched more or less than their fills",
+        unfilled.len()
+    );
+}
+
+/// Each user's stored exposure per market is what their stored bets make it; the engine,
+/// rebuilt from the database, shows each user the positions their stored fills make, and the
+/// book their stored unmatched bets make.
+async fn check_exposure_and_engine(
+    store: &Store,
+    base: &str,
+    tokens: &HashMap<&str, String>,
+    markets: Markets,
+) {
+    for (market, kind, runners) in [
+        (
+            markets.exchange,
+            MarketKind::OneWinner,
+            markets.exchange_runners,
+        ),
+        (
+            markets.bookmaker,
+            MarketKind::Bookmaker,
+            markets.bookmaker_runners,
+        ),
+    ] {
+        let spec =
+            MarketSpec::new(kind, runners.iter().map(|r| RunnerId(*r)).collect(), 0).unwrap();
+        let mut matched: HashMap<i64, Vec<Bet>> = HashMap::new();
+        let mut unmatched: HashMap<i64, Vec<Bet>> = HashMap::new();
+        // Book levels from the database: (runner, column, price) → size.
+        let mut levels: BTreeMap<(i64, &str, u32), i64> = BTreeMap::new();
+        if kind == MarketKind::OneWinner {
+            for fill in store.fills_of_market(market).await.unwrap() {
+                let price = Price::from_hundredths(u32::try_from(fill.price).unwrap()).unwrap();
+                for (user, side) in [
+                    (fill.back_user_id, Side::Back),
+                    (fill.lay_user_id, Side::Lay),
+                ] {
+                    matched.entry(user).or_default().push(
+                        Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
+                            .unwrap(),
+                    );
+                }
+            }
+        }
+        for bet in store.bets_of_market(market).await.unwrap() {
+            let side = if bet.side == "back" {
+                Side::Back
+            } else {
+                Side::Lay
+            };
+            let runner = RunnerId(bet.runner_id.unwrap());
+            if kind == MarketKind::Bookmaker {
+                if bet.matched_minor > 0 {
+                    matched.entry(bet.user_id).or_default().push(
+                        Bet::bookmaker(
+                            runner,
+                            side,
+                            u32::try_from(bet.price).unwrap(),
+                            bet.matched_minor,
+                        )
+                        .unwrap(),
+                    );
+                }
+            } else if bet.remaining_minor > 0 {
+                let price = Price::from_hundredths(u32::try_from(bet.price).unwrap()).unwrap();
+                unmatched
+                    .entry(bet.user_id)
+                    .or_default()
+                    .push(Bet::exchange(runner, side, price, bet.remaining_minor).unwrap());
+                // A resting lay is money available to back, shown in the "back" column.
+                let column = if side == Side::Lay { "back" } else { "lay" };
+                *levels
+                    .entry((runner.0, column, price.hundredths()))
+                    .or_default() += bet.remaining_minor;
+            }
+        }
+        let stored: HashMap<i64, i64> = store
+            .exposures_of_market(market)
+            .await
+            .unwrap()
+            .into_iter()
+            .collect();
+        let users: std::collections::BTreeSet<i64> = matched
+            .keys()
+            .chain(unmatched.keys())
+            .chain(stored.keys())
+            .copied()
+            .collect();
+        for user in users {
+            let expected = exposure_minor(
+                &spec,
+                matched.get(&user).map_or(&[][..], Vec::as_slice),
+                unmatched.get(&user).map_or(&[][..], Vec::as_slice),
+            );
+            assert_eq!(
+                stored.get(&user).copied().unwrap_or(0),
+                expected,
+                "market {market}: user {user}'s stored exposure"
+            );
+        }
+
+        let client = reqwest::Client::new();
+        for (name, token) in tokens {
+            let detail = match call(
+                &client,
+                base,
+                "match/matchDetail",
+                Some(token),
+                &json!({ "match_id": match_of(store, market).await }),
+            )
+            .await
+            {
+                Reply::Answer(200, body) => body["data"].clone(),
+                Reply::Answer(status, body) => panic!("matchDetail answered {status}: {body}"),
+                Reply::Lost => panic!("matchDetail: no answer"),
+            };
+            let book = detail["markets"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["market_id"] == market)
+                .expect("the market on the page")
+                .clone();
+            let user_id = user_id_of(store, name).await;
+            let positions: HashMap<i64, i64> =
+                position_per_runner(&spec, matched.get(&user_id).map_or(&[][..], Vec::as_slice))
+                    .into_iter()
+                    .map(|(r, p)| (r.0, p))
+                    .collect();
+            for runner in book["runners"].as_array().unwrap() {
+                let selection = runner["selection_id"].as_i64().unwrap();
+                assert_eq!(
+                    to_minor(&runner["position"]),
+                    positions.get(&selection).copied().unwrap_or(0),
+                    "market {market}: {name}'s position on {selection}"
+                );
+                if kind != MarketKind::OneWinner {
+                    continue;
+                }
+                for (column, best_first_desc) in [("back", true), ("lay", false)] {
+                    let mut from_db: Vec<(u32, i64)> = levels
+                        .iter()
+                        .filter(|((r, c, _), _)| *r == selection && *c == column)
+                        .map(|((_, _, p), size)| (*p, *size))
+                        .collect();
+                    if best_first_desc {
+                        from_db.reverse();
+                    }
+                    from_db.truncate(BOOK_DEPTH);
+                    let shown: Vec<(u32, i64)> = runner[column]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|level| {
+                            (
+                                (level["price"].as_f64().unwrap() * 100.0).round() as u32,
+                                to_minor(&level["size"]),
+                            )
+                        })
+                        .collect();
+                    assert_eq!(shown, from_db, "market {market}: the engine's {column} column of {selection} differs from the stored unmatched bets");
+                }
+            }
+        }
+    }
+}
+
+fn to_minor(value: &Value) -> i64 {
+    (value
+        .as_f64()
+        .unwrap_or_else(|| panic!("not a number: {value}"))
+        * 100.0)
+        .round() as i64
+}
+
+async fn match_of(store: &Store, market: i64) -> i64 {
+    store.market(market).await.unwrap().match_id
+}
+
+async fn user_id_of(store: &Store, name: &str) -> i64 {
+    store
+        .user_id_by_name(name)
+        .await
+        .unwrap()
+        .expect("a demo user")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_acknowledged_bet_survives_kill_9_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let database_url = format!("sqlite://{}", dir.path().join("crash.db").display());
+    kill_and_restart_while_betting(&database_url).await;
+}
+
+static DATABASES: AtomicU32 = AtomicU32::new(0);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_acknowledged_bet_survives_kill_9_on_postgres() {
+    use sqlx::Connection;
+    let admin_url = std::env::var("BACKLAY_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+    let mut conn = match sqlx::PgConnection::connect(&admin_url).await {
+        Ok(conn) => conn,
+        Err(err) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("PostgreSQL at {admin_url} is unreachable under CI=true: {err}")
+        }
+        Err(err) => {
+            eprintln!(
+                "note: skipping the PostgreSQL crash test: {admin_url} is unreachable ({err})"
+            );
+            return;
+        }
+    };
+    let name = format!(
+        "backlay_crash_{}_{}",
+        std::process::id(),
+        DATABASES.fetch_add(1, Ordering::Relaxed)
+    );
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let database_url = format!("{}/{name}", admin_url.rsplit_once('/').unwrap().0);
+    kill_and_restart_while_betting(&database_url).await;
+    let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .execute(&mut conn)
+        .await;
+}
