@@ -455,6 +455,7 @@ pub struct LedgerCheckData {
     pub overdrawn_accounts: Vec<i64>,
     /// (account id, stored exposure, sum of its exposures per market) in minor units, where the
     /// two differ.
+    #[schema(value_type = Vec<Vec<i64>>)]
     pub exposure_mismatches: Vec<(i64, i64, i64)>,
     /// Chips in circulation: minus the issuance account.
     #[schema(value_type = f64)]

@@ -131,6 +131,26 @@ fn operations(openapi: &serde_json::Value) -> Vec<(String, String, serde_json::V
     all
 }
 
+/// Where in the document a schema is a tuple (`prefixItems`, or `items` as a list).
+fn find_tuples(value: &serde_json::Value, at: &str, found: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(fields) => {
+            for (key, inner) in fields {
+                if key == "prefixItems" || (key == "items" && inner.is_array()) {
+                    found.push(at.to_string());
+                }
+                find_tuples(inner, &format!("{at}/{key}"), found);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, inner) in items.iter().enumerate() {
+                find_tuples(inner, &format!("{at}/{i}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
 fn needs_bearer(operation: &serde_json::Value) -> bool {
     operation["security"].as_array().is_some_and(|all| all.iter().any(|s| s.get("bearer").is_some()))
 }
@@ -158,6 +178,12 @@ async fn the_openapi_document_lists_the_400_and_401_every_route_can_answer(app: 
     }
     let secured = all.iter().filter(|(_, _, op)| needs_bearer(op)).count();
     assert!(secured > 40, "{secured} secured operations");
+
+    // utoipa renders a Rust tuple as `prefixItems`, which schemathesis (tests/fuzz) reads as a
+    // list of `items` and refuses as an invalid schema: every tuple field needs a value_type.
+    let mut tuples = Vec::new();
+    find_tuples(&openapi, "", &mut tuples);
+    assert!(tuples.is_empty(), "tuple schemas (a tuple field without a value_type): {tuples:?}");
 
     let stream = &openapi["paths"]["/api/stream"]["get"]["responses"]["200"]["content"];
     assert!(stream["text/event-stream"].is_object(), "{stream}");
