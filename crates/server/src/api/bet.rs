@@ -143,8 +143,7 @@ async fn place_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUs
             client_ref,
             request_hash: hex::encode(Sha256::digest(fingerprint.as_bytes())),
         })
-        .await
-        .map_err(refusal_of_the_bet)?;
+        .await?;
     let message = answer.message.clone();
     Ok(ok_with(
         message,
@@ -156,16 +155,6 @@ async fn place_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUs
             message: answer.message,
         },
     ))
-}
-
-/// The engine answers 403 for an account it holds no funds for ("This account cannot bet.").
-/// To the client app a 403 ends the session (spec §8), and this refuses one bet, not the
-/// session: it becomes a 422 with the same message.
-fn refusal_of_the_bet(err: AppError) -> AppError {
-    match err {
-        AppError::Forbidden(message) => AppError::Unprocessable(message),
-        other => other,
-    }
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -162,7 +162,9 @@ impl MarketActor {
         }
         .map_err(|e| Refused(market_error(e)))?;
         let counted = batch.counted(user, &self.stored_exposure);
-        let funds = batch.funds.get_mut(&user).ok_or_else(|| Refused(AppError::Forbidden("This account cannot bet.".into())))?;
+        // An account without funds refuses this bet, not the session (a 403 would log the
+        // client app out): 422.
+        let funds = batch.funds.get_mut(&user).ok_or_else(|| Refused(AppError::Unprocessable("This account cannot bet.".into())))?;
         funds.reserve(reserve_minor - counted).map_err(Refused)?;
         batch.counted.insert(user, reserve_minor);
         batch.touched.insert(user);
