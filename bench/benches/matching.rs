@@ -16,9 +16,7 @@ fn matching(c: &mut Criterion) {
     let mut group = c.benchmark_group("matching");
     group.throughput(Throughput::Elements(1));
     let mut workload = MatchingWorkload::new(0xBAC1A7);
-    group.bench_function("mix_40_40_20_book_1000", |b| {
-        b.iter(|| black_box(workload.step()))
-    });
+    group.bench_function("mix_40_40_20_book_1000", |b| b.iter(|| black_box(workload.step())));
     group.finish();
     let counts = workload.counts();
     println!(

@@ -46,27 +46,16 @@ impl Api {
         token: Option<&str>,
         body: Value,
     ) -> anyhow::Result<Value> {
-        let mut request = self
-            .http
-            .post(format!("{}/api/{path}", self.base))
-            .json(&body);
+        let mut request = self.http.post(format!("{}/api/{path}", self.base)).json(&body);
         if let Some(token) = token {
             request = request.bearer_auth(token);
         }
-        let response = request
-            .send()
-            .await
-            .with_context(|| format!("POST /api/{path}"))?;
+        let response = request.send().await.with_context(|| format!("POST /api/{path}"))?;
         let status = response.status();
-        let envelope: Value = response
-            .json()
-            .await
-            .with_context(|| format!("reading the answer of /api/{path}"))?;
+        let envelope: Value =
+            response.json().await.with_context(|| format!("reading the answer of /api/{path}"))?;
         if status != StatusCode::OK {
-            bail!(
-                "POST /api/{path} answered {status}: {}",
-                envelope["message"]
-            );
+            bail!("POST /api/{path} answered {status}: {}", envelope["message"]);
         }
         Ok(envelope["data"].clone())
     }
@@ -77,10 +66,7 @@ impl Api {
         if let Some(token) = token {
             request = request.bearer_auth(token);
         }
-        let response = request
-            .send()
-            .await
-            .with_context(|| format!("GET /api/{path}"))?;
+        let response = request.send().await.with_context(|| format!("GET /api/{path}"))?;
         let status = response.status().as_u16();
         let envelope: Value = response.json().await.unwrap_or(Value::Null);
         Ok((status, envelope))
@@ -88,33 +74,18 @@ impl Api {
 
     pub async fn login(&self, user_name: &str, password: &str) -> anyhow::Result<String> {
         let data = self
-            .call(
-                "user/login",
-                None,
-                json!({ "user_name": user_name, "password": password }),
-            )
+            .call("user/login", None, json!({ "user_name": user_name, "password": password }))
             .await?;
-        Ok(data["token"]
-            .as_str()
-            .context("token in the log-in answer")?
-            .to_string())
+        Ok(data["token"].as_str().context("token in the log-in answer")?.to_string())
     }
 
     /// A demo match, cricket first: one in play when `in_play` is true (else any), one not in
     /// play when false (else any).
     pub async fn pick_match(&self, token: &str, in_play: bool) -> anyhow::Result<i64> {
-        let cricket = self
-            .call("match/getMatches", Some(token), json!({ "sport_id": 4 }))
-            .await?;
-        let all = self
-            .call("match/getMatches", Some(token), json!({}))
-            .await?;
-        let matches: Vec<&Value> = cricket
-            .as_array()
-            .into_iter()
-            .chain(all.as_array())
-            .flatten()
-            .collect();
+        let cricket = self.call("match/getMatches", Some(token), json!({ "sport_id": 4 })).await?;
+        let all = self.call("match/getMatches", Some(token), json!({})).await?;
+        let matches: Vec<&Value> =
+            cricket.as_array().into_iter().chain(all.as_array()).flatten().collect();
         let chosen = matches
             .iter()
             .find(|m| m["in_play"] == in_play)
@@ -143,7 +114,13 @@ impl Api {
         Ok(tokens)
     }
 
-    async fn make_client(&self, agent: &str, tag: &str, index: usize, funding: u64) -> anyhow::Result<String> {
+    async fn make_client(
+        &self,
+        agent: &str,
+        tag: &str,
+        index: usize,
+        funding: u64,
+    ) -> anyhow::Result<String> {
         let user_name = format!("b{tag}u{index}");
         let created = self
             .call(
@@ -183,14 +160,10 @@ pub fn check_loopback(base: &str) -> anyhow::Result<()> {
 
 /// `http://127.0.0.1:8080/…` → ("127.0.0.1", 8080); the port defaults to 80.
 pub fn host_and_port(base: &str) -> anyhow::Result<(String, u16)> {
-    let rest = base
-        .strip_prefix("http://")
-        .context("--base-url must start with http://")?;
+    let rest = base.strip_prefix("http://").context("--base-url must start with http://")?;
     let authority = rest.split('/').next().unwrap_or_default();
     let (host, port) = if let Some(bracketed) = authority.strip_prefix('[') {
-        let (host, after) = bracketed
-            .split_once(']')
-            .context("an unclosed [ in --base-url")?;
+        let (host, after) = bracketed.split_once(']').context("an unclosed [ in --base-url")?;
         (host, after.strip_prefix(':'))
     } else {
         match authority.rsplit_once(':') {
@@ -199,9 +172,7 @@ pub fn host_and_port(base: &str) -> anyhow::Result<(String, u16)> {
         }
     };
     let port = match port {
-        Some(port) => port
-            .parse()
-            .with_context(|| format!("the port in {base:?}"))?,
+        Some(port) => port.parse().with_context(|| format!("the port in {base:?}"))?,
         None => 80,
     };
     Ok((host.to_string(), port))
@@ -209,9 +180,7 @@ pub fn host_and_port(base: &str) -> anyhow::Result<(String, u16)> {
 
 /// A short tag unique per run, for market and user names.
 pub fn run_tag() -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     format!("{:x}", (nanos / 1_000_000) as u64 & 0xFFFF_FFFF)
 }
 
@@ -222,20 +191,14 @@ pub fn millis(micros: u64) -> String {
 
 /// Raises this process's open-files limit to its hard limit; answers (soft, hard) after.
 pub fn raise_open_files_limit() -> (u64, u64) {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
     // SAFETY: getrlimit and setrlimit only read and write the struct passed.
     unsafe {
         if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
             return (0, 0);
         }
         if limit.rlim_cur < limit.rlim_max {
-            let raised = libc::rlimit {
-                rlim_cur: limit.rlim_max,
-                rlim_max: limit.rlim_max,
-            };
+            let raised = libc::rlimit { rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max };
             if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
                 limit = raised;
             }
@@ -309,14 +272,8 @@ mod tests {
 
     #[test]
     fn host_and_port_reads_the_base_url() {
-        assert_eq!(
-            host_and_port("http://127.0.0.1:8080").unwrap(),
-            ("127.0.0.1".into(), 8080)
-        );
-        assert_eq!(
-            host_and_port("http://localhost/x").unwrap(),
-            ("localhost".into(), 80)
-        );
+        assert_eq!(host_and_port("http://127.0.0.1:8080").unwrap(), ("127.0.0.1".into(), 8080));
+        assert_eq!(host_and_port("http://localhost/x").unwrap(), ("localhost".into(), 80));
         assert_eq!(host_and_port("http://[::1]:9/").unwrap(), ("::1".into(), 9));
         assert!(check_loopback("http://10.0.0.1:80").is_err());
         assert!(check_loopback("http://127.0.0.2:80").is_ok());

@@ -168,11 +168,7 @@ impl MatchingWorkload {
             let result = workload.apply(&action);
             workload.record(&action, result);
         }
-        assert_eq!(
-            workload.book.len(),
-            RESTING_TARGET,
-            "the initial orders all rest"
-        );
+        assert_eq!(workload.book.len(), RESTING_TARGET, "the initial orders all rest");
         workload
     }
 
@@ -255,11 +251,7 @@ impl MatchingWorkload {
     }
 
     fn draw_place(&mut self, crossing: bool) -> Action {
-        let side = if self.rng.below(2) == 0 {
-            Side::Back
-        } else {
-            Side::Lay
-        };
+        let side = if self.rng.below(2) == 0 { Side::Back } else { Side::Lay };
         let tick = if crossing {
             // Any price: takes the best opposite orders, wherever they are.
             match side {
@@ -276,11 +268,7 @@ impl MatchingWorkload {
             }
         };
         let price = Price::from_tick(tick).expect("the bands are on the ladder");
-        let max_units = if crossing {
-            MAX_CROSSING_SIZE_UNITS
-        } else {
-            MAX_SIZE_UNITS
-        };
+        let max_units = if crossing { MAX_CROSSING_SIZE_UNITS } else { MAX_SIZE_UNITS };
         let size_minor =
             ((MIN_SIZE_UNITS + self.rng.below(max_units - MIN_SIZE_UNITS + 1)) * 100) as i64;
         let user = UserId(self.rng.below(USERS) as i64);
@@ -346,21 +334,12 @@ mod tests {
             assert_eq!(workload.live.len(), workload.book.len());
         }
         for &id in &workload.live {
-            assert!(
-                workload.book.order(OrderId(id)).is_some(),
-                "order {id} should rest"
-            );
+            assert!(workload.book.order(OrderId(id)).is_some(), "order {id} should rest");
         }
         let counts = workload.counts();
         let share = |op: Op| counts.by_op[op.index()] as f64 / counts.total() as f64;
-        assert!(
-            (0.18..0.22).contains(&share(Op::PlaceCrossing)),
-            "{counts:?}"
-        );
-        assert!(
-            (0.35..0.50).contains(&share(Op::PlaceResting)),
-            "{counts:?}"
-        );
+        assert!((0.18..0.22).contains(&share(Op::PlaceCrossing)), "{counts:?}");
+        assert!((0.35..0.50).contains(&share(Op::PlaceResting)), "{counts:?}");
         assert!((0.30..0.45).contains(&share(Op::Cancel)), "{counts:?}");
         assert!(
             counts.fills >= counts.by_op[Op::PlaceCrossing.index()],

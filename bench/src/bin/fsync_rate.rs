@@ -33,13 +33,8 @@ struct Args {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    ensure!(
-        (1..=MAX_ROUNDS).contains(&args.rounds),
-        "--rounds must be 1 to {MAX_ROUNDS}"
-    );
-    let path = args
-        .dir
-        .join(format!(".backlay-fsync-rate-{}", std::process::id()));
+    ensure!((1..=MAX_ROUNDS).contains(&args.rounds), "--rounds must be 1 to {MAX_ROUNDS}");
+    let path = args.dir.join(format!(".backlay-fsync-rate-{}", std::process::id()));
     let result = measure_both(&path, &args);
     let _ = std::fs::remove_file(&path);
     let ((fsync_rounds, fsync_s), (fdatasync_rounds, fdatasync_s)) = result?;

@@ -42,14 +42,8 @@ struct Args {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    ensure!(
-        (1..=MAX_OPS).contains(&args.ops),
-        "--ops must be 1 to {MAX_OPS}"
-    );
-    ensure!(
-        args.warmup_ops <= MAX_OPS,
-        "--warmup-ops must be at most {MAX_OPS}"
-    );
+    ensure!((1..=MAX_OPS).contains(&args.ops), "--ops must be 1 to {MAX_OPS}");
+    ensure!(args.warmup_ops <= MAX_OPS, "--warmup-ops must be at most {MAX_OPS}");
 
     let mut workload = MatchingWorkload::new(args.seed);
     for _ in 0..args.warmup_ops {

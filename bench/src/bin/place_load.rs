@@ -107,10 +107,7 @@ async fn main() -> anyhow::Result<()> {
         (1..=MAX_CONCURRENCY).contains(&args.concurrency),
         "--concurrency must be 1 to {MAX_CONCURRENCY}"
     );
-    ensure!(
-        (1..=MAX_USERS).contains(&args.users),
-        "--users must be 1 to {MAX_USERS}"
-    );
+    ensure!((1..=MAX_USERS).contains(&args.users), "--users must be 1 to {MAX_USERS}");
     let base = args.base_url.trim_end_matches('/').to_string();
     check_loopback(&base)?;
 
@@ -138,9 +135,7 @@ async fn main() -> anyhow::Result<()> {
                     "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }),
         )
         .await?;
-    let market_id = created["market_id"]
-        .as_i64()
-        .context("market_id in the answer")?;
+    let market_id = created["market_id"].as_i64().context("market_id in the answer")?;
     let runners: Vec<i64> = created["selection_ids"]
         .as_array()
         .context("selection_ids")?
@@ -189,10 +184,7 @@ async fn main() -> anyhow::Result<()> {
         let sent = Arc::clone(&sent);
         let (count, tag, runner) = (args.count, tag.clone(), runners[worker % 2]);
         workers.push(tokio::spawn(async move {
-            run_worker(
-                &api, &token, market_id, runner, worker, &tag, deadline, count, &sent,
-            )
-            .await
+            run_worker(&api, &token, market_id, runner, worker, &tag, deadline, count, &sent).await
         }));
     }
     let mut reports = Vec::with_capacity(workers.len());
@@ -218,11 +210,7 @@ async fn main() -> anyhow::Result<()> {
             *outcomes.entry(outcome).or_default() += count;
         }
     }
-    let label = if args.label.is_empty() {
-        String::new()
-    } else {
-        format!("{}: ", args.label)
-    };
+    let label = if args.label.is_empty() { String::new() } else { format!("{}: ", args.label) };
     println!(
         "- {label}{} workers over {} clients, {:.1} s, one match-odds market (2 runners), BACK/LAY at 1.98–2.02",
         args.concurrency,
@@ -245,17 +233,11 @@ async fn main() -> anyhow::Result<()> {
             millis(ok.max())
         );
     }
-    let outcome_text: Vec<String> = outcomes
-        .iter()
-        .map(|(outcome, count)| format!("{outcome} {count}"))
-        .collect();
+    let outcome_text: Vec<String> =
+        outcomes.iter().map(|(outcome, count)| format!("{outcome} {count}")).collect();
     println!(
         "- answers: {}",
-        if outcome_text.is_empty() {
-            "none".to_string()
-        } else {
-            outcome_text.join(", ")
-        }
+        if outcome_text.is_empty() { "none".to_string() } else { outcome_text.join(", ") }
     );
     if errors.is_empty() {
         println!("- errors: none");
@@ -266,11 +248,7 @@ async fn main() -> anyhow::Result<()> {
             millis(failed.max())
         );
         for (status, (count, message)) in &errors {
-            let status = if *status == 0 {
-                "no answer".to_string()
-            } else {
-                status.to_string()
-            };
+            let status = if *status == 0 { "no answer".to_string() } else { status.to_string() };
             println!("  - {status}: {count} (first: {message})");
         }
     }
@@ -279,10 +257,8 @@ async fn main() -> anyhow::Result<()> {
             let commits = commits_after.saturating_sub(commits_before);
             let bets = bets_after.saturating_sub(bets_before);
             let ratio = (commits > 0).then(|| bets as f64 / commits as f64);
-            let text = ratio.map_or_else(
-                || "n/a (no commits counted)".to_string(),
-                |r| format!("{r:.2}"),
-            );
+            let text =
+                ratio.map_or_else(|| "n/a (no commits counted)".to_string(), |r| format!("{r:.2}"));
             let others = bets.saturating_sub(ok.len());
             let others = if others > 0 {
                 format!("; {others} of them not from this load")
@@ -308,9 +284,8 @@ async fn main() -> anyhow::Result<()> {
             args.target_p99_ms,
             verdict(!ok.is_empty() && p99_ms <= args.target_p99_ms as f64),
             args.target_bets_per_commit,
-            bets_per_commit.map_or("not measured", |r| verdict(
-                r >= args.target_bets_per_commit as f64
-            )),
+            bets_per_commit
+                .map_or("not measured", |r| verdict(r >= args.target_bets_per_commit as f64)),
         );
     }
     Ok(())
@@ -349,11 +324,7 @@ async fn run_worker(
         {
             break;
         }
-        let side = if (k + worker as u64) % 2 == 0 {
-            "back"
-        } else {
-            "lay"
-        };
+        let side = if (k + worker as u64) % 2 == 0 { "back" } else { "lay" };
         let body = json!({
             "market_id": market_id,
             "selection_id": runner,
@@ -364,13 +335,7 @@ async fn run_worker(
             "client_ref": format!("{tag}-{worker}-{k}"),
         });
         let started = Instant::now();
-        let answer = api
-            .http
-            .post(&url)
-            .bearer_auth(token)
-            .json(&body)
-            .send()
-            .await;
+        let answer = api.http.post(&url).bearer_auth(token).json(&body).send().await;
         let (status, text) = match answer {
             Ok(response) => {
                 let status = response.status();

@@ -118,24 +118,15 @@ async fn main() -> anyhow::Result<()> {
         (1..=MAX_CONCURRENCY).contains(&args.concurrency),
         "--concurrency must be 1 to {MAX_CONCURRENCY}"
     );
-    ensure!(
-        (1..=MAX_USERS).contains(&args.users),
-        "--users must be 1 to {MAX_USERS}"
-    );
+    ensure!((1..=MAX_USERS).contains(&args.users), "--users must be 1 to {MAX_USERS}");
     let api = Api::new(&args.base_url)?;
     let (host, port) = host_and_port(&api.base)?;
-    let authority = if host.contains(':') {
-        format!("[{host}]:{port}")
-    } else {
-        format!("{host}:{port}")
-    };
+    let authority =
+        if host.contains(':') { format!("[{host}]:{port}") } else { format!("{host}:{port}") };
 
     // Set-up.
     let (health_status, health) = api.get("health", None).await?;
-    ensure!(
-        health_status == 200,
-        "GET /api/health answered {health_status}"
-    );
+    ensure!(health_status == 200, "GET /api/health answered {health_status}");
     let agent = api
         .login("agent", "Agent@1234")
         .await
@@ -150,11 +141,7 @@ async fn main() -> anyhow::Result<()> {
     // Every token answers before the load starts.
     for token in &tokens {
         let (status, envelope) = api.get("user/getUserBalance", Some(token)).await?;
-        ensure!(
-            status == 200,
-            "getUserBalance answered {status}: {}",
-            envelope["message"]
-        );
+        ensure!(status == 200, "getUserBalance answered {status}: {}", envelope["message"]);
     }
     let tokens: Arc<[String]> = tokens.into();
 
@@ -164,11 +151,7 @@ async fn main() -> anyhow::Result<()> {
     let balance = run_load(&authority, BALANCE_PATH, Some(tokens), &args).await?;
 
     // Report.
-    let label = if args.label.is_empty() {
-        String::new()
-    } else {
-        format!("{}: ", args.label)
-    };
+    let label = if args.label.is_empty() { String::new() } else { format!("{}: ", args.label) };
     println!(
         "- {label}{} workers (one keep-alive connection each, closed loop), {} s per endpoint; {} logged-in clients, each worker rotating through their tokens",
         args.concurrency, args.duration_s, args.users
@@ -185,24 +168,13 @@ async fn main() -> anyhow::Result<()> {
             None => "/api/health did not say whether it checks the database".to_string(),
         }
     );
-    let ratio = if trivial.per_s() > 0.0 {
-        balance.per_s() / trivial.per_s()
-    } else {
-        0.0
-    };
-    println!(
-        "- **balance / trivial: {:.1}%** of the requests per second",
-        ratio * 100.0
-    );
+    let ratio = if trivial.per_s() > 0.0 { balance.per_s() / trivial.per_s() } else { 0.0 };
+    println!("- **balance / trivial: {:.1}%** of the requests per second", ratio * 100.0);
     let absolute = balance.per_s() >= args.target_per_s as f64
         && !balance.ok.is_empty()
         && balance.p99_ms() <= args.target_p99_ms as f64;
     let relative = ratio * 100.0 >= args.target_share_of_trivial_pct as f64;
-    let verdict = if absolute || relative {
-        "met"
-    } else {
-        "missed"
-    };
+    let verdict = if absolute || relative { "met" } else { "missed" };
     println!(
         "- target: ≥ {} req/s with p99 ≤ {} ms ({}), or at least {}% of the trivial endpoint's rate ({}): **{verdict}**",
         per_second(args.target_per_s as f64),
@@ -240,11 +212,8 @@ fn report(name: &str, load: &LoadReport) {
             .errors
             .iter()
             .map(|(status, (count, message))| {
-                let status = if *status == 0 {
-                    "no answer".to_string()
-                } else {
-                    status.to_string()
-                };
+                let status =
+                    if *status == 0 { "no answer".to_string() } else { status.to_string() };
                 format!("{status}: {count} (first: {message})")
             })
             .collect();
@@ -323,12 +292,7 @@ async fn run_worker(
         let started = Instant::now();
         let outcome = tokio::time::timeout(
             Duration::from_secs(REQUEST_TIMEOUT_S),
-            one_request(
-                &mut sender,
-                authority,
-                path,
-                headers[k % headers.len()].as_ref(),
-            ),
+            one_request(&mut sender, authority, path, headers[k % headers.len()].as_ref()),
         )
         .await
         .unwrap_or_else(|_| Err("timed out".to_string()));
@@ -365,13 +329,10 @@ async fn one_request(
     authorization: Option<&HeaderValue>,
 ) -> Result<(u16, Bytes), String> {
     if sender.is_none() {
-        let stream = TcpStream::connect(authority)
-            .await
-            .map_err(|e| format!("connect: {e}"))?;
+        let stream = TcpStream::connect(authority).await.map_err(|e| format!("connect: {e}"))?;
         stream.set_nodelay(true).map_err(|e| e.to_string())?;
-        let (opened, connection) = http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| format!("handshake: {e}"))?;
+        let (opened, connection) =
+            http1::handshake(TokioIo::new(stream)).await.map_err(|e| format!("handshake: {e}"))?;
         tokio::spawn(connection);
         *sender = Some(opened);
     }
@@ -382,10 +343,7 @@ async fn one_request(
         request = request.header(AUTHORIZATION, authorization);
     }
     let request = request.body(Empty::new()).map_err(|e| e.to_string())?;
-    let response = connection
-        .send_request(request)
-        .await
-        .map_err(|e| e.to_string())?;
+    let response = connection.send_request(request).await.map_err(|e| e.to_string())?;
     let status = response.status().as_u16();
     let body = response
         .into_body()

@@ -123,10 +123,7 @@ impl Tickets {
             || current.1.elapsed() >= Duration::from_secs(TICKET_REFRESH_S)
         {
             let token = &self.tokens[current.3 % self.tokens.len()];
-            let data = self
-                .api
-                .call("stream/ticket", Some(token), json!({}))
-                .await?;
+            let data = self.api.call("stream/ticket", Some(token), json!({})).await?;
             let ticket = data["ticket"].as_str().context("ticket in the answer")?;
             *current = (ticket.to_string(), Instant::now(), 0, current.3 + 1);
         }
@@ -210,9 +207,7 @@ fn market_line(data: &[u8], market_id: i64) -> Option<i64> {
         return std::str::from_utf8(&value[..digits]).ok()?.parse().ok();
     }
     // Another shape: parse it.
-    serde_json::from_slice::<Value>(data)
-        .ok()
-        .and_then(|value| line_in(&value, market_id, 0))
+    serde_json::from_slice::<Value>(data).ok().and_then(|value| line_in(&value, market_id, 0))
 }
 
 /// The line_no of the market `market_id` anywhere in `value` (a book, a list of books, or an
@@ -227,9 +222,7 @@ fn line_in(value: &Value, market_id: i64, depth: u32) -> Option<i64> {
         {
             object.get("line_no").and_then(Value::as_i64)
         }
-        Value::Object(object) => object
-            .values()
-            .find_map(|v| line_in(v, market_id, depth + 1)),
+        Value::Object(object) => object.values().find_map(|v| line_in(v, market_id, depth + 1)),
         Value::Array(items) => items.iter().find_map(|v| line_in(v, market_id, depth + 1)),
         _ => None,
     }
@@ -415,11 +408,7 @@ async fn open_stream(
     shared: &Shared,
     report: &mut SubscriberReport,
 ) -> Result<(TcpStream, EventReader), String> {
-    let ticket = shared
-        .tickets
-        .get()
-        .await
-        .map_err(|e| format!("ticket: {e:#}"))?;
+    let ticket = shared.tickets.get().await.map_err(|e| format!("ticket: {e:#}"))?;
     let mut stream = TcpStream::connect(&shared.authority)
         .await
         .map_err(|e| format!("connect: {}", e.kind()))?;
@@ -428,18 +417,12 @@ async fn open_stream(
         "GET /api/stream?match_id={}&ticket={ticket} HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n",
         shared.match_id, shared.authority
     );
-    stream
-        .write_all(request.as_bytes())
-        .await
-        .map_err(|e| format!("write: {}", e.kind()))?;
+    stream.write_all(request.as_bytes()).await.map_err(|e| format!("write: {}", e.kind()))?;
     // Headers.
     let mut head = Vec::with_capacity(1_024);
     let mut buffer = vec![0_u8; READ_BUFFER];
     let header_end = loop {
-        let n = stream
-            .read(&mut buffer)
-            .await
-            .map_err(|e| format!("read: {}", e.kind()))?;
+        let n = stream.read(&mut buffer).await.map_err(|e| format!("read: {}", e.kind()))?;
         if n == 0 {
             return Err("closed before the answer's headers".into());
         }
@@ -452,22 +435,12 @@ async fn open_stream(
         }
     };
     let headers = String::from_utf8_lossy(&head[..header_end]).to_ascii_lowercase();
-    let status: u16 = headers
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let status: u16 = headers.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     if status != 200 {
         let body = String::from_utf8_lossy(&head[header_end..]);
         let message = body
             .find("\"message\":\"")
-            .map(|at| {
-                body[at + 11..]
-                    .split('"')
-                    .next()
-                    .unwrap_or_default()
-                    .to_string()
-            })
+            .map(|at| body[at + 11..].split('"').next().unwrap_or_default().to_string())
             .unwrap_or_default();
         return Err(format!("HTTP {status}: {message}"));
     }
@@ -478,10 +451,7 @@ async fn open_stream(
     let at = shared.now_us();
     reader.feed(&head[header_end..], report, shared.market_id, at);
     while report.events == 0 {
-        let n = stream
-            .read(&mut buffer)
-            .await
-            .map_err(|e| format!("read: {}", e.kind()))?;
+        let n = stream.read(&mut buffer).await.map_err(|e| format!("read: {}", e.kind()))?;
         if n == 0 {
             return Err("closed before the first event".into());
         }
@@ -535,9 +505,7 @@ async fn drive(
         )
         .await;
         let acked = origin.elapsed().as_micros().min(u32::MAX as u128) as u32;
-        report
-            .round_trip
-            .saturating_record((sent.elapsed().as_micros() as u64).max(1));
+        report.round_trip.saturating_record((sent.elapsed().as_micros() as u64).max(1));
         match answer {
             Ok(Ok(_)) => report.acked_at_us.push(Some(acked)),
             Ok(Err(err)) => {
@@ -576,27 +544,18 @@ async fn main() -> anyhow::Result<()> {
         (1..=MAX_DURATION_S).contains(&args.duration_s),
         "--duration-s must be 1 to {MAX_DURATION_S}"
     );
-    ensure!(
-        (10..=60_000).contains(&args.interval_ms),
-        "--interval-ms must be 10 to 60000"
-    );
+    ensure!((10..=60_000).contains(&args.interval_ms), "--interval-ms must be 10 to 60000");
     ensure!(
         (1..=MAX_CONNECT_PARALLELISM).contains(&args.connect_parallelism),
         "--connect-parallelism must be 1 to {MAX_CONNECT_PARALLELISM}"
     );
-    ensure!(
-        (1..=3_600).contains(&args.connect_timeout_s),
-        "--connect-timeout-s must be 1 to 3600"
-    );
+    ensure!((1..=3_600).contains(&args.connect_timeout_s), "--connect-timeout-s must be 1 to 3600");
     ensure!(args.drain_ms <= 60_000, "--drain-ms must be at most 60000");
     let (open_files, open_files_hard) = raise_open_files_limit();
     let api = Api::new(&args.base_url)?;
     let (host, port) = host_and_port(&api.base)?;
-    let authority = if host.contains(':') {
-        format!("[{host}]:{port}")
-    } else {
-        format!("{host}:{port}")
-    };
+    let authority =
+        if host.contains(':') { format!("[{host}]:{port}") } else { format!("{host}:{port}") };
 
     // Set-up.
     let admin = api
@@ -613,9 +572,7 @@ async fn main() -> anyhow::Result<()> {
             json!({ "match_id": match_id, "type": "fancy", "name": format!("Bench fan-out {}", run_tag()), "bet_delay_s": 0 }),
         )
         .await?;
-    let market_id = created["market_id"]
-        .as_i64()
-        .context("market_id in the answer")?;
+    let market_id = created["market_id"].as_i64().context("market_id in the answer")?;
     api.call(
         "admin/market/status",
         Some(&admin),
@@ -654,10 +611,7 @@ async fn main() -> anyhow::Result<()> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut subscribers = Vec::with_capacity(args.subscribers);
     for _ in 0..args.subscribers {
-        subscribers.push(tokio::spawn(subscribe(
-            Arc::clone(&shared),
-            stop_rx.clone(),
-        )));
+        subscribers.push(tokio::spawn(subscribe(Arc::clone(&shared), stop_rx.clone())));
     }
     let mut last_progress = Instant::now();
     while shared.connected.load(Ordering::Relaxed) + shared.failed.load(Ordering::Relaxed)
@@ -691,9 +645,7 @@ async fn main() -> anyhow::Result<()> {
         let (base, admin) = (api.base.clone(), admin.clone());
         let (interval_ms, duration_s) = (args.interval_ms, args.duration_s);
         tokio::task::spawn_blocking(move || -> anyhow::Result<DriverReport> {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()?;
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             runtime.block_on(async {
                 let api = Api::new(&base)?;
                 Ok(drive(api, admin, market_id, interval_ms, duration_s, origin).await)
@@ -751,29 +703,18 @@ async fn main() -> anyhow::Result<()> {
             values.iter().max().unwrap_or(&0)
         )
     };
-    let lagged: u32 = connected_reports
-        .iter()
-        .map(|r| r.snapshots.saturating_sub(1))
-        .sum();
+    let lagged: u32 = connected_reports.iter().map(|r| r.snapshots.saturating_sub(1)).sum();
     let mut connect_failures: BTreeMap<String, u64> = BTreeMap::new();
     let mut run_failures: BTreeMap<String, u64> = BTreeMap::new();
     for report in &reports {
         if let Some(failure) = &report.failure {
-            let kind = if report.connected {
-                &mut run_failures
-            } else {
-                &mut connect_failures
-            };
+            let kind = if report.connected { &mut run_failures } else { &mut connect_failures };
             *kind.entry(failure.clone()).or_default() += 1;
         }
     }
 
     // Report.
-    let label = if args.label.is_empty() {
-        String::new()
-    } else {
-        format!("{}: ", args.label)
-    };
+    let label = if args.label.is_empty() { String::new() } else { format!("{}: ", args.label) };
     println!(
         "- {label}{connected} of {} subscribers connected to one match's stream in {connect_s:.1} s ({} opening at a time; a minimal HTTP/1.1 client, one TCP connection each; open-files limit {open_files} of {open_files_hard}); client and server share the machine",
         args.subscribers, args.connect_parallelism
@@ -820,10 +761,7 @@ async fn main() -> anyhow::Result<()> {
         if map.is_empty() {
             "none".into()
         } else {
-            map.iter()
-                .map(|(e, n)| format!("{n} × {e}"))
-                .collect::<Vec<_>>()
-                .join("; ")
+            map.iter().map(|(e, n)| format!("{n} × {e}")).collect::<Vec<_>>().join("; ")
         }
     };
     println!(
@@ -883,10 +821,7 @@ mod tests {
             chunk("event: market\ndata: {\"market_id\":7,\"line_no\":4}\n\n"),
         ]
         .concat();
-        let mut reader = EventReader {
-            chunked: true,
-            ..EventReader::default()
-        };
+        let mut reader = EventReader { chunked: true, ..EventReader::default() };
         let mut report = SubscriberReport::default();
         for piece in wire.as_bytes().chunks(3) {
             assert!(reader.feed(piece, &mut report, 7, 1));
@@ -900,14 +835,8 @@ mod tests {
 
     #[test]
     fn market_line_reads_only_the_bench_market() {
-        assert_eq!(
-            market_line(br#"{"market_id":12,"x":1,"line_no":40,"book":[]}"#, 12),
-            Some(40)
-        );
+        assert_eq!(market_line(br#"{"market_id":12,"x":1,"line_no":40,"book":[]}"#, 12), Some(40));
         assert_eq!(market_line(br#"{"market_id":120,"line_no":40}"#, 12), None);
-        assert_eq!(
-            market_line(br#"{"book":{"market_id":12,"line_no":41}}"#, 12),
-            Some(41)
-        );
+        assert_eq!(market_line(br#"{"book":{"market_id":12,"line_no":41}}"#, 12), Some(41));
     }
 }

@@ -4,7 +4,10 @@
 
 use backlay_core::money::Money;
 use backlay_server::clock::parse_iso;
-use backlay_server::operator::{self, Actor, AddProvider, AddWorldCasinoGame, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+use backlay_server::operator::{
+    self, Actor, AddProvider, AddWorldCasinoGame, CreateMatch, CreateUser, OperatorContext,
+    TransferDirection,
+};
 use backlay_server::secret_key::{self, SecretKeySource};
 use backlay_store::secrets::{self, Keyring, SealReport};
 use backlay_store::users::Role;
@@ -195,7 +198,10 @@ fn parse_direction(text: &str) -> Result<TransferDirection, String> {
 }
 
 async fn user_id(store: &Store, name: &str) -> anyhow::Result<i64> {
-    store.user_id_by_name(name).await?.ok_or_else(|| anyhow::anyhow!("there is no user named {name:?}"))
+    store
+        .user_id_by_name(name)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("there is no user named {name:?}"))
 }
 
 pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
@@ -215,7 +221,11 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
     let store = Store::connect(database_url).await?;
     store.migrate().await?;
     // Only what reads or writes a secret needs the key (on PostgreSQL it must then be given).
-    let store = if needs_key { secret_key::open_secrets(store, &source, database_url).await? } else { store };
+    let store = if needs_key {
+        secret_key::open_secrets(store, &source, database_url).await?
+    } else {
+        store
+    };
     let ctx = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
     let fail = |e: backlay_server::error::AppError| anyhow::anyhow!("{}", describe(e));
     match args.command {
@@ -225,15 +235,23 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
                 None => None,
             };
             let passwords = backlay_server::password::Passwords::for_this_machine();
-            let user = operator::create_user(&ctx, &passwords, CreateUser { user_name: name, password, role, parent_id, must_change_password })
-                .await
-                .map_err(fail)?;
+            let user = operator::create_user(
+                &ctx,
+                &passwords,
+                CreateUser { user_name: name, password, role, parent_id, must_change_password },
+            )
+            .await
+            .map_err(fail)?;
             println!("created {} {} (id {})", user.role.as_str(), user.user_name, user.id);
         }
         AdminCommand::Transfer { user, amount, direction, remark } => {
             let id = user_id(&store, &user).await?;
-            let outcome = operator::transfer(&ctx, id, amount, direction, &remark).await.map_err(fail)?;
-            println!("done: {user} now has {}, their parent {}", outcome.user_balance, outcome.parent_balance);
+            let outcome =
+                operator::transfer(&ctx, id, amount, direction, &remark).await.map_err(fail)?;
+            println!(
+                "done: {user} now has {}, their parent {}",
+                outcome.user_balance, outcome.parent_balance
+            );
         }
         AdminCommand::Mint { to, amount } => {
             let id = user_id(&store, &to).await?;
@@ -263,10 +281,22 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
             println!("created series {id} {name}");
         }
         AdminCommand::CreateMatch { series, name, start, in_play } => {
-            let open_date_ms = parse_iso(&start).ok_or_else(|| anyhow::anyhow!("--start must be ISO-8601 with a zone, e.g. 2026-11-23T14:00:00Z"))?;
-            let id = operator::create_match(&ctx, CreateMatch { series_id: series, name: name.clone(), open_date_ms, in_play, venue: None, country_code: None })
-                .await
-                .map_err(fail)?;
+            let open_date_ms = parse_iso(&start).ok_or_else(|| {
+                anyhow::anyhow!("--start must be ISO-8601 with a zone, e.g. 2026-11-23T14:00:00Z")
+            })?;
+            let id = operator::create_match(
+                &ctx,
+                CreateMatch {
+                    series_id: series,
+                    name: name.clone(),
+                    open_date_ms,
+                    in_play,
+                    venue: None,
+                    country_code: None,
+                },
+            )
+            .await
+            .map_err(fail)?;
             println!("created match {id} {name}");
         }
         AdminCommand::ListUsers { parent } => {
@@ -275,7 +305,10 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
                 None => None,
             };
             let (users, total) = store.list_users(parent_id, 0, 1000).await?;
-            println!("{:>6}  {:<20} {:<7} {:>8} {:>16} {:>14}  locked", "id", "user", "role", "parent", "balance", "exposure");
+            println!(
+                "{:>6}  {:<20} {:<7} {:>8} {:>16} {:>14}  locked",
+                "id", "user", "role", "parent", "balance", "exposure"
+            );
             for row in &users {
                 let user = &row.user;
                 println!(
@@ -312,28 +345,45 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
             println!("ledger is sound");
         }
         AdminCommand::Provider(command) => provider_command(&ctx, command).await.map_err(fail)?,
-        AdminCommand::SecretKey(command) => secret_key_command(&store, &source, database_url, command).await?,
+        AdminCommand::SecretKey(command) => {
+            secret_key_command(&store, &source, database_url, command).await?
+        }
         AdminCommand::Market(_) => unreachable!("handled above"),
     }
     store.close().await;
     Ok(())
 }
 
-async fn provider_command(ctx: &OperatorContext<'_>, command: ProviderCommand) -> Result<(), backlay_server::error::AppError> {
+async fn provider_command(
+    ctx: &OperatorContext<'_>,
+    command: ProviderCommand,
+) -> Result<(), backlay_server::error::AppError> {
     match command {
         ProviderCommand::List => {
             for provider in ctx.store.casino_providers().await? {
                 let kind = if provider.is_builtin { "built in" } else { "outside" };
                 let state = if provider.is_active { "on" } else { "off" };
-                println!("{:<16} {:<24} {kind:<9} {state:<4} {}", provider.code, provider.name, provider.launch_url.as_deref().unwrap_or("<public url>/provider/play"));
+                println!(
+                    "{:<16} {:<24} {kind:<9} {state:<4} {}",
+                    provider.code,
+                    provider.name,
+                    provider.launch_url.as_deref().unwrap_or("<public url>/provider/play")
+                );
             }
             for game in ctx.store.world_casino_games().await? {
                 let state = if game.is_playable() { "on" } else { "off" };
-                println!("  {:<32} {:<28} {:<16} {state}", game.game_id, game.game_name, game.category);
+                println!(
+                    "  {:<32} {:<28} {:<16} {state}",
+                    game.game_id, game.game_name, game.category
+                );
             }
         }
         ProviderCommand::Add { code, name, launch_url } => {
-            let (id, secret) = operator::add_casino_provider(ctx, AddProvider { code: code.clone(), name, launch_url: launch_url.clone() }).await?;
+            let (id, secret) = operator::add_casino_provider(
+                ctx,
+                AddProvider { code: code.clone(), name, launch_url: launch_url.clone() },
+            )
+            .await?;
             println!("added provider {code} (id {id})");
             println!("signing secret (shown only now; give it to the provider): {secret}");
             println!("frame its games: add the origin of {launch_url} to the casino_frame_origins setting");
@@ -343,7 +393,14 @@ async fn provider_command(ctx: &OperatorContext<'_>, command: ProviderCommand) -
             println!("new signing secret for {code} (shown only now; the old one no longer works): {secret}");
         }
         ProviderCommand::AddGame { provider, code, name, category, sub_provider, thumb } => {
-            let game = AddWorldCasinoGame { provider_code: provider, game_code: code, game_name: name, category, sub_provider_name: sub_provider, url_thumb: thumb };
+            let game = AddWorldCasinoGame {
+                provider_code: provider,
+                game_code: code,
+                game_name: name,
+                category,
+                sub_provider_name: sub_provider,
+                url_thumb: thumb,
+            };
             let game_id = operator::add_world_casino_game(ctx, game).await?;
             println!("listed {game_id}");
         }
@@ -355,7 +412,12 @@ async fn provider_command(ctx: &OperatorContext<'_>, command: ProviderCommand) -
     Ok(())
 }
 
-async fn secret_key_command(store: &Store, source: &SecretKeySource, database_url: &str, command: SecretKeyCommand) -> anyhow::Result<()> {
+async fn secret_key_command(
+    store: &Store,
+    source: &SecretKeySource,
+    database_url: &str,
+    command: SecretKeyCommand,
+) -> anyhow::Result<()> {
     match command {
         SecretKeyCommand::New => unreachable!("handled before connecting"),
         SecretKeyCommand::Rotate => {
@@ -389,9 +451,16 @@ async fn secret_key_command(store: &Store, source: &SecretKeySource, database_ur
 }
 
 fn print_report(report: &SealReport) {
-    println!("re-sealed {} secrets; sealed {} that were in clear text", report.resealed, report.sealed_clear);
-    let by_key: Vec<String> = report.by_key.iter().map(|(id, n)| format!("{n} with key {id}")).collect();
-    println!("secrets now: {}", if by_key.is_empty() { "none".to_string() } else { by_key.join(", ") });
+    println!(
+        "re-sealed {} secrets; sealed {} that were in clear text",
+        report.resealed, report.sealed_clear
+    );
+    let by_key: Vec<String> =
+        report.by_key.iter().map(|(id, n)| format!("{n} with key {id}")).collect();
+    println!(
+        "secrets now: {}",
+        if by_key.is_empty() { "none".to_string() } else { by_key.join(", ") }
+    );
     if report.by_key.len() <= 1 && report.unknown_keys.is_empty() && report.broken.is_empty() {
         println!("every secret is sealed with the first key: the other keys in the key file, if any, can be removed");
     }
@@ -401,17 +470,28 @@ fn check_report(report: &SealReport) -> anyhow::Result<()> {
     for broken in &report.broken {
         eprintln!("cannot re-seal {broken}");
     }
-    let unknown: Vec<String> = report.unknown_keys.iter().map(|(id, n)| format!("{n} with key {id}")).collect();
-    anyhow::ensure!(unknown.is_empty() && report.broken.is_empty(), "some secrets were left as they were{}", if unknown.is_empty() { String::new() } else { format!(" (sealed {}, not in the key)", unknown.join(", ")) });
+    let unknown: Vec<String> =
+        report.unknown_keys.iter().map(|(id, n)| format!("{n} with key {id}")).collect();
+    anyhow::ensure!(
+        unknown.is_empty() && report.broken.is_empty(),
+        "some secrets were left as they were{}",
+        if unknown.is_empty() {
+            String::new()
+        } else {
+            format!(" (sealed {}, not in the key)", unknown.join(", "))
+        }
+    );
     Ok(())
 }
 
 /// The message of an operator error, with field errors spelled out.
 fn describe(err: backlay_server::error::AppError) -> String {
     match err {
-        backlay_server::error::AppError::Invalid { errors, .. } if !errors.is_empty() => {
-            errors.iter().map(|(field, problem)| format!("{field}: {problem}")).collect::<Vec<_>>().join("; ")
-        }
+        backlay_server::error::AppError::Invalid { errors, .. } if !errors.is_empty() => errors
+            .iter()
+            .map(|(field, problem)| format!("{field}: {problem}"))
+            .collect::<Vec<_>>()
+            .join("; "),
         other => other.to_string(),
     }
 }

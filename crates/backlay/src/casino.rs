@@ -61,7 +61,9 @@ async fn verify_command(args: VerifyArgs) -> anyhow::Result<()> {
             let store = Store::connect(&args.database.database_url).await?;
             let round = match store.casino_round(&round_id).await {
                 Ok(round) => round,
-                Err(backlay_store::StoreError::NotFound) => anyhow::bail!("there is no casino round {round_id}"),
+                Err(backlay_store::StoreError::NotFound) => {
+                    anyhow::bail!("there is no casino round {round_id}")
+                }
                 Err(err) => return Err(err.into()),
             };
             let Some(seed) = round.revealed_seed_hex() else {
@@ -71,17 +73,33 @@ async fn verify_command(args: VerifyArgs) -> anyhow::Result<()> {
                 );
             };
             let game = backlay_server::casino::game_kind(&round.kind)?;
-            (seed.to_string(), round.commitment.clone(), round.round_id.clone(), game, round.deal_json.clone())
+            (
+                seed.to_string(),
+                round.commitment.clone(),
+                round.round_id.clone(),
+                game,
+                round.deal_json.clone(),
+            )
         }
         (None, Some(seed)) => {
             let code = args.game.unwrap_or_default();
-            let game = GameKind::from_code(&code)
-                .ok_or_else(|| anyhow::anyhow!("{code:?} is not a game code (see --help for the list)"))?;
-            (seed, args.commitment.unwrap_or_default(), args.round_id.unwrap_or_default(), game, None)
+            let game = GameKind::from_code(&code).ok_or_else(|| {
+                anyhow::anyhow!("{code:?} is not a game code (see --help for the list)")
+            })?;
+            (
+                seed,
+                args.commitment.unwrap_or_default(),
+                args.round_id.unwrap_or_default(),
+                game,
+                None,
+            )
         }
-        (None, None) => anyhow::bail!("give --round, or --seed with --commitment, --round-id and --game"),
+        (None, None) => {
+            anyhow::bail!("give --round, or --seed with --commitment, --round-id and --game")
+        }
     };
-    let verified = verify(&seed, &commitment, &round_id, game).map_err(|e| anyhow::anyhow!("round {round_id} does NOT verify: {e}"))?;
+    let verified = verify(&seed, &commitment, &round_id, game)
+        .map_err(|e| anyhow::anyhow!("round {round_id} does NOT verify: {e}"))?;
     println!("Round       {round_id} ({})", game.title());
     println!("Commitment  {commitment}");
     println!("Seed        {seed}");

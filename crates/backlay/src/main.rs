@@ -19,8 +19,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use backlay_server::config::{
-    DEFAULT_ADDR, DEFAULT_BODY_TIMEOUT_S, DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S, DEFAULT_MAX_CONNECTIONS,
-    DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
+    DEFAULT_ADDR, DEFAULT_BODY_TIMEOUT_S, DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
 };
 use backlay_server::secret_key::SecretKeySource;
 use backlay_server::{demo, Config, Server};
@@ -28,7 +28,11 @@ use backlay_store::{Engine, Store};
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "backlay", version, about = "Backlay betting exchange: server and operator console")]
+#[command(
+    name = "backlay",
+    version,
+    about = "Backlay betting exchange: server and operator console"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -69,7 +73,8 @@ pub struct SecretKeyArgs {
 
 impl SecretKeyArgs {
     pub fn source(&self) -> anyhow::Result<SecretKeySource> {
-        let create = switch(self.create_secret_key, false, "BACKLAY_CREATE_SECRET_KEY")?.unwrap_or(false);
+        let create =
+            switch(self.create_secret_key, false, "BACKLAY_CREATE_SECRET_KEY")?.unwrap_or(false);
         let text = std::env::var("BACKLAY_SECRET_KEY").ok().filter(|text| !text.trim().is_empty());
         match (&self.secret_key_file, text) {
             (Some(_), Some(_)) => anyhow::bail!("give the secret key one way: --secret-key-file (BACKLAY_SECRET_KEY_FILE) or BACKLAY_SECRET_KEY, not both"),
@@ -170,7 +175,9 @@ impl ServeArgs {
         let demo = switch(self.demo, self.no_demo, "BACKLAY_DEMO")?;
         let demo_feed = switch(self.demo_feed, self.no_demo_feed, "BACKLAY_DEMO_FEED")?;
         let casino = switch(self.casino, self.no_casino, "BACKLAY_CASINO")?;
-        let trust_forwarded_for = switch(self.trust_forwarded_for, false, "BACKLAY_TRUST_FORWARDED_FOR")?.unwrap_or(false);
+        let trust_forwarded_for =
+            switch(self.trust_forwarded_for, false, "BACKLAY_TRUST_FORWARDED_FOR")?
+                .unwrap_or(false);
         let secret_key = self.secret_key.source()?;
         if self.trusted_proxy_hops.is_some() && !trust_forwarded_for {
             anyhow::bail!(
@@ -183,7 +190,13 @@ impl ServeArgs {
             Some(on) => on,
             None => backlay_store::engine_of(&self.database.database_url)? == Engine::Sqlite,
         };
-        Ok(Switches { demo, demo_feed: demo_feed.unwrap_or(demo), casino: casino.unwrap_or(demo), trust_forwarded_for, secret_key })
+        Ok(Switches {
+            demo,
+            demo_feed: demo_feed.unwrap_or(demo),
+            casino: casino.unwrap_or(demo),
+            trust_forwarded_for,
+            secret_key,
+        })
     }
 }
 
@@ -198,7 +211,9 @@ pub fn switch(on: bool, off: bool, env: &str) -> anyhow::Result<Option<bool>> {
     match std::env::var(env) {
         Ok(value) => parse_switch(env, &value),
         Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(std::env::VarError::NotUnicode(value)) => anyhow::bail!("{env} must be {SWITCH_FORMS}, not {value:?}"),
+        Err(std::env::VarError::NotUnicode(value)) => {
+            anyhow::bail!("{env} must be {SWITCH_FORMS}, not {value:?}")
+        }
     }
 }
 
@@ -218,7 +233,8 @@ fn parse_switch(env: &str, value: &str) -> anyhow::Result<Option<bool>> {
 async fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("BACKLAY_LOG").unwrap_or_else(|_| "info,sqlx=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_env("BACKLAY_LOG")
+                .unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -328,6 +344,9 @@ mod tests {
         }
         assert_eq!(parse_switch("X", " ").unwrap(), None);
         let refused = parse_switch("BACKLAY_DEMO", "maybe").unwrap_err().to_string();
-        assert_eq!(refused, "BACKLAY_DEMO must be 1/0, true/false, yes/no or on/off, not \"maybe\"");
+        assert_eq!(
+            refused,
+            "BACKLAY_DEMO must be 1/0, true/false, yes/no or on/off, not \"maybe\""
+        );
     }
 }

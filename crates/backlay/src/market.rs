@@ -96,18 +96,40 @@ impl Api {
     async fn login(url: &str, user: &str, password: &str) -> anyhow::Result<Api> {
         let client = reqwest::Client::new();
         let base = format!("{}/api", url.trim_end_matches('/'));
-        let answer = post(&client, &base, None, "user/login", json!({ "user_name": user, "password": password })).await?;
-        let token = answer["token"].as_str().ok_or_else(|| anyhow::anyhow!("the server gave no token"))?.to_string();
+        let answer = post(
+            &client,
+            &base,
+            None,
+            "user/login",
+            json!({ "user_name": user, "password": password }),
+        )
+        .await?;
+        let token = answer["token"]
+            .as_str()
+            .ok_or_else(|| anyhow::anyhow!("the server gave no token"))?
+            .to_string();
         Ok(Api { client, base, token })
     }
 
     async fn post(&self, path: &str, body: Value) -> anyhow::Result<(String, Value)> {
-        let response = self.client.post(format!("{}/{path}", self.base)).bearer_auth(&self.token).json(&body).send().await;
+        let response = self
+            .client
+            .post(format!("{}/{path}", self.base))
+            .bearer_auth(&self.token)
+            .json(&body)
+            .send()
+            .await;
         envelope(response).await
     }
 }
 
-async fn post(client: &reqwest::Client, base: &str, token: Option<&str>, path: &str, body: Value) -> anyhow::Result<Value> {
+async fn post(
+    client: &reqwest::Client,
+    base: &str,
+    token: Option<&str>,
+    path: &str,
+    body: Value,
+) -> anyhow::Result<Value> {
     let mut request = client.post(format!("{base}/{path}")).json(&body);
     if let Some(token) = token {
         request = request.bearer_auth(token);
@@ -118,13 +140,26 @@ async fn post(client: &reqwest::Client, base: &str, token: Option<&str>, path: &
 async fn envelope(response: reqwest::Result<reqwest::Response>) -> anyhow::Result<(String, Value)> {
     let response = response.map_err(|e| anyhow::anyhow!("cannot reach the server: {e}"))?;
     let status = response.status();
-    let body: Value = response.json().await.map_err(|e| anyhow::anyhow!("the server answered {status} without JSON: {e}"))?;
+    let body: Value = response
+        .json()
+        .await
+        .map_err(|e| anyhow::anyhow!("the server answered {status} without JSON: {e}"))?;
     let message = body["message"].as_str().unwrap_or_default().to_string();
     if body["status"] != Value::Bool(true) {
         let errors = body["data"]["errors"].as_object().map(|errors| {
-            errors.iter().map(|(field, problem)| format!("{field}: {}", problem.as_str().unwrap_or_default())).collect::<Vec<_>>().join("; ")
+            errors
+                .iter()
+                .map(|(field, problem)| {
+                    format!("{field}: {}", problem.as_str().unwrap_or_default())
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
         });
-        anyhow::bail!("{} ({status}){}", message, errors.map(|e| format!(": {e}")).unwrap_or_default());
+        anyhow::bail!(
+            "{} ({status}){}",
+            message,
+            errors.map(|e| format!(": {e}")).unwrap_or_default()
+        );
     }
     Ok((message, body["data"].clone()))
 }

@@ -12,9 +12,7 @@ pub const RESERVED_FILES: u64 = 256;
 
 /// What `ulimit -n` should be for `max_connections`: a socket and a file each, plus the reserve.
 pub fn recommended_limit(max_connections: u64) -> u64 {
-    max_connections
-        .saturating_mul(2)
-        .saturating_add(RESERVED_FILES)
+    max_connections.saturating_mul(2).saturating_add(RESERVED_FILES)
 }
 
 /// The connection cap the open-files limit can carry, after raising the soft limit as far as
@@ -29,14 +27,8 @@ pub fn fit_connections(max_connections: usize) -> usize {
     let mut soft = limit.current.unwrap_or(u64::MAX);
     if soft < wanted {
         let raised = wanted.min(hard);
-        if setrlimit(
-            Resource::Nofile,
-            Rlimit {
-                current: Some(raised),
-                maximum: limit.maximum,
-            },
-        )
-        .is_ok()
+        if setrlimit(Resource::Nofile, Rlimit { current: Some(raised), maximum: limit.maximum })
+            .is_ok()
         {
             soft = raised;
         }

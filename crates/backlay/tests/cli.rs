@@ -11,7 +11,8 @@ struct Console {
 impl Console {
     fn new() -> Console {
         let dir = tempfile::tempdir().unwrap();
-        let database_url = format!("sqlite://{}", dir.path().join("nested/folder/cli.db").display());
+        let database_url =
+            format!("sqlite://{}", dir.path().join("nested/folder/cli.db").display());
         Console { database_url, _dir: dir }
     }
 
@@ -36,7 +37,11 @@ impl Console {
     #[track_caller]
     fn refused(&self, args: &[&str]) -> String {
         let out = self.run(args);
-        assert!(!out.status.success(), "{args:?} should have failed: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            !out.status.success(),
+            "{args:?} should have failed: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
         String::from_utf8(out.stderr).unwrap()
     }
 }
@@ -45,19 +50,90 @@ impl Console {
 fn an_operator_sets_up_users_and_chips_from_the_console() {
     let console = Console::new();
     assert!(console.ok(&["migrate"]).contains("up to date"));
-    assert!(console.ok(&["admin", "create-user", "--name", "boss", "--password", "Boss@1234", "--role", "admin"]).contains("created admin boss"));
-    console.ok(&["admin", "create-user", "--name", "ag1", "--password", "Agent@123", "--role", "agent", "--parent", "boss"]);
-    console.ok(&["admin", "create-user", "--name", "cl1", "--password", "Client@123", "--role", "client", "--parent", "ag1", "--must-change-password"]);
-    assert!(console.ok(&["admin", "mint", "--to", "boss", "--amount", "10000"]).contains("balance 10000.00"));
-    console.ok(&["admin", "transfer", "--user", "ag1", "--amount", "2500.50", "--direction", "deposit"]);
-    let out = console.ok(&["admin", "transfer", "--user", "cl1", "--amount", "500", "--direction", "deposit", "--remark", "welcome"]);
+    assert!(console
+        .ok(&[
+            "admin",
+            "create-user",
+            "--name",
+            "boss",
+            "--password",
+            "Boss@1234",
+            "--role",
+            "admin"
+        ])
+        .contains("created admin boss"));
+    console.ok(&[
+        "admin",
+        "create-user",
+        "--name",
+        "ag1",
+        "--password",
+        "Agent@123",
+        "--role",
+        "agent",
+        "--parent",
+        "boss",
+    ]);
+    console.ok(&[
+        "admin",
+        "create-user",
+        "--name",
+        "cl1",
+        "--password",
+        "Client@123",
+        "--role",
+        "client",
+        "--parent",
+        "ag1",
+        "--must-change-password",
+    ]);
+    assert!(console
+        .ok(&["admin", "mint", "--to", "boss", "--amount", "10000"])
+        .contains("balance 10000.00"));
+    console.ok(&[
+        "admin",
+        "transfer",
+        "--user",
+        "ag1",
+        "--amount",
+        "2500.50",
+        "--direction",
+        "deposit",
+    ]);
+    let out = console.ok(&[
+        "admin",
+        "transfer",
+        "--user",
+        "cl1",
+        "--amount",
+        "500",
+        "--direction",
+        "deposit",
+        "--remark",
+        "welcome",
+    ]);
     assert!(out.contains("cl1 now has 500.00, their parent 2000.50"), "{out}");
-    let refused = console.refused(&["admin", "transfer", "--user", "cl1", "--amount", "600", "--direction", "withdraw"]);
+    let refused = console.refused(&[
+        "admin",
+        "transfer",
+        "--user",
+        "cl1",
+        "--amount",
+        "600",
+        "--direction",
+        "withdraw",
+    ]);
     assert!(refused.contains("cl1 has only 500.00 available"), "{refused}");
     let listing = console.ok(&["admin", "list-users", "--parent", "ag1"]);
-    assert!(listing.contains("cl1") && listing.contains("500.00") && listing.contains("1 user(s)"), "{listing}");
+    assert!(
+        listing.contains("cl1") && listing.contains("500.00") && listing.contains("1 user(s)"),
+        "{listing}"
+    );
     console.ok(&["admin", "lock", "--user", "cl1"]);
-    assert!(console.ok(&["admin", "list-users"]).lines().any(|l| l.contains("cl1") && l.ends_with("yes")));
+    assert!(console
+        .ok(&["admin", "list-users"])
+        .lines()
+        .any(|l| l.contains("cl1") && l.ends_with("yes")));
     console.ok(&["admin", "unlock", "--user", "cl1"]);
     assert!(console.ok(&["admin", "ledger-check"]).contains("ledger is sound"));
 }
@@ -65,15 +141,75 @@ fn an_operator_sets_up_users_and_chips_from_the_console() {
 #[test]
 fn the_console_refuses_bad_input_with_a_reason() {
     let console = Console::new();
-    console.ok(&["admin", "create-user", "--name", "boss", "--password", "Boss@1234", "--role", "admin"]);
-    assert!(console.refused(&["admin", "create-user", "--name", "BOSS", "--password", "Boss@1234", "--role", "admin"]).contains("already taken"));
-    assert!(console.refused(&["admin", "create-user", "--name", "x", "--password", "weak", "--role", "agent"]).contains("user_name"));
-    assert!(console.refused(&["admin", "create-user", "--name", "abc", "--password", "Abc@1234", "--role", "king"]).contains("not a role"));
-    assert!(console.refused(&["admin", "mint", "--to", "boss", "--amount", "1.234"]).contains("2 decimal"));
-    assert!(console.refused(&["admin", "transfer", "--user", "ghost", "--amount", "1", "--direction", "deposit"]).contains("no user named"));
+    console.ok(&[
+        "admin",
+        "create-user",
+        "--name",
+        "boss",
+        "--password",
+        "Boss@1234",
+        "--role",
+        "admin",
+    ]);
+    assert!(console
+        .refused(&[
+            "admin",
+            "create-user",
+            "--name",
+            "BOSS",
+            "--password",
+            "Boss@1234",
+            "--role",
+            "admin"
+        ])
+        .contains("already taken"));
+    assert!(console
+        .refused(&["admin", "create-user", "--name", "x", "--password", "weak", "--role", "agent"])
+        .contains("user_name"));
+    assert!(console
+        .refused(&[
+            "admin",
+            "create-user",
+            "--name",
+            "abc",
+            "--password",
+            "Abc@1234",
+            "--role",
+            "king"
+        ])
+        .contains("not a role"));
+    assert!(console
+        .refused(&["admin", "mint", "--to", "boss", "--amount", "1.234"])
+        .contains("2 decimal"));
+    assert!(console
+        .refused(&[
+            "admin",
+            "transfer",
+            "--user",
+            "ghost",
+            "--amount",
+            "1",
+            "--direction",
+            "deposit"
+        ])
+        .contains("no user named"));
     assert!(console.refused(&["admin", "set-setting", "payment_gateway", "7"]).contains("0 or 1"));
-    assert!(console.refused(&["admin", "create-match", "--series", "1", "--name", "A v B", "--start", "tomorrow"]).contains("ISO-8601"));
-    let bad_url = Command::new(env!("CARGO_BIN_EXE_backlay")).args(["migrate", "--database-url", "mysql://x"]).output().unwrap();
+    assert!(console
+        .refused(&[
+            "admin",
+            "create-match",
+            "--series",
+            "1",
+            "--name",
+            "A v B",
+            "--start",
+            "tomorrow"
+        ])
+        .contains("ISO-8601"));
+    let bad_url = Command::new(env!("CARGO_BIN_EXE_backlay"))
+        .args(["migrate", "--database-url", "mysql://x"])
+        .output()
+        .unwrap();
     assert!(!bad_url.status.success());
     assert!(String::from_utf8_lossy(&bad_url.stderr).contains("unsupported database URL"));
 }
@@ -94,7 +230,14 @@ impl Drop for RunningServer {
 fn serve(console: &Console) -> RunningServer {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let child = Command::new(env!("CARGO_BIN_EXE_backlay"))
-        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--demo", "--web-dir", "/nonexistent"])
+        .args([
+            "serve",
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+            "--demo",
+            "--web-dir",
+            "/nonexistent",
+        ])
         .env("DATABASE_URL", &console.database_url)
         .env("BACKLAY_LOG", "error")
         .stdout(std::process::Stdio::null())
@@ -121,12 +264,23 @@ fn markets_are_run_from_the_console_through_the_running_server() {
     let console = Console::new();
     let server = serve(&console);
     let market = |args: &[&str]| {
-        let mut all = vec!["admin", "market", "--url", &server.url, "--admin-password", "Admin@1234"];
+        let mut all =
+            vec!["admin", "market", "--url", &server.url, "--admin-password", "Admin@1234"];
         all.extend_from_slice(args);
         all.iter().map(|s| s.to_string()).collect::<Vec<_>>()
     };
     let run = |args: Vec<String>| console.run(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    let created = run(market(&["create", "--match", "1", "--type", "bookmaker", "--name", "Console Bookmaker", "--runners", "Home,Away"]));
+    let created = run(market(&[
+        "create",
+        "--match",
+        "1",
+        "--type",
+        "bookmaker",
+        "--name",
+        "Console Bookmaker",
+        "--runners",
+        "Home,Away",
+    ]));
     assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
     let stdout = String::from_utf8(created.stdout).unwrap();
     assert!(stdout.contains("Console Bookmaker created"), "{stdout}");
@@ -134,17 +288,38 @@ fn markets_are_run_from_the_console_through_the_running_server() {
     let market_id = data["market_id"].as_i64().unwrap().to_string();
     let home = data["selection_ids"][0].as_i64().unwrap();
     assert!(run(market(&["open", &market_id])).status.success());
-    assert!(run(market(&["bookmaker-rates", &market_id, "--runner", &format!("{home}:45:50")])).status.success());
+    assert!(run(market(&["bookmaker-rates", &market_id, "--runner", &format!("{home}:45:50")]))
+        .status
+        .success());
     let bad = run(market(&["bookmaker-rates", &market_id, "--runner", "nonsense"]));
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("selection_id:back:lay"));
     let settled = run(market(&["result", &market_id, "--winner", &home.to_string()]));
-    assert!(String::from_utf8_lossy(&settled.stdout).contains("is settled"), "{}", String::from_utf8_lossy(&settled.stderr));
+    assert!(
+        String::from_utf8_lossy(&settled.stdout).contains("is settled"),
+        "{}",
+        String::from_utf8_lossy(&settled.stderr)
+    );
     let again = run(market(&["void", &market_id]));
     assert!(!again.status.success());
-    assert!(String::from_utf8_lossy(&again.stderr).contains("(409"), "{}", String::from_utf8_lossy(&again.stderr));
-    let wrong_password = console.run(&["admin", "market", "--url", &server.url, "--admin-password", "nope", "open", "1"]);
-    assert!(String::from_utf8_lossy(&wrong_password.stderr).contains("Incorrect user name or password"));
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("(409"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let wrong_password = console.run(&[
+        "admin",
+        "market",
+        "--url",
+        &server.url,
+        "--admin-password",
+        "nope",
+        "open",
+        "1",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&wrong_password.stderr).contains("Incorrect user name or password")
+    );
     drop(server);
     assert!(console.ok(&["admin", "ledger-check"]).contains("ledger is sound"));
 }
@@ -153,28 +328,135 @@ fn markets_are_run_from_the_console_through_the_running_server() {
 fn an_operator_lists_an_outside_provider_and_its_games_from_the_console() {
     let console = Console::new();
     console.ok(&["migrate"]);
-    let added = console.ok(&["admin", "provider", "add", "--code", "evo", "--name", "Evolution", "--launch-url", "https://games.example.com/launch"]);
+    let added = console.ok(&[
+        "admin",
+        "provider",
+        "add",
+        "--code",
+        "evo",
+        "--name",
+        "Evolution",
+        "--launch-url",
+        "https://games.example.com/launch",
+    ]);
     let secret = |text: &str| text.split_whitespace().last().unwrap_or_default().to_string();
     let first = secret(added.lines().nth(1).unwrap_or_default());
-    assert!(first.len() == 64 && first.bytes().all(|b| b.is_ascii_hexdigit()), "a 32-byte secret shown once: {added}");
-    assert!(added.contains("casino_frame_origins"), "the operator is told to allow its frames: {added}");
-    assert!(console.refused(&["admin", "provider", "add", "--code", "evo", "--name", "Again", "--launch-url", "https://x.example.com"]).contains("already"));
-    let bad = console.refused(&["admin", "provider", "add", "--code", "Bad Code", "--name", "", "--launch-url", "ftp://x?y=1"]);
-    assert!(bad.contains("code:") && bad.contains("name:") && bad.contains("launch_url:"), "every field's problem: {bad}");
+    assert!(
+        first.len() == 64 && first.bytes().all(|b| b.is_ascii_hexdigit()),
+        "a 32-byte secret shown once: {added}"
+    );
+    assert!(
+        added.contains("casino_frame_origins"),
+        "the operator is told to allow its frames: {added}"
+    );
+    assert!(console
+        .refused(&[
+            "admin",
+            "provider",
+            "add",
+            "--code",
+            "evo",
+            "--name",
+            "Again",
+            "--launch-url",
+            "https://x.example.com"
+        ])
+        .contains("already"));
+    let bad = console.refused(&[
+        "admin",
+        "provider",
+        "add",
+        "--code",
+        "Bad Code",
+        "--name",
+        "",
+        "--launch-url",
+        "ftp://x?y=1",
+    ]);
+    assert!(
+        bad.contains("code:") && bad.contains("name:") && bad.contains("launch_url:"),
+        "every field's problem: {bad}"
+    );
 
-    assert!(console.ok(&["admin", "provider", "add-game", "--provider", "evo", "--code", "lightning", "--name", "Lightning Roulette", "--category", "Live"]).contains("listed evo-lightning"));
-    assert!(console.refused(&["admin", "provider", "add-game", "--provider", "evo", "--code", "lightning", "--name", "Again", "--category", "Live"]).contains("already lists"));
-    assert!(console.refused(&["admin", "provider", "add-game", "--provider", "evo", "--code", "x", "--name", "X", "--category", "Slots"]).contains("Crash Games"));
-    assert!(console.refused(&["admin", "provider", "add-game", "--provider", "nobody", "--code", "x", "--name", "X", "--category", "Live"]).contains("no provider nobody"));
+    assert!(console
+        .ok(&[
+            "admin",
+            "provider",
+            "add-game",
+            "--provider",
+            "evo",
+            "--code",
+            "lightning",
+            "--name",
+            "Lightning Roulette",
+            "--category",
+            "Live"
+        ])
+        .contains("listed evo-lightning"));
+    assert!(console
+        .refused(&[
+            "admin",
+            "provider",
+            "add-game",
+            "--provider",
+            "evo",
+            "--code",
+            "lightning",
+            "--name",
+            "Again",
+            "--category",
+            "Live"
+        ])
+        .contains("already lists"));
+    assert!(console
+        .refused(&[
+            "admin",
+            "provider",
+            "add-game",
+            "--provider",
+            "evo",
+            "--code",
+            "x",
+            "--name",
+            "X",
+            "--category",
+            "Slots"
+        ])
+        .contains("Crash Games"));
+    assert!(console
+        .refused(&[
+            "admin",
+            "provider",
+            "add-game",
+            "--provider",
+            "nobody",
+            "--code",
+            "x",
+            "--name",
+            "X",
+            "--category",
+            "Live"
+        ])
+        .contains("no provider nobody"));
     let listing = console.ok(&["admin", "provider", "list"]);
-    assert!(listing.lines().any(|l| l.contains("evo-lightning") && l.trim_end().ends_with("on")), "{listing}");
+    assert!(
+        listing.lines().any(|l| l.contains("evo-lightning") && l.trim_end().ends_with("on")),
+        "{listing}"
+    );
     console.ok(&["admin", "provider", "game", "evo-lightning", "--off"]);
-    assert!(console.ok(&["admin", "provider", "list"]).lines().any(|l| l.contains("evo-lightning") && l.trim_end().ends_with("off")));
-    assert!(console.refused(&["admin", "provider", "game", "evo-nothing", "--on"]).contains("no world-casino game"));
+    assert!(console
+        .ok(&["admin", "provider", "list"])
+        .lines()
+        .any(|l| l.contains("evo-lightning") && l.trim_end().ends_with("off")));
+    assert!(console
+        .refused(&["admin", "provider", "game", "evo-nothing", "--on"])
+        .contains("no world-casino game"));
 
     let rotated = secret(&console.ok(&["admin", "provider", "rotate-secret", "--code", "evo"]));
     assert!(rotated.len() == 64 && rotated != first, "a new secret");
-    assert!(console.refused(&["admin", "provider", "rotate-secret", "--code", "backlay"]).contains("no outside provider"));
+    assert!(console
+        .refused(&["admin", "provider", "rotate-secret", "--code", "backlay"])
+        .contains("no outside provider"));
 }
 
 /// `backlay serve` with `env` set to `value`, stopped by an unsupported database URL right after
@@ -200,14 +482,25 @@ fn serve_settings_with(env: &str, value: &str) -> String {
 
 #[test]
 fn every_on_off_environment_twin_takes_the_same_forms() {
-    for env in ["BACKLAY_DEMO", "BACKLAY_DEMO_FEED", "BACKLAY_CASINO", "BACKLAY_TRUST_FORWARDED_FOR", "BACKLAY_CREATE_SECRET_KEY"] {
+    for env in [
+        "BACKLAY_DEMO",
+        "BACKLAY_DEMO_FEED",
+        "BACKLAY_CASINO",
+        "BACKLAY_TRUST_FORWARDED_FOR",
+        "BACKLAY_CREATE_SECRET_KEY",
+    ] {
         for value in ["1", "0", "true", "False", "YES", "no", "on", "Off", " true "] {
             let stderr = serve_settings_with(env, value);
-            assert!(stderr.contains("unsupported database URL"), "{env}={value:?} should be accepted: {stderr}");
+            assert!(
+                stderr.contains("unsupported database URL"),
+                "{env}={value:?} should be accepted: {stderr}"
+            );
         }
         let stderr = serve_settings_with(env, "maybe");
         assert!(
-            stderr.contains(env) && stderr.contains("\"maybe\"") && stderr.contains("1/0, true/false, yes/no or on/off"),
+            stderr.contains(env)
+                && stderr.contains("\"maybe\"")
+                && stderr.contains("1/0, true/false, yes/no or on/off"),
             "{env}=maybe is refused with what to write instead: {stderr}"
         );
     }
@@ -223,11 +516,27 @@ fn the_console_rotates_the_secret_key_and_reseals_every_secret() {
     let console = Console::new();
     console.ok(&["migrate"]);
     // The embedded default: the first command that needs the key makes it beside the database.
-    let added = console.ok(&["admin", "provider", "add", "--code", "evo", "--name", "Evolution", "--launch-url", "https://games.example.com/launch"]);
+    let added = console.ok(&[
+        "admin",
+        "provider",
+        "add",
+        "--code",
+        "evo",
+        "--name",
+        "Evolution",
+        "--launch-url",
+        "https://games.example.com/launch",
+    ]);
     let secret = added.lines().nth(1).unwrap().split_whitespace().last().unwrap().to_string();
-    let key_path = std::path::Path::new(&console.database_url.trim_start_matches("sqlite://")).with_extension("key");
+    let key_path = std::path::Path::new(&console.database_url.trim_start_matches("sqlite://"))
+        .with_extension("key");
     let key_lines = |path: &std::path::Path| {
-        std::fs::read_to_string(path).unwrap().lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(str::to_string).collect::<Vec<_>>()
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
     };
     let first = key_lines(&key_path);
     assert_eq!(first.len(), 1, "one key: {first:?}");
@@ -235,7 +544,11 @@ fn the_console_rotates_the_secret_key_and_reseals_every_secret() {
     let rotated = console.ok(&["admin", "secret-key", "rotate"]);
     assert!(rotated.contains("added key") && rotated.contains("re-sealed 1 secrets"), "{rotated}");
     let both = key_lines(&key_path);
-    assert_eq!((both.len(), &both[1]), (2, &first[0]), "the new key first, the old one kept: {both:?}");
+    assert_eq!(
+        (both.len(), &both[1]),
+        (2, &first[0]),
+        "the new key first, the old one kept: {both:?}"
+    );
     let again = console.ok(&["admin", "secret-key", "reencrypt"]);
     assert!(again.contains("re-sealed 0 secrets") && again.contains("can be removed"), "{again}");
 
@@ -258,7 +571,11 @@ fn the_console_rotates_the_secret_key_and_reseals_every_secret() {
         .env("BACKLAY_LOG", "error")
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&by_env.stderr).contains("keep the old one after a comma"), "{}", String::from_utf8_lossy(&by_env.stderr));
+    assert!(
+        String::from_utf8_lossy(&by_env.stderr).contains("keep the old one after a comma"),
+        "{}",
+        String::from_utf8_lossy(&by_env.stderr)
+    );
     assert!(!secret.is_empty());
 }
 
@@ -280,7 +597,11 @@ fn on_postgresql_the_server_and_the_console_ask_for_a_key_before_touching_the_da
     };
     for args in [&["serve", "--no-demo"][..], &["admin", "provider", "list"][..]] {
         let stderr = run(args);
-        assert!(stderr.contains("PostgreSQL database needs a secret key") && stderr.contains("--create-secret-key"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("PostgreSQL database needs a secret key")
+                && stderr.contains("--create-secret-key"),
+            "{args:?}: {stderr}"
+        );
     }
     let stderr = run(&["admin", "--create-secret-key", "provider", "list"]);
     assert!(stderr.contains("needs --secret-key-file"), "{stderr}");

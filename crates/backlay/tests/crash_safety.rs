@@ -50,10 +50,7 @@ fn server_binary() -> PathBuf {
 }
 
 fn kills_wanted() -> usize {
-    std::env::var("CRASH_KILLS")
-        .ok()
-        .and_then(|k| k.parse().ok())
-        .unwrap_or(10)
+    std::env::var("CRASH_KILLS").ok().and_then(|k| k.parse().ok()).unwrap_or(10)
 }
 
 /// One life of the server process.
@@ -65,25 +62,11 @@ struct Server {
 impl Server {
     /// Starts `backlay serve` on a free port and waits for `/api/health`.
     async fn start(database_url: &str, log: &Path, first: bool) -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let log_file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-            .unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let log_file = std::fs::OpenOptions::new().create(true).append(true).open(log).unwrap();
         let mut command = Command::new(server_binary());
         command
-            .args([
-                "serve",
-                "--addr",
-                &format!("127.0.0.1:{port}"),
-                "--database-url",
-                database_url,
-            ])
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", database_url])
             .args(["--no-demo-feed", "--no-casino", "--web-dir", "/nonexistent"])
             // PostgreSQL needs a secret key named; every life of the server uses the same one.
             .arg("--secret-key-file")
@@ -94,10 +77,7 @@ impl Server {
             .stdout(Stdio::null())
             .stderr(log_file);
         let child = command.spawn().expect("the server binary starts");
-        let mut server = Server {
-            child,
-            base: format!("http://127.0.0.1:{port}/api"),
-        };
+        let mut server = Server { child, base: format!("http://127.0.0.1:{port}/api") };
         let client = reqwest::Client::new();
         let deadline = Instant::now() + START_TIMEOUT;
         loop {
@@ -115,10 +95,7 @@ impl Server {
             if health.is_ok_and(|r| r.status().is_success()) {
                 return server;
             }
-            assert!(
-                Instant::now() < deadline,
-                "the server did not come up in {START_TIMEOUT:?}"
-            );
+            assert!(Instant::now() < deadline, "the server did not come up in {START_TIMEOUT:?}");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -150,10 +127,8 @@ async fn call(
     token: Option<&str>,
     body: &Value,
 ) -> Reply {
-    let mut request = client
-        .post(format!("{base}/{path}"))
-        .json(body)
-        .timeout(Duration::from_secs(10));
+    let mut request =
+        client.post(format!("{base}/{path}")).json(body).timeout(Duration::from_secs(10));
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
@@ -220,14 +195,8 @@ async fn bettor(
         }
         if !mine.is_empty() && rng.gen_bool(0.15) {
             let bet_id = mine[rng.gen_range(0..mine.len())];
-            match call(
-                &client,
-                &base,
-                "bet/cancelBet",
-                Some(&token),
-                &json!({ "bet_id": bet_id }),
-            )
-            .await
+            match call(&client, &base, "bet/cancelBet", Some(&token), &json!({ "bet_id": bet_id }))
+                .await
             {
                 Reply::Lost => break,
                 Reply::Answer(status, body) => {
@@ -253,11 +222,7 @@ async fn bettor(
             json!({ "market_id": markets.bookmaker, "selection_id": markets.bookmaker_runners[runner], "side": side,
                     "price": rate, "stake": rng.gen_range(1..=20), "client_ref": client_ref })
         };
-        let sent = SentBet {
-            user,
-            client_ref,
-            body,
-        };
+        let sent = SentBet { user, client_ref, body };
         match call(&client, &base, "bet/placeBet", Some(&token), &sent.body).await {
             Reply::Lost => {
                 seen.lost.push(sent);
@@ -350,19 +315,11 @@ async fn create_markets(base: &str, admin: &str) -> Markets {
         ] }),
     )
     .await;
-    Markets {
-        exchange: ids[0].0,
-        exchange_runners: ids[0].1,
-        bookmaker,
-        bookmaker_runners: bm,
-    }
+    Markets { exchange: ids[0].0, exchange_runners: ids[0].1, bookmaker, bookmaker_runners: bm }
 }
 
-const USERS: [(&str, &str); 3] = [
-    ("demo", "Demo@1234"),
-    ("demo2", "Demo@1234"),
-    ("maker", "Maker@1234"),
-];
+const USERS: [(&str, &str); 3] =
+    [("demo", "Demo@1234"), ("demo2", "Demo@1234"), ("maker", "Maker@1234")];
 
 async fn kill_and_restart_while_betting(database_url: &str) {
     let dir = tempfile::tempdir().unwrap();
@@ -416,24 +373,17 @@ async fn kill_and_restart_while_betting(database_url: &str) {
         lost_total += lost.len();
         let client = reqwest::Client::new();
         for sent in lost {
-            match call(
-                &client,
-                &server.base,
-                "bet/placeBet",
-                Some(&tokens[sent.user]),
-                &sent.body,
-            )
-            .await
+            match call(&client, &server.base, "bet/placeBet", Some(&tokens[sent.user]), &sent.body)
+                .await
             {
                 Reply::Answer(200, answer) => {
                     let bet_id = answer["data"]["bet_id"].as_i64().unwrap();
                     let stake = stake_minor(&sent.body);
                     acknowledged.insert(sent.client_ref.clone(), (sent, bet_id, stake));
                 }
-                Reply::Answer(status, answer) => assert!(
-                    status < 500,
-                    "a repeated placeBet answered {status}: {answer}"
-                ),
+                Reply::Answer(status, answer) => {
+                    assert!(status < 500, "a repeated placeBet answered {status}: {answer}")
+                }
                 Reply::Lost => panic!("the restarted server did not answer"),
             }
         }
@@ -481,15 +431,10 @@ async fn check_bets_as_told(store: &Store, acknowledged: &BTreeMap<String, (Sent
     for row in &rows {
         let client_ref: String = row.get("client_ref");
         let (id, stake): (i64, i64) = (row.get("id"), row.get("stake_minor"));
-        let parts: i64 = [
-            "matched_minor",
-            "remaining_minor",
-            "cancelled_minor",
-            "lapsed_minor",
-        ]
-        .iter()
-        .map(|c| row.get::<i64, _>(*c))
-        .sum();
+        let parts: i64 = ["matched_minor", "remaining_minor", "cancelled_minor", "lapsed_minor"]
+            .iter()
+            .map(|c| row.get::<i64, _>(*c))
+            .sum();
         assert_eq!(
             parts, stake,
             "bet {id} ({client_ref}) is half-applied: its parts add up to {parts} of {stake}"
@@ -538,16 +483,8 @@ async fn check_exposure_and_engine(
     markets: Markets,
 ) {
     for (market, kind, runners) in [
-        (
-            markets.exchange,
-            MarketKind::OneWinner,
-            markets.exchange_runners,
-        ),
-        (
-            markets.bookmaker,
-            MarketKind::Bookmaker,
-            markets.bookmaker_runners,
-        ),
+        (markets.exchange, MarketKind::OneWinner, markets.exchange_runners),
+        (markets.bookmaker, MarketKind::Bookmaker, markets.bookmaker_runners),
     ] {
         let spec =
             MarketSpec::new(kind, runners.iter().map(|r| RunnerId(*r)).collect(), 0).unwrap();
@@ -558,10 +495,8 @@ async fn check_exposure_and_engine(
         if kind == MarketKind::OneWinner {
             for fill in store.fills_of_market(market).await.unwrap() {
                 let price = Price::from_hundredths(u32::try_from(fill.price).unwrap()).unwrap();
-                for (user, side) in [
-                    (fill.back_user_id, Side::Back),
-                    (fill.lay_user_id, Side::Lay),
-                ] {
+                for (user, side) in [(fill.back_user_id, Side::Back), (fill.lay_user_id, Side::Lay)]
+                {
                     matched.entry(user).or_default().push(
                         Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
                             .unwrap(),
@@ -570,11 +505,7 @@ async fn check_exposure_and_engine(
             }
         }
         for bet in store.bets_of_market(market).await.unwrap() {
-            let side = if bet.side == "back" {
-                Side::Back
-            } else {
-                Side::Lay
-            };
+            let side = if bet.side == "back" { Side::Back } else { Side::Lay };
             let runner = RunnerId(bet.runner_id.unwrap());
             if kind == MarketKind::Bookmaker {
                 if bet.matched_minor > 0 {
@@ -596,23 +527,14 @@ async fn check_exposure_and_engine(
                     .push(Bet::exchange(runner, side, price, bet.remaining_minor).unwrap());
                 // A resting lay is money available to back, shown in the "back" column.
                 let column = if side == Side::Lay { "back" } else { "lay" };
-                *levels
-                    .entry((runner.0, column, price.hundredths()))
-                    .or_default() += bet.remaining_minor;
+                *levels.entry((runner.0, column, price.hundredths())).or_default() +=
+                    bet.remaining_minor;
             }
         }
-        let stored: HashMap<i64, i64> = store
-            .exposures_of_market(market)
-            .await
-            .unwrap()
-            .into_iter()
-            .collect();
-        let users: std::collections::BTreeSet<i64> = matched
-            .keys()
-            .chain(unmatched.keys())
-            .chain(stored.keys())
-            .copied()
-            .collect();
+        let stored: HashMap<i64, i64> =
+            store.exposures_of_market(market).await.unwrap().into_iter().collect();
+        let users: std::collections::BTreeSet<i64> =
+            matched.keys().chain(unmatched.keys()).chain(stored.keys()).copied().collect();
         for user in users {
             let expected = exposure_minor(
                 &spec,
@@ -693,11 +615,7 @@ async fn check_exposure_and_engine(
 }
 
 fn to_minor(value: &Value) -> i64 {
-    (value
-        .as_f64()
-        .unwrap_or_else(|| panic!("not a number: {value}"))
-        * 100.0)
-        .round() as i64
+    (value.as_f64().unwrap_or_else(|| panic!("not a number: {value}")) * 100.0).round() as i64
 }
 
 async fn match_of(store: &Store, market: i64) -> i64 {
@@ -705,11 +623,7 @@ async fn match_of(store: &Store, market: i64) -> i64 {
 }
 
 async fn user_id_of(store: &Store, name: &str) -> i64 {
-    store
-        .user_id_by_name(name)
-        .await
-        .unwrap()
-        .expect("a demo user")
+    store.user_id_by_name(name).await.unwrap().expect("a demo user")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -743,10 +657,7 @@ async fn every_acknowledged_bet_survives_kill_9_on_postgres() {
         std::process::id(),
         DATABASES.fetch_add(1, Ordering::Relaxed)
     );
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&mut conn)
-        .await
-        .unwrap();
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.unwrap();
     let database_url = format!("{}/{name}", admin_url.rsplit_once('/').unwrap().0);
     kill_and_restart_while_betting(&database_url).await;
     let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))

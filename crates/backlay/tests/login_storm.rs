@@ -30,11 +30,7 @@ impl Drop for Server {
 impl Server {
     fn start() -> Server {
         let dir = tempfile::tempdir().unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let child = Command::new(env!("CARGO_BIN_EXE_backlay"))
             .args([
                 "serve",
@@ -45,19 +41,12 @@ impl Server {
                 "--no-casino",
             ])
             .args(["--web-dir", "/nonexistent", "--trust-forwarded-for"])
-            .env(
-                "DATABASE_URL",
-                format!("sqlite://{}", dir.path().join("storm.db").display()),
-            )
+            .env("DATABASE_URL", format!("sqlite://{}", dir.path().join("storm.db").display()))
             .env("BACKLAY_LOG", "error")
             .stdout(Stdio::null())
             .spawn()
             .expect("the server starts");
-        Server {
-            child,
-            base: format!("http://127.0.0.1:{port}/api"),
-            _dir: dir,
-        }
+        Server { child, base: format!("http://127.0.0.1:{port}/api"), _dir: dir }
     }
 
     async fn wait_healthy(&self, client: &reqwest::Client) {
@@ -81,10 +70,7 @@ impl Server {
             .lines()
             .find(|l| l.starts_with(field))
             .unwrap_or_else(|| panic!("no {field} in /proc/<pid>/status"));
-        line.split_whitespace()
-            .nth(1)
-            .and_then(|kib| kib.parse().ok())
-            .expect("a number of kB")
+        line.split_whitespace().nth(1).and_then(|kib| kib.parse().ok()).expect("a number of kB")
     }
 }
 
@@ -109,11 +95,7 @@ async fn log_in(
         .get("retry-after")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse().ok());
-    (
-        status,
-        retry_after,
-        answer.json().await.expect("a JSON envelope"),
-    )
+    (status, retry_after, answer.json().await.expect("a JSON envelope"))
 }
 
 async fn admin_token(client: &reqwest::Client, base: &str) -> String {
@@ -129,10 +111,7 @@ fn mib(kib: u64) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_stays_flat_under_200_log_ins_at_once() {
     let server = Server::start();
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(0)
-        .build()
-        .unwrap();
+    let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
     server.wait_healthy(&client).await;
 
     // 40 clients, each logging in five times at once (the most one name may have in flight),
@@ -146,12 +125,7 @@ async fn memory_stays_flat_under_200_log_ins_at_once() {
             .send()
             .await
             .unwrap();
-        assert_eq!(
-            created.status().as_u16(),
-            200,
-            "{}",
-            created.text().await.unwrap()
-        );
+        assert_eq!(created.status().as_u16(), 200, "{}", created.text().await.unwrap());
     }
 
     let before_kib = server.memory_kib("VmRSS:");
@@ -160,10 +134,8 @@ async fn memory_stays_flat_under_200_log_ins_at_once() {
     for i in 0..200 {
         let (client, base) = (client.clone(), server.base.clone());
         storm.spawn(async move {
-            let (user_name, address) = (
-                format!("storm{}", i % 40),
-                format!("198.51.{}.{}", i / 200, i % 200 + 1),
-            );
+            let (user_name, address) =
+                (format!("storm{}", i % 40), format!("198.51.{}.{}", i / 200, i % 200 + 1));
             // A client told the server is busy comes back when Retry-After says; bounded.
             let mut busy = 0;
             for _ in 0..200 {
@@ -175,10 +147,7 @@ async fn memory_stays_flat_under_200_log_ins_at_once() {
                         busy += 1;
                         let wait_s = retry_after
                             .unwrap_or_else(|| panic!("{status} without Retry-After: {body}"));
-                        assert!(
-                            wait_s <= 2,
-                            "a busy server asks for a short wait: {wait_s} s"
-                        );
+                        assert!(wait_s <= 2, "a busy server asks for a short wait: {wait_s} s");
                         tokio::time::sleep(Duration::from_secs(wait_s)).await;
                     }
                     _ => panic!("log-in {i}: {status} {body}"),
@@ -206,11 +175,7 @@ async fn memory_stays_flat_under_200_log_ins_at_once() {
     );
     // Unbounded, each of the 200 took its own 19 MiB at once (5.7 GiB was measured). Bounded, the
     // peak is the start-up's plus the few hashes one per core lets run.
-    assert!(
-        peak_kib < 256 * 1024,
-        "peak {} MiB: memory must stay flat",
-        mib(peak_kib)
-    );
+    assert!(peak_kib < 256 * 1024, "peak {} MiB: memory must stay flat", mib(peak_kib));
     assert!(
         after_kib < before_kib + 64 * 1024,
         "after {} MiB against {} MiB before",
@@ -222,10 +187,7 @@ async fn memory_stays_flat_under_200_log_ins_at_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_of_200_from_one_address_gets_at_most_its_limit_of_checks() {
     let server = Server::start();
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(0)
-        .build()
-        .unwrap();
+    let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
     server.wait_healthy(&client).await;
 
     let before_kib = server.memory_kib("VmRSS:");
@@ -234,14 +196,7 @@ async fn a_burst_of_200_from_one_address_gets_at_most_its_limit_of_checks() {
         let (client, base) = (client.clone(), server.base.clone());
         // Every name different, so only the address's limit (30 failures) stands in the way.
         burst.spawn(async move {
-            log_in(
-                &client,
-                &base,
-                &format!("guess{i}"),
-                "Wrong@1234",
-                "203.0.113.66",
-            )
-            .await
+            log_in(&client, &base, &format!("guess{i}"), "Wrong@1234", "203.0.113.66").await
         });
     }
     let mut counts: BTreeMap<u16, usize> = BTreeMap::new();

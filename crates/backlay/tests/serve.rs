@@ -34,11 +34,7 @@ impl Drop for Backlay {
 }
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// Starts `backlay serve` with the demo on `dir/serve.db` (markets, no feed, no casino), logging
@@ -93,11 +89,7 @@ fn start(
         command.env(key, value);
     }
     let child = command.spawn().expect("backlay starts");
-    let mut server = Backlay {
-        child,
-        port,
-        stderr_path,
-    };
+    let mut server = Backlay { child, port, stderr_path };
     let started = Instant::now();
     while started.elapsed() < START_TIMEOUT {
         if let Some(status) = server.child.try_wait().unwrap() {
@@ -129,9 +121,8 @@ impl Backlay {
     /// A call that must answer 200; answers `data`.
     #[track_caller]
     fn ok(&self, path: &str, token: Option<&str>, body: Value) -> Value {
-        let (status, answer) = self
-            .call("POST", path, token, Some(&body))
-            .expect("the server answers");
+        let (status, answer) =
+            self.call("POST", path, token, Some(&body)).expect("the server answers");
         assert_eq!(status, 200, "{path}: {answer}");
         answer["data"].clone()
     }
@@ -146,10 +137,8 @@ impl Backlay {
     }
 
     fn terminate(&self) {
-        let status = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
+        let status =
+            Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().unwrap();
         assert!(status.success(), "kill -TERM {}", self.child.id());
     }
 
@@ -177,9 +166,7 @@ fn request(
     let mut socket = TcpStream::connect(("127.0.0.1", port))?;
     socket.set_read_timeout(Some(Duration::from_secs(30)))?;
     let body = body.map(Value::to_string).unwrap_or_default();
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
+    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
     write!(
         socket,
         "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n{body}",
@@ -199,11 +186,8 @@ fn request(
 /// A fresh match with one exchange market (two runners) open for bets, with `delay_s` of bet
 /// delay in play (and in play when the delay is not 0). Answers (match, market, selection).
 fn open_market(server: &Backlay, admin: &str, delay_s: u32) -> (i64, i64, i64) {
-    let series = server.ok(
-        "/api/series/getSeries",
-        Some(admin),
-        json!({ "sport_id": 4, "is_active": 1 }),
-    );
+    let series =
+        server.ok("/api/series/getSeries", Some(admin), json!({ "sport_id": 4, "is_active": 1 }));
     let series_id = series[0]["series_id"].as_i64().expect("a demo series");
     let open_date = "2030-01-01T12:00:00Z";
     let the_match = server.ok(
@@ -230,11 +214,7 @@ fn open_market(server: &Backlay, admin: &str, delay_s: u32) -> (i64, i64, i64) {
             json!({ "match_id": match_id, "in_play": true }),
         );
     }
-    (
-        match_id,
-        market_id,
-        market["selection_ids"][0].as_i64().unwrap(),
-    )
+    (match_id, market_id, market["selection_ids"][0].as_i64().unwrap())
 }
 
 /// A back bet at 5.0 that no one matches: it rests in the book.
@@ -246,12 +226,7 @@ fn bet(market_id: i64, selection_id: i64, client_ref: &str) -> Value {
 /// The bet ids of the user's unmatched bets.
 fn resting_bets(server: &Backlay, token: &str) -> Vec<i64> {
     let open = server.ok("/api/bet/openBets", Some(token), json!({}));
-    open["unmatched"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["bet_id"].as_i64().unwrap())
-        .collect()
+    open["unmatched"].as_array().unwrap().iter().map(|b| b["bet_id"].as_i64().unwrap()).collect()
 }
 
 /// Opens a match's live stream on its own socket and reads up to its first event.
@@ -261,9 +236,7 @@ fn open_stream(server: &Backlay, token: &str, match_id: i64) -> TcpStream {
         .unwrap()
         .to_string();
     let mut socket = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
-    socket
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
+    socket.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     write!(
         socket,
         "GET /api/stream?match_id={match_id}&ticket={ticket} HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -272,9 +245,7 @@ fn open_stream(server: &Backlay, token: &str, match_id: i64) -> TcpStream {
     let mut seen = String::new();
     let mut buffer = [0u8; 8192];
     while !seen.contains("event: snapshot") {
-        let n = socket
-            .read(&mut buffer)
-            .expect("the stream sends its snapshot");
+        let n = socket.read(&mut buffer).expect("the stream sends its snapshot");
         assert!(n > 0, "the stream closed before its snapshot: {seen}");
         seen.push_str(&String::from_utf8_lossy(&buffer[..n]));
     }
@@ -285,9 +256,7 @@ fn open_stream(server: &Backlay, token: &str, match_id: i64) -> TcpStream {
 /// Reads the stream until the server closes it; answers how long that took.
 fn stream_closed_within(mut socket: TcpStream, limit: Duration) -> Option<Duration> {
     let started = Instant::now();
-    socket
-        .set_read_timeout(Some(Duration::from_millis(100)))
-        .unwrap();
+    socket.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
     let mut buffer = [0u8; 8192];
     while started.elapsed() < limit {
         match socket.read(&mut buffer) {
@@ -316,11 +285,7 @@ fn half_sent_request(server: &Backlay) -> TcpStream {
 fn assert_no_errors_logged(server: &Backlay) {
     let log = server.log();
     let errors: Vec<&str> = log.lines().filter(|line| line.contains("ERROR")).collect();
-    assert!(
-        errors.is_empty(),
-        "ERROR lines in the log:\n{}",
-        errors.join("\n")
-    );
+    assert!(errors.is_empty(), "ERROR lines in the log:\n{}", errors.join("\n"));
 }
 
 #[test]
@@ -334,21 +299,17 @@ fn sigterm_ends_a_live_stream_at_once_and_exits_keeping_every_acknowledged_bet()
     let admin = server.login("admin", "Admin@1234");
     let demo = server.login("demo", "Demo@1234");
     let (match_id, market_id, selection_id) = open_market(&server, &admin, 0);
-    let acknowledged = server.ok(
-        "/api/bet/placeBet",
-        Some(&demo),
-        bet(market_id, selection_id, "before-sigterm"),
-    )["bet_id"]
-        .as_i64()
-        .unwrap();
+    let acknowledged =
+        server.ok("/api/bet/placeBet", Some(&demo), bet(market_id, selection_id, "before-sigterm"))
+            ["bet_id"]
+            .as_i64()
+            .unwrap();
 
     // A static path segment too long for the file system: a 404, and nothing at ERROR.
     let long = format!("/{}", "a".repeat(300));
     let (status, _) = server.call("GET", &long, None, None).unwrap();
     assert_eq!(status, 404);
-    let (status, _) = server
-        .call("GET", &format!("/assets{long}.js"), None, None)
-        .unwrap();
+    let (status, _) = server.call("GET", &format!("/assets{long}.js"), None, None).unwrap();
     assert_eq!(status, 404);
 
     let stream = open_stream(&server, &demo, match_id);
@@ -357,27 +318,18 @@ fn sigterm_ends_a_live_stream_at_once_and_exits_keeping_every_acknowledged_bet()
     // The default grace is 10 s: the stream must not use it up.
     let closed =
         stream_closed_within(stream, Duration::from_secs(5)).expect("the stream ended at shutdown");
-    assert!(
-        closed < Duration::from_secs(2),
-        "the stream ended only after {closed:?}"
-    );
+    assert!(closed < Duration::from_secs(2), "the stream ended only after {closed:?}");
     let (status, after) = server
         .exited_within(signalled, Duration::from_secs(8))
         .unwrap_or_else(|| panic!("still running 8 s after SIGTERM: {}", server.log()));
     assert!(status.success(), "{status}: {}", server.log());
-    assert!(
-        after < Duration::from_secs(3),
-        "exited {after:?} after SIGTERM"
-    );
+    assert!(after < Duration::from_secs(3), "exited {after:?} after SIGTERM");
     assert_no_errors_logged(&server);
 
     // On the same database the acknowledged bet is there.
     let restarted = start(dir.path(), "second", &["--web-dir", &web_dir], &[], None);
     let demo = restarted.login("demo", "Demo@1234");
-    assert!(
-        resting_bets(&restarted, &demo).contains(&acknowledged),
-        "bet {acknowledged} was lost"
-    );
+    assert!(resting_bets(&restarted, &demo).contains(&acknowledged), "bet {acknowledged} was lost");
 }
 
 #[test]
@@ -434,19 +386,10 @@ fn sigterm_lets_a_request_in_flight_finish_and_cuts_a_half_sent_one_at_the_grace
         after >= grace - Duration::from_millis(500),
         "exited after {after:?}, before the grace period"
     );
-    assert!(
-        after < grace + Duration::from_secs(2),
-        "exited only after {after:?}"
-    );
+    assert!(after < grace + Duration::from_secs(2), "exited only after {after:?}");
     assert_no_errors_logged(&server);
 
-    let restarted = start(
-        dir.path(),
-        "second",
-        &["--web-dir", "/nonexistent"],
-        &[],
-        None,
-    );
+    let restarted = start(dir.path(), "second", &["--web-dir", "/nonexistent"], &[], None);
     let demo = restarted.login("demo", "Demo@1234");
     assert!(
         resting_bets(&restarted, &demo).contains(&bet_id),
@@ -468,16 +411,12 @@ fn six_hundred_half_open_connections_under_a_512_file_limit_do_not_stop_the_serv
     for _ in 0..600 {
         let mut socket = TcpStream::connect(("127.0.0.1", server.port))
             .expect("connections queue, never refused");
-        socket
-            .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
-            .unwrap();
+        socket.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n").unwrap();
         held.push(socket);
     }
     // Served once the half-open ones time out (2 s each, the cap's worth at a time).
     let started = Instant::now();
-    let (status, body) = server
-        .call("GET", "/api/health", None, None)
-        .expect("health answers");
+    let (status, body) = server.call("GET", "/api/health", None, None).expect("health answers");
     assert_eq!(status, 200, "{body}");
     assert!(
         started.elapsed() < Duration::from_secs(20),

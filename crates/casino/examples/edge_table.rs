@@ -10,9 +10,8 @@
 use backlay_casino::house_edge::{markdown, table, Basis};
 
 fn main() {
-    let rounds: u64 = std::env::args()
-        .nth(1)
-        .map_or(200_000, |arg| arg.parse().expect("a number of rounds"));
+    let rounds: u64 =
+        std::env::args().nth(1).map_or(200_000, |arg| arg.parse().expect("a number of rounds"));
     let rows = table(rounds);
     print!("{}", markdown(&rows));
     for row in &rows {

@@ -268,18 +268,11 @@ mod tests {
         for bad in ["", "A", "10H", "ASX", "1S", "AX", "ZZ"] {
             assert!(bad.parse::<Card>().is_err(), "{bad}");
         }
-        assert_eq!(
-            serde_json_like(&parse_cards("AS TD").unwrap()),
-            "AS TD".to_owned()
-        );
+        assert_eq!(serde_json_like(&parse_cards("AS TD").unwrap()), "AS TD".to_owned());
     }
 
     fn serde_json_like(cards: &[Card]) -> String {
-        cards
-            .iter()
-            .map(Card::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
+        cards.iter().map(Card::to_string).collect::<Vec<_>>().join(" ")
     }
 
     #[test]

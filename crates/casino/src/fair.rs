@@ -236,19 +236,11 @@ pub fn verify(
     let seed = ServerSeed::from_hex(seed_hex)?;
     let actual = seed.commitment();
     if !actual.eq_ignore_ascii_case(commitment.trim()) {
-        return Err(VerifyError::CommitmentMismatch {
-            actual,
-            published: commitment.to_owned(),
-        });
+        return Err(VerifyError::CommitmentMismatch { actual, published: commitment.to_owned() });
     }
     let deal = game.deal(&mut FairRng::new(&seed, round_id));
     let outcome = game.result(&deal);
-    Ok(Verified {
-        game,
-        round_id: round_id.to_owned(),
-        deal,
-        outcome,
-    })
+    Ok(Verified { game, round_id: round_id.to_owned(), deal, outcome })
 }
 
 #[cfg(test)]

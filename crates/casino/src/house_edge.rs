@@ -75,12 +75,7 @@ impl Ratio {
         if places == 0 {
             return format!("{sign}{scaled}");
         }
-        format!(
-            "{sign}{}.{:0width$}",
-            scaled / scale,
-            scaled % scale,
-            width = places as usize
-        )
+        format!("{sign}{}.{:0width$}", scaled / scale, scaled % scale, width = places as usize)
     }
 
     /// The value as a percentage with `places` decimals: `2.70%`.
@@ -154,12 +149,7 @@ struct Book {
 
 impl Book {
     fn new(game: GameKind) -> Book {
-        Book {
-            game,
-            markets: BTreeMap::new(),
-            tallies: BTreeMap::new(),
-            total: 0,
-        }
+        Book { game, markets: BTreeMap::new(), tallies: BTreeMap::new(), total: 0 }
     }
 
     /// Adds one deal of weight `weight`, counting only markets whose codes pass `keep`.
@@ -203,22 +193,14 @@ impl Book {
             0 => self.game.markets(&[]),
             _ => Vec::new(),
         };
-        let position = |code: &str| {
-            order
-                .iter()
-                .position(|m| m.code == code)
-                .unwrap_or(usize::MAX)
-        };
+        let position = |code: &str| order.iter().position(|m| m.code == code).unwrap_or(usize::MAX);
         let mut families: BTreeMap<String, Vec<(Market, Tally)>> = BTreeMap::new();
         for (key, mut tally) in self.tallies {
             if self.game.open_card_count() == 0 {
                 tally.posted = self.total;
             }
             let market = self.markets[&key].clone();
-            families
-                .entry(market.family.clone())
-                .or_default()
-                .push((market, tally));
+            families.entry(market.family.clone()).or_default().push((market, tally));
         }
         let mut rows: Vec<EdgeRow> = families
             .into_iter()
@@ -227,11 +209,7 @@ impl Book {
                 let market = members[0].0.clone();
                 let max_odds = members.iter().map(|(_, t)| t.max_odds).max().unwrap_or(0);
                 let pays = if max_odds > market.odds.hundredths() {
-                    format!(
-                        "{} to {}",
-                        market.odds,
-                        crate::market::Odds::from_hundredths(max_odds)
-                    )
+                    format!("{} to {}", market.odds, crate::market::Odds::from_hundredths(max_odds))
                 } else {
                     market.odds.to_string()
                 };
@@ -260,14 +238,7 @@ impl Book {
                         }
                         let edge_std_error =
                             std_errors.get(&family).copied().unwrap_or(f64::INFINITY);
-                        (
-                            tally_ratios(&pooled),
-                            true,
-                            Basis::Simulated {
-                                rounds,
-                                edge_std_error,
-                            },
-                        )
+                        (tally_ratios(&pooled), true, Basis::Simulated { rounds, edge_std_error })
                     }
                 };
                 EdgeRow {
@@ -285,10 +256,7 @@ impl Book {
             .collect();
         // Rows in the order the game lists its markets (Hi-Low: by side, then base card).
         rows.sort_by_key(|row| {
-            let first = order
-                .iter()
-                .position(|m| m.family == row.family)
-                .unwrap_or(usize::MAX);
+            let first = order.iter().position(|m| m.family == row.family).unwrap_or(usize::MAX);
             let base = row
                 .family
                 .chars()
@@ -374,27 +342,13 @@ fn worli_matka() -> Vec<EdgeRow> {
     let keep_open = |code: &str| code.starts_with("open-") || code.starts_with("jodi-");
     for open in 0..1000 {
         for d in 0..10 {
-            open_and_jodi.add(
-                &Deal::Matka {
-                    open: digits(open),
-                    close: [0, 0, d],
-                },
-                1,
-                &keep_open,
-            );
+            open_and_jodi.add(&Deal::Matka { open: digits(open), close: [0, 0, d] }, 1, &keep_open);
         }
     }
     let mut close = Book::new(GameKind::WorliMatka);
     let keep_close = |code: &str| code.starts_with("close-");
     for draw in 0..1000 {
-        close.add(
-            &Deal::Matka {
-                open: [0, 0, 0],
-                close: digits(draw),
-            },
-            1,
-            &keep_close,
-        );
+        close.add(&Deal::Matka { open: [0, 0, 0], close: digits(draw) }, 1, &keep_close);
     }
     merge_books(exact_rows(open_and_jodi), exact_rows(close))
 }
@@ -473,12 +427,7 @@ fn baccarat() -> Vec<EdgeRow> {
     }
 
     let mut book = Book::new(GameKind::Baccarat);
-    walk(
-        &mut book,
-        &mut Vec::with_capacity(6),
-        &mut class_cards.clone(),
-        1,
-    );
+    walk(&mut book, &mut Vec::with_capacity(6), &mut class_cards.clone(), 1);
     let mut rows = exact_rows(book);
 
     let mut pairs = Book::new(GameKind::Baccarat);
@@ -491,14 +440,9 @@ fn baccarat() -> Vec<EdgeRow> {
             weight *= left[r];
             left[r] -= 1;
         }
-        let mut cards: Vec<Card> = ranks
-            .iter()
-            .map(|&r| Card::new(Rank::ALL[r], Suit::Hearts))
-            .collect();
-        cards.extend([
-            Card::new(Rank::Two, Suit::Clubs),
-            Card::new(Rank::Three, Suit::Clubs),
-        ]);
+        let mut cards: Vec<Card> =
+            ranks.iter().map(|&r| Card::new(Rank::ALL[r], Suit::Hearts)).collect();
+        cards.extend([Card::new(Rank::Two, Suit::Clubs), Card::new(Rank::Three, Suit::Clubs)]);
         pairs.add(&Deal::Cards(cards), weight, &pair_market);
     }
     rows.extend(exact_rows(pairs));
@@ -509,10 +453,7 @@ fn baccarat() -> Vec<EdgeRow> {
 /// k − 1 non-aces. The other two aces are somewhere after position k: C(51 − k, 2) ways.
 fn andar_bahar() -> Vec<EdgeRow> {
     let mut book = Book::new(GameKind::AndarBahar);
-    let fillers: Vec<Card> = standard_deck()
-        .into_iter()
-        .filter(|c| c.rank != Rank::Ace)
-        .collect();
+    let fillers: Vec<Card> = standard_deck().into_iter().filter(|c| c.rank != Rank::Ace).collect();
     for k in 1..=49usize {
         let mut cards = vec![Card::new(Rank::Ace, Suit::Spades)];
         cards.extend_from_slice(&fillers[..k - 1]);
@@ -621,11 +562,8 @@ fn own_hand_rows(
         let mut cards = vec![deck[0]; size * seats];
         for round in 0..size {
             for s in 0..seats {
-                cards[round * seats + s] = if s == seat {
-                    deck[hand[round]]
-                } else {
-                    others.next().expect("cards")
-                };
+                cards[round * seats + s] =
+                    if s == seat { deck[hand[round]] } else { others.next().expect("cards") };
             }
         }
         book.add(&Deal::Cards(cards), 1, keep);
@@ -634,9 +572,7 @@ fn own_hand_rows(
 }
 
 fn teen_patti_ties() -> (i128, i128) {
-    ties(3, |cards| {
-        teen_patti::evaluate(cards.try_into().expect("3"))
-    })
+    ties(3, |cards| teen_patti::evaluate(cards.try_into().expect("3")))
 }
 
 fn teen_patti_t20() -> Vec<EdgeRow> {
@@ -655,16 +591,12 @@ fn teen_patti_one_day() -> Vec<EdgeRow> {
 
 fn muflis() -> Vec<EdgeRow> {
     // Muflis reverses the order, so the ties are teen patti's.
-    let (tied, all) = ties(3, |cards| {
-        teen_patti::evaluate_muflis(cards.try_into().expect("3"))
-    });
+    let (tied, all) = ties(3, |cards| teen_patti::evaluate_muflis(cards.try_into().expect("3")));
     head_to_head_rows(GameKind::MuflisTeenPatti, "player", tied, all, false)
 }
 
 fn two_card() -> Vec<EdgeRow> {
-    let (tied, all) = ties(2, |cards| {
-        two_card_teen_patti::evaluate(cards.try_into().expect("2"))
-    });
+    let (tied, all) = ties(2, |cards| two_card_teen_patti::evaluate(cards.try_into().expect("2")));
     let mut rows = head_to_head_rows(GameKind::TwoCardTeenPatti, "player", tied, all, false);
     let a = own_hand_rows(GameKind::TwoCardTeenPatti, 2, 2, 0, &|c| c == "pair-a");
     let b = own_hand_rows(GameKind::TwoCardTeenPatti, 2, 2, 1, &|c| c == "pair-b");
@@ -733,27 +665,16 @@ pub fn game_table(game: GameKind, sim_rounds: u64) -> Vec<EdgeRow> {
 
 /// The rows of every game, in the sidebar's order.
 pub fn table(sim_rounds: u64) -> Vec<EdgeRow> {
-    GameKind::ALL
-        .into_iter()
-        .flat_map(|game| game_table(game, sim_rounds))
-        .collect()
+    GameKind::ALL.into_iter().flat_map(|game| game_table(game, sim_rounds)).collect()
 }
 
 /// The table as the markdown docs/casino.md prints between its `edge-table` markers.
 pub fn markdown(rows: &[EdgeRow]) -> String {
     let mut out = String::from("| game | market | pays | P(win) | P(push/half) | house edge |\n|---|---|---|---|---|---|\n");
     for row in rows {
-        let approx = if matches!(row.basis, Basis::Simulated { .. }) {
-            "≈ "
-        } else {
-            ""
-        };
+        let approx = if matches!(row.basis, Basis::Simulated { .. }) { "≈ " } else { "" };
         let names = if row.market_names.len() > 4 {
-            format!(
-                "{} … ({} markets)",
-                row.market_names[0],
-                row.market_names.len()
-            )
+            format!("{} … ({} markets)", row.market_names[0], row.market_names.len())
         } else {
             row.market_names.join(", ")
         };

@@ -98,12 +98,7 @@ impl Market {
         family: impl Into<String>,
         odds: Odds,
     ) -> Market {
-        Market {
-            code: code.into(),
-            name: name.into(),
-            family: family.into(),
-            odds,
-        }
+        Market { code: code.into(), name: name.into(), family: family.into(), odds }
     }
 }
 
@@ -176,11 +171,7 @@ pub struct Outcome {
 impl Outcome {
     /// An outcome with `winner` and no hands or verdicts yet (every market lost).
     pub fn new(winner: impl Into<String>) -> Outcome {
-        Outcome {
-            winner: winner.into(),
-            hands: Vec::new(),
-            verdicts: BTreeMap::new(),
-        }
+        Outcome { winner: winner.into(), hands: Vec::new(), verdicts: BTreeMap::new() }
     }
 
     /// Adds a position to show.
@@ -214,9 +205,7 @@ impl Outcome {
 
     /// The markets that did not simply lose (won, pushed or half lost), by code.
     pub fn settled_markets(&self) -> impl Iterator<Item = (&str, Verdict)> {
-        self.verdicts
-            .iter()
-            .map(|(code, verdict)| (code.as_str(), *verdict))
+        self.verdicts.iter().map(|(code, verdict)| (code.as_str(), *verdict))
     }
 
     /// The codes of the markets that won.
@@ -238,10 +227,7 @@ pub const MAX_STAKE_MINOR: i64 = 100_000_000_000_000;
 /// # Panics
 /// Unless `0 < stake_minor ≤ MAX_STAKE_MINOR`: stakes are checked where bets are accepted.
 pub fn payout(market: &Market, stake_minor: i64, outcome: &Outcome) -> i64 {
-    assert!(
-        stake_minor > 0 && stake_minor <= MAX_STAKE_MINOR,
-        "stake out of range: {stake_minor}"
-    );
+    assert!(stake_minor > 0 && stake_minor <= MAX_STAKE_MINOR, "stake out of range: {stake_minor}");
     let at = |odds: Odds| {
         let back = i128::from(stake_minor) * i128::from(odds.hundredths()) / 100;
         i64::try_from(back).expect("bounded stake and odds")
@@ -290,11 +276,7 @@ mod tests {
         assert_eq!(payout(&m, 1, &outcome(Verdict::Won)), 1); // 1.95 paise → 1
         assert_eq!(payout(&m, 33, &outcome(Verdict::Won)), 64); // 64.35 → 64
         assert_eq!(
-            payout(
-                &m,
-                100_00,
-                &outcome(Verdict::WonAt(Odds::from_hundredths(4100)))
-            ),
+            payout(&m, 100_00, &outcome(Verdict::WonAt(Odds::from_hundredths(4100)))),
             4100_00
         );
         assert_eq!(payout(&m, 100_00, &outcome(Verdict::Push)), 100_00);
@@ -306,10 +288,7 @@ mod tests {
     #[test]
     fn the_largest_stake_at_the_highest_odds_fits() {
         let m = market(Odds::MAX_HUNDREDTHS);
-        assert_eq!(
-            payout(&m, MAX_STAKE_MINOR, &outcome(Verdict::Won)),
-            MAX_STAKE_MINOR * 10_000
-        );
+        assert_eq!(payout(&m, MAX_STAKE_MINOR, &outcome(Verdict::Won)), MAX_STAKE_MINOR * 10_000);
     }
 
     #[test]

@@ -212,10 +212,7 @@ impl Round {
         stake_minor: i64,
     ) -> Result<&Market, BetRefusal> {
         if self.phase != Phase::Betting || now_ms >= self.close_at_ms {
-            return Err(BetRefusal::Closed {
-                close_at_ms: self.close_at_ms,
-                now_ms,
-            });
+            return Err(BetRefusal::Closed { close_at_ms: self.close_at_ms, now_ms });
         }
         let market = self
             .markets
@@ -223,10 +220,7 @@ impl Round {
             .find(|m| m.code == market_code)
             .ok_or_else(|| BetRefusal::UnknownMarket(market_code.to_owned()))?;
         if market.odds != odds {
-            return Err(BetRefusal::OddsNotPosted {
-                posted: market.odds,
-                asked: odds,
-            });
+            return Err(BetRefusal::OddsNotPosted { posted: market.odds, asked: odds });
         }
         if stake_minor <= 0 || stake_minor > MAX_STAKE_MINOR {
             return Err(BetRefusal::Stake);
@@ -236,10 +230,7 @@ impl Round {
 
     fn step(&mut self, needed: Phase, next: Phase) -> Result<(), RoundError> {
         if self.phase != needed {
-            return Err(RoundError::Phase {
-                needed,
-                actual: self.phase,
-            });
+            return Err(RoundError::Phase { needed, actual: self.phase });
         }
         self.phase = next;
         Ok(())
@@ -248,10 +239,7 @@ impl Round {
     /// Betting → Closed, at or after `close_at_ms`.
     pub fn close(&mut self, now_ms: i64) -> Result<(), RoundError> {
         if self.phase == Phase::Betting && now_ms < self.close_at_ms {
-            return Err(RoundError::TooEarly {
-                close_at_ms: self.close_at_ms,
-                now_ms,
-            });
+            return Err(RoundError::TooEarly { close_at_ms: self.close_at_ms, now_ms });
         }
         self.step(Phase::Betting, Phase::Closed)
     }
@@ -299,12 +287,7 @@ mod tests {
     use super::*;
 
     fn round() -> Round {
-        Round::open(
-            GameKind::TeenPattiT20,
-            "teen20-7",
-            ServerSeed::from_bytes([1; 32]),
-            1_000,
-        )
+        Round::open(GameKind::TeenPattiT20, "teen20-7", ServerSeed::from_bytes([1; 32]), 1_000)
     }
 
     const AT_198: Odds = Odds::from_hundredths(198);
@@ -315,10 +298,7 @@ mod tests {
         assert!(round.check_bet(999, "player-a", AT_198, 100).is_ok());
         assert_eq!(
             round.check_bet(1_000, "player-a", AT_198, 100),
-            Err(BetRefusal::Closed {
-                close_at_ms: 1_000,
-                now_ms: 1_000
-            })
+            Err(BetRefusal::Closed { close_at_ms: 1_000, now_ms: 1_000 })
         );
         assert!(round.check_bet(1_001, "player-a", AT_198, 100).is_err());
     }
@@ -332,15 +312,9 @@ mod tests {
         );
         assert_eq!(
             round.check_bet(0, "player-a", Odds::from_hundredths(200), 100),
-            Err(BetRefusal::OddsNotPosted {
-                posted: AT_198,
-                asked: Odds::from_hundredths(200)
-            })
+            Err(BetRefusal::OddsNotPosted { posted: AT_198, asked: Odds::from_hundredths(200) })
         );
-        assert_eq!(
-            round.check_bet(0, "player-a", AT_198, 0),
-            Err(BetRefusal::Stake)
-        );
+        assert_eq!(round.check_bet(0, "player-a", AT_198, 0), Err(BetRefusal::Stake));
         assert_eq!(
             round.check_bet(0, "player-a", AT_198, MAX_STAKE_MINOR + 1),
             Err(BetRefusal::Stake)
@@ -350,19 +324,10 @@ mod tests {
     #[test]
     fn the_phases_run_in_order_and_hide_the_deal_until_revealed() {
         let mut round = round();
-        assert_eq!(
-            round.close(999),
-            Err(RoundError::TooEarly {
-                close_at_ms: 1_000,
-                now_ms: 999
-            })
-        );
+        assert_eq!(round.close(999), Err(RoundError::TooEarly { close_at_ms: 1_000, now_ms: 999 }));
         assert_eq!(
             round.reveal().unwrap_err(),
-            RoundError::Phase {
-                needed: Phase::Closed,
-                actual: Phase::Betting
-            }
+            RoundError::Phase { needed: Phase::Closed, actual: Phase::Betting }
         );
         assert!(
             round.deal().is_none() && round.outcome().is_none() && round.revealed_seed().is_none()
@@ -373,10 +338,7 @@ mod tests {
         assert!(round.deal().is_none());
         assert_eq!(round.reveal().unwrap().cards().len(), 6);
         assert!(round.outcome().is_some());
-        assert_eq!(
-            round.revealed_seed().unwrap().commitment(),
-            round.commitment()
-        );
+        assert_eq!(round.revealed_seed().unwrap().commitment(), round.commitment());
         round.settle().unwrap();
         assert_eq!(round.phase(), Phase::Settled);
         assert!(round.settle().is_err());
@@ -400,12 +362,7 @@ mod tests {
 
     #[test]
     fn hi_low_posts_odds_from_its_open_base_card() {
-        let round = Round::open(
-            GameKind::HiLow,
-            "hilow-1",
-            ServerSeed::from_bytes([2; 32]),
-            1_000,
-        );
+        let round = Round::open(GameKind::HiLow, "hilow-1", ServerSeed::from_bytes([2; 32]), 1_000);
         let base = round.open_cards()[0];
         assert_eq!(round.open_cards().len(), 1);
         assert_eq!(round.markets(), GameKind::HiLow.markets(&[base]).as_slice());

@@ -40,15 +40,9 @@ fn deals_match_the_independent_reference_implementation() {
     );
     assert_eq!(
         GameKind::WorliMatka.deal(&mut FairRng::new(&seed, "worli-000001")),
-        Deal::Matka {
-            open: [1, 6, 9],
-            close: [0, 6, 2]
-        }
+        Deal::Matka { open: [1, 6, 9], close: [0, 6, 2] }
     );
-    let matka = GameKind::WorliMatka.result(&Deal::Matka {
-        open: [1, 6, 9],
-        close: [0, 6, 2],
-    });
+    let matka = GameKind::WorliMatka.result(&Deal::Matka { open: [1, 6, 9], close: [0, 6, 2] });
     assert_eq!(matka.winner, "169-68-260");
     // Baccarat shuffles the whole 416-card shoe; the coup uses the top cards it needs.
     let Deal::Cards(coup) = GameKind::Baccarat.deal(&mut FairRng::new(&seed, "baccarat-000001"))
@@ -92,10 +86,7 @@ fn every_shuffle_is_a_permutation() {
         FairRng::new(&seed, &format!("perm-{round}")).shuffle(&mut deck);
         let mut again = deck.clone();
         again.sort();
-        assert_eq!(
-            again, sorted_deck,
-            "round {round} lost or duplicated a card"
-        );
+        assert_eq!(again, sorted_deck, "round {round} lost or duplicated a card");
     }
 }
 
@@ -103,10 +94,7 @@ fn every_shuffle_is_a_permutation() {
 fn chi_square(counts: &[u64]) -> f64 {
     let total: u64 = counts.iter().sum();
     let expected = total as f64 / counts.len() as f64;
-    counts
-        .iter()
-        .map(|&c| (c as f64 - expected).powi(2) / expected)
-        .sum()
+    counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum()
 }
 
 /// How often each permutation of a `size`-card deck comes out of `shuffle`, over `samples`
@@ -120,10 +108,7 @@ fn permutation_counts(
     let mut counts: HashMap<Vec<u8>, u64> = HashMap::new();
     for sample in 0..samples {
         let mut deck: Vec<u8> = (0..size as u8).collect();
-        shuffle(
-            &mut FairRng::new(&seed, &format!("chi-{sample}")),
-            &mut deck,
-        );
+        shuffle(&mut FairRng::new(&seed, &format!("chi-{sample}")), &mut deck);
         *counts.entry(deck).or_default() += 1;
     }
     counts.into_values().collect()
@@ -136,10 +121,7 @@ fn the_shuffle_is_uniform_over_all_permutations() {
     let counts = permutation_counts(4, 48_000, |rng, deck| rng.shuffle(deck));
     assert_eq!(counts.len(), 24, "every permutation appears");
     let statistic = chi_square(&counts);
-    assert!(
-        statistic < 49.73,
-        "chi-square {statistic:.1} over 23 degrees of freedom"
-    );
+    assert!(statistic < 49.73, "chi-square {statistic:.1} over 23 degrees of freedom");
 }
 
 #[test]
@@ -153,17 +135,9 @@ fn the_uniformity_check_catches_a_biased_shuffle() {
         }
     };
     let biased = chi_square(&permutation_counts(3, 27_000, naive));
-    assert!(
-        biased > 100.0,
-        "chi-square {biased:.1}: the check should reject the naive shuffle"
-    );
-    let fair = chi_square(&permutation_counts(3, 27_000, |rng, deck| {
-        rng.shuffle(deck)
-    }));
-    assert!(
-        fair < 20.52,
-        "chi-square {fair:.1} over 5 degrees of freedom"
-    ); // p = 0.001
+    assert!(biased > 100.0, "chi-square {biased:.1}: the check should reject the naive shuffle");
+    let fair = chi_square(&permutation_counts(3, 27_000, |rng, deck| rng.shuffle(deck)));
+    assert!(fair < 20.52, "chi-square {fair:.1} over 5 degrees of freedom"); // p = 0.001
 }
 
 #[test]
@@ -182,10 +156,7 @@ fn every_card_lands_in_every_position_evenly() {
         }
     }
     let statistic = chi_square(&counts);
-    assert!(
-        statistic < 3_000.0,
-        "chi-square {statistic:.0} over 2 601 degrees of freedom"
-    );
+    assert!(statistic < 3_000.0, "chi-square {statistic:.0} over 2 601 degrees of freedom");
 }
 
 #[test]
@@ -216,13 +187,7 @@ fn verify_recomputes_every_game_from_a_played_round() {
         assert_eq!(verified.deal, deal, "{game:?}");
         assert_eq!(verified.outcome, outcome, "{game:?}");
         // Upper-case hex is the same commitment.
-        assert!(verify(
-            &seed_hex.to_uppercase(),
-            &commitment.to_uppercase(),
-            &id,
-            game
-        )
-        .is_ok());
+        assert!(verify(&seed_hex.to_uppercase(), &commitment.to_uppercase(), &id, game).is_ok());
     }
 }
 
@@ -244,17 +209,8 @@ fn verify_rejects_a_wrong_seed_or_commitment() {
     assert!(verify(&seed.to_hex(), &other.commitment(), "ab-1", game).is_err());
     let mut flipped = commitment.clone().into_bytes();
     flipped[0] = if flipped[0] == b'0' { b'1' } else { b'0' };
-    assert!(verify(
-        &seed.to_hex(),
-        &String::from_utf8(flipped).unwrap(),
-        "ab-1",
-        game
-    )
-    .is_err());
-    assert_eq!(
-        verify("xyz", &commitment, "ab-1", game).unwrap_err(),
-        VerifyError::SeedNotHex
-    );
+    assert!(verify(&seed.to_hex(), &String::from_utf8(flipped).unwrap(), "ab-1", game).is_err());
+    assert_eq!(verify("xyz", &commitment, "ab-1", game).unwrap_err(), VerifyError::SeedNotHex);
     assert_eq!(
         verify(&seed.to_hex()[..62], &commitment, "ab-1", game).unwrap_err(),
         VerifyError::SeedLength

@@ -24,43 +24,21 @@ fn sim_rounds(game: GameKind) -> u64 {
 fn all_rows() -> &'static [EdgeRow] {
     static ROWS: OnceLock<Vec<EdgeRow>> = OnceLock::new();
     ROWS.get_or_init(|| {
-        GameKind::ALL
-            .into_iter()
-            .flat_map(|game| game_table(game, sim_rounds(game)))
-            .collect()
+        GameKind::ALL.into_iter().flat_map(|game| game_table(game, sim_rounds(game))).collect()
     })
 }
 
 /// The table lines between the docs' `edge-table` markers.
 fn documented_lines() -> Vec<String> {
-    let start = DOCS
-        .find("<!-- edge-table:start -->")
-        .expect("start marker in docs/casino.md");
-    let end = DOCS
-        .find("<!-- edge-table:end -->")
-        .expect("end marker in docs/casino.md");
-    DOCS[start..end]
-        .lines()
-        .skip(1)
-        .filter(|l| l.starts_with('|'))
-        .map(str::to_owned)
-        .collect()
+    let start = DOCS.find("<!-- edge-table:start -->").expect("start marker in docs/casino.md");
+    let end = DOCS.find("<!-- edge-table:end -->").expect("end marker in docs/casino.md");
+    DOCS[start..end].lines().skip(1).filter(|l| l.starts_with('|')).map(str::to_owned).collect()
 }
 
 /// The last column of a table line, as a number of percent: `| … | ≈ 3.42% |` → 3.42.
 fn edge_percent(line: &str) -> f64 {
-    let cell = line
-        .trim_end()
-        .trim_end_matches('|')
-        .rsplit('|')
-        .next()
-        .unwrap();
-    cell.trim()
-        .trim_start_matches('≈')
-        .trim()
-        .trim_end_matches('%')
-        .parse()
-        .unwrap()
+    let cell = line.trim_end().trim_end_matches('|').rsplit('|').next().unwrap();
+    cell.trim().trim_start_matches('≈').trim().trim_end_matches('%').parse().unwrap()
 }
 
 /// The columns that do not depend on sampling: game, market, pays.
@@ -83,11 +61,7 @@ fn every_market_has_a_positive_edge_and_the_docs_state_it() {
     // The two header lines, then one line per row.
     assert_eq!(computed[..2], documented[..2]);
     for ((row, ours), theirs) in rows.iter().zip(&computed[2..]).zip(&documented[2..]) {
-        assert!(
-            row.uniform,
-            "{:?} `{}`: the family's markets differ",
-            row.game, row.family
-        );
+        assert!(row.uniform, "{:?} `{}`: the family's markets differ", row.game, row.family);
         match row.basis {
             Basis::Exact => {
                 assert!(row.edge.is_positive(), "{ours}");
@@ -102,10 +76,7 @@ fn every_market_has_a_positive_edge_and_the_docs_state_it() {
                     "{ours}: {estimate:.3}% is more than 4 standard errors ({error:.3}%) from the documented {documented}%"
                 );
                 // The documented figure, from 4 000 000 rounds, is known to ±0.1%.
-                assert!(
-                    documented >= 0.5,
-                    "{theirs}: the documented edge is not clearly positive"
-                );
+                assert!(documented >= 0.5, "{theirs}: the documented edge is not clearly positive");
             }
         }
     }
@@ -115,11 +86,8 @@ fn every_market_has_a_positive_edge_and_the_docs_state_it() {
 fn every_market_of_every_game_is_in_the_table() {
     let rows = all_rows();
     for game in GameKind::ALL {
-        let families: BTreeSet<&str> = rows
-            .iter()
-            .filter(|r| r.game == game)
-            .map(|r| r.family.as_str())
-            .collect();
+        let families: BTreeSet<&str> =
+            rows.iter().filter(|r| r.game == game).map(|r| r.family.as_str()).collect();
         let opens: Vec<Vec<_>> = if game.open_card_count() == 0 {
             vec![vec![]]
         } else {
@@ -141,19 +109,11 @@ fn every_market_of_every_game_is_in_the_table() {
 fn closed_forms_hold() {
     let rows = all_rows();
     let row = |game: GameKind, family: &str| {
-        rows.iter()
-            .find(|r| r.game == game && r.family == family)
-            .unwrap()
-            .clone()
+        rows.iter().find(|r| r.game == game && r.family == family).unwrap().clone()
     };
     // Roulette: every bet returns 36/37.
     for r in rows.iter().filter(|r| r.game == GameKind::Roulette) {
-        assert_eq!(
-            (r.edge.num * 37, r.edge.den),
-            (r.edge.den, r.edge.den),
-            "{}",
-            r.family
-        );
+        assert_eq!((r.edge.num * 37, r.edge.den), (r.edge.den, r.edge.den), "{}", r.family);
     }
     // Poker, and every head-to-head pushing on a tie at 1.98: edge = (1 − P(tie)) / 100.
     for (game, family) in [
@@ -173,14 +133,8 @@ fn closed_forms_hold() {
     let andar = row(GameKind::AndarBahar, "andar");
     assert_eq!(andar.win.num * 833, 429 * andar.win.den);
     // Baccarat's well-known 8-deck figures.
-    assert_eq!(
-        row(GameKind::Baccarat, "banker").edge.to_percent(4),
-        "1.0579%"
-    );
-    assert_eq!(
-        row(GameKind::Baccarat, "player").edge.to_percent(4),
-        "1.2351%"
-    );
+    assert_eq!(row(GameKind::Baccarat, "banker").edge.to_percent(4), "1.0579%");
+    assert_eq!(row(GameKind::Baccarat, "player").edge.to_percent(4), "1.2351%");
     assert_eq!(row(GameKind::Baccarat, "tie").win.to_fixed(6), "0.095156");
     // Pair Plus at 1/4/6/30/40: 21 588 / 22 100 returned.
     let pair_plus = row(GameKind::TeenPattiT20, "pair-plus");

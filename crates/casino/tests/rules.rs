@@ -56,11 +56,8 @@ fn the_rules_state_every_posted_odds() {
     for game in GameKind::ALL.into_iter().filter(|g| *g != GameKind::HiLow) {
         let deal = game.deal(&mut FairRng::new(&seed, "rules-1"));
         let text = rules_text(game);
-        let posted: BTreeSet<String> = game
-            .markets(game.open_cards(&deal))
-            .iter()
-            .map(|m| m.odds.to_string())
-            .collect();
+        let posted: BTreeSet<String> =
+            game.markets(game.open_cards(&deal)).iter().map(|m| m.odds.to_string()).collect();
         for odds in posted {
             assert!(mentions(&text, &odds), "{game:?}'s rules do not state its odds {odds}");
         }

@@ -31,24 +31,16 @@ impl<'a> DecimalText<'a> {
             None => (text, ""),
         };
         let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-        (!whole.is_empty() && all_digits(whole) && all_digits(fraction)).then_some(Self {
-            whole: whole.as_bytes(),
-            fraction: fraction.as_bytes(),
-        })
+        (!whole.is_empty() && all_digits(whole) && all_digits(fraction))
+            .then_some(Self { whole: whole.as_bytes(), fraction: fraction.as_bytes() })
     }
 
     /// The value in hundredths, see [`Hundredths`].
     pub(crate) fn hundredths(self) -> Hundredths {
         let first_two = (0..2).map(|i| self.fraction.get(i).copied().unwrap_or(b'0'));
-        let floor = self
-            .whole
-            .iter()
-            .copied()
-            .chain(first_two)
-            .fold(0u64, |acc, digit| {
-                acc.saturating_mul(10)
-                    .saturating_add(u64::from(digit - b'0'))
-            });
+        let floor = self.whole.iter().copied().chain(first_two).fold(0u64, |acc, digit| {
+            acc.saturating_mul(10).saturating_add(u64::from(digit - b'0'))
+        });
         let exact = self.fraction.iter().skip(2).all(|&digit| digit == b'0');
         Hundredths { floor, exact }
     }
@@ -79,9 +71,9 @@ mod tests {
 
     #[test]
     fn refuses_anything_but_digits_point_digits() {
-        for text in [
-            "", ".", ".5", "1.", "1..2", "1.2.3", "-1", "+1", "1e3", "1,000", "1 0", " 1", "٣",
-        ] {
+        for text in
+            ["", ".", ".5", "1.", "1..2", "1.2.3", "-1", "+1", "1e3", "1,000", "1 0", " 1", "٣"]
+        {
             assert_eq!(read(text), None, "{text:?}");
         }
     }

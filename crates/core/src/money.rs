@@ -110,9 +110,7 @@ impl Money {
     /// The sum of `amounts`, or `None` if any partial sum overflows. Use this, not [`Sum`],
     /// where the amounts come from outside (a user's bets, a market's fills).
     pub fn checked_sum(amounts: impl IntoIterator<Item = Money>) -> Option<Money> {
-        amounts
-            .into_iter()
-            .try_fold(Money::ZERO, |total, amount| total.checked_add(amount))
+        amounts.into_iter().try_fold(Money::ZERO, |total, amount| total.checked_add(amount))
     }
 
     /// Reads an amount from decimal text, exactly (no `f64`).
@@ -137,9 +135,7 @@ impl Money {
             b'+' => (false, &text[1..]),
             _ => (false, text),
         };
-        let value = DecimalText::split(unsigned)
-            .ok_or(MoneyError::Malformed)?
-            .hundredths();
+        let value = DecimalText::split(unsigned).ok_or(MoneyError::Malformed)?.hundredths();
         if !value.exact {
             return Err(MoneyError::TooManyDecimals);
         }
@@ -147,11 +143,7 @@ impl Money {
             .ok()
             .filter(|&minor| minor <= Money::MAX_AMOUNT_MINOR)
             .ok_or(MoneyError::TooLarge)?;
-        Ok(Money(if negative {
-            -magnitude_minor
-        } else {
-            magnitude_minor
-        }))
+        Ok(Money(if negative { -magnitude_minor } else { magnitude_minor }))
     }
 
     /// The amount in currency units as an `f64`, **only** for emitting a JSON number.
@@ -209,12 +201,7 @@ impl fmt::Display for Money {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = if self.0 < 0 { "-" } else { "" };
         let magnitude_minor = self.0.unsigned_abs();
-        write!(
-            f,
-            "{sign}{}.{:02}",
-            magnitude_minor / 100,
-            magnitude_minor % 100
-        )
+        write!(f, "{sign}{}.{:02}", magnitude_minor / 100, magnitude_minor % 100)
     }
 }
 
@@ -338,14 +325,8 @@ mod tests {
         assert_eq!(minor("-1000000000000.00"), Ok(-Money::MAX_AMOUNT_MINOR));
         assert_eq!(minor("1000000000000.01"), Err(MoneyError::TooLarge));
         assert_eq!(minor("-1000000000000.01"), Err(MoneyError::TooLarge));
-        assert_eq!(
-            minor("99999999999999999999999999999"),
-            Err(MoneyError::TooLarge)
-        );
-        assert_eq!(
-            MoneyError::TooLarge.to_string(),
-            "amounts can be at most 1000000000000.00"
-        );
+        assert_eq!(minor("99999999999999999999999999999"), Err(MoneyError::TooLarge));
+        assert_eq!(MoneyError::TooLarge.to_string(), "amounts can be at most 1000000000000.00");
     }
 
     #[test]
@@ -397,10 +378,7 @@ mod tests {
         assert_eq!(amounts.into_iter().sum::<Money>(), Money(75));
         assert_eq!(Money::checked_sum(amounts), Some(Money(75)));
         assert_eq!(Money::checked_sum([]), Some(Money::ZERO));
-        assert_eq!(
-            Money::checked_sum([Money(i64::MAX), Money(1), Money(-1)]),
-            None
-        );
+        assert_eq!(Money::checked_sum([Money(i64::MAX), Money(1), Money(-1)]), None);
     }
 
     #[test]
@@ -436,10 +414,7 @@ mod tests {
         assert_eq!(mul_div_round_half_even(10, 1, 0), None);
         assert_eq!(mul_div_round_half_even(10, 1, -2), None);
         // The i128 product does not overflow; only an unrepresentable result is refused.
-        assert_eq!(
-            mul_div_round_half_even(i64::MAX, i64::MAX, i64::MAX),
-            Some(i64::MAX)
-        );
+        assert_eq!(mul_div_round_half_even(i64::MAX, i64::MAX, i64::MAX), Some(i64::MAX));
         assert_eq!(mul_div_round_half_even(i64::MIN, 2, 2), Some(i64::MIN));
         assert_eq!(mul_div_round_half_even(i64::MAX, 2, 1), None);
         assert_eq!(mul_div_round_half_even(i64::MIN, -1, 1), None);

@@ -147,17 +147,12 @@ impl Price {
         if text.len() > MAX_PRICE_TEXT_BYTES {
             return Err(OddsError::Malformed);
         }
-        let value = DecimalText::split(text)
-            .ok_or(OddsError::Malformed)?
-            .hundredths();
+        let value = DecimalText::split(text).ok_or(OddsError::Malformed)?.hundredths();
         let (below, above) = if value.exact {
             (at_or_below(value.floor), at_or_above(value.floor))
         } else {
             // The value lies strictly between `floor` and `floor + 1` hundredths.
-            (
-                at_or_below(value.floor),
-                at_or_above(value.floor.saturating_add(1)),
-            )
+            (at_or_below(value.floor), at_or_above(value.floor.saturating_add(1)))
         };
         classify(below, above, || text.to_owned())
     }
@@ -205,15 +200,10 @@ fn classify(
 ) -> Result<Price, OddsError> {
     match (below, above) {
         (Some(below), Some(above)) if below == above => Ok(below),
-        (Some(below), Some(above)) => Err(OddsError::OffLadder {
-            given: given(),
-            below,
-            above,
-        }),
-        (None, Some(nearest)) | (Some(nearest), None) => Err(OddsError::OutOfRange {
-            given: given(),
-            nearest,
-        }),
+        (Some(below), Some(above)) => Err(OddsError::OffLadder { given: given(), below, above }),
+        (None, Some(nearest)) | (Some(nearest), None) => {
+            Err(OddsError::OutOfRange { given: given(), nearest })
+        }
         (None, None) => unreachable!("the ladder is not empty"),
     }
 }
@@ -354,10 +344,7 @@ mod tests {
             assert_eq!(Price::parse_decimal(&p.to_string()), Ok(p));
             assert_eq!(nearest(p.hundredths()), (Some(p), Some(p)));
             // The JSON number prints back as the same price.
-            assert_eq!(
-                Price::parse_decimal(&p.to_f64_for_json().to_string()),
-                Ok(p)
-            );
+            assert_eq!(Price::parse_decimal(&p.to_f64_for_json().to_string()), Ok(p));
         }
     }
 
@@ -380,46 +367,21 @@ mod tests {
     }
 
     fn off_ladder(below: u32, above: u32, given: &str) -> OddsError {
-        OddsError::OffLadder {
-            given: given.to_owned(),
-            below: price(below),
-            above: price(above),
-        }
+        OddsError::OffLadder { given: given.to_owned(), below: price(below), above: price(above) }
     }
 
     fn out_of_range(nearest: u32, given: &str) -> OddsError {
-        OddsError::OutOfRange {
-            given: given.to_owned(),
-            nearest: price(nearest),
-        }
+        OddsError::OutOfRange { given: given.to_owned(), nearest: price(nearest) }
     }
 
     #[test]
     fn off_ladder_prices_name_their_neighbours() {
-        assert_eq!(
-            Price::from_hundredths(201),
-            Err(off_ladder(200, 202, "2.01"))
-        );
-        assert_eq!(
-            Price::from_hundredths(301),
-            Err(off_ladder(300, 305, "3.01"))
-        );
-        assert_eq!(
-            Price::from_hundredths(405),
-            Err(off_ladder(400, 410, "4.05"))
-        );
-        assert_eq!(
-            Price::from_hundredths(99_999),
-            Err(off_ladder(99_000, 100_000, "999.99"))
-        );
-        assert_eq!(
-            Price::parse_decimal("2.015"),
-            Err(off_ladder(200, 202, "2.015"))
-        );
-        assert_eq!(
-            Price::parse_decimal("999.995"),
-            Err(off_ladder(99_000, 100_000, "999.995"))
-        );
+        assert_eq!(Price::from_hundredths(201), Err(off_ladder(200, 202, "2.01")));
+        assert_eq!(Price::from_hundredths(301), Err(off_ladder(300, 305, "3.01")));
+        assert_eq!(Price::from_hundredths(405), Err(off_ladder(400, 410, "4.05")));
+        assert_eq!(Price::from_hundredths(99_999), Err(off_ladder(99_000, 100_000, "999.99")));
+        assert_eq!(Price::parse_decimal("2.015"), Err(off_ladder(200, 202, "2.015")));
+        assert_eq!(Price::parse_decimal("999.995"), Err(off_ladder(99_000, 100_000, "999.995")));
         assert_eq!(
             Price::from_hundredths(201).unwrap_err().to_string(),
             "2.01 is not a valid price: the nearest valid prices are 2.00 and 2.02"
@@ -432,25 +394,13 @@ mod tests {
 
     #[test]
     fn prices_beyond_the_ends_name_the_nearest_end() {
-        assert_eq!(
-            Price::parse_decimal("1.005"),
-            Err(out_of_range(101, "1.005"))
-        );
+        assert_eq!(Price::parse_decimal("1.005"), Err(out_of_range(101, "1.005")));
         assert_eq!(Price::parse_decimal("0.5"), Err(out_of_range(101, "0.5")));
         assert_eq!(Price::from_hundredths(100), Err(out_of_range(101, "1.00")));
         assert_eq!(Price::from_hundredths(0), Err(out_of_range(101, "0.00")));
-        assert_eq!(
-            Price::parse_decimal("1001"),
-            Err(out_of_range(100_000, "1001"))
-        );
-        assert_eq!(
-            Price::from_hundredths(100_500),
-            Err(out_of_range(100_000, "1005.00"))
-        );
-        assert_eq!(
-            Price::parse_decimal("1000.001"),
-            Err(out_of_range(100_000, "1000.001"))
-        );
+        assert_eq!(Price::parse_decimal("1001"), Err(out_of_range(100_000, "1001")));
+        assert_eq!(Price::from_hundredths(100_500), Err(out_of_range(100_000, "1005.00")));
+        assert_eq!(Price::parse_decimal("1000.001"), Err(out_of_range(100_000, "1000.001")));
         assert_eq!(
             Price::from_hundredths(u32::MAX).unwrap_err(),
             out_of_range(100_000, "42949672.95")
@@ -486,11 +436,7 @@ mod tests {
             "١٫٥",
             too_long.as_str(),
         ] {
-            assert_eq!(
-                Price::parse_decimal(text),
-                Err(OddsError::Malformed),
-                "{text:?}"
-            );
+            assert_eq!(Price::parse_decimal(text), Err(OddsError::Malformed), "{text:?}");
         }
     }
 }

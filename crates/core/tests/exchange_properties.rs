@@ -123,10 +123,7 @@ struct OpenOrder {
 impl OpenOrder {
     fn as_bet(&self) -> Bet {
         let bet = Bet::exchange(self.runner, self.side, self.price, self.remaining_minor).unwrap();
-        assert_eq!(
-            bet.profit_minor(),
-            floor_profit(self.remaining_minor, self.price)
-        );
+        assert_eq!(bet.profit_minor(), floor_profit(self.remaining_minor, self.price));
         bet
     }
 }
@@ -206,14 +203,9 @@ fn worst_case(
     outcomes(spec, &all, placed_sizes)
         .iter()
         .map(|result| {
-            let matched: i64 = matched
-                .iter()
-                .map(|b| pnl(b, happens(result, b.selection())))
-                .sum();
-            let unmatched: i64 = unmatched
-                .iter()
-                .map(|b| pnl(b, happens(result, b.selection())).min(0))
-                .sum();
+            let matched: i64 = matched.iter().map(|b| pnl(b, happens(result, b.selection()))).sum();
+            let unmatched: i64 =
+                unmatched.iter().map(|b| pnl(b, happens(result, b.selection())).min(0)).sum();
             matched + unmatched
         })
         .min()
@@ -259,11 +251,8 @@ struct World {
 
 impl World {
     fn new(balances: &[i64], commission_bp: [u32; SLOTS]) -> World {
-        let balances: BTreeMap<UserId, i64> = balances
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (UserId(i as i64 + 1), *b))
-            .collect();
+        let balances: BTreeMap<UserId, i64> =
+            balances.iter().enumerate().map(|(i, b)| (UserId(i as i64 + 1), *b)).collect();
         let total_minor = balances.values().sum();
         World {
             commission_bp,
@@ -289,11 +278,7 @@ impl World {
     }
 
     fn matched_of(&self, slot: usize, user: UserId) -> Vec<Bet> {
-        self.matched[slot]
-            .iter()
-            .filter(|(u, _)| *u == user)
-            .map(|(_, b)| *b)
-            .collect()
+        self.matched[slot].iter().filter(|(u, _)| *u == user).map(|(_, b)| *b).collect()
     }
 
     fn unmatched_of(&self, slot: usize, user: UserId) -> Vec<Bet> {
@@ -306,16 +291,7 @@ impl World {
 
     fn run(&mut self, step: &Step) {
         match *step {
-            Step::Place {
-                slot,
-                user,
-                runner,
-                side,
-                tick,
-                size_minor,
-                persist,
-                all_in,
-            } => {
+            Step::Place { slot, user, runner, side, tick, size_minor, persist, all_in } => {
                 let user = Self::user(user);
                 let size_minor = if all_in {
                     self.affordable_size(slot, user, runner, side, tick, size_minor * 10)
@@ -324,23 +300,9 @@ impl World {
                 };
                 self.place(slot, user, runner, side, tick, size_minor, persist)
             }
-            Step::HouseBet {
-                slot,
-                user,
-                runner,
-                side,
-                line,
-                rate,
-                stake_minor,
-            } => self.house_bet(
-                slot,
-                Self::user(user),
-                runner,
-                side,
-                line,
-                rate,
-                stake_minor,
-            ),
+            Step::HouseBet { slot, user, runner, side, line, rate, stake_minor } => {
+                self.house_bet(slot, Self::user(user), runner, side, line, rate, stake_minor)
+            }
             Step::Cancel { pick, size_minor } => self.cancel(pick, size_minor),
             Step::Suspend { slot } => self.suspend(slot),
             Step::Reopen { slot } => self.markets[slot].reopen().unwrap(),
@@ -403,11 +365,7 @@ impl World {
         let runners = market.spec().runners();
         let runner = runners[runner % runners.len()];
         let price = Price::from_tick(tick).unwrap();
-        let persistence = if persist {
-            Persistence::Persist
-        } else {
-            Persistence::Lapse
-        };
+        let persistence = if persist { Persistence::Persist } else { Persistence::Lapse };
         let order_id = OrderId(self.next_order_id);
         self.next_order_id += 1;
         let order =
@@ -434,22 +392,15 @@ impl World {
             return; // refused: insufficient funds
         }
 
-        let exposures_before: Vec<i64> = (0..USERS)
-            .map(|u| self.markets[slot].exposure_minor(Self::user(u)))
-            .collect();
+        let exposures_before: Vec<i64> =
+            (0..USERS).map(|u| self.markets[slot].exposure_minor(Self::user(u))).collect();
         let expected = self.reference_match(slot, runner, &order);
         let outcome = self.markets[slot].place_order(runner, &order).unwrap();
         let got: Vec<(OrderId, Price, i64, i64, i64)> = outcome
             .fills
             .iter()
             .map(|f| {
-                (
-                    f.maker,
-                    f.price,
-                    f.size_minor,
-                    f.backer_profit_minor,
-                    f.maker_remaining_minor,
-                )
+                (f.maker, f.price, f.size_minor, f.backer_profit_minor, f.maker_remaining_minor)
             })
             .collect();
         assert_eq!(got, expected);
@@ -459,15 +410,8 @@ impl World {
                 (fill.taker, fill.taker_user, fill.taker_side, fill.runner),
                 (order_id, user, side, runner)
             );
-            assert_eq!(
-                fill.backer_profit_minor,
-                floor_profit(fill.size_minor, fill.price)
-            );
-            let maker = self
-                .open
-                .iter()
-                .position(|o| o.order_id == fill.maker)
-                .unwrap();
+            assert_eq!(fill.backer_profit_minor, floor_profit(fill.size_minor, fill.price));
+            let maker = self.open.iter().position(|o| o.order_id == fill.maker).unwrap();
             assert_eq!(self.open[maker].user, fill.maker_user);
             self.open[maker].remaining_minor -= fill.size_minor;
             if self.open[maker].remaining_minor == 0 {
@@ -589,19 +533,15 @@ impl World {
         let index = pick % self.open.len();
         let order = self.open[index].clone();
         let before = self.markets[order.slot].exposure_minor(order.user);
-        let cancelled = self.markets[order.slot]
-            .cancel(order.runner, order.order_id, size_minor)
-            .unwrap();
-        let expected = size_minor.map_or(order.remaining_minor, |size| {
-            size.min(order.remaining_minor)
-        });
+        let cancelled =
+            self.markets[order.slot].cancel(order.runner, order.order_id, size_minor).unwrap();
+        let expected =
+            size_minor.map_or(order.remaining_minor, |size| size.min(order.remaining_minor));
         assert_eq!(cancelled, expected);
         self.open[index].remaining_minor -= cancelled;
         if self.open[index].remaining_minor == 0 {
             self.open.remove(index);
-            assert!(self.markets[order.slot]
-                .cancel(order.runner, order.order_id, None)
-                .is_err());
+            assert!(self.markets[order.slot].cancel(order.runner, order.order_id, None).is_err());
         }
         assert!(self.markets[order.slot].exposure_minor(order.user) <= before);
     }
@@ -615,17 +555,12 @@ impl World {
             .filter(|o| o.slot == slot && o.persistence == Persistence::Lapse)
             .collect();
         expected.sort_by_key(|o| runners.iter().position(|r| *r == o.runner));
-        let expected: Vec<(OrderId, i64)> = expected
-            .iter()
-            .map(|o| (o.order_id, o.remaining_minor))
-            .collect();
-        let got: Vec<(OrderId, i64)> = lapsed
-            .iter()
-            .map(|o| (o.order_id, o.remaining_minor))
-            .collect();
+        let expected: Vec<(OrderId, i64)> =
+            expected.iter().map(|o| (o.order_id, o.remaining_minor)).collect();
+        let got: Vec<(OrderId, i64)> =
+            lapsed.iter().map(|o| (o.order_id, o.remaining_minor)).collect();
         assert_eq!(got, expected);
-        self.open
-            .retain(|o| !(o.slot == slot && o.persistence == Persistence::Lapse));
+        self.open.retain(|o| !(o.slot == slot && o.persistence == Persistence::Lapse));
     }
 
     fn result_for(&self, slot: usize, pick: u32) -> MarketResult {
@@ -658,11 +593,8 @@ impl World {
         let mut expected: BTreeMap<UserId, (i64, i64)> = BTreeMap::new();
         for (user, bet) in &self.matched[slot] {
             let entry = expected.entry(*user).or_default();
-            let bet_pnl = if result.is_void() {
-                0
-            } else {
-                pnl(bet, happens(&result, bet.selection()))
-            };
+            let bet_pnl =
+                if result.is_void() { 0 } else { pnl(bet, happens(&result, bet.selection())) };
             // What the server stores on each bet at settlement is this same figure.
             assert_eq!(result.bet_pnl_minor(bet), bet_pnl, "{bet:?} under {result:?}");
             entry.0 += bet_pnl;
@@ -694,11 +626,7 @@ impl World {
         for user in expected.keys() {
             assert!(settlement.user(*user).is_some());
         }
-        let house = if spec.kind().is_house_banked() {
-            -pnl_sum
-        } else {
-            0
-        };
+        let house = if spec.kind().is_house_banked() { -pnl_sum } else { 0 };
         assert_eq!(settlement.house_pnl_minor, house);
         let commission_total: i64 = expected.values().map(|(_, c)| c).sum();
         assert_eq!(settlement.commission_total_minor, commission_total);
@@ -711,17 +639,10 @@ impl World {
         self.commission_minor += settlement.commission_total_minor;
 
         // Unmatched orders were cancelled.
-        let mut cancelled: Vec<OrderId> = settled
-            .cancelled_orders
-            .iter()
-            .map(|o| o.order_id)
-            .collect();
-        let mut open: Vec<OrderId> = self
-            .open
-            .iter()
-            .filter(|o| o.slot == slot)
-            .map(|o| o.order_id)
-            .collect();
+        let mut cancelled: Vec<OrderId> =
+            settled.cancelled_orders.iter().map(|o| o.order_id).collect();
+        let mut open: Vec<OrderId> =
+            self.open.iter().filter(|o| o.slot == slot).map(|o| o.order_id).collect();
         cancelled.sort();
         open.sort();
         assert_eq!(cancelled, open);
@@ -731,11 +652,7 @@ impl World {
         let status = self.markets[slot].status();
         assert_eq!(
             status,
-            if result.is_void() {
-                MarketStatus::Void
-            } else {
-                MarketStatus::Closed
-            }
+            if result.is_void() { MarketStatus::Void } else { MarketStatus::Closed }
         );
         let refused = Err(MarketError::AlreadySettled { status });
         assert_eq!(self.markets[slot].settle(&result), refused);
@@ -760,11 +677,7 @@ impl World {
                     &self.matched_of(slot, *user),
                     &self.unmatched_of(slot, *user),
                 );
-                assert_eq!(
-                    market.exposure_minor(*user),
-                    brute,
-                    "{user:?} in slot {slot}"
-                );
+                assert_eq!(market.exposure_minor(*user), brute, "{user:?} in slot {slot}");
                 assert_eq!(
                     exposure_minor(
                         market.spec(),
@@ -774,18 +687,13 @@ impl World {
                     brute
                 );
             }
-            assert!(
-                balance - self.total_exposure(*user) >= 0,
-                "{user:?} is overdrawn"
-            );
+            assert!(balance - self.total_exposure(*user) >= 0, "{user:?} is overdrawn");
         }
         for (slot, market) in self.markets.iter().enumerate().take(2) {
             for runner in market.spec().runners() {
                 let book = market.book(*runner).unwrap();
-                let in_book: Vec<(OrderId, i64)> = book
-                    .iter_resting()
-                    .map(|o| (o.order_id, o.remaining_minor))
-                    .collect();
+                let in_book: Vec<(OrderId, i64)> =
+                    book.iter_resting().map(|o| (o.order_id, o.remaining_minor)).collect();
                 let recorded: Vec<(OrderId, i64)> = self
                     .open
                     .iter()

@@ -43,7 +43,8 @@ pub fn parse_report_date(text: &str, end_of_day: bool) -> Option<i64> {
     }
     let format = time::macros::format_description!("[year]-[month]-[day]");
     let date = time::Date::parse(text, &format).ok()?;
-    let midnight_utc_ms = i64::try_from(date.midnight().assume_utc().unix_timestamp_nanos() / 1_000_000).ok()?;
+    let midnight_utc_ms =
+        i64::try_from(date.midnight().assume_utc().unix_timestamp_nanos() / 1_000_000).ok()?;
     let start = midnight_utc_ms - DISPLAY_OFFSET_MS;
     Some(if end_of_day { start + 24 * 60 * 60 * 1000 - 1 } else { start })
 }
@@ -65,9 +66,18 @@ mod tests {
     #[test]
     fn report_dates_are_days_at_india_time() {
         // 22 Nov 2026 00:00 at UTC+5:30 is 21 Nov 18:30 UTC.
-        assert_eq!(parse_report_date("2026-11-22", false).map(iso_utc).as_deref(), Some("2026-11-21T18:30:00.000Z"));
-        assert_eq!(parse_report_date("2026-11-22", true).map(iso_utc).as_deref(), Some("2026-11-22T18:29:59.999Z"));
-        assert_eq!(parse_report_date("2026-11-22T10:00:00Z", true).map(iso_utc).as_deref(), Some("2026-11-22T10:00:00.000Z"));
+        assert_eq!(
+            parse_report_date("2026-11-22", false).map(iso_utc).as_deref(),
+            Some("2026-11-21T18:30:00.000Z")
+        );
+        assert_eq!(
+            parse_report_date("2026-11-22", true).map(iso_utc).as_deref(),
+            Some("2026-11-22T18:29:59.999Z")
+        );
+        assert_eq!(
+            parse_report_date("2026-11-22T10:00:00Z", true).map(iso_utc).as_deref(),
+            Some("2026-11-22T10:00:00.000Z")
+        );
         assert_eq!(parse_report_date("22-11-2026", false), None);
     }
 }

@@ -86,9 +86,13 @@ pub fn parse_public_url(text: &str) -> Result<String, String> {
     };
     let host_ok = !host.is_empty()
         && (host.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
-            || (host.starts_with('[') && host.ends_with(']') && host[1..host.len() - 1].chars().all(|c| c.is_ascii_hexdigit() || c == ':')));
+            || (host.starts_with('[')
+                && host.ends_with(']')
+                && host[1..host.len() - 1].chars().all(|c| c.is_ascii_hexdigit() || c == ':')));
     if !host_ok || port.is_some_and(|p| p.parse::<u16>().is_err()) {
-        return Err(format!("{text:?} is not a public URL such as https://bet.example.com (http or https, no path)"));
+        return Err(format!(
+            "{text:?} is not a public URL such as https://bet.example.com (http or https, no path)"
+        ));
     }
     Ok(url.to_lowercase())
 }
@@ -128,7 +132,10 @@ mod tests {
 
     #[test]
     fn public_urls_are_origins() {
-        assert_eq!(parse_public_url("https://Bet.Example.com/").unwrap(), "https://bet.example.com");
+        assert_eq!(
+            parse_public_url("https://Bet.Example.com/").unwrap(),
+            "https://bet.example.com"
+        );
         assert_eq!(parse_public_url("http://127.0.0.1:8080").unwrap(), "http://127.0.0.1:8080");
         assert_eq!(parse_public_url("http://[::1]:8080").unwrap(), "http://[::1]:8080");
         assert!(parse_public_url("bet.example.com").is_err());

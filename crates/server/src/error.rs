@@ -82,7 +82,10 @@ impl AppError {
     /// A 400 about one field.
     pub fn field(field: &str, message: impl Into<String>) -> AppError {
         let message = message.into();
-        AppError::Invalid { message: message.clone(), errors: BTreeMap::from([(field.to_string(), message)]) }
+        AppError::Invalid {
+            message: message.clone(),
+            errors: BTreeMap::from([(field.to_string(), message)]),
+        }
     }
 
     /// A 400 about several fields; the first one's message is the headline.
@@ -121,16 +124,22 @@ impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status_code();
         let data = match &self {
-            AppError::Invalid { errors, .. } if !errors.is_empty() => serde_json::json!({ "errors": errors }),
+            AppError::Invalid { errors, .. } if !errors.is_empty() => {
+                serde_json::json!({ "errors": errors })
+            }
             _ => serde_json::Value::Null,
         };
         let message = match &self {
-            AppError::Internal(_) => "Something went wrong on our side. Please try again.".to_string(),
+            AppError::Internal(_) => {
+                "Something went wrong on our side. Please try again.".to_string()
+            }
             other => other.to_string(),
         };
-        let mut response = (status, Json(Envelope { status: false, message, data })).into_response();
+        let mut response =
+            (status, Json(Envelope { status: false, message, data })).into_response();
         match self {
-            AppError::TooManyRequests { retry_after_s, .. } | AppError::Busy { retry_after_s, .. } => {
+            AppError::TooManyRequests { retry_after_s, .. }
+            | AppError::Busy { retry_after_s, .. } => {
                 response.headers_mut().insert("retry-after", HeaderValue::from(retry_after_s));
             }
             AppError::Internal(cause) => {

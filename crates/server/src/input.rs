@@ -52,7 +52,9 @@ pub fn parse_json<T: DeserializeOwned>(text: &[u8]) -> Result<T, AppError> {
             return AppError::invalid(format!("The request body is not valid JSON ({inner})."));
         }
         let detail = strip_position(&inner.to_string());
-        if let Some(field) = detail.strip_prefix("missing field `").and_then(|rest| rest.split('`').next()) {
+        if let Some(field) =
+            detail.strip_prefix("missing field `").and_then(|rest| rest.split('`').next())
+        {
             let field = if path == "." { field.to_string() } else { format!("{path}.{field}") };
             return AppError::field(&field, format!("{field} is required."));
         }
@@ -61,7 +63,10 @@ pub fn parse_json<T: DeserializeOwned>(text: &[u8]) -> Result<T, AppError> {
         } else {
             AppError::Invalid {
                 message: format!("{path}: {detail}."),
-                errors: FieldErrors::from([(path, format!("{}{}.", detail[..1].to_uppercase(), &detail[1..]))]),
+                errors: FieldErrors::from([(
+                    path,
+                    format!("{}{}.", detail[..1].to_uppercase(), &detail[1..]),
+                )]),
             }
         }
     })?;
@@ -82,8 +87,15 @@ fn refuse_nul_text(text: &[u8]) -> Result<(), AppError> {
         return Ok(());
     }
     let message = |field: &str| format!("{field} may not contain the character U+0000.");
-    match serde_json::from_slice::<serde_json::Value>(text).ok().as_ref().and_then(|v| path_to_nul(v, ".")) {
-        Some(path) => Err(AppError::Invalid { message: message(&path), errors: FieldErrors::from([(path.clone(), message(&path))]) }),
+    match serde_json::from_slice::<serde_json::Value>(text)
+        .ok()
+        .as_ref()
+        .and_then(|v| path_to_nul(v, "."))
+    {
+        Some(path) => Err(AppError::Invalid {
+            message: message(&path),
+            errors: FieldErrors::from([(path.clone(), message(&path))]),
+        }),
         None => Err(AppError::invalid(message("Text"))),
     }
 }
@@ -98,7 +110,10 @@ fn has_nul_escape(text: &[u8]) -> bool {
             backslashes += 1;
             continue;
         }
-        if byte == b'u' && backslashes % 2 == 1 && text.get(at + 1..at + 5) == Some(b"0000".as_slice()) {
+        if byte == b'u'
+            && backslashes % 2 == 1
+            && text.get(at + 1..at + 5) == Some(b"0000".as_slice())
+        {
             return true;
         }
         backslashes = 0;
@@ -143,7 +158,8 @@ pub struct FlexI64(pub i64);
 impl<'de> Deserialize<'de> for FlexI64 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = number_text(deserializer, "a whole number")?;
-        let plain = plain_decimal(&text).ok_or_else(|| de::Error::custom(format!("{text:?} is not a whole number")))?;
+        let plain = plain_decimal(&text)
+            .ok_or_else(|| de::Error::custom(format!("{text:?} is not a whole number")))?;
         if plain.contains('.') {
             return Err(de::Error::custom(format!("expected a whole number, not {}", text.trim())));
         }
@@ -153,7 +169,10 @@ impl<'de> Deserialize<'de> for FlexI64 {
 
 /// The text of a JSON number, or of a string that should hold one (unescaped); anything else
 /// (true, null, an object) is refused as not being `expected`.
-fn number_text<'de, D: Deserializer<'de>>(deserializer: D, expected: &str) -> Result<String, D::Error> {
+fn number_text<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    expected: &str,
+) -> Result<String, D::Error> {
     let raw: Box<RawValue> = Deserialize::deserialize(deserializer)?;
     let text = raw.get();
     if text.starts_with('"') {
@@ -187,7 +206,8 @@ pub fn plain_decimal(text: &str) -> Option<String> {
         Some(at) => {
             let exponent = &unsigned[at + 1..];
             let digits = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
-            if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|b| b.is_ascii_digit())
+            {
                 return None;
             }
             (&unsigned[..at], exponent.parse::<i32>().ok()?)
@@ -199,7 +219,11 @@ pub fn plain_decimal(text: &str) -> Option<String> {
     }
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if whole.is_empty() || !all_digits(whole) || !all_digits(fraction) || (mantissa.contains('.') && fraction.is_empty()) {
+    if whole.is_empty()
+        || !all_digits(whole)
+        || !all_digits(fraction)
+        || (mantissa.contains('.') && fraction.is_empty())
+    {
         return None;
     }
     // The value is `digits × 10^(point − digits.len())`: move the point, then trim the zeros.
@@ -265,7 +289,9 @@ impl<'de> Deserialize<'de> for FlexBool {
         let text = match raw.get() {
             "true" => return Ok(FlexBool(true)),
             "false" => return Ok(FlexBool(false)),
-            quoted if quoted.starts_with('"') => serde_json::from_str::<String>(quoted).map_err(de::Error::custom)?,
+            quoted if quoted.starts_with('"') => {
+                serde_json::from_str::<String>(quoted).map_err(de::Error::custom)?
+            }
             number => number.to_string(),
         };
         match text.trim() {
@@ -276,7 +302,10 @@ impl<'de> Deserialize<'de> for FlexBool {
         match plain_decimal(&text).as_deref() {
             Some("1") => Ok(FlexBool(true)),
             Some("0") => Ok(FlexBool(false)),
-            _ => Err(de::Error::custom(format!("expected 1 or 0 (or true/false), not {}", text.trim()))),
+            _ => Err(de::Error::custom(format!(
+                "expected 1 or 0 (or true/false), not {}",
+                text.trim()
+            ))),
         }
     }
 }
@@ -291,7 +320,9 @@ impl<'de> Deserialize<'de> for AmountInput {
         let text = number_text(deserializer, "an amount such as 100 or 99.50")?;
         // `1.5e2` is 150; text that is no number at all gets the money parser's own message.
         let plain = plain_decimal(&text);
-        Money::parse_decimal(plain.as_deref().unwrap_or(&text)).map(AmountInput).map_err(de::Error::custom)
+        Money::parse_decimal(plain.as_deref().unwrap_or(&text))
+            .map(AmountInput)
+            .map_err(de::Error::custom)
     }
 }
 
@@ -316,7 +347,13 @@ impl Checks {
 }
 
 /// A required text field: trimmed, not empty, at most `max_chars` characters.
-pub fn text_field(checks: &mut Checks, field: &str, label: &str, value: &str, max_chars: usize) -> String {
+pub fn text_field(
+    checks: &mut Checks,
+    field: &str,
+    label: &str,
+    value: &str,
+    max_chars: usize,
+) -> String {
     let value = value.trim();
     if value.is_empty() {
         checks.fail(field, format!("{label} is required."));
@@ -350,7 +387,10 @@ impl PageRequest {
             return Err(AppError::field("page", "page must be 1 or more."));
         }
         if !(1..=MAX_PAGE_LIMIT).contains(&limit) {
-            return Err(AppError::field("limit", format!("limit must be between 1 and {MAX_PAGE_LIMIT}.")));
+            return Err(AppError::field(
+                "limit",
+                format!("limit must be between 1 and {MAX_PAGE_LIMIT}."),
+            ));
         }
         Ok((page, limit, (page - 1) * limit))
     }
@@ -420,30 +460,63 @@ mod tests {
 
     #[test]
     fn whole_numbers_are_taken_however_they_are_written_and_fractions_refused() {
-        for text in [br#"{"id": 5}"#.as_slice(), br#"{"id": 5.0}"#, br#"{"id": 5.000}"#, br#"{"id": 5e0}"#, br#"{"id": 0.5E1}"#, br#"{"id": "5.0"}"#] {
-            let body: Body = parse_json(text).unwrap_or_else(|e| panic!("{}: {e}", String::from_utf8_lossy(text)));
+        for text in [
+            br#"{"id": 5}"#.as_slice(),
+            br#"{"id": 5.0}"#,
+            br#"{"id": 5.000}"#,
+            br#"{"id": 5e0}"#,
+            br#"{"id": 0.5E1}"#,
+            br#"{"id": "5.0"}"#,
+        ] {
+            let body: Body = parse_json(text)
+                .unwrap_or_else(|e| panic!("{}: {e}", String::from_utf8_lossy(text)));
             assert_eq!(body.id, FlexI64(5));
         }
-        for text in [br#"{"id": 5.5}"#.as_slice(), br#"{"id": 5.000000000000001}"#, br#"{"id": 55e-1}"#, br#"{"id": "5.5"}"#] {
+        for text in [
+            br#"{"id": 5.5}"#.as_slice(),
+            br#"{"id": 5.000000000000001}"#,
+            br#"{"id": 55e-1}"#,
+            br#"{"id": "5.5"}"#,
+        ] {
             let err = message(parse_json::<Body>(text).unwrap_err());
-            assert!(err.starts_with("id: expected a whole number, not 5"), "{}: {err}", String::from_utf8_lossy(text));
+            assert!(
+                err.starts_with("id: expected a whole number, not 5"),
+                "{}: {err}",
+                String::from_utf8_lossy(text)
+            );
         }
-        assert!(message(parse_json::<Body>(br#"{"id": 9223372036854775808}"#).unwrap_err()).contains("too large"));
-        assert!(message(parse_json::<Body>(br#"{"id": 1e99}"#).unwrap_err()).contains("not a whole number"));
-        assert!(message(parse_json::<Body>(br#"{"id": true}"#).unwrap_err()).contains("expected a whole number"));
+        assert!(message(parse_json::<Body>(br#"{"id": 9223372036854775808}"#).unwrap_err())
+            .contains("too large"));
+        assert!(message(parse_json::<Body>(br#"{"id": 1e99}"#).unwrap_err())
+            .contains("not a whole number"));
+        assert!(message(parse_json::<Body>(br#"{"id": true}"#).unwrap_err())
+            .contains("expected a whole number"));
         let body: Body = parse_json(br#"{"id": -9223372036854775808}"#).unwrap();
         assert_eq!(body.id, FlexI64(i64::MIN));
     }
 
     #[test]
     fn flags_are_read_by_value() {
-        for (text, flag) in [("1", true), ("1.0", true), ("1e0", true), ("\"1\"", true), ("true", true), ("\"true\"", true),
-            ("0", false), ("0.0", false), ("-0", false), ("\"0\"", false), ("false", false)] {
-            let body: Body = parse_json(format!(r#"{{"id": 1, "flag": {text}}}"#).as_bytes()).unwrap_or_else(|e| panic!("{text}: {e}"));
+        for (text, flag) in [
+            ("1", true),
+            ("1.0", true),
+            ("1e0", true),
+            ("\"1\"", true),
+            ("true", true),
+            ("\"true\"", true),
+            ("0", false),
+            ("0.0", false),
+            ("-0", false),
+            ("\"0\"", false),
+            ("false", false),
+        ] {
+            let body: Body = parse_json(format!(r#"{{"id": 1, "flag": {text}}}"#).as_bytes())
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(body.flag, Some(FlexBool(flag)), "{text}");
         }
         for text in ["2", "0.5", "\"yes\"", "[1]"] {
-            let err = parse_json::<Body>(format!(r#"{{"id": 1, "flag": {text}}}"#).as_bytes()).unwrap_err();
+            let err = parse_json::<Body>(format!(r#"{{"id": 1, "flag": {text}}}"#).as_bytes())
+                .unwrap_err();
             assert!(message(err).contains("flag"), "{text}");
         }
     }
@@ -451,13 +524,27 @@ mod tests {
     #[test]
     fn plain_decimal_moves_the_point_exactly() {
         for (text, plain) in [
-            ("107", "107"), ("107.0", "107"), ("1.07e2", "107"), ("1.07E+2", "107"), ("107.00", "107"),
-            ("2.50", "2.5"), ("0.05", "0.05"), ("5e-2", "0.05"), ("-0.0", "0"), ("-1.50", "-1.5"),
-            ("+3", "3"), ("007", "7"), ("12345678901234567890.1e3", "12345678901234567890100"), (" 4.0 ", "4"),
+            ("107", "107"),
+            ("107.0", "107"),
+            ("1.07e2", "107"),
+            ("1.07E+2", "107"),
+            ("107.00", "107"),
+            ("2.50", "2.5"),
+            ("0.05", "0.05"),
+            ("5e-2", "0.05"),
+            ("-0.0", "0"),
+            ("-1.50", "-1.5"),
+            ("+3", "3"),
+            ("007", "7"),
+            ("12345678901234567890.1e3", "12345678901234567890100"),
+            (" 4.0 ", "4"),
         ] {
             assert_eq!(plain_decimal(text).as_deref(), Some(plain), "{text}");
         }
-        for text in ["", "-", ".5", "5.", "1e", "1e+", "1e99999", "1e41", "0x10", "1,5", "NaN", "1.2.3", "--1", "1e1.5"] {
+        for text in [
+            "", "-", ".5", "5.", "1e", "1e+", "1e99999", "1e41", "0x10", "1,5", "NaN", "1.2.3",
+            "--1", "1e1.5",
+        ] {
             assert_eq!(plain_decimal(text), None, "{text}");
         }
         assert_eq!(plain_decimal("1e40").map(|p| p.len()), Some(41));
@@ -495,7 +582,10 @@ mod tests {
             field_error(br#"{"name": "a\u0000b"}"#),
             Some(("name".to_string(), "name may not contain the character U+0000.".to_string()))
         );
-        assert_eq!(field_error(br#"{"name": "ok", "tags": ["x", "\u0000"]}"#).unwrap().0, "tags[1]");
+        assert_eq!(
+            field_error(br#"{"name": "ok", "tags": ["x", "\u0000"]}"#).unwrap().0,
+            "tags[1]"
+        );
         // An escaped backslash before u0000 is text, not NUL; other escapes pass.
         let texts: Texts = parse_json(br#"{"name": "a\\u0000 \u0001 \\\u0041"}"#).unwrap();
         assert_eq!(texts.name, "a\\u0000 \u{1} \\A");

@@ -64,10 +64,16 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub async fn new(store: Store, config: Config, passwords: password::Passwords) -> anyhow::Result<AppState> {
+    pub async fn new(
+        store: Store,
+        config: Config,
+        passwords: password::Passwords,
+    ) -> anyhow::Result<AppState> {
         let dummy_password_hash = passwords.hash(session::new_token()).await?;
         let public_url = match &config.public_url {
-            Some(url) => config::parse_public_url(url).map_err(|e| anyhow::anyhow!("--public-url: {e}"))?,
+            Some(url) => {
+                config::parse_public_url(url).map_err(|e| anyhow::anyhow!("--public-url: {e}"))?
+            }
             None => format!("http://{}", config.addr),
         };
         let provider = provider::BuiltinProvider::ensure(&store, clock::now_ms()).await?;
@@ -115,7 +121,8 @@ impl Server {
         secret_key::check_source(&config.secret_key, &config.database_url)?;
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
-        let store = secret_key::open_secrets(store, &config.secret_key, &config.database_url).await?;
+        let store =
+            secret_key::open_secrets(store, &config.secret_key, &config.database_url).await?;
         let passwords = password::Passwords::for_this_machine();
         let seeded = config.demo && demo::seed_if_empty(&store, &passwords).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
@@ -138,7 +145,9 @@ impl Server {
         };
         let state = AppState::new(store, config, passwords).await?;
         if seeded && with_markets {
-            let markets = demo::seed_markets(&state).await.map_err(|e| anyhow::anyhow!("seeding demo markets failed: {e}"))?;
+            let markets = demo::seed_markets(&state)
+                .await
+                .map_err(|e| anyhow::anyhow!("seeding demo markets failed: {e}"))?;
             if !with_feed {
                 // The market-maker's orders wait out in-play bet delays: post them in the
                 // background. (The feed's market-maker quotes them itself.)
@@ -148,7 +157,9 @@ impl Server {
         }
         let demo_feed = with_feed.then(|| demo::start_feed(state.clone()));
         let casino = match casino_settings {
-            Some(settings) => Some(casino::start(state.store.clone(), settings, state.round_events.clone()).await?),
+            Some(settings) => Some(
+                casino::start(state.store.clone(), settings, state.round_events.clone()).await?,
+            ),
             None => None,
         };
         let stopping = state.stopping.clone();
@@ -162,7 +173,10 @@ impl Server {
     /// Serves until `shutdown` resolves, then ends the live streams, gives the requests in
     /// flight up to `Config::shutdown_grace_ms` to finish and returns (`serve`); the demo feed
     /// and the casino runner stop with the server.
-    pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    pub async fn run(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
         let Server { listener, router, demo_feed, casino, limits, stopping } = self;
         serve::run(listener, router, limits, shutdown, stopping).await;
         drop(demo_feed);

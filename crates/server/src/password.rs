@@ -45,9 +45,13 @@ pub fn password_rule_violation(password: &str) -> Option<String> {
         return Some(format!("Password must be at most {PASSWORD_MAX_CHARS} characters."));
     }
     if !password.chars().all(|c| c.is_ascii_alphanumeric() || PASSWORD_SYMBOLS.contains(c)) {
-        return Some(format!("Password may contain only letters, digits and the symbols {PASSWORD_SYMBOLS}."));
+        return Some(format!(
+            "Password may contain only letters, digits and the symbols {PASSWORD_SYMBOLS}."
+        ));
     }
-    if !password.chars().any(|c| c.is_ascii_alphabetic()) || !password.chars().any(|c| c.is_ascii_digit()) {
+    if !password.chars().any(|c| c.is_ascii_alphabetic())
+        || !password.chars().any(|c| c.is_ascii_digit())
+    {
         return Some("Password must contain at least one letter and one digit.".into());
     }
     None
@@ -67,13 +71,17 @@ fn hash_in(memory: &mut [Block], password: &[u8]) -> anyhow::Result<String> {
     let argon2 = hasher();
     let salt = SaltString::generate(&mut OsRng);
     let mut salt_buffer = [0u8; 64];
-    let salt_bytes = salt.as_salt().decode_b64(&mut salt_buffer).map_err(|e| anyhow::anyhow!("salt: {e}"))?;
-    let output = Output::init_with(OUTPUT_BYTES, |out| Ok(argon2.hash_password_into_with_memory(password, salt_bytes, out, &mut *memory)?))
-        .map_err(|e| anyhow::anyhow!("hashing a password failed: {e}"))?;
+    let salt_bytes =
+        salt.as_salt().decode_b64(&mut salt_buffer).map_err(|e| anyhow::anyhow!("salt: {e}"))?;
+    let output = Output::init_with(OUTPUT_BYTES, |out| {
+        Ok(argon2.hash_password_into_with_memory(password, salt_bytes, out, &mut *memory)?)
+    })
+    .map_err(|e| anyhow::anyhow!("hashing a password failed: {e}"))?;
     let phc = PasswordHash {
         algorithm: Algorithm::Argon2id.ident(),
         version: Some(Version::V0x13.into()),
-        params: ParamsString::try_from(argon2.params()).map_err(|e| anyhow::anyhow!("argon2 parameters: {e}"))?,
+        params: ParamsString::try_from(argon2.params())
+            .map_err(|e| anyhow::anyhow!("argon2 parameters: {e}"))?,
         salt: Some(salt.as_salt()),
         hash: Some(output),
     };
@@ -84,11 +92,13 @@ fn hash_in(memory: &mut [Block], password: &[u8]) -> anyhow::Result<String> {
 /// `memory`, or in memory of its own if the stored parameters need more. Compared in constant
 /// time (`Output`'s equality). A malformed stored hash is an error.
 fn verify_in(memory: &mut [Block], password: &[u8], stored: &str) -> anyhow::Result<bool> {
-    let malformed = |e: argon2::password_hash::Error| anyhow::anyhow!("stored password hash is malformed: {e}");
+    let malformed =
+        |e: argon2::password_hash::Error| anyhow::anyhow!("stored password hash is malformed: {e}");
     let parsed = PasswordHash::new(stored).map_err(malformed)?;
     let algorithm = Algorithm::try_from(parsed.algorithm).map_err(malformed)?;
     let version = match parsed.version {
-        Some(version) => Version::try_from(version).map_err(|e| anyhow::anyhow!("stored password hash is malformed: {e}"))?,
+        Some(version) => Version::try_from(version)
+            .map_err(|e| anyhow::anyhow!("stored password hash is malformed: {e}"))?,
         None => Version::default(),
     };
     let params = Params::try_from(&parsed).map_err(malformed)?;
@@ -105,8 +115,10 @@ fn verify_in(memory: &mut [Block], password: &[u8], stored: &str) -> anyhow::Res
         &mut own_memory[..]
     };
     let argon2 = Argon2::new(algorithm, version, params);
-    let computed = Output::init_with(expected.len(), |out| Ok(argon2.hash_password_into_with_memory(password, salt_bytes, out, &mut *memory)?))
-        .map_err(|e| anyhow::anyhow!("checking a password failed: {e}"))?;
+    let computed = Output::init_with(expected.len(), |out| {
+        Ok(argon2.hash_password_into_with_memory(password, salt_bytes, out, &mut *memory)?)
+    })
+    .map_err(|e| anyhow::anyhow!("checking a password failed: {e}"))?;
     Ok(computed == expected)
 }
 
@@ -151,7 +163,9 @@ pub struct Passwords {
 
 impl std::fmt::Debug for Passwords {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Passwords").field("free_places", &self.admitted.available_permits()).finish_non_exhaustive()
+        f.debug_struct("Passwords")
+            .field("free_places", &self.admitted.available_permits())
+            .finish_non_exhaustive()
     }
 }
 
@@ -171,32 +185,46 @@ impl Passwords {
         Passwords::new(cores, cores * WAITING_PER_CORE)
     }
 
-    async fn run<T: Send + 'static>(&self, work: impl FnOnce(&mut [Block]) -> T + Send + 'static) -> Result<T, PasswordError> {
-        let admitted = Arc::clone(&self.admitted).try_acquire_owned().map_err(|_| PasswordError::Busy)?;
-        let running = Arc::clone(&self.running).acquire_owned().await.expect("the hasher's semaphore is never closed");
+    async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut [Block]) -> T + Send + 'static,
+    ) -> Result<T, PasswordError> {
+        let admitted =
+            Arc::clone(&self.admitted).try_acquire_owned().map_err(|_| PasswordError::Busy)?;
+        let running = Arc::clone(&self.running)
+            .acquire_owned()
+            .await
+            .expect("the hasher's semaphore is never closed");
         let memory = Arc::clone(&self.memory);
         // The places go with the work onto the blocking thread: a caller that goes away (its
         // client hung up) does not free them while its hash still runs and holds its memory.
         tokio::task::spawn_blocking(move || {
             let taken = memory.lock().expect("hasher memory lock").pop();
-            let mut blocks = taken.unwrap_or_else(|| vec![Block::default(); hasher().params().block_count()]);
+            let mut blocks =
+                taken.unwrap_or_else(|| vec![Block::default(); hasher().params().block_count()]);
             let result = work(&mut blocks);
             memory.lock().expect("hasher memory lock").push(blocks);
             drop((running, admitted));
             result
         })
         .await
-        .map_err(|e| PasswordError::Failed(anyhow::anyhow!("the password hashing task failed: {e}")))
+        .map_err(|e| {
+            PasswordError::Failed(anyhow::anyhow!("the password hashing task failed: {e}"))
+        })
     }
 
     /// Hashes a password into a PHC string (salt and parameters included).
     pub async fn hash(&self, password: String) -> Result<String, PasswordError> {
-        self.run(move |memory| hash_in(memory, password.as_bytes())).await?.map_err(PasswordError::Failed)
+        self.run(move |memory| hash_in(memory, password.as_bytes()))
+            .await?
+            .map_err(PasswordError::Failed)
     }
 
     /// True when `password` matches the PHC string `hash`. A malformed stored hash is an error.
     pub async fn verify(&self, password: String, hash: String) -> Result<bool, PasswordError> {
-        self.run(move |memory| verify_in(memory, password.as_bytes(), &hash)).await?.map_err(PasswordError::Failed)
+        self.run(move |memory| verify_in(memory, password.as_bytes(), &hash))
+            .await?
+            .map_err(PasswordError::Failed)
     }
 }
 
@@ -224,7 +252,10 @@ mod tests {
         assert!(hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"));
         assert!(passwords.verify("Secret@123".into(), hash.clone()).await.unwrap());
         assert!(!passwords.verify("Secret@124".into(), hash).await.unwrap());
-        assert!(matches!(passwords.verify("x".into(), "not a hash".into()).await, Err(PasswordError::Failed(_))));
+        assert!(matches!(
+            passwords.verify("x".into(), "not a hash".into()).await,
+            Err(PasswordError::Failed(_))
+        ));
     }
 
     #[tokio::test]
@@ -236,13 +267,26 @@ mod tests {
         assert!(passwords.verify("Secret@123".into(), by_library.clone()).await.unwrap());
         assert!(!passwords.verify("Secret@124".into(), by_library).await.unwrap());
         let ours = passwords.hash("Secret@123".into()).await.unwrap();
-        assert!(hasher().verify_password(b"Secret@123", &PasswordHash::new(&ours).unwrap()).is_ok());
+        assert!(hasher()
+            .verify_password(b"Secret@123", &PasswordHash::new(&ours).unwrap())
+            .is_ok());
         // Other parameters (an older, smaller hash; a larger one than our memory) verify too.
-        let small = Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::new(8 * 1024, 1, 1, None).unwrap());
-        let large = Argon2::new(Algorithm::Argon2i, Version::V0x10, Params::new(24 * 1024, 1, 2, None).unwrap());
+        let small = Argon2::new(
+            Algorithm::Argon2id,
+            Version::V0x13,
+            Params::new(8 * 1024, 1, 1, None).unwrap(),
+        );
+        let large = Argon2::new(
+            Algorithm::Argon2i,
+            Version::V0x10,
+            Params::new(24 * 1024, 1, 2, None).unwrap(),
+        );
         for argon2 in [small, large] {
             let stored = argon2.hash_password(b"Secret@123", &salt).unwrap().to_string();
-            assert!(passwords.verify("Secret@123".into(), stored.clone()).await.unwrap(), "{stored}");
+            assert!(
+                passwords.verify("Secret@123".into(), stored.clone()).await.unwrap(),
+                "{stored}"
+            );
             assert!(!passwords.verify("Secret@12".into(), stored).await.unwrap());
         }
     }
@@ -267,7 +311,10 @@ mod tests {
             }
         }
         assert!(verified >= 3, "one running and two waiting get through: {verified}");
-        assert!(busy >= 1 && verified + busy == 6, "the rest are refused, not queued: {verified} verified, {busy} busy");
+        assert!(
+            busy >= 1 && verified + busy == 6,
+            "the rest are refused, not queued: {verified} verified, {busy} busy"
+        );
         // Once the queue drains there is room again.
         assert!(passwords.verify("Secret@123".into(), hash).await.unwrap());
     }

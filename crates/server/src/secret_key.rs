@@ -34,11 +34,9 @@ impl std::fmt::Debug for SecretKeySource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SecretKeySource::BesideDatabase => f.write_str("BesideDatabase"),
-            SecretKeySource::File { path, create } => f
-                .debug_struct("File")
-                .field("path", path)
-                .field("create", create)
-                .finish(),
+            SecretKeySource::File { path, create } => {
+                f.debug_struct("File").field("path", path).field("create", create).finish()
+            }
             SecretKeySource::Text(_) => f.write_str("Text(…)"),
         }
     }
@@ -77,11 +75,8 @@ pub async fn open_secrets(
     let store = store.with_keyring(Arc::clone(&keyring));
     let report = store.seal_secrets(false).await?;
     if !report.unknown_keys.is_empty() {
-        let sealed_with: Vec<String> = report
-            .unknown_keys
-            .iter()
-            .map(|(id, n)| format!("{n} with key {id}"))
-            .collect();
+        let sealed_with: Vec<String> =
+            report.unknown_keys.iter().map(|(id, n)| format!("{n} with key {id}")).collect();
         anyhow::bail!(
             "{} does not open the secrets in this database: {} are sealed with keys it does not hold (it holds {}). \
              Start the server with the key the database was sealed with",
@@ -119,10 +114,7 @@ async fn load_or_create(store: &Store, path: &Path, create: bool) -> anyhow::Res
         return Keyring::load_file(path);
     }
     if !create {
-        anyhow::bail!(
-            "the secret key file {} does not exist: {HOW_TO_GIVE_A_KEY}",
-            path.display()
-        );
+        anyhow::bail!("the secret key file {} does not exist: {HOW_TO_GIVE_A_KEY}", path.display());
     }
     // A new key would not open what an old one sealed: a missing key file is not "first start".
     let sealed = store.count_sealed_secrets().await?;

@@ -83,10 +83,9 @@ pub async fn run(
         grace.as_secs_f32(),
         connections.len()
     );
-    let drained = tokio::time::timeout(grace, async {
-        while connections.join_next().await.is_some() {}
-    })
-    .await;
+    let drained =
+        tokio::time::timeout(grace, async { while connections.join_next().await.is_some() {} })
+            .await;
     if drained.is_err() {
         tracing::warn!(
             "shutdown: {} connection(s) still busy after {} s are closed",
@@ -109,11 +108,8 @@ async fn accept(
     loop {
         // Finished connections leave the set here, so it holds only live ones.
         while connections.try_join_next().is_some() {}
-        let slot = slots
-            .clone()
-            .acquire_owned()
-            .await
-            .expect("the connection semaphore is never closed");
+        let slot =
+            slots.clone().acquire_owned().await.expect("the connection semaphore is never closed");
         let (socket, remote) = match listener.accept().await {
             Ok(accepted) => accepted,
             Err(err) => {
@@ -151,9 +147,7 @@ async fn connection(
     let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
         // What `into_make_service_with_connect_info` would add: the peer, for `ClientIp`.
         request.extensions_mut().insert(ConnectInfo(remote));
-        router
-            .clone()
-            .oneshot(request.map(|body| DeadlineBody::wrap(body, body_timeout)))
+        router.clone().oneshot(request.map(|body| DeadlineBody::wrap(body, body_timeout)))
     });
     let mut builder = http1::Builder::new();
     builder
@@ -181,11 +175,7 @@ pub struct BodyTimedOut {
 
 impl std::fmt::Display for BodyTimedOut {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the request body did not arrive within {} ms",
-            self.timeout_ms
-        )
+        write!(f, "the request body did not arrive within {} ms", self.timeout_ms)
     }
 }
 
@@ -227,9 +217,9 @@ impl http_body::Body for DeadlineBody {
             return Poll::Ready(frame.map(|frame| frame.map_err(Into::into)));
         }
         match self.deadline.as_mut().poll(cx) {
-            Poll::Ready(()) => Poll::Ready(Some(Err(Box::new(BodyTimedOut {
-                timeout_ms: self.timeout_ms,
-            })))),
+            Poll::Ready(()) => {
+                Poll::Ready(Some(Err(Box::new(BodyTimedOut { timeout_ms: self.timeout_ms }))))
+            }
             Poll::Pending => Poll::Pending,
         }
     }

@@ -9,8 +9,8 @@
 //! Tokens are 32 random bytes (base64url); only their SHA-256 is stored.
 
 use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::request::Parts;
 use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
 use backlay_store::users::{Role, User};
 use base64::Engine as _;
 use rand::RngCore;
@@ -87,7 +87,8 @@ impl<S: Send + Sync> FromRequestParts<S> for SessionToken {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<SessionToken, AppError> {
-        let token = bearer_token(parts).ok_or_else(|| AppError::Unauthorized("Log in to continue.".into()))?;
+        let token = bearer_token(parts)
+            .ok_or_else(|| AppError::Unauthorized("Log in to continue.".into()))?;
         // Ours are 43 characters: a longer one was never issued.
         if token.len() > 256 {
             return Err(not_logged_in());
@@ -116,7 +117,10 @@ impl FromRequestParts<AppState> for Authed {
 impl FromRequestParts<AppState> for CurrentUser {
     type Rejection = AppError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<CurrentUser, AppError> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<CurrentUser, AppError> {
         let authed = Authed::from_request_parts(parts, state).await?;
         if authed.user.is_change_password {
             return Err(AppError::PasswordChangeRequired);
@@ -132,7 +136,9 @@ impl FromRequestParts<AppState> for Operator {
         let CurrentUser(authed) = CurrentUser::from_request_parts(parts, state).await?;
         match authed.user.role {
             Role::Admin | Role::Agent => Ok(Operator(authed)),
-            Role::Client => Err(AppError::Forbidden("This needs an operator (admin or agent) account.".into())),
+            Role::Client => {
+                Err(AppError::Forbidden("This needs an operator (admin or agent) account.".into()))
+            }
         }
     }
 }
@@ -160,13 +166,19 @@ pub struct ClientIp(pub Option<String>);
 impl FromRequestParts<AppState> for ClientIp {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<ClientIp, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<ClientIp, Self::Rejection> {
         if state.config.trust_forwarded_for {
             if let Some(ip) = forwarded_client(&parts.headers, state.config.trusted_proxy_hops) {
                 return Ok(ClientIp(Some(ip.to_string())));
             }
         }
-        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(addr)| addr.ip().to_string());
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| addr.ip().to_string());
         Ok(ClientIp(peer))
     }
 }
@@ -181,7 +193,10 @@ pub fn forwarded_client(headers: &axum::http::HeaderMap, hops: usize) -> Option<
         for entry in line.rsplit(',') {
             if left == 0 {
                 let entry = entry.trim();
-                return entry.parse::<IpAddr>().ok().or_else(|| entry.parse::<SocketAddr>().ok().map(|a| a.ip()));
+                return entry
+                    .parse::<IpAddr>()
+                    .ok()
+                    .or_else(|| entry.parse::<SocketAddr>().ok().map(|a| a.ip()));
             }
             left -= 1;
         }
@@ -225,6 +240,9 @@ mod tests {
         assert_eq!(a.len(), 43);
         assert_eq!(token_hash(&a).len(), 64);
         assert_ne!(token_hash(&a), token_hash(&b));
-        assert_eq!(token_hash("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

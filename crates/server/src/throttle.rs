@@ -122,7 +122,10 @@ pub struct AttemptKeys {
 
 impl AttemptKeys {
     pub fn new(user_name: &str, address: Option<&str>) -> AttemptKeys {
-        AttemptKeys { user: Some(format!("user:{}", user_name.to_lowercase())), address: address.map(|a| format!("addr:{a}")) }
+        AttemptKeys {
+            user: Some(format!("user:{}", user_name.to_lowercase())),
+            address: address.map(|a| format!("addr:{a}")),
+        }
     }
 
     /// Counts against an address alone (no user name is known), under the address limit.
@@ -135,8 +138,12 @@ impl AttemptKeys {
     }
 
     fn with_limits(&self, policy: &ThrottlePolicy) -> impl Iterator<Item = (&String, u32)> {
-        let (user_limit, address_limit) = (policy.max_failures_per_user, policy.max_failures_per_address);
-        self.user.iter().map(move |key| (key, user_limit)).chain(self.address.iter().map(move |key| (key, address_limit)))
+        let (user_limit, address_limit) =
+            (policy.max_failures_per_user, policy.max_failures_per_address);
+        self.user
+            .iter()
+            .map(move |key| (key, user_limit))
+            .chain(self.address.iter().map(move |key| (key, address_limit)))
     }
 }
 
@@ -196,7 +203,9 @@ impl LoginThrottle {
             .max()
             .unwrap_or(0);
         if blocked_ms > 0 {
-            return Err(Refused::Blocked { retry_after_s: u64::try_from(blocked_ms).unwrap_or(0).div_ceil(1000) });
+            return Err(Refused::Blocked {
+                retry_after_s: u64::try_from(blocked_ms).unwrap_or(0).div_ceil(1000),
+            });
         }
         let window_ms = self.policy.window_ms;
         let full = keys.with_limits(&self.policy).any(|(key, limit)| {
@@ -282,10 +291,18 @@ impl LoginThrottle {
     /// Drops keys until `room` more fit under `max_keys`.
     fn prune(&self, map: &mut HashMap<String, Failures>, now_ms: i64, room: usize) {
         let window_ms = self.policy.window_ms;
-        map.retain(|_, f| f.in_flight > 0 || f.blocked_until_ms > now_ms || now_ms - f.window_start_ms <= window_ms);
+        map.retain(|_, f| {
+            f.in_flight > 0
+                || f.blocked_until_ms > now_ms
+                || now_ms - f.window_start_ms <= window_ms
+        });
         // Keys with attempts in flight are kept: their attempts must find them to settle.
         while map.len() + room > self.policy.max_keys {
-            let oldest = map.iter().filter(|(_, f)| f.in_flight == 0).min_by_key(|(_, f)| f.window_start_ms).map(|(k, _)| k.clone());
+            let oldest = map
+                .iter()
+                .filter(|(_, f)| f.in_flight == 0)
+                .min_by_key(|(_, f)| f.window_start_ms)
+                .map(|(k, _)| k.clone());
             match oldest {
                 Some(key) => map.remove(&key),
                 None => break,
@@ -299,7 +316,13 @@ mod tests {
     use super::*;
 
     fn policy() -> ThrottlePolicy {
-        ThrottlePolicy { max_failures_per_user: 3, max_failures_per_address: 5, window_ms: 1_000, block_ms: 10_000, max_keys: 4 }
+        ThrottlePolicy {
+            max_failures_per_user: 3,
+            max_failures_per_address: 5,
+            window_ms: 1_000,
+            block_ms: 10_000,
+            max_keys: 4,
+        }
     }
 
     fn throttle(policy: ThrottlePolicy) -> Arc<LoginThrottle> {
@@ -341,9 +364,13 @@ mod tests {
     fn attempts_in_flight_count_against_the_limit_before_their_verdict() {
         let throttle = throttle(ThrottlePolicy { max_keys: 100, ..policy() });
         let keys = AttemptKeys::new("demo", Some("1.2.3.4"));
-        let in_flight: Vec<Attempt> = (0..3).map(|_| throttle.begin(&keys, 0).expect("under the limit")).collect();
+        let in_flight: Vec<Attempt> =
+            (0..3).map(|_| throttle.begin(&keys, 0).expect("under the limit")).collect();
         // A fourth, right or wrong, waits: three are being checked.
-        assert_eq!(throttle.begin(&keys, 0).unwrap_err(), Refused::Busy { retry_after_s: IN_FLIGHT_RETRY_AFTER_S });
+        assert_eq!(
+            throttle.begin(&keys, 0).unwrap_err(),
+            Refused::Busy { retry_after_s: IN_FLIGHT_RETRY_AFTER_S }
+        );
         for attempt in in_flight {
             attempt.failed(1);
         }
@@ -357,7 +384,10 @@ mod tests {
         fail(&throttle, &keys, 0);
         let wrong = throttle.begin(&keys, 1).unwrap();
         let right = throttle.begin(&keys, 1).unwrap();
-        assert!(throttle.begin(&keys, 1).is_err(), "one settled and two in flight fill the limit of 3");
+        assert!(
+            throttle.begin(&keys, 1).is_err(),
+            "one settled and two in flight fill the limit of 3"
+        );
         right.succeeded(2);
         // The settled failure is forgotten; the wrong one in flight still counts, and fails.
         let another = throttle.begin(&keys, 2).unwrap();
@@ -400,7 +430,12 @@ mod tests {
         let keys = AttemptKeys::address("wallet 7.7.7.7");
         for t in 0..4 {
             throttle.record_failure(&keys, t);
-            assert_eq!(throttle.check(&keys, t), Ok(()), "under the address limit of 5 after {} failures", t + 1);
+            assert_eq!(
+                throttle.check(&keys, t),
+                Ok(()),
+                "under the address limit of 5 after {} failures",
+                t + 1
+            );
         }
         throttle.record_failure(&keys, 4);
         assert_eq!(throttle.check(&keys, 4), Err(10));

@@ -71,7 +71,9 @@ pub fn hotp(key: &[u8], counter: u64, digits: u32) -> u32 {
     mac.update(&counter.to_be_bytes());
     let hash = mac.finalize().into_bytes();
     let offset = usize::from(hash[hash.len() - 1] & 0x0f);
-    let binary = u32::from_be_bytes([hash[offset], hash[offset + 1], hash[offset + 2], hash[offset + 3]]) & 0x7fff_ffff;
+    let binary =
+        u32::from_be_bytes([hash[offset], hash[offset + 1], hash[offset + 2], hash[offset + 3]])
+            & 0x7fff_ffff;
     binary % 10u32.pow(digits)
 }
 
@@ -126,7 +128,8 @@ pub fn check(secret: &Secret, code: &str, now_ms: i64, last_step: Option<i64>) -
 /// exactly [`DIGITS`] digits is `None`.
 pub fn parse_code(text: &str) -> Option<String> {
     let digits: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    (digits.len() == DIGITS as usize && digits.bytes().all(|b| b.is_ascii_digit())).then_some(digits)
+    (digits.len() == DIGITS as usize && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then_some(digits)
 }
 
 /// The `otpauth://` URI an authenticator app reads from a QR code (Key Uri Format): the account
@@ -202,7 +205,15 @@ mod tests {
 
     #[test]
     fn base32_matches_rfc_4648() {
-        for (plain, encoded) in [("", ""), ("f", "MY"), ("fo", "MZXQ"), ("foo", "MZXW6"), ("foob", "MZXW6YQ"), ("fooba", "MZXW6YTB"), ("foobar", "MZXW6YTBOI")] {
+        for (plain, encoded) in [
+            ("", ""),
+            ("f", "MY"),
+            ("fo", "MZXQ"),
+            ("foo", "MZXW6"),
+            ("foob", "MZXW6YQ"),
+            ("fooba", "MZXW6YTB"),
+            ("foobar", "MZXW6YTBOI"),
+        ] {
             assert_eq!(base32_encode(plain.as_bytes()), encoded);
             assert_eq!(base32_decode(encoded).unwrap(), plain.as_bytes());
         }
@@ -224,7 +235,8 @@ mod tests {
 
     #[test]
     fn hotp_matches_rfc_4226_appendix_d() {
-        let expected = [755224, 287082, 359152, 969429, 338314, 254676, 287922, 162583, 399871, 520489];
+        let expected =
+            [755224, 287082, 359152, 969429, 338314, 254676, 287922, 162583, 399871, 520489];
         for (counter, code) in expected.into_iter().enumerate() {
             assert_eq!(hotp(b"12345678901234567890", counter as u64, 6), code);
         }
@@ -236,13 +248,25 @@ mod tests {
         let now_ms = 1_111_111_111_000;
         let now = step_at(now_ms);
         for offset in -1..=1 {
-            assert_eq!(check(&secret, &code_for_step(&secret, now + offset), now_ms, None), Check::Accepted { step: now + offset });
+            assert_eq!(
+                check(&secret, &code_for_step(&secret, now + offset), now_ms, None),
+                Check::Accepted { step: now + offset }
+            );
         }
         assert_eq!(check(&secret, &code_for_step(&secret, now - 2), now_ms, None), Check::Wrong);
         assert_eq!(check(&secret, &code_for_step(&secret, now + 2), now_ms, None), Check::Wrong);
-        assert_eq!(check(&secret, &code_for_step(&secret, now), now_ms, Some(now)), Check::Replayed);
-        assert_eq!(check(&secret, &code_for_step(&secret, now - 1), now_ms, Some(now)), Check::Replayed);
-        assert_eq!(check(&secret, &code_for_step(&secret, now + 1), now_ms, Some(now)), Check::Accepted { step: now + 1 });
+        assert_eq!(
+            check(&secret, &code_for_step(&secret, now), now_ms, Some(now)),
+            Check::Replayed
+        );
+        assert_eq!(
+            check(&secret, &code_for_step(&secret, now - 1), now_ms, Some(now)),
+            Check::Replayed
+        );
+        assert_eq!(
+            check(&secret, &code_for_step(&secret, now + 1), now_ms, Some(now)),
+            Check::Accepted { step: now + 1 }
+        );
     }
 
     #[test]

@@ -94,7 +94,11 @@ pub struct SignedBy {
 impl SignedBy {
     pub fn from_headers(headers: &HeaderMap) -> SignedBy {
         let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
-        SignedBy { provider: text(PROVIDER_HEADER), timestamp: text(TIMESTAMP_HEADER), signature: text(SIGNATURE_HEADER) }
+        SignedBy {
+            provider: text(PROVIDER_HEADER),
+            timestamp: text(TIMESTAMP_HEADER),
+            signature: text(SIGNATURE_HEADER),
+        }
     }
 
     /// Signs `body` as `provider_code` at `timestamp_ms`: what a provider (the built-in one
@@ -114,7 +118,8 @@ pub fn signature(secret: &str, timestamp: &str, body: &[u8]) -> String {
 }
 
 fn signing_mac(secret: &str, timestamp: &str, body: &[u8]) -> HmacSha256 {
-    let mut mac = HmacSha256::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
+    let mut mac =
+        HmacSha256::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
     mac.update(timestamp.as_bytes());
     mac.update(b".");
     mac.update(body);
@@ -129,7 +134,11 @@ pub enum WalletError {
 }
 
 impl WalletError {
-    pub fn refuse(status: StatusCode, code: &'static str, message: impl Into<String>) -> WalletError {
+    pub fn refuse(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> WalletError {
         WalletError::Refused { status, code, message: message.into(), errors: FieldErrors::new() }
     }
 
@@ -163,7 +172,9 @@ impl WalletError {
     pub fn message(&self) -> String {
         match self {
             WalletError::Refused { message, .. } => message.clone(),
-            WalletError::Internal(_) => "Something went wrong on our side. Please try again.".into(),
+            WalletError::Internal(_) => {
+                "Something went wrong on our side. Please try again.".into()
+            }
         }
     }
 }
@@ -184,9 +195,12 @@ impl From<anyhow::Error> for WalletError {
 impl From<AppError> for WalletError {
     fn from(err: AppError) -> WalletError {
         match err {
-            AppError::Invalid { message, errors } => {
-                WalletError::Refused { status: StatusCode::BAD_REQUEST, code: "bad_request", message, errors }
-            }
+            AppError::Invalid { message, errors } => WalletError::Refused {
+                status: StatusCode::BAD_REQUEST,
+                code: "bad_request",
+                message,
+                errors,
+            },
             AppError::Internal(cause) => WalletError::Internal(cause),
             other => WalletError::refuse(other.status_code(), "refused", other.to_string()),
         }
@@ -329,14 +343,26 @@ pub async fn handle(
 /// (30 in 15 minutes by default) in the log; past it they are still refused, only not written,
 /// so junk cannot flood the audit log. Signed calls' refusals are always written, and nothing
 /// here ever refuses or delays a correctly signed call.
-fn should_audit(state: &AppState, refusal: &WalletError, client_ip: Option<&str>, now: i64) -> bool {
-    let unsigned = matches!(refusal.code(), "missing_signature" | "unknown_provider" | "bad_signature" | "bad_timestamp");
+fn should_audit(
+    state: &AppState,
+    refusal: &WalletError,
+    client_ip: Option<&str>,
+    now: i64,
+) -> bool {
+    let unsigned = matches!(
+        refusal.code(),
+        "missing_signature" | "unknown_provider" | "bad_signature" | "bad_timestamp"
+    );
     let Some(ip) = client_ip.filter(|_| unsigned) else {
         return true;
     };
     let keys = AttemptKeys::address(&format!("wallet {ip}"));
     if state.throttle.check(&keys, now).is_err() {
-        tracing::debug!(ip, code = refusal.code(), "unsigned wallet call refused and not audited: the address is over its allowance");
+        tracing::debug!(
+            ip,
+            code = refusal.code(),
+            "unsigned wallet call refused and not audited: the address is over its allowance"
+        );
         return false;
     }
     state.throttle.record_failure(&keys, now);
@@ -351,7 +377,10 @@ pub async fn refuse_unread(
     refusal: WalletError,
     client_ip: Option<&str>,
 ) -> WalletError {
-    let context = CallContext { provider: signed.provider.as_deref().map(|p| p.chars().take(64).collect()), ..CallContext::default() };
+    let context = CallContext {
+        provider: signed.provider.as_deref().map(|p| p.chars().take(64).collect()),
+        ..CallContext::default()
+    };
     audit_refusal(state, call, &context, &refusal, client_ip, now_ms()).await;
     refusal
 }
@@ -431,31 +460,53 @@ fn unauthorised(code: &'static str, message: impl Into<String>) -> WalletError {
 }
 
 /// The provider whose valid, fresh signature the call carries.
-async fn authenticate(state: &AppState, signed: &SignedBy, body: &[u8], now: i64) -> Result<CasinoProvider, WalletError> {
+async fn authenticate(
+    state: &AppState,
+    signed: &SignedBy,
+    body: &[u8],
+    now: i64,
+) -> Result<CasinoProvider, WalletError> {
     let code = signed.provider.as_deref().map(str::trim).filter(|c| !c.is_empty()).ok_or_else(|| {
         unauthorised("missing_signature", format!("The {PROVIDER_HEADER} header is missing: name the provider that signs the call."))
     })?;
     let timestamp = signed.timestamp.as_deref().filter(|t| !t.is_empty()).ok_or_else(|| {
-        unauthorised("missing_signature", format!("The {TIMESTAMP_HEADER} header is missing: send the time in epoch milliseconds."))
+        unauthorised(
+            "missing_signature",
+            format!(
+                "The {TIMESTAMP_HEADER} header is missing: send the time in epoch milliseconds."
+            ),
+        )
     })?;
-    let signature_hex = signed.signature.as_deref().map(str::trim).filter(|s| !s.is_empty()).ok_or_else(|| {
-        unauthorised("missing_signature", format!("The {SIGNATURE_HEADER} header is missing: sign every call (docs/wallet.md)."))
-    })?;
+    let signature_hex =
+        signed.signature.as_deref().map(str::trim).filter(|s| !s.is_empty()).ok_or_else(|| {
+            unauthorised(
+                "missing_signature",
+                format!(
+                    "The {SIGNATURE_HEADER} header is missing: sign every call (docs/wallet.md)."
+                ),
+            )
+        })?;
     if code.chars().count() > 64 {
         return Err(unauthorised("unknown_provider", "There is no such provider."));
     }
-    let provider = state
-        .store
-        .casino_provider_by_code(code)
-        .await?
-        .ok_or_else(|| unauthorised("unknown_provider", format!("There is no provider {code}.")))?;
-    let bad_signature = || unauthorised("bad_signature", "The signature does not match the body: sign timestamp + \".\" + the exact body bytes with the provider's secret.");
+    let provider =
+        state.store.casino_provider_by_code(code).await?.ok_or_else(|| {
+            unauthorised("unknown_provider", format!("There is no provider {code}."))
+        })?;
+    let bad_signature = || {
+        unauthorised("bad_signature", "The signature does not match the body: sign timestamp + \".\" + the exact body bytes with the provider's secret.")
+    };
     let signature_bytes = hex::decode(signature_hex).map_err(|_| bad_signature())?;
     // verify_slice compares in constant time.
-    signing_mac(&provider.hmac_secret, timestamp, body).verify_slice(&signature_bytes).map_err(|_| bad_signature())?;
-    let sent_ms: i64 = timestamp
-        .parse()
-        .map_err(|_| unauthorised("bad_timestamp", format!("{TIMESTAMP_HEADER} must be the time in epoch milliseconds.")))?;
+    signing_mac(&provider.hmac_secret, timestamp, body)
+        .verify_slice(&signature_bytes)
+        .map_err(|_| bad_signature())?;
+    let sent_ms: i64 = timestamp.parse().map_err(|_| {
+        unauthorised(
+            "bad_timestamp",
+            format!("{TIMESTAMP_HEADER} must be the time in epoch milliseconds."),
+        )
+    })?;
     let skew_ms = now.saturating_sub(sent_ms);
     if skew_ms.unsigned_abs() > MAX_CLOCK_SKEW_MS.unsigned_abs() {
         return Err(unauthorised(
@@ -469,7 +520,11 @@ async fn authenticate(state: &AppState, signed: &SignedBy, body: &[u8], now: i64
         ));
     }
     if !provider.is_active {
-        return Err(WalletError::refuse(StatusCode::FORBIDDEN, "provider_inactive", format!("Provider {code} is switched off.")));
+        return Err(WalletError::refuse(
+            StatusCode::FORBIDDEN,
+            "provider_inactive",
+            format!("Provider {code} is switched off."),
+        ));
     }
     Ok(provider)
 }
@@ -484,7 +539,8 @@ async fn player(
     now: i64,
     need_live: bool,
 ) -> Result<ProviderSession, WalletError> {
-    let unknown = || unauthorised("invalid_token", "The player token is not known: launch the game again.");
+    let unknown =
+        || unauthorised("invalid_token", "The player token is not known: launch the game again.");
     let token = token.trim();
     if token.is_empty() || token.len() > MAX_TOKEN_CHARS {
         return Err(unknown());
@@ -502,10 +558,17 @@ async fn player(
 /// A session that may stake: not expired, its player not locked.
 fn ensure_live(session: &ProviderSession, now: i64) -> Result<(), WalletError> {
     if session.expires_at_ms <= now {
-        return Err(unauthorised("session_expired", "The player's game session has expired: launch the game again."));
+        return Err(unauthorised(
+            "session_expired",
+            "The player's game session has expired: launch the game again.",
+        ));
     }
     if session.user_is_locked {
-        return Err(WalletError::refuse(StatusCode::FORBIDDEN, "player_locked", "The player's account is locked."));
+        return Err(WalletError::refuse(
+            StatusCode::FORBIDDEN,
+            "player_locked",
+            "The player's account is locked.",
+        ));
     }
     Ok(())
 }
@@ -532,7 +595,10 @@ fn amount(AmountInput(money): AmountInput, zero_allowed: bool) -> Result<i64, Wa
         let floor = if zero_allowed { "0 or more" } else { "more than 0" };
         return Err(WalletError::field(
             "amount",
-            format!("amount must be {floor} and at most {}.", Money::from_minor(MAX_WALLET_AMOUNT_MINOR)),
+            format!(
+                "amount must be {floor} and at most {}.",
+                Money::from_minor(MAX_WALLET_AMOUNT_MINOR)
+            ),
         ));
     }
     Ok(minor)
@@ -544,12 +610,20 @@ fn request_hash(parts: &[&str]) -> String {
 }
 
 /// The first answer to a repeated tx id, or a refusal when the id was used for another call.
-fn repeat(first: &WalletTx, kind: WalletKind, hash: &str, tx_id: &str) -> Result<Value, WalletError> {
+fn repeat(
+    first: &WalletTx,
+    kind: WalletKind,
+    hash: &str,
+    tx_id: &str,
+) -> Result<Value, WalletError> {
     if first.kind != kind || first.request_hash != hash {
         return Err(WalletError::refuse(
             StatusCode::CONFLICT,
             "tx_id_reused",
-            format!("Transaction id {tx_id} was already used for a different {}: send a new id.", first.kind.as_str()),
+            format!(
+                "Transaction id {tx_id} was already used for a different {}: send a new id.",
+                first.kind.as_str()
+            ),
         ));
     }
     Ok(serde_json::from_str(&first.answer_json).map_err(anyhow::Error::from)?)
@@ -557,18 +631,31 @@ fn repeat(first: &WalletTx, kind: WalletKind, hash: &str, tx_id: &str) -> Result
 
 /// After `claim` lost the race for its tx id: the winner's answer (`None` when nothing holds
 /// the tx id, as when a rollback lost the race for its debit instead).
-async fn repeat_after_race(state: &AppState, provider: &CasinoProvider, claim: &NewWalletTx<'_>) -> Result<Option<Value>, WalletError> {
+async fn repeat_after_race(
+    state: &AppState,
+    provider: &CasinoProvider,
+    claim: &NewWalletTx<'_>,
+) -> Result<Option<Value>, WalletError> {
     match state.store.wallet_tx_by_ref(provider.id, claim.provider_tx_id).await? {
-        Some(first) => repeat(&first, claim.kind, claim.request_hash, claim.provider_tx_id).map(Some),
+        Some(first) => {
+            repeat(&first, claim.kind, claim.request_hash, claim.provider_tx_id).map(Some)
+        }
         None => Ok(None),
     }
 }
 
 /// After `claim` lost the race for its tx id, which only another copy of the call can have
 /// taken: that copy's answer.
-async fn first_answer_after_race(state: &AppState, provider: &CasinoProvider, claim: &NewWalletTx<'_>) -> Result<Value, WalletError> {
+async fn first_answer_after_race(
+    state: &AppState,
+    provider: &CasinoProvider,
+    claim: &NewWalletTx<'_>,
+) -> Result<Value, WalletError> {
     repeat_after_race(state, provider, claim).await?.ok_or_else(|| {
-        WalletError::Internal(anyhow::anyhow!("wallet tx {} conflicted but cannot be read", claim.provider_tx_id))
+        WalletError::Internal(anyhow::anyhow!(
+            "wallet tx {} conflicted but cannot be read",
+            claim.provider_tx_id
+        ))
     })
 }
 
@@ -604,7 +691,11 @@ async fn post_move(
                 actor_user_id: Some(session.user_id),
                 remark,
                 postings: vec![
-                    Posting { account_id: player_account, amount_minor: player_delta_minor, description: description.clone() },
+                    Posting {
+                        account_id: player_account,
+                        amount_minor: player_delta_minor,
+                        description: description.clone(),
+                    },
                     Posting {
                         account_id: provider_account,
                         amount_minor: -player_delta_minor,
@@ -643,19 +734,34 @@ async fn debit(
     let session = player(state, provider, &request.token, now, false).await?;
     context.user_id = Some(session.user_id);
     let game_code = game_override.unwrap_or_else(|| session.game_code.clone());
-    let hash = request_hash(&["debit", &session.user_id.to_string(), &round_ref, &amount_minor.to_string()]);
+    let hash = request_hash(&[
+        "debit",
+        &session.user_id.to_string(),
+        &round_ref,
+        &amount_minor.to_string(),
+    ]);
 
     let mut w = state.store.begin_write().await?;
     if let Some(first) = w.wallet_tx_by_ref(provider.id, &tx_id).await? {
         return repeat(&first, WalletKind::Debit, &hash, &tx_id);
     }
     ensure_live(&session, now)?;
-    let round = w.open_provider_round(provider.id, &round_ref, session.user_id, &game_code, now).await?;
+    let round =
+        w.open_provider_round(provider.id, &round_ref, session.user_id, &game_code, now).await?;
     if round.user_id != session.user_id {
-        return Err(conflict("round_of_another_player", format!("Round {round_ref} belongs to another player.")));
+        return Err(conflict(
+            "round_of_another_player",
+            format!("Round {round_ref} belongs to another player."),
+        ));
     }
     if round.state != ProviderRoundState::Open {
-        return Err(conflict("round_closed", format!("Round {round_ref} is {}: it takes no more debits.", round_state_words(round.state))));
+        return Err(conflict(
+            "round_closed",
+            format!(
+                "Round {round_ref} is {}: it takes no more debits.",
+                round_state_words(round.state)
+            ),
+        ));
     }
     let claim = NewWalletTx {
         provider_id: provider.id,
@@ -671,11 +777,23 @@ async fn debit(
         drop(w);
         return first_answer_after_race(state, provider, &claim).await;
     };
-    let description = format!("Live casino: {} round {round_ref}, stake", game_label(&session, &round.game_code));
-    let (ledger_id, available_minor) =
-        post_move(&mut w, &session, provider, -amount_minor, description, format!("{} {tx_id}", provider.code), now).await?;
+    let description =
+        format!("Live casino: {} round {round_ref}, stake", game_label(&session, &round.game_code));
+    let (ledger_id, available_minor) = post_move(
+        &mut w,
+        &session,
+        provider,
+        -amount_minor,
+        description,
+        format!("{} {tx_id}", provider.code),
+        now,
+    )
+    .await?;
     if !w.add_round_debit(round.id, amount_minor).await? {
-        return Err(conflict("round_closed", format!("Round {round_ref} was settled meanwhile: it takes no more debits.")));
+        return Err(conflict(
+            "round_closed",
+            format!("Round {round_ref} was settled meanwhile: it takes no more debits."),
+        ));
     }
     let answer = MoveAnswer {
         tx_id,
@@ -700,14 +818,23 @@ async fn credit(
     let amount_minor = amount(request.amount, true)?;
     let session = player(state, provider, &request.token, now, false).await?;
     context.user_id = Some(session.user_id);
-    let hash = request_hash(&["credit", &session.user_id.to_string(), &round_ref, &amount_minor.to_string()]);
+    let hash = request_hash(&[
+        "credit",
+        &session.user_id.to_string(),
+        &round_ref,
+        &amount_minor.to_string(),
+    ]);
 
     let mut w = state.store.begin_write().await?;
     if let Some(first) = w.wallet_tx_by_ref(provider.id, &tx_id).await? {
         return repeat(&first, WalletKind::Credit, &hash, &tx_id);
     }
     let unknown_debit = || {
-        WalletError::refuse(StatusCode::NOT_FOUND, "unknown_debit", format!("There is no debit in round {round_ref} to credit."))
+        WalletError::refuse(
+            StatusCode::NOT_FOUND,
+            "unknown_debit",
+            format!("There is no debit in round {round_ref} to credit."),
+        )
     };
     let round = w.provider_round(provider.id, &round_ref).await?.ok_or_else(unknown_debit)?;
     if round.user_id != session.user_id {
@@ -716,12 +843,17 @@ async fn credit(
     match round.state {
         ProviderRoundState::Open => {}
         ProviderRoundState::Settled => {
-            return Err(conflict("round_settled", format!("Round {round_ref} is already settled: it was credited once.")))
+            return Err(conflict(
+                "round_settled",
+                format!("Round {round_ref} is already settled: it was credited once."),
+            ))
         }
         ProviderRoundState::RolledBack => {
             return Err(conflict(
                 "round_rolled_back",
-                format!("Every debit in round {round_ref} was rolled back: there is nothing to credit."),
+                format!(
+                    "Every debit in round {round_ref} was rolled back: there is nothing to credit."
+                ),
             ))
         }
     }
@@ -741,15 +873,29 @@ async fn credit(
     };
     // A lost round is settled with a credit of 0, which moves no money.
     let (ledger_id, available_minor) = if amount_minor > 0 {
-        let description = format!("Live casino: {} round {round_ref}, win", game_label(&session, &round.game_code));
-        let (id, available) =
-            post_move(&mut w, &session, provider, amount_minor, description, format!("{} {tx_id}", provider.code), now).await?;
+        let description = format!(
+            "Live casino: {} round {round_ref}, win",
+            game_label(&session, &round.game_code)
+        );
+        let (id, available) = post_move(
+            &mut w,
+            &session,
+            provider,
+            amount_minor,
+            description,
+            format!("{} {tx_id}", provider.code),
+            now,
+        )
+        .await?;
         (Some(id), available)
     } else {
         (None, w.funds_of_user(session.user_id).await?.available_minor())
     };
     if !w.settle_provider_round(round.id, amount_minor, now).await? {
-        return Err(conflict("round_settled", format!("Round {round_ref} was settled or rolled back meanwhile.")));
+        return Err(conflict(
+            "round_settled",
+            format!("Round {round_ref} was settled or rolled back meanwhile."),
+        ));
     }
     let answer = MoveAnswer {
         tx_id,
@@ -779,8 +925,13 @@ async fn rollback(
     if let Some(first) = w.wallet_tx_by_ref(provider.id, &tx_id).await? {
         return repeat(&first, WalletKind::Rollback, &hash, &tx_id);
     }
-    let unknown_debit =
-        || WalletError::refuse(StatusCode::NOT_FOUND, "unknown_debit", format!("There is no debit {debit_tx_id} to roll back."));
+    let unknown_debit = || {
+        WalletError::refuse(
+            StatusCode::NOT_FOUND,
+            "unknown_debit",
+            format!("There is no debit {debit_tx_id} to roll back."),
+        )
+    };
     let debit = w
         .wallet_tx_by_ref(provider.id, &debit_tx_id)
         .await?
@@ -789,7 +940,10 @@ async fn rollback(
     let already = |by: &WalletTx| {
         conflict(
             "already_rolled_back",
-            format!("Debit {debit_tx_id} was already rolled back by transaction {}.", by.provider_tx_id),
+            format!(
+                "Debit {debit_tx_id} was already rolled back by transaction {}.",
+                by.provider_tx_id
+            ),
         )
     };
     if let Some(by) = w.rollback_of(debit.id).await? {
@@ -799,7 +953,10 @@ async fn rollback(
     if round.state == ProviderRoundState::Settled {
         return Err(conflict(
             "round_settled",
-            format!("Round {} is settled: its debits can no longer be rolled back.", round.round_ref),
+            format!(
+                "Round {} is settled: its debits can no longer be rolled back.",
+                round.round_ref
+            ),
         ));
     }
     let claim = NewWalletTx {
@@ -820,7 +977,9 @@ async fn rollback(
         }
         return match state.store.rollback_of(debit.id).await? {
             Some(by) => Err(already(&by)),
-            None => Err(WalletError::Internal(anyhow::anyhow!("rollback {tx_id} conflicted but nothing took it"))),
+            None => Err(WalletError::Internal(anyhow::anyhow!(
+                "rollback {tx_id} conflicted but nothing took it"
+            ))),
         };
     };
     let description = format!(
@@ -828,13 +987,23 @@ async fn rollback(
         game_label(&session, &round.game_code),
         round.round_ref
     );
-    let (ledger_id, available_minor) =
-        post_move(&mut w, &session, provider, debit.amount_minor, description, format!("{} {tx_id}", provider.code), now)
-            .await?;
+    let (ledger_id, available_minor) = post_move(
+        &mut w,
+        &session,
+        provider,
+        debit.amount_minor,
+        description,
+        format!("{} {tx_id}", provider.code),
+        now,
+    )
+    .await?;
     if !w.remove_round_debit(round.id, debit.amount_minor).await? {
         return Err(conflict(
             "round_settled",
-            format!("Round {} was settled meanwhile: its debits can no longer be rolled back.", round.round_ref),
+            format!(
+                "Round {} was settled meanwhile: its debits can no longer be rolled back.",
+                round.round_ref
+            ),
         ));
     }
     let answer = MoveAnswer {
@@ -857,7 +1026,12 @@ fn round_state_words(state: ProviderRoundState) -> &'static str {
 }
 
 /// Stores the answer with the claimed row and commits: from now on a repeat gets this answer.
-async fn finish(mut w: Writer, claimed: i64, answer: &MoveAnswer, ledger_id: Option<i64>) -> Result<Value, WalletError> {
+async fn finish(
+    mut w: Writer,
+    claimed: i64,
+    answer: &MoveAnswer,
+    ledger_id: Option<i64>,
+) -> Result<Value, WalletError> {
     let value = serde_json::to_value(answer).map_err(anyhow::Error::from)?;
     w.finish_wallet_tx(claimed, &value.to_string(), ledger_id).await?;
     w.commit().await?;

@@ -53,7 +53,9 @@ pub fn content_security_policy(frame_origins: &[String]) -> String {
     let origins: Vec<&str> = frame_origins
         .iter()
         .map(String::as_str)
-        .filter(|o| !o.is_empty() && o.chars().all(|c| c.is_ascii_alphanumeric() || ".:/-[]".contains(c)))
+        .filter(|o| {
+            !o.is_empty() && o.chars().all(|c| c.is_ascii_alphanumeric() || ".:/-[]".contains(c))
+        })
         .collect();
     let frame_src = if origins.is_empty() { "'none'".to_string() } else { origins.join(" ") };
     format!(
@@ -76,12 +78,19 @@ pub fn router(state: &AppState) -> Router {
     let web = WebApp {
         index,
         files: files(web_dir),
-        frame_policy: FramePolicy { store: state.store.clone(), public_url: state.public_url.clone(), cached: Mutex::new(None) },
+        frame_policy: FramePolicy {
+            store: state.store.clone(),
+            public_url: state.public_url.clone(),
+            cached: Mutex::new(None),
+        },
     };
     Router::new()
         .fallback(serve)
         .with_state(Arc::new(web))
-        .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -93,7 +102,10 @@ pub fn router(state: &AppState) -> Router {
 }
 
 fn files(web_dir: &Path) -> ServeDir {
-    ServeDir::new(web_dir).precompressed_br().precompressed_gzip().append_index_html_on_directories(false)
+    ServeDir::new(web_dir)
+        .precompressed_br()
+        .precompressed_gzip()
+        .append_index_html_on_directories(false)
 }
 
 struct WebApp {
@@ -121,7 +133,8 @@ async fn serve(State(web): State<Arc<WebApp>>, request: Request) -> Response {
         }
     };
     let mut response = response.map(Body::new);
-    let hashed = path.starts_with("/assets/") && (response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED);
+    let hashed = path.starts_with("/assets/")
+        && (response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED);
     let headers = response.headers_mut();
     headers.insert(header::CACHE_CONTROL, if hashed { IMMUTABLE } else { NO_CACHE });
     headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
@@ -178,7 +191,8 @@ impl FramePolicy {
                 vec![self.public_url.to_string()]
             }
         };
-        let csp = HeaderValue::from_str(&content_security_policy(&origins)).expect("a policy of checked ASCII origins");
+        let csp = HeaderValue::from_str(&content_security_policy(&origins))
+            .expect("a policy of checked ASCII origins");
         *self.cached.lock().expect("policy lock") = Some((Instant::now(), csp.clone()));
         csp
     }
@@ -190,12 +204,21 @@ mod tests {
 
     #[test]
     fn the_policy_frames_only_the_allow_list() {
-        let csp = content_security_policy(&["https://games.example.com".into(), "http://127.0.0.1:8080".into()]);
-        assert!(csp.contains("frame-src https://games.example.com http://127.0.0.1:8080;"), "{csp}");
+        let csp = content_security_policy(&[
+            "https://games.example.com".into(),
+            "http://127.0.0.1:8080".into(),
+        ]);
+        assert!(
+            csp.contains("frame-src https://games.example.com http://127.0.0.1:8080;"),
+            "{csp}"
+        );
         assert!(csp.contains("script-src 'self';") && csp.contains("style-src 'self';"), "{csp}");
         assert!(!csp.contains("unsafe"), "{csp}");
         let injected = content_security_policy(&["https://a.example.com; script-src *".into()]);
-        assert!(injected.contains("frame-src 'none';") && !injected.contains("script-src *"), "{injected}");
+        assert!(
+            injected.contains("frame-src 'none';") && !injected.contains("script-src *"),
+            "{injected}"
+        );
     }
 
     #[test]

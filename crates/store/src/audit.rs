@@ -28,7 +28,11 @@ pub struct NewAuditEntry<'a> {
 
 impl Store {
     /// The latest entries, newest first.
-    pub async fn audit_entries(&self, offset: i64, limit: i64) -> StoreResult<(Vec<AuditEntry>, i64)> {
+    pub async fn audit_entries(
+        &self,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<(Vec<AuditEntry>, i64)> {
         let rows = sqlx::query(
             "SELECT id, actor_user_id, action, target, detail, client_ip, created_at_ms FROM audit_log \
              ORDER BY id DESC LIMIT $1 OFFSET $2",
@@ -37,7 +41,8 @@ impl Store {
         .bind(offset)
         .fetch_all(self.pool())
         .await?;
-        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM audit_log").fetch_one(self.pool()).await?;
+        let total: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM audit_log").fetch_one(self.pool()).await?;
         let entries = rows
             .iter()
             .map(|row| {

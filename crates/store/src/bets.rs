@@ -167,10 +167,12 @@ impl Store {
 
     /// Every bet of a market, oldest first (the engine rebuilds its books from these).
     pub async fn bets_of_market(&self, market_id: i64) -> StoreResult<Vec<BetRow>> {
-        let rows = sqlx::query(&format!("SELECT {BET_COLUMNS} FROM bets WHERE market_id = $1 ORDER BY id"))
-            .bind(market_id)
-            .fetch_all(self.pool())
-            .await?;
+        let rows = sqlx::query(&format!(
+            "SELECT {BET_COLUMNS} FROM bets WHERE market_id = $1 ORDER BY id"
+        ))
+        .bind(market_id)
+        .fetch_all(self.pool())
+        .await?;
         bets_from_rows(&rows)
     }
 
@@ -206,10 +208,12 @@ impl Store {
 
     /// Stored exposure per user in a market.
     pub async fn exposures_of_market(&self, market_id: i64) -> StoreResult<Vec<(i64, i64)>> {
-        let rows = sqlx::query("SELECT user_id, exposure_minor FROM market_exposures WHERE market_id = $1")
-            .bind(market_id)
-            .fetch_all(self.pool())
-            .await?;
+        let rows = sqlx::query(
+            "SELECT user_id, exposure_minor FROM market_exposures WHERE market_id = $1",
+        )
+        .bind(market_id)
+        .fetch_all(self.pool())
+        .await?;
         rows.iter()
             .map(|row| Ok((row.try_get("user_id")?, row.try_get("exposure_minor")?)))
             .collect::<Result<_, sqlx::Error>>()
@@ -218,8 +222,14 @@ impl Store {
 
     /// A user's live bets (not settled or void) with their market's type, newest first,
     /// optionally only those of one match.
-    pub async fn live_bets_of_user(&self, user_id: i64, match_id: Option<i64>, limit: i64) -> StoreResult<Vec<(BetRow, String)>> {
-        let columns = BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
+    pub async fn live_bets_of_user(
+        &self,
+        user_id: i64,
+        match_id: Option<i64>,
+        limit: i64,
+    ) -> StoreResult<Vec<(BetRow, String)>> {
+        let columns =
+            BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
         let rows = sqlx::query(&format!(
             "SELECT {columns}, m.market_type FROM bets b JOIN markets m ON m.id = b.market_id \
              WHERE b.user_id = $1 AND b.status IN ('open', 'matched') AND ($2 = -1 OR m.match_id = $2) \
@@ -271,19 +281,27 @@ impl Store {
 impl Writer {
     /// Σ price × size over a bet's fills (hundredths × minor units), for its average price.
     pub async fn matched_price_size_sum(&mut self, bet_id: i64) -> StoreResult<i128> {
-        let rows = sqlx::query("SELECT price, size_minor FROM fills WHERE back_bet_id = $1 OR lay_bet_id = $1")
-            .bind(bet_id)
-            .fetch_all(self.conn())
-            .await?;
+        let rows = sqlx::query(
+            "SELECT price, size_minor FROM fills WHERE back_bet_id = $1 OR lay_bet_id = $1",
+        )
+        .bind(bet_id)
+        .fetch_all(self.conn())
+        .await?;
         let mut sum: i128 = 0;
         for row in &rows {
-            sum += i128::from(row.try_get::<i64, _>("price")?) * i128::from(row.try_get::<i64, _>("size_minor")?);
+            sum += i128::from(row.try_get::<i64, _>("price")?)
+                * i128::from(row.try_get::<i64, _>("size_minor")?);
         }
         Ok(sum)
     }
 
     /// Takes `size_minor` off a bet's unmatched part, as cancelled or lapsed.
-    pub async fn record_unmatched_removal(&mut self, bet_id: i64, size_minor: i64, lapsed: bool) -> StoreResult<()> {
+    pub async fn record_unmatched_removal(
+        &mut self,
+        bet_id: i64,
+        size_minor: i64,
+        lapsed: bool,
+    ) -> StoreResult<()> {
         let column = if lapsed { "lapsed_minor" } else { "cancelled_minor" };
         sqlx::query(&format!(
             "UPDATE bets SET {column} = {column} + $1, remaining_minor = remaining_minor - $1, \
@@ -365,7 +383,8 @@ impl Writer {
 
     /// The bets already placed with any of these `(user_id, client_ref)` keys.
     pub async fn bets_by_client_refs(&mut self, keys: &[(i64, &str)]) -> StoreResult<Vec<BetRow>> {
-        let columns = BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
+        let columns =
+            BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
         let mut found = Vec::new();
         for chunk in keys.chunks(ROWS_PER_STATEMENT) {
             // A join from the list (not `IN`) so that both engines look each key up in the
@@ -466,7 +485,13 @@ impl Writer {
 
     /// Moves a user's exposure in a market from `stored_minor` to `new_minor`, in the market's
     /// row and in their account's total (see [`Writer::change_exposure`] for the funds check).
-    pub async fn set_exposure(&mut self, user_id: i64, market_id: i64, stored_minor: i64, new_minor: i64) -> StoreResult<()> {
+    pub async fn set_exposure(
+        &mut self,
+        user_id: i64,
+        market_id: i64,
+        stored_minor: i64,
+        new_minor: i64,
+    ) -> StoreResult<()> {
         assert!(new_minor >= 0 && stored_minor >= 0, "exposure is never negative");
         if new_minor == stored_minor {
             return Ok(());
@@ -508,7 +533,9 @@ impl Writer {
         let exposure_minor: i64 = row.try_get("exposure_minor")?;
         let limit: Option<i64> = row.try_get("max_exposure_minor")?;
         Err(match limit {
-            Some(limit_minor) if exposure_minor + delta_minor > limit_minor && available_minor >= delta_minor => {
+            Some(limit_minor)
+                if exposure_minor + delta_minor > limit_minor && available_minor >= delta_minor =>
+            {
                 StoreError::ExposureLimit { limit_minor }
             }
             _ => StoreError::InsufficientFunds { available_minor },
@@ -536,7 +563,11 @@ impl Writer {
 
     /// Stores users' exposure in one market: `(user_id, exposure_minor)`. Their account totals
     /// are changed separately ([`Writer::change_exposure`], [`Writer::add_exposures`]).
-    pub async fn store_market_exposures(&mut self, market_id: i64, rows: &[(i64, i64)]) -> StoreResult<()> {
+    pub async fn store_market_exposures(
+        &mut self,
+        market_id: i64,
+        rows: &[(i64, i64)],
+    ) -> StoreResult<()> {
         assert!(rows.iter().all(|(_, exposure)| *exposure >= 0), "exposure is never negative");
         for chunk in rows.chunks(ROWS_PER_STATEMENT) {
             let sql = format!(
@@ -557,7 +588,10 @@ impl Writer {
     /// the user's net result in the market): `pnls` as (bet id, P&L) for the bets that made
     /// or lost money; every other bet of the market (unmatched, or void) gets 0.
     pub async fn set_bet_pnls(&mut self, market_id: i64, pnls: &[(i64, i64)]) -> StoreResult<()> {
-        sqlx::query("UPDATE bets SET pnl_minor = 0 WHERE market_id = $1").bind(market_id).execute(self.conn()).await?;
+        sqlx::query("UPDATE bets SET pnl_minor = 0 WHERE market_id = $1")
+            .bind(market_id)
+            .execute(self.conn())
+            .await?;
         let pnls: Vec<(i64, i64)> = pnls.iter().copied().filter(|(_, pnl)| *pnl != 0).collect();
         for chunk in pnls.chunks(ROWS_PER_STATEMENT) {
             // A VALUES list names its columns column1, column2 on both engines.
@@ -636,14 +670,21 @@ pub struct CurrentBet {
 impl Store {
     /// A user's live bets (not settled), newest first: those with an unmatched part when
     /// `unmatched`, else those with a matched part.
-    pub async fn current_bets(&self, user_id: i64, unmatched: bool, offset: i64, limit: i64) -> StoreResult<(Vec<CurrentBet>, i64)> {
+    pub async fn current_bets(
+        &self,
+        user_id: i64,
+        unmatched: bool,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<(Vec<CurrentBet>, i64)> {
         let part = if unmatched { "b.remaining_minor > 0" } else { "b.matched_minor > 0" };
         let filter = format!(
             "FROM bets b JOIN markets m ON m.id = b.market_id JOIN matches mt ON mt.id = m.match_id \
              LEFT JOIN runners r ON r.id = b.runner_id \
              WHERE b.user_id = $1 AND b.status IN ('open', 'matched') AND {part}"
         );
-        let columns = BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
+        let columns =
+            BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
         let rows = sqlx::query(&format!(
             "SELECT {columns}, m.market_type, m.name AS market_name, mt.id AS match_id, mt.name AS match_name, \
              r.name AS selection_name {filter} ORDER BY b.id DESC LIMIT $2 OFFSET $3"
@@ -653,7 +694,10 @@ impl Store {
         .bind(offset)
         .fetch_all(self.pool())
         .await?;
-        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {filter}")).bind(user_id).fetch_one(self.pool()).await?;
+        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {filter}"))
+            .bind(user_id)
+            .fetch_one(self.pool())
+            .await?;
         let bets = rows
             .iter()
             .map(|row| {

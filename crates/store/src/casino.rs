@@ -257,8 +257,9 @@ const BET_FROM: &str = "FROM casino_bets b JOIN casino_rounds r ON r.id = b.roun
 
 fn bet_from_row(row: &AnyRow) -> Result<CasinoBet, sqlx::Error> {
     let status_text: String = row.try_get("status")?;
-    let status = CasinoBetStatus::parse(&status_text)
-        .ok_or_else(|| sqlx::Error::Decode(format!("unknown casino bet status {status_text:?}").into()))?;
+    let status = CasinoBetStatus::parse(&status_text).ok_or_else(|| {
+        sqlx::Error::Decode(format!("unknown casino bet status {status_text:?}").into())
+    })?;
     Ok(CasinoBet {
         id: row.try_get("id")?,
         user_id: row.try_get("user_id")?,
@@ -280,7 +281,11 @@ fn bet_from_row(row: &AnyRow) -> Result<CasinoBet, sqlx::Error> {
 
 impl Store {
     /// The games in display order: every game, or only the active ones of one series.
-    pub async fn casino_games(&self, active_only: bool, series_id: Option<&str>) -> StoreResult<Vec<CasinoGame>> {
+    pub async fn casino_games(
+        &self,
+        active_only: bool,
+        series_id: Option<&str>,
+    ) -> StoreResult<Vec<CasinoGame>> {
         let rows = sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} FROM casino_games WHERE ($1 = 0 OR is_active = 1) AND ($2 = '' OR series_id = $2) \
              ORDER BY display_order, id"
@@ -363,14 +368,16 @@ impl Store {
         let limit = limit.clamp(1, MAX_CASINO_ROWS);
         let filter = "FROM casino_rounds r JOIN casino_games g ON g.id = r.game_id \
              WHERE r.game_id = $1 AND r.phase = 'settled' AND r.settled_at_ms >= $2 AND r.settled_at_ms <= $3";
-        let rows = sqlx::query(&format!("SELECT {ROUND_COLUMNS} {filter} ORDER BY r.id DESC LIMIT $4 OFFSET $5"))
-            .bind(game_id)
-            .bind(from_ms)
-            .bind(to_ms)
-            .bind(limit)
-            .bind(offset)
-            .fetch_all(self.pool())
-            .await?;
+        let rows = sqlx::query(&format!(
+            "SELECT {ROUND_COLUMNS} {filter} ORDER BY r.id DESC LIMIT $4 OFFSET $5"
+        ))
+        .bind(game_id)
+        .bind(from_ms)
+        .bind(to_ms)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.pool())
+        .await?;
         let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {filter}"))
             .bind(game_id)
             .bind(from_ms)
@@ -381,7 +388,11 @@ impl Store {
     }
 
     /// A user's bets in one round, oldest first.
-    pub async fn casino_bets_in_round(&self, user_id: i64, round_pk: i64) -> StoreResult<Vec<CasinoBet>> {
+    pub async fn casino_bets_in_round(
+        &self,
+        user_id: i64,
+        round_pk: i64,
+    ) -> StoreResult<Vec<CasinoBet>> {
         let rows = sqlx::query(&format!(
             "SELECT {BET_COLUMNS} {BET_FROM} WHERE b.round_id = $1 AND b.user_id = $2 ORDER BY b.id LIMIT $3"
         ))
@@ -394,7 +405,12 @@ impl Store {
     }
 
     /// A user's casino bets still waiting for their round, newest first, and how many.
-    pub async fn open_casino_bets(&self, user_id: i64, offset: i64, limit: i64) -> StoreResult<(Vec<CasinoBet>, i64)> {
+    pub async fn open_casino_bets(
+        &self,
+        user_id: i64,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<(Vec<CasinoBet>, i64)> {
         let limit = limit.clamp(1, MAX_CASINO_ROWS);
         let rows = sqlx::query(&format!(
             "SELECT {BET_COLUMNS} {BET_FROM} WHERE b.user_id = $1 AND b.status = 'open' ORDER BY b.id DESC LIMIT $2 OFFSET $3"
@@ -404,10 +420,12 @@ impl Store {
         .bind(offset)
         .fetch_all(self.pool())
         .await?;
-        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM casino_bets WHERE user_id = $1 AND status = 'open'")
-            .bind(user_id)
-            .fetch_one(self.pool())
-            .await?;
+        let total: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM casino_bets WHERE user_id = $1 AND status = 'open'",
+        )
+        .bind(user_id)
+        .fetch_one(self.pool())
+        .await?;
         Ok((rows.iter().map(bet_from_row).collect::<Result<_, _>>()?, total))
     }
 }
@@ -470,7 +488,11 @@ impl Writer {
     /// its close, debits the stake into the house (refused with the available amount when the
     /// user cannot cover it), and stores the bet. Returns the bet id and the user's balance
     /// after. Drop the writer on error: nothing is written.
-    pub async fn place_casino_bet(&mut self, bet: &NewCasinoBet<'_>, now_ms: i64) -> StoreResult<(i64, i64)> {
+    pub async fn place_casino_bet(
+        &mut self,
+        bet: &NewCasinoBet<'_>,
+        now_ms: i64,
+    ) -> StoreResult<(i64, i64)> {
         assert!(bet.stake_minor > 0, "a stake is positive");
         let claimed = sqlx::query(
             "UPDATE casino_rounds SET bet_count = bet_count + 1, staked_minor = staked_minor + $2 \
@@ -493,8 +515,16 @@ impl Writer {
                     actor_user_id: Some(bet.user_id),
                     remark: bet.remark.clone(),
                     postings: vec![
-                        Posting { account_id: user_account, amount_minor: -bet.stake_minor, description: bet.description.clone() },
-                        Posting { account_id: house, amount_minor: bet.stake_minor, description: bet.description.clone() },
+                        Posting {
+                            account_id: user_account,
+                            amount_minor: -bet.stake_minor,
+                            description: bet.description.clone(),
+                        },
+                        Posting {
+                            account_id: house,
+                            amount_minor: bet.stake_minor,
+                            description: bet.description.clone(),
+                        },
                     ],
                 },
                 now_ms,
@@ -514,7 +544,8 @@ impl Writer {
         .bind(now_ms)
         .fetch_one(self.conn())
         .await?;
-        let balance_after = posted.balance_after(user_account).expect("the bettor's account was posted");
+        let balance_after =
+            posted.balance_after(user_account).expect("the bettor's account was posted");
         Ok((bet_id, balance_after))
     }
 
@@ -540,10 +571,12 @@ impl Writer {
         if claimed.rows_affected() != 1 {
             return Ok(None);
         }
-        let rows = sqlx::query(&format!("SELECT {BET_COLUMNS} {BET_FROM} WHERE b.round_id = $1 ORDER BY b.id"))
-            .bind(round_pk)
-            .fetch_all(self.conn())
-            .await?;
+        let rows = sqlx::query(&format!(
+            "SELECT {BET_COLUMNS} {BET_FROM} WHERE b.round_id = $1 ORDER BY b.id"
+        ))
+        .bind(round_pk)
+        .fetch_all(self.conn())
+        .await?;
         let bets = rows.iter().map(bet_from_row).collect::<Result<Vec<_>, _>>()?;
         let house = self.system_account(SystemAccount::House).await?;
         let mut postings = Vec::new();
@@ -552,10 +585,17 @@ impl Writer {
         for bet in &bets {
             assert_eq!(bet.status, CasinoBetStatus::Open, "a bet of an unsettled round is open");
             let (status, payout_minor) = judge(bet);
-            assert!(status != CasinoBetStatus::Open && payout_minor >= 0, "a judged bet is settled");
+            assert!(
+                status != CasinoBetStatus::Open && payout_minor >= 0,
+                "a judged bet is settled"
+            );
             if payout_minor > 0 {
                 let account_id = self.account_of_user(bet.user_id).await?;
-                postings.push(Posting { account_id, amount_minor: payout_minor, description: describe(bet) });
+                postings.push(Posting {
+                    account_id,
+                    amount_minor: payout_minor,
+                    description: describe(bet),
+                });
                 paid_minor = paid_minor.checked_add(payout_minor).expect("payouts fit in i64");
             }
             judged.push((bet.id, status, payout_minor));
@@ -567,7 +607,15 @@ impl Writer {
                 description: format!("Casino payouts: round {remark}"),
             });
             let posted = self
-                .post(NewTransaction { kind: "casino", actor_user_id: None, remark: remark.to_owned(), postings }, now_ms)
+                .post(
+                    NewTransaction {
+                        kind: "casino",
+                        actor_user_id: None,
+                        remark: remark.to_owned(),
+                        postings,
+                    },
+                    now_ms,
+                )
                 .await?;
             Some(posted.transaction_id)
         } else {

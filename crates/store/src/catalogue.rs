@@ -150,7 +150,11 @@ fn collect<T>(rows: &[AnyRow], map: fn(&AnyRow) -> Result<T, sqlx::Error>) -> St
 
 impl Store {
     /// Sports in display order (then id), optionally one sport or only (in)active ones.
-    pub async fn sports(&self, sport_id: Option<i64>, is_active: Option<bool>) -> StoreResult<Vec<Sport>> {
+    pub async fn sports(
+        &self,
+        sport_id: Option<i64>,
+        is_active: Option<bool>,
+    ) -> StoreResult<Vec<Sport>> {
         let mut filters = Filters::default();
         filters.add("sport_id", sport_id);
         filters.add("is_active", is_active.map(flag));
@@ -162,7 +166,11 @@ impl Store {
     }
 
     /// Series in creation order, optionally of one sport or only (in)active ones.
-    pub async fn series(&self, sport_id: Option<i64>, is_active: Option<bool>) -> StoreResult<Vec<Series>> {
+    pub async fn series(
+        &self,
+        sport_id: Option<i64>,
+        is_active: Option<bool>,
+    ) -> StoreResult<Vec<Series>> {
         let mut filters = Filters::default();
         filters.add("sport_id", sport_id);
         filters.add("is_active", is_active.map(flag));
@@ -190,7 +198,10 @@ impl Store {
         filters.add("m.sport_id", filter.sport_id);
         filters.add("m.series_id", filter.series_id);
         filters.add("m.is_active", filter.is_active.map(flag));
-        let sql = format!("{MATCH_SELECT} {} ORDER BY m.in_play DESC, m.open_date_ms, m.id", filters.sql());
+        let sql = format!(
+            "{MATCH_SELECT} {} ORDER BY m.in_play DESC, m.open_date_ms, m.id",
+            filters.sql()
+        );
         collect(&filters.fetch_all(self, &sql).await?, match_from_row)
     }
 
@@ -247,13 +258,15 @@ impl Store {
 impl Writer {
     /// Adds a sport under its given id; an id already in use is `Conflict`.
     pub async fn insert_sport(&mut self, sport: &Sport) -> StoreResult<()> {
-        let inserted = sqlx::query("INSERT INTO sports (sport_id, name, is_active, display_order) VALUES ($1, $2, $3, $4)")
-            .bind(sport.sport_id)
-            .bind(&sport.name)
-            .bind(flag(sport.is_active))
-            .bind(sport.display_order)
-            .execute(self.conn())
-            .await;
+        let inserted = sqlx::query(
+            "INSERT INTO sports (sport_id, name, is_active, display_order) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(sport.sport_id)
+        .bind(&sport.name)
+        .bind(flag(sport.is_active))
+        .bind(sport.display_order)
+        .execute(self.conn())
+        .await;
         match inserted {
             Ok(_) => Ok(()),
             Err(err) if is_unique_violation(&err) => {
@@ -264,10 +277,11 @@ impl Writer {
     }
 
     pub async fn sport_exists(&mut self, sport_id: i64) -> StoreResult<bool> {
-        let found: Option<i64> = sqlx::query_scalar("SELECT sport_id FROM sports WHERE sport_id = $1")
-            .bind(sport_id)
-            .fetch_optional(self.conn())
-            .await?;
+        let found: Option<i64> =
+            sqlx::query_scalar("SELECT sport_id FROM sports WHERE sport_id = $1")
+                .bind(sport_id)
+                .fetch_optional(self.conn())
+                .await?;
         Ok(found.is_some())
     }
 

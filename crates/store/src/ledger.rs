@@ -126,7 +126,11 @@ impl LedgerCheck {
 impl Store {
     /// Balance and exposure of the user of a live session (not revoked, not expired, user not
     /// locked), in one query: what the header polls. `None` when there is no such session.
-    pub async fn funds_of_session(&self, token_hash: &str, now_ms: i64) -> StoreResult<Option<Funds>> {
+    pub async fn funds_of_session(
+        &self,
+        token_hash: &str,
+        now_ms: i64,
+    ) -> StoreResult<Option<Funds>> {
         let row = sqlx::query(
             "SELECT a.balance_minor, a.exposure_minor FROM sessions s JOIN users u ON u.id = s.user_id \
              JOIN ledger_accounts a ON a.user_id = u.id \
@@ -136,7 +140,13 @@ impl Store {
         .bind(now_ms)
         .fetch_optional(self.pool())
         .await?;
-        row.map(|row| Ok(Funds { balance_minor: row.try_get("balance_minor")?, exposure_minor: row.try_get("exposure_minor")? })).transpose()
+        row.map(|row| {
+            Ok(Funds {
+                balance_minor: row.try_get("balance_minor")?,
+                exposure_minor: row.try_get("exposure_minor")?,
+            })
+        })
+        .transpose()
     }
 
     /// Balance of a system account.
@@ -150,13 +160,16 @@ impl Store {
     /// Checks the ledger's invariants over the whole database.
     pub async fn ledger_check(&self) -> StoreResult<LedgerCheck> {
         let pool = self.pool();
-        let accounts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger_accounts").fetch_one(pool).await?;
-        let entries: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger_entries").fetch_one(pool).await?;
+        let accounts: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM ledger_accounts").fetch_one(pool).await?;
+        let entries: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM ledger_entries").fetch_one(pool).await?;
         // SUM over BIGINT is NUMERIC on PostgreSQL: cast back so both engines answer an integer.
-        let total_minor: i64 =
-            sqlx::query_scalar("SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM ledger_entries")
-                .fetch_one(pool)
-                .await?;
+        let total_minor: i64 = sqlx::query_scalar(
+            "SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM ledger_entries",
+        )
+        .fetch_one(pool)
+        .await?;
         let mismatched_accounts = sqlx::query(
             "SELECT a.id, a.balance_minor, CAST(COALESCE(SUM(e.amount_minor), 0) AS BIGINT) AS entries_sum \
              FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id \
@@ -191,13 +204,25 @@ impl Store {
         .iter()
         .map(|row| Ok((row.try_get("id")?, row.try_get("exposure_minor")?, row.try_get("markets_sum")?)))
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
-        Ok(LedgerCheck { accounts, entries, total_minor, mismatched_accounts, unbalanced_transactions, overdrawn_accounts, exposure_mismatches })
+        Ok(LedgerCheck {
+            accounts,
+            entries,
+            total_minor,
+            mismatched_accounts,
+            unbalanced_transactions,
+            overdrawn_accounts,
+            exposure_mismatches,
+        })
     }
 }
 
 impl Writer {
     /// Opens the ledger account of a new user (called by `insert_user`).
-    pub(crate) async fn open_user_account(&mut self, user_id: i64, now_ms: i64) -> StoreResult<i64> {
+    pub(crate) async fn open_user_account(
+        &mut self,
+        user_id: i64,
+        now_ms: i64,
+    ) -> StoreResult<i64> {
         Ok(sqlx::query_scalar(
             "INSERT INTO ledger_accounts (code, kind, user_id, created_at_ms) VALUES ($1, 'user', $2, $3) RETURNING id",
         )
@@ -258,12 +283,13 @@ impl Writer {
             .fetch_optional(self.conn())
             .await?;
             let Some(balance_after) = balance_after else {
-                let available_minor: i64 =
-                    sqlx::query_scalar("SELECT balance_minor - exposure_minor FROM ledger_accounts WHERE id = $1")
-                        .bind(posting.account_id)
-                        .fetch_optional(self.conn())
-                        .await?
-                        .ok_or(StoreError::NotFound)?;
+                let available_minor: i64 = sqlx::query_scalar(
+                    "SELECT balance_minor - exposure_minor FROM ledger_accounts WHERE id = $1",
+                )
+                .bind(posting.account_id)
+                .fetch_optional(self.conn())
+                .await?
+                .ok_or(StoreError::NotFound)?;
                 return Err(StoreError::InsufficientFunds { available_minor });
             };
             sqlx::query(

@@ -205,7 +205,11 @@ const POSTGRES_WRITERS: u32 = 8;
 
 /// A pool (connections are not pinged before use) whose SQLite connections run in WAL mode with `synchronous=FULL` (a commit is
 /// durable once acknowledged), foreign keys on and a busy timeout.
-async fn open_pool(engine: Engine, options: AnyConnectOptions, max_connections: u32) -> anyhow::Result<AnyPool> {
+async fn open_pool(
+    engine: Engine,
+    options: AnyConnectOptions,
+    max_connections: u32,
+) -> anyhow::Result<AnyPool> {
     Ok(AnyPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(Duration::from_secs(30))
@@ -247,9 +251,7 @@ pub fn engine_of(database_url: &str) -> anyhow::Result<Engine> {
 
 /// The file path inside a `sqlite://` URL (without query parameters).
 pub fn sqlite_path(database_url: &str) -> String {
-    let rest = database_url
-        .trim_start_matches("sqlite://")
-        .trim_start_matches("sqlite:");
+    let rest = database_url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
     rest.split('?').next().unwrap_or_default().to_string()
 }
 

@@ -122,13 +122,18 @@ impl MarketFilter {
 }
 
 /// The markets a filter selects, with their runners, in id order.
-async fn fetch_markets(conn: &mut sqlx::AnyConnection, filter: MarketFilter) -> StoreResult<Vec<MarketRow>> {
+async fn fetch_markets(
+    conn: &mut sqlx::AnyConnection,
+    filter: MarketFilter,
+) -> StoreResult<Vec<MarketRow>> {
     let (clause, value) = filter.clause();
-    let columns = MARKET_COLUMNS.split(", ").map(|c| format!("m.{c}")).collect::<Vec<_>>().join(", ");
-    let rows = sqlx::query(&format!("SELECT {columns} FROM markets m WHERE {clause} ORDER BY m.id"))
-        .bind(value)
-        .fetch_all(&mut *conn)
-        .await?;
+    let columns =
+        MARKET_COLUMNS.split(", ").map(|c| format!("m.{c}")).collect::<Vec<_>>().join(", ");
+    let rows =
+        sqlx::query(&format!("SELECT {columns} FROM markets m WHERE {clause} ORDER BY m.id"))
+            .bind(value)
+            .fetch_all(&mut *conn)
+            .await?;
     let mut markets = rows.iter().map(market_from_row).collect::<Result<Vec<_>, _>>()?;
     if markets.is_empty() {
         return Ok(markets);
@@ -152,7 +157,10 @@ async fn fetch_markets(conn: &mut sqlx::AnyConnection, filter: MarketFilter) -> 
 impl Store {
     pub async fn market(&self, market_id: i64) -> StoreResult<MarketRow> {
         let mut conn = self.pool().acquire().await?;
-        fetch_markets(&mut conn, MarketFilter::Id(market_id)).await?.pop().ok_or(StoreError::NotFound)
+        fetch_markets(&mut conn, MarketFilter::Id(market_id))
+            .await?
+            .pop()
+            .ok_or(StoreError::NotFound)
     }
 
     /// The markets of a match, in creation order.
@@ -167,7 +175,9 @@ impl Store {
             .fetch_all(self.pool())
             .await?;
         rows.iter()
-            .map(|row| Ok((row.try_get("match_id")?, row.try_get("id")?, row.try_get("market_type")?)))
+            .map(|row| {
+                Ok((row.try_get("match_id")?, row.try_get("id")?, row.try_get("market_type")?))
+            })
             .collect::<Result<_, sqlx::Error>>()
             .map_err(Into::into)
     }
@@ -221,21 +231,33 @@ impl Writer {
     }
 
     pub async fn market(&mut self, market_id: i64) -> StoreResult<MarketRow> {
-        fetch_markets(self.conn(), MarketFilter::Id(market_id)).await?.pop().ok_or(StoreError::NotFound)
+        fetch_markets(self.conn(), MarketFilter::Id(market_id))
+            .await?
+            .pop()
+            .ok_or(StoreError::NotFound)
     }
 
     /// Sets the status of a market that is not closed or void; `false` when it already is.
     pub async fn set_market_status(&mut self, market_id: i64, status: &str) -> StoreResult<bool> {
-        let done = sqlx::query("UPDATE markets SET status = $1 WHERE id = $2 AND status NOT IN ('closed', 'void')")
-            .bind(status)
-            .bind(market_id)
-            .execute(self.conn())
-            .await?;
+        let done = sqlx::query(
+            "UPDATE markets SET status = $1 WHERE id = $2 AND status NOT IN ('closed', 'void')",
+        )
+        .bind(status)
+        .bind(market_id)
+        .execute(self.conn())
+        .await?;
         Ok(done.rows_affected() == 1)
     }
 
     /// Posts a fancy market's lines and rates.
-    pub async fn set_fancy_rates(&mut self, market_id: i64, line_no: i64, rate_no: i64, line_yes: i64, rate_yes: i64) -> StoreResult<()> {
+    pub async fn set_fancy_rates(
+        &mut self,
+        market_id: i64,
+        line_no: i64,
+        rate_no: i64,
+        line_yes: i64,
+        rate_yes: i64,
+    ) -> StoreResult<()> {
         sqlx::query("UPDATE markets SET line_no = $1, rate_no = $2, line_yes = $3, rate_yes = $4 WHERE id = $5")
             .bind(line_no)
             .bind(rate_no)
@@ -248,7 +270,12 @@ impl Writer {
     }
 
     /// Posts a bookmaker runner's back and lay rates (`None` takes the side off).
-    pub async fn set_runner_rates(&mut self, runner_id: i64, back_rate: Option<i64>, lay_rate: Option<i64>) -> StoreResult<()> {
+    pub async fn set_runner_rates(
+        &mut self,
+        runner_id: i64,
+        back_rate: Option<i64>,
+        lay_rate: Option<i64>,
+    ) -> StoreResult<()> {
         sqlx::query("UPDATE runners SET back_rate = $1, lay_rate = $2 WHERE id = $3")
             .bind(back_rate)
             .bind(lay_rate)

@@ -138,7 +138,8 @@ pub struct OpenRequests {
     pub withdraw_minor: i64,
 }
 
-const REQUEST_COLUMNS: &str = "r.id, r.user_id, u.user_name, u.parent_id, r.kind, r.amount_minor, r.status, \
+const REQUEST_COLUMNS: &str =
+    "r.id, r.user_id, u.user_name, u.parent_id, r.kind, r.amount_minor, r.status, \
      r.reference, r.account_holder, r.bank_name, r.account_number, r.ifsc, r.remark, \
      r.decided_by_user_id, r.transaction_id, r.created_at_ms, r.decided_at_ms";
 
@@ -147,8 +148,9 @@ fn request_from_row(row: &AnyRow) -> Result<PaymentRequest, sqlx::Error> {
     let status_text: String = row.try_get("status")?;
     let kind = PaymentKind::parse(&kind_text)
         .ok_or_else(|| sqlx::Error::Decode(format!("unknown payment kind {kind_text:?}").into()))?;
-    let status = PaymentStatus::parse(&status_text)
-        .ok_or_else(|| sqlx::Error::Decode(format!("unknown payment status {status_text:?}").into()))?;
+    let status = PaymentStatus::parse(&status_text).ok_or_else(|| {
+        sqlx::Error::Decode(format!("unknown payment status {status_text:?}").into())
+    })?;
     // The table's CHECKs guarantee these columns are set for their kind.
     let text = |column: &str| -> Result<String, sqlx::Error> {
         Ok(row.try_get::<Option<String>, _>(column)?.unwrap_or_default())
@@ -201,7 +203,12 @@ impl Store {
     }
 
     /// Requests matching `filter`, newest first, and how many match in all.
-    pub async fn payment_requests(&self, filter: PaymentFilter, offset: i64, limit: i64) -> StoreResult<(Vec<PaymentRequest>, i64)> {
+    pub async fn payment_requests(
+        &self,
+        filter: PaymentFilter,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<(Vec<PaymentRequest>, i64)> {
         // Absent filters are bound as '' and -1 (not NULL): PostgreSQL cannot infer the type of
         // a parameter that is only compared with NULL, and one statement serves both engines.
         let filter_sql = "FROM payment_requests r JOIN users u ON u.id = r.user_id \
@@ -209,14 +216,16 @@ impl Store {
         let status = filter.status.map_or("", PaymentStatus::as_str);
         let parent_id = filter.parent_id.unwrap_or(-1);
         let user_id = filter.user_id.unwrap_or(-1);
-        let rows = sqlx::query(&format!("SELECT {REQUEST_COLUMNS} {filter_sql} ORDER BY r.id DESC LIMIT $4 OFFSET $5"))
-            .bind(status)
-            .bind(parent_id)
-            .bind(user_id)
-            .bind(limit)
-            .bind(offset)
-            .fetch_all(self.pool())
-            .await?;
+        let rows = sqlx::query(&format!(
+            "SELECT {REQUEST_COLUMNS} {filter_sql} ORDER BY r.id DESC LIMIT $4 OFFSET $5"
+        ))
+        .bind(status)
+        .bind(parent_id)
+        .bind(user_id)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.pool())
+        .await?;
         let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {filter_sql}"))
             .bind(status)
             .bind(parent_id)
@@ -242,7 +251,10 @@ impl Writer {
         .fetch_optional(self.conn())
         .await?
         .ok_or(StoreError::NotFound)?;
-        Ok(Funds { balance_minor: row.try_get("balance_minor")?, exposure_minor: row.try_get("exposure_minor")? })
+        Ok(Funds {
+            balance_minor: row.try_get("balance_minor")?,
+            exposure_minor: row.try_get("exposure_minor")?,
+        })
     }
 
     /// How many requests of the user are open, and how much the open withdrawals add up to.
@@ -256,7 +268,10 @@ impl Writer {
         .bind(user_id)
         .fetch_one(self.conn())
         .await?;
-        Ok(OpenRequests { count: row.try_get("open_count")?, withdraw_minor: row.try_get("withdraw_minor")? })
+        Ok(OpenRequests {
+            count: row.try_get("open_count")?,
+            withdraw_minor: row.try_get("withdraw_minor")?,
+        })
     }
 
     /// Stores a new pending request and returns its id. A deposit whose reference is already
@@ -301,7 +316,11 @@ impl Writer {
 
     /// Claims a pending request for an approval: pending → processing. False when it was not
     /// pending (already decided, or another approval holds it).
-    pub async fn claim_payment_request(&mut self, request_id: i64, decided_by_user_id: Option<i64>) -> StoreResult<bool> {
+    pub async fn claim_payment_request(
+        &mut self,
+        request_id: i64,
+        decided_by_user_id: Option<i64>,
+    ) -> StoreResult<bool> {
         let changed = sqlx::query(
             "UPDATE payment_requests SET status = 'processing', decided_by_user_id = $2 \
              WHERE id = $1 AND status = 'pending'",
@@ -315,7 +334,13 @@ impl Writer {
     }
 
     /// Marks a claimed request approved with the transfer it caused: processing → approved.
-    pub async fn approve_payment_request(&mut self, request_id: i64, transaction_id: i64, remark: &str, now_ms: i64) -> StoreResult<bool> {
+    pub async fn approve_payment_request(
+        &mut self,
+        request_id: i64,
+        transaction_id: i64,
+        remark: &str,
+        now_ms: i64,
+    ) -> StoreResult<bool> {
         let changed = sqlx::query(
             "UPDATE payment_requests SET status = 'approved', transaction_id = $2, remark = $3, decided_at_ms = $4 \
              WHERE id = $1 AND status = 'processing'",

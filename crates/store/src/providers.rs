@@ -58,7 +58,8 @@ pub struct NewCasinoProvider<'a> {
 }
 
 /// The categories of the world-casino catalogue (the spec's list, the table's CHECK).
-pub const WORLD_CASINO_CATEGORIES: [&str; 6] = ["Crash Games", "Live Game Shows", "Live", "Poker", "Virtual", "Live Dealer"];
+pub const WORLD_CASINO_CATEGORIES: [&str; 6] =
+    ["Crash Games", "Live Game Shows", "Live", "Poker", "Virtual", "Live Dealer"];
 
 /// Most games the catalogue lists.
 pub const MAX_WORLD_CASINO_GAMES: i64 = 2_000;
@@ -128,7 +129,10 @@ fn secret_slot(code: &str) -> SecretSlot {
     SecretSlot::new("casino_providers", "hmac_secret", code)
 }
 
-fn provider_from_row(row: &AnyRow, keyring: Result<&Keyring, SecretError>) -> StoreResult<CasinoProvider> {
+fn provider_from_row(
+    row: &AnyRow,
+    keyring: Result<&Keyring, SecretError>,
+) -> StoreResult<CasinoProvider> {
     let code: String = row.try_get("code")?;
     let sealed: String = row.try_get("hmac_secret")?;
     Ok(CasinoProvider {
@@ -172,26 +176,32 @@ fn game_from_row(row: &AnyRow) -> Result<WorldCasinoGame, sqlx::Error> {
 impl Store {
     /// The provider that signs as `code`.
     pub async fn casino_provider_by_code(&self, code: &str) -> StoreResult<Option<CasinoProvider>> {
-        let row = sqlx::query(&format!("SELECT {PROVIDER_COLUMNS} FROM casino_providers WHERE code = $1"))
-            .bind(code)
-            .fetch_optional(self.pool())
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {PROVIDER_COLUMNS} FROM casino_providers WHERE code = $1"
+        ))
+        .bind(code)
+        .fetch_optional(self.pool())
+        .await?;
         row.as_ref().map(|row| provider_from_row(row, self.keyring())).transpose()
     }
 
     /// Every provider, the built-in one first, then by code.
     pub async fn casino_providers(&self) -> StoreResult<Vec<CasinoProvider>> {
-        let rows = sqlx::query(&format!("SELECT {PROVIDER_COLUMNS} FROM casino_providers ORDER BY is_builtin DESC, code"))
-            .fetch_all(self.pool())
-            .await?;
+        let rows = sqlx::query(&format!(
+            "SELECT {PROVIDER_COLUMNS} FROM casino_providers ORDER BY is_builtin DESC, code"
+        ))
+        .fetch_all(self.pool())
+        .await?;
         rows.iter().map(|row| provider_from_row(row, self.keyring())).collect()
     }
 
     /// The built-in provider, once the server has created it.
     pub async fn builtin_casino_provider(&self) -> StoreResult<Option<CasinoProvider>> {
-        let row = sqlx::query(&format!("SELECT {PROVIDER_COLUMNS} FROM casino_providers WHERE is_builtin = 1"))
-            .fetch_optional(self.pool())
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {PROVIDER_COLUMNS} FROM casino_providers WHERE is_builtin = 1"
+        ))
+        .fetch_optional(self.pool())
+        .await?;
         row.as_ref().map(|row| provider_from_row(row, self.keyring())).transpose()
     }
 
@@ -244,7 +254,11 @@ impl Store {
 
 impl Writer {
     /// Adds a provider; a code already taken (or a second built-in provider) is a conflict.
-    pub async fn insert_casino_provider(&mut self, provider: &NewCasinoProvider<'_>, now_ms: i64) -> StoreResult<i64> {
+    pub async fn insert_casino_provider(
+        &mut self,
+        provider: &NewCasinoProvider<'_>,
+        now_ms: i64,
+    ) -> StoreResult<i64> {
         let sealed = seal_column(self.keyring(), provider.hmac_secret, secret_slot(provider.code))?;
         let inserted = sqlx::query_scalar(
             "INSERT INTO casino_providers (code, name, hmac_secret, launch_url, is_builtin, is_active, created_at_ms) \
@@ -271,8 +285,15 @@ impl Writer {
 
     /// The built-in provider, created with `provider` when there is none yet. Two servers
     /// starting at once both end with the same row: the insert does nothing on a conflict.
-    pub async fn ensure_builtin_casino_provider(&mut self, provider: &NewCasinoProvider<'_>, now_ms: i64) -> StoreResult<CasinoProvider> {
-        assert!(provider.launch_url.is_none(), "the built-in provider has no launch URL of its own");
+    pub async fn ensure_builtin_casino_provider(
+        &mut self,
+        provider: &NewCasinoProvider<'_>,
+        now_ms: i64,
+    ) -> StoreResult<CasinoProvider> {
+        assert!(
+            provider.launch_url.is_none(),
+            "the built-in provider has no launch URL of its own"
+        );
         let sealed = seal_column(self.keyring(), provider.hmac_secret, secret_slot(provider.code))?;
         sqlx::query(
             "INSERT INTO casino_providers (code, name, hmac_secret, launch_url, is_builtin, is_active, created_at_ms) \
@@ -285,20 +306,32 @@ impl Writer {
         .bind(now_ms)
         .execute(self.conn())
         .await?;
-        let row = sqlx::query(&format!("SELECT {PROVIDER_COLUMNS} FROM casino_providers WHERE is_builtin = 1"))
-            .fetch_optional(self.conn())
-            .await?
-            .ok_or_else(|| {
-                StoreError::Conflict(format!("the provider code {} is taken by a provider that is not built in", provider.code))
-            })?;
+        let row = sqlx::query(&format!(
+            "SELECT {PROVIDER_COLUMNS} FROM casino_providers WHERE is_builtin = 1"
+        ))
+        .fetch_optional(self.conn())
+        .await?
+        .ok_or_else(|| {
+            StoreError::Conflict(format!(
+                "the provider code {} is taken by a provider that is not built in",
+                provider.code
+            ))
+        })?;
         let keyring = self.keyring.clone();
         provider_from_row(&row, keyring.as_deref().ok_or(SecretError::NoKey))
     }
 
     /// Adds a game to the catalogue unless the provider already lists its code (or the public
     /// id is taken); true when it was added.
-    pub async fn add_world_casino_game(&mut self, game: &NewWorldCasinoGame<'_>) -> StoreResult<bool> {
-        assert!(WORLD_CASINO_CATEGORIES.contains(&game.category), "unknown category {}", game.category);
+    pub async fn add_world_casino_game(
+        &mut self,
+        game: &NewWorldCasinoGame<'_>,
+    ) -> StoreResult<bool> {
+        assert!(
+            WORLD_CASINO_CATEGORIES.contains(&game.category),
+            "unknown category {}",
+            game.category
+        );
         let done = sqlx::query(
             "INSERT INTO world_casino_games (game_id, provider_id, game_code, game_name, category, sub_provider_name, \
              sub_type, url_thumb, display_order) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
@@ -320,13 +353,19 @@ impl Writer {
     /// Replaces an outside provider's signing secret; `NotFound` when there is no such outside
     /// provider (the built-in one's secret is held by the running server, so it is not changed
     /// here).
-    pub async fn set_casino_provider_secret(&mut self, code: &str, hmac_secret: &str) -> StoreResult<()> {
+    pub async fn set_casino_provider_secret(
+        &mut self,
+        code: &str,
+        hmac_secret: &str,
+    ) -> StoreResult<()> {
         let sealed = seal_column(self.keyring(), hmac_secret, secret_slot(code))?;
-        let done = sqlx::query("UPDATE casino_providers SET hmac_secret = $1 WHERE code = $2 AND is_builtin = 0")
-            .bind(sealed)
-            .bind(code)
-            .execute(self.conn())
-            .await?;
+        let done = sqlx::query(
+            "UPDATE casino_providers SET hmac_secret = $1 WHERE code = $2 AND is_builtin = 0",
+        )
+        .bind(sealed)
+        .bind(code)
+        .execute(self.conn())
+        .await?;
         if done.rows_affected() == 0 {
             return Err(StoreError::NotFound);
         }
@@ -334,7 +373,11 @@ impl Writer {
     }
 
     /// Switches a catalogue game on or off; `NotFound` for an unknown public id.
-    pub async fn set_world_casino_game_active(&mut self, game_id: &str, active: bool) -> StoreResult<()> {
+    pub async fn set_world_casino_game_active(
+        &mut self,
+        game_id: &str,
+        active: bool,
+    ) -> StoreResult<()> {
         let done = sqlx::query("UPDATE world_casino_games SET is_active = $1 WHERE game_id = $2")
             .bind(flag(active))
             .bind(game_id)

@@ -68,19 +68,11 @@ pub struct SecretSlot {
 
 impl SecretSlot {
     pub fn new(table: &'static str, column: &'static str, row: impl ToString) -> SecretSlot {
-        SecretSlot {
-            table,
-            column,
-            row: row.to_string(),
-        }
+        SecretSlot { table, column, row: row.to_string() }
     }
 
     fn associated_data(&self, header: &str) -> Vec<u8> {
-        format!(
-            "backlay {header} {}.{} {}",
-            self.table, self.column, self.row
-        )
-        .into_bytes()
+        format!("backlay {header} {}.{} {}", self.table, self.column, self.row).into_bytes()
     }
 }
 
@@ -98,10 +90,7 @@ struct Key {
 impl Key {
     fn new(bytes: &[u8; KEY_BYTES]) -> Key {
         let digest = Sha256::digest(bytes);
-        Key {
-            id: hex::encode(&digest[..4]),
-            cipher: XChaCha20Poly1305::new(bytes.into()),
-        }
+        Key { id: hex::encode(&digest[..4]), cipher: XChaCha20Poly1305::new(bytes.into()) }
     }
 }
 
@@ -122,21 +111,16 @@ fn parse_keys(text: &str, source: &str) -> anyhow::Result<Vec<Key>> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        for item in line
-            .split(',')
-            .map(str::trim)
-            .filter(|item| !item.is_empty())
-        {
-            let bytes: [u8; KEY_BYTES] = STANDARD
-                .decode(item)
-                .ok()
-                .and_then(|bytes| bytes.try_into().ok())
-                .ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "{source}, line {}: not a base64-encoded {KEY_BYTES}-byte key",
-                        n + 1
-                    )
-                })?;
+        for item in line.split(',').map(str::trim).filter(|item| !item.is_empty()) {
+            let bytes: [u8; KEY_BYTES] =
+                STANDARD.decode(item).ok().and_then(|bytes| bytes.try_into().ok()).ok_or_else(
+                    || {
+                        anyhow::anyhow!(
+                            "{source}, line {}: not a base64-encoded {KEY_BYTES}-byte key",
+                            n + 1
+                        )
+                    },
+                )?;
             keys.push(Key::new(&bytes));
         }
     }
@@ -201,10 +185,7 @@ impl Keyring {
         }
         Ok(Keyring {
             keys: RwLock::new(keys),
-            file: Some(std::sync::Mutex::new(KeyFile {
-                path: path.to_path_buf(),
-                seen,
-            })),
+            file: Some(std::sync::Mutex::new(KeyFile { path: path.to_path_buf(), seen })),
             source,
         })
     }
@@ -248,12 +229,7 @@ impl Keyring {
 
     /// The ids of the keys, the sealing one first.
     pub fn key_ids(&self) -> Vec<String> {
-        self.keys
-            .read()
-            .expect("keyring lock")
-            .iter()
-            .map(|k| k.id.clone())
-            .collect()
+        self.keys.read().expect("keyring lock").iter().map(|k| k.id.clone()).collect()
     }
 
     /// The id of the key that seals now (after reading a changed key file again).
@@ -295,13 +271,7 @@ impl Keyring {
         let aad = slot.associated_data(&header);
         let sealed = key
             .cipher
-            .encrypt(
-                XNonce::from_slice(&nonce),
-                Payload {
-                    msg: plain,
-                    aad: &aad,
-                },
-            )
+            .encrypt(XNonce::from_slice(&nonce), Payload { msg: plain, aad: &aad })
             .expect("XChaCha20-Poly1305 seals any message that fits in memory");
         let mut body = nonce.to_vec();
         body.extend_from_slice(&sealed);
@@ -320,22 +290,14 @@ impl Keyring {
             .find(|k| k.id == key_id)
             .ok_or_else(|| SecretError::UnknownKey(key_id.to_string()))?;
         let (header, body) = sealed.rsplit_once(':').ok_or(SecretError::Malformed)?;
-        let body = URL_SAFE_NO_PAD
-            .decode(body)
-            .map_err(|_| SecretError::Malformed)?;
+        let body = URL_SAFE_NO_PAD.decode(body).map_err(|_| SecretError::Malformed)?;
         if body.len() < NONCE_BYTES {
             return Err(SecretError::Malformed);
         }
         let (nonce, ciphertext) = body.split_at(NONCE_BYTES);
         let aad = slot.associated_data(header);
         key.cipher
-            .decrypt(
-                XNonce::from_slice(nonce),
-                Payload {
-                    msg: ciphertext,
-                    aad: &aad,
-                },
-            )
+            .decrypt(XNonce::from_slice(nonce), Payload { msg: ciphertext, aad: &aad })
             .map_err(|_| SecretError::Tampered)
     }
 
@@ -345,19 +307,13 @@ impl Keyring {
     }
 
     fn has_key(&self, key_id: &str) -> bool {
-        self.keys
-            .read()
-            .expect("keyring lock")
-            .iter()
-            .any(|k| k.id == key_id)
+        self.keys.read().expect("keyring lock").iter().any(|k| k.id == key_id)
     }
 }
 
 /// The key id of a sealed value, and whether the value is sealed at all.
 fn sealed_key_id(value: &str) -> Result<(&str, &str), SecretError> {
-    let rest = value
-        .strip_prefix(SEALED_PREFIX)
-        .ok_or(SecretError::NotSealed)?;
+    let rest = value.strip_prefix(SEALED_PREFIX).ok_or(SecretError::NotSealed)?;
     let (key_id, body) = rest.split_once(':').ok_or(SecretError::Malformed)?;
     if key_id.len() != 8 || !key_id.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(SecretError::Malformed);
@@ -431,12 +387,11 @@ impl Store {
     pub async fn count_sealed_secrets(&self) -> StoreResult<u64> {
         let mut total = 0;
         for (table, column, _) in SEALED_COLUMNS {
-            let count: i64 = sqlx::query_scalar(&format!(
-                "SELECT COUNT(*) FROM {table} WHERE {column} LIKE $1"
-            ))
-            .bind(format!("{SEALED_PREFIX}%"))
-            .fetch_one(self.pool())
-            .await?;
+            let count: i64 =
+                sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table} WHERE {column} LIKE $1"))
+                    .bind(format!("{SEALED_PREFIX}%"))
+                    .fetch_one(self.pool())
+                    .await?;
             total += u64::try_from(count).unwrap_or(0);
         }
         Ok(total)
@@ -448,10 +403,9 @@ impl Store {
     /// Values sealed with a key not in the keyring, or that do not open, are left as they are
     /// and reported.
     pub async fn seal_secrets(&self, reseal_all: bool) -> StoreResult<SealReport> {
-        let keyring = self.keyring().map_err(|source| StoreError::Secret {
-            slot: "the stored secrets".into(),
-            source,
-        })?;
+        let keyring = self
+            .keyring()
+            .map_err(|source| StoreError::Secret { slot: "the stored secrets".into(), source })?;
         let current = keyring.current_key_id();
         let mut report = SealReport::default();
         let mut writer = self.begin_write().await?;
@@ -478,11 +432,8 @@ impl Store {
                     }
                     Ok((key_id, _)) if !reseal_all => {
                         let known = keyring.has_key(key_id);
-                        let count = if known {
-                            &mut report.by_key
-                        } else {
-                            &mut report.unknown_keys
-                        };
+                        let count =
+                            if known { &mut report.by_key } else { &mut report.unknown_keys };
                         *count.entry(key_id.to_string()).or_default() += 1;
                         continue;
                     }
@@ -526,10 +477,7 @@ pub(crate) fn open_column(
 ) -> StoreResult<String> {
     keyring
         .and_then(|k| k.open_text(value, &slot))
-        .map_err(|source| StoreError::Secret {
-            slot: slot.to_string(),
-            source,
-        })
+        .map_err(|source| StoreError::Secret { slot: slot.to_string(), source })
 }
 
 /// Seals a value for its column.
@@ -540,10 +488,7 @@ pub(crate) fn seal_column(
 ) -> StoreResult<String> {
     keyring
         .map(|k| k.seal(plain.as_bytes(), &slot))
-        .map_err(|source| StoreError::Secret {
-            slot: slot.to_string(),
-            source,
-        })
+        .map_err(|source| StoreError::Secret { slot: slot.to_string(), source })
 }
 
 #[cfg(test)]
@@ -573,11 +518,7 @@ mod tests {
             SecretSlot::new("users", "totp_pending_secret", 7),
             SecretSlot::new("casino_providers", "hmac_secret", 7),
         ] {
-            assert_eq!(
-                keys.open(&sealed, &elsewhere),
-                Err(SecretError::Tampered),
-                "{elsewhere}"
-            );
+            assert_eq!(keys.open(&sealed, &elsewhere), Err(SecretError::Tampered), "{elsewhere}");
         }
         // A changed byte does not open either.
         let mut altered = sealed.clone().into_bytes();
@@ -594,15 +535,9 @@ mod tests {
         let (one, other) = (keyring(), keyring());
         let slot = SecretSlot::new("casino_providers", "hmac_secret", "evo");
         let sealed = one.seal(b"secret", &slot);
-        assert_eq!(
-            other.open(&sealed, &slot),
-            Err(SecretError::UnknownKey(one.current_key_id()))
-        );
+        assert_eq!(other.open(&sealed, &slot), Err(SecretError::UnknownKey(one.current_key_id())));
         assert_eq!(other.open("0123abcd", &slot), Err(SecretError::NotSealed));
-        assert_eq!(
-            other.open("sealed:v1:zz:abc", &slot),
-            Err(SecretError::Malformed)
-        );
+        assert_eq!(other.open("sealed:v1:zz:abc", &slot), Err(SecretError::Malformed));
         // A keyring holding both (the new one first) opens what either sealed and seals with the first.
         let both =
             Keyring::from_text(&format!("{}\n", [new_key(), new_key()].join(",")), "test").unwrap();
@@ -614,25 +549,13 @@ mod tests {
         let (a, b) = (new_key(), new_key());
         let ring = Keyring::from_text(&format!("# comment\n\n{a}\n {b} \n"), "test").unwrap();
         let ids = ring.key_ids();
-        assert_eq!(
-            ids,
-            Keyring::from_text(&format!("{a},{b}"), "test")
-                .unwrap()
-                .key_ids()
-        );
+        assert_eq!(ids, Keyring::from_text(&format!("{a},{b}"), "test").unwrap().key_ids());
         assert_eq!(ids[0], ring.current_key_id());
         assert_eq!(ids[0].len(), 8);
-        let short = Keyring::from_text("c2hvcnQ=", "BACKLAY_SECRET_KEY")
-            .unwrap_err()
-            .to_string();
+        let short = Keyring::from_text("c2hvcnQ=", "BACKLAY_SECRET_KEY").unwrap_err().to_string();
+        assert_eq!(short, "BACKLAY_SECRET_KEY, line 1: not a base64-encoded 32-byte key");
         assert_eq!(
-            short,
-            "BACKLAY_SECRET_KEY, line 1: not a base64-encoded 32-byte key"
-        );
-        assert_eq!(
-            Keyring::from_text("# nothing\n", "f")
-                .unwrap_err()
-                .to_string(),
+            Keyring::from_text("# nothing\n", "f").unwrap_err().to_string(),
             "f holds no key"
         );
     }
@@ -645,15 +568,9 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt as _;
-            assert_eq!(
-                std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-                0o600
-            );
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
         }
-        assert!(
-            Keyring::create_file(&path).is_err(),
-            "an existing key file is never replaced"
-        );
+        assert!(Keyring::create_file(&path).is_err(), "an existing key file is never replaced");
         let slot = SecretSlot::new("users", "totp_secret", 1);
         let old_id = ring.current_key_id();
         let sealed_before = ring.seal(b"before", &slot);

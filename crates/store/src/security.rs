@@ -74,7 +74,9 @@ async fn fetch_totp_state<'e, E: Executor<'e, Database = Any>>(
         .ok_or(StoreError::NotFound)?;
     let stored_secret: Option<String> = row.try_get("totp_secret")?;
     let stored_pending_secret: Option<String> = row.try_get("totp_pending_secret")?;
-    let open = |stored: &Option<String>, slot: SecretSlot| stored.as_deref().map(|value| open_column(keyring.clone(), value, slot)).transpose();
+    let open = |stored: &Option<String>, slot: SecretSlot| {
+        stored.as_deref().map(|value| open_column(keyring.clone(), value, slot)).transpose()
+    };
     Ok(TotpState {
         enabled: row.try_get::<i64, _>("totp_enabled")? != 0,
         secret: open(&stored_secret, secret_slot(user_id))?,
@@ -91,7 +93,12 @@ impl Store {
     }
 
     /// The challenge for a token hash if it has not expired and has wrong codes to spare.
-    pub async fn live_otp_challenge(&self, token_hash: &str, now_ms: i64, max_attempts: i64) -> StoreResult<Option<OtpChallenge>> {
+    pub async fn live_otp_challenge(
+        &self,
+        token_hash: &str,
+        now_ms: i64,
+        max_attempts: i64,
+    ) -> StoreResult<Option<OtpChallenge>> {
         let row = sqlx::query(
             "SELECT id, user_id, attempts, expires_at_ms FROM login_otp_challenges \
              WHERE token_hash = $1 AND expires_at_ms > $2 AND attempts < $3",
@@ -120,20 +127,33 @@ impl Writer {
 
     /// Stores a new pending secret, replacing any earlier one. `false` when security auth is
     /// already on (the pending secret is then left alone).
-    pub async fn set_pending_totp_secret(&mut self, user_id: i64, secret: &str) -> StoreResult<bool> {
+    pub async fn set_pending_totp_secret(
+        &mut self,
+        user_id: i64,
+        secret: &str,
+    ) -> StoreResult<bool> {
         let sealed = seal_column(self.keyring(), secret, pending_slot(user_id))?;
-        let done = sqlx::query("UPDATE users SET totp_pending_secret = $1 WHERE id = $2 AND totp_enabled = 0")
-            .bind(sealed)
-            .bind(user_id)
-            .execute(self.conn())
-            .await?;
+        let done = sqlx::query(
+            "UPDATE users SET totp_pending_secret = $1 WHERE id = $2 AND totp_enabled = 0",
+        )
+        .bind(sealed)
+        .bind(user_id)
+        .execute(self.conn())
+        .await?;
         Ok(done.rows_affected() == 1)
     }
 
     /// Turns security auth on with the pending secret of `seen` (as read), proven by a code of
     /// `step`. `false` when it is already on or the pending secret changed since it was read.
-    pub async fn enable_totp(&mut self, user_id: i64, seen: &TotpState, step: i64) -> StoreResult<bool> {
-        let (Some(pending), Some(stored_pending)) = (&seen.pending_secret, &seen.stored_pending_secret) else {
+    pub async fn enable_totp(
+        &mut self,
+        user_id: i64,
+        seen: &TotpState,
+        step: i64,
+    ) -> StoreResult<bool> {
+        let (Some(pending), Some(stored_pending)) =
+            (&seen.pending_secret, &seen.stored_pending_secret)
+        else {
             return Ok(false);
         };
         // Sealed again for the active column: the pending value is bound to its own.
@@ -154,7 +174,12 @@ impl Writer {
     /// Records that a code of `step` for the active secret of `seen` (as read) was used. `false`
     /// when a code of this step or a later one was already used (a replay), or the secret
     /// changed meanwhile.
-    pub async fn use_totp_step(&mut self, user_id: i64, seen: &TotpState, step: i64) -> StoreResult<bool> {
+    pub async fn use_totp_step(
+        &mut self,
+        user_id: i64,
+        seen: &TotpState,
+        step: i64,
+    ) -> StoreResult<bool> {
         let Some(stored_secret) = &seen.stored_secret else { return Ok(false) };
         // One statement reads and writes the last step, so two requests racing with one code
         // cannot both pass: PostgreSQL re-checks the WHERE after waiting for the row lock, and
@@ -190,7 +215,12 @@ impl Writer {
 
     /// Opens a log-in challenge. Expired challenges (of anyone) are swept first, and the user
     /// keeps at most `max_live_per_user` (the newest), so the table stays small.
-    pub async fn insert_otp_challenge(&mut self, new: &NewOtpChallenge<'_>, now_ms: i64, max_live_per_user: i64) -> StoreResult<i64> {
+    pub async fn insert_otp_challenge(
+        &mut self,
+        new: &NewOtpChallenge<'_>,
+        now_ms: i64,
+        max_live_per_user: i64,
+    ) -> StoreResult<i64> {
         sqlx::query("DELETE FROM login_otp_challenges WHERE expires_at_ms <= $1")
             .bind(now_ms)
             .execute(self.conn())
@@ -219,7 +249,11 @@ impl Writer {
 
     /// Counts a wrong code against a challenge; the wrong codes so far, or `None` when the
     /// challenge was already used up or consumed.
-    pub async fn record_wrong_otp(&mut self, challenge_id: i64, max_attempts: i64) -> StoreResult<Option<i64>> {
+    pub async fn record_wrong_otp(
+        &mut self,
+        challenge_id: i64,
+        max_attempts: i64,
+    ) -> StoreResult<Option<i64>> {
         Ok(sqlx::query_scalar(
             "UPDATE login_otp_challenges SET attempts = attempts + 1 WHERE id = $1 AND attempts < $2 RETURNING attempts",
         )
@@ -230,7 +264,12 @@ impl Writer {
     }
 
     /// Uses a challenge up. `true` only for the one request that removed it while it was live.
-    pub async fn consume_otp_challenge(&mut self, challenge_id: i64, now_ms: i64, max_attempts: i64) -> StoreResult<bool> {
+    pub async fn consume_otp_challenge(
+        &mut self,
+        challenge_id: i64,
+        now_ms: i64,
+        max_attempts: i64,
+    ) -> StoreResult<bool> {
         let done = sqlx::query("DELETE FROM login_otp_challenges WHERE id = $1 AND expires_at_ms > $2 AND attempts < $3")
             .bind(challenge_id)
             .bind(now_ms)

@@ -16,7 +16,11 @@ pub struct SessionUser {
 
 impl Store {
     /// The live session for a token hash: not revoked, not expired, user not locked.
-    pub async fn session_by_token_hash(&self, token_hash: &str, now_ms: i64) -> StoreResult<Option<SessionUser>> {
+    pub async fn session_by_token_hash(
+        &self,
+        token_hash: &str,
+        now_ms: i64,
+    ) -> StoreResult<Option<SessionUser>> {
         let row = sqlx::query(
             "SELECT s.id AS session_id, u.id, u.user_name, u.role, u.parent_id, u.is_locked, \
              u.is_change_password, u.dial_code, u.mobile, u.max_exposure_minor, u.created_at_ms \
@@ -34,10 +38,11 @@ impl Store {
 
     /// True when a session was ever opened with this token hash, live or not.
     pub async fn session_was_issued(&self, token_hash: &str) -> StoreResult<bool> {
-        let found: Option<i64> = sqlx::query_scalar("SELECT id FROM sessions WHERE token_hash = $1")
-            .bind(token_hash)
-            .fetch_optional(self.pool())
-            .await?;
+        let found: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM sessions WHERE token_hash = $1")
+                .bind(token_hash)
+                .fetch_optional(self.pool())
+                .await?;
         Ok(found.is_some())
     }
 }
@@ -65,16 +70,23 @@ impl Writer {
     }
 
     pub async fn revoke_session(&mut self, session_id: i64, now_ms: i64) -> StoreResult<()> {
-        sqlx::query("UPDATE sessions SET revoked_at_ms = $1 WHERE id = $2 AND revoked_at_ms IS NULL")
-            .bind(now_ms)
-            .bind(session_id)
-            .execute(self.conn())
-            .await?;
+        sqlx::query(
+            "UPDATE sessions SET revoked_at_ms = $1 WHERE id = $2 AND revoked_at_ms IS NULL",
+        )
+        .bind(now_ms)
+        .bind(session_id)
+        .execute(self.conn())
+        .await?;
         Ok(())
     }
 
     /// Revokes every live session of a user except `keep_session_id` (pass -1 to keep none).
-    pub async fn revoke_user_sessions(&mut self, user_id: i64, keep_session_id: i64, now_ms: i64) -> StoreResult<u64> {
+    pub async fn revoke_user_sessions(
+        &mut self,
+        user_id: i64,
+        keep_session_id: i64,
+        now_ms: i64,
+    ) -> StoreResult<u64> {
         let done = sqlx::query(
             "UPDATE sessions SET revoked_at_ms = $1 WHERE user_id = $2 AND id <> $3 AND revoked_at_ms IS NULL",
         )

@@ -9,7 +9,8 @@ use crate::{Store, StoreResult, Writer};
 
 impl Store {
     pub async fn settings(&self) -> StoreResult<BTreeMap<String, String>> {
-        let rows = sqlx::query("SELECT key, value FROM global_settings").fetch_all(self.pool()).await?;
+        let rows =
+            sqlx::query("SELECT key, value FROM global_settings").fetch_all(self.pool()).await?;
         rows.iter()
             .map(|row| Ok((row.try_get("key")?, row.try_get("value")?)))
             .collect::<Result<_, sqlx::Error>>()

@@ -84,7 +84,10 @@ pub(crate) fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
     })
 }
 
-async fn fetch_user<'e, E: Executor<'e, Database = Any>>(executor: E, user_id: i64) -> StoreResult<User> {
+async fn fetch_user<'e, E: Executor<'e, Database = Any>>(
+    executor: E,
+    user_id: i64,
+) -> StoreResult<User> {
     let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
     let row = sqlx::query(&sql)
         .bind(user_id)
@@ -109,11 +112,10 @@ impl Store {
 
     /// The user and password hash for a log-in attempt, by name ignoring case.
     pub async fn user_for_login(&self, user_name: &str) -> StoreResult<Option<(User, String)>> {
-        let sql = format!("SELECT {USER_COLUMNS}, password_hash FROM users WHERE user_name_key = $1");
-        let row = sqlx::query(&sql)
-            .bind(user_name.to_lowercase())
-            .fetch_optional(self.pool())
-            .await?;
+        let sql =
+            format!("SELECT {USER_COLUMNS}, password_hash FROM users WHERE user_name_key = $1");
+        let row =
+            sqlx::query(&sql).bind(user_name.to_lowercase()).fetch_optional(self.pool()).await?;
         match row {
             None => Ok(None),
             Some(row) => Ok(Some((user_from_row(&row)?, row.try_get("password_hash")?))),
@@ -147,11 +149,8 @@ impl Store {
         offset: i64,
         limit: i64,
     ) -> StoreResult<(Vec<UserWithBalance>, i64)> {
-        let columns = USER_COLUMNS
-            .split(", ")
-            .map(|c| format!("u.{c}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let columns =
+            USER_COLUMNS.split(", ").map(|c| format!("u.{c}")).collect::<Vec<_>>().join(", ");
         // `$1 IS NULL` would need a typed NULL on PostgreSQL; -1 is never a user id.
         let filter = parent_id.unwrap_or(-1);
         let sql = format!(
@@ -159,16 +158,13 @@ impl Store {
              JOIN ledger_accounts a ON a.user_id = u.id \
              WHERE ($1 = -1 OR u.parent_id = $1) ORDER BY u.id LIMIT $2 OFFSET $3"
         );
-        let rows = sqlx::query(&sql)
-            .bind(filter)
-            .bind(limit)
-            .bind(offset)
-            .fetch_all(self.pool())
-            .await?;
-        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE ($1 = -1 OR parent_id = $1)")
-            .bind(filter)
-            .fetch_one(self.pool())
-            .await?;
+        let rows =
+            sqlx::query(&sql).bind(filter).bind(limit).bind(offset).fetch_all(self.pool()).await?;
+        let total: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE ($1 = -1 OR parent_id = $1)")
+                .bind(filter)
+                .fetch_one(self.pool())
+                .await?;
         let users = rows
             .iter()
             .map(|row| {
@@ -221,13 +217,20 @@ impl Writer {
         Ok(user_id)
     }
 
-    pub async fn set_password(&mut self, user_id: i64, password_hash: &str, must_change: bool) -> StoreResult<()> {
-        let done = sqlx::query("UPDATE users SET password_hash = $1, is_change_password = $2 WHERE id = $3")
-            .bind(password_hash)
-            .bind(flag(must_change))
-            .bind(user_id)
-            .execute(self.conn())
-            .await?;
+    pub async fn set_password(
+        &mut self,
+        user_id: i64,
+        password_hash: &str,
+        must_change: bool,
+    ) -> StoreResult<()> {
+        let done = sqlx::query(
+            "UPDATE users SET password_hash = $1, is_change_password = $2 WHERE id = $3",
+        )
+        .bind(password_hash)
+        .bind(flag(must_change))
+        .bind(user_id)
+        .execute(self.conn())
+        .await?;
         if done.rows_affected() == 0 {
             return Err(StoreError::NotFound);
         }
@@ -235,7 +238,11 @@ impl Writer {
     }
 
     /// Sets (or with `None` removes) the most exposure the user may hold across markets.
-    pub async fn set_max_exposure(&mut self, user_id: i64, max_exposure_minor: Option<i64>) -> StoreResult<()> {
+    pub async fn set_max_exposure(
+        &mut self,
+        user_id: i64,
+        max_exposure_minor: Option<i64>,
+    ) -> StoreResult<()> {
         let done = sqlx::query("UPDATE users SET max_exposure_minor = $1 WHERE id = $2")
             .bind(max_exposure_minor)
             .bind(user_id)

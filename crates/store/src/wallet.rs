@@ -167,14 +167,16 @@ fn round_from_row(row: &AnyRow) -> Result<ProviderRound, sqlx::Error> {
         game_code: row.try_get("game_code")?,
         debited_minor: row.try_get("debited_minor")?,
         credited_minor: row.try_get("credited_minor")?,
-        state: ProviderRoundState::parse(&state)
-            .ok_or_else(|| sqlx::Error::Decode(format!("unknown provider round state {state:?}").into()))?,
+        state: ProviderRoundState::parse(&state).ok_or_else(|| {
+            sqlx::Error::Decode(format!("unknown provider round state {state:?}").into())
+        })?,
         created_at_ms: row.try_get("created_at_ms")?,
         settled_at_ms: row.try_get("settled_at_ms")?,
     })
 }
 
-const TX_COLUMNS: &str = "id, provider_id, provider_tx_id, kind, user_id, round_id, amount_minor, reverses_id, \
+const TX_COLUMNS: &str =
+    "id, provider_id, provider_tx_id, kind, user_id, round_id, amount_minor, reverses_id, \
      request_hash, answer_json, ledger_transaction_id, created_at_ms";
 
 fn tx_from_row(row: &AnyRow) -> Result<WalletTx, sqlx::Error> {
@@ -183,7 +185,8 @@ fn tx_from_row(row: &AnyRow) -> Result<WalletTx, sqlx::Error> {
         id: row.try_get("id")?,
         provider_id: row.try_get("provider_id")?,
         provider_tx_id: row.try_get("provider_tx_id")?,
-        kind: WalletKind::parse(&kind).ok_or_else(|| sqlx::Error::Decode(format!("unknown wallet kind {kind:?}").into()))?,
+        kind: WalletKind::parse(&kind)
+            .ok_or_else(|| sqlx::Error::Decode(format!("unknown wallet kind {kind:?}").into()))?,
         user_id: row.try_get("user_id")?,
         round_pk: row.try_get("round_id")?,
         amount_minor: row.try_get("amount_minor")?,
@@ -197,7 +200,11 @@ fn tx_from_row(row: &AnyRow) -> Result<WalletTx, sqlx::Error> {
 
 impl Store {
     /// The accepted call a provider sent with this tx id.
-    pub async fn wallet_tx_by_ref(&self, provider_id: i64, provider_tx_id: &str) -> StoreResult<Option<WalletTx>> {
+    pub async fn wallet_tx_by_ref(
+        &self,
+        provider_id: i64,
+        provider_tx_id: &str,
+    ) -> StoreResult<Option<WalletTx>> {
         let row = sqlx::query(&format!("SELECT {TX_COLUMNS} FROM wallet_transactions WHERE provider_id = $1 AND provider_tx_id = $2"))
             .bind(provider_id)
             .bind(provider_tx_id)
@@ -208,31 +215,44 @@ impl Store {
 
     /// The rollback that undid a debit, if any.
     pub async fn rollback_of(&self, debit_id: i64) -> StoreResult<Option<WalletTx>> {
-        let row = sqlx::query(&format!("SELECT {TX_COLUMNS} FROM wallet_transactions WHERE reverses_id = $1"))
-            .bind(debit_id)
-            .fetch_optional(self.pool())
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {TX_COLUMNS} FROM wallet_transactions WHERE reverses_id = $1"
+        ))
+        .bind(debit_id)
+        .fetch_optional(self.pool())
+        .await?;
         Ok(row.as_ref().map(tx_from_row).transpose()?)
     }
 
     /// A provider round by the provider's id for it.
-    pub async fn provider_round(&self, provider_id: i64, round_ref: &str) -> StoreResult<Option<ProviderRound>> {
-        let row = sqlx::query(&format!("SELECT {ROUND_COLUMNS} FROM provider_rounds WHERE provider_id = $1 AND round_ref = $2"))
-            .bind(provider_id)
-            .bind(round_ref)
-            .fetch_optional(self.pool())
-            .await?;
+    pub async fn provider_round(
+        &self,
+        provider_id: i64,
+        round_ref: &str,
+    ) -> StoreResult<Option<ProviderRound>> {
+        let row = sqlx::query(&format!(
+            "SELECT {ROUND_COLUMNS} FROM provider_rounds WHERE provider_id = $1 AND round_ref = $2"
+        ))
+        .bind(provider_id)
+        .bind(round_ref)
+        .fetch_optional(self.pool())
+        .await?;
         Ok(row.as_ref().map(round_from_row).transpose()?)
     }
 
     /// A user's balance and exposure.
     pub async fn funds_of_user(&self, user_id: i64) -> StoreResult<Funds> {
-        let row = sqlx::query("SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_optional(self.pool())
-            .await?
-            .ok_or(StoreError::NotFound)?;
-        Ok(Funds { balance_minor: row.try_get("balance_minor")?, exposure_minor: row.try_get("exposure_minor")? })
+        let row = sqlx::query(
+            "SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_optional(self.pool())
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        Ok(Funds {
+            balance_minor: row.try_get("balance_minor")?,
+            exposure_minor: row.try_get("exposure_minor")?,
+        })
     }
 
     /// A user's wallet calls made between two times (inclusive, epoch ms), newest first, and
@@ -282,12 +302,16 @@ impl Store {
                     provider_code: row.try_get("provider_code")?,
                     provider_name: row.try_get("provider_name")?,
                     provider_tx_id: row.try_get("provider_tx_id")?,
-                    kind: WalletKind::parse(&kind)
-                        .ok_or_else(|| sqlx::Error::Decode(format!("unknown wallet kind {kind:?}").into()))?,
+                    kind: WalletKind::parse(&kind).ok_or_else(|| {
+                        sqlx::Error::Decode(format!("unknown wallet kind {kind:?}").into())
+                    })?,
                     amount_minor: row.try_get("amount_minor")?,
                     round_ref: row.try_get("round_ref")?,
-                    round_state: ProviderRoundState::parse(&state)
-                        .ok_or_else(|| sqlx::Error::Decode(format!("unknown provider round state {state:?}").into()))?,
+                    round_state: ProviderRoundState::parse(&state).ok_or_else(|| {
+                        sqlx::Error::Decode(
+                            format!("unknown provider round state {state:?}").into(),
+                        )
+                    })?,
                     game_code: row.try_get("game_code")?,
                     game_name: row.try_get("game_name")?,
                     rolled_back_by: row.try_get("rolled_back_by")?,
@@ -301,7 +325,11 @@ impl Store {
 
 impl Writer {
     /// The accepted call a provider sent with this tx id, as this transaction sees it.
-    pub async fn wallet_tx_by_ref(&mut self, provider_id: i64, provider_tx_id: &str) -> StoreResult<Option<WalletTx>> {
+    pub async fn wallet_tx_by_ref(
+        &mut self,
+        provider_id: i64,
+        provider_tx_id: &str,
+    ) -> StoreResult<Option<WalletTx>> {
         let row = sqlx::query(&format!("SELECT {TX_COLUMNS} FROM wallet_transactions WHERE provider_id = $1 AND provider_tx_id = $2"))
             .bind(provider_id)
             .bind(provider_tx_id)
@@ -312,28 +340,37 @@ impl Writer {
 
     /// The rollback that undid a debit, as this transaction sees it.
     pub async fn rollback_of(&mut self, debit_id: i64) -> StoreResult<Option<WalletTx>> {
-        let row = sqlx::query(&format!("SELECT {TX_COLUMNS} FROM wallet_transactions WHERE reverses_id = $1"))
-            .bind(debit_id)
-            .fetch_optional(self.conn())
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {TX_COLUMNS} FROM wallet_transactions WHERE reverses_id = $1"
+        ))
+        .bind(debit_id)
+        .fetch_optional(self.conn())
+        .await?;
         Ok(row.as_ref().map(tx_from_row).transpose()?)
     }
 
-    pub async fn provider_round(&mut self, provider_id: i64, round_ref: &str) -> StoreResult<Option<ProviderRound>> {
-        let row = sqlx::query(&format!("SELECT {ROUND_COLUMNS} FROM provider_rounds WHERE provider_id = $1 AND round_ref = $2"))
-            .bind(provider_id)
-            .bind(round_ref)
-            .fetch_optional(self.conn())
-            .await?;
+    pub async fn provider_round(
+        &mut self,
+        provider_id: i64,
+        round_ref: &str,
+    ) -> StoreResult<Option<ProviderRound>> {
+        let row = sqlx::query(&format!(
+            "SELECT {ROUND_COLUMNS} FROM provider_rounds WHERE provider_id = $1 AND round_ref = $2"
+        ))
+        .bind(provider_id)
+        .bind(round_ref)
+        .fetch_optional(self.conn())
+        .await?;
         Ok(row.as_ref().map(round_from_row).transpose()?)
     }
 
     pub async fn provider_round_by_id(&mut self, round_pk: i64) -> StoreResult<ProviderRound> {
-        let row = sqlx::query(&format!("SELECT {ROUND_COLUMNS} FROM provider_rounds WHERE id = $1"))
-            .bind(round_pk)
-            .fetch_optional(self.conn())
-            .await?
-            .ok_or(StoreError::NotFound)?;
+        let row =
+            sqlx::query(&format!("SELECT {ROUND_COLUMNS} FROM provider_rounds WHERE id = $1"))
+                .bind(round_pk)
+                .fetch_optional(self.conn())
+                .await?
+                .ok_or(StoreError::NotFound)?;
         Ok(round_from_row(&row)?)
     }
 
@@ -366,8 +403,16 @@ impl Writer {
     /// Claims a tx id by inserting its row, before any money moves. `None` when the id (or,
     /// for a rollback, the debit) was taken: on PostgreSQL the transaction is then aborted, so
     /// drop the writer and read what took it.
-    pub async fn claim_wallet_tx(&mut self, tx: &NewWalletTx<'_>, now_ms: i64) -> StoreResult<Option<i64>> {
-        assert_eq!(tx.kind == WalletKind::Rollback, tx.reverses_id.is_some(), "only a rollback reverses a debit");
+    pub async fn claim_wallet_tx(
+        &mut self,
+        tx: &NewWalletTx<'_>,
+        now_ms: i64,
+    ) -> StoreResult<Option<i64>> {
+        assert_eq!(
+            tx.kind == WalletKind::Rollback,
+            tx.reverses_id.is_some(),
+            "only a rollback reverses a debit"
+        );
         assert!(tx.amount_minor >= 0, "wallet amounts are never negative");
         let inserted = sqlx::query_scalar(
             "INSERT INTO wallet_transactions (provider_id, provider_tx_id, kind, user_id, round_id, amount_minor, \
@@ -393,7 +438,12 @@ impl Writer {
     }
 
     /// Stores a claimed call's answer and ledger transaction, in the same transaction.
-    pub async fn finish_wallet_tx(&mut self, id: i64, answer_json: &str, ledger_transaction_id: Option<i64>) -> StoreResult<()> {
+    pub async fn finish_wallet_tx(
+        &mut self,
+        id: i64,
+        answer_json: &str,
+        ledger_transaction_id: Option<i64>,
+    ) -> StoreResult<()> {
         sqlx::query("UPDATE wallet_transactions SET answer_json = $1, ledger_transaction_id = $2 WHERE id = $3")
             .bind(answer_json)
             .bind(ledger_transaction_id)
@@ -415,7 +465,12 @@ impl Writer {
     }
 
     /// Settles an open round with its credit; false when it is no longer open.
-    pub async fn settle_provider_round(&mut self, round_pk: i64, credited_minor: i64, now_ms: i64) -> StoreResult<bool> {
+    pub async fn settle_provider_round(
+        &mut self,
+        round_pk: i64,
+        credited_minor: i64,
+        now_ms: i64,
+    ) -> StoreResult<bool> {
         assert!(credited_minor >= 0, "a credit is never negative");
         let done = sqlx::query(
             "UPDATE provider_rounds SET credited_minor = credited_minor + $1, state = 'settled', settled_at_ms = $2 \
@@ -431,7 +486,11 @@ impl Writer {
 
     /// Takes a rolled-back debit out of an open round; the round is rolled back when nothing
     /// is left debited in it. False when the round is no longer open.
-    pub async fn remove_round_debit(&mut self, round_pk: i64, amount_minor: i64) -> StoreResult<bool> {
+    pub async fn remove_round_debit(
+        &mut self,
+        round_pk: i64,
+        amount_minor: i64,
+    ) -> StoreResult<bool> {
         assert!(amount_minor > 0, "a debit took money");
         let done = sqlx::query(
             "UPDATE provider_rounds SET debited_minor = debited_minor - $1, \
@@ -447,11 +506,16 @@ impl Writer {
 
     /// A user's balance and exposure as this transaction sees them.
     pub async fn funds_of_user(&mut self, user_id: i64) -> StoreResult<Funds> {
-        let row = sqlx::query("SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_optional(self.conn())
-            .await?
-            .ok_or(StoreError::NotFound)?;
-        Ok(Funds { balance_minor: row.try_get("balance_minor")?, exposure_minor: row.try_get("exposure_minor")? })
+        let row = sqlx::query(
+            "SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_optional(self.conn())
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        Ok(Funds {
+            balance_minor: row.try_get("balance_minor")?,
+            exposure_minor: row.try_get("exposure_minor")?,
+        })
     }
 }

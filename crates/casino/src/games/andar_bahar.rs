@@ -36,10 +36,7 @@ pub fn markets() -> Vec<Market> {
 /// The position (1-based, after the joker) of the first card matching the joker's rank.
 fn first_match(cards: &[Card]) -> Option<usize> {
     let joker = cards.first()?;
-    cards[1..]
-        .iter()
-        .position(|c| c.rank == joker.rank)
-        .map(|i| i + 1)
+    cards[1..].iter().position(|c| c.rank == joker.rank).map(|i| i + 1)
 }
 
 /// The joker and the cards up to the first match.
@@ -92,10 +89,7 @@ mod tests {
         let bahar = &markets()[1];
         assert_eq!(crate::market::payout(bahar, 100_00, &outcome), 200_00);
         let andar = &markets()[0];
-        assert_eq!(
-            crate::market::payout(andar, 100_00, &judge("QS QD")),
-            190_00
-        );
+        assert_eq!(crate::market::payout(andar, 100_00, &judge("QS QD")), 190_00);
         // Cards after the match are ignored.
         assert_eq!(judge("5H 6H 7H 5C 5D").winner, "Andar");
     }

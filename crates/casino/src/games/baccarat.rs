@@ -204,11 +204,7 @@ mod tests {
         for (banker, row) in table.iter().enumerate() {
             let row: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
             let banker = banker as u8;
-            assert_eq!(
-                banker_draws(banker, None),
-                row[0] == 'D',
-                "banker {banker}, player stood"
-            );
+            assert_eq!(banker_draws(banker, None), row[0] == 'D', "banker {banker}, player stood");
             for p in 0..=9u8 {
                 assert_eq!(
                     banker_draws(banker, Some(p)),
@@ -223,10 +219,7 @@ mod tests {
     fn coups_worked_by_hand() {
         // Naturals stand: Player 4+4 = 8, Banker 9+K = 9; the extra cards are not drawn.
         let c = coup("4S 9H 4D KC 5S 5H");
-        assert_eq!(
-            (c.player_total(), c.banker_total(), c.cards_used()),
-            (8, 9, 4)
-        );
+        assert_eq!((c.player_total(), c.banker_total(), c.cards_used()), (8, 9, 4));
         // Player 6 stands; Banker 5 draws (Player stood): 5 + 3 = 8.
         let c = coup("3S 2H 3D 3C 3H 9S");
         assert_eq!((c.player.len(), c.banker.len()), (2, 3));
@@ -236,16 +229,10 @@ mod tests {
         assert_eq!(c.cards_used(), 4);
         // Player 0 draws an 8 (8); Banker 3 stands on a Player 8.
         let c = coup("KS 3H QD KC 8S 9S");
-        assert_eq!(
-            (c.player_total(), c.banker_total(), c.banker.len()),
-            (8, 3, 2)
-        );
+        assert_eq!((c.player_total(), c.banker_total(), c.banker.len()), (8, 3, 2));
         // Player 1 draws a 2 (3); Banker 4 draws on a 2: 4 + 5 = 9.
         let c = coup("AS 4H KD KC 2S 5D");
-        assert_eq!(
-            (c.player_total(), c.banker_total(), c.cards_used()),
-            (3, 9, 6)
-        );
+        assert_eq!((c.player_total(), c.banker_total(), c.cards_used()), (3, 9, 6));
         // Totals are modulo 10: 9 + 8 = 17 → 7.
         let c = coup("9S KH 8D KC 2S");
         assert_eq!(c.player_total(), 7);

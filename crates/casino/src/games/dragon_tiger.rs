@@ -48,12 +48,7 @@ pub fn markets() -> Vec<Market> {
             "even",
             odds(210),
         ));
-        markets.push(Market::new(
-            format!("{code}-odd"),
-            format!("{name} Odd"),
-            "odd",
-            odds(180),
-        ));
+        markets.push(Market::new(format!("{code}-odd"), format!("{name} Odd"), "odd", odds(180)));
         markets.push(Market::new(
             format!("{code}-red"),
             format!("{name} Red"),
@@ -103,11 +98,7 @@ pub fn result(deal: &Deal) -> Outcome {
 }
 
 fn set_card_sides(outcome: &mut Outcome, side: &str, card: Card) {
-    let parity = if card.rank.value() % 2 == 0 {
-        "even"
-    } else {
-        "odd"
-    };
+    let parity = if card.rank.value() % 2 == 0 { "even" } else { "odd" };
     let colour = if card.is_red() { "red" } else { "black" };
     outcome.set(format!("{side}-{parity}"), Verdict::Won);
     outcome.set(format!("{side}-{colour}"), Verdict::Won);
@@ -130,23 +121,15 @@ mod tests {
         assert_eq!(outcome.winner, "Dragon");
         assert_eq!(
             outcome.winning_markets(),
-            vec![
-                "dragon",
-                "dragon-odd",
-                "dragon-red",
-                "tiger-black",
-                "tiger-odd"
-            ]
+            vec!["dragon", "dragon-odd", "dragon-red", "tiger-black", "tiger-odd"]
         );
         // Tiger QC (12, even, black) beats Dragon JD.
         let outcome = judge("JD QC");
         assert_eq!(outcome.winner, "Tiger");
         assert_eq!(outcome.verdict("tiger-even"), Verdict::Won);
         assert_eq!(outcome.verdict("dragon-odd"), Verdict::Won);
-        let pays: Vec<(String, i64)> = markets()
-            .iter()
-            .map(|m| (m.code.clone(), payout(m, 100_00, &outcome)))
-            .collect();
+        let pays: Vec<(String, i64)> =
+            markets().iter().map(|m| (m.code.clone(), payout(m, 100_00, &outcome))).collect();
         let paid: Vec<_> = pays.into_iter().filter(|(_, back)| *back > 0).collect();
         assert_eq!(
             paid,

@@ -49,9 +49,7 @@ pub fn posted_odds(base: Card, high: bool) -> Option<Odds> {
 /// # Panics
 /// If no base card is given: Hi-Low's markets are priced from it.
 pub fn markets(open: &[Card]) -> Vec<Market> {
-    let base = *open
-        .first()
-        .expect("Hi-Low prices its markets from the base card");
+    let base = *open.first().expect("Hi-Low prices its markets from the base card");
     let symbol = base.rank.symbol();
     [(true, "high", "High"), (false, "low", "Low")]
         .into_iter()
@@ -103,29 +101,14 @@ mod tests {
     #[test]
     fn odds_by_base_card_worked_by_hand() {
         // Ace: High has 48 winners, 97 × 51 / 48 = 103.06 → 1.03; Low is not posted.
-        assert_eq!(
-            posted_odds(card("AS"), true),
-            Some(Odds::from_hundredths(103))
-        );
+        assert_eq!(posted_odds(card("AS"), true), Some(Odds::from_hundredths(103)));
         assert_eq!(posted_odds(card("AS"), false), None);
         // Seven: 24 each way, 97 × 51 / 24 = 206.12 → 2.06.
-        assert_eq!(
-            posted_odds(card("7D"), true),
-            Some(Odds::from_hundredths(206))
-        );
-        assert_eq!(
-            posted_odds(card("7D"), false),
-            Some(Odds::from_hundredths(206))
-        );
+        assert_eq!(posted_odds(card("7D"), true), Some(Odds::from_hundredths(206)));
+        assert_eq!(posted_odds(card("7D"), false), Some(Odds::from_hundredths(206)));
         // Queen: High has the 4 kings, 97 × 51 / 4 = 1236.75 → 12.36; Low has 44 → 1.12.
-        assert_eq!(
-            posted_odds(card("QC"), true),
-            Some(Odds::from_hundredths(1236))
-        );
-        assert_eq!(
-            posted_odds(card("QC"), false),
-            Some(Odds::from_hundredths(112))
-        );
+        assert_eq!(posted_odds(card("QC"), true), Some(Odds::from_hundredths(1236)));
+        assert_eq!(posted_odds(card("QC"), false), Some(Odds::from_hundredths(112)));
     }
 
     #[test]

@@ -205,9 +205,7 @@ impl GameKind {
 
     /// The posted market `code` for a round whose open cards are `open`.
     pub fn market(self, open: &[Card], code: &str) -> Option<Market> {
-        self.markets(open)
-            .into_iter()
-            .find(|market| market.code == code)
+        self.markets(open).into_iter().find(|market| market.code == code)
     }
 
     /// Deals a round from `rng`: the only source of chance in a round.
@@ -317,10 +315,7 @@ mod tests {
         let seed = ServerSeed::from_bytes([3; 32]);
         for game in GameKind::ALL {
             for round in 0..50 {
-                let deal = game.deal(&mut FairRng::new(
-                    &seed,
-                    &format!("{}-{round}", game.code()),
-                ));
+                let deal = game.deal(&mut FairRng::new(&seed, &format!("{}-{round}", game.code())));
                 let markets = game.markets(game.open_cards(&deal));
                 assert!(!markets.is_empty(), "{game:?}");
                 let codes: HashSet<_> = markets.iter().map(|m| m.code.as_str()).collect();
@@ -328,10 +323,7 @@ mod tests {
                 let outcome = game.result(&deal);
                 assert!(!outcome.winner.is_empty());
                 for (code, _) in outcome.settled_markets() {
-                    assert!(
-                        codes.contains(code),
-                        "{game:?} judged unknown market {code}"
-                    );
+                    assert!(codes.contains(code), "{game:?} judged unknown market {code}");
                 }
             }
         }

@@ -140,10 +140,7 @@ pub fn best_of(cards: &[Card]) -> Strength {
         if mask.count_ones() != 5 {
             continue;
         }
-        let five: Vec<Card> = (0..n)
-            .filter(|&i| mask & (1 << i) != 0)
-            .map(|i| cards[i])
-            .collect();
+        let five: Vec<Card> = (0..n).filter(|&i| mask & (1 << i) != 0).map(|i| cards[i]).collect();
         best = best.max(Some(evaluate5(five.try_into().expect("five cards"))));
     }
     best.expect("at least one five")
@@ -237,12 +234,7 @@ mod tests {
             "AH QD 9H 7H 2H", // a high card
         ];
         for pair in ladder.windows(2) {
-            assert!(
-                five(pair[0]) > five(pair[1]),
-                "{} should beat {}",
-                pair[0],
-                pair[1]
-            );
+            assert!(five(pair[0]) > five(pair[1]), "{} should beat {}", pair[0], pair[1]);
         }
         assert!(five("6S 5D 4C 3H 2S") > five("5S 4D 3C 2H AS")); // wheel is the lowest straight
         assert!(five("AS KD QC JH TS") > five("KS QD JC TH 9S"));

@@ -37,9 +37,7 @@ use crate::fair::FairRng;
 use crate::market::{Deal, Market, Outcome, Verdict};
 
 /// The red numbers.
-pub const RED: [u8; 18] = [
-    1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36,
-];
+pub const RED: [u8; 18] = [1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36];
 
 /// Whether `number` (1–36) is red.
 pub fn is_red(number: u8) -> bool {
@@ -72,10 +70,7 @@ fn bet(code_prefix: &str, name_prefix: &str, family: &str, numbers: Vec<u8>) -> 
 fn named(code: &str, name: &str, family: &str, numbers: impl Iterator<Item = u8>) -> LayoutBet {
     let numbers: Vec<u8> = numbers.collect();
     let covered = u32::try_from(numbers.len()).expect("small");
-    LayoutBet {
-        market: Market::new(code, name, family, odds(3600 / covered)),
-        numbers,
-    }
+    LayoutBet { market: Market::new(code, name, family, odds(3600 / covered)), numbers }
 }
 
 /// Every bet on the layout, inside bets first.
@@ -97,77 +92,32 @@ pub fn layout() -> Vec<LayoutBet> {
     }
     for row in 0..12u8 {
         let first = 3 * row + 1;
-        bets.push(bet(
-            "street",
-            "Street",
-            "street",
-            vec![first, first + 1, first + 2],
-        ));
+        bets.push(bet("street", "Street", "street", vec![first, first + 1, first + 2]));
     }
     bets.push(bet("street", "Street", "street", vec![0, 1, 2]));
     bets.push(bet("street", "Street", "street", vec![0, 2, 3]));
     for n in 1..=32u8 {
         if n % 3 != 0 {
-            bets.push(bet(
-                "corner",
-                "Corner",
-                "corner",
-                vec![n, n + 1, n + 3, n + 4],
-            ));
+            bets.push(bet("corner", "Corner", "corner", vec![n, n + 1, n + 3, n + 4]));
         }
     }
     bets.push(bet("corner", "Corner", "corner", vec![0, 1, 2, 3]));
     for row in 0..11u8 {
         let first = 3 * row + 1;
-        bets.push(bet(
-            "six-line",
-            "Six Line",
-            "six-line",
-            (first..first + 6).collect(),
-        ));
+        bets.push(bet("six-line", "Six Line", "six-line", (first..first + 6).collect()));
     }
     for d in 1..=3u8 {
         let range = 12 * (d - 1) + 1..=12 * d;
-        bets.push(named(
-            &format!("dozen-{d}"),
-            &format!("Dozen {d}"),
-            "dozen",
-            range,
-        ));
+        bets.push(named(&format!("dozen-{d}"), &format!("Dozen {d}"), "dozen", range));
     }
     for c in 1..=3u8 {
         let column = (1..=36u8).filter(move |n| (n - 1) % 3 == c - 1);
-        bets.push(named(
-            &format!("column-{c}"),
-            &format!("Column {c}"),
-            "column",
-            column,
-        ));
+        bets.push(named(&format!("column-{c}"), &format!("Column {c}"), "column", column));
     }
-    bets.push(named(
-        "red",
-        "Red",
-        "even-money",
-        (1..=36).filter(|&n| is_red(n)),
-    ));
-    bets.push(named(
-        "black",
-        "Black",
-        "even-money",
-        (1..=36).filter(|&n| !is_red(n)),
-    ));
-    bets.push(named(
-        "odd",
-        "Odd",
-        "even-money",
-        (1..=36).filter(|n| n % 2 == 1),
-    ));
-    bets.push(named(
-        "even",
-        "Even",
-        "even-money",
-        (1..=36).filter(|n| n % 2 == 0),
-    ));
+    bets.push(named("red", "Red", "even-money", (1..=36).filter(|&n| is_red(n))));
+    bets.push(named("black", "Black", "even-money", (1..=36).filter(|&n| !is_red(n))));
+    bets.push(named("odd", "Odd", "even-money", (1..=36).filter(|n| n % 2 == 1)));
+    bets.push(named("even", "Even", "even-money", (1..=36).filter(|n| n % 2 == 0)));
     bets.push(named("low", "Low 1-18", "even-money", 1..=18));
     bets.push(named("high", "High 19-36", "even-money", 19..=36));
     bets
@@ -244,11 +194,7 @@ mod tests {
     #[test]
     fn pockets_worked_by_hand() {
         let winners = |pocket: u8| -> Vec<String> {
-            result(&Deal::Pocket(pocket))
-                .winning_markets()
-                .into_iter()
-                .map(str::to_owned)
-                .collect()
+            result(&Deal::Pocket(pocket)).winning_markets().into_iter().map(str::to_owned).collect()
         };
         let mut seventeen = winners(17);
         seventeen.sort();

@@ -124,24 +124,9 @@ fn bollywood_film(card: Card) -> (&'static str, &'static str) {
 pub fn bollywood_markets() -> Vec<Market> {
     vec![
         Market::new("don", "Don", "any-rank", odds(385)),
-        Market::new(
-            "amar-akbar-anthony",
-            "Amar Akbar Anthony",
-            "any-rank",
-            odds(385),
-        ),
-        Market::new(
-            "sahib-bibi-aur-ghulam",
-            "Sahib Bibi aur Ghulam",
-            "two-cards",
-            odds(775),
-        ),
-        Market::new(
-            "kis-kisko-pyaar-karoon",
-            "Kis Kisko Pyaar Karoon",
-            "two-cards",
-            odds(775),
-        ),
+        Market::new("amar-akbar-anthony", "Amar Akbar Anthony", "any-rank", odds(385)),
+        Market::new("sahib-bibi-aur-ghulam", "Sahib Bibi aur Ghulam", "two-cards", odds(775)),
+        Market::new("kis-kisko-pyaar-karoon", "Kis Kisko Pyaar Karoon", "two-cards", odds(775)),
         Market::new("dharam-veer", "Dharam Veer", "two-cards", odds(775)),
         Market::new("ghulam", "Ghulam", "two-cards", odds(775)),
         Market::new("red", "Red", "colour", odds(194)),
@@ -183,11 +168,7 @@ mod tests {
             ("QD", vec!["anthony", "card-Q", "even", "over-7", "red"]),
         ];
         for (card, winners) in table {
-            assert_eq!(
-                amar_akbar_anthony_result(&one(card)).winning_markets(),
-                winners,
-                "{card}"
-            );
+            assert_eq!(amar_akbar_anthony_result(&one(card)).winning_markets(), winners, "{card}");
         }
         let outcome = amar_akbar_anthony_result(&one("KC"));
         let anthony = &amar_akbar_anthony_markets()[2];
@@ -215,14 +196,7 @@ mod tests {
         for card in court_and_ace_pack() {
             *wins.entry(bollywood_film(card).0).or_insert(0) += 1;
         }
-        assert_eq!(
-            wins.values()
-                .copied()
-                .collect::<Vec<_>>()
-                .iter()
-                .sum::<i32>(),
-            16
-        );
+        assert_eq!(wins.values().copied().collect::<Vec<_>>().iter().sum::<i32>(), 16);
         assert_eq!(wins["don"], 4);
         assert_eq!(wins["ghulam"], 2);
     }

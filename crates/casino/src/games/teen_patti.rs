@@ -108,11 +108,7 @@ pub fn evaluate(hand: [Card; 3]) -> Strength {
     let (category, tiebreak) = if high[0] == high[2] {
         (Category::Trail, [high[0], 0, 0])
     } else if let Some(place) = sequence {
-        let category = if flush {
-            Category::PureSequence
-        } else {
-            Category::Sequence
-        };
+        let category = if flush { Category::PureSequence } else { Category::Sequence };
         (category, [place, 0, 0])
     } else if flush {
         (Category::Colour, high)
@@ -162,18 +158,8 @@ fn player_markets() -> Vec<Market> {
 pub fn t20_markets() -> Vec<Market> {
     let mut markets = player_markets();
     let lowest = pair_plus_odds(Category::Pair).expect("a pair pays");
-    markets.push(Market::new(
-        "pair-plus-a",
-        "Pair Plus A",
-        "pair-plus",
-        lowest,
-    ));
-    markets.push(Market::new(
-        "pair-plus-b",
-        "Pair Plus B",
-        "pair-plus",
-        lowest,
-    ));
+    markets.push(Market::new("pair-plus-a", "Pair Plus A", "pair-plus", lowest));
+    markets.push(Market::new("pair-plus-b", "Pair Plus B", "pair-plus", lowest));
     markets
 }
 
@@ -212,11 +198,7 @@ pub fn deal_test(rng: &mut FairRng) -> Deal {
 
 /// Player `seat`'s three cards when `players` are dealt in turn.
 pub(crate) fn seat(cards: &[Card], players: usize, seat: usize) -> [Card; 3] {
-    [
-        cards[seat],
-        cards[seat + players],
-        cards[seat + 2 * players],
-    ]
+    [cards[seat], cards[seat + players], cards[seat + 2 * players]]
 }
 
 fn describe(strength: Strength) -> String {
@@ -293,11 +275,7 @@ pub fn test_result(deal: &Deal) -> Outcome {
     for (s, name) in TEST_PLAYERS.iter().enumerate() {
         outcome.show(*name, &hands[s], describe(strengths[s]));
     }
-    let verdict = if best_seats.len() == 1 {
-        Verdict::Won
-    } else {
-        Verdict::Push
-    };
+    let verdict = if best_seats.len() == 1 { Verdict::Won } else { Verdict::Push };
     for s in best_seats {
         outcome.set(TEST_PLAYERS[s].to_lowercase(), verdict);
     }
@@ -344,16 +322,9 @@ mod tests {
 
     #[test]
     fn the_category_ladder() {
-        let ladder = [
-            "2S 2D 2H", "AS KS QS", "AS KD QS", "AS KS 9S", "AS AD KC", "AS KD JC",
-        ];
+        let ladder = ["2S 2D 2H", "AS KS QS", "AS KD QS", "AS KS 9S", "AS AD KC", "AS KD JC"];
         for pair in ladder.windows(2) {
-            assert!(
-                strength(pair[0]) > strength(pair[1]),
-                "{} should beat {}",
-                pair[0],
-                pair[1]
-            );
+            assert!(strength(pair[0]) > strength(pair[1]), "{} should beat {}", pair[0], pair[1]);
         }
         // Trails among themselves: A-A-A is the best hand of all.
         assert!(strength("AS AD AH") > strength("KS KD KH"));
@@ -362,16 +333,9 @@ mod tests {
 
     #[test]
     fn sequences_rank_akq_then_a23_then_kqj_down_to_432() {
-        let order = [
-            "AS KD QC", "AS 2D 3C", "KS QD JC", "QS JD TC", "5S 4D 3C", "4S 3D 2C",
-        ];
+        let order = ["AS KD QC", "AS 2D 3C", "KS QD JC", "QS JD TC", "5S 4D 3C", "4S 3D 2C"];
         for pair in order.windows(2) {
-            assert!(
-                strength(pair[0]) > strength(pair[1]),
-                "{} should beat {}",
-                pair[0],
-                pair[1]
-            );
+            assert!(strength(pair[0]) > strength(pair[1]), "{} should beat {}", pair[0], pair[1]);
         }
     }
 
@@ -408,9 +372,7 @@ mod tests {
         for i in 0..52 {
             for j in i + 1..52 {
                 for k in j + 1..52 {
-                    *counts
-                        .entry(evaluate([deck[i], deck[j], deck[k]]).category)
-                        .or_insert(0) += 1;
+                    *counts.entry(evaluate([deck[i], deck[j], deck[k]]).category).or_insert(0) += 1;
                 }
             }
         }
@@ -465,10 +427,7 @@ mod tests {
         assert_eq!(tie.verdict("tie"), Verdict::Won);
         assert_eq!(tie.verdict("player-a"), Verdict::Push);
         let a_wins = GameKind::TeenPattiOneDay.result(&deal("AS KH AD 9C 4C 4S"));
-        assert_eq!(
-            (a_wins.winner.as_str(), a_wins.verdict("tie")),
-            ("Player A", Verdict::Lost)
-        );
+        assert_eq!((a_wins.winner.as_str(), a_wins.verdict("tie")), ("Player A", Verdict::Lost));
     }
 
     #[test]
@@ -493,11 +452,7 @@ mod tests {
         let outcome = GameKind::TeenPattiTest.result(&deal("5S AS AC 5D KD KC 9H QC QH"));
         assert_eq!(outcome.winner, "Tie: Lion, Dragon");
         assert_eq!(
-            (
-                outcome.verdict("tiger"),
-                outcome.verdict("lion"),
-                outcome.verdict("dragon")
-            ),
+            (outcome.verdict("tiger"), outcome.verdict("lion"), outcome.verdict("dragon")),
             (Verdict::Lost, Verdict::Push, Verdict::Push)
         );
     }

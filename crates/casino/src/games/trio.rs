@@ -51,12 +51,7 @@ pub fn markets() -> Vec<Market> {
         Market::new("colour", "Colour", "colour", odds(1955)),
         Market::new("sequence", "Sequence", "sequence", odds(2975)),
         Market::new("trail", "Trail", "trail", odds(41200)),
-        Market::new(
-            "pure-sequence",
-            "Pure Sequence",
-            "pure-sequence",
-            odds(44600),
-        ),
+        Market::new("pure-sequence", "Pure Sequence", "pure-sequence", odds(44600)),
     ]
 }
 
@@ -128,31 +123,16 @@ mod tests {
         // A + 2 + 3 = 6 in one suit: a pure sequence, under 21; A and 3 are the two odd values.
         assert_eq!(
             winners("AS 2S 3S"),
-            [
-                "judgement-124",
-                "pure-sequence",
-                "total-under-21",
-                "two-odd"
-            ]
+            ["judgement-124", "pure-sequence", "total-under-21", "two-odd"]
         );
         // Q + K + A = 26: a sequence (A-K-Q), mixed suits, two red.
         assert_eq!(
             winners("QH KD AC"),
-            [
-                "judgement-124",
-                "judgement-jqk",
-                "sequence",
-                "total-over-21",
-                "two-odd",
-                "two-red"
-            ]
+            ["judgement-124", "judgement-jqk", "sequence", "total-over-21", "two-odd", "two-red"]
         );
         // 9 + 5 + 8 = 22 in clubs, not in sequence: a colour, no red card, two odd values.
         assert_eq!(winners("9C 5C 8C"), ["colour", "total-over-21", "two-odd"]);
         // 10 + 6 + 2 = 18: all even (so no two-odd/two-even), two black, a 2 for 1 2 4.
-        assert_eq!(
-            winners("TS 6C 2H"),
-            ["judgement-124", "total-under-21", "two-black"]
-        );
+        assert_eq!(winners("TS 6C 2H"), ["judgement-124", "total-under-21", "two-black"]);
     }
 }

@@ -89,11 +89,7 @@ pub fn evaluate(hand: [Card; 2]) -> Strength {
     let (category, tiebreak) = if high[0] == high[1] {
         (Category::Pair, [high[0], 0])
     } else if let Some(place) = sequence {
-        let category = if suited {
-            Category::PureSequence
-        } else {
-            Category::Sequence
-        };
+        let category = if suited { Category::PureSequence } else { Category::Sequence };
         (category, [place, 0])
     } else if suited {
         (Category::Colour, high)
@@ -182,12 +178,7 @@ mod tests {
             "AS QD", "3S 5D",
         ];
         for pair in ladder.windows(2) {
-            assert!(
-                strength(pair[0]) > strength(pair[1]),
-                "{} should beat {}",
-                pair[0],
-                pair[1]
-            );
+            assert!(strength(pair[0]) > strength(pair[1]), "{} should beat {}", pair[0], pair[1]);
         }
         assert_eq!(strength("AS 9D"), strength("AH 9C"));
         assert!(strength("AS 9D") > strength("AH 8C"));

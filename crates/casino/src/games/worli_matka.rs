@@ -161,9 +161,8 @@ pub fn result(deal: &Deal) -> Outcome {
     assert!(open.iter().chain(&close).all(|&d| d <= 9), "digits are 0-9");
     let (open_single, close_single) = (single(open), single(close));
     let (open_panna, close_panna) = (panna(open), panna(close));
-    let mut outcome = Outcome::new(format!(
-        "{open_panna}-{open_single}{close_single}-{close_panna}"
-    ));
+    let mut outcome =
+        Outcome::new(format!("{open_panna}-{open_single}{close_single}-{close_panna}"));
     outcome.show("Open", &[], format!("{open_panna}-{open_single}"));
     outcome.show("Close", &[], format!("{close_panna}-{close_single}"));
     outcome.set(format!("open-single-{open_single}"), Verdict::Won);
@@ -208,38 +207,17 @@ mod tests {
     #[test]
     fn a_draw_worked_by_hand() {
         // Open 5, 5, 0 → panna 550 (double patti), single 0; close 9, 9, 9 → 999, single 7.
-        let outcome = result(&Deal::Matka {
-            open: [5, 5, 0],
-            close: [9, 9, 9],
-        });
+        let outcome = result(&Deal::Matka { open: [5, 5, 0], close: [9, 9, 9] });
         assert_eq!(outcome.winner, "550-07-999");
         assert_eq!(
             outcome.winning_markets(),
-            [
-                "close-panna-999",
-                "close-single-7",
-                "jodi-07",
-                "open-panna-550",
-                "open-single-0"
-            ]
+            ["close-panna-999", "close-single-7", "jodi-07", "open-panna-550", "open-single-0"]
         );
         let ms = markets();
         let market = |code: &str| ms.iter().find(|m| m.code == code).unwrap();
-        assert_eq!(
-            crate::market::payout(market("open-panna-550"), 10_00, &outcome),
-            3200_00
-        );
-        assert_eq!(
-            crate::market::payout(market("close-panna-999"), 10_00, &outcome),
-            9600_00
-        );
-        assert_eq!(
-            crate::market::payout(market("open-single-0"), 10_00, &outcome),
-            97_00
-        );
-        assert_eq!(
-            crate::market::payout(market("open-single-1"), 10_00, &outcome),
-            0
-        );
+        assert_eq!(crate::market::payout(market("open-panna-550"), 10_00, &outcome), 3200_00);
+        assert_eq!(crate::market::payout(market("close-panna-999"), 10_00, &outcome), 9600_00);
+        assert_eq!(crate::market::payout(market("open-single-0"), 10_00, &outcome), 97_00);
+        assert_eq!(crate::market::payout(market("open-single-1"), 10_00, &outcome), 0);
     }
 }

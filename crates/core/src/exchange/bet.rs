@@ -67,12 +67,7 @@ impl Bet {
         stake_minor: i64,
         profit_minor: i64,
     ) -> Bet {
-        Bet {
-            selection,
-            side,
-            stake_minor,
-            profit_minor,
-        }
+        Bet { selection, side, stake_minor, profit_minor }
     }
 
     /// A bookmaker bet on `runner` at the posted `rate` (45 means decimal 1.45): profit
@@ -220,14 +215,8 @@ mod tests {
     fn back_and_lay_are_mirror_images() {
         let back = Bet::exchange(RunnerId(1), Side::Back, price("2.50"), 100_00).unwrap();
         let lay = Bet::exchange(RunnerId(1), Side::Lay, price("2.50"), 100_00).unwrap();
-        assert_eq!(
-            (back.pnl_minor(true), back.pnl_minor(false)),
-            (150_00, -100_00)
-        );
-        assert_eq!(
-            (lay.pnl_minor(true), lay.pnl_minor(false)),
-            (-150_00, 100_00)
-        );
+        assert_eq!((back.pnl_minor(true), back.pnl_minor(false)), (150_00, -100_00));
+        assert_eq!((lay.pnl_minor(true), lay.pnl_minor(false)), (-150_00, 100_00));
     }
 
     #[test]
@@ -237,10 +226,7 @@ mod tests {
         assert_eq!(backer_profit_minor(3, p), 4); // 4.5 → 4
         assert!(3 * backer_profit_minor(1, p) <= backer_profit_minor(3, p));
         assert_eq!(backer_profit_minor(1005, price("1.50")), 502); // 502.5 → 502
-        assert_eq!(
-            backer_profit_minor(MAX_STAKE_MINOR, Price::MAX),
-            MAX_STAKE_MINOR * 999
-        );
+        assert_eq!(backer_profit_minor(MAX_STAKE_MINOR, Price::MAX), MAX_STAKE_MINOR * 999);
     }
 
     #[test]
@@ -248,10 +234,7 @@ mod tests {
         let bm = Bet::bookmaker(RunnerId(1), Side::Back, 45, 100_00).unwrap();
         assert_eq!((bm.pnl_minor(true), bm.pnl_minor(false)), (45_00, -100_00));
         let khai = Bet::bookmaker(RunnerId(1), Side::Lay, 45, 100_00).unwrap();
-        assert_eq!(
-            (khai.pnl_minor(true), khai.pnl_minor(false)),
-            (-45_00, 100_00)
-        );
+        assert_eq!((khai.pnl_minor(true), khai.pnl_minor(false)), (-45_00, 100_00));
 
         // YES 57 at rate 100: the result reaches 57 → +stake; not → −stake.
         let yes = Bet::fancy(57, Side::YES, 100, 50_00).unwrap();
@@ -270,15 +253,10 @@ mod tests {
                 Err(BetError::StakeOutOfRange { stake_minor: stake })
             );
         }
-        assert_eq!(
-            Bet::bookmaker(r, Side::Back, 0, 1),
-            Err(BetError::RateOutOfRange { rate: 0 })
-        );
+        assert_eq!(Bet::bookmaker(r, Side::Back, 0, 1), Err(BetError::RateOutOfRange { rate: 0 }));
         assert_eq!(
             Bet::fancy(MAX_FANCY_LINE + 1, Side::YES, 100, 1),
-            Err(BetError::LineOutOfRange {
-                line: MAX_FANCY_LINE + 1
-            })
+            Err(BetError::LineOutOfRange { line: MAX_FANCY_LINE + 1 })
         );
         assert_eq!(
             BetError::StakeOutOfRange { stake_minor: 0 }.to_string(),

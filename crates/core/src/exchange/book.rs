@@ -48,22 +48,12 @@ impl NewOrder {
         price: Price,
         size_minor: i64,
     ) -> NewOrder {
-        NewOrder {
-            order_id,
-            user_id,
-            side,
-            price,
-            size_minor,
-            persistence: Persistence::Lapse,
-        }
+        NewOrder { order_id, user_id, side, price, size_minor, persistence: Persistence::Lapse }
     }
 
     /// The same order with `persistence`.
     pub const fn with_persistence(self, persistence: Persistence) -> NewOrder {
-        NewOrder {
-            persistence,
-            ..self
-        }
+        NewOrder { persistence, ..self }
     }
 }
 
@@ -165,10 +155,7 @@ impl Fill {
 
     /// Both matched bets with their users, backer first: what exposure and settlement need.
     pub const fn bets(&self) -> [(UserId, Bet); 2] {
-        [
-            (self.back_user(), self.bet(Side::Back)),
-            (self.lay_user(), self.bet(Side::Lay)),
-        ]
+        [(self.back_user(), self.bet(Side::Back)), (self.lay_user(), self.bet(Side::Lay))]
     }
 }
 
@@ -276,10 +263,7 @@ impl OrderBook {
     pub fn place(&mut self, order: &NewOrder) -> Result<PlaceOutcome, BookError> {
         let mut fills = Vec::new();
         let resting_minor = self.place_into(order, &mut fills)?;
-        Ok(PlaceOutcome {
-            fills,
-            resting_minor,
-        })
+        Ok(PlaceOutcome { fills, resting_minor })
     }
 
     /// Matches `order` against the book, appending its fills to `fills`, rests what is left
@@ -351,10 +335,7 @@ impl OrderBook {
         self.check_new(order)?;
         let limit_tick = order.price.tick();
         let makers = self.side(order.side.opposite());
-        if makers
-            .best_tick
-            .is_some_and(|tick| makers.is_matched_by(tick, limit_tick))
-        {
+        if makers.best_tick.is_some_and(|tick| makers.is_matched_by(tick, limit_tick)) {
             return Err(BookError::WouldCross(order.order_id));
         }
         self.rest(order, limit_tick, order.size_minor);
@@ -364,10 +345,7 @@ impl OrderBook {
     /// Cancels `size_minor` of a resting order (it keeps its place in the queue), or all of
     /// it when `size_minor` is `None` or at least what remains. Returns the size cancelled.
     pub fn cancel(&mut self, order_id: OrderId, size_minor: Option<i64>) -> Result<i64, BookError> {
-        let slot = *self
-            .index
-            .get(&order_id)
-            .ok_or(BookError::UnknownOrder(order_id))?;
+        let slot = *self.index.get(&order_id).ok_or(BookError::UnknownOrder(order_id))?;
         if size_minor.is_some_and(|size| size <= 0) {
             return Err(BookError::InvalidCancelSize);
         }
@@ -461,14 +439,10 @@ impl OrderBook {
 
     fn check_new(&self, order: &NewOrder) -> Result<(), BookError> {
         if !(1..=MAX_STAKE_MINOR).contains(&order.size_minor) {
-            return Err(BookError::InvalidSize {
-                size_minor: order.size_minor,
-            });
+            return Err(BookError::InvalidSize { size_minor: order.size_minor });
         }
         if self.index.len() >= MAX_RESTING_ORDERS_PER_BOOK {
-            return Err(BookError::BookFull {
-                limit: MAX_RESTING_ORDERS_PER_BOOK,
-            });
+            return Err(BookError::BookFull { limit: MAX_RESTING_ORDERS_PER_BOOK });
         }
         if self.index.contains_key(&order.order_id) {
             return Err(BookError::DuplicateOrder(order.order_id));
@@ -490,14 +464,7 @@ impl OrderBook {
             },
         );
         let tick = u16::try_from(tick).expect("a tick fits in u16");
-        self.index.insert(
-            order.order_id,
-            Slot {
-                side: order.side,
-                tick,
-                seq,
-            },
-        );
+        self.index.insert(order.order_id, Slot { side: order.side, tick, seq });
     }
 
     fn remove_where(&mut self, mut remove: impl FnMut(&Queued) -> bool) -> Vec<RestingOrder> {
@@ -646,9 +613,9 @@ impl BookSide {
     fn next_worse(&self, tick: usize) -> Option<usize> {
         match self.side {
             Side::Back => self.occupied.lowest_at_or_above(tick + 1),
-            Side::Lay => tick
-                .checked_sub(1)
-                .and_then(|below| self.occupied.highest_at_or_below(below)),
+            Side::Lay => {
+                tick.checked_sub(1).and_then(|below| self.occupied.highest_at_or_below(below))
+            }
         }
     }
 
@@ -736,19 +703,9 @@ mod tests {
     #[test]
     fn back_meets_lay_at_one_price() {
         let mut book = book();
-        let rest = book
-            .place(&order(1, ANN, Side::Lay, "2.50", 100_00))
-            .unwrap();
-        assert_eq!(
-            rest,
-            PlaceOutcome {
-                fills: vec![],
-                resting_minor: 100_00
-            }
-        );
-        let outcome = book
-            .place(&order(2, BOB, Side::Back, "2.50", 100_00))
-            .unwrap();
+        let rest = book.place(&order(1, ANN, Side::Lay, "2.50", 100_00)).unwrap();
+        assert_eq!(rest, PlaceOutcome { fills: vec![], resting_minor: 100_00 });
+        let outcome = book.place(&order(2, BOB, Side::Back, "2.50", 100_00)).unwrap();
         assert_eq!(outcome.resting_minor, 0);
         assert_eq!(
             outcome.fills,
@@ -767,19 +724,10 @@ mod tests {
         );
         let fill = outcome.fills[0];
         assert_eq!((fill.back_user(), fill.lay_user()), (BOB, ANN));
-        assert_eq!(
-            (fill.back_order(), fill.lay_order()),
-            (OrderId(2), OrderId(1))
-        );
+        assert_eq!((fill.back_order(), fill.lay_order()), (OrderId(2), OrderId(1)));
         let [(backer, back), (layer, lay)] = fill.bets();
-        assert_eq!(
-            (backer, back.pnl_minor(true), back.pnl_minor(false)),
-            (BOB, 150_00, -100_00)
-        );
-        assert_eq!(
-            (layer, lay.pnl_minor(true), lay.pnl_minor(false)),
-            (ANN, -150_00, 100_00)
-        );
+        assert_eq!((backer, back.pnl_minor(true), back.pnl_minor(false)), (BOB, 150_00, -100_00));
+        assert_eq!((layer, lay.pnl_minor(true), lay.pnl_minor(false)), (ANN, -150_00, 100_00));
         assert!(book.is_empty());
     }
 
@@ -787,31 +735,22 @@ mod tests {
     fn price_improvement_goes_to_the_newcomer() {
         // A resting lay at 3.00; a new back at 2.50 is filled at 3.00.
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "3.00", 50_00))
-            .unwrap();
-        let outcome = book
-            .place(&order(2, BOB, Side::Back, "2.50", 50_00))
-            .unwrap();
+        book.place(&order(1, ANN, Side::Lay, "3.00", 50_00)).unwrap();
+        let outcome = book.place(&order(2, BOB, Side::Back, "2.50", 50_00)).unwrap();
         assert_eq!(fills_of(&outcome), vec![(1, 300, 50_00, 100_00)]);
 
         // A resting back at 2.00; a new lay at 2.50 is filled at 2.00.
-        book.place(&order(3, ANN, Side::Back, "2.00", 10_00))
-            .unwrap();
-        let outcome = book
-            .place(&order(4, BOB, Side::Lay, "2.50", 10_00))
-            .unwrap();
+        book.place(&order(3, ANN, Side::Back, "2.00", 10_00)).unwrap();
+        let outcome = book.place(&order(4, BOB, Side::Lay, "2.50", 10_00)).unwrap();
         assert_eq!(fills_of(&outcome), vec![(3, 200, 10_00, 10_00)]);
     }
 
     #[test]
     fn orders_that_do_not_cross_rest() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
-            .unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
         // A back at 2.02 wants more than the 2.00 on offer.
-        let outcome = book
-            .place(&order(2, BOB, Side::Back, "2.02", 10_00))
-            .unwrap();
+        let outcome = book.place(&order(2, BOB, Side::Back, "2.02", 10_00)).unwrap();
         assert_eq!(outcome.fills, vec![]);
         assert_eq!(book.available_to_back(3), vec![(price("2.00"), 10_00)]);
         assert_eq!(book.available_to_lay(3), vec![(price("2.02"), 10_00)]);
@@ -822,25 +761,17 @@ mod tests {
     #[test]
     fn partial_fill_leaves_a_rest() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 30_00))
-            .unwrap();
-        let outcome = book
-            .place(&order(2, BOB, Side::Back, "2.00", 100_00))
-            .unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 30_00)).unwrap();
+        let outcome = book.place(&order(2, BOB, Side::Back, "2.00", 100_00)).unwrap();
         assert_eq!(fills_of(&outcome), vec![(1, 200, 30_00, 30_00)]);
         assert_eq!(outcome.resting_minor, 70_00);
         assert_eq!(outcome.matched_minor(), 30_00);
         assert_eq!(book.available_to_back(3), vec![]);
         assert_eq!(book.available_to_lay(3), vec![(price("2.00"), 70_00)]);
-        assert_eq!(
-            book.order(OrderId(2)).map(|o| o.remaining_minor),
-            Some(70_00)
-        );
+        assert_eq!(book.order(OrderId(2)).map(|o| o.remaining_minor), Some(70_00));
 
         // The maker side can be partly filled too.
-        let outcome = book
-            .place(&order(3, CAT, Side::Lay, "2.00", 20_00))
-            .unwrap();
+        let outcome = book.place(&order(3, CAT, Side::Lay, "2.00", 20_00)).unwrap();
         assert_eq!(fills_of(&outcome), vec![(2, 200, 20_00, 20_00)]);
         assert_eq!(outcome.fills[0].maker_remaining_minor, 50_00);
         assert_eq!(book.available_to_lay(3), vec![(price("2.00"), 50_00)]);
@@ -849,43 +780,23 @@ mod tests {
     #[test]
     fn best_price_first_then_oldest_first() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
-            .unwrap();
-        book.place(&order(2, BOB, Side::Lay, "2.10", 10_00))
-            .unwrap();
-        book.place(&order(3, CAT, Side::Lay, "2.10", 10_00))
-            .unwrap();
-        book.place(&order(4, ANN, Side::Lay, "2.10", 10_00))
-            .unwrap();
-        assert_eq!(
-            book.available_to_back(3),
-            vec![(price("2.10"), 30_00), (price("2.00"), 10_00)]
-        );
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
+        book.place(&order(2, BOB, Side::Lay, "2.10", 10_00)).unwrap();
+        book.place(&order(3, CAT, Side::Lay, "2.10", 10_00)).unwrap();
+        book.place(&order(4, ANN, Side::Lay, "2.10", 10_00)).unwrap();
+        assert_eq!(book.available_to_back(3), vec![(price("2.10"), 30_00), (price("2.00"), 10_00)]);
         // FIFO at 2.10: 2, then 3, then part of 4; 2.00 is never reached.
-        let outcome = book
-            .place(&order(5, BOB, Side::Back, "2.00", 25_00))
-            .unwrap();
+        let outcome = book.place(&order(5, BOB, Side::Back, "2.00", 25_00)).unwrap();
         assert_eq!(
             fills_of(&outcome),
-            vec![
-                (2, 210, 10_00, 11_00),
-                (3, 210, 10_00, 11_00),
-                (4, 210, 5_00, 5_50)
-            ]
+            vec![(2, 210, 10_00, 11_00), (3, 210, 10_00, 11_00), (4, 210, 5_00, 5_50)]
         );
         // Lays at 2.00 then more at 1.50: a back walks down through both.
-        book.place(&order(6, CAT, Side::Lay, "1.50", 10_00))
-            .unwrap();
-        let outcome = book
-            .place(&order(7, BOB, Side::Back, "1.01", 100_00))
-            .unwrap();
+        book.place(&order(6, CAT, Side::Lay, "1.50", 10_00)).unwrap();
+        let outcome = book.place(&order(7, BOB, Side::Back, "1.01", 100_00)).unwrap();
         assert_eq!(
             fills_of(&outcome),
-            vec![
-                (4, 210, 5_00, 5_50),
-                (1, 200, 10_00, 10_00),
-                (6, 150, 10_00, 5_00)
-            ]
+            vec![(4, 210, 5_00, 5_50), (1, 200, 10_00, 10_00), (6, 150, 10_00, 5_00)]
         );
         assert_eq!(outcome.resting_minor, 75_00);
         assert_eq!(book.available_to_lay(3), vec![(price("1.01"), 75_00)]);
@@ -895,11 +806,8 @@ mod tests {
     #[test]
     fn self_matching_is_allowed_and_is_a_wash() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Back, "3.00", 10_00))
-            .unwrap();
-        let outcome = book
-            .place(&order(2, ANN, Side::Lay, "3.00", 10_00))
-            .unwrap();
+        book.place(&order(1, ANN, Side::Back, "3.00", 10_00)).unwrap();
+        let outcome = book.place(&order(2, ANN, Side::Lay, "3.00", 10_00)).unwrap();
         assert_eq!(fills_of(&outcome), vec![(1, 300, 10_00, 20_00)]);
         let [(backer, back), (layer, lay)] = outcome.fills[0].bets();
         assert_eq!(backer, layer);
@@ -911,29 +819,16 @@ mod tests {
     #[test]
     fn cancel_in_part_keeps_time_priority() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
-            .unwrap();
-        book.place(&order(2, BOB, Side::Lay, "2.00", 10_00))
-            .unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
+        book.place(&order(2, BOB, Side::Lay, "2.00", 10_00)).unwrap();
         assert_eq!(book.cancel(OrderId(1), Some(4_00)), Ok(4_00));
         assert_eq!(book.available_to_back(1), vec![(price("2.00"), 16_00)]);
-        let outcome = book
-            .place(&order(3, CAT, Side::Back, "2.00", 7_00))
-            .unwrap();
-        assert_eq!(
-            fills_of(&outcome),
-            vec![(1, 200, 6_00, 6_00), (2, 200, 1_00, 1_00)]
-        );
+        let outcome = book.place(&order(3, CAT, Side::Back, "2.00", 7_00)).unwrap();
+        assert_eq!(fills_of(&outcome), vec![(1, 200, 6_00, 6_00), (2, 200, 1_00, 1_00)]);
         // More than remains cancels what remains.
         assert_eq!(book.cancel(OrderId(2), Some(1_000_00)), Ok(9_00));
-        assert_eq!(
-            book.cancel(OrderId(2), None),
-            Err(BookError::UnknownOrder(OrderId(2)))
-        );
-        assert_eq!(
-            book.cancel(OrderId(1), None),
-            Err(BookError::UnknownOrder(OrderId(1)))
-        );
+        assert_eq!(book.cancel(OrderId(2), None), Err(BookError::UnknownOrder(OrderId(2))));
+        assert_eq!(book.cancel(OrderId(1), None), Err(BookError::UnknownOrder(OrderId(1))));
         assert!(book.is_empty());
         assert_eq!(book.available_to_back(3), vec![]);
     }
@@ -942,13 +837,9 @@ mod tests {
     fn cancel_in_whole_from_the_middle_of_a_queue() {
         let mut book = book();
         for id in 1..=3 {
-            book.place(&order(id, ANN, Side::Back, "5.00", 10_00))
-                .unwrap();
+            book.place(&order(id, ANN, Side::Back, "5.00", 10_00)).unwrap();
         }
-        assert_eq!(
-            book.cancel(OrderId(2), Some(0)),
-            Err(BookError::InvalidCancelSize)
-        );
+        assert_eq!(book.cancel(OrderId(2), Some(0)), Err(BookError::InvalidCancelSize));
         assert_eq!(book.cancel(OrderId(2), None), Ok(10_00));
         let ids: Vec<u64> = book.iter_resting().map(|o| o.order_id.0).collect();
         assert_eq!(ids, vec![1, 3]);
@@ -958,34 +849,24 @@ mod tests {
     #[test]
     fn lapse_keeps_persist() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Back, "3.00", 10_00))
-            .unwrap();
+        book.place(&order(1, ANN, Side::Back, "3.00", 10_00)).unwrap();
         book.place(
             &order(2, BOB, Side::Back, "3.00", 20_00).with_persistence(Persistence::Persist),
         )
         .unwrap();
-        book.place(&order(3, CAT, Side::Lay, "2.00", 30_00))
-            .unwrap();
+        book.place(&order(3, CAT, Side::Lay, "2.00", 30_00)).unwrap();
         book.place(&order(4, CAT, Side::Lay, "1.50", 40_00).with_persistence(Persistence::Persist))
             .unwrap();
         let lapsed = book.lapse_all();
-        let lapsed: Vec<(u64, i64)> = lapsed
-            .iter()
-            .map(|o| (o.order_id.0, o.remaining_minor))
-            .collect();
+        let lapsed: Vec<(u64, i64)> =
+            lapsed.iter().map(|o| (o.order_id.0, o.remaining_minor)).collect();
         assert_eq!(lapsed, vec![(1, 10_00), (3, 30_00)]);
         assert_eq!(book.available_to_lay(3), vec![(price("3.00"), 20_00)]);
         assert_eq!(book.available_to_back(3), vec![(price("1.50"), 40_00)]);
         assert_eq!(book.len(), 2);
-        assert_eq!(
-            book.cancel(OrderId(1), None),
-            Err(BookError::UnknownOrder(OrderId(1)))
-        );
+        assert_eq!(book.cancel(OrderId(1), None), Err(BookError::UnknownOrder(OrderId(1))));
         let all = book.cancel_all();
-        assert_eq!(
-            all.iter().map(|o| o.order_id.0).collect::<Vec<_>>(),
-            vec![2, 4]
-        );
+        assert_eq!(all.iter().map(|o| o.order_id.0).collect::<Vec<_>>(), vec![2, 4]);
         assert!(book.is_empty());
         assert_eq!(book.best_price(Side::Back), None);
         assert_eq!(book.best_price(Side::Lay), None);
@@ -994,13 +875,7 @@ mod tests {
     #[test]
     fn best_levels_walk_from_the_best_price() {
         let mut book = book();
-        for (id, at) in [
-            (1, "1.50"),
-            (2, "1.80"),
-            (3, "1.70"),
-            (4, "1.60"),
-            (5, "1.80"),
-        ] {
+        for (id, at) in [(1, "1.50"), (2, "1.80"), (3, "1.70"), (4, "1.60"), (5, "1.80")] {
             book.place(&order(id, ANN, Side::Lay, at, 1_00)).unwrap();
         }
         for (id, at) in [(6, "3.00"), (7, "2.50"), (8, "900"), (9, "2.50")] {
@@ -1008,19 +883,11 @@ mod tests {
         }
         assert_eq!(
             book.available_to_back(3),
-            vec![
-                (price("1.80"), 2_00),
-                (price("1.70"), 1_00),
-                (price("1.60"), 1_00)
-            ]
+            vec![(price("1.80"), 2_00), (price("1.70"), 1_00), (price("1.60"), 1_00)]
         );
         assert_eq!(
             book.available_to_lay(3),
-            vec![
-                (price("2.50"), 4_00),
-                (price("3.00"), 2_00),
-                (price("900"), 2_00)
-            ]
+            vec![(price("2.50"), 4_00), (price("3.00"), 2_00), (price("900"), 2_00)]
         );
         assert_eq!(book.best_levels(Side::Lay, 10).len(), 4);
         assert_eq!(book.best_levels(Side::Lay, 0), vec![]);
@@ -1029,8 +896,7 @@ mod tests {
     #[test]
     fn refuses_bad_orders_without_changing_anything() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
-            .unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
         for size in [0, -5, MAX_STAKE_MINOR + 1] {
             assert_eq!(
                 book.place(&order(2, BOB, Side::Back, "2.00", size)),
@@ -1050,38 +916,26 @@ mod tests {
         for id in 0..MAX_RESTING_ORDERS_PER_BOOK as u64 {
             book.place(&order(id, ANN, Side::Back, "1000", 1)).unwrap();
         }
-        let full = BookError::BookFull {
-            limit: MAX_RESTING_ORDERS_PER_BOOK,
-        };
-        assert_eq!(
-            book.place(&order(u64::MAX, BOB, Side::Lay, "1000", 1)),
-            Err(full)
-        );
-        assert_eq!(
-            book.restore(&order(u64::MAX, BOB, Side::Back, "1000", 1)),
-            Err(full)
-        );
+        let full = BookError::BookFull { limit: MAX_RESTING_ORDERS_PER_BOOK };
+        assert_eq!(book.place(&order(u64::MAX, BOB, Side::Lay, "1000", 1)), Err(full));
+        assert_eq!(book.restore(&order(u64::MAX, BOB, Side::Back, "1000", 1)), Err(full));
         assert_eq!(
             full.to_string(),
             "this runner has too many unmatched bets (100000); please try again later"
         );
         // Cancelling makes room.
         book.cancel(OrderId(0), None).unwrap();
-        book.place(&order(u64::MAX, BOB, Side::Lay, "1000", 1))
-            .unwrap();
+        book.place(&order(u64::MAX, BOB, Side::Lay, "1000", 1)).unwrap();
     }
 
     #[test]
     fn rebuild_keeps_time_priority() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
-            .unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
         book.place(&order(2, BOB, Side::Lay, "2.00", 10_00).with_persistence(Persistence::Persist))
             .unwrap();
-        book.place(&order(3, CAT, Side::Back, "2.50", 10_00))
-            .unwrap();
-        book.place(&order(4, ANN, Side::Back, "2.00", 4_00))
-            .unwrap(); // fills 4.00 of 1
+        book.place(&order(3, CAT, Side::Back, "2.50", 10_00)).unwrap();
+        book.place(&order(4, ANN, Side::Back, "2.00", 4_00)).unwrap(); // fills 4.00 of 1
         let stored: Vec<NewOrder> = book
             .iter_resting()
             .map(|o| NewOrder {
@@ -1094,10 +948,7 @@ mod tests {
             })
             .collect();
         assert_eq!(
-            stored
-                .iter()
-                .map(|o| (o.order_id.0, o.size_minor))
-                .collect::<Vec<_>>(),
+            stored.iter().map(|o| (o.order_id.0, o.size_minor)).collect::<Vec<_>>(),
             vec![(1, 6_00), (2, 10_00), (3, 10_00)]
         );
         let mut rebuilt = OrderBook::rebuild(RunnerId(9), stored.iter().copied()).unwrap();
@@ -1111,18 +962,14 @@ mod tests {
 
         // A stored order that would cross is refused.
         let crossing = order(6, CAT, Side::Back, "2.00", 1_00);
-        assert_eq!(
-            rebuilt.restore(&crossing),
-            Err(BookError::WouldCross(OrderId(6)))
-        );
+        assert_eq!(rebuilt.restore(&crossing), Err(BookError::WouldCross(OrderId(6))));
         assert!(OrderBook::rebuild(RunnerId(9), [stored[0], stored[0]]).is_err());
     }
 
     #[test]
     fn debug_is_short() {
         let mut book = book();
-        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00))
-            .unwrap();
+        book.place(&order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
         let text = format!("{book:?}");
         assert!(text.contains("resting_orders: 1"), "{text}");
     }

@@ -144,9 +144,7 @@ impl Position {
     /// independently). Empty for a fancy market (see [`Position::fancy_book`]).
     pub fn runner_positions(&self, market: &MarketSpec) -> Vec<(RunnerId, i64)> {
         let matched = |runner: &RunnerId| {
-            self.selections
-                .get(&Selection::Runner(*runner))
-                .map_or((0, 0), SelectionPnl::matched)
+            self.selections.get(&Selection::Runner(*runner)).map_or((0, 0), SelectionPnl::matched)
         };
         match market.kind() {
             MarketKind::OneWinner | MarketKind::Bookmaker => {
@@ -177,11 +175,7 @@ impl Position {
             let pnl_minor = saturate(pnl);
             match rows.last_mut() {
                 Some(last) if last.pnl_minor == pnl_minor => last.to = to,
-                _ => rows.push(FancyBookRow {
-                    from,
-                    to,
-                    pnl_minor,
-                }),
+                _ => rows.push(FancyBookRow { from, to, pnl_minor }),
             }
         };
         let lines = self.lines();
@@ -265,12 +259,10 @@ impl Position {
 
     /// The fancy lines with bets, lowest first.
     fn lines(&self) -> impl Iterator<Item = (u32, &SelectionPnl)> + Clone {
-        self.selections
-            .iter()
-            .filter_map(|(selection, pnl)| match selection {
-                Selection::FancyLine(line) => Some((*line, pnl)),
-                Selection::Runner(_) => None,
-            })
+        self.selections.iter().filter_map(|(selection, pnl)| match selection {
+            Selection::FancyLine(line) => Some((*line, pnl)),
+            Selection::Runner(_) => None,
+        })
     }
 }
 
@@ -336,14 +328,7 @@ mod tests {
         assert_eq!(exposure_minor(&one_winner(), &[], &[]), 0);
         let fancy = MarketSpec::new(MarketKind::Fancy, vec![], 0).unwrap();
         assert_eq!(exposure_minor(&fancy, &[], &[]), 0);
-        assert_eq!(
-            fancy_book(&[]),
-            vec![FancyBookRow {
-                from: 0,
-                to: None,
-                pnl_minor: 0
-            }]
-        );
+        assert_eq!(fancy_book(&[]), vec![FancyBookRow { from: 0, to: None, pnl_minor: 0 }]);
     }
 
     #[test]
@@ -354,15 +339,9 @@ mod tests {
             exposure_minor(&market, &[exchange(A, Side::Back, "3.00", 100_00)], &[]),
             100_00
         );
-        assert_eq!(
-            exposure_minor(&market, &[exchange(A, Side::Lay, "3.00", 100_00)], &[]),
-            200_00
-        );
+        assert_eq!(exposure_minor(&market, &[exchange(A, Side::Lay, "3.00", 100_00)], &[]), 200_00);
         // Back A and back B: C winning loses both stakes.
-        let both = [
-            exchange(A, Side::Back, "3.00", 10_00),
-            exchange(B, Side::Back, "3.00", 10_00),
-        ];
+        let both = [exchange(A, Side::Back, "3.00", 10_00), exchange(B, Side::Back, "3.00", 10_00)];
         assert_eq!(exposure_minor(&market, &both, &[]), 20_00);
         // Backing every runner at good odds wins in every outcome: no exposure.
         let dutch = [
@@ -371,20 +350,11 @@ mod tests {
             exchange(C, Side::Back, "4.00", 10_00),
         ];
         assert_eq!(exposure_minor(&market, &dutch, &[]), 0);
-        assert_eq!(
-            position_per_runner(&market, &dutch),
-            vec![(A, 10_00), (B, 10_00), (C, 10_00)]
-        );
+        assert_eq!(position_per_runner(&market, &dutch), vec![(A, 10_00), (B, 10_00), (C, 10_00)]);
         // Back at 3.00 and lay at 2.50, same stake: a green book.
-        let trade = [
-            exchange(A, Side::Back, "3.00", 10_00),
-            exchange(A, Side::Lay, "2.50", 10_00),
-        ];
+        let trade = [exchange(A, Side::Back, "3.00", 10_00), exchange(A, Side::Lay, "2.50", 10_00)];
         assert_eq!(exposure_minor(&market, &trade, &[]), 0);
-        assert_eq!(
-            position_per_runner(&market, &trade),
-            vec![(A, 5_00), (B, 0), (C, 0)]
-        );
+        assert_eq!(position_per_runner(&market, &trade), vec![(A, 5_00), (B, 0), (C, 0)]);
     }
 
     #[test]
@@ -406,10 +376,8 @@ mod tests {
             MarketSpec::new(MarketKind::Place { winners: 2 }, vec![A, B, C, D], 0).unwrap();
         // Lay A 10.00 at 2.00 (if placed −10), back B 10.00 at 1.50 (if not −10),
         // unmatched lay C 10.00 at 3.00 (if placed −20).
-        let matched = [
-            exchange(A, Side::Lay, "2.00", 10_00),
-            exchange(B, Side::Back, "1.50", 10_00),
-        ];
+        let matched =
+            [exchange(A, Side::Lay, "2.00", 10_00), exchange(B, Side::Back, "1.50", 10_00)];
         let unmatched = [exchange(C, Side::Lay, "3.00", 10_00)];
         assert_eq!(exposure_minor(&market, &matched, &unmatched), 40_00);
         // Positions: the bets on each runner if it is placed.
@@ -418,10 +386,7 @@ mod tests {
             vec![(A, -10_00), (B, 5_00), (C, 0), (D, 0)]
         );
         // Back and lay one runner at the same price: flat whatever happens.
-        let flat = [
-            exchange(A, Side::Back, "2.00", 10_00),
-            exchange(A, Side::Lay, "2.00", 10_00),
-        ];
+        let flat = [exchange(A, Side::Back, "2.00", 10_00), exchange(A, Side::Lay, "2.00", 10_00)];
         assert_eq!(exposure_minor(&market, &flat, &[]), 0);
     }
 
@@ -436,21 +401,9 @@ mod tests {
         assert_eq!(
             fancy_book(&bets),
             vec![
-                FancyBookRow {
-                    from: 0,
-                    to: Some(56),
-                    pnl_minor: 0
-                },
-                FancyBookRow {
-                    from: 57,
-                    to: Some(59),
-                    pnl_minor: 20_00
-                },
-                FancyBookRow {
-                    from: 60,
-                    to: None,
-                    pnl_minor: 0
-                },
+                FancyBookRow { from: 0, to: Some(56), pnl_minor: 0 },
+                FancyBookRow { from: 57, to: Some(59), pnl_minor: 20_00 },
+                FancyBookRow { from: 60, to: None, pnl_minor: 0 },
             ]
         );
         assert_eq!(exposure_minor(&market, &bets, &[]), 0);
@@ -460,25 +413,11 @@ mod tests {
             Bet::fancy(30, Side::YES, 100, 5_00).unwrap(),
             Bet::fancy(30, Side::NO, 100, 5_00).unwrap(),
         ];
-        assert_eq!(
-            fancy_book(&flat),
-            vec![FancyBookRow {
-                from: 0,
-                to: None,
-                pnl_minor: 0
-            }]
-        );
+        assert_eq!(fancy_book(&flat), vec![FancyBookRow { from: 0, to: None, pnl_minor: 0 }]);
 
         // A line at 0 always happens: no range below it.
         let zero = [Bet::fancy(0, Side::NO, 150, 10_00).unwrap()];
-        assert_eq!(
-            fancy_book(&zero),
-            vec![FancyBookRow {
-                from: 0,
-                to: None,
-                pnl_minor: -15_00
-            }]
-        );
+        assert_eq!(fancy_book(&zero), vec![FancyBookRow { from: 0, to: None, pnl_minor: -15_00 }]);
         assert_eq!(exposure_minor(&market, &zero, &[]), 15_00);
 
         // Two NOs: the worst is above the higher line.
@@ -498,10 +437,7 @@ mod tests {
         ];
         // A wins: +45 + 50 = +95; B wins: −100 − 40 = −140.
         assert_eq!(exposure_minor(&market, &bets, &[]), 140_00);
-        assert_eq!(
-            position_per_runner(&market, &bets),
-            vec![(A, 95_00), (B, -140_00)]
-        );
+        assert_eq!(position_per_runner(&market, &bets), vec![(A, 95_00), (B, -140_00)]);
     }
 
     #[test]

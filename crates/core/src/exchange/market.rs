@@ -102,17 +102,10 @@ impl MarketSpec {
         }
         if let MarketKind::Place { winners } = kind {
             if winners == 0 || winners as usize >= runners.len() {
-                return Err(MarketError::InvalidWinners {
-                    winners,
-                    runners: runners.len(),
-                });
+                return Err(MarketError::InvalidWinners { winners, runners: runners.len() });
             }
         }
-        Ok(MarketSpec {
-            kind,
-            runners,
-            commission_bp,
-        })
+        Ok(MarketSpec { kind, runners, commission_bp })
     }
 
     /// The kind.
@@ -142,10 +135,7 @@ impl MarketSpec {
     }
 
     fn runner_index(&self, runner: RunnerId) -> Result<usize, MarketError> {
-        self.runners
-            .iter()
-            .position(|r| *r == runner)
-            .ok_or(MarketError::UnknownRunner(runner))
+        self.runners.iter().position(|r| *r == runner).ok_or(MarketError::UnknownRunner(runner))
     }
 }
 
@@ -304,13 +294,7 @@ impl Market {
         } else {
             Vec::new()
         };
-        Market {
-            spec,
-            status: MarketStatus::Open,
-            result: None,
-            books,
-            positions: BTreeMap::new(),
-        }
+        Market { spec, status: MarketStatus::Open, result: None, books, positions: BTreeMap::new() }
     }
 
     /// The market's set-up.
@@ -361,14 +345,12 @@ impl Market {
             let maker_side = fill.taker_side.opposite();
             let before = fill.maker_remaining_minor + fill.size_minor;
             let maker = self.position_mut(fill.maker_user);
-            maker.remove_unmatched(&Bet::exchange_unchecked(
-                runner, maker_side, fill.price, before,
-            ));
+            maker
+                .remove_unmatched(&Bet::exchange_unchecked(runner, maker_side, fill.price, before));
             if fill.maker_remaining_minor > 0 {
                 let after = fill.maker_remaining_minor;
-                maker.add_unmatched(&Bet::exchange_unchecked(
-                    runner, maker_side, fill.price, after,
-                ));
+                maker
+                    .add_unmatched(&Bet::exchange_unchecked(runner, maker_side, fill.price, after));
             }
         }
         if outcome.resting_minor > 0 {
@@ -401,21 +383,13 @@ impl Market {
     ) -> Result<i64, MarketError> {
         let index = self.book_index(runner)?;
         let book = &mut self.books[index];
-        let before = book
-            .order(order_id)
-            .ok_or(BookError::UnknownOrder(order_id))?;
+        let before = book.order(order_id).ok_or(BookError::UnknownOrder(order_id))?;
         let cancelled_minor = book.cancel(order_id, size_minor)?;
         let remaining_minor = before.remaining_minor - cancelled_minor;
         let position = self.position_mut(before.user_id);
         position.remove_unmatched(&before.unmatched_bet());
         if remaining_minor > 0 {
-            position.add_unmatched(
-                &RestingOrder {
-                    remaining_minor,
-                    ..before
-                }
-                .unmatched_bet(),
-            );
+            position.add_unmatched(&RestingOrder { remaining_minor, ..before }.unmatched_bet());
         }
         Ok(cancelled_minor)
     }
@@ -423,11 +397,8 @@ impl Market {
     /// Lapses every LAPSE order (the market turned in-play); PERSIST orders stay. Returns the
     /// lapsed orders, by runner then oldest first.
     pub fn lapse_orders(&mut self) -> Vec<RestingOrder> {
-        let lapsed: Vec<RestingOrder> = self
-            .books
-            .iter_mut()
-            .flat_map(OrderBook::lapse_all)
-            .collect();
+        let lapsed: Vec<RestingOrder> =
+            self.books.iter_mut().flat_map(OrderBook::lapse_all).collect();
         self.forget_unmatched(&lapsed);
         lapsed
     }
@@ -451,9 +422,7 @@ impl Market {
         if self.status.is_settled() {
             return 0;
         }
-        self.positions
-            .get(&user_id)
-            .map_or(0, |position| position.exposure_minor(&self.spec))
+        self.positions.get(&user_id).map_or(0, |position| position.exposure_minor(&self.spec))
     }
 
     /// The exposure `user_id` would have with `order` added unmatched: the figure for the
@@ -465,11 +434,7 @@ impl Market {
     ) -> Result<i64, MarketError> {
         self.book_index(runner)?;
         let bet = Bet::exchange(runner, order.side, order.price, order.size_minor)?;
-        let mut position = self
-            .positions
-            .get(&order.user_id)
-            .cloned()
-            .unwrap_or_default();
+        let mut position = self.positions.get(&order.user_id).cloned().unwrap_or_default();
         position.add_unmatched(&bet);
         Ok(position.exposure_minor(&self.spec))
     }
@@ -488,11 +453,7 @@ impl Market {
 
     /// The page's position of `user_id` per runner; see [`Position::runner_positions`].
     pub fn runner_positions(&self, user_id: UserId) -> Vec<(RunnerId, i64)> {
-        self.positions
-            .get(&user_id)
-            .cloned()
-            .unwrap_or_default()
-            .runner_positions(&self.spec)
+        self.positions.get(&user_id).cloned().unwrap_or_default().runner_positions(&self.spec)
     }
 
     /// The page's fancy book of `user_id`; see [`Position::fancy_book`].
@@ -527,26 +488,14 @@ impl Market {
         let settlement = settle_positions(
             &self.spec,
             result,
-            self.positions
-                .iter()
-                .map(|(user, position)| (*user, position)),
+            self.positions.iter().map(|(user, position)| (*user, position)),
         )?;
-        let cancelled_orders: Vec<RestingOrder> = self
-            .books
-            .iter_mut()
-            .flat_map(OrderBook::cancel_all)
-            .collect();
+        let cancelled_orders: Vec<RestingOrder> =
+            self.books.iter_mut().flat_map(OrderBook::cancel_all).collect();
         self.forget_unmatched(&cancelled_orders);
-        self.status = if result.is_void() {
-            MarketStatus::Void
-        } else {
-            MarketStatus::Closed
-        };
+        self.status = if result.is_void() { MarketStatus::Void } else { MarketStatus::Closed };
         self.result = Some(result.clone());
-        Ok(SettledMarket {
-            settlement,
-            cancelled_orders,
-        })
+        Ok(SettledMarket { settlement, cancelled_orders })
     }
 
     /// Voids the market: [`Market::settle`] with [`MarketResult::Void`].
@@ -563,9 +512,7 @@ impl Market {
 
     fn check_not_settled(&self) -> Result<(), MarketError> {
         if self.status.is_settled() {
-            Err(MarketError::AlreadySettled {
-                status: self.status,
-            })
+            Err(MarketError::AlreadySettled { status: self.status })
         } else {
             Ok(())
         }
@@ -584,8 +531,7 @@ impl Market {
 
     fn forget_unmatched(&mut self, orders: &[RestingOrder]) {
         for order in orders {
-            self.position_mut(order.user_id)
-                .remove_unmatched(&order.unmatched_bet());
+            self.position_mut(order.user_id).remove_unmatched(&order.unmatched_bet());
         }
     }
 }
@@ -618,10 +564,7 @@ mod tests {
         let spec = |kind, runners: Vec<i64>, bp| {
             MarketSpec::new(kind, runners.into_iter().map(RunnerId).collect(), bp)
         };
-        assert_eq!(
-            spec(MarketKind::OneWinner, vec![1], 0),
-            Err(MarketError::TooFewRunners)
-        );
+        assert_eq!(spec(MarketKind::OneWinner, vec![1], 0), Err(MarketError::TooFewRunners));
         assert_eq!(
             spec(MarketKind::OneWinner, vec![1, 2, 1], 0),
             Err(MarketError::DuplicateRunner(RunnerId(1)))
@@ -630,29 +573,18 @@ mod tests {
             spec(MarketKind::OneWinner, (0..65).collect(), 0),
             Err(MarketError::TooManyRunners)
         );
-        assert_eq!(
-            spec(MarketKind::Fancy, vec![1], 0),
-            Err(MarketError::FancyHasRunners)
-        );
+        assert_eq!(spec(MarketKind::Fancy, vec![1], 0), Err(MarketError::FancyHasRunners));
         assert_eq!(
             spec(MarketKind::Place { winners: 3 }, vec![1, 2, 3], 0),
-            Err(MarketError::InvalidWinners {
-                winners: 3,
-                runners: 3
-            })
+            Err(MarketError::InvalidWinners { winners: 3, runners: 3 })
         );
         assert_eq!(
             spec(MarketKind::Place { winners: 0 }, vec![1, 2, 3], 0),
-            Err(MarketError::InvalidWinners {
-                winners: 0,
-                runners: 3
-            })
+            Err(MarketError::InvalidWinners { winners: 0, runners: 3 })
         );
         assert_eq!(
             spec(MarketKind::OneWinner, vec![1, 2], 2_001),
-            Err(MarketError::CommissionTooHigh {
-                commission_bp: 2_001
-            })
+            Err(MarketError::CommissionTooHigh { commission_bp: 2_001 })
         );
         assert!(spec(MarketKind::Place { winners: 2 }, vec![1, 2, 3], 2_000).is_ok());
     }
@@ -678,23 +610,16 @@ mod tests {
         assert_eq!(market.exposure_minor(ANN), 80_00 + 100_00);
         let lapsed = market.suspend().unwrap();
         assert_eq!(
-            lapsed
-                .iter()
-                .map(|o| (o.order_id, o.remaining_minor))
-                .collect::<Vec<_>>(),
+            lapsed.iter().map(|o| (o.order_id, o.remaining_minor)).collect::<Vec<_>>(),
             vec![(OrderId(1), 50_00)]
         );
         assert_eq!(market.exposure_minor(ANN), 80_00);
         assert_eq!(
             market.place_order(A, &order(3, BOB, Side::Back, "2.00", 1_00)),
-            Err(MarketError::NotOpen {
-                status: MarketStatus::Suspended
-            })
+            Err(MarketError::NotOpen { status: MarketStatus::Suspended })
         );
         market.reopen().unwrap();
-        assert!(market
-            .place_order(A, &order(3, BOB, Side::Back, "2.00", 1_00))
-            .is_ok());
+        assert!(market.place_order(A, &order(3, BOB, Side::Back, "2.00", 1_00)).is_ok());
     }
 
     #[test]
@@ -702,26 +627,17 @@ mod tests {
         let mut market = exchange_market();
         let keep = order(1, ANN, Side::Back, "4.00", 10_00).with_persistence(Persistence::Persist);
         market.place_order(B, &keep).unwrap();
-        market
-            .place_order(B, &order(2, ANN, Side::Back, "5.00", 10_00))
-            .unwrap();
+        market.place_order(B, &order(2, ANN, Side::Back, "5.00", 10_00)).unwrap();
         assert_eq!(market.suspend().unwrap().len(), 1);
         assert_eq!(market.exposure_minor(ANN), 10_00);
-        assert_eq!(
-            market.book(B).unwrap().available_to_lay(3),
-            vec![(price("4.00"), 10_00)]
-        );
+        assert_eq!(market.book(B).unwrap().available_to_lay(3), vec![(price("4.00"), 10_00)]);
     }
 
     #[test]
     fn settling_twice_is_refused_and_changes_nothing() {
         let mut market = exchange_market();
-        market
-            .place_order(A, &order(1, ANN, Side::Lay, "2.50", 100_00))
-            .unwrap();
-        market
-            .place_order(A, &order(2, BOB, Side::Back, "2.50", 60_00))
-            .unwrap();
+        market.place_order(A, &order(1, ANN, Side::Lay, "2.50", 100_00)).unwrap();
+        market.place_order(A, &order(2, BOB, Side::Back, "2.50", 60_00)).unwrap();
         let settled = market.settle(&MarketResult::Winner(A)).unwrap();
         assert_eq!(settled.settlement.user(BOB).unwrap().pnl_minor, 90_00);
         assert_eq!(settled.settlement.user(ANN).unwrap().pnl_minor, -90_00);
@@ -731,18 +647,14 @@ mod tests {
         assert_eq!(market.status(), MarketStatus::Closed);
         assert_eq!(market.exposure_minor(ANN), 0);
 
-        let closed = MarketError::AlreadySettled {
-            status: MarketStatus::Closed,
-        };
+        let closed = MarketError::AlreadySettled { status: MarketStatus::Closed };
         assert_eq!(market.settle(&MarketResult::Winner(B)), Err(closed.clone()));
         assert_eq!(market.void(), Err(closed.clone()));
         assert_eq!(market.suspend(), Err(closed.clone()));
         assert_eq!(market.result(), Some(&MarketResult::Winner(A)));
         assert_eq!(
             market.place_order(A, &order(3, BOB, Side::Back, "2.50", 1_00)),
-            Err(MarketError::NotOpen {
-                status: MarketStatus::Closed
-            })
+            Err(MarketError::NotOpen { status: MarketStatus::Closed })
         );
         assert_eq!(
             closed.to_string(),
@@ -753,9 +665,7 @@ mod tests {
     #[test]
     fn a_wrong_result_leaves_the_market_open() {
         let mut market = exchange_market();
-        market
-            .place_order(A, &order(1, ANN, Side::Lay, "2.50", 100_00))
-            .unwrap();
+        market.place_order(A, &order(1, ANN, Side::Lay, "2.50", 100_00)).unwrap();
         assert_eq!(
             market.settle(&MarketResult::Winner(RunnerId(9))),
             Err(MarketError::UnknownRunner(RunnerId(9)))
@@ -779,38 +689,21 @@ mod tests {
         assert_eq!(bookmaker.exposure_with_bet_minor(ANN, &bet), Ok(100_00));
         bookmaker.place_house_bet(ANN, &bet).unwrap();
         let line = Bet::fancy(10, Side::YES, 100, 1_00).unwrap();
-        assert_eq!(
-            bookmaker.place_house_bet(ANN, &line),
-            Err(MarketError::LineOnRunnerMarket)
-        );
+        assert_eq!(bookmaker.place_house_bet(ANN, &line), Err(MarketError::LineOnRunnerMarket));
         let settled = bookmaker.settle(&MarketResult::Winner(A)).unwrap();
         assert_eq!(settled.settlement.house_pnl_minor, -45_00);
 
         let mut exchange = exchange_market();
-        assert_eq!(
-            exchange.place_house_bet(ANN, &bet),
-            Err(MarketError::NotHouseBanked)
-        );
+        assert_eq!(exchange.place_house_bet(ANN, &bet), Err(MarketError::NotHouseBanked));
 
         let mut fancy = Market::new(MarketSpec::new(MarketKind::Fancy, vec![], 0).unwrap());
-        assert_eq!(
-            fancy.place_house_bet(ANN, &bet),
-            Err(MarketError::RunnerOnFancy)
-        );
+        assert_eq!(fancy.place_house_bet(ANN, &bet), Err(MarketError::RunnerOnFancy));
         fancy.place_house_bet(ANN, &line).unwrap();
         assert_eq!(
             fancy.fancy_book(ANN),
             vec![
-                FancyBookRow {
-                    from: 0,
-                    to: Some(9),
-                    pnl_minor: -1_00
-                },
-                FancyBookRow {
-                    from: 10,
-                    to: None,
-                    pnl_minor: 1_00
-                },
+                FancyBookRow { from: 0, to: Some(9), pnl_minor: -1_00 },
+                FancyBookRow { from: 10, to: None, pnl_minor: 1_00 },
             ]
         );
     }
@@ -818,15 +711,9 @@ mod tests {
     #[test]
     fn restored_market_matches_like_the_original() {
         let mut original = exchange_market();
-        original
-            .place_order(A, &order(1, ANN, Side::Lay, "2.00", 10_00))
-            .unwrap();
-        original
-            .place_order(A, &order(2, BOB, Side::Lay, "2.00", 10_00))
-            .unwrap();
-        original
-            .place_order(A, &order(3, BOB, Side::Back, "2.00", 4_00))
-            .unwrap();
+        original.place_order(A, &order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
+        original.place_order(A, &order(2, BOB, Side::Lay, "2.00", 10_00)).unwrap();
+        original.place_order(A, &order(3, BOB, Side::Back, "2.00", 4_00)).unwrap();
 
         let mut restored = exchange_market();
         // Stored matched bets: both sides of the one fill.
@@ -848,9 +735,6 @@ mod tests {
             assert_eq!(restored.exposure_minor(user), original.exposure_minor(user));
         }
         let next = order(4, BOB, Side::Back, "2.00", 10_00);
-        assert_eq!(
-            restored.place_order(A, &next),
-            original.place_order(A, &next)
-        );
+        assert_eq!(restored.place_order(A, &next), original.place_order(A, &next));
     }
 }

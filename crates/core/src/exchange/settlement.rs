@@ -102,10 +102,7 @@ impl MarketResult {
                     return Err(MarketError::NoPlacedRunner);
                 }
                 if placed.len() > winners as usize {
-                    return Err(MarketError::TooManyPlaced {
-                        placed: placed.len(),
-                        winners,
-                    });
+                    return Err(MarketError::TooManyPlaced { placed: placed.len(), winners });
                 }
                 for (index, runner) in placed.iter().enumerate() {
                     known(runner)?;
@@ -195,11 +192,7 @@ pub(crate) fn settle_positions<'a>(
         let commission_minor = commission_minor(pnl_minor, market.commission_bp());
         pnl_sum += pnl;
         commission_sum += i128::from(commission_minor);
-        users.push(UserSettlement {
-            user_id,
-            pnl_minor,
-            commission_minor,
-        });
+        users.push(UserSettlement { user_id, pnl_minor, commission_minor });
     }
     users.sort_unstable_by_key(|user| user.user_id);
     let house_pnl = if market.kind().is_house_banked() {
@@ -218,11 +211,7 @@ pub(crate) fn settle_positions<'a>(
         0,
         "a settlement moves money between accounts, it never makes or loses any"
     );
-    Ok(Settlement {
-        users,
-        house_pnl_minor,
-        commission_total_minor,
-    })
+    Ok(Settlement { users, house_pnl_minor, commission_total_minor })
 }
 
 /// Commission on net market winnings: `pnl × commission_bp / 10_000` rounded half to even,
@@ -267,11 +256,7 @@ mod tests {
     }
 
     fn entries(settlement: &Settlement) -> Vec<(i64, i64, i64)> {
-        settlement
-            .users
-            .iter()
-            .map(|u| (u.user_id.0, u.pnl_minor, u.commission_minor))
-            .collect()
+        settlement.users.iter().map(|u| (u.user_id.0, u.pnl_minor, u.commission_minor)).collect()
     }
 
     #[test]
@@ -294,10 +279,7 @@ mod tests {
         bets.extend(fill(BOB, ANN, A, "2.50", 100_00));
         bets.extend(fill(CAT, BOB, B, "4.00", 20_00));
         let settlement = settle(&market, &MarketResult::Winner(A), &bets).unwrap();
-        assert_eq!(
-            entries(&settlement),
-            vec![(1, -150_00, 0), (2, 170_00, 8_50), (3, -20_00, 0)]
-        );
+        assert_eq!(entries(&settlement), vec![(1, -150_00, 0), (2, 170_00, 8_50), (3, -20_00, 0)]);
         assert_eq!(settlement.commission_total_minor, 8_50);
         assert_eq!(settlement.house_pnl_minor, 0);
         // A user who wins one bet and loses another by more pays nothing.
@@ -319,20 +301,10 @@ mod tests {
     #[test]
     fn void_pays_nothing() {
         let market = MarketSpec::new(MarketKind::OneWinner, vec![A, B], 500).unwrap();
-        let settlement = settle(
-            &market,
-            &MarketResult::Void,
-            &fill(BOB, ANN, A, "2.50", 100_00),
-        )
-        .unwrap();
+        let settlement =
+            settle(&market, &MarketResult::Void, &fill(BOB, ANN, A, "2.50", 100_00)).unwrap();
         assert_eq!(entries(&settlement), vec![(1, 0, 0), (2, 0, 0)]);
-        assert_eq!(
-            (
-                settlement.house_pnl_minor,
-                settlement.commission_total_minor
-            ),
-            (0, 0)
-        );
+        assert_eq!((settlement.house_pnl_minor, settlement.commission_total_minor), (0, 0));
     }
 
     #[test]
@@ -347,20 +319,11 @@ mod tests {
         assert_eq!(entries(&settlement), vec![(1, 25_00, 0), (2, -25_00, 0)]);
         for (bad, error) in [
             (vec![], MarketError::NoPlacedRunner),
-            (
-                vec![A, B, C],
-                MarketError::TooManyPlaced {
-                    placed: 3,
-                    winners: 2,
-                },
-            ),
+            (vec![A, B, C], MarketError::TooManyPlaced { placed: 3, winners: 2 }),
             (vec![A, A], MarketError::DuplicatePlacedRunner(A)),
             (vec![RunnerId(9)], MarketError::UnknownRunner(RunnerId(9))),
         ] {
-            assert_eq!(
-                settle(&market, &MarketResult::Placed(bad), &bets),
-                Err(error)
-            );
+            assert_eq!(settle(&market, &MarketResult::Placed(bad), &bets), Err(error));
         }
     }
 
@@ -399,9 +362,7 @@ mod tests {
                 .sum();
             assert_eq!(sum, user.pnl_minor, "{:?}", user.user_id);
         }
-        assert!(bets
-            .iter()
-            .all(|(_, bet)| MarketResult::Void.bet_pnl_minor(bet) == 0));
+        assert!(bets.iter().all(|(_, bet)| MarketResult::Void.bet_pnl_minor(bet) == 0));
         let fancy = Bet::fancy(57, Side::NO, 90, 20_00).unwrap();
         assert_eq!(MarketResult::Fancy(57).bet_pnl_minor(&fancy), -18_00);
         assert_eq!(MarketResult::Fancy(56).bet_pnl_minor(&fancy), 20_00);
@@ -413,9 +374,7 @@ mod tests {
         let bets = fill(BOB, ANN, A, "2.50", 100_00);
         assert_eq!(
             settle(&market, &MarketResult::Fancy(3), &bets),
-            Err(MarketError::WrongResult {
-                kind: MarketKind::OneWinner
-            })
+            Err(MarketError::WrongResult { kind: MarketKind::OneWinner })
         );
         assert_eq!(
             settle(&market, &MarketResult::Winner(C), &bets),

@@ -92,9 +92,7 @@ mod tests {
     #[test]
     fn agrees_with_a_scan() {
         let mut set = TickSet::default();
-        let occupied: Vec<usize> = (0..TICK_COUNT)
-            .filter(|t| t % 7 == 3 || t % 61 == 0)
-            .collect();
+        let occupied: Vec<usize> = (0..TICK_COUNT).filter(|t| t % 7 == 3 || t % 61 == 0).collect();
         for &tick in &occupied {
             set.insert(tick);
         }

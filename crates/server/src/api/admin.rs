@@ -36,7 +36,11 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(audit_log))
 }
 
-fn context<'a>(state: &'a AppState, Operator(authed): Operator, ClientIp(ip): ClientIp) -> OperatorContext<'a> {
+fn context<'a>(
+    state: &'a AppState,
+    Operator(authed): Operator,
+    ClientIp(ip): ClientIp,
+) -> OperatorContext<'a> {
     OperatorContext { store: &state.store, actor: Actor::User(authed.user), client_ip: ip }
 }
 
@@ -189,10 +193,16 @@ async fn transfer(
     ApiJson(body): ApiJson<TransferRequest>,
 ) -> ApiResult<TransferData> {
     let ctx = context(&state, operator, ip);
-    let outcome = operator::transfer(&ctx, body.user_id.0, body.amount.0, body.direction, &body.remark).await?;
+    let outcome =
+        operator::transfer(&ctx, body.user_id.0, body.amount.0, body.direction, &body.remark)
+            .await?;
     Ok(ok_with(
         "Transfer done.",
-        TransferData { transaction_id: outcome.transaction_id, user_balance: outcome.user_balance, parent_balance: outcome.parent_balance },
+        TransferData {
+            transaction_id: outcome.transaction_id,
+            user_balance: outcome.user_balance,
+            parent_balance: outcome.parent_balance,
+        },
     ))
 }
 
@@ -216,7 +226,11 @@ async fn lock(
 ) -> ApiResult<UserSummary> {
     let ctx = context(&state, operator, ip);
     let user = operator::set_locked(&ctx, body.user_id.0, body.locked.0).await?;
-    let message = if user.is_locked { format!("{} is locked.", user.user_name) } else { format!("{} is unlocked.", user.user_name) };
+    let message = if user.is_locked {
+        format!("{} is locked.", user.user_name)
+    } else {
+        format!("{} is unlocked.", user.user_name)
+    };
     Ok(ok_with(message, UserSummary::from(&user)))
 }
 
@@ -259,7 +273,10 @@ pub struct EngineStatsData {
 /// The engine's counters since start (admin only).
 #[utoipa::path(get, path = "/admin/engine/stats", tag = "admin", security(("bearer" = [])),
     responses((status = 200, body = Envelope<EngineStatsData>), (status = 403)))]
-async fn engine_stats(State(state): State<AppState>, Operator(authed): Operator) -> ApiResult<EngineStatsData> {
+async fn engine_stats(
+    State(state): State<AppState>,
+    Operator(authed): Operator,
+) -> ApiResult<EngineStatsData> {
     if authed.user.role != Role::Admin {
         return Err(AppError::Forbidden("Only an admin can read the engine's counters.".into()));
     }
@@ -282,7 +299,12 @@ pub struct MintData {
 /// Issues new chips to the calling admin.
 #[utoipa::path(post, path = "/admin/chips/mint", tag = "admin", request_body = MintRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<MintData>), (status = 400), (status = 403)))]
-async fn mint(State(state): State<AppState>, operator: Operator, ip: ClientIp, ApiJson(body): ApiJson<MintRequest>) -> ApiResult<MintData> {
+async fn mint(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<MintRequest>,
+) -> ApiResult<MintData> {
     let admin_id = operator.0.user.id;
     let ctx = context(&state, operator, ip);
     let balance = operator::mint(&ctx, admin_id, body.amount.0).await?;
@@ -372,7 +394,13 @@ async fn create_series(
     ApiJson(body): ApiJson<CreateSeriesRequest>,
 ) -> ApiResult<CreatedId> {
     let ctx = context(&state, operator, ip);
-    let id = operator::create_series(&ctx, body.sport_id.0, &body.name, body.is_featured.is_some_and(|f| f.0)).await?;
+    let id = operator::create_series(
+        &ctx,
+        body.sport_id.0,
+        &body.name,
+        body.is_featured.is_some_and(|f| f.0),
+    )
+    .await?;
     Ok(ok_with("Series created.", CreatedId { id }))
 }
 
@@ -401,11 +429,20 @@ async fn create_match(
     ip: ClientIp,
     ApiJson(body): ApiJson<CreateMatchRequest>,
 ) -> ApiResult<CreatedId> {
-    let open_date_ms = parse_iso(&body.open_date)
-        .ok_or_else(|| AppError::field("open_date", "open_date must be an ISO-8601 time with a zone, e.g. 2026-11-23T14:00:00Z."))?;
-    for (field, value, max) in [("venue", &body.venue, 100), ("country_code", &body.country_code, 2)] {
+    let open_date_ms = parse_iso(&body.open_date).ok_or_else(|| {
+        AppError::field(
+            "open_date",
+            "open_date must be an ISO-8601 time with a zone, e.g. 2026-11-23T14:00:00Z.",
+        )
+    })?;
+    for (field, value, max) in
+        [("venue", &body.venue, 100), ("country_code", &body.country_code, 2)]
+    {
         if value.as_ref().is_some_and(|v| v.chars().count() > max) {
-            return Err(AppError::field(field, format!("{field} must be at most {max} characters.")));
+            return Err(AppError::field(
+                field,
+                format!("{field} must be at most {max} characters."),
+            ));
         }
     }
     let ctx = context(&state, operator, ip);
@@ -435,10 +472,18 @@ pub struct InPlayRequest {
 /// Turns a match in play: unmatched LAPSE orders on its markets lapse, bet delays start.
 #[utoipa::path(post, path = "/admin/match/inPlay", tag = "admin", request_body = InPlayRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403), (status = 404)))]
-async fn match_in_play(State(state): State<AppState>, operator: Operator, ip: ClientIp, ApiJson(body): ApiJson<InPlayRequest>) -> ApiResult<Option<String>> {
+async fn match_in_play(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<InPlayRequest>,
+) -> ApiResult<Option<String>> {
     let ctx = context(&state, operator, ip);
     operator::set_match_in_play(&ctx, &state.engine, body.match_id.0, body.in_play.0).await?;
-    Ok(ok_with(if body.in_play.0 { "The match is in play." } else { "The match is not in play." }, None))
+    Ok(ok_with(
+        if body.in_play.0 { "The match is in play." } else { "The match is not in play." },
+        None,
+    ))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -465,12 +510,16 @@ pub struct LedgerCheckData {
 /// Verifies the ledger: every balance is the sum of its entries, every transaction sums to zero.
 #[utoipa::path(get, path = "/admin/ledger/check", tag = "admin", security(("bearer" = [])),
     responses((status = 200, body = Envelope<LedgerCheckData>), (status = 403)))]
-async fn ledger_check(State(state): State<AppState>, Operator(authed): Operator) -> ApiResult<LedgerCheckData> {
+async fn ledger_check(
+    State(state): State<AppState>,
+    Operator(authed): Operator,
+) -> ApiResult<LedgerCheckData> {
     if authed.user.role != Role::Admin {
         return Err(AppError::Forbidden("Only an admin can check the ledger.".into()));
     }
     let check = state.store.ledger_check().await?;
-    let issuance = state.store.system_balance(backlay_store::ledger::SystemAccount::Issuance).await?;
+    let issuance =
+        state.store.system_balance(backlay_store::ledger::SystemAccount::Issuance).await?;
     Ok(ok(LedgerCheckData {
         sound: check.is_sound(),
         accounts: check.accounts,

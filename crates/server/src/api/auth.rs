@@ -90,7 +90,11 @@ fn incorrect_credentials() -> AppError {
     responses((status = 200, body = Envelope<LoginAnswer>), (status = 400, description = "Missing fields or incorrect user name or password"),
         (status = 422, description = "The account is locked"), (status = 429, description = "Too many failed attempts"),
         (status = 503, description = "The server is busy checking other log-ins: try again after Retry-After")))]
-async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<LoginRequest>) -> ApiResult<LoginAnswer> {
+async fn login(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<LoginRequest>,
+) -> ApiResult<LoginAnswer> {
     let mut checks = Checks::default();
     let user_name = text_field(&mut checks, "user_name", "User name", &body.user_name, 64);
     if body.password.is_empty() {
@@ -122,7 +126,10 @@ async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(bo
         // someone who has the password reset it between rounds of code guesses. The attempt is
         // released.
         let challenge = super::security::open_otp_challenge(&state, user.id, ip.as_deref()).await?;
-        return Ok(ok_with("Enter the code from your authenticator app.", LoginAnswer::OtpRequired(challenge)));
+        return Ok(ok_with(
+            "Enter the code from your authenticator app.",
+            LoginAnswer::OtpRequired(challenge),
+        ));
     }
     attempt.succeeded(now_ms());
     let data = start_session(&state, &user, ip.as_deref()).await?;
@@ -140,7 +147,10 @@ pub(crate) fn too_many_attempts(refused: Refused) -> AppError {
     let message = match refused {
         Refused::Blocked { retry_after_s } => {
             let minutes = retry_after_s.div_ceil(60);
-            format!("Too many failed log-in attempts. Try again in {minutes} minute{}.", if minutes == 1 { "" } else { "s" })
+            format!(
+                "Too many failed log-in attempts. Try again in {minutes} minute{}.",
+                if minutes == 1 { "" } else { "s" }
+            )
         }
         Refused::Busy { retry_after_s } => {
             format!("Too many log-in attempts at once for this account or address. Try again in {retry_after_s} seconds.")
@@ -166,7 +176,11 @@ fn placeholder_user() -> User {
 }
 
 /// Opens a session for `user`, who has no security auth, and answers what the client stores.
-async fn start_session(state: &AppState, user: &User, ip: Option<&str>) -> Result<LoginData, AppError> {
+async fn start_session(
+    state: &AppState,
+    user: &User,
+    ip: Option<&str>,
+) -> Result<LoginData, AppError> {
     let mut writer = state.store.begin_write().await?;
     let data = insert_session(state, &mut writer, user, ip, now_ms(), false).await?;
     writer.commit().await?;
@@ -183,7 +197,15 @@ pub(crate) async fn insert_session(
     security_enabled: bool,
 ) -> Result<LoginData, AppError> {
     let token = new_token();
-    writer.insert_session(user.id, &token_hash(&token), ip, now_ms, now_ms + state.config.session_ttl_ms).await?;
+    writer
+        .insert_session(
+            user.id,
+            &token_hash(&token),
+            ip,
+            now_ms,
+            now_ms + state.config.session_ttl_ms,
+        )
+        .await?;
     Ok(LoginData {
         token,
         user_id: user.id,
@@ -209,10 +231,16 @@ pub struct SignupRequest {
     responses((status = 200, body = Envelope<LoginData>), (status = 400, description = "Field errors"),
         (status = 409, description = "User name taken"), (status = 422, description = "Sign-up is closed"),
         (status = 503, description = "The server is busy hashing other passwords: try again after Retry-After")))]
-async fn signup(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<SignupRequest>) -> ApiResult<LoginData> {
+async fn signup(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<SignupRequest>,
+) -> ApiResult<LoginData> {
     let settings = super::settings::load(&state.store).await?;
     if settings.get("signup_enabled").map(String::as_str) == Some("0") {
-        return Err(AppError::Unprocessable("Sign-up is closed. Ask an agent for an account.".into()));
+        return Err(AppError::Unprocessable(
+            "Sign-up is closed. Ask an agent for an account.".into(),
+        ));
     }
     let mut checks = Checks::default();
     let user_name = body.user_name.trim().to_string();
@@ -226,7 +254,10 @@ async fn signup(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(b
         checks.fail("confirm_password", "Passwords must match.");
     }
     let dial_code = body.dial_code.trim();
-    if !(dial_code.starts_with('+') && (2..=5).contains(&dial_code.len()) && dial_code[1..].chars().all(|c| c.is_ascii_digit())) {
+    if !(dial_code.starts_with('+')
+        && (2..=5).contains(&dial_code.len())
+        && dial_code[1..].chars().all(|c| c.is_ascii_digit()))
+    {
         checks.fail("dial_code", "Choose a country dial code such as +91.");
     }
     let mobile = body.mobile.trim();
@@ -235,7 +266,11 @@ async fn signup(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(b
     }
     checks.finish()?;
 
-    let parent_id = match settings.get("default_parent").map(|name| name.trim()).filter(|name| !name.is_empty()) {
+    let parent_id = match settings
+        .get("default_parent")
+        .map(|name| name.trim())
+        .filter(|name| !name.is_empty())
+    {
         Some(name) => state.store.user_id_by_name(name).await?,
         None => None,
     };
@@ -286,7 +321,11 @@ pub struct LogoutRequest {
 
 #[utoipa::path(post, path = "/user/logout", tag = "auth", request_body = LogoutRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Option<String>>), (status = 401, description = "No live session")))]
-async fn logout(State(state): State<AppState>, authed: Authed, ApiJson(_body): ApiJson<LogoutRequest>) -> ApiResult<Option<String>> {
+async fn logout(
+    State(state): State<AppState>,
+    authed: Authed,
+    ApiJson(_body): ApiJson<LogoutRequest>,
+) -> ApiResult<Option<String>> {
     let mut writer = state.store.begin_write().await?;
     writer.revoke_session(authed.session_id, now_ms()).await?;
     writer.commit().await?;
@@ -362,4 +401,3 @@ async fn change_password(
     writer.commit().await?;
     Ok(ok_with("Password changed.", None))
 }
-

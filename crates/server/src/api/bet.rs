@@ -49,7 +49,9 @@ impl<'de> Deserialize<'de> for NumberText {
         let text = raw.get();
         let text = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text);
         match plain_decimal(text) {
-            Some(plain) if text.len() <= MAX_NUMBER_TEXT_CHARS && !plain.starts_with('-') => Ok(NumberText(plain)),
+            Some(plain) if text.len() <= MAX_NUMBER_TEXT_CHARS && !plain.starts_with('-') => {
+                Ok(NumberText(plain))
+            }
             _ => Err(de::Error::custom("expected a number such as 2.5 or 45")),
         }
     }
@@ -104,7 +106,11 @@ pub struct PlaceBetData {
         (status = 401), (status = 404, description = "Unknown market or runner"),
         (status = 409, description = "Market not open, odds changed, client_ref reused"),
         (status = 422, description = "Stake limits, insufficient funds, an account that cannot bet")))]
-async fn place_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<PlaceBetRequest>) -> ApiResult<PlaceBetData> {
+async fn place_bet(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<PlaceBetRequest>,
+) -> ApiResult<PlaceBetData> {
     let stake = body.stake.0;
     if !stake.is_positive() {
         return Err(AppError::field("stake", "The stake must be more than 0."));
@@ -112,11 +118,17 @@ async fn place_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUs
     let persistence = match body.persistence.as_deref().map(str::trim) {
         None | Some("") | Some("lapse") => Persistence::Lapse,
         Some("persist") => Persistence::Persist,
-        Some(other) => return Err(AppError::field("persistence", format!("{other} is not lapse or persist."))),
+        Some(other) => {
+            return Err(AppError::field("persistence", format!("{other} is not lapse or persist.")))
+        }
     };
-    let client_ref = body.client_ref.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
+    let client_ref =
+        body.client_ref.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
     if client_ref.as_ref().is_some_and(|r| r.chars().count() > CLIENT_REF_MAX_CHARS) {
-        return Err(AppError::field("client_ref", format!("client_ref must be at most {CLIENT_REF_MAX_CHARS} characters.")));
+        return Err(AppError::field(
+            "client_ref",
+            format!("client_ref must be at most {CLIENT_REF_MAX_CHARS} characters."),
+        ));
     }
     let side = body.side.trim().to_lowercase();
     let fingerprint = format!(
@@ -178,14 +190,19 @@ pub struct CancelBetData {
 
 #[utoipa::path(post, path = "/bet/cancelBet", tag = "bet", request_body = CancelBetRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<CancelBetData>), (status = 400), (status = 401), (status = 404), (status = 409)))]
-async fn cancel_bet(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<CancelBetRequest>) -> ApiResult<CancelBetData> {
+async fn cancel_bet(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<CancelBetRequest>,
+) -> ApiResult<CancelBetData> {
     let bet_id = body.bet_id.0;
     let not_yours = || AppError::NotFound(format!("You have no unmatched bet {bet_id}."));
     let bet = state.store.bet(bet_id).await.map_err(|_| not_yours())?;
     if bet.user_id != authed.user.id || bet.remaining_minor == 0 {
         return Err(not_yours());
     }
-    let answer = state.engine.cancel(bet.market_id, authed.user.id, bet_id, body.size.map(|s| s.0)).await?;
+    let answer =
+        state.engine.cancel(bet.market_id, authed.user.id, bet_id, body.size.map(|s| s.0)).await?;
     Ok(ok_with(
         format!("Cancelled {}.", answer.cancelled),
         CancelBetData { bet_id, cancelled: answer.cancelled, remaining: answer.remaining },
@@ -207,10 +224,17 @@ pub struct CancelAllData {
 
 #[utoipa::path(post, path = "/bet/cancelAllBets", tag = "bet", request_body = CancelAllRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<CancelAllData>), (status = 401)))]
-async fn cancel_all_bets(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<CancelAllRequest>) -> ApiResult<CancelAllData> {
+async fn cancel_all_bets(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<CancelAllRequest>,
+) -> ApiResult<CancelAllData> {
     let bets = state.store.live_bets_of_user(authed.user.id, None, 10_000).await?;
     let mut count = 0;
-    for (bet, _) in bets.iter().filter(|(b, _)| b.remaining_minor > 0 && body.market_id.is_none_or(|m| m.0 == b.market_id)) {
+    for (bet, _) in bets
+        .iter()
+        .filter(|(b, _)| b.remaining_minor > 0 && body.market_id.is_none_or(|m| m.0 == b.market_id))
+    {
         if state.engine.cancel(bet.market_id, authed.user.id, bet.bet_id, None).await.is_ok() {
             count += 1;
         }
@@ -281,8 +305,13 @@ pub struct OpenBetsData {
 /// The caller's live bets (not settled), newest first: matched parts and unmatched parts.
 #[utoipa::path(post, path = "/bet/openBets", tag = "bet", request_body = OpenBetsRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<OpenBetsData>), (status = 401)))]
-async fn open_bets(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<OpenBetsRequest>) -> ApiResult<OpenBetsData> {
-    let bets = state.store.live_bets_of_user(authed.user.id, body.match_id.map(|m| m.0), 500).await?;
+async fn open_bets(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<OpenBetsRequest>,
+) -> ApiResult<OpenBetsData> {
+    let bets =
+        state.store.live_bets_of_user(authed.user.id, body.match_id.map(|m| m.0), 500).await?;
     let mut data = OpenBetsData { matched: Vec::new(), unmatched: Vec::new() };
     for (bet, market_type) in &bets {
         if bet.matched_minor > 0 {
@@ -322,15 +351,28 @@ pub struct ExposureDetail {
 /// The caller's exposure per open market, grouped by match.
 #[utoipa::path(get, path = "/bet/getExposureDetail", tag = "bet", security(("bearer" = [])),
     responses((status = 200, body = Envelope<ExposureDetail>), (status = 401)))]
-async fn get_exposure_detail(State(state): State<AppState>, CurrentUser(authed): CurrentUser) -> ApiResult<ExposureDetail> {
+async fn get_exposure_detail(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+) -> ApiResult<ExposureDetail> {
     let rows = state.store.exposure_rows_of_user(authed.user.id).await?;
     let mut by_match: BTreeMap<i64, ExposureRow> = BTreeMap::new();
     for row in rows {
         by_match
             .entry(row.match_id)
-            .or_insert_with(|| ExposureRow { sport_name: row.sport_name.clone(), match_name: row.match_name.clone(), match_id: row.match_id, market_details: Vec::new() })
+            .or_insert_with(|| ExposureRow {
+                sport_name: row.sport_name.clone(),
+                match_name: row.match_name.clone(),
+                match_id: row.match_id,
+                market_details: Vec::new(),
+            })
             .market_details
-            .push(MarketExposure { sub_type: row.market_name, market_id: row.market_id, bet_count: row.bet_count, exposure: Money::from_minor(row.exposure_minor) });
+            .push(MarketExposure {
+                sub_type: row.market_name,
+                market_id: row.market_id,
+                bet_count: row.bet_count,
+                exposure: Money::from_minor(row.exposure_minor),
+            });
     }
     Ok(ok(ExposureDetail { data: by_match.into_values().rev().collect() }))
 }
@@ -366,18 +408,36 @@ pub struct MarketPosition {
 /// from their stored bets.
 #[utoipa::path(post, path = "/bet/positions", tag = "bet", request_body = PositionsRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Vec<MarketPosition>>), (status = 401), (status = 404)))]
-async fn positions(State(state): State<AppState>, CurrentUser(authed): CurrentUser, ApiJson(body): ApiJson<PositionsRequest>) -> ApiResult<Vec<MarketPosition>> {
+async fn positions(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<PositionsRequest>,
+) -> ApiResult<Vec<MarketPosition>> {
     use crate::error::OrNotFound;
     let match_id = body.match_id.0;
-    let the_match = state.store.match_by_id(match_id).await.or_not_found(|| format!("There is no match with id {match_id}."))?;
-    let books = super::matches::market_books(&state, match_id, the_match.in_play, Some(authed.user.id)).await?;
+    let the_match = state
+        .store
+        .match_by_id(match_id)
+        .await
+        .or_not_found(|| format!("There is no match with id {match_id}."))?;
+    let books =
+        super::matches::market_books(&state, match_id, the_match.in_play, Some(authed.user.id))
+            .await?;
     Ok(ok(books
         .into_iter()
         .map(|market| MarketPosition {
             market_id: market.market_id,
             name: market.name,
             market_type: market.market_type,
-            runners: market.runners.into_iter().map(|r| RunnerPosition { selection_id: r.selection_id, name: r.name, pnl: r.position }).collect(),
+            runners: market
+                .runners
+                .into_iter()
+                .map(|r| RunnerPosition {
+                    selection_id: r.selection_id,
+                    name: r.name,
+                    pnl: r.position,
+                })
+                .collect(),
             book: market.book,
         })
         .collect()))

@@ -50,11 +50,19 @@ pub struct CasinoSportItem {
 
 #[utoipa::path(get, path = "/casino/getCasinoSport", tag = "catalogue", security(("bearer" = [])),
     responses((status = 200, body = Envelope<Vec<CasinoSportItem>>), (status = 401)))]
-async fn get_casino_sport(State(state): State<AppState>, _user: CurrentUser) -> ApiResult<Vec<CasinoSportItem>> {
+async fn get_casino_sport(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+) -> ApiResult<Vec<CasinoSportItem>> {
     let sports = state.store.casino_sports().await?;
     Ok(ok(sports
         .into_iter()
-        .map(|s| CasinoSportItem { sport_id: s.sport_id, name: s.name, is_active: i64::from(s.is_active), order: s.display_order })
+        .map(|s| CasinoSportItem {
+            sport_id: s.sport_id,
+            name: s.name,
+            is_active: i64::from(s.is_active),
+            order: s.display_order,
+        })
         .collect()))
 }
 
@@ -67,7 +75,10 @@ fn code_field(field: &str, value: &str) -> Result<String, AppError> {
         return Err(AppError::field(field, format!("{field} is required.")));
     }
     if value.chars().count() > MAX_CODE_CHARS {
-        return Err(AppError::field(field, format!("{field} must be at most {MAX_CODE_CHARS} characters.")));
+        return Err(AppError::field(
+            field,
+            format!("{field} must be at most {MAX_CODE_CHARS} characters."),
+        ));
     }
     Ok(value.to_string())
 }
@@ -252,12 +263,24 @@ fn stored_json(text: &Option<String>) -> Option<Value> {
     text.as_deref().and_then(|t| serde_json::from_str(t).ok())
 }
 
-async fn game_of(state: &AppState, match_id: Option<FlexI64>, game_code: Option<&str>) -> Result<CasinoGame, AppError> {
+async fn game_of(
+    state: &AppState,
+    match_id: Option<FlexI64>,
+    game_code: Option<&str>,
+) -> Result<CasinoGame, AppError> {
     match (match_id, game_code.map(str::trim).filter(|c| !c.is_empty())) {
-        (Some(FlexI64(id)), _) => state.store.casino_game(id).await.or_not_found(|| format!("There is no casino game {id}.")),
+        (Some(FlexI64(id)), _) => state
+            .store
+            .casino_game(id)
+            .await
+            .or_not_found(|| format!("There is no casino game {id}.")),
         (None, Some(code)) => {
             let code = code_field("game_code", code)?;
-            state.store.casino_game_by_code(&code).await.or_not_found(|| format!("There is no casino game {code}."))
+            state
+                .store
+                .casino_game_by_code(&code)
+                .await
+                .or_not_found(|| format!("There is no casino game {code}."))
         }
         (None, None) => Err(AppError::field("match_id", "match_id or game_code is required.")),
     }
@@ -340,7 +363,13 @@ async fn round_state(
     } else {
         answer.cards = pure.open_cards().iter().map(ToString::to_string).collect();
     }
-    answer.my_bets = state.store.casino_bets_in_round(authed.user.id, round.id).await?.iter().map(bet_item).collect();
+    answer.my_bets = state
+        .store
+        .casino_bets_in_round(authed.user.id, round.id)
+        .await?
+        .iter()
+        .map(bet_item)
+        .collect();
     answer.round_id = Some(round.round_id);
     Ok(ok(answer))
 }
@@ -368,7 +397,12 @@ pub struct PlaceCasinoBetAnswer {
 
 /// Odds sent as decimal text: more than 1.00, at most two decimals.
 fn parse_odds(text: &str) -> Result<Odds, AppError> {
-    let bad = || AppError::field("odds", "odds must be decimal odds above 1.00 with at most two decimals, e.g. 1.98.");
+    let bad = || {
+        AppError::field(
+            "odds",
+            "odds must be decimal odds above 1.00 with at most two decimals, e.g. 1.98.",
+        )
+    };
     let hundredths = Money::parse_decimal(text).map_err(|_| bad())?.minor();
     let hundredths = u32::try_from(hundredths).map_err(|_| bad())?;
     if hundredths <= 100 || hundredths > Odds::MAX_HUNDREDTHS {
@@ -399,7 +433,11 @@ async fn place_bet(
             ),
         ));
     }
-    let round = state.store.casino_round(&round_id).await.or_not_found(|| format!("There is no casino round {round_id}."))?;
+    let round = state
+        .store
+        .casino_round(&round_id)
+        .await
+        .or_not_found(|| format!("There is no casino round {round_id}."))?;
     let game = state.store.casino_game(round.game_id).await?;
     if !game.is_active {
         return Err(AppError::Conflict(format!("{} is closed.", game.title)));
@@ -416,12 +454,20 @@ async fn place_bet(
             )))
         }
         Err(BetRefusal::UnknownMarket(code)) => {
-            return Err(AppError::field("market", format!("Round {round_id} has no market {code:?}.")))
+            return Err(AppError::field(
+                "market",
+                format!("Round {round_id} has no market {code:?}."),
+            ))
         }
         Err(BetRefusal::OddsNotPosted { posted, asked }) => {
-            return Err(AppError::Conflict(format!("Odds changed: {} is at {posted}, not {asked}.", market_code)))
+            return Err(AppError::Conflict(format!(
+                "Odds changed: {} is at {posted}, not {asked}.",
+                market_code
+            )))
         }
-        Err(BetRefusal::Stake) => return Err(AppError::field("stake", "The stake is out of range.")),
+        Err(BetRefusal::Stake) => {
+            return Err(AppError::field("stake", "The stake is out of range."))
+        }
     };
     let description = format!(
         "Casino bet: {} round {round_id}, {} {} at {}",
@@ -468,7 +514,10 @@ async fn place_bet(
         status: "open".into(),
         date: iso_utc(now),
     };
-    Ok(ok_with("Bet placed.", PlaceCasinoBetAnswer { bet, balance: Money::from_minor(balance_after) }))
+    Ok(ok_with(
+        "Bet placed.",
+        PlaceCasinoBetAnswer { bet, balance: Money::from_minor(balance_after) },
+    ))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -515,8 +564,11 @@ async fn round_detail(
     ApiJson(body): ApiJson<RoundRequest>,
 ) -> ApiResult<RoundDetailAnswer> {
     let round_id = code_field("round_id", &body.round_id)?;
-    let round: CasinoRound =
-        state.store.casino_round(&round_id).await.or_not_found(|| format!("There is no casino round {round_id}."))?;
+    let round: CasinoRound = state
+        .store
+        .casino_round(&round_id)
+        .await
+        .or_not_found(|| format!("There is no casino round {round_id}."))?;
     let game = state.store.casino_game(round.game_id).await?;
     let mut answer = RoundDetailAnswer {
         round_id: round.round_id.clone(),
@@ -597,7 +649,8 @@ fn result_text(result: &Option<Value>, winner: &str) -> String {
                         .and_then(Value::as_array)
                         .map(|c| c.iter().filter_map(Value::as_str).collect())
                         .unwrap_or_default();
-                    let description = hand.get("description").and_then(Value::as_str).unwrap_or_default();
+                    let description =
+                        hand.get("description").and_then(Value::as_str).unwrap_or_default();
                     format!("{name}: {} ({description})", cards.join(" "))
                 })
                 .collect()
@@ -627,11 +680,15 @@ async fn casino_result(
         None => (0, i64::MAX),
         Some(date) => {
             let bad = || AppError::field("date", "date must be a date such as 2026-11-22.");
-            (parse_report_date(date, false).ok_or_else(bad)?, parse_report_date(date, true).ok_or_else(bad)?)
+            (
+                parse_report_date(date, false).ok_or_else(bad)?,
+                parse_report_date(date, true).ok_or_else(bad)?,
+            )
         }
     };
     let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
-    let (rounds, total) = state.store.casino_results(game.id, from_ms, to_ms, offset, limit).await?;
+    let (rounds, total) =
+        state.store.casino_results(game.id, from_ms, to_ms, offset, limit).await?;
     let rows = rounds
         .into_iter()
         .map(|round| {

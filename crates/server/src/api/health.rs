@@ -30,5 +30,12 @@ async fn health(State(state): State<AppState>) -> (StatusCode, Json<Envelope<Hea
         database: if database_ok { "ok" } else { "database unreachable" }.to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
     };
-    (status, Json(Envelope { status: database_ok, message: if database_ok { "ready" } else { "not ready" }.into(), data: health }))
+    (
+        status,
+        Json(Envelope {
+            status: database_ok,
+            message: if database_ok { "ready" } else { "not ready" }.into(),
+            data: health,
+        }),
+    )
 }

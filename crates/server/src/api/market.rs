@@ -10,8 +10,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::engine::{RatesUpdate, ResultInput};
 use crate::error::{ok_with, ApiResult, AppError, Envelope};
-use crate::operator::{self, Actor, CreateMarket, OperatorContext};
 use crate::input::{AmountInput, ApiJson, Checks, FlexI64};
+use crate::operator::{self, Actor, CreateMarket, OperatorContext};
 use crate::session::{ClientIp, Operator};
 use crate::AppState;
 
@@ -124,7 +124,8 @@ async fn create_market(
     }
     checks.finish()?;
 
-    let ctx = OperatorContext { store: &state.store, actor: Actor::User(operator.0.user), client_ip: ip };
+    let ctx =
+        OperatorContext { store: &state.store, actor: Actor::User(operator.0.user), client_ip: ip };
     let (market_id, selection_ids) = operator::create_market(
         &ctx,
         &state.engine,
@@ -141,7 +142,10 @@ async fn create_market(
         },
     )
     .await?;
-    Ok(ok_with(format!("{name} created (suspended until opened)."), CreatedMarket { market_id, selection_ids }))
+    Ok(ok_with(
+        format!("{name} created (suspended until opened)."),
+        CreatedMarket { market_id, selection_ids },
+    ))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -155,7 +159,11 @@ pub struct StatusRequest {
 
 #[utoipa::path(post, path = "/admin/market/status", tag = "admin", request_body = StatusRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403), (status = 404), (status = 409)))]
-async fn set_status(State(state): State<AppState>, operator: Operator, ApiJson(body): ApiJson<StatusRequest>) -> ApiResult<Option<String>> {
+async fn set_status(
+    State(state): State<AppState>,
+    operator: Operator,
+    ApiJson(body): ApiJson<StatusRequest>,
+) -> ApiResult<Option<String>> {
     require_admin(&operator)?;
     state.engine.set_status(body.market_id.0, body.status.trim()).await?;
     Ok(ok_with(format!("Market is {}.", body.status.trim()), None))
@@ -202,7 +210,11 @@ const MAX_LINE: i64 = 100_000;
 
 #[utoipa::path(post, path = "/admin/market/rates", tag = "admin", request_body = RatesRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403), (status = 404), (status = 409)))]
-async fn set_rates(State(state): State<AppState>, operator: Operator, ApiJson(body): ApiJson<RatesRequest>) -> ApiResult<Option<String>> {
+async fn set_rates(
+    State(state): State<AppState>,
+    operator: Operator,
+    ApiJson(body): ApiJson<RatesRequest>,
+) -> ApiResult<Option<String>> {
     require_admin(&operator)?;
     let rate_ok = |value: i64| (1..=MAX_RATE).contains(&value);
     let update = match (&body.runners, body.line_no, body.rate_no, body.line_yes, body.rate_yes) {
@@ -269,7 +281,11 @@ pub struct ResultRequest {
 /// Declares the result and settles every bet through the ledger, once.
 #[utoipa::path(post, path = "/admin/market/result", tag = "admin", request_body = ResultRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403), (status = 404), (status = 409)))]
-async fn declare_result(State(state): State<AppState>, operator: Operator, ApiJson(body): ApiJson<ResultRequest>) -> ApiResult<Option<String>> {
+async fn declare_result(
+    State(state): State<AppState>,
+    operator: Operator,
+    ApiJson(body): ApiJson<ResultRequest>,
+) -> ApiResult<Option<String>> {
     require_admin(&operator)?;
     let result = match (body.winner_selection_id, &body.placed_selection_ids, body.result) {
         (Some(winner), None, None) => ResultInput::Winner(winner.0),
@@ -294,9 +310,12 @@ pub struct VoidRequest {
 /// Voids a market: every bet is off, exposure released, no money moves.
 #[utoipa::path(post, path = "/admin/market/void", tag = "admin", request_body = VoidRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Option<String>>), (status = 403), (status = 404), (status = 409)))]
-async fn void_market(State(state): State<AppState>, operator: Operator, ApiJson(body): ApiJson<VoidRequest>) -> ApiResult<Option<String>> {
+async fn void_market(
+    State(state): State<AppState>,
+    operator: Operator,
+    ApiJson(body): ApiJson<VoidRequest>,
+) -> ApiResult<Option<String>> {
     require_admin(&operator)?;
     let message = state.engine.settle(body.market_id.0, ResultInput::Void).await?;
     Ok(ok_with(message, None))
 }
-

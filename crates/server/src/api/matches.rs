@@ -188,7 +188,10 @@ async fn search_by_match_name_header(
         return Err(AppError::field("search", "Type part of a match name to search."));
     }
     if text.chars().count() > SEARCH_MAX_CHARS {
-        return Err(AppError::field("search", format!("Search text must be at most {SEARCH_MAX_CHARS} characters.")));
+        return Err(AppError::field(
+            "search",
+            format!("Search text must be at most {SEARCH_MAX_CHARS} characters."),
+        ));
     }
     let mut grouped: BTreeMap<String, Vec<SearchHit>> = BTreeMap::new();
     for m in state.store.search_matches(text, SEARCH_LIMIT).await? {
@@ -206,9 +209,15 @@ async fn search_by_match_name_header(
 /// Featured series ("cups") for the menu.
 #[utoipa::path(get, path = "/match/getCupsForMenu", tag = "catalogue", security(("bearer" = [])),
     responses((status = 200, body = Envelope<Vec<SeriesItem>>), (status = 401)))]
-async fn get_cups_for_menu(State(state): State<AppState>, _user: CurrentUser) -> ApiResult<Vec<SeriesItem>> {
+async fn get_cups_for_menu(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+) -> ApiResult<Vec<SeriesItem>> {
     let series = state.store.featured_series().await?;
-    Ok(ok(series.into_iter().map(|s| SeriesItem { series_id: s.series_id, name: s.name, sport_id: s.sport_id }).collect()))
+    Ok(ok(series
+        .into_iter()
+        .map(|s| SeriesItem { series_id: s.series_id, name: s.name, sport_id: s.sport_id })
+        .collect()))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -286,7 +295,11 @@ async fn match_detail(
     ApiJson(body): ApiJson<MatchDetailRequest>,
 ) -> ApiResult<MatchDetail> {
     let match_id = body.match_id.0;
-    let the_match = state.store.match_by_id(match_id).await.or_not_found(|| format!("There is no match with id {match_id}."))?;
+    let the_match = state
+        .store
+        .match_by_id(match_id)
+        .await
+        .or_not_found(|| format!("There is no match with id {match_id}."))?;
     let markets = market_books(&state, match_id, the_match.in_play, Some(authed.user.id)).await?;
     let mut item = MatchItem::from(the_match);
     item.has_bookmaker = markets.iter().any(|m| m.market_type == "bookmaker");
@@ -296,7 +309,12 @@ async fn match_detail(
 
 /// Every market of a match as the page shows it; with `viewer`, that user's positions and
 /// fancy books, without one (the public stream) none.
-pub async fn market_books(state: &AppState, match_id: i64, match_in_play: bool, viewer: Option<i64>) -> Result<Vec<MarketBook>, AppError> {
+pub async fn market_books(
+    state: &AppState,
+    match_id: i64,
+    match_in_play: bool,
+    viewer: Option<i64>,
+) -> Result<Vec<MarketBook>, AppError> {
     let mut markets = Vec::new();
     for row in state.store.markets_of_match(match_id).await? {
         markets.push(market_book(state, row, match_in_play, viewer).await);
@@ -306,8 +324,17 @@ pub async fn market_books(state: &AppState, match_id: i64, match_in_play: bool, 
 
 /// One market as the page shows it: the engine's live book when the market runs, else the
 /// stored market (closed, void) with empty books.
-pub async fn market_book(state: &AppState, row: MarketRow, match_in_play: bool, viewer: Option<i64>) -> MarketBook {
-    let live = if state.engine.is_running(row.market_id).await { state.engine.view(row.market_id, viewer).await.ok() } else { None };
+pub async fn market_book(
+    state: &AppState,
+    row: MarketRow,
+    match_in_play: bool,
+    viewer: Option<i64>,
+) -> MarketBook {
+    let live = if state.engine.is_running(row.market_id).await {
+        state.engine.view(row.market_id, viewer).await.ok()
+    } else {
+        None
+    };
     match live {
         Some(view) => assemble(view.row, view.in_play, Some(view.runners), view.fancy_book),
         None => assemble(row, match_in_play, None, Vec::new()),
@@ -336,12 +363,24 @@ fn assemble(
             .into_iter()
             .map(|r| {
                 let rates = row.runners.iter().find(|x| x.runner_id == r.selection_id);
-                let house_side = |rate: Option<i64>| rate.map(|rate| PriceSize { price: rate as f64, size: row_max_stake(&row) }).into_iter().collect();
+                let house_side = |rate: Option<i64>| {
+                    rate.map(|rate| PriceSize { price: rate as f64, size: row_max_stake(&row) })
+                        .into_iter()
+                        .collect()
+                };
                 RunnerBook {
                     selection_id: r.selection_id,
                     name: r.name,
-                    back: if bookmaker { house_side(rates.and_then(|x| x.back_rate)) } else { ladder(&r.back) },
-                    lay: if bookmaker { house_side(rates.and_then(|x| x.lay_rate)) } else { ladder(&r.lay) },
+                    back: if bookmaker {
+                        house_side(rates.and_then(|x| x.back_rate))
+                    } else {
+                        ladder(&r.back)
+                    },
+                    lay: if bookmaker {
+                        house_side(rates.and_then(|x| x.lay_rate))
+                    } else {
+                        ladder(&r.lay)
+                    },
                     position: r.position,
                 }
             })
@@ -349,7 +388,13 @@ fn assemble(
         None => row
             .runners
             .iter()
-            .map(|r| RunnerBook { selection_id: r.runner_id, name: r.name.clone(), back: Vec::new(), lay: Vec::new(), position: Money::ZERO })
+            .map(|r| RunnerBook {
+                selection_id: r.runner_id,
+                name: r.name.clone(),
+                back: Vec::new(),
+                lay: Vec::new(),
+                position: Money::ZERO,
+            })
             .collect(),
     };
     MarketBook {
@@ -408,23 +453,43 @@ pub struct Venue {
 /// races in off-time order.
 #[utoipa::path(post, path = "/match/getMatchVenueListByCountryCodeSportId", tag = "catalogue", request_body = VenuesRequest,
     security(("bearer" = [])), responses((status = 200, body = Envelope<Vec<Venue>>), (status = 400), (status = 401)))]
-async fn venues(State(state): State<AppState>, _user: CurrentUser, ApiJson(body): ApiJson<VenuesRequest>) -> ApiResult<Vec<Venue>> {
-    let country = body.country.as_deref().map(|c| c.trim().to_uppercase()).filter(|c| !c.is_empty());
-    if country.as_ref().is_some_and(|c| c.len() != 2 || !c.chars().all(|ch| ch.is_ascii_alphabetic())) {
+async fn venues(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    ApiJson(body): ApiJson<VenuesRequest>,
+) -> ApiResult<Vec<Venue>> {
+    let country =
+        body.country.as_deref().map(|c| c.trim().to_uppercase()).filter(|c| !c.is_empty());
+    if country
+        .as_ref()
+        .is_some_and(|c| c.len() != 2 || !c.chars().all(|ch| ch.is_ascii_alphabetic()))
+    {
         return Err(AppError::field("country", "country is a two-letter code such as GB."));
     }
     let day_start = crate::clock::parse_report_date(&body.date, false)
         .filter(|_| body.date.trim().len() == 10)
         .ok_or_else(|| AppError::field("date", "date must be a day such as 2026-11-22."))?;
     let day_end = day_start + 24 * 60 * 60 * 1000;
-    let filter = MatchFilter { sport_id: Some(body.sport_id.0), is_active: Some(true), ..MatchFilter::default() };
+    let filter = MatchFilter {
+        sport_id: Some(body.sport_id.0),
+        is_active: Some(true),
+        ..MatchFilter::default()
+    };
     let mut venues: Vec<Venue> = Vec::new();
     for m in state.store.matches(&filter).await? {
         let (Some(venue), Some(code)) = (m.venue.clone(), m.country_code.clone()) else { continue };
-        if m.open_date_ms < day_start || m.open_date_ms >= day_end || country.as_ref().is_some_and(|c| *c != code) {
+        if m.open_date_ms < day_start
+            || m.open_date_ms >= day_end
+            || country.as_ref().is_some_and(|c| *c != code)
+        {
             continue;
         }
-        let race = Race { match_id: m.match_id, name: m.name, market_start_time: iso_utc(m.open_date_ms), in_play: m.in_play };
+        let race = Race {
+            match_id: m.match_id,
+            name: m.name,
+            market_start_time: iso_utc(m.open_date_ms),
+            in_play: m.in_play,
+        };
         match venues.iter_mut().find(|v| v.venue == venue && v.country_code == code) {
             Some(existing) => existing.races.push(race),
             None => venues.push(Venue { venue, country_code: code, races: vec![race] }),

@@ -82,7 +82,8 @@ const ERROR_ENVELOPE: &str = "ErrorEnvelope";
 /// not `CurrentUser`): every other bearer route answers 428 to such a session.
 ///
 /// [`Authed`]: crate::session::Authed
-const PASSWORD_CHANGE_NOT_REQUIRED: [&str; 3] = ["/api/user/logout", "/api/user/changePassword", "/api/user/getUserBalance"];
+const PASSWORD_CHANGE_NOT_REQUIRED: [&str; 3] =
+    ["/api/user/logout", "/api/user/changePassword", "/api/user/getUserBalance"];
 
 /// What the extractors answer on their own, documented on every operation they guard rather
 /// than in each path's annotation, where one forgotten line would make the document lie: the
@@ -116,11 +117,14 @@ impl Modify for ErrorAnswers {
         let bearer = SecurityRequirement::new("bearer", Vec::<String>::new());
 
         for (path, item) in openapi.paths.paths.iter_mut() {
-            let operations = [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch];
+            let operations =
+                [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch];
             for operation in operations.into_iter().flatten() {
                 let responses = &mut operation.responses.responses;
                 let mut add = |status: &str, description: &str| {
-                    responses.entry(status.to_string()).or_insert_with(|| oas::Response::new(description).into());
+                    responses
+                        .entry(status.to_string())
+                        .or_insert_with(|| oas::Response::new(description).into());
                 };
                 if operation.request_body.is_some() {
                     add("400", "The body is not valid JSON, has the wrong shape, or a field is invalid (data.errors)");
@@ -136,7 +140,9 @@ impl Modify for ErrorAnswers {
                     if let (true, RefOr::T(response)) = (status.starts_with(['4', '5']), response) {
                         if response.content.is_empty() {
                             let schema = RefOr::Ref(Ref::from_schema_name(ERROR_ENVELOPE));
-                            response.content.insert("application/json".into(), Content::new(Some(schema)));
+                            response
+                                .content
+                                .insert("application/json".into(), Content::new(Some(schema)));
                         }
                     }
                 }
@@ -181,7 +187,10 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(middleware::from_fn(log_server_errors))
-        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store, no-cache")))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store, no-cache"),
+        ))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -190,11 +199,19 @@ pub fn router(state: AppState) -> Router {
 }
 
 async fn unknown_route(request: Request) -> AppError {
-    AppError::NotFound(format!("There is no API call {} {}.", request.method(), request.uri().path()))
+    AppError::NotFound(format!(
+        "There is no API call {} {}.",
+        request.method(),
+        request.uri().path()
+    ))
 }
 
 async fn method_not_allowed(request: Request) -> AppError {
-    AppError::MethodNotAllowed(format!("{} is not allowed on {}.", request.method(), request.uri().path()))
+    AppError::MethodNotAllowed(format!(
+        "{} is not allowed on {}.",
+        request.method(),
+        request.uri().path()
+    ))
 }
 
 /// A panicking handler answers a plain 500 in the envelope; the panic message goes to the log.

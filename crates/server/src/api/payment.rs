@@ -18,7 +18,9 @@
 use axum::extract::State;
 use backlay_core::money::Money;
 use backlay_store::audit::NewAuditEntry;
-use backlay_store::payments::{BankAccount, PaymentDetails, PaymentFilter, PaymentKind, PaymentRequest, PaymentStatus};
+use backlay_store::payments::{
+    BankAccount, PaymentDetails, PaymentFilter, PaymentKind, PaymentRequest, PaymentStatus,
+};
 use backlay_store::users::{Role, User};
 use backlay_store::Store;
 use serde::{Deserialize, Serialize};
@@ -101,9 +103,12 @@ async fn deposit(
     require_payments_open(&state.store, &authed.user).await?;
     let mut checks = Checks::default();
     let amount = positive_amount(&mut checks, body.amount);
-    let reference = text_field(&mut checks, "reference", "Reference", &body.reference, REFERENCE_MAX_CHARS);
+    let reference =
+        text_field(&mut checks, "reference", "Reference", &body.reference, REFERENCE_MAX_CHARS);
     checks.finish()?;
-    let request_id = create_request(&state.store, &authed.user, amount, PaymentDetails::Deposit { reference }).await?;
+    let request_id =
+        create_request(&state.store, &authed.user, amount, PaymentDetails::Deposit { reference })
+            .await?;
     Ok(ok_with(
         format!("Deposit request of {amount} sent. Your agent will credit it once the transfer is confirmed."),
         RequestCreated { request_id, status: PaymentStatus::Pending.as_str() },
@@ -123,13 +128,27 @@ async fn withdraw(
     let mut checks = Checks::default();
     let amount = positive_amount(&mut checks, body.amount);
     let account = BankAccount {
-        account_holder: text_field(&mut checks, "account_holder", "Account holder", &body.account_holder, BANK_TEXT_MAX_CHARS),
-        bank_name: text_field(&mut checks, "bank_name", "Bank name", &body.bank_name, BANK_TEXT_MAX_CHARS),
+        account_holder: text_field(
+            &mut checks,
+            "account_holder",
+            "Account holder",
+            &body.account_holder,
+            BANK_TEXT_MAX_CHARS,
+        ),
+        bank_name: text_field(
+            &mut checks,
+            "bank_name",
+            "Bank name",
+            &body.bank_name,
+            BANK_TEXT_MAX_CHARS,
+        ),
         account_number: account_number(&mut checks, &body.account_number),
         ifsc: ifsc(&mut checks, &body.ifsc),
     };
     checks.finish()?;
-    let request_id = create_request(&state.store, &authed.user, amount, PaymentDetails::Withdraw(account)).await?;
+    let request_id =
+        create_request(&state.store, &authed.user, amount, PaymentDetails::Withdraw(account))
+            .await?;
     Ok(ok_with(
         format!("Withdraw request of {amount} sent. Your agent will pay it out once approved."),
         RequestCreated { request_id, status: PaymentStatus::Pending.as_str() },
@@ -141,7 +160,9 @@ async fn withdraw(
 async fn require_payments_open(store: &Store, user: &User) -> Result<(), AppError> {
     let settings = super::settings::load(store).await?;
     if settings.get("payment_gateway").map(String::as_str) != Some("1") {
-        return Err(AppError::Unprocessable("Deposits and withdrawals are turned off on this site.".into()));
+        return Err(AppError::Unprocessable(
+            "Deposits and withdrawals are turned off on this site.".into(),
+        ));
     }
     if user.parent_id.is_none() {
         return Err(AppError::Unprocessable(
@@ -154,7 +175,9 @@ async fn require_payments_open(store: &Store, user: &User) -> Result<(), AppErro
 fn positive_amount(checks: &mut Checks, amount: Option<AmountInput>) -> Money {
     match amount {
         None => checks.fail("amount", "Amount is required."),
-        Some(AmountInput(amount)) if !amount.is_positive() => checks.fail("amount", "Amount must be more than 0."),
+        Some(AmountInput(amount)) if !amount.is_positive() => {
+            checks.fail("amount", "Amount must be more than 0.")
+        }
         Some(AmountInput(amount)) => return amount,
     }
     Money::ZERO
@@ -183,7 +206,12 @@ fn ifsc(checks: &mut Checks, text: &str) -> String {
 }
 
 /// Stores a pending request after the limits: open requests, and for a withdrawal the funds.
-async fn create_request(store: &Store, user: &User, amount: Money, details: PaymentDetails) -> Result<i64, AppError> {
+async fn create_request(
+    store: &Store,
+    user: &User,
+    amount: Money,
+    details: PaymentDetails,
+) -> Result<i64, AppError> {
     let mut writer = store.begin_write().await?;
     // Locking the user's account first makes the count and the funds check hold until commit:
     // two requests sent at once are checked one after the other.
@@ -198,7 +226,8 @@ async fn create_request(store: &Store, user: &User, amount: Money, details: Paym
     if details.kind() == PaymentKind::Withdraw {
         let available = Money::from_minor(funds.available_minor());
         let requested = Money::from_minor(open.withdraw_minor);
-        let withdrawable = Money::from_minor((funds.available_minor() - open.withdraw_minor).max(0));
+        let withdrawable =
+            Money::from_minor((funds.available_minor() - open.withdraw_minor).max(0));
         if amount > withdrawable {
             return Err(AppError::Unprocessable(if open.withdraw_minor == 0 {
                 format!("You can withdraw at most {available}, your available balance.")
@@ -207,7 +236,8 @@ async fn create_request(store: &Store, user: &User, amount: Money, details: Paym
             }));
         }
     }
-    let request_id = writer.insert_payment_request(user.id, amount.minor(), &details, now_ms()).await?;
+    let request_id =
+        writer.insert_payment_request(user.id, amount.minor(), &details, now_ms()).await?;
     writer.commit().await?;
     Ok(request_id)
 }
@@ -245,7 +275,10 @@ impl From<&PaymentRequest> for PaymentStatementRow {
             PaymentDetails::Withdraw(account) => {
                 let digits = account.account_number.len();
                 let last_four = &account.account_number[digits.saturating_sub(4)..];
-                format!("{}, {} a/c ending {last_four} ({})", account.account_holder, account.bank_name, account.ifsc)
+                format!(
+                    "{}, {} a/c ending {last_four} ({})",
+                    account.account_holder, account.bank_name, account.ifsc
+                )
             }
         };
         PaymentStatementRow {
@@ -272,13 +305,22 @@ async fn payment_statement(
     let (page, limit, offset) = body.resolve()?;
     let filter = PaymentFilter { user_id: Some(authed.user.id), ..PaymentFilter::default() };
     let (requests, total) = state.store.payment_requests(filter, offset, limit).await?;
-    Ok(ok(Paged { rows: requests.iter().map(PaymentStatementRow::from).collect(), total, page, limit }))
+    Ok(ok(Paged {
+        rows: requests.iter().map(PaymentStatementRow::from).collect(),
+        total,
+        page,
+        limit,
+    }))
 }
 
 // ---------------------------------------------------------------------------------------------
 // Operators: listing and deciding
 
-fn context<'a>(state: &'a AppState, Operator(authed): Operator, ClientIp(ip): ClientIp) -> OperatorContext<'a> {
+fn context<'a>(
+    state: &'a AppState,
+    Operator(authed): Operator,
+    ClientIp(ip): ClientIp,
+) -> OperatorContext<'a> {
     OperatorContext { store: &state.store, actor: Actor::User(authed.user), client_ip: ip }
 }
 
@@ -331,7 +373,9 @@ impl From<PaymentRequest> for PaymentRequestRow {
             PaymentDetails::Withdraw(account) => (None, Some(account)),
         };
         let (account_holder, bank_name, account_number, ifsc) = match account {
-            Some(a) => (Some(a.account_holder), Some(a.bank_name), Some(a.account_number), Some(a.ifsc)),
+            Some(a) => {
+                (Some(a.account_holder), Some(a.bank_name), Some(a.account_number), Some(a.ifsc))
+            }
             None => (None, None, None, None),
         };
         PaymentRequestRow {
@@ -366,7 +410,10 @@ async fn list(
     let status = match body.status.as_deref().map(str::trim).unwrap_or("") {
         "" | "all" => None,
         text => Some(PaymentStatus::parse(text).ok_or_else(|| {
-            AppError::field("status", format!("{text} is not a status: use pending, processing, approved or rejected."))
+            AppError::field(
+                "status",
+                format!("{text} is not a status: use pending, processing, approved or rejected."),
+            )
         })?),
     };
     let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
@@ -374,8 +421,16 @@ async fn list(
         Role::Admin => None,
         _ => Some(authed.user.id),
     };
-    let (requests, total) = state.store.payment_requests(PaymentFilter { status, parent_id, user_id: None }, offset, limit).await?;
-    Ok(ok(Paged { rows: requests.into_iter().map(PaymentRequestRow::from).collect(), total, page, limit }))
+    let (requests, total) = state
+        .store
+        .payment_requests(PaymentFilter { status, parent_id, user_id: None }, offset, limit)
+        .await?;
+    Ok(ok(Paged {
+        rows: requests.into_iter().map(PaymentRequestRow::from).collect(),
+        total,
+        page,
+        limit,
+    }))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -433,7 +488,11 @@ async fn approve(
         PaymentKind::Withdraw => "Withdrawal",
     };
     Ok(ok_with(
-        format!("{what} of {} for {} approved.", Money::from_minor(request.amount_minor), request.user_name),
+        format!(
+            "{what} of {} for {} approved.",
+            Money::from_minor(request.amount_minor),
+            request.user_name
+        ),
         ApprovedData {
             request_id: request.id,
             status: PaymentStatus::Approved.as_str(),
@@ -468,7 +527,10 @@ fn remark_field(remark: &str, required: bool) -> Result<String, AppError> {
         return Err(AppError::field("remark", "Give the reason for rejecting in remark."));
     }
     if remark.chars().count() > REMARK_MAX_CHARS {
-        return Err(AppError::field("remark", format!("Remark must be at most {REMARK_MAX_CHARS} characters.")));
+        return Err(AppError::field(
+            "remark",
+            format!("Remark must be at most {REMARK_MAX_CHARS} characters."),
+        ));
     }
     Ok(remark.to_string())
 }
@@ -481,7 +543,10 @@ fn actor_user_id(actor: &Actor) -> Option<i64> {
 }
 
 /// Loads a request an actor may decide: the console, an admin, or the user's parent.
-async fn decidable_request(ctx: &OperatorContext<'_>, request_id: i64) -> Result<PaymentRequest, AppError> {
+async fn decidable_request(
+    ctx: &OperatorContext<'_>,
+    request_id: i64,
+) -> Result<PaymentRequest, AppError> {
     let request = ctx
         .store
         .payment_request(request_id)
@@ -492,7 +557,10 @@ async fn decidable_request(ctx: &OperatorContext<'_>, request_id: i64) -> Result
         Actor::User(user) if user.role == Role::Admin => {}
         Actor::User(user) if request.parent_id == Some(user.id) => {}
         Actor::User(_) => {
-            return Err(AppError::Forbidden(format!("{} is not one of your clients.", request.user_name)));
+            return Err(AppError::Forbidden(format!(
+                "{} is not one of your clients.",
+                request.user_name
+            )));
         }
     }
     Ok(request)
@@ -501,7 +569,9 @@ async fn decidable_request(ctx: &OperatorContext<'_>, request_id: i64) -> Result
 /// The 409 for a request that is not pending (any more).
 fn not_pending(request_id: i64, status: PaymentStatus) -> AppError {
     AppError::Conflict(match status {
-        PaymentStatus::Processing => format!("Payment request #{request_id} is being approved right now."),
+        PaymentStatus::Processing => {
+            format!("Payment request #{request_id} is being approved right now.")
+        }
         decided => format!("Payment request #{request_id} has already been {}.", decided.as_str()),
     })
 }
@@ -581,7 +651,9 @@ async fn claim_transfer_record(
             return Err(refused);
         }
     };
-    let recorded = writer.approve_payment_request(request.id, outcome.transaction_id, &remark, now_ms()).await?;
+    let recorded = writer
+        .approve_payment_request(request.id, outcome.transaction_id, &remark, now_ms())
+        .await?;
     assert!(recorded, "payment request {} was claimed in this transaction", request.id);
     writer
         .audit(
@@ -604,7 +676,11 @@ async fn claim_transfer_record(
 }
 
 /// Rejects a pending request; no chips move.
-pub async fn reject_request(ctx: &OperatorContext<'_>, request_id: i64, remark: &str) -> Result<PaymentRequest, AppError> {
+pub async fn reject_request(
+    ctx: &OperatorContext<'_>,
+    request_id: i64,
+    remark: &str,
+) -> Result<PaymentRequest, AppError> {
     let remark = remark_field(remark, true)?;
     let request = decidable_request(ctx, request_id).await?;
     let actor_id = actor_user_id(&ctx.actor);

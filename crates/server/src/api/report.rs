@@ -59,11 +59,17 @@ pub struct StatementRow {
     pub kind: String,
 }
 
-fn date_bound(field: &str, text: &Option<String>, end_of_day: bool, default: i64) -> Result<i64, AppError> {
+fn date_bound(
+    field: &str,
+    text: &Option<String>,
+    end_of_day: bool,
+    default: i64,
+) -> Result<i64, AppError> {
     match text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         None => Ok(default),
-        Some(text) => parse_report_date(text, end_of_day)
-            .ok_or_else(|| AppError::field(field, format!("{field} must be a date such as 2026-11-22."))),
+        Some(text) => parse_report_date(text, end_of_day).ok_or_else(|| {
+            AppError::field(field, format!("{field} must be a date such as 2026-11-22."))
+        }),
     }
 }
 
@@ -84,10 +90,18 @@ async fn account_statement(
         "deposit_withdraw" => "deposit,withdraw",
         "sports" => "settlement,void",
         "casino" => "casino,live_casino",
-        other => return Err(AppError::field("type", format!("{other} is not a statement type: use all, deposit_withdraw, sports or casino."))),
+        other => {
+            return Err(AppError::field(
+                "type",
+                format!(
+                    "{other} is not a statement type: use all, deposit_withdraw, sports or casino."
+                ),
+            ))
+        }
     };
     let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
-    let (lines, total) = state.store.statement(authed.user.id, from_ms, to_ms, kinds, offset, limit).await?;
+    let (lines, total) =
+        state.store.statement(authed.user.id, from_ms, to_ms, kinds, offset, limit).await?;
     let rows = lines
         .into_iter()
         .map(|line| StatementRow {
@@ -151,7 +165,9 @@ async fn current_bets(
     let unmatched = match body.status.as_deref().map(str::trim).unwrap_or("matched") {
         "matched" | "" => false,
         "unmatched" => true,
-        other => return Err(AppError::field("status", format!("{other} is not matched or unmatched."))),
+        other => {
+            return Err(AppError::field("status", format!("{other} is not matched or unmatched.")))
+        }
     };
     let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
     match body.bet_type.as_deref().map(str::trim).unwrap_or("sports") {
@@ -159,7 +175,8 @@ async fn current_bets(
         // Casino bets are taken whole at the posted odds: none is ever unmatched.
         "casino" if unmatched => return Ok(ok(Paged { rows: Vec::new(), total: 0, page, limit })),
         "casino" => {
-            let (bets, total) = super::casino::current_casino_bets(&state, authed.user.id, offset, limit).await?;
+            let (bets, total) =
+                super::casino::current_casino_bets(&state, authed.user.id, offset, limit).await?;
             let rows = bets.into_iter().map(CurrentBetEntry::Casino).collect();
             return Ok(ok(Paged { rows, total, page, limit }));
         }
@@ -168,13 +185,15 @@ async fn current_bets(
     let (bets, total) = state.store.current_bets(authed.user.id, unmatched, offset, limit).await?;
     let rows = bets
         .into_iter()
-        .map(|current| CurrentBetEntry::Sports(CurrentBetRow {
-            bet: bet_item(&current.bet, &current.market_type),
-            match_id: current.match_id,
-            match_name: current.match_name,
-            market_name: current.market_name,
-            selection_name: current.selection_name,
-        }))
+        .map(|current| {
+            CurrentBetEntry::Sports(CurrentBetRow {
+                bet: bet_item(&current.bet, &current.market_type),
+                match_id: current.match_id,
+                match_name: current.match_name,
+                market_name: current.market_name,
+                selection_name: current.selection_name,
+            })
+        })
         .collect();
     Ok(ok(Paged { rows, total, page, limit }))
 }
@@ -230,7 +249,9 @@ fn live_casino_row(line: LiveCasinoLine) -> LiveCasinoBetRow {
             };
             (amount, Money::ZERO, status)
         }
-        WalletKind::Credit => (Money::ZERO, amount, if line.amount_minor > 0 { "won" } else { "lost" }),
+        WalletKind::Credit => {
+            (Money::ZERO, amount, if line.amount_minor > 0 { "won" } else { "lost" })
+        }
         WalletKind::Rollback => (Money::ZERO, amount, "refund"),
     };
     LiveCasinoBetRow {
@@ -262,6 +283,7 @@ async fn live_casino_bets(
         return Err(AppError::field("to_date", "to_date must not be before from_date."));
     }
     let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
-    let (lines, total) = state.store.live_casino_lines(authed.user.id, from_ms, to_ms, offset, limit).await?;
+    let (lines, total) =
+        state.store.live_casino_lines(authed.user.id, from_ms, to_ms, offset, limit).await?;
     Ok(ok(Paged { rows: lines.into_iter().map(live_casino_row).collect(), total, page, limit }))
 }

@@ -57,7 +57,8 @@ pub const MAX_LIVE_CHALLENGES_PER_USER: i64 = 5;
 const OTP_TOKEN_MAX_CHARS: usize = 256;
 
 const ENTER_THE_CODE: &str = "Enter the 6-digit code from your authenticator app.";
-const WRONG_CODE: &str = "The code is not correct. Check that your phone's clock is right and try again.";
+const WRONG_CODE: &str =
+    "The code is not correct. Check that your phone's clock is right and try again.";
 const USED_CODE: &str = "This code has already been used. Wait for the next one.";
 
 /// What `user/login` answers instead of a session when security auth is on.
@@ -70,7 +71,11 @@ pub struct OtpRequired {
 }
 
 /// Opens a log-in challenge for a user whose password was right.
-pub(crate) async fn open_otp_challenge(state: &AppState, user_id: i64, ip: Option<&str>) -> Result<OtpRequired, AppError> {
+pub(crate) async fn open_otp_challenge(
+    state: &AppState,
+    user_id: i64,
+    ip: Option<&str>,
+) -> Result<OtpRequired, AppError> {
     let otp_token = new_token();
     let now = now_ms();
     let mut writer = state.store.begin_write().await?;
@@ -122,7 +127,11 @@ pub struct VerifyOtpRequest {
     responses((status = 200, body = Envelope<LoginData>), (status = 400, description = "Missing or wrong code"),
         (status = 401, description = "The log-in token is unknown, expired, used or out of attempts: log in again"),
         (status = 422, description = "The account is locked"), (status = 429, description = "Too many failed attempts")))]
-async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<VerifyOtpRequest>) -> ApiResult<LoginData> {
+async fn verify_otp(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<VerifyOtpRequest>,
+) -> ApiResult<LoginData> {
     let otp_token = body.otp_token.trim();
     if otp_token.is_empty() || otp_token.len() > OTP_TOKEN_MAX_CHARS {
         return Err(log_in_again());
@@ -148,12 +157,16 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
                 return Err(super::auth::account_locked());
             }
             let mut writer = state.store.begin_write().await?;
-            if !writer.consume_otp_challenge(challenge.id, now, MAX_WRONG_CODES_PER_CHALLENGE).await? {
+            if !writer
+                .consume_otp_challenge(challenge.id, now, MAX_WRONG_CODES_PER_CHALLENGE)
+                .await?
+            {
                 return Err(log_in_again());
             }
             // Lost a race with another request using the same code: a replay after all.
             if writer.use_totp_step(user.id, &totp_state, step).await? {
-                let data = insert_session(&state, &mut writer, &user, ip.as_deref(), now, true).await?;
+                let data =
+                    insert_session(&state, &mut writer, &user, ip.as_deref(), now, true).await?;
                 writer.commit().await?;
                 attempt.succeeded(now_ms());
                 return Ok(ok_with("Logged in.", data));
@@ -168,8 +181,13 @@ async fn verify_otp(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJs
     writer.commit().await?;
     attempt.failed(now_ms());
     match attempts {
-        Some(attempts) if attempts < MAX_WRONG_CODES_PER_CHALLENGE => Err(AppError::field("otp", refused)),
-        _ => Err(AppError::field("otp", format!("{refused} Too many wrong codes for this log-in: log in again."))),
+        Some(attempts) if attempts < MAX_WRONG_CODES_PER_CHALLENGE => {
+            Err(AppError::field("otp", refused))
+        }
+        _ => Err(AppError::field(
+            "otp",
+            format!("{refused} Too many wrong codes for this log-in: log in again."),
+        )),
     }
 }
 
@@ -185,16 +203,24 @@ pub struct SecuritySetup {
 /// Makes a new pending secret, replacing any earlier one that was not enabled.
 #[utoipa::path(post, path = "/user/security/setup", tag = "auth", security(("bearer" = [])),
     responses((status = 200, body = Envelope<SecuritySetup>), (status = 401), (status = 409, description = "Security auth is already on")))]
-async fn setup(State(state): State<AppState>, CurrentUser(authed): CurrentUser) -> ApiResult<SecuritySetup> {
+async fn setup(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+) -> ApiResult<SecuritySetup> {
     let secret = Secret::generate();
     let mut writer = state.store.begin_write().await?;
     if !writer.set_pending_totp_secret(authed.user.id, &secret.to_base32()).await? {
-        return Err(AppError::Conflict("Security auth is already on. Turn it off first to set up a new key.".into()));
+        return Err(AppError::Conflict(
+            "Security auth is already on. Turn it off first to set up a new key.".into(),
+        ));
     }
     writer.commit().await?;
     Ok(ok_with(
         "Scan the QR code with your authenticator app, then enter the code it shows.",
-        SecuritySetup { secret: secret.to_base32(), otpauth_uri: totp::otpauth_uri(ISSUER, &authed.user.user_name, &secret) },
+        SecuritySetup {
+            secret: secret.to_base32(),
+            otpauth_uri: totp::otpauth_uri(ISSUER, &authed.user.user_name, &secret),
+        },
     ))
 }
 
@@ -220,12 +246,12 @@ async fn enable(
     if totp_state.enabled {
         return Err(AppError::Conflict("Security auth is already on.".into()));
     }
-    let pending_text = totp_state
-        .pending_secret
-        .as_deref()
-        .ok_or_else(|| AppError::Conflict("Set up security auth first, then enter the code your app shows.".into()))?;
-    let pending = Secret::from_base32(pending_text)
-        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("user {} has a malformed pending TOTP secret", user.id)))?;
+    let pending_text = totp_state.pending_secret.as_deref().ok_or_else(|| {
+        AppError::Conflict("Set up security auth first, then enter the code your app shows.".into())
+    })?;
+    let pending = Secret::from_base32(pending_text).ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!("user {} has a malformed pending TOTP secret", user.id))
+    })?;
     let now = now_ms();
     let Check::Accepted { step } = totp::check(&pending, &code, now, None) else {
         return Err(AppError::field("otp", WRONG_CODE));
@@ -325,7 +351,10 @@ pub struct SecurityStatus {
 
 #[utoipa::path(get, path = "/user/security/status", tag = "auth", security(("bearer" = [])),
     responses((status = 200, body = Envelope<SecurityStatus>), (status = 401)))]
-async fn status(State(state): State<AppState>, CurrentUser(authed): CurrentUser) -> ApiResult<SecurityStatus> {
+async fn status(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+) -> ApiResult<SecurityStatus> {
     let totp_state = state.store.totp_state(authed.user.id).await?;
     Ok(ok(SecurityStatus { enabled: i64::from(totp_state.enabled) }))
 }

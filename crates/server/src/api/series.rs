@@ -49,7 +49,12 @@ async fn get_series_header(
     let only_with_matches = match body.is_sidebar_call.0 {
         1 => true,
         2 => false,
-        _ => return Err(AppError::field("is_sidebar_call", "is_sidebar_call must be 1 (header) or 2 (sidebar).")),
+        _ => {
+            return Err(AppError::field(
+                "is_sidebar_call",
+                "is_sidebar_call must be 1 (header) or 2 (sidebar).",
+            ))
+        }
     };
     let store = &state.store;
     let sports = store.sports(None, Some(true)).await?;
@@ -69,8 +74,15 @@ async fn get_series_header(
         .map(|sport| SportWithSeries {
             series: series
                 .iter()
-                .filter(|s| s.sport_id == sport.sport_id && (!only_with_matches || with_matches.contains(&s.series_id)))
-                .map(|s| SeriesItem { series_id: s.series_id, name: s.name.clone(), sport_id: s.sport_id })
+                .filter(|s| {
+                    s.sport_id == sport.sport_id
+                        && (!only_with_matches || with_matches.contains(&s.series_id))
+                })
+                .map(|s| SeriesItem {
+                    series_id: s.series_id,
+                    name: s.name.clone(),
+                    sport_id: s.sport_id,
+                })
                 .collect(),
             sport_id: sport.sport_id,
             name: sport.name,
@@ -97,5 +109,8 @@ async fn get_series(
     ApiJson(body): ApiJson<SeriesRequest>,
 ) -> ApiResult<Vec<SeriesItem>> {
     let series = state.store.series(Some(body.sport_id.0), body.is_active.map(|a| a.0)).await?;
-    Ok(ok(series.into_iter().map(|s| SeriesItem { series_id: s.series_id, name: s.name, sport_id: s.sport_id }).collect()))
+    Ok(ok(series
+        .into_iter()
+        .map(|s| SeriesItem { series_id: s.series_id, name: s.name, sport_id: s.sport_id })
+        .collect()))
 }

@@ -82,7 +82,9 @@ pub fn validate(key: &str, value: &str) -> Result<String, String> {
                 return Err(format!("{key} holds at most 20 origins."));
             }
             match origins.iter().find(|origin| !is_origin(origin)) {
-                Some(bad) => Err(format!("{bad} is not an origin such as https://games.example.com.")),
+                Some(bad) => {
+                    Err(format!("{bad} is not an origin such as https://games.example.com."))
+                }
                 None => Ok(origins.join(",")),
             }
         }
@@ -90,7 +92,11 @@ pub fn validate(key: &str, value: &str) -> Result<String, String> {
 }
 
 fn origin_list(value: &str) -> Vec<String> {
-    value.split(',').map(|o| o.trim().trim_end_matches('/').to_lowercase()).filter(|o| !o.is_empty()).collect()
+    value
+        .split(',')
+        .map(|o| o.trim().trim_end_matches('/').to_lowercase())
+        .filter(|o| !o.is_empty())
+        .collect()
 }
 
 /// `https://host[:port]` (or `http://` for localhost): no path, no query, no credentials.
@@ -116,9 +122,9 @@ pub(crate) fn is_origin(value: &str) -> bool {
 }
 
 fn is_colour(value: &str) -> bool {
-    value
-        .strip_prefix('#')
-        .is_some_and(|hex| (hex.len() == 3 || hex.len() == 6) && hex.chars().all(|c| c.is_ascii_hexdigit()))
+    value.strip_prefix('#').is_some_and(|hex| {
+        (hex.len() == 3 || hex.len() == 6) && hex.chars().all(|c| c.is_ascii_hexdigit())
+    })
 }
 
 #[derive(Serialize, ToSchema)]
@@ -178,12 +184,18 @@ mod tests {
 
     #[test]
     fn the_public_origin_is_always_framed() {
-        assert_eq!(frame_origins("", "http://127.0.0.1:8080"), vec!["http://127.0.0.1:8080".to_string()]);
+        assert_eq!(
+            frame_origins("", "http://127.0.0.1:8080"),
+            vec!["http://127.0.0.1:8080".to_string()]
+        );
         assert_eq!(
             frame_origins("https://games.example.com", "https://Bet.Example.com/"),
             vec!["https://games.example.com".to_string(), "https://bet.example.com".to_string()]
         );
-        assert_eq!(frame_origins("https://bet.example.com", "https://bet.example.com"), vec!["https://bet.example.com".to_string()]);
+        assert_eq!(
+            frame_origins("https://bet.example.com", "https://bet.example.com"),
+            vec!["https://bet.example.com".to_string()]
+        );
     }
 
     #[test]
@@ -199,8 +211,14 @@ mod tests {
             validate("casino_frame_origins", " https://Games.Example.com/, http://localhost:9000 "),
             Ok("https://games.example.com,http://localhost:9000".into())
         );
-        assert!(validate("casino_frame_origins", "https://x.com/path").unwrap_err().contains("not an origin"));
-        assert!(validate("casino_frame_origins", "http://evil.com").unwrap_err().contains("not an origin"));
-        assert!(validate("casino_frame_origins", "javascript:alert(1)").unwrap_err().contains("not an origin"));
+        assert!(validate("casino_frame_origins", "https://x.com/path")
+            .unwrap_err()
+            .contains("not an origin"));
+        assert!(validate("casino_frame_origins", "http://evil.com")
+            .unwrap_err()
+            .contains("not an origin"));
+        assert!(validate("casino_frame_origins", "javascript:alert(1)")
+            .unwrap_err()
+            .contains("not an origin"));
     }
 }

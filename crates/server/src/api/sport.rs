@@ -40,9 +40,15 @@ async fn get_sports(
     _user: CurrentUser,
     ApiJson(body): ApiJson<SportsRequest>,
 ) -> ApiResult<Vec<SportItem>> {
-    let sports = state.store.sports(body.sport_id.map(|s| s.0), body.is_active.map(|a| a.0)).await?;
+    let sports =
+        state.store.sports(body.sport_id.map(|s| s.0), body.is_active.map(|a| a.0)).await?;
     Ok(ok(sports
         .into_iter()
-        .map(|s| SportItem { sport_id: s.sport_id, name: s.name, is_active: i64::from(s.is_active), order: s.display_order })
+        .map(|s| SportItem {
+            sport_id: s.sport_id,
+            name: s.name,
+            is_active: i64::from(s.is_active),
+            order: s.display_order,
+        })
         .collect()))
 }

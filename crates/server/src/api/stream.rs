@@ -71,7 +71,8 @@ impl StreamTickets {
         if tickets.len() >= MAX_TICKETS {
             tickets.retain(|_, (_, expires)| *expires > now_ms);
             while tickets.len() >= MAX_TICKETS {
-                let oldest = tickets.iter().min_by_key(|(_, (_, expires))| *expires).map(|(k, _)| k.clone());
+                let oldest =
+                    tickets.iter().min_by_key(|(_, (_, expires))| *expires).map(|(k, _)| k.clone());
                 match oldest {
                     Some(key) => tickets.remove(&key),
                     None => break,
@@ -86,7 +87,10 @@ impl StreamTickets {
     /// expires, so `EventSource`'s own reconnects work.
     fn user_of(&self, ticket: &str, now_ms: i64) -> Option<i64> {
         let tickets = self.tickets.lock().expect("ticket lock");
-        tickets.get(&token_hash(ticket)).filter(|(_, expires)| *expires > now_ms).map(|(user, _)| *user)
+        tickets
+            .get(&token_hash(ticket))
+            .filter(|(_, expires)| *expires > now_ms)
+            .map(|(user, _)| *user)
     }
 }
 
@@ -98,7 +102,10 @@ pub struct TicketData {
 
 #[utoipa::path(post, path = "/stream/ticket", tag = "catalogue", security(("bearer" = [])),
     responses((status = 200, body = Envelope<TicketData>), (status = 401)))]
-async fn ticket(State(state): State<AppState>, CurrentUser(authed): CurrentUser) -> ApiResult<TicketData> {
+async fn ticket(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+) -> ApiResult<TicketData> {
     let ticket = state.stream_tickets.issue(authed.user.id, now_ms());
     Ok(ok(TicketData { ticket, expires_in_s: TICKET_TTL_MS / 1000 }))
 }
@@ -116,21 +123,31 @@ const MAX_GAME_CODE_CHARS: usize = 32;
 impl Subject {
     fn parse(query: &HashMap<String, String>) -> Result<Subject, AppError> {
         match (query.get("match_id"), query.get("casino")) {
-            (Some(_), Some(_)) => Err(AppError::field("casino", "Give match_id or casino, not both: a stream follows one of them.")),
+            (Some(_), Some(_)) => Err(AppError::field(
+                "casino",
+                "Give match_id or casino, not both: a stream follows one of them.",
+            )),
             (None, Some(code)) => {
                 let code = code.trim();
                 let valid = !code.is_empty()
                     && code.chars().count() <= MAX_GAME_CODE_CHARS
                     && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
                 if !valid {
-                    return Err(AppError::field("casino", "casino must be a casino game's code, e.g. dt6 or teen20."));
+                    return Err(AppError::field(
+                        "casino",
+                        "casino must be a casino game's code, e.g. dt6 or teen20.",
+                    ));
                 }
                 Ok(Subject::Casino(code.to_string()))
             }
-            (match_id, None) => match_id
-                .and_then(|m| m.trim().parse().ok())
-                .map(Subject::Match)
-                .ok_or_else(|| AppError::field("match_id", "match_id must be a match's id (or give casino=<game code>).")),
+            (match_id, None) => {
+                match_id.and_then(|m| m.trim().parse().ok()).map(Subject::Match).ok_or_else(|| {
+                    AppError::field(
+                        "match_id",
+                        "match_id must be a match's id (or give casino=<game code>).",
+                    )
+                })
+            }
         }
     }
 }
@@ -153,10 +170,11 @@ async fn live_stream(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, AppError> {
     let ticket = query.get("ticket").map(String::as_str).unwrap_or_default();
-    let user_id = state
-        .stream_tickets
-        .user_of(ticket, now_ms())
-        .ok_or_else(|| AppError::Unauthorized("The stream ticket is missing or expired: ask stream/ticket for a new one.".into()))?;
+    let user_id = state.stream_tickets.user_of(ticket, now_ms()).ok_or_else(|| {
+        AppError::Unauthorized(
+            "The stream ticket is missing or expired: ask stream/ticket for a new one.".into(),
+        )
+    })?;
     // A stream never ends by itself: it ends when the server starts shutting down, so that
     // shutdown does not wait on it (the page's EventSource reconnects to the next server).
     let stopping = state.stopping.clone().cancelled_owned();
@@ -167,30 +185,48 @@ async fn live_stream(
     Ok(Sse::new(events.take_until(stopping)).keep_alive(KeepAlive::default()))
 }
 
-async fn match_events(state: AppState, user_id: i64, match_id: i64) -> Result<LiveEvents, AppError> {
-    let the_match = state.store.match_by_id(match_id).await.or_not_found(|| format!("There is no match with id {match_id}."))?;
+async fn match_events(
+    state: AppState,
+    user_id: i64,
+    match_id: i64,
+) -> Result<LiveEvents, AppError> {
+    let the_match = state
+        .store
+        .match_by_id(match_id)
+        .await
+        .or_not_found(|| format!("There is no match with id {match_id}."))?;
     // Subscribe before the snapshot so no change between the two is missed.
     let events = state.live_books.subscribe();
     let snapshot = snapshot_event(&state, match_id, the_match.in_play).await?;
-    let follow = stream::unfold((state, events, the_match.in_play), move |(state, mut events, in_play)| async move {
-        let out = loop {
-            match events.recv().await {
-                Ok(LiveEvent::Book(book)) if book.match_id == match_id => {
-                    let mut out = vec![Event::default().event("market").data(&*book.json)];
-                    if book.users.binary_search(&user_id).is_ok() {
-                        out.push(Event::default().event("mine").data(format!("{{\"market_id\":{}}}", book.market_id)));
+    let follow = stream::unfold(
+        (state, events, the_match.in_play),
+        move |(state, mut events, in_play)| async move {
+            let out = loop {
+                match events.recv().await {
+                    Ok(LiveEvent::Book(book)) if book.match_id == match_id => {
+                        let mut out = vec![Event::default().event("market").data(&*book.json)];
+                        if book.users.binary_search(&user_id).is_ok() {
+                            out.push(
+                                Event::default()
+                                    .event("mine")
+                                    .data(format!("{{\"market_id\":{}}}", book.market_id)),
+                            );
+                        }
+                        break out;
                     }
-                    break out;
+                    Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
+                        break snapshot_event(&state, match_id, in_play)
+                            .await
+                            .map(|e| vec![e])
+                            .unwrap_or_default();
+                    }
+                    Ok(_) => continue,
+                    Err(RecvError::Closed) => return None,
                 }
-                Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
-                    break snapshot_event(&state, match_id, in_play).await.map(|e| vec![e]).unwrap_or_default();
-                }
-                Ok(_) => continue,
-                Err(RecvError::Closed) => return None,
-            }
-        };
-        Some((stream::iter(out.into_iter().map(Ok)), (state, events, in_play)))
-    });
+            };
+            Some((stream::iter(out.into_iter().map(Ok)), (state, events, in_play)))
+        },
+    );
     Ok(stream::once(async move { Ok(snapshot) }).chain(follow.flatten()).boxed())
 }
 
@@ -198,10 +234,18 @@ async fn match_events(state: AppState, user_id: i64, match_id: i64) -> Result<Li
 /// news newer than the last sent goes out, so a step taken between the subscription and the
 /// read of the current round is not sent twice or out of order.
 async fn casino_events(state: AppState, code: &str) -> Result<LiveEvents, AppError> {
-    let game = state.store.casino_game_by_code(code).await.or_not_found(|| format!("There is no casino game {code}."))?;
+    let game = state
+        .store
+        .casino_game_by_code(code)
+        .await
+        .or_not_found(|| format!("There is no casino game {code}."))?;
     // Subscribe before reading the current round so no step between the two is missed.
     let events = state.round_events.subscribe(game.id);
-    let current = state.store.latest_casino_round(game.id).await?.map(|round| RoundNews::new(&game.game_code, &round, round.phase));
+    let current = state
+        .store
+        .latest_casino_round(game.id)
+        .await?
+        .map(|round| RoundNews::new(&game.game_code, &round, round.phase));
     let sent = current.as_ref().map(|news| (news.round_pk, news.phase));
     let first = stream::iter(current.map(|news| Ok(round_event(&news))));
     let follow = stream::unfold((events, sent), |(mut events, sent)| async move {
@@ -284,7 +328,10 @@ struct Pending {
     view: Arc<MarketView>,
 }
 
-async fn coalesce(mut changes: broadcast::Receiver<MarketChange>, events: broadcast::Sender<LiveEvent>) {
+async fn coalesce(
+    mut changes: broadcast::Receiver<MarketChange>,
+    events: broadcast::Sender<LiveEvent>,
+) {
     let window = Duration::from_millis(COALESCE_MS);
     let mut last_sent: HashMap<i64, Instant> = HashMap::new();
     let mut pending: HashMap<i64, Pending> = HashMap::new();
@@ -309,13 +356,19 @@ async fn coalesce(mut changes: broadcast::Receiver<MarketChange>, events: broadc
             () = sleep_until_due(next_due) => {}
         }
         let now = Instant::now();
-        let ready: Vec<i64> = pending.iter().filter(|(_, p)| p.due <= now).map(|(market, _)| *market).collect();
+        let ready: Vec<i64> =
+            pending.iter().filter(|(_, p)| p.due <= now).map(|(market, _)| *market).collect();
         for market_id in ready {
             let Some(change) = pending.remove(&market_id) else { continue };
             last_sent.insert(market_id, now);
             let book = public_book(&change.view);
             let json: Arc<str> = serde_json::to_string(&book).unwrap_or_default().into();
-            let book = LiveBook { match_id: change.match_id, market_id, json, users: change.users.into_iter().collect() };
+            let book = LiveBook {
+                match_id: change.match_id,
+                market_id,
+                json,
+                users: change.users.into_iter().collect(),
+            };
             let _ = events.send(LiveEvent::Book(Arc::new(book)));
         }
         // Forget markets quiet for longer than the window: their next change goes at once anyway.

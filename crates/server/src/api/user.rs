@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use crate::clock::now_ms;
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, Checks};
-use crate::clock::now_ms;
 use crate::session::{no_live_session, CurrentUser, SessionToken};
 use crate::AppState;
 
@@ -38,7 +38,10 @@ pub struct Balance {
 /// session and the balance are read in one query.
 #[utoipa::path(get, path = "/user/getUserBalance", tag = "user", security(("bearer" = [])),
     responses((status = 200, body = Envelope<Balance>), (status = 401)))]
-async fn get_user_balance(State(state): State<AppState>, token: SessionToken) -> ApiResult<Balance> {
+async fn get_user_balance(
+    State(state): State<AppState>,
+    token: SessionToken,
+) -> ApiResult<Balance> {
     let Some(funds) = state.store.funds_of_session(&token.hash, now_ms()).await? else {
         return Err(no_live_session(&state, &token.hash).await);
     };
@@ -90,13 +93,16 @@ async fn buttons_of(state: &AppState, user_id: i64) -> Result<Vec<ButtonEntry>, 
     let stored = state.store.button_values(user_id).await?;
     let mut entries = Vec::new();
     for button_type in BUTTON_TYPES {
-        let own: Vec<&ButtonValue> = stored.iter().filter(|b| b.button_type == button_type).collect();
+        let own: Vec<&ButtonValue> =
+            stored.iter().filter(|b| b.button_type == button_type).collect();
         if own.is_empty() {
-            entries.extend(DEFAULT_BUTTONS.iter().filter(|(t, _, _)| *t == button_type).map(|(t, name, units)| ButtonEntry {
-                button_name: name.to_string(),
-                button_value: Money::from_minor(units * 100),
-                button_type: t.to_string(),
-            }));
+            entries.extend(DEFAULT_BUTTONS.iter().filter(|(t, _, _)| *t == button_type).map(
+                |(t, name, units)| ButtonEntry {
+                    button_name: name.to_string(),
+                    button_value: Money::from_minor(units * 100),
+                    button_type: t.to_string(),
+                },
+            ));
         } else {
             entries.extend(own.into_iter().map(|b| ButtonEntry {
                 button_name: b.button_name.clone(),
@@ -111,7 +117,10 @@ async fn buttons_of(state: &AppState, user_id: i64) -> Result<Vec<ButtonEntry>, 
 /// `data` is a JSON *string* of `[{button_name, button_value, type}]`, as the spec's client reads it.
 #[utoipa::path(get, path = "/user/getButtonValue", tag = "user", security(("bearer" = [])),
     responses((status = 200, body = Envelope<String>), (status = 401), (status = 428)))]
-async fn get_button_value(State(state): State<AppState>, CurrentUser(authed): CurrentUser) -> ApiResult<String> {
+async fn get_button_value(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+) -> ApiResult<String> {
     let entries = buttons_of(&state, authed.user.id).await?;
     let text = serde_json::to_string(&entries).map_err(|e| AppError::Internal(e.into()))?;
     Ok(ok(text))
@@ -149,7 +158,10 @@ async fn set_button_value(
         if name.is_empty() {
             checks.fail(&format!("[{index}].button_name"), "Label is required.");
         } else if name.chars().count() > BUTTON_NAME_MAX_CHARS {
-            checks.fail(&format!("[{index}].button_name"), format!("Label must be at most {BUTTON_NAME_MAX_CHARS} characters."));
+            checks.fail(
+                &format!("[{index}].button_name"),
+                format!("Label must be at most {BUTTON_NAME_MAX_CHARS} characters."),
+            );
         }
         let value = button.button_value.0;
         if !value.is_positive() {
@@ -167,7 +179,8 @@ async fn set_button_value(
     }
     for (button_type, list) in &lists {
         if list.len() > MAX_BUTTONS_PER_TYPE {
-            checks.fail("buttons", format!("At most {MAX_BUTTONS_PER_TYPE} {button_type} buttons."));
+            checks
+                .fail("buttons", format!("At most {MAX_BUTTONS_PER_TYPE} {button_type} buttons."));
         }
     }
     checks.finish()?;

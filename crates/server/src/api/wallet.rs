@@ -14,8 +14,8 @@ use crate::error::{ok, Envelope};
 use crate::input::MAX_BODY_BYTES;
 use crate::session::ClientIp;
 use crate::wallet::{
-    handle, refuse_unread, BalanceAnswer, BalanceRequest, CreditRequest, DebitRequest, MoveAnswer, RefusalData, RollbackRequest,
-    SignedBy, WalletCall, WalletError,
+    handle, refuse_unread, BalanceAnswer, BalanceRequest, CreditRequest, DebitRequest, MoveAnswer,
+    RefusalData, RollbackRequest, SignedBy, WalletCall, WalletError,
 };
 use crate::AppState;
 
@@ -27,7 +27,13 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(wallet_rollback))
 }
 
-async fn answer(state: AppState, call: WalletCall, ip: Option<String>, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+async fn answer(
+    state: AppState,
+    call: WalletCall,
+    ip: Option<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let signed = SignedBy::from_headers(&headers);
     let body = match body {
         Ok(body) => body,
@@ -36,12 +42,21 @@ async fn answer(state: AppState, call: WalletCall, ip: Option<String>, headers: 
                 WalletError::refuse(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     "body_too_large",
-                    format!("The request body is too large: the limit is {} KiB.", MAX_BODY_BYTES / 1024),
+                    format!(
+                        "The request body is too large: the limit is {} KiB.",
+                        MAX_BODY_BYTES / 1024
+                    ),
                 )
             } else {
-                WalletError::refuse(StatusCode::BAD_REQUEST, "bad_request", "The request body could not be read.")
+                WalletError::refuse(
+                    StatusCode::BAD_REQUEST,
+                    "bad_request",
+                    "The request body could not be read.",
+                )
             };
-            return refuse_unread(&state, call, &signed, refusal, ip.as_deref()).await.into_response();
+            return refuse_unread(&state, call, &signed, refusal, ip.as_deref())
+                .await
+                .into_response();
         }
     };
     match handle(&state, call, &signed, &body, ip.as_deref()).await {
@@ -58,7 +73,12 @@ async fn answer(state: AppState, call: WalletCall, ip: Option<String>, headers: 
     ),
     responses((status = 200, body = Envelope<BalanceAnswer>), (status = 400, body = Envelope<RefusalData>),
         (status = 401, body = Envelope<RefusalData>, description = "missing or bad signature, stale timestamp, unknown token")))]
-async fn wallet_balance(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+async fn wallet_balance(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     answer(state, WalletCall::Balance, ip, headers, body).await
 }
 
@@ -72,7 +92,12 @@ async fn wallet_balance(State(state): State<AppState>, ClientIp(ip): ClientIp, h
         (status = 400, body = Envelope<RefusalData>), (status = 401, body = Envelope<RefusalData>),
         (status = 409, body = Envelope<RefusalData>, description = "round closed, tx_id reused for another call"),
         (status = 422, body = Envelope<RefusalData>, description = "insufficient funds")))]
-async fn wallet_debit(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+async fn wallet_debit(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     answer(state, WalletCall::Debit, ip, headers, body).await
 }
 
@@ -86,7 +111,12 @@ async fn wallet_debit(State(state): State<AppState>, ClientIp(ip): ClientIp, hea
         (status = 400, body = Envelope<RefusalData>), (status = 401, body = Envelope<RefusalData>),
         (status = 404, body = Envelope<RefusalData>, description = "unknown debit"),
         (status = 409, body = Envelope<RefusalData>, description = "round already settled or rolled back")))]
-async fn wallet_credit(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+async fn wallet_credit(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     answer(state, WalletCall::Credit, ip, headers, body).await
 }
 
@@ -100,6 +130,11 @@ async fn wallet_credit(State(state): State<AppState>, ClientIp(ip): ClientIp, he
         (status = 400, body = Envelope<RefusalData>), (status = 401, body = Envelope<RefusalData>),
         (status = 404, body = Envelope<RefusalData>, description = "unknown debit"),
         (status = 409, body = Envelope<RefusalData>, description = "round settled, or the debit already rolled back")))]
-async fn wallet_rollback(State(state): State<AppState>, ClientIp(ip): ClientIp, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+async fn wallet_rollback(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     answer(state, WalletCall::Rollback, ip, headers, body).await
 }

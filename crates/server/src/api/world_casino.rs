@@ -59,7 +59,10 @@ fn static_game(game: WorldCasinoGame) -> StaticGame {
 
 #[utoipa::path(get, path = "/casino/getStaticGames", tag = "casino", security(("bearer" = [])),
     responses((status = 200, body = Envelope<Vec<StaticGame>>), (status = 401)))]
-async fn get_static_games(State(state): State<AppState>, _user: CurrentUser) -> ApiResult<Vec<StaticGame>> {
+async fn get_static_games(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+) -> ApiResult<Vec<StaticGame>> {
     let games = state.store.world_casino_games().await?;
     Ok(ok(games.into_iter().map(static_game).collect()))
 }
@@ -101,7 +104,9 @@ fn launch_address(base: &str, token: &str, game_code: &str) -> String {
 fn query_escape(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
             other => format!("%{other:02X}"),
         })
         .collect()
@@ -117,7 +122,10 @@ async fn gap_login(
 ) -> ApiResult<GapLoginAnswer> {
     let game_id = body.game_id.0.trim();
     if game_id.is_empty() {
-        return Err(AppError::field("gameId", "gameId is required: pick a game from the casino lobby."));
+        return Err(AppError::field(
+            "gameId",
+            "gameId is required: pick a game from the casino lobby.",
+        ));
     }
     if game_id.chars().count() > 128 {
         return Err(AppError::field("gameId", "gameId must be at most 128 characters."));
@@ -127,7 +135,12 @@ async fn gap_login(
     }
     match body.platform_id.as_deref().map(str::trim) {
         None | Some("") | Some("desktop") | Some("mobile") => {}
-        Some(other) => return Err(AppError::field("platformId", format!("platformId {other:?} is not desktop or mobile."))),
+        Some(other) => {
+            return Err(AppError::field(
+                "platformId",
+                format!("platformId {other:?} is not desktop or mobile."),
+            ))
+        }
     }
     if body.redirect_url.as_deref().is_some_and(|u| u.len() > 2048) {
         return Err(AppError::field("redirectUrl", "redirectUrl must be at most 2048 characters."));
@@ -138,7 +151,10 @@ async fn gap_login(
         .await?
         .ok_or_else(|| AppError::NotFound(format!("There is no casino game {game_id}.")))?;
     if !game.provider_is_active {
-        return Err(AppError::Conflict(format!("{} is closed: its provider is switched off.", game.game_name)));
+        return Err(AppError::Conflict(format!(
+            "{} is closed: its provider is switched off.",
+            game.game_name
+        )));
     }
     if !game.is_active {
         return Err(AppError::Conflict(format!("{} is closed at the moment.", game.game_name)));
@@ -150,7 +166,8 @@ async fn gap_login(
     let token = new_token();
     let now = now_ms();
     let mut w = state.store.begin_write().await?;
-    w.insert_provider_session(&token_hash(&token), authed.user.id, &game, now, now + LAUNCH_TTL_MS).await?;
+    w.insert_provider_session(&token_hash(&token), authed.user.id, &game, now, now + LAUNCH_TTL_MS)
+        .await?;
     w.commit().await?;
     Ok(ok(GapLoginAnswer { url: launch_address(&base, &token, &game.game_code) }))
 }
@@ -161,7 +178,13 @@ mod tests {
 
     #[test]
     fn launch_addresses_carry_the_token_and_game() {
-        assert_eq!(launch_address("http://h:1/provider/play", "a-b_c", "teen20"), "http://h:1/provider/play?token=a-b_c&game=teen20");
-        assert_eq!(launch_address("https://g.example/launch?x=1", "t", "a b&c"), "https://g.example/launch?x=1&token=t&game=a%20b%26c");
+        assert_eq!(
+            launch_address("http://h:1/provider/play", "a-b_c", "teen20"),
+            "http://h:1/provider/play?token=a-b_c&game=teen20"
+        );
+        assert_eq!(
+            launch_address("https://g.example/launch?x=1", "t", "a b&c"),
+            "https://g.example/launch?x=1&token=t&game=a%20b%26c"
+        );
     }
 }

@@ -31,7 +31,9 @@ use backlay_casino::games::GameKind;
 use backlay_casino::market::{payout, Market, Odds, Verdict};
 use backlay_casino::round::{Phase, Round};
 use backlay_core::money::Money;
-use backlay_store::casino::{CasinoBetStatus, CasinoGame, CasinoRound, NewRound, RoundPhase, SettledRound};
+use backlay_store::casino::{
+    CasinoBetStatus, CasinoGame, CasinoRound, NewRound, RoundPhase, SettledRound,
+};
 use backlay_store::Store;
 use rand::RngCore;
 
@@ -49,7 +51,8 @@ pub const DEFAULT_RESULT_PAUSE_MS: i64 = 5_000;
 
 /// The rules of a stored game.
 pub fn game_kind(kind_code: &str) -> anyhow::Result<GameKind> {
-    GameKind::from_code(kind_code).ok_or_else(|| anyhow::anyhow!("casino game kind {kind_code:?} has no rules"))
+    GameKind::from_code(kind_code)
+        .ok_or_else(|| anyhow::anyhow!("casino game kind {kind_code:?} has no rules"))
 }
 
 /// A fresh 32-byte secret from the operating system's random source.
@@ -81,7 +84,12 @@ pub fn rebuild(round: &CasinoRound) -> anyhow::Result<Round> {
 
 /// Opens a new round of `game`: a fresh seed, its commitment, betting until
 /// `now_ms + window_ms`.
-pub async fn open_round(store: &Store, game: &CasinoGame, now_ms: i64, window_ms: i64) -> anyhow::Result<CasinoRound> {
+pub async fn open_round(
+    store: &Store,
+    game: &CasinoGame,
+    now_ms: i64,
+    window_ms: i64,
+) -> anyhow::Result<CasinoRound> {
     anyhow::ensure!(window_ms > 0, "a betting window must be longer than 0 ms");
     let kind = game_kind(&game.kind)?;
     let round_id = format!("{}-{now_ms}", kind.code());
@@ -127,7 +135,11 @@ pub async fn reveal_round(store: &Store, round: &CasinoRound, now_ms: i64) -> an
 /// Settles a dealt round: every bet judged by the rules, every winner paid `payout` from the
 /// house in one ledger transaction. Exactly once: `None` when the round is not dealt (already
 /// settled, perhaps by a concurrent call, or not yet dealt).
-pub async fn settle_round(store: &Store, round_id: &str, now_ms: i64) -> anyhow::Result<Option<SettledRound>> {
+pub async fn settle_round(
+    store: &Store,
+    round_id: &str,
+    now_ms: i64,
+) -> anyhow::Result<Option<SettledRound>> {
     let round = store.casino_round(round_id).await?;
     if round.phase != RoundPhase::Dealt {
         return Ok(None);
@@ -136,13 +148,20 @@ pub async fn settle_round(store: &Store, round_id: &str, now_ms: i64) -> anyhow:
     let outcome = pure.settle()?.clone();
     let title = game_kind(&round.kind)?.title();
     let judge = |bet: &backlay_store::casino::CasinoBet| {
-        let odds = u32::try_from(bet.odds_hundredths).ok().filter(|o| *o > 100 && *o <= Odds::MAX_HUNDREDTHS);
+        let odds = u32::try_from(bet.odds_hundredths)
+            .ok()
+            .filter(|o| *o > 100 && *o <= Odds::MAX_HUNDREDTHS);
         let Some(odds) = odds else {
             // The table's CHECK and place_bet keep this from happening; a stored bet we cannot
             // price is refunded rather than settling the round wrong.
             return (CasinoBetStatus::Push, bet.stake_minor);
         };
-        let market = Market::new(bet.market_code.clone(), bet.market_name.clone(), "", Odds::from_hundredths(odds));
+        let market = Market::new(
+            bet.market_code.clone(),
+            bet.market_name.clone(),
+            "",
+            Odds::from_hundredths(odds),
+        );
         let status = match outcome.verdict(&bet.market_code) {
             Verdict::Lost => CasinoBetStatus::Lost,
             Verdict::Won | Verdict::WonAt(_) => CasinoBetStatus::Won,

@@ -67,7 +67,11 @@ impl RoundNews {
             phase: phase.as_str().to_string(),
             close_at: (phase == RoundPhase::Betting).then(|| iso_utc(round.close_at_ms)),
         };
-        RoundNews { round_pk: round.id, phase, json: serde_json::to_string(&event).unwrap_or_default().into() }
+        RoundNews {
+            round_pk: round.id,
+            phase,
+            json: serde_json::to_string(&event).unwrap_or_default().into(),
+        }
     }
 
     /// True when this is later news than `sent` (a later round, or a later phase of the same).

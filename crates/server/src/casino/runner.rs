@@ -58,15 +58,23 @@ const RETRY_AFTER_MS: u64 = 1_000;
 
 /// Starts one task per active game (or per game of `only_games`), publishing each step on
 /// `events`.
-pub async fn start(store: Store, settings: RunnerSettings, events: Arc<RoundEvents>) -> anyhow::Result<CasinoRunner> {
-    anyhow::ensure!(settings.betting_window_ms > 0, "the casino betting window must be longer than 0 ms");
+pub async fn start(
+    store: Store,
+    settings: RunnerSettings,
+    events: Arc<RoundEvents>,
+) -> anyhow::Result<CasinoRunner> {
+    anyhow::ensure!(
+        settings.betting_window_ms > 0,
+        "the casino betting window must be longer than 0 ms"
+    );
     anyhow::ensure!(settings.result_pause_ms >= 0, "the casino result pause cannot be negative");
     let games: Vec<CasinoGame> = store
         .casino_games(true, None)
         .await?
         .into_iter()
         .filter(|g| {
-            settings.only_games.is_empty() || settings.only_games.iter().any(|c| *c == g.game_code || *c == g.kind)
+            settings.only_games.is_empty()
+                || settings.only_games.iter().any(|c| *c == g.game_code || *c == g.kind)
         })
         .collect();
     let tasks = games
@@ -81,7 +89,12 @@ pub async fn start(store: Store, settings: RunnerSettings, events: Arc<RoundEven
     Ok(CasinoRunner { tasks })
 }
 
-async fn run_game(store: Store, game: CasinoGame, settings: RunnerSettings, events: Arc<RoundEvents>) {
+async fn run_game(
+    store: Store,
+    game: CasinoGame,
+    settings: RunnerSettings,
+    events: Arc<RoundEvents>,
+) {
     tracing::info!(game = %game.game_code, "casino rounds running");
     loop {
         let wait_ms = match step(&store, &game, &settings, &events).await {
@@ -98,7 +111,12 @@ async fn run_game(store: Store, game: CasinoGame, settings: RunnerSettings, even
 }
 
 /// Takes the game's next step; answers how long to wait before the next one.
-async fn step(store: &Store, game: &CasinoGame, settings: &RunnerSettings, events: &RoundEvents) -> anyhow::Result<u64> {
+async fn step(
+    store: &Store,
+    game: &CasinoGame,
+    settings: &RunnerSettings,
+    events: &RoundEvents,
+) -> anyhow::Result<u64> {
     let unfinished = store.unfinished_casino_rounds(game.id).await?;
     let publish = |round: &CasinoRound, phase| {
         events.publish(game.id, RoundNews::new(&game.game_code, round, phase));

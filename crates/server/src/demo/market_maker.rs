@@ -40,9 +40,11 @@ pub struct QuoteStyle {
 }
 
 /// Match odds: three levels a side.
-pub const SPORTS_QUOTES: QuoteStyle = QuoteStyle { sizes_minor: &[1_000_00, 2_500_00, 4_000_00], max_lay_liability_minor: 6_000_00 };
+pub const SPORTS_QUOTES: QuoteStyle =
+    QuoteStyle { sizes_minor: &[1_000_00, 2_500_00, 4_000_00], max_lay_liability_minor: 6_000_00 };
 /// Race win and place markets: up to ten runners, so two smaller levels a side.
-pub const RACING_QUOTES: QuoteStyle = QuoteStyle { sizes_minor: &[200_00, 500_00], max_lay_liability_minor: 2_000_00 };
+pub const RACING_QUOTES: QuoteStyle =
+    QuoteStyle { sizes_minor: &[200_00, 500_00], max_lay_liability_minor: 2_000_00 };
 
 /// The most orders the maker keeps in one market (ten runners × two levels × two sides fit).
 pub const MAX_ORDERS_PER_MARKET: usize = 64;
@@ -85,7 +87,10 @@ impl Quote {
             stake: Money::from_minor(self.size_minor),
             persistence: Persistence::Persist,
             client_ref: None,
-            request_hash: format!("demo-maker-{market_id}-{}-{}-{}", self.selection_id, self.side, self.price),
+            request_hash: format!(
+                "demo-maker-{market_id}-{}-{}-{}",
+                self.selection_id, self.side, self.price
+            ),
         }
     }
 }
@@ -104,11 +109,21 @@ pub fn quotes(fair: &[(i64, Price)], style: QuoteStyle, min_stake_minor: i64) ->
                 let cap = style.max_lay_liability_minor * 100 / risk_per_100.max(1);
                 let size_minor = (*size_minor).min(cap) / 100 * 100;
                 if size_minor >= min_stake_minor {
-                    wanted.push(Quote { selection_id: *selection_id, side: "lay", price, size_minor });
+                    wanted.push(Quote {
+                        selection_id: *selection_id,
+                        side: "lay",
+                        price,
+                        size_minor,
+                    });
                 }
             }
             if let Some(price) = back_price.filter(|_| *size_minor >= min_stake_minor) {
-                wanted.push(Quote { selection_id: *selection_id, side: "back", price, size_minor: *size_minor });
+                wanted.push(Quote {
+                    selection_id: *selection_id,
+                    side: "back",
+                    price,
+                    size_minor: *size_minor,
+                });
             }
             lay_price = lay_price.and_then(Price::tick_down);
             back_price = back_price.and_then(Price::tick_up);
@@ -131,12 +146,20 @@ pub struct Requoted {
 
 /// Brings the maker's orders in one market to `wanted`: cancels what is stale, places what is
 /// missing (in one go, so that the market's task commits them together).
-pub async fn requote_market(state: &AppState, maker_id: i64, match_id: i64, market_id: i64, wanted: &[Quote]) -> Result<Requoted, AppError> {
+pub async fn requote_market(
+    state: &AppState,
+    maker_id: i64,
+    match_id: i64,
+    market_id: i64,
+    wanted: &[Quote],
+) -> Result<Requoted, AppError> {
     let live = state.store.live_bets_of_user(maker_id, Some(match_id), LIVE_BETS_READ).await?;
     let mut missing: Vec<&Quote> = wanted.iter().collect();
     let mut stale = Vec::new();
     let mut outcome = Requoted::default();
-    for (bet, _) in live.iter().filter(|(bet, _)| bet.market_id == market_id && bet.remaining_minor > 0) {
+    for (bet, _) in
+        live.iter().filter(|(bet, _)| bet.market_id == market_id && bet.remaining_minor > 0)
+    {
         match missing.iter().position(|quote| quote.is_resting_as(bet)) {
             Some(index) => {
                 missing.swap_remove(index);
@@ -153,7 +176,10 @@ pub async fn requote_market(state: &AppState, maker_id: i64, match_id: i64, mark
             Err(other) => return Err(other),
         }
     }
-    let placed = futures::future::join_all(missing.iter().map(|quote| state.engine.place(quote.placement(maker_id, market_id)))).await;
+    let placed = futures::future::join_all(
+        missing.iter().map(|quote| state.engine.place(quote.placement(maker_id, market_id))),
+    )
+    .await;
     for result in placed {
         match result {
             Ok(_) => outcome.placed += 1,
@@ -168,15 +194,26 @@ pub async fn requote_market(state: &AppState, maker_id: i64, match_id: i64, mark
 fn log_requote(market_id: i64, result: Result<Requoted, AppError>) {
     match result {
         Ok(outcome) => {
-            let (expected, unexpected): (Vec<_>, Vec<_>) = outcome.refused.iter().partition(|e| matches!(e, AppError::Conflict(_)));
+            let (expected, unexpected): (Vec<_>, Vec<_>) =
+                outcome.refused.iter().partition(|e| matches!(e, AppError::Conflict(_)));
             if let Some(first) = unexpected.first() {
-                tracing::warn!(market_id, refused = unexpected.len(), "demo market-maker: orders refused: {first}");
+                tracing::warn!(
+                    market_id,
+                    refused = unexpected.len(),
+                    "demo market-maker: orders refused: {first}"
+                );
             }
             if let Some(first) = expected.first() {
-                tracing::debug!(market_id, refused = expected.len(), "demo market-maker: orders refused: {first}");
+                tracing::debug!(
+                    market_id,
+                    refused = expected.len(),
+                    "demo market-maker: orders refused: {first}"
+                );
             }
         }
-        Err(AppError::Conflict(message)) => tracing::debug!(market_id, "demo market-maker: re-quote skipped: {message}"),
+        Err(AppError::Conflict(message)) => {
+            tracing::debug!(market_id, "demo market-maker: re-quote skipped: {message}")
+        }
         Err(err) => tracing::warn!(market_id, "demo market-maker: re-quote failed: {err}"),
     }
 }
@@ -230,7 +267,13 @@ impl MarketMaker {
     pub fn quote(&self, market: MakerMarket, fair: Vec<(i64, Price)>, in_play: bool, urgent: bool) {
         let now = self.clock.now_ms();
         let mut markets = self.markets();
-        let tracked = markets.entry(market.market_id).or_insert(Tracked { market, fair: Vec::new(), in_play, due_ms: now, busy: false });
+        let tracked = markets.entry(market.market_id).or_insert(Tracked {
+            market,
+            fair: Vec::new(),
+            in_play,
+            due_ms: now,
+            busy: false,
+        });
         tracked.fair = fair;
         tracked.in_play = in_play;
         if urgent {
@@ -245,8 +288,13 @@ impl MarketMaker {
 
     /// Cancels every order the maker has in a market now (a goal: the old prices are wrong).
     pub async fn withdraw(&self, market_id: i64) {
-        let Some(match_id) = self.markets().get(&market_id).map(|t| t.market.match_id) else { return };
-        log_requote(market_id, requote_market(&self.state, self.maker_id, match_id, market_id, &[]).await);
+        let Some(match_id) = self.markets().get(&market_id).map(|t| t.market.match_id) else {
+            return;
+        };
+        log_requote(
+            market_id,
+            requote_market(&self.state, self.maker_id, match_id, market_id, &[]).await,
+        );
     }
 
     /// Re-quotes the markets as they fall due, until the feed stops.
@@ -314,7 +362,11 @@ mod tests {
         let wanted = quotes(&[(1, price(200)), (2, price(200))], SPORTS_QUOTES, 100_00);
         assert_eq!(wanted.len(), 12);
         let of = |side: &str| -> Vec<(u32, i64)> {
-            wanted.iter().filter(|q| q.selection_id == 1 && q.side == side).map(|q| (q.price.hundredths(), q.size_minor)).collect()
+            wanted
+                .iter()
+                .filter(|q| q.selection_id == 1 && q.side == side)
+                .map(|q| (q.price.hundredths(), q.size_minor))
+                .collect()
         };
         assert_eq!(of("lay"), [(200, 1_000_00), (199, 2_500_00), (198, 4_000_00)]);
         assert_eq!(of("back"), [(202, 1_000_00), (204, 2_500_00), (206, 4_000_00)]);
@@ -325,14 +377,21 @@ mod tests {
         // At 20.0 a lay of 200 would risk 3,800: capped at 2,000 / 19 = 105 (whole units); at
         // 19.5 the next level's 500 is capped at 2,000 / 18.5 = 108.
         let wanted = quotes(&[(1, price(2000))], RACING_QUOTES, 100_00);
-        let lays: Vec<(u32, i64)> = wanted.iter().filter(|q| q.side == "lay").map(|q| (q.price.hundredths(), q.size_minor)).collect();
+        let lays: Vec<(u32, i64)> = wanted
+            .iter()
+            .filter(|q| q.side == "lay")
+            .map(|q| (q.price.hundredths(), q.size_minor))
+            .collect();
         assert_eq!(lays, [(2000, 105_00), (1950, 108_00)]);
         // At 50 the cap (2,000 / 49 = 40) is under the minimum stake: no lays at all.
         let wanted = quotes(&[(1, price(5000))], RACING_QUOTES, 100_00);
         assert!(wanted.iter().all(|q| q.side == "back"));
         for quote in &wanted {
             if quote.side == "lay" {
-                assert!(quote.size_minor * (i64::from(quote.price.hundredths()) - 100) / 100 <= RACING_QUOTES.max_lay_liability_minor);
+                assert!(
+                    quote.size_minor * (i64::from(quote.price.hundredths()) - 100) / 100
+                        <= RACING_QUOTES.max_lay_liability_minor
+                );
             }
         }
     }

@@ -32,7 +32,9 @@ use backlay_store::Store;
 use crate::clock::now_ms;
 use crate::engine::RatesUpdate;
 use crate::error::AppError;
-use crate::operator::{self, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+use crate::operator::{
+    self, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext, TransferDirection,
+};
 use crate::password::Passwords;
 use crate::AppState;
 
@@ -66,27 +68,52 @@ const SPORTS: &[(i64, &str, i64)] = &[
 /// Series: (sport id, name, featured, matches as (name, start offset from now in hours, in play)).
 type DemoSeries = (i64, &'static str, bool, &'static [(&'static str, i64, bool)]);
 const SERIES: &[DemoSeries] = &[
-    (4, "Indian Premier League", true, &[
-        ("Mumbai Indians v Chennai Super Kings", -1, true),
-        ("Royal Challengers Bengaluru v Kolkata Knight Riders", 5, false),
-        ("Delhi Capitals v Rajasthan Royals", 29, false),
-        ("Sunrisers Hyderabad v Punjab Kings", 53, false),
-    ]),
-    (4, "ICC Champions Trophy", true, &[
-        ("India v Australia", -2, true),
-        ("England v South Africa", 26, false),
-        ("Pakistan v New Zealand", 74, false),
-    ]),
-    (4, "Big Bash League", false, &[
-        ("Sydney Sixers v Perth Scorchers", 3, false),
-        ("Melbourne Stars v Brisbane Heat", 50, false),
-    ]),
-    (1, "English Premier League", true, &[
-        ("Arsenal v Liverpool", -1, true),
-        ("Manchester City v Chelsea", 20, false),
-        ("Tottenham v Newcastle", 44, false),
-    ]),
-    (1, "La Liga", false, &[("Real Madrid v Barcelona", 30, false), ("Atletico Madrid v Sevilla", 78, false)]),
+    (
+        4,
+        "Indian Premier League",
+        true,
+        &[
+            ("Mumbai Indians v Chennai Super Kings", -1, true),
+            ("Royal Challengers Bengaluru v Kolkata Knight Riders", 5, false),
+            ("Delhi Capitals v Rajasthan Royals", 29, false),
+            ("Sunrisers Hyderabad v Punjab Kings", 53, false),
+        ],
+    ),
+    (
+        4,
+        "ICC Champions Trophy",
+        true,
+        &[
+            ("India v Australia", -2, true),
+            ("England v South Africa", 26, false),
+            ("Pakistan v New Zealand", 74, false),
+        ],
+    ),
+    (
+        4,
+        "Big Bash League",
+        false,
+        &[
+            ("Sydney Sixers v Perth Scorchers", 3, false),
+            ("Melbourne Stars v Brisbane Heat", 50, false),
+        ],
+    ),
+    (
+        1,
+        "English Premier League",
+        true,
+        &[
+            ("Arsenal v Liverpool", -1, true),
+            ("Manchester City v Chelsea", 20, false),
+            ("Tottenham v Newcastle", 44, false),
+        ],
+    ),
+    (
+        1,
+        "La Liga",
+        false,
+        &[("Real Madrid v Barcelona", 30, false), ("Atletico Madrid v Sevilla", 78, false)],
+    ),
     (2, "ATP Finals", false, &[("Sinner v Alcaraz", 0, true), ("Djokovic v Zverev", 22, false)]),
     (2378961, "US Politics", false, &[("2028 Presidential Election", 24 * 300, false)]),
     (7522, "NBA", false, &[("Lakers v Celtics", 12, false)]),
@@ -95,7 +122,11 @@ const SERIES: &[DemoSeries] = &[
 
 /// How many matches the seed gives a sport: the feed keeps that many unfinished.
 pub fn seeded_matches(sport_id: i64) -> usize {
-    SERIES.iter().filter(|(sport, ..)| *sport == sport_id).map(|(_, _, _, matches)| matches.len()).sum()
+    SERIES
+        .iter()
+        .filter(|(sport, ..)| *sport == sport_id)
+        .map(|(_, _, _, matches)| matches.len())
+        .sum()
 }
 
 /// Race meetings: (sport id, series, country code, venue, first race in hours from now, races).
@@ -121,7 +152,10 @@ const CASINO_SPORTS: &[(&str, &str, i64)] = &[
 
 const SETTINGS: &[(&str, &str)] = &[
     ("site_title", "Backlay"),
-    ("site_message", "Welcome to Backlay: back and lay at the best prices. Bet responsibly; 18+ only."),
+    (
+        "site_message",
+        "Welcome to Backlay: back and lay at the best prices. Bet responsibly; 18+ only.",
+    ),
     ("payment_gateway", "1"),
     ("is_show_apk", "0"),
     ("default_parent", "agent"),
@@ -143,31 +177,69 @@ pub async fn seed_if_empty(store: &Store, passwords: &Passwords) -> anyhow::Resu
 
 async fn seed(store: &Store, passwords: &Passwords) -> Result<(), crate::error::AppError> {
     let console = OperatorContext { store, actor: Actor::Console, client_ip: None };
-    let create = |user_name: &'static str, password: &'static str, role: Role, parent_id: Option<i64>| CreateUser {
+    let create = |user_name: &'static str,
+                  password: &'static str,
+                  role: Role,
+                  parent_id: Option<i64>| CreateUser {
         user_name: user_name.into(),
         password: password.into(),
         role,
         parent_id,
         must_change_password: false,
     };
-    let admin = operator::create_user(&console, passwords, create("admin", "Admin@1234", Role::Admin, None)).await?;
-    let agent = operator::create_user(&console, passwords, create("agent", "Agent@1234", Role::Agent, Some(admin.id))).await?;
-    let demo = operator::create_user(&console, passwords, create("demo", "Demo@1234", Role::Client, Some(agent.id))).await?;
-    let demo2 = operator::create_user(&console, passwords, create("demo2", "Demo@1234", Role::Client, Some(agent.id))).await?;
-    let maker = operator::create_user(&console, passwords, create("maker", "Maker@1234", Role::Client, Some(agent.id))).await?;
+    let admin = operator::create_user(
+        &console,
+        passwords,
+        create("admin", "Admin@1234", Role::Admin, None),
+    )
+    .await?;
+    let agent = operator::create_user(
+        &console,
+        passwords,
+        create("agent", "Agent@1234", Role::Agent, Some(admin.id)),
+    )
+    .await?;
+    let demo = operator::create_user(
+        &console,
+        passwords,
+        create("demo", "Demo@1234", Role::Client, Some(agent.id)),
+    )
+    .await?;
+    let demo2 = operator::create_user(
+        &console,
+        passwords,
+        create("demo2", "Demo@1234", Role::Client, Some(agent.id)),
+    )
+    .await?;
+    let maker = operator::create_user(
+        &console,
+        passwords,
+        create("maker", "Maker@1234", Role::Client, Some(agent.id)),
+    )
+    .await?;
 
     operator::mint(&console, admin.id, Money::from_minor(100_000_000_00)).await?;
     let deposit = |user: &User, units: i64| {
         let user_id = user.id;
         let console = &console;
-        async move { operator::transfer(console, user_id, Money::from_minor(units * 100), TransferDirection::Deposit, "demo chips").await }
+        async move {
+            operator::transfer(
+                console,
+                user_id,
+                Money::from_minor(units * 100),
+                TransferDirection::Deposit,
+                "demo chips",
+            )
+            .await
+        }
     };
     deposit(&agent, 20_000_000).await?;
     deposit(&demo, 100_000).await?;
     deposit(&demo2, 50_000).await?;
     deposit(&maker, 5_000_000).await?;
 
-    let changes: Vec<(String, String)> = SETTINGS.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let changes: Vec<(String, String)> =
+        SETTINGS.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     operator::update_settings(&console, &changes).await?;
 
     for (sport_id, name, order) in SPORTS {
@@ -177,9 +249,14 @@ async fn seed(store: &Store, passwords: &Passwords) -> Result<(), crate::error::
     // Start times on the quarter hour, so the demo looks like a real fixture list.
     let base = now - now.rem_euclid(HOUR_MS / 4);
     for (sport_id, series_name, featured, matches) in SERIES {
-        let series_id = operator::create_series(&console, *sport_id, series_name, *featured).await?;
+        let series_id =
+            operator::create_series(&console, *sport_id, series_name, *featured).await?;
         for (match_name, offset_hours, in_play) in matches.iter() {
-            let open_date_ms = if *offset_hours >= 24 * 200 { base + 200 * DAY_MS } else { base + offset_hours * HOUR_MS };
+            let open_date_ms = if *offset_hours >= 24 * 200 {
+                base + 200 * DAY_MS
+            } else {
+                base + offset_hours * HOUR_MS
+            };
             operator::create_match(
                 &console,
                 CreateMatch {
@@ -224,7 +301,12 @@ async fn seed(store: &Store, passwords: &Passwords) -> Result<(), crate::error::
     let mut writer = store.begin_write().await?;
     for (sport_id, name, order) in CASINO_SPORTS {
         writer
-            .insert_casino_sport(&CasinoSport { sport_id: sport_id.to_string(), name: name.to_string(), is_active: true, display_order: *order })
+            .insert_casino_sport(&CasinoSport {
+                sport_id: sport_id.to_string(),
+                name: name.to_string(),
+                is_active: true,
+                display_order: *order,
+            })
             .await?;
     }
     writer.commit().await?;
@@ -243,7 +325,11 @@ pub async fn seed_markets(state: &AppState) -> Result<Vec<(i64, Vec<(i64, u32)>)
     }
     let mut exchange_markets = Vec::new();
     for sport_id in MARKET_SPORTS {
-        let filter = MatchFilter { sport_id: Some(*sport_id), is_active: Some(true), ..MatchFilter::default() };
+        let filter = MatchFilter {
+            sport_id: Some(*sport_id),
+            is_active: Some(true),
+            ..MatchFilter::default()
+        };
         for the_match in state.store.matches(&filter).await? {
             if let Some(match_odds) = open_match_markets(state, &the_match).await? {
                 exchange_markets.push(match_odds);
@@ -257,7 +343,10 @@ pub async fn seed_markets(state: &AppState) -> Result<Vec<(i64, Vec<(i64, u32)>)
 /// bookmaker and two fancies ("6 over runs Mumbai", "10 over runs Mumbai") at their opening
 /// lines. Returns the match-odds market with its runners and fair prices (hundredths); `None`
 /// for a name that is not "Home v Away".
-pub async fn open_match_markets(state: &AppState, the_match: &Match) -> Result<Option<(i64, Vec<(i64, u32)>)>, AppError> {
+pub async fn open_match_markets(
+    state: &AppState,
+    the_match: &Match,
+) -> Result<Option<(i64, Vec<(i64, u32)>)>, AppError> {
     let console = OperatorContext { store: &state.store, actor: Actor::Console, client_ip: None };
     let mut teams: Vec<String> = the_match.name.split(" v ").map(str::to_string).collect();
     if teams.len() != 2 {
@@ -267,26 +356,36 @@ pub async fn open_match_markets(state: &AppState, the_match: &Match) -> Result<O
     if sport_id == fixtures::FOOTBALL {
         teams.insert(1, "The Draw".into());
     }
-    let market = |market_type: &str, name: &str, runners: Vec<String>, delay_ms: i64| CreateMarket {
-        match_id: the_match.match_id,
-        market_type: market_type.into(),
-        name: name.into(),
-        runners,
-        bet_delay_ms: delay_ms,
-        min_stake_minor: 100_00,
-        max_stake_minor: 500_000_00,
-        commission_bp: if market_type == "match_odds" { 200 } else { 0 },
-        winners: 1,
-    };
-    let (market_id, selections) =
-        operator::create_market(&console, &state.engine, market("match_odds", "Match Odds", teams.clone(), 5_000)).await?;
+    let market =
+        |market_type: &str, name: &str, runners: Vec<String>, delay_ms: i64| CreateMarket {
+            match_id: the_match.match_id,
+            market_type: market_type.into(),
+            name: name.into(),
+            runners,
+            bet_delay_ms: delay_ms,
+            min_stake_minor: 100_00,
+            max_stake_minor: 500_000_00,
+            commission_bp: if market_type == "match_odds" { 200 } else { 0 },
+            winners: 1,
+        };
+    let (market_id, selections) = operator::create_market(
+        &console,
+        &state.engine,
+        market("match_odds", "Match Odds", teams.clone(), 5_000),
+    )
+    .await?;
     state.engine.set_status(market_id, "open").await?;
     let fair = fair_prices(&the_match.name, teams.len());
-    let match_odds = (market_id, selections.iter().copied().zip(fair.iter().copied()).collect::<Vec<_>>());
+    let match_odds =
+        (market_id, selections.iter().copied().zip(fair.iter().copied()).collect::<Vec<_>>());
 
     if sport_id == fixtures::CRICKET {
-        let (bookmaker, bm_selections) =
-            operator::create_market(&console, &state.engine, market("bookmaker", "Bookmaker", teams.clone(), 0)).await?;
+        let (bookmaker, bm_selections) = operator::create_market(
+            &console,
+            &state.engine,
+            market("bookmaker", "Bookmaker", teams.clone(), 0),
+        )
+        .await?;
         let rates = bm_selections
             .iter()
             .zip(simulator::probabilities_of_prices(&fair))
@@ -300,9 +399,25 @@ pub async fn open_match_markets(state: &AppState, the_match: &Match) -> Result<O
         let first_team = teams[0].split_whitespace().next().unwrap_or("Team");
         for overs in [6, 10] {
             let name = format!("{overs} over runs {first_team}");
-            let (fancy, _) = operator::create_market(&console, &state.engine, market("fancy", &name, Vec::new(), 0)).await?;
+            let (fancy, _) = operator::create_market(
+                &console,
+                &state.engine,
+                market("fancy", &name, Vec::new(), 0),
+            )
+            .await?;
             let line = i64::from(simulator::fancy_projection(0, 0, overs));
-            state.engine.set_rates(fancy, RatesUpdate::Fancy { line_no: line, rate_no: 100, line_yes: line + 1, rate_yes: 100 }).await?;
+            state
+                .engine
+                .set_rates(
+                    fancy,
+                    RatesUpdate::Fancy {
+                        line_no: line,
+                        rate_no: 100,
+                        line_yes: line + 1,
+                        rate_yes: 100,
+                    },
+                )
+                .await?;
             state.engine.set_status(fancy, "open").await?;
         }
     }
@@ -311,9 +426,11 @@ pub async fn open_match_markets(state: &AppState, the_match: &Match) -> Result<O
 
 /// Fair decimal prices (hundredths) for a match's runners, the same for the same match name.
 fn fair_prices(match_name: &str, runners: usize) -> Vec<u32> {
-    let seed: u32 = match_name.bytes().fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+    let seed: u32 =
+        match_name.bytes().fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
     let favourite = 150 + seed % 100; // 1.50 to 2.49
-    let on_ladder = |hundredths: u32| odds::nearest(hundredths).0.unwrap_or(Price::MIN).hundredths();
+    let on_ladder =
+        |hundredths: u32| odds::nearest(hundredths).0.unwrap_or(Price::MIN).hundredths();
     if runners == 3 {
         vec![on_ladder(favourite + 50), on_ladder(340), on_ladder(favourite * 2)]
     } else {
@@ -332,16 +449,25 @@ pub async fn post_liquidity(state: AppState, markets: Vec<(i64, Vec<(i64, u32)>)
         let state = &state;
         async move {
             let market = state.store.market(*market_id).await?;
-            let fair: Vec<(i64, Price)> =
-                runners.iter().filter_map(|(selection, fair)| Price::from_hundredths(*fair).ok().map(|p| (*selection, p))).collect();
-            let wanted = market_maker::quotes(&fair, market_maker::SPORTS_QUOTES, market.min_stake_minor);
+            let fair: Vec<(i64, Price)> = runners
+                .iter()
+                .filter_map(|(selection, fair)| {
+                    Price::from_hundredths(*fair).ok().map(|p| (*selection, p))
+                })
+                .collect();
+            let wanted =
+                market_maker::quotes(&fair, market_maker::SPORTS_QUOTES, market.min_stake_minor);
             market_maker::requote_market(state, maker, market.match_id, *market_id, &wanted).await
         }
     });
     for result in futures::future::join_all(placements).await {
         match result {
             Ok(outcome) if outcome.refused.is_empty() => {}
-            Ok(outcome) => tracing::warn!("demo market-maker: {} orders refused: {}", outcome.refused.len(), outcome.refused[0]),
+            Ok(outcome) => tracing::warn!(
+                "demo market-maker: {} orders refused: {}",
+                outcome.refused.len(),
+                outcome.refused[0]
+            ),
             Err(err) => tracing::warn!("demo market-maker: cannot post liquidity: {err}"),
         }
     }

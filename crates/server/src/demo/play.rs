@@ -26,7 +26,8 @@ use super::fixtures::{self, GREYHOUND_RACING};
 use super::market_maker::{MakerMarket, RACING_QUOTES, SPORTS_QUOTES};
 use super::scheduler::Feed;
 use super::simulator::{
-    bookmaker_rates, fair_price, fancy_projection, probabilities_of_prices, Cricket, DemoRng, Delivery, Football, Race, Tennis,
+    bookmaker_rates, fair_price, fancy_projection, probabilities_of_prices, Cricket, Delivery,
+    DemoRng, Football, Race, Tennis,
 };
 use crate::engine::{RatesUpdate, ResultInput};
 use crate::error::AppError;
@@ -152,12 +153,15 @@ pub async fn quote_pre_match(feed: &Feed, the_match: &Match) -> Result<(), AppEr
         feed.maker.quote(match_odds.maker_market(the_match.match_id, false), fair, false, true);
     }
     let race = race_of(the_match);
-    for (market, chances) in [(&markets.win, race.win_probabilities()), (&markets.place, race.place_probabilities())] {
+    for (market, chances) in
+        [(&markets.win, race.win_probabilities()), (&markets.place, race.place_probabilities())]
+    {
         let Some(market) = market else { continue };
         if market.selections.len() != chances.len() {
             continue;
         }
-        let fair = market.selections.iter().copied().zip(chances.into_iter().map(fair_price)).collect();
+        let fair =
+            market.selections.iter().copied().zip(chances.into_iter().map(fair_price)).collect();
         feed.maker.quote(market.maker_market(the_match.match_id, true), fair, false, true);
     }
     Ok(())
@@ -178,7 +182,9 @@ pub async fn play(feed: Arc<Feed>, the_match: Match) -> bool {
         fixtures::CRICKET => markets.match_odds.as_ref().is_some_and(|m| m.selections.len() == 2),
         fixtures::FOOTBALL => markets.match_odds.as_ref().is_some_and(|m| m.selections.len() == 3),
         fixtures::TENNIS => markets.match_odds.as_ref().is_some_and(|m| m.selections.len() == 2),
-        fixtures::HORSE_RACING | fixtures::GREYHOUND_RACING => markets.win.is_some() || markets.place.is_some(),
+        fixtures::HORSE_RACING | fixtures::GREYHOUND_RACING => {
+            markets.win.is_some() || markets.place.is_some()
+        }
         _ => false,
     };
     if !playable {
@@ -191,7 +197,9 @@ pub async fn play(feed: Arc<Feed>, the_match: Match) -> bool {
         fixtures::TENNIS => tennis(&feed, &the_match, markets).await,
         _ => race(&feed, &the_match, markets).await,
     }
-    let out_of_play = operator::set_match_in_play(&feed.console(), &feed.state.engine, the_match.match_id, false).await;
+    let out_of_play =
+        operator::set_match_in_play(&feed.console(), &feed.state.engine, the_match.match_id, false)
+            .await;
     ok_or_warn(&the_match, "take it out of play", out_of_play);
     true
 }
@@ -201,7 +209,11 @@ fn ok_or_warn<T>(the_match: &Match, what: &str, result: Result<T, AppError>) -> 
     match result {
         Ok(value) => Some(value),
         Err(err) => {
-            tracing::warn!(match_id = the_match.match_id, "demo feed: {}: cannot {what}: {err}", the_match.name);
+            tracing::warn!(
+                match_id = the_match.match_id,
+                "demo feed: {}: cannot {what}: {err}",
+                the_match.name
+            );
             None
         }
     }
@@ -238,8 +250,19 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
     let bookmaker = markets.bookmaker.filter(|m| m.selections.len() == 2);
     let mut fancies = markets.fancies;
     let mut posted = PostedPrices::default();
-    post_cricket_prices(feed, the_match, &game, &match_odds, bookmaker.as_ref(), &fancies, &mut posted, true).await;
-    let mut house: Vec<i64> = bookmaker.iter().map(|b| b.market_id).chain(fancies.iter().map(|(id, _)| *id)).collect();
+    post_cricket_prices(
+        feed,
+        the_match,
+        &game,
+        &match_odds,
+        bookmaker.as_ref(),
+        &fancies,
+        &mut posted,
+        true,
+    )
+    .await;
+    let mut house: Vec<i64> =
+        bookmaker.iter().map(|b| b.market_id).chain(fancies.iter().map(|(id, _)| *id)).collect();
     // A restarted server may find them suspended mid-ball.
     set_statuses(feed, the_match, &mut house, "open").await;
     while !game.is_finished() {
@@ -262,29 +285,56 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
                     set_statuses(feed, the_match, &mut one, "suspended").await;
                     settle(feed, the_match, market_id, ResultInput::Fancy(i64::from(total))).await;
                     house.retain(|id| *id != market_id);
-                    tracing::info!("demo feed: {}: {} made {total} in {overs} overs", the_match.name, sides[0]);
+                    tracing::info!(
+                        "demo feed: {}: {} made {total} in {overs} overs",
+                        the_match.name,
+                        sides[0]
+                    );
                 }
                 None => open_fancies.push((market_id, overs)),
             }
         }
         fancies = open_fancies;
-        post_cricket_prices(feed, the_match, &game, &match_odds, bookmaker, &fancies, &mut posted, delivery == Delivery::Wicket).await;
+        post_cricket_prices(
+            feed,
+            the_match,
+            &game,
+            &match_odds,
+            bookmaker,
+            &fancies,
+            &mut posted,
+            delivery == Delivery::Wicket,
+        )
+        .await;
         if game.is_finished() {
             break;
         }
         if game.batting() != batting {
-            tracing::info!("demo feed: {}: innings break, {}", the_match.name, game.score_text(&sides));
+            tracing::info!(
+                "demo feed: {}: innings break, {}",
+                the_match.name,
+                game.score_text(&sides)
+            );
             set_statuses(feed, the_match, &mut house, "suspended").await;
             feed.clock.sleep(INNINGS_BREAK_MS).await;
         }
         set_statuses(feed, the_match, &mut house, "open").await;
     }
     let Some(winner) = game.winner() else { return };
-    tracing::info!("demo feed: {} finished: {} won ({})", the_match.name, sides[winner], game.score_text(&sides));
-    for market in [match_odds.as_ref(), bookmaker.as_ref().filter(|b| house.contains(&b.market_id))].into_iter().flatten() {
+    tracing::info!(
+        "demo feed: {} finished: {} won ({})",
+        the_match.name,
+        sides[winner],
+        game.score_text(&sides)
+    );
+    for market in [match_odds.as_ref(), bookmaker.as_ref().filter(|b| house.contains(&b.market_id))]
+        .into_iter()
+        .flatten()
+    {
         let mut one = vec![market.market_id];
         set_statuses(feed, the_match, &mut one, "suspended").await;
-        settle(feed, the_match, market.market_id, ResultInput::Winner(market.selections[winner])).await;
+        settle(feed, the_match, market.market_id, ResultInput::Winner(market.selections[winner]))
+            .await;
     }
     for (market_id, overs) in fancies {
         let total = game.runs_after_overs(0, overs).unwrap_or(game.innings(0).runs);
@@ -314,8 +364,17 @@ async fn post_cricket_prices(
     if let Some(bookmaker) = bookmaker {
         let rates = [bookmaker_rates(p0), bookmaker_rates(1.0 - p0)];
         if posted.bookmaker != Some(rates) {
-            let update = bookmaker.selections.iter().zip(rates).map(|(s, (back, lay))| (*s, Some(back), Some(lay))).collect();
-            let result = feed.state.engine.set_rates(bookmaker.market_id, RatesUpdate::Bookmaker(update)).await;
+            let update = bookmaker
+                .selections
+                .iter()
+                .zip(rates)
+                .map(|(s, (back, lay))| (*s, Some(back), Some(lay)))
+                .collect();
+            let result = feed
+                .state
+                .engine
+                .set_rates(bookmaker.market_id, RatesUpdate::Bookmaker(update))
+                .await;
             if ok_or_warn(the_match, "post bookmaker rates", result).is_some() {
                 posted.bookmaker = Some(rates);
             }
@@ -328,14 +387,24 @@ async fn post_cricket_prices(
             continue;
         }
         let line_no = i64::from(line);
-        let update = RatesUpdate::Fancy { line_no, rate_no: 100, line_yes: line_no + 1, rate_yes: 100 };
-        if ok_or_warn(the_match, "post a fancy line", feed.state.engine.set_rates(*market_id, update).await).is_some() {
+        let update =
+            RatesUpdate::Fancy { line_no, rate_no: 100, line_yes: line_no + 1, rate_yes: 100 };
+        if ok_or_warn(
+            the_match,
+            "post a fancy line",
+            feed.state.engine.set_rates(*market_id, update).await,
+        )
+        .is_some()
+        {
             posted.fancy_lines.retain(|(id, _)| id != market_id);
             posted.fancy_lines.push((*market_id, line));
         }
     }
     if let Some(match_odds) = match_odds {
-        let fair = vec![(match_odds.selections[0], fair_price(p0)), (match_odds.selections[1], fair_price(1.0 - p0))];
+        let fair = vec![
+            (match_odds.selections[0], fair_price(p0)),
+            (match_odds.selections[1], fair_price(1.0 - p0)),
+        ];
         feed.maker.quote(match_odds.maker_market(the_match.match_id, false), fair, true, urgent);
     }
 }
@@ -345,14 +414,21 @@ async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
     let Some(match_odds) = markets.match_odds.filter(|m| m.selections.len() == 3) else { return };
     let mut game = Football::new(seed_of(the_match.match_id), pre_match_edge(&the_match.name, 3));
     let quote = |game: &Football, urgent: bool| {
-        let fair = match_odds.selections.iter().copied().zip(game.probabilities().map(fair_price)).collect();
+        let fair = match_odds
+            .selections
+            .iter()
+            .copied()
+            .zip(game.probabilities().map(fair_price))
+            .collect();
         feed.maker.quote(match_odds.maker_market(the_match.match_id, false), fair, true, urgent);
     };
     quote(&game, true);
     let mut market = vec![match_odds.market_id];
     set_statuses(feed, the_match, &mut market, "open").await;
     while !game.is_finished() {
-        feed.clock.sleep(FOOTBALL_MINUTE_MS + if game.minute() == 45 { HALF_TIME_MS } else { 0 }).await;
+        feed.clock
+            .sleep(FOOTBALL_MINUTE_MS + if game.minute() == 45 { HALF_TIME_MS } else { 0 })
+            .await;
         match game.play_minute() {
             Some(_) => {
                 // A goal: the old prices are wrong. Suspend, pull the maker's orders, reopen
@@ -360,7 +436,11 @@ async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
                 set_statuses(feed, the_match, &mut market, "suspended").await;
                 feed.maker.withdraw(match_odds.market_id).await;
                 let [home, away] = game.goals();
-                tracing::info!("demo feed: {}: goal, {home}-{away} ({}')", the_match.name, game.minute());
+                tracing::info!(
+                    "demo feed: {}: goal, {home}-{away} ({}')",
+                    the_match.name,
+                    game.minute()
+                );
                 quote(&game, true);
                 feed.clock.sleep(AFTER_GOAL_MS).await;
                 if !game.is_finished() {
@@ -375,7 +455,13 @@ async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
     let [home, away] = game.goals();
     tracing::info!("demo feed: {} finished {home}-{away}", the_match.name);
     set_statuses(feed, the_match, &mut market, "suspended").await;
-    settle(feed, the_match, match_odds.market_id, ResultInput::Winner(match_odds.selections[result])).await;
+    settle(
+        feed,
+        the_match,
+        match_odds.market_id,
+        ResultInput::Winner(match_odds.selections[result]),
+    )
+    .await;
 }
 
 /// Tennis, game by game.
@@ -384,7 +470,10 @@ async fn tennis(feed: &Feed, the_match: &Match, markets: Markets) {
     let mut game = Tennis::new(seed_of(the_match.match_id), pre_match_edge(&the_match.name, 2));
     let quote = |game: &Tennis, urgent: bool| {
         let p0 = game.win_probability();
-        let fair = vec![(match_odds.selections[0], fair_price(p0)), (match_odds.selections[1], fair_price(1.0 - p0))];
+        let fair = vec![
+            (match_odds.selections[0], fair_price(p0)),
+            (match_odds.selections[1], fair_price(1.0 - p0)),
+        ];
         feed.maker.quote(match_odds.maker_market(the_match.match_id, false), fair, true, urgent);
     };
     quote(&game, true);
@@ -400,13 +489,20 @@ async fn tennis(feed: &Feed, the_match: &Match, markets: Markets) {
     let [a, b] = game.sets();
     tracing::info!("demo feed: {} finished, sets {a}-{b}", the_match.name);
     set_statuses(feed, the_match, &mut market, "suspended").await;
-    settle(feed, the_match, match_odds.market_id, ResultInput::Winner(match_odds.selections[winner])).await;
+    settle(
+        feed,
+        the_match,
+        match_odds.market_id,
+        ResultInput::Winner(match_odds.selections[winner]),
+    )
+    .await;
 }
 
 /// A race: off, run, resulted.
 async fn race(feed: &Feed, the_match: &Match, markets: Markets) {
     let model = race_of(the_match);
-    let mut running: Vec<i64> = [&markets.win, &markets.place].into_iter().flatten().map(|m| m.market_id).collect();
+    let mut running: Vec<i64> =
+        [&markets.win, &markets.place].into_iter().flatten().map(|m| m.market_id).collect();
     for market_id in &running {
         feed.maker.forget(*market_id);
     }
@@ -417,7 +513,13 @@ async fn race(feed: &Feed, the_match: &Match, markets: Markets) {
     // One finishing order for both markets (a field an operator changed by hand finishes at
     // random).
     let order = model.run();
-    let mut finishing = |field: usize| if field == model.runners.len() { order.clone() } else { shuffled(&mut rng, field) };
+    let mut finishing = |field: usize| {
+        if field == model.runners.len() {
+            order.clone()
+        } else {
+            shuffled(&mut rng, field)
+        }
+    };
     if let Some(win) = &markets.win {
         let order = finishing(win.selections.len());
         settle(feed, the_match, win.market_id, ResultInput::Winner(win.selections[order[0]])).await;
@@ -427,7 +529,11 @@ async fn race(feed: &Feed, the_match: &Match, markets: Markets) {
     }
     if let Some(place) = &markets.place {
         let order = finishing(place.selections.len());
-        let placed = order.iter().take(place.winners.clamp(1, place.selections.len())).map(|i| place.selections[*i]).collect();
+        let placed = order
+            .iter()
+            .take(place.winners.clamp(1, place.selections.len()))
+            .map(|i| place.selections[*i])
+            .collect();
         settle(feed, the_match, place.market_id, ResultInput::Placed(placed)).await;
     }
 }

@@ -27,7 +27,9 @@ use std::time::Duration;
 use backlay_store::catalogue::{Match, MatchFilter};
 use tokio::task::JoinSet;
 
-use super::fixtures::{self, is_demo_fixture, is_racing, GREYHOUND_RACING, HORSE_RACING, SERIES_TEAMS, VENUES};
+use super::fixtures::{
+    self, is_demo_fixture, is_racing, GREYHOUND_RACING, HORSE_RACING, SERIES_TEAMS, VENUES,
+};
 use super::market_maker::MarketMaker;
 use super::play;
 use super::simulator::DemoRng;
@@ -56,7 +58,8 @@ const HOUR_MS: i64 = 60 * MINUTE_MS;
 const DAY_MS: i64 = 24 * HOUR_MS;
 
 /// The sports the feed drives, in the order it looks at them.
-const DRIVEN_SPORTS: [i64; 5] = [fixtures::CRICKET, fixtures::FOOTBALL, fixtures::TENNIS, HORSE_RACING, GREYHOUND_RACING];
+const DRIVEN_SPORTS: [i64; 5] =
+    [fixtures::CRICKET, fixtures::FOOTBALL, fixtures::TENNIS, HORSE_RACING, GREYHOUND_RACING];
 
 /// The demo's clock: real time, `speed` times faster, from the moment the feed started.
 #[derive(Copy, Clone, Debug)]
@@ -68,7 +71,11 @@ pub struct DemoClock {
 
 impl DemoClock {
     pub fn new(speed: u32) -> DemoClock {
-        DemoClock { started: tokio::time::Instant::now(), started_ms: now_ms(), speed: speed.max(1) }
+        DemoClock {
+            started: tokio::time::Instant::now(),
+            started_ms: now_ms(),
+            speed: speed.max(1),
+        }
     }
 
     /// Demo time now, epoch milliseconds (the wall clock at speed 1).
@@ -172,7 +179,10 @@ impl Plays {
     }
 
     /// Forgets a finished play; returns the match if it turned out not to be playable.
-    fn finished(&mut self, done: Result<(tokio::task::Id, bool), tokio::task::JoinError>) -> Option<i64> {
+    fn finished(
+        &mut self,
+        done: Result<(tokio::task::Id, bool), tokio::task::JoinError>,
+    ) -> Option<i64> {
         let (id, played) = match done {
             Ok(done) => done,
             Err(err) => {
@@ -186,9 +196,21 @@ impl Plays {
 }
 
 /// One look at the fixtures.
-async fn pass(feed: &Arc<Feed>, plays: &mut Plays, quoted_pre_match: &mut HashSet<i64>, left_alone: &HashSet<i64>) -> Result<(), AppError> {
+async fn pass(
+    feed: &Arc<Feed>,
+    plays: &mut Plays,
+    quoted_pre_match: &mut HashSet<i64>,
+    left_alone: &HashSet<i64>,
+) -> Result<(), AppError> {
     let now = feed.clock.now_ms();
-    let live: HashSet<i64> = feed.state.store.live_market_types().await?.into_iter().map(|(match_id, _, _)| match_id).collect();
+    let live: HashSet<i64> = feed
+        .state
+        .store
+        .live_market_types()
+        .await?
+        .into_iter()
+        .map(|(match_id, _, _)| match_id)
+        .collect();
     for sport_id in DRIVEN_SPORTS {
         let mut fixtures = demo_fixtures(feed, sport_id).await?;
         // New fixtures first, so that a new meeting's first race gets its markets at once.
@@ -209,7 +231,13 @@ async fn pass(feed: &Arc<Feed>, plays: &mut Plays, quoted_pre_match: &mut HashSe
             }
             if has_markets && (the_match.in_play || the_match.open_date_ms <= now) {
                 if !the_match.in_play {
-                    let turned = operator::set_match_in_play(&feed.console(), &feed.state.engine, the_match.match_id, true).await;
+                    let turned = operator::set_match_in_play(
+                        &feed.console(),
+                        &feed.state.engine,
+                        the_match.match_id,
+                        true,
+                    )
+                    .await;
                     if let Err(err) = turned {
                         tracing::warn!("demo feed: cannot turn {} in play: {err}", the_match.name);
                         continue;
@@ -224,7 +252,9 @@ async fn pass(feed: &Arc<Feed>, plays: &mut Plays, quoted_pre_match: &mut HashSe
                         Ok(()) => {
                             quoted_pre_match.insert(the_match.match_id);
                         }
-                        Err(err) => tracing::warn!("demo feed: cannot quote {}: {err}", the_match.name),
+                        Err(err) => {
+                            tracing::warn!("demo feed: cannot quote {}: {err}", the_match.name)
+                        }
                     }
                 }
             } else if is_racing(sport_id)
@@ -236,7 +266,10 @@ async fn pass(feed: &Arc<Feed>, plays: &mut Plays, quoted_pre_match: &mut HashSe
                     Ok(()) => {
                         quoted_pre_match.insert(the_match.match_id);
                     }
-                    Err(err) => tracing::warn!("demo feed: cannot open the markets of {}: {err}", the_match.name),
+                    Err(err) => tracing::warn!(
+                        "demo feed: cannot open the markets of {}: {err}",
+                        the_match.name
+                    ),
                 }
             }
         }
@@ -246,9 +279,13 @@ async fn pass(feed: &Arc<Feed>, plays: &mut Plays, quoted_pre_match: &mut HashSe
 
 /// The active matches of a sport that the feed drives, in-play first, then by start.
 async fn demo_fixtures(feed: &Feed, sport_id: i64) -> Result<Vec<Match>, AppError> {
-    let filter = MatchFilter { sport_id: Some(sport_id), is_active: Some(true), ..MatchFilter::default() };
+    let filter =
+        MatchFilter { sport_id: Some(sport_id), is_active: Some(true), ..MatchFilter::default() };
     let matches = feed.state.store.matches(&filter).await?;
-    Ok(matches.into_iter().filter(|m| is_demo_fixture(m.sport_id, &m.series_name, &m.name, m.venue.as_deref())).collect())
+    Ok(matches
+        .into_iter()
+        .filter(|m| is_demo_fixture(m.sport_id, &m.series_name, &m.name, m.venue.as_deref()))
+        .collect())
 }
 
 /// The win and place markets of a race, opened and quoted by the maker.
@@ -268,7 +305,8 @@ async fn open_race_markets(feed: &Feed, the_match: &Match) -> Result<(), AppErro
     let win = market("win", "Win".into(), 1);
     let place = market("place", format!("Place ({} places)", race.places), race.places);
     for request in [win, place] {
-        let (market_id, _) = operator::create_market(&feed.console(), &feed.state.engine, request).await?;
+        let (market_id, _) =
+            operator::create_market(&feed.console(), &feed.state.engine, request).await?;
         feed.state.engine.set_status(market_id, "open").await?;
     }
     play::quote_pre_match(feed, the_match).await
@@ -276,22 +314,32 @@ async fn open_race_markets(feed: &Feed, the_match: &Match) -> Result<(), AppErro
 
 /// A new cricket, football or tennis match when the sport has fewer unfinished matches than
 /// the seed gave it (one a pass).
-async fn replenish_matches(feed: &Feed, sport_id: i64, fixtures: &[Match], live: &HashSet<i64>, now: i64) -> Result<bool, AppError> {
+async fn replenish_matches(
+    feed: &Feed,
+    sport_id: i64,
+    fixtures: &[Match],
+    live: &HashSet<i64>,
+    now: i64,
+) -> Result<bool, AppError> {
     let unfinished: Vec<&Match> = fixtures.iter().filter(|m| live.contains(&m.match_id)).collect();
     if unfinished.len() >= super::seeded_matches(sport_id) {
         return Ok(false);
     }
     let mut rng = DemoRng::new(now as u64 ^ sport_id as u64);
     // The series with the fewest matches to come, and two of its teams not already busy.
-    let Some((_, series_name, teams)) = SERIES_TEAMS
-        .iter()
-        .filter(|(sport, _, _)| *sport == sport_id)
-        .min_by_key(|(_, series, _)| unfinished.iter().filter(|m| m.series_name == *series).count())
+    let Some((_, series_name, teams)) =
+        SERIES_TEAMS.iter().filter(|(sport, _, _)| *sport == sport_id).min_by_key(
+            |(_, series, _)| unfinished.iter().filter(|m| m.series_name == *series).count(),
+        )
     else {
         return Ok(false);
     };
-    let busy: Vec<&str> =
-        unfinished.iter().filter(|m| m.series_name == *series_name).filter_map(|m| fixtures::sides(&m.name)).flat_map(|(h, a)| [h, a]).collect();
+    let busy: Vec<&str> = unfinished
+        .iter()
+        .filter(|m| m.series_name == *series_name)
+        .filter_map(|m| fixtures::sides(&m.name))
+        .flat_map(|(h, a)| [h, a])
+        .collect();
     let mut free: Vec<&str> = teams.iter().copied().filter(|t| !busy.contains(t)).collect();
     if free.len() < 2 {
         free = teams.to_vec();
@@ -306,7 +354,14 @@ async fn replenish_matches(feed: &Feed, sport_id: i64, fixtures: &[Match], live:
     };
     let series_id = series_id(feed, sport_id, series_name, false).await?;
     let name = format!("{home} v {away}");
-    let request = CreateMatch { series_id, name: name.clone(), open_date_ms, in_play: false, venue: None, country_code: None };
+    let request = CreateMatch {
+        series_id,
+        name: name.clone(),
+        open_date_ms,
+        in_play: false,
+        venue: None,
+        country_code: None,
+    };
     let match_id = operator::create_match(&feed.console(), request).await?;
     let the_match = feed.state.store.match_by_id(match_id).await?;
     super::open_match_markets(&feed.state, &the_match).await?;
@@ -315,8 +370,17 @@ async fn replenish_matches(feed: &Feed, sport_id: i64, fixtures: &[Match], live:
 }
 
 /// A new race meeting when nothing goes off soon, or when the coming day runs short of races.
-async fn replenish_races(feed: &Feed, sport_id: i64, fixtures: &[Match], live: &HashSet<i64>, now: i64) -> Result<bool, AppError> {
-    let to_run: Vec<&Match> = fixtures.iter().filter(|m| live.contains(&m.match_id) || (!m.in_play && m.open_date_ms > now)).collect();
+async fn replenish_races(
+    feed: &Feed,
+    sport_id: i64,
+    fixtures: &[Match],
+    live: &HashSet<i64>,
+    now: i64,
+) -> Result<bool, AppError> {
+    let to_run: Vec<&Match> = fixtures
+        .iter()
+        .filter(|m| live.contains(&m.match_id) || (!m.in_play && m.open_date_ms > now))
+        .collect();
     if to_run.len() >= MAX_RACES_AHEAD {
         return Ok(false);
     }
@@ -335,15 +399,19 @@ async fn replenish_races(feed: &Feed, sport_id: i64, fixtures: &[Match], live: &
     let venues: Vec<(&str, &str, &str)> = VENUES
         .iter()
         .filter(|(sport, _, _, _)| *sport == sport_id)
-        .flat_map(|(_, series, country, venues)| venues.iter().map(move |v| (*series, *country, *v)))
+        .flat_map(|(_, series, country, venues)| {
+            venues.iter().map(move |v| (*series, *country, *v))
+        })
         .collect();
-    let free: Vec<&(&str, &str, &str)> = venues.iter().filter(|(_, _, v)| !racing_now.contains(v)).collect();
+    let free: Vec<&(&str, &str, &str)> =
+        venues.iter().filter(|(_, _, v)| !racing_now.contains(v)).collect();
     let (series_name, country, venue) = if free.is_empty() {
         venues[rng.below(venues.len() as u32) as usize]
     } else {
         *free[rng.below(free.len() as u32) as usize]
     };
-    let (races, interval_ms) = if sport_id == GREYHOUND_RACING { (8, 15 * MINUTE_MS) } else { (6, 30 * MINUTE_MS) };
+    let (races, interval_ms) =
+        if sport_id == GREYHOUND_RACING { (8, 15 * MINUTE_MS) } else { (6, 30 * MINUTE_MS) };
     let series_id = series_id(feed, sport_id, series_name, false).await?;
     for race in 0..races {
         let off_ms = first_off_ms + race * interval_ms;
@@ -358,12 +426,20 @@ async fn replenish_races(feed: &Feed, sport_id: i64, fixtures: &[Match], live: &
         };
         operator::create_match(&feed.console(), request).await?;
     }
-    tracing::info!("demo feed: scheduled a meeting at {venue}, first race {}", iso_utc(first_off_ms));
+    tracing::info!(
+        "demo feed: scheduled a meeting at {venue}, first race {}",
+        iso_utc(first_off_ms)
+    );
     Ok(true)
 }
 
 /// The id of a series by name, created when missing.
-async fn series_id(feed: &Feed, sport_id: i64, name: &str, featured: bool) -> Result<i64, AppError> {
+async fn series_id(
+    feed: &Feed,
+    sport_id: i64,
+    name: &str,
+    featured: bool,
+) -> Result<i64, AppError> {
     let existing = feed.state.store.series(Some(sport_id), None).await?;
     match existing.iter().find(|s| s.name == name) {
         Some(series) => Ok(series.series_id),

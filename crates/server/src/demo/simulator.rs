@@ -206,7 +206,13 @@ impl Cricket {
     /// A match that starts at the first ball; `edge` is side 0's pre-match log-odds (0 for an
     /// even match), which also tilts each side's boundary rate a little.
     pub fn new(seed: u64, edge: f64) -> Cricket {
-        Cricket { rng: DemoRng::new(seed), innings: Default::default(), batting: 0, edge, winner: None }
+        Cricket {
+            rng: DemoRng::new(seed),
+            innings: Default::default(),
+            batting: 0,
+            edge,
+            winner: None,
+        }
     }
 
     pub fn innings(&self, side: usize) -> &Innings {
@@ -323,9 +329,12 @@ impl Cricket {
         }
         let first = &self.innings[0];
         let state = if self.batting == 0 {
-            let projected = f64::from(first.runs) + expected_more_runs(first.balls_left(), first.wickets);
+            let projected =
+                f64::from(first.runs) + expected_more_runs(first.balls_left(), first.wickets);
             let reply = expected_more_runs(BALLS_PER_INNINGS, 0);
-            let spread = (runs_spread(first.balls_left()).powi(2) + runs_spread(BALLS_PER_INNINGS).powi(2)).sqrt();
+            let spread = (runs_spread(first.balls_left()).powi(2)
+                + runs_spread(BALLS_PER_INNINGS).powi(2))
+            .sqrt();
             normal_cdf((projected - reply) / spread)
         } else {
             let second = &self.innings[1];
@@ -348,7 +357,13 @@ impl Cricket {
             if side > 0 {
                 text.push_str(", ");
             }
-            text.push_str(&format!("{} {}/{} ({})", sides[side], innings.runs, innings.wickets, innings.overs_text()));
+            text.push_str(&format!(
+                "{} {}/{} ({})",
+                sides[side],
+                innings.runs,
+                innings.wickets,
+                innings.overs_text()
+            ));
         }
         text
     }
@@ -386,7 +401,10 @@ pub fn fancy_projection(runs: u32, legal_balls: u32, overs: u32) -> u32 {
     let per_over = u64::from(BALLS_PER_OVER);
     let (numerator, denominator) = if balls < per_over {
         // (runs + par × missing balls / 6) × target_balls / 6, all in sixths.
-        ((runs * per_over + u64::from(PAR_RUNS_PER_OVER) * (per_over - balls)) * target_balls, per_over * per_over)
+        (
+            (runs * per_over + u64::from(PAR_RUNS_PER_OVER) * (per_over - balls)) * target_balls,
+            per_over * per_over,
+        )
     } else {
         (runs * target_balls, balls)
     };
@@ -414,7 +432,12 @@ impl Football {
     /// `edge` is the home side's pre-match log-odds over the away side.
     pub fn new(seed: u64, edge: f64) -> Football {
         let tilt = 0.5 * edge.tanh();
-        Football { rng: DemoRng::new(seed), minute: 0, goals: [0, 0], goals_per_match: [GOALS_PER_MATCH + tilt, GOALS_PER_MATCH - tilt] }
+        Football {
+            rng: DemoRng::new(seed),
+            minute: 0,
+            goals: [0, 0],
+            goals_per_match: [GOALS_PER_MATCH + tilt, GOALS_PER_MATCH - tilt],
+        }
     }
 
     pub fn minute(&self) -> u32 {
@@ -447,13 +470,15 @@ impl Football {
     /// (home win, draw, away win) from the score and the goals each side can still expect
     /// (Poisson) in the minutes left.
     pub fn probabilities(&self) -> [f64; 3] {
-        let left = f64::from(FOOTBALL_MINUTES - self.minute.min(FOOTBALL_MINUTES)) / f64::from(FOOTBALL_MINUTES);
+        let left = f64::from(FOOTBALL_MINUTES - self.minute.min(FOOTBALL_MINUTES))
+            / f64::from(FOOTBALL_MINUTES);
         let home = poisson(self.goals_per_match[0] * left, 12);
         let away = poisson(self.goals_per_match[1] * left, 12);
         let mut result = [0.0; 3];
         for (h, ph) in home.iter().enumerate() {
             for (a, pa) in away.iter().enumerate() {
-                let (home_goals, away_goals) = (self.goals[0] as usize + h, self.goals[1] as usize + a);
+                let (home_goals, away_goals) =
+                    (self.goals[0] as usize + h, self.goals[1] as usize + a);
                 let slot = match home_goals.cmp(&away_goals) {
                     std::cmp::Ordering::Greater => 0,
                     std::cmp::Ordering::Equal => 1,
@@ -553,7 +578,13 @@ impl Tennis {
         self.chance_from(self.sets, self.games, self.server, &mut memo)
     }
 
-    fn chance_from(&self, sets: [u32; 2], games: [u32; 2], server: usize, memo: &mut [Option<f64>; 512]) -> f64 {
+    fn chance_from(
+        &self,
+        sets: [u32; 2],
+        games: [u32; 2],
+        server: usize,
+        memo: &mut [Option<f64>; 512],
+    ) -> f64 {
         if sets[0] == 2 {
             return 1.0;
         }
@@ -610,7 +641,8 @@ impl Race {
     /// A field of 6 to 10 horses, or 6 or 8 greyhounds, the same for the same seed.
     pub fn new(seed: u64, greyhounds: bool) -> Race {
         let mut rng = DemoRng::new(seed);
-        let field = if greyhounds { 6 + 2 * rng.below(2) as usize } else { 6 + rng.below(5) as usize };
+        let field =
+            if greyhounds { 6 + 2 * rng.below(2) as usize } else { 6 + rng.below(5) as usize };
         let runners = super::fixtures::runner_names(&mut rng, greyhounds, field);
         let strengths = (0..field).map(|_| (rng.unit() * 2.2).exp()).collect();
         Race { runners, strengths, places: places_for_field(field), seed }
@@ -654,7 +686,13 @@ impl Race {
     }
 }
 
-fn harville(strengths: &[f64], taken: &mut [bool], places_left: usize, chance: f64, placed: &mut [f64]) {
+fn harville(
+    strengths: &[f64],
+    taken: &mut [bool],
+    places_left: usize,
+    chance: f64,
+    placed: &mut [f64],
+) {
     if places_left == 0 {
         return;
     }
@@ -710,15 +748,29 @@ mod tests {
             }
             for (side, tally) in by_ball.iter().enumerate() {
                 let innings = game.innings(side);
-                assert_eq!((innings.runs, innings.wickets, innings.legal_balls, innings.extras), *tally, "seed {seed}");
-                assert!(innings.legal_balls <= BALLS_PER_INNINGS && innings.wickets <= WICKETS_PER_INNINGS);
+                assert_eq!(
+                    (innings.runs, innings.wickets, innings.legal_balls, innings.extras),
+                    *tally,
+                    "seed {seed}"
+                );
+                assert!(
+                    innings.legal_balls <= BALLS_PER_INNINGS
+                        && innings.wickets <= WICKETS_PER_INNINGS
+                );
                 // One over total per completed over, never falling, none past the total.
-                assert_eq!(innings.over_totals.len() as u32, innings.legal_balls / BALLS_PER_OVER, "seed {seed}");
+                assert_eq!(
+                    innings.over_totals.len() as u32,
+                    innings.legal_balls / BALLS_PER_OVER,
+                    "seed {seed}"
+                );
                 assert!(innings.over_totals.windows(2).all(|w| w[0] <= w[1]));
                 assert!(innings.over_totals.last().is_none_or(|last| *last <= innings.runs));
             }
             let (first, second) = (game.innings(0), game.innings(1));
-            assert!(first.wickets == 10 || first.legal_balls == BALLS_PER_INNINGS, "seed {seed}: the first innings ran its course");
+            assert!(
+                first.wickets == 10 || first.legal_balls == BALLS_PER_INNINGS,
+                "seed {seed}: the first innings ran its course"
+            );
             let winner = game.winner().unwrap();
             if second.runs > first.runs {
                 assert_eq!(winner, 1);
@@ -734,7 +786,8 @@ mod tests {
     fn scoring_is_t20_like() {
         let games: Vec<Cricket> = (0..300).map(play_out).collect();
         let mean_first = games.iter().map(|g| f64::from(g.innings(0).runs)).sum::<f64>() / 300.0;
-        let mean_wickets = games.iter().map(|g| f64::from(g.innings(0).wickets)).sum::<f64>() / 300.0;
+        let mean_wickets =
+            games.iter().map(|g| f64::from(g.innings(0).wickets)).sum::<f64>() / 300.0;
         assert!((140.0..185.0).contains(&mean_first), "mean first-innings total {mean_first}");
         assert!((4.0..8.0).contains(&mean_wickets), "mean wickets {mean_wickets}");
         let chasers = games.iter().filter(|g| g.winner() == Some(1)).count();
@@ -764,7 +817,11 @@ mod tests {
     fn the_six_over_total_is_the_score_at_the_end_of_the_sixth_over() {
         let mut game = Cricket::new(9, 0.0);
         while game.innings(0).legal_balls < 36 {
-            assert_eq!(game.runs_after_overs(0, 6), None, "not known before six overs (unless all out)");
+            assert_eq!(
+                game.runs_after_overs(0, 6),
+                None,
+                "not known before six overs (unless all out)"
+            );
             game.bowl();
             if game.batting() == 1 {
                 break;
@@ -781,10 +838,16 @@ mod tests {
     /// A match in a given state, for the win-probability tests.
     fn at(first: (u32, u32, u32), second: Option<(u32, u32, u32)>) -> Cricket {
         let mut game = Cricket::new(1, 0.0);
-        game.innings[0] = Innings { runs: first.0, wickets: first.1, legal_balls: first.2, ..Innings::default() };
+        game.innings[0] =
+            Innings { runs: first.0, wickets: first.1, legal_balls: first.2, ..Innings::default() };
         if let Some(second) = second {
             game.batting = 1;
-            game.innings[1] = Innings { runs: second.0, wickets: second.1, legal_balls: second.2, ..Innings::default() };
+            game.innings[1] = Innings {
+                runs: second.0,
+                wickets: second.1,
+                legal_balls: second.2,
+                ..Innings::default()
+            };
         }
         game
     }
@@ -802,8 +865,14 @@ mod tests {
         let chase = |runs, wickets, balls| 1.0 - p(at((160, 6, 120), Some((runs, wickets, balls))));
         assert!(chase(130, 3, 108) > chase(124, 3, 108), "a six helps the chasers");
         assert!(chase(130, 4, 108) < chase(130, 3, 108), "a wicket hurts them");
-        assert!(chase(130, 3, 109) < chase(130, 3, 108), "a dot ball with 31 needed off 12 hurts them");
-        assert!(chase(159, 9, 119) > 0.3 && chase(159, 9, 119) < 0.7, "scores level, one ball left: anyone's");
+        assert!(
+            chase(130, 3, 109) < chase(130, 3, 108),
+            "a dot ball with 31 needed off 12 hurts them"
+        );
+        assert!(
+            chase(159, 9, 119) > 0.3 && chase(159, 9, 119) < 0.7,
+            "scores level, one ball left: anyone's"
+        );
         assert!(chase(100, 8, 114) < 0.01, "61 off 6 with two wickets left is all but lost");
     }
 
@@ -881,7 +950,10 @@ mod tests {
             let win: f64 = race.win_probabilities().iter().sum();
             assert!((win - 1.0).abs() < 1e-9);
             let place = race.place_probabilities();
-            assert!((place.iter().sum::<f64>() - race.places as f64).abs() < 1e-9, "k places are shared out");
+            assert!(
+                (place.iter().sum::<f64>() - race.places as f64).abs() < 1e-9,
+                "k places are shared out"
+            );
             for (w, p) in race.win_probabilities().iter().zip(&place) {
                 assert!(p >= w && *p <= 1.0, "placing is likelier than winning");
             }

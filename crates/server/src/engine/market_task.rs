@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use backlay_core::exchange::{
-    Bet, Market, MarketError, MarketKind, MarketResult, MarketSpec, NewOrder, OrderId, Persistence, RestingOrder, RunnerId,
-    Settlement, Side, UserId,
+    Bet, Market, MarketError, MarketKind, MarketResult, MarketSpec, NewOrder, OrderId, Persistence,
+    RestingOrder, RunnerId, Settlement, Side, UserId,
 };
 use backlay_core::money::Money;
 use backlay_core::odds::Price;
@@ -206,11 +206,17 @@ impl DelayedBets {
 
     /// Answers, at once, every waiting bet that arrived before the latest suspension or result.
     fn refuse_overtaken(&mut self, suspensions: u64, refusal: impl Fn() -> AppError) {
-        if self.waiting.iter().all(|(_, placement, _)| placement.suspensions_at_arrival == suspensions) {
+        if self
+            .waiting
+            .iter()
+            .all(|(_, placement, _)| placement.suspensions_at_arrival == suspensions)
+        {
             return;
         }
-        let (overtaken, still): (VecDeque<_>, VecDeque<_>) =
-            self.waiting.drain(..).partition(|(_, placement, _)| placement.suspensions_at_arrival != suspensions);
+        let (overtaken, still): (VecDeque<_>, VecDeque<_>) = self
+            .waiting
+            .drain(..)
+            .partition(|(_, placement, _)| placement.suspensions_at_arrival != suspensions);
         self.waiting = still;
         for (_, _, reply) in overtaken {
             let _ = reply.send(Err(refusal()));
@@ -226,7 +232,9 @@ impl DelayedBets {
 }
 
 fn suspended_during_delay() -> AppError {
-    AppError::Conflict("The market was suspended during the bet delay, so the bet was not placed.".into())
+    AppError::Conflict(
+        "The market was suspended during the bet delay, so the bet was not placed.".into(),
+    )
 }
 
 fn kind_of(row: &MarketRow) -> Result<MarketKind, AppError> {
@@ -235,7 +243,12 @@ fn kind_of(row: &MarketRow) -> Result<MarketKind, AppError> {
         "place" => MarketKind::Place { winners: u32::try_from(row.winners).unwrap_or(1) },
         "bookmaker" => MarketKind::Bookmaker,
         "fancy" => MarketKind::Fancy,
-        other => return Err(AppError::Internal(anyhow::anyhow!("market {} has unknown type {other}", row.market_id))),
+        other => {
+            return Err(AppError::Internal(anyhow::anyhow!(
+                "market {} has unknown type {other}",
+                row.market_id
+            )))
+        }
     })
 }
 
@@ -259,7 +272,9 @@ fn side_name(kind: MarketKind, side: Side) -> &'static str {
 fn market_error(err: MarketError) -> AppError {
     match err {
         MarketError::NotOpen { status } if status.is_settled() => market_closed(),
-        MarketError::NotOpen { status } => AppError::Conflict(format!("This market is {status} and takes no bets now.")),
+        MarketError::NotOpen { status } => {
+            AppError::Conflict(format!("This market is {status} and takes no bets now."))
+        }
         MarketError::AlreadySettled { .. } => market_closed(),
         other => AppError::invalid(capitalised(&other.to_string())),
     }
@@ -268,20 +283,33 @@ fn market_error(err: MarketError) -> AppError {
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().collect::<String>() + chars.as_str() + if text.ends_with('.') { "" } else { "." },
+        Some(first) => {
+            first.to_uppercase().collect::<String>()
+                + chars.as_str()
+                + if text.ends_with('.') { "" } else { "." }
+        }
         None => String::new(),
     }
 }
 
 /// The stored matched bet of one side of a fill, or of a house bet.
 fn matched_bet(kind: MarketKind, bet: &BetRow) -> Result<Bet, AppError> {
-    let side = side_of(&bet.side).ok_or_else(|| AppError::Internal(anyhow::anyhow!("bet {} has side {}", bet.bet_id, bet.side)))?;
+    let side = side_of(&bet.side).ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!("bet {} has side {}", bet.bet_id, bet.side))
+    })?;
     let rate = u32::try_from(bet.price).unwrap_or(0);
     let made = match kind {
-        MarketKind::Fancy => Bet::fancy(u32::try_from(bet.line.unwrap_or(0)).unwrap_or(0), side, rate, bet.matched_minor),
+        MarketKind::Fancy => Bet::fancy(
+            u32::try_from(bet.line.unwrap_or(0)).unwrap_or(0),
+            side,
+            rate,
+            bet.matched_minor,
+        ),
         _ => Bet::bookmaker(RunnerId(bet.runner_id.unwrap_or(0)), side, rate, bet.matched_minor),
     };
-    made.map_err(|e| AppError::Internal(anyhow::anyhow!("stored bet {} is invalid: {e}", bet.bet_id)))
+    made.map_err(|e| {
+        AppError::Internal(anyhow::anyhow!("stored bet {} is invalid: {e}", bet.bet_id))
+    })
 }
 
 impl MarketActor {
@@ -294,37 +322,66 @@ impl MarketActor {
     ) -> Result<MarketActor, AppError> {
         let row = store.market(market_id).await?;
         let kind = kind_of(&row)?;
-        let runners = if kind == MarketKind::Fancy { Vec::new() } else { row.runners.iter().map(|r| RunnerId(r.runner_id)).collect() };
-        let spec = MarketSpec::new(kind, runners, u32::try_from(row.commission_bp).unwrap_or(0)).map_err(market_error)?;
+        let runners = if kind == MarketKind::Fancy {
+            Vec::new()
+        } else {
+            row.runners.iter().map(|r| RunnerId(r.runner_id)).collect()
+        };
+        let spec = MarketSpec::new(kind, runners, u32::try_from(row.commission_bp).unwrap_or(0))
+            .map_err(market_error)?;
         let mut market = Market::new(spec);
         if row.status != "open" {
             // Before any order is restored, so nothing lapses here: lapses were stored when
             // they happened.
             market.suspend().map_err(market_error)?;
         }
-        let internal = |e: MarketError| AppError::Internal(anyhow::anyhow!("rebuilding market {market_id}: {e}"));
+        let internal = |e: MarketError| {
+            AppError::Internal(anyhow::anyhow!("rebuilding market {market_id}: {e}"))
+        };
         for fill in store.fills_of_market(market_id).await? {
-            let price = Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0))
-                .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {} has price {}: {e}", fill.fill_id, fill.price)))?;
+            let price =
+                Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0)).map_err(|e| {
+                    AppError::Internal(anyhow::anyhow!(
+                        "fill {} has price {}: {e}",
+                        fill.fill_id,
+                        fill.price
+                    ))
+                })?;
             for (user, side) in [(fill.back_user_id, Side::Back), (fill.lay_user_id, Side::Lay)] {
                 let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
-                    .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id)))?;
+                    .map_err(|e| {
+                        AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id))
+                    })?;
                 market.restore_matched(UserId(user), &bet).map_err(internal)?;
             }
         }
         for bet in store.bets_of_market(market_id).await? {
             if kind.is_house_banked() {
                 if bet.matched_minor > 0 && matches!(bet.status.as_str(), "open" | "matched") {
-                    market.restore_matched(UserId(bet.user_id), &matched_bet(kind, &bet)?).map_err(internal)?;
+                    market
+                        .restore_matched(UserId(bet.user_id), &matched_bet(kind, &bet)?)
+                        .map_err(internal)?;
                 }
             } else if bet.remaining_minor > 0 {
                 let side = side_of(&bet.side).unwrap_or(Side::Back);
                 let price = Price::from_hundredths(u32::try_from(bet.price).unwrap_or(0))
                     .map_err(|e| AppError::Internal(anyhow::anyhow!("bet {}: {e}", bet.bet_id)))?;
-                let persistence = if bet.persistence == "persist" { Persistence::Persist } else { Persistence::Lapse };
-                let order = NewOrder::new(order_of_bet(bet.bet_id), UserId(bet.user_id), side, price, bet.remaining_minor)
-                    .with_persistence(persistence);
-                market.restore_order(RunnerId(bet.runner_id.unwrap_or(0)), &order).map_err(internal)?;
+                let persistence = if bet.persistence == "persist" {
+                    Persistence::Persist
+                } else {
+                    Persistence::Lapse
+                };
+                let order = NewOrder::new(
+                    order_of_bet(bet.bet_id),
+                    UserId(bet.user_id),
+                    side,
+                    price,
+                    bet.remaining_minor,
+                )
+                .with_persistence(persistence);
+                market
+                    .restore_order(RunnerId(bet.runner_id.unwrap_or(0)), &order)
+                    .map_err(internal)?;
             }
         }
         let stored_exposure = store.exposures_of_market(market_id).await?.into_iter().collect();
@@ -379,7 +436,9 @@ impl MarketActor {
                     self.admit(placement, reply, &mut batch, &mut delayed);
                     while batch.len() < MAX_BETS_PER_COMMIT {
                         match commands.try_recv() {
-                            Ok(Command::Place(placement, reply)) => self.admit(placement, reply, &mut batch, &mut delayed),
+                            Ok(Command::Place(placement, reply)) => {
+                                self.admit(placement, reply, &mut batch, &mut delayed)
+                            }
                             Ok(other) => {
                                 next = Some(other);
                                 break;
@@ -446,8 +505,15 @@ impl MarketActor {
     /// Takes a placement off the queue: on an in-play market with a bet delay it waits in the
     /// delay queue, if the market is open now; otherwise it joins the batch placed at once
     /// (which checks the status itself).
-    fn admit(&self, placement: Placement, reply: Reply, batch: &mut Vec<(Placement, Reply)>, delayed: &mut DelayedBets) {
-        let delay_ms = if self.in_play { u64::try_from(self.row.bet_delay_ms).unwrap_or(0) } else { 0 };
+    fn admit(
+        &self,
+        placement: Placement,
+        reply: Reply,
+        batch: &mut Vec<(Placement, Reply)>,
+        delayed: &mut DelayedBets,
+    ) {
+        let delay_ms =
+            if self.in_play { u64::try_from(self.row.bet_delay_ms).unwrap_or(0) } else { 0 };
         if delay_ms == 0 {
             batch.push((placement, reply));
             return;
@@ -457,7 +523,8 @@ impl MarketActor {
             return;
         }
         if delayed.len() >= MAX_DELAYED_BETS {
-            let _ = reply.send(Err(AppError::Conflict("The market is busy. Try again in a moment.".into())));
+            let _ = reply
+                .send(Err(AppError::Conflict("The market is busy. Try again in a moment.".into())));
             return;
         }
         delayed.push(Instant::now() + std::time::Duration::from_millis(delay_ms), placement, reply);
@@ -470,9 +537,13 @@ impl MarketActor {
         }
         match self.row.status.as_str() {
             "open" => Ok(()),
-            "ball_running" => Err(AppError::Conflict("This market is suspended (ball running) and takes no bets now.".into())),
+            "ball_running" => Err(AppError::Conflict(
+                "This market is suspended (ball running) and takes no bets now.".into(),
+            )),
             "closed" | "void" => Err(market_closed()),
-            other => Err(AppError::Conflict(format!("This market is {other} and takes no bets now."))),
+            other => {
+                Err(AppError::Conflict(format!("This market is {other} and takes no bets now.")))
+            }
         }
     }
 
@@ -502,21 +573,36 @@ impl MarketActor {
         }
         let users: Arc<[i64]> = users.into_iter().collect();
         let view = Arc::new(self.view(None));
-        let _ = self.changes.send(MarketChange { match_id: self.row.match_id, market_id: self.row.market_id, users, view });
+        let _ = self.changes.send(MarketChange {
+            match_id: self.row.match_id,
+            market_id: self.row.market_id,
+            users,
+            view,
+        });
     }
 
     /// After a failure part-way through a change, memory may be ahead of the database:
     /// start again from what is stored.
     async fn reload(&mut self) {
         let suspensions = self.suspensions.clone();
-        match MarketActor::load(self.store.clone(), self.row.market_id, self.stats.clone(), self.changes.clone(), suspensions).await {
+        match MarketActor::load(
+            self.store.clone(),
+            self.row.market_id,
+            self.stats.clone(),
+            self.changes.clone(),
+            suspensions,
+        )
+        .await
+        {
             Ok(fresh) => {
                 *self = fresh;
                 // A reload may have lost track of a suspension: count one, so bets in their
                 // delay are refused rather than placed on a market we are unsure of.
                 self.suspensions.count_one();
             }
-            Err(err) => tracing::error!(market_id = self.row.market_id, "reloading market failed: {err}"),
+            Err(err) => {
+                tracing::error!(market_id = self.row.market_id, "reloading market failed: {err}")
+            }
         }
     }
 
@@ -524,19 +610,27 @@ impl MarketActor {
         self.market.spec().kind()
     }
 
-    fn runner_row(&self, selection_id: Option<i64>) -> Result<&backlay_store::markets::RunnerRow, AppError> {
-        let selection_id = selection_id.ok_or_else(|| AppError::field("selection_id", "Choose a runner (selection_id)."))?;
-        self.row
-            .runners
-            .iter()
-            .find(|r| r.runner_id == selection_id)
-            .ok_or_else(|| AppError::NotFound(format!("Runner {selection_id} is not in this market.")))
+    fn runner_row(
+        &self,
+        selection_id: Option<i64>,
+    ) -> Result<&backlay_store::markets::RunnerRow, AppError> {
+        let selection_id = selection_id
+            .ok_or_else(|| AppError::field("selection_id", "Choose a runner (selection_id)."))?;
+        self.row.runners.iter().find(|r| r.runner_id == selection_id).ok_or_else(|| {
+            AppError::NotFound(format!("Runner {selection_id} is not in this market."))
+        })
     }
 
     /// Brings every listed user's stored exposure to what the market now says.
-    async fn sync_exposures(&self, writer: &mut Writer, users: &BTreeSet<i64>, pending: &mut HashMap<i64, i64>) -> Result<(), AppError> {
+    async fn sync_exposures(
+        &self,
+        writer: &mut Writer,
+        users: &BTreeSet<i64>,
+        pending: &mut HashMap<i64, i64>,
+    ) -> Result<(), AppError> {
         for user in users {
-            let stored = pending.get(user).or_else(|| self.stored_exposure.get(user)).copied().unwrap_or(0);
+            let stored =
+                pending.get(user).or_else(|| self.stored_exposure.get(user)).copied().unwrap_or(0);
             let now = self.market.exposure_minor(UserId(*user));
             writer.set_exposure(*user, self.row.market_id, stored, now).await?;
             pending.insert(*user, now);
@@ -544,10 +638,18 @@ impl MarketActor {
         Ok(())
     }
 
-    async fn cancel(&mut self, user_id: i64, bet_id: i64, size: Option<Money>) -> Result<CancelAnswer, AppError> {
-        let not_found = || AppError::NotFound(format!("You have no unmatched bet {bet_id} in this market."));
+    async fn cancel(
+        &mut self,
+        user_id: i64,
+        bet_id: i64,
+        size: Option<Money>,
+    ) -> Result<CancelAnswer, AppError> {
+        let not_found =
+            || AppError::NotFound(format!("You have no unmatched bet {bet_id} in this market."));
         if self.kind().is_house_banked() {
-            return Err(AppError::Conflict("Bookmaker and fancy bets are matched at once and cannot be cancelled.".into()));
+            return Err(AppError::Conflict(
+                "Bookmaker and fancy bets are matched at once and cannot be cancelled.".into(),
+            ));
         }
         if let Some(size) = size {
             if !size.is_positive() {
@@ -565,7 +667,8 @@ impl MarketActor {
         if resting.user_id.0 != user_id {
             return Err(not_found());
         }
-        let cancelled = self.market.cancel(runner, order_id, size.map(Money::minor)).map_err(market_error)?;
+        let cancelled =
+            self.market.cancel(runner, order_id, size.map(Money::minor)).map_err(market_error)?;
         let remaining = resting.remaining_minor - cancelled;
         let result: Result<HashMap<i64, i64>, AppError> = async {
             let mut writer = self.store.begin_write().await?;
@@ -579,7 +682,11 @@ impl MarketActor {
         match result {
             Ok(pending) => {
                 self.stored_exposure.extend(pending);
-                Ok(CancelAnswer { bet_id, cancelled: Money::from_minor(cancelled), remaining: Money::from_minor(remaining) })
+                Ok(CancelAnswer {
+                    bet_id,
+                    cancelled: Money::from_minor(cancelled),
+                    remaining: Money::from_minor(remaining),
+                })
             }
             Err(err) => {
                 self.reload().await;
@@ -624,7 +731,11 @@ impl MarketActor {
     /// Stores orders lapsed in memory (and the market's new status, if any) with their users'
     /// lower exposure, in one transaction. Answers the users whose orders lapsed; on a failure
     /// the market is reloaded from what is stored.
-    async fn store_lapses(&mut self, lapsed: &[RestingOrder], status: Option<&str>) -> Result<BTreeSet<i64>, AppError> {
+    async fn store_lapses(
+        &mut self,
+        lapsed: &[RestingOrder],
+        status: Option<&str>,
+    ) -> Result<BTreeSet<i64>, AppError> {
         let result: Result<HashMap<i64, i64>, AppError> = async {
             let mut writer = self.store.begin_write().await?;
             if let Some(status) = status {
@@ -634,7 +745,13 @@ impl MarketActor {
             }
             let mut touched = BTreeSet::new();
             for order in lapsed {
-                writer.record_unmatched_removal(bet_of_order(order.order_id), order.remaining_minor, true).await?;
+                writer
+                    .record_unmatched_removal(
+                        bet_of_order(order.order_id),
+                        order.remaining_minor,
+                        true,
+                    )
+                    .await?;
                 touched.insert(order.user_id.0);
             }
             let mut pending = HashMap::new();
@@ -662,21 +779,29 @@ impl MarketActor {
             (RatesUpdate::Bookmaker(runners), MarketKind::Bookmaker) => {
                 for (runner_id, back, lay) in runners {
                     if !self.row.runners.iter().any(|r| r.runner_id == *runner_id) {
-                        return Err(AppError::NotFound(format!("Runner {runner_id} is not in this market.")));
+                        return Err(AppError::NotFound(format!(
+                            "Runner {runner_id} is not in this market."
+                        )));
                     }
                     writer.set_runner_rates(*runner_id, *back, *lay).await?;
                 }
             }
             (RatesUpdate::Fancy { line_no, rate_no, line_yes, rate_yes }, MarketKind::Fancy) => {
-                writer.set_fancy_rates(self.row.market_id, *line_no, *rate_no, *line_yes, *rate_yes).await?;
+                writer
+                    .set_fancy_rates(self.row.market_id, *line_no, *rate_no, *line_yes, *rate_yes)
+                    .await?;
             }
-            _ => return Err(AppError::Conflict("Those rates do not fit this market's type.".into())),
+            _ => {
+                return Err(AppError::Conflict("Those rates do not fit this market's type.".into()))
+            }
         }
         writer.commit().await?;
         match rates {
             RatesUpdate::Bookmaker(runners) => {
                 for (runner_id, back, lay) in runners {
-                    if let Some(runner) = self.row.runners.iter_mut().find(|r| r.runner_id == runner_id) {
+                    if let Some(runner) =
+                        self.row.runners.iter_mut().find(|r| r.runner_id == runner_id)
+                    {
                         runner.back_rate = back;
                         runner.lay_rate = lay;
                     }
@@ -695,9 +820,15 @@ impl MarketActor {
     async fn settle(&mut self, input: ResultInput) -> Result<String, AppError> {
         let (result, result_runner_id, result_value) = match input {
             ResultInput::Winner(id) => (MarketResult::Winner(RunnerId(id)), Some(id), None),
-            ResultInput::Placed(ids) => (MarketResult::Placed(ids.iter().copied().map(RunnerId).collect()), ids.first().copied(), None),
+            ResultInput::Placed(ids) => (
+                MarketResult::Placed(ids.iter().copied().map(RunnerId).collect()),
+                ids.first().copied(),
+                None,
+            ),
             ResultInput::Fancy(value) => {
-                let runs = u32::try_from(value).map_err(|_| AppError::field("result", "A fancy result is a whole number ≥ 0."))?;
+                let runs = u32::try_from(value).map_err(|_| {
+                    AppError::field("result", "A fancy result is a whole number ≥ 0.")
+                })?;
                 (MarketResult::Fancy(runs), None, Some(value))
             }
             ResultInput::Void => (MarketResult::Void, None, None),
@@ -708,7 +839,16 @@ impl MarketActor {
         let status = if result.is_void() { "void" } else { "closed" };
         let outcome: Result<String, AppError> = async {
             let mut writer = self.store.begin_write().await?;
-            if !writer.record_market_result(self.row.market_id, status, result_runner_id, result_value, now_ms()).await? {
+            if !writer
+                .record_market_result(
+                    self.row.market_id,
+                    status,
+                    result_runner_id,
+                    result_value,
+                    now_ms(),
+                )
+                .await?
+            {
                 return Err(market_closed());
             }
             // Exposure first: what a loser pays comes out of what was reserved for it.
@@ -722,7 +862,11 @@ impl MarketActor {
                 if net != 0 {
                     let account_id = writer.account_of_user(user.user_id.0).await?;
                     let description = if user.commission_minor > 0 {
-                        format!("{label}: won {} (commission {})", Money::from_minor(user.pnl_minor), Money::from_minor(user.commission_minor))
+                        format!(
+                            "{label}: won {} (commission {})",
+                            Money::from_minor(user.pnl_minor),
+                            Money::from_minor(user.commission_minor)
+                        )
                     } else if net > 0 {
                         format!("{label}: won")
                     } else {
@@ -733,7 +877,11 @@ impl MarketActor {
             }
             if settled.settlement.house_pnl_minor != 0 {
                 let house = writer.system_account(SystemAccount::House).await?;
-                postings.push(Posting { account_id: house, amount_minor: settled.settlement.house_pnl_minor, description: label.clone() });
+                postings.push(Posting {
+                    account_id: house,
+                    amount_minor: settled.settlement.house_pnl_minor,
+                    description: label.clone(),
+                });
             }
             if settled.settlement.commission_total_minor != 0 {
                 let commission = writer.system_account(SystemAccount::Commission).await?;
@@ -746,17 +894,32 @@ impl MarketActor {
             if !postings.is_empty() {
                 writer
                     .post(
-                        NewTransaction { kind: if status == "void" { "void" } else { "settlement" }, actor_user_id: None, remark: label.clone(), postings },
+                        NewTransaction {
+                            kind: if status == "void" { "void" } else { "settlement" },
+                            actor_user_id: None,
+                            remark: label.clone(),
+                            postings,
+                        },
                         now_ms(),
                     )
                     .await?;
             }
             check_bet_pnls(self.row.market_id, &bet_pnls, &settled.settlement)?;
-            writer.close_market_bets(self.row.market_id, if status == "void" { "void" } else { "settled" }).await?;
-            let pnls: Vec<(i64, i64)> = bet_pnls.iter().map(|(bet_id, _, pnl)| (*bet_id, *pnl)).collect();
+            writer
+                .close_market_bets(
+                    self.row.market_id,
+                    if status == "void" { "void" } else { "settled" },
+                )
+                .await?;
+            let pnls: Vec<(i64, i64)> =
+                bet_pnls.iter().map(|(bet_id, _, pnl)| (*bet_id, *pnl)).collect();
             writer.set_bet_pnls(self.row.market_id, &pnls).await?;
             writer.commit().await?;
-            Ok(if status == "void" { format!("{label} is void: every bet is off.") } else { format!("{label} is settled.") })
+            Ok(if status == "void" {
+                format!("{label} is void: every bet is off.")
+            } else {
+                format!("{label} is settled.")
+            })
         }
         .await;
         match &outcome {
@@ -781,10 +944,21 @@ impl MarketActor {
         } else {
             for fill in self.store.fills_of_market(self.row.market_id).await? {
                 let price = Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0))
-                    .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {} has price {}: {e}", fill.fill_id, fill.price)))?;
-                for (bet_id, user_id, side) in [(fill.back_bet_id, fill.back_user_id, Side::Back), (fill.lay_bet_id, fill.lay_user_id, Side::Lay)] {
+                    .map_err(|e| {
+                        AppError::Internal(anyhow::anyhow!(
+                            "fill {} has price {}: {e}",
+                            fill.fill_id,
+                            fill.price
+                        ))
+                    })?;
+                for (bet_id, user_id, side) in [
+                    (fill.back_bet_id, fill.back_user_id, Side::Back),
+                    (fill.lay_bet_id, fill.lay_user_id, Side::Lay),
+                ] {
                     let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
-                        .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id)))?;
+                        .map_err(|e| {
+                            AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id))
+                        })?;
                     pnls.entry(bet_id).or_insert((user_id, 0)).1 += result.bet_pnl_minor(&bet);
                 }
             }
@@ -794,7 +968,9 @@ impl MarketActor {
 
     fn view(&self, user_id: Option<i64>) -> MarketView {
         let positions: HashMap<i64, i64> = user_id
-            .map(|u| self.market.runner_positions(UserId(u)).into_iter().map(|(r, p)| (r.0, p)).collect())
+            .map(|u| {
+                self.market.runner_positions(UserId(u)).into_iter().map(|(r, p)| (r.0, p)).collect()
+            })
             .unwrap_or_default();
         let runners = self
             .row
@@ -803,8 +979,14 @@ impl MarketActor {
             .map(|runner| {
                 let (back, lay) = match self.market.book(RunnerId(runner.runner_id)) {
                     Some(book) => (
-                        book.available_to_back(BOOK_DEPTH).into_iter().map(|(p, s)| (p, Money::from_minor(s))).collect(),
-                        book.available_to_lay(BOOK_DEPTH).into_iter().map(|(p, s)| (p, Money::from_minor(s))).collect(),
+                        book.available_to_back(BOOK_DEPTH)
+                            .into_iter()
+                            .map(|(p, s)| (p, Money::from_minor(s)))
+                            .collect(),
+                        book.available_to_lay(BOOK_DEPTH)
+                            .into_iter()
+                            .map(|(p, s)| (p, Money::from_minor(s)))
+                            .collect(),
                     ),
                     None => (Vec::new(), Vec::new()),
                 };
@@ -813,7 +995,9 @@ impl MarketActor {
                     name: runner.name.clone(),
                     back,
                     lay,
-                    position: Money::from_minor(positions.get(&runner.runner_id).copied().unwrap_or(0)),
+                    position: Money::from_minor(
+                        positions.get(&runner.runner_id).copied().unwrap_or(0),
+                    ),
                 }
             })
             .collect();
@@ -833,7 +1017,11 @@ impl MarketActor {
 /// The bets' P&Ls must add up, per user, to the settlement posted to the ledger: the two are
 /// computed apart (from the stored bets, and from the positions in memory), so a difference is
 /// a bug, and the settlement is refused rather than stored with bets that disagree with it.
-fn check_bet_pnls(market_id: i64, bet_pnls: &[(i64, i64, i64)], settlement: &Settlement) -> Result<(), AppError> {
+fn check_bet_pnls(
+    market_id: i64,
+    bet_pnls: &[(i64, i64, i64)],
+    settlement: &Settlement,
+) -> Result<(), AppError> {
     let mut per_user: BTreeMap<i64, i64> = BTreeMap::new();
     for (_, user_id, pnl) in bet_pnls {
         *per_user.entry(*user_id).or_default() += pnl;
@@ -849,7 +1037,9 @@ fn check_bet_pnls(market_id: i64, bet_pnls: &[(i64, i64, i64)], settlement: &Set
         }
     }
     if let Some((user_id, pnl)) = per_user.into_iter().find(|(_, pnl)| *pnl != 0) {
-        return Err(AppError::Internal(anyhow::anyhow!("market {market_id}: user {user_id}'s bets add up to {pnl} with no settlement")));
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "market {market_id}: user {user_id}'s bets add up to {pnl} with no settlement"
+        )));
     }
     Ok(())
 }

@@ -38,8 +38,10 @@ use tokio::sync::{broadcast, mpsc, oneshot, RwLock};
 
 use crate::error::AppError;
 
-pub use market_task::{BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, RunnerView, Suspensions};
 pub(crate) use market_task::{market_closed, MARKET_CLOSED};
+pub use market_task::{
+    BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, RunnerView, Suspensions,
+};
 
 /// How many commands may wait for one market before callers are told to retry.
 const MARKET_QUEUE_LEN: usize = 1024;
@@ -47,12 +49,29 @@ const MARKET_QUEUE_LEN: usize = 1024;
 /// Commands a market task takes.
 pub(crate) enum Command {
     Place(market_task::Placement, oneshot::Sender<Result<BetAnswer, AppError>>),
-    Cancel { user_id: i64, bet_id: i64, size: Option<Money>, reply: oneshot::Sender<Result<CancelAnswer, AppError>> },
-    SetStatus { status: String, reply: oneshot::Sender<Result<(), AppError>> },
+    Cancel {
+        user_id: i64,
+        bet_id: i64,
+        size: Option<Money>,
+        reply: oneshot::Sender<Result<CancelAnswer, AppError>>,
+    },
+    SetStatus {
+        status: String,
+        reply: oneshot::Sender<Result<(), AppError>>,
+    },
     SetRates(RatesUpdate, oneshot::Sender<Result<(), AppError>>),
-    SetInPlay { in_play: bool, reply: oneshot::Sender<Result<(), AppError>> },
-    Settle { result: market_task::ResultInput, reply: oneshot::Sender<Result<String, AppError>> },
-    View { user_id: Option<i64>, reply: oneshot::Sender<MarketView> },
+    SetInPlay {
+        in_play: bool,
+        reply: oneshot::Sender<Result<(), AppError>>,
+    },
+    Settle {
+        result: market_task::ResultInput,
+        reply: oneshot::Sender<Result<String, AppError>>,
+    },
+    View {
+        user_id: Option<i64>,
+        reply: oneshot::Sender<MarketView>,
+    },
 }
 
 /// Counters of the engine's work since start, for operators and the load benchmark.
@@ -115,7 +134,10 @@ impl Engine {
             changes: broadcast::channel(CHANGE_BACKLOG).0,
         });
         for market in store.live_markets().await? {
-            engine.spawn(market.market_id).await.map_err(|e| anyhow::anyhow!("loading market {}: {e}", market.market_id))?;
+            engine
+                .spawn(market.market_id)
+                .await
+                .map_err(|e| anyhow::anyhow!("loading market {}: {e}", market.market_id))?;
         }
         Ok(engine)
     }
@@ -123,9 +145,14 @@ impl Engine {
     /// Starts (or restarts) the task of a market stored in the database.
     pub async fn spawn(&self, market_id: i64) -> Result<(), AppError> {
         let suspensions = Arc::new(Suspensions::default());
-        let actor =
-            market_task::MarketActor::load(self.store.clone(), market_id, self.stats.clone(), self.changes.clone(), suspensions.clone())
-                .await?;
+        let actor = market_task::MarketActor::load(
+            self.store.clone(),
+            market_id,
+            self.stats.clone(),
+            self.changes.clone(),
+            suspensions.clone(),
+        )
+        .await?;
         let (commands, receiver) = mpsc::channel(MARKET_QUEUE_LEN);
         tokio::spawn(actor.run(receiver));
         self.markets.write().await.insert(market_id, MarketHandle { commands, suspensions });
@@ -145,22 +172,38 @@ impl Engine {
     async fn without_task(&self, market_id: i64) -> AppError {
         match self.store.market(market_id).await {
             Ok(market) if matches!(market.status.as_str(), "closed" | "void") => market_closed(),
-            Ok(market) => AppError::Internal(anyhow::anyhow!("market {market_id} is {} but has no running task", market.status)),
-            Err(backlay_store::StoreError::NotFound) => AppError::NotFound(format!("There is no market with id {market_id}.")),
+            Ok(market) => AppError::Internal(anyhow::anyhow!(
+                "market {market_id} is {} but has no running task",
+                market.status
+            )),
+            Err(backlay_store::StoreError::NotFound) => {
+                AppError::NotFound(format!("There is no market with id {market_id}."))
+            }
             Err(other) => other.into(),
         }
     }
 
-    async fn ask<T>(&self, market_id: i64, make: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, AppError> {
+    async fn ask<T>(
+        &self,
+        market_id: i64,
+        make: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, AppError> {
         let handle = self.handle(market_id).await?;
         self.send(market_id, &handle, make).await
     }
 
-    async fn send<T>(&self, market_id: i64, handle: &MarketHandle, make: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, AppError> {
+    async fn send<T>(
+        &self,
+        market_id: i64,
+        handle: &MarketHandle,
+        make: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, AppError> {
         let (reply, answer) = oneshot::channel();
         match handle.commands.try_send(make(reply)) {
             Ok(()) => {}
-            Err(TrySendError::Full(_)) => return Err(AppError::Conflict("The market is busy. Try again in a moment.".into())),
+            Err(TrySendError::Full(_)) => {
+                return Err(AppError::Conflict("The market is busy. Try again in a moment.".into()))
+            }
             // The task ended with the market's settlement after we looked it up.
             Err(TrySendError::Closed(_)) => return Err(self.without_task(market_id).await),
         }
@@ -176,10 +219,17 @@ impl Engine {
     pub async fn place(&self, bet: PlaceBet) -> Result<BetAnswer, AppError> {
         let handle = self.handle(bet.market_id).await?;
         let placement = market_task::Placement::arriving(bet, handle.suspensions.count());
-        self.send(placement.bet.market_id, &handle, |reply| Command::Place(placement, reply)).await?
+        self.send(placement.bet.market_id, &handle, |reply| Command::Place(placement, reply))
+            .await?
     }
 
-    pub async fn cancel(&self, market_id: i64, user_id: i64, bet_id: i64, size: Option<Money>) -> Result<CancelAnswer, AppError> {
+    pub async fn cancel(
+        &self,
+        market_id: i64,
+        user_id: i64,
+        bet_id: i64,
+        size: Option<Money>,
+    ) -> Result<CancelAnswer, AppError> {
         self.ask(market_id, |reply| Command::Cancel { user_id, bet_id, size, reply }).await?
     }
 
@@ -212,11 +262,16 @@ impl Engine {
     }
 
     /// Declares the result (or void) and settles; the task ends with the market.
-    pub async fn settle(&self, market_id: i64, result: market_task::ResultInput) -> Result<String, AppError> {
+    pub async fn settle(
+        &self,
+        market_id: i64,
+        result: market_task::ResultInput,
+    ) -> Result<String, AppError> {
         let handle = self.handle(market_id).await?;
         // Bets in their delay are refused from the moment the result arrives.
         handle.suspensions.count_one();
-        let message = self.send(market_id, &handle, |reply| Command::Settle { result, reply }).await??;
+        let message =
+            self.send(market_id, &handle, |reply| Command::Settle { result, reply }).await??;
         self.markets.write().await.remove(&market_id);
         Ok(message)
     }

@@ -97,7 +97,13 @@ impl BuiltinProvider {
         let mut w = store.begin_write().await?;
         let provider = w
             .ensure_builtin_casino_provider(
-                &NewCasinoProvider { code: BUILTIN_CODE, name: BUILTIN_NAME, hmac_secret: &secret, launch_url: None, is_active: true },
+                &NewCasinoProvider {
+                    code: BUILTIN_CODE,
+                    name: BUILTIN_NAME,
+                    hmac_secret: &secret,
+                    launch_url: None,
+                    is_active: true,
+                },
                 now_ms,
             )
             .await?;
@@ -120,7 +126,11 @@ impl BuiltinProvider {
     }
 
     fn from_row(provider: &CasinoProvider) -> BuiltinProvider {
-        BuiltinProvider { code: provider.code.clone(), secret: provider.hmac_secret.clone(), tables: Mutex::default() }
+        BuiltinProvider {
+            code: provider.code.clone(),
+            secret: provider.hmac_secret.clone(),
+            tables: Mutex::default(),
+        }
     }
 }
 

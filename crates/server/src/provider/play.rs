@@ -44,13 +44,19 @@ pub fn routes(state: AppState) -> Router {
         .route("/provider/api/table", post(open_table))
         .route("/provider/api/deal", post(deal))
         .layer(DefaultBodyLimit::max(MAX_PROVIDER_BODY_BYTES))
-        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("no-store, no-cache")));
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store, no-cache"),
+        ));
     Router::new()
         .route(super::PLAY_PATH, get(page))
         .merge(api)
         .layer(CatchPanicLayer::custom(crate::api::panic_response))
         .layer(middleware::from_fn(crate::api::log_server_errors))
-        .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
         .with_state(state)
 }
 
@@ -70,7 +76,10 @@ async fn page(State(state): State<AppState>) -> Response {
     let csp = content_security_policy(&nonce, &state.public_url);
     let mut response = Html(PAGE.replace("{{NONCE}}", &nonce)).into_response();
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_str(&csp).expect("a CSP of ASCII text"));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_str(&csp).expect("a CSP of ASCII text"),
+    );
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("SAMEORIGIN"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -103,9 +112,11 @@ impl IntoResponse for PlayError {
         match self {
             PlayError::App(err) => err.into_response(),
             PlayError::Wallet(err) => err.into_response(),
-            PlayError::Abandoned(message) => {
-                (StatusCode::SERVICE_UNAVAILABLE, Json(Envelope { status: false, message, data: Value::Null })).into_response()
-            }
+            PlayError::Abandoned(message) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(Envelope { status: false, message, data: Value::Null }),
+            )
+                .into_response(),
         }
     }
 }
@@ -113,7 +124,12 @@ impl IntoResponse for PlayError {
 type PlayResult<T> = Result<Json<Envelope<T>>, PlayError>;
 
 /// Signs `body` with the provider's secret and sends it through the wallet's own entry point.
-async fn call_wallet(state: &AppState, call: WalletCall, body: Value, client_ip: Option<&str>) -> Result<Value, WalletError> {
+async fn call_wallet(
+    state: &AppState,
+    call: WalletCall,
+    body: Value,
+    client_ip: Option<&str>,
+) -> Result<Value, WalletError> {
     let provider: &Arc<BuiltinProvider> = &state.provider;
     let bytes = serde_json::to_vec(&body).map_err(|e| WalletError::Internal(e.into()))?;
     let signed = SignedBy::sign(&provider.code, &provider.secret, now_ms(), &bytes);
@@ -126,7 +142,10 @@ fn short_text(field: &str, value: &str, max_chars: usize) -> Result<String, AppE
         return Err(AppError::field(field, format!("{field} is required.")));
     }
     if value.chars().count() > max_chars {
-        return Err(AppError::field(field, format!("{field} must be at most {max_chars} characters.")));
+        return Err(AppError::field(
+            field,
+            format!("{field} must be at most {max_chars} characters."),
+        ));
     }
     Ok(value.to_string())
 }
@@ -149,7 +168,12 @@ struct MarketItem {
 }
 
 fn market_item(market: &Market) -> MarketItem {
-    MarketItem { code: market.code.clone(), name: market.name.clone(), family: market.family.clone(), odds: market.odds.to_string() }
+    MarketItem {
+        code: market.code.clone(),
+        name: market.name.clone(),
+        family: market.family.clone(),
+        odds: market.odds.to_string(),
+    }
 }
 
 #[derive(Serialize)]
@@ -181,13 +205,19 @@ async fn open_table(
     ApiJson(body): ApiJson<TableRequest>,
 ) -> PlayResult<TableAnswer> {
     let code = short_text("game", &body.game, 32)?;
-    let game = GameKind::from_code(&code).ok_or_else(|| AppError::NotFound(format!("There is no game {code} here.")))?;
+    let game = GameKind::from_code(&code)
+        .ok_or_else(|| AppError::NotFound(format!("There is no game {code} here.")))?;
     // The wallet vouches for the token, the player and the launched game.
-    let balance = call_wallet(&state, WalletCall::Balance, json!({ "token": body.token }), ip.as_deref()).await?;
+    let balance =
+        call_wallet(&state, WalletCall::Balance, json!({ "token": body.token }), ip.as_deref())
+            .await?;
     if balance["game"].as_str() != Some(game.code()) {
         return Err(AppError::field(
             "game",
-            format!("This session was opened for another game: launch {} from the casino lobby.", game.title()),
+            format!(
+                "This session was opened for another game: launch {} from the casino lobby.",
+                game.title()
+            ),
         )
         .into());
     }
@@ -201,8 +231,15 @@ async fn open_table(
     let markets = game.markets(game.open_cards(&deal)).iter().map(market_item).collect();
     let commitment = seed.commitment();
     let table_id = new_token();
-    let pending = PendingTable { token_hash: token_hash(body.token.trim()), game, seed, round_ref: round_ref.clone(), created_ms: now };
-    let kept = state.provider.tables.lock().expect("tables lock").insert(table_id.clone(), pending, now);
+    let pending = PendingTable {
+        token_hash: token_hash(body.token.trim()),
+        game,
+        seed,
+        round_ref: round_ref.clone(),
+        created_ms: now,
+    };
+    let kept =
+        state.provider.tables.lock().expect("tables lock").insert(table_id.clone(), pending, now);
     if !kept {
         return Err(AppError::TooManyRequests {
             message: format!("Too many tables are open ({MAX_TABLES}); try again in a moment."),
@@ -261,14 +298,22 @@ struct DealAnswer {
 
 /// Takes the stake through the wallet, plays the table, and pays the payout through the
 /// wallet; a failure after the debit rolls the debit back.
-async fn deal(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(body): ApiJson<DealRequest>) -> PlayResult<DealAnswer> {
+async fn deal(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<DealRequest>,
+) -> PlayResult<DealAnswer> {
     let table_id = short_text("table_id", &body.table_id, 64)?;
     let market_code = short_text("market", &body.market, 64)?;
     let stake_minor = body.stake.0.minor();
     if !(MIN_STAKE_MINOR..=MAX_STAKE_MINOR).contains(&stake_minor) {
         return Err(AppError::field(
             "stake",
-            format!("stake must be between {} and {}.", Money::from_minor(MIN_STAKE_MINOR), Money::from_minor(MAX_STAKE_MINOR)),
+            format!(
+                "stake must be between {} and {}.",
+                Money::from_minor(MIN_STAKE_MINOR),
+                Money::from_minor(MAX_STAKE_MINOR)
+            ),
         )
         .into());
     }
@@ -290,7 +335,11 @@ async fn deal(State(state): State<AppState>, ClientIp(ip): ClientIp, ApiJson(bod
     let Some(market) = game.market(game.open_cards(&deal), &market_code) else {
         let round = table.round_ref.clone();
         put_back(&state, table_id, table, now);
-        return Err(AppError::field("market", format!("Round {round} has no market {market_code:?}.")).into());
+        return Err(AppError::field(
+            "market",
+            format!("Round {round} has no market {market_code:?}."),
+        )
+        .into());
     };
     let outcome = game.result(&deal);
     let payout_minor = payout(&market, stake_minor, &outcome);

@@ -16,15 +16,27 @@ const ISSUED_START: i64 = 100_000_000_00;
 /// Every admin route with a body that would be acceptable to an admin.
 fn admin_routes() -> Vec<(&'static str, &'static str, Value)> {
     vec![
-        ("POST", "admin/user/create", json!({ "user_name": "someone", "password": "First@123", "role": "client" })),
+        (
+            "POST",
+            "admin/user/create",
+            json!({ "user_name": "someone", "password": "First@123", "role": "client" }),
+        ),
         ("POST", "admin/user/list", json!({})),
-        ("POST", "admin/user/transfer", json!({ "user_id": 3, "amount": 1, "direction": "deposit" })),
+        (
+            "POST",
+            "admin/user/transfer",
+            json!({ "user_id": 3, "amount": 1, "direction": "deposit" }),
+        ),
         ("POST", "admin/user/lock", json!({ "user_id": 3, "locked": 1 })),
         ("POST", "admin/chips/mint", json!({ "amount": 1 })),
         ("POST", "admin/settings", json!({ "site_title": "Hijacked" })),
         ("POST", "admin/sport/create", json!({ "sport_id": 99999, "name": "Nope" })),
         ("POST", "admin/series/create", json!({ "sport_id": 4, "name": "Nope" })),
-        ("POST", "admin/match/create", json!({ "series_id": 1, "name": "A v B", "open_date": "2030-01-01T00:00:00Z" })),
+        (
+            "POST",
+            "admin/match/create",
+            json!({ "series_id": 1, "name": "A v B", "open_date": "2030-01-01T00:00:00Z" }),
+        ),
         ("GET", "admin/ledger/check", Value::Null),
         ("POST", "admin/audit", json!({})),
     ]
@@ -41,8 +53,19 @@ async fn create_user(app: &TestApp, token: &str, body: Value) -> Answer {
     app.post("admin/user/create", Some(token), body).await
 }
 
-async fn transfer(app: &TestApp, token: &str, user_id: i64, amount: Value, direction: &str) -> Answer {
-    app.post("admin/user/transfer", Some(token), json!({ "user_id": user_id, "amount": amount, "direction": direction })).await
+async fn transfer(
+    app: &TestApp,
+    token: &str,
+    user_id: i64,
+    amount: Value,
+    direction: &str,
+) -> Answer {
+    app.post(
+        "admin/user/transfer",
+        Some(token),
+        json!({ "user_id": user_id, "amount": amount, "direction": direction }),
+    )
+    .await
 }
 
 async fn lock(app: &TestApp, token: &str, user_id: i64, locked: i64) -> Answer {
@@ -63,7 +86,11 @@ async fn all_users(app: &TestApp, admin: &str) -> Vec<Value> {
 }
 
 fn names(rows: &Value) -> Vec<String> {
-    rows.as_array().unwrap().iter().map(|row| row["user_name"].as_str().unwrap().to_string()).collect()
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["user_name"].as_str().unwrap().to_string())
+        .collect()
 }
 
 async fn global_setting(app: &TestApp) -> Value {
@@ -86,7 +113,12 @@ async fn admin_creates_an_agent_and_a_client_under_it(app: TestApp) {
     let admin = app.admin().await;
     let admin_id = app.user_id(&admin, "admin").await;
 
-    let answer = create_user(&app, &admin, json!({ "user_name": "agent_two", "password": "First@123", "role": "agent" })).await;
+    let answer = create_user(
+        &app,
+        &admin,
+        json!({ "user_name": "agent_two", "password": "First@123", "role": "agent" }),
+    )
+    .await;
     answer.expect(200);
     let agent = answer.data().clone();
     assert!(agent["user_id"].as_i64().unwrap() > 0);
@@ -111,17 +143,32 @@ async fn admin_creates_an_agent_and_a_client_under_it(app: TestApp) {
     assert_eq!(answer.data()["is_change_password"], 1);
 
     // Without parent_id the admin is the parent; a new user starts with no chips.
-    let answer = create_user(&app, &admin, json!({ "user_name": "client_three", "password": "First@123", "role": "client" })).await;
+    let answer = create_user(
+        &app,
+        &admin,
+        json!({ "user_name": "client_three", "password": "First@123", "role": "client" }),
+    )
+    .await;
     answer.expect(200);
     assert_eq!(answer.data()["parent_id"], admin_id);
-    let row = all_users(&app, &admin).await.into_iter().find(|row| row["user_name"] == "client_three").unwrap();
+    let row = all_users(&app, &admin)
+        .await
+        .into_iter()
+        .find(|row| row["user_name"] == "client_three")
+        .unwrap();
     assert_eq!(minor(&row["balance"]), 0);
 }
 both_databases!(admin_creates_an_agent_and_a_client_under_it);
 
 async fn new_user_must_change_password_before_anything_else(app: TestApp) {
     let admin = app.admin().await;
-    create_user(&app, &admin, json!({ "user_name": "fresh", "password": "First@123", "role": "client" })).await.expect(200);
+    create_user(
+        &app,
+        &admin,
+        json!({ "user_name": "fresh", "password": "First@123", "role": "client" }),
+    )
+    .await
+    .expect(200);
 
     let login = app.login_answer("fresh", "First@123").await;
     login.expect(200);
@@ -151,7 +198,12 @@ both_databases!(new_user_must_change_password_before_anything_else);
 
 async fn a_taken_user_name_in_another_case_is_409(app: TestApp) {
     let admin = app.admin().await;
-    let answer = create_user(&app, &admin, json!({ "user_name": "DEMO", "password": "First@123", "role": "client" })).await;
+    let answer = create_user(
+        &app,
+        &admin,
+        json!({ "user_name": "DEMO", "password": "First@123", "role": "client" }),
+    )
+    .await;
     answer.expect(409);
     assert!(answer.message().contains("already taken"), "{}", answer.message());
     assert_eq!(all_users(&app, &admin).await.len(), 5);
@@ -161,21 +213,38 @@ both_databases!(a_taken_user_name_in_another_case_is_409);
 async fn a_bad_name_or_weak_password_is_400_with_field_errors(app: TestApp) {
     let admin = app.admin().await;
 
-    let answer = create_user(&app, &admin, json!({ "user_name": "1 bad name", "password": "short", "role": "client" })).await;
+    let answer = create_user(
+        &app,
+        &admin,
+        json!({ "user_name": "1 bad name", "password": "short", "role": "client" }),
+    )
+    .await;
     answer.expect(400);
     assert!(answer.field_error("user_name").contains("User name"), "{}", answer.body);
     assert!(answer.field_error("password").contains("at least 8"), "{}", answer.body);
 
-    let answer = create_user(&app, &admin, json!({ "user_name": "ab", "password": "First@123", "role": "client" })).await;
+    let answer = create_user(
+        &app,
+        &admin,
+        json!({ "user_name": "ab", "password": "First@123", "role": "client" }),
+    )
+    .await;
     answer.expect(400);
     assert!(answer.field_error("user_name").contains("3 to 20"), "{}", answer.body);
 
-    let answer = create_user(&app, &admin, json!({ "user_name": "goodname", "password": "lettersonly", "role": "client" })).await;
+    let answer = create_user(
+        &app,
+        &admin,
+        json!({ "user_name": "goodname", "password": "lettersonly", "role": "client" }),
+    )
+    .await;
     answer.expect(400);
     assert!(answer.field_error("password").contains("one letter and one digit"), "{}", answer.body);
     assert_eq!(answer.field_error("user_name"), "");
 
-    let answer = create_user(&app, &admin, json!({ "user_name": "goodname", "password": "First@123" })).await;
+    let answer =
+        create_user(&app, &admin, json!({ "user_name": "goodname", "password": "First@123" }))
+            .await;
     answer.expect(400);
     assert!(answer.field_error("role").contains("required"), "{}", answer.body);
 
@@ -185,10 +254,20 @@ both_databases!(a_bad_name_or_weak_password_is_400_with_field_errors);
 
 async fn an_agent_cannot_create_an_agent(app: TestApp) {
     let agent = app.agent().await;
-    let answer = create_user(&app, &agent, json!({ "user_name": "subagent", "password": "First@123", "role": "agent" })).await;
+    let answer = create_user(
+        &app,
+        &agent,
+        json!({ "user_name": "subagent", "password": "First@123", "role": "agent" }),
+    )
+    .await;
     answer.expect(403);
     assert!(answer.message().contains("clients only"), "{}", answer.message());
-    let answer = create_user(&app, &agent, json!({ "user_name": "subadmin", "password": "First@123", "role": "admin" })).await;
+    let answer = create_user(
+        &app,
+        &agent,
+        json!({ "user_name": "subadmin", "password": "First@123", "role": "admin" }),
+    )
+    .await;
     answer.expect(403);
     let admin = app.admin().await;
     assert_eq!(all_users(&app, &admin).await.len(), 5);
@@ -201,7 +280,12 @@ async fn an_agent_creates_clients_under_itself_only(app: TestApp) {
     let agent_id = app.user_id(&admin, "agent").await;
     let agent = app.agent().await;
 
-    let answer = create_user(&app, &agent, json!({ "user_name": "agents_own", "password": "First@123", "role": "client" })).await;
+    let answer = create_user(
+        &app,
+        &agent,
+        json!({ "user_name": "agents_own", "password": "First@123", "role": "client" }),
+    )
+    .await;
     answer.expect(200);
     assert_eq!(answer.data()["parent_id"], agent_id);
     assert_eq!(answer.data()["role"], "client");
@@ -245,7 +329,12 @@ both_databases!(no_token_is_401_on_every_admin_route);
 
 async fn an_admin_cannot_create_an_admin(app: TestApp) {
     let admin = app.admin().await;
-    let answer = create_user(&app, &admin, json!({ "user_name": "admin_two", "password": "First@123", "role": "admin" })).await;
+    let answer = create_user(
+        &app,
+        &admin,
+        json!({ "user_name": "admin_two", "password": "First@123", "role": "admin" }),
+    )
+    .await;
     answer.expect(422);
     assert!(answer.message().contains("console"), "{}", answer.message());
     assert_eq!(all_users(&app, &admin).await.len(), 5);
@@ -254,7 +343,12 @@ both_databases!(an_admin_cannot_create_an_admin);
 
 async fn an_unknown_role_is_400(app: TestApp) {
     let admin = app.admin().await;
-    let answer = create_user(&app, &admin, json!({ "user_name": "bossman", "password": "First@123", "role": "boss" })).await;
+    let answer = create_user(
+        &app,
+        &admin,
+        json!({ "user_name": "bossman", "password": "First@123", "role": "boss" }),
+    )
+    .await;
     answer.expect(400);
     assert!(answer.field_error("role").contains("boss"), "{}", answer.body);
 }
@@ -272,7 +366,11 @@ async fn a_client_or_agent_cannot_be_the_wrong_parent(app: TestApp) {
     )
     .await;
     answer.expect(400);
-    assert!(answer.field_error("parent_id").contains("cannot be placed under the client demo"), "{}", answer.body);
+    assert!(
+        answer.field_error("parent_id").contains("cannot be placed under the client demo"),
+        "{}",
+        answer.body
+    );
 
     // An agent goes under an admin only.
     let answer = create_user(
@@ -282,7 +380,11 @@ async fn a_client_or_agent_cannot_be_the_wrong_parent(app: TestApp) {
     )
     .await;
     answer.expect(400);
-    assert!(answer.field_error("parent_id").contains("cannot be placed under the agent agent"), "{}", answer.body);
+    assert!(
+        answer.field_error("parent_id").contains("cannot be placed under the agent agent"),
+        "{}",
+        answer.body
+    );
     assert_eq!(all_users(&app, &admin).await.len(), 5);
 }
 both_databases!(a_client_or_agent_cannot_be_the_wrong_parent);
@@ -323,7 +425,11 @@ async fn admin_lists_every_user_and_filters_by_parent(app: TestApp) {
     answer.expect(200);
     assert_eq!(answer.data()["total"], 3);
     assert_eq!(names(&answer.data()["rows"]), ["demo", "demo2", "maker"]);
-    assert!(answer.data()["rows"].as_array().unwrap().iter().all(|row| row["parent_id"] == agent_id));
+    assert!(answer.data()["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|row| row["parent_id"] == agent_id));
 }
 both_databases!(admin_lists_every_user_and_filters_by_parent);
 
@@ -333,7 +439,11 @@ async fn an_agent_lists_only_its_own_clients(app: TestApp) {
     other_agent_with_client(&app, &admin).await;
     let agent = app.agent().await;
 
-    for body in [json!({}), json!({ "parent_id": admin_id }), json!({ "parent_id": app.user_id(&admin, "agent_b").await })] {
+    for body in [
+        json!({}),
+        json!({ "parent_id": admin_id }),
+        json!({ "parent_id": app.user_id(&admin, "agent_b").await }),
+    ] {
         let answer = app.post("admin/user/list", Some(&agent), body.clone()).await;
         answer.expect(200);
         assert_eq!(answer.data()["total"], 3, "{body}: {}", answer.body);
@@ -351,7 +461,8 @@ async fn the_user_list_pages(app: TestApp) {
     assert_eq!(answer.data()["limit"], 2);
     assert_eq!(names(&answer.data()["rows"]), ["demo", "demo2"]);
 
-    let answer = app.post("admin/user/list", Some(&admin), json!({ "limit": "2", "page": "3" })).await;
+    let answer =
+        app.post("admin/user/list", Some(&admin), json!({ "limit": "2", "page": "3" })).await;
     answer.expect(200);
     assert_eq!(names(&answer.data()["rows"]), ["maker"]);
 
@@ -367,7 +478,11 @@ async fn the_user_list_refuses_a_bad_limit_or_page(app: TestApp) {
     for limit in [0, 1000, -1] {
         let answer = app.post("admin/user/list", Some(&admin), json!({ "limit": limit })).await;
         answer.expect(400);
-        assert!(answer.field_error("limit").contains("between 1 and 100"), "{limit}: {}", answer.body);
+        assert!(
+            answer.field_error("limit").contains("between 1 and 100"),
+            "{limit}: {}",
+            answer.body
+        );
     }
     let answer = app.post("admin/user/list", Some(&admin), json!({ "page": 0 })).await;
     answer.expect(400);
@@ -375,7 +490,11 @@ async fn the_user_list_refuses_a_bad_limit_or_page(app: TestApp) {
     // A wrong type is a 400 naming the field and the value.
     let answer = app.post("admin/user/list", Some(&admin), json!({ "limit": "many" })).await;
     answer.expect(400);
-    assert!(answer.field_error("limit").contains("\"many\" is not a whole number"), "{}", answer.body);
+    assert!(
+        answer.field_error("limit").contains("\"many\" is not a whole number"),
+        "{}",
+        answer.body
+    );
     let answer = app.post("admin/audit", Some(&admin), json!({ "limit": "many" })).await;
     answer.expect(400);
     assert!(answer.field_error("limit").contains("not a whole number"), "{}", answer.body);
@@ -437,23 +556,36 @@ async fn an_agent_cannot_transfer_for_someone_elses_client(app: TestApp) {
     let admin = app.admin().await;
     let agent_id = app.user_id(&admin, "agent").await;
     // A client directly under the admin, and one under a second agent.
-    let answer = create_user(&app, &admin, json!({ "user_name": "admins_client", "password": "First@123", "role": "client" })).await;
+    let answer = create_user(
+        &app,
+        &admin,
+        json!({ "user_name": "admins_client", "password": "First@123", "role": "client" }),
+    )
+    .await;
     answer.expect(200);
     let orphan = answer.data()["user_id"].as_i64().unwrap();
     let (_, client_b) = other_agent_with_client(&app, &admin).await;
     let agent = app.agent().await;
 
-    for (user_id, name) in [(orphan, "admins_client"), (client_b, "client_b"), (agent_id, "agent")] {
+    for (user_id, name) in [(orphan, "admins_client"), (client_b, "client_b"), (agent_id, "agent")]
+    {
         for direction in ["deposit", "withdraw"] {
             let answer = transfer(&app, &agent, user_id, json!(1), direction).await;
             answer.expect(403);
-            assert!(answer.message().contains(&format!("{name} is not one of your clients")), "{}", answer.message());
+            assert!(
+                answer.message().contains(&format!("{name} is not one of your clients")),
+                "{}",
+                answer.message()
+            );
         }
     }
     assert_eq!(app.balance_minor(&agent).await, AGENT_START);
     assert_eq!(app.balance_minor(&admin).await, ADMIN_START);
     let rows = all_users(&app, &admin).await;
-    assert!(rows.iter().filter(|row| row["user_name"] == "admins_client" || row["user_name"] == "client_b").all(|row| minor(&row["balance"]) == 0));
+    assert!(rows
+        .iter()
+        .filter(|row| row["user_name"] == "admins_client" || row["user_name"] == "client_b")
+        .all(|row| minor(&row["balance"]) == 0));
 }
 both_databases!(an_agent_cannot_transfer_for_someone_elses_client);
 
@@ -469,7 +601,11 @@ async fn withdrawing_more_than_available_is_422_and_moves_nothing(app: TestApp) 
     // Likewise a deposit beyond what the parent holds.
     let answer = transfer(&app, &agent, demo_id, json!(14850000.01), "deposit").await;
     answer.expect(422);
-    assert!(answer.message().contains("agent has only 14850000.00 available"), "{}", answer.message());
+    assert!(
+        answer.message().contains("agent has only 14850000.00 available"),
+        "{}",
+        answer.message()
+    );
 
     assert_eq!(balance_of(&app, "demo", "Demo@1234").await, DEMO_START);
     assert_eq!(app.balance_minor(&agent).await, AGENT_START);
@@ -488,7 +624,16 @@ async fn a_bad_amount_is_400(app: TestApp) {
     let demo_id = app.user_id(&admin, "demo").await;
     let agent = app.agent().await;
 
-    for amount in [json!(0), json!(-5), json!(10.005), json!("abc"), json!(1e18), json!("1e18"), json!(true), json!(null)] {
+    for amount in [
+        json!(0),
+        json!(-5),
+        json!(10.005),
+        json!("abc"),
+        json!(1e18),
+        json!("1e18"),
+        json!(true),
+        json!(null),
+    ] {
         let answer = transfer(&app, &agent, demo_id, amount.clone(), "deposit").await;
         answer.expect(400);
         assert!(!answer.field_error("amount").is_empty(), "{amount}: {}", answer.body);
@@ -498,7 +643,13 @@ async fn a_bad_amount_is_400(app: TestApp) {
     assert!(answer.field_error("amount").contains("more than 0"), "{}", answer.body);
     // The body text 1e18 is sent verbatim (serde_json would print 1e18 as 1e18).
     let answer = app
-        .post_raw("admin/user/transfer", Some(&agent), format!(r#"{{"user_id": {demo_id}, "amount": 1000000000000000000, "direction": "deposit"}}"#))
+        .post_raw(
+            "admin/user/transfer",
+            Some(&agent),
+            format!(
+                r#"{{"user_id": {demo_id}, "amount": 1000000000000000000, "direction": "deposit"}}"#
+            ),
+        )
         .await;
     answer.expect(400);
     assert!(!answer.field_error("amount").is_empty(), "{}", answer.body);
@@ -578,7 +729,11 @@ async fn an_agent_cannot_lock_someone_elses_client(app: TestApp) {
 
     let answer = lock(&app, &agent, client_b, 1).await;
     answer.expect(403);
-    assert!(answer.message().contains("client_b is not one of your clients"), "{}", answer.message());
+    assert!(
+        answer.message().contains("client_b is not one of your clients"),
+        "{}",
+        answer.message()
+    );
     let answer = lock(&app, &agent, admin_id, 1).await;
     answer.expect(403);
     // client_b can still log in, and so can the admin.
@@ -669,7 +824,10 @@ async fn an_invalid_setting_is_400_and_nothing_is_saved(app: TestApp) {
         answer.expect(400);
         assert!(answer.field_error(key).contains(expected), "{key}: {}", answer.body);
         let now = global_setting(&app).await;
-        assert_eq!(now["site_title"], "Backlay", "{key}: the valid key in the same request must not be saved");
+        assert_eq!(
+            now["site_title"], "Backlay",
+            "{key}: the valid key in the same request must not be saved"
+        );
         assert_eq!(now["payment_gateway"], 1);
         assert_eq!(now["bg_primary_color"], "#0b3d2e");
     }
@@ -685,7 +843,8 @@ both_databases!(an_invalid_setting_is_400_and_nothing_is_saved);
 
 async fn an_agent_cannot_change_settings(app: TestApp) {
     let agent = app.agent().await;
-    let answer = app.post("admin/settings", Some(&agent), json!({ "site_title": "Agent Site" })).await;
+    let answer =
+        app.post("admin/settings", Some(&agent), json!({ "site_title": "Agent Site" })).await;
     answer.expect(403);
     assert!(answer.message().contains("site settings"), "{}", answer.message());
     assert_eq!(global_setting(&app).await["site_title"], "Backlay");
@@ -699,29 +858,56 @@ async fn an_admin_creates_a_sport_a_featured_series_and_a_match(app: TestApp) {
     let admin = app.admin().await;
     let demo = app.demo().await;
 
-    let answer = app.post("admin/sport/create", Some(&admin), json!({ "sport_id": 99999, "name": "Kabaddi", "order": 12 })).await;
+    let answer = app
+        .post(
+            "admin/sport/create",
+            Some(&admin),
+            json!({ "sport_id": 99999, "name": "Kabaddi", "order": 12 }),
+        )
+        .await;
     answer.expect(200);
     assert_eq!(answer.data()["id"], 99999);
     let sports = app.post("sport/getSports", Some(&demo), json!({})).await;
     sports.expect(200);
-    let sport = sports.data().as_array().unwrap().iter().find(|s| s["sport_id"] == 99999).cloned().expect("new sport listed");
+    let sport = sports
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["sport_id"] == 99999)
+        .cloned()
+        .expect("new sport listed");
     assert_eq!(sport["name"], "Kabaddi");
     assert_eq!(sport["order"], 12);
     assert_eq!(sport["is_active"], 1);
 
-    let answer = app.post("admin/series/create", Some(&admin), json!({ "sport_id": 99999, "name": "Pro Kabaddi Cup", "is_featured": 1 })).await;
+    let answer = app
+        .post(
+            "admin/series/create",
+            Some(&admin),
+            json!({ "sport_id": 99999, "name": "Pro Kabaddi Cup", "is_featured": 1 }),
+        )
+        .await;
     answer.expect(200);
     let series_id = answer.data()["id"].as_i64().unwrap();
     let cups = app.get("match/getCupsForMenu", Some(&demo)).await;
     cups.expect(200);
     assert!(
-        cups.data().as_array().unwrap().contains(&json!({ "series_id": series_id, "name": "Pro Kabaddi Cup", "sport_id": 99999 })),
+        cups.data().as_array().unwrap().contains(
+            &json!({ "series_id": series_id, "name": "Pro Kabaddi Cup", "sport_id": 99999 })
+        ),
         "{}",
         cups.body
     );
 
     // A series that is not featured stays out of the menu.
-    let answer = app.post("admin/series/create", Some(&admin), json!({ "sport_id": 99999, "name": "Village League" })).await;
+    let answer = app
+        .post(
+            "admin/series/create",
+            Some(&admin),
+            json!({ "sport_id": 99999, "name": "Village League" }),
+        )
+        .await;
     answer.expect(200);
     let plain_id = answer.data()["id"].as_i64().unwrap();
     let cups = app.get("match/getCupsForMenu", Some(&demo)).await;
@@ -739,7 +925,8 @@ async fn an_admin_creates_a_sport_a_featured_series_and_a_match(app: TestApp) {
     answer.expect(200);
     let second_id = answer.data()["id"].as_i64().unwrap();
 
-    let matches = app.post("match/getMatches", Some(&demo), json!({ "series_id": series_id })).await;
+    let matches =
+        app.post("match/getMatches", Some(&demo), json!({ "series_id": series_id })).await;
     matches.expect(200);
     let list = matches.data().as_array().unwrap();
     assert_eq!(list.len(), 2, "{}", matches.body);
@@ -754,9 +941,13 @@ async fn an_admin_creates_a_sport_a_featured_series_and_a_match(app: TestApp) {
     assert_eq!(list[1]["match_id"], second_id);
     assert_eq!(list[1]["open_date"], "2030-05-06T10:08:09.500Z");
 
-    let found = app.post("match/searchByMatchNameHeader", Some(&demo), json!({ "search": "pirates v BENGAL" })).await;
+    let found = app
+        .post("match/searchByMatchNameHeader", Some(&demo), json!({ "search": "pirates v BENGAL" }))
+        .await;
     found.expect(200);
-    let hits = found.data()["Kabaddi"].as_array().unwrap_or_else(|| panic!("no Kabaddi group: {}", found.body));
+    let hits = found.data()["Kabaddi"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no Kabaddi group: {}", found.body));
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0]["match_id"], match_id);
     assert_eq!(hits[0]["open_date"], "2030-05-06T07:08:09.000Z");
@@ -766,11 +957,21 @@ both_databases!(an_admin_creates_a_sport_a_featured_series_and_a_match);
 
 async fn a_duplicate_sport_id_is_409(app: TestApp) {
     let admin = app.admin().await;
-    let answer = app.post("admin/sport/create", Some(&admin), json!({ "sport_id": 4, "name": "Cricket Again" })).await;
+    let answer = app
+        .post("admin/sport/create", Some(&admin), json!({ "sport_id": 4, "name": "Cricket Again" }))
+        .await;
     answer.expect(409);
     assert!(answer.message().contains("already in use"), "{}", answer.message());
-    app.post("admin/sport/create", Some(&admin), json!({ "sport_id": 99999, "name": "Kabaddi" })).await.expect(200);
-    let answer = app.post("admin/sport/create", Some(&admin), json!({ "sport_id": "99999", "name": "Kabaddi Two" })).await;
+    app.post("admin/sport/create", Some(&admin), json!({ "sport_id": 99999, "name": "Kabaddi" }))
+        .await
+        .expect(200);
+    let answer = app
+        .post(
+            "admin/sport/create",
+            Some(&admin),
+            json!({ "sport_id": "99999", "name": "Kabaddi Two" }),
+        )
+        .await;
     answer.expect(409);
     let demo = app.demo().await;
     let sports = app.post("sport/getSports", Some(&demo), json!({ "sport_id": 99999 })).await;
@@ -781,7 +982,13 @@ both_databases!(a_duplicate_sport_id_is_409);
 
 async fn a_series_for_an_unknown_sport_is_404(app: TestApp) {
     let admin = app.admin().await;
-    let answer = app.post("admin/series/create", Some(&admin), json!({ "sport_id": 424242, "name": "Nowhere Cup", "is_featured": 1 })).await;
+    let answer = app
+        .post(
+            "admin/series/create",
+            Some(&admin),
+            json!({ "sport_id": 424242, "name": "Nowhere Cup", "is_featured": 1 }),
+        )
+        .await;
     answer.expect(404);
     assert!(answer.message().contains("424242"), "{}", answer.message());
     let demo = app.demo().await;
@@ -798,7 +1005,9 @@ async fn a_match_for_an_unknown_series_is_404(app: TestApp) {
     answer.expect(404);
     assert!(answer.message().contains("424242"), "{}", answer.message());
     let demo = app.demo().await;
-    let found = app.post("match/searchByMatchNameHeader", Some(&demo), json!({ "search": "Ghost v Phantom" })).await;
+    let found = app
+        .post("match/searchByMatchNameHeader", Some(&demo), json!({ "search": "Ghost v Phantom" }))
+        .await;
     found.expect(200);
     assert_eq!(found.data(), &json!({}));
 }
@@ -806,22 +1015,44 @@ both_databases!(a_match_for_an_unknown_series_is_404);
 
 async fn a_bad_open_date_is_400(app: TestApp) {
     let admin = app.admin().await;
-    app.post("admin/sport/create", Some(&admin), json!({ "sport_id": 99999, "name": "Kabaddi" })).await.expect(200);
-    let series_id = app.post("admin/series/create", Some(&admin), json!({ "sport_id": 99999, "name": "Cup" })).await.data()["id"]
+    app.post("admin/sport/create", Some(&admin), json!({ "sport_id": 99999, "name": "Kabaddi" }))
+        .await
+        .expect(200);
+    let series_id = app
+        .post("admin/series/create", Some(&admin), json!({ "sport_id": 99999, "name": "Cup" }))
+        .await
+        .data()["id"]
         .as_i64()
         .unwrap();
-    for open_date in ["tomorrow", "2030-05-06 07:08", "2030-05-06T07:08:09", "2030-13-06T07:08:09Z", ""] {
+    for open_date in
+        ["tomorrow", "2030-05-06 07:08", "2030-05-06T07:08:09", "2030-13-06T07:08:09Z", ""]
+    {
         let answer = app
-            .post("admin/match/create", Some(&admin), json!({ "series_id": series_id, "name": "A v B", "open_date": open_date }))
+            .post(
+                "admin/match/create",
+                Some(&admin),
+                json!({ "series_id": series_id, "name": "A v B", "open_date": open_date }),
+            )
             .await;
         answer.expect(400);
-        assert!(answer.field_error("open_date").contains("ISO-8601"), "{open_date}: {}", answer.body);
+        assert!(
+            answer.field_error("open_date").contains("ISO-8601"),
+            "{open_date}: {}",
+            answer.body
+        );
     }
-    let answer = app.post("admin/match/create", Some(&admin), json!({ "series_id": series_id, "name": "A v B" })).await;
+    let answer = app
+        .post(
+            "admin/match/create",
+            Some(&admin),
+            json!({ "series_id": series_id, "name": "A v B" }),
+        )
+        .await;
     answer.expect(400);
     assert!(answer.field_error("open_date").contains("required"), "{}", answer.body);
     let demo = app.demo().await;
-    let matches = app.post("match/getMatches", Some(&demo), json!({ "series_id": series_id })).await;
+    let matches =
+        app.post("match/getMatches", Some(&demo), json!({ "series_id": series_id })).await;
     matches.expect(200);
     assert!(matches.data().as_array().unwrap().is_empty());
 }
@@ -829,10 +1060,18 @@ both_databases!(a_bad_open_date_is_400);
 
 async fn an_agent_cannot_create_catalogue_entries(app: TestApp) {
     let agent = app.agent().await;
-    let answer = app.post("admin/sport/create", Some(&agent), json!({ "sport_id": 99999, "name": "Kabaddi" })).await;
+    let answer = app
+        .post("admin/sport/create", Some(&agent), json!({ "sport_id": 99999, "name": "Kabaddi" }))
+        .await;
     answer.expect(403);
     assert!(answer.message().contains("create sports"), "{}", answer.message());
-    let answer = app.post("admin/series/create", Some(&agent), json!({ "sport_id": 4, "name": "Agent Cup", "is_featured": 1 })).await;
+    let answer = app
+        .post(
+            "admin/series/create",
+            Some(&agent),
+            json!({ "sport_id": 4, "name": "Agent Cup", "is_featured": 1 }),
+        )
+        .await;
     answer.expect(403);
     assert!(answer.message().contains("create series"), "{}", answer.message());
     let answer = app
@@ -846,7 +1085,9 @@ async fn an_agent_cannot_create_catalogue_entries(app: TestApp) {
     assert!(!sports.data().as_array().unwrap().iter().any(|s| s["sport_id"] == 99999));
     let cups = app.get("match/getCupsForMenu", Some(&demo)).await;
     assert!(!cups.data().as_array().unwrap().iter().any(|c| c["name"] == "Agent Cup"));
-    let found = app.post("match/searchByMatchNameHeader", Some(&demo), json!({ "search": "Agent XI" })).await;
+    let found = app
+        .post("match/searchByMatchNameHeader", Some(&demo), json!({ "search": "Agent XI" }))
+        .await;
     assert_eq!(found.data(), &json!({}));
 }
 both_databases!(an_agent_cannot_create_catalogue_entries);
@@ -878,7 +1119,10 @@ async fn a_transfer_is_in_the_audit_log_with_its_actor(app: TestApp) {
     assert_eq!(newest["detail"]["amount_minor"], 1000);
     assert_eq!(newest["detail"]["parent_id"], agent_id);
     assert_eq!(newest["detail"]["transaction_id"], transaction_id);
-    assert!(answer.data()["total"].as_i64().unwrap() > rows.len() as i64, "the demo seeding is audited too");
+    assert!(
+        answer.data()["total"].as_i64().unwrap() > rows.len() as i64,
+        "the demo seeding is audited too"
+    );
 
     let agent = app.agent().await;
     let answer = app.post("admin/audit", Some(&agent), json!({})).await;

@@ -72,7 +72,8 @@ both_databases!(repeated_failures_are_throttled_with_429);
 async fn logout_revokes_only_that_session(app: TestApp) {
     let first = app.demo().await;
     let second = app.demo().await;
-    let answer = app.post("user/logout", Some(&first), json!({ "user_id": 3, "token": first })).await;
+    let answer =
+        app.post("user/logout", Some(&first), json!({ "user_id": 3, "token": first })).await;
     answer.expect(200);
     let after = app.get("user/getUserBalance", Some(&first)).await;
     after.expect(401);
@@ -161,15 +162,35 @@ async fn change_password_checks_the_rules_of_spec_5(app: TestApp) {
     answer.expect(400);
     assert_eq!(answer.field_error("master_password"), "Current password is required.");
     assert_eq!(answer.field_error("new_password"), "New password is required.");
-    let answer = app.post("user/changePassword", Some(&token), change_body("Demo@1234", "abcdefgh", "abcdefgh")).await;
+    let answer = app
+        .post("user/changePassword", Some(&token), change_body("Demo@1234", "abcdefgh", "abcdefgh"))
+        .await;
     answer.expect(400);
     assert!(answer.field_error("new_password").contains("one letter and one digit"));
-    let answer = app.post("user/changePassword", Some(&token), change_body("Demo@1234", "abc 12345", "abc 12345")).await;
+    let answer = app
+        .post(
+            "user/changePassword",
+            Some(&token),
+            change_body("Demo@1234", "abc 12345", "abc 12345"),
+        )
+        .await;
     assert!(answer.field_error("new_password").contains("@$!%*#?&"));
-    let answer = app.post("user/changePassword", Some(&token), change_body("Demo@1234", "Fresh@123", "Fresh@124")).await;
+    let answer = app
+        .post(
+            "user/changePassword",
+            Some(&token),
+            change_body("Demo@1234", "Fresh@123", "Fresh@124"),
+        )
+        .await;
     answer.expect(400);
     assert_eq!(answer.field_error("confirm_password"), "Passwords must match.");
-    let answer = app.post("user/changePassword", Some(&token), change_body("Wrong@1234", "Fresh@123", "Fresh@123")).await;
+    let answer = app
+        .post(
+            "user/changePassword",
+            Some(&token),
+            change_body("Wrong@1234", "Fresh@123", "Fresh@123"),
+        )
+        .await;
     answer.expect(400);
     assert_eq!(answer.field_error("master_password"), "Current password is incorrect.");
     // Nothing changed: the old password still works.
@@ -180,7 +201,13 @@ both_databases!(change_password_checks_the_rules_of_spec_5);
 async fn change_password_revokes_other_sessions_and_keeps_this_one(app: TestApp) {
     let this = app.demo().await;
     let other = app.demo().await;
-    let answer = app.post("user/changePassword", Some(&this), change_body("Demo@1234", "Fresh@123", "Fresh@123")).await;
+    let answer = app
+        .post(
+            "user/changePassword",
+            Some(&this),
+            change_body("Demo@1234", "Fresh@123", "Fresh@123"),
+        )
+        .await;
     answer.expect(200);
     app.get("user/getUserBalance", Some(&this)).await.expect(200);
     app.get("user/getUserBalance", Some(&other)).await.expect(401);
@@ -191,9 +218,13 @@ both_databases!(change_password_revokes_other_sessions_and_keeps_this_one);
 
 async fn a_user_created_by_a_parent_must_change_password_first(app: TestApp) {
     let agent = app.agent().await;
-    app.post("admin/user/create", Some(&agent), json!({ "user_name": "fresh_client", "password": "Given@123", "role": "client" }))
-        .await
-        .expect(200);
+    app.post(
+        "admin/user/create",
+        Some(&agent),
+        json!({ "user_name": "fresh_client", "password": "Given@123", "role": "client" }),
+    )
+    .await
+    .expect(200);
     let login = app.login_answer("fresh_client", "Given@123").await;
     login.expect(200);
     assert_eq!(login.data()["is_change_password"], 1);
@@ -203,7 +234,13 @@ async fn a_user_created_by_a_parent_must_change_password_first(app: TestApp) {
     let blocked = app.get("user/getButtonValue", Some(&token)).await;
     blocked.expect(428);
     assert!(blocked.message().contains("Change your password"));
-    app.post("user/changePassword", Some(&token), change_body("Given@123", "Mine@1234", "Mine@1234")).await.expect(200);
+    app.post(
+        "user/changePassword",
+        Some(&token),
+        change_body("Given@123", "Mine@1234", "Mine@1234"),
+    )
+    .await
+    .expect(200);
     app.get("user/getButtonValue", Some(&token)).await.expect(200);
     assert_eq!(app.login_answer("fresh_client", "Mine@1234").await.data()["is_change_password"], 0);
 }
@@ -235,7 +272,11 @@ async fn a_burst_of_wrong_passwords_at_once_gets_at_most_five_checks(app: TestAp
     let counts = statuses(&answers);
     let checked = counts.get(&400).copied().unwrap_or(0);
     assert!(checked <= 5, "at most 5 passwords checked for one name, got {counts:?}");
-    assert_eq!(counts.get(&429).copied().unwrap_or(0), 25 - checked, "every other answer is a 429: {counts:?}");
+    assert_eq!(
+        counts.get(&429).copied().unwrap_or(0),
+        25 - checked,
+        "every other answer is a 429: {counts:?}"
+    );
     for refused in answers.iter().filter(|a| a.status == 429) {
         let retry_after: u64 = refused.headers["retry-after"].to_str().unwrap().parse().unwrap();
         assert!(retry_after > 0 && retry_after <= 15 * 60, "{retry_after}");
@@ -248,9 +289,12 @@ async fn a_burst_of_wrong_passwords_at_once_gets_at_most_five_checks(app: TestAp
 }
 both_databases!(a_burst_of_wrong_passwords_at_once_gets_at_most_five_checks);
 
-async fn two_hundred_log_ins_at_once_from_one_address_get_at_most_its_limit_of_checks(app: TestApp) {
+async fn two_hundred_log_ins_at_once_from_one_address_get_at_most_its_limit_of_checks(
+    app: TestApp,
+) {
     // Every name different, so only the address's limit (30 failures) stands in the way.
-    let burst: Vec<_> = (0..200).map(|i| app.spawn_login(&format!("ghost{i}"), "Wrong@1234")).collect();
+    let burst: Vec<_> =
+        (0..200).map(|i| app.spawn_login(&format!("ghost{i}"), "Wrong@1234")).collect();
     let mut answers = Vec::new();
     for request in burst {
         answers.push(request.await.unwrap());
@@ -301,7 +345,8 @@ both_databases!(a_token_never_issued_is_not_logged_in_and_an_ended_one_has_expir
 /// Signs up a new client with these X-Forwarded-For header lines and answers the address the
 /// audit log recorded for the sign-up.
 async fn signup_address(app: &TestApp, user_name: &str, forwarded_for: &[&str]) -> Option<String> {
-    let mut request = app.client.post(format!("{}/user/signup", app.base)).json(&signup_body(user_name));
+    let mut request =
+        app.client.post(format!("{}/user/signup", app.base)).json(&signup_body(user_name));
     for line in forwarded_for {
         request = request.header("x-forwarded-for", *line);
     }
@@ -320,15 +365,28 @@ async fn signup_address(app: &TestApp, user_name: &str, forwarded_for: &[&str]) 
 }
 
 async fn the_right_most_forwarded_hop_is_the_client(db: crate::common::Db) {
-    let Some(app) = crate::common::spawn_app_with(db, |config| config.trust_forwarded_for = true).await else { return };
+    let Some(app) =
+        crate::common::spawn_app_with(db, |config| config.trust_forwarded_for = true).await
+    else {
+        return;
+    };
     // A client's own X-Forwarded-For, with the proxy's hop appended: the spoofed first hop is ignored.
-    assert_eq!(signup_address(&app, "spoof_one", &["6.6.6.6, 203.0.113.7"]).await.as_deref(), Some("203.0.113.7"));
+    assert_eq!(
+        signup_address(&app, "spoof_one", &["6.6.6.6, 203.0.113.7"]).await.as_deref(),
+        Some("203.0.113.7")
+    );
     // The same split over two header lines (the proxy added a line of its own).
-    assert_eq!(signup_address(&app, "spoof_two", &["6.6.6.6", "203.0.113.8"]).await.as_deref(), Some("203.0.113.8"));
+    assert_eq!(
+        signup_address(&app, "spoof_two", &["6.6.6.6", "203.0.113.8"]).await.as_deref(),
+        Some("203.0.113.8")
+    );
     // No header: the connecting address.
     assert_eq!(signup_address(&app, "direct", &[]).await.as_deref(), Some("127.0.0.1"));
     // A hop that is not an address is not believed either.
-    assert_eq!(signup_address(&app, "garbage", &["6.6.6.6, not-an-address"]).await.as_deref(), Some("127.0.0.1"));
+    assert_eq!(
+        signup_address(&app, "garbage", &["6.6.6.6, not-an-address"]).await.as_deref(),
+        Some("127.0.0.1")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -348,7 +406,10 @@ async fn behind_two_proxies_the_second_hop_from_the_right_is_the_client(db: crat
     };
     let Some(app) = crate::common::spawn_app_with(db, adjust).await else { return };
     // client's lie, the address the outer proxy saw, the outer proxy as the inner one saw it
-    assert_eq!(signup_address(&app, "two_hops", &["6.6.6.6, 198.51.100.9, 10.0.0.2"]).await.as_deref(), Some("198.51.100.9"));
+    assert_eq!(
+        signup_address(&app, "two_hops", &["6.6.6.6, 198.51.100.9, 10.0.0.2"]).await.as_deref(),
+        Some("198.51.100.9")
+    );
     // Only one entry: it did not come through both proxies.
     assert_eq!(signup_address(&app, "one_hop", &["10.0.0.2"]).await.as_deref(), Some("127.0.0.1"));
 }
@@ -360,10 +421,14 @@ async fn behind_two_proxies_the_second_hop_from_the_right_is_the_client_sqlite()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn behind_two_proxies_the_second_hop_from_the_right_is_the_client_postgres() {
-    behind_two_proxies_the_second_hop_from_the_right_is_the_client(crate::common::Db::Postgres).await;
+    behind_two_proxies_the_second_hop_from_the_right_is_the_client(crate::common::Db::Postgres)
+        .await;
 }
 
 async fn forwarded_for_is_ignored_unless_trusted(app: TestApp) {
-    assert_eq!(signup_address(&app, "untrusted", &["6.6.6.6, 203.0.113.7"]).await.as_deref(), Some("127.0.0.1"));
+    assert_eq!(
+        signup_address(&app, "untrusted", &["6.6.6.6, 203.0.113.7"]).await.as_deref(),
+        Some("127.0.0.1")
+    );
 }
 both_databases!(forwarded_for_is_ignored_unless_trusted);

@@ -25,14 +25,18 @@ macro_rules! casino_test {
         mod $name {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
-                if let Some(app) = $crate::common::spawn_app_with($crate::common::Db::Sqlite, $adjust).await {
+                if let Some(app) =
+                    $crate::common::spawn_app_with($crate::common::Db::Sqlite, $adjust).await
+                {
                     super::$name(app).await;
                 }
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                if let Some(app) = $crate::common::spawn_app_with($crate::common::Db::Postgres, $adjust).await {
+                if let Some(app) =
+                    $crate::common::spawn_app_with($crate::common::Db::Postgres, $adjust).await
+                {
                     super::$name(app).await;
                 }
             }
@@ -52,7 +56,15 @@ fn runner_on(config: &mut Config) {
 }
 
 /// The expected payout of a bet from the revealed round, by the rules crate.
-fn expected_payout(seed: &str, commitment: &str, round_id: &str, game: GameKind, market: &str, odds: &str, stake_minor: i64) -> i64 {
+fn expected_payout(
+    seed: &str,
+    commitment: &str,
+    round_id: &str,
+    game: GameKind,
+    market: &str,
+    odds: &str,
+    stake_minor: i64,
+) -> i64 {
     let verified = verify(seed, commitment, round_id, game).expect("the round verifies");
     let hundredths: u32 = (odds.parse::<f64>().unwrap() * 100.0).round() as u32;
     let market = Market::new(market, market, "", Odds::from_hundredths(hundredths));
@@ -60,7 +72,8 @@ fn expected_payout(seed: &str, commitment: &str, round_id: &str, game: GameKind,
 }
 
 async fn state_of(app: &TestApp, token: &str, game_code: &str) -> Value {
-    let answer = app.post("casino/roundState", Some(token), json!({ "game_code": game_code })).await;
+    let answer =
+        app.post("casino/roundState", Some(token), json!({ "game_code": game_code })).await;
     answer.expect(200);
     answer.data().clone()
 }
@@ -99,7 +112,10 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     assert_eq!(table["status"], "betting");
     assert_eq!(table["commitment"], round.commitment.as_str());
     assert!(table["seed"].is_null());
-    assert!(!answer.body.to_string().contains(&round.secret_seed_hex), "the seed leaked before the deal");
+    assert!(
+        !answer.body.to_string().contains(&round.secret_seed_hex),
+        "the seed leaked before the deal"
+    );
     let detail = app.post("casino/round", Some(&demo), json!({ "round_id": round.round_id })).await;
     detail.expect(200);
     assert!(detail.data()["seed"].is_null() && detail.data()["verified"] == false);
@@ -111,7 +127,11 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     let odds_b = odds_of(&table, "player-b");
     for (market, odds) in [("player-a", &odds_a), ("player-b", &odds_b)] {
         let answer = app
-            .post("casino/placeBet", Some(&demo), json!({ "round_id": round.round_id, "market": market, "odds": odds, "stake": 100 }))
+            .post(
+                "casino/placeBet",
+                Some(&demo),
+                json!({ "round_id": round.round_id, "market": market, "odds": odds, "stake": 100 }),
+            )
             .await;
         answer.expect(200);
         assert_eq!(answer.data()["bet"]["status"], "open");
@@ -161,12 +181,21 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     assert_eq!(detail.data()["verified"], true);
     assert_eq!(detail.data()["phase"], "settled");
     assert_eq!(detail.data()["title"], "Teen Patti T20");
-    let verified = verify(&seed, &round.commitment, &round.round_id, GameKind::TeenPattiT20).unwrap();
+    let verified =
+        verify(&seed, &round.commitment, &round.round_id, GameKind::TeenPattiT20).unwrap();
     assert_eq!(detail.data()["deal"], serde_json::to_value(&verified.deal).unwrap());
     let expected: i64 = [("player-a", &odds_a), ("player-b", &odds_b)]
         .iter()
         .map(|(market, odds)| {
-            expected_payout(&seed, &round.commitment, &round.round_id, GameKind::TeenPattiT20, market, odds, 100_00)
+            expected_payout(
+                &seed,
+                &round.commitment,
+                &round.round_id,
+                GameKind::TeenPattiT20,
+                market,
+                odds,
+                100_00,
+            )
         })
         .sum();
     assert!(expected > 0, "one of Player A and Player B wins or both push");
@@ -182,7 +211,8 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     assert_eq!(table["status"], "result");
     assert_eq!(table["seed"], seed.as_str());
     assert_eq!(table["last_results"][0]["round_id"], round.round_id.as_str());
-    let results = app.post("report/casinoResult", Some(&demo), json!({ "game_code": "teen20" })).await;
+    let results =
+        app.post("report/casinoResult", Some(&demo), json!({ "game_code": "teen20" })).await;
     results.expect(200);
     assert_eq!(results.data()["rows"][0]["round_id"], round.round_id.as_str());
     assert_eq!(results.data()["rows"][0]["winner"], verified.outcome.winner.as_str());
@@ -190,7 +220,8 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     assert_eq!(results.data()["rows"][0]["game_name"], "Teen Patti T20");
     let current = app.post("report/currentBets", Some(&demo), json!({ "type": "casino" })).await;
     assert_eq!(current.data()["total"], 0);
-    let statement = app.post("report/accountStatement", Some(&demo), json!({ "type": "casino" })).await;
+    let statement =
+        app.post("report/accountStatement", Some(&demo), json!({ "type": "casino" })).await;
     statement.expect(200);
     let rows = statement.data()["rows"].as_array().unwrap();
     let debits: i64 = rows.iter().map(|r| minor(&r["debit"])).sum();
@@ -210,9 +241,7 @@ async fn bad_bets_are_refused_with_4xx_and_no_ledger_change(app: TestApp) {
     let odds = odds_of(&table, "dragon");
     let entries = ledger_entries(&app, &admin).await;
     let before = app.balance_minor(&demo).await;
-    let bet = |round_id: &str, market: &str, odds: Value, stake: Value| {
-        json!({ "round_id": round_id, "market": market, "odds": odds, "stake": stake })
-    };
+    let bet = |round_id: &str, market: &str, odds: Value, stake: Value| json!({ "round_id": round_id, "market": market, "odds": odds, "stake": stake });
     let cases = [
         (bet(&round.round_id, "dragon", json!("2.50"), json!(100)), 409, "Odds changed"),
         (bet(&round.round_id, "unicorn", json!(odds), json!(100)), 400, "no market"),
@@ -230,21 +259,39 @@ async fn bad_bets_are_refused_with_4xx_and_no_ledger_change(app: TestApp) {
         answer.expect(status);
         assert!(answer.message().contains(words), "{body} → {}", answer.message());
     }
-    app.post("casino/placeBet", None, bet(&round.round_id, "dragon", json!(odds), json!(100))).await.expect(401);
+    app.post("casino/placeBet", None, bet(&round.round_id, "dragon", json!(odds), json!(100)))
+        .await
+        .expect(401);
     // A user without chips is told what is available.
     let (_, broke) = app.new_user(&admin, "casino_broke", "client").await;
-    let answer = app.post("casino/placeBet", Some(&broke), bet(&round.round_id, "dragon", json!(odds), json!(100))).await;
+    let answer = app
+        .post(
+            "casino/placeBet",
+            Some(&broke),
+            bet(&round.round_id, "dragon", json!(odds), json!(100)),
+        )
+        .await;
     answer.expect(422);
     assert!(answer.message().contains("0.00 available"), "{}", answer.message());
 
     app.post("casino/roundState", Some(&demo), json!({})).await.expect(400);
-    app.post("casino/roundState", Some(&demo), json!({ "game_code": "blackjack" })).await.expect(404);
+    app.post("casino/roundState", Some(&demo), json!({ "game_code": "blackjack" }))
+        .await
+        .expect(404);
     app.post("casino/roundState", Some(&demo), json!({ "match_id": "x" })).await.expect(400);
     app.post("casino/roundState", None, json!({ "game_code": "dt6" })).await.expect(401);
     app.post("casino/round", Some(&demo), json!({ "round_id": "nope" })).await.expect(404);
-    app.post("report/casinoResult", Some(&demo), json!({ "game_code": "dt6", "date": "22/11/2026" })).await.expect(400);
+    app.post(
+        "report/casinoResult",
+        Some(&demo),
+        json!({ "game_code": "dt6", "date": "22/11/2026" }),
+    )
+    .await
+    .expect(400);
     app.post("report/casinoResult", Some(&demo), json!({ "game_code": "nope" })).await.expect(404);
-    app.post("report/casinoResult", Some(&demo), json!({ "game_code": "dt6", "limit": 1000 })).await.expect(400);
+    app.post("report/casinoResult", Some(&demo), json!({ "game_code": "dt6", "limit": 1000 }))
+        .await
+        .expect(400);
 
     let list = app.post("casino/getCasinoList", Some(&demo), json!({})).await;
     list.expect(200);
@@ -255,15 +302,28 @@ async fn bad_bets_are_refused_with_4xx_and_no_ledger_change(app: TestApp) {
     // Each game carries its players' rules, the same text the crate gives.
     for game in games {
         let kind = store.casino_game(game["match_id"].as_i64().unwrap()).await.unwrap().kind;
-        let rules: Vec<&str> = game["rules"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+        let rules: Vec<&str> =
+            game["rules"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
         assert_eq!(rules, GameKind::from_code(&kind).unwrap().rules(), "{}", game["game_code"]);
     }
-    let matka = app.post("casino/getCasinoList", Some(&demo), json!({ "series_id": "matka" })).await;
+    let matka =
+        app.post("casino/getCasinoList", Some(&demo), json!({ "series_id": "matka" })).await;
     assert_eq!(matka.data().as_array().unwrap().len(), 1);
 
-    let openapi: Value = app.client.get(format!("{}/openapi.json", app.base)).send().await.unwrap().json().await.unwrap();
+    let openapi: Value = app
+        .client
+        .get(format!("{}/openapi.json", app.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     for path in [
-        "/api/casino/getCasinoList", "/api/casino/roundState", "/api/casino/placeBet", "/api/casino/round",
+        "/api/casino/getCasinoList",
+        "/api/casino/roundState",
+        "/api/casino/placeBet",
+        "/api/casino/round",
         "/api/report/casinoResult",
     ] {
         assert!(openapi["paths"].get(path).is_some(), "{path} missing from the OpenAPI document");
@@ -292,9 +352,13 @@ async fn the_runner_plays_settles_and_opens_the_next_round(app: TestApp) {
     let round_id = table["round_id"].as_str().unwrap().to_string();
     let commitment = table["commitment"].as_str().unwrap().to_string();
     let odds = odds_of(&table, "dragon");
-    app.post("casino/placeBet", Some(&demo), json!({ "round_id": round_id, "market": "dragon", "odds": odds, "stake": "50.00" }))
-        .await
-        .expect(200);
+    app.post(
+        "casino/placeBet",
+        Some(&demo),
+        json!({ "round_id": round_id, "market": "dragon", "odds": odds, "stake": "50.00" }),
+    )
+    .await
+    .expect(200);
     assert_eq!(app.balance_minor(&demo).await, before - 50_00);
     // Wait for it to settle.
     let detail = loop {
@@ -303,13 +367,25 @@ async fn the_runner_plays_settles_and_opens_the_next_round(app: TestApp) {
         if detail.data()["phase"] == "settled" {
             break detail.data().clone();
         }
-        assert!(std::time::Instant::now() < deadline, "round {round_id} did not settle: {}", detail.body);
+        assert!(
+            std::time::Instant::now() < deadline,
+            "round {round_id} did not settle: {}",
+            detail.body
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert_eq!(detail["commitment"], commitment.as_str());
     assert_eq!(detail["verified"], true);
     let seed = detail["seed"].as_str().unwrap();
-    let expected = expected_payout(seed, &commitment, &round_id, GameKind::DragonTiger, "dragon", &odds, 50_00);
+    let expected = expected_payout(
+        seed,
+        &commitment,
+        &round_id,
+        GameKind::DragonTiger,
+        "dragon",
+        &odds,
+        50_00,
+    );
     assert_eq!(app.balance_minor(&demo).await, before - 50_00 + expected);
     // The next round opens after the pause, with a new commitment.
     let next = loop {
@@ -336,9 +412,13 @@ async fn a_restarted_runner_resumes_unfinished_rounds(app: TestApp) {
     let dragon_tiger = store.casino_game_by_code("dt6").await.unwrap();
     let closed = open_round(&store, &dragon_tiger, now_ms(), 700).await.unwrap();
     let odds = odds_of(&state_of(&app, &demo, "dt6").await, "tiger");
-    app.post("casino/placeBet", Some(&demo), json!({ "round_id": closed.round_id, "market": "tiger", "odds": odds, "stake": 25 }))
-        .await
-        .expect(200);
+    app.post(
+        "casino/placeBet",
+        Some(&demo),
+        json!({ "round_id": closed.round_id, "market": "tiger", "odds": odds, "stake": 25 }),
+    )
+    .await
+    .expect(200);
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert!(close_round(&store, &closed, now_ms()).await.unwrap());
     let baccarat = store.casino_game_by_code("baccarat").await.unwrap();
@@ -366,14 +446,27 @@ async fn a_restarted_runner_resumes_unfinished_rounds(app: TestApp) {
                 assert!(now.dealt_at_ms.unwrap() >= round.close_at_ms);
                 break;
             }
-            assert!(std::time::Instant::now() < deadline, "round {} was not finished: {now:?}", round.round_id);
+            assert!(
+                std::time::Instant::now() < deadline,
+                "round {} was not finished: {now:?}",
+                round.round_id
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
     drop(runner);
-    let detail = app.post("casino/round", Some(&demo), json!({ "round_id": closed.round_id })).await;
+    let detail =
+        app.post("casino/round", Some(&demo), json!({ "round_id": closed.round_id })).await;
     let seed = detail.data()["seed"].as_str().unwrap().to_string();
-    let expected = expected_payout(&seed, &closed.commitment, &closed.round_id, GameKind::DragonTiger, "tiger", &odds, 25_00);
+    let expected = expected_payout(
+        &seed,
+        &closed.commitment,
+        &closed.round_id,
+        GameKind::DragonTiger,
+        "tiger",
+        &odds,
+        25_00,
+    );
     assert_eq!(app.balance_minor(&demo).await, before - 25_00 + expected);
     app.assert_ledger_sound(&admin).await;
 }
@@ -387,7 +480,10 @@ async fn next_round(stream: &mut reqwest::Response, buffer: &mut String) -> Valu
 /// in order, each sent after it committed, and never the seed.
 async fn the_stream_pushes_each_step_of_the_runner(app: TestApp) {
     let demo = app.demo().await;
-    let ticket = app.post("stream/ticket", Some(&demo), json!({})).await.data()["ticket"].as_str().unwrap().to_string();
+    let ticket = app.post("stream/ticket", Some(&demo), json!({})).await.data()["ticket"]
+        .as_str()
+        .unwrap()
+        .to_string();
     // Refusals come before anything streams, in the envelope.
     app.get("stream?casino=dt6", None).await.expect(401);
     let unknown = app.get(&format!("stream?casino=blackjack&ticket={ticket}"), None).await;
@@ -407,13 +503,21 @@ async fn the_stream_pushes_each_step_of_the_runner(app: TestApp) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // By its rules code: the events still name the client's code.
-    let mut stream = app.client.get(format!("{}/stream?casino=dt1day&ticket={ticket}", app.base)).send().await.unwrap();
+    let mut stream = app
+        .client
+        .get(format!("{}/stream?casino=dt1day&ticket={ticket}", app.base))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(stream.status().as_u16(), 200);
     assert!(stream.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
     let mut buffer = String::new();
     let first = next_round(&mut stream, &mut buffer).await;
     assert_eq!(first["game_code"], "dt6");
-    assert!(["betting", "closed", "dealt", "settled"].contains(&first["phase"].as_str().unwrap()), "{first}");
+    assert!(
+        ["betting", "closed", "dealt", "settled"].contains(&first["phase"].as_str().unwrap()),
+        "{first}"
+    );
 
     // Follow one whole round from its opening: closed, dealt, settled, then the next one opens.
     let mut event = first;
@@ -425,7 +529,10 @@ async fn the_stream_pushes_each_step_of_the_runner(app: TestApp) {
     while steps.len() < 5 {
         steps.push(next_round(&mut stream, &mut buffer).await);
         let step = steps.last().unwrap();
-        assert!(step.get("seed").is_none() && step.get("deal").is_none(), "the stream carried more than the step: {step}");
+        assert!(
+            step.get("seed").is_none() && step.get("deal").is_none(),
+            "the stream carried more than the step: {step}"
+        );
         // Each step is news only once it committed: the table already shows it.
         let table = state_of(&app, &demo, "dt6").await;
         match step["phase"].as_str().unwrap() {
@@ -443,13 +550,21 @@ async fn the_stream_pushes_each_step_of_the_runner(app: TestApp) {
             _ => {}
         }
     }
-    let phases: Vec<(&str, &str)> =
-        steps.iter().map(|s| (s["round_id"].as_str().unwrap(), s["phase"].as_str().unwrap())).collect();
+    let phases: Vec<(&str, &str)> = steps
+        .iter()
+        .map(|s| (s["round_id"].as_str().unwrap(), s["phase"].as_str().unwrap()))
+        .collect();
     let next_id = phases[4].0;
     assert_ne!(next_id, round_id);
     assert_eq!(
         phases,
-        [(round_id.as_str(), "betting"), (round_id.as_str(), "closed"), (round_id.as_str(), "dealt"), (round_id.as_str(), "settled"), (next_id, "betting")]
+        [
+            (round_id.as_str(), "betting"),
+            (round_id.as_str(), "closed"),
+            (round_id.as_str(), "dealt"),
+            (round_id.as_str(), "settled"),
+            (next_id, "betting")
+        ]
     );
     // Only a betting round carries its close time; every event names the game and nothing else.
     for step in &steps {

@@ -10,8 +10,17 @@ async fn global_setting_needs_no_token_and_has_every_field(app: TestApp) {
     answer.expect(200);
     let data = answer.data();
     for field in [
-        "logo", "site_message", "payment_gateway", "is_show_apk", "bg_primary_color", "bg_secondry_color",
-        "text_primary_color", "text_secondry_color", "other_color", "site_title", "favicon",
+        "logo",
+        "site_message",
+        "payment_gateway",
+        "is_show_apk",
+        "bg_primary_color",
+        "bg_secondry_color",
+        "text_primary_color",
+        "text_secondry_color",
+        "other_color",
+        "site_title",
+        "favicon",
     ] {
         assert!(data.get(field).is_some(), "missing {field}: {data}");
     }
@@ -23,14 +32,27 @@ async fn global_setting_needs_no_token_and_has_every_field(app: TestApp) {
     let own_origin = app.base.trim_end_matches("/api").to_string();
     assert_eq!(data["casino_frame_origins"], json!([own_origin]));
     let admin = app.admin().await;
-    app.post("admin/settings", Some(&admin), json!({ "casino_frame_origins": "https://games.example.com, https://live.example.org/" }))
-        .await
-        .expect(200);
-    let bad = app.post("admin/settings", Some(&admin), json!({ "casino_frame_origins": "https://ok.example.com,ftp://x" })).await;
+    app.post(
+        "admin/settings",
+        Some(&admin),
+        json!({ "casino_frame_origins": "https://games.example.com, https://live.example.org/" }),
+    )
+    .await
+    .expect(200);
+    let bad = app
+        .post(
+            "admin/settings",
+            Some(&admin),
+            json!({ "casino_frame_origins": "https://ok.example.com,ftp://x" }),
+        )
+        .await;
     bad.expect(400);
     assert!(bad.field_error("casino_frame_origins").contains("ftp://x"));
     let after = app.get("globalSetting/getGlobalSetting", None).await;
-    assert_eq!(after.data()["casino_frame_origins"], json!(["https://games.example.com", "https://live.example.org", own_origin]));
+    assert_eq!(
+        after.data()["casino_frame_origins"],
+        json!(["https://games.example.com", "https://live.example.org", own_origin])
+    );
 }
 both_databases!(global_setting_needs_no_token_and_has_every_field);
 
@@ -50,14 +72,22 @@ async fn sports_come_in_display_order_and_filter(app: TestApp) {
     let orders = ids(all.data(), "order");
     assert!(orders.windows(2).all(|w| w[0] <= w[1]));
     // Ids as strings, as hand-written clients send them.
-    let one = app.post("sport/getSports", Some(&token), json!({ "sport_id": "4", "is_active": "1" })).await;
+    let one = app
+        .post("sport/getSports", Some(&token), json!({ "sport_id": "4", "is_active": "1" }))
+        .await;
     one.expect(200);
     assert_eq!(one.data().as_array().unwrap().len(), 1);
     assert_eq!(one.data()[0]["name"], "Cricket");
     let inactive = app.post("sport/getSports", Some(&token), json!({ "is_active": 0 })).await;
     assert_eq!(inactive.data().as_array().unwrap().len(), 0);
     // An empty body reads as "no filter".
-    let empty = app.client.post(format!("{}/sport/getSports", app.base)).bearer_auth(&token).send().await.unwrap();
+    let empty = app
+        .client
+        .post(format!("{}/sport/getSports", app.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(empty.status().as_u16(), 200);
     let bad = app.post("sport/getSports", Some(&token), json!({ "sport_id": "cricket" })).await;
     bad.expect(400);
@@ -68,19 +98,23 @@ both_databases!(sports_come_in_display_order_and_filter);
 
 async fn series_header_and_sidebar(app: TestApp) {
     let token = app.demo().await;
-    let header = app.post("series/getSeriesHeader", Some(&token), json!({ "is_sidebar_call": 1 })).await;
+    let header =
+        app.post("series/getSeriesHeader", Some(&token), json!({ "is_sidebar_call": 1 })).await;
     header.expect(200);
     let cricket = &header.data()[0];
     assert_eq!(cricket["sport_id"], 4);
-    let names: Vec<&str> = cricket["series"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        cricket["series"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["Indian Premier League", "ICC Champions Trophy", "Big Bash League"]);
     // The header lists only sports with matches; the sidebar every active sport.
     let header_sports = ids(header.data(), "sport_id");
     assert!(!header_sports.contains(&6423), "American Football has no matches");
-    let sidebar = app.post("series/getSeriesHeader", Some(&token), json!({ "is_sidebar_call": "2" })).await;
+    let sidebar =
+        app.post("series/getSeriesHeader", Some(&token), json!({ "is_sidebar_call": "2" })).await;
     sidebar.expect(200);
     assert!(ids(sidebar.data(), "sport_id").contains(&6423));
-    let bad = app.post("series/getSeriesHeader", Some(&token), json!({ "is_sidebar_call": 3 })).await;
+    let bad =
+        app.post("series/getSeriesHeader", Some(&token), json!({ "is_sidebar_call": 3 })).await;
     bad.expect(400);
     assert!(bad.field_error("is_sidebar_call").contains("1 (header) or 2 (sidebar)"));
     app.post("series/getSeriesHeader", Some(&token), json!({})).await.expect(400);
@@ -89,7 +123,8 @@ both_databases!(series_header_and_sidebar);
 
 async fn series_of_a_sport(app: TestApp) {
     let token = app.demo().await;
-    let answer = app.post("series/getSeries", Some(&token), json!({ "sport_id": 4, "is_active": 1 })).await;
+    let answer =
+        app.post("series/getSeries", Some(&token), json!({ "sport_id": 4, "is_active": 1 })).await;
     answer.expect(200);
     assert_eq!(answer.data().as_array().unwrap().len(), 3);
     assert!(answer.data().as_array().unwrap().iter().all(|s| s["sport_id"] == 4));
@@ -104,47 +139,73 @@ both_databases!(series_of_a_sport);
 
 async fn matches_in_play_first_then_by_start(app: TestApp) {
     let token = app.demo().await;
-    let answer = app.post("match/getMatches", Some(&token), json!({ "sport_id": 4, "is_active": 1 })).await;
+    let answer =
+        app.post("match/getMatches", Some(&token), json!({ "sport_id": 4, "is_active": 1 })).await;
     answer.expect(200);
     let matches = answer.data().as_array().unwrap();
     assert_eq!(matches.len(), 9);
     let in_play: Vec<bool> = matches.iter().map(|m| m["in_play"].as_bool().unwrap()).collect();
     let first_not_in_play = in_play.iter().position(|p| !p).unwrap();
-    assert!(in_play[..first_not_in_play].iter().all(|p| *p) && in_play[first_not_in_play..].iter().all(|p| !p));
-    let upcoming: Vec<&str> = matches[first_not_in_play..].iter().map(|m| m["open_date"].as_str().unwrap()).collect();
+    assert!(
+        in_play[..first_not_in_play].iter().all(|p| *p)
+            && in_play[first_not_in_play..].iter().all(|p| !p)
+    );
+    let upcoming: Vec<&str> =
+        matches[first_not_in_play..].iter().map(|m| m["open_date"].as_str().unwrap()).collect();
     assert!(upcoming.windows(2).all(|w| w[0] <= w[1]), "upcoming not in start order: {upcoming:?}");
     let first = &matches[0];
-    for field in ["match_id", "name", "match_name", "match_Date", "open_date", "sport_id", "sport_name", "series_id"] {
+    for field in [
+        "match_id",
+        "name",
+        "match_name",
+        "match_Date",
+        "open_date",
+        "sport_id",
+        "sport_name",
+        "series_id",
+    ] {
         assert!(first.get(field).is_some(), "missing {field}");
     }
     assert_eq!(first["sport_name"], "Cricket");
     assert!(first["open_date"].as_str().unwrap().ends_with(".000Z"));
     let series_id = first["series_id"].as_i64().unwrap();
-    let of_series = app.post("match/getMatches", Some(&token), json!({ "series_id": series_id })).await;
+    let of_series =
+        app.post("match/getMatches", Some(&token), json!({ "series_id": series_id })).await;
     assert!(of_series.data().as_array().unwrap().iter().all(|m| m["series_id"] == series_id));
 }
 both_databases!(matches_in_play_first_then_by_start);
 
 async fn search_is_case_insensitive_and_grouped_by_sport(app: TestApp) {
     let token = app.demo().await;
-    let answer = app.post("match/searchByMatchNameHeader", Some(&token), json!({ "search": "mUmBaI" })).await;
+    let answer = app
+        .post("match/searchByMatchNameHeader", Some(&token), json!({ "search": "mUmBaI" }))
+        .await;
     answer.expect(200);
     let cricket = answer.data()["Cricket"].as_array().unwrap();
     assert_eq!(cricket.len(), 1);
     assert_eq!(cricket[0]["match_name"], "Mumbai Indians v Chennai Super Kings");
     assert!(cricket[0]["open_date"].as_str().unwrap().ends_with('Z'));
     // " v " is in nearly every fixture: several sports come back, each under its name.
-    let many = app.post("match/searchByMatchNameHeader", Some(&token), json!({ "search": " v " })).await;
+    let many =
+        app.post("match/searchByMatchNameHeader", Some(&token), json!({ "search": " v " })).await;
     let groups = many.data().as_object().unwrap();
-    assert!(groups.contains_key("Cricket") && groups.contains_key("Football") && groups.contains_key("Tennis"));
+    assert!(
+        groups.contains_key("Cricket")
+            && groups.contains_key("Football")
+            && groups.contains_key("Tennis")
+    );
     let total: usize = groups.values().map(|v| v.as_array().unwrap().len()).sum();
     assert!(total <= 50);
     // LIKE wildcards are searched for literally.
-    let wildcard = app.post("match/searchByMatchNameHeader", Some(&token), json!({ "search": "%" })).await;
+    let wildcard =
+        app.post("match/searchByMatchNameHeader", Some(&token), json!({ "search": "%" })).await;
     assert_eq!(wildcard.data().as_object().unwrap().len(), 0);
-    let empty = app.post("match/searchByMatchNameHeader", Some(&token), json!({ "search": "  " })).await;
+    let empty =
+        app.post("match/searchByMatchNameHeader", Some(&token), json!({ "search": "  " })).await;
     empty.expect(400);
-    let long = app.post("match/searchByMatchNameHeader", Some(&token), json!({ "search": "x".repeat(51) })).await;
+    let long = app
+        .post("match/searchByMatchNameHeader", Some(&token), json!({ "search": "x".repeat(51) }))
+        .await;
     long.expect(400);
     assert!(long.field_error("search").contains("at most 50"));
 }
@@ -154,13 +215,15 @@ async fn cups_casino_and_exposure(app: TestApp) {
     let token = app.demo().await;
     let cups = app.get("match/getCupsForMenu", Some(&token)).await;
     cups.expect(200);
-    let names: Vec<&str> = cups.data().as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        cups.data().as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["Indian Premier League", "ICC Champions Trophy", "English Premier League"]);
     let casino = app.get("casino/getCasinoSport", Some(&token)).await;
     casino.expect(200);
     let orders = ids(casino.data(), "order");
     assert!(orders.windows(2).all(|w| w[0] <= w[1]));
-    let casino_ids: Vec<&str> = casino.data().as_array().unwrap().iter().map(|c| c["sport_id"].as_str().unwrap()).collect();
+    let casino_ids: Vec<&str> =
+        casino.data().as_array().unwrap().iter().map(|c| c["sport_id"].as_str().unwrap()).collect();
     assert!(casino_ids.contains(&"matka") && casino_ids.contains(&"worldcasino"));
     let exposure = app.get("bet/getExposureDetail", Some(&token)).await;
     exposure.expect(200);
@@ -176,10 +239,17 @@ async fn race_meetings_by_country_and_day(app: TestApp) {
     // Today at UTC+5:30, from the first race the demo scheduled.
     let all = app.post("match/getMatches", Some(&token), json!({ "sport_id": 7 })).await;
     let first = all.data()[0]["open_date"].as_str().unwrap().to_string();
-    let ms = time::OffsetDateTime::parse(&first, &time::format_description::well_known::Rfc3339).unwrap()
+    let ms = time::OffsetDateTime::parse(&first, &time::format_description::well_known::Rfc3339)
+        .unwrap()
         + time::Duration::minutes(330);
     let day = format!("{:04}-{:02}-{:02}", ms.year(), u8::from(ms.month()), ms.day());
-    let answer = app.post("match/getMatchVenueListByCountryCodeSportId", Some(&token), json!({ "country": "gb", "date": day, "sport_id": 7 })).await;
+    let answer = app
+        .post(
+            "match/getMatchVenueListByCountryCodeSportId",
+            Some(&token),
+            json!({ "country": "gb", "date": day, "sport_id": 7 }),
+        )
+        .await;
     answer.expect(200);
     let venues = answer.data().as_array().unwrap();
     assert!(!venues.is_empty());
@@ -188,9 +258,27 @@ async fn race_meetings_by_country_and_day(app: TestApp) {
     let times: Vec<&str> = races.iter().map(|r| r["market_start_time"].as_str().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] < w[1]), "races in off order: {times:?}");
     assert!(races[0]["name"].as_str().unwrap().starts_with(venues[0]["venue"].as_str().unwrap()));
-    let none = app.post("match/getMatchVenueListByCountryCodeSportId", Some(&token), json!({ "country": "GB", "date": "2020-01-01", "sport_id": 7 })).await;
+    let none = app
+        .post(
+            "match/getMatchVenueListByCountryCodeSportId",
+            Some(&token),
+            json!({ "country": "GB", "date": "2020-01-01", "sport_id": 7 }),
+        )
+        .await;
     assert_eq!(none.data().as_array().unwrap().len(), 0);
-    app.post("match/getMatchVenueListByCountryCodeSportId", Some(&token), json!({ "country": "GBR", "date": day, "sport_id": 7 })).await.expect(400);
-    app.post("match/getMatchVenueListByCountryCodeSportId", Some(&token), json!({ "country": "GB", "date": "tomorrow", "sport_id": 7 })).await.expect(400);
+    app.post(
+        "match/getMatchVenueListByCountryCodeSportId",
+        Some(&token),
+        json!({ "country": "GBR", "date": day, "sport_id": 7 }),
+    )
+    .await
+    .expect(400);
+    app.post(
+        "match/getMatchVenueListByCountryCodeSportId",
+        Some(&token),
+        json!({ "country": "GB", "date": "tomorrow", "sport_id": 7 }),
+    )
+    .await
+    .expect(400);
 }
 both_databases!(race_meetings_by_country_and_day);

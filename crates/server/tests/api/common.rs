@@ -32,7 +32,8 @@ pub struct TestApp {
 }
 
 fn postgres_admin_url() -> String {
-    std::env::var("BACKLAY_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
+    std::env::var("BACKLAY_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
 }
 
 fn with_database(url: &str, database: &str) -> String {
@@ -61,7 +62,10 @@ async fn fresh_postgres() -> Option<(String, String)> {
         COUNTER.fetch_add(1, Ordering::Relaxed),
         rand::random::<u32>()
     );
-    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.expect("create test database");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .expect("create test database");
     Some((with_database(&admin_url, &name), name))
 }
 
@@ -83,7 +87,8 @@ pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<
     // SQLite keeps the embedded default (the key file beside the database, made on first start);
     // PostgreSQL must be given one.
     if db == Db::Postgres {
-        config.secret_key = SecretKeySource::File { path: dir.path().join("secret.key"), create: true };
+        config.secret_key =
+            SecretKeySource::File { path: dir.path().join("secret.key"), create: true };
     }
     config.addr = "127.0.0.1:0".parse().unwrap();
     config.demo = true;
@@ -102,12 +107,19 @@ pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<
     })
 }
 
-async fn start(config: Config) -> (String, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
+async fn start(
+    config: Config,
+) -> (String, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
     let server = Server::build(config).await.expect("server starts");
     let base = format!("http://{}/api", server.local_addr());
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
-        server.run(async { let _ = stopped.await; }).await.expect("server runs");
+        server
+            .run(async {
+                let _ = stopped.await;
+            })
+            .await
+            .expect("server runs");
     });
     (base, shutdown, handle)
 }
@@ -124,10 +136,14 @@ impl Drop for TestApp {
             // Drop is not async: drop the database from a thread with its own runtime.
             let admin_url = postgres_admin_url();
             let _ = std::thread::spawn(move || {
-                let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+                let runtime =
+                    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
                 runtime.block_on(async move {
                     if let Ok(mut conn) = sqlx::PgConnection::connect(&admin_url).await {
-                        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut conn).await;
+                        let _ =
+                            sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                                .execute(&mut conn)
+                                .await;
                     }
                 });
             })
@@ -162,8 +178,17 @@ impl Answer {
     #[track_caller]
     pub fn expect(&self, status: u16) -> &Answer {
         assert_eq!(self.status.as_u16(), status, "unexpected answer: {}", self.body);
-        assert_eq!(self.body["status"], Value::Bool(status == 200), "envelope status wrong: {}", self.body);
-        assert!(self.body.get("message").is_some_and(Value::is_string), "no message: {}", self.body);
+        assert_eq!(
+            self.body["status"],
+            Value::Bool(status == 200),
+            "envelope status wrong: {}",
+            self.body
+        );
+        assert!(
+            self.body.get("message").is_some_and(Value::is_string),
+            "no message: {}",
+            self.body
+        );
         self
     }
 }
@@ -183,7 +208,9 @@ impl TestApp {
     /// The server's secret key file.
     pub fn secret_key_path(&self) -> std::path::PathBuf {
         match &self.config.secret_key {
-            SecretKeySource::BesideDatabase => backlay_server::secret_key::beside_database(&self.config.database_url),
+            SecretKeySource::BesideDatabase => {
+                backlay_server::secret_key::beside_database(&self.config.database_url)
+            }
             SecretKeySource::File { path, .. } => path.clone(),
             SecretKeySource::Text(_) => panic!("the tests give the key in a file"),
         }
@@ -191,8 +218,12 @@ impl TestApp {
 
     /// The app's database with the server's keys, for tests that read secrets beside the API.
     pub async fn store(&self) -> backlay_store::Store {
-        let keyring = Keyring::load_file(&self.secret_key_path()).expect("the server made its key file");
-        backlay_store::Store::connect(self.database_url()).await.unwrap().with_keyring(std::sync::Arc::new(keyring))
+        let keyring =
+            Keyring::load_file(&self.secret_key_path()).expect("the server made its key file");
+        backlay_store::Store::connect(self.database_url())
+            .await
+            .unwrap()
+            .with_keyring(std::sync::Arc::new(keyring))
     }
 
     /// Stops the server and starts a new one on the same database (on a new port).
@@ -219,7 +250,8 @@ impl TestApp {
         let status = response.status();
         let headers = response.headers().clone();
         let text = response.text().await.expect("body read");
-        let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+        let body =
+            serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
         Answer { status, body, headers }
     }
 
@@ -232,13 +264,27 @@ impl TestApp {
     }
 
     /// Posts raw bytes as JSON (for malformed-body tests).
-    pub async fn post_raw(&self, path: &str, token: Option<&str>, body: impl Into<reqwest::Body>) -> Answer {
-        let request = self.client.post(format!("{}/{path}", self.base)).header("content-type", "application/json").body(body);
+    pub async fn post_raw(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: impl Into<reqwest::Body>,
+    ) -> Answer {
+        let request = self
+            .client
+            .post(format!("{}/{path}", self.base))
+            .header("content-type", "application/json")
+            .body(body);
         self.send(request, token).await
     }
 
     pub async fn login_answer(&self, user_name: &str, password: &str) -> Answer {
-        self.post("user/login", None, serde_json::json!({ "user_name": user_name, "password": password })).await
+        self.post(
+            "user/login",
+            None,
+            serde_json::json!({ "user_name": user_name, "password": password }),
+        )
+        .await
     }
 
     /// Sends a log-in on a task of its own, so that many of them are on the wire at once
@@ -253,7 +299,8 @@ impl TestApp {
             let status = response.status();
             let headers = response.headers().clone();
             let text = response.text().await.expect("body read");
-            let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+            let body = serde_json::from_str(&text)
+                .unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
             Answer { status, body, headers }
         })
     }
@@ -286,7 +333,9 @@ impl TestApp {
 
     /// The id of a user by name, through the operator list.
     pub async fn user_id(&self, admin_token: &str, user_name: &str) -> i64 {
-        let answer = self.post("admin/user/list", Some(admin_token), serde_json::json!({ "limit": 100 })).await;
+        let answer = self
+            .post("admin/user/list", Some(admin_token), serde_json::json!({ "limit": 100 }))
+            .await;
         answer.expect(200);
         answer.data()["rows"]
             .as_array()
@@ -299,7 +348,12 @@ impl TestApp {
     }
 
     /// Creates a user as `operator` and returns (id, token after the forced password change).
-    pub async fn new_user(&self, operator_token: &str, user_name: &str, role: &str) -> (i64, String) {
+    pub async fn new_user(
+        &self,
+        operator_token: &str,
+        user_name: &str,
+        role: &str,
+    ) -> (i64, String) {
         let answer = self
             .post(
                 "admin/user/create",
@@ -322,13 +376,29 @@ impl TestApp {
 
     /// Creates a market as the admin on `match_id` (`body` as `admin/market/create` takes it)
     /// and opens it; returns (market_id, selection ids).
-    pub async fn open_market(&self, admin_token: &str, match_id: i64, mut body: serde_json::Value) -> (i64, Vec<i64>) {
+    pub async fn open_market(
+        &self,
+        admin_token: &str,
+        match_id: i64,
+        mut body: serde_json::Value,
+    ) -> (i64, Vec<i64>) {
         body["match_id"] = serde_json::json!(match_id);
         let created = self.post("admin/market/create", Some(admin_token), body).await;
         created.expect(200);
         let market_id = created.data()["market_id"].as_i64().unwrap();
-        let selections = created.data()["selection_ids"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
-        self.post("admin/market/status", Some(admin_token), serde_json::json!({ "market_id": market_id, "status": "open" })).await.expect(200);
+        let selections = created.data()["selection_ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_i64().unwrap())
+            .collect();
+        self.post(
+            "admin/market/status",
+            Some(admin_token),
+            serde_json::json!({ "market_id": market_id, "status": "open" }),
+        )
+        .await
+        .expect(200);
         (market_id, selections)
     }
 
@@ -370,13 +440,23 @@ macro_rules! both_databases {
 }
 
 /// Reads SSE events from a streaming response until one satisfies `done` (or times out).
-pub async fn read_until(response: &mut reqwest::Response, buffer: &mut String, done: impl Fn(&str, &Value) -> bool) -> (String, Value) {
+pub async fn read_until(
+    response: &mut reqwest::Response,
+    buffer: &mut String,
+    done: impl Fn(&str, &Value) -> bool,
+) -> (String, Value) {
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
         while let Some(end) = buffer.find("\n\n") {
             let block: String = buffer.drain(..end + 2).collect();
-            let event = block.lines().find_map(|l| l.strip_prefix("event:")).map(str::trim).unwrap_or("message").to_string();
-            let data: String = block.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim).collect();
+            let event = block
+                .lines()
+                .find_map(|l| l.strip_prefix("event:"))
+                .map(str::trim)
+                .unwrap_or("message")
+                .to_string();
+            let data: String =
+                block.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim).collect();
             if data.is_empty() {
                 continue;
             }
@@ -385,7 +465,11 @@ pub async fn read_until(response: &mut reqwest::Response, buffer: &mut String, d
                 return (event, value);
             }
         }
-        let chunk = tokio::time::timeout_at(deadline, response.chunk()).await.expect("an event in time").unwrap().expect("stream open");
+        let chunk = tokio::time::timeout_at(deadline, response.chunk())
+            .await
+            .expect("an event in time")
+            .unwrap()
+            .expect("stream open");
         buffer.push_str(&String::from_utf8_lossy(&chunk));
     }
 }

@@ -44,16 +44,30 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
 
     // An in-play cricket match, played ball by ball.
     let cricket = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
-    let match_id = cricket.data().as_array().unwrap().iter().find(|m| m["in_play"] == true).expect("a cricket match in play")["match_id"]
+    let match_id = cricket
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["in_play"] == true)
+        .expect("a cricket match in play")["match_id"]
         .as_i64()
         .unwrap();
     let (_, opening) = markets(&app, &demo, match_id).await;
     let line_of = |market: &Value| (market["line_no"].clone(), market["line_yes"].clone());
-    let opening_lines: HashMap<i64, (Value, Value)> =
-        opening.iter().filter(|m| m["type"] == "fancy").map(|m| (m["market_id"].as_i64().unwrap(), line_of(m))).collect();
+    let opening_lines: HashMap<i64, (Value, Value)> = opening
+        .iter()
+        .filter(|m| m["type"] == "fancy")
+        .map(|m| (m["market_id"].as_i64().unwrap(), line_of(m)))
+        .collect();
     assert_eq!(opening_lines.len(), 2, "two fancies: {opening:?}");
     let rates_of = |markets: &[Value]| -> Vec<Value> {
-        markets.iter().filter(|m| m["type"] == "bookmaker").flat_map(|m| m["runners"].as_array().unwrap().clone()).map(|r| r["back"].clone()).collect()
+        markets
+            .iter()
+            .filter(|m| m["type"] == "bookmaker")
+            .flat_map(|m| m["runners"].as_array().unwrap().clone())
+            .map(|r| r["back"].clone())
+            .collect()
     };
     let opening_rates = rates_of(&opening);
     let started = Instant::now();
@@ -73,9 +87,13 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
             if let Some(opening) = opening_lines.get(&id) {
                 if market["status"] != "closed" && line_of(market) != *opening {
                     line_moved = true;
-                    let (no, yes) = (market["line_no"].as_i64().unwrap(), market["line_yes"].as_i64().unwrap());
+                    let (no, yes) =
+                        (market["line_no"].as_i64().unwrap(), market["line_yes"].as_i64().unwrap());
                     assert_eq!(yes, no + 1, "Yes is one run above No: {market}");
-                    assert_eq!((market["rate_no"].as_i64(), market["rate_yes"].as_i64()), (Some(100), Some(100)));
+                    assert_eq!(
+                        (market["rate_no"].as_i64(), market["rate_yes"].as_i64()),
+                        (Some(100), Some(100))
+                    );
                 }
             }
         }
@@ -88,11 +106,16 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
     let (race_id, race_name) = 'found: loop {
         in_time(started, "a race open for bets");
         for sport_id in [4339, 7] {
-            let races = app.post("match/getMatches", Some(&demo), json!({ "sport_id": sport_id })).await;
+            let races =
+                app.post("match/getMatches", Some(&demo), json!({ "sport_id": sport_id })).await;
             for race in races.data().as_array().unwrap().iter().filter(|r| r["in_play"] == false) {
                 let race_id = race["match_id"].as_i64().unwrap();
                 let (_, race_markets) = markets(&app, &demo, race_id).await;
-                let Some(win) = race_markets.iter().find(|m| m["type"] == "win" && m["status"] == "open") else { continue };
+                let Some(win) =
+                    race_markets.iter().find(|m| m["type"] == "win" && m["status"] == "open")
+                else {
+                    continue;
+                };
                 // The feed creates the place market just after the win market: a race caught
                 // between the two is looked at again on the next pass (and a feed that never
                 // made place markets runs this loop out of time).
@@ -103,7 +126,9 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
                     .as_array()
                     .unwrap()
                     .iter()
-                    .filter_map(|r| r["back"][0]["price"].as_f64().map(|p| (r["selection_id"].clone(), p)))
+                    .filter_map(|r| {
+                        r["back"][0]["price"].as_f64().map(|p| (r["selection_id"].clone(), p))
+                    })
                     .min_by(|a, b| a.1.total_cmp(&b.1))
                 else {
                     continue;
@@ -124,10 +149,16 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
     let started = Instant::now();
     let mut went_in_play = false;
     loop {
-        in_time(started, &format!("{race_name} to go off and be settled (in play seen: {went_in_play})"));
+        in_time(
+            started,
+            &format!("{race_name} to go off and be settled (in play seen: {went_in_play})"),
+        );
         let (race, race_markets) = markets(&app, &demo, race_id).await;
         went_in_play |= race["in_play"] == true;
-        let settled = race_markets.iter().filter(|m| m["type"] == "win" || m["type"] == "place").all(|m| m["status"] == "closed");
+        let settled = race_markets
+            .iter()
+            .filter(|m| m["type"] == "win" || m["type"] == "place")
+            .all(|m| m["status"] == "closed");
         if settled {
             break;
         }
@@ -136,11 +167,17 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
     assert!(went_in_play, "{race_name} was in play at the off");
 
     // The settlement is in the demo client's statement.
-    let statement = app.post("report/accountStatement", Some(&demo), json!({ "type": "sports" })).await;
+    let statement =
+        app.post("report/accountStatement", Some(&demo), json!({ "type": "sports" })).await;
     statement.expect(200);
     let rows = statement.data()["rows"].as_array().unwrap();
-    let settlement = rows.iter().find(|row| row["description"].as_str().unwrap().starts_with(&format!("{race_name} / Win")));
-    assert!(settlement.is_some_and(|row| row["kind"] == "settlement"), "{race_name} settled in the statement: {rows:?}");
+    let settlement = rows.iter().find(|row| {
+        row["description"].as_str().unwrap().starts_with(&format!("{race_name} / Win"))
+    });
+    assert!(
+        settlement.is_some_and(|row| row["kind"] == "settlement"),
+        "{race_name} settled in the statement: {rows:?}"
+    );
 
     app.assert_ledger_sound(&admin).await;
 }

@@ -9,14 +9,21 @@ async fn malformed_and_mistyped_bodies_get_400_with_the_envelope(app: TestApp) {
     let syntax = app.post_raw("user/login", None, "{\"user_name\": ").await;
     syntax.expect(400);
     assert!(syntax.message().contains("not valid JSON"), "{}", syntax.message());
-    let trailing = app.post_raw("user/login", None, "{\"user_name\": \"a\", \"password\": \"b\"} junk").await;
+    let trailing =
+        app.post_raw("user/login", None, "{\"user_name\": \"a\", \"password\": \"b\"} junk").await;
     trailing.expect(400);
     let wrong_type = app.post("user/login", None, json!({ "user_name": 5, "password": "x" })).await;
     wrong_type.expect(400);
-    assert!(wrong_type.field_error("user_name").contains("expected a string"), "{}", wrong_type.body);
+    assert!(
+        wrong_type.field_error("user_name").contains("expected a string"),
+        "{}",
+        wrong_type.body
+    );
     let not_object = app.post("user/login", None, json!([1, 2])).await;
     not_object.expect(400);
-    let overlong = app.post("user/login", None, json!({ "user_name": "u".repeat(10_000), "password": "x" })).await;
+    let overlong = app
+        .post("user/login", None, json!({ "user_name": "u".repeat(10_000), "password": "x" }))
+        .await;
     overlong.expect(400);
     assert!(overlong.field_error("user_name").contains("at most 64"));
 }
@@ -33,9 +40,16 @@ async fn ids_written_as_whole_floats_are_taken_and_fractions_refused(app: TestAp
     app.post_raw("match/matchDetail", Some(&token), body).await.expect(200);
     let exponent = format!(r#"{{"match_id": {match_id}e0}}"#);
     app.post_raw("match/matchDetail", Some(&token), exponent).await.expect(200);
-    let fraction = app.post_raw("match/matchDetail", Some(&token), format!(r#"{{"match_id": {match_id}.5}}"#)).await;
+    let fraction = app
+        .post_raw("match/matchDetail", Some(&token), format!(r#"{{"match_id": {match_id}.5}}"#))
+        .await;
     fraction.expect(400);
-    assert_eq!(fraction.field_error("match_id"), format!("Expected a whole number, not {match_id}.5."), "{}", fraction.body);
+    assert_eq!(
+        fraction.field_error("match_id"),
+        format!("Expected a whole number, not {match_id}.5."),
+        "{}",
+        fraction.body
+    );
 }
 both_databases!(ids_written_as_whole_floats_are_taken_and_fractions_refused);
 
@@ -43,12 +57,24 @@ both_databases!(ids_written_as_whole_floats_are_taken_and_fractions_refused);
 /// databases, never a 500 (the fuzzer found `casino/round` and `report/casinoResult`).
 async fn text_holding_nul_is_a_400_naming_the_field(app: TestApp) {
     let token = app.demo().await;
-    for (path, field) in [("casino/round", "round_id"), ("report/casinoResult", "game_code"), ("match/searchByMatchNameHeader", "search")] {
-        let answer = app.post_raw(path, Some(&token), format!(r#"{{"{field}": "x\u0000y"}}"#)).await;
+    for (path, field) in [
+        ("casino/round", "round_id"),
+        ("report/casinoResult", "game_code"),
+        ("match/searchByMatchNameHeader", "search"),
+    ] {
+        let answer =
+            app.post_raw(path, Some(&token), format!(r#"{{"{field}": "x\u0000y"}}"#)).await;
         answer.expect(400);
-        assert_eq!(answer.field_error(field), format!("{field} may not contain the character U+0000."), "{path}: {}", answer.body);
+        assert_eq!(
+            answer.field_error(field),
+            format!("{field} may not contain the character U+0000."),
+            "{path}: {}",
+            answer.body
+        );
     }
-    let login = app.post_raw("user/login", None, r#"{"user_name": "demo\u0000", "password": "Demo@1234"}"#).await;
+    let login = app
+        .post_raw("user/login", None, r#"{"user_name": "demo\u0000", "password": "Demo@1234"}"#)
+        .await;
     login.expect(400);
 }
 both_databases!(text_holding_nul_is_a_400_naming_the_field);
@@ -91,25 +117,50 @@ async fn health_openapi_and_web_root(app: TestApp) {
     let health = app.get("health", None).await;
     health.expect(200);
     assert_eq!(health.data()["database"], "ok");
-    let openapi: serde_json::Value =
-        app.client.get(format!("{}/openapi.json", app.base)).send().await.unwrap().json().await.unwrap();
+    let openapi: serde_json::Value = app
+        .client
+        .get(format!("{}/openapi.json", app.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert!(openapi["openapi"].as_str().unwrap().starts_with("3."));
     let paths = openapi["paths"].as_object().unwrap();
     for path in [
-        "/api/user/login", "/api/user/signup", "/api/user/logout", "/api/user/changePassword",
-        "/api/user/getUserBalance", "/api/user/getButtonValue", "/api/user/setButtonValue",
-        "/api/globalSetting/getGlobalSetting", "/api/sport/getSports", "/api/series/getSeriesHeader",
-        "/api/series/getSeries", "/api/match/getMatches", "/api/match/searchByMatchNameHeader",
-        "/api/match/getCupsForMenu", "/api/casino/getCasinoSport", "/api/bet/getExposureDetail", "/api/health",
-        "/api/admin/user/create", "/api/admin/user/transfer", "/api/admin/user/lock", "/api/admin/settings",
-        "/api/admin/sport/create", "/api/admin/series/create", "/api/admin/match/create",
+        "/api/user/login",
+        "/api/user/signup",
+        "/api/user/logout",
+        "/api/user/changePassword",
+        "/api/user/getUserBalance",
+        "/api/user/getButtonValue",
+        "/api/user/setButtonValue",
+        "/api/globalSetting/getGlobalSetting",
+        "/api/sport/getSports",
+        "/api/series/getSeriesHeader",
+        "/api/series/getSeries",
+        "/api/match/getMatches",
+        "/api/match/searchByMatchNameHeader",
+        "/api/match/getCupsForMenu",
+        "/api/casino/getCasinoSport",
+        "/api/bet/getExposureDetail",
+        "/api/health",
+        "/api/admin/user/create",
+        "/api/admin/user/transfer",
+        "/api/admin/user/lock",
+        "/api/admin/settings",
+        "/api/admin/sport/create",
+        "/api/admin/series/create",
+        "/api/admin/match/create",
     ] {
         assert!(paths.contains_key(path), "{path} missing from the OpenAPI document");
     }
     assert!(paths["/api/user/login"].get("post").is_some());
     assert!(openapi["components"]["securitySchemes"]["bearer"].is_object());
     // Without a web build the root explains how to make one.
-    let root = app.client.get(app.base.trim_end_matches("/api").to_string() + "/").send().await.unwrap();
+    let root =
+        app.client.get(app.base.trim_end_matches("/api").to_string() + "/").send().await.unwrap();
     assert_eq!(root.status().as_u16(), 200);
     assert_eq!(root.headers()["x-frame-options"], "DENY");
     assert!(root.text().await.unwrap().contains("make run"));
@@ -152,7 +203,9 @@ fn find_tuples(value: &serde_json::Value, at: &str, found: &mut Vec<String>) {
 }
 
 fn needs_bearer(operation: &serde_json::Value) -> bool {
-    operation["security"].as_array().is_some_and(|all| all.iter().any(|s| s.get("bearer").is_some()))
+    operation["security"]
+        .as_array()
+        .is_some_and(|all| all.iter().any(|s| s.get("bearer").is_some()))
 }
 
 /// The document tells the truth about what the extractors answer on every route: the 400 of a
@@ -170,10 +223,16 @@ async fn the_openapi_document_lists_the_400_and_401_every_route_can_answer(app: 
             assert!(responses.contains_key("400"), "{method} {path} takes a body but lists no 400");
         }
         if needs_bearer(operation) {
-            assert!(responses.contains_key("401"), "{method} {path} needs a token but lists no 401");
+            assert!(
+                responses.contains_key("401"),
+                "{method} {path} needs a token but lists no 401"
+            );
         }
         for (status, response) in responses.iter().filter(|(status, _)| status.starts_with('4')) {
-            assert!(response["content"]["application/json"]["schema"].is_object(), "{method} {path} {status} has no body: {response}");
+            assert!(
+                response["content"]["application/json"]["schema"].is_object(),
+                "{method} {path} {status} has no body: {response}"
+            );
         }
     }
     let secured = all.iter().filter(|(_, _, op)| needs_bearer(op)).count();
@@ -195,7 +254,12 @@ async fn the_openapi_document_lists_the_400_and_401_every_route_can_answer(app: 
     app.post_raw("bet/placeBet", Some(&token), "{").await.expect(400);
     let ticket = app.post("stream/ticket", Some(&token), json!({})).await;
     let ticket = ticket.data()["ticket"].as_str().unwrap().to_string();
-    let response = app.client.get(format!("{}/stream?casino=teen20&ticket={ticket}", app.base)).send().await.unwrap();
+    let response = app
+        .client
+        .get(format!("{}/stream?casino=teen20&ticket={ticket}", app.base))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.headers()["content-type"], "text/event-stream");
 }
 both_databases!(the_openapi_document_lists_the_400_and_401_every_route_can_answer);
@@ -204,7 +268,13 @@ both_databases!(the_openapi_document_lists_the_400_and_401_every_route_can_answe
 /// lists 428 on (all but log-out, change-password and the balance poll).
 async fn the_openapi_document_lists_428_where_a_password_change_comes_first(app: TestApp) {
     let admin = app.admin().await;
-    app.post("admin/user/create", Some(&admin), json!({ "user_name": "newbie", "password": "First@123", "role": "client" })).await.expect(200);
+    app.post(
+        "admin/user/create",
+        Some(&admin),
+        json!({ "user_name": "newbie", "password": "First@123", "role": "client" }),
+    )
+    .await
+    .expect(200);
     let token = app.login("newbie", "First@123").await;
     let openapi = openapi(&app).await;
     let mut checked = 0;
@@ -214,9 +284,18 @@ async fn the_openapi_document_lists_428_where_a_password_change_comes_first(app:
             continue;
         }
         let call = path.trim_start_matches("/api/");
-        let answer = if method == "GET" { app.get(call, Some(&token)).await } else { app.post(call, Some(&token), json!({})).await };
+        let answer = if method == "GET" {
+            app.get(call, Some(&token)).await
+        } else {
+            app.post(call, Some(&token), json!({})).await
+        };
         let documented = operation["responses"].get("428").is_some();
-        assert_eq!(answer.status.as_u16() == 428, documented, "{method} {path}: answered {}, 428 documented: {documented}", answer.status);
+        assert_eq!(
+            answer.status.as_u16() == 428,
+            documented,
+            "{method} {path}: answered {}, 428 documented: {documented}",
+            answer.status
+        );
         checked += 1;
     }
     assert!(checked > 40, "{checked} calls checked");
@@ -229,10 +308,18 @@ async fn the_operator_conflicts_are_in_the_openapi_document(app: TestApp) {
     let admin = app.admin().await;
     let admin_id = app.user_id(&admin, "admin").await;
     let openapi = openapi(&app).await;
-    let lock = app.post("admin/user/lock", Some(&admin), json!({ "user_id": admin_id, "locked": 1 })).await;
+    let lock = app
+        .post("admin/user/lock", Some(&admin), json!({ "user_id": admin_id, "locked": 1 }))
+        .await;
     lock.expect(409);
     assert!(openapi["paths"]["/api/admin/user/lock"]["post"]["responses"]["409"].is_object());
-    let transfer = app.post("admin/user/transfer", Some(&admin), json!({ "user_id": admin_id, "amount": 1, "direction": "deposit" })).await;
+    let transfer = app
+        .post(
+            "admin/user/transfer",
+            Some(&admin),
+            json!({ "user_id": admin_id, "amount": 1, "direction": "deposit" }),
+        )
+        .await;
     transfer.expect(409);
     assert!(openapi["paths"]["/api/admin/user/transfer"]["post"]["responses"]["409"].is_object());
 }

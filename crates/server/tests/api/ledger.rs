@@ -13,15 +13,34 @@ use serde_json::json;
 const HUNDRED: i64 = 100_00;
 const THOUSAND: i64 = 1_000_00;
 
-async fn transfer(app: &TestApp, token: &str, user_id: i64, amount_minor: i64, direction: &str) -> Answer {
+async fn transfer(
+    app: &TestApp,
+    token: &str,
+    user_id: i64,
+    amount_minor: i64,
+    direction: &str,
+) -> Answer {
     let amount = format!("{}.{:02}", amount_minor / 100, amount_minor % 100);
-    app.post("admin/user/transfer", Some(token), json!({ "user_id": user_id, "amount": amount, "direction": direction })).await
+    app.post(
+        "admin/user/transfer",
+        Some(token),
+        json!({ "user_id": user_id, "amount": amount, "direction": direction }),
+    )
+    .await
 }
 
 /// Fires `count` identical transfers at once and returns how many got 200 and how many 422;
 /// any other status fails the test.
-async fn concurrent_transfers(app: &TestApp, token: &str, user_id: i64, amount_minor: i64, direction: &str, count: usize) -> (usize, usize) {
-    let answers = join_all((0..count).map(|_| transfer(app, token, user_id, amount_minor, direction))).await;
+async fn concurrent_transfers(
+    app: &TestApp,
+    token: &str,
+    user_id: i64,
+    amount_minor: i64,
+    direction: &str,
+    count: usize,
+) -> (usize, usize) {
+    let answers =
+        join_all((0..count).map(|_| transfer(app, token, user_id, amount_minor, direction))).await;
     let mut ok = 0;
     let mut refused = 0;
     for answer in &answers {
@@ -64,9 +83,18 @@ async fn users(app: &TestApp, admin: &str) -> BTreeMap<i64, (i64, i64)> {
     let answer = app.post("admin/user/list", Some(admin), json!({ "limit": 100 })).await;
     answer.expect(200);
     let rows = answer.data()["rows"].as_array().unwrap();
-    assert_eq!(answer.data()["total"].as_i64().unwrap(), rows.len() as i64, "all users fit in one page");
+    assert_eq!(
+        answer.data()["total"].as_i64().unwrap(),
+        rows.len() as i64,
+        "all users fit in one page"
+    );
     rows.iter()
-        .map(|row| (row["user_id"].as_i64().unwrap(), (row["parent_id"].as_i64().unwrap(), minor(&row["balance"]))))
+        .map(|row| {
+            (
+                row["user_id"].as_i64().unwrap(),
+                (row["parent_id"].as_i64().unwrap(), minor(&row["balance"])),
+            )
+        })
         .collect()
 }
 
@@ -83,7 +111,11 @@ async fn twenty_concurrent_deposits_never_overdraw_the_parent(app: TestApp) {
     // The agent has nothing left to give.
     let answer = transfer(&app, &agent, client_id, 1, "deposit").await;
     answer.expect(422);
-    assert!(answer.message().contains("pool_agent has only 0.00 available"), "{}", answer.message());
+    assert!(
+        answer.message().contains("pool_agent has only 0.00 available"),
+        "{}",
+        answer.message()
+    );
 }
 both_databases!(twenty_concurrent_deposits_never_overdraw_the_parent);
 
@@ -91,7 +123,8 @@ async fn twenty_concurrent_withdrawals_never_overdraw_the_client(app: TestApp) {
     let admin = app.admin().await;
     let (_, agent, client_id, client) = pool(&app, &admin, THOUSAND).await;
 
-    let (ok, refused) = concurrent_transfers(&app, &agent, client_id, HUNDRED, "withdraw", 20).await;
+    let (ok, refused) =
+        concurrent_transfers(&app, &agent, client_id, HUNDRED, "withdraw", 20).await;
     assert_eq!((ok, refused), (10, 10), "1,000.00 covers exactly ten withdrawals of 100.00");
     assert_eq!(app.balance_minor(&client).await, 0);
     assert_eq!(app.balance_minor(&agent).await, THOUSAND);
@@ -105,7 +138,9 @@ async fn concurrent_deposits_and_withdrawals_on_one_client_add_up(app: TestApp) 
 
     // 10 deposits and 10 withdrawals of 50.00 at once: the client starts with 500.00 and the
     // agent with 500.00, so neither side can run out whatever the order.
-    let requests = (0..20).map(|i| transfer(&app, &agent, client_id, 50_00, if i % 2 == 0 { "deposit" } else { "withdraw" }));
+    let requests = (0..20).map(|i| {
+        transfer(&app, &agent, client_id, 50_00, if i % 2 == 0 { "deposit" } else { "withdraw" })
+    });
     for answer in join_all(requests).await {
         answer.expect(200);
     }
@@ -135,7 +170,11 @@ fn mix(people: usize) -> Vec<Step> {
     (0..30)
         .map(|i| {
             let who = next() as usize % people;
-            let amount = if i % 5 == 4 { 40_000_000_00 + next() as i64 % 100_000_00 } else { 1 + next() as i64 % 2_000_00 };
+            let amount = if i % 5 == 4 {
+                40_000_000_00 + next() as i64 % 100_000_00
+            } else {
+                1 + next() as i64 % 2_000_00
+            };
             match i % 3 {
                 0 => Step::Deposit(who, amount),
                 1 => Step::Withdraw(who, amount),
@@ -176,7 +215,13 @@ async fn every_chip_issued_is_held_by_a_user_after_a_mix_of_transfers(app: TestA
             }
             Step::Mint(amount) => {
                 let amount_text = format!("{}.{:02}", amount / 100, amount % 100);
-                (app.post("admin/chips/mint", Some(&admin), json!({ "amount": amount_text })).await, None, admin_id, amount)
+                (
+                    app.post("admin/chips/mint", Some(&admin), json!({ "amount": amount_text }))
+                        .await,
+                    None,
+                    admin_id,
+                    amount,
+                )
             }
         };
         let affordable = debited.is_none_or(|from| model[&from].1 >= amount);
@@ -192,14 +237,24 @@ async fn every_chip_issued_is_held_by_a_user_after_a_mix_of_transfers(app: TestA
             refused += 1;
         }
     }
-    assert!(succeeded >= 20 && refused >= 2, "the mix should both succeed and fail: {succeeded} ok, {refused} refused");
+    assert!(
+        succeeded >= 20 && refused >= 2,
+        "the mix should both succeed and fail: {succeeded} ok, {refused} refused"
+    );
 
     let after = users(&app, &admin).await;
     assert_eq!(after, model, "every balance is what the steps predict");
     let issued = chips_issued(&app, &admin).await;
-    let minted: i64 = mix(people.len()).iter().map(|step| if let Step::Mint(amount) = step { *amount } else { 0 }).sum();
+    let minted: i64 = mix(people.len())
+        .iter()
+        .map(|step| if let Step::Mint(amount) = step { *amount } else { 0 })
+        .sum();
     assert_eq!(issued, issued_before + minted);
-    assert_eq!(after.values().map(|(_, balance)| balance).sum::<i64>(), issued, "the users hold every chip issued");
+    assert_eq!(
+        after.values().map(|(_, balance)| balance).sum::<i64>(),
+        issued,
+        "the users hold every chip issued"
+    );
     app.assert_ledger_sound(&admin).await;
 }
 both_databases!(every_chip_issued_is_held_by_a_user_after_a_mix_of_transfers);
@@ -212,11 +267,13 @@ async fn an_exposure_that_is_not_the_sum_of_its_markets_is_reported(app: TestApp
     app.assert_ledger_sound(&admin).await;
     let demo_id = app.user_id(&admin, "demo").await;
     let store = backlay_store::Store::connect(app.database_url()).await.unwrap();
-    sqlx::query("UPDATE ledger_accounts SET exposure_minor = exposure_minor + 1 WHERE user_id = $1")
-        .bind(demo_id)
-        .execute(store.pool())
-        .await
-        .unwrap();
+    sqlx::query(
+        "UPDATE ledger_accounts SET exposure_minor = exposure_minor + 1 WHERE user_id = $1",
+    )
+    .bind(demo_id)
+    .execute(store.pool())
+    .await
+    .unwrap();
     let check = app.get("admin/ledger/check", Some(&admin)).await;
     check.expect(200);
     assert_eq!(check.data()["sound"], false, "{}", check.body);

@@ -16,7 +16,8 @@ const DEMO_START: i64 = 100_000_00;
 const IFSC: &str = "HDFC0001234";
 
 async fn deposit(app: &TestApp, token: &str, amount: Value, reference: &str) -> Answer {
-    app.post("payment/deposit", Some(token), json!({ "amount": amount, "reference": reference })).await
+    app.post("payment/deposit", Some(token), json!({ "amount": amount, "reference": reference }))
+        .await
 }
 
 async fn withdraw(app: &TestApp, token: &str, amount: Value) -> Answer {
@@ -29,11 +30,21 @@ async fn withdraw(app: &TestApp, token: &str, amount: Value) -> Answer {
 }
 
 async fn approve(app: &TestApp, token: &str, request_id: i64) -> Answer {
-    app.post("admin/payment/approve", Some(token), json!({ "request_id": request_id, "remark": "Received" })).await
+    app.post(
+        "admin/payment/approve",
+        Some(token),
+        json!({ "request_id": request_id, "remark": "Received" }),
+    )
+    .await
 }
 
 async fn reject(app: &TestApp, token: &str, request_id: i64, remark: &str) -> Answer {
-    app.post("admin/payment/reject", Some(token), json!({ "request_id": request_id, "remark": remark })).await
+    app.post(
+        "admin/payment/reject",
+        Some(token),
+        json!({ "request_id": request_id, "remark": remark }),
+    )
+    .await
 }
 
 /// Sends a request that must be accepted and returns its id.
@@ -46,14 +57,19 @@ fn created(answer: &Answer) -> i64 {
 
 /// The caller's payment statement rows (first page of 100).
 async fn statement(app: &TestApp, token: &str) -> Vec<Value> {
-    let answer = app.post("report/paymentStatement", Some(token), json!({ "page": 1, "limit": 100 })).await;
+    let answer =
+        app.post("report/paymentStatement", Some(token), json!({ "page": 1, "limit": 100 })).await;
     answer.expect(200);
     assert_eq!(answer.data()["page"], 1);
     answer.data()["rows"].as_array().unwrap().clone()
 }
 
 async fn statement_row(app: &TestApp, token: &str, request_id: i64) -> Value {
-    statement(app, token).await.into_iter().find(|row| row["request_id"] == request_id).expect("the request is in the statement")
+    statement(app, token)
+        .await
+        .into_iter()
+        .find(|row| row["request_id"] == request_id)
+        .expect("the request is in the statement")
 }
 
 /// The operator's list, optionally of one status.
@@ -68,7 +84,11 @@ async fn operator_list(app: &TestApp, token: &str, status: Option<&str>) -> Vec<
 }
 
 async fn request_status(app: &TestApp, operator: &str, request_id: i64) -> String {
-    let row = operator_list(app, operator, None).await.into_iter().find(|row| row["request_id"] == request_id).expect("listed");
+    let row = operator_list(app, operator, None)
+        .await
+        .into_iter()
+        .find(|row| row["request_id"] == request_id)
+        .expect("listed");
     row["status"].as_str().unwrap().to_string()
 }
 
@@ -105,7 +125,8 @@ async fn a_deposit_approved_by_the_agent_moves_chips_from_agent_to_client(app: T
 
     // The agent sees it among its pending requests, with the reference to look for.
     let pending = operator_list(&app, &agent, Some("pending")).await;
-    let listed = pending.iter().find(|row| row["request_id"] == request_id).expect("listed for the agent");
+    let listed =
+        pending.iter().find(|row| row["request_id"] == request_id).expect("listed for the agent");
     assert_eq!(listed["user_name"], "demo");
     assert_eq!(listed["reference"], "UTR123456789012");
     assert_eq!(listed["account_number"], Value::Null);
@@ -127,11 +148,16 @@ async fn a_deposit_approved_by_the_agent_moves_chips_from_agent_to_client(app: T
     assert!(row["decided_at"].as_str().is_some_and(|d| d.ends_with('Z')), "{row}");
 
     // The account statement's line names the request; the operator's row names the transaction.
-    let answer = app.post("report/accountStatement", Some(&demo), json!({ "type": "deposit_withdraw" })).await;
+    let answer = app
+        .post("report/accountStatement", Some(&demo), json!({ "type": "deposit_withdraw" }))
+        .await;
     answer.expect(200);
     let line = &answer.data()["rows"][0];
     assert_eq!(minor(&line["credit"]), 500_25);
-    assert!(line["description"].as_str().unwrap().contains(&format!("payment request #{request_id}")), "{line}");
+    assert!(
+        line["description"].as_str().unwrap().contains(&format!("payment request #{request_id}")),
+        "{line}"
+    );
     let listed = operator_list(&app, &agent, Some("approved")).await;
     assert!(listed[0]["transaction_id"].as_i64().is_some(), "{}", listed[0]);
 
@@ -171,8 +197,14 @@ async fn a_withdrawal_approved_moves_chips_back_to_the_agent(app: TestApp) {
     assert_eq!(row["type"], "withdraw");
     assert_eq!(row["status"], "approved");
     let reference = row["reference"].as_str().unwrap();
-    assert!(reference.contains("HDFC Bank") && reference.contains("5678") && reference.contains(IFSC), "{reference}");
-    assert!(!reference.contains("50100012345678"), "the statement shortens the account number: {reference}");
+    assert!(
+        reference.contains("HDFC Bank") && reference.contains("5678") && reference.contains(IFSC),
+        "{reference}"
+    );
+    assert!(
+        !reference.contains("50100012345678"),
+        "the statement shortens the account number: {reference}"
+    );
     app.assert_ledger_sound(&admin).await;
 }
 both_databases!(a_withdrawal_approved_moves_chips_back_to_the_agent);
@@ -182,13 +214,21 @@ async fn a_withdrawal_over_the_available_balance_is_422(app: TestApp) {
 
     let answer = withdraw(&app, &demo, json!("100000.01")).await;
     answer.expect(422);
-    assert!(answer.message().contains("100000.00"), "names the available amount: {}", answer.message());
+    assert!(
+        answer.message().contains("100000.00"),
+        "names the available amount: {}",
+        answer.message()
+    );
 
     // Withdrawals already asked for count against what may still be asked.
     created(&withdraw(&app, &demo, json!(60_000)).await);
     let answer = withdraw(&app, &demo, json!(40_000.01)).await;
     answer.expect(422);
-    assert!(answer.message().contains("40000.00") && answer.message().contains("60000.00"), "{}", answer.message());
+    assert!(
+        answer.message().contains("40000.00") && answer.message().contains("60000.00"),
+        "{}",
+        answer.message()
+    );
     created(&withdraw(&app, &demo, json!(40_000)).await);
 
     assert_eq!(statement(&app, &demo).await.len(), 2, "refused requests are not stored");
@@ -203,9 +243,13 @@ async fn approval_checks_the_funds_again_and_leaves_a_refused_request_pending(ap
 
     // The client asks for all of it, then the agent takes most of it back by hand.
     let request_id = created(&withdraw(&app, &demo, json!(100_000)).await);
-    app.post("admin/user/transfer", Some(&agent), json!({ "user_id": demo_id, "amount": 99_000, "direction": "withdraw" }))
-        .await
-        .expect(200);
+    app.post(
+        "admin/user/transfer",
+        Some(&agent),
+        json!({ "user_id": demo_id, "amount": 99_000, "direction": "withdraw" }),
+    )
+    .await
+    .expect(200);
     let answer = approve(&app, &agent, request_id).await;
     answer.expect(422);
     assert!(answer.message().contains("demo has only 1000.00"), "{}", answer.message());
@@ -214,9 +258,13 @@ async fn approval_checks_the_funds_again_and_leaves_a_refused_request_pending(ap
 
     // A deposit the parent cannot cover: a fresh agent holding 100.00 and its client.
     let (pool_id, pool) = app.new_user(&admin, "pool", "agent").await;
-    app.post("admin/user/transfer", Some(&admin), json!({ "user_id": pool_id, "amount": 100, "direction": "deposit" }))
-        .await
-        .expect(200);
+    app.post(
+        "admin/user/transfer",
+        Some(&admin),
+        json!({ "user_id": pool_id, "amount": 100, "direction": "deposit" }),
+    )
+    .await
+    .expect(200);
     let (_, client) = app.new_user(&pool, "pool_client", "client").await;
     let request_id = created(&deposit(&app, &client, json!(500), "UTR-POOL-1").await);
     let answer = approve(&app, &pool, request_id).await;
@@ -227,13 +275,20 @@ async fn approval_checks_the_funds_again_and_leaves_a_refused_request_pending(ap
     assert_eq!(app.balance_minor(&pool).await, 100_00);
 
     // Once the agent has the chips, the same request goes through.
-    app.post("admin/user/transfer", Some(&admin), json!({ "user_id": pool_id, "amount": 400, "direction": "deposit" }))
-        .await
-        .expect(200);
+    app.post(
+        "admin/user/transfer",
+        Some(&admin),
+        json!({ "user_id": pool_id, "amount": 400, "direction": "deposit" }),
+    )
+    .await
+    .expect(200);
     approve(&app, &pool, request_id).await.expect(200);
     assert_eq!(app.balance_minor(&client).await, 500_00);
     assert_eq!(app.balance_minor(&pool).await, 0);
-    assert!(audit_actions(&app, &admin).await.iter().any(|row| row["action"] == "payment.approve_failed"));
+    assert!(audit_actions(&app, &admin)
+        .await
+        .iter()
+        .any(|row| row["action"] == "payment.approve_failed"));
     app.assert_ledger_sound(&admin).await;
 }
 both_databases!(approval_checks_the_funds_again_and_leaves_a_refused_request_pending);
@@ -310,7 +365,10 @@ async fn a_request_is_approved_once(app: TestApp) {
     // An approval and a rejection at once: one of them decides.
     let request_id = created(&deposit(&app, &demo, json!(50), "UTR-RACE-MIX").await);
     let before = app.balance_minor(&demo).await;
-    let (approved, rejected) = tokio::join!(approve(&app, &agent, request_id), reject(&app, &admin, request_id, "duplicate"));
+    let (approved, rejected) = tokio::join!(
+        approve(&app, &agent, request_id),
+        reject(&app, &admin, request_id, "duplicate")
+    );
     let statuses = [approved.status.as_u16(), rejected.status.as_u16()];
     assert!(statuses == [200, 409] || statuses == [409, 200], "{statuses:?}");
     let status = request_status(&app, &agent, request_id).await;
@@ -342,7 +400,9 @@ async fn only_the_parent_or_an_admin_decides(app: TestApp) {
 
     // The agent sees only its own clients' requests; the admin sees all and may decide any.
     let other_id = created(&deposit(&app, &client_b, json!(10), "UTR-PERM-2").await);
-    let ids = |rows: Vec<Value>| rows.iter().map(|row| row["request_id"].as_i64().unwrap()).collect::<Vec<_>>();
+    let ids = |rows: Vec<Value>| {
+        rows.iter().map(|row| row["request_id"].as_i64().unwrap()).collect::<Vec<_>>()
+    };
     assert_eq!(ids(operator_list(&app, &agent, None).await), vec![request_id]);
     assert_eq!(ids(operator_list(&app, &agent_b, None).await), vec![other_id]);
     assert_eq!(ids(operator_list(&app, &admin, None).await), vec![other_id, request_id]);
@@ -363,7 +423,10 @@ async fn requests_need_the_payment_gateway_and_a_parent(app: TestApp) {
     // The admin has no parent to ask.
     let answer = deposit(&app, &admin, json!(100), "UTR-ADMIN").await;
     answer.expect(422);
-    assert_eq!(answer.message(), "Deposits and withdrawals go through your agent, and this account has none.");
+    assert_eq!(
+        answer.message(),
+        "Deposits and withdrawals go through your agent, and this account has none."
+    );
 
     app.post("admin/settings", Some(&admin), json!({ "payment_gateway": 0 })).await.expect(200);
     let answer = deposit(&app, &demo, json!(100), "UTR-OFF-1").await;
@@ -385,7 +448,9 @@ both_databases!(requests_need_the_payment_gateway_and_a_parent);
 async fn invalid_fields_are_400_and_store_nothing(app: TestApp) {
     let demo = app.demo().await;
 
-    for (amount, problem) in [(json!(0), "more than 0"), (json!(-5), "more than 0"), (json!(10.005), "2 decimal")] {
+    for (amount, problem) in
+        [(json!(0), "more than 0"), (json!(-5), "more than 0"), (json!(10.005), "2 decimal")]
+    {
         let answer = deposit(&app, &demo, amount.clone(), "UTR-FIELDS").await;
         answer.expect(400);
         assert!(answer.field_error("amount").contains(problem), "{amount}: {}", answer.body);
@@ -404,9 +469,7 @@ async fn invalid_fields_are_400_and_store_nothing(app: TestApp) {
     answer.expect(400);
     assert!(answer.field_error("amount").contains("required"), "{}", answer.body);
 
-    let bank = |ifsc: &str, account_number: &str| {
-        json!({ "amount": 100, "account_holder": "Ravi Kumar", "bank_name": "HDFC Bank", "account_number": account_number, "ifsc": ifsc })
-    };
+    let bank = |ifsc: &str, account_number: &str| json!({ "amount": 100, "account_holder": "Ravi Kumar", "bank_name": "HDFC Bank", "account_number": account_number, "ifsc": ifsc });
     for ifsc in ["HDFC1001234", "HDF00001234", "HDFC000123", "HDFC00012345", "", "HDFC0-01234"] {
         let answer = app.post("payment/withdraw", Some(&demo), bank(ifsc, "50100012345678")).await;
         answer.expect(400);
@@ -415,7 +478,11 @@ async fn invalid_fields_are_400_and_store_nothing(app: TestApp) {
     for account_number in ["12345", "123456789012345678901", "12345X789", ""] {
         let answer = app.post("payment/withdraw", Some(&demo), bank(IFSC, account_number)).await;
         answer.expect(400);
-        assert!(answer.field_error("account_number").contains("6 to 20 digits"), "{account_number:?}: {}", answer.body);
+        assert!(
+            answer.field_error("account_number").contains("6 to 20 digits"),
+            "{account_number:?}: {}",
+            answer.body
+        );
     }
     // Every field's problem is named at once.
     let answer = app.post("payment/withdraw", Some(&demo), json!({ "amount": 0 })).await;
@@ -426,16 +493,27 @@ async fn invalid_fields_are_400_and_store_nothing(app: TestApp) {
 
     assert!(statement(&app, &demo).await.is_empty(), "nothing may be stored");
     // A lower-case IFSC is read as the code it is.
-    let answer = app.post("payment/withdraw", Some(&demo), bank("hdfc0001234", "50100012345678")).await;
+    let answer =
+        app.post("payment/withdraw", Some(&demo), bank("hdfc0001234", "50100012345678")).await;
     let request_id = created(&answer);
     let agent = app.agent().await;
-    let row = operator_list(&app, &agent, None).await.into_iter().find(|row| row["request_id"] == request_id).unwrap();
+    let row = operator_list(&app, &agent, None)
+        .await
+        .into_iter()
+        .find(|row| row["request_id"] == request_id)
+        .unwrap();
     assert_eq!(row["ifsc"], IFSC);
 
     // Operator bodies: a bad status filter, a missing request id, a long remark.
     app.post("admin/payment/list", Some(&agent), json!({ "status": "paid" })).await.expect(400);
     app.post("admin/payment/approve", Some(&agent), json!({})).await.expect(400);
-    let answer = app.post("admin/payment/approve", Some(&agent), json!({ "request_id": request_id, "remark": "x".repeat(201) })).await;
+    let answer = app
+        .post(
+            "admin/payment/approve",
+            Some(&agent),
+            json!({ "request_id": request_id, "remark": "x".repeat(201) }),
+        )
+        .await;
     answer.expect(400);
     assert!(answer.field_error("remark").contains("200"), "{}", answer.body);
     app.post("report/paymentStatement", Some(&demo), json!({ "limit": 101 })).await.expect(400);
@@ -466,7 +544,12 @@ async fn limits_on_open_requests_and_repeated_references(app: TestApp) {
 
     // An approved deposit's reference stays taken.
     let answer = app.post("admin/payment/list", Some(&agent), json!({ "status": "pending" })).await;
-    let second = answer.data()["rows"].as_array().unwrap().iter().find(|r| r["reference"] == "UTR-DUP-2").unwrap()["request_id"]
+    let second = answer.data()["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["reference"] == "UTR-DUP-2")
+        .unwrap()["request_id"]
         .as_i64()
         .unwrap();
     approve(&app, &agent, second).await.expect(200);
@@ -475,7 +558,14 @@ async fn limits_on_open_requests_and_repeated_references(app: TestApp) {
 both_databases!(limits_on_open_requests_and_repeated_references);
 
 async fn every_payment_call_needs_a_token(app: TestApp) {
-    for path in ["payment/deposit", "payment/withdraw", "report/paymentStatement", "admin/payment/list", "admin/payment/approve", "admin/payment/reject"] {
+    for path in [
+        "payment/deposit",
+        "payment/withdraw",
+        "report/paymentStatement",
+        "admin/payment/list",
+        "admin/payment/approve",
+        "admin/payment/reject",
+    ] {
         let answer = app.post(path, None, json!({})).await;
         answer.expect(401);
         let answer = app.post(path, Some("not-a-token"), json!({})).await;
@@ -495,13 +585,18 @@ async fn a_user_sees_only_their_own_requests(app: TestApp) {
 
     let rows = statement(&app, &demo).await;
     let ids: Vec<i64> = rows.iter().map(|row| row["request_id"].as_i64().unwrap()).collect();
-    assert_eq!(ids, mine.iter().rev().copied().collect::<Vec<_>>(), "own requests only, newest first");
+    assert_eq!(
+        ids,
+        mine.iter().rev().copied().collect::<Vec<_>>(),
+        "own requests only, newest first"
+    );
     let rows = statement(&app, &demo2).await;
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0]["request_id"], theirs);
 
     // Paging: {rows, total, page, limit}.
-    let answer = app.post("report/paymentStatement", Some(&demo), json!({ "page": 2, "limit": 2 })).await;
+    let answer =
+        app.post("report/paymentStatement", Some(&demo), json!({ "page": 2, "limit": 2 })).await;
     answer.expect(200);
     assert_eq!(answer.data()["total"], 3);
     assert_eq!(answer.data()["limit"], 2);
@@ -511,9 +606,24 @@ async fn a_user_sees_only_their_own_requests(app: TestApp) {
 both_databases!(a_user_sees_only_their_own_requests);
 
 async fn payment_calls_are_in_the_openapi_document(app: TestApp) {
-    let openapi: Value = app.client.get(format!("{}/openapi.json", app.base)).send().await.unwrap().json().await.unwrap();
+    let openapi: Value = app
+        .client
+        .get(format!("{}/openapi.json", app.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let paths = openapi["paths"].as_object().unwrap();
-    for path in ["/api/payment/deposit", "/api/payment/withdraw", "/api/report/paymentStatement", "/api/admin/payment/list", "/api/admin/payment/approve", "/api/admin/payment/reject"] {
+    for path in [
+        "/api/payment/deposit",
+        "/api/payment/withdraw",
+        "/api/report/paymentStatement",
+        "/api/admin/payment/list",
+        "/api/admin/payment/approve",
+        "/api/admin/payment/reject",
+    ] {
         assert!(paths[path]["post"].is_object(), "{path} missing from the OpenAPI document");
     }
 }

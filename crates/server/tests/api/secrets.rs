@@ -25,27 +25,18 @@ async fn raw(store: &Store, sql: &str) -> String {
 }
 
 async fn execute(store: &Store, sql: &str) {
-    sqlx::query(sql)
-        .execute(store.pool())
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    sqlx::query(sql).execute(store.pool()).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
 }
 
 /// Adds the outside provider `evo` with a game, as the console does; answers its secret.
 async fn add_evo(store: &Store) -> String {
-    let console = OperatorContext {
-        store,
-        actor: Actor::Console,
-        client_ip: None,
-    };
+    let console = OperatorContext { store, actor: Actor::Console, client_ip: None };
     let provider = AddProvider {
         code: "evo".into(),
         name: "Evolution".into(),
         launch_url: "https://games.example.com/launch".into(),
     };
-    let (_, secret) = operator::add_casino_provider(&console, provider)
-        .await
-        .unwrap();
+    let (_, secret) = operator::add_casino_provider(&console, provider).await.unwrap();
     let game = AddWorldCasinoGame {
         provider_code: "evo".into(),
         game_code: "lightning".into(),
@@ -54,9 +45,7 @@ async fn add_evo(store: &Store) -> String {
         sub_provider_name: String::new(),
         url_thumb: String::new(),
     };
-    operator::add_world_casino_game(&console, game)
-        .await
-        .unwrap();
+    operator::add_world_casino_game(&console, game).await.unwrap();
     secret
 }
 
@@ -65,10 +54,7 @@ async fn evo_balance(app: &TestApp, user_token: &str, secret: &str) -> crate::co
     let token = query_param(&launch_url(app, user_token, "evo-lightning").await, "token");
     wallet(
         app,
-        &Provider {
-            code: "evo".into(),
-            secret: secret.into(),
-        },
+        &Provider { code: "evo".into(), secret: secret.into() },
         "balance",
         json!({ "token": token }),
     )
@@ -81,39 +67,20 @@ async fn the_rows_hold_no_clear_secret_and_everything_still_works(app: TestApp) 
     let s = clear_of_step_edge().await;
     let totp = enable(&app, &demo, s - 1).await;
     let evo_secret = add_evo(&store).await;
-    let builtin_secret = store
-        .builtin_casino_provider()
-        .await
-        .unwrap()
-        .unwrap()
-        .hmac_secret;
+    let builtin_secret = store.builtin_casino_provider().await.unwrap().unwrap().hmac_secret;
 
     // What a dump shows: sealed values, none holding the secret.
-    let demo_row = raw(
-        &store,
-        "SELECT totp_secret FROM users WHERE user_name = 'demo'",
-    )
-    .await;
-    let evo_row = raw(
-        &store,
-        "SELECT hmac_secret FROM casino_providers WHERE code = 'evo'",
-    )
-    .await;
-    let builtin_row = raw(
-        &store,
-        "SELECT hmac_secret FROM casino_providers WHERE code = 'backlay'",
-    )
-    .await;
+    let demo_row = raw(&store, "SELECT totp_secret FROM users WHERE user_name = 'demo'").await;
+    let evo_row = raw(&store, "SELECT hmac_secret FROM casino_providers WHERE code = 'evo'").await;
+    let builtin_row =
+        raw(&store, "SELECT hmac_secret FROM casino_providers WHERE code = 'backlay'").await;
     for (row, secret) in [
         (&demo_row, totp.to_base32()),
         (&evo_row, evo_secret.clone()),
         (&builtin_row, builtin_secret.clone()),
     ] {
         assert!(row.starts_with("sealed:v1:"), "{row}");
-        assert!(
-            !row.to_lowercase().contains(&secret.to_lowercase()),
-            "{row} holds {secret}"
-        );
+        assert!(!row.to_lowercase().contains(&secret.to_lowercase()), "{row} holds {secret}");
     }
     // The whole SQLite file (and its write-ahead log) holds none of them either.
     if app.database_url().starts_with("sqlite:") {
@@ -133,10 +100,7 @@ async fn the_rows_hold_no_clear_secret_and_everything_still_works(app: TestApp) 
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt as _;
-            assert_eq!(
-                std::fs::metadata(&key_path).unwrap().permissions().mode() & 0o777,
-                0o600
-            );
+            assert_eq!(std::fs::metadata(&key_path).unwrap().permissions().mode() & 0o777, 0o600);
         }
     }
 
@@ -144,18 +108,10 @@ async fn the_rows_hold_no_clear_secret_and_everything_still_works(app: TestApp) 
     let challenge = otp_token(&app, "demo", "Demo@1234").await;
     verify(&app, &challenge, &code(&totp, s)).await.expect(200);
     evo_balance(&app, &demo, &evo_secret).await.expect(200);
-    let builtin = Provider {
-        code: "backlay".into(),
-        secret: builtin_secret,
-    };
-    wallet(
-        &app,
-        &builtin,
-        "balance",
-        json!({ "token": player_token(&app, &demo).await }),
-    )
-    .await
-    .expect(200);
+    let builtin = Provider { code: "backlay".into(), secret: builtin_secret };
+    wallet(&app, &builtin, "balance", json!({ "token": player_token(&app, &demo).await }))
+        .await
+        .expect(200);
 }
 both_databases!(the_rows_hold_no_clear_secret_and_everything_still_works);
 
@@ -165,12 +121,7 @@ async fn a_sealed_secret_copied_into_another_row_does_not_open(app: TestApp) {
     let s = clear_of_step_edge().await;
     let totp = enable(&app, &demo, s - 1).await;
     let evo_secret = add_evo(&store).await;
-    let builtin_secret = store
-        .builtin_casino_provider()
-        .await
-        .unwrap()
-        .unwrap()
-        .hmac_secret;
+    let builtin_secret = store.builtin_casino_provider().await.unwrap().unwrap().hmac_secret;
 
     // Someone with write access to the database copies demo's sealed TOTP secret to demo2 (whose
     // password they know), and the built-in provider's sealed secret into evo's row.
@@ -193,16 +144,8 @@ async fn a_sealed_secret_copied_into_another_row_does_not_open(app: TestApp) {
     assert!(as_demo2.data().is_null(), "{}", as_demo2.body);
     let before = app.balance_minor(&demo).await;
     let signed_with_builtin = evo_balance(&app, &demo, &builtin_secret).await;
-    assert_eq!(
-        signed_with_builtin.status.as_u16(),
-        500,
-        "{}",
-        signed_with_builtin.body
-    );
-    assert_eq!(
-        evo_balance(&app, &demo, &evo_secret).await.status.as_u16(),
-        500
-    );
+    assert_eq!(signed_with_builtin.status.as_u16(), 500, "{}", signed_with_builtin.body);
+    assert_eq!(evo_balance(&app, &demo, &evo_secret).await.status.as_u16(), 500);
     assert_eq!(app.balance_minor(&demo).await, before);
     // The rows they were copied from still work.
     let challenge = otp_token(&app, "demo", "Demo@1234").await;
@@ -232,16 +175,9 @@ async fn secrets_stored_in_clear_before_sealing_are_sealed_at_start(mut app: Tes
     .await;
 
     app.restart().await;
-    let demo_row = raw(
-        &store,
-        "SELECT totp_secret FROM users WHERE user_name = 'demo'",
-    )
-    .await;
-    let builtin_row = raw(
-        &store,
-        "SELECT hmac_secret FROM casino_providers WHERE code = 'backlay'",
-    )
-    .await;
+    let demo_row = raw(&store, "SELECT totp_secret FROM users WHERE user_name = 'demo'").await;
+    let builtin_row =
+        raw(&store, "SELECT hmac_secret FROM casino_providers WHERE code = 'backlay'").await;
     assert!(
         demo_row.starts_with("sealed:v1:") && !demo_row.contains(&totp.to_base32()),
         "{demo_row}"
@@ -256,18 +192,10 @@ async fn secrets_stored_in_clear_before_sealing_are_sealed_at_start(mut app: Tes
     let session = verify(&app, &challenge, &code(&totp, s)).await;
     session.expect(200);
     let demo = session.data()["token"].as_str().unwrap().to_string();
-    let builtin = Provider {
-        code: "backlay".into(),
-        secret: builtin_secret,
-    };
-    wallet(
-        &app,
-        &builtin,
-        "balance",
-        json!({ "token": player_token(&app, &demo).await }),
-    )
-    .await
-    .expect(200);
+    let builtin = Provider { code: "backlay".into(), secret: builtin_secret };
+    wallet(&app, &builtin, "balance", json!({ "token": player_token(&app, &demo).await }))
+        .await
+        .expect(200);
 }
 both_databases!(secrets_stored_in_clear_before_sealing_are_sealed_at_start);
 
@@ -277,26 +205,14 @@ async fn a_rotated_key_reaches_the_running_server_and_a_restart(mut app: TestApp
     let s = clear_of_step_edge().await;
     let totp = enable(&app, &demo, s - 1).await;
     let evo_secret = add_evo(&store).await;
-    let old_id = Keyring::load_file(&app.secret_key_path())
-        .unwrap()
-        .current_key_id();
+    let old_id = Keyring::load_file(&app.secret_key_path()).unwrap().current_key_id();
 
     // What `backlay admin secret-key rotate` does, while the server runs.
     let new_id = Keyring::add_key_to_file(&app.secret_key_path()).unwrap();
     let report = store.seal_secrets(true).await.unwrap();
-    assert_eq!(
-        report.resealed, 3,
-        "demo's TOTP secret and both providers' secrets: {report:?}"
-    );
-    assert_eq!(
-        report.by_key.keys().cloned().collect::<Vec<_>>(),
-        vec![new_id.clone()]
-    );
-    let demo_row = raw(
-        &store,
-        "SELECT totp_secret FROM users WHERE user_name = 'demo'",
-    )
-    .await;
+    assert_eq!(report.resealed, 3, "demo's TOTP secret and both providers' secrets: {report:?}");
+    assert_eq!(report.by_key.keys().cloned().collect::<Vec<_>>(), vec![new_id.clone()]);
+    let demo_row = raw(&store, "SELECT totp_secret FROM users WHERE user_name = 'demo'").await;
     assert!(
         demo_row.starts_with(&format!("sealed:v1:{new_id}:")),
         "{demo_row} is sealed with the new key, not {old_id}"
@@ -311,9 +227,7 @@ async fn a_rotated_key_reaches_the_running_server_and_a_restart(mut app: TestApp
     let challenge = otp_token(&app, "demo", "Demo@1234").await;
     let session = verify(&app, &challenge, &code(&totp, s + 1)).await;
     session.expect(200);
-    evo_balance(&app, session.data()["token"].as_str().unwrap(), &evo_secret)
-        .await
-        .expect(200);
+    evo_balance(&app, session.data()["token"].as_str().unwrap(), &evo_secret).await.expect(200);
 }
 both_databases!(a_rotated_key_reaches_the_running_server_and_a_restart);
 
@@ -322,20 +236,14 @@ async fn a_server_given_the_wrong_key_refuses_to_start_and_says_why(app: TestApp
     let demo = app.demo().await;
     let s = clear_of_step_edge().await;
     enable(&app, &demo, s - 1).await;
-    let key_id = Keyring::load_file(&app.secret_key_path())
-        .unwrap()
-        .current_key_id();
+    let key_id = Keyring::load_file(&app.secret_key_path()).unwrap().current_key_id();
     let dir = tempfile::tempdir().unwrap();
     let start_with = |source: SecretKeySource| {
         let mut config = app.config().clone();
         config.addr = "127.0.0.1:0".parse().unwrap();
         config.secret_key = source;
         async move {
-            Server::build(config)
-                .await
-                .err()
-                .expect("the server refuses to start")
-                .to_string()
+            Server::build(config).await.err().expect("the server refuses to start").to_string()
         }
     };
 
@@ -345,27 +253,17 @@ async fn a_server_given_the_wrong_key_refuses_to_start_and_says_why(app: TestApp
         wrong.contains("BACKLAY_SECRET_KEY does not open the secrets in this database"),
         "{wrong}"
     );
-    assert!(
-        wrong.contains(&format!("with key {key_id}")),
-        "names the key needed: {wrong}"
-    );
+    assert!(wrong.contains(&format!("with key {key_id}")), "names the key needed: {wrong}");
 
     let other_file = dir.path().join("other.key");
-    let missing = start_with(SecretKeySource::File {
-        path: other_file.clone(),
-        create: false,
-    })
-    .await;
+    let missing =
+        start_with(SecretKeySource::File { path: other_file.clone(), create: false }).await;
     assert!(
         missing.contains("does not exist") && missing.contains("--create-secret-key"),
         "{missing}"
     );
     // Asked to create one, it will not make a fresh key for a database sealed with another.
-    let fresh = start_with(SecretKeySource::File {
-        path: other_file.clone(),
-        create: true,
-    })
-    .await;
+    let fresh = start_with(SecretKeySource::File { path: other_file.clone(), create: true }).await;
     assert!(
         fresh.contains("is missing, but") && fresh.contains("secrets in the database are sealed"),
         "{fresh}"

@@ -36,7 +36,11 @@ fn totp_matches_the_rfc_6238_sha1_vectors() {
         let code = totp::hotp(secret.as_bytes(), step as u64, 8);
         assert_eq!(format!("{code:08}"), expected, "8 digits at T = {unix_s}");
         // The product's 6-digit code is the same number truncated: its last 6 digits.
-        assert_eq!(totp::code_at(&secret, unix_s * 1000), expected[2..], "6 digits at T = {unix_s}");
+        assert_eq!(
+            totp::code_at(&secret, unix_s * 1000),
+            expected[2..],
+            "6 digits at T = {unix_s}"
+        );
     }
     // The secret as an authenticator app is given it (base32) computes the same codes.
     let from_base32 = Secret::from_base32("GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ").unwrap();
@@ -88,7 +92,9 @@ pub(crate) async fn setup(app: &TestApp, token: &str) -> Secret {
 /// Sets up and enables security auth with the code of `step`.
 pub(crate) async fn enable(app: &TestApp, token: &str, step: i64) -> Secret {
     let secret = setup(app, token).await;
-    app.post("user/security/enable", Some(token), json!({ "otp": code(&secret, step) })).await.expect(200);
+    app.post("user/security/enable", Some(token), json!({ "otp": code(&secret, step) }))
+        .await
+        .expect(200);
     secret
 }
 
@@ -125,17 +131,23 @@ async fn setup_enable_log_in_with_a_code_and_disable(app: TestApp) {
     let answer = app.post("user/security/setup", Some(&token), json!({})).await;
     answer.expect(200);
     let first = answer.data()["secret"].as_str().unwrap().to_string();
-    assert_eq!(answer.data()["otpauth_uri"], format!("otpauth://totp/Backlay:demo?secret={first}&issuer=Backlay"));
+    assert_eq!(
+        answer.data()["otpauth_uri"],
+        format!("otpauth://totp/Backlay:demo?secret={first}&issuer=Backlay")
+    );
     let secret = setup(&app, &token).await;
     assert_ne!(secret.to_base32(), first);
     assert_eq!(status(&app, &token).await, 0, "pending is not on");
 
     let s = clear_of_step_edge().await;
     let old_key = Secret::from_base32(&first).unwrap();
-    let answer = app.post("user/security/enable", Some(&token), json!({ "otp": code(&old_key, s) })).await;
+    let answer =
+        app.post("user/security/enable", Some(&token), json!({ "otp": code(&old_key, s) })).await;
     answer.expect(400);
     assert!(answer.field_error("otp").contains("not correct"), "{}", answer.body);
-    let answer = app.post("user/security/enable", Some(&token), json!({ "otp": code(&secret, s - 1) })).await;
+    let answer = app
+        .post("user/security/enable", Some(&token), json!({ "otp": code(&secret, s - 1) }))
+        .await;
     answer.expect(200);
     assert!(answer.message().contains("Security auth is on"));
     assert_eq!(status(&app, &token).await, 1);
@@ -175,29 +187,47 @@ async fn setup_enable_log_in_with_a_code_and_disable(app: TestApp) {
     // Disable: every field is checked, then the password and a fresh code are both needed.
     let answer = app.post("user/security/disable", Some(&session), json!({})).await;
     answer.expect(400);
-    let answer = app.post("user/security/disable", Some(&session), json!({ "otp": "", "password": "" })).await;
+    let answer = app
+        .post("user/security/disable", Some(&session), json!({ "otp": "", "password": "" }))
+        .await;
     answer.expect(400);
     assert!(answer.field_error("otp").contains("6-digit"));
     assert_eq!(answer.field_error("password"), "Password is required.");
     let answer = app
-        .post("user/security/disable", Some(&session), json!({ "otp": code(&secret, s + 1), "password": "Wrong@1234" }))
+        .post(
+            "user/security/disable",
+            Some(&session),
+            json!({ "otp": code(&secret, s + 1), "password": "Wrong@1234" }),
+        )
         .await;
     answer.expect(400);
     assert_eq!(answer.field_error("password"), "Password is incorrect.");
     let answer = app
-        .post("user/security/disable", Some(&session), json!({ "otp": code(&secret, s), "password": "Demo@1234" }))
+        .post(
+            "user/security/disable",
+            Some(&session),
+            json!({ "otp": code(&secret, s), "password": "Demo@1234" }),
+        )
         .await;
     answer.expect(400);
     assert!(answer.field_error("otp").contains("already been used"), "{}", answer.body);
     let answer = app
-        .post("user/security/disable", Some(&session), json!({ "otp": code(&secret, s + 1), "password": "Demo@1234" }))
+        .post(
+            "user/security/disable",
+            Some(&session),
+            json!({ "otp": code(&secret, s + 1), "password": "Demo@1234" }),
+        )
         .await;
     answer.expect(200);
     assert!(answer.message().contains("off"));
     assert_eq!(status(&app, &session).await, 0);
-    app.post("user/security/disable", Some(&session), json!({ "otp": code(&secret, s + 1), "password": "Demo@1234" }))
-        .await
-        .expect(409);
+    app.post(
+        "user/security/disable",
+        Some(&session),
+        json!({ "otp": code(&secret, s + 1), "password": "Demo@1234" }),
+    )
+    .await
+    .expect(409);
 
     // Log-in is one step again; the log-in left waiting for a code is gone.
     let plain = app.login_answer("demo", "Demo@1234").await;
@@ -215,10 +245,19 @@ async fn setup_enable_log_in_with_a_code_and_disable(app: TestApp) {
         .as_array()
         .unwrap()
         .iter()
-        .map(|row| (row["action"].as_str().unwrap().to_string(), row["actor_user_id"].as_i64().unwrap(), row["target"].as_str().unwrap().to_string()))
+        .map(|row| {
+            (
+                row["action"].as_str().unwrap().to_string(),
+                row["actor_user_id"].as_i64().unwrap(),
+                row["target"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
     let target = format!("user:{demo_id}");
-    assert!(actions.contains(&("user.security_enable".into(), demo_id, target.clone())), "{actions:?}");
+    assert!(
+        actions.contains(&("user.security_enable".into(), demo_id, target.clone())),
+        "{actions:?}"
+    );
     assert!(actions.contains(&("user.security_disable".into(), demo_id, target)), "{actions:?}");
 }
 both_databases!(setup_enable_log_in_with_a_code_and_disable);
@@ -232,7 +271,12 @@ async fn five_wrong_codes_end_the_log_in_and_throttle_the_name(app: TestApp) {
     for attempt in 1..=5 {
         let answer = verify(&app, &challenge, &wrong).await;
         answer.expect(400);
-        assert_eq!(answer.field_error("otp").contains("log in again"), attempt == 5, "attempt {attempt}: {}", answer.body);
+        assert_eq!(
+            answer.field_error("otp").contains("log in again"),
+            attempt == 5,
+            "attempt {attempt}: {}",
+            answer.body
+        );
     }
     // Dead, even with the right code.
     let dead = verify(&app, &challenge, &code(&secret, s)).await;
@@ -275,7 +319,11 @@ async fn security_calls_need_a_session(app: TestApp) {
         ("POST", "user/security/disable"),
         ("GET", "user/security/status"),
     ] {
-        let answer = if method == "GET" { app.get(path, None).await } else { app.post(path, None, json!({ "otp": "123456", "password": "x" })).await };
+        let answer = if method == "GET" {
+            app.get(path, None).await
+        } else {
+            app.post(path, None, json!({ "otp": "123456", "password": "x" })).await
+        };
         answer.expect(401);
         let answer = if method == "GET" {
             app.get(path, Some("not-a-token")).await
@@ -286,9 +334,13 @@ async fn security_calls_need_a_session(app: TestApp) {
     }
     // A user who must still change the password is sent to do that first.
     let agent = app.agent().await;
-    app.post("admin/user/create", Some(&agent), json!({ "user_name": "fresh_client", "password": "Given@123", "role": "client" }))
-        .await
-        .expect(200);
+    app.post(
+        "admin/user/create",
+        Some(&agent),
+        json!({ "user_name": "fresh_client", "password": "Given@123", "role": "client" }),
+    )
+    .await
+    .expect(200);
     let fresh = app.login("fresh_client", "Given@123").await;
     app.post("user/security/setup", Some(&fresh), json!({})).await.expect(428);
 }
@@ -296,7 +348,8 @@ both_databases!(security_calls_need_a_session);
 
 async fn enable_and_setup_refuse_the_wrong_state_and_bad_codes(app: TestApp) {
     let token = app.demo().await;
-    let before_setup = app.post("user/security/enable", Some(&token), json!({ "otp": "123456" })).await;
+    let before_setup =
+        app.post("user/security/enable", Some(&token), json!({ "otp": "123456" })).await;
     before_setup.expect(409);
     assert!(before_setup.message().contains("Set up security auth first"));
     let secret = setup(&app, &token).await;
@@ -310,13 +363,17 @@ async fn enable_and_setup_refuse_the_wrong_state_and_bad_codes(app: TestApp) {
     }
     let s = clear_of_step_edge().await;
     // Three steps back is outside the window.
-    let stale = app.post("user/security/enable", Some(&token), json!({ "otp": code(&secret, s - 3) })).await;
+    let stale = app
+        .post("user/security/enable", Some(&token), json!({ "otp": code(&secret, s - 3) }))
+        .await;
     stale.expect(400);
     assert!(stale.field_error("otp").contains("not correct"));
     // Spaces inside the code are fine.
     let spaced = format!("{} {}", &code(&secret, s)[..3], &code(&secret, s)[3..]);
     app.post("user/security/enable", Some(&token), json!({ "otp": spaced })).await.expect(200);
-    let again = app.post("user/security/enable", Some(&token), json!({ "otp": code(&secret, s + 1) })).await;
+    let again = app
+        .post("user/security/enable", Some(&token), json!({ "otp": code(&secret, s + 1) }))
+        .await;
     again.expect(409);
     assert!(again.message().contains("already on"));
     let setup_again = app.post("user/security/setup", Some(&token), json!({})).await;
@@ -347,7 +404,13 @@ async fn verify_otp_refuses_unknown_tokens_and_bad_input(app: TestApp) {
     verify(&app, &challenge, &code(&secret, s)).await.expect(200);
     // Disable needs security auth on; a user without it gets 409.
     let demo2 = app.login("demo2", "Demo@1234").await;
-    let answer = app.post("user/security/disable", Some(&demo2), json!({ "otp": "123456", "password": "Demo@1234" })).await;
+    let answer = app
+        .post(
+            "user/security/disable",
+            Some(&demo2),
+            json!({ "otp": "123456", "password": "Demo@1234" }),
+        )
+        .await;
     answer.expect(409);
     assert!(answer.message().contains("not on"));
     assert_eq!(status(&app, &demo2).await, 0);
@@ -361,7 +424,9 @@ async fn a_locked_user_gets_no_session_from_a_code(app: TestApp) {
     let challenge = otp_token(&app, "demo", "Demo@1234").await;
     let admin = app.admin().await;
     let demo_id = app.user_id(&admin, "demo").await;
-    app.post("admin/user/lock", Some(&admin), json!({ "user_id": demo_id, "locked": 1 })).await.expect(200);
+    app.post("admin/user/lock", Some(&admin), json!({ "user_id": demo_id, "locked": 1 }))
+        .await
+        .expect(200);
     let answer = verify(&app, &challenge, &code(&secret, s)).await;
     answer.expect(422);
     assert_eq!(answer.message(), "This account is locked. Contact your agent.");
@@ -369,8 +434,15 @@ async fn a_locked_user_gets_no_session_from_a_code(app: TestApp) {
 both_databases!(a_locked_user_gets_no_session_from_a_code);
 
 async fn the_openapi_document_lists_the_security_calls(app: TestApp) {
-    let openapi: serde_json::Value =
-        app.client.get(format!("{}/openapi.json", app.base)).send().await.unwrap().json().await.unwrap();
+    let openapi: serde_json::Value = app
+        .client
+        .get(format!("{}/openapi.json", app.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let paths = openapi["paths"].as_object().unwrap();
     for (path, method) in [
         ("/api/user/verifyOtp", "post"),
@@ -379,7 +451,10 @@ async fn the_openapi_document_lists_the_security_calls(app: TestApp) {
         ("/api/user/security/disable", "post"),
         ("/api/user/security/status", "get"),
     ] {
-        assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from the OpenAPI document");
+        assert!(
+            paths.get(path).and_then(|p| p.get(method)).is_some(),
+            "{method} {path} missing from the OpenAPI document"
+        );
     }
 }
 both_databases!(the_openapi_document_lists_the_security_calls);
@@ -393,20 +468,37 @@ async fn expired_and_used_up_challenges_are_not_live() {
     use backlay_store::users::{NewUser, Role};
 
     let dir = tempfile::tempdir().unwrap();
-    let store = backlay_store::Store::connect(&format!("sqlite://{}", dir.path().join("otp.db").display())).await.unwrap();
+    let store =
+        backlay_store::Store::connect(&format!("sqlite://{}", dir.path().join("otp.db").display()))
+            .await
+            .unwrap();
     store.migrate().await.unwrap();
     let now = now_ms();
     let mut writer = store.begin_write().await.unwrap();
     let user_id = writer
         .insert_user(
-            &NewUser { user_name: "otp_user", password_hash: "x", role: Role::Client, parent_id: None, is_change_password: false, dial_code: None, mobile: None },
+            &NewUser {
+                user_name: "otp_user",
+                password_hash: "x",
+                role: Role::Client,
+                parent_id: None,
+                is_change_password: false,
+                dial_code: None,
+                mobile: None,
+            },
             now,
         )
         .await
         .unwrap();
-    let challenge = |hash: &'static str, expires_at_ms: i64| NewOtpChallenge { user_id, token_hash: hash, client_ip: None, expires_at_ms };
+    let challenge = |hash: &'static str, expires_at_ms: i64| NewOtpChallenge {
+        user_id,
+        token_hash: hash,
+        client_ip: None,
+        expires_at_ms,
+    };
     writer.insert_otp_challenge(&challenge("expired", now - 1), now - 10, 5).await.unwrap();
-    let live_id = writer.insert_otp_challenge(&challenge("live", now + 60_000), now - 5, 5).await.unwrap();
+    let live_id =
+        writer.insert_otp_challenge(&challenge("live", now + 60_000), now - 5, 5).await.unwrap();
     writer.commit().await.unwrap();
 
     assert_eq!(store.live_otp_challenge("expired", now, 5).await.unwrap(), None);
@@ -430,6 +522,10 @@ async fn expired_and_used_up_challenges_are_not_live() {
         writer.insert_otp_challenge(&challenge(hash, now + 60_000), now, 2).await.unwrap();
     }
     writer.commit().await.unwrap();
-    let left: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM login_otp_challenges ORDER BY id").fetch_all(store.pool()).await.unwrap();
+    let left: Vec<String> =
+        sqlx::query_scalar("SELECT token_hash FROM login_otp_challenges ORDER BY id")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
     assert_eq!(left, ["b", "c"]);
 }

@@ -18,17 +18,12 @@ use crate::common::{spawn_app_with, Db, TestApp};
 const PATIENCE: Duration = Duration::from_secs(8);
 
 async fn app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
-    spawn_app_with(Db::Sqlite, adjust)
-        .await
-        .expect("SQLite always runs")
+    spawn_app_with(Db::Sqlite, adjust).await.expect("SQLite always runs")
 }
 
 /// `127.0.0.1:port` of the app.
 fn address(app: &TestApp) -> String {
-    app.base
-        .trim_start_matches("http://")
-        .trim_end_matches("/api")
-        .to_string()
+    app.base.trim_start_matches("http://").trim_end_matches("/api").to_string()
 }
 
 fn root(app: &TestApp) -> String {
@@ -46,18 +41,12 @@ async fn read_until_closed(socket: &mut TcpStream) -> Option<(String, Duration)>
         match tokio::time::timeout(left, socket.read(&mut buffer)).await {
             Err(_) => return None,
             Ok(Ok(0)) => {
-                return Some((
-                    String::from_utf8_lossy(&received).into_owned(),
-                    started.elapsed(),
-                ))
+                return Some((String::from_utf8_lossy(&received).into_owned(), started.elapsed()))
             }
             Ok(Ok(n)) => received.extend_from_slice(&buffer[..n]),
             // A reset is the server closing too.
             Ok(Err(err)) if err.kind() == ErrorKind::ConnectionReset => {
-                return Some((
-                    String::from_utf8_lossy(&received).into_owned(),
-                    started.elapsed(),
-                ))
+                return Some((String::from_utf8_lossy(&received).into_owned(), started.elapsed()))
             }
             Ok(Err(err)) => panic!("read failed: {err}"),
         }
@@ -68,33 +57,19 @@ async fn read_until_closed(socket: &mut TcpStream) -> Option<(String, Duration)>
 async fn a_request_whose_headers_never_end_is_closed_within_the_header_timeout() {
     let app = app_with(|config| config.header_timeout_ms = 1_000).await;
     let mut socket = TcpStream::connect(address(&app)).await.unwrap();
-    socket
-        .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
-        .await
-        .unwrap();
-    let (answer, after) = read_until_closed(&mut socket)
-        .await
-        .expect("the server closed the connection");
-    assert!(
-        after < Duration::from_secs(4),
-        "closed only after {after:?}"
-    );
+    socket.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    let (answer, after) =
+        read_until_closed(&mut socket).await.expect("the server closed the connection");
+    assert!(after < Duration::from_secs(4), "closed only after {after:?}");
     assert!(!answer.contains("200 OK"), "{answer}");
 
     // The same timer closes a kept-alive connection that goes quiet after an answer.
     let mut socket = TcpStream::connect(address(&app)).await.unwrap();
-    socket
-        .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
-        .await
-        .unwrap();
-    let (answer, after) = read_until_closed(&mut socket)
-        .await
-        .expect("the idle connection was closed");
+    socket.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let (answer, after) =
+        read_until_closed(&mut socket).await.expect("the idle connection was closed");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    assert!(
-        after < Duration::from_secs(4),
-        "closed only after {after:?}"
-    );
+    assert!(after < Duration::from_secs(4), "closed only after {after:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -109,15 +84,11 @@ async fn a_body_shorter_than_its_content_length_is_refused_and_closed_within_the
         .write_all(b"POST /api/user/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"user_na")
         .await
         .unwrap();
-    let (answer, after) = read_until_closed(&mut socket)
-        .await
-        .expect("the server closed the connection");
+    let (answer, after) =
+        read_until_closed(&mut socket).await.expect("the server closed the connection");
     assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
     assert!(answer.contains("could not be read"), "{answer}");
-    assert!(
-        after < Duration::from_secs(4),
-        "closed only after {after:?}"
-    );
+    assert!(after < Duration::from_secs(4), "closed only after {after:?}");
 
     // A body dripped a byte at a time meets the same deadline: it is for the whole body.
     let mut socket = TcpStream::connect(address(&app)).await.unwrap();
@@ -142,11 +113,7 @@ async fn a_body_shorter_than_its_content_length_is_refused_and_closed_within_the
             break;
         }
     }
-    assert!(
-        closed,
-        "a dripping body still held its connection after {:?}",
-        started.elapsed()
-    );
+    assert!(closed, "a dripping body still held its connection after {:?}", started.elapsed());
     assert!(
         started.elapsed() < Duration::from_secs(4),
         "refused only after {:?}",
@@ -167,24 +134,18 @@ async fn connections_beyond_the_cap_wait_until_one_closes_and_are_then_served() 
     }
     // Give the server a moment to take the three.
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut waiting = TcpStream::connect(address(&app))
-        .await
-        .expect("the kernel queues the connection");
+    let mut waiting =
+        TcpStream::connect(address(&app)).await.expect("the kernel queues the connection");
     waiting
         .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .await
         .unwrap();
     let mut buffer = [0u8; 1024];
     let early = tokio::time::timeout(Duration::from_secs(1), waiting.read(&mut buffer)).await;
-    assert!(
-        early.is_err(),
-        "a fourth connection was served while three held the cap: {early:?}"
-    );
+    assert!(early.is_err(), "a fourth connection was served while three held the cap: {early:?}");
 
     drop(held);
-    let (answer, _) = read_until_closed(&mut waiting)
-        .await
-        .expect("served once a slot was free");
+    let (answer, _) = read_until_closed(&mut waiting).await.expect("served once a slot was free");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     // And the server goes on serving.
     let health = app.get("health", None).await;
@@ -199,9 +160,7 @@ async fn a_live_stream_outlives_the_header_and_body_timeouts() {
     })
     .await;
     let demo = app.login("demo", "Demo@1234").await;
-    let ticket = app
-        .post("stream/ticket", Some(&demo), serde_json::json!({}))
-        .await;
+    let ticket = app.post("stream/ticket", Some(&demo), serde_json::json!({})).await;
     let ticket = ticket.data()["ticket"].as_str().unwrap().to_string();
     let mut socket = TcpStream::connect(address(&app)).await.unwrap();
     let request = format!("GET /api/stream?match_id=1&ticket={ticket} HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -212,10 +171,9 @@ async fn a_live_stream_outlives_the_header_and_body_timeouts() {
     while started.elapsed() < Duration::from_secs(3) {
         match tokio::time::timeout(Duration::from_millis(200), socket.read(&mut buffer)).await {
             Err(_) => {}
-            Ok(Ok(0)) | Ok(Err(_)) => panic!(
-                "the stream was closed after {:?}: {received}",
-                started.elapsed()
-            ),
+            Ok(Ok(0)) | Ok(Err(_)) => {
+                panic!("the stream was closed after {:?}: {received}", started.elapsed())
+            }
             Ok(Ok(n)) => received.push_str(&String::from_utf8_lossy(&buffer[..n])),
         }
     }
@@ -232,11 +190,7 @@ async fn a_live_stream_outlives_the_header_and_body_timeouts() {
 /// are labels, not real compression: the test checks which file was sent).
 fn write_build(dir: &Path) {
     std::fs::create_dir_all(dir.join("assets")).unwrap();
-    std::fs::write(
-        dir.join("index.html"),
-        "<!doctype html><title>the build</title>",
-    )
-    .unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><title>the build</title>").unwrap();
     std::fs::write(dir.join("assets/app-0a1b2c.js"), "console.log('plain');").unwrap();
     std::fs::write(dir.join("assets/app-0a1b2c.js.br"), "brotli bytes").unwrap();
     std::fs::write(dir.join("assets/app-0a1b2c.js.gz"), "gzip bytes").unwrap();
@@ -266,10 +220,7 @@ async fn fetch(
 }
 
 fn header<'a>(headers: &'a reqwest::header::HeaderMap, name: &str) -> &'a str {
-    headers
-        .get(name)
-        .map(|v| v.to_str().unwrap())
-        .unwrap_or_default()
+    headers.get(name).map(|v| v.to_str().unwrap()).unwrap_or_default()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -283,17 +234,10 @@ async fn assets_are_sent_precompressed_and_cached_for_a_year_and_the_page_is_rev
     ] {
         let (status, headers, text) = fetch(&app, asset, accepts).await;
         assert_eq!(status, 200, "{accepts:?}");
-        assert_eq!(
-            header(&headers, "content-encoding"),
-            encoding,
-            "{accepts:?}"
-        );
+        assert_eq!(header(&headers, "content-encoding"), encoding, "{accepts:?}");
         assert_eq!(text, body, "{accepts:?}");
         assert_eq!(header(&headers, "content-type"), "text/javascript");
-        assert_eq!(
-            header(&headers, "cache-control"),
-            "public, max-age=31536000, immutable"
-        );
+        assert_eq!(header(&headers, "cache-control"), "public, max-age=31536000, immutable");
         assert_eq!(header(&headers, "vary"), "accept-encoding");
     }
     // A missing asset is a 404 that no one may keep.
@@ -309,11 +253,7 @@ async fn assets_are_sent_precompressed_and_cached_for_a_year_and_the_page_is_rev
         assert_eq!(status, 200, "{path}");
         assert_eq!(text, "<!doctype html><title>the build</title>", "{path}");
         assert_eq!(header(&headers, "cache-control"), "no-cache", "{path}");
-        assert_eq!(
-            header(&headers, "content-type"),
-            "text/html; charset=utf-8",
-            "{path}"
-        );
+        assert_eq!(header(&headers, "content-type"), "text/html; charset=utf-8", "{path}");
         assert!(!headers.contains_key("content-encoding"), "{path}");
     }
     // A file that is not in the build is a 404, not the page.
@@ -345,10 +285,7 @@ fn directives(policy: &str) -> std::collections::BTreeMap<String, Vec<String>> {
         .split(';')
         .filter_map(|directive| {
             let mut words = directive.split_whitespace();
-            Some((
-                words.next()?.to_string(),
-                words.map(str::to_string).collect(),
-            ))
+            Some((words.next()?.to_string(), words.map(str::to_string).collect()))
         })
         .collect()
 }
@@ -394,10 +331,7 @@ async fn the_page_carries_a_strict_policy_whose_frames_follow_the_casino_allow_l
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
-    assert_eq!(
-        frames,
-        ["https://games.example.com".to_string(), own.clone()]
-    );
+    assert_eq!(frames, ["https://games.example.com".to_string(), own.clone()]);
 
     // The built-in provider's page keeps its own policy: framed by the app, nothing else.
     let (status, headers, _) = fetch(&app, "/provider/play", None).await;

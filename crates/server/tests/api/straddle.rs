@@ -27,36 +27,22 @@ use crate::common::{Answer, TestApp};
 
 /// The demo's in-play cricket match.
 async fn in_play_match(app: &TestApp, token: &str) -> i64 {
-    let answer = app
-        .post("match/getMatches", Some(token), json!({ "sport_id": 4 }))
-        .await;
+    let answer = app.post("match/getMatches", Some(token), json!({ "sport_id": 4 })).await;
     let matches = answer.data().as_array().unwrap();
-    matches
-        .iter()
-        .find(|m| m["in_play"] == json!(true))
-        .expect("an in-play demo match")["match_id"]
+    matches.iter().find(|m| m["in_play"] == json!(true)).expect("an in-play demo match")["match_id"]
         .as_i64()
         .unwrap()
 }
 
 async fn set_status(app: &TestApp, admin: &str, market: i64, status: &str) -> Answer {
-    app.post(
-        "admin/market/status",
-        Some(admin),
-        json!({ "market_id": market, "status": status }),
-    )
-    .await
+    app.post("admin/market/status", Some(admin), json!({ "market_id": market, "status": status }))
+        .await
 }
 
 /// Fails the test on any 5xx, naming the call.
 #[track_caller]
 fn no_server_error(what: &str, answer: &Answer) {
-    assert!(
-        answer.status.as_u16() < 500,
-        "{what} answered {}: {}",
-        answer.status,
-        answer.body
-    );
+    assert!(answer.status.as_u16() < 500, "{what} answered {}: {}", answer.status, answer.body);
 }
 
 /// Finding 13 of issue 11: a bet sent while the market is suspended (or ball running) is
@@ -78,11 +64,7 @@ async fn a_bet_sent_while_suspended_is_refused_though_the_market_reopens_inside_
 
     let mut rng = rand::rngs::StdRng::seed_from_u64(13);
     for trial in 0..8 {
-        let status = if trial % 2 == 0 {
-            "suspended"
-        } else {
-            "ball_running"
-        };
+        let status = if trial % 2 == 0 { "suspended" } else { "ball_running" };
         set_status(&app, &admin, market, status).await.expect(200);
         tokio::time::sleep(Duration::from_micros(rng.gen_range(100..8_000))).await;
         let reopen_after = Duration::from_millis(rng.gen_range(100..1_500));
@@ -98,9 +80,7 @@ async fn a_bet_sent_while_suspended_is_refused_though_the_market_reopens_inside_
             answer.message()
         );
     }
-    let open_bets = app
-        .post("bet/openBets", Some(&demo), json!({ "match_id": match_id }))
-        .await;
+    let open_bets = app.post("bet/openBets", Some(&demo), json!({ "match_id": match_id })).await;
     open_bets.expect(200);
     assert_eq!(
         open_bets.data()["matched"],
@@ -167,12 +147,7 @@ async fn bets_and_cancels_racing_a_result_hear_the_market_is_closed(app: TestApp
         let settle = async {
             tokio::time::sleep(Duration::from_millis(40)).await;
             if void {
-                app.post(
-                    "admin/market/void",
-                    Some(&admin),
-                    json!({ "market_id": market }),
-                )
-                .await
+                app.post("admin/market/void", Some(&admin), json!({ "market_id": market })).await
             } else {
                 app.post(
                     "admin/market/result",
@@ -191,10 +166,7 @@ async fn bets_and_cancels_racing_a_result_hear_the_market_is_closed(app: TestApp
                 409 if answer.message() == "This market is closed." => closed_answers += 1,
                 // A cancel of an order already matched or cancelled by an earlier call.
                 404 if *call == "cancelBet" => {}
-                _ => panic!(
-                    "round {round}: {call} answered {}: {}",
-                    answer.status, answer.body
-                ),
+                _ => panic!("round {round}: {call} answered {}: {}", answer.status, answer.body),
             }
         }
         // After the result everything is told the same.
@@ -211,24 +183,12 @@ async fn bets_and_cancels_racing_a_result_hear_the_market_is_closed(app: TestApp
                 "bet {} placed after the result",
                 bet.bet_id
             );
-            assert_eq!(
-                bet.status,
-                if void { "void" } else { "settled" },
-                "bet {}",
-                bet.bet_id
-            );
-            assert!(
-                bet.pnl_minor.is_some(),
-                "bet {} has no P&L after settlement",
-                bet.bet_id
-            );
+            assert_eq!(bet.status, if void { "void" } else { "settled" }, "bet {}", bet.bet_id);
+            assert!(bet.pnl_minor.is_some(), "bet {} has no P&L after settlement", bet.bet_id);
             assert_eq!(bet.remaining_minor, 0, "bet {}", bet.bet_id);
         }
     }
-    assert!(
-        closed_answers > 0,
-        "no call raced a result: the test did not test the race"
-    );
+    assert!(closed_answers > 0, "no call raced a result: the test did not test the race");
     app.assert_ledger_sound(&admin).await;
 }
 both_databases!(bets_and_cancels_racing_a_result_hear_the_market_is_closed);
@@ -267,9 +227,7 @@ async fn bettors_straddling_suspensions_and_results_are_never_past_posted(app: T
     .expect(200);
     // Liquidity that survives suspensions, so accepted backs match.
     let quote = json!({ "market_id": exchange, "selection_id": ex_runners[0], "side": "lay", "price": 2.0, "stake": 20000, "persistence": "persist" });
-    app.post("bet/placeBet", Some(&demo2), quote)
-        .await
-        .expect(200);
+    app.post("bet/placeBet", Some(&demo2), quote).await.expect(200);
 
     let started = Instant::now();
     let betting_for = Duration::from_secs(7);
@@ -283,11 +241,7 @@ async fn bettors_straddling_suspensions_and_results_are_never_past_posted(app: T
                 let sent = Instant::now();
                 let body = json!({ "market_id": market, "selection_id": selection, "side": "back", "price": price, "stake": 2 });
                 let answer = app.post("bet/placeBet", Some(demo), body).await;
-                calls.push(Timed {
-                    sent,
-                    answered: Instant::now(),
-                    answer,
-                });
+                calls.push(Timed { sent, answered: Instant::now(), answer });
             }
             calls
         }
@@ -301,11 +255,7 @@ async fn bettors_straddling_suspensions_and_results_are_never_past_posted(app: T
             let mut open = true;
             while started.elapsed() < betting_for - Duration::from_secs(2) && actions.len() < 100 {
                 // Open long enough, often enough, for delayed bets to get through.
-                let wait_ms = if open {
-                    rng.gen_range(300..2_200)
-                } else {
-                    rng.gen_range(50..500)
-                };
+                let wait_ms = if open { rng.gen_range(300..2_200) } else { rng.gen_range(50..500) };
                 tokio::time::sleep(Duration::from_millis(wait_ms)).await;
                 let status = if open {
                     if rng.gen_bool(0.5) {
@@ -318,32 +268,19 @@ async fn bettors_straddling_suspensions_and_results_are_never_past_posted(app: T
                 };
                 let sent = Instant::now();
                 set_status(app, admin, market, status).await.expect(200);
-                actions.push(Action {
-                    sent,
-                    answered: Instant::now(),
-                    closes: open,
-                });
+                actions.push(Action { sent, answered: Instant::now(), closes: open });
                 open = !open;
             }
             if !open {
                 let sent = Instant::now();
                 set_status(app, admin, market, "open").await.expect(200);
-                actions.push(Action {
-                    sent,
-                    answered: Instant::now(),
-                    closes: false,
-                });
+                actions.push(Action { sent, answered: Instant::now(), closes: false });
             }
             tokio::time::sleep(Duration::from_millis(rng.gen_range(300..900))).await;
             let sent = Instant::now();
             let answer = match last {
                 "void" => {
-                    app.post(
-                        "admin/market/void",
-                        Some(admin),
-                        json!({ "market_id": market }),
-                    )
-                    .await
+                    app.post("admin/market/void", Some(admin), json!({ "market_id": market })).await
                 }
                 _ => {
                     app.post(
@@ -355,11 +292,7 @@ async fn bettors_straddling_suspensions_and_results_are_never_past_posted(app: T
                 }
             };
             answer.expect(200);
-            actions.push(Action {
-                sent,
-                answered: Instant::now(),
-                closes: true,
-            });
+            actions.push(Action { sent, answered: Instant::now(), closes: true });
             actions
         }
     };

@@ -20,7 +20,8 @@ both_databases!(balance_shows_total_liability_and_available);
 async fn buttons(app: &TestApp, token: &str) -> Vec<Value> {
     let answer = app.get("user/getButtonValue", Some(token)).await;
     answer.expect(200);
-    let text = answer.data().as_str().expect("data is a JSON string, as the spec's client reads it");
+    let text =
+        answer.data().as_str().expect("data is a JSON string, as the spec's client reads it");
     serde_json::from_str(text).unwrap()
 }
 
@@ -87,11 +88,17 @@ async fn set_button_value_refuses_bad_entries_and_saves_nothing(app: TestApp) {
     assert_eq!(answer.field_error("[3].type"), "Type must be Game or Casino.");
     assert!(answer.field_error("[4].button_name").contains("at most 10"));
     let fraction = app
-        .post("user/setButtonValue", Some(&token), json!([{ "button_name": "a", "button_value": 10.005, "type": "Game" }]))
+        .post(
+            "user/setButtonValue",
+            Some(&token),
+            json!([{ "button_name": "a", "button_value": 10.005, "type": "Game" }]),
+        )
         .await;
     fraction.expect(400);
     assert!(fraction.message().contains("2 decimal"), "{}", fraction.message());
-    let too_many: Vec<Value> = (0..21).map(|i| json!({ "button_name": format!("b{i}"), "button_value": 10 + i, "type": "Game" })).collect();
+    let too_many: Vec<Value> = (0..21)
+        .map(|i| json!({ "button_name": format!("b{i}"), "button_value": 10 + i, "type": "Game" }))
+        .collect();
     app.post("user/setButtonValue", Some(&token), Value::Array(too_many)).await.expect(400);
     app.post("user/setButtonValue", Some(&token), json!({ "button_name": "a" })).await.expect(400);
     app.post("user/setButtonValue", Some(&token), json!([])).await.expect(400);

@@ -39,7 +39,11 @@ struct Ctx {
 
 async fn ctx(app: &TestApp) -> Ctx {
     let store = app.store().await;
-    let builtin = store.builtin_casino_provider().await.unwrap().expect("the server creates the built-in provider");
+    let builtin = store
+        .builtin_casino_provider()
+        .await
+        .unwrap()
+        .expect("the server creates the built-in provider");
     assert_eq!(builtin.code, "backlay");
     assert_eq!(builtin.hmac_secret.len(), 64, "a 32-byte secret in hex");
     Ctx { store, provider: Provider { code: builtin.code, secret: builtin.hmac_secret } }
@@ -54,13 +58,22 @@ pub(crate) async fn read(response: reqwest::Response) -> Answer {
     let status = response.status();
     let headers = response.headers().clone();
     let text = response.text().await.unwrap();
-    let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+    let body =
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
     Answer { status, body, headers }
 }
 
 /// Posts raw bytes to `wallet/<call>` with exactly these headers.
-pub(crate) async fn wallet_raw(app: &TestApp, call: &str, headers: &[(&str, String)], body: &[u8]) -> Answer {
-    let mut request = app.client.post(format!("{}/wallet/{call}", app.base)).header("content-type", "application/json");
+pub(crate) async fn wallet_raw(
+    app: &TestApp,
+    call: &str,
+    headers: &[(&str, String)],
+    body: &[u8],
+) -> Answer {
+    let mut request = app
+        .client
+        .post(format!("{}/wallet/{call}", app.base))
+        .header("content-type", "application/json");
     for (name, value) in headers {
         request = request.header(*name, value);
     }
@@ -68,7 +81,11 @@ pub(crate) async fn wallet_raw(app: &TestApp, call: &str, headers: &[(&str, Stri
 }
 
 /// The signature headers for `body` signed by `provider` at `timestamp_ms`.
-pub(crate) fn signed_headers(provider: &Provider, timestamp_ms: i64, body: &[u8]) -> Vec<(&'static str, String)> {
+pub(crate) fn signed_headers(
+    provider: &Provider,
+    timestamp_ms: i64,
+    body: &[u8],
+) -> Vec<(&'static str, String)> {
     vec![
         ("x-backlay-provider", provider.code.clone()),
         ("x-backlay-timestamp", timestamp_ms.to_string()),
@@ -133,7 +150,10 @@ async fn assert_sound(ctx: &Ctx) {
 /// The newest audit entry and how many there are.
 async fn last_audit(ctx: &Ctx) -> (i64, Option<(String, String, Value)>) {
     let (entries, total) = ctx.store.audit_entries(0, 1).await.unwrap();
-    let newest = entries.into_iter().next().map(|e| (e.action, e.target, serde_json::from_str(&e.detail).unwrap()));
+    let newest = entries
+        .into_iter()
+        .next()
+        .map(|e| (e.action, e.target, serde_json::from_str(&e.detail).unwrap()));
     (total, newest)
 }
 
@@ -171,12 +191,23 @@ async fn the_same_tx_id_ten_times_at_once_debits_once(app: TestApp) {
     assert_eq!(user_after, user_before - 123_45, "debited once");
     assert_eq!(provider_after, provider_before + 123_45);
     assert_eq!(entries_after, entries_before + 2, "one ledger transaction of two entries");
-    let round = ctx.store.provider_round(ctx.store.builtin_casino_provider().await.unwrap().unwrap().id, "r-10x").await.unwrap().unwrap();
+    let round = ctx
+        .store
+        .provider_round(ctx.store.builtin_casino_provider().await.unwrap().unwrap().id, "r-10x")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(round.debited_minor, 123_45);
     assert_sound(&ctx).await;
 
     // The same id later, with another body: refused, nothing moves.
-    let answer = wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-10x", "round": "r-10x", "amount": 5 })).await;
+    let answer = wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "d-10x", "round": "r-10x", "amount": 5 }),
+    )
+    .await;
     refused(&answer, 409, "tx_id_reused");
     assert_eq!(money(&app, &ctx, &demo).await.0, user_after);
 }
@@ -190,7 +221,10 @@ async fn bad_and_missing_signatures_are_refused_and_audited(app: TestApp) {
     let demo = app.demo().await;
     let token = player_token(&app, &demo).await;
     let before = money(&app, &ctx, &demo).await;
-    let body = serde_json::to_vec(&json!({ "token": token, "tx_id": "d-sig", "round": "r-sig", "amount": 10 })).unwrap();
+    let body = serde_json::to_vec(
+        &json!({ "token": token, "tx_id": "d-sig", "round": "r-sig", "amount": 10 }),
+    )
+    .unwrap();
     let now = now_ms();
     let good = signed_headers(&ctx.provider, now, &body);
 
@@ -215,7 +249,10 @@ async fn bad_and_missing_signatures_are_refused_and_audited(app: TestApp) {
 
     // A good signature over a different body (the amount changed on the way).
     let audit_before = last_audit(&ctx).await.0;
-    let tampered = serde_json::to_vec(&json!({ "token": token, "tx_id": "d-sig", "round": "r-sig", "amount": 10000 })).unwrap();
+    let tampered = serde_json::to_vec(
+        &json!({ "token": token, "tx_id": "d-sig", "round": "r-sig", "amount": 10000 }),
+    )
+    .unwrap();
     let answer = wallet_raw(&app, "debit", &good, &tampered).await;
     refused(&answer, 401, "bad_signature");
     audited(audit_before, &last_audit(&ctx).await, "debit", "bad_signature");
@@ -260,13 +297,23 @@ async fn unsigned_junk_from_one_address_is_audited_only_up_to_its_allowance(app:
     for _ in 0..allowance + 5 {
         refused(&wallet_raw(&app, "balance", &[], &body).await, 401, "missing_signature");
     }
-    assert_eq!(last_audit(&ctx).await.0 - audit_before, allowance, "audited up to the allowance, then no more");
+    assert_eq!(
+        last_audit(&ctx).await.0 - audit_before,
+        allowance,
+        "audited up to the allowance, then no more"
+    );
 
     // A correctly signed call from the same address is neither refused nor delayed…
     wallet(&app, &ctx.provider, "balance", json!({ "token": token })).await.expect(200);
     // …and a signed call's refusal is still written.
     let audit_before = last_audit(&ctx).await.0;
-    let answer = wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-big", "round": "r-big", "amount": 1_000_000_000 })).await;
+    let answer = wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "d-big", "round": "r-big", "amount": 1_000_000_000 }),
+    )
+    .await;
     refused(&answer, 422, "insufficient_funds");
     audited(audit_before, &last_audit(&ctx).await, "debit", "insufficient_funds");
 }
@@ -277,17 +324,24 @@ async fn an_old_or_future_timestamp_is_refused_as_a_replay(app: TestApp) {
     let demo = app.demo().await;
     let token = player_token(&app, &demo).await;
     let before = money(&app, &ctx, &demo).await;
-    let body = serde_json::to_vec(&json!({ "token": token, "tx_id": "d-old", "round": "r-old", "amount": 10 })).unwrap();
+    let body = serde_json::to_vec(
+        &json!({ "token": token, "tx_id": "d-old", "round": "r-old", "amount": 10 }),
+    )
+    .unwrap();
 
     // Correctly signed, 31 s ago: a captured request played back later.
     let audit_before = last_audit(&ctx).await.0;
-    let answer = wallet_raw(&app, "debit", &signed_headers(&ctx.provider, now_ms() - 31_000, &body), &body).await;
+    let answer =
+        wallet_raw(&app, "debit", &signed_headers(&ctx.provider, now_ms() - 31_000, &body), &body)
+            .await;
     refused(&answer, 401, "stale_timestamp");
     assert!(answer.message().contains("replay"), "{}", answer.message());
     audited(audit_before, &last_audit(&ctx).await, "debit", "stale_timestamp");
 
     // 31 s in the future.
-    let answer = wallet_raw(&app, "debit", &signed_headers(&ctx.provider, now_ms() + 31_000, &body), &body).await;
+    let answer =
+        wallet_raw(&app, "debit", &signed_headers(&ctx.provider, now_ms() + 31_000, &body), &body)
+            .await;
     refused(&answer, 401, "stale_timestamp");
 
     // A timestamp that is not a number, correctly signed.
@@ -299,7 +353,9 @@ async fn an_old_or_future_timestamp_is_refused_as_a_replay(app: TestApp) {
     assert_eq!(money(&app, &ctx, &demo).await, before, "nothing moved");
 
     // 25 s ago is within the window.
-    wallet_raw(&app, "debit", &signed_headers(&ctx.provider, now_ms() - 25_000, &body), &body).await.expect(200);
+    wallet_raw(&app, "debit", &signed_headers(&ctx.provider, now_ms() - 25_000, &body), &body)
+        .await
+        .expect(200);
     assert_eq!(money(&app, &ctx, &demo).await.0, before.0 - 10_00);
 }
 both_databases!(an_old_or_future_timestamp_is_refused_as_a_replay);
@@ -320,36 +376,79 @@ async fn a_debit_beyond_the_available_balance_is_refused(app: TestApp) {
 
     let audit_before = last_audit(&ctx).await.0;
     let too_much = format!("{}.{:02}", (available + 1) / 100, (available + 1) % 100);
-    let answer = wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-big", "round": "r-big", "amount": too_much })).await;
+    let answer = wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "d-big", "round": "r-big", "amount": too_much }),
+    )
+    .await;
     refused(&answer, 422, "insufficient_funds");
     assert!(answer.message().contains("available"), "{}", answer.message());
     audited(audit_before, &last_audit(&ctx).await, "debit", "insufficient_funds");
     assert_eq!(money(&app, &ctx, &demo).await, before, "nothing moved");
     let provider_id = ctx.store.builtin_casino_provider().await.unwrap().unwrap().id;
-    assert!(ctx.store.provider_round(provider_id, "r-big").await.unwrap().is_none(), "no round was left behind");
+    assert!(
+        ctx.store.provider_round(provider_id, "r-big").await.unwrap().is_none(),
+        "no round was left behind"
+    );
 
     // Everything that is available may be staked.
     let all = format!("{}.{:02}", available / 100, available % 100);
-    let answer = wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-all", "round": "r-big", "amount": all })).await;
+    let answer = wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "d-all", "round": "r-big", "amount": all }),
+    )
+    .await;
     answer.expect(200);
     assert_eq!(minor(&answer.data()["balance"]), 0);
     refused(
-        &wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-one-more", "round": "r-big", "amount": "0.01" })).await,
+        &wallet(
+            &app,
+            &ctx.provider,
+            "debit",
+            json!({ "token": token, "tx_id": "d-one-more", "round": "r-big", "amount": "0.01" }),
+        )
+        .await,
         422,
         "insufficient_funds",
     );
 
     // Bad amounts are 400s naming the field.
     for amount in [json!(0), json!(-5), json!("1.005"), json!("ten")] {
-        let answer = wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-bad", "round": "r-bad", "amount": amount })).await;
+        let answer = wallet(
+            &app,
+            &ctx.provider,
+            "debit",
+            json!({ "token": token, "tx_id": "d-bad", "round": "r-bad", "amount": amount }),
+        )
+        .await;
         refused(&answer, 400, "bad_request");
         assert!(!answer.field_error("amount").is_empty(), "{}", answer.body);
     }
-    let answer = wallet(&app, &ctx.provider, "debit", json!({ "token": token, "round": "r-bad", "amount": 1 })).await;
+    let answer = wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "round": "r-bad", "amount": 1 }),
+    )
+    .await;
     refused(&answer, 400, "bad_request");
     assert_eq!(answer.field_error("tx_id"), "tx_id is required.");
     // An unknown token.
-    refused(&wallet(&app, &ctx.provider, "debit", json!({ "token": "nope", "tx_id": "d-x", "round": "r-x", "amount": 1 })).await, 401, "invalid_token");
+    refused(
+        &wallet(
+            &app,
+            &ctx.provider,
+            "debit",
+            json!({ "token": "nope", "tx_id": "d-x", "round": "r-x", "amount": 1 }),
+        )
+        .await,
+        401,
+        "invalid_token",
+    );
     assert_sound(&ctx).await;
 }
 both_databases!(a_debit_beyond_the_available_balance_is_refused);
@@ -363,32 +462,82 @@ async fn a_credit_for_an_unknown_debit_is_refused(app: TestApp) {
     let before = money(&app, &ctx, &demo).await;
 
     let audit_before = last_audit(&ctx).await.0;
-    let answer = wallet(&app, &ctx.provider, "credit", json!({ "token": token, "tx_id": "c-ghost", "round": "r-ghost", "amount": 500 })).await;
+    let answer = wallet(
+        &app,
+        &ctx.provider,
+        "credit",
+        json!({ "token": token, "tx_id": "c-ghost", "round": "r-ghost", "amount": 500 }),
+    )
+    .await;
     refused(&answer, 404, "unknown_debit");
     audited(audit_before, &last_audit(&ctx).await, "credit", "unknown_debit");
     assert_eq!(money(&app, &ctx, &demo).await, before);
 
     // Another player's round is no debit of this player's.
-    wallet(&app, &ctx.provider, "debit", json!({ "token": other, "tx_id": "d-2", "round": "r-2", "amount": 10 })).await.expect(200);
-    let answer = wallet(&app, &ctx.provider, "credit", json!({ "token": token, "tx_id": "c-2", "round": "r-2", "amount": 20 })).await;
+    wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": other, "tx_id": "d-2", "round": "r-2", "amount": 10 }),
+    )
+    .await
+    .expect(200);
+    let answer = wallet(
+        &app,
+        &ctx.provider,
+        "credit",
+        json!({ "token": token, "tx_id": "c-2", "round": "r-2", "amount": 20 }),
+    )
+    .await;
     refused(&answer, 404, "unknown_debit");
     assert_eq!(money(&app, &ctx, &demo).await.0, before.0);
 
     // With a debit, the credit settles the round once.
-    wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-3", "round": "r-3", "amount": 10 })).await.expect(200);
-    let answer = wallet(&app, &ctx.provider, "credit", json!({ "token": token, "tx_id": "c-3", "round": "r-3", "amount": 25.5 })).await;
+    wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "d-3", "round": "r-3", "amount": 10 }),
+    )
+    .await
+    .expect(200);
+    let answer = wallet(
+        &app,
+        &ctx.provider,
+        "credit",
+        json!({ "token": token, "tx_id": "c-3", "round": "r-3", "amount": 25.5 }),
+    )
+    .await;
     answer.expect(200);
     assert_eq!(app.balance_minor(&demo).await, before.0 - 10_00 + 25_50);
-    let again = wallet(&app, &ctx.provider, "credit", json!({ "token": token, "tx_id": "c-3", "round": "r-3", "amount": 25.5 })).await;
+    let again = wallet(
+        &app,
+        &ctx.provider,
+        "credit",
+        json!({ "token": token, "tx_id": "c-3", "round": "r-3", "amount": 25.5 }),
+    )
+    .await;
     again.expect(200);
     assert_eq!(again.data(), answer.data());
     refused(
-        &wallet(&app, &ctx.provider, "credit", json!({ "token": token, "tx_id": "c-3b", "round": "r-3", "amount": 1 })).await,
+        &wallet(
+            &app,
+            &ctx.provider,
+            "credit",
+            json!({ "token": token, "tx_id": "c-3b", "round": "r-3", "amount": 1 }),
+        )
+        .await,
         409,
         "round_settled",
     );
     refused(
-        &wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-3b", "round": "r-3", "amount": 1 })).await,
+        &wallet(
+            &app,
+            &ctx.provider,
+            "debit",
+            json!({ "token": token, "tx_id": "d-3b", "round": "r-3", "amount": 1 }),
+        )
+        .await,
         409,
         "round_closed",
     );
@@ -402,10 +551,23 @@ async fn a_rollback_undoes_a_debit_exactly_once(app: TestApp) {
     let demo = app.demo().await;
     let token = player_token(&app, &demo).await;
     let before = money(&app, &ctx, &demo).await;
-    wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-rb", "round": "r-rb", "amount": 50 })).await.expect(200);
+    wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "d-rb", "round": "r-rb", "amount": 50 }),
+    )
+    .await
+    .expect(200);
     assert_eq!(app.balance_minor(&demo).await, before.0 - 50_00);
 
-    let first = wallet(&app, &ctx.provider, "rollback", json!({ "token": token, "tx_id": "rb-1", "debit_tx_id": "d-rb" })).await;
+    let first = wallet(
+        &app,
+        &ctx.provider,
+        "rollback",
+        json!({ "token": token, "tx_id": "rb-1", "debit_tx_id": "d-rb" }),
+    )
+    .await;
     first.expect(200);
     assert_eq!(first.data()["debit_tx_id"], "d-rb");
     assert_eq!(minor(&first.data()["amount"]), 50_00);
@@ -414,22 +576,42 @@ async fn a_rollback_undoes_a_debit_exactly_once(app: TestApp) {
 
     // The same rollback again: the first answer, nothing moves.
     let entries = money(&app, &ctx, &demo).await.2;
-    let again = wallet(&app, &ctx.provider, "rollback", json!({ "token": token, "tx_id": "rb-1", "debit_tx_id": "d-rb" })).await;
+    let again = wallet(
+        &app,
+        &ctx.provider,
+        "rollback",
+        json!({ "token": token, "tx_id": "rb-1", "debit_tx_id": "d-rb" }),
+    )
+    .await;
     again.expect(200);
     assert_eq!(again.data(), first.data());
     assert_eq!(money(&app, &ctx, &demo).await, (before.0, before.1, entries));
 
     // Another rollback of the same debit: refused.
     let audit_before = last_audit(&ctx).await.0;
-    let answer = wallet(&app, &ctx.provider, "rollback", json!({ "token": token, "tx_id": "rb-2", "debit_tx_id": "d-rb" })).await;
+    let answer = wallet(
+        &app,
+        &ctx.provider,
+        "rollback",
+        json!({ "token": token, "tx_id": "rb-2", "debit_tx_id": "d-rb" }),
+    )
+    .await;
     refused(&answer, 409, "already_rolled_back");
     assert!(answer.message().contains("rb-1"), "{}", answer.message());
     audited(audit_before, &last_audit(&ctx).await, "rollback", "already_rolled_back");
 
     // Two different rollbacks of a fresh debit at once: exactly one wins.
-    wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-race", "round": "r-race", "amount": 70 })).await.expect(200);
+    wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "d-race", "round": "r-race", "amount": 70 }),
+    )
+    .await
+    .expect(200);
     let answers = join_all((0..6).map(|i| {
-        let body = json!({ "token": token, "tx_id": format!("rb-race-{i}"), "debit_tx_id": "d-race" });
+        let body =
+            json!({ "token": token, "tx_id": format!("rb-race-{i}"), "debit_tx_id": "d-race" });
         let provider = &ctx.provider;
         let app = &app;
         async move { wallet(app, provider, "rollback", body).await }
@@ -444,12 +626,24 @@ async fn a_rollback_undoes_a_debit_exactly_once(app: TestApp) {
 
     // A rolled-back round has nothing to credit; an unknown debit cannot be rolled back.
     refused(
-        &wallet(&app, &ctx.provider, "credit", json!({ "token": token, "tx_id": "c-rb", "round": "r-rb", "amount": 100 })).await,
+        &wallet(
+            &app,
+            &ctx.provider,
+            "credit",
+            json!({ "token": token, "tx_id": "c-rb", "round": "r-rb", "amount": 100 }),
+        )
+        .await,
         409,
         "round_rolled_back",
     );
     refused(
-        &wallet(&app, &ctx.provider, "rollback", json!({ "token": token, "tx_id": "rb-3", "debit_tx_id": "d-nothing" })).await,
+        &wallet(
+            &app,
+            &ctx.provider,
+            "rollback",
+            json!({ "token": token, "tx_id": "rb-3", "debit_tx_id": "d-nothing" }),
+        )
+        .await,
         404,
         "unknown_debit",
     );
@@ -463,17 +657,36 @@ async fn a_rollback_of_a_settled_round_is_refused(app: TestApp) {
     let demo = app.demo().await;
     let token = player_token(&app, &demo).await;
     let before = money(&app, &ctx, &demo).await;
-    wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "d-set", "round": "r-set", "amount": 40 })).await.expect(200);
+    wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "d-set", "round": "r-set", "amount": 40 }),
+    )
+    .await
+    .expect(200);
     // A lost round: credit 0 settles it and moves nothing.
     let entries = money(&app, &ctx, &demo).await.2;
-    let credit = wallet(&app, &ctx.provider, "credit", json!({ "token": token, "tx_id": "c-set", "round": "r-set", "amount": 0 })).await;
+    let credit = wallet(
+        &app,
+        &ctx.provider,
+        "credit",
+        json!({ "token": token, "tx_id": "c-set", "round": "r-set", "amount": 0 }),
+    )
+    .await;
     credit.expect(200);
     assert_eq!(money(&app, &ctx, &demo).await.2, entries, "a credit of 0 writes no ledger entry");
     let after_settle = money(&app, &ctx, &demo).await;
     assert_eq!(after_settle.0, before.0 - 40_00);
 
     let audit_before = last_audit(&ctx).await.0;
-    let answer = wallet(&app, &ctx.provider, "rollback", json!({ "token": token, "tx_id": "rb-set", "debit_tx_id": "d-set" })).await;
+    let answer = wallet(
+        &app,
+        &ctx.provider,
+        "rollback",
+        json!({ "token": token, "tx_id": "rb-set", "debit_tx_id": "d-set" }),
+    )
+    .await;
     refused(&answer, 409, "round_settled");
     audited(audit_before, &last_audit(&ctx).await, "rollback", "round_settled");
     assert_eq!(money(&app, &ctx, &demo).await, after_settle, "nothing moved");
@@ -520,15 +733,25 @@ async fn a_random_mix_of_calls_keeps_money_conserved(app: TestApp) {
     for step in 0..120 {
         let tx_id = format!("mix-{step}");
         let choice = rng.gen_range(0..100);
-        let (call, body, expected): (&str, Value, Result<(), &str>) = if choice < 40 || rounds.is_empty() {
+        let (call, body, expected): (&str, Value, Result<(), &str>) = if choice < 40
+            || rounds.is_empty()
+        {
             // A debit in a new round or an existing one, sometimes more than is left.
             let index = if rounds.is_empty() || rng.gen_bool(0.5) {
-                rounds.push(RoundModel { name: format!("mix-r{step}"), debits: Vec::new(), settled: false });
+                rounds.push(RoundModel {
+                    name: format!("mix-r{step}"),
+                    debits: Vec::new(),
+                    settled: false,
+                });
                 rounds.len() - 1
             } else {
                 rng.gen_range(0..rounds.len())
             };
-            let amount = if rng.gen_bool(0.1) { expected_user + rng.gen_range(1..1000) } else { rng.gen_range(1..20_000_00) };
+            let amount = if rng.gen_bool(0.1) {
+                expected_user + rng.gen_range(1..1000)
+            } else {
+                rng.gen_range(1..20_000_00)
+            };
             let round = rounds[index].clone();
             let expected = if round.settled || round.rolled_back() {
                 Err("round_closed")
@@ -544,7 +767,11 @@ async fn a_random_mix_of_calls_keeps_money_conserved(app: TestApp) {
                 // A refused first debit leaves no round behind.
                 rounds.remove(index);
             }
-            ("debit", json!({ "token": token, "tx_id": tx_id, "round": round.name, "amount": amount_text(amount) }), expected)
+            (
+                "debit",
+                json!({ "token": token, "tx_id": tx_id, "round": round.name, "amount": amount_text(amount) }),
+                expected,
+            )
         } else if choice < 65 {
             // A credit of a round, or of one that never was.
             let index = rng.gen_range(0..rounds.len() + 1);
@@ -559,11 +786,18 @@ async fn a_random_mix_of_calls_keeps_money_conserved(app: TestApp) {
                 rounds[index].settled = true;
                 expected_user += amount;
             }
-            ("credit", json!({ "token": token, "tx_id": tx_id, "round": name, "amount": amount_text(amount) }), expected)
+            (
+                "credit",
+                json!({ "token": token, "tx_id": tx_id, "round": name, "amount": amount_text(amount) }),
+                expected,
+            )
         } else if choice < 85 {
             // A rollback of a debit, or of one that never was.
-            let debits: Vec<(usize, usize)> =
-                rounds.iter().enumerate().flat_map(|(r, m)| (0..m.debits.len()).map(move |d| (r, d))).collect();
+            let debits: Vec<(usize, usize)> = rounds
+                .iter()
+                .enumerate()
+                .flat_map(|(r, m)| (0..m.debits.len()).map(move |d| (r, d)))
+                .collect();
             let (debit_tx, expected) = match debits.get(rng.gen_range(0..debits.len() + 1)) {
                 None => (format!("mix-none-{step}"), Err("unknown_debit")),
                 Some(&(r, d)) => {
@@ -580,7 +814,11 @@ async fn a_random_mix_of_calls_keeps_money_conserved(app: TestApp) {
                     (debit_tx, expected)
                 }
             };
-            ("rollback", json!({ "token": token, "tx_id": tx_id, "debit_tx_id": debit_tx }), expected)
+            (
+                "rollback",
+                json!({ "token": token, "tx_id": tx_id, "debit_tx_id": debit_tx }),
+                expected,
+            )
         } else if !sent.is_empty() {
             // A repeat of an accepted call: the first answer, nothing moves.
             let (call, body, answer) = sent[rng.gen_range(0..sent.len())].clone();
@@ -602,7 +840,12 @@ async fn a_random_mix_of_calls_keeps_money_conserved(app: TestApp) {
                 sent.push((call, body.clone(), answer.data().clone()));
             }
             Err(code) => {
-                assert_eq!(answer.data()["code"], code, "step {step}: {call} {body} → {}", answer.body);
+                assert_eq!(
+                    answer.data()["code"],
+                    code,
+                    "step {step}: {call} {body} → {}",
+                    answer.body
+                );
                 assert!(answer.status.is_client_error(), "step {step}: {}", answer.body);
                 *refusals.entry(code.to_string()).or_default() += 1;
             }
@@ -629,7 +872,16 @@ async fn get_static_games_lists_the_in_house_games(app: TestApp) {
     let categories = ["Crash Games", "Live Game Shows", "Live", "Poker", "Virtual", "Live Dealer"];
     let mut ids = BTreeSet::new();
     for game in &games {
-        for field in ["game_id", "game_name", "category", "provider_name", "sub_provider_name", "status", "url_thumb", "game_code"] {
+        for field in [
+            "game_id",
+            "game_name",
+            "category",
+            "provider_name",
+            "sub_provider_name",
+            "status",
+            "url_thumb",
+            "game_code",
+        ] {
             assert!(game[field].is_string(), "{field} of {game}");
         }
         assert!(game.get("sub_type").is_some(), "{game}");
@@ -648,7 +900,9 @@ async fn get_static_games_lists_the_in_house_games(app: TestApp) {
         assert_eq!(game["provider_name"], "Backlay Games");
         assert_eq!(game["status"], "ACTIVE");
     }
-    let category_of = |id: &str| games.iter().find(|g| g["game_id"] == id).unwrap()["category"].as_str().unwrap().to_string();
+    let category_of = |id: &str| {
+        games.iter().find(|g| g["game_id"] == id).unwrap()["category"].as_str().unwrap().to_string()
+    };
     assert_eq!(category_of("backlay-baccarat"), "Live Dealer");
     assert_eq!(category_of("backlay-poker"), "Poker");
     assert_eq!(category_of("backlay-roulette"), "Live");
@@ -661,18 +915,31 @@ async fn get_static_games_lists_the_in_house_games(app: TestApp) {
     w.set_world_casino_game_active("backlay-queen", false).await.unwrap();
     w.commit().await.unwrap();
     let answer = app.get("casino/getStaticGames", Some(&demo)).await;
-    let queen = answer.data().as_array().unwrap().iter().find(|g| g["game_id"] == "backlay-queen").unwrap().clone();
+    let queen = answer
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["game_id"] == "backlay-queen")
+        .unwrap()
+        .clone();
     assert_eq!(queen["status"], "");
 }
 both_databases!(get_static_games_lists_the_in_house_games);
 
-async fn an_outside_provider_added_by_the_operator_launches_and_signs_with_its_secret(app: TestApp) {
+async fn an_outside_provider_added_by_the_operator_launches_and_signs_with_its_secret(
+    app: TestApp,
+) {
     use backlay_server::operator::{self, Actor, AddProvider, AddWorldCasinoGame, OperatorContext};
     let ctx = ctx(&app).await;
     let console = OperatorContext { store: &ctx.store, actor: Actor::Console, client_ip: None };
     let (_, secret) = operator::add_casino_provider(
         &console,
-        AddProvider { code: "evo".into(), name: "Evolution".into(), launch_url: "https://games.example.com/launch".into() },
+        AddProvider {
+            code: "evo".into(),
+            name: "Evolution".into(),
+            launch_url: "https://games.example.com/launch".into(),
+        },
     )
     .await
     .unwrap();
@@ -690,8 +957,18 @@ async fn an_outside_provider_added_by_the_operator_launches_and_signs_with_its_s
     let demo = app.demo().await;
     let games = app.get("casino/getStaticGames", Some(&demo)).await;
     games.expect(200);
-    let listed = games.data().as_array().unwrap().iter().find(|g| g["game_id"] == "evo-lightning").cloned().expect("listed");
-    assert_eq!((listed["provider_name"].as_str(), listed["status"].as_str()), (Some("Evolution"), Some("ACTIVE")));
+    let listed = games
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["game_id"] == "evo-lightning")
+        .cloned()
+        .expect("listed");
+    assert_eq!(
+        (listed["provider_name"].as_str(), listed["status"].as_str()),
+        (Some("Evolution"), Some("ACTIVE"))
+    );
     let url = launch_url(&app, &demo, "evo-lightning").await;
     assert!(url.starts_with("https://games.example.com/launch?token="), "{url}");
     assert_eq!(query_param(&url, "game"), "lightning");
@@ -701,12 +978,20 @@ async fn an_outside_provider_added_by_the_operator_launches_and_signs_with_its_s
     let token = query_param(&url, "token");
     wallet(&app, &evo, "balance", json!({ "token": token })).await.expect(200);
     let impostor = Provider { code: "evo".into(), secret: ctx.provider.secret.clone() };
-    refused(&wallet(&app, &impostor, "balance", json!({ "token": token })).await, 401, "bad_signature");
+    refused(
+        &wallet(&app, &impostor, "balance", json!({ "token": token })).await,
+        401,
+        "bad_signature",
+    );
 
     // Switched off, it shows without status and cannot launch.
     operator::set_world_casino_game_active(&console, "evo-lightning", false).await.unwrap();
     let games = app.get("casino/getStaticGames", Some(&demo)).await;
-    assert_eq!(games.data().as_array().unwrap().iter().find(|g| g["game_id"] == "evo-lightning").unwrap()["status"], "");
+    assert_eq!(
+        games.data().as_array().unwrap().iter().find(|g| g["game_id"] == "evo-lightning").unwrap()
+            ["status"],
+        ""
+    );
     let answer = app
         .post(
             "gap/gaplogin",
@@ -722,7 +1007,10 @@ async fn gaplogin_answers_a_launch_url_the_wallet_accepts(app: TestApp) {
     let ctx = ctx(&app).await;
     let demo = app.demo().await;
     let url = launch_url(&app, &demo, "backlay-dt1day").await;
-    assert!(url.starts_with(&format!("{}/provider/play?", origin(&app))), "{url} is on the public origin");
+    assert!(
+        url.starts_with(&format!("{}/provider/play?", origin(&app))),
+        "{url} is on the public origin"
+    );
     assert_eq!(query_param(&url, "game"), "dt1day");
     let token = query_param(&url, "token");
     assert!(token.len() >= 40);
@@ -736,11 +1024,13 @@ async fn gaplogin_answers_a_launch_url_the_wallet_accepts(app: TestApp) {
     let count = |text: String| {
         let pool = ctx.store.pool().clone();
         async move {
-            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM provider_sessions WHERE token_hash = $1")
-                .bind(text)
-                .fetch_one(&pool)
-                .await
-                .unwrap()
+            sqlx::query_scalar::<_, i64>(
+                "SELECT COUNT(*) FROM provider_sessions WHERE token_hash = $1",
+            )
+            .bind(text)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
         }
     };
     assert_eq!(count(token.clone()).await, 0);
@@ -765,19 +1055,37 @@ async fn gaplogin_answers_a_launch_url_the_wallet_accepts(app: TestApp) {
     refused(&wallet(&app, &evo, "balance", json!({ "token": token })).await, 401, "invalid_token");
 
     // Unknown, switched off, missing.
-    let answer = app.post("gap/gaplogin", Some(&demo), json!({ "providerName": "mac88", "gameId": "no-such-game" })).await;
+    let answer = app
+        .post(
+            "gap/gaplogin",
+            Some(&demo),
+            json!({ "providerName": "mac88", "gameId": "no-such-game" }),
+        )
+        .await;
     answer.expect(404);
     assert!(answer.message().contains("no-such-game"), "{}", answer.message());
     let mut w = ctx.store.begin_write().await.unwrap();
     w.set_world_casino_game_active("backlay-trio", false).await.unwrap();
     w.commit().await.unwrap();
-    let answer = app.post("gap/gaplogin", Some(&demo), json!({ "providerName": "mac88", "gameId": "backlay-trio" })).await;
+    let answer = app
+        .post(
+            "gap/gaplogin",
+            Some(&demo),
+            json!({ "providerName": "mac88", "gameId": "backlay-trio" }),
+        )
+        .await;
     answer.expect(409);
     assert!(answer.message().contains("Trio"), "{}", answer.message());
     let answer = app.post("gap/gaplogin", Some(&demo), json!({ "providerName": "mac88" })).await;
     answer.expect(400);
     assert_eq!(answer.field_error("gameId"), "gameId is required.");
-    let answer = app.post("gap/gaplogin", Some(&demo), json!({ "gameId": "backlay-dt1day", "platformId": "tv" })).await;
+    let answer = app
+        .post(
+            "gap/gaplogin",
+            Some(&demo),
+            json!({ "gameId": "backlay-dt1day", "platformId": "tv" }),
+        )
+        .await;
     answer.expect(400);
     app.post("gap/gaplogin", None, json!({ "gameId": "backlay-dt1day" })).await.expect(401);
 }
@@ -786,19 +1094,41 @@ both_databases!(gaplogin_answers_a_launch_url_the_wallet_accepts);
 async fn the_global_setting_frames_the_public_origin(app: TestApp) {
     let answer = app.get("globalSetting/getGlobalSetting", None).await;
     answer.expect(200);
-    let origins: Vec<String> =
-        answer.data()["casino_frame_origins"].as_array().unwrap().iter().map(|o| o.as_str().unwrap().to_string()).collect();
+    let origins: Vec<String> = answer.data()["casino_frame_origins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_str().unwrap().to_string())
+        .collect();
     assert_eq!(origins, vec![origin(&app)]);
 
     let admin = app.admin().await;
-    app.post("admin/settings", Some(&admin), json!({ "casino_frame_origins": "https://games.example.com" })).await.expect(200);
+    app.post(
+        "admin/settings",
+        Some(&admin),
+        json!({ "casino_frame_origins": "https://games.example.com" }),
+    )
+    .await
+    .expect(200);
     let answer = app.get("globalSetting/getGlobalSetting", None).await;
-    let origins: Vec<String> =
-        answer.data()["casino_frame_origins"].as_array().unwrap().iter().map(|o| o.as_str().unwrap().to_string()).collect();
+    let origins: Vec<String> = answer.data()["casino_frame_origins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_str().unwrap().to_string())
+        .collect();
     assert_eq!(origins, vec!["https://games.example.com".to_string(), origin(&app)]);
 
     // The new calls are described in the OpenAPI document.
-    let openapi: Value = app.client.get(format!("{}/openapi.json", app.base)).send().await.unwrap().json().await.unwrap();
+    let openapi: Value = app
+        .client
+        .get(format!("{}/openapi.json", app.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     for path in [
         "/api/wallet/balance",
         "/api/wallet/debit",
@@ -819,13 +1149,49 @@ async fn live_casino_bets_shows_only_the_callers_rows(app: TestApp) {
     let demo2 = app.login("demo2", "Demo@1234").await;
     let token = player_token(&app, &demo).await;
     let token2 = player_token(&app, &demo2).await;
-    wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "lc-d1", "round": "lc-r1", "amount": 100 })).await.expect(200);
-    wallet(&app, &ctx.provider, "credit", json!({ "token": token, "tx_id": "lc-c1", "round": "lc-r1", "amount": 190 })).await.expect(200);
-    wallet(&app, &ctx.provider, "debit", json!({ "token": token, "tx_id": "lc-d2", "round": "lc-r2", "amount": 30 })).await.expect(200);
-    wallet(&app, &ctx.provider, "rollback", json!({ "token": token, "tx_id": "lc-x2", "debit_tx_id": "lc-d2" })).await.expect(200);
-    wallet(&app, &ctx.provider, "debit", json!({ "token": token2, "tx_id": "lc-other", "round": "lc-r9", "amount": 7 })).await.expect(200);
+    wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "lc-d1", "round": "lc-r1", "amount": 100 }),
+    )
+    .await
+    .expect(200);
+    wallet(
+        &app,
+        &ctx.provider,
+        "credit",
+        json!({ "token": token, "tx_id": "lc-c1", "round": "lc-r1", "amount": 190 }),
+    )
+    .await
+    .expect(200);
+    wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "lc-d2", "round": "lc-r2", "amount": 30 }),
+    )
+    .await
+    .expect(200);
+    wallet(
+        &app,
+        &ctx.provider,
+        "rollback",
+        json!({ "token": token, "tx_id": "lc-x2", "debit_tx_id": "lc-d2" }),
+    )
+    .await
+    .expect(200);
+    wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token2, "tx_id": "lc-other", "round": "lc-r9", "amount": 7 }),
+    )
+    .await
+    .expect(200);
 
-    let answer = app.post("report/liveCasinoBets", Some(&demo), json!({ "page": 1, "limit": 20 })).await;
+    let answer =
+        app.post("report/liveCasinoBets", Some(&demo), json!({ "page": 1, "limit": 20 })).await;
     answer.expect(200);
     assert_eq!(answer.data()["total"], 4);
     assert_eq!(answer.data()["page"], 1);
@@ -849,14 +1215,22 @@ async fn live_casino_bets_shows_only_the_callers_rows(app: TestApp) {
     assert_eq!(row("lc-x2")["status"], "refund");
 
     // Paging and dates.
-    let answer = app.post("report/liveCasinoBets", Some(&demo), json!({ "page": 2, "limit": 3 })).await;
+    let answer =
+        app.post("report/liveCasinoBets", Some(&demo), json!({ "page": 2, "limit": 3 })).await;
     answer.expect(200);
     assert_eq!(answer.data()["rows"].as_array().unwrap().len(), 1);
     assert_eq!(answer.data()["total"], 4);
-    let answer = app.post("report/liveCasinoBets", Some(&demo), json!({ "from_date": "2999-01-01", "to_date": "2999-01-02" })).await;
+    let answer = app
+        .post(
+            "report/liveCasinoBets",
+            Some(&demo),
+            json!({ "from_date": "2999-01-01", "to_date": "2999-01-02" }),
+        )
+        .await;
     answer.expect(200);
     assert_eq!(answer.data()["total"], 0);
-    let answer = app.post("report/liveCasinoBets", Some(&demo), json!({ "from_date": "yesterday" })).await;
+    let answer =
+        app.post("report/liveCasinoBets", Some(&demo), json!({ "from_date": "yesterday" })).await;
     answer.expect(400);
     assert!(!answer.field_error("from_date").is_empty());
 
@@ -868,7 +1242,9 @@ async fn live_casino_bets_shows_only_the_callers_rows(app: TestApp) {
     app.post("report/liveCasinoBets", None, json!({})).await.expect(401);
 
     // The statement's casino filter shows the wallet's postings.
-    let answer = app.post("report/accountStatement", Some(&demo), json!({ "type": "casino", "limit": 100 })).await;
+    let answer = app
+        .post("report/accountStatement", Some(&demo), json!({ "type": "casino", "limit": 100 }))
+        .await;
     answer.expect(200);
     assert_eq!(answer.data()["total"], 4, "{}", answer.body);
 }
@@ -878,7 +1254,15 @@ both_databases!(live_casino_bets_shows_only_the_callers_rows);
 // The built-in provider
 
 async fn provider_post(app: &TestApp, path: &str, body: Value) -> Answer {
-    read(app.client.post(format!("{}/provider/api/{path}", origin(app))).json(&body).send().await.unwrap()).await
+    read(
+        app.client
+            .post(format!("{}/provider/api/{path}", origin(app)))
+            .json(&body)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
 }
 
 async fn the_built_in_provider_plays_through_the_wallet(app: TestApp) {
@@ -897,7 +1281,10 @@ async fn the_built_in_provider_plays_through_the_wallet(app: TestApp) {
     assert!(page.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
     let html = page.text().await.unwrap();
     let nonce = csp.split("'nonce-").nth(1).unwrap().split('\'').next().unwrap();
-    assert!(html.contains(&format!("<script nonce=\"{nonce}\">")), "the inline script carries this answer's nonce");
+    assert!(
+        html.contains(&format!("<script nonce=\"{nonce}\">")),
+        "the inline script carries this answer's nonce"
+    );
     assert!(html.contains("api/deal"));
 
     // A table: the commitment, the markets with their odds, the balance.
@@ -909,13 +1296,26 @@ async fn the_built_in_provider_plays_through_the_wallet(app: TestApp) {
     assert_eq!(minor(&table["balance"]), before);
     assert_eq!(table["commitment"].as_str().unwrap().len(), 64);
     assert!(table.get("seed").is_none(), "the seed stays secret until the deal");
-    let posted: Vec<String> = GameKind::TeenPattiT20.markets(&[]).iter().map(|m| format!("{}@{}", m.code, m.odds)).collect();
-    let shown: Vec<String> =
-        table["markets"].as_array().unwrap().iter().map(|m| format!("{}@{}", m["code"].as_str().unwrap(), m["odds"].as_str().unwrap())).collect();
+    let posted: Vec<String> = GameKind::TeenPattiT20
+        .markets(&[])
+        .iter()
+        .map(|m| format!("{}@{}", m.code, m.odds))
+        .collect();
+    let shown: Vec<String> = table["markets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| format!("{}@{}", m["code"].as_str().unwrap(), m["odds"].as_str().unwrap()))
+        .collect();
     assert_eq!(shown, posted);
 
     // Refusals that leave the table playable: an unknown market, a stake beyond the balance.
-    let answer = provider_post(&app, "deal", json!({ "token": token, "table_id": table["table_id"], "market": "nope", "stake": 100 })).await;
+    let answer = provider_post(
+        &app,
+        "deal",
+        json!({ "token": token, "table_id": table["table_id"], "market": "nope", "stake": 100 }),
+    )
+    .await;
     answer.expect(400);
     let answer =
         provider_post(&app, "deal", json!({ "token": token, "table_id": table["table_id"], "market": "player-a", "stake": 100_001 })).await;
@@ -931,8 +1331,13 @@ async fn the_built_in_provider_plays_through_the_wallet(app: TestApp) {
     let round = result["round"].as_str().unwrap();
     assert_eq!(round, table["round"].as_str().unwrap());
     assert_eq!(result["commitment"], table["commitment"]);
-    let verified = verify(result["seed"].as_str().unwrap(), table["commitment"].as_str().unwrap(), round, GameKind::TeenPattiT20)
-        .expect("the revealed seed matches the commitment");
+    let verified = verify(
+        result["seed"].as_str().unwrap(),
+        table["commitment"].as_str().unwrap(),
+        round,
+        GameKind::TeenPattiT20,
+    )
+    .expect("the revealed seed matches the commitment");
     let odds = Money::parse_decimal(result["market"]["odds"].as_str().unwrap()).unwrap().minor();
     let odds = u32::try_from(odds).unwrap();
     let market = Market::new("player-a", "Player A", "player", Odds::from_hundredths(odds));
@@ -948,13 +1353,20 @@ async fn the_built_in_provider_plays_through_the_wallet(app: TestApp) {
 
     // The round went through the wallet: a debit and a credit, and the round settled.
     let provider_id = ctx.store.builtin_casino_provider().await.unwrap().unwrap().id;
-    let stored = ctx.store.provider_round(provider_id, round).await.unwrap().expect("a provider round");
+    let stored =
+        ctx.store.provider_round(provider_id, round).await.unwrap().expect("a provider round");
     assert_eq!(stored.debited_minor, 100_00);
     assert_eq!(stored.credited_minor, expected_payout);
     assert_eq!(stored.state, backlay_store::wallet::ProviderRoundState::Settled);
     let report = app.post("report/liveCasinoBets", Some(&demo), json!({})).await;
     report.expect(200);
-    let kinds: Vec<&str> = report.data()["rows"].as_array().unwrap().iter().filter(|r| r["round_id"] == round).map(|r| r["kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = report.data()["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["round_id"] == round)
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds, ["credit", "debit"]);
 
     // The table was used once.
@@ -969,12 +1381,20 @@ async fn the_built_in_provider_plays_through_the_wallet(app: TestApp) {
         .await
         .expect(200);
     assert_eq!(app.balance_minor(&demo).await, 50_00);
-    let table = provider_post(&app, "table", json!({ "token": token, "game": "teen20" })).await.data().clone();
+    let table = provider_post(&app, "table", json!({ "token": token, "game": "teen20" }))
+        .await
+        .data()
+        .clone();
     assert_eq!(minor(&table["balance"]), 50_00);
     let answer = provider_post(&app, "deal", json!({ "token": token, "table_id": table["table_id"], "market": "player-b", "stake": 100 })).await;
     refused(&answer, 422, "insufficient_funds");
     assert_eq!(app.balance_minor(&demo).await, 50_00);
-    let answer = provider_post(&app, "deal", json!({ "token": token, "table_id": table["table_id"], "market": "player-b", "stake": 1 })).await;
+    let answer = provider_post(
+        &app,
+        "deal",
+        json!({ "token": token, "table_id": table["table_id"], "market": "player-b", "stake": 1 }),
+    )
+    .await;
     answer.expect(200);
     assert_eq!(app.balance_minor(&demo).await, 50_00 - 1_00 + minor(&answer.data()["payout"]));
 
@@ -984,7 +1404,11 @@ async fn the_built_in_provider_plays_through_the_wallet(app: TestApp) {
     table.expect(200);
     assert_eq!(table.data()["open_cards"].as_array().unwrap().len(), 1);
     provider_post(&app, "table", json!({ "token": hilow, "game": "teen20" })).await.expect(400);
-    refused(&provider_post(&app, "table", json!({ "token": "unknown", "game": "teen20" })).await, 401, "invalid_token");
+    refused(
+        &provider_post(&app, "table", json!({ "token": "unknown", "game": "teen20" })).await,
+        401,
+        "invalid_token",
+    );
     assert_sound(&ctx).await;
 }
 both_databases!(the_built_in_provider_plays_through_the_wallet);

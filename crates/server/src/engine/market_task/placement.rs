@@ -18,15 +18,17 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use backlay_core::exchange::{Bet, MarketKind, NewOrder, OrderId, Persistence, RunnerId, Selection, Side, UserId};
+use backlay_core::exchange::{
+    Bet, MarketKind, NewOrder, OrderId, Persistence, RunnerId, Selection, Side, UserId,
+};
 use backlay_core::money::Money;
 use backlay_core::odds::Price;
 use backlay_store::bets::{AccountFunds, BatchBet, BetRow, FillRow};
 use backlay_store::Writer;
 
 use super::{
-    bet_of_order, capitalised, market_error, order_of_bet, side_name, side_of, suspended_during_delay, BetAnswer, MarketActor, PlaceBet,
-    Placement, Reply,
+    bet_of_order, capitalised, market_error, order_of_bet, side_name, side_of,
+    suspended_during_delay, BetAnswer, MarketActor, PlaceBet, Placement, Reply,
 };
 use crate::clock::now_ms;
 use crate::error::AppError;
@@ -44,7 +46,11 @@ impl MarketActor {
         let (requests, replies): (Vec<Placement>, Vec<Reply>) = batch.into_iter().unzip();
         let mut outcome = self.try_batch(&requests).await;
         if let Err(err) = &outcome {
-            tracing::warn!(market_id = self.row.market_id, bets = requests.len(), "placing a batch failed, trying once more: {err}");
+            tracing::warn!(
+                market_id = self.row.market_id,
+                bets = requests.len(),
+                "placing a batch failed, trying once more: {err}"
+            );
             outcome = self.try_batch(&requests).await;
         }
         match outcome {
@@ -56,9 +62,14 @@ impl MarketActor {
                 touched
             }
             Err(err) => {
-                tracing::error!(market_id = self.row.market_id, "placing a batch of bets failed: {err}");
+                tracing::error!(
+                    market_id = self.row.market_id,
+                    "placing a batch of bets failed: {err}"
+                );
                 for reply in replies {
-                    let _ = reply.send(Err(AppError::Internal(anyhow::anyhow!("placing a batch of bets failed"))));
+                    let _ = reply.send(Err(AppError::Internal(anyhow::anyhow!(
+                        "placing a batch of bets failed"
+                    ))));
                 }
                 BTreeSet::new()
             }
@@ -79,13 +90,25 @@ impl MarketActor {
         let mut writer = self.store.begin_write().await?;
         let requests: Vec<&PlaceBet> = placements.iter().map(|p| &p.bet).collect();
         let users: Vec<i64> = requests.iter().map(|r| r.user_id).collect();
-        let funds = writer.lock_funds(&users).await?.into_iter().map(|f| (f.user_id, Funds::new(f))).collect();
+        let funds = writer
+            .lock_funds(&users)
+            .await?
+            .into_iter()
+            .map(|f| (f.user_id, Funds::new(f)))
+            .collect();
         let ids = self.take_bet_ids(&mut writer, requests.len()).await?;
-        let keys: Vec<(i64, &str)> = requests.iter().filter_map(|r| r.client_ref.as_deref().map(|k| (r.user_id, k))).collect();
-        let used_refs = if keys.is_empty() { Vec::new() } else { writer.bets_by_client_refs(&keys).await? };
+        let keys: Vec<(i64, &str)> = requests
+            .iter()
+            .filter_map(|r| r.client_ref.as_deref().map(|k| (r.user_id, k)))
+            .collect();
+        let used_refs =
+            if keys.is_empty() { Vec::new() } else { writer.bets_by_client_refs(&keys).await? };
         let mut batch = Batch {
             funds,
-            used_refs: used_refs.into_iter().filter_map(|bet| Some(((bet.user_id, bet.client_ref.clone()?), bet))).collect(),
+            used_refs: used_refs
+                .into_iter()
+                .filter_map(|bet| Some(((bet.user_id, bet.client_ref.clone()?), bet)))
+                .collect(),
             ..Batch::default()
         };
         let mut answers = Vec::with_capacity(requests.len());
@@ -109,16 +132,27 @@ impl MarketActor {
     /// Ids for `count` new bets, from the ids this task reserved ahead; reserves more, in the
     /// batch's transaction, when they run out. A failed batch reloads the task, which forgets
     /// the spare ids along with the rolled-back reservation.
-    async fn take_bet_ids(&mut self, writer: &mut Writer, count: usize) -> Result<Vec<i64>, AppError> {
+    async fn take_bet_ids(
+        &mut self,
+        writer: &mut Writer,
+        count: usize,
+    ) -> Result<Vec<i64>, AppError> {
         if self.spare_bet_ids.len() < count {
-            self.spare_bet_ids.extend(writer.reserve_bet_ids(count.max(BET_IDS_RESERVED_AHEAD)).await?);
+            self.spare_bet_ids
+                .extend(writer.reserve_bet_ids(count.max(BET_IDS_RESERVED_AHEAD)).await?);
         }
         Ok(self.spare_bet_ids.drain(..count).collect())
     }
 
     /// Places one bet of the batch in memory. `Refused` leaves the batch and the market as they
     /// were; `Broken` means the store failed and the batch must be abandoned.
-    async fn place_one(&mut self, writer: &mut Writer, batch: &mut Batch, placement: &Placement, bet_id: i64) -> Result<BetAnswer, PlaceError> {
+    async fn place_one(
+        &mut self,
+        writer: &mut Writer,
+        batch: &mut Batch,
+        placement: &Placement,
+        bet_id: i64,
+    ) -> Result<BetAnswer, PlaceError> {
         use PlaceError::{Broken, Refused};
         let request = &placement.bet;
         let kind = self.kind();
@@ -132,7 +166,8 @@ impl MarketActor {
         if let Some(client_ref) = &request.client_ref {
             let key = (request.user_id, client_ref.clone());
             if let Some((request_hash, answer)) = batch.placed_refs.get(&key) {
-                return repeat_of(request, request_hash, client_ref).map(|()| BetAnswer { message: REPEAT_MESSAGE.into(), ..answer.clone() });
+                return repeat_of(request, request_hash, client_ref)
+                    .map(|()| BetAnswer { message: REPEAT_MESSAGE.into(), ..answer.clone() });
             }
             if let Some(stored) = batch.used_refs.get(&key) {
                 repeat_of(request, stored.request_hash.as_deref().unwrap_or(""), client_ref)?;
@@ -141,15 +176,27 @@ impl MarketActor {
         }
         let stake_minor = request.stake.minor();
         if stake_minor < self.row.min_stake_minor {
-            return Err(Refused(AppError::Unprocessable(format!("The minimum stake here is {}.", Money::from_minor(self.row.min_stake_minor)))));
+            return Err(Refused(AppError::Unprocessable(format!(
+                "The minimum stake here is {}.",
+                Money::from_minor(self.row.min_stake_minor)
+            ))));
         }
         if stake_minor > self.row.max_stake_minor {
-            return Err(Refused(AppError::Unprocessable(format!("The maximum stake here is {}.", Money::from_minor(self.row.max_stake_minor)))));
+            return Err(Refused(AppError::Unprocessable(format!(
+                "The maximum stake here is {}.",
+                Money::from_minor(self.row.max_stake_minor)
+            ))));
         }
-        let side = side_of(&request.side).ok_or_else(|| Refused(AppError::field("side", "side must be back, lay, yes or no.")))?;
-        let expected_sides = if kind == MarketKind::Fancy { ["yes", "no"] } else { ["back", "lay"] };
+        let side = side_of(&request.side).ok_or_else(|| {
+            Refused(AppError::field("side", "side must be back, lay, yes or no."))
+        })?;
+        let expected_sides =
+            if kind == MarketKind::Fancy { ["yes", "no"] } else { ["back", "lay"] };
         if !expected_sides.contains(&request.side.as_str()) {
-            return Err(Refused(AppError::field("side", format!("On this market side is {} or {}.", expected_sides[0], expected_sides[1]))));
+            return Err(Refused(AppError::field(
+                "side",
+                format!("On this market side is {} or {}.", expected_sides[0], expected_sides[1]),
+            )));
         }
         let planned = self.plan(request, side, stake_minor).map_err(Refused)?;
 
@@ -157,20 +204,27 @@ impl MarketActor {
         // unmatched (matching can only lower it; the batch stores the figure the book ends with).
         let user = request.user_id;
         let reserve_minor = match &planned {
-            PlannedBet::Order { runner, order } => self.market.exposure_with_order_minor(*runner, order),
+            PlannedBet::Order { runner, order } => {
+                self.market.exposure_with_order_minor(*runner, order)
+            }
             PlannedBet::House(bet, _) => self.market.exposure_with_bet_minor(UserId(user), bet),
         }
         .map_err(|e| Refused(market_error(e)))?;
         let counted = batch.counted(user, &self.stored_exposure);
         // An account without funds refuses this bet, not the session (a 403 would log the
         // client app out): 422.
-        let funds = batch.funds.get_mut(&user).ok_or_else(|| Refused(AppError::Unprocessable("This account cannot bet.".into())))?;
+        let funds = batch
+            .funds
+            .get_mut(&user)
+            .ok_or_else(|| Refused(AppError::Unprocessable("This account cannot bet.".into())))?;
         funds.reserve(reserve_minor - counted).map_err(Refused)?;
         batch.counted.insert(user, reserve_minor);
         batch.touched.insert(user);
 
         let (house_rate, runner_id, price) = match &planned {
-            PlannedBet::Order { runner, order } => (None, Some(runner.0), i64::from(order.price.hundredths())),
+            PlannedBet::Order { runner, order } => {
+                (None, Some(runner.0), i64::from(order.price.hundredths()))
+            }
             PlannedBet::House(bet, rate) => (
                 Some(*rate),
                 match bet.selection() {
@@ -191,16 +245,24 @@ impl MarketActor {
             stake_minor,
             matched_minor: 0,
             remaining_minor: stake_minor,
-            persistence: if request.persistence == Persistence::Persist { "persist" } else { "lapse" },
+            persistence: if request.persistence == Persistence::Persist {
+                "persist"
+            } else {
+                "lapse"
+            },
             client_ref: request.client_ref.clone(),
             request_hash: request.request_hash.clone(),
             created_at_ms: now_ms(),
         });
-        let (matched_minor, price_size_sum) = self.apply_placement(planned, user, bet_id, batch).map_err(Broken)?;
+        let (matched_minor, price_size_sum) =
+            self.apply_placement(planned, user, bet_id, batch).map_err(Broken)?;
         let status = bet_status(matched_minor, stake_minor);
         let message = match status {
             "matched" => "Bet matched.".to_string(),
-            "partially_matched" => format!("Bet partly matched: {} matched, the rest waits in the book.", Money::from_minor(matched_minor)),
+            "partially_matched" => format!(
+                "Bet partly matched: {} matched, the rest waits in the book.",
+                Money::from_minor(matched_minor)
+            ),
             _ => "Bet placed, waiting to be matched.".to_string(),
         };
         let answer = BetAnswer {
@@ -211,49 +273,89 @@ impl MarketActor {
             message,
         };
         if let Some(client_ref) = &request.client_ref {
-            batch.placed_refs.insert((user, client_ref.clone()), (request.request_hash.clone(), answer.clone()));
+            batch
+                .placed_refs
+                .insert((user, client_ref.clone()), (request.request_hash.clone(), answer.clone()));
         }
         Ok(answer)
     }
 
     /// What the bet is on this market: an exchange order at a ladder price, or a house bet at
     /// the rate (and line) posted now.
-    fn plan(&self, request: &PlaceBet, side: Side, stake_minor: i64) -> Result<PlannedBet, AppError> {
+    fn plan(
+        &self,
+        request: &PlaceBet,
+        side: Side,
+        stake_minor: i64,
+    ) -> Result<PlannedBet, AppError> {
         match self.kind() {
             MarketKind::OneWinner | MarketKind::Place { .. } => {
                 let runner = RunnerId(self.runner_row(request.selection_id)?.runner_id);
-                let price = Price::parse_decimal(&request.price_text).map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
-                let order = NewOrder::new(OrderId(0), UserId(request.user_id), side, price, stake_minor).with_persistence(request.persistence);
+                let price = Price::parse_decimal(&request.price_text)
+                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
+                let order =
+                    NewOrder::new(OrderId(0), UserId(request.user_id), side, price, stake_minor)
+                        .with_persistence(request.persistence);
                 Ok(PlannedBet::Order { runner, order })
             }
             MarketKind::Bookmaker => {
                 let runner = self.runner_row(request.selection_id)?;
-                let rate: i64 = request.price_text.trim().parse().map_err(|_| AppError::field("price", "The rate is a whole number such as 45."))?;
+                let rate: i64 = request.price_text.trim().parse().map_err(|_| {
+                    AppError::field("price", "The rate is a whole number such as 45.")
+                })?;
                 let posted = if side == Side::Back { runner.back_rate } else { runner.lay_rate };
                 match posted {
-                    None => return Err(AppError::Conflict(format!("{} is not offered on {} now.", request.side, runner.name))),
+                    None => {
+                        return Err(AppError::Conflict(format!(
+                            "{} is not offered on {} now.",
+                            request.side, runner.name
+                        )))
+                    }
                     Some(posted) if posted != rate => {
-                        return Err(AppError::Conflict(format!("Odds changed: the {} rate on {} is now {posted}.", request.side, runner.name)))
+                        return Err(AppError::Conflict(format!(
+                            "Odds changed: the {} rate on {} is now {posted}.",
+                            request.side, runner.name
+                        )))
                     }
                     Some(_) => {}
                 }
-                let bet = Bet::bookmaker(RunnerId(runner.runner_id), side, u32::try_from(rate).unwrap_or(0), stake_minor)
-                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
+                let bet = Bet::bookmaker(
+                    RunnerId(runner.runner_id),
+                    side,
+                    u32::try_from(rate).unwrap_or(0),
+                    stake_minor,
+                )
+                .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
                 Ok(PlannedBet::House(bet, rate))
             }
             MarketKind::Fancy => {
-                let rate: i64 = request.price_text.trim().parse().map_err(|_| AppError::field("price", "The rate is a whole number such as 100."))?;
-                let line = request.line.ok_or_else(|| AppError::field("line", "A fancy bet needs the line."))?;
-                let (posted_line, posted_rate) =
-                    if side == Side::Back { (self.row.line_yes, self.row.rate_yes) } else { (self.row.line_no, self.row.rate_no) };
+                let rate: i64 = request.price_text.trim().parse().map_err(|_| {
+                    AppError::field("price", "The rate is a whole number such as 100.")
+                })?;
+                let line = request
+                    .line
+                    .ok_or_else(|| AppError::field("line", "A fancy bet needs the line."))?;
+                let (posted_line, posted_rate) = if side == Side::Back {
+                    (self.row.line_yes, self.row.rate_yes)
+                } else {
+                    (self.row.line_no, self.row.rate_no)
+                };
                 let (Some(posted_line), Some(posted_rate)) = (posted_line, posted_rate) else {
                     return Err(AppError::Conflict("This fancy has no line posted now.".into()));
                 };
                 if posted_line != line || posted_rate != rate {
-                    return Err(AppError::Conflict(format!("Odds changed: {} is now {posted_line} at {posted_rate}.", request.side.to_uppercase())));
+                    return Err(AppError::Conflict(format!(
+                        "Odds changed: {} is now {posted_line} at {posted_rate}.",
+                        request.side.to_uppercase()
+                    )));
                 }
-                let bet = Bet::fancy(u32::try_from(line).unwrap_or(0), side, u32::try_from(rate).unwrap_or(0), stake_minor)
-                    .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
+                let bet = Bet::fancy(
+                    u32::try_from(line).unwrap_or(0),
+                    side,
+                    u32::try_from(rate).unwrap_or(0),
+                    stake_minor,
+                )
+                .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
                 Ok(PlannedBet::House(bet, rate))
             }
         }
@@ -261,7 +363,13 @@ impl MarketActor {
 
     /// Matches (or books) the bet in memory and notes what that changed in the batch.
     /// Returns the matched size and Σ price × size of the fills.
-    fn apply_placement(&mut self, planned: PlannedBet, user: i64, bet_id: i64, batch: &mut Batch) -> Result<(i64, i128), AppError> {
+    fn apply_placement(
+        &mut self,
+        planned: PlannedBet,
+        user: i64,
+        bet_id: i64,
+        batch: &mut Batch,
+    ) -> Result<(i64, i128), AppError> {
         match planned {
             PlannedBet::Order { runner, mut order } => {
                 order.order_id = order_of_bet(bet_id);
@@ -280,9 +388,14 @@ impl MarketActor {
                         size_minor: fill.size_minor,
                         backer_profit_minor: fill.backer_profit_minor,
                     });
-                    batch.record_match(bet_of_order(fill.maker), fill.size_minor, fill.maker_remaining_minor);
+                    batch.record_match(
+                        bet_of_order(fill.maker),
+                        fill.size_minor,
+                        fill.maker_remaining_minor,
+                    );
                     batch.touched.insert(fill.maker_user.0);
-                    price_size_sum += i128::from(fill.price.hundredths()) * i128::from(fill.size_minor);
+                    price_size_sum +=
+                        i128::from(fill.price.hundredths()) * i128::from(fill.size_minor);
                 }
                 let matched = outcome.matched_minor();
                 if matched > 0 {
@@ -309,10 +422,15 @@ impl MarketActor {
         }
         writer.insert_bets(&batch.bets).await?;
         writer.insert_fills(&batch.fills, now_ms()).await?;
-        let makers: Vec<(i64, i64, i64)> = batch.matches.iter().map(|(bet, (matched, remaining))| (*bet, *matched, *remaining)).collect();
+        let makers: Vec<(i64, i64, i64)> = batch
+            .matches
+            .iter()
+            .map(|(bet, (matched, remaining))| (*bet, *matched, *remaining))
+            .collect();
         writer.record_matches(&makers).await?;
 
-        let mut account_deltas: BTreeMap<i64, i64> = batch.funds.values().map(|f| (f.user_id, f.reserved_minor)).collect();
+        let mut account_deltas: BTreeMap<i64, i64> =
+            batch.funds.values().map(|f| (f.user_id, f.reserved_minor)).collect();
         let mut exposures = Vec::with_capacity(batch.touched.len());
         for user in &batch.touched {
             let counted = batch.counted(*user, &self.stored_exposure);
@@ -320,7 +438,11 @@ impl MarketActor {
             let delta = now - counted;
             match batch.funds.get_mut(user) {
                 Some(funds) => {
-                    funds.reserve(delta).map_err(|e| AppError::Internal(anyhow::anyhow!("matching raised exposure of user {user}: {e}")))?;
+                    funds.reserve(delta).map_err(|e| {
+                        AppError::Internal(anyhow::anyhow!(
+                            "matching raised exposure of user {user}: {e}"
+                        ))
+                    })?;
                     *account_deltas.entry(*user).or_default() += delta;
                 }
                 // A maker whose funds this batch did not lock: matching only lowers exposure,
@@ -331,18 +453,26 @@ impl MarketActor {
             exposures.push((*user, now));
             batch.counted.insert(*user, now);
         }
-        let account_deltas: Vec<(i64, i64)> = account_deltas.into_iter().filter(|(_, delta)| *delta != 0).collect();
+        let account_deltas: Vec<(i64, i64)> =
+            account_deltas.into_iter().filter(|(_, delta)| *delta != 0).collect();
         writer.add_exposures(&account_deltas).await?;
         writer.store_market_exposures(self.row.market_id, &exposures).await?;
         Ok(())
     }
 
     /// The answer for a bet already stored (a repeated `client_ref`).
-    async fn answer_for_stored(&self, writer: &mut Writer, bet: &BetRow) -> Result<BetAnswer, AppError> {
+    async fn answer_for_stored(
+        &self,
+        writer: &mut Writer,
+        bet: &BetRow,
+    ) -> Result<BetAnswer, AppError> {
         let status = bet_status(bet.matched_minor, bet.stake_minor);
         let house_rate = self.kind().is_house_banked().then_some(bet.price);
-        let price_size_sum =
-            if house_rate.is_some() { i128::from(bet.price) * i128::from(bet.matched_minor) } else { writer.matched_price_size_sum(bet.bet_id).await? };
+        let price_size_sum = if house_rate.is_some() {
+            i128::from(bet.price) * i128::from(bet.matched_minor)
+        } else {
+            writer.matched_price_size_sum(bet.bet_id).await?
+        };
         Ok(BetAnswer {
             bet_id: bet.bet_id,
             status,
@@ -360,7 +490,9 @@ fn repeat_of(request: &PlaceBet, request_hash: &str, client_ref: &str) -> Result
     if request_hash == request.request_hash {
         Ok(())
     } else {
-        Err(PlaceError::Refused(AppError::Conflict(format!("client_ref {client_ref} was already used for a different bet."))))
+        Err(PlaceError::Refused(AppError::Conflict(format!(
+            "client_ref {client_ref} was already used for a different bet."
+        ))))
     }
 }
 
@@ -479,4 +611,3 @@ fn average_price(matched_minor: i64, price_size_sum: i128, house_rate: Option<i6
         None => Some((price_size_sum as f64 / matched_minor as f64).round() / 100.0),
     }
 }
-
