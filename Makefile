@@ -1,7 +1,7 @@
 # Backlay: the two commands a new machine needs.
 #   make run    build the web app and the server, start Backlay on SQLite with demo data
-#   make test   every test: Rust (unit, property, API on SQLite and PostgreSQL), web, browser,
-#               and the API fuzzed from its OpenAPI document
+#   make test   the lint gate, then every test: Rust (unit, property, API on SQLite and
+#               PostgreSQL), web, browser, and the API fuzzed from its OpenAPI document
 #
 # Everything else here serves those two. Each step installs what it needs and is a no-op when
 # its output is up to date.
@@ -20,21 +20,31 @@ export BACKLAY_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 # The fuzzer (schemathesis, pinned in tests/fuzz/requirements.txt) lives in its own virtualenv.
 FUZZ_VENV := target/fuzz-venv
 
-.PHONY: help run test deps-rust deps-node deps-python web server test-rust test-web test-e2e test-fuzz chromium release clean
+.PHONY: help run test lint lint-rust deps-rust deps-node deps-python web server test-rust test-web test-e2e test-fuzz chromium release clean
 
 help:
 	@echo "make run    build everything and start Backlay (SQLite, demo data) on http://127.0.0.1:8080"
-	@echo "make test   run every test (Rust on SQLite + PostgreSQL, web unit tests, browser tests, API fuzzing)"
+	@echo "make test   the lint gate, then every test (Rust on SQLite + PostgreSQL, web unit tests, browser tests, API fuzzing)"
+	@echo "make lint   the lint gate alone (rustfmt, clippy)"
 	@echo "make release  build an optimised server binary at target/release/backlay"
 
 run: web server
 	$(BACKLAY_BIN) serve
 
-test: web test-rust test-web test-e2e test-fuzz
+test: lint web test-rust test-web test-e2e test-fuzz
 	@echo "make test: all suites passed"
+
+# The lint gate: any finding fails `make test` (and so CI). Allowed lints are in Cargo.toml's
+# [workspace.lints], each with its reason.
+lint: lint-rust
+
+lint-rust: deps-rust
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 
 deps-rust:
 	@command -v $(CARGO) >/dev/null || { echo "Rust is missing: install it from https://rustup.rs and run make again"; exit 1; }
+	@$(CARGO) fmt --version >/dev/null 2>&1 && $(CARGO) clippy --version >/dev/null 2>&1 || rustup component add rustfmt clippy
 
 deps-node:
 	@command -v node >/dev/null && command -v $(NPM) >/dev/null || { \
