@@ -20,12 +20,12 @@ export BACKLAY_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 # The fuzzer (schemathesis, pinned in tests/fuzz/requirements.txt) lives in its own virtualenv.
 FUZZ_VENV := target/fuzz-venv
 
-.PHONY: help run test lint lint-rust deps-rust deps-node deps-python web server test-rust test-web test-e2e test-fuzz chromium release clean
+.PHONY: help run test lint lint-rust lint-web deps-rust deps-node deps-python web server test-rust test-web test-e2e test-fuzz chromium release clean
 
 help:
 	@echo "make run    build everything and start Backlay (SQLite, demo data) on http://127.0.0.1:8080"
 	@echo "make test   the lint gate, then every test (Rust on SQLite + PostgreSQL, web unit tests, browser tests, API fuzzing)"
-	@echo "make lint   the lint gate alone (rustfmt, clippy)"
+	@echo "make lint   the lint gate alone (rustfmt, clippy, ESLint and tsc for web/ and e2e/)"
 	@echo "make release  build an optimised server binary at target/release/backlay"
 
 run: web server
@@ -36,11 +36,17 @@ test: lint web test-rust test-web test-e2e test-fuzz
 
 # The lint gate: any finding fails `make test` (and so CI). Allowed lints are in Cargo.toml's
 # [workspace.lints], each with its reason.
-lint: lint-rust
+lint: lint-rust lint-web
 
 lint-rust: deps-rust
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+# ESLint (typescript-eslint with types, React hooks) and tsc over the web app and the browser
+# tests; a rule left off is in that directory's eslint.config.js, with the reason.
+lint-web: web/node_modules/.installed e2e/node_modules/.installed
+	cd web && $(NPM) run lint
+	cd e2e && $(NPM) run lint
 
 deps-rust:
 	@command -v $(CARGO) >/dev/null || { echo "Rust is missing: install it from https://rustup.rs and run make again"; exit 1; }

@@ -46,7 +46,7 @@ const STOP_TIMEOUT_MS = 5_000;
 const OUTPUT_KEEP_CHARS = 32 * 1024;
 const PAGE_TIMEOUT_MS = 10_000;
 
-/** Servers still running, killed if the test process exits without stopping them. */
+/** Servers still running, killed if the test process exits without stopping them. @type {Set<import('node:child_process').ChildProcess>} */
 const running = new Set();
 process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
@@ -127,7 +127,7 @@ export async function startServer({ extraArgs = [] } = {}) {
   } catch (error) {
     await stop();
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${reason}\ncommand: ${BACKLAY_BIN} ${args.join(' ')}\n${logs()}`);
+    throw new Error(`${reason}\ncommand: ${BACKLAY_BIN} ${args.join(' ')}\n${logs()}`, { cause: error });
   }
   return { baseUrl, port, dataDir, logs, stop };
 }

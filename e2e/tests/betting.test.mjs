@@ -77,13 +77,16 @@ async function loggedIn(browser, userName) {
   return page;
 }
 
-/** Waits until the header shows this balance and exposure. @param {import('playwright-core').Page} page */
+/**
+ * Waits until the header shows this balance and exposure.
+ * @param {import('playwright-core').Page} page @param {string} balance @param {string} exposure
+ */
 async function headerShows(page, balance, exposure) {
   await page.getByTestId('balance').filter({ hasText: new RegExp(`^${balance.replace('.', '\\.')}$`) }).waitFor(POLL_WAIT);
   await page.getByTestId('exposure').filter({ hasText: new RegExp(`^${exposure.replace('.', '\\.')}$`) }).waitFor(POLL_WAIT);
 }
 
-/** @param {import('playwright-core').Page} page */
+/** @param {import('playwright-core').Page} page @param {number} marketId @param {number} selectionId */
 const runner = (page, marketId, selectionId) =>
   page.locator(`[data-testid="market"][data-market-id="${marketId}"] [data-testid="runner"][data-selection-id="${selectionId}"]`);
 

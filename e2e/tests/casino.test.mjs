@@ -124,7 +124,7 @@ test('a table from the sidebar: bet in the window, see the result and the new ba
   }
   assert.equal(detail.body.data.phase, 'settled', JSON.stringify(detail.body));
   const payout = { Dragon: 200_00, Tie: 50_00, Tiger: 0 }[/** @type {string} */ (detail.body.data.winner)];
-  assert.notEqual(payout, undefined, `winner ${detail.body.data.winner}`);
+  assert.ok(payout !== undefined, `winner ${detail.body.data.winner}`);
   const after = await balanceMinor();
   assert.equal(after, before - 100_00 + payout);
   await page.getByTestId('balance').filter({ hasText: new RegExp(`^${money(after).replace('.', '\\.')}$`) }).waitFor(POLL_WAIT);
@@ -176,7 +176,7 @@ test('each of the sixteen tables takes a bet from the browser, and every round s
     await page.getByTestId('casino-my-bet').first().waitFor();
     rounds.push(roundId);
   }
-  assert.equal(new Set(rounds.map((r) => r.replace(/-\d+$/, ''))).size, 16, `one round per game: ${rounds}`);
+  assert.equal(new Set(rounds.map((r) => r.replace(/-\d+$/, ''))).size, 16, `one round per game: ${rounds.join(',')}`);
 
   // Every round is dealt, settled once and recomputes from its revealed seed.
   for (const roundId of rounds) {

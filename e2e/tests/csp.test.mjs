@@ -44,7 +44,7 @@ before(async () => {
   });
   await browser.context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      // @ts-ignore: the binding exposed above
+      // @ts-expect-error: the binding exposed above, which the DOM's types do not know
       window.__reportCspViolation({
         directive: e.effectiveDirective,
         blocked: e.blockedURI,

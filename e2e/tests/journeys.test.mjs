@@ -305,6 +305,7 @@ test('every user-menu page and modal opens', async () => {
   // The day (at UTC+5:30) and country of the demo's next horse race, so the page has races
   // whatever the time of day the test runs.
   const demoToken = (await api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token;
+  /** @type {{ series_name: string, open_date: string }[]} */
   const races = (await api('match/getMatches', { sport_id: 7, is_active: 1 }, demoToken)).body.data;
   const next = races.find((race) => race.series_name === 'GB Racing') ?? races[0];
   const raceDay = new Date(Date.parse(next.open_date) + 330 * 60 * 1000).toISOString().slice(0, 10);

@@ -10,7 +10,9 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
 const FIRST_PAGE = ['index.html', 'src/features/auth/LoginPage.tsx'];
 
+/** @type {Set<string>} */
 const seen = new Set();
+/** @param {string} key */
 function collect(key) {
   if (seen.has(key)) return;
   seen.add(key);

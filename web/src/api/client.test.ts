@@ -100,7 +100,7 @@ describe('api client', () => {
   });
 
   it('gives a readable message when the answer is not an envelope', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' })));
+    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' }))));
 
     await expect(apiGet('x')).rejects.toMatchObject({ httpStatus: 502, message: 'The server answered 502 Bad Gateway' });
   });
@@ -124,7 +124,7 @@ describe('api client', () => {
 
     await expect(apiGet('user/getButtonValue')).rejects.toMatchObject({ httpStatus: 428 });
     refreshSession();
-    expect(JSON.parse(localStorage.getItem('userinfo')!).is_change_password).toBe(1);
+    expect((JSON.parse(localStorage.getItem('userinfo')!) as { is_change_password: number }).is_change_password).toBe(1);
     expect(window.location.hash).toBe('#/setting/change-password');
   });
 });

@@ -144,7 +144,7 @@ async function readEnvelope(response: Response): Promise<{ status: unknown; mess
   try {
     const parsed: unknown = await response.json();
     if (parsed !== null && typeof parsed === 'object' && 'status' in parsed) {
-      return parsed as { status: unknown; message?: string; data?: unknown };
+      return parsed;
     }
   } catch {
     // Not JSON: fall through.

@@ -20,7 +20,7 @@ export function stubServer(answers: Answers, fallback?: Answer): Call[] {
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
+    vi.fn((input: string, init: RequestInit = {}) => {
       const call: Call = {
         method: init.method ?? 'GET',
         path: String(input),
@@ -29,13 +29,15 @@ export function stubServer(answers: Answers, fallback?: Answer): Call[] {
       };
       calls.push(call);
       const answer = answers[`${call.method} ${call.path}`] ?? fallback;
-      if (!answer) throw new Error(`unexpected call ${call.method} ${call.path}`);
+      if (!answer) return Promise.reject(new Error(`unexpected call ${call.method} ${call.path}`));
       const { httpStatus = 200, status = httpStatus < 400, message = '', data = null } =
         typeof answer === 'function' ? answer(call) : answer;
-      return new Response(JSON.stringify({ status, message, data }), {
-        status: httpStatus,
-        headers: { 'Content-Type': 'application/json' },
-      });
+      return Promise.resolve(
+        new Response(JSON.stringify({ status, message, data }), {
+          status: httpStatus,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      );
     }),
   );
   return calls;

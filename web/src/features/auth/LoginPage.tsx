@@ -32,7 +32,7 @@ function useFinishLogin() {
   const navigate = useNavigate();
   return (user: UserInfo) => {
     saveLogin(user);
-    navigate(mustChangePassword(user) ? CHANGE_PASSWORD_PATH : '/', { replace: true });
+    void navigate(mustChangePassword(user) ? CHANGE_PASSWORD_PATH : '/', { replace: true });
   };
 }
 
@@ -81,7 +81,7 @@ function LoginForm({ onOtp }: { onOtp: (otpToken: string) => void }) {
   });
 
   return (
-    <form className="auth-form" onSubmit={submit} noValidate>
+    <form className="auth-form" onSubmit={(event) => void submit(event)} noValidate>
       <Field label="Username" error={errors.user_name?.message}>
         <input autoComplete="username" placeholder="Username" data-testid="login-user-name" {...register('user_name', LOGIN_RULES.user_name)} />
       </Field>
@@ -126,7 +126,7 @@ function OtpForm({ otpToken, onCancel }: { otpToken: string; onCancel: () => voi
   });
 
   return (
-    <form className="auth-form" onSubmit={submit} noValidate>
+    <form className="auth-form" onSubmit={(event) => void submit(event)} noValidate>
       <p className="muted">Enter the 6-digit code your authenticator app shows for this site.</p>
       <Field label="Code" error={errors.otp?.message}>
         <input inputMode="numeric" autoComplete="one-time-code" maxLength={6} data-testid="otp-code" {...register('otp', OTP_RULES)} />

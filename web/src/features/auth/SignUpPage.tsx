@@ -74,11 +74,11 @@ export function SignUpPage() {
       if (!answer.status) return;
       if (isOtpChallenge(answer.data)) {
         localStorage.setItem(LOCAL_KEYS.otpVerify, answer.data.otp_token);
-        navigate('/login');
+        void navigate('/login');
         return;
       }
       saveLogin(answer.data);
-      navigate('/', { replace: true });
+      void navigate('/', { replace: true });
     } catch (error) {
       const message = applyServerErrors(error, ['user_name', 'password', 'confirm_password', 'mobile'], setError);
       const dial = error && typeof error === 'object' && 'fieldErrors' in error ? (error as { fieldErrors: Record<string, string> }).fieldErrors.dial_code : undefined;
@@ -89,7 +89,7 @@ export function SignUpPage() {
 
   return (
     <AuthFrame title="Sign Up">
-      <form className="auth-form" onSubmit={submit} noValidate data-testid="signup-form">
+      <form className="auth-form" onSubmit={(event) => void submit(event)} noValidate data-testid="signup-form">
         <Field label="Username" error={errors.user_name?.message}>
           <input autoComplete="username" placeholder="Username" data-testid="signup-user-name" {...register('user_name')} />
         </Field>

@@ -20,7 +20,7 @@ describe('default country from IP geolocation', () => {
   });
 
   it('asks the configured address with ip and fields=geo', async () => {
-    const fetch = vi.fn(async () => new Response(JSON.stringify({ geo: { country_code2: 'AU' } })));
+    const fetch = vi.fn(() => Promise.resolve(new Response(JSON.stringify({ geo: { country_code2: 'AU' } }))));
     vi.stubGlobal('fetch', fetch);
     expect(await lookUpCountryCode('https://geo.example.test/ipgeo?apiKey=k')).toBe('AU');
     const url = new URL(String((fetch.mock.calls[0] as unknown[])[0]));
@@ -30,7 +30,7 @@ describe('default country from IP geolocation', () => {
   });
 
   it('only logs a failure to the console', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('offline'); }));
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('offline'))));
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(await lookUpCountryCode('https://geo.example.test/ipgeo')).toBeNull();
     expect(log).toHaveBeenCalled();

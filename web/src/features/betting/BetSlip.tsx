@@ -201,12 +201,13 @@ function useCountdown(placing: { delayS: number; startedMs: number } | null): nu
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!placing || placing.delayS <= 0) return undefined;
-    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 200);
     return () => clearInterval(timer);
   }, [placing]);
   if (!placing) return 0;
-  return Math.max(0, Math.ceil(placing.delayS - (now - placing.startedMs) / 1000));
+  // Until the first tick, `now` may predate this placement: count from its start.
+  const elapsedMs = Math.max(0, now - placing.startedMs);
+  return Math.max(0, Math.ceil(placing.delayS - elapsedMs / 1000));
 }
 
 /** The outcome toast: matched, partly matched or waiting. */

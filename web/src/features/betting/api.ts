@@ -92,7 +92,8 @@ export interface PlaceBetInput {
 
 export interface PlaceBetResult {
   bet_id: number;
-  status: 'matched' | 'partially_matched' | 'unmatched' | string;
+  /** matched, partially_matched or unmatched. */
+  status: string;
   size_matched: number;
   avg_price_matched: number | null;
   message: string;

@@ -28,7 +28,7 @@ function matchOdds(overrides: Partial<MarketBook> = {}): MarketBook {
       { selection_id: 12, name: 'Australia', back: [{ price: 1.66, size: 500 }], lay: [{ price: 1.67, size: 700 }], position: -10.5 },
     ],
     ...overrides,
-  } as MarketBook;
+  };
 }
 
 const bookmaker: MarketBook = {
@@ -41,7 +41,7 @@ const bookmaker: MarketBook = {
     { selection_id: 21, name: 'India', back: [{ price: 45, size: 500000 }], lay: [{ price: 47, size: 500000 }], position: 0 },
     { selection_id: 22, name: 'Australia', back: [{ price: 150, size: 500000 }], lay: [{ price: 152, size: 500000 }], position: 0 },
   ],
-} as MarketBook;
+};
 
 const fancy: MarketBook = {
   ...base,
@@ -58,7 +58,7 @@ const fancy: MarketBook = {
     { from: 0, to: 48, pnl: -100 },
     { from: 49, to: null, pnl: 90 },
   ],
-} as MarketBook;
+};
 
 function detail(markets: MarketBook[] = [matchOdds(), bookmaker, fancy]): MatchDetail {
   return {
@@ -292,7 +292,7 @@ describe('the match page', () => {
     expect(await within(slip).findByTestId('bet-delay-seconds')).toHaveTextContent('3');
     expect(within(slip).getByTestId('place-bet')).toBeDisabled();
     await waitFor(() => expect(within(slip).getByTestId('bet-delay-seconds')).toHaveTextContent('2'), { timeout: 2500 });
-    await act(async () => release?.());
+    act(() => release?.());
     expect(await screen.findByTestId('bet-outcome')).toHaveTextContent('waiting to be matched');
   });
 

@@ -14,7 +14,7 @@ function setUp(overrides: { getTicket?: () => Promise<string | null>; openSource
   let tickets = 0;
   const stream = new MatchStream({
     matchId: 42,
-    getTicket: overrides.getTicket ?? (async () => `t${++tickets}`),
+    getTicket: overrides.getTicket ?? (() => Promise.resolve(`t${++tickets}`)),
     openSource: overrides.openSource === null ? null : (url) => new FakeSource(url),
     url: (matchId, ticket) => `/api/stream?match_id=${matchId}&ticket=${ticket}`,
     onSnapshot: (m) => snapshots.push(m),
@@ -105,10 +105,9 @@ describe('the match stream client', () => {
   it('treats a failed ticket request like a dropped stream', async () => {
     let calls = 0;
     const { stream, states, poll } = setUp({
-      getTicket: async () => {
+      getTicket: () => {
         calls += 1;
-        if (calls === 1) throw new Error('offline');
-        return 'ok';
+        return calls === 1 ? Promise.reject(new Error('offline')) : Promise.resolve('ok');
       },
     });
     stream.start();
@@ -134,7 +133,7 @@ describe('the match stream client', () => {
   });
 
   it('stops for good when the session has ended (no ticket), and ignores a stopped source', async () => {
-    const { stream, states, poll } = setUp({ getTicket: async () => null });
+    const { stream, states, poll } = setUp({ getTicket: () => Promise.resolve(null) });
     stream.start();
     await vi.advanceTimersByTimeAsync(5_000);
     expect(FakeSource.opened).toHaveLength(0);

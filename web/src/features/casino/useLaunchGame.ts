@@ -12,7 +12,7 @@ export function useLaunchGame() {
     setLaunching(gameId);
     try {
       const url = await launchGame(gameId);
-      if (url) navigate(`/casino/mac88/game?url=${encodeURIComponent(url)}`);
+      if (url) void navigate(`/casino/mac88/game?url=${encodeURIComponent(url)}`);
     } catch (error) {
       toastError(isMissingEndpoint(error) ? 'Casino games are not available yet.' : errorMessage(error));
     } finally {

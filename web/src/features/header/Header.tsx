@@ -41,7 +41,7 @@ export function Header({ modals }: { modals: HeaderModals }) {
 
   // Spec §2: a log-in still waiting for its security code belongs on the login page.
   useEffect(() => {
-    if (localStorage.getItem(LOCAL_KEYS.otpVerify)) navigate('/login', { replace: true });
+    if (localStorage.getItem(LOCAL_KEYS.otpVerify)) void navigate('/login', { replace: true });
   }, [navigate, location.pathname]);
 
   if (!user) return null;

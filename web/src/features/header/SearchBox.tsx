@@ -21,11 +21,9 @@ export function SearchBox() {
   const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
+    // An emptied box clears the term at once, in its change handler.
     const trimmed = text.trim();
-    if (!trimmed) {
-      setTerm('');
-      return;
-    }
+    if (!trimmed) return undefined;
     const timer = window.setTimeout(() => setTerm(trimmed), SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
   }, [text]);
@@ -74,8 +72,10 @@ export function SearchBox() {
           onFocus={() => setFocused(true)}
           onChange={(event) => {
             setText(event.target.value);
-            if (!event.target.value.trim()) setFocused(false);
-            else setFocused(true);
+            if (!event.target.value.trim()) {
+              setTerm('');
+              setFocused(false);
+            } else setFocused(true);
           }}
         />
       )}
@@ -100,7 +100,7 @@ export function SearchBox() {
                         onClick={() => {
                           clear();
                           setOpen(false);
-                          navigate(`/game-details/${m.sport_id}/${m.match_id}`);
+                          void navigate(`/game-details/${m.sport_id}/${m.match_id}`);
                         }}
                       >
                         <span className="search-match">{m.match_name}</span>

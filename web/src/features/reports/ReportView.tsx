@@ -22,7 +22,13 @@ function cell(row: Row, column: Column): ReactNode {
   const value = row[key];
   if (column.kind === 'date') return formatIstDateTime(String(value));
   if (column.kind === 'money') return formatMoney(Number(value));
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text(value);
+}
+
+/** A JSON value as a table shows it: scalars as they are, anything else as JSON. */
+function text(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? '';
 }
 
 /**
@@ -81,7 +87,7 @@ export function ReportView({
                 </tr>
               ) : (
                 data.rows.map((row, index) => (
-                  <tr key={String(row.id ?? row.request_id ?? row.bet_id ?? row.round_id ?? index)}>
+                  <tr key={text(row.id ?? row.request_id ?? row.bet_id ?? row.round_id ?? index)}>
                     {columns.map((c) => (
                       <td key={c.label} className={c.kind === 'money' ? 'num' : undefined}>
                         {cell(row, c)}

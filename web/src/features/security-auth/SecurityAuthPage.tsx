@@ -101,7 +101,7 @@ function SecurityOff({ onEnabled }: { onEnabled: () => void }) {
         <p className="notice" data-testid="security-disabled">
           Security auth is off: log-in asks only for your password.
         </p>
-        <button type="button" className="btn btn-primary" onClick={start} disabled={busy} data-testid="security-setup">
+        <button type="button" className="btn btn-primary" onClick={() => void start()} disabled={busy} data-testid="security-setup">
           {busy ? 'Preparing…' : 'Set up security auth'}
         </button>
         {setupError && <ErrorMessage>{setupError}</ErrorMessage>}
@@ -145,7 +145,7 @@ function EnableForm({ onEnabled }: { onEnabled: () => void }) {
     }
   });
   return (
-    <form className="stack-form" onSubmit={submit} noValidate>
+    <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate>
       <Field label="Code" error={errors.otp?.message}>
         <input inputMode="numeric" maxLength={6} autoComplete="one-time-code" data-testid="security-otp" {...register('otp')} />
       </Field>
@@ -175,7 +175,7 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
     }
   });
   return (
-    <form className="stack-form" onSubmit={submit} noValidate>
+    <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate>
       <Field label="Password" error={errors.password?.message}>
         <input type="password" autoComplete="current-password" data-testid="security-disable-password" {...register('password')} />
       </Field>

@@ -91,7 +91,7 @@ function Editor({ initial, onSaved }: { initial: ButtonValue[]; onSaved?: () => 
   );
 
   return (
-    <form onSubmit={submit} noValidate data-testid="button-values-form">
+    <form onSubmit={(event) => void submit(event)} noValidate data-testid="button-values-form">
       <div className="tabs" role="tablist">
         {TABS.map((t) => (
           <button

@@ -40,7 +40,7 @@ export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
   });
 
   return (
-    <form className="stack-form" onSubmit={submit} noValidate data-testid="change-password-form">
+    <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate data-testid="change-password-form">
       <Field label="Current Password" error={errors.master_password?.message}>
         <input type="password" autoComplete="current-password" data-testid="cp-master-password" {...register('master_password')} />
       </Field>

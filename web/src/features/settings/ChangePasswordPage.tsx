@@ -14,7 +14,7 @@ export function ChangePasswordPage() {
           Your password was set by your agent. Choose your own password to go on.
         </p>
       )}
-      <ChangePasswordForm onDone={() => navigate(forced ? '/' : '/setting/change-password', { replace: true })} />
+      <ChangePasswordForm onDone={() => void navigate(forced ? '/' : '/setting/change-password', { replace: true })} />
     </PageCard>
   );
 }

@@ -84,7 +84,7 @@ function DepositForm() {
     }
   });
   return (
-    <form className="stack-form" onSubmit={submit} noValidate data-testid="deposit-form">
+    <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate data-testid="deposit-form">
       <Field label="Amount" error={errors.amount?.message}>
         <input inputMode="decimal" data-testid="dw-amount" {...register('amount')} />
       </Field>
@@ -117,7 +117,7 @@ function WithdrawForm() {
     }
   });
   return (
-    <form className="stack-form" onSubmit={submit} noValidate data-testid="withdraw-form">
+    <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate data-testid="withdraw-form">
       <Field label="Amount" error={errors.amount?.message}>
         <input inputMode="decimal" {...register('amount')} />
       </Field>

@@ -58,7 +58,7 @@ describe('change password', () => {
     await user.click(screen.getByTestId('cp-submit'));
 
     expect(await screen.findByTestId('home-page')).toBeInTheDocument();
-    expect(JSON.parse(localStorage.getItem('userinfo')!).is_change_password).toBe(0);
+    expect((JSON.parse(localStorage.getItem('userinfo')!) as { is_change_password: number }).is_change_password).toBe(0);
   });
 });
 
