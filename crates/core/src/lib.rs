@@ -7,11 +7,24 @@
 //!   of scaled amounts ([`money::mul_div_round_half_even`]).
 //! - [`odds`]: the exchange price ladder ([`odds::Price`]), 350 ticks from 1.01 to 1000.
 //! - [`exchange`]: order books and matching, exposure, and settlement of exchange, bookmaker
-//!   and fancy markets.
+//!   and fancy markets, and the states a market and a bet go through.
+//! - [`user`]: a user name that can only hold a valid name ([`user::UserName`]).
+//! - [`named`]: enums whose values travel as text under one name each, in JSON and in the
+//!   database ([`named_enum!`]).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod decimal;
 pub mod exchange;
 pub mod money;
+pub mod named;
 pub mod odds;
+pub mod user;
+
+/// What [`named_enum!`] expands to refers to these, so that callers need not depend on them.
+#[doc(hidden)]
+pub mod __private {
+    pub use serde;
+    #[cfg(feature = "openapi")]
+    pub use utoipa;
+}

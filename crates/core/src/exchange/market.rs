@@ -2,8 +2,8 @@
 //! on exchange markets, and every user's [`Position`], kept up to date as orders are placed,
 //! matched, cancelled and lapsed, so exposure costs a few sums and not a walk over bets.
 //!
-//! Status moves `Open ⇄ Suspended → Closed | Void`. Bets are taken only while open;
-//! suspending lapses LAPSE orders; settling or voiding cancels every unmatched order and
+//! Status moves `Open ⇄ Suspended | BallRunning → Closed | Void`. Bets are taken only while
+//! open; suspending (for either reason) lapses LAPSE orders; settling or voiding cancels every unmatched order and
 //! happens once: a second settle is refused ([`MarketError::AlreadySettled`]) and changes
 //! nothing.
 
@@ -48,6 +48,42 @@ impl MarketKind {
     /// Whether bets are matched between clients in order books (one-winner, place).
     pub const fn has_order_book(self) -> bool {
         !self.is_house_banked()
+    }
+}
+
+crate::named_enum! {
+    /// The markets an operator creates, by what they are called on the page. Each is one
+    /// [`MarketKind`] ([`MarketType::kind`]): match odds and racing win are both one-winner
+    /// exchange markets.
+    pub enum MarketType as "market type" {
+        /// Who wins the match; matched between clients.
+        MatchOdds = "match_odds",
+        /// Who wins the match, at the house's rates.
+        Bookmaker = "bookmaker",
+        /// A run line, at the house's lines and rates.
+        Fancy = "fancy",
+        /// Who wins the race; matched between clients.
+        Win = "win",
+        /// Who is placed in the race; matched between clients.
+        Place = "place",
+    }
+}
+
+impl MarketType {
+    /// The kind of market it is; `winners` (how many runners are placed) counts for place
+    /// markets only.
+    pub const fn kind(self, winners: u32) -> MarketKind {
+        match self {
+            MarketType::MatchOdds | MarketType::Win => MarketKind::OneWinner,
+            MarketType::Place => MarketKind::Place { winners },
+            MarketType::Bookmaker => MarketKind::Bookmaker,
+            MarketType::Fancy => MarketKind::Fancy,
+        }
+    }
+
+    /// Whether the house is the counterparty (bookmaker, fancy).
+    pub const fn is_house_banked(self) -> bool {
+        self.kind(1).is_house_banked()
     }
 }
 
@@ -139,17 +175,20 @@ impl MarketSpec {
     }
 }
 
-/// Where a market is in its life.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum MarketStatus {
-    /// Taking bets.
-    Open,
-    /// Not taking bets for now (ball running, operator).
-    Suspended,
-    /// Result declared and settled.
-    Closed,
-    /// Voided: every bet off.
-    Void,
+crate::named_enum! {
+    /// Where a market is in its life.
+    pub enum MarketStatus as "market status" {
+        /// Taking bets.
+        Open = "open",
+        /// Not taking bets for now (the operator suspended it).
+        Suspended = "suspended",
+        /// Not taking bets while the ball is running: a suspension the page names.
+        BallRunning = "ball_running",
+        /// Result declared and settled.
+        Closed = "closed",
+        /// Voided: every bet off.
+        Void = "void",
+    }
 }
 
 impl MarketStatus {
@@ -157,16 +196,10 @@ impl MarketStatus {
     pub const fn is_settled(self) -> bool {
         matches!(self, MarketStatus::Closed | MarketStatus::Void)
     }
-}
 
-impl fmt::Display for MarketStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MarketStatus::Open => "open",
-            MarketStatus::Suspended => "suspended",
-            MarketStatus::Closed => "closed",
-            MarketStatus::Void => "void",
-        })
+    /// Suspended, for either reason: no bets until it opens again.
+    pub const fn is_suspended(self) -> bool {
+        matches!(self, MarketStatus::Suspended | MarketStatus::BallRunning)
     }
 }
 
@@ -405,8 +438,19 @@ impl Market {
 
     /// Suspends the market: no bets until [`Market::reopen`], and LAPSE orders lapse.
     pub fn suspend(&mut self) -> Result<Vec<RestingOrder>, MarketError> {
+        self.suspend_as(MarketStatus::Suspended)
+    }
+
+    /// Suspends the market while the ball is running: as [`Market::suspend`], under the
+    /// status that says why.
+    pub fn suspend_ball_running(&mut self) -> Result<Vec<RestingOrder>, MarketError> {
+        self.suspend_as(MarketStatus::BallRunning)
+    }
+
+    fn suspend_as(&mut self, status: MarketStatus) -> Result<Vec<RestingOrder>, MarketError> {
+        debug_assert!(status.is_suspended());
         self.check_not_settled()?;
-        self.status = MarketStatus::Suspended;
+        self.status = status;
         Ok(self.lapse_orders())
     }
 
@@ -471,6 +515,13 @@ impl Market {
         let bet = Bet::exchange_unchecked(runner, order.side, order.price, order.size_minor);
         self.position_mut(order.user_id).add_unmatched(&bet);
         Ok(())
+    }
+
+    /// Start-up: puts the market in its stored status, lapsing nothing (lapses were stored
+    /// when they happened). A closed or void market restored this way takes nothing more, and
+    /// has no result in memory: its settlement is already stored.
+    pub fn restore_status(&mut self, status: MarketStatus) {
+        self.status = status;
     }
 
     /// Start-up: records a stored matched bet (each side of a fill, or a house bet).
@@ -620,6 +671,82 @@ mod tests {
         );
         market.reopen().unwrap();
         assert!(market.place_order(A, &order(3, BOB, Side::Back, "2.00", 1_00)).is_ok());
+    }
+
+    #[test]
+    fn statuses_and_types_have_one_name_each() {
+        let statuses = ["open", "suspended", "ball_running", "closed", "void"];
+        assert_eq!(MarketStatus::NAMES, statuses);
+        for status in MarketStatus::ALL {
+            assert_eq!(status.as_str().parse::<MarketStatus>(), Ok(*status));
+        }
+        let types = ["match_odds", "bookmaker", "fancy", "win", "place"];
+        assert_eq!(MarketType::NAMES, types);
+        for market_type in MarketType::ALL {
+            assert_eq!(market_type.as_str().parse::<MarketType>(), Ok(*market_type));
+        }
+        for unknown in ["", "Open", "ball running", "settled"] {
+            assert!(unknown.parse::<MarketStatus>().is_err(), "{unknown:?}");
+        }
+        let err = "closing".parse::<MarketStatus>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            r#""closing" is not a market status: use open, suspended, ball_running, closed or void"#
+        );
+        assert!("Match Odds".parse::<MarketType>().is_err());
+    }
+
+    #[test]
+    fn a_market_type_is_one_kind() {
+        assert_eq!(MarketType::MatchOdds.kind(1), MarketKind::OneWinner);
+        assert_eq!(MarketType::Win.kind(1), MarketKind::OneWinner);
+        assert_eq!(MarketType::Place.kind(3), MarketKind::Place { winners: 3 });
+        assert_eq!(MarketType::Bookmaker.kind(1), MarketKind::Bookmaker);
+        assert_eq!(MarketType::Fancy.kind(1), MarketKind::Fancy);
+        let house: Vec<_> = MarketType::ALL.iter().filter(|t| t.is_house_banked()).collect();
+        assert_eq!(house, [&MarketType::Bookmaker, &MarketType::Fancy]);
+    }
+
+    #[test]
+    fn ball_running_is_a_suspension_under_its_own_status() {
+        let mut market = exchange_market();
+        market.place_order(A, &order(1, ANN, Side::Back, "4.00", 10_00)).unwrap();
+        assert_eq!(market.suspend_ball_running().unwrap().len(), 1);
+        assert_eq!(market.status(), MarketStatus::BallRunning);
+        assert!(market.status().is_suspended() && !market.status().is_settled());
+        assert_eq!(
+            market.place_order(A, &order(2, BOB, Side::Back, "2.00", 1_00)),
+            Err(MarketError::NotOpen { status: MarketStatus::BallRunning })
+        );
+        market.suspend().unwrap();
+        assert_eq!(market.status(), MarketStatus::Suspended);
+        market.reopen().unwrap();
+        assert_eq!(market.status(), MarketStatus::Open);
+        market.void().unwrap();
+        assert!(market.suspend_ball_running().is_err());
+    }
+
+    #[test]
+    fn a_restored_status_lapses_nothing() {
+        let mut market = exchange_market();
+        market.restore_status(MarketStatus::BallRunning);
+        let resting = order(1, ANN, Side::Back, "4.00", 10_00);
+        market.restore_order(A, &resting).unwrap();
+        assert_eq!(market.status(), MarketStatus::BallRunning);
+        assert_eq!(market.exposure_minor(ANN), 10_00);
+
+        let mut closed = exchange_market();
+        closed.restore_order(A, &resting).unwrap();
+        closed.restore_status(MarketStatus::Closed);
+        assert_eq!(closed.exposure_minor(ANN), 0);
+        assert_eq!(
+            closed.place_order(A, &order(2, BOB, Side::Lay, "4.00", 1_00)),
+            Err(MarketError::NotOpen { status: MarketStatus::Closed })
+        );
+        assert_eq!(
+            closed.void(),
+            Err(MarketError::AlreadySettled { status: MarketStatus::Closed })
+        );
     }
 
     #[test]

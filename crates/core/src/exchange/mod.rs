@@ -132,8 +132,8 @@ pub use book::{
 };
 pub use exposure::{exposure_minor, fancy_book, position_per_runner, FancyBookRow, Position};
 pub use market::{
-    Market, MarketError, MarketKind, MarketSpec, MarketStatus, SettledMarket, MAX_COMMISSION_BP,
-    MAX_RUNNERS,
+    Market, MarketError, MarketKind, MarketSpec, MarketStatus, MarketType, SettledMarket,
+    MAX_COMMISSION_BP, MAX_RUNNERS,
 };
 pub use settlement::{settle, MarketResult, Settlement, UserSettlement};
 
@@ -186,14 +186,57 @@ impl Side {
     }
 }
 
-/// What happens to an unmatched order when the market is suspended or turns in-play.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Persistence {
-    /// Cancelled (the default).
-    #[default]
-    Lapse,
-    /// Kept in the book.
-    Persist,
+crate::named_enum! {
+    /// A bet's side as the bettor names it, and as it is stored and sent: back or lay on a
+    /// runner market, yes or no on a fancy line ([`BetSide::on`]). The exchange itself knows
+    /// only the [`Side`] each of them is.
+    pub enum BetSide as "side" {
+        /// For a runner.
+        Back = "back",
+        /// Against a runner.
+        Lay = "lay",
+        /// A fancy YES: the result reaches the line.
+        Yes = "yes",
+        /// A fancy NO: the result stays below the line.
+        No = "no",
+    }
+}
+
+impl BetSide {
+    /// The side it is: YES backs the line, NO lays it.
+    pub const fn side(self) -> Side {
+        match self {
+            BetSide::Back | BetSide::Yes => Side::Back,
+            BetSide::Lay | BetSide::No => Side::Lay,
+        }
+    }
+
+    /// How a market of `kind` names `side`: yes or no on a fancy, back or lay elsewhere.
+    pub const fn on(kind: MarketKind, side: Side) -> BetSide {
+        match (kind, side) {
+            (MarketKind::Fancy, Side::Back) => BetSide::Yes,
+            (MarketKind::Fancy, Side::Lay) => BetSide::No,
+            (_, Side::Back) => BetSide::Back,
+            (_, Side::Lay) => BetSide::Lay,
+        }
+    }
+
+    /// Whether a market of `kind` names its sides this way.
+    pub fn fits(self, kind: MarketKind) -> bool {
+        BetSide::on(kind, self.side()) == self
+    }
+}
+
+crate::named_enum! {
+    /// What happens to an unmatched order when the market is suspended or turns in-play.
+    #[derive(Default)]
+    pub enum Persistence as "persistence" {
+        /// Cancelled (the default).
+        #[default]
+        Lapse = "lapse",
+        /// Kept in the book.
+        Persist = "persist",
+    }
 }
 
 /// The largest stake of one order or bet: 10,000,000,000.00. It keeps every product of a
@@ -205,3 +248,38 @@ pub const MAX_RATE: u32 = 100_000;
 
 /// The largest fancy line (runs, wickets …).
 pub const MAX_FANCY_LINE: u32 = 100_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bet_side_is_named_by_its_market() {
+        assert_eq!(BetSide::NAMES, ["back", "lay", "yes", "no"]);
+        for bet_side in BetSide::ALL {
+            assert_eq!(bet_side.as_str().parse::<BetSide>(), Ok(*bet_side));
+        }
+        assert_eq!(BetSide::Yes.side(), Side::YES);
+        assert_eq!(BetSide::No.side(), Side::NO);
+        let fancy = MarketKind::Fancy;
+        let runners = MarketKind::OneWinner;
+        assert_eq!(BetSide::on(fancy, Side::Back), BetSide::Yes);
+        assert_eq!(BetSide::on(MarketKind::Bookmaker, Side::Lay), BetSide::Lay);
+        assert!(BetSide::Yes.fits(fancy) && !BetSide::Yes.fits(runners));
+        assert!(BetSide::Lay.fits(runners) && !BetSide::Lay.fits(fancy));
+        for unknown in ["", "BACK", "khai", "y"] {
+            assert!(unknown.parse::<BetSide>().is_err(), "{unknown:?}");
+        }
+    }
+
+    #[test]
+    fn persistence_is_lapse_unless_asked() {
+        assert_eq!(Persistence::default(), Persistence::Lapse);
+        assert_eq!("persist".parse::<Persistence>(), Ok(Persistence::Persist));
+        assert_eq!(Persistence::Lapse.as_str(), "lapse");
+        assert_eq!(
+            "keep".parse::<Persistence>().unwrap_err().to_string(),
+            r#""keep" is not a persistence: use lapse or persist"#
+        );
+    }
+}
