@@ -1,6 +1,7 @@
 // The exchange price ladder (ARCHITECTURE.md §2, crates/core/src/odds.rs): the only odds an
 // exchange order may carry. Prices are held as integer hundredths (1.50 is 150) so stepping
-// and checking never touch floating point.
+// and checking never touch floating point. ladder-vectors.test.ts holds it to the vectors the
+// Rust core writes (crates/core/tests/ladder_vectors.rs), so the two cannot drift apart.
 
 /** (last price of the segment, step), both in hundredths; the first segment starts at 1.01. */
 const SEGMENTS: readonly (readonly [number, number])[] = [
