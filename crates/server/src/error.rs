@@ -8,7 +8,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use backlay_store::StoreError;
@@ -197,4 +199,28 @@ fn capitalise(text: &str) -> String {
         }
         None => String::new(),
     }
+}
+
+/// A panicking handler answers a plain 500 in the envelope; the panic message goes to the log.
+pub(crate) fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into());
+    AppError::Internal(anyhow::anyhow!("a request handler panicked: {message}")).into_response()
+}
+
+/// Logs each server error once, with its cause chain; the client only sees a generic message.
+pub(crate) async fn log_server_errors(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let response = next.run(request).await;
+    if response.status() == StatusCode::INTERNAL_SERVER_ERROR {
+        match response.extensions().get::<LoggedCause>() {
+            Some(LoggedCause(cause)) => tracing::error!(%method, %path, "server error: {cause:#}"),
+            None => tracing::error!(%method, %path, "server error"),
+        }
+    }
+    response
 }

@@ -26,9 +26,8 @@ pub mod world_casino;
 use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, Request};
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::http::{header, HeaderValue};
+use axum::middleware;
 use axum::routing::get;
 use axum::{Json, Router};
 use tower_http::catch_panic::CatchPanicLayer;
@@ -38,7 +37,7 @@ use utoipa::openapi::{self as oas, Content, Ref, RefOr, Schema};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::error::{AppError, LoggedCause};
+use crate::error::{log_server_errors, panic_response, AppError};
 use crate::input::MAX_BODY_BYTES;
 use crate::AppState;
 
@@ -212,28 +211,4 @@ async fn method_not_allowed(request: Request) -> AppError {
         request.method(),
         request.uri().path()
     ))
-}
-
-/// A panicking handler answers a plain 500 in the envelope; the panic message goes to the log.
-pub(crate) fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
-    let message = panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".into());
-    AppError::Internal(anyhow::anyhow!("a request handler panicked: {message}")).into_response()
-}
-
-/// Logs each server error once, with its cause chain; the client only sees a generic message.
-pub(crate) async fn log_server_errors(request: Request, next: Next) -> Response {
-    let method = request.method().clone();
-    let path = request.uri().path().to_string();
-    let response = next.run(request).await;
-    if response.status() == StatusCode::INTERNAL_SERVER_ERROR {
-        match response.extensions().get::<LoggedCause>() {
-            Some(LoggedCause(cause)) => tracing::error!(%method, %path, "server error: {cause:#}"),
-            None => tracing::error!(%method, %path, "server error"),
-        }
-    }
-    response
 }

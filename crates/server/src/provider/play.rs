@@ -51,8 +51,8 @@ pub fn routes(state: AppState) -> Router {
     Router::new()
         .route(super::PLAY_PATH, get(page))
         .merge(api)
-        .layer(CatchPanicLayer::custom(crate::api::panic_response))
-        .layer(middleware::from_fn(crate::api::log_server_errors))
+        .layer(CatchPanicLayer::custom(crate::error::panic_response))
+        .layer(middleware::from_fn(crate::error::log_server_errors))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
