@@ -19,6 +19,7 @@ pub mod provider;
 pub mod secret_key;
 pub mod serve;
 pub mod session;
+pub mod settings;
 pub mod throttle;
 pub mod totp;
 pub mod wallet;

@@ -468,7 +468,7 @@ pub async fn update_settings(
     let mut checks = Checks::default();
     let mut valid = Vec::new();
     for (key, value) in changes {
-        match crate::api::settings::validate(key, value) {
+        match crate::settings::validate(key, value) {
             Ok(value) => valid.push((key.clone(), value)),
             Err(problem) => checks.fail(key, problem),
         }
@@ -708,7 +708,7 @@ fn launch_url(checks: &mut Checks, url: &str) -> String {
         url.split_at(url[after_scheme..].find('/').map_or(url.len(), |i| after_scheme + i));
     let path_ok =
         path.len() <= 200 && path.bytes().all(|b| b.is_ascii_graphic() && b != b'?' && b != b'#');
-    if !crate::api::settings::is_origin(&origin.to_lowercase()) || !path_ok {
+    if !crate::settings::is_origin(&origin.to_lowercase()) || !path_ok {
         checks.fail("launch_url", "The launch URL is an https address with an optional path and no query, e.g. https://games.example.com/launch.");
     }
     url.to_string()

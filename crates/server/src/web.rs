@@ -180,8 +180,8 @@ impl FramePolicy {
                 return csp.clone();
             }
         }
-        let origins = match crate::api::settings::load(&self.store).await {
-            Ok(settings) => crate::api::settings::frame_origins(
+        let origins = match crate::settings::load(&self.store).await {
+            Ok(settings) => crate::settings::frame_origins(
                 settings.get("casino_frame_origins").map(String::as_str).unwrap_or_default(),
                 &self.public_url,
             ),

@@ -236,7 +236,7 @@ async fn signup(
     ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<SignupRequest>,
 ) -> ApiResult<LoginData> {
-    let settings = super::settings::load(&state.store).await?;
+    let settings = crate::settings::load(&state.store).await?;
     if settings.get("signup_enabled").map(String::as_str) == Some("0") {
         return Err(AppError::Unprocessable(
             "Sign-up is closed. Ask an agent for an account.".into(),

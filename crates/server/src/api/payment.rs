@@ -158,7 +158,7 @@ async fn withdraw(
 /// 422 unless the site takes payment requests and the user has a parent to send them to: a
 /// refusal of this request, shown to the user, never a 403 (which ends the client's session).
 async fn require_payments_open(store: &Store, user: &User) -> Result<(), AppError> {
-    let settings = super::settings::load(store).await?;
+    let settings = crate::settings::load(store).await?;
     if settings.get("payment_gateway").map(String::as_str) != Some("1") {
         return Err(AppError::Unprocessable(
             "Deposits and withdrawals are turned off on this site.".into(),
