@@ -19,12 +19,12 @@ use backlay_store::providers::{NewCasinoProvider, NewWorldCasinoGame, WORLD_CASI
 use backlay_store::users::{NewUser, Role, User};
 use backlay_store::{Store, StoreError, Writer};
 
-use crate::api::auth::user_name_rule_violation;
 use crate::clock::now_ms;
 use crate::engine::Engine;
 use crate::error::{AppError, OrNotFound};
 use crate::input::Checks;
 use crate::password::{password_rule_violation, Passwords};
+use crate::user_name::user_name_rule_violation;
 
 /// Who is acting.
 #[derive(Clone, Debug)]
