@@ -13,6 +13,7 @@ pub mod demo;
 pub mod engine;
 pub mod error;
 pub mod input;
+pub mod market_book;
 pub mod operator;
 pub mod password;
 pub mod provider;

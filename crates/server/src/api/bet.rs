@@ -401,7 +401,7 @@ pub struct MarketPosition {
     /// Runner markets: P&L per runner.
     pub runners: Vec<RunnerPosition>,
     /// Fancy markets: P&L per run range.
-    pub book: Vec<super::matches::FancyRange>,
+    pub book: Vec<crate::market_book::FancyRange>,
 }
 
 /// The caller's profit/loss per runner (or per fancy run range) in each market of a match,
@@ -421,7 +421,7 @@ async fn positions(
         .await
         .or_not_found(|| format!("There is no match with id {match_id}."))?;
     let books =
-        super::matches::market_books(&state, match_id, the_match.in_play, Some(authed.user.id))
+        crate::market_book::market_books(&state, match_id, the_match.in_play, Some(authed.user.id))
             .await?;
     Ok(ok(books
         .into_iter()

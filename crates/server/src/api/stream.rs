@@ -39,11 +39,11 @@ use tokio::time::Instant;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::matches::{market_books, public_book};
 use crate::casino::round_events::{newest, RoundNews};
 use crate::clock::now_ms;
 use crate::engine::{Engine, MarketChange, MarketView};
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
+use crate::market_book::{market_books, public_book};
 use crate::session::{new_token, token_hash, CurrentUser};
 use crate::AppState;
 

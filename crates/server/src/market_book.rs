@@ -1,0 +1,180 @@
+//! A market as the match page and the live stream show it ([`MarketBook`]): the engine's live
+//! book while the market runs (best 3 back and lay with sizes, bookmaker rates, fancy lines),
+//! else the stored market with empty books; with a viewer, that user's position per runner and
+//! fancy run-range book. `match/matchDetail`, `bet/positions` and the stream all read markets
+//! through here, so the three show the same figures.
+
+use backlay_core::money::Money;
+use backlay_store::markets::MarketRow;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::engine::MarketView;
+use crate::error::AppError;
+use crate::AppState;
+
+#[derive(Serialize, ToSchema)]
+pub struct PriceSize {
+    /// Odds (exchange) or the rate (bookmaker).
+    pub price: f64,
+    #[schema(value_type = f64)]
+    pub size: Money,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RunnerBook {
+    pub selection_id: i64,
+    pub name: String,
+    /// Up to 3, best (highest) first.
+    pub back: Vec<PriceSize>,
+    /// Up to 3, best (lowest) first.
+    pub lay: Vec<PriceSize>,
+    /// The caller's P&L if this runner wins.
+    #[schema(value_type = f64)]
+    pub position: Money,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct FancyRange {
+    pub from: u32,
+    /// Inclusive; absent: and above.
+    pub to: Option<u32>,
+    #[schema(value_type = f64)]
+    pub pnl: Money,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MarketBook {
+    pub market_id: i64,
+    pub match_id: i64,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub market_type: String,
+    pub status: String,
+    pub in_play: bool,
+    pub bet_delay_s: i64,
+    #[schema(value_type = f64)]
+    pub min_stake: Money,
+    #[schema(value_type = f64)]
+    pub max_stake: Money,
+    pub runners: Vec<RunnerBook>,
+    pub line_no: Option<i64>,
+    pub rate_no: Option<i64>,
+    pub line_yes: Option<i64>,
+    pub rate_yes: Option<i64>,
+    pub book: Vec<FancyRange>,
+}
+
+/// Every market of a match as the page shows it; with `viewer`, that user's positions and
+/// fancy books, without one (the public stream) none.
+pub async fn market_books(
+    state: &AppState,
+    match_id: i64,
+    match_in_play: bool,
+    viewer: Option<i64>,
+) -> Result<Vec<MarketBook>, AppError> {
+    let mut markets = Vec::new();
+    for row in state.store.markets_of_match(match_id).await? {
+        markets.push(market_book(state, row, match_in_play, viewer).await);
+    }
+    Ok(markets)
+}
+
+/// One market as the page shows it: the engine's live book when the market runs, else the
+/// stored market (closed, void) with empty books.
+pub async fn market_book(
+    state: &AppState,
+    row: MarketRow,
+    match_in_play: bool,
+    viewer: Option<i64>,
+) -> MarketBook {
+    let live = if state.engine.is_running(row.market_id).await {
+        state.engine.view(row.market_id, viewer).await.ok()
+    } else {
+        None
+    };
+    match live {
+        Some(view) => assemble(view.row, view.in_play, Some(view.runners), view.fancy_book),
+        None => assemble(row, match_in_play, None, Vec::new()),
+    }
+}
+
+/// A market's public book (no viewer, so no position and no fancy book) from the engine's view.
+pub fn public_book(view: &MarketView) -> MarketBook {
+    assemble(view.row.clone(), view.in_play, Some(view.runners.clone()), Vec::new())
+}
+
+/// The page's shape of a market: live runners from the engine, or the stored runners with
+/// empty books.
+fn assemble(
+    row: MarketRow,
+    in_play: bool,
+    runners: Option<Vec<crate::engine::RunnerView>>,
+    book: Vec<(u32, Option<u32>, Money)>,
+) -> MarketBook {
+    let bookmaker = row.market_type == "bookmaker";
+    let ladder = |levels: &[(backlay_core::odds::Price, Money)]| -> Vec<PriceSize> {
+        levels.iter().map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s }).collect()
+    };
+    let runners = match runners {
+        Some(runners) => runners
+            .into_iter()
+            .map(|r| {
+                let rates = row.runners.iter().find(|x| x.runner_id == r.selection_id);
+                let house_side = |rate: Option<i64>| {
+                    rate.map(|rate| PriceSize { price: rate as f64, size: row_max_stake(&row) })
+                        .into_iter()
+                        .collect()
+                };
+                RunnerBook {
+                    selection_id: r.selection_id,
+                    name: r.name,
+                    back: if bookmaker {
+                        house_side(rates.and_then(|x| x.back_rate))
+                    } else {
+                        ladder(&r.back)
+                    },
+                    lay: if bookmaker {
+                        house_side(rates.and_then(|x| x.lay_rate))
+                    } else {
+                        ladder(&r.lay)
+                    },
+                    position: r.position,
+                }
+            })
+            .collect(),
+        None => row
+            .runners
+            .iter()
+            .map(|r| RunnerBook {
+                selection_id: r.runner_id,
+                name: r.name.clone(),
+                back: Vec::new(),
+                lay: Vec::new(),
+                position: Money::ZERO,
+            })
+            .collect(),
+    };
+    MarketBook {
+        market_id: row.market_id,
+        match_id: row.match_id,
+        name: row.name.clone(),
+        market_type: row.market_type.clone(),
+        status: row.status.clone(),
+        in_play,
+        bet_delay_s: row.bet_delay_ms / 1000,
+        min_stake: Money::from_minor(row.min_stake_minor),
+        max_stake: Money::from_minor(row.max_stake_minor),
+        runners,
+        line_no: row.line_no,
+        rate_no: row.rate_no,
+        line_yes: row.line_yes,
+        rate_yes: row.rate_yes,
+        book: book.into_iter().map(|(from, to, pnl)| FancyRange { from, to, pnl }).collect(),
+    }
+}
+
+/// On a house market the size offered at a rate is what one bet may stake.
+fn row_max_stake(row: &backlay_store::markets::MarketRow) -> Money {
+    Money::from_minor(row.max_stake_minor)
+}
