@@ -13,6 +13,7 @@ pub mod demo;
 pub mod engine;
 pub mod error;
 pub mod input;
+pub mod live;
 pub mod market_book;
 pub mod operator;
 pub mod password;
@@ -46,10 +47,10 @@ pub struct AppState {
     pub throttle: Arc<LoginThrottle>,
     /// The running markets (books in memory, one task each).
     pub engine: Arc<engine::Engine>,
-    /// Tickets that open the live stream (`api::stream`).
-    pub stream_tickets: Arc<api::stream::StreamTickets>,
+    /// Tickets that open the live stream.
+    pub stream_tickets: Arc<live::StreamTickets>,
     /// The engine's changes as serialised market books, for every stream.
-    pub live_books: Arc<api::stream::LiveBooks>,
+    pub live_books: Arc<live::LiveBooks>,
     /// The casino runner's steps (round opened, closed, dealt, settled), for the table streams.
     pub round_events: Arc<casino::RoundEvents>,
     /// A hash to verify against when the user name is unknown, so that an unknown name and a
@@ -84,7 +85,7 @@ impl AppState {
         Ok(AppState {
             public_url: public_url.into(),
             provider: Arc::new(provider),
-            live_books: api::stream::LiveBooks::start(&engine),
+            live_books: live::LiveBooks::start(&engine),
             round_events: Arc::default(),
             engine,
             stream_tickets: Arc::default(),

@@ -6,8 +6,8 @@
 //!
 //! A match stream sends a `snapshot` event with every market of the match, then a `market`
 //! event for each market that changed, coalesced: at most one event per market per
-//! [`COALESCE_MS`] (5 a second), the first change after a quiet spell at once.
-//! Books are public: no positions, no orders of anyone. When the listener's own bets,
+//! [`COALESCE_MS`](crate::live::COALESCE_MS) (5 a second), the first change after a quiet
+//! spell at once. Books are public: no positions, no orders of anyone. When the listener's own bets,
 //! positions or exposure in a market changed (their bet matched, lapsed, settled…) a `mine`
 //! event `{"market_id": …}` follows, carrying nothing else: the page then asks
 //! `match/matchDetail`, `bet/openBets` and the balance for its own figures. A listener that
@@ -19,79 +19,32 @@
 //! page refetches `casino/roundState` on each. A listener that falls behind skips to the
 //! newest step.
 //!
-//! One task, [`LiveBooks`], turns the engine's changes (each carrying the market's public book
-//! as it was after the change) into events, serialising each book once however many listen;
-//! the casino's steps come serialised from [`crate::casino::RoundEvents`].
+//! The tickets and the one task that serialises the engine's changes for every stream are in
+//! [`crate::live`]; the casino's steps come serialised from [`crate::casino::RoundEvents`].
 //!
 //! Every stream ends when the server starts shutting down ([`AppState::stopping`]).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::stream::{self, BoxStream, Stream, StreamExt};
 use serde::Serialize;
-use tokio::sync::broadcast::{self, error::RecvError};
-use tokio::time::Instant;
+use tokio::sync::broadcast::error::RecvError;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::casino::round_events::{newest, RoundNews};
 use crate::clock::now_ms;
-use crate::engine::{Engine, MarketChange, MarketView};
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
-use crate::market_book::{market_books, public_book};
-use crate::session::{new_token, token_hash, CurrentUser};
+use crate::live::{LiveEvent, TICKET_TTL_MS};
+use crate::market_book::market_books;
+use crate::session::CurrentUser;
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(ticket)).routes(routes!(live_stream))
-}
-
-/// Changes to one market within this window go out as one event.
-pub const COALESCE_MS: u64 = 200;
-/// How long a ticket opens streams for.
-pub const TICKET_TTL_MS: i64 = 60_000;
-/// Bound on live tickets; past it, expired ones are dropped and then the oldest.
-const MAX_TICKETS: usize = 100_000;
-
-/// Stream tickets in memory: hash → (user id, expiry).
-#[derive(Default, Debug)]
-pub struct StreamTickets {
-    tickets: Mutex<HashMap<String, (i64, i64)>>,
-}
-
-impl StreamTickets {
-    fn issue(&self, user_id: i64, now_ms: i64) -> String {
-        let ticket = new_token();
-        let mut tickets = self.tickets.lock().expect("ticket lock");
-        if tickets.len() >= MAX_TICKETS {
-            tickets.retain(|_, (_, expires)| *expires > now_ms);
-            while tickets.len() >= MAX_TICKETS {
-                let oldest =
-                    tickets.iter().min_by_key(|(_, (_, expires))| *expires).map(|(k, _)| k.clone());
-                match oldest {
-                    Some(key) => tickets.remove(&key),
-                    None => break,
-                };
-            }
-        }
-        tickets.insert(token_hash(&ticket), (user_id, now_ms + TICKET_TTL_MS));
-        ticket
-    }
-
-    /// The user a live ticket was issued to. A ticket may open several streams until it
-    /// expires, so `EventSource`'s own reconnects work.
-    fn user_of(&self, ticket: &str, now_ms: i64) -> Option<i64> {
-        let tickets = self.tickets.lock().expect("ticket lock");
-        tickets
-            .get(&token_hash(ticket))
-            .filter(|(_, expires)| *expires > now_ms)
-            .map(|(user, _)| *user)
-    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -275,110 +228,4 @@ fn round_event(news: &RoundNews) -> Event {
 async fn snapshot_event(state: &AppState, match_id: i64, in_play: bool) -> Result<Event, AppError> {
     let snapshot = market_books(state, match_id, in_play, None).await?;
     Ok(Event::default().event("snapshot").json_data(&snapshot).unwrap_or_default())
-}
-
-/// What [`LiveBooks`] sends its listeners.
-#[derive(Clone, Debug)]
-pub enum LiveEvent {
-    /// A market's public book, serialised.
-    Book(Arc<LiveBook>),
-    /// Changes were missed: every listener should take a fresh snapshot.
-    Resync,
-}
-
-#[derive(Debug)]
-pub struct LiveBook {
-    pub match_id: i64,
-    pub market_id: i64,
-    /// The `MarketBook` as JSON.
-    pub json: Arc<str>,
-    /// Users whose own figures in this market changed since the last event, ascending.
-    pub users: Vec<i64>,
-}
-
-/// Events a slow listener may fall behind by before it gets a fresh snapshot.
-const LIVE_BACKLOG: usize = 4096;
-
-/// The one task between the engine's changes and every stream: coalesces changes per market,
-/// reads each changed market's public book once, serialises it once and broadcasts it.
-#[derive(Debug)]
-pub struct LiveBooks {
-    events: broadcast::Sender<LiveEvent>,
-}
-
-impl LiveBooks {
-    /// Starts the task; it ends when the engine does.
-    pub fn start(engine: &Engine) -> Arc<LiveBooks> {
-        let (events, _) = broadcast::channel(LIVE_BACKLOG);
-        tokio::spawn(coalesce(engine.subscribe(), events.clone()));
-        Arc::new(LiveBooks { events })
-    }
-
-    pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
-        self.events.subscribe()
-    }
-}
-
-/// A market changed since its last event.
-struct Pending {
-    match_id: i64,
-    users: BTreeSet<i64>,
-    due: Instant,
-    /// The latest public book.
-    view: Arc<MarketView>,
-}
-
-async fn coalesce(
-    mut changes: broadcast::Receiver<MarketChange>,
-    events: broadcast::Sender<LiveEvent>,
-) {
-    let window = Duration::from_millis(COALESCE_MS);
-    let mut last_sent: HashMap<i64, Instant> = HashMap::new();
-    let mut pending: HashMap<i64, Pending> = HashMap::new();
-    loop {
-        let next_due = pending.values().map(|p| p.due).min();
-        tokio::select! {
-            received = changes.recv() => match received {
-                Ok(change) => {
-                    // The first change after a quiet spell goes at once; later ones wait out the window.
-                    let due = last_sent.get(&change.market_id).map_or_else(Instant::now, |sent| *sent + window);
-                    let entry = pending
-                        .entry(change.market_id)
-                        .or_insert_with(|| Pending { match_id: change.match_id, users: BTreeSet::new(), due, view: change.view.clone() });
-                    entry.users.extend(change.users.iter().copied());
-                    entry.view = change.view;
-                }
-                Err(RecvError::Lagged(_)) => {
-                    let _ = events.send(LiveEvent::Resync);
-                }
-                Err(RecvError::Closed) => return,
-            },
-            () = sleep_until_due(next_due) => {}
-        }
-        let now = Instant::now();
-        let ready: Vec<i64> =
-            pending.iter().filter(|(_, p)| p.due <= now).map(|(market, _)| *market).collect();
-        for market_id in ready {
-            let Some(change) = pending.remove(&market_id) else { continue };
-            last_sent.insert(market_id, now);
-            let book = public_book(&change.view);
-            let json: Arc<str> = serde_json::to_string(&book).unwrap_or_default().into();
-            let book = LiveBook {
-                match_id: change.match_id,
-                market_id,
-                json,
-                users: change.users.into_iter().collect(),
-            };
-            let _ = events.send(LiveEvent::Book(Arc::new(book)));
-        }
-        // Forget markets quiet for longer than the window: their next change goes at once anyway.
-        last_sent.retain(|_, sent| now.duration_since(*sent) < window);
-    }
-}
-
-async fn sleep_until_due(due: Option<Instant>) {
-    match due {
-        Some(due) => tokio::time::sleep_until(due).await,
-        None => std::future::pending().await,
-    }
 }

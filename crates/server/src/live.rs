@@ -1,0 +1,165 @@
+//! What the live streams (`api::stream`) are made of, outside any one request: the tickets that
+//! open them ([`StreamTickets`]), and the one task, [`LiveBooks`], that turns the engine's
+//! changes (each carrying the market's public book as it was after the change) into events,
+//! coalescing changes per market ([`COALESCE_MS`]) and serialising each book once however many
+//! listen.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::time::Instant;
+
+use crate::engine::{Engine, MarketChange, MarketView};
+use crate::market_book::public_book;
+use crate::session::{new_token, token_hash};
+
+/// Changes to one market within this window go out as one event.
+pub const COALESCE_MS: u64 = 200;
+/// How long a ticket opens streams for.
+pub const TICKET_TTL_MS: i64 = 60_000;
+/// Bound on live tickets; past it, expired ones are dropped and then the oldest.
+const MAX_TICKETS: usize = 100_000;
+
+/// Stream tickets in memory: hash → (user id, expiry).
+#[derive(Default, Debug)]
+pub struct StreamTickets {
+    tickets: Mutex<HashMap<String, (i64, i64)>>,
+}
+
+impl StreamTickets {
+    pub(crate) fn issue(&self, user_id: i64, now_ms: i64) -> String {
+        let ticket = new_token();
+        let mut tickets = self.tickets.lock().expect("ticket lock");
+        if tickets.len() >= MAX_TICKETS {
+            tickets.retain(|_, (_, expires)| *expires > now_ms);
+            while tickets.len() >= MAX_TICKETS {
+                let oldest =
+                    tickets.iter().min_by_key(|(_, (_, expires))| *expires).map(|(k, _)| k.clone());
+                match oldest {
+                    Some(key) => tickets.remove(&key),
+                    None => break,
+                };
+            }
+        }
+        tickets.insert(token_hash(&ticket), (user_id, now_ms + TICKET_TTL_MS));
+        ticket
+    }
+
+    /// The user a live ticket was issued to. A ticket may open several streams until it
+    /// expires, so `EventSource`'s own reconnects work.
+    pub(crate) fn user_of(&self, ticket: &str, now_ms: i64) -> Option<i64> {
+        let tickets = self.tickets.lock().expect("ticket lock");
+        tickets
+            .get(&token_hash(ticket))
+            .filter(|(_, expires)| *expires > now_ms)
+            .map(|(user, _)| *user)
+    }
+}
+
+/// What [`LiveBooks`] sends its listeners.
+#[derive(Clone, Debug)]
+pub enum LiveEvent {
+    /// A market's public book, serialised.
+    Book(Arc<LiveBook>),
+    /// Changes were missed: every listener should take a fresh snapshot.
+    Resync,
+}
+
+#[derive(Debug)]
+pub struct LiveBook {
+    pub match_id: i64,
+    pub market_id: i64,
+    /// The `MarketBook` as JSON.
+    pub json: Arc<str>,
+    /// Users whose own figures in this market changed since the last event, ascending.
+    pub users: Vec<i64>,
+}
+
+/// Events a slow listener may fall behind by before it gets a fresh snapshot.
+const LIVE_BACKLOG: usize = 4096;
+
+/// The one task between the engine's changes and every stream: coalesces changes per market,
+/// reads each changed market's public book once, serialises it once and broadcasts it.
+#[derive(Debug)]
+pub struct LiveBooks {
+    events: broadcast::Sender<LiveEvent>,
+}
+
+impl LiveBooks {
+    /// Starts the task; it ends when the engine does.
+    pub fn start(engine: &Engine) -> Arc<LiveBooks> {
+        let (events, _) = broadcast::channel(LIVE_BACKLOG);
+        tokio::spawn(coalesce(engine.subscribe(), events.clone()));
+        Arc::new(LiveBooks { events })
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
+        self.events.subscribe()
+    }
+}
+
+/// A market changed since its last event.
+struct Pending {
+    match_id: i64,
+    users: BTreeSet<i64>,
+    due: Instant,
+    /// The latest public book.
+    view: Arc<MarketView>,
+}
+
+async fn coalesce(
+    mut changes: broadcast::Receiver<MarketChange>,
+    events: broadcast::Sender<LiveEvent>,
+) {
+    let window = Duration::from_millis(COALESCE_MS);
+    let mut last_sent: HashMap<i64, Instant> = HashMap::new();
+    let mut pending: HashMap<i64, Pending> = HashMap::new();
+    loop {
+        let next_due = pending.values().map(|p| p.due).min();
+        tokio::select! {
+            received = changes.recv() => match received {
+                Ok(change) => {
+                    // The first change after a quiet spell goes at once; later ones wait out the window.
+                    let due = last_sent.get(&change.market_id).map_or_else(Instant::now, |sent| *sent + window);
+                    let entry = pending
+                        .entry(change.market_id)
+                        .or_insert_with(|| Pending { match_id: change.match_id, users: BTreeSet::new(), due, view: change.view.clone() });
+                    entry.users.extend(change.users.iter().copied());
+                    entry.view = change.view;
+                }
+                Err(RecvError::Lagged(_)) => {
+                    let _ = events.send(LiveEvent::Resync);
+                }
+                Err(RecvError::Closed) => return,
+            },
+            () = sleep_until_due(next_due) => {}
+        }
+        let now = Instant::now();
+        let ready: Vec<i64> =
+            pending.iter().filter(|(_, p)| p.due <= now).map(|(market, _)| *market).collect();
+        for market_id in ready {
+            let Some(change) = pending.remove(&market_id) else { continue };
+            last_sent.insert(market_id, now);
+            let book = public_book(&change.view);
+            let json: Arc<str> = serde_json::to_string(&book).unwrap_or_default().into();
+            let book = LiveBook {
+                match_id: change.match_id,
+                market_id,
+                json,
+                users: change.users.into_iter().collect(),
+            };
+            let _ = events.send(LiveEvent::Book(Arc::new(book)));
+        }
+        // Forget markets quiet for longer than the window: their next change goes at once anyway.
+        last_sent.retain(|_, sent| now.duration_since(*sent) < window);
+    }
+}
+
+async fn sleep_until_due(due: Option<Instant>) {
+    match due {
+        Some(due) => tokio::time::sleep_until(due).await,
+        None => std::future::pending().await,
+    }
+}
