@@ -1,4 +1,5 @@
-//! Who is calling: the bearer token → session → user, as axum extractors.
+//! Sessions: who is calling (the bearer token → session → user, as axum extractors), and
+//! opening a session once a log-in, a sign-up or the second step of security auth succeeded.
 //!
 //! - [`Authed`]: any live session, even one whose password must still be changed (used by
 //!   log-out, change-password and the balance poll).
@@ -12,13 +13,17 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use backlay_store::users::{Role, User};
+use backlay_store::Writer;
 use base64::Engine as _;
 use rand::RngCore;
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::net::{IpAddr, SocketAddr};
+use utoipa::ToSchema;
 
 use crate::clock::now_ms;
 use crate::error::AppError;
+use crate::throttle::Refused;
 use crate::AppState;
 
 /// A fresh opaque session token.
@@ -202,6 +207,90 @@ pub fn forwarded_client(headers: &axum::http::HeaderMap, hops: usize) -> Option<
         }
     }
     None
+}
+
+// ---------------------------------------------------------------------------------------------
+// Opening a session (log-in, sign-up, the second step of security auth)
+
+/// A started session, as the client stores it (`userinfo`).
+#[derive(Serialize, ToSchema)]
+pub struct LoginData {
+    pub token: String,
+    pub user_id: i64,
+    pub user_name: String,
+    /// 1: the user must change the password before anything else.
+    pub is_change_password: i64,
+    /// -1 when the user has no parent.
+    pub parent_id: i64,
+    #[schema(value_type = String, example = "client")]
+    pub role: Role,
+    /// 1: security auth (a TOTP code at log-in) is on for this user.
+    pub security_enabled: i64,
+}
+
+/// A locked account's log-in: 422, not 403. There is no session yet, and the client app ends
+/// whatever session it holds on any 403 (spec §8): a page still logged in as someone else
+/// (another tab) would be logged out and the message swallowed instead of shown.
+pub(crate) fn account_locked() -> AppError {
+    AppError::Unprocessable("This account is locked. Contact your agent.".into())
+}
+
+pub(crate) fn too_many_attempts(refused: Refused) -> AppError {
+    let message = match refused {
+        Refused::Blocked { retry_after_s } => {
+            let minutes = retry_after_s.div_ceil(60);
+            format!(
+                "Too many failed log-in attempts. Try again in {minutes} minute{}.",
+                if minutes == 1 { "" } else { "s" }
+            )
+        }
+        Refused::Busy { retry_after_s } => {
+            format!("Too many log-in attempts at once for this account or address. Try again in {retry_after_s} seconds.")
+        }
+    };
+    AppError::TooManyRequests { message, retry_after_s: refused.retry_after_s() }
+}
+
+/// Opens a session for `user`, who has no security auth, and answers what the client stores.
+pub(crate) async fn start_session(
+    state: &AppState,
+    user: &User,
+    ip: Option<&str>,
+) -> Result<LoginData, AppError> {
+    let mut writer = state.store.begin_write().await?;
+    let data = insert_session(state, &mut writer, user, ip, now_ms(), false).await?;
+    writer.commit().await?;
+    Ok(data)
+}
+
+/// Opens a session for `user` in the caller's transaction and answers what the client stores.
+pub(crate) async fn insert_session(
+    state: &AppState,
+    writer: &mut Writer,
+    user: &User,
+    ip: Option<&str>,
+    now_ms: i64,
+    security_enabled: bool,
+) -> Result<LoginData, AppError> {
+    let token = new_token();
+    writer
+        .insert_session(
+            user.id,
+            &token_hash(&token),
+            ip,
+            now_ms,
+            now_ms + state.config.session_ttl_ms,
+        )
+        .await?;
+    Ok(LoginData {
+        token,
+        user_id: user.id,
+        user_name: user.user_name.clone(),
+        is_change_password: i64::from(user.is_change_password),
+        parent_id: user.parent_id.unwrap_or(-1),
+        role: user.role,
+        security_enabled: i64::from(security_enabled),
+    })
 }
 
 #[cfg(test)]

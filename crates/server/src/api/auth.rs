@@ -10,7 +10,6 @@
 
 use axum::extract::State;
 use backlay_store::users::{NewUser, Role, User};
-use backlay_store::Writer;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -19,8 +18,10 @@ use crate::clock::now_ms;
 use crate::error::{ok_with, ApiResult, AppError, Envelope};
 use crate::input::{text_field, ApiJson, Checks};
 use crate::password::{password_rule_violation, PASSWORD_MAX_CHARS};
-use crate::session::{new_token, token_hash, Authed, ClientIp};
-use crate::throttle::{AttemptKeys, Refused};
+use crate::session::{
+    account_locked, start_session, too_many_attempts, Authed, ClientIp, LoginData,
+};
+use crate::throttle::AttemptKeys;
 use crate::user_name::user_name_rule_violation;
 use crate::AppState;
 
@@ -36,22 +37,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub struct LoginRequest {
     pub user_name: String,
     pub password: String,
-}
-
-/// A started session, as the client stores it (`userinfo`).
-#[derive(Serialize, ToSchema)]
-pub struct LoginData {
-    pub token: String,
-    pub user_id: i64,
-    pub user_name: String,
-    /// 1: the user must change the password before anything else.
-    pub is_change_password: i64,
-    /// -1 when the user has no parent.
-    pub parent_id: i64,
-    #[schema(value_type = String, example = "client")]
-    pub role: Role,
-    /// 1: security auth (a TOTP code at log-in) is on for this user.
-    pub security_enabled: i64,
 }
 
 /// What `user/login` answers: a session, or, with security auth on, a request for the code.
@@ -116,29 +101,6 @@ async fn login(
     Ok(ok_with("Logged in.", LoginAnswer::Session(data)))
 }
 
-/// A locked account's log-in: 422, not 403. There is no session yet, and the client app ends
-/// whatever session it holds on any 403 (spec §8): a page still logged in as someone else
-/// (another tab) would be logged out and the message swallowed instead of shown.
-pub(crate) fn account_locked() -> AppError {
-    AppError::Unprocessable("This account is locked. Contact your agent.".into())
-}
-
-pub(crate) fn too_many_attempts(refused: Refused) -> AppError {
-    let message = match refused {
-        Refused::Blocked { retry_after_s } => {
-            let minutes = retry_after_s.div_ceil(60);
-            format!(
-                "Too many failed log-in attempts. Try again in {minutes} minute{}.",
-                if minutes == 1 { "" } else { "s" }
-            )
-        }
-        Refused::Busy { retry_after_s } => {
-            format!("Too many log-in attempts at once for this account or address. Try again in {retry_after_s} seconds.")
-        }
-    };
-    AppError::TooManyRequests { message, retry_after_s: refused.retry_after_s() }
-}
-
 /// Stands in for an unknown user so the password check still runs; id 0 is never a real user.
 fn placeholder_user() -> User {
     User {
@@ -153,48 +115,6 @@ fn placeholder_user() -> User {
         max_exposure_minor: None,
         created_at_ms: 0,
     }
-}
-
-/// Opens a session for `user`, who has no security auth, and answers what the client stores.
-async fn start_session(
-    state: &AppState,
-    user: &User,
-    ip: Option<&str>,
-) -> Result<LoginData, AppError> {
-    let mut writer = state.store.begin_write().await?;
-    let data = insert_session(state, &mut writer, user, ip, now_ms(), false).await?;
-    writer.commit().await?;
-    Ok(data)
-}
-
-/// Opens a session for `user` in the caller's transaction and answers what the client stores.
-pub(crate) async fn insert_session(
-    state: &AppState,
-    writer: &mut Writer,
-    user: &User,
-    ip: Option<&str>,
-    now_ms: i64,
-    security_enabled: bool,
-) -> Result<LoginData, AppError> {
-    let token = new_token();
-    writer
-        .insert_session(
-            user.id,
-            &token_hash(&token),
-            ip,
-            now_ms,
-            now_ms + state.config.session_ttl_ms,
-        )
-        .await?;
-    Ok(LoginData {
-        token,
-        user_id: user.id,
-        user_name: user.user_name.clone(),
-        is_change_password: i64::from(user.is_change_password),
-        parent_id: user.parent_id.unwrap_or(-1),
-        role: user.role,
-        security_enabled: i64::from(security_enabled),
-    })
 }
 
 #[derive(Deserialize, ToSchema)]

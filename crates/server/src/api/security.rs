@@ -26,12 +26,14 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::auth::{insert_session, too_many_attempts, LoginData};
 use crate::clock::now_ms;
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, Checks};
 use crate::password::PASSWORD_MAX_CHARS;
-use crate::session::{new_token, token_hash, ClientIp, CurrentUser};
+use crate::session::{
+    account_locked, insert_session, new_token, token_hash, too_many_attempts, ClientIp,
+    CurrentUser, LoginData,
+};
 use crate::throttle::AttemptKeys;
 use crate::totp::{self, Check, Secret};
 use crate::AppState;
@@ -154,7 +156,7 @@ async fn verify_otp(
     let refused = match totp::check(&secret, &code, now, totp_state.last_step) {
         Check::Accepted { step } => {
             if user.is_locked {
-                return Err(super::auth::account_locked());
+                return Err(account_locked());
             }
             let mut writer = state.store.begin_write().await?;
             if !writer
