@@ -1,0 +1,113 @@
+//! Operator actions, shared by the HTTP API (`/api/admin/…`) and the `backlay admin` command so
+//! that each rule is written once.
+//!
+//! Who may do what:
+//! - the console (`backlay admin …`, someone with the database) and an admin may do everything;
+//! - an agent may create clients under themselves, and transfer chips to and from, or lock,
+//!   only their own clients;
+//! - a client is no operator (the API refuses them before reaching this module).
+//!
+//! Chips move between a user and their parent only: a deposit debits the parent and credits the
+//! child, a withdrawal the reverse; neither side may go below zero. New chips enter through
+//! [`mint`] (admin only), which debits the `issuance` account.
+
+mod accounts;
+mod catalogue;
+mod providers;
+mod settings;
+
+pub use accounts::{
+    create_user, mint, set_exposure_limit, set_locked, transfer, transfer_in, CreateUser,
+    TransferDirection, TransferOutcome,
+};
+pub use catalogue::{
+    create_market, create_match, create_series, create_sport, set_match_in_play, CreateMarket,
+    CreateMatch, CATALOGUE_NAME_MAX_CHARS,
+};
+pub use providers::{
+    add_casino_provider, add_world_casino_game, rotate_provider_secret,
+    set_world_casino_game_active, AddProvider, AddWorldCasinoGame,
+};
+pub use settings::update_settings;
+
+use backlay_store::audit::NewAuditEntry;
+use backlay_store::users::{Role, User};
+use backlay_store::{Store, Writer};
+
+use crate::clock::now_ms;
+use crate::error::AppError;
+
+/// Who is acting.
+#[derive(Clone, Debug)]
+pub enum Actor {
+    /// `backlay admin …` on the server's machine.
+    Console,
+    User(User),
+}
+
+/// The actor and where the request came from, for permission checks and the audit log.
+#[derive(Clone, Debug)]
+pub struct OperatorContext<'a> {
+    pub store: &'a Store,
+    pub actor: Actor,
+    pub client_ip: Option<String>,
+}
+
+impl OperatorContext<'_> {
+    fn actor_user_id(&self) -> Option<i64> {
+        match &self.actor {
+            Actor::Console => None,
+            Actor::User(user) => Some(user.id),
+        }
+    }
+
+    fn is_admin(&self) -> bool {
+        match &self.actor {
+            Actor::Console => true,
+            Actor::User(user) => user.role == Role::Admin,
+        }
+    }
+
+    fn require_admin(&self, what: &str) -> Result<(), AppError> {
+        if self.is_admin() {
+            Ok(())
+        } else {
+            Err(AppError::Forbidden(format!("Only an admin can {what}.")))
+        }
+    }
+
+    /// An admin manages everyone; an agent only their own clients.
+    fn require_manages(&self, target: &User) -> Result<(), AppError> {
+        match &self.actor {
+            Actor::Console => Ok(()),
+            Actor::User(user) if user.role == Role::Admin => Ok(()),
+            Actor::User(user) if target.parent_id == Some(user.id) => Ok(()),
+            Actor::User(_) => Err(AppError::Forbidden(format!(
+                "{} is not one of your clients.",
+                target.user_name
+            ))),
+        }
+    }
+
+    async fn audit(
+        &self,
+        writer: &mut Writer,
+        action: &str,
+        target: String,
+        detail: serde_json::Value,
+    ) -> Result<(), AppError> {
+        writer
+            .audit(
+                NewAuditEntry {
+                    actor_user_id: self.actor_user_id(),
+                    action,
+                    target,
+                    detail,
+                    client_ip: self.client_ip.as_deref(),
+                },
+                now_ms(),
+            )
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,36 @@
+//! Changing site settings (the keys and their rules are in [`crate::settings`]).
+
+use super::OperatorContext;
+use crate::clock::now_ms;
+use crate::error::AppError;
+use crate::input::Checks;
+
+/// Sets site settings; every key is checked before any is written.
+pub async fn update_settings(
+    ctx: &OperatorContext<'_>,
+    changes: &[(String, String)],
+) -> Result<(), AppError> {
+    ctx.require_admin("change site settings")?;
+    if changes.is_empty() {
+        return Err(AppError::invalid("Send at least one setting to change."));
+    }
+    let mut checks = Checks::default();
+    let mut valid = Vec::new();
+    for (key, value) in changes {
+        match crate::settings::validate(key, value) {
+            Ok(value) => valid.push((key.clone(), value)),
+            Err(problem) => checks.fail(key, problem),
+        }
+    }
+    checks.finish()?;
+    let mut writer = ctx.store.begin_write().await?;
+    let now = now_ms();
+    for (key, value) in &valid {
+        writer.set_setting(key, value, now).await?;
+    }
+    let detail: serde_json::Map<String, serde_json::Value> =
+        valid.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect();
+    ctx.audit(&mut writer, "settings.update", "global_settings".into(), detail.into()).await?;
+    writer.commit().await?;
+    Ok(())
+}
