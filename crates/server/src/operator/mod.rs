@@ -13,6 +13,7 @@
 
 mod accounts;
 mod catalogue;
+mod payments;
 mod providers;
 mod settings;
 
@@ -24,6 +25,7 @@ pub use catalogue::{
     create_market, create_match, create_series, create_sport, set_match_in_play, CreateMarket,
     CreateMatch, CATALOGUE_NAME_MAX_CHARS,
 };
+pub use payments::{approve_request, reject_request, REMARK_MAX_CHARS};
 pub use providers::{
     add_casino_provider, add_world_casino_game, rotate_provider_secret,
     set_world_casino_game_active, AddProvider, AddWorldCasinoGame,
