@@ -34,13 +34,6 @@ fn remark_field(remark: &str, required: bool) -> Result<String, AppError> {
     Ok(remark.to_string())
 }
 
-fn actor_user_id(actor: &Actor) -> Option<i64> {
-    match actor {
-        Actor::Console => None,
-        Actor::User(user) => Some(user.id),
-    }
-}
-
 /// Loads a request an actor may decide: the console, an admin, or the user's parent.
 async fn decidable_request(
     ctx: &OperatorContext<'_>,
@@ -105,7 +98,7 @@ async fn claim_transfer_record(
     request: PaymentRequest,
     remark: String,
 ) -> Result<(PaymentRequest, TransferOutcome), AppError> {
-    let actor_id = actor_user_id(&ctx.actor);
+    let actor_id = ctx.actor_user_id();
     let audit = |action, detail| NewAuditEntry {
         actor_user_id: actor_id,
         action,
@@ -182,7 +175,7 @@ pub async fn reject_request(
 ) -> Result<PaymentRequest, AppError> {
     let remark = remark_field(remark, true)?;
     let request = decidable_request(ctx, request_id).await?;
-    let actor_id = actor_user_id(&ctx.actor);
+    let actor_id = ctx.actor_user_id();
     let mut writer = ctx.store.begin_write().await?;
     if !writer.reject_payment_request(request.id, actor_id, &remark, now_ms()).await? {
         drop(writer);
