@@ -3,26 +3,24 @@
 //! a past round recomputed from its revealed seed (`casino/round`), and the Casino Result
 //! report (`report/casinoResult`).
 //!
-//! The rounds themselves run in [`crate::casino`]; these handlers only read them and take
-//! bets. Whether a bet is in time is decided here by the server's clock to the millisecond
-//! (`Round::check_bet` with `now_ms`), and again inside the bet's transaction
-//! (`close_at_ms > now` on the round's row), so a bet can never land in a closed round.
-//! The seed is never served before the round is dealt.
+//! The rounds themselves run in [`crate::casino`], and bets are placed there too
+//! ([`crate::casino::bets`], which refuses a bet that comes too late); these handlers read the
+//! rounds and pass bets on. The seed is never served before the round is dealt.
 
 use axum::extract::State;
 use backlay_casino::fair::verify;
 use backlay_casino::games::GameKind;
 use backlay_casino::market::Odds;
-use backlay_casino::round::BetRefusal;
 use backlay_core::money::Money;
-use backlay_store::casino::{CasinoBet, CasinoGame, CasinoRound, NewCasinoBet, RoundPhase};
+use backlay_store::casino::{CasinoBet, CasinoGame, CasinoRound, RoundPhase};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::bet::NumberText;
-use crate::casino::{rebuild, MAX_STAKE_MINOR, MIN_STAKE_MINOR};
+use crate::casino::bets::{self, NewBet};
+use crate::casino::rebuild;
 use crate::clock::{iso_utc, now_ms, parse_report_date};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{AmountInput, ApiJson, FlexI64, PageRequest, Paged};
@@ -422,101 +420,34 @@ async fn place_bet(
     let round_id = code_field("round_id", &body.round_id)?;
     let market_code = code_field("market", &body.market)?;
     let odds = parse_odds(&body.odds.0)?;
-    let stake_minor = body.stake.0.minor();
-    if !(MIN_STAKE_MINOR..=MAX_STAKE_MINOR).contains(&stake_minor) {
-        return Err(AppError::field(
-            "stake",
-            format!(
-                "stake must be between {} and {}.",
-                Money::from_minor(MIN_STAKE_MINOR),
-                Money::from_minor(MAX_STAKE_MINOR)
-            ),
-        ));
-    }
-    let round = state
-        .store
-        .casino_round(&round_id)
-        .await
-        .or_not_found(|| format!("There is no casino round {round_id}."))?;
-    let game = state.store.casino_game(round.game_id).await?;
-    if !game.is_active {
-        return Err(AppError::Conflict(format!("{} is closed.", game.title)));
-    }
-    let pure = rebuild(&round)?;
-    // The server's clock decides, by the millisecond.
-    let now = now_ms();
-    let market = match pure.check_bet(now, &market_code, odds, stake_minor) {
-        Ok(market) => market.clone(),
-        Err(BetRefusal::Closed { close_at_ms, .. }) => {
-            return Err(AppError::Conflict(format!(
-                "Betting on round {round_id} closed at {}: the bet came too late.",
-                iso_utc(close_at_ms)
-            )))
-        }
-        Err(BetRefusal::UnknownMarket(code)) => {
-            return Err(AppError::field(
-                "market",
-                format!("Round {round_id} has no market {code:?}."),
-            ))
-        }
-        Err(BetRefusal::OddsNotPosted { posted, asked }) => {
-            return Err(AppError::Conflict(format!(
-                "Odds changed: {} is at {posted}, not {asked}.",
-                market_code
-            )))
-        }
-        Err(BetRefusal::Stake) => {
-            return Err(AppError::field("stake", "The stake is out of range."))
-        }
-    };
-    let description = format!(
-        "Casino bet: {} round {round_id}, {} {} at {}",
-        game.title,
-        market.name,
-        Money::from_minor(stake_minor),
-        market.odds
-    );
-    let mut w = state.store.begin_write().await?;
-    let (bet_id, balance_after) = w
-        .place_casino_bet(
-            &NewCasinoBet {
-                user_id: authed.user.id,
-                round_pk: round.id,
-                market_code: &market.code,
-                market_name: &market.name,
-                odds_hundredths: i64::from(market.odds.hundredths()),
-                stake_minor,
-                description,
-                remark: round_id.clone(),
-            },
-            now,
-        )
-        .await
-        .map_err(|err| match err {
-            backlay_store::StoreError::Conflict(_) => AppError::Conflict(format!(
-                "Betting on round {round_id} closed at {}: the bet came too late.",
-                iso_utc(round.close_at_ms)
-            )),
-            other => other.into(),
-        })?;
-    w.commit().await?;
+    let placed = bets::place_bet(
+        &state.store,
+        NewBet {
+            user_id: authed.user.id,
+            round_id: &round_id,
+            market_code: &market_code,
+            odds,
+            stake_minor: body.stake.0.minor(),
+        },
+    )
+    .await?;
     let bet = CasinoBetItem {
-        bet_id,
-        round_id: round.round_id.clone(),
-        match_id: game.id,
-        game_code: game.game_code.clone(),
-        game_name: game.title.clone(),
-        market: market.code.clone(),
-        market_name: market.name.clone(),
-        odds: market.odds.to_string(),
-        stake: Money::from_minor(stake_minor),
+        bet_id: placed.bet_id,
+        round_id: placed.round.round_id,
+        match_id: placed.game.id,
+        game_code: placed.game.game_code,
+        game_name: placed.game.title,
+        market: placed.market.code,
+        market_name: placed.market.name,
+        odds: placed.market.odds.to_string(),
+        stake: Money::from_minor(placed.stake_minor),
         payout: None,
         status: "open".into(),
-        date: iso_utc(now),
+        date: iso_utc(placed.placed_at_ms),
     };
     Ok(ok_with(
         "Bet placed.",
-        PlaceCasinoBetAnswer { bet, balance: Money::from_minor(balance_after) },
+        PlaceCasinoBetAnswer { bet, balance: Money::from_minor(placed.balance_after_minor) },
     ))
 }
 

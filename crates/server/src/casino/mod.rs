@@ -6,7 +6,7 @@
 //! game:
 //!
 //! ```text
-//! open_round ──(betting window: bets via place_bet)──▶ close_round ──▶ reveal_round ──▶ settle_round ──pause──▶ open_round …
+//! open_round ──(betting window: bets via bets::place_bet)──▶ close_round ──▶ reveal_round ──▶ settle_round ──pause──▶ open_round …
 //!  seed from the OS, commitment published              at close_at     deal + seed public    winners paid once
 //! ```
 //!
@@ -23,6 +23,7 @@
 //! the deal is revealed; Player A wins, so settling posts `house −198.00, user +198.00`.
 //! Anyone can check the round with `backlay casino verify --round teen20-1795356000000`.
 
+pub mod bets;
 pub mod round_events;
 pub mod runner;
 
