@@ -27,18 +27,31 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
-        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.into_response().status() == StatusCode::PAYLOAD_TOO_LARGE {
-                AppError::PayloadTooLarge(format!(
-                    "The request body is too large: the limit is {} KiB.",
-                    MAX_BODY_BYTES / 1024
-                ))
-            } else {
-                AppError::invalid("The request body could not be read.")
-            }
-        })?;
-        let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
-        parse_json(text).map(ApiJson)
+        let bytes = read_body(req, state).await?;
+        parse_json(json_text(&bytes)).map(ApiJson)
+    }
+}
+
+/// The body's bytes, or the 413 or 400 of one that cannot be read.
+async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, AppError> {
+    Bytes::from_request(req, state).await.map_err(|rejection| {
+        if rejection.into_response().status() == StatusCode::PAYLOAD_TOO_LARGE {
+            AppError::PayloadTooLarge(format!(
+                "The request body is too large: the limit is {} KiB.",
+                MAX_BODY_BYTES / 1024
+            ))
+        } else {
+            AppError::invalid("The request body could not be read.")
+        }
+    })
+}
+
+/// The JSON text of a body: an empty one reads as `{}`.
+fn json_text(bytes: &[u8]) -> &[u8] {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        bytes
     }
 }
 
@@ -393,6 +406,30 @@ impl PageRequest {
             ));
         }
         Ok((page, limit, (page - 1) * limit))
+    }
+}
+
+/// A list request: its own fields and, beside them, `page` and `limit`.
+//
+// Every list reads its page here, from the same object as its own fields (`F`). The body is
+// read as [`ApiJson`] reads one, then parsed once as `F` and once as the [`PageRequest`], each
+// ignoring the other's fields, so that an error in either names its field: deserialising with
+// `#[serde(flatten)]` would lose the name, and cannot read our number fields at all.
+#[derive(Debug, utoipa::ToSchema)]
+pub struct Paging<F> {
+    #[serde(flatten)]
+    pub request: F,
+    #[serde(flatten)]
+    pub page: PageRequest,
+}
+
+impl<S: Send + Sync, F: DeserializeOwned> FromRequest<S> for Paging<F> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
+        let bytes = read_body(req, state).await?;
+        let text = json_text(&bytes);
+        Ok(Paging { request: parse_json(text)?, page: parse_json(text)? })
     }
 }
 

@@ -13,7 +13,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::clock::{iso_utc, parse_iso};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
-use crate::input::{AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged};
+use crate::input::{AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged, Paging};
 use crate::operator::{self, Actor, CreateMatch, CreateUser, OperatorContext, TransferDirection};
 use crate::session::{ClientIp, Operator};
 use crate::AppState;
@@ -117,12 +117,6 @@ pub struct ListUsersRequest {
     #[serde(default)]
     #[schema(value_type = Option<i64>)]
     pub parent_id: Option<FlexI64>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1)]
-    pub page: Option<FlexI64>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
-    pub limit: Option<FlexI64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -145,14 +139,14 @@ impl From<&UserWithBalance> for UserRow {
     }
 }
 
-#[utoipa::path(post, path = "/admin/user/list", tag = "admin", request_body = ListUsersRequest, security(("bearer" = [])),
+#[utoipa::path(post, path = "/admin/user/list", tag = "admin", request_body = Paging<ListUsersRequest>, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Paged<UserRow>>), (status = 403)))]
 async fn list_users(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    ApiJson(body): ApiJson<ListUsersRequest>,
+    Paging { request: body, page }: Paging<ListUsersRequest>,
 ) -> ApiResult<Paged<UserRow>> {
-    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    let (page, limit, offset) = page.resolve()?;
     let parent_id = match authed.user.role {
         Role::Admin => body.parent_id.map(|p| p.0),
         _ => Some(authed.user.id),

@@ -23,7 +23,7 @@ use crate::casino::bets::{self, NewBet};
 use crate::casino::rebuild;
 use crate::clock::{iso_utc, now_ms, parse_report_date};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
-use crate::input::{AmountInput, ApiJson, FlexI64, PageRequest, Paged};
+use crate::input::{AmountInput, ApiJson, FlexI64, Paged, Paging};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -545,12 +545,6 @@ pub struct CasinoResultRequest {
     #[serde(default)]
     #[schema(format = Date)]
     pub date: Option<String>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1)]
-    pub page: Option<FlexI64>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
-    pub limit: Option<FlexI64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -594,12 +588,12 @@ fn result_text(result: &Option<Value>, winner: &str) -> String {
     }
 }
 
-#[utoipa::path(post, path = "/report/casinoResult", tag = "casino", request_body = CasinoResultRequest, security(("bearer" = [])),
+#[utoipa::path(post, path = "/report/casinoResult", tag = "casino", request_body = Paging<CasinoResultRequest>, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Paged<CasinoResultRow>>), (status = 400), (status = 401), (status = 404)))]
 async fn casino_result(
     State(state): State<AppState>,
     _user: CurrentUser,
-    ApiJson(body): ApiJson<CasinoResultRequest>,
+    Paging { request: body, page }: Paging<CasinoResultRequest>,
 ) -> ApiResult<Paged<CasinoResultRow>> {
     let code = code_field("game_code", &body.game_code)?;
     let game = match code.parse::<i64>() {
@@ -617,7 +611,7 @@ async fn casino_result(
             )
         }
     };
-    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    let (page, limit, offset) = page.resolve()?;
     let (rounds, total) =
         state.store.casino_results(game.id, from_ms, to_ms, offset, limit).await?;
     let rows = rounds

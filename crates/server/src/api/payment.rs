@@ -24,7 +24,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::clock::{iso_utc, now_ms};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
-use crate::input::{text_field, AmountInput, ApiJson, Checks, FlexI64, PageRequest, Paged};
+use crate::input::{text_field, AmountInput, ApiJson, Checks, FlexI64, PageRequest, Paged, Paging};
 use crate::operator::{approve_request, reject_request, Actor, OperatorContext};
 use crate::session::{ClientIp, CurrentUser, Operator};
 use crate::AppState;
@@ -323,12 +323,6 @@ pub struct ListPaymentsRequest {
     #[serde(default)]
     #[schema(pattern = "^(pending|processing|approved|rejected)$")]
     pub status: Option<String>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1)]
-    pub page: Option<FlexI64>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
-    pub limit: Option<FlexI64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -393,12 +387,12 @@ impl From<PaymentRequest> for PaymentRequestRow {
 }
 
 /// Payment requests, newest first: an admin sees all, an agent those of their own clients.
-#[utoipa::path(post, path = "/admin/payment/list", tag = "admin", request_body = ListPaymentsRequest, security(("bearer" = [])),
+#[utoipa::path(post, path = "/admin/payment/list", tag = "admin", request_body = Paging<ListPaymentsRequest>, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Paged<PaymentRequestRow>>), (status = 400), (status = 401), (status = 403)))]
 async fn list(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    ApiJson(body): ApiJson<ListPaymentsRequest>,
+    Paging { request: body, page }: Paging<ListPaymentsRequest>,
 ) -> ApiResult<Paged<PaymentRequestRow>> {
     let status = match body.status.as_deref().map(str::trim).unwrap_or("") {
         "" | "all" => None,
@@ -409,7 +403,7 @@ async fn list(
             )
         })?),
     };
-    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    let (page, limit, offset) = page.resolve()?;
     let parent_id = match authed.user.role {
         Role::Admin => None,
         _ => Some(authed.user.id),

@@ -12,7 +12,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::bet::{bet_item, BetItem};
 use crate::clock::{iso_utc, parse_report_date};
 use crate::error::{ok, ApiResult, AppError, Envelope};
-use crate::input::{ApiJson, FlexI64, PageRequest, Paged};
+use crate::input::{Paged, Paging};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -35,12 +35,6 @@ pub struct StatementRequest {
     #[serde(default, rename = "type")]
     #[schema(pattern = "^(all|deposit_withdraw|sports|casino)$")]
     pub statement_type: Option<String>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1)]
-    pub page: Option<FlexI64>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
-    pub limit: Option<FlexI64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -73,12 +67,12 @@ fn date_bound(
     }
 }
 
-#[utoipa::path(post, path = "/report/accountStatement", tag = "user", request_body = StatementRequest, security(("bearer" = [])),
+#[utoipa::path(post, path = "/report/accountStatement", tag = "user", request_body = Paging<StatementRequest>, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Paged<StatementRow>>), (status = 400), (status = 401)))]
 async fn account_statement(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
-    ApiJson(body): ApiJson<StatementRequest>,
+    Paging { request: body, page }: Paging<StatementRequest>,
 ) -> ApiResult<Paged<StatementRow>> {
     let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
     let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
@@ -99,7 +93,7 @@ async fn account_statement(
             ))
         }
     };
-    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    let (page, limit, offset) = page.resolve()?;
     let (lines, total) =
         state.store.statement(authed.user.id, from_ms, to_ms, kinds, offset, limit).await?;
     let rows = lines
@@ -127,12 +121,6 @@ pub struct CurrentBetsRequest {
     #[serde(default)]
     #[schema(pattern = "^(matched|unmatched)$")]
     pub status: Option<String>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1)]
-    pub page: Option<FlexI64>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
-    pub limit: Option<FlexI64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -155,12 +143,12 @@ pub enum CurrentBetEntry {
     Casino(super::casino::CasinoBetItem),
 }
 
-#[utoipa::path(post, path = "/report/currentBets", tag = "user", request_body = CurrentBetsRequest, security(("bearer" = [])),
+#[utoipa::path(post, path = "/report/currentBets", tag = "user", request_body = Paging<CurrentBetsRequest>, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Paged<CurrentBetEntry>>), (status = 400), (status = 401)))]
 async fn current_bets(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
-    ApiJson(body): ApiJson<CurrentBetsRequest>,
+    Paging { request: body, page }: Paging<CurrentBetsRequest>,
 ) -> ApiResult<Paged<CurrentBetEntry>> {
     let unmatched = match body.status.as_deref().map(str::trim).unwrap_or("matched") {
         "matched" | "" => false,
@@ -169,7 +157,7 @@ async fn current_bets(
             return Err(AppError::field("status", format!("{other} is not matched or unmatched.")))
         }
     };
-    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    let (page, limit, offset) = page.resolve()?;
     match body.bet_type.as_deref().map(str::trim).unwrap_or("sports") {
         "sports" | "" => {}
         // Casino bets are taken whole at the posted odds: none is ever unmatched.
@@ -206,12 +194,6 @@ pub struct LiveCasinoBetsRequest {
     /// yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now.
     #[serde(default)]
     pub to_date: Option<String>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1)]
-    pub page: Option<FlexI64>,
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100)]
-    pub limit: Option<FlexI64>,
 }
 
 /// One wallet call of a provider's on the caller's money.
@@ -270,19 +252,19 @@ fn live_casino_row(line: LiveCasinoLine) -> LiveCasinoBetRow {
     }
 }
 
-#[utoipa::path(post, path = "/report/liveCasinoBets", tag = "user", request_body = LiveCasinoBetsRequest, security(("bearer" = [])),
+#[utoipa::path(post, path = "/report/liveCasinoBets", tag = "user", request_body = Paging<LiveCasinoBetsRequest>, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Paged<LiveCasinoBetRow>>), (status = 400), (status = 401)))]
 async fn live_casino_bets(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
-    ApiJson(body): ApiJson<LiveCasinoBetsRequest>,
+    Paging { request: body, page }: Paging<LiveCasinoBetsRequest>,
 ) -> ApiResult<Paged<LiveCasinoBetRow>> {
     let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
     let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
     if from_ms > to_ms {
         return Err(AppError::field("to_date", "to_date must not be before from_date."));
     }
-    let (page, limit, offset) = PageRequest { page: body.page, limit: body.limit }.resolve()?;
+    let (page, limit, offset) = page.resolve()?;
     let (lines, total) =
         state.store.live_casino_lines(authed.user.id, from_ms, to_ms, offset, limit).await?;
     Ok(ok(Paged { rows: lines.into_iter().map(live_casino_row).collect(), total, page, limit }))
