@@ -1,7 +1,7 @@
 //! The Backlay server: an axum app serving the JSON API under `/api`, its OpenAPI document at
 //! `/api/openapi.json`, and the built web app at `/`.
 //!
-//! A request flows handler (`api::<area>`) → domain (`backlay_core`) → store (`backlay_store`) →
+//! A request flows handler (`api/<area>.rs`) → domain (`backlay_core`) → store (`backlay_store`) →
 //! answer in the [`error::Envelope`]. Operator actions that both the HTTP API and the
 //! `backlay admin` command perform live once, in [`operator`].
 

@@ -1,5 +1,5 @@
-//! What the live streams (`api::stream`) are made of, outside any one request: the tickets that
-//! open them ([`StreamTickets`]), and the one task, [`LiveBooks`], that turns the engine's
+//! What the live streams (`GET /api/stream`) are made of, outside any one request: the tickets
+//! that open them ([`StreamTickets`]), and the one task, [`LiveBooks`], that turns the engine's
 //! changes (each carrying the market's public book as it was after the change) into events,
 //! coalescing changes per market ([`COALESCE_MS`]) and serialising each book once however many
 //! listen.

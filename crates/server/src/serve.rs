@@ -15,7 +15,7 @@
 //!   ([`DeadlineBody`]); past that, reading it fails, the handler answers 4xx and the
 //!   connection closes, as hyper cannot reuse a connection whose body was not read to its end.
 //! - **Shutdown**: when the signal comes the listener closes (new connections are refused),
-//!   `stopping` is cancelled (live streams end: `api::stream`), every connection finishes the
+//!   `stopping` is cancelled (live streams end: `GET /api/stream`), every connection finishes the
 //!   request it is serving and closes, and after `shutdown_grace_ms` whatever is left is
 //!   dropped. A request cut off there never got its answer; one that got its answer had already
 //!   committed (the engine answers after the commit), so no acknowledged bet is lost.

@@ -1,5 +1,5 @@
 //! Deciding users' deposit and withdraw requests (`admin/payment/…`; the requests themselves
-//! are asked for through `api::payment`).
+//! are asked for through `payment/deposit` and `payment/withdraw`).
 //!
 //! Approving runs the very transfer an operator makes by hand ([`transfer_in`]): a deposit
 //! moves the chips parent → user, a withdrawal user → parent, with the ledger's funds check on
