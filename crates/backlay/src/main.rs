@@ -5,6 +5,7 @@
 //! backlay migrate          apply database migrations and exit
 //! backlay admin …          operator actions straight on the database (create users, chips …)
 //! backlay casino verify …  recompute a casino round from its revealed seed
+//! backlay openapi          print the API's OpenAPI document (as /api/openapi.json serves it)
 //! ```
 //! Every flag has an environment twin (`BACKLAY_ADDR`, `DATABASE_URL`, `BACKLAY_DEMO`,
 //! `BACKLAY_DEMO_FEED`, `BACKLAY_WEB_DIR`, `BACKLAY_PUBLIC_URL` …); see `backlay help serve`.
@@ -48,6 +49,8 @@ enum Command {
     Admin(admin::AdminArgs),
     /// The in-house casino: recompute a round from its revealed seed.
     Casino(casino::CasinoArgs),
+    /// Print the API's OpenAPI document, as /api/openapi.json serves it (no database needed).
+    Openapi,
 }
 
 #[derive(Args, Clone)]
@@ -244,6 +247,7 @@ async fn main() {
         Command::Migrate(args) => migrate(args).await,
         Command::Admin(args) => admin::run(args).await,
         Command::Casino(args) => casino::run(args).await,
+        Command::Openapi => openapi(),
     };
     if let Err(err) = result {
         eprintln!("backlay: {err:#}");
@@ -285,6 +289,14 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         println!("Demo feed: on (matches played ball by ball, prices moving, results settled; --no-demo-feed to stop it)");
     }
     server.run(shutdown_signal()).await
+}
+
+/// Pretty JSON with a final newline: the form of the web app's committed snapshot
+/// (web/src/api/openapi.json, written by `npm run gen:api` there).
+fn openapi() -> anyhow::Result<()> {
+    let document = backlay_server::api::openapi_document();
+    println!("{}", serde_json::to_string_pretty(&document)?);
+    Ok(())
 }
 
 async fn migrate(args: DatabaseArgs) -> anyhow::Result<()> {

@@ -37,7 +37,8 @@ pub struct RunnerBook {
 #[derive(Serialize, ToSchema)]
 pub struct FancyRange {
     pub from: u32,
-    /// Inclusive; absent: and above.
+    /// Inclusive; null: and above.
+    #[schema(required = true)]
     pub to: Option<u32>,
     #[schema(value_type = f64)]
     pub pnl: Money,
@@ -58,9 +59,13 @@ pub struct MarketBook {
     #[schema(value_type = f64)]
     pub max_stake: Money,
     pub runners: Vec<RunnerBook>,
+    #[schema(required = true)]
     pub line_no: Option<i64>,
+    #[schema(required = true)]
     pub rate_no: Option<i64>,
+    #[schema(required = true)]
     pub line_yes: Option<i64>,
+    #[schema(required = true)]
     pub rate_yes: Option<i64>,
     pub book: Vec<FancyRange>,
 }

@@ -1,14 +1,12 @@
 // Stake buttons (Set Button Value): read by the settings form and by the bet slip, so the one
 // call and its cache key live here rather than in either feature.
 import { apiGet, dataOr } from './client';
+import type { Schemas } from './contract';
 
 export type ButtonType = 'Game' | 'Casino';
 
-export interface ButtonValue {
-  button_name: string;
-  button_value: number;
-  type: ButtonType;
-}
+/** A stake button as `user/setButtonValue` takes it and `user/getButtonValue` gives it back; `type` narrowed to its values. */
+export type ButtonValue = Omit<Schemas['ButtonInput'], 'type'> & { type: ButtonType };
 
 export const BUTTON_VALUES_KEY = ['buttonValues'] as const;
 

@@ -2,21 +2,10 @@
 // and by the rules page's Casino tab, so the one call and its cache key live here rather than
 // in either feature.
 import { apiPost, dataOr } from './client';
+import type { Schemas } from './contract';
 
-export interface CasinoGameInfo {
-  /** The game's id, for `casino/match/{match_id}`. */
-  match_id: number | string;
-  /** The client's code (`teen20`, `dt6` …). */
-  game_code?: string;
-  /** The sidebar's label ("DT 1 DAY"). */
-  name: string;
-  /** The full name ("Dragon Tiger 1 Day"). */
-  title?: string;
-  series_id?: string;
-  image?: string;
-  /** The rules for players, one paragraph a line (empty from a server without them). */
-  rules?: string[];
-}
+/** An in-house game: `match_id` for `casino/match/{match_id}`, `game_code` the client's code (`teen20`), `name` the sidebar's label. */
+export type CasinoGameInfo = Schemas['CasinoGameItem'];
 
 export const casinoGamesKey = (seriesId = '') => ['casinoList', seriesId] as const;
 

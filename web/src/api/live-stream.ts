@@ -10,6 +10,7 @@
 // the stream again after a growing pause (BACKOFF_MS), going back to the stream as soon as it
 // opens. EventSource's own reconnect is not used: a fresh ticket is needed after a minute.
 import { apiPost, dataOr } from './client';
+import type { Schemas } from './contract';
 
 export const POLL_MS = 2_000;
 /** Pauses before each reconnect attempt; the last repeats. */
@@ -176,7 +177,7 @@ export function parseEventData<T>(data: string): T | null {
 
 /** A short-lived ticket to open a stream (EventSource cannot send headers). */
 export async function getStreamTicket(): Promise<string | null> {
-  return dataOr(await apiPost<{ ticket: string; expires_in_s: number }>('stream/ticket', {}), null)?.ticket ?? null;
+  return dataOr(await apiPost<Schemas['TicketData']>('stream/ticket', {}), null)?.ticket ?? null;
 }
 
 /** Opens the browser's own EventSource; null where there is none (jsdom, old browsers). */

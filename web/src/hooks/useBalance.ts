@@ -2,15 +2,11 @@
 // and at once after a successful bet.
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiGet, dataOr } from '../api/client';
+import type { Schemas } from '../api/contract';
 import { queryClient } from '../lib/query-client';
 import { SESSION_KEYS, readJson, writeJson } from '../lib/storage';
 
-export interface Balance {
-  total_balance: number;
-  /** Zero or below: minus the exposure. */
-  liability: number;
-  available?: number;
-}
+export type Balance = Schemas['Balance'];
 
 export const BALANCE_REFRESH_MS = 5000;
 export const BALANCE_QUERY_KEY = ['user', 'balance'] as const;

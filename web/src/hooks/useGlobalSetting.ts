@@ -2,23 +2,14 @@
 // localStorage `globalData` so the theme is right before the first answer.
 import { useQuery } from '@tanstack/react-query';
 import { apiGet, dataOr } from '../api/client';
+import type { Schemas } from '../api/contract';
 import { LOCAL_KEYS, readJson, writeJson } from '../lib/storage';
 
-export interface GlobalSetting {
-  site_title?: string;
-  site_message?: string;
-  logo?: string;
-  favicon?: string;
-  payment_gateway?: number | string;
-  is_show_apk?: number | string;
-  bg_primary_color?: string;
-  bg_secondry_color?: string;
-  text_primary_color?: string;
-  text_secondry_color?: string;
-  other_color?: string;
-  /** Origins the casino game page may frame (not on the server yet: see web/README.md). */
-  casino_frame_origins?: string[] | string;
-}
+/** Until the first answer the app holds what localStorage kept, where an older server wrote some fields as text. */
+type AlsoText<T, K extends keyof T> = Omit<T, K> & { [F in K]: T[F] | string };
+
+/** Partial: a stored copy may lack fields, and a call the session ended under leaves nothing. */
+export type GlobalSetting = Partial<AlsoText<Schemas['GlobalSetting'], 'payment_gateway' | 'is_show_apk' | 'casino_frame_origins'>>;
 
 export const GLOBAL_SETTING_KEY = ['globalSetting'] as const;
 

@@ -2,21 +2,17 @@
 // place that ends a session. A tiny external store, so the API client (outside React) and
 // every component read the same truth.
 import { useSyncExternalStore } from 'react';
+import type { Schemas } from '../api/contract';
 import { LOCAL_KEYS, SESSION_KEYS, readJson } from './storage';
 
-/** What `user/login`, `user/signup` and `user/verifyOtp` answer; kept as `userinfo`. */
-export interface UserInfo {
-  token: string;
-  user_id: number;
-  user_name: string;
-  /** 1: the user must change the password before anything else. */
-  is_change_password: number;
-  /** -1 or missing: no parent (payment items hidden). */
-  parent_id?: number | null;
-  role?: string;
-  /** 1: security auth is on, so log-in asks for a code (missing from older servers: unknown). */
-  security_enabled?: number;
-}
+type LoginData = Schemas['LoginData'];
+
+/**
+ * What `user/login`, `user/signup` and `user/verifyOtp` answer; kept as `userinfo`, where a copy
+ * an older server wrote may lack the parent, role and security fields.
+ */
+export type UserInfo = Omit<LoginData, 'parent_id' | 'role' | 'security_enabled'> &
+  Partial<Pick<LoginData, 'parent_id' | 'role' | 'security_enabled'>>;
 
 type Listener = () => void;
 const listeners = new Set<Listener>();

@@ -536,6 +536,7 @@ pub struct AuditRow {
     pub target: String,
     #[schema(value_type = Object)]
     pub detail: serde_json::Value,
+    #[schema(required = true)]
     pub client_ip: Option<String>,
     pub date: String,
 }

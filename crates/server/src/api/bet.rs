@@ -97,6 +97,7 @@ pub struct PlaceBetData {
     pub status: String,
     #[schema(value_type = f64)]
     pub size_matched: Money,
+    #[schema(required = true)]
     pub avg_price_matched: Option<f64>,
     pub message: String,
 }
@@ -253,10 +254,14 @@ pub struct OpenBetsRequest {
 pub struct BetItem {
     pub bet_id: i64,
     pub market_id: i64,
+    /// Null on a fancy.
+    #[schema(required = true)]
     pub selection_id: Option<i64>,
     pub side: String,
     /// Odds (exchange) or the rate (bookmaker, fancy).
     pub price: f64,
+    /// Fancy only (null otherwise): the line bet on.
+    #[schema(required = true)]
     pub line: Option<i64>,
     #[schema(value_type = f64)]
     pub stake: Money,

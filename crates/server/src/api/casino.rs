@@ -173,8 +173,8 @@ pub struct CasinoBetItem {
     pub odds: String,
     #[schema(value_type = f64)]
     pub stake: Money,
-    /// What came back, stake included (absent while the round runs).
-    #[schema(value_type = Option<f64>)]
+    /// What came back, stake included (null while the round runs).
+    #[schema(value_type = Option<f64>, required = true)]
     pub payout: Option<Money>,
     /// open, won, lost, push, half_lost.
     pub status: String,
@@ -218,7 +218,8 @@ pub struct RoundStateAnswer {
     pub game: String,
     pub name: String,
     pub title: String,
-    /// Absent until the game's first round opens.
+    /// Null until the game's first round opens.
+    #[schema(required = true)]
     pub round_id: Option<String>,
     /// betting, closed (bets refused, cards not shown yet), result (dealt), or waiting (no round yet).
     pub status: String,
@@ -226,21 +227,25 @@ pub struct RoundStateAnswer {
     pub seconds_left: i64,
     /// Milliseconds of betting left, 0 once closed.
     pub close_in_ms: i64,
+    #[schema(required = true)]
     pub close_at: Option<String>,
     pub server_time: String,
     /// hex SHA-256 of the round's secret seed, published when the round opens.
+    #[schema(required = true)]
     pub commitment: Option<String>,
     /// The cards shown so far: the open cards while betting (Hi-Low's base card, Andar Bahar's
     /// joker), the whole deal after the result.
     pub cards: Vec<String>,
     /// The deal, after the result.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<Object>, required = true)]
     pub deal: Option<Value>,
     /// The result (winner, hands, each market's verdict), after the result.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<Object>, required = true)]
     pub result: Option<Value>,
+    #[schema(required = true)]
     pub winner: Option<String>,
     /// The revealed seed, after the result.
+    #[schema(required = true)]
     pub seed: Option<String>,
     pub markets: Vec<CasinoMarketItem>,
     /// The caller's bets in this round.
@@ -409,7 +414,7 @@ fn parse_odds(text: &str) -> Result<Odds, AppError> {
     Ok(Odds::from_hundredths(hundredths))
 }
 
-#[utoipa::path(post, path = "/casino/placeBet", tag = "casino", request_body = PlaceCasinoBetRequest, security(("bearer" = [])),
+#[utoipa::path(post, path = "/casino/placeBet", operation_id = "place_casino_bet", tag = "casino", request_body = PlaceCasinoBetRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<PlaceCasinoBetAnswer>), (status = 400), (status = 401), (status = 404),
         (status = 409, description = "betting closed, or odds changed"), (status = 422, description = "insufficient funds")))]
 async fn place_bet(
@@ -470,20 +475,23 @@ pub struct RoundDetailAnswer {
     /// betting, closed, dealt or settled.
     pub phase: String,
     pub commitment: String,
-    /// The revealed seed (hex), once dealt; absent before.
+    /// The revealed seed (hex), once dealt; null before.
+    #[schema(required = true)]
     pub seed: Option<String>,
     /// True when SHA-256 of the seed is the commitment and the recomputed deal is the one dealt.
     pub verified: bool,
     /// The deal recomputed from the seed by `backlay_casino::fair::verify`.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<Object>, required = true)]
     pub deal: Option<Value>,
     /// The result recomputed from the seed.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<Object>, required = true)]
     pub result: Option<Value>,
     pub cards: Vec<String>,
+    #[schema(required = true)]
     pub winner: Option<String>,
     pub opened_at: String,
     pub close_at: String,
+    #[schema(required = true)]
     pub settled_at: Option<String>,
 }
 

@@ -63,6 +63,7 @@ pub struct MatchItem {
     pub has_bookmaker: bool,
     /// Match-odds summary: the best price to back and to lay per runner, once the match has
     /// a live match-odds market.
+    #[schema(required = true)]
     pub odds: Option<OddsSummary>,
 }
 
@@ -78,12 +79,14 @@ pub struct RunnerOdds {
     pub selection_id: i64,
     pub name: String,
     /// Best price to back (null: none offered).
+    #[schema(required = true)]
     pub back: Option<f64>,
-    #[schema(value_type = Option<f64>)]
+    #[schema(value_type = Option<f64>, required = true)]
     pub back_size: Option<Money>,
     /// Best price to lay.
+    #[schema(required = true)]
     pub lay: Option<f64>,
-    #[schema(value_type = Option<f64>)]
+    #[schema(value_type = Option<f64>, required = true)]
     pub lay_size: Option<Money>,
 }
 

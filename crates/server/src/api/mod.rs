@@ -150,9 +150,15 @@ impl Modify for ErrorAnswers {
     }
 }
 
-/// Every `/api` route with its layers, plus `/api/openapi.json`.
-pub fn router(state: AppState) -> Router {
-    let (routes, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+/// The OpenAPI document `/api/openapi.json` serves, built from the same registrations as the
+/// routes (the web app's API types are generated from it: `cd web && npm run gen:api`).
+pub fn openapi_document() -> oas::OpenApi {
+    api_routes().1
+}
+
+/// Every `/api` route without its layers, and the document that describes them.
+fn api_routes() -> (Router<AppState>, oas::OpenApi) {
+    let (routes, mut openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .nest(
             "/api",
             OpenApiRouter::new()
@@ -175,8 +181,13 @@ pub fn router(state: AppState) -> Router {
                 .merge(stream::routes()),
         )
         .split_for_parts();
-    let mut openapi = openapi;
     ErrorAnswers.modify(&mut openapi);
+    (routes, openapi)
+}
+
+/// Every `/api` route with its layers, plus `/api/openapi.json`.
+pub fn router(state: AppState) -> Router {
+    let (routes, openapi) = api_routes();
     let openapi = Arc::new(openapi);
     routes
         .route("/api/openapi.json", get(move || async move { Json(openapi.as_ref().clone()) }))

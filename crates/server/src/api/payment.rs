@@ -253,6 +253,7 @@ pub struct PaymentStatementRow {
     /// The agent's note on the decision.
     pub remark: String,
     pub date: String,
+    #[schema(required = true)]
     pub decided_at: Option<String>,
 }
 
@@ -338,17 +339,25 @@ pub struct PaymentRequestRow {
     /// pending, processing (an approval is moving the chips), approved or rejected.
     pub status: &'static str,
     /// Deposit: the UTR to look for in the bank statement.
+    #[schema(required = true)]
     pub reference: Option<String>,
     /// Withdraw: where to pay.
+    #[schema(required = true)]
     pub account_holder: Option<String>,
+    #[schema(required = true)]
     pub bank_name: Option<String>,
+    #[schema(required = true)]
     pub account_number: Option<String>,
+    #[schema(required = true)]
     pub ifsc: Option<String>,
     pub remark: String,
     pub date: String,
+    #[schema(required = true)]
     pub decided_at: Option<String>,
+    #[schema(required = true)]
     pub decided_by: Option<i64>,
     /// The ledger transaction an approval posted.
+    #[schema(required = true)]
     pub transaction_id: Option<i64>,
 }
 

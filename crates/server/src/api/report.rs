@@ -131,6 +131,7 @@ pub struct CurrentBetRow {
     pub match_id: i64,
     pub match_name: String,
     pub market_name: String,
+    #[schema(required = true)]
     pub selection_name: Option<String>,
 }
 

@@ -40,6 +40,7 @@ pub struct StaticGame {
     pub url_thumb: String,
     /// The provider's code for the game.
     pub game_code: String,
+    #[schema(required = true)]
     pub sub_type: Option<String>,
 }
 

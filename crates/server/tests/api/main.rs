@@ -10,6 +10,7 @@ mod demo_feed;
 mod errors;
 mod exchange;
 mod ledger;
+mod openapi_snapshot;
 mod payment;
 mod secrets;
 mod security;

@@ -1,13 +1,11 @@
 import { apiPost, type Answer } from '../../api/client';
+import type { Schemas } from '../../api/contract';
 import type { UserInfo } from '../../lib/session';
 
 /** With security auth on, log-in asks for a one-time code instead. */
-export interface OtpChallenge {
-  otp_required: true;
-  otp_token: string;
-}
+export type OtpChallenge = Schemas['OtpRequired'];
 
-export type LoginAnswer = UserInfo | OtpChallenge;
+export type LoginAnswer = Schemas['LoginAnswer'];
 
 export function isOtpChallenge(answer: LoginAnswer): answer is OtpChallenge {
   return 'otp_required' in answer && answer.otp_required === true;

@@ -18,7 +18,22 @@ const market = (id: number, overrides: Partial<MarketBook> = {}) =>
   }) as MarketBook;
 
 const detail: MatchDetail = {
-  match: { match_id: 1, name: 'A v B', match_name: 'A v B', open_date: '', sport_id: 4, sport_name: 'Cricket', in_play: false },
+  match: {
+    match_id: 1,
+    name: 'A v B',
+    match_name: 'A v B',
+    open_date: '',
+    match_Date: '',
+    sport_id: 4,
+    sport_name: 'Cricket',
+    series_id: 1,
+    series_name: '',
+    is_active: 1,
+    in_play: false,
+    has_fancy: false,
+    has_bookmaker: false,
+    odds: null,
+  },
   markets: [
     market(10, {
       runners: [

@@ -62,7 +62,22 @@ const fancy: MarketBook = {
 
 function detail(markets: MarketBook[] = [matchOdds(), bookmaker, fancy]): MatchDetail {
   return {
-    match: { match_id: 100, name: 'India v Australia', match_name: 'India v Australia', open_date: '2026-11-22T14:00:00.000Z', sport_id: 4, sport_name: 'Cricket', series_name: 'World Cup', in_play: false },
+    match: {
+      match_id: 100,
+      name: 'India v Australia',
+      match_name: 'India v Australia',
+      open_date: '2026-11-22T14:00:00.000Z',
+      match_Date: '2026-11-22T14:00:00.000Z',
+      sport_id: 4,
+      sport_name: 'Cricket',
+      series_id: 1,
+      series_name: 'World Cup',
+      is_active: 1,
+      in_play: false,
+      has_fancy: true,
+      has_bookmaker: true,
+      odds: null,
+    },
     markets,
   };
 }

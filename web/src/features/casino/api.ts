@@ -1,26 +1,12 @@
 import { getCasinoGames, type CasinoGameInfo } from '../../api/casino-games';
 import { apiGet, apiPost, dataOr } from '../../api/client';
+import type { Schemas } from '../../api/contract';
 
-export interface CasinoSport {
-  sport_id: string;
-  name: string;
-  is_active: number;
-  order: number;
-}
+export type CasinoSport = Schemas['CasinoSportItem'];
 
 export type CasinoGame = CasinoGameInfo;
 
-export interface StaticGame {
-  game_id: string | number;
-  game_name: string;
-  category: string;
-  provider_name: string;
-  sub_provider_name?: string;
-  status: string;
-  url_thumb?: string;
-  game_code?: string;
-  sub_type?: string;
-}
+export type StaticGame = Schemas['StaticGame'];
 
 /** `casino/getCasinoSport`: a list (sometimes a JSON string), sorted by `order`. */
 export async function getCasinoSports(): Promise<CasinoSport[]> {
@@ -44,7 +30,7 @@ export const CASINO_PLATFORM = 'desktop';
 
 /** Asks the server for a provider game session; answers the game's address (data.url). */
 export async function launchGame(gameId: string | number): Promise<string | null> {
-  const answer = await apiPost<{ url: string }>('gap/gaplogin', {
+  const answer = await apiPost<Schemas['GapLoginAnswer']>('gap/gaplogin', {
     providerName: CASINO_PROVIDER_NAME,
     gameId: String(gameId),
     platformId: CASINO_PLATFORM,

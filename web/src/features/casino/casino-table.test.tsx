@@ -108,7 +108,7 @@ describe('the casino table', () => {
     const calls = setUp(() => state, {
       'POST /api/casino/placeBet': (call) => {
         state = dragonTiger({
-          my_bets: [{ bet_id: 31, round_id: ROUND, match_id: 4, game_code: 'dt6', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: null, status: 'open', date: '2026-11-22T14:00:10.000Z' }],
+          my_bets: [{ bet_id: 31, round_id: ROUND, match_id: 4, game_code: 'dt6', game_name: 'Dragon Tiger 1 Day', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: null, status: 'open', date: '2026-11-22T14:00:10.000Z' }],
         });
         return { message: 'Bet placed.', data: { bet: { ...state.my_bets[0], stake: Number((call.body as { stake: string }).stake) }, balance: 1400 } };
       },
@@ -197,7 +197,7 @@ describe('the casino table', () => {
           ],
           verdicts: { tiger: { verdict: 'won' }, 'tiger-odd': { verdict: 'won' } },
         },
-        my_bets: [{ bet_id: 31, round_id: ROUND, match_id: 4, game_code: 'dt6', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: 200, status: 'won', date: '2026-11-22T14:00:10.000Z' }],
+        my_bets: [{ bet_id: 31, round_id: ROUND, match_id: 4, game_code: 'dt6', game_name: 'Dragon Tiger 1 Day', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: 200, status: 'won', date: '2026-11-22T14:00:10.000Z' }],
       }),
     );
     renderApp('/casino/match/dt6');
@@ -269,7 +269,7 @@ describe("the table's live stream", () => {
     state = dragonTiger({
       status: 'result',
       winner: 'Tiger',
-      my_bets: [{ bet_id: 31, round_id: ROUND, match_id: 4, game_code: 'dt6', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: 200, status: 'won', date: '2026-11-22T14:00:10.000Z' }],
+      my_bets: [{ bet_id: 31, round_id: ROUND, match_id: 4, game_code: 'dt6', game_name: 'Dragon Tiger 1 Day', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: 200, status: 'won', date: '2026-11-22T14:00:10.000Z' }],
     });
     act(() => FakeSource.last().emit('round', roundEvent('settled')));
     await act(() => vi.advanceTimersByTimeAsync(10));

@@ -9,6 +9,9 @@ const game = (game_id: string, game_name: string, category: string, provider_nam
   provider_name,
   sub_provider_name,
   status,
+  game_code: game_id,
+  sub_type: null,
+  url_thumb: '',
 });
 
 const GAMES = [

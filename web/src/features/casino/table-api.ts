@@ -2,43 +2,14 @@
 // round now, a bet, a past round recomputed from its revealed seed, and the table's live
 // stream of round steps (docs/api.md "Live stream").
 import { apiPost, dataOr } from '../../api/client';
+import type { Schemas } from '../../api/contract';
 
 export type RoundStatus = 'waiting' | 'betting' | 'closed' | 'result';
 
-export interface CasinoMarket {
-  /** What to send as `market` in placeBet. */
-  code: string;
-  name: string;
-  family: string;
-  /** Decimal odds as text ("1.98"): sent back exactly as posted. */
-  odds: string;
-  price: number;
-  /** True once betting has closed. */
-  suspended: boolean;
-}
-
-export interface CasinoBet {
-  bet_id: number;
-  round_id: string;
-  match_id: number;
-  game_code: string;
-  game_name?: string;
-  market: string;
-  market_name: string;
-  odds: string;
-  stake: number;
-  /** What came back, stake included; absent while the round runs. */
-  payout?: number | null;
-  /** open, won, lost, push, half_lost. */
-  status: string;
-  date: string;
-}
-
-export interface LastResult {
-  round_id: string;
-  winner: string;
-  date: string;
-}
+/** A market of the round: `code` is sent as `market` in placeBet, `odds` the posted decimal text sent back exactly. */
+export type CasinoMarket = Schemas['CasinoMarketItem'];
+export type CasinoBet = Schemas['CasinoBetItem'];
+export type LastResult = Schemas['LastResultItem'];
 
 /** One position on the table as the result shows it (crates/casino `HandView`). */
 export interface HandView {
@@ -59,29 +30,11 @@ export interface CasinoOutcome {
   verdicts?: Record<string, MarketVerdict>;
 }
 
-export interface RoundState {
-  match_id: number;
-  game_code: string;
-  /** The rules code (`teen20`, `dt1day` …); absent from an older server. */
-  game?: string;
-  name: string;
-  title: string;
-  round_id: string | null;
-  status: RoundStatus;
-  seconds_left: number;
-  close_in_ms: number;
-  close_at: string | null;
-  server_time: string;
-  commitment: string | null;
-  cards: string[];
-  deal: unknown;
-  result: CasinoOutcome | null;
-  winner: string | null;
-  seed: string | null;
-  markets: CasinoMarket[];
-  my_bets: CasinoBet[];
-  last_results: LastResult[];
-}
+/**
+ * `casino/roundState`, with the table's phase narrowed; `result` (JSON in the document) is the
+ * casino crate's outcome, read as {@link CasinoOutcome}.
+ */
+export type RoundState = Omit<Schemas['RoundStateAnswer'], 'status' | 'result'> & { status: RoundStatus; result: CasinoOutcome | null };
 
 /** A round state with the local time (`Date.now()`) its answer arrived, for the countdown. */
 export interface TableNow extends RoundState {
@@ -98,14 +51,7 @@ export async function getRoundState(idOrCode: string): Promise<TableNow | null> 
 }
 
 /** A `round` event of `stream?casino=`: news that a round reached a phase (never its seed or bets). */
-export interface RoundEvent {
-  game_code: string;
-  round_id: string;
-  /** betting (the round opened), closed, dealt or settled. */
-  phase: 'betting' | 'closed' | 'dealt' | 'settled';
-  /** When betting closes; only while betting. */
-  close_at?: string;
-}
+export type RoundEvent = Schemas['RoundEvent'];
 
 /** The table's live stream: `round` events for one game, by its code. */
 export function roundStreamUrl(gameCode: string, ticket: string): string {
@@ -121,39 +67,15 @@ export interface CasinoBetInput {
   stake: string;
 }
 
-export interface PlacedCasinoBet {
-  bet: CasinoBet;
-  balance: number;
-}
+export type PlacedCasinoBet = Schemas['PlaceCasinoBetAnswer'];
 
 /** `casino/placeBet`: 409 when betting closed or the odds changed, 422 without the funds. */
 export async function placeCasinoBet(input: CasinoBetInput): Promise<PlacedCasinoBet | null> {
   return dataOr(await apiPost<PlacedCasinoBet>('casino/placeBet', input), null);
 }
 
-export interface RoundDetail {
-  round_id: string;
-  match_id: number;
-  game_code: string;
-  /** Absent from an older server. */
-  name?: string;
-  title?: string;
-  /** The rules code (`backlay casino verify --game`). */
-  game: string;
-  /** betting, closed, dealt or settled. */
-  phase: string;
-  commitment: string;
-  seed: string | null;
-  /** The server's own check: SHA-256(seed) is the commitment and the recomputed deal is the one dealt. */
-  verified: boolean;
-  deal: unknown;
-  result: CasinoOutcome | null;
-  cards: string[];
-  winner: string | null;
-  opened_at: string;
-  close_at: string;
-  settled_at: string | null;
-}
+/** `casino/round`; `result` read as in {@link RoundState}. */
+export type RoundDetail = Omit<Schemas['RoundDetailAnswer'], 'result'> & { result: CasinoOutcome | null };
 
 export const roundDetailKey = (roundId: string) => ['casinoRound', roundId] as const;
 

@@ -135,7 +135,7 @@ export interface TableSeat {
  * face down except the open ones (Hi-Low's base card, Andar Bahar's joker), which fill the first
  * seats in dealing order. A game without a known layout shows its cards in one row.
  */
-export function tableSeats(state: Pick<RoundState, 'game' | 'game_code' | 'cards' | 'result'>): TableSeat[] {
+export function tableSeats(state: Pick<RoundState, 'game_code' | 'cards' | 'result'> & Partial<Pick<RoundState, 'game'>>): TableSeat[] {
   const hands: HandView[] = state.result?.hands ?? [];
   if (hands.length > 0) {
     return hands.map((h) => ({ name: h.name, cards: h.cards, description: h.description }));

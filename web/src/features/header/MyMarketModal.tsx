@@ -39,11 +39,7 @@ export function MyMarketModal({ onClose }: { onClose: () => void }) {
                   <tr key={key}>
                     <td>{row.sport_name}</td>
                     <td>
-                      {row.match_id && row.sport_id ? (
-                        <Link to={`/game-details/${row.sport_id}/${row.match_id}`} onClick={onClose}>
-                          {row.match_name}
-                        </Link>
-                      ) : row.match_id ? (
+                      {row.match_id ? (
                         <Link to={`/match/matchdetail/${row.match_id}`} onClick={onClose}>
                           {row.match_name}
                         </Link>

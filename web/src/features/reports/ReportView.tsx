@@ -4,7 +4,7 @@ import { PageCard } from '../../components/PageCard';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
-import { fetchReport, REPORT_PAGE_LIMIT, type Row } from './api';
+import { fetchReport, REPORT_PAGE_LIMIT, type ReportPath, type Row } from './api';
 
 export interface Column {
   label: string;
@@ -44,7 +44,7 @@ export function ReportView({
   testId,
 }: {
   title: string;
-  path: string;
+  path: ReportPath;
   params: Record<string, unknown>;
   filters?: ReactNode;
   columns: Column[];

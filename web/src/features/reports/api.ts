@@ -1,19 +1,27 @@
 import { apiPost, dataOr } from '../../api/client';
+import type { Schemas } from '../../api/contract';
 
-/** Lists that grow answer `{rows, total, page, limit}` (shared/design/API.md). */
-export interface Page<Row> {
-  rows: Row[];
-  total: number;
-  page: number;
-  limit: number;
+/** Each report's row, as the server's document describes it. */
+export interface ReportRows {
+  'report/accountStatement': Schemas['StatementRow'];
+  'report/paymentStatement': Schemas['PaymentStatementRow'];
+  'report/currentBets': Schemas['CurrentBetEntry'];
+  'report/casinoResult': Schemas['CasinoResultRow'];
+  'report/liveCasinoBets': Schemas['LiveCasinoBetRow'];
 }
 
+export type ReportPath = keyof ReportRows;
+
+/** Lists that grow answer `{rows, total, page, limit}` (shared/design/API.md). */
+export type Page<R> = Omit<Schemas['Envelope_Paged_StatementRow']['data'], 'rows'> & { rows: R[] };
+
+/** A row as the report table reads it: by the keys its columns name. */
 export type Row = Record<string, unknown>;
 
 export const REPORT_PAGE_LIMIT = 20;
 
-export async function fetchReport(path: string, params: Record<string, unknown>, page: number, limit = REPORT_PAGE_LIMIT): Promise<Page<Row>> {
-  const data = dataOr(await apiPost<Page<Row> | Row[]>(path, { ...params, page, limit }), null);
+export async function fetchReport(path: ReportPath, params: Record<string, unknown>, page: number, limit = REPORT_PAGE_LIMIT): Promise<Page<Row>> {
+  const data = dataOr(await apiPost<Page<ReportRows[ReportPath]> | Row[]>(path, { ...params, page, limit }), null);
   if (Array.isArray(data)) return { rows: data, total: data.length, page, limit };
   return {
     rows: Array.isArray(data?.rows) ? data.rows : [],

@@ -1,14 +1,9 @@
 import { apiGet, apiPost, dataOr, type Answer } from '../../api/client';
+import type { Schemas } from '../../api/contract';
 
-export interface SecuritySetup {
-  secret: string;
-  otpauth_uri: string;
-}
-
+export type SecuritySetup = Schemas['SecuritySetup'];
 /** `user/security/status`: 1 when log-in asks for a code. */
-export interface SecurityStatus {
-  enabled: number;
-}
+export type SecurityStatus = Schemas['SecurityStatus'];
 
 /** Whether security auth is on, or null when the session ended under the call. */
 export async function getSecurityStatus(): Promise<boolean | null> {

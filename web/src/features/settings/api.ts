@@ -1,5 +1,6 @@
 import type { ButtonValue } from '../../api/button-values';
 import { apiPost, type Answer } from '../../api/client';
+import type { Schemas } from '../../api/contract';
 import type { ChangePasswordValues } from '../../lib/password';
 
 export { getButtonValues, type ButtonType, type ButtonValue } from '../../api/button-values';
@@ -31,10 +32,7 @@ export interface WithdrawInput {
   bank_name: string;
 }
 
-export interface PaymentRequest {
-  request_id?: number | string;
-  status?: string;
-}
+export type PaymentRequest = Schemas['RequestCreated'];
 
 export function requestDeposit(input: DepositInput): Promise<Answer<PaymentRequest>> {
   return apiPost<PaymentRequest>('payment/deposit', input);

@@ -1,35 +1,10 @@
 import { apiPost, dataOr } from '../../api/client';
+import type { Schemas } from '../../api/contract';
 
-export interface Sport {
-  sport_id: number;
-  name: string;
-  is_active: number;
-  order?: number;
-}
-
-export interface SeriesItem {
-  series_id: number;
-  name: string;
-  sport_id: number;
-}
-
-export interface SportWithSeries {
-  sport_id: number;
-  name: string;
-  series: SeriesItem[];
-}
-
-export interface MatchItem {
-  match_id: number;
-  name: string;
-  match_name: string;
-  match_Date?: string;
-  open_date: string;
-  sport_id: number;
-  sport_name: string;
-  series_id?: number;
-  in_play?: boolean;
-}
+export type Sport = Schemas['SportItem'];
+export type SeriesItem = Schemas['SeriesItem'];
+export type SportWithSeries = Schemas['SportWithSeries'];
+export type MatchItem = Schemas['MatchItem'];
 
 export async function getActiveSports(): Promise<Sport[]> {
   return dataOr(await apiPost<Sport[]>('sport/getSports', { is_active: 1 }), []);
