@@ -25,7 +25,7 @@ use backlay_server::config::{
 };
 use backlay_server::secret_key::SecretKeySource;
 use backlay_server::{demo, Config, Server};
-use backlay_store::{Engine, Store};
+use backlay_store::{url_without_password, Engine, Store};
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
@@ -56,7 +56,8 @@ enum Command {
 #[derive(Args, Clone)]
 pub struct DatabaseArgs {
     /// sqlite://path/to/file.db (created when missing) or postgres://user@host/db.
-    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    // hide_env_values: `--help` would otherwise print the URL it found, password and all.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
     pub database_url: String,
 }
 
@@ -278,7 +279,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let server = Server::build(config).await?;
     let addr = server.local_addr();
     println!("Backlay is running at http://{addr}/  (API: http://{addr}/api, OpenAPI: http://{addr}/api/openapi.json)");
-    println!("Database: {}", redact(&args.database.database_url));
+    println!("Database: {}", url_without_password(&args.database.database_url));
     if demo {
         println!("Demo log-ins:");
         for (user_name, password, role) in demo::DEMO_LOGINS {
@@ -302,22 +303,8 @@ fn openapi() -> anyhow::Result<()> {
 async fn migrate(args: DatabaseArgs) -> anyhow::Result<()> {
     let store = Store::connect(&args.database_url).await?;
     store.migrate().await?;
-    println!("Database {} is up to date.", redact(&args.database_url));
+    println!("Database {} is up to date.", url_without_password(&args.database_url));
     Ok(())
-}
-
-/// The URL without a password, for printing.
-fn redact(url: &str) -> String {
-    match (url.find("://"), url.find('@')) {
-        (Some(scheme_end), Some(at)) if at > scheme_end => {
-            let credentials = &url[scheme_end + 3..at];
-            match credentials.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme_end + 3], &url[at..]),
-                None => url.to_string(),
-            }
-        }
-        _ => url.to_string(),
-    }
 }
 
 async fn shutdown_signal() {

@@ -14,7 +14,7 @@ pub struct MarketArgs {
     #[arg(long, env = "BACKLAY_ADMIN_USER", default_value = "admin")]
     admin_user: String,
     /// That admin's password.
-    #[arg(long, env = "BACKLAY_ADMIN_PASSWORD")]
+    #[arg(long, env = "BACKLAY_ADMIN_PASSWORD", hide_env_values = true)]
     admin_password: String,
     #[command(subcommand)]
     command: MarketCommand,

@@ -606,3 +606,22 @@ fn on_postgresql_the_server_and_the_console_ask_for_a_key_before_touching_the_da
     let stderr = run(&["admin", "--create-secret-key", "provider", "list"]);
     assert!(stderr.contains("needs --secret-key-file"), "{stderr}");
 }
+
+#[test]
+fn help_never_prints_a_password_found_in_the_environment() {
+    let help = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_backlay"))
+            .args(args)
+            .env("DATABASE_URL", "postgres://backlay:db-s3cret@127.0.0.1/backlay")
+            .env("BACKLAY_ADMIN_PASSWORD", "admin-s3cret")
+            .output()
+            .expect("backlay runs");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for args in [&["serve", "--help"][..], &["migrate", "--help"], &["admin", "market", "--help"]] {
+        let text = help(args);
+        assert!(text.contains("DATABASE_URL") || text.contains("BACKLAY_ADMIN_PASSWORD"), "{text}");
+        assert!(!text.contains("s3cret"), "{args:?} printed a password:\n{text}");
+    }
+}

@@ -21,7 +21,8 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 4096;
 /// How long shutdown waits for requests in flight before it closes what is left.
 pub const DEFAULT_SHUTDOWN_GRACE_S: u64 = 10;
 
-#[derive(Clone, Debug)]
+/// `Debug` prints the database URL without its password (the secret key source prints no key).
+#[derive(Clone)]
 pub struct Config {
     pub addr: SocketAddr,
     pub database_url: String,
@@ -70,6 +71,34 @@ pub struct Config {
     pub shutdown_grace_ms: u64,
     /// The key that seals TOTP and providers' secrets in the database (`secret_key`).
     pub secret_key: SecretKeySource,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("addr", &self.addr)
+            .field("database_url", &backlay_store::url_without_password(&self.database_url))
+            .field("demo", &self.demo)
+            .field("demo_markets", &self.demo_markets)
+            .field("demo_feed", &self.demo_feed)
+            .field("demo_feed_speed", &self.demo_feed_speed)
+            .field("web_dir", &self.web_dir)
+            .field("session_ttl_ms", &self.session_ttl_ms)
+            .field("trust_forwarded_for", &self.trust_forwarded_for)
+            .field("trusted_proxy_hops", &self.trusted_proxy_hops)
+            .field("throttle", &self.throttle)
+            .field("casino", &self.casino)
+            .field("casino_betting_window_ms", &self.casino_betting_window_ms)
+            .field("casino_result_pause_ms", &self.casino_result_pause_ms)
+            .field("casino_games", &self.casino_games)
+            .field("public_url", &self.public_url)
+            .field("header_timeout_ms", &self.header_timeout_ms)
+            .field("body_timeout_ms", &self.body_timeout_ms)
+            .field("max_connections", &self.max_connections)
+            .field("shutdown_grace_ms", &self.shutdown_grace_ms)
+            .field("secret_key", &self.secret_key)
+            .finish()
+    }
 }
 
 /// Checks a public URL: `http(s)://host[:port]`, no path, query or credentials; answers it
@@ -128,7 +157,18 @@ impl Config {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_public_url;
+    use super::{parse_public_url, Config};
+    use crate::secret_key::SecretKeySource;
+
+    #[test]
+    fn debug_prints_no_password_and_no_key() {
+        let mut config = Config::with_database("postgres://backlay:s3cret@db:5432/backlay");
+        config.secret_key = SecretKeySource::Text("a2V5LW1hdGVyaWFs".into());
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("s3cret"), "{printed}");
+        assert!(!printed.contains("a2V5LW1hdGVyaWFs"), "{printed}");
+        assert!(printed.contains("postgres://backlay:***@db:5432/backlay"), "{printed}");
+    }
 
     #[test]
     fn public_urls_are_origins() {

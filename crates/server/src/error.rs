@@ -212,14 +212,14 @@ pub(crate) fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> 
 }
 
 /// Logs each server error once, with its cause chain; the client only sees a generic message.
+/// The line is inside the request's span, which names the request and its id
+/// ([`crate::request_log`]).
 pub(crate) async fn log_server_errors(request: Request, next: Next) -> Response {
-    let method = request.method().clone();
-    let path = request.uri().path().to_string();
     let response = next.run(request).await;
     if response.status() == StatusCode::INTERNAL_SERVER_ERROR {
         match response.extensions().get::<LoggedCause>() {
-            Some(LoggedCause(cause)) => tracing::error!(%method, %path, "server error: {cause:#}"),
-            None => tracing::error!(%method, %path, "server error"),
+            Some(LoggedCause(cause)) => tracing::error!("server error: {cause:#}"),
+            None => tracing::error!("server error"),
         }
     }
     response

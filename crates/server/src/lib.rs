@@ -18,6 +18,7 @@ pub mod market_book;
 pub mod operator;
 pub mod password;
 pub mod provider;
+pub mod request_log;
 pub mod secret_key;
 pub mod serve;
 pub mod session;
@@ -100,10 +101,10 @@ impl AppState {
 }
 
 /// The whole app: API, OpenAPI document, the built-in casino provider (`/provider/…`) and
-/// web client.
+/// web client, each request with its id and log span ([`request_log`]).
 pub fn app(state: AppState) -> Router {
     let web = web::router(&state);
-    api::router(state.clone()).merge(provider::routes(state)).merge(web)
+    request_log::layer(api::router(state.clone()).merge(provider::routes(state)).merge(web))
 }
 
 /// A server bound to an address, ready to run.

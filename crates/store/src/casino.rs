@@ -80,8 +80,8 @@ impl RoundPhase {
 }
 
 /// A stored round. `secret_seed_hex` must not leave the server before the round is dealt:
-/// use [`CasinoRound::revealed_seed_hex`] for anything shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// use [`CasinoRound::revealed_seed_hex`] for anything shown (`Debug` does).
+#[derive(Clone, PartialEq, Eq)]
 pub struct CasinoRound {
     pub id: i64,
     pub round_id: String,
@@ -101,6 +101,30 @@ pub struct CasinoRound {
     pub dealt_at_ms: Option<i64>,
     pub paid_minor: Option<i64>,
     pub settled_at_ms: Option<i64>,
+}
+
+impl std::fmt::Debug for CasinoRound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CasinoRound")
+            .field("id", &self.id)
+            .field("round_id", &self.round_id)
+            .field("game_id", &self.game_id)
+            .field("kind", &self.kind)
+            .field("commitment", &self.commitment)
+            .field("revealed_seed_hex", &self.revealed_seed_hex())
+            .field("phase", &self.phase)
+            .field("opened_at_ms", &self.opened_at_ms)
+            .field("close_at_ms", &self.close_at_ms)
+            .field("bet_count", &self.bet_count)
+            .field("staked_minor", &self.staked_minor)
+            .field("deal_json", &self.deal_json)
+            .field("result_json", &self.result_json)
+            .field("winner", &self.winner)
+            .field("dealt_at_ms", &self.dealt_at_ms)
+            .field("paid_minor", &self.paid_minor)
+            .field("settled_at_ms", &self.settled_at_ms)
+            .finish()
+    }
 }
 
 impl CasinoRound {
@@ -167,8 +191,8 @@ pub struct CasinoBet {
     pub settled_at_ms: Option<i64>,
 }
 
-/// A round to open.
-#[derive(Clone, Debug)]
+/// A round to open. `Debug` leaves the seed out: the round has not been dealt.
+#[derive(Clone)]
 pub struct NewRound<'a> {
     pub game_id: i64,
     pub round_id: &'a str,
@@ -176,6 +200,18 @@ pub struct NewRound<'a> {
     pub secret_seed_hex: &'a str,
     pub opened_at_ms: i64,
     pub close_at_ms: i64,
+}
+
+impl std::fmt::Debug for NewRound<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewRound")
+            .field("game_id", &self.game_id)
+            .field("round_id", &self.round_id)
+            .field("commitment", &self.commitment)
+            .field("opened_at_ms", &self.opened_at_ms)
+            .field("close_at_ms", &self.close_at_ms)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A bet the rules accepted, to store and pay for.

@@ -244,8 +244,35 @@ pub fn engine_of(database_url: &str) -> anyhow::Result<Engine> {
         Ok(Engine::Postgres)
     } else {
         anyhow::bail!(
-            "unsupported database URL {database_url:?}: use sqlite://path/to/file.db or postgres://user@host/db"
+            "unsupported database URL {:?}: use sqlite://path/to/file.db or postgres://user@host/db",
+            url_without_password(database_url)
         )
+    }
+}
+
+/// A database URL fit for a log line, an error message or `Debug`: the password, in the
+/// credentials (`postgres://app:pw@db/x`) or in a `password=` parameter, becomes `***`.
+///
+/// The credentials end at the last `@`: a password may hold an unencoded `@` or `/`, and
+/// masking part of the host as well is the safe way to be wrong.
+pub fn url_without_password(database_url: &str) -> String {
+    let Some(scheme_end) = database_url.find("://").map(|at| at + 3) else {
+        return database_url.to_string();
+    };
+    let (scheme, rest) = database_url.split_at(scheme_end);
+    let url = match rest.rfind('@').and_then(|at| Some((rest[..at].find(':')?, at))) {
+        Some((colon, at)) => format!("{scheme}{}:***{}", &rest[..colon], &rest[at..]),
+        None => database_url.to_string(),
+    };
+    match url.split_once('?') {
+        Some((base, query)) => {
+            let query: Vec<&str> = query
+                .split('&')
+                .map(|pair| if pair.starts_with("password=") { "password=***" } else { pair })
+                .collect();
+            format!("{base}?{}", query.join("&"))
+        }
+        None => url,
     }
 }
 
@@ -263,4 +290,108 @@ pub(crate) fn is_unique_violation(err: &sqlx::Error) -> bool {
 /// SQL flags are 0/1 integers on both engines.
 pub(crate) fn flag(value: bool) -> i64 {
     i64::from(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::casino::{CasinoRound, NewRound, RoundPhase};
+    use super::providers::{CasinoProvider, NewCasinoProvider};
+    use super::security::TotpState;
+    use super::users::{NewUser, Role};
+    use super::{engine_of, url_without_password};
+
+    #[test]
+    fn database_urls_lose_their_passwords() {
+        let kept = ["sqlite://./data/backlay.db", "postgres://postgres@127.0.0.1:5432/test"];
+        for url in kept {
+            assert_eq!(url_without_password(url), url);
+        }
+        assert_eq!(
+            url_without_password("postgres://app:s3cret@db:5432/x"),
+            "postgres://app:***@db:5432/x"
+        );
+        assert_eq!(
+            url_without_password("postgres://app@db/x?sslmode=require&password=s3cret"),
+            "postgres://app@db/x?sslmode=require&password=***"
+        );
+        let odd = url_without_password("postgresql://app:p@ss/w?rd@db/x");
+        assert!(!odd.contains("ss/w") && !odd.contains("rd@"), "{odd}");
+        let refused = engine_of("postgress://app:s3cret@db/x").unwrap_err().to_string();
+        assert!(!refused.contains("s3cret"), "{refused}");
+    }
+
+    #[test]
+    fn debug_leaves_secrets_out() {
+        const SECRET: &str = "JBSWY3DPEHPK3PXP";
+        let mut totp = TotpState::default();
+        totp.secret = Some(SECRET.into());
+        totp.pending_secret = Some(SECRET.into());
+        let user = NewUser {
+            user_name: "demo",
+            password_hash: SECRET,
+            role: Role::Client,
+            parent_id: None,
+            is_change_password: false,
+            dial_code: None,
+            mobile: None,
+        };
+        let new_provider = NewCasinoProvider {
+            code: "acme",
+            name: "Acme",
+            hmac_secret: SECRET,
+            launch_url: None,
+            is_active: true,
+        };
+        let provider = CasinoProvider {
+            id: 1,
+            code: "acme".into(),
+            name: "Acme".into(),
+            hmac_secret: SECRET.into(),
+            launch_url: None,
+            is_builtin: false,
+            is_active: true,
+        };
+        let new_round = NewRound {
+            game_id: 1,
+            round_id: "r1",
+            commitment: "c",
+            secret_seed_hex: SECRET,
+            opened_at_ms: 0,
+            close_at_ms: 1,
+        };
+        let mut round = CasinoRound {
+            id: 1,
+            round_id: "r1".into(),
+            game_id: 1,
+            kind: "teen20".into(),
+            commitment: "c".into(),
+            secret_seed_hex: SECRET.into(),
+            phase: RoundPhase::Closed,
+            opened_at_ms: 0,
+            close_at_ms: 1,
+            bet_count: 0,
+            staked_minor: 0,
+            deal_json: None,
+            result_json: None,
+            winner: None,
+            dealt_at_ms: None,
+            paid_minor: None,
+            settled_at_ms: None,
+        };
+        let printed = [
+            format!("{totp:?}"),
+            format!("{user:?}"),
+            format!("{new_provider:?}"),
+            format!("{provider:?}"),
+            format!("{new_round:?}"),
+            format!("{round:?}"),
+        ];
+        for text in printed {
+            assert!(!text.contains(SECRET), "{text}");
+        }
+        assert!(format!("{totp:?}").contains("has_secret: true"));
+        // Once dealt, the seed is public and `Debug` shows it.
+        round.phase = RoundPhase::Dealt;
+        assert!(format!("{round:?}").contains(SECRET));
+    }
 }

@@ -46,8 +46,8 @@ impl std::fmt::Debug for CasinoProvider {
     }
 }
 
-/// A provider to add.
-#[derive(Clone, Debug)]
+/// A provider to add. `Debug` leaves the secret out.
+#[derive(Clone)]
 pub struct NewCasinoProvider<'a> {
     pub code: &'a str,
     pub name: &'a str,
@@ -55,6 +55,17 @@ pub struct NewCasinoProvider<'a> {
     /// `None`: the built-in provider (at most one).
     pub launch_url: Option<&'a str>,
     pub is_active: bool,
+}
+
+impl std::fmt::Debug for NewCasinoProvider<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewCasinoProvider")
+            .field("code", &self.code)
+            .field("name", &self.name)
+            .field("launch_url", &self.launch_url)
+            .field("is_active", &self.is_active)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The categories of the world-casino catalogue (the spec's list, the table's CHECK).

@@ -20,8 +20,8 @@ use sqlx::{Any, Executor, Row};
 use crate::secrets::{open_column, seal_column, Keyring, SecretError, SecretSlot};
 use crate::{Store, StoreError, StoreResult, Writer};
 
-/// A user's security-auth columns, opened.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A user's security-auth columns, opened. `Debug` says which secrets are set, not what they are.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct TotpState {
     pub enabled: bool,
     /// Base32; set while security auth is on.
@@ -33,6 +33,17 @@ pub struct TotpState {
     /// The stored (sealed) values, which the conditional updates compare against.
     stored_secret: Option<String>,
     stored_pending_secret: Option<String>,
+}
+
+impl std::fmt::Debug for TotpState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TotpState")
+            .field("enabled", &self.enabled)
+            .field("has_secret", &self.secret.is_some())
+            .field("has_pending_secret", &self.pending_secret.is_some())
+            .field("last_step", &self.last_step)
+            .finish_non_exhaustive()
+    }
 }
 
 fn secret_slot(user_id: i64) -> SecretSlot {

@@ -51,8 +51,9 @@ pub struct User {
     pub created_at_ms: i64,
 }
 
-/// A user to create. The password arrives already hashed.
-#[derive(Clone, Debug)]
+/// A user to create. The password arrives already hashed; `Debug` leaves the hash out (it is
+/// what an offline guesser needs).
+#[derive(Clone)]
 pub struct NewUser<'a> {
     pub user_name: &'a str,
     pub password_hash: &'a str,
@@ -61,6 +62,19 @@ pub struct NewUser<'a> {
     pub is_change_password: bool,
     pub dial_code: Option<&'a str>,
     pub mobile: Option<&'a str>,
+}
+
+impl std::fmt::Debug for NewUser<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewUser")
+            .field("user_name", &self.user_name)
+            .field("role", &self.role)
+            .field("parent_id", &self.parent_id)
+            .field("is_change_password", &self.is_change_password)
+            .field("dial_code", &self.dial_code)
+            .field("mobile", &self.mobile)
+            .finish_non_exhaustive()
+    }
 }
 
 const USER_COLUMNS: &str = "id, user_name, role, parent_id, is_locked, is_change_password, \

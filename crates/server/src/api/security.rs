@@ -64,12 +64,21 @@ const WRONG_CODE: &str =
 const USED_CODE: &str = "This code has already been used. Wait for the next one.";
 
 /// What `user/login` answers instead of a session when security auth is on.
-#[derive(Serialize, ToSchema, Debug)]
+// `Debug` leaves the token out (not said above: the doc comment is the schema's description).
+#[derive(Serialize, ToSchema)]
 pub struct OtpRequired {
     /// Always true.
     pub otp_required: bool,
     /// Pass to `user/verifyOtp` with the code, within 5 minutes.
     pub otp_token: String,
+}
+
+impl std::fmt::Debug for OtpRequired {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OtpRequired")
+            .field("otp_required", &self.otp_required)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Opens a log-in challenge for a user whose password was right.
@@ -194,12 +203,19 @@ async fn verify_otp(
 }
 
 /// A new secret for the authenticator app.
-#[derive(Serialize, ToSchema, Debug)]
+// `Debug` prints neither the secret nor the URI that holds it.
+#[derive(Serialize, ToSchema)]
 pub struct SecuritySetup {
     /// Base32, for typing into the app by hand.
     pub secret: String,
     /// `otpauth://totp/Backlay:<user_name>?secret=…&issuer=Backlay`, for a QR code.
     pub otpauth_uri: String,
+}
+
+impl std::fmt::Debug for SecuritySetup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecuritySetup").finish_non_exhaustive()
+    }
 }
 
 /// Makes a new pending secret, replacing any earlier one that was not enabled.
@@ -359,4 +375,22 @@ async fn status(
 ) -> ApiResult<SecurityStatus> {
     let totp_state = state.store.totp_state(authed.user.id).await?;
     Ok(ok(SecurityStatus { enabled: i64::from(totp_state.enabled) }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{OtpRequired, SecuritySetup};
+
+    #[test]
+    fn debug_leaves_secrets_and_tokens_out() {
+        let challenge = OtpRequired { otp_required: true, otp_token: "tok-123456".into() };
+        let setup = SecuritySetup {
+            secret: "JBSWY3DPEHPK3PXP".into(),
+            otpauth_uri: "otpauth://totp/Backlay:demo?secret=JBSWY3DPEHPK3PXP&issuer=Backlay"
+                .into(),
+        };
+        let printed = format!("{challenge:?} {setup:?}");
+        assert!(!printed.contains("tok-123456"), "{printed}");
+        assert!(!printed.contains("JBSWY3DPEHPK3PXP"), "{printed}");
+    }
 }

@@ -13,8 +13,8 @@ use crate::input::Checks;
 use crate::password::{password_rule_violation, Passwords};
 use crate::user_name::user_name_rule_violation;
 
-/// A user to create.
-#[derive(Clone, Debug)]
+/// A user to create. `Debug` leaves the password out.
+#[derive(Clone)]
 pub struct CreateUser {
     pub user_name: String,
     pub password: String,
@@ -24,6 +24,17 @@ pub struct CreateUser {
     /// True for users a parent creates (they must choose their own password); the demo and the
     /// console may create users who need not.
     pub must_change_password: bool,
+}
+
+impl std::fmt::Debug for CreateUser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CreateUser")
+            .field("user_name", &self.user_name)
+            .field("role", &self.role)
+            .field("parent_id", &self.parent_id)
+            .field("must_change_password", &self.must_change_password)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Creates a user; the password is hashed by the caller's bounded hasher (the server's, or the
@@ -366,4 +377,24 @@ pub async fn set_exposure_limit(
     let user = writer.user_by_id(user.id).await?;
     writer.commit().await?;
     Ok(user)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CreateUser;
+    use backlay_store::users::Role;
+
+    #[test]
+    fn debug_leaves_the_password_out() {
+        let user = CreateUser {
+            user_name: "demo".into(),
+            password: "s3cret-pass".into(),
+            role: Role::Client,
+            parent_id: None,
+            must_change_password: true,
+        };
+        let printed = format!("{user:?}");
+        assert!(!printed.contains("s3cret-pass"), "{printed}");
+        assert!(printed.contains("demo"), "{printed}");
+    }
 }

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use crate::both_databases;
-use crate::common::TestApp;
+use crate::common::{spawn_app, Db, TestApp};
 
 async fn malformed_and_mistyped_bodies_get_400_with_the_envelope(app: TestApp) {
     let syntax = app.post_raw("user/login", None, "{\"user_name\": ").await;
@@ -324,3 +324,38 @@ async fn the_operator_conflicts_are_in_the_openapi_document(app: TestApp) {
     assert!(openapi["paths"]["/api/admin/user/transfer"]["post"]["responses"]["409"].is_object());
 }
 both_databases!(the_operator_conflicts_are_in_the_openapi_document);
+
+/// Every answer names its request in `x-request-id` (and the server's log lines for it carry
+/// the same id: `request_log`'s tests): the client's own id when it is a safe one, otherwise a
+/// fresh one. The transport does not touch the database, so this runs on SQLite only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_carries_the_request_id() {
+    let app = spawn_app(Db::Sqlite).await.expect("SQLite always runs");
+    let health = format!("{}/health", app.base);
+    let answered_id = |response: &reqwest::Response| {
+        let id = response.headers().get("x-request-id").expect("an x-request-id answer header");
+        id.to_str().unwrap().to_string()
+    };
+
+    let given = app.client.get(&health).header("x-request-id", "web-7f3a.1").send().await.unwrap();
+    assert_eq!(answered_id(&given), "web-7f3a.1");
+
+    let mut fresh = Vec::new();
+    let unsafe_ids = ["", "two words", "semi;colon", &"x".repeat(65)];
+    let without = app.client.get(&health).send().await.unwrap();
+    fresh.push(answered_id(&without));
+    for id in unsafe_ids {
+        let response = app.client.get(&health).header("x-request-id", id).send().await.unwrap();
+        fresh.push(answered_id(&response));
+    }
+    // Refusals and unknown routes name their request too.
+    let unknown = app.client.post(format!("{}/no/such/call", app.base)).send().await.unwrap();
+    assert_eq!(unknown.status(), 404);
+    fresh.push(answered_id(&unknown));
+    for id in &fresh {
+        assert!(id.len() == 36 && id.chars().all(|c| c.is_ascii_hexdigit() || c == '-'), "{id}");
+    }
+    fresh.sort();
+    fresh.dedup();
+    assert_eq!(fresh.len(), unsafe_ids.len() + 2, "each request gets its own id: {fresh:?}");
+}
