@@ -182,7 +182,8 @@ enum ProviderCommand {
 }
 
 fn parse_role(text: &str) -> Result<Role, String> {
-    Role::parse(text).ok_or_else(|| format!("{text:?} is not a role: use admin, agent or client"))
+    // "\"x\" is not a role: use admin, agent or client".
+    text.parse().map_err(|err: backlay_core::named::UnknownName| err.to_string())
 }
 
 fn parse_amount(text: &str) -> Result<Money, String> {

@@ -505,7 +505,7 @@ async fn check_exposure_and_engine(
             }
         }
         for bet in store.bets_of_market(market).await.unwrap() {
-            let side = if bet.side == "back" { Side::Back } else { Side::Lay };
+            let side = bet.side.side();
             let runner = RunnerId(bet.runner_id.unwrap());
             if kind == MarketKind::Bookmaker {
                 if bet.matched_minor > 0 {
@@ -619,7 +619,7 @@ fn to_minor(value: &Value) -> i64 {
 }
 
 async fn match_of(store: &Store, market: i64) -> i64 {
-    store.market(market).await.unwrap().match_id
+    store.market(market).await.unwrap().setup.match_id
 }
 
 async fn user_id_of(store: &Store, name: &str) -> i64 {

@@ -4,8 +4,9 @@
 //! fancy run-range book. `match/matchDetail`, `bet/positions` and the stream all read markets
 //! through here, so the three show the same figures.
 
+use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_core::money::Money;
-use backlay_store::markets::MarketRow;
+use backlay_store::markets::{MarketRow, MarketSetup};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -50,8 +51,8 @@ pub struct MarketBook {
     pub match_id: i64,
     pub name: String,
     #[serde(rename = "type")]
-    pub market_type: String,
-    pub status: String,
+    pub market_type: MarketType,
+    pub status: MarketStatus,
     pub in_play: bool,
     pub bet_delay_s: i64,
     #[schema(value_type = f64)]
@@ -93,31 +94,35 @@ pub async fn market_book(
     match_in_play: bool,
     viewer: Option<i64>,
 ) -> MarketBook {
-    let live = if state.engine.is_running(row.market_id).await {
-        state.engine.view(row.market_id, viewer).await.ok()
+    let market_id = row.setup.market_id;
+    let live = if state.engine.is_running(market_id).await {
+        state.engine.view(market_id, viewer).await.ok()
     } else {
         None
     };
     match live {
-        Some(view) => assemble(view.row, view.in_play, Some(view.runners), view.fancy_book),
-        None => assemble(row, match_in_play, None, Vec::new()),
+        Some(view) => {
+            assemble(view.setup, view.status, view.in_play, Some(view.runners), view.fancy_book)
+        }
+        None => assemble(row.setup, row.status, match_in_play, None, Vec::new()),
     }
 }
 
 /// A market's public book (no viewer, so no position and no fancy book) from the engine's view.
 pub fn public_book(view: &MarketView) -> MarketBook {
-    assemble(view.row.clone(), view.in_play, Some(view.runners.clone()), Vec::new())
+    assemble(view.setup.clone(), view.status, view.in_play, Some(view.runners.clone()), Vec::new())
 }
 
 /// The page's shape of a market: live runners from the engine, or the stored runners with
 /// empty books.
 fn assemble(
-    row: MarketRow,
+    row: MarketSetup,
+    status: MarketStatus,
     in_play: bool,
     runners: Option<Vec<crate::engine::RunnerView>>,
     book: Vec<(u32, Option<u32>, Money)>,
 ) -> MarketBook {
-    let bookmaker = row.market_type == "bookmaker";
+    let bookmaker = row.market_type == MarketType::Bookmaker;
     let ladder = |levels: &[(backlay_core::odds::Price, Money)]| -> Vec<PriceSize> {
         levels.iter().map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s }).collect()
     };
@@ -164,8 +169,8 @@ fn assemble(
         market_id: row.market_id,
         match_id: row.match_id,
         name: row.name.clone(),
-        market_type: row.market_type.clone(),
-        status: row.status.clone(),
+        market_type: row.market_type,
+        status,
         in_play,
         bet_delay_s: row.bet_delay_ms / 1000,
         min_stake: Money::from_minor(row.min_stake_minor),
@@ -180,6 +185,6 @@ fn assemble(
 }
 
 /// On a house market the size offered at a rate is what one bet may stake.
-fn row_max_stake(row: &backlay_store::markets::MarketRow) -> Money {
+fn row_max_stake(row: &MarketSetup) -> Money {
     Money::from_minor(row.max_stake_minor)
 }

@@ -2,10 +2,45 @@
 //! the exchange engine. The engine owns the live books in memory and writes here in the same
 //! transaction as the funds check, so a bet is acknowledged only once all of it is stored.
 
+use backlay_core::exchange::{BetSide, MarketStatus, MarketType, Persistence};
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use crate::{Store, StoreError, StoreResult, Writer};
+use crate::{named, Store, StoreError, StoreResult, Writer};
+
+backlay_core::named_enum! {
+    /// Where a stored bet is.
+    pub enum BetStatus as "bet status" {
+        /// Something of it is unmatched.
+        Open = "open",
+        /// Nothing is unmatched and something matched.
+        Matched = "matched",
+        /// Nothing is unmatched and nothing matched (cancelled or lapsed whole).
+        Closed = "closed",
+        /// Its market was settled.
+        Settled = "settled",
+        /// Its market was voided.
+        Void = "void",
+    }
+}
+
+impl BetStatus {
+    /// The status a bet's sizes imply before its market is settled.
+    pub const fn live(matched_minor: i64, remaining_minor: i64) -> BetStatus {
+        if remaining_minor > 0 {
+            BetStatus::Open
+        } else if matched_minor > 0 {
+            BetStatus::Matched
+        } else {
+            BetStatus::Closed
+        }
+    }
+
+    /// Open or matched: its market is not settled and something of it stands.
+    pub const fn is_live(self) -> bool {
+        matches!(self, BetStatus::Open | BetStatus::Matched)
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BetRow {
@@ -13,8 +48,7 @@ pub struct BetRow {
     pub user_id: i64,
     pub market_id: i64,
     pub runner_id: Option<i64>,
-    /// 'back', 'lay', 'yes', 'no'.
-    pub side: String,
+    pub side: BetSide,
     /// Odds in hundredths (exchange) or the rate (bookmaker, fancy).
     pub price: i64,
     pub line: Option<i64>,
@@ -23,10 +57,8 @@ pub struct BetRow {
     pub remaining_minor: i64,
     pub cancelled_minor: i64,
     pub lapsed_minor: i64,
-    pub persistence: String,
-    /// 'open' (something unmatched), 'matched', 'closed' (nothing left, nothing matched),
-    /// 'settled', 'void'.
-    pub status: String,
+    pub persistence: Persistence,
+    pub status: BetStatus,
     pub pnl_minor: Option<i64>,
     pub client_ref: Option<String>,
     pub request_hash: Option<String>,
@@ -41,13 +73,13 @@ pub struct BatchBet {
     pub user_id: i64,
     pub market_id: i64,
     pub runner_id: Option<i64>,
-    pub side: &'static str,
+    pub side: BetSide,
     pub price: i64,
     pub line: Option<i64>,
     pub stake_minor: i64,
     pub matched_minor: i64,
     pub remaining_minor: i64,
-    pub persistence: &'static str,
+    pub persistence: Persistence,
     pub client_ref: Option<String>,
     pub request_hash: String,
     pub created_at_ms: i64,
@@ -87,7 +119,7 @@ fn bet_from_row(row: &AnyRow) -> Result<BetRow, sqlx::Error> {
         user_id: row.try_get("user_id")?,
         market_id: row.try_get("market_id")?,
         runner_id: row.try_get("runner_id")?,
-        side: row.try_get("side")?,
+        side: named(row, "side")?,
         price: row.try_get("price")?,
         line: row.try_get("line")?,
         stake_minor: row.try_get("stake_minor")?,
@@ -95,8 +127,8 @@ fn bet_from_row(row: &AnyRow) -> Result<BetRow, sqlx::Error> {
         remaining_minor: row.try_get("remaining_minor")?,
         cancelled_minor: row.try_get("cancelled_minor")?,
         lapsed_minor: row.try_get("lapsed_minor")?,
-        persistence: row.try_get("persistence")?,
-        status: row.try_get("status")?,
+        persistence: named(row, "persistence")?,
+        status: named(row, "status")?,
         pnl_minor: row.try_get("pnl_minor")?,
         client_ref: row.try_get("client_ref")?,
         request_hash: row.try_get("request_hash")?,
@@ -131,23 +163,12 @@ fn placeholders(rows: usize, columns: usize) -> String {
     text
 }
 
-/// The status a bet's sizes imply (before settlement).
-pub fn live_status(matched_minor: i64, remaining_minor: i64) -> &'static str {
-    if remaining_minor > 0 {
-        "open"
-    } else if matched_minor > 0 {
-        "matched"
-    } else {
-        "closed"
-    }
-}
-
 /// One user's exposure in one market, with the match it belongs to (for getExposureDetail).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExposureRow {
     pub market_id: i64,
     pub market_name: String,
-    pub market_type: String,
+    pub market_type: MarketType,
     pub match_id: i64,
     pub match_name: String,
     pub sport_name: String,
@@ -227,7 +248,7 @@ impl Store {
         user_id: i64,
         match_id: Option<i64>,
         limit: i64,
-    ) -> StoreResult<Vec<(BetRow, String)>> {
+    ) -> StoreResult<Vec<(BetRow, MarketType)>> {
         let columns =
             BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
         let rows = sqlx::query(&format!(
@@ -241,7 +262,7 @@ impl Store {
         .fetch_all(self.pool())
         .await?;
         rows.iter()
-            .map(|row| Ok((bet_from_row(row)?, row.try_get("market_type")?)))
+            .map(|row| Ok((bet_from_row(row)?, named(row, "market_type")?)))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(Into::into)
     }
@@ -265,7 +286,7 @@ impl Store {
                 Ok(ExposureRow {
                     market_id: row.try_get("market_id")?,
                     market_name: row.try_get("market_name")?,
-                    market_type: row.try_get("market_type")?,
+                    market_type: named(row, "market_type")?,
                     match_id: row.try_get("match_id")?,
                     match_name: row.try_get("match_name")?,
                     sport_name: row.try_get("sport_name")?,
@@ -421,14 +442,14 @@ impl Writer {
                     .bind(bet.user_id)
                     .bind(bet.market_id)
                     .bind(bet.runner_id)
-                    .bind(bet.side)
+                    .bind(bet.side.as_str())
                     .bind(bet.price)
                     .bind(bet.line)
                     .bind(bet.stake_minor)
                     .bind(bet.matched_minor)
                     .bind(bet.remaining_minor)
-                    .bind(bet.persistence)
-                    .bind(live_status(bet.matched_minor, bet.remaining_minor))
+                    .bind(bet.persistence.as_str())
+                    .bind(BetStatus::live(bet.matched_minor, bet.remaining_minor).as_str())
                     .bind(bet.client_ref.as_deref())
                     .bind(bet.request_hash.as_str())
                     .bind(bet.created_at_ms);
@@ -618,14 +639,19 @@ impl Writer {
         Ok(())
     }
 
-    /// Marks a settled market's bets with the status (`settled` or `void`) and cancels what was
+    /// Marks a settled market's bets with the status (settled or void) and cancels what was
     /// still unmatched.
-    pub async fn close_market_bets(&mut self, market_id: i64, status: &str) -> StoreResult<()> {
+    pub async fn close_market_bets(
+        &mut self,
+        market_id: i64,
+        status: BetStatus,
+    ) -> StoreResult<()> {
+        debug_assert!(matches!(status, BetStatus::Settled | BetStatus::Void));
         sqlx::query(
             "UPDATE bets SET cancelled_minor = cancelled_minor + remaining_minor, remaining_minor = 0, status = $1 \
              WHERE market_id = $2 AND status IN ('open', 'matched', 'closed')",
         )
-        .bind(status)
+        .bind(status.as_str())
         .bind(market_id)
         .execute(self.conn())
         .await?;
@@ -636,16 +662,17 @@ impl Writer {
     pub async fn record_market_result(
         &mut self,
         market_id: i64,
-        status: &str,
+        status: MarketStatus,
         result_runner_id: Option<i64>,
         result_value: Option<i64>,
         now_ms: i64,
     ) -> StoreResult<bool> {
+        debug_assert!(status.is_settled());
         let done = sqlx::query(
             "UPDATE markets SET status = $1, result_runner_id = $2, result_value = $3, settled_at_ms = $4 \
              WHERE id = $5 AND status NOT IN ('closed', 'void')",
         )
-        .bind(status)
+        .bind(status.as_str())
         .bind(result_runner_id)
         .bind(result_value)
         .bind(now_ms)
@@ -660,7 +687,7 @@ impl Writer {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CurrentBet {
     pub bet: BetRow,
-    pub market_type: String,
+    pub market_type: MarketType,
     pub market_name: String,
     pub match_id: i64,
     pub match_name: String,
@@ -703,7 +730,7 @@ impl Store {
             .map(|row| {
                 Ok(CurrentBet {
                     bet: bet_from_row(row)?,
-                    market_type: row.try_get("market_type")?,
+                    market_type: named(row, "market_type")?,
                     market_name: row.try_get("market_name")?,
                     match_id: row.try_get("match_id")?,
                     match_name: row.try_get("match_name")?,

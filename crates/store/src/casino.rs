@@ -25,7 +25,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use crate::ledger::{NewTransaction, Posting, SystemAccount};
-use crate::{Store, StoreError, StoreResult, Writer};
+use crate::{named, Store, StoreError, StoreResult, Writer};
 
 /// A game of the sidebar's list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,35 +44,18 @@ pub struct CasinoGame {
     pub display_order: i64,
 }
 
-/// Where a round is (see the module docs).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum RoundPhase {
-    Betting,
-    Closed,
-    Dealt,
-    Settled,
+backlay_core::named_enum! {
+    /// Where a round is (see the module docs).
+    #[derive(PartialOrd, Ord)]
+    pub enum RoundPhase as "round phase" {
+        Betting = "betting",
+        Closed = "closed",
+        Dealt = "dealt",
+        Settled = "settled",
+    }
 }
 
 impl RoundPhase {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RoundPhase::Betting => "betting",
-            RoundPhase::Closed => "closed",
-            RoundPhase::Dealt => "dealt",
-            RoundPhase::Settled => "settled",
-        }
-    }
-
-    fn parse(text: &str) -> Option<RoundPhase> {
-        match text {
-            "betting" => Some(RoundPhase::Betting),
-            "closed" => Some(RoundPhase::Closed),
-            "dealt" => Some(RoundPhase::Dealt),
-            "settled" => Some(RoundPhase::Settled),
-            _ => None,
-        }
-    }
-
     /// True once the deal, the result and the seed may be shown.
     pub fn is_public(self) -> bool {
         self >= RoundPhase::Dealt
@@ -134,38 +117,16 @@ impl CasinoRound {
     }
 }
 
-/// What a settled bet came to.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum CasinoBetStatus {
-    Open,
-    Won,
-    Lost,
-    /// The stake came back.
-    Push,
-    /// Half the stake came back.
-    HalfLost,
-}
-
-impl CasinoBetStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CasinoBetStatus::Open => "open",
-            CasinoBetStatus::Won => "won",
-            CasinoBetStatus::Lost => "lost",
-            CasinoBetStatus::Push => "push",
-            CasinoBetStatus::HalfLost => "half_lost",
-        }
-    }
-
-    fn parse(text: &str) -> Option<CasinoBetStatus> {
-        match text {
-            "open" => Some(CasinoBetStatus::Open),
-            "won" => Some(CasinoBetStatus::Won),
-            "lost" => Some(CasinoBetStatus::Lost),
-            "push" => Some(CasinoBetStatus::Push),
-            "half_lost" => Some(CasinoBetStatus::HalfLost),
-            _ => None,
-        }
+backlay_core::named_enum! {
+    /// What a settled bet came to.
+    pub enum CasinoBetStatus as "casino bet status" {
+        Open = "open",
+        Won = "won",
+        Lost = "lost",
+        /// The stake came back.
+        Push = "push",
+        /// Half the stake came back.
+        HalfLost = "half_lost",
     }
 }
 
@@ -261,9 +222,7 @@ const ROUND_COLUMNS: &str = "r.id, r.round_id, r.game_id, g.kind, r.commitment, 
      r.settled_at_ms";
 
 fn round_from_row(row: &AnyRow) -> Result<CasinoRound, sqlx::Error> {
-    let phase_text: String = row.try_get("phase")?;
-    let phase = RoundPhase::parse(&phase_text)
-        .ok_or_else(|| sqlx::Error::Decode(format!("unknown round phase {phase_text:?}").into()))?;
+    let phase = named(row, "phase")?;
     Ok(CasinoRound {
         id: row.try_get("id")?,
         round_id: row.try_get("round_id")?,
@@ -292,10 +251,7 @@ const BET_COLUMNS: &str = "b.id, b.user_id, b.round_id AS round_pk, r.round_id, 
 const BET_FROM: &str = "FROM casino_bets b JOIN casino_rounds r ON r.id = b.round_id JOIN casino_games g ON g.id = r.game_id";
 
 fn bet_from_row(row: &AnyRow) -> Result<CasinoBet, sqlx::Error> {
-    let status_text: String = row.try_get("status")?;
-    let status = CasinoBetStatus::parse(&status_text).ok_or_else(|| {
-        sqlx::Error::Decode(format!("unknown casino bet status {status_text:?}").into())
-    })?;
+    let status = named(row, "status")?;
     Ok(CasinoBet {
         id: row.try_get("id")?,
         user_id: row.try_get("user_id")?,

@@ -287,6 +287,21 @@ pub(crate) fn is_unique_violation(err: &sqlx::Error) -> bool {
     matches!(err, sqlx::Error::Database(db) if db.kind() == sqlx::error::ErrorKind::UniqueViolation)
 }
 
+/// Reads a text column that holds one of a named enum's names (`backlay_core::named`), such
+/// as a market's status. A name the enum does not know is an error naming the column and the
+/// value, never a panic.
+pub(crate) fn named<T>(row: &sqlx::any::AnyRow, column: &str) -> Result<T, sqlx::Error>
+where
+    T: FromStr<Err = backlay_core::named::UnknownName>,
+{
+    let text: String = sqlx::Row::try_get(row, column)?;
+    // Quoted, as sqlx names the column of its own decoding errors.
+    text.parse().map_err(|err| sqlx::Error::ColumnDecode {
+        index: format!("{column:?}"),
+        source: Box::new(err),
+    })
+}
+
 /// SQL flags are 0/1 integers on both engines.
 pub(crate) fn flag(value: bool) -> i64 {
     i64::from(value)
@@ -393,5 +408,89 @@ mod tests {
         // Once dealt, the seed is public and `Debug` shows it.
         round.phase = RoundPhase::Dealt;
         assert!(format!("{round:?}").contains(SECRET));
+    }
+
+    use super::{bets, casino, markets, named, payments, users, wallet, Store};
+    use backlay_core::exchange::{BetSide, MarketStatus, MarketType, Persistence};
+    use backlay_core::named::UnknownName;
+    use std::str::FromStr;
+
+    async fn store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("named.db").display());
+        let store = Store::connect(&url).await.unwrap();
+        store.migrate().await.unwrap();
+        (dir, store)
+    }
+
+    /// `text` as a column `state` of a row, read as `T`.
+    async fn read<T>(store: &Store, text: &str) -> Result<T, sqlx::Error>
+    where
+        T: FromStr<Err = UnknownName>,
+    {
+        let row =
+            sqlx::query("SELECT $1 AS state").bind(text).fetch_one(store.pool()).await.unwrap();
+        named(&row, "state")
+    }
+
+    macro_rules! reads_back {
+        ($store:expr, $($named:ty),+) => {$(
+            for value in <$named>::ALL {
+                assert_eq!(read::<$named>(&$store, value.as_str()).await.unwrap(), *value);
+            }
+            let err = read::<$named>(&$store, "not_a_state").await.unwrap_err();
+            assert!(
+                matches!(&err, sqlx::Error::ColumnDecode { index, .. } if index == "\"state\""),
+                "{err:?}"
+            );
+            assert!(err.to_string().contains("\"not_a_state\" is not a"), "{err}");
+        )+};
+    }
+
+    #[tokio::test]
+    async fn every_stored_state_reads_back_and_an_unknown_one_is_refused() {
+        let (_dir, store) = store().await;
+        reads_back!(
+            store,
+            BetSide,
+            Persistence,
+            MarketType,
+            MarketStatus,
+            bets::BetStatus,
+            markets::RunnerStatus,
+            users::Role,
+            payments::PaymentKind,
+            payments::PaymentStatus,
+            casino::RoundPhase,
+            casino::CasinoBetStatus,
+            wallet::WalletKind,
+            wallet::ProviderRoundState
+        );
+    }
+
+    #[tokio::test]
+    async fn a_market_row_with_an_unknown_state_names_the_column_and_the_value() {
+        let (_dir, store) = store().await;
+        let mut conn = store.pool().acquire().await.unwrap();
+        // The schema would refuse both rows: let this connection write them anyway.
+        sqlx::query("PRAGMA foreign_keys = OFF").execute(&mut *conn).await.unwrap();
+        sqlx::query("PRAGMA ignore_check_constraints = ON").execute(&mut *conn).await.unwrap();
+        for (market_type, status) in [("casino", "open"), ("match_odds", "halted")] {
+            sqlx::query(
+                "INSERT INTO markets (match_id, market_type, name, status, created_at_ms) \
+                 VALUES (1, $1, 'M', $2, 0)",
+            )
+            .bind(market_type)
+            .bind(status)
+            .execute(&mut *conn)
+            .await
+            .unwrap();
+        }
+        for (market_id, column, value) in [(1, "market_type", "casino"), (2, "status", "halted")] {
+            let err = markets::fetch_market(&mut conn, market_id).await.unwrap_err();
+            let text = err.to_string();
+            assert!(text.contains(&format!("\"{column}\"")), "{text}");
+            assert!(text.contains(&format!("\"{value}\"")), "{text}");
+        }
     }
 }

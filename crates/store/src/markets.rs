@@ -1,21 +1,35 @@
 //! Markets of a match and their runners, as the operator sets them up: type, status, stake
 //! limits, bet delay, commission, bookmaker rates per runner, fancy lines and rates, and the
 //! declared result. The engine keeps the live state in memory; this is its durable copy.
+//!
+//! A row is its [`MarketSetup`] (what the operator set up and posts) and where the market is
+//! in its life (status, result). A running market's task keeps the set-up and holds the
+//! status once, in the exchange's own `Market`.
 
+use backlay_core::exchange::{MarketStatus, MarketType};
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use crate::{Store, StoreError, StoreResult, Writer};
+use crate::{named, Store, StoreError, StoreResult, Writer};
 
+/// A stored market.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MarketRow {
+    pub setup: MarketSetup,
+    pub status: MarketStatus,
+    pub result_runner_id: Option<i64>,
+    pub result_value: Option<i64>,
+    pub settled_at_ms: Option<i64>,
+}
+
+/// What the operator set up and posts on a market: its type, limits, bet delay, commission,
+/// runners with their bookmaker rates, and a fancy's lines and rates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarketSetup {
     pub market_id: i64,
     pub match_id: i64,
-    /// 'match_odds', 'bookmaker', 'fancy', 'win', 'place'.
-    pub market_type: String,
+    pub market_type: MarketType,
     pub name: String,
-    /// 'open', 'suspended', 'ball_running', 'closed', 'void'.
-    pub status: String,
     pub bet_delay_ms: i64,
     pub min_stake_minor: i64,
     pub max_stake_minor: i64,
@@ -25,11 +39,18 @@ pub struct MarketRow {
     pub rate_no: Option<i64>,
     pub line_yes: Option<i64>,
     pub rate_yes: Option<i64>,
-    pub result_runner_id: Option<i64>,
-    pub result_value: Option<i64>,
-    pub settled_at_ms: Option<i64>,
     pub created_at_ms: i64,
     pub runners: Vec<RunnerRow>,
+}
+
+backlay_core::named_enum! {
+    /// Where a runner is (set at creation; kept for the stored result).
+    pub enum RunnerStatus as "runner status" {
+        Active = "active",
+        Winner = "winner",
+        Loser = "loser",
+        Removed = "removed",
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,8 +58,7 @@ pub struct RunnerRow {
     pub runner_id: i64,
     pub name: String,
     pub sort_order: i64,
-    /// 'active', 'winner', 'loser', 'removed'.
-    pub status: String,
+    pub status: RunnerStatus,
     /// Bookmaker rates (45 = decimal odds 1.45).
     pub back_rate: Option<i64>,
     pub lay_rate: Option<i64>,
@@ -48,7 +68,7 @@ pub struct RunnerRow {
 #[derive(Clone, Debug)]
 pub struct NewMarket<'a> {
     pub match_id: i64,
-    pub market_type: &'a str,
+    pub market_type: MarketType,
     pub name: &'a str,
     pub bet_delay_ms: i64,
     pub min_stake_minor: i64,
@@ -63,12 +83,11 @@ const MARKET_COLUMNS: &str = "id, match_id, market_type, name, status, bet_delay
      result_value, settled_at_ms, created_at_ms";
 
 fn market_from_row(row: &AnyRow) -> Result<MarketRow, sqlx::Error> {
-    Ok(MarketRow {
+    let setup = MarketSetup {
         market_id: row.try_get("id")?,
         match_id: row.try_get("match_id")?,
-        market_type: row.try_get("market_type")?,
+        market_type: named(row, "market_type")?,
         name: row.try_get("name")?,
-        status: row.try_get("status")?,
         bet_delay_ms: row.try_get("bet_delay_ms")?,
         min_stake_minor: row.try_get("min_stake_minor")?,
         max_stake_minor: row.try_get("max_stake_minor")?,
@@ -78,11 +97,15 @@ fn market_from_row(row: &AnyRow) -> Result<MarketRow, sqlx::Error> {
         rate_no: row.try_get("rate_no")?,
         line_yes: row.try_get("line_yes")?,
         rate_yes: row.try_get("rate_yes")?,
+        created_at_ms: row.try_get("created_at_ms")?,
+        runners: Vec::new(),
+    };
+    Ok(MarketRow {
+        setup,
+        status: named(row, "status")?,
         result_runner_id: row.try_get("result_runner_id")?,
         result_value: row.try_get("result_value")?,
         settled_at_ms: row.try_get("settled_at_ms")?,
-        created_at_ms: row.try_get("created_at_ms")?,
-        runners: Vec::new(),
     })
 }
 
@@ -93,7 +116,7 @@ fn runner_from_row(row: &AnyRow) -> Result<(i64, RunnerRow), sqlx::Error> {
             runner_id: row.try_get("id")?,
             name: row.try_get("name")?,
             sort_order: row.try_get("sort_order")?,
-            status: row.try_get("status")?,
+            status: named(row, "status")?,
             back_rate: row.try_get("back_rate")?,
             lay_rate: row.try_get("lay_rate")?,
         },
@@ -147,20 +170,25 @@ async fn fetch_markets(
     .await?;
     for row in &runner_rows {
         let (market_id, runner) = runner_from_row(row)?;
-        if let Some(market) = markets.iter_mut().find(|m| m.market_id == market_id) {
-            market.runners.push(runner);
+        if let Some(market) = markets.iter_mut().find(|m| m.setup.market_id == market_id) {
+            market.setup.runners.push(runner);
         }
     }
     Ok(markets)
 }
 
+/// One market by id; `NotFound` when there is none.
+pub(crate) async fn fetch_market(
+    conn: &mut sqlx::AnyConnection,
+    market_id: i64,
+) -> StoreResult<MarketRow> {
+    fetch_markets(conn, MarketFilter::Id(market_id)).await?.pop().ok_or(StoreError::NotFound)
+}
+
 impl Store {
     pub async fn market(&self, market_id: i64) -> StoreResult<MarketRow> {
         let mut conn = self.pool().acquire().await?;
-        fetch_markets(&mut conn, MarketFilter::Id(market_id))
-            .await?
-            .pop()
-            .ok_or(StoreError::NotFound)
+        fetch_market(&mut conn, market_id).await
     }
 
     /// The markets of a match, in creation order.
@@ -170,13 +198,13 @@ impl Store {
     }
 
     /// (match_id, market_id, market_type) of every live market, for match lists.
-    pub async fn live_market_types(&self) -> StoreResult<Vec<(i64, i64, String)>> {
+    pub async fn live_market_types(&self) -> StoreResult<Vec<(i64, i64, MarketType)>> {
         let rows = sqlx::query("SELECT match_id, id, market_type FROM markets WHERE status NOT IN ('closed', 'void') ORDER BY id")
             .fetch_all(self.pool())
             .await?;
         rows.iter()
             .map(|row| {
-                Ok((row.try_get("match_id")?, row.try_get("id")?, row.try_get("market_type")?))
+                Ok((row.try_get("match_id")?, row.try_get("id")?, named(row, "market_type")?))
             })
             .collect::<Result<_, sqlx::Error>>()
             .map_err(Into::into)
@@ -209,7 +237,7 @@ impl Writer {
              VALUES ($1, $2, $3, 'suspended', $4, $5, $6, $7, $8, $9) RETURNING id",
         )
         .bind(new.match_id)
-        .bind(new.market_type)
+        .bind(new.market_type.as_str())
         .bind(new.name)
         .bind(new.bet_delay_ms)
         .bind(new.min_stake_minor)
@@ -231,18 +259,19 @@ impl Writer {
     }
 
     pub async fn market(&mut self, market_id: i64) -> StoreResult<MarketRow> {
-        fetch_markets(self.conn(), MarketFilter::Id(market_id))
-            .await?
-            .pop()
-            .ok_or(StoreError::NotFound)
+        fetch_market(self.conn(), market_id).await
     }
 
     /// Sets the status of a market that is not closed or void; `false` when it already is.
-    pub async fn set_market_status(&mut self, market_id: i64, status: &str) -> StoreResult<bool> {
+    pub async fn set_market_status(
+        &mut self,
+        market_id: i64,
+        status: MarketStatus,
+    ) -> StoreResult<bool> {
         let done = sqlx::query(
             "UPDATE markets SET status = $1 WHERE id = $2 AND status NOT IN ('closed', 'void')",
         )
-        .bind(status)
+        .bind(status.as_str())
         .bind(market_id)
         .execute(self.conn())
         .await?;

@@ -23,62 +23,26 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use crate::ledger::Funds;
-use crate::{is_unique_violation, Store, StoreError, StoreResult, Writer};
+use crate::{is_unique_violation, named, Store, StoreError, StoreResult, Writer};
 
-/// What a request asks for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum PaymentKind {
-    /// Parent → user, against a bank transfer the user made.
-    Deposit,
-    /// User → parent, to be paid out to the user's bank account.
-    Withdraw,
-}
-
-impl PaymentKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PaymentKind::Deposit => "deposit",
-            PaymentKind::Withdraw => "withdraw",
-        }
-    }
-
-    fn parse(text: &str) -> Option<PaymentKind> {
-        match text {
-            "deposit" => Some(PaymentKind::Deposit),
-            "withdraw" => Some(PaymentKind::Withdraw),
-            _ => None,
-        }
+backlay_core::named_enum! {
+    /// What a request asks for.
+    pub enum PaymentKind as "payment kind" {
+        /// Parent → user, against a bank transfer the user made.
+        Deposit = "deposit",
+        /// User → parent, to be paid out to the user's bank account.
+        Withdraw = "withdraw",
     }
 }
 
-/// Where a request is in its life (see the module docs).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum PaymentStatus {
-    Pending,
-    /// An approval has claimed the request and is moving the chips.
-    Processing,
-    Approved,
-    Rejected,
-}
-
-impl PaymentStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PaymentStatus::Pending => "pending",
-            PaymentStatus::Processing => "processing",
-            PaymentStatus::Approved => "approved",
-            PaymentStatus::Rejected => "rejected",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<PaymentStatus> {
-        match text {
-            "pending" => Some(PaymentStatus::Pending),
-            "processing" => Some(PaymentStatus::Processing),
-            "approved" => Some(PaymentStatus::Approved),
-            "rejected" => Some(PaymentStatus::Rejected),
-            _ => None,
-        }
+backlay_core::named_enum! {
+    /// Where a request is in its life (see the module docs).
+    pub enum PaymentStatus as "payment status" {
+        Pending = "pending",
+        /// An approval has claimed the request and is moving the chips.
+        Processing = "processing",
+        Approved = "approved",
+        Rejected = "rejected",
     }
 }
 
@@ -144,13 +108,8 @@ const REQUEST_COLUMNS: &str =
      r.decided_by_user_id, r.transaction_id, r.created_at_ms, r.decided_at_ms";
 
 fn request_from_row(row: &AnyRow) -> Result<PaymentRequest, sqlx::Error> {
-    let kind_text: String = row.try_get("kind")?;
-    let status_text: String = row.try_get("status")?;
-    let kind = PaymentKind::parse(&kind_text)
-        .ok_or_else(|| sqlx::Error::Decode(format!("unknown payment kind {kind_text:?}").into()))?;
-    let status = PaymentStatus::parse(&status_text).ok_or_else(|| {
-        sqlx::Error::Decode(format!("unknown payment status {status_text:?}").into())
-    })?;
+    let kind: PaymentKind = named(row, "kind")?;
+    let status: PaymentStatus = named(row, "status")?;
     // The table's CHECKs guarantee these columns are set for their kind.
     let text = |column: &str| -> Result<String, sqlx::Error> {
         Ok(row.try_get::<Option<String>, _>(column)?.unwrap_or_default())

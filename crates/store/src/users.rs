@@ -6,33 +6,14 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
-use crate::{flag, is_unique_violation, Store, StoreError, StoreResult, Writer};
+use crate::{flag, is_unique_violation, named, Store, StoreError, StoreResult, Writer};
 
-/// What a user may do. Agents are parents of clients; the admin is the operator.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    Admin,
-    Agent,
-    Client,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Admin => "admin",
-            Role::Agent => "agent",
-            Role::Client => "client",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Role> {
-        match text {
-            "admin" => Some(Role::Admin),
-            "agent" => Some(Role::Agent),
-            "client" => Some(Role::Client),
-            _ => None,
-        }
+backlay_core::named_enum! {
+    /// What a user may do. Agents are parents of clients; the admin is the operator.
+    pub enum Role as "role" {
+        Admin = "admin",
+        Agent = "agent",
+        Client = "client",
     }
 }
 
@@ -81,13 +62,10 @@ const USER_COLUMNS: &str = "id, user_name, role, parent_id, is_locked, is_change
      dial_code, mobile, max_exposure_minor, created_at_ms";
 
 pub(crate) fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
-    let role_text: String = row.try_get("role")?;
     Ok(User {
         id: row.try_get("id")?,
         user_name: row.try_get("user_name")?,
-        role: Role::parse(&role_text).ok_or_else(|| {
-            sqlx::Error::Decode(format!("unknown role {role_text:?} in users table").into())
-        })?,
+        role: named(row, "role")?,
         parent_id: row.try_get("parent_id")?,
         is_locked: row.try_get::<i64, _>("is_locked")? != 0,
         is_change_password: row.try_get::<i64, _>("is_change_password")? != 0,

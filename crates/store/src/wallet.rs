@@ -25,62 +25,26 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use crate::ledger::Funds;
-use crate::{is_unique_violation, Store, StoreError, StoreResult, Writer};
+use crate::{is_unique_violation, named, Store, StoreError, StoreResult, Writer};
 
-/// What a wallet call did.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum WalletKind {
-    Debit,
-    Credit,
-    Rollback,
-}
-
-impl WalletKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WalletKind::Debit => "debit",
-            WalletKind::Credit => "credit",
-            WalletKind::Rollback => "rollback",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<WalletKind> {
-        match text {
-            "debit" => Some(WalletKind::Debit),
-            "credit" => Some(WalletKind::Credit),
-            "rollback" => Some(WalletKind::Rollback),
-            _ => None,
-        }
+backlay_core::named_enum! {
+    /// What a wallet call did.
+    pub enum WalletKind as "wallet call kind" {
+        Debit = "debit",
+        Credit = "credit",
+        Rollback = "rollback",
     }
 }
 
-/// Where a provider round is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ProviderRoundState {
-    /// Debited, waiting for its credit.
-    Open,
-    /// Credited: no more debits, credits or rollbacks.
-    Settled,
-    /// Every debit in it was rolled back.
-    RolledBack,
-}
-
-impl ProviderRoundState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProviderRoundState::Open => "open",
-            ProviderRoundState::Settled => "settled",
-            ProviderRoundState::RolledBack => "rolled_back",
-        }
-    }
-
-    fn parse(text: &str) -> Option<ProviderRoundState> {
-        match text {
-            "open" => Some(ProviderRoundState::Open),
-            "settled" => Some(ProviderRoundState::Settled),
-            "rolled_back" => Some(ProviderRoundState::RolledBack),
-            _ => None,
-        }
+backlay_core::named_enum! {
+    /// Where a provider round is.
+    pub enum ProviderRoundState as "provider round state" {
+        /// Debited, waiting for its credit.
+        Open = "open",
+        /// Credited: no more debits, credits or rollbacks.
+        Settled = "settled",
+        /// Every debit in it was rolled back.
+        RolledBack = "rolled_back",
     }
 }
 
@@ -158,7 +122,6 @@ const ROUND_COLUMNS: &str =
     "id, provider_id, round_ref, user_id, game_code, debited_minor, credited_minor, state, created_at_ms, settled_at_ms";
 
 fn round_from_row(row: &AnyRow) -> Result<ProviderRound, sqlx::Error> {
-    let state: String = row.try_get("state")?;
     Ok(ProviderRound {
         id: row.try_get("id")?,
         provider_id: row.try_get("provider_id")?,
@@ -167,9 +130,7 @@ fn round_from_row(row: &AnyRow) -> Result<ProviderRound, sqlx::Error> {
         game_code: row.try_get("game_code")?,
         debited_minor: row.try_get("debited_minor")?,
         credited_minor: row.try_get("credited_minor")?,
-        state: ProviderRoundState::parse(&state).ok_or_else(|| {
-            sqlx::Error::Decode(format!("unknown provider round state {state:?}").into())
-        })?,
+        state: named(row, "state")?,
         created_at_ms: row.try_get("created_at_ms")?,
         settled_at_ms: row.try_get("settled_at_ms")?,
     })
@@ -180,13 +141,11 @@ const TX_COLUMNS: &str =
      request_hash, answer_json, ledger_transaction_id, created_at_ms";
 
 fn tx_from_row(row: &AnyRow) -> Result<WalletTx, sqlx::Error> {
-    let kind: String = row.try_get("kind")?;
     Ok(WalletTx {
         id: row.try_get("id")?,
         provider_id: row.try_get("provider_id")?,
         provider_tx_id: row.try_get("provider_tx_id")?,
-        kind: WalletKind::parse(&kind)
-            .ok_or_else(|| sqlx::Error::Decode(format!("unknown wallet kind {kind:?}").into()))?,
+        kind: named(row, "kind")?,
         user_id: row.try_get("user_id")?,
         round_pk: row.try_get("round_id")?,
         amount_minor: row.try_get("amount_minor")?,
@@ -295,23 +254,15 @@ impl Store {
         let lines = rows
             .iter()
             .map(|row| {
-                let kind: String = row.try_get("kind")?;
-                let state: String = row.try_get("state")?;
                 Ok(LiveCasinoLine {
                     id: row.try_get("id")?,
                     provider_code: row.try_get("provider_code")?,
                     provider_name: row.try_get("provider_name")?,
                     provider_tx_id: row.try_get("provider_tx_id")?,
-                    kind: WalletKind::parse(&kind).ok_or_else(|| {
-                        sqlx::Error::Decode(format!("unknown wallet kind {kind:?}").into())
-                    })?,
+                    kind: named(row, "kind")?,
                     amount_minor: row.try_get("amount_minor")?,
                     round_ref: row.try_get("round_ref")?,
-                    round_state: ProviderRoundState::parse(&state).ok_or_else(|| {
-                        sqlx::Error::Decode(
-                            format!("unknown provider round state {state:?}").into(),
-                        )
-                    })?,
+                    round_state: named(row, "state")?,
                     game_code: row.try_get("game_code")?,
                     game_name: row.try_get("game_name")?,
                     rolled_back_by: row.try_get("rolled_back_by")?,

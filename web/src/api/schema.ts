@@ -1253,7 +1253,7 @@ export interface components {
             market_id: number;
             /** Format: double */
             matched: number;
-            persistence: string;
+            persistence: components["schemas"]["Persistence"];
             /**
              * Format: double
              * @description Odds (exchange) or the rate (bookmaker, fancy).
@@ -1266,11 +1266,15 @@ export interface components {
              * @description Null on a fancy.
              */
             selection_id: number | null;
-            side: string;
+            side: components["schemas"]["BetSide"];
             /** Format: double */
             stake: number;
-            status: string;
+            status: components["schemas"]["BetStatus"];
         };
+        /** @enum {string} */
+        BetSide: "back" | "lay" | "yes" | "no";
+        /** @enum {string} */
+        BetStatus: "open" | "matched" | "closed" | "settled" | "void";
         ButtonInput: {
             button_name: string;
             /** Format: double */
@@ -1425,7 +1429,7 @@ export interface components {
             /** @description Runner names (none for fancy). */
             runners?: string[];
             /** @description match_odds, bookmaker, fancy, win or place. */
-            type: string;
+            type: components["schemas"]["MarketType"];
             /**
              * Format: int64
              * @description Place markets: how many runners are placed.
@@ -2107,8 +2111,7 @@ export interface components {
                 message: string;
                 /** Format: double */
                 size_matched: number;
-                /** @description matched, partially_matched or unmatched. */
-                status: string;
+                status: components["schemas"]["PlacementStatus"];
             };
             message: string;
             status: boolean;
@@ -2371,7 +2374,7 @@ export interface components {
                 name: string;
                 /** @description Runner markets: P&L per runner. */
                 runners: components["schemas"]["RunnerPosition"][];
-                type: string;
+                type: components["schemas"]["MarketType"];
             }[];
             message: string;
             status: boolean;
@@ -2696,8 +2699,8 @@ export interface components {
             /** Format: int64 */
             rate_yes: number | null;
             runners: components["schemas"]["RunnerBook"][];
-            status: string;
-            type: string;
+            status: components["schemas"]["MarketStatus"];
+            type: components["schemas"]["MarketType"];
         };
         MarketExposure: {
             /** Format: int64 */
@@ -2717,8 +2720,12 @@ export interface components {
             name: string;
             /** @description Runner markets: P&L per runner. */
             runners: components["schemas"]["RunnerPosition"][];
-            type: string;
+            type: components["schemas"]["MarketType"];
         };
+        /** @enum {string} */
+        MarketStatus: "open" | "suspended" | "ball_running" | "closed" | "void";
+        /** @enum {string} */
+        MarketType: "match_odds" | "bookmaker" | "fancy" | "win" | "place";
         MatchDetail: {
             markets: components["schemas"]["MarketBook"][];
             match: components["schemas"]["MatchItem"];
@@ -2787,7 +2794,7 @@ export interface components {
             /** Format: int64 */
             market_id: number;
             runners: components["schemas"]["RunnerOdds"][];
-            status: string;
+            status: components["schemas"]["MarketStatus"];
         };
         OpenBetsData: {
             matched: components["schemas"]["BetItem"][];
@@ -2903,6 +2910,8 @@ export interface components {
             /** @description deposit or withdraw. */
             type: string;
         };
+        /** @enum {string} */
+        Persistence: "lapse" | "persist";
         PlaceBetData: {
             /** Format: double */
             avg_price_matched: number | null;
@@ -2911,8 +2920,7 @@ export interface components {
             message: string;
             /** Format: double */
             size_matched: number;
-            /** @description matched, partially_matched or unmatched. */
-            status: string;
+            status: components["schemas"]["PlacementStatus"];
         };
         PlaceBetRequest: {
             /** @description Idempotency key: the same key returns the first answer, never a second bet. */
@@ -2924,8 +2932,7 @@ export interface components {
             line?: number | null;
             /** Format: int64 */
             market_id: number;
-            /** @description lapse (default) or persist: what happens to the unmatched part at suspension. */
-            persistence?: string | null;
+            persistence?: null | components["schemas"]["Persistence"];
             /**
              * Format: double
              * @description Odds on exchange markets (on the ladder, e.g. 2.5); the rate on bookmaker and fancy (e.g. 45).
@@ -2937,7 +2944,7 @@ export interface components {
              */
             selection_id?: number | null;
             /** @description back or lay; yes or no on a fancy. */
-            side: string;
+            side: components["schemas"]["BetSide"];
             /** Format: double */
             stake: number;
         };
@@ -2962,6 +2969,8 @@ export interface components {
             /** Format: double */
             stake: number;
         };
+        /** @enum {string} */
+        PlacementStatus: "matched" | "partially_matched" | "unmatched";
         PositionsRequest: {
             /** Format: int64 */
             match_id: number;

@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 
 use axum::extract::State;
-use backlay_core::exchange::Persistence;
+use backlay_core::exchange::{BetSide, MarketType, Persistence};
 use backlay_core::money::Money;
-use backlay_store::bets::BetRow;
+use backlay_store::bets::{BetRow, BetStatus};
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::clock::iso_utc;
-use crate::engine::PlaceBet;
+use crate::engine::{PlaceBet, PlacementStatus};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{plain_decimal, AmountInput, ApiJson, FlexI64};
 use crate::session::CurrentUser;
@@ -69,7 +69,7 @@ pub struct PlaceBetRequest {
     #[schema(value_type = Option<i64>)]
     pub selection_id: Option<FlexI64>,
     /// back or lay; yes or no on a fancy.
-    #[schema(pattern = "^(back|lay|yes|no)$")]
+    #[schema(value_type = BetSide)]
     pub side: String,
     /// Odds on exchange markets (on the ladder, e.g. 2.5); the rate on bookmaker and fancy (e.g. 45).
     #[schema(value_type = f64, exclusive_minimum = 0)]
@@ -82,7 +82,7 @@ pub struct PlaceBetRequest {
     pub stake: AmountInput,
     /// lapse (default) or persist: what happens to the unmatched part at suspension.
     #[serde(default)]
-    #[schema(pattern = "^(lapse|persist)$")]
+    #[schema(value_type = Option<Persistence>)]
     pub persistence: Option<String>,
     /// Idempotency key: the same key returns the first answer, never a second bet.
     #[serde(default)]
@@ -93,8 +93,7 @@ pub struct PlaceBetRequest {
 #[derive(Serialize, ToSchema)]
 pub struct PlaceBetData {
     pub bet_id: i64,
-    /// matched, partially_matched or unmatched.
-    pub status: String,
+    pub status: PlacementStatus,
     #[schema(value_type = f64)]
     pub size_matched: Money,
     #[schema(required = true)]
@@ -116,12 +115,11 @@ async fn place_bet(
     if !stake.is_positive() {
         return Err(AppError::field("stake", "The stake must be more than 0."));
     }
-    let persistence = match body.persistence.as_deref().map(str::trim) {
-        None | Some("") | Some("lapse") => Persistence::Lapse,
-        Some("persist") => Persistence::Persist,
-        Some(other) => {
-            return Err(AppError::field("persistence", format!("{other} is not lapse or persist.")))
-        }
+    let persistence = match body.persistence.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+        None => Persistence::default(),
+        Some(text) => text.parse().map_err(|_| {
+            AppError::field("persistence", format!("{text} is not lapse or persist."))
+        })?,
     };
     let client_ref =
         body.client_ref.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
@@ -131,7 +129,12 @@ async fn place_bet(
             format!("client_ref must be at most {CLIENT_REF_MAX_CHARS} characters."),
         ));
     }
-    let side = body.side.trim().to_lowercase();
+    let side: BetSide = body
+        .side
+        .trim()
+        .to_lowercase()
+        .parse()
+        .map_err(|_| AppError::field("side", "side must be back, lay, yes or no."))?;
     let fingerprint = format!(
         "{}|{:?}|{}|{}|{:?}|{}|{:?}",
         body.market_id.0,
@@ -162,7 +165,7 @@ async fn place_bet(
         message,
         PlaceBetData {
             bet_id: answer.bet_id,
-            status: answer.status.to_string(),
+            status: answer.status,
             size_matched: answer.size_matched,
             avg_price_matched: answer.avg_price_matched,
             message: answer.message,
@@ -257,7 +260,7 @@ pub struct BetItem {
     /// Null on a fancy.
     #[schema(required = true)]
     pub selection_id: Option<i64>,
-    pub side: String,
+    pub side: BetSide,
     /// Odds (exchange) or the rate (bookmaker, fancy).
     pub price: f64,
     /// Fancy only (null otherwise): the line bet on.
@@ -269,34 +272,34 @@ pub struct BetItem {
     pub matched: Money,
     #[schema(value_type = f64)]
     pub remaining: Money,
-    pub status: String,
-    pub persistence: String,
+    pub status: BetStatus,
+    pub persistence: Persistence,
     pub date: String,
 }
 
 /// A stored price as the API shows it: decimal odds on exchange markets (stored in
 /// hundredths), the rate itself on bookmaker and fancy markets.
-pub fn display_price(stored: i64, market_type: &str) -> f64 {
-    if matches!(market_type, "bookmaker" | "fancy") {
+pub fn display_price(stored: i64, market_type: MarketType) -> f64 {
+    if market_type.is_house_banked() {
         stored as f64
     } else {
         stored as f64 / 100.0
     }
 }
 
-pub fn bet_item(bet: &BetRow, market_type: &str) -> BetItem {
+pub fn bet_item(bet: &BetRow, market_type: MarketType) -> BetItem {
     BetItem {
         bet_id: bet.bet_id,
         market_id: bet.market_id,
         selection_id: bet.runner_id,
-        side: bet.side.clone(),
+        side: bet.side,
         price: display_price(bet.price, market_type),
         line: bet.line,
         stake: Money::from_minor(bet.stake_minor),
         matched: Money::from_minor(bet.matched_minor),
         remaining: Money::from_minor(bet.remaining_minor),
-        status: bet.status.clone(),
-        persistence: bet.persistence.clone(),
+        status: bet.status,
+        persistence: bet.persistence,
         date: iso_utc(bet.created_at_ms),
     }
 }
@@ -320,10 +323,10 @@ async fn open_bets(
     let mut data = OpenBetsData { matched: Vec::new(), unmatched: Vec::new() };
     for (bet, market_type) in &bets {
         if bet.matched_minor > 0 {
-            data.matched.push(bet_item(bet, market_type));
+            data.matched.push(bet_item(bet, *market_type));
         }
         if bet.remaining_minor > 0 {
-            data.unmatched.push(bet_item(bet, market_type));
+            data.unmatched.push(bet_item(bet, *market_type));
         }
     }
     Ok(ok(data))
@@ -402,7 +405,7 @@ pub struct MarketPosition {
     pub market_id: i64,
     pub name: String,
     #[serde(rename = "type")]
-    pub market_type: String,
+    pub market_type: MarketType,
     /// Runner markets: P&L per runner.
     pub runners: Vec<RunnerPosition>,
     /// Fancy markets: P&L per run range.

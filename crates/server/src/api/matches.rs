@@ -10,6 +10,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::series::SeriesItem;
 use crate::clock::iso_utc;
+use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_core::money::Money;
 
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
@@ -70,7 +71,7 @@ pub struct MatchItem {
 #[derive(Serialize, ToSchema)]
 pub struct OddsSummary {
     pub market_id: i64,
-    pub status: String,
+    pub status: MarketStatus,
     pub runners: Vec<RunnerOdds>,
 }
 
@@ -132,9 +133,9 @@ async fn get_matches(
         let match_id = m.match_id;
         let mut item = MatchItem::from(m);
         let of_match = || live.iter().filter(move |(id, _, _)| *id == match_id);
-        item.has_bookmaker = of_match().any(|(_, _, t)| t == "bookmaker");
-        item.has_fancy = of_match().any(|(_, _, t)| t == "fancy");
-        if let Some((_, market_id, _)) = of_match().find(|(_, _, t)| t == "match_odds") {
+        item.has_bookmaker = of_match().any(|(_, _, t)| *t == MarketType::Bookmaker);
+        item.has_fancy = of_match().any(|(_, _, t)| *t == MarketType::Fancy);
+        if let Some((_, market_id, _)) = of_match().find(|(_, _, t)| *t == MarketType::MatchOdds) {
             item.odds = odds_summary(&state, *market_id).await;
         }
         items.push(item);
@@ -147,7 +148,7 @@ async fn odds_summary(state: &AppState, market_id: i64) -> Option<OddsSummary> {
     let view = state.engine.view(market_id, None).await.ok()?;
     Some(OddsSummary {
         market_id,
-        status: view.row.status.clone(),
+        status: view.status,
         runners: view
             .runners
             .into_iter()
@@ -252,8 +253,8 @@ async fn match_detail(
         .or_not_found(|| format!("There is no match with id {match_id}."))?;
     let markets = market_books(&state, match_id, the_match.in_play, Some(authed.user.id)).await?;
     let mut item = MatchItem::from(the_match);
-    item.has_bookmaker = markets.iter().any(|m| m.market_type == "bookmaker");
-    item.has_fancy = markets.iter().any(|m| m.market_type == "fancy");
+    item.has_bookmaker = markets.iter().any(|m| m.market_type == MarketType::Bookmaker);
+    item.has_fancy = markets.iter().any(|m| m.market_type == MarketType::Fancy);
     Ok(ok(MatchDetail { the_match: item, markets }))
 }
 

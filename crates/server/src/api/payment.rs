@@ -405,7 +405,7 @@ async fn list(
 ) -> ApiResult<Paged<PaymentRequestRow>> {
     let status = match body.status.as_deref().map(str::trim).unwrap_or("") {
         "" | "all" => None,
-        text => Some(PaymentStatus::parse(text).ok_or_else(|| {
+        text => Some(text.parse::<PaymentStatus>().map_err(|_| {
             AppError::field(
                 "status",
                 format!("{text} is not a status: use pending, processing, approved or rejected."),

@@ -176,7 +176,7 @@ async fn current_bets(
         .into_iter()
         .map(|current| {
             CurrentBetEntry::Sports(CurrentBetRow {
-                bet: bet_item(&current.bet, &current.market_type),
+                bet: bet_item(&current.bet, current.market_type),
                 match_id: current.match_id,
                 match_name: current.match_name,
                 market_name: current.market_name,

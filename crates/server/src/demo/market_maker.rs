@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use backlay_core::exchange::Persistence;
+use backlay_core::exchange::{BetSide, Persistence};
 use backlay_core::money::Money;
 use backlay_core::odds::Price;
 use backlay_store::bets::BetRow;
@@ -60,8 +60,8 @@ const LIVE_BETS_READ: i64 = 1_000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quote {
     pub selection_id: i64,
-    /// "lay" (offered to backers) or "back" (offered to layers).
-    pub side: &'static str,
+    /// Lay (offered to backers) or back (offered to layers).
+    pub side: BetSide,
     pub price: Price,
     pub size_minor: i64,
 }
@@ -81,7 +81,7 @@ impl Quote {
             user_id: maker_id,
             market_id,
             selection_id: Some(self.selection_id),
-            side: self.side.into(),
+            side: self.side,
             price_text: self.price.to_string(),
             line: None,
             stake: Money::from_minor(self.size_minor),
@@ -111,7 +111,7 @@ pub fn quotes(fair: &[(i64, Price)], style: QuoteStyle, min_stake_minor: i64) ->
                 if size_minor >= min_stake_minor {
                     wanted.push(Quote {
                         selection_id: *selection_id,
-                        side: "lay",
+                        side: BetSide::Lay,
                         price,
                         size_minor,
                     });
@@ -120,7 +120,7 @@ pub fn quotes(fair: &[(i64, Price)], style: QuoteStyle, min_stake_minor: i64) ->
             if let Some(price) = back_price.filter(|_| *size_minor >= min_stake_minor) {
                 wanted.push(Quote {
                     selection_id: *selection_id,
-                    side: "back",
+                    side: BetSide::Back,
                     price,
                     size_minor: *size_minor,
                 });
@@ -361,15 +361,15 @@ mod tests {
     fn quotes_straddle_the_fair_price_without_crossing() {
         let wanted = quotes(&[(1, price(200)), (2, price(200))], SPORTS_QUOTES, 100_00);
         assert_eq!(wanted.len(), 12);
-        let of = |side: &str| -> Vec<(u32, i64)> {
+        let of = |side: BetSide| -> Vec<(u32, i64)> {
             wanted
                 .iter()
                 .filter(|q| q.selection_id == 1 && q.side == side)
                 .map(|q| (q.price.hundredths(), q.size_minor))
                 .collect()
         };
-        assert_eq!(of("lay"), [(200, 1_000_00), (199, 2_500_00), (198, 4_000_00)]);
-        assert_eq!(of("back"), [(202, 1_000_00), (204, 2_500_00), (206, 4_000_00)]);
+        assert_eq!(of(BetSide::Lay), [(200, 1_000_00), (199, 2_500_00), (198, 4_000_00)]);
+        assert_eq!(of(BetSide::Back), [(202, 1_000_00), (204, 2_500_00), (206, 4_000_00)]);
     }
 
     #[test]
@@ -379,15 +379,15 @@ mod tests {
         let wanted = quotes(&[(1, price(2000))], RACING_QUOTES, 100_00);
         let lays: Vec<(u32, i64)> = wanted
             .iter()
-            .filter(|q| q.side == "lay")
+            .filter(|q| q.side == BetSide::Lay)
             .map(|q| (q.price.hundredths(), q.size_minor))
             .collect();
         assert_eq!(lays, [(2000, 105_00), (1950, 108_00)]);
         // At 50 the cap (2,000 / 49 = 40) is under the minimum stake: no lays at all.
         let wanted = quotes(&[(1, price(5000))], RACING_QUOTES, 100_00);
-        assert!(wanted.iter().all(|q| q.side == "back"));
+        assert!(wanted.iter().all(|q| q.side == BetSide::Back));
         for quote in &wanted {
-            if quote.side == "lay" {
+            if quote.side == BetSide::Lay {
                 assert!(
                     quote.size_minor * (i64::from(quote.price.hundredths()) - 100) / 100
                         <= RACING_QUOTES.max_lay_liability_minor

@@ -23,6 +23,7 @@ pub mod simulator;
 
 pub use scheduler::{start as start_feed, FeedHandle};
 
+use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_core::money::Money;
 use backlay_core::odds::{self, Price};
 use backlay_store::catalogue::{CasinoSport, Match, MatchFilter};
@@ -357,24 +358,24 @@ pub async fn open_match_markets(
         teams.insert(1, "The Draw".into());
     }
     let market =
-        |market_type: &str, name: &str, runners: Vec<String>, delay_ms: i64| CreateMarket {
+        |market_type: MarketType, name: &str, runners: Vec<String>, delay_ms: i64| CreateMarket {
             match_id: the_match.match_id,
-            market_type: market_type.into(),
+            market_type,
             name: name.into(),
             runners,
             bet_delay_ms: delay_ms,
             min_stake_minor: 100_00,
             max_stake_minor: 500_000_00,
-            commission_bp: if market_type == "match_odds" { 200 } else { 0 },
+            commission_bp: if market_type == MarketType::MatchOdds { 200 } else { 0 },
             winners: 1,
         };
     let (market_id, selections) = operator::create_market(
         &console,
         &state.engine,
-        market("match_odds", "Match Odds", teams.clone(), 5_000),
+        market(MarketType::MatchOdds, "Match Odds", teams.clone(), 5_000),
     )
     .await?;
-    state.engine.set_status(market_id, "open").await?;
+    state.engine.set_status(market_id, MarketStatus::Open).await?;
     let fair = fair_prices(&the_match.name, teams.len());
     let match_odds =
         (market_id, selections.iter().copied().zip(fair.iter().copied()).collect::<Vec<_>>());
@@ -383,7 +384,7 @@ pub async fn open_match_markets(
         let (bookmaker, bm_selections) = operator::create_market(
             &console,
             &state.engine,
-            market("bookmaker", "Bookmaker", teams.clone(), 0),
+            market(MarketType::Bookmaker, "Bookmaker", teams.clone(), 0),
         )
         .await?;
         let rates = bm_selections
@@ -395,14 +396,14 @@ pub async fn open_match_markets(
             })
             .collect();
         state.engine.set_rates(bookmaker, RatesUpdate::Bookmaker(rates)).await?;
-        state.engine.set_status(bookmaker, "open").await?;
+        state.engine.set_status(bookmaker, MarketStatus::Open).await?;
         let first_team = teams[0].split_whitespace().next().unwrap_or("Team");
         for overs in [6, 10] {
             let name = format!("{overs} over runs {first_team}");
             let (fancy, _) = operator::create_market(
                 &console,
                 &state.engine,
-                market("fancy", &name, Vec::new(), 0),
+                market(MarketType::Fancy, &name, Vec::new(), 0),
             )
             .await?;
             let line = i64::from(simulator::fancy_projection(0, 0, overs));
@@ -418,7 +419,7 @@ pub async fn open_match_markets(
                     },
                 )
                 .await?;
-            state.engine.set_status(fancy, "open").await?;
+            state.engine.set_status(fancy, MarketStatus::Open).await?;
         }
     }
     Ok(Some(match_odds))
@@ -448,7 +449,7 @@ pub async fn post_liquidity(state: AppState, markets: Vec<(i64, Vec<(i64, u32)>)
     let placements = markets.iter().map(|(market_id, runners)| {
         let state = &state;
         async move {
-            let market = state.store.market(*market_id).await?;
+            let market = state.store.market(*market_id).await?.setup;
             let fair: Vec<(i64, Price)> = runners
                 .iter()
                 .filter_map(|(selection, fair)| {

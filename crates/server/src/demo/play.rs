@@ -19,8 +19,9 @@
 
 use std::sync::Arc;
 
+use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_store::catalogue::Match;
-use backlay_store::markets::MarketRow;
+use backlay_store::markets::MarketSetup;
 
 use super::fixtures::{self, GREYHOUND_RACING};
 use super::market_maker::{MakerMarket, RACING_QUOTES, SPORTS_QUOTES};
@@ -75,7 +76,7 @@ struct Runners {
 }
 
 impl Runners {
-    fn of(row: &MarketRow) -> Runners {
+    fn of(row: &MarketSetup) -> Runners {
         let mut runners = row.runners.clone();
         runners.sort_by_key(|r| (r.sort_order, r.runner_id));
         Runners {
@@ -112,21 +113,21 @@ impl Markets {
     async fn load(feed: &Feed, match_id: i64) -> Result<Markets, AppError> {
         let mut markets = Markets::default();
         for row in feed.state.store.markets_of_match(match_id).await? {
-            if row.status == "closed" || row.status == "void" {
+            if row.status.is_settled() {
                 continue;
             }
-            let slot = match row.market_type.as_str() {
-                "match_odds" => &mut markets.match_odds,
-                "bookmaker" => &mut markets.bookmaker,
-                "win" => &mut markets.win,
-                "place" => &mut markets.place,
-                "fancy" => {
+            let row = row.setup;
+            let slot = match row.market_type {
+                MarketType::MatchOdds => &mut markets.match_odds,
+                MarketType::Bookmaker => &mut markets.bookmaker,
+                MarketType::Win => &mut markets.win,
+                MarketType::Place => &mut markets.place,
+                MarketType::Fancy => {
                     if let Some(overs) = fancy_overs(&row.name) {
                         markets.fancies.push((row.market_id, overs));
                     }
                     continue;
                 }
-                _ => continue,
             };
             if slot.is_none() {
                 *slot = Some(Runners::of(&row));
@@ -221,7 +222,12 @@ fn ok_or_warn<T>(the_match: &Match, what: &str, result: Result<T, AppError>) -> 
 
 /// Sets the status of several markets; a market that is no longer running (settled by an
 /// operator) is dropped from the list.
-async fn set_statuses(feed: &Feed, the_match: &Match, markets: &mut Vec<i64>, status: &str) {
+async fn set_statuses(
+    feed: &Feed,
+    the_match: &Match,
+    markets: &mut Vec<i64>,
+    status: MarketStatus,
+) {
     let mut still_running = Vec::with_capacity(markets.len());
     for market_id in markets.drain(..) {
         let result = feed.state.engine.set_status(market_id, status).await;
@@ -264,12 +270,12 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
     let mut house: Vec<i64> =
         bookmaker.iter().map(|b| b.market_id).chain(fancies.iter().map(|(id, _)| *id)).collect();
     // A restarted server may find them suspended mid-ball.
-    set_statuses(feed, the_match, &mut house, "open").await;
+    set_statuses(feed, the_match, &mut house, MarketStatus::Open).await;
     while !game.is_finished() {
         let innings = game.innings(game.batting());
         let over_done = innings.legal_balls > 0 && innings.legal_balls % 6 == 0;
         feed.clock.sleep(BETWEEN_BALLS_MS + if over_done { BETWEEN_OVERS_MS } else { 0 }).await;
-        set_statuses(feed, the_match, &mut house, "ball_running").await;
+        set_statuses(feed, the_match, &mut house, MarketStatus::BallRunning).await;
         // A market an operator settled meanwhile drops out of `house`: stop pricing it.
         fancies.retain(|(id, _)| house.contains(id));
         let bookmaker = bookmaker.as_ref().filter(|b| house.contains(&b.market_id));
@@ -282,7 +288,7 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
             match game.runs_after_overs(0, overs) {
                 Some(total) => {
                     let mut one = vec![market_id];
-                    set_statuses(feed, the_match, &mut one, "suspended").await;
+                    set_statuses(feed, the_match, &mut one, MarketStatus::Suspended).await;
                     settle(feed, the_match, market_id, ResultInput::Fancy(i64::from(total))).await;
                     house.retain(|id| *id != market_id);
                     tracing::info!(
@@ -315,10 +321,10 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
                 the_match.name,
                 game.score_text(&sides)
             );
-            set_statuses(feed, the_match, &mut house, "suspended").await;
+            set_statuses(feed, the_match, &mut house, MarketStatus::Suspended).await;
             feed.clock.sleep(INNINGS_BREAK_MS).await;
         }
-        set_statuses(feed, the_match, &mut house, "open").await;
+        set_statuses(feed, the_match, &mut house, MarketStatus::Open).await;
     }
     let Some(winner) = game.winner() else { return };
     tracing::info!(
@@ -332,7 +338,7 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
         .flatten()
     {
         let mut one = vec![market.market_id];
-        set_statuses(feed, the_match, &mut one, "suspended").await;
+        set_statuses(feed, the_match, &mut one, MarketStatus::Suspended).await;
         settle(feed, the_match, market.market_id, ResultInput::Winner(market.selections[winner]))
             .await;
     }
@@ -424,7 +430,7 @@ async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
     };
     quote(&game, true);
     let mut market = vec![match_odds.market_id];
-    set_statuses(feed, the_match, &mut market, "open").await;
+    set_statuses(feed, the_match, &mut market, MarketStatus::Open).await;
     while !game.is_finished() {
         feed.clock
             .sleep(FOOTBALL_MINUTE_MS + if game.minute() == 45 { HALF_TIME_MS } else { 0 })
@@ -433,7 +439,7 @@ async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
             Some(_) => {
                 // A goal: the old prices are wrong. Suspend, pull the maker's orders, reopen
                 // with the new prices.
-                set_statuses(feed, the_match, &mut market, "suspended").await;
+                set_statuses(feed, the_match, &mut market, MarketStatus::Suspended).await;
                 feed.maker.withdraw(match_odds.market_id).await;
                 let [home, away] = game.goals();
                 tracing::info!(
@@ -444,7 +450,7 @@ async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
                 quote(&game, true);
                 feed.clock.sleep(AFTER_GOAL_MS).await;
                 if !game.is_finished() {
-                    set_statuses(feed, the_match, &mut market, "open").await;
+                    set_statuses(feed, the_match, &mut market, MarketStatus::Open).await;
                 }
             }
             None if game.minute() % 5 == 0 => quote(&game, false),
@@ -454,7 +460,7 @@ async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
     let Some(result) = game.result() else { return };
     let [home, away] = game.goals();
     tracing::info!("demo feed: {} finished {home}-{away}", the_match.name);
-    set_statuses(feed, the_match, &mut market, "suspended").await;
+    set_statuses(feed, the_match, &mut market, MarketStatus::Suspended).await;
     settle(
         feed,
         the_match,
@@ -478,7 +484,7 @@ async fn tennis(feed: &Feed, the_match: &Match, markets: Markets) {
     };
     quote(&game, true);
     let mut market = vec![match_odds.market_id];
-    set_statuses(feed, the_match, &mut market, "open").await;
+    set_statuses(feed, the_match, &mut market, MarketStatus::Open).await;
     while game.winner().is_none() {
         feed.clock.sleep(TENNIS_GAME_MS).await;
         let sets_before = game.sets();
@@ -488,7 +494,7 @@ async fn tennis(feed: &Feed, the_match: &Match, markets: Markets) {
     let Some(winner) = game.winner() else { return };
     let [a, b] = game.sets();
     tracing::info!("demo feed: {} finished, sets {a}-{b}", the_match.name);
-    set_statuses(feed, the_match, &mut market, "suspended").await;
+    set_statuses(feed, the_match, &mut market, MarketStatus::Suspended).await;
     settle(
         feed,
         the_match,
@@ -507,7 +513,7 @@ async fn race(feed: &Feed, the_match: &Match, markets: Markets) {
         feed.maker.forget(*market_id);
     }
     // They're off: no bets while the race is run.
-    set_statuses(feed, the_match, &mut running, "suspended").await;
+    set_statuses(feed, the_match, &mut running, MarketStatus::Suspended).await;
     let mut rng = DemoRng::new(seed_of(the_match.match_id) ^ 0xFF);
     feed.clock.sleep(RACE_MIN_MS + i64::from(rng.below(RACE_EXTRA_MS))).await;
     // One finishing order for both markets (a field an operator changed by hand finishes at

@@ -24,6 +24,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
+use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_store::catalogue::{Match, MatchFilter};
 use tokio::task::JoinSet;
 
@@ -291,9 +292,9 @@ async fn demo_fixtures(feed: &Feed, sport_id: i64) -> Result<Vec<Match>, AppErro
 /// The win and place markets of a race, opened and quoted by the maker.
 async fn open_race_markets(feed: &Feed, the_match: &Match) -> Result<(), AppError> {
     let race = play::race_of(the_match);
-    let market = |market_type: &str, name: String, winners: usize| CreateMarket {
+    let market = |market_type: MarketType, name: String, winners: usize| CreateMarket {
         match_id: the_match.match_id,
-        market_type: market_type.into(),
+        market_type,
         name,
         runners: race.runners.clone(),
         bet_delay_ms: 1_000,
@@ -302,12 +303,12 @@ async fn open_race_markets(feed: &Feed, the_match: &Match) -> Result<(), AppErro
         commission_bp: 200,
         winners: winners as i64,
     };
-    let win = market("win", "Win".into(), 1);
-    let place = market("place", format!("Place ({} places)", race.places), race.places);
+    let win = market(MarketType::Win, "Win".into(), 1);
+    let place = market(MarketType::Place, format!("Place ({} places)", race.places), race.places);
     for request in [win, place] {
         let (market_id, _) =
             operator::create_market(&feed.console(), &feed.state.engine, request).await?;
-        feed.state.engine.set_status(market_id, "open").await?;
+        feed.state.engine.set_status(market_id, MarketStatus::Open).await?;
     }
     play::quote_pre_match(feed, the_match).await
 }

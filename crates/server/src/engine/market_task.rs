@@ -4,14 +4,14 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use backlay_core::exchange::{
-    Bet, Market, MarketError, MarketKind, MarketResult, MarketSpec, NewOrder, OrderId, Persistence,
-    RestingOrder, RunnerId, Settlement, Side, UserId,
+    Bet, BetSide, Market, MarketError, MarketKind, MarketResult, MarketSpec, MarketStatus,
+    NewOrder, OrderId, Persistence, RestingOrder, RunnerId, Settlement, Side, UserId,
 };
 use backlay_core::money::Money;
 use backlay_core::odds::Price;
-use backlay_store::bets::BetRow;
+use backlay_store::bets::{BetRow, BetStatus};
 use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
-use backlay_store::markets::MarketRow;
+use backlay_store::markets::MarketSetup;
 use backlay_store::{Store, Writer};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -31,8 +31,8 @@ pub struct PlaceBet {
     pub user_id: i64,
     pub market_id: i64,
     pub selection_id: Option<i64>,
-    /// "back", "lay", "yes" or "no".
-    pub side: String,
+    /// As the bettor named it; the market checks the name fits it (yes/no on a fancy).
+    pub side: BetSide,
     /// The price exactly as sent: odds ("2.50") on exchange markets, the rate ("45") on
     /// bookmaker and fancy markets.
     pub price_text: String,
@@ -62,11 +62,22 @@ impl Placement {
     }
 }
 
+backlay_core::named_enum! {
+    /// How much of a bet matched when it was placed.
+    pub enum PlacementStatus as "placement status" {
+        /// All of it.
+        Matched = "matched",
+        /// Some of it; the rest waits in the book.
+        PartiallyMatched = "partially_matched",
+        /// None of it yet.
+        Unmatched = "unmatched",
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct BetAnswer {
     pub bet_id: i64,
-    /// "matched", "partially_matched" or "unmatched".
-    pub status: &'static str,
+    pub status: PlacementStatus,
     pub size_matched: Money,
     /// Average matched price (odds, or the rate on house markets); `None` when nothing matched.
     pub avg_price_matched: Option<f64>,
@@ -99,7 +110,8 @@ pub enum ResultInput {
 /// A market as the match page shows it.
 #[derive(Clone, Debug)]
 pub struct MarketView {
-    pub row: MarketRow,
+    pub setup: MarketSetup,
+    pub status: MarketStatus,
     pub in_play: bool,
     pub runners: Vec<RunnerView>,
     /// Fancy only: the caller's P&L per run range (from, to inclusive or open, pnl).
@@ -123,7 +135,8 @@ const BOOK_DEPTH: usize = 3;
 
 pub(crate) struct MarketActor {
     store: Store,
-    row: MarketRow,
+    /// What the operator set up and posts. The status is the exchange market's own.
+    setup: MarketSetup,
     match_name: String,
     in_play: bool,
     market: Market,
@@ -237,44 +250,33 @@ fn suspended_during_delay() -> AppError {
     )
 }
 
-fn kind_of(row: &MarketRow) -> Result<MarketKind, AppError> {
-    Ok(match row.market_type.as_str() {
-        "match_odds" | "win" => MarketKind::OneWinner,
-        "place" => MarketKind::Place { winners: u32::try_from(row.winners).unwrap_or(1) },
-        "bookmaker" => MarketKind::Bookmaker,
-        "fancy" => MarketKind::Fancy,
-        other => {
-            return Err(AppError::Internal(anyhow::anyhow!(
-                "market {} has unknown type {other}",
-                row.market_id
-            )))
+/// The 409 a bet hears on a market that is not open.
+fn not_open(status: MarketStatus) -> AppError {
+    match status {
+        MarketStatus::Open => {
+            AppError::Internal(anyhow::anyhow!("an open market was taken for a closed one"))
         }
-    })
-}
-
-fn side_of(text: &str) -> Option<Side> {
-    match text {
-        "back" | "yes" => Some(Side::Back),
-        "lay" | "no" => Some(Side::Lay),
-        _ => None,
+        MarketStatus::Closed | MarketStatus::Void => market_closed(),
+        MarketStatus::BallRunning => AppError::Conflict(
+            "This market is suspended (ball running) and takes no bets now.".into(),
+        ),
+        MarketStatus::Suspended => {
+            AppError::Conflict(format!("This market is {status} and takes no bets now."))
+        }
     }
 }
 
-fn side_name(kind: MarketKind, side: Side) -> &'static str {
-    match (kind, side) {
-        (MarketKind::Fancy, Side::Back) => "yes",
-        (MarketKind::Fancy, Side::Lay) => "no",
-        (_, Side::Back) => "back",
-        (_, Side::Lay) => "lay",
-    }
+/// 400 for a status an operator cannot set: unknown, or one only a result sets.
+pub(crate) fn not_a_status_to_set(text: &str) -> AppError {
+    AppError::field(
+        "status",
+        format!("{text} is not a status to set: use open, suspended or ball_running (results close a market)."),
+    )
 }
 
 fn market_error(err: MarketError) -> AppError {
     match err {
-        MarketError::NotOpen { status } if status.is_settled() => market_closed(),
-        MarketError::NotOpen { status } => {
-            AppError::Conflict(format!("This market is {status} and takes no bets now."))
-        }
+        MarketError::NotOpen { status } => not_open(status),
         MarketError::AlreadySettled { .. } => market_closed(),
         other => AppError::invalid(capitalised(&other.to_string())),
     }
@@ -294,9 +296,7 @@ fn capitalised(text: &str) -> String {
 
 /// The stored matched bet of one side of a fill, or of a house bet.
 fn matched_bet(kind: MarketKind, bet: &BetRow) -> Result<Bet, AppError> {
-    let side = side_of(&bet.side).ok_or_else(|| {
-        AppError::Internal(anyhow::anyhow!("bet {} has side {}", bet.bet_id, bet.side))
-    })?;
+    let side = bet.side.side();
     let rate = u32::try_from(bet.price).unwrap_or(0);
     let made = match kind {
         MarketKind::Fancy => Bet::fancy(
@@ -321,20 +321,18 @@ impl MarketActor {
         suspensions: Arc<Suspensions>,
     ) -> Result<MarketActor, AppError> {
         let row = store.market(market_id).await?;
-        let kind = kind_of(&row)?;
+        let setup = row.setup;
+        let kind = setup.market_type.kind(u32::try_from(setup.winners).unwrap_or(1));
         let runners = if kind == MarketKind::Fancy {
             Vec::new()
         } else {
-            row.runners.iter().map(|r| RunnerId(r.runner_id)).collect()
+            setup.runners.iter().map(|r| RunnerId(r.runner_id)).collect()
         };
-        let spec = MarketSpec::new(kind, runners, u32::try_from(row.commission_bp).unwrap_or(0))
+        let spec = MarketSpec::new(kind, runners, u32::try_from(setup.commission_bp).unwrap_or(0))
             .map_err(market_error)?;
         let mut market = Market::new(spec);
-        if row.status != "open" {
-            // Before any order is restored, so nothing lapses here: lapses were stored when
-            // they happened.
-            market.suspend().map_err(market_error)?;
-        }
+        // Nothing lapses here: lapses were stored when they happened.
+        market.restore_status(row.status);
         let internal = |e: MarketError| {
             AppError::Internal(anyhow::anyhow!("rebuilding market {market_id}: {e}"))
         };
@@ -357,40 +355,34 @@ impl MarketActor {
         }
         for bet in store.bets_of_market(market_id).await? {
             if kind.is_house_banked() {
-                if bet.matched_minor > 0 && matches!(bet.status.as_str(), "open" | "matched") {
+                if bet.matched_minor > 0 && bet.status.is_live() {
                     market
                         .restore_matched(UserId(bet.user_id), &matched_bet(kind, &bet)?)
                         .map_err(internal)?;
                 }
             } else if bet.remaining_minor > 0 {
-                let side = side_of(&bet.side).unwrap_or(Side::Back);
                 let price = Price::from_hundredths(u32::try_from(bet.price).unwrap_or(0))
                     .map_err(|e| AppError::Internal(anyhow::anyhow!("bet {}: {e}", bet.bet_id)))?;
-                let persistence = if bet.persistence == "persist" {
-                    Persistence::Persist
-                } else {
-                    Persistence::Lapse
-                };
                 let order = NewOrder::new(
                     order_of_bet(bet.bet_id),
                     UserId(bet.user_id),
-                    side,
+                    bet.side.side(),
                     price,
                     bet.remaining_minor,
                 )
-                .with_persistence(persistence);
+                .with_persistence(bet.persistence);
                 market
                     .restore_order(RunnerId(bet.runner_id.unwrap_or(0)), &order)
                     .map_err(internal)?;
             }
         }
         let stored_exposure = store.exposures_of_market(market_id).await?.into_iter().collect();
-        let the_match = store.match_by_id(row.match_id).await?;
+        let the_match = store.match_by_id(setup.match_id).await?;
         Ok(MarketActor {
             store,
             match_name: the_match.name,
             in_play: the_match.in_play,
-            row,
+            setup,
             market,
             stored_exposure,
             suspensions,
@@ -459,7 +451,7 @@ impl MarketActor {
                     let _ = reply.send(answer);
                 }
                 Command::SetStatus { status, reply } => {
-                    let answer = self.set_status(&status).await;
+                    let answer = self.set_status(status).await;
                     if let Ok(lapsed) = &answer {
                         self.publish(lapsed.clone());
                     }
@@ -513,7 +505,7 @@ impl MarketActor {
         delayed: &mut DelayedBets,
     ) {
         let delay_ms =
-            if self.in_play { u64::try_from(self.row.bet_delay_ms).unwrap_or(0) } else { 0 };
+            if self.in_play { u64::try_from(self.setup.bet_delay_ms).unwrap_or(0) } else { 0 };
         if delay_ms == 0 {
             batch.push((placement, reply));
             return;
@@ -532,18 +524,9 @@ impl MarketActor {
 
     /// `Ok` while the market takes bets; the 409 a bet gets otherwise.
     fn check_open(&self) -> Result<(), AppError> {
-        if self.market.status().is_settled() {
-            return Err(market_closed());
-        }
-        match self.row.status.as_str() {
-            "open" => Ok(()),
-            "ball_running" => Err(AppError::Conflict(
-                "This market is suspended (ball running) and takes no bets now.".into(),
-            )),
-            "closed" | "void" => Err(market_closed()),
-            other => {
-                Err(AppError::Conflict(format!("This market is {other} and takes no bets now.")))
-            }
+        match self.market.status() {
+            MarketStatus::Open => Ok(()),
+            status => Err(not_open(status)),
         }
     }
 
@@ -574,8 +557,8 @@ impl MarketActor {
         let users: Arc<[i64]> = users.into_iter().collect();
         let view = Arc::new(self.view(None));
         let _ = self.changes.send(MarketChange {
-            match_id: self.row.match_id,
-            market_id: self.row.market_id,
+            match_id: self.setup.match_id,
+            market_id: self.setup.market_id,
             users,
             view,
         });
@@ -587,7 +570,7 @@ impl MarketActor {
         let suspensions = self.suspensions.clone();
         match MarketActor::load(
             self.store.clone(),
-            self.row.market_id,
+            self.setup.market_id,
             self.stats.clone(),
             self.changes.clone(),
             suspensions,
@@ -601,7 +584,7 @@ impl MarketActor {
                 self.suspensions.count_one();
             }
             Err(err) => {
-                tracing::error!(market_id = self.row.market_id, "reloading market failed: {err}")
+                tracing::error!(market_id = self.setup.market_id, "reloading market failed: {err}")
             }
         }
     }
@@ -616,7 +599,7 @@ impl MarketActor {
     ) -> Result<&backlay_store::markets::RunnerRow, AppError> {
         let selection_id = selection_id
             .ok_or_else(|| AppError::field("selection_id", "Choose a runner (selection_id)."))?;
-        self.row.runners.iter().find(|r| r.runner_id == selection_id).ok_or_else(|| {
+        self.setup.runners.iter().find(|r| r.runner_id == selection_id).ok_or_else(|| {
             AppError::NotFound(format!("Runner {selection_id} is not in this market."))
         })
     }
@@ -632,7 +615,7 @@ impl MarketActor {
             let stored =
                 pending.get(user).or_else(|| self.stored_exposure.get(user)).copied().unwrap_or(0);
             let now = self.market.exposure_minor(UserId(*user));
-            writer.set_exposure(*user, self.row.market_id, stored, now).await?;
+            writer.set_exposure(*user, self.setup.market_id, stored, now).await?;
             pending.insert(*user, now);
         }
         Ok(())
@@ -696,24 +679,22 @@ impl MarketActor {
     }
 
     /// Sets the status; answers the users whose LAPSE orders lapsed.
-    async fn set_status(&mut self, status: &str) -> Result<BTreeSet<i64>, AppError> {
+    async fn set_status(&mut self, status: MarketStatus) -> Result<BTreeSet<i64>, AppError> {
         let lapsed = match status {
-            "open" => {
+            MarketStatus::Open => {
                 self.market.reopen().map_err(market_error)?;
                 Vec::new()
             }
             // Counted by `Engine::set_status` when the command arrived.
-            "suspended" | "ball_running" => self.market.suspend().map_err(market_error)?,
-            other => {
-                return Err(AppError::field(
-                    "status",
-                    format!("{other} is not a status to set: use open, suspended or ball_running (results close a market)."),
-                ))
+            MarketStatus::Suspended => self.market.suspend().map_err(market_error)?,
+            MarketStatus::BallRunning => {
+                self.market.suspend_ball_running().map_err(market_error)?
+            }
+            MarketStatus::Closed | MarketStatus::Void => {
+                return Err(not_a_status_to_set(status.as_str()))
             }
         };
-        let lapsed_users = self.store_lapses(&lapsed, Some(status)).await?;
-        self.row.status = status.to_string();
-        Ok(lapsed_users)
+        self.store_lapses(&lapsed, Some(status)).await
     }
 
     /// The match went in play (or back): at the off every unmatched LAPSE order lapses and
@@ -734,12 +715,12 @@ impl MarketActor {
     async fn store_lapses(
         &mut self,
         lapsed: &[RestingOrder],
-        status: Option<&str>,
+        status: Option<MarketStatus>,
     ) -> Result<BTreeSet<i64>, AppError> {
         let result: Result<HashMap<i64, i64>, AppError> = async {
             let mut writer = self.store.begin_write().await?;
             if let Some(status) = status {
-                if !writer.set_market_status(self.row.market_id, status).await? {
+                if !writer.set_market_status(self.setup.market_id, status).await? {
                     return Err(market_closed());
                 }
             }
@@ -778,7 +759,7 @@ impl MarketActor {
         match (&rates, self.kind()) {
             (RatesUpdate::Bookmaker(runners), MarketKind::Bookmaker) => {
                 for (runner_id, back, lay) in runners {
-                    if !self.row.runners.iter().any(|r| r.runner_id == *runner_id) {
+                    if !self.setup.runners.iter().any(|r| r.runner_id == *runner_id) {
                         return Err(AppError::NotFound(format!(
                             "Runner {runner_id} is not in this market."
                         )));
@@ -788,7 +769,7 @@ impl MarketActor {
             }
             (RatesUpdate::Fancy { line_no, rate_no, line_yes, rate_yes }, MarketKind::Fancy) => {
                 writer
-                    .set_fancy_rates(self.row.market_id, *line_no, *rate_no, *line_yes, *rate_yes)
+                    .set_fancy_rates(self.setup.market_id, *line_no, *rate_no, *line_yes, *rate_yes)
                     .await?;
             }
             _ => {
@@ -800,7 +781,7 @@ impl MarketActor {
             RatesUpdate::Bookmaker(runners) => {
                 for (runner_id, back, lay) in runners {
                     if let Some(runner) =
-                        self.row.runners.iter_mut().find(|r| r.runner_id == runner_id)
+                        self.setup.runners.iter_mut().find(|r| r.runner_id == runner_id)
                     {
                         runner.back_rate = back;
                         runner.lay_rate = lay;
@@ -808,10 +789,10 @@ impl MarketActor {
                 }
             }
             RatesUpdate::Fancy { line_no, rate_no, line_yes, rate_yes } => {
-                self.row.line_no = Some(line_no);
-                self.row.rate_no = Some(rate_no);
-                self.row.line_yes = Some(line_yes);
-                self.row.rate_yes = Some(rate_yes);
+                self.setup.line_no = Some(line_no);
+                self.setup.rate_no = Some(rate_no);
+                self.setup.line_yes = Some(line_yes);
+                self.setup.rate_yes = Some(rate_yes);
             }
         }
         Ok(())
@@ -836,12 +817,14 @@ impl MarketActor {
         // Each bet's own P&L, from what is stored (this task is the market's only writer).
         let bet_pnls = self.bet_pnls(&result).await?;
         let settled = self.market.settle(&result).map_err(market_error)?;
-        let status = if result.is_void() { "void" } else { "closed" };
+        // Closed or void, as the exchange market now says.
+        let status = self.market.status();
+        let void = status == MarketStatus::Void;
         let outcome: Result<String, AppError> = async {
             let mut writer = self.store.begin_write().await?;
             if !writer
                 .record_market_result(
-                    self.row.market_id,
+                    self.setup.market_id,
                     status,
                     result_runner_id,
                     result_value,
@@ -853,9 +836,9 @@ impl MarketActor {
             }
             // Exposure first: what a loser pays comes out of what was reserved for it.
             for (user, stored) in &self.stored_exposure {
-                writer.set_exposure(*user, self.row.market_id, *stored, 0).await?;
+                writer.set_exposure(*user, self.setup.market_id, *stored, 0).await?;
             }
-            let label = format!("{} / {}", self.match_name, self.row.name);
+            let label = format!("{} / {}", self.match_name, self.setup.name);
             let mut postings = Vec::new();
             for user in &settled.settlement.users {
                 let net = user.net_minor();
@@ -895,7 +878,7 @@ impl MarketActor {
                 writer
                     .post(
                         NewTransaction {
-                            kind: if status == "void" { "void" } else { "settlement" },
+                            kind: if void { "void" } else { "settlement" },
                             actor_user_id: None,
                             remark: label.clone(),
                             postings,
@@ -904,27 +887,26 @@ impl MarketActor {
                     )
                     .await?;
             }
-            check_bet_pnls(self.row.market_id, &bet_pnls, &settled.settlement)?;
+            check_bet_pnls(self.setup.market_id, &bet_pnls, &settled.settlement)?;
             writer
                 .close_market_bets(
-                    self.row.market_id,
-                    if status == "void" { "void" } else { "settled" },
+                    self.setup.market_id,
+                    if void { BetStatus::Void } else { BetStatus::Settled },
                 )
                 .await?;
             let pnls: Vec<(i64, i64)> =
                 bet_pnls.iter().map(|(bet_id, _, pnl)| (*bet_id, *pnl)).collect();
-            writer.set_bet_pnls(self.row.market_id, &pnls).await?;
+            writer.set_bet_pnls(self.setup.market_id, &pnls).await?;
             writer.commit().await?;
-            Ok(if status == "void" {
+            Ok(if void {
                 format!("{label} is void: every bet is off.")
             } else {
                 format!("{label} is settled.")
             })
         }
         .await;
-        match &outcome {
-            Ok(_) => status.clone_into(&mut self.row.status),
-            Err(_) => self.reload().await,
+        if outcome.is_err() {
+            self.reload().await;
         }
         outcome
     }
@@ -935,14 +917,14 @@ impl MarketActor {
         let kind = self.kind();
         let mut pnls: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
         if kind.is_house_banked() {
-            for bet in self.store.bets_of_market(self.row.market_id).await? {
-                if bet.matched_minor > 0 && matches!(bet.status.as_str(), "open" | "matched") {
+            for bet in self.store.bets_of_market(self.setup.market_id).await? {
+                if bet.matched_minor > 0 && bet.status.is_live() {
                     let pnl = result.bet_pnl_minor(&matched_bet(kind, &bet)?);
                     pnls.insert(bet.bet_id, (bet.user_id, pnl));
                 }
             }
         } else {
-            for fill in self.store.fills_of_market(self.row.market_id).await? {
+            for fill in self.store.fills_of_market(self.setup.market_id).await? {
                 let price = Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0))
                     .map_err(|e| {
                         AppError::Internal(anyhow::anyhow!(
@@ -973,7 +955,7 @@ impl MarketActor {
             })
             .unwrap_or_default();
         let runners = self
-            .row
+            .setup
             .runners
             .iter()
             .map(|runner| {
@@ -1010,7 +992,13 @@ impl MarketActor {
                 .collect(),
             _ => Vec::new(),
         };
-        MarketView { row: self.row.clone(), in_play: self.in_play, runners, fancy_book }
+        MarketView {
+            setup: self.setup.clone(),
+            status: self.market.status(),
+            in_play: self.in_play,
+            runners,
+            fancy_book,
+        }
     }
 }
 

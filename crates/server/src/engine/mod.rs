@@ -31,6 +31,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use backlay_core::exchange::MarketStatus;
 use backlay_core::money::Money;
 use backlay_store::Store;
 use tokio::sync::mpsc::error::TrySendError;
@@ -38,9 +39,10 @@ use tokio::sync::{broadcast, mpsc, oneshot, RwLock};
 
 use crate::error::AppError;
 
-pub(crate) use market_task::{market_closed, MARKET_CLOSED};
+pub(crate) use market_task::{market_closed, not_a_status_to_set, MARKET_CLOSED};
 pub use market_task::{
-    BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, RunnerView, Suspensions,
+    BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate, RunnerView,
+    Suspensions,
 };
 
 /// How many commands may wait for one market before callers are told to retry.
@@ -56,7 +58,7 @@ pub(crate) enum Command {
         reply: oneshot::Sender<Result<CancelAnswer, AppError>>,
     },
     SetStatus {
-        status: String,
+        status: MarketStatus,
         reply: oneshot::Sender<Result<(), AppError>>,
     },
     SetRates(RatesUpdate, oneshot::Sender<Result<(), AppError>>),
@@ -135,9 +137,9 @@ impl Engine {
         });
         for market in store.live_markets().await? {
             engine
-                .spawn(market.market_id)
+                .spawn(market.setup.market_id)
                 .await
-                .map_err(|e| anyhow::anyhow!("loading market {}: {e}", market.market_id))?;
+                .map_err(|e| anyhow::anyhow!("loading market {}: {e}", market.setup.market_id))?;
         }
         Ok(engine)
     }
@@ -171,7 +173,7 @@ impl Engine {
     /// or voided, or there is no such market.
     async fn without_task(&self, market_id: i64) -> AppError {
         match self.store.market(market_id).await {
-            Ok(market) if matches!(market.status.as_str(), "closed" | "void") => market_closed(),
+            Ok(market) if market.status.is_settled() => market_closed(),
             Ok(market) => AppError::Internal(anyhow::anyhow!(
                 "market {market_id} is {} but has no running task",
                 market.status
@@ -233,14 +235,14 @@ impl Engine {
         self.ask(market_id, |reply| Command::Cancel { user_id, bet_id, size, reply }).await?
     }
 
-    pub async fn set_status(&self, market_id: i64, status: &str) -> Result<(), AppError> {
+    /// Opens or suspends a market (a result, not a status, closes one).
+    pub async fn set_status(&self, market_id: i64, status: MarketStatus) -> Result<(), AppError> {
         let handle = self.handle(market_id).await?;
-        if matches!(status, "suspended" | "ball_running") {
+        if status.is_suspended() {
             // Counted on arrival: a bet in its delay is refused even while this command still
             // waits in the task's queue.
             handle.suspensions.count_one();
         }
-        let status = status.to_string();
         self.send(market_id, &handle, |reply| Command::SetStatus { status, reply }).await?
     }
 

@@ -1,5 +1,6 @@
 //! The catalogue: sports, series, matches (and turning them in play), and markets.
 
+use backlay_core::exchange::MarketType;
 use backlay_store::catalogue::{NewMatch, NewSeries, Sport};
 
 use super::OperatorContext;
@@ -134,7 +135,7 @@ pub async fn set_match_in_play(
     .await?;
     writer.commit().await?;
     for market in ctx.store.markets_of_match(match_id).await? {
-        engine.set_in_play(market.market_id, in_play).await?;
+        engine.set_in_play(market.setup.market_id, in_play).await?;
     }
     Ok(())
 }
@@ -143,8 +144,7 @@ pub async fn set_match_in_play(
 #[derive(Clone, Debug)]
 pub struct CreateMarket {
     pub match_id: i64,
-    /// match_odds, bookmaker, fancy, win or place.
-    pub market_type: String,
+    pub market_type: MarketType,
     pub name: String,
     pub runners: Vec<String>,
     pub bet_delay_ms: i64,
@@ -167,7 +167,7 @@ pub async fn create_market(
         .insert_market(
             &backlay_store::markets::NewMarket {
                 match_id: request.match_id,
-                market_type: &request.market_type,
+                market_type: request.market_type,
                 name: &request.name,
                 bet_delay_ms: request.bet_delay_ms,
                 min_stake_minor: request.min_stake_minor,
@@ -190,5 +190,5 @@ pub async fn create_market(
     let market = writer.market(market_id).await?;
     writer.commit().await?;
     engine.spawn(market_id).await?;
-    Ok((market_id, market.runners.iter().map(|r| r.runner_id).collect()))
+    Ok((market_id, market.setup.runners.iter().map(|r| r.runner_id).collect()))
 }

@@ -183,7 +183,12 @@ async fn bets_and_cancels_racing_a_result_hear_the_market_is_closed(app: TestApp
                 "bet {} placed after the result",
                 bet.bet_id
             );
-            assert_eq!(bet.status, if void { "void" } else { "settled" }, "bet {}", bet.bet_id);
+            assert_eq!(
+                bet.status.as_str(),
+                if void { "void" } else { "settled" },
+                "bet {}",
+                bet.bet_id
+            );
             assert!(bet.pnl_minor.is_some(), "bet {} has no P&L after settlement", bet.bet_id);
             assert_eq!(bet.remaining_minor, 0, "bet {}", bet.bet_id);
         }

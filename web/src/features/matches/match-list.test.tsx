@@ -17,7 +17,7 @@ const football = {
   has_bookmaker: false,
   odds: {
     market_id: 61,
-    status: 'open',
+    status: 'open' as const,
     runners: [
       { selection_id: 1, name: 'Arsenal', back: 2.2, lay: 2.22, back_size: null, lay_size: null },
       { selection_id: 2, name: 'The Draw', back: 3.4, lay: 3.45, back_size: null, lay_size: null },
@@ -35,7 +35,7 @@ const cricket = {
   in_play: true,
   has_fancy: true,
   has_bookmaker: true,
-  odds: { market_id: 41, status: 'open', runners: [{ selection_id: 7, name: 'India', back: 1.8, lay: 1.81, back_size: null, lay_size: null }, { selection_id: 8, name: 'Australia', back: 2.2, lay: 2.24, back_size: null, lay_size: null }] },
+  odds: { market_id: 41, status: 'open' as const, runners: [{ selection_id: 7, name: 'India', back: 1.8, lay: 1.81, back_size: null, lay_size: null }, { selection_id: 8, name: 'Australia', back: 2.2, lay: 2.24, back_size: null, lay_size: null }] },
 };
 const later = { ...cricket, match_id: 402, name: 'NZ v SA', match_name: 'NZ v SA', in_play: false, has_fancy: false, has_bookmaker: false, open_date: '2026-11-22T09:30:00.000Z', odds: null };
 

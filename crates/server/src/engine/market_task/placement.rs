@@ -19,7 +19,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use backlay_core::exchange::{
-    Bet, MarketKind, NewOrder, OrderId, Persistence, RunnerId, Selection, Side, UserId,
+    Bet, BetSide, MarketKind, NewOrder, OrderId, RunnerId, Selection, Side, UserId,
 };
 use backlay_core::money::Money;
 use backlay_core::odds::Price;
@@ -27,8 +27,8 @@ use backlay_store::bets::{AccountFunds, BatchBet, BetRow, FillRow};
 use backlay_store::Writer;
 
 use super::{
-    bet_of_order, capitalised, market_error, order_of_bet, side_name, side_of,
-    suspended_during_delay, BetAnswer, MarketActor, PlaceBet, Placement, Reply,
+    bet_of_order, capitalised, market_error, order_of_bet, suspended_during_delay, BetAnswer,
+    MarketActor, PlaceBet, Placement, PlacementStatus, Reply,
 };
 use crate::clock::now_ms;
 use crate::error::AppError;
@@ -47,7 +47,7 @@ impl MarketActor {
         let mut outcome = self.try_batch(&requests).await;
         if let Err(err) = &outcome {
             tracing::warn!(
-                market_id = self.row.market_id,
+                market_id = self.setup.market_id,
                 bets = requests.len(),
                 "placing a batch failed, trying once more: {err}"
             );
@@ -63,7 +63,7 @@ impl MarketActor {
             }
             Err(err) => {
                 tracing::error!(
-                    market_id = self.row.market_id,
+                    market_id = self.setup.market_id,
                     "placing a batch of bets failed: {err}"
                 );
                 for reply in replies {
@@ -175,29 +175,29 @@ impl MarketActor {
             }
         }
         let stake_minor = request.stake.minor();
-        if stake_minor < self.row.min_stake_minor {
+        if stake_minor < self.setup.min_stake_minor {
             return Err(Refused(AppError::Unprocessable(format!(
                 "The minimum stake here is {}.",
-                Money::from_minor(self.row.min_stake_minor)
+                Money::from_minor(self.setup.min_stake_minor)
             ))));
         }
-        if stake_minor > self.row.max_stake_minor {
+        if stake_minor > self.setup.max_stake_minor {
             return Err(Refused(AppError::Unprocessable(format!(
                 "The maximum stake here is {}.",
-                Money::from_minor(self.row.max_stake_minor)
+                Money::from_minor(self.setup.max_stake_minor)
             ))));
         }
-        let side = side_of(&request.side).ok_or_else(|| {
-            Refused(AppError::field("side", "side must be back, lay, yes or no."))
-        })?;
-        let expected_sides =
-            if kind == MarketKind::Fancy { ["yes", "no"] } else { ["back", "lay"] };
-        if !expected_sides.contains(&request.side.as_str()) {
+        if !request.side.fits(kind) {
             return Err(Refused(AppError::field(
                 "side",
-                format!("On this market side is {} or {}.", expected_sides[0], expected_sides[1]),
+                format!(
+                    "On this market side is {} or {}.",
+                    BetSide::on(kind, Side::Back),
+                    BetSide::on(kind, Side::Lay)
+                ),
             )));
         }
+        let side = request.side.side();
         let planned = self.plan(request, side, stake_minor).map_err(Refused)?;
 
         // The funds check: the user's exposure here goes to the worst case of the whole order
@@ -237,33 +237,29 @@ impl MarketActor {
         batch.bets.push(BatchBet {
             bet_id,
             user_id: user,
-            market_id: self.row.market_id,
+            market_id: self.setup.market_id,
             runner_id,
-            side: side_name(kind, side),
+            side: request.side,
             price,
             line: if kind == MarketKind::Fancy { request.line } else { None },
             stake_minor,
             matched_minor: 0,
             remaining_minor: stake_minor,
-            persistence: if request.persistence == Persistence::Persist {
-                "persist"
-            } else {
-                "lapse"
-            },
+            persistence: request.persistence,
             client_ref: request.client_ref.clone(),
             request_hash: request.request_hash.clone(),
             created_at_ms: now_ms(),
         });
         let (matched_minor, price_size_sum) =
             self.apply_placement(planned, user, bet_id, batch).map_err(Broken)?;
-        let status = bet_status(matched_minor, stake_minor);
+        let status = PlacementStatus::of(matched_minor, stake_minor);
         let message = match status {
-            "matched" => "Bet matched.".to_string(),
-            "partially_matched" => format!(
+            PlacementStatus::Matched => "Bet matched.".to_string(),
+            PlacementStatus::PartiallyMatched => format!(
                 "Bet partly matched: {} matched, the rest waits in the book.",
                 Money::from_minor(matched_minor)
             ),
-            _ => "Bet placed, waiting to be matched.".to_string(),
+            PlacementStatus::Unmatched => "Bet placed, waiting to be matched.".to_string(),
         };
         let answer = BetAnswer {
             bet_id,
@@ -336,9 +332,9 @@ impl MarketActor {
                     .line
                     .ok_or_else(|| AppError::field("line", "A fancy bet needs the line."))?;
                 let (posted_line, posted_rate) = if side == Side::Back {
-                    (self.row.line_yes, self.row.rate_yes)
+                    (self.setup.line_yes, self.setup.rate_yes)
                 } else {
-                    (self.row.line_no, self.row.rate_no)
+                    (self.setup.line_no, self.setup.rate_no)
                 };
                 let (Some(posted_line), Some(posted_rate)) = (posted_line, posted_rate) else {
                     return Err(AppError::Conflict("This fancy has no line posted now.".into()));
@@ -346,7 +342,7 @@ impl MarketActor {
                 if posted_line != line || posted_rate != rate {
                     return Err(AppError::Conflict(format!(
                         "Odds changed: {} is now {posted_line} at {posted_rate}.",
-                        request.side.to_uppercase()
+                        request.side.as_str().to_uppercase()
                     )));
                 }
                 let bet = Bet::fancy(
@@ -378,7 +374,7 @@ impl MarketActor {
                 for fill in &outcome.fills {
                     batch.fills.push(FillRow {
                         fill_id: 0,
-                        market_id: self.row.market_id,
+                        market_id: self.setup.market_id,
                         runner_id: runner.0,
                         back_bet_id: bet_of_order(fill.back_order()),
                         back_user_id: fill.back_user().0,
@@ -456,7 +452,7 @@ impl MarketActor {
         let account_deltas: Vec<(i64, i64)> =
             account_deltas.into_iter().filter(|(_, delta)| *delta != 0).collect();
         writer.add_exposures(&account_deltas).await?;
-        writer.store_market_exposures(self.row.market_id, &exposures).await?;
+        writer.store_market_exposures(self.setup.market_id, &exposures).await?;
         Ok(())
     }
 
@@ -466,7 +462,7 @@ impl MarketActor {
         writer: &mut Writer,
         bet: &BetRow,
     ) -> Result<BetAnswer, AppError> {
-        let status = bet_status(bet.matched_minor, bet.stake_minor);
+        let status = PlacementStatus::of(bet.matched_minor, bet.stake_minor);
         let house_rate = self.kind().is_house_banked().then_some(bet.price);
         let price_size_sum = if house_rate.is_some() {
             i128::from(bet.price) * i128::from(bet.matched_minor)
@@ -591,13 +587,15 @@ enum PlannedBet {
     House(Bet, i64),
 }
 
-fn bet_status(matched_minor: i64, stake_minor: i64) -> &'static str {
-    if matched_minor == stake_minor {
-        "matched"
-    } else if matched_minor > 0 {
-        "partially_matched"
-    } else {
-        "unmatched"
+impl PlacementStatus {
+    fn of(matched_minor: i64, stake_minor: i64) -> PlacementStatus {
+        if matched_minor == stake_minor {
+            PlacementStatus::Matched
+        } else if matched_minor > 0 {
+            PlacementStatus::PartiallyMatched
+        } else {
+            PlacementStatus::Unmatched
+        }
     }
 }
 
