@@ -19,12 +19,13 @@ mod open_files;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use backlay_demo::{Demo, DEMO_LOGINS};
 use backlay_server::config::{
     DEFAULT_ADDR, DEFAULT_BODY_TIMEOUT_S, DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S,
     DEFAULT_MAX_CONNECTIONS, DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
 };
 use backlay_server::secret_key::SecretKeySource;
-use backlay_server::{demo, Config, Server};
+use backlay_server::{Config, Server};
 use backlay_store::{url_without_password, Engine, Store};
 use clap::{Args, Parser, Subcommand};
 
@@ -260,9 +261,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let Switches { demo, demo_feed, casino, trust_forwarded_for, secret_key } = args.switches()?;
     let mut config = Config::with_database(args.database.database_url.clone());
     config.addr = args.addr;
-    config.demo = demo;
-    config.demo_feed = demo_feed;
-    config.demo_feed_speed = args.demo_feed_speed;
+    let demo_settings =
+        Demo { seed: demo, feed: demo_feed, feed_speed: args.demo_feed_speed, ..Demo::default() };
     config.casino = casino;
     config.casino_betting_window_ms = i64::from(args.casino_window_seconds) * 1000;
     config.web_dir = args.web_dir.clone();
@@ -275,18 +275,17 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.max_connections = open_files::fit_connections(usize::try_from(args.max_connections)?);
     config.shutdown_grace_ms = args.shutdown_grace_seconds * 1000;
     config.secret_key = secret_key;
-    let feed = config.demo_feed;
-    let server = Server::build(config).await?;
+    let server = Server::build_with(config, demo_settings.start_hooks()).await?;
     let addr = server.local_addr();
     println!("Backlay is running at http://{addr}/  (API: http://{addr}/api, OpenAPI: http://{addr}/api/openapi.json)");
     println!("Database: {}", url_without_password(&args.database.database_url));
     if demo {
         println!("Demo log-ins:");
-        for (user_name, password, role) in demo::DEMO_LOGINS {
+        for (user_name, password, role) in DEMO_LOGINS {
             println!("  {role:<13} {user_name:<8} / {password}");
         }
     }
-    if feed {
+    if demo_feed {
         println!("Demo feed: on (matches played ball by ball, prices moving, results settled; --no-demo-feed to stop it)");
     }
     server.run(shutdown_signal()).await

@@ -26,17 +26,6 @@ pub const DEFAULT_SHUTDOWN_GRACE_S: u64 = 10;
 pub struct Config {
     pub addr: SocketAddr,
     pub database_url: String,
-    /// Seed demo data into an empty database.
-    pub demo: bool,
-    /// With the demo: also markets with the market-maker's liquidity (tests that do not need
-    /// them turn this off to start faster).
-    pub demo_markets: bool,
-    /// Run the demo feed: play the demo's matches and races, keep the market-maker quoting,
-    /// settle what finishes and schedule more (`demo::scheduler`). Needs the demo's `maker`.
-    pub demo_feed: bool,
-    /// How many times faster than the wall clock the demo feed's time runs (1 in the product;
-    /// tests use e.g. 60 to watch a match in seconds).
-    pub demo_feed_speed: u32,
     /// The built web app (`index.html` and its assets).
     pub web_dir: PathBuf,
     pub session_ttl_ms: i64,
@@ -78,10 +67,6 @@ impl std::fmt::Debug for Config {
         f.debug_struct("Config")
             .field("addr", &self.addr)
             .field("database_url", &backlay_store::url_without_password(&self.database_url))
-            .field("demo", &self.demo)
-            .field("demo_markets", &self.demo_markets)
-            .field("demo_feed", &self.demo_feed)
-            .field("demo_feed_speed", &self.demo_feed_speed)
             .field("web_dir", &self.web_dir)
             .field("session_ttl_ms", &self.session_ttl_ms)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
@@ -132,10 +117,6 @@ impl Config {
         Config {
             addr: DEFAULT_ADDR.parse().expect("valid default address"),
             database_url: database_url.into(),
-            demo: false,
-            demo_markets: true,
-            demo_feed: false,
-            demo_feed_speed: 1,
             web_dir: PathBuf::from(DEFAULT_WEB_DIR),
             session_ttl_ms: DEFAULT_SESSION_TTL_MS,
             trust_forwarded_for: false,

@@ -9,7 +9,6 @@ pub mod api;
 pub mod casino;
 pub mod clock;
 pub mod config;
-pub mod demo;
 pub mod engine;
 pub mod error;
 pub mod input;
@@ -107,12 +106,50 @@ pub fn app(state: AppState) -> Router {
     request_log::layer(api::router(state.clone()).merge(provider::routes(state)).merge(web))
 }
 
+/// What the binary adds to a server as it starts (the demo, `backlay_demo`): [`Server::build_with`]
+/// calls these at two points of the start. The product runs with none ([`Server::build`]).
+pub trait StartHooks: Send {
+    /// After the database is migrated, before the engine loads its markets (e.g. seeding an
+    /// empty database with users and matches).
+    fn before_engine(
+        &mut self,
+        store: &Store,
+        passwords: &password::Passwords,
+    ) -> impl std::future::Future<Output = anyhow::Result<()>> + Send;
+
+    /// Once the app's state exists, before it serves (e.g. creating markets through the
+    /// engine, starting a feed). What it answers runs until the server stops, and is dropped
+    /// then.
+    fn after_state(
+        &mut self,
+        state: &AppState,
+    ) -> impl std::future::Future<Output = anyhow::Result<Option<RunsWithServer>>> + Send;
+}
+
+/// Something that runs as long as the server does and stops when dropped.
+pub type RunsWithServer = Box<dyn std::any::Any + Send>;
+
+/// No hooks: the product on its own.
+impl StartHooks for () {
+    async fn before_engine(
+        &mut self,
+        _store: &Store,
+        _passwords: &password::Passwords,
+    ) -> anyhow::Result<()> {
+        Ok(())
+    }
+
+    async fn after_state(&mut self, _state: &AppState) -> anyhow::Result<Option<RunsWithServer>> {
+        Ok(None)
+    }
+}
+
 /// A server bound to an address, ready to run.
 pub struct Server {
     listener: tokio::net::TcpListener,
     router: Router,
-    /// The demo feed, when it runs: it stops when the server does (dropping it stops it).
-    demo_feed: Option<demo::FeedHandle>,
+    /// What the start hooks left running (the demo feed): it stops when the server does.
+    hooked: Option<RunsWithServer>,
     /// The casino's round runner, when it runs (`Config::casino`): it stops with the server.
     casino: Option<casino::CasinoRunner>,
     limits: serve::Limits,
@@ -121,22 +158,28 @@ pub struct Server {
 }
 
 impl Server {
-    /// Connects to the database, migrates it, seeds demo data when asked, and binds the address.
-    pub async fn build(mut config: Config) -> anyhow::Result<Server> {
+    /// Connects to the database, migrates it, and binds the address.
+    pub async fn build(config: Config) -> anyhow::Result<Server> {
+        Server::build_with(config, ()).await
+    }
+
+    /// [`Server::build`], calling `hooks` as it starts.
+    pub async fn build_with(
+        mut config: Config,
+        mut hooks: impl StartHooks,
+    ) -> anyhow::Result<Server> {
         secret_key::check_source(&config.secret_key, &config.database_url)?;
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
         let store =
             secret_key::open_secrets(store, &config.secret_key, &config.database_url).await?;
         let passwords = password::Passwords::for_this_machine();
-        let seeded = config.demo && demo::seed_if_empty(&store, &passwords).await?;
+        hooks.before_engine(&store, &passwords).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
         // The address actually bound (port 0 picks one), for the default public URL.
         config.addr = listener.local_addr()?;
-        let with_markets = config.demo_markets;
-        let with_feed = config.demo_feed;
         let casino_settings = config.casino.then(|| casino::RunnerSettings {
             betting_window_ms: config.casino_betting_window_ms,
             result_pause_ms: config.casino_result_pause_ms,
@@ -149,18 +192,7 @@ impl Server {
             shutdown_grace_ms: config.shutdown_grace_ms,
         };
         let state = AppState::new(store, config, passwords).await?;
-        if seeded && with_markets {
-            let markets = demo::seed_markets(&state)
-                .await
-                .map_err(|e| anyhow::anyhow!("seeding demo markets failed: {e}"))?;
-            if !with_feed {
-                // The market-maker's orders wait out in-play bet delays: post them in the
-                // background. (The feed's market-maker quotes them itself.)
-                tokio::spawn(demo::post_liquidity(state.clone(), markets));
-            }
-            tracing::info!("seeded demo data into the empty database");
-        }
-        let demo_feed = with_feed.then(|| demo::start_feed(state.clone()));
+        let hooked = hooks.after_state(&state).await?;
         let casino = match casino_settings {
             Some(settings) => Some(
                 casino::start(state.store.clone(), settings, state.round_events.clone()).await?,
@@ -168,7 +200,7 @@ impl Server {
             None => None,
         };
         let stopping = state.stopping.clone();
-        Ok(Server { listener, router: app(state), demo_feed, casino, limits, stopping })
+        Ok(Server { listener, router: app(state), hooked, casino, limits, stopping })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -176,15 +208,15 @@ impl Server {
     }
 
     /// Serves until `shutdown` resolves, then ends the live streams, gives the requests in
-    /// flight up to `Config::shutdown_grace_ms` to finish and returns (`serve`); the demo feed
-    /// and the casino runner stop with the server.
+    /// flight up to `Config::shutdown_grace_ms` to finish and returns (`serve`); what the start
+    /// hooks left running and the casino runner stop with the server.
     pub async fn run(
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let Server { listener, router, demo_feed, casino, limits, stopping } = self;
+        let Server { listener, router, hooked, casino, limits, stopping } = self;
         serve::run(listener, router, limits, shutdown, stopping).await;
-        drop(demo_feed);
+        drop(hooked);
         drop(casino);
         Ok(())
     }

@@ -8,6 +8,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use backlay_demo::Demo;
 use backlay_server::secret_key::SecretKeySource;
 use backlay_server::{Config, Server};
 use backlay_store::secrets::Keyring;
@@ -25,6 +26,7 @@ pub struct TestApp {
     pub base: String,
     pub client: reqwest::Client,
     config: Config,
+    demo: Demo,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<()>>,
     _dir: tempfile::TempDir,
@@ -75,6 +77,21 @@ pub async fn spawn_app(db: Db) -> Option<TestApp> {
 
 /// Starts the app with the demo data, after letting the test adjust the configuration.
 pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<TestApp> {
+    spawn_app_with_demo(db, test_demo(), adjust).await
+}
+
+/// The demo the tests start with: its data, without the markets (tests that need them ask)
+/// and without the feed.
+pub fn test_demo() -> Demo {
+    Demo { seed: true, markets: false, ..Demo::default() }
+}
+
+/// Starts the app with this much of the demo, after letting the test adjust the configuration.
+pub async fn spawn_app_with_demo(
+    db: Db,
+    demo: Demo,
+    adjust: impl FnOnce(&mut Config),
+) -> Option<TestApp> {
     let dir = tempfile::tempdir().expect("temp dir");
     let (database_url, postgres_db) = match db {
         Db::Sqlite => (format!("sqlite://{}", dir.path().join("backlay.db").display()), None),
@@ -91,15 +108,14 @@ pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<
             SecretKeySource::File { path: dir.path().join("secret.key"), create: true };
     }
     config.addr = "127.0.0.1:0".parse().unwrap();
-    config.demo = true;
-    config.demo_markets = false;
     config.web_dir = dir.path().join("no-web-build");
     adjust(&mut config);
-    let (base, shutdown, handle) = start(config.clone()).await;
+    let (base, shutdown, handle) = start(config.clone(), demo.clone()).await;
     Some(TestApp {
         base,
         client: reqwest::Client::new(),
         config,
+        demo,
         shutdown: Some(shutdown),
         server: Some(handle),
         _dir: dir,
@@ -109,8 +125,9 @@ pub async fn spawn_app_with(db: Db, adjust: impl FnOnce(&mut Config)) -> Option<
 
 async fn start(
     config: Config,
+    demo: Demo,
 ) -> (String, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
-    let server = Server::build(config).await.expect("server starts");
+    let server = Server::build_with(config, demo.start_hooks()).await.expect("server starts");
     let base = format!("http://{}/api", server.local_addr());
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
@@ -235,7 +252,7 @@ impl TestApp {
             server.abort();
             let _ = server.await;
         }
-        let (base, shutdown, handle) = start(self.config.clone()).await;
+        let (base, shutdown, handle) = start(self.config.clone(), self.demo.clone()).await;
         self.base = base;
         self.shutdown = Some(shutdown);
         self.server = Some(handle);

@@ -7,9 +7,10 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use backlay_demo::Demo;
 use serde_json::{json, Value};
 
-use crate::common::{spawn_app_with, Db, TestApp};
+use crate::common::{spawn_app_with_demo, Db, TestApp};
 
 /// Demo time runs this many times faster than the wall clock: a ball every ~80 ms, a race
 /// meeting's first off about five seconds after start.
@@ -19,13 +20,8 @@ const STEP_WAIT: Duration = Duration::from_secs(40);
 const POLL: Duration = Duration::from_millis(15);
 
 async fn spawn(db: Db) -> Option<TestApp> {
-    spawn_app_with(db, |config| {
-        config.demo = true;
-        config.demo_markets = true;
-        config.demo_feed = true;
-        config.demo_feed_speed = SPEED;
-    })
-    .await
+    let demo = Demo { seed: true, markets: true, feed: true, feed_speed: SPEED };
+    spawn_app_with_demo(db, demo, |_| {}).await
 }
 
 async fn markets(app: &TestApp, token: &str, match_id: i64) -> (Value, Vec<Value>) {

@@ -721,10 +721,10 @@ async fn the_demo_has_markets_with_the_market_makers_liquidity(app: TestApp) {
 mod demo_markets {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn sqlite() {
-        let app =
-            crate::common::spawn_app_with(crate::common::Db::Sqlite, |c| c.demo_markets = true)
-                .await
-                .unwrap();
+        let demo = backlay_demo::Demo { markets: true, ..crate::common::test_demo() };
+        let app = crate::common::spawn_app_with_demo(crate::common::Db::Sqlite, demo, |_| {})
+            .await
+            .unwrap();
         super::the_demo_has_markets_with_the_market_makers_liquidity(app).await;
     }
 }

@@ -25,9 +25,9 @@ use backlay_store::bets::BetRow;
 use tokio::task::JoinSet;
 
 use super::scheduler::DemoClock;
-use crate::engine::PlaceBet;
-use crate::error::AppError;
-use crate::AppState;
+use backlay_server::engine::PlaceBet;
+use backlay_server::error::AppError;
+use backlay_server::AppState;
 
 /// How the maker quotes one kind of market.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

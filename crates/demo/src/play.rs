@@ -30,9 +30,9 @@ use super::simulator::{
     bookmaker_rates, fair_price, fancy_projection, probabilities_of_prices, Cricket, Delivery,
     DemoRng, Football, Race, Tennis,
 };
-use crate::engine::{RatesUpdate, ResultInput};
-use crate::error::AppError;
-use crate::operator;
+use backlay_server::engine::{RatesUpdate, ResultInput};
+use backlay_server::error::AppError;
+use backlay_server::operator;
 
 /// Cricket timing, demo milliseconds: the market is open between balls, suspended while the
 /// ball is bowled, and rests a little longer between overs and innings.

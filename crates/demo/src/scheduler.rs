@@ -1,5 +1,5 @@
 //! The demo feed's scheduler: the one task that keeps the demo alive, started with the server
-//! when `Config::demo_feed` is on and stopped with it.
+//! when [`Demo::feed`](crate::Demo::feed) is on and stopped with it.
 //!
 //! Every [`SCHEDULER_INTERVAL_MS`] of demo time it looks at the demo's fixtures (the matches
 //! and races of [`super::fixtures`]; anything else is left alone) and
@@ -17,7 +17,7 @@
 //! the ledger, the audit log and the live stream see the demo exactly as real operation. A
 //! failed step is logged at warn and the feed carries on.
 //!
-//! Demo time runs `Config::demo_feed_speed` times faster than the wall clock (1 in the
+//! Demo time runs [`Demo::feed_speed`](crate::Demo::feed_speed) times faster than the wall clock (1 in the
 //! product; tests play a whole match in seconds). Fixture times are demo time.
 
 use std::collections::{HashMap, HashSet};
@@ -34,10 +34,10 @@ use super::fixtures::{
 use super::market_maker::MarketMaker;
 use super::play;
 use super::simulator::DemoRng;
-use crate::clock::{iso_utc, now_ms, DISPLAY_OFFSET_MS};
-use crate::error::AppError;
-use crate::operator::{self, Actor, CreateMarket, CreateMatch, OperatorContext};
-use crate::AppState;
+use backlay_server::clock::{iso_utc, now_ms, DISPLAY_OFFSET_MS};
+use backlay_server::error::AppError;
+use backlay_server::operator::{self, Actor, CreateMarket, CreateMatch, OperatorContext};
+use backlay_server::AppState;
 
 /// Demo time between the scheduler's looks at the fixtures.
 pub const SCHEDULER_INTERVAL_MS: i64 = 10_000;
@@ -117,13 +117,14 @@ impl Drop for FeedHandle {
     }
 }
 
-/// Starts the demo feed in the background.
-pub fn start(state: AppState) -> FeedHandle {
-    FeedHandle { task: tokio::spawn(run(state)) }
+/// Starts the demo feed in the background, its time running `speed` times faster than the
+/// wall clock.
+pub fn start(state: AppState, speed: u32) -> FeedHandle {
+    FeedHandle { task: tokio::spawn(run(state, speed)) }
 }
 
-async fn run(state: AppState) {
-    let clock = DemoClock::new(state.config.demo_feed_speed);
+async fn run(state: AppState, speed: u32) {
+    let clock = DemoClock::new(speed);
     let maker_id = match state.store.user_id_by_name("maker").await {
         Ok(Some(id)) => id,
         Ok(None) => {

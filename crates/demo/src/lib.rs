@@ -1,11 +1,13 @@
-//! The demo: data for a new, empty database, and the feed that keeps it alive.
+//! The demo: data for a new, empty database, and the feed that keeps it alive. The product runs
+//! without it; the `backlay` binary wires it into the server ([`Demo`], the server's start
+//! hooks), as do the server's API tests for their data.
 //!
 //! Seeding (this file): the sports of spec §3, series and matches spread over the coming days
 //! (some in play), the demo log-ins with chips, site settings and casino categories, and the
 //! demo's markets. Everything goes through the same operator actions an admin would use, so
 //! the demo's ledger, audit log and users are exactly what real operation produces.
 //!
-//! The feed (`Config::demo_feed`, on by default with the embedded database) plays the demo:
+//! The feed ([`Demo::feed`], on by default with the embedded database) plays the demo:
 //! - [`scheduler`] — the feed's task: turns matches in play at their start, hands them to
 //!   `play`, opens race markets, schedules new matches and race meetings;
 //! - `play` — plays one in-play match through the engine: ball running, rates, fancy lines,
@@ -26,18 +28,79 @@ pub use scheduler::{start as start_feed, FeedHandle};
 use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_core::money::Money;
 use backlay_core::odds::{self, Price};
+use backlay_server::clock::now_ms;
+use backlay_server::engine::RatesUpdate;
+use backlay_server::error::AppError;
+use backlay_server::operator::{
+    self, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext, TransferDirection,
+};
+use backlay_server::password::Passwords;
+use backlay_server::{AppState, RunsWithServer, StartHooks};
 use backlay_store::catalogue::{CasinoSport, Match, MatchFilter};
 use backlay_store::users::{Role, User};
 use backlay_store::Store;
 
-use crate::clock::now_ms;
-use crate::engine::RatesUpdate;
-use crate::error::AppError;
-use crate::operator::{
-    self, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext, TransferDirection,
-};
-use crate::password::Passwords;
-use crate::AppState;
+/// What of the demo a server runs with; [`Demo::start_hooks`] runs it.
+#[derive(Clone, Debug)]
+pub struct Demo {
+    /// Seed demo data into an empty database.
+    pub seed: bool,
+    /// With the seed: also markets with the market-maker's liquidity (tests that do not need
+    /// them turn this off to start faster).
+    pub markets: bool,
+    /// Run the demo feed: play the demo's matches and races, keep the market-maker quoting,
+    /// settle what finishes and schedule more ([`scheduler`]). Needs the demo's `maker`.
+    pub feed: bool,
+    /// How many times faster than the wall clock the demo feed's time runs (1 in the product;
+    /// tests use e.g. 60 to watch a match in seconds).
+    pub feed_speed: u32,
+}
+
+/// Nothing on: no seed, no feed (markets would follow a seed).
+impl Default for Demo {
+    fn default() -> Demo {
+        Demo { seed: false, markets: true, feed: false, feed_speed: 1 }
+    }
+}
+
+impl Demo {
+    /// The server's start hooks that seed an empty database, create the demo's markets and
+    /// start the feed, as this asks.
+    pub fn start_hooks(self) -> DemoStart {
+        DemoStart { demo: self, seeded: false }
+    }
+}
+
+/// [`Demo`] as the server's start hooks.
+#[derive(Debug)]
+pub struct DemoStart {
+    demo: Demo,
+    /// Whether this start seeded the database (set by the first hook).
+    seeded: bool,
+}
+
+impl StartHooks for DemoStart {
+    async fn before_engine(&mut self, store: &Store, passwords: &Passwords) -> anyhow::Result<()> {
+        self.seeded = self.demo.seed && seed_if_empty(store, passwords).await?;
+        Ok(())
+    }
+
+    async fn after_state(&mut self, state: &AppState) -> anyhow::Result<Option<RunsWithServer>> {
+        if self.seeded && self.demo.markets {
+            let markets = seed_markets(state)
+                .await
+                .map_err(|e| anyhow::anyhow!("seeding demo markets failed: {e}"))?;
+            if !self.demo.feed {
+                // The market-maker's orders wait out in-play bet delays: post them in the
+                // background. (The feed's market-maker quotes them itself.)
+                tokio::spawn(post_liquidity(state.clone(), markets));
+            }
+            tracing::info!("seeded demo data into the empty database");
+        }
+        let feed = self.demo.feed.then(|| start_feed(state.clone(), self.demo.feed_speed));
+        Ok(feed.map(|feed| Box::new(feed) as RunsWithServer))
+    }
+}
 
 /// The demo log-ins printed at start: (user name, password, role).
 pub const DEMO_LOGINS: &[(&str, &str, &str)] = &[
@@ -176,7 +239,7 @@ pub async fn seed_if_empty(store: &Store, passwords: &Passwords) -> anyhow::Resu
     Ok(true)
 }
 
-async fn seed(store: &Store, passwords: &Passwords) -> Result<(), crate::error::AppError> {
+async fn seed(store: &Store, passwords: &Passwords) -> Result<(), backlay_server::error::AppError> {
     let console = OperatorContext { store, actor: Actor::Console, client_ip: None };
     let create = |user_name: &'static str,
                   password: &'static str,
@@ -284,7 +347,8 @@ async fn seed(store: &Store, passwords: &Passwords) -> Result<(), crate::error::
         };
         for race in 0..*races {
             let off_ms = base + first_hours * HOUR_MS + race as i64 * RACE_INTERVAL_MS;
-            let off = crate::clock::iso_utc(off_ms + crate::clock::DISPLAY_OFFSET_MS);
+            let off =
+                backlay_server::clock::iso_utc(off_ms + backlay_server::clock::DISPLAY_OFFSET_MS);
             operator::create_match(
                 &console,
                 CreateMatch {
