@@ -2,11 +2,9 @@
 import { apiPost, dataOr } from '../../api/client';
 import type { Schemas } from '../../api/contract';
 
-// The states the server sends as strings; its document names them only as strings so far, so
-// the shapes below narrow those fields to these values.
-export type MarketType = 'match_odds' | 'bookmaker' | 'fancy' | 'win' | 'place' | 'casino';
-export type MarketStatus = 'open' | 'suspended' | 'ball_running' | 'closed' | 'void';
-export type BetSide = 'back' | 'lay' | 'yes' | 'no';
+export type MarketType = Schemas['MarketType'];
+export type MarketStatus = Schemas['MarketStatus'];
+export type BetSide = Schemas['BetSide'];
 
 /** A price and the money at it: decimal odds on exchange markets, the rate (45 = 1.45) on a bookmaker. */
 export type PriceSize = Schemas['PriceSize'];
@@ -14,8 +12,8 @@ export type PriceSize = Schemas['PriceSize'];
 export type RunnerBook = Schemas['RunnerBook'];
 /** A fancy's P&L for the caller over a run range. */
 export type FancyRange = Schemas['FancyRange'];
-export type MarketBook = Omit<Schemas['MarketBook'], 'type' | 'status'> & { type: MarketType; status: MarketStatus };
-export type MatchDetail = Omit<Schemas['MatchDetail'], 'markets'> & { markets: MarketBook[] };
+export type MarketBook = Schemas['MarketBook'];
+export type MatchDetail = Schemas['MatchDetail'];
 
 export const matchDetailKey = (matchId: number) => ['matchDetail', matchId] as const;
 export const openBetsKey = (matchId: number) => ['openBets', matchId] as const;
@@ -34,7 +32,7 @@ export interface PlaceBetInput {
   line?: number;
   /** Exact text, e.g. "250.50". */
   stake: string;
-  persistence: 'lapse' | 'persist';
+  persistence: Schemas['Persistence'];
   client_ref: string;
 }
 
@@ -44,8 +42,8 @@ export async function placeBet(input: PlaceBetInput): Promise<PlaceBetResult | n
   return dataOr(await apiPost<PlaceBetResult>('bet/placeBet', input), null);
 }
 
-export type BetItem = Omit<Schemas['BetItem'], 'side'> & { side: BetSide };
-export type OpenBets = { [List in keyof Schemas['OpenBetsData']]: BetItem[] };
+export type BetItem = Schemas['BetItem'];
+export type OpenBets = Schemas['OpenBetsData'];
 
 export async function getOpenBets(matchId: number): Promise<OpenBets> {
   return dataOr(await apiPost<OpenBets>('bet/openBets', { match_id: matchId }), { matched: [], unmatched: [] });
