@@ -191,11 +191,8 @@ fn parse_amount(text: &str) -> Result<Money, String> {
 }
 
 fn parse_direction(text: &str) -> Result<TransferDirection, String> {
-    match text {
-        "deposit" => Ok(TransferDirection::Deposit),
-        "withdraw" => Ok(TransferDirection::Withdraw),
-        _ => Err(format!("{text:?} is not a direction: use deposit or withdraw")),
-    }
+    // "\"x\" is not a direction: use deposit or withdraw".
+    text.parse().map_err(|err: backlay_core::named::UnknownName| err.to_string())
 }
 
 async fn user_id(store: &Store, name: &str) -> anyhow::Result<i64> {
@@ -236,13 +233,9 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
                 None => None,
             };
             let passwords = backlay_server::password::Passwords::for_this_machine();
-            let user = operator::create_user(
-                &ctx,
-                &passwords,
-                CreateUser { user_name: name, password, role, parent_id, must_change_password },
-            )
-            .await
-            .map_err(fail)?;
+            let request = CreateUser::parse(&name, password, role, parent_id, must_change_password)
+                .map_err(fail)?;
+            let user = operator::create_user(&ctx, &passwords, request).await.map_err(fail)?;
             println!("created {} {} (id {})", user.role.as_str(), user.user_name, user.id);
         }
         AdminCommand::Transfer { user, amount, direction, remark } => {

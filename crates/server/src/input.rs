@@ -11,6 +11,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use backlay_core::money::Money;
+use backlay_core::user::UserName;
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -374,6 +375,11 @@ pub fn text_field(
         checks.fail(field, format!("{label} must be at most {max_chars} characters."));
     }
     value.to_string()
+}
+
+/// A user name field, trimmed: the [`UserName`] it holds, or `None` with the reason recorded.
+pub fn user_name_field(checks: &mut Checks, field: &str, value: &str) -> Option<UserName> {
+    UserName::parse(value.trim()).map_err(|problem| checks.fail(field, problem.to_string())).ok()
 }
 
 /// Most rows one page may hold.

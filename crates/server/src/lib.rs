@@ -24,7 +24,6 @@ pub mod session;
 pub mod settings;
 pub mod throttle;
 pub mod totp;
-pub mod user_name;
 pub mod wallet;
 mod web;
 

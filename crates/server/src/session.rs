@@ -222,7 +222,6 @@ pub struct LoginData {
     pub is_change_password: i64,
     /// -1 when the user has no parent.
     pub parent_id: i64,
-    #[schema(value_type = String, example = "client")]
     pub role: Role,
     /// 1: security auth (a TOTP code at log-in) is on for this user.
     pub security_enabled: i64,

@@ -342,7 +342,7 @@ mod tests {
         totp.secret = Some(SECRET.into());
         totp.pending_secret = Some(SECRET.into());
         let user = NewUser {
-            user_name: "demo",
+            user_name: &"demo".parse().unwrap(),
             password_hash: SECRET,
             role: Role::Client,
             parent_id: None,

@@ -3,6 +3,7 @@
 //! User names are unique ignoring case (`user_name_key` is the lower-cased name). Creating a user
 //! also opens the user's ledger account in the same transaction, so every user can hold chips.
 
+use backlay_core::user::UserName;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
@@ -33,10 +34,11 @@ pub struct User {
 }
 
 /// A user to create. The password arrives already hashed; `Debug` leaves the hash out (it is
-/// what an offline guesser needs).
+/// what an offline guesser needs). The name is a [`UserName`], so every stored name is a valid
+/// one.
 #[derive(Clone)]
 pub struct NewUser<'a> {
-    pub user_name: &'a str,
+    pub user_name: &'a UserName,
     pub password_hash: &'a str,
     pub role: Role,
     pub parent_id: Option<i64>,
@@ -184,8 +186,8 @@ impl Writer {
              is_change_password, dial_code, mobile, created_at_ms) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
         )
-        .bind(new.user_name)
-        .bind(new.user_name.to_lowercase())
+        .bind(new.user_name.as_str())
+        .bind(new.user_name.as_str().to_lowercase())
         .bind(new.password_hash)
         .bind(new.role.as_str())
         .bind(new.parent_id)

@@ -1182,7 +1182,7 @@ export interface components {
             /** Format: int64 */
             request_id: number;
             /** @description Always "approved". */
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
             /** Format: int64 */
             transaction_id: number;
             /** Format: double */
@@ -1272,6 +1272,10 @@ export interface components {
             status: components["schemas"]["BetStatus"];
         };
         /** @enum {string} */
+        BetKind: "sports" | "casino";
+        /** @enum {string} */
+        BetPart: "matched" | "unmatched";
+        /** @enum {string} */
         BetSide: "back" | "lay" | "yes" | "no";
         /** @enum {string} */
         BetStatus: "open" | "matched" | "closed" | "settled" | "void";
@@ -1329,9 +1333,10 @@ export interface components {
             round_id: string;
             /** Format: double */
             stake: number;
-            /** @description open, won, lost, push, half_lost. */
-            status: string;
+            status: components["schemas"]["CasinoBetStatus"];
         };
+        /** @enum {string} */
+        CasinoBetStatus: "open" | "won" | "lost" | "push" | "half_lost";
         CasinoGameItem: {
             /** @description The client's code (`teen20`, `dt6` …). */
             game_code: string;
@@ -1515,10 +1520,8 @@ export interface components {
             selection_name: string | null;
         };
         CurrentBetsRequest: {
-            /** @description matched (default) or unmatched. */
-            status?: string | null;
-            /** @description sports (default) or casino. */
-            type?: string | null;
+            status?: null | components["schemas"]["BetPart"];
+            type?: null | components["schemas"]["BetKind"];
         };
         DebitRequest: {
             /**
@@ -1573,7 +1576,7 @@ export interface components {
                 /** Format: int64 */
                 request_id: number;
                 /** @description Always "approved". */
-                status: string;
+                status: components["schemas"]["PaymentStatus"];
                 /** Format: int64 */
                 transaction_id: number;
                 /** Format: double */
@@ -1801,8 +1804,7 @@ export interface components {
                  * @description -1 when the user has no parent.
                  */
                 parent_id: number;
-                /** @example client */
-                role: string;
+                role: components["schemas"]["Role"];
                 /**
                  * Format: int64
                  * @description 1: security auth (a TOTP code at log-in) is on for this user.
@@ -1962,7 +1964,7 @@ export interface components {
                     /** Format: int64 */
                     id: number;
                     /** @description debit (a stake), credit (a payout) or rollback (a stake returned). */
-                    kind: string;
+                    kind: components["schemas"]["WalletKind"];
                     provider_name: string;
                     /** @description The provider's round. */
                     round_id: string;
@@ -2003,14 +2005,14 @@ export interface components {
                     /** Format: int64 */
                     request_id: number;
                     /** @description pending, processing (an approval is moving the chips), approved or rejected. */
-                    status: string;
+                    status: components["schemas"]["PaymentStatus"];
                     /**
                      * Format: int64
                      * @description The ledger transaction an approval posted.
                      */
                     transaction_id: number | null;
                     /** @description deposit or withdraw. */
-                    type: string;
+                    type: components["schemas"]["PaymentKind"];
                     /** Format: int64 */
                     user_id: number;
                     user_name: string;
@@ -2041,9 +2043,9 @@ export interface components {
                     /** Format: int64 */
                     request_id: number;
                     /** @description pending, approved or rejected. */
-                    status: string;
+                    status: components["schemas"]["PaymentStatus"];
                     /** @description deposit or withdraw. */
-                    type: string;
+                    type: components["schemas"]["PaymentKind"];
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -2150,7 +2152,7 @@ export interface components {
                 /** Format: int64 */
                 request_id: number;
                 /** @description Always "rejected". */
-                status: string;
+                status: components["schemas"]["PaymentStatus"];
             };
             message: string;
             status: boolean;
@@ -2161,7 +2163,7 @@ export interface components {
                 /** Format: int64 */
                 request_id: number;
                 /** @description Always "pending". */
-                status: string;
+                status: components["schemas"]["PaymentStatus"];
             };
             message: string;
             status: boolean;
@@ -2182,8 +2184,7 @@ export interface components {
                 /** @description The sidebar's label ("DT 1 DAY"). */
                 name: string;
                 opened_at: string;
-                /** @description betting, closed, dealt or settled. */
-                phase: string;
+                phase: components["schemas"]["RoundPhase"];
                 /** @description The result recomputed from the seed. */
                 result: Record<string, unknown> | null;
                 round_id: string;
@@ -2243,8 +2244,7 @@ export interface components {
                 /** @description The revealed seed, after the result. */
                 seed: string | null;
                 server_time: string;
-                /** @description betting, closed (bets refused, cards not shown yet), result (dealt), or waiting (no round yet). */
-                status: string;
+                status: components["schemas"]["TableStatus"];
                 title: string;
                 winner: string | null;
             };
@@ -2317,7 +2317,7 @@ export interface components {
                  * @description -1 when the user has no parent.
                  */
                 parent_id: number;
-                role: string;
+                role: components["schemas"]["Role"];
                 /** Format: int64 */
                 user_id: number;
                 user_name: string;
@@ -2616,7 +2616,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             /** @description debit (a stake), credit (a payout) or rollback (a stake returned). */
-            kind: string;
+            kind: components["schemas"]["WalletKind"];
             provider_name: string;
             /** @description The provider's round. */
             round_id: string;
@@ -2654,8 +2654,7 @@ export interface components {
              * @description -1 when the user has no parent.
              */
             parent_id: number;
-            /** @example client */
-            role: string;
+            role: components["schemas"]["Role"];
             /**
              * Format: int64
              * @description 1: security auth (a TOTP code at log-in) is on for this user.
@@ -2830,10 +2829,8 @@ export interface components {
         } & components["schemas"]["PageRequest"];
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_CurrentBetsRequest: {
-            /** @description matched (default) or unmatched. */
-            status?: string | null;
-            /** @description sports (default) or casino. */
-            type?: string | null;
+            status?: null | components["schemas"]["BetPart"];
+            type?: null | components["schemas"]["BetKind"];
         } & components["schemas"]["PageRequest"];
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_ListPaymentsRequest: {
@@ -2861,9 +2858,10 @@ export interface components {
             from_date?: string | null;
             /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
             to_date?: string | null;
-            /** @description all (default), deposit_withdraw, sports or casino. */
-            type?: string | null;
+            type?: null | components["schemas"]["StatementType"];
         } & components["schemas"]["PageRequest"];
+        /** @enum {string} */
+        PaymentKind: "deposit" | "withdraw";
         PaymentRequestRow: {
             /** @description Withdraw: where to pay. */
             account_holder: string | null;
@@ -2882,14 +2880,14 @@ export interface components {
             /** Format: int64 */
             request_id: number;
             /** @description pending, processing (an approval is moving the chips), approved or rejected. */
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
             /**
              * Format: int64
              * @description The ledger transaction an approval posted.
              */
             transaction_id: number | null;
             /** @description deposit or withdraw. */
-            type: string;
+            type: components["schemas"]["PaymentKind"];
             /** Format: int64 */
             user_id: number;
             user_name: string;
@@ -2906,10 +2904,12 @@ export interface components {
             /** Format: int64 */
             request_id: number;
             /** @description pending, approved or rejected. */
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
             /** @description deposit or withdraw. */
-            type: string;
+            type: components["schemas"]["PaymentKind"];
         };
+        /** @enum {string} */
+        PaymentStatus: "pending" | "processing" | "approved" | "rejected";
         /** @enum {string} */
         Persistence: "lapse" | "persist";
         PlaceBetData: {
@@ -3029,13 +3029,13 @@ export interface components {
             /** Format: int64 */
             request_id: number;
             /** @description Always "rejected". */
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
         };
         RequestCreated: {
             /** Format: int64 */
             request_id: number;
             /** @description Always "pending". */
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
         };
         ResultRequest: {
             /** Format: int64 */
@@ -3053,6 +3053,8 @@ export interface components {
              */
             winner_selection_id?: number | null;
         };
+        /** @enum {string} */
+        Role: "admin" | "agent" | "client";
         RollbackRequest: {
             /** @description The debit to undo. */
             debit_tx_id: string;
@@ -3073,8 +3075,7 @@ export interface components {
             /** @description The sidebar's label ("DT 1 DAY"). */
             name: string;
             opened_at: string;
-            /** @description betting, closed, dealt or settled. */
-            phase: string;
+            phase: components["schemas"]["RoundPhase"];
             /** @description The result recomputed from the seed. */
             result: Record<string, unknown> | null;
             round_id: string;
@@ -3093,10 +3094,12 @@ export interface components {
             close_at?: string | null;
             /** @description The game's client code (`dt6`), however the listener named the game. */
             game_code: string;
-            /** @description betting (the round opened), closed, dealt or settled. */
-            phase: string;
+            /** @description Betting (the round opened), closed, dealt or settled. */
+            phase: components["schemas"]["RoundPhase"];
             round_id: string;
         };
+        /** @enum {string} */
+        RoundPhase: "betting" | "closed" | "dealt" | "settled";
         RoundRequest: {
             round_id: string;
         };
@@ -3142,8 +3145,7 @@ export interface components {
             /** @description The revealed seed, after the result. */
             seed: string | null;
             server_time: string;
-            /** @description betting, closed (bets refused, cards not shown yet), result (dealt), or waiting (no round yet). */
-            status: string;
+            status: components["schemas"]["TableStatus"];
             title: string;
             winner: string | null;
         };
@@ -3294,8 +3296,7 @@ export interface components {
             from_date?: string | null;
             /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
             to_date?: string | null;
-            /** @description all (default), deposit_withdraw, sports or casino. */
-            type?: string | null;
+            type?: null | components["schemas"]["StatementType"];
         };
         StatementRow: {
             /**
@@ -3313,6 +3314,8 @@ export interface components {
             kind: string;
             remark: string;
         };
+        /** @enum {string} */
+        StatementType: "all" | "deposit_withdraw" | "sports" | "casino";
         StaticGame: {
             /** @description Crash Games, Live Game Shows, Live, Poker, Virtual or Live Dealer. */
             category: string;
@@ -3335,6 +3338,8 @@ export interface components {
             /** @description open, suspended or ball_running. Suspending lapses LAPSE orders. */
             status: string;
         };
+        /** @enum {string} */
+        TableStatus: "waiting" | "betting" | "closed" | "result";
         TicketData: {
             /** Format: int64 */
             expires_in_s: number;
@@ -3379,7 +3384,7 @@ export interface components {
              * @description -1 when the user has no parent.
              */
             parent_id: number;
-            role: string;
+            role: components["schemas"]["Role"];
             /** Format: int64 */
             user_id: number;
             user_name: string;
@@ -3410,6 +3415,8 @@ export interface components {
             /** Format: int64 */
             market_id: number;
         };
+        /** @enum {string} */
+        WalletKind: "debit" | "credit" | "rollback";
         WithdrawRequest: {
             account_holder?: string;
             /** @description 6 to 20 digits. */

@@ -48,7 +48,6 @@ fn context<'a>(
 pub struct UserSummary {
     pub user_id: i64,
     pub user_name: String,
-    #[schema(value_type = String)]
     pub role: Role,
     /// -1 when the user has no parent.
     pub parent_id: i64,
@@ -96,18 +95,14 @@ async fn create_user(
     ApiJson(body): ApiJson<CreateUserRequest>,
 ) -> ApiResult<UserSummary> {
     let ctx = context(&state, operator, ip);
-    let user = operator::create_user(
-        &ctx,
-        &state.passwords,
-        CreateUser {
-            user_name: body.user_name,
-            password: body.password,
-            role: body.role,
-            parent_id: body.parent_id.map(|p| p.0),
-            must_change_password: true,
-        },
-    )
-    .await?;
+    let request = CreateUser::parse(
+        &body.user_name,
+        body.password,
+        body.role,
+        body.parent_id.map(|p| p.0),
+        true,
+    )?;
+    let user = operator::create_user(&ctx, &state.passwords, request).await?;
     Ok(ok_with(format!("{} created.", user.user_name), UserSummary::from(&user)))
 }
 

@@ -16,13 +16,12 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::clock::now_ms;
 use crate::error::{ok_with, ApiResult, AppError, Envelope};
-use crate::input::{text_field, ApiJson, Checks};
+use crate::input::{text_field, user_name_field, ApiJson, Checks};
 use crate::password::{password_rule_violation, PASSWORD_MAX_CHARS};
 use crate::session::{
     account_locked, start_session, too_many_attempts, Authed, ClientIp, LoginData,
 };
 use crate::throttle::AttemptKeys;
-use crate::user_name::user_name_rule_violation;
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -143,10 +142,7 @@ async fn signup(
         ));
     }
     let mut checks = Checks::default();
-    let user_name = body.user_name.trim().to_string();
-    if let Some(problem) = user_name_rule_violation(&user_name) {
-        checks.fail("user_name", problem);
-    }
+    let user_name = user_name_field(&mut checks, "user_name", &body.user_name);
     if let Some(problem) = password_rule_violation(&body.password) {
         checks.fail("password", problem);
     }
@@ -165,6 +161,7 @@ async fn signup(
         checks.fail("mobile", "Mobile number must be 6 to 15 digits.");
     }
     checks.finish()?;
+    let user_name = user_name.expect("a user name that did not parse failed the checks");
 
     let parent_id = match settings
         .get("default_parent")

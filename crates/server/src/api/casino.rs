@@ -12,7 +12,7 @@ use backlay_casino::fair::verify;
 use backlay_casino::games::GameKind;
 use backlay_casino::market::Odds;
 use backlay_core::money::Money;
-use backlay_store::casino::{CasinoBet, CasinoGame, CasinoRound, RoundPhase};
+use backlay_store::casino::{CasinoBet, CasinoBetStatus, CasinoGame, CasinoRound, RoundPhase};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -176,8 +176,7 @@ pub struct CasinoBetItem {
     /// What came back, stake included (null while the round runs).
     #[schema(value_type = Option<f64>, required = true)]
     pub payout: Option<Money>,
-    /// open, won, lost, push, half_lost.
-    pub status: String,
+    pub status: CasinoBetStatus,
     pub date: String,
 }
 
@@ -197,7 +196,7 @@ fn bet_item(bet: &CasinoBet) -> CasinoBetItem {
         odds: odds_text(bet.odds_hundredths),
         stake: Money::from_minor(bet.stake_minor),
         payout: bet.payout_minor.map(Money::from_minor),
-        status: bet.status.as_str().to_string(),
+        status: bet.status,
         date: iso_utc(bet.created_at_ms),
     }
 }
@@ -207,6 +206,20 @@ pub struct LastResultItem {
     pub round_id: String,
     pub winner: String,
     pub date: String,
+}
+
+backlay_core::named_enum! {
+    /// Where a table is, as its page shows it.
+    pub enum TableStatus as "table status" {
+        /// No round yet.
+        Waiting = "waiting",
+        /// Taking bets.
+        Betting = "betting",
+        /// Bets refused, cards not shown yet.
+        Closed = "closed",
+        /// Dealt: the result is shown.
+        Result = "result",
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -221,8 +234,7 @@ pub struct RoundStateAnswer {
     /// Null until the game's first round opens.
     #[schema(required = true)]
     pub round_id: Option<String>,
-    /// betting, closed (bets refused, cards not shown yet), result (dealt), or waiting (no round yet).
-    pub status: String,
+    pub status: TableStatus,
     /// Whole seconds of betting left (rounded up), 0 once closed.
     pub seconds_left: i64,
     /// Milliseconds of betting left, 0 once closed.
@@ -314,7 +326,7 @@ async fn round_state(
         name: game.name.clone(),
         title: game.title.clone(),
         round_id: None,
-        status: "waiting".into(),
+        status: TableStatus::Waiting,
         seconds_left: 0,
         close_in_ms: 0,
         close_at: None,
@@ -336,11 +348,10 @@ async fn round_state(
     let betting = round.phase == RoundPhase::Betting && now < round.close_at_ms;
     let close_in_ms = if betting { round.close_at_ms - now } else { 0 };
     answer.status = match round.phase {
-        _ if betting => "betting",
-        RoundPhase::Betting | RoundPhase::Closed => "closed",
-        RoundPhase::Dealt | RoundPhase::Settled => "result",
-    }
-    .into();
+        _ if betting => TableStatus::Betting,
+        RoundPhase::Betting | RoundPhase::Closed => TableStatus::Closed,
+        RoundPhase::Dealt | RoundPhase::Settled => TableStatus::Result,
+    };
     answer.seconds_left = (close_in_ms + 999) / 1000;
     answer.close_in_ms = close_in_ms;
     answer.close_at = Some(iso_utc(round.close_at_ms));
@@ -447,7 +458,7 @@ async fn place_bet(
         odds: placed.market.odds.to_string(),
         stake: Money::from_minor(placed.stake_minor),
         payout: None,
-        status: "open".into(),
+        status: CasinoBetStatus::Open,
         date: iso_utc(placed.placed_at_ms),
     };
     Ok(ok_with(
@@ -472,8 +483,7 @@ pub struct RoundDetailAnswer {
     pub title: String,
     /// The rules code the fair stream uses (`backlay casino verify --game`).
     pub game: String,
-    /// betting, closed, dealt or settled.
-    pub phase: String,
+    pub phase: RoundPhase,
     pub commitment: String,
     /// The revealed seed (hex), once dealt; null before.
     #[schema(required = true)]
@@ -516,7 +526,7 @@ async fn round_detail(
         name: game.name,
         title: game.title,
         game: round.kind.clone(),
-        phase: round.phase.as_str().into(),
+        phase: round.phase,
         commitment: round.commitment.clone(),
         seed: None,
         verified: false,

@@ -81,7 +81,7 @@ pub struct WithdrawRequest {
 pub struct RequestCreated {
     pub request_id: i64,
     /// Always "pending".
-    pub status: &'static str,
+    pub status: PaymentStatus,
 }
 
 #[utoipa::path(post, path = "/payment/deposit", tag = "user", request_body = DepositRequest, security(("bearer" = [])),
@@ -104,7 +104,7 @@ async fn deposit(
             .await?;
     Ok(ok_with(
         format!("Deposit request of {amount} sent. Your agent will credit it once the transfer is confirmed."),
-        RequestCreated { request_id, status: PaymentStatus::Pending.as_str() },
+        RequestCreated { request_id, status: PaymentStatus::Pending },
     ))
 }
 
@@ -144,7 +144,7 @@ async fn withdraw(
             .await?;
     Ok(ok_with(
         format!("Withdraw request of {amount} sent. Your agent will pay it out once approved."),
-        RequestCreated { request_id, status: PaymentStatus::Pending.as_str() },
+        RequestCreated { request_id, status: PaymentStatus::Pending },
     ))
 }
 
@@ -243,11 +243,11 @@ pub struct PaymentStatementRow {
     pub request_id: i64,
     /// deposit or withdraw.
     #[serde(rename = "type")]
-    pub kind: &'static str,
+    pub kind: PaymentKind,
     #[schema(value_type = f64)]
     pub amount: Money,
     /// pending, approved or rejected.
-    pub status: &'static str,
+    pub status: PaymentStatus,
     /// A deposit's UTR; for a withdrawal, where it is paid (the account number shortened).
     pub reference: String,
     /// The agent's note on the decision.
@@ -277,9 +277,9 @@ impl From<&PaymentRequest> for PaymentStatementRow {
         };
         PaymentStatementRow {
             request_id: request.id,
-            kind: request.kind().as_str(),
+            kind: request.kind(),
             amount: Money::from_minor(request.amount_minor),
-            status: status.as_str(),
+            status,
             reference,
             remark: request.remark.clone(),
             date: iso_utc(request.created_at_ms),
@@ -333,11 +333,11 @@ pub struct PaymentRequestRow {
     pub user_name: String,
     /// deposit or withdraw.
     #[serde(rename = "type")]
-    pub kind: &'static str,
+    pub kind: PaymentKind,
     #[schema(value_type = f64)]
     pub amount: Money,
     /// pending, processing (an approval is moving the chips), approved or rejected.
-    pub status: &'static str,
+    pub status: PaymentStatus,
     /// Deposit: the UTR to look for in the bank statement.
     #[schema(required = true)]
     pub reference: Option<String>,
@@ -363,7 +363,7 @@ pub struct PaymentRequestRow {
 
 impl From<PaymentRequest> for PaymentRequestRow {
     fn from(request: PaymentRequest) -> PaymentRequestRow {
-        let kind = request.kind().as_str();
+        let kind = request.kind();
         let (reference, account) = match request.details {
             PaymentDetails::Deposit { reference } => (Some(reference), None),
             PaymentDetails::Withdraw(account) => (None, Some(account)),
@@ -380,7 +380,7 @@ impl From<PaymentRequest> for PaymentRequestRow {
             user_name: request.user_name,
             kind,
             amount: Money::from_minor(request.amount_minor),
-            status: request.status.as_str(),
+            status: request.status,
             reference,
             account_holder,
             bank_name,
@@ -451,7 +451,7 @@ pub struct RejectRequest {
 pub struct ApprovedData {
     pub request_id: i64,
     /// Always "approved".
-    pub status: &'static str,
+    pub status: PaymentStatus,
     pub transaction_id: i64,
     #[schema(value_type = f64)]
     pub user_balance: Money,
@@ -463,7 +463,7 @@ pub struct ApprovedData {
 pub struct RejectedData {
     pub request_id: i64,
     /// Always "rejected".
-    pub status: &'static str,
+    pub status: PaymentStatus,
 }
 
 #[utoipa::path(post, path = "/admin/payment/approve", tag = "admin", request_body = ApproveRequest, security(("bearer" = [])),
@@ -491,7 +491,7 @@ async fn approve(
         ),
         ApprovedData {
             request_id: request.id,
-            status: PaymentStatus::Approved.as_str(),
+            status: PaymentStatus::Approved,
             transaction_id: outcome.transaction_id,
             user_balance: outcome.user_balance,
             parent_balance: outcome.parent_balance,
@@ -513,6 +513,6 @@ async fn reject(
     let request = reject_request(&ctx, body.request_id.0, &body.remark).await?;
     Ok(ok_with(
         format!("Request #{} of {} rejected.", request.id, request.user_name),
-        RejectedData { request_id: request.id, status: PaymentStatus::Rejected.as_str() },
+        RejectedData { request_id: request.id, status: PaymentStatus::Rejected },
     ))
 }

@@ -33,7 +33,7 @@ pub struct StatementRequest {
     pub to_date: Option<String>,
     /// all (default), deposit_withdraw, sports or casino.
     #[serde(default, rename = "type")]
-    #[schema(pattern = "^(all|deposit_withdraw|sports|casino)$")]
+    #[schema(value_type = Option<StatementType>)]
     pub statement_type: Option<String>,
 }
 
@@ -51,6 +51,64 @@ pub struct StatementRow {
     pub remark: String,
     /// deposit, withdraw, settlement, mint …
     pub kind: String,
+}
+
+backlay_core::named_enum! {
+    /// Which lines an account statement lists.
+    pub enum StatementType as "statement type" {
+        /// Every line.
+        All = "all",
+        /// Chips from and to the parent.
+        DepositWithdraw = "deposit_withdraw",
+        /// Settled and voided sports markets.
+        Sports = "sports",
+        /// The in-house casino and outside providers' games.
+        Casino = "casino",
+    }
+}
+
+impl StatementType {
+    /// The ledger transaction kinds it lists, comma-separated (empty: every kind).
+    fn ledger_kinds(self) -> &'static str {
+        match self {
+            StatementType::All => "",
+            StatementType::DepositWithdraw => "deposit,withdraw",
+            StatementType::Sports => "settlement,void",
+            StatementType::Casino => "casino,live_casino",
+        }
+    }
+}
+
+backlay_core::named_enum! {
+    /// Which bets currentBets lists.
+    pub enum BetKind as "bet kind" {
+        Sports = "sports",
+        Casino = "casino",
+    }
+}
+
+backlay_core::named_enum! {
+    /// Which part of a live bet currentBets lists.
+    pub enum BetPart as "bet part" {
+        Matched = "matched",
+        Unmatched = "unmatched",
+    }
+}
+
+/// An optional choice of a request, trimmed: `default` when absent or empty, else one of the
+/// enum's names, or the answer `refuse` gives for the text.
+fn choice<T>(
+    text: &Option<String>,
+    default: T,
+    refuse: impl FnOnce(&str) -> AppError,
+) -> Result<T, AppError>
+where
+    T: std::str::FromStr,
+{
+    match text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(default),
+        Some(text) => text.parse().map_err(|_| refuse(text)),
+    }
 }
 
 fn date_bound(
@@ -79,20 +137,13 @@ async fn account_statement(
     if from_ms > to_ms {
         return Err(AppError::field("to_date", "to_date must not be before from_date."));
     }
-    let kinds = match body.statement_type.as_deref().map(str::trim).unwrap_or("all") {
-        "all" | "" => "",
-        "deposit_withdraw" => "deposit,withdraw",
-        "sports" => "settlement,void",
-        "casino" => "casino,live_casino",
-        other => {
-            return Err(AppError::field(
-                "type",
-                format!(
-                    "{other} is not a statement type: use all, deposit_withdraw, sports or casino."
-                ),
-            ))
-        }
-    };
+    let statement_type = choice(&body.statement_type, StatementType::All, |text| {
+        AppError::field(
+            "type",
+            format!("{text} is not a statement type: use all, deposit_withdraw, sports or casino."),
+        )
+    })?;
+    let kinds = statement_type.ledger_kinds();
     let (page, limit, offset) = page.resolve()?;
     let (lines, total) =
         state.store.statement(authed.user.id, from_ms, to_ms, kinds, offset, limit).await?;
@@ -115,11 +166,11 @@ async fn account_statement(
 pub struct CurrentBetsRequest {
     /// sports (default) or casino.
     #[serde(default, rename = "type")]
-    #[schema(pattern = "^(sports|casino)$")]
+    #[schema(value_type = Option<BetKind>)]
     pub bet_type: Option<String>,
     /// matched (default) or unmatched.
     #[serde(default)]
-    #[schema(pattern = "^(matched|unmatched)$")]
+    #[schema(value_type = Option<BetPart>)]
     pub status: Option<String>,
 }
 
@@ -151,25 +202,26 @@ async fn current_bets(
     CurrentUser(authed): CurrentUser,
     Paging { request: body, page }: Paging<CurrentBetsRequest>,
 ) -> ApiResult<Paged<CurrentBetEntry>> {
-    let unmatched = match body.status.as_deref().map(str::trim).unwrap_or("matched") {
-        "matched" | "" => false,
-        "unmatched" => true,
-        other => {
-            return Err(AppError::field("status", format!("{other} is not matched or unmatched.")))
-        }
-    };
+    let part = choice(&body.status, BetPart::Matched, |text| {
+        AppError::field("status", format!("{text} is not matched or unmatched."))
+    })?;
+    let unmatched = part == BetPart::Unmatched;
     let (page, limit, offset) = page.resolve()?;
-    match body.bet_type.as_deref().map(str::trim).unwrap_or("sports") {
-        "sports" | "" => {}
+    let kind = choice(&body.bet_type, BetKind::Sports, |text| {
+        AppError::field("type", format!("{text} is not sports or casino."))
+    })?;
+    match kind {
+        BetKind::Sports => {}
         // Casino bets are taken whole at the posted odds: none is ever unmatched.
-        "casino" if unmatched => return Ok(ok(Paged { rows: Vec::new(), total: 0, page, limit })),
-        "casino" => {
+        BetKind::Casino if unmatched => {
+            return Ok(ok(Paged { rows: Vec::new(), total: 0, page, limit }))
+        }
+        BetKind::Casino => {
             let (bets, total) =
                 super::casino::current_casino_bets(&state, authed.user.id, offset, limit).await?;
             let rows = bets.into_iter().map(CurrentBetEntry::Casino).collect();
             return Ok(ok(Paged { rows, total, page, limit }));
         }
-        other => return Err(AppError::field("type", format!("{other} is not sports or casino."))),
     }
     let (bets, total) = state.store.current_bets(authed.user.id, unmatched, offset, limit).await?;
     let rows = bets
@@ -210,7 +262,7 @@ pub struct LiveCasinoBetRow {
     /// The provider's id for the call.
     pub transaction_id: String,
     /// debit (a stake), credit (a payout) or rollback (a stake returned).
-    pub kind: String,
+    pub kind: WalletKind,
     #[schema(value_type = f64)]
     pub debit: Money,
     #[schema(value_type = f64)]
@@ -245,7 +297,7 @@ fn live_casino_row(line: LiveCasinoLine) -> LiveCasinoBetRow {
         game_code: line.game_code,
         round_id: line.round_ref,
         transaction_id: line.provider_tx_id,
-        kind: line.kind.as_str().to_string(),
+        kind: line.kind,
         debit,
         credit,
         amount,
@@ -269,4 +321,39 @@ async fn live_casino_bets(
     let (lines, total) =
         state.store.live_casino_lines(authed.user.id, from_ms, to_ms, offset, limit).await?;
     Ok(ok(Paged { rows: lines.into_iter().map(live_casino_row).collect(), total, page, limit }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_choice_is_its_default_when_absent_or_blank_and_refused_when_unknown() {
+        let refuse =
+            |text: &str| AppError::field("type", format!("{text} is not sports or casino."));
+        assert_eq!(choice(&None, BetKind::Sports, refuse).unwrap(), BetKind::Sports);
+        assert_eq!(choice(&Some(" ".into()), BetKind::Sports, refuse).unwrap(), BetKind::Sports);
+        assert_eq!(
+            choice(&Some(" casino ".into()), BetKind::Sports, refuse).unwrap(),
+            BetKind::Casino
+        );
+        let Err(AppError::Invalid { errors, .. }) =
+            choice(&Some("Casino".into()), BetKind::Sports, refuse)
+        else {
+            panic!("a name is matched exactly")
+        };
+        assert_eq!(errors["type"], "Casino is not sports or casino.");
+    }
+
+    #[test]
+    fn each_choice_has_one_name() {
+        assert_eq!(StatementType::NAMES, ["all", "deposit_withdraw", "sports", "casino"]);
+        assert_eq!(BetKind::NAMES, ["sports", "casino"]);
+        assert_eq!(BetPart::NAMES, ["matched", "unmatched"]);
+        for statement_type in StatementType::ALL {
+            assert_eq!(statement_type.as_str().parse::<StatementType>(), Ok(*statement_type));
+        }
+        assert_eq!(StatementType::Sports.ledger_kinds(), "settlement,void");
+        assert_eq!(StatementType::All.ledger_kinds(), "");
+    }
 }

@@ -40,8 +40,8 @@ pub struct RoundEvent {
     /// The game's client code (`dt6`), however the listener named the game.
     pub game_code: String,
     pub round_id: String,
-    /// betting (the round opened), closed, dealt or settled.
-    pub phase: String,
+    /// Betting (the round opened), closed, dealt or settled.
+    pub phase: RoundPhase,
     /// When betting closes (RFC 3339): only while the round is betting.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub close_at: Option<String>,
@@ -64,7 +64,7 @@ impl RoundNews {
         let event = RoundEvent {
             game_code: game_code.to_string(),
             round_id: round.round_id.clone(),
-            phase: phase.as_str().to_string(),
+            phase,
             close_at: (phase == RoundPhase::Betting).then(|| iso_utc(round.close_at_ms)),
         };
         RoundNews {

@@ -2,6 +2,7 @@
 //! issuing new chips ([`mint`]), locking, and exposure limits.
 
 use backlay_core::money::Money;
+use backlay_core::user::UserName;
 use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
 use backlay_store::users::{NewUser, Role, User};
 use backlay_store::{StoreError, Writer};
@@ -9,14 +10,15 @@ use backlay_store::{StoreError, Writer};
 use super::{Actor, OperatorContext};
 use crate::clock::now_ms;
 use crate::error::{AppError, OrNotFound};
-use crate::input::Checks;
+use crate::input::{user_name_field, Checks};
 use crate::password::{password_rule_violation, Passwords};
-use crate::user_name::user_name_rule_violation;
 
-/// A user to create. `Debug` leaves the password out.
+/// A user to create, parsed where the request comes in ([`CreateUser::parse`]). `Debug`
+/// leaves the password out.
 #[derive(Clone)]
 pub struct CreateUser {
-    pub user_name: String,
+    pub user_name: UserName,
+    /// Keeps the password rule.
     pub password: String,
     pub role: Role,
     /// Parent; defaults to the acting admin or agent. Ignored for an agent actor (always self).
@@ -37,6 +39,32 @@ impl std::fmt::Debug for CreateUser {
     }
 }
 
+impl CreateUser {
+    /// A user an operator or the console asks for: the name (trimmed) must be a user name and
+    /// the password keep the rule, both reported at once when they do not.
+    pub fn parse(
+        user_name: &str,
+        password: String,
+        role: Role,
+        parent_id: Option<i64>,
+        must_change_password: bool,
+    ) -> Result<CreateUser, AppError> {
+        let mut checks = Checks::default();
+        let user_name = user_name_field(&mut checks, "user_name", user_name);
+        if let Some(problem) = password_rule_violation(&password) {
+            checks.fail("password", problem);
+        }
+        checks.finish()?;
+        Ok(CreateUser {
+            user_name: user_name.expect("a user name that did not parse failed the checks"),
+            password,
+            role,
+            parent_id,
+            must_change_password,
+        })
+    }
+}
+
 /// Creates a user; the password is hashed by the caller's bounded hasher (the server's, or the
 /// console's own).
 pub async fn create_user(
@@ -44,16 +72,7 @@ pub async fn create_user(
     passwords: &Passwords,
     request: CreateUser,
 ) -> Result<User, AppError> {
-    let mut checks = Checks::default();
-    let user_name = request.user_name.trim().to_string();
-    if let Some(problem) = user_name_rule_violation(&user_name) {
-        checks.fail("user_name", problem);
-    }
-    if let Some(problem) = password_rule_violation(&request.password) {
-        checks.fail("password", problem);
-    }
-    checks.finish()?;
-
+    let user_name = request.user_name;
     let parent_id = match (&ctx.actor, request.role) {
         (Actor::User(actor), Role::Client) if actor.role == Role::Agent => Some(actor.id),
         (Actor::User(actor), _) if actor.role == Role::Agent => {
@@ -120,13 +139,14 @@ pub async fn create_user(
     Ok(user)
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum TransferDirection {
-    /// Parent → child.
-    Deposit,
-    /// Child → parent.
-    Withdraw,
+backlay_core::named_enum! {
+    /// Which way chips move between a user and their parent.
+    pub enum TransferDirection as "direction" {
+        /// Parent → child.
+        Deposit = "deposit",
+        /// Child → parent.
+        Withdraw = "withdraw",
+    }
 }
 
 /// The balances after a transfer.
@@ -381,13 +401,41 @@ pub async fn set_exposure_limit(
 
 #[cfg(test)]
 mod tests {
-    use super::CreateUser;
+    use super::{CreateUser, TransferDirection};
+    use crate::error::AppError;
     use backlay_store::users::Role;
+
+    #[test]
+    fn a_direction_reads_as_serde_derived_it() {
+        for direction in TransferDirection::ALL {
+            let json = format!("\"{direction}\"");
+            assert_eq!(serde_json::from_str::<TransferDirection>(&json).unwrap(), *direction);
+        }
+        let err = serde_json::from_str::<TransferDirection>("\"sideways\"").unwrap_err();
+        assert_eq!(err.to_string(), "unknown variant `sideways`, expected `deposit` or `withdraw`");
+        assert_eq!(
+            "up".parse::<TransferDirection>().unwrap_err().to_string(),
+            r#""up" is not a direction: use deposit or withdraw"#
+        );
+    }
+
+    #[test]
+    fn a_user_to_create_is_parsed_with_every_problem_named() {
+        let user = CreateUser::parse(" ravi_22 ", "First@123".into(), Role::Client, None, true);
+        assert_eq!(user.unwrap().user_name.as_str(), "ravi_22");
+        let Err(AppError::Invalid { errors, .. }) =
+            CreateUser::parse("1 bad", "short".into(), Role::Client, None, true)
+        else {
+            panic!("a bad name and a weak password are refused")
+        };
+        assert_eq!(errors["user_name"], "User name may contain only letters, digits and _.");
+        assert!(errors["password"].contains("at least 8"), "{errors:?}");
+    }
 
     #[test]
     fn debug_leaves_the_password_out() {
         let user = CreateUser {
-            user_name: "demo".into(),
+            user_name: "demo".parse().unwrap(),
             password: "s3cret-pass".into(),
             role: Role::Client,
             parent_id: None,

@@ -478,7 +478,7 @@ async fn expired_and_used_up_challenges_are_not_live() {
     let user_id = writer
         .insert_user(
             &NewUser {
-                user_name: "otp_user",
+                user_name: &"otp_user".parse().unwrap(),
                 password_hash: "x",
                 role: Role::Client,
                 parent_id: None,

@@ -609,3 +609,17 @@ fn average_price(matched_minor: i64, price_size_sum: i128, house_rate: Option<i6
         None => Some((price_size_sum as f64 / matched_minor as f64).round() / 100.0),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_placement_status_says_how_much_matched() {
+        assert_eq!(PlacementStatus::of(10_00, 10_00), PlacementStatus::Matched);
+        assert_eq!(PlacementStatus::of(4_00, 10_00), PlacementStatus::PartiallyMatched);
+        assert_eq!(PlacementStatus::of(0, 10_00), PlacementStatus::Unmatched);
+        assert_eq!(PlacementStatus::NAMES, ["matched", "partially_matched", "unmatched"]);
+        assert!("partly_matched".parse::<PlacementStatus>().is_err());
+    }
+}
