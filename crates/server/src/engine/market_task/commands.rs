@@ -1,0 +1,195 @@
+//! The operator's commands on a running market and a user's cancel: status, in play, posted
+//! rates and lines, and the lapses they cause, each written in step with memory.
+
+use std::collections::{BTreeSet, HashMap};
+
+use backlay_core::exchange::{MarketKind, MarketStatus, RestingOrder};
+use backlay_core::money::Money;
+
+use super::{
+    bet_of_order, market_closed, market_error, not_a_status_to_set, order_of_bet, CancelAnswer,
+    MarketActor, RatesUpdate,
+};
+use crate::error::AppError;
+
+impl MarketActor {
+    pub(super) async fn cancel(
+        &mut self,
+        user_id: i64,
+        bet_id: i64,
+        size: Option<Money>,
+    ) -> Result<CancelAnswer, AppError> {
+        let not_found =
+            || AppError::NotFound(format!("You have no unmatched bet {bet_id} in this market."));
+        if self.kind().is_house_banked() {
+            return Err(AppError::Conflict(
+                "Bookmaker and fancy bets are matched at once and cannot be cancelled.".into(),
+            ));
+        }
+        if let Some(size) = size {
+            if !size.is_positive() {
+                return Err(AppError::field("size", "The size to cancel must be more than 0."));
+            }
+        }
+        let order_id = order_of_bet(bet_id);
+        let (runner, resting) = self
+            .market
+            .spec()
+            .runners()
+            .iter()
+            .find_map(|r| self.market.book(*r).and_then(|b| b.order(order_id)).map(|o| (*r, o)))
+            .ok_or_else(not_found)?;
+        if resting.user_id.0 != user_id {
+            return Err(not_found());
+        }
+        let cancelled =
+            self.market.cancel(runner, order_id, size.map(Money::minor)).map_err(market_error)?;
+        let remaining = resting.remaining_minor - cancelled;
+        let result: Result<HashMap<i64, i64>, AppError> = async {
+            let mut writer = self.store.begin_write().await?;
+            writer.record_unmatched_removal(bet_id, cancelled, false).await?;
+            let mut pending = HashMap::new();
+            self.sync_exposures(&mut writer, &BTreeSet::from([user_id]), &mut pending).await?;
+            writer.commit().await?;
+            Ok(pending)
+        }
+        .await;
+        match result {
+            Ok(pending) => {
+                self.stored_exposure.extend(pending);
+                Ok(CancelAnswer {
+                    bet_id,
+                    cancelled: Money::from_minor(cancelled),
+                    remaining: Money::from_minor(remaining),
+                })
+            }
+            Err(err) => {
+                self.reload().await;
+                Err(err)
+            }
+        }
+    }
+
+    /// Sets the status; answers the users whose LAPSE orders lapsed.
+    pub(super) async fn set_status(
+        &mut self,
+        status: MarketStatus,
+    ) -> Result<BTreeSet<i64>, AppError> {
+        let lapsed = match status {
+            MarketStatus::Open => {
+                self.market.reopen().map_err(market_error)?;
+                Vec::new()
+            }
+            // Counted by `Engine::set_status` when the command arrived.
+            MarketStatus::Suspended => self.market.suspend().map_err(market_error)?,
+            MarketStatus::BallRunning => {
+                self.market.suspend_ball_running().map_err(market_error)?
+            }
+            MarketStatus::Closed | MarketStatus::Void => {
+                return Err(not_a_status_to_set(status.as_str()))
+            }
+        };
+        self.store_lapses(&lapsed, Some(status)).await
+    }
+
+    /// The match went in play (or back): at the off every unmatched LAPSE order lapses and
+    /// the market's bet delay starts to apply. Answers the users whose LAPSE orders lapsed.
+    pub(super) async fn set_in_play(&mut self, in_play: bool) -> Result<BTreeSet<i64>, AppError> {
+        if in_play == self.in_play {
+            return Ok(BTreeSet::new());
+        }
+        let lapsed = if in_play { self.market.lapse_orders() } else { Vec::new() };
+        let lapsed_users = self.store_lapses(&lapsed, None).await?;
+        self.in_play = in_play;
+        Ok(lapsed_users)
+    }
+
+    /// Stores orders lapsed in memory (and the market's new status, if any) with their users'
+    /// lower exposure, in one transaction. Answers the users whose orders lapsed; on a failure
+    /// the market is reloaded from what is stored.
+    async fn store_lapses(
+        &mut self,
+        lapsed: &[RestingOrder],
+        status: Option<MarketStatus>,
+    ) -> Result<BTreeSet<i64>, AppError> {
+        let result: Result<HashMap<i64, i64>, AppError> = async {
+            let mut writer = self.store.begin_write().await?;
+            if let Some(status) = status {
+                if !writer.set_market_status(self.setup.market_id, status).await? {
+                    return Err(market_closed());
+                }
+            }
+            let mut touched = BTreeSet::new();
+            for order in lapsed {
+                writer
+                    .record_unmatched_removal(
+                        bet_of_order(order.order_id),
+                        order.remaining_minor,
+                        true,
+                    )
+                    .await?;
+                touched.insert(order.user_id.0);
+            }
+            let mut pending = HashMap::new();
+            self.sync_exposures(&mut writer, &touched, &mut pending).await?;
+            writer.commit().await?;
+            Ok(pending)
+        }
+        .await;
+        match result {
+            Ok(pending) => {
+                let users = pending.keys().copied().collect();
+                self.stored_exposure.extend(pending);
+                Ok(users)
+            }
+            Err(err) => {
+                self.reload().await;
+                Err(err)
+            }
+        }
+    }
+
+    pub(super) async fn set_rates(&mut self, rates: RatesUpdate) -> Result<(), AppError> {
+        let mut writer = self.store.begin_write().await?;
+        match (&rates, self.kind()) {
+            (RatesUpdate::Bookmaker(runners), MarketKind::Bookmaker) => {
+                for (runner_id, back, lay) in runners {
+                    if !self.setup.runners.iter().any(|r| r.runner_id == *runner_id) {
+                        return Err(AppError::NotFound(format!(
+                            "Runner {runner_id} is not in this market."
+                        )));
+                    }
+                    writer.set_runner_rates(*runner_id, *back, *lay).await?;
+                }
+            }
+            (RatesUpdate::Fancy { line_no, rate_no, line_yes, rate_yes }, MarketKind::Fancy) => {
+                writer
+                    .set_fancy_rates(self.setup.market_id, *line_no, *rate_no, *line_yes, *rate_yes)
+                    .await?;
+            }
+            _ => {
+                return Err(AppError::Conflict("Those rates do not fit this market's type.".into()))
+            }
+        }
+        writer.commit().await?;
+        match rates {
+            RatesUpdate::Bookmaker(runners) => {
+                for (runner_id, back, lay) in runners {
+                    if let Some(runner) =
+                        self.setup.runners.iter_mut().find(|r| r.runner_id == runner_id)
+                    {
+                        runner.back_rate = back;
+                        runner.lay_rate = lay;
+                    }
+                }
+            }
+            RatesUpdate::Fancy { line_no, rate_no, line_yes, rate_yes } => {
+                self.setup.line_no = Some(line_no);
+                self.setup.rate_no = Some(rate_no);
+                self.setup.line_yes = Some(line_yes);
+                self.setup.rate_yes = Some(rate_yes);
+            }
+        }
+        Ok(())
+    }
+}

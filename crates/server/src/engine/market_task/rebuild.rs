@@ -1,0 +1,139 @@
+//! Rebuilding a market at start (and after a failed write) from what was committed: its
+//! stored bets, fills as matched bets, unmatched orders back into their books oldest first.
+
+use std::collections::VecDeque;
+
+use backlay_core::exchange::{
+    Bet, Market, MarketError, MarketKind, MarketSpec, NewOrder, RunnerId, Side, UserId,
+};
+use backlay_core::odds::Price;
+use backlay_store::bets::BetRow;
+use backlay_store::Store;
+use std::sync::Arc;
+use tokio::sync::broadcast;
+
+use super::{market_error, order_of_bet, MarketActor, Suspensions};
+use crate::engine::{EngineStats, MarketChange};
+use crate::error::AppError;
+
+/// The stored matched bet of one side of a fill, or of a house bet.
+pub(super) fn matched_bet(kind: MarketKind, bet: &BetRow) -> Result<Bet, AppError> {
+    let side = bet.side.side();
+    let rate = u32::try_from(bet.price).unwrap_or(0);
+    let made = match kind {
+        MarketKind::Fancy => Bet::fancy(
+            u32::try_from(bet.line.unwrap_or(0)).unwrap_or(0),
+            side,
+            rate,
+            bet.matched_minor,
+        ),
+        _ => Bet::bookmaker(RunnerId(bet.runner_id.unwrap_or(0)), side, rate, bet.matched_minor),
+    };
+    made.map_err(|e| {
+        AppError::Internal(anyhow::anyhow!("stored bet {} is invalid: {e}", bet.bet_id))
+    })
+}
+
+impl MarketActor {
+    pub(crate) async fn load(
+        store: Store,
+        market_id: i64,
+        stats: Arc<EngineStats>,
+        changes: broadcast::Sender<MarketChange>,
+        suspensions: Arc<Suspensions>,
+    ) -> Result<MarketActor, AppError> {
+        let row = store.market(market_id).await?;
+        let setup = row.setup;
+        let kind = setup.market_type.kind(u32::try_from(setup.winners).unwrap_or(1));
+        let runners = if kind == MarketKind::Fancy {
+            Vec::new()
+        } else {
+            setup.runners.iter().map(|r| RunnerId(r.runner_id)).collect()
+        };
+        let spec = MarketSpec::new(kind, runners, u32::try_from(setup.commission_bp).unwrap_or(0))
+            .map_err(market_error)?;
+        let mut market = Market::new(spec);
+        // Nothing lapses here: lapses were stored when they happened.
+        market.restore_status(row.status);
+        let internal = |e: MarketError| {
+            AppError::Internal(anyhow::anyhow!("rebuilding market {market_id}: {e}"))
+        };
+        for fill in store.fills_of_market(market_id).await? {
+            let price =
+                Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0)).map_err(|e| {
+                    AppError::Internal(anyhow::anyhow!(
+                        "fill {} has price {}: {e}",
+                        fill.fill_id,
+                        fill.price
+                    ))
+                })?;
+            for (user, side) in [(fill.back_user_id, Side::Back), (fill.lay_user_id, Side::Lay)] {
+                let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
+                    .map_err(|e| {
+                        AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id))
+                    })?;
+                market.restore_matched(UserId(user), &bet).map_err(internal)?;
+            }
+        }
+        for bet in store.bets_of_market(market_id).await? {
+            if kind.is_house_banked() {
+                if bet.matched_minor > 0 && bet.status.is_live() {
+                    market
+                        .restore_matched(UserId(bet.user_id), &matched_bet(kind, &bet)?)
+                        .map_err(internal)?;
+                }
+            } else if bet.remaining_minor > 0 {
+                let price = Price::from_hundredths(u32::try_from(bet.price).unwrap_or(0))
+                    .map_err(|e| AppError::Internal(anyhow::anyhow!("bet {}: {e}", bet.bet_id)))?;
+                let order = NewOrder::new(
+                    order_of_bet(bet.bet_id),
+                    UserId(bet.user_id),
+                    bet.side.side(),
+                    price,
+                    bet.remaining_minor,
+                )
+                .with_persistence(bet.persistence);
+                market
+                    .restore_order(RunnerId(bet.runner_id.unwrap_or(0)), &order)
+                    .map_err(internal)?;
+            }
+        }
+        let stored_exposure = store.exposures_of_market(market_id).await?.into_iter().collect();
+        let the_match = store.match_by_id(setup.match_id).await?;
+        Ok(MarketActor {
+            store,
+            match_name: the_match.name,
+            in_play: the_match.in_play,
+            setup,
+            market,
+            stored_exposure,
+            suspensions,
+            spare_bet_ids: VecDeque::new(),
+            stats,
+            changes,
+        })
+    }
+
+    pub(super) async fn reload(&mut self) {
+        let suspensions = self.suspensions.clone();
+        match MarketActor::load(
+            self.store.clone(),
+            self.setup.market_id,
+            self.stats.clone(),
+            self.changes.clone(),
+            suspensions,
+        )
+        .await
+        {
+            Ok(fresh) => {
+                *self = fresh;
+                // A reload may have lost track of a suspension: count one, so bets in their
+                // delay are refused rather than placed on a market we are unsure of.
+                self.suspensions.count_one();
+            }
+            Err(err) => {
+                tracing::error!(market_id = self.setup.market_id, "reloading market failed: {err}")
+            }
+        }
+    }
+}

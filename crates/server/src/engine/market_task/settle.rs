@@ -1,0 +1,197 @@
+//! Settling or voiding a market once: the positions in memory give each user's P&L and the
+//! ledger posting, checked against the P&Ls of the stored bets before anything is written.
+
+use std::collections::BTreeMap;
+
+use backlay_core::exchange::{Bet, MarketResult, MarketStatus, RunnerId, Settlement, Side};
+use backlay_core::money::Money;
+use backlay_core::odds::Price;
+use backlay_store::bets::BetStatus;
+use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
+
+use super::rebuild::matched_bet;
+use super::{market_closed, market_error, MarketActor, ResultInput};
+use crate::clock::now_ms;
+use crate::error::AppError;
+
+impl MarketActor {
+    pub(super) async fn settle(&mut self, input: ResultInput) -> Result<String, AppError> {
+        let (result, result_runner_id, result_value) = match input {
+            ResultInput::Winner(id) => (MarketResult::Winner(RunnerId(id)), Some(id), None),
+            ResultInput::Placed(ids) => (
+                MarketResult::Placed(ids.iter().copied().map(RunnerId).collect()),
+                ids.first().copied(),
+                None,
+            ),
+            ResultInput::Fancy(value) => {
+                let runs = u32::try_from(value).map_err(|_| {
+                    AppError::field("result", "A fancy result is a whole number ≥ 0.")
+                })?;
+                (MarketResult::Fancy(runs), None, Some(value))
+            }
+            ResultInput::Void => (MarketResult::Void, None, None),
+        };
+        // Each bet's own P&L, from what is stored (this task is the market's only writer).
+        let bet_pnls = self.bet_pnls(&result).await?;
+        let settled = self.market.settle(&result).map_err(market_error)?;
+        // Closed or void, as the exchange market now says.
+        let status = self.market.status();
+        let void = status == MarketStatus::Void;
+        let outcome: Result<String, AppError> = async {
+            let mut writer = self.store.begin_write().await?;
+            if !writer
+                .record_market_result(
+                    self.setup.market_id,
+                    status,
+                    result_runner_id,
+                    result_value,
+                    now_ms(),
+                )
+                .await?
+            {
+                return Err(market_closed());
+            }
+            // Exposure first: what a loser pays comes out of what was reserved for it.
+            for (user, stored) in &self.stored_exposure {
+                writer.set_exposure(*user, self.setup.market_id, *stored, 0).await?;
+            }
+            let label = format!("{} / {}", self.match_name, self.setup.name);
+            let mut postings = Vec::new();
+            for user in &settled.settlement.users {
+                let net = user.net_minor();
+                if net != 0 {
+                    let account_id = writer.account_of_user(user.user_id.0).await?;
+                    let description = if user.commission_minor > 0 {
+                        format!(
+                            "{label}: won {} (commission {})",
+                            Money::from_minor(user.pnl_minor),
+                            Money::from_minor(user.commission_minor)
+                        )
+                    } else if net > 0 {
+                        format!("{label}: won")
+                    } else {
+                        format!("{label}: lost")
+                    };
+                    postings.push(Posting { account_id, amount_minor: net, description });
+                }
+            }
+            if settled.settlement.house_pnl_minor != 0 {
+                let house = writer.system_account(SystemAccount::House).await?;
+                postings.push(Posting {
+                    account_id: house,
+                    amount_minor: settled.settlement.house_pnl_minor,
+                    description: label.clone(),
+                });
+            }
+            if settled.settlement.commission_total_minor != 0 {
+                let commission = writer.system_account(SystemAccount::Commission).await?;
+                postings.push(Posting {
+                    account_id: commission,
+                    amount_minor: settled.settlement.commission_total_minor,
+                    description: format!("{label}: commission"),
+                });
+            }
+            if !postings.is_empty() {
+                writer
+                    .post(
+                        NewTransaction {
+                            kind: if void { "void" } else { "settlement" },
+                            actor_user_id: None,
+                            remark: label.clone(),
+                            postings,
+                        },
+                        now_ms(),
+                    )
+                    .await?;
+            }
+            check_bet_pnls(self.setup.market_id, &bet_pnls, &settled.settlement)?;
+            writer
+                .close_market_bets(
+                    self.setup.market_id,
+                    if void { BetStatus::Void } else { BetStatus::Settled },
+                )
+                .await?;
+            let pnls: Vec<(i64, i64)> =
+                bet_pnls.iter().map(|(bet_id, _, pnl)| (*bet_id, *pnl)).collect();
+            writer.set_bet_pnls(self.setup.market_id, &pnls).await?;
+            writer.commit().await?;
+            Ok(if void {
+                format!("{label} is void: every bet is off.")
+            } else {
+                format!("{label} is settled.")
+            })
+        }
+        .await;
+        if outcome.is_err() {
+            self.reload().await;
+        }
+        outcome
+    }
+
+    /// Every matched bet's P&L under `result` as (bet id, user id, P&L), from the stored fills
+    /// (exchange markets: a bet's P&L is the sum over its fills) or the stored house bets.
+    async fn bet_pnls(&self, result: &MarketResult) -> Result<Vec<(i64, i64, i64)>, AppError> {
+        let kind = self.kind();
+        let mut pnls: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
+        if kind.is_house_banked() {
+            for bet in self.store.bets_of_market(self.setup.market_id).await? {
+                if bet.matched_minor > 0 && bet.status.is_live() {
+                    let pnl = result.bet_pnl_minor(&matched_bet(kind, &bet)?);
+                    pnls.insert(bet.bet_id, (bet.user_id, pnl));
+                }
+            }
+        } else {
+            for fill in self.store.fills_of_market(self.setup.market_id).await? {
+                let price = Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0))
+                    .map_err(|e| {
+                        AppError::Internal(anyhow::anyhow!(
+                            "fill {} has price {}: {e}",
+                            fill.fill_id,
+                            fill.price
+                        ))
+                    })?;
+                for (bet_id, user_id, side) in [
+                    (fill.back_bet_id, fill.back_user_id, Side::Back),
+                    (fill.lay_bet_id, fill.lay_user_id, Side::Lay),
+                ] {
+                    let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
+                        .map_err(|e| {
+                            AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id))
+                        })?;
+                    pnls.entry(bet_id).or_insert((user_id, 0)).1 += result.bet_pnl_minor(&bet);
+                }
+            }
+        }
+        Ok(pnls.into_iter().map(|(bet_id, (user_id, pnl))| (bet_id, user_id, pnl)).collect())
+    }
+}
+
+/// The bets' P&Ls must add up, per user, to the settlement posted to the ledger: the two are
+/// computed apart (from the stored bets, and from the positions in memory), so a difference is
+/// a bug, and the settlement is refused rather than stored with bets that disagree with it.
+fn check_bet_pnls(
+    market_id: i64,
+    bet_pnls: &[(i64, i64, i64)],
+    settlement: &Settlement,
+) -> Result<(), AppError> {
+    let mut per_user: BTreeMap<i64, i64> = BTreeMap::new();
+    for (_, user_id, pnl) in bet_pnls {
+        *per_user.entry(*user_id).or_default() += pnl;
+    }
+    for user in &settlement.users {
+        let of_bets = per_user.remove(&user.user_id.0).unwrap_or(0);
+        if of_bets != user.pnl_minor {
+            return Err(AppError::Internal(anyhow::anyhow!(
+                "market {market_id}: user {}'s bets add up to {of_bets} but the settlement says {}",
+                user.user_id.0,
+                user.pnl_minor
+            )));
+        }
+    }
+    if let Some((user_id, pnl)) = per_user.into_iter().find(|(_, pnl)| *pnl != 0) {
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "market {market_id}: user {user_id}'s bets add up to {pnl} with no settlement"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,112 @@
+//! What goes in and out of a market's task: a placement and its answer, a cancel's answer,
+//! the operator's new prices and results, and the market as the page shows it.
+
+use backlay_core::exchange::{BetSide, MarketStatus, Persistence};
+use backlay_core::money::Money;
+use backlay_core::odds::Price;
+use backlay_store::markets::MarketSetup;
+
+/// A placement as the API parsed it; the task checks it against the market.
+#[derive(Clone, Debug)]
+pub struct PlaceBet {
+    pub user_id: i64,
+    pub market_id: i64,
+    pub selection_id: Option<i64>,
+    /// As the bettor named it; the market checks the name fits it (yes/no on a fancy).
+    pub side: BetSide,
+    /// The price exactly as sent: odds ("2.50") on exchange markets, the rate ("45") on
+    /// bookmaker and fancy markets.
+    pub price_text: String,
+    pub line: Option<i64>,
+    pub stake: Money,
+    pub persistence: Persistence,
+    pub client_ref: Option<String>,
+    /// Fingerprint of the request body, to tell a repeat from a different bet with the same
+    /// `client_ref`.
+    pub request_hash: String,
+}
+
+/// A bet on its way through the market's task.
+#[derive(Clone, Debug)]
+pub(crate) struct Placement {
+    pub bet: PlaceBet,
+    /// The market's [`Suspensions`] count when the bet arrived.
+    pub(super) suspensions_at_arrival: u64,
+    /// The bet waited out the in-play bet delay: it is placed only if no suspension or result
+    /// arrived since it did.
+    pub(super) waited: bool,
+}
+
+impl Placement {
+    pub(crate) fn arriving(bet: PlaceBet, suspensions_at_arrival: u64) -> Placement {
+        Placement { bet, suspensions_at_arrival, waited: false }
+    }
+}
+
+backlay_core::named_enum! {
+    /// How much of a bet matched when it was placed.
+    pub enum PlacementStatus as "placement status" {
+        /// All of it.
+        Matched = "matched",
+        /// Some of it; the rest waits in the book.
+        PartiallyMatched = "partially_matched",
+        /// None of it yet.
+        Unmatched = "unmatched",
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BetAnswer {
+    pub bet_id: i64,
+    pub status: PlacementStatus,
+    pub size_matched: Money,
+    /// Average matched price (odds, or the rate on house markets); `None` when nothing matched.
+    pub avg_price_matched: Option<f64>,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CancelAnswer {
+    pub bet_id: i64,
+    pub cancelled: Money,
+    pub remaining: Money,
+}
+
+/// New posted prices: bookmaker rates per runner, or a fancy market's lines and rates.
+#[derive(Clone, Debug)]
+pub enum RatesUpdate {
+    Bookmaker(Vec<(i64, Option<i64>, Option<i64>)>),
+    Fancy { line_no: i64, rate_no: i64, line_yes: i64, rate_yes: i64 },
+}
+
+/// What the operator declares.
+#[derive(Clone, Debug)]
+pub enum ResultInput {
+    Winner(i64),
+    Placed(Vec<i64>),
+    Fancy(i64),
+    Void,
+}
+
+/// A market as the match page shows it.
+#[derive(Clone, Debug)]
+pub struct MarketView {
+    pub setup: MarketSetup,
+    pub status: MarketStatus,
+    pub in_play: bool,
+    pub runners: Vec<RunnerView>,
+    /// Fancy only: the caller's P&L per run range (from, to inclusive or open, pnl).
+    pub fancy_book: Vec<(u32, Option<u32>, Money)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RunnerView {
+    pub selection_id: i64,
+    pub name: String,
+    /// Money available to back at each price, best (highest) first.
+    pub back: Vec<(Price, Money)>,
+    /// Money available to lay at each price, best (lowest) first.
+    pub lay: Vec<(Price, Money)>,
+    /// The caller's P&L if this runner wins.
+    pub position: Money,
+}
