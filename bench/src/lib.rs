@@ -10,12 +10,14 @@
 //! - `src/bin/poll_load.rs`: the balance poll (`getUserBalance`) beside a trivial endpoint;
 //! - `src/bin/stream_fanout.rs`: many subscribers on one match's live stream, delivery latency
 //!   and server memory per connection;
-//! - [`client`]: the set-up calls and helpers those two share.
+//! - [`client`]: the set-up calls and helpers those two share;
+//! - [`sse`]: the lean Server-Sent Events client `stream_fanout`'s subscribers read with.
 //!
 //! `bench/run.sh` runs them all and appends the figures to `bench/RESULTS.md`.
 
 pub mod client;
 pub mod matching;
+pub mod sse;
 
 /// Formats a count per second with thousands separators: `1234567.8` → `1,234,568`.
 pub fn per_second(count: f64) -> String {

@@ -8,11 +8,11 @@
 //! market on it, open it and post its first line (line_no 0).
 //!
 //! Then `--subscribers` streams are opened, `--connect-parallelism` at a time, each on its own
-//! TCP connection with a minimal HTTP/1.1 client (a GET written by hand; the chunked body and
-//! the `event:`/`data:` lines parsed as they arrive, nothing else kept), so that 10,000
-//! streams cost the client little memory. A stream counts as connected once its first event
-//! (the `snapshot`) has arrived. The server's resident memory (VmRSS of `--server-pid`) is read
-//! before the first stream opens and once all are connected.
+//! TCP connection with a minimal HTTP/1.1 client ([`backlay_bench::sse`]: a GET written by
+//! hand; the chunked body and the `event:`/`data:` lines parsed as they arrive, nothing else
+//! kept), so that 10,000 streams cost the client little memory. A stream counts as connected
+//! once its first event (the `snapshot`) has arrived. The server's resident memory (VmRSS of
+//! `--server-pid`) is read before the first stream opens and once all are connected.
 //!
 //! The driver then posts the fancy's rates (`POST /api/admin/market/rates`) every
 //! `--interval-ms` for `--duration-s` (waiting for each answer), change k setting line_no = k,
@@ -38,10 +38,11 @@ use anyhow::{ensure, Context};
 use backlay_bench::client::{
     host_and_port, millis, raise_open_files_limit, rss_kib, run_tag, Api, CpuMeter,
 };
+use backlay_bench::sse::{self, EventReader, READ_BUFFER};
 use clap::Parser;
 use hdrhistogram::Histogram;
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
 use tokio::sync::{watch, Mutex, Semaphore};
 
@@ -55,10 +56,6 @@ const MAX_CHANGES: u64 = 90_000;
 const TICKET_REUSE: usize = 1_000;
 /// ... or for this long (tickets live 60 s).
 const TICKET_REFRESH_S: u64 = 20;
-/// Bytes read from a socket at once.
-const READ_BUFFER: usize = 4_096;
-/// A response's headers may not be longer than this.
-const MAX_HEADER_BYTES: usize = 16_384;
 /// Changes a driver request may take before it counts as failed.
 const DRIVER_TIMEOUT_S: u64 = 30;
 /// Settling time between the last stream connecting and reading the server's memory.
@@ -228,134 +225,6 @@ fn line_in(value: &Value, market_id: i64, depth: u32) -> Option<i64> {
     }
 }
 
-/// An HTTP/1.1 body (chunked or not) → Server-Sent Events.
-#[derive(Default)]
-struct EventReader {
-    chunked: bool,
-    /// Chunked: bytes of the current chunk still to come (0: a size line is next).
-    chunk_left: usize,
-    size_line: Vec<u8>,
-    ended: bool,
-    line: Vec<u8>,
-    event: Vec<u8>,
-    data: Vec<u8>,
-    has_data: bool,
-}
-
-impl EventReader {
-    /// Feeds bytes of the body; false once the body has ended.
-    fn feed(
-        &mut self,
-        mut bytes: &[u8],
-        report: &mut SubscriberReport,
-        market_id: i64,
-        at_us: u32,
-    ) -> bool {
-        if !self.chunked {
-            self.feed_events(bytes, report, market_id, at_us);
-            return true;
-        }
-        while !bytes.is_empty() && !self.ended {
-            if self.chunk_left > 0 {
-                let n = self.chunk_left.min(bytes.len());
-                self.feed_events(&bytes[..n], report, market_id, at_us);
-                self.chunk_left -= n;
-                bytes = &bytes[n..];
-                continue;
-            }
-            // A size line ("1a\r\n"), after the CRLF that closes the previous chunk.
-            match bytes.iter().position(|b| *b == b'\n') {
-                Some(end) => {
-                    self.size_line.extend_from_slice(&bytes[..end]);
-                    bytes = &bytes[end + 1..];
-                    let line = std::mem::take(&mut self.size_line);
-                    let text = String::from_utf8_lossy(&line);
-                    let hex = text.split(';').next().unwrap_or_default().trim();
-                    if hex.is_empty() {
-                        continue;
-                    }
-                    match usize::from_str_radix(hex, 16) {
-                        Ok(0) | Err(_) => self.ended = true,
-                        Ok(size) => self.chunk_left = size,
-                    }
-                }
-                None => {
-                    self.size_line.extend_from_slice(bytes);
-                    if self.size_line.len() > 64 {
-                        self.ended = true;
-                    }
-                    bytes = &[];
-                }
-            }
-        }
-        !self.ended
-    }
-
-    fn feed_events(
-        &mut self,
-        mut bytes: &[u8],
-        report: &mut SubscriberReport,
-        market_id: i64,
-        at_us: u32,
-    ) {
-        while let Some(end) = bytes.iter().position(|b| *b == b'\n') {
-            self.line.extend_from_slice(&bytes[..end]);
-            bytes = &bytes[end + 1..];
-            let mut line = std::mem::take(&mut self.line);
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            self.on_line(&line, report, market_id, at_us);
-            line.clear();
-            self.line = line;
-        }
-        self.line.extend_from_slice(bytes);
-    }
-
-    fn on_line(&mut self, line: &[u8], report: &mut SubscriberReport, market_id: i64, at_us: u32) {
-        if line.is_empty() {
-            if self.has_data {
-                report.on_event(&self.event, &self.data, market_id, at_us);
-            }
-            self.event.clear();
-            self.data.clear();
-            self.has_data = false;
-            // A snapshot is large and rare: do not keep its buffer for every subscriber.
-            if self.data.capacity() > 16_384 {
-                self.data = Vec::new();
-            }
-            if self.line.capacity() > 16_384 {
-                self.line = Vec::new();
-            }
-            return;
-        }
-        if line[0] == b':' {
-            return;
-        }
-        let (field, value) = match line.iter().position(|b| *b == b':') {
-            Some(colon) => {
-                let value = &line[colon + 1..];
-                (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
-            }
-            None => (line, &[][..]),
-        };
-        match field {
-            b"event" => {
-                self.event.clear();
-                self.event.extend_from_slice(value);
-            }
-            b"data" => {
-                if self.has_data {
-                    self.data.push(b'\n');
-                }
-                self.data.extend_from_slice(value);
-                self.has_data = true;
-            }
-            _ => {}
-        }
-    }
-}
-
 /// One subscriber: opens its stream (holding a connect permit until the first event), then
 /// reads until told to stop.
 async fn subscribe(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) -> SubscriberReport {
@@ -388,7 +257,10 @@ async fn subscribe(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) -> Subs
                 }
                 Ok(n) => {
                     let at = shared.now_us();
-                    if !reader.feed(&buffer[..n], &mut report, shared.market_id, at) {
+                    let mut on_event = |name: &[u8], data: &[u8]| {
+                        report.on_event(name, data, shared.market_id, at);
+                    };
+                    if !reader.feed(&buffer[..n], &mut on_event) {
                         report.failure = Some("the stream's body ended during the run".into());
                         break;
                     }
@@ -409,54 +281,21 @@ async fn open_stream(
     report: &mut SubscriberReport,
 ) -> Result<(TcpStream, EventReader), String> {
     let ticket = shared.tickets.get().await.map_err(|e| format!("ticket: {e:#}"))?;
-    let mut stream = TcpStream::connect(&shared.authority)
-        .await
-        .map_err(|e| format!("connect: {}", e.kind()))?;
-    stream.set_nodelay(true).map_err(|e| e.to_string())?;
-    let request = format!(
-        "GET /api/stream?match_id={}&ticket={ticket} HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n",
-        shared.match_id, shared.authority
-    );
-    stream.write_all(request.as_bytes()).await.map_err(|e| format!("write: {}", e.kind()))?;
-    // Headers.
-    let mut head = Vec::with_capacity(1_024);
+    let path = format!("/api/stream?match_id={}&ticket={ticket}", shared.match_id);
+    let (mut stream, mut reader, body) = sse::connect(&shared.authority, &path).await?;
     let mut buffer = vec![0_u8; READ_BUFFER];
-    let header_end = loop {
-        let n = stream.read(&mut buffer).await.map_err(|e| format!("read: {}", e.kind()))?;
-        if n == 0 {
-            return Err("closed before the answer's headers".into());
-        }
-        head.extend_from_slice(&buffer[..n]);
-        if let Some(end) = head.windows(4).position(|w| w == b"\r\n\r\n") {
-            break end + 4;
-        }
-        if head.len() > MAX_HEADER_BYTES {
-            return Err("headers too long".into());
-        }
-    };
-    let headers = String::from_utf8_lossy(&head[..header_end]).to_ascii_lowercase();
-    let status: u16 = headers.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    if status != 200 {
-        let body = String::from_utf8_lossy(&head[header_end..]);
-        let message = body
-            .find("\"message\":\"")
-            .map(|at| body[at + 11..].split('"').next().unwrap_or_default().to_string())
-            .unwrap_or_default();
-        return Err(format!("HTTP {status}: {message}"));
-    }
-    let mut reader = EventReader {
-        chunked: headers.contains("transfer-encoding: chunked"),
-        ..EventReader::default()
-    };
     let at = shared.now_us();
-    reader.feed(&head[header_end..], report, shared.market_id, at);
+    reader.feed(&body, &mut |name, data| report.on_event(name, data, shared.market_id, at));
     while report.events == 0 {
         let n = stream.read(&mut buffer).await.map_err(|e| format!("read: {}", e.kind()))?;
         if n == 0 {
             return Err("closed before the first event".into());
         }
         let at = shared.now_us();
-        if !reader.feed(&buffer[..n], report, shared.market_id, at) {
+        let mut on_event = |name: &[u8], data: &[u8]| {
+            report.on_event(name, data, shared.market_id, at);
+        };
+        if !reader.feed(&buffer[..n], &mut on_event) {
             return Err("the body ended before the first event".into());
         }
     }
@@ -821,16 +660,18 @@ mod tests {
             chunk("event: market\ndata: {\"market_id\":7,\"line_no\":4}\n\n"),
         ]
         .concat();
-        let mut reader = EventReader { chunked: true, ..EventReader::default() };
+        let mut reader = EventReader::new(true);
         let mut report = SubscriberReport::default();
+        let mut on_event = |name: &[u8], data: &[u8]| report.on_event(name, data, 7, 1);
         for piece in wire.as_bytes().chunks(3) {
-            assert!(reader.feed(piece, &mut report, 7, 1));
+            assert!(reader.feed(piece, &mut on_event));
         }
         assert_eq!(report.events, 5);
         assert_eq!(report.snapshots, 1);
         assert_eq!(report.fancy_events, 3);
         assert_eq!(report.seen, vec![(3, 1), (5, 1)]);
-        assert!(!reader.feed(b"0\r\n\r\n", &mut report, 7, 1));
+        let mut on_event = |name: &[u8], data: &[u8]| report.on_event(name, data, 7, 1);
+        assert!(!reader.feed(b"0\r\n\r\n", &mut on_event));
     }
 
     #[test]
