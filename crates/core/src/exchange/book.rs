@@ -7,6 +7,30 @@
 //! levels. Fills are pushed into a caller's buffer ([`OrderBook::place_into`]), so a caller
 //! that reuses one allocates nothing per order. The only map is order id → (side, tick,
 //! sequence) for cancelling, touched once per order that rests, is cancelled or fills up.
+//!
+//! Worked example, time priority at one price: Ann, then Cara, lay at 3.00 (the LAY side's
+//! level at the tick of 3.00 queues Ann's 100.00, then Cara's 80.00). Bob backs 150.00 at 3.00:
+//! the queue is taken from its front, so Ann is filled in full and Cara for what is left.
+//!
+//! ```text
+//! lays[tick 3.00]  Ann 100.00 → Cara 80.00          best lay tick: 3.00
+//! Bob BACK 150.00  fills Ann 100.00, Cara 50.00      lays[tick 3.00]  Cara 30.00
+//! ```
+//!
+//! ```
+//! use backlay_core::exchange::{NewOrder, OrderBook, OrderId, RunnerId, Side, UserId};
+//! use backlay_core::odds::Price;
+//!
+//! let at = "3.00".parse::<Price>().unwrap();
+//! let mut book = OrderBook::new(RunnerId(1));
+//! book.place(&NewOrder::new(OrderId(1), UserId(1), Side::Lay, at, 100_00))?; // Ann
+//! book.place(&NewOrder::new(OrderId(2), UserId(3), Side::Lay, at, 80_00))?; // Cara
+//! let bob = book.place(&NewOrder::new(OrderId(3), UserId(2), Side::Back, at, 150_00))?;
+//! let filled: Vec<(UserId, i64)> = bob.fills.iter().map(|f| (f.lay_user(), f.size_minor)).collect();
+//! assert_eq!(filled, vec![(UserId(1), 100_00), (UserId(3), 50_00)]);
+//! assert_eq!(book.available_to_back(1), vec![(at, 30_00)]);
+//! # Ok::<(), backlay_core::exchange::BookError>(())
+//! ```
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;

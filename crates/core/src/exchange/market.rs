@@ -3,9 +3,40 @@
 //! matched, cancelled and lapsed, so exposure costs a few sums and not a walk over bets.
 //!
 //! Status moves `Open ⇄ Suspended | BallRunning → Closed | Void`. Bets are taken only while
-//! open; suspending (for either reason) lapses LAPSE orders; settling or voiding cancels every unmatched order and
-//! happens once: a second settle is refused ([`MarketError::AlreadySettled`]) and changes
-//! nothing.
+//! open; suspending (for either reason) lapses LAPSE orders; settling or voiding cancels every
+//! unmatched order and happens once: a second settle is refused
+//! ([`MarketError::AlreadySettled`]) and changes nothing.
+//!
+//! Worked example: Ann lays 100.00 at 3.00 (LAPSE) and 50.00 at 4.00 (PERSIST), both
+//! unmatched, so her exposure is 200.00 + 150.00 = 350.00. The ball starts running: the market
+//! is suspended, the LAPSE order lapses and her exposure falls to 150.00; no bet is taken
+//! until the market is open again.
+//!
+//! ```
+//! use backlay_core::exchange::{
+//!     Market, MarketKind, MarketSpec, MarketStatus, NewOrder, OrderId, Persistence, RunnerId,
+//!     Side, UserId,
+//! };
+//! use backlay_core::odds::Price;
+//!
+//! let (home, away) = (RunnerId(1), RunnerId(2));
+//! let mut market = Market::new(MarketSpec::new(MarketKind::OneWinner, vec![home, away], 0)?);
+//! let price = |text: &str| text.parse::<Price>().unwrap();
+//! let ann = UserId(1);
+//! market.place_order(home, &NewOrder::new(OrderId(1), ann, Side::Lay, price("3.00"), 100_00))?;
+//! let persist = NewOrder::new(OrderId(2), ann, Side::Lay, price("4.00"), 50_00)
+//!     .with_persistence(Persistence::Persist);
+//! market.place_order(home, &persist)?;
+//! assert_eq!(market.exposure_minor(ann), 350_00);
+//!
+//! let lapsed = market.suspend_ball_running()?;
+//! assert_eq!(lapsed.iter().map(|o| o.order_id).collect::<Vec<_>>(), vec![OrderId(1)]);
+//! assert_eq!(market.status(), MarketStatus::BallRunning);
+//! assert_eq!(market.exposure_minor(ann), 150_00);
+//! let late = NewOrder::new(OrderId(3), UserId(2), Side::Back, price("4.00"), 10_00);
+//! assert!(market.place_order(home, &late).is_err());
+//! # Ok::<(), backlay_core::exchange::MarketError>(())
+//! ```
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -1,6 +1,17 @@
 //! Which ladder ticks of one book side hold orders: 350 bits in six words, so the next
 //! occupied price is found with a `leading_zeros`/`trailing_zeros` per word instead of a scan
 //! over empty levels.
+//!
+//! Worked example: backs rest at ticks 10 and 130 (a lay takes the lowest-priced back first).
+//! The back at tick 10 fills up and leaves; the next best is the lowest occupied tick at or
+//! above 11: word 0 (ticks 0–63) masked from bit 11 is empty, word 1 (64–127) is empty, word 2
+//! has bit 2 set, so it is tick 130, found in three word reads rather than 120 level checks.
+//!
+//! ```text
+//! word 0  ……0000_0100_0000_0000   bit 10 (removed)  → masked from bit 11: 0
+//! word 1  0                                          → 0
+//! word 2  ……0100                  bit 2 = tick 130   → trailing_zeros = 2 → 2·64 + 2
+//! ```
 
 use crate::odds::TICK_COUNT;
 
