@@ -15,6 +15,18 @@
 //! committed and the batch is tried once more (a PostgreSQL deadlock, or a `client_ref` raced
 //! in by another market's batch, passes the second time); a second failure answers every bet
 //! of the batch with an error.
+//!
+//! Worked example: while the task commits one batch, three bets on one runner arrive: Ann
+//! backs 100.00 at 2.00, Bob lays 100.00 at 2.00, Ann backs 50.00 at 3.00. Ann holds 120.00,
+//! Bob enough. They are taken together as the next batch, in the order they came:
+//!
+//! ```text
+//! lock funds of Ann, Bob; reserve 3 bet ids
+//! Ann BACK 100.00 @ 2.00   rests             Ann's exposure 100.00 ≤ 120.00   ok
+//! Bob LAY  100.00 @ 2.00   matches Ann's     fill 100.00 @ 2.00                ok
+//! Ann BACK  50.00 @ 3.00   rests             Ann's exposure 150.00 > 120.00   refused, nothing noted
+//! write 2 bets, 1 fill, 2 exposures, 2 account totals; commit; answer all three
+//! ```
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
