@@ -8,10 +8,11 @@
 //   const page = await newPage(browser);
 //   await page.goto(server.baseUrl + '/');
 //   ...
+//   await shoot(page, 'home');            // e2e/screenshots/home-1280.png and home-390.png
 //   await browser.close(); await server.stop();
 
 import { spawn } from 'node:child_process';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,11 @@ const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const BACKLAY_BIN = path.resolve(process.env.BACKLAY_BIN ?? path.join(E2E_DIR, '../target/debug/backlay'));
 /** The built client the server serves (`npm run build` in web/). */
 export const WEB_DIR = path.resolve(E2E_DIR, '../web/dist');
+/** Where `shoot` saves its screenshots. */
+export const SHOTS_DIR = path.join(E2E_DIR, 'screenshots');
+/** The two widths every screenshot is taken at: a laptop and a phone. */
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
 
 const CHROMIUM_BIN = '/usr/bin/chromium';
 // Headless, no sandbox (we run as root in a container), and nothing that phones
@@ -231,4 +237,60 @@ export async function newPage(browser) {
   const page = await browser.context.newPage();
   page.setDefaultTimeout(PAGE_TIMEOUT_MS);
   return page;
+}
+
+/**
+ * Saves the page at 1280 and at 390 px wide as `SHOTS_DIR/<name>-1280.png` and `-390.png`,
+ * each once the page has settled at that width, and leaves it at 1280.
+ * @param {import('playwright-core').Page} page
+ * @param {string} name
+ */
+export async function shoot(page, name) {
+  await mkdir(SHOTS_DIR, { recursive: true });
+  for (const [viewport, suffix] of /** @type {const} */ ([[DESKTOP, '1280'], [PHONE, '390']])) {
+    await page.setViewportSize(viewport);
+    await settled(page);
+    // Animations that never end (the site message's marquee, a spinner) are held at their start.
+    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${suffix}.png`), animations: 'disabled' });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+/**
+ * Waits until the page has caught up with a change (a new viewport width): the resize handled
+ * and rendered (two animation frames: React's re-render for a media query lands before the
+ * second), the fonts loaded, and every transition or animation that will end (the sidebar
+ * sliding away on a phone) ended.
+ * @param {import('playwright-core').Page} page
+ */
+export async function settled(page) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    await frame();
+    await frame();
+    await document.fonts.ready;
+    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    // A cancelled animation rejects `finished`; it has ended all the same.
+    await Promise.allSettled(ending.map((a) => a.finished));
+    await frame();
+  });
+}
+
+/**
+ * Reads `read()` until `done` holds for what it answered, or `timeoutMs` is up, pausing
+ * `intervalMs` between reads; answers the last value read, for the caller to assert on.
+ * @template T
+ * @param {() => T | Promise<T>} read
+ * @param {(value: T) => boolean} done
+ * @param {{ timeoutMs: number, intervalMs?: number }} bounds
+ * @returns {Promise<T>}
+ */
+export async function pollUntil(read, done, { timeoutMs, intervalMs = 100 }) {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    value = await read();
+  }
+  return value;
 }

@@ -7,15 +7,9 @@
 // to choose. The operator (admin API) makes a fresh match with its own match-odds, bookmaker
 // and fancy markets for these journeys; the tests run in order and build on each other.
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, startServer } from '../harness.mjs';
+import { launchBrowser, newPage, shoot, startServer } from '../harness.mjs';
 
-const SHOTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const MATCH_NAME = 'Lions v Tigers';
 /** Waits that span the 5 s balance poll. */
 const POLL_WAIT = { timeout: 15_000 };
@@ -51,17 +45,6 @@ async function operator(apiPath, body) {
   const answer = await api(apiPath, body, adminToken);
   assert.equal(answer.status, 200, `${apiPath}: ${JSON.stringify(answer.body)}`);
   return answer.body.data;
-}
-
-/** @param {import('playwright-core').Page} page @param {string} name */
-async function shoot(page, name) {
-  await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(350);
-  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-1280.png`) });
-  await page.setViewportSize(PHONE);
-  await page.waitForTimeout(350);
-  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-390.png`) });
-  await page.setViewportSize(DESKTOP);
 }
 
 /** A logged-in tab in its own browser. @param {import('../harness.mjs').Browser} browser @param {string} userName */
@@ -100,7 +83,6 @@ async function place(page, stake) {
 }
 
 before(async () => {
-  await mkdir(SHOTS_DIR, { recursive: true });
   server = await startServer();
   adminToken = (await api('user/login', { user_name: 'admin', password: 'Admin@1234' })).body.data.token;
   const series = (await api('series/getSeries', { sport_id: 4, is_active: 1 }, adminToken)).body.data;

@@ -6,15 +6,9 @@
 //
 // The server runs casino rounds with a 10 s betting window so a round ends within the test.
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, startServer } from '../harness.mjs';
+import { launchBrowser, newPage, pollUntil, shoot, startServer } from '../harness.mjs';
 
-const SHOTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const WINDOW_SECONDS = 10;
 /** A round: the window, the deal and the result pause, with room to spare. */
 const ROUND_WAIT = { timeout: (WINDOW_SECONDS + 20) * 1000 };
@@ -53,19 +47,10 @@ async function balanceMinor() {
 /** @param {number} minor */
 const money = (minor) => (minor / 100).toFixed(2);
 
-/** @param {string} name */
-async function shoot(name) {
-  await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(350);
-  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-1280.png`) });
-  await page.setViewportSize(PHONE);
-  await page.waitForTimeout(350);
-  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-390.png`) });
-  await page.setViewportSize(DESKTOP);
-}
+/** True for a `casino/round` answer whose round has settled. @param {{ body: any }} answer */
+const settled = (answer) => answer.body.data?.phase === 'settled';
 
 before(async () => {
-  await mkdir(SHOTS_DIR, { recursive: true });
   server = await startServer({ extraArgs: ['--no-demo-feed', '--casino-window-seconds', String(WINDOW_SECONDS)] });
   browser = await launchBrowser();
   page = await newPage(browser);
@@ -109,19 +94,15 @@ test('a table from the sidebar: bet in the window, see the result and the new ba
   const myBet = page.getByTestId('casino-my-bet');
   await myBet.first().waitFor();
   assert.equal(await balanceMinor(), before - 100_00, 'the stake left the balance when the bet was taken');
-  await shoot('casino-table-bet');
+  await shoot(page, 'casino-table-bet');
 
   // The window closes: the markets are suspended, then the cards and the winner show.
   await page.getByTestId('casino-winner').waitFor(ROUND_WAIT);
   assert.equal(await page.getByTestId('casino-round-id').innerText(), roundId);
-  await shoot('casino-table-result');
+  await shoot(page, 'casino-table-result');
 
   // Settled once, at the posted odds: Dragon pays 2.00, a tie gives half back, Tiger loses.
-  let detail = await api('casino/round', { round_id: roundId });
-  for (let i = 0; i < 50 && detail.body.data?.phase !== 'settled'; i++) {
-    await page.waitForTimeout(200);
-    detail = await api('casino/round', { round_id: roundId });
-  }
+  const detail = await pollUntil(() => api('casino/round', { round_id: roundId }), settled, { timeoutMs: 10_000, intervalMs: 200 });
   assert.equal(detail.body.data.phase, 'settled', JSON.stringify(detail.body));
   const payout = { Dragon: 200_00, Tie: 50_00, Tiger: 0 }[/** @type {string} */ (detail.body.data.winner)];
   assert.ok(payout !== undefined, `winner ${detail.body.data.winner}`);
@@ -134,7 +115,7 @@ test('a table from the sidebar: bet in the window, see the result and the new ba
   await page.getByTestId('casino-last-results').locator(`a[href$="${roundId}"]`).click();
   await page.getByTestId('casino-round-page').waitFor();
   await page.getByTestId('commitment-check').filter({ hasText: /matches/i }).waitFor();
-  await shoot('casino-round-verified');
+  await shoot(page, 'casino-round-verified');
 
   // The round is in the Casino Result report for the game.
   await page.goto(`${server.baseUrl}/#/report/casino-result`);
@@ -142,7 +123,7 @@ test('a table from the sidebar: bet in the window, see the result and the new ba
   await page.getByTestId('filter-game').selectOption({ label: 'DT 1 DAY' });
   await page.getByTestId('filter-submit').click();
   await page.getByTestId('casino-result-page').getByText(roundId).waitFor(POLL_WAIT);
-  await shoot('casino-result-report');
+  await shoot(page, 'casino-result-report');
   assert.deepEqual(pageErrors, []);
 });
 
@@ -180,11 +161,7 @@ test('each of the sixteen tables takes a bet from the browser, and every round s
 
   // Every round is dealt, settled once and recomputes from its revealed seed.
   for (const roundId of rounds) {
-    let detail = await api('casino/round', { round_id: roundId });
-    for (let i = 0; i < 150 && detail.body.data?.phase !== 'settled'; i++) {
-      await page.waitForTimeout(200);
-      detail = await api('casino/round', { round_id: roundId });
-    }
+    const detail = await pollUntil(() => api('casino/round', { round_id: roundId }), settled, { timeoutMs: 30_000, intervalMs: 200 });
     assert.equal(detail.body.data.phase, 'settled', `${roundId}: ${JSON.stringify(detail.body)}`);
     assert.equal(detail.body.data.verified, true, `${roundId} verifies`);
   }
@@ -210,7 +187,7 @@ test('INT Casino: a world-casino game launches into the framed page, plays throu
   const tiles = page.getByTestId('world-casino-games').getByRole('button');
   await tiles.first().waitFor();
   assert.equal(await tiles.count(), 1, 'the search leaves the one Baccarat table');
-  await shoot('world-casino');
+  await shoot(page, 'world-casino');
   const before = await balanceMinor();
   await tiles.first().click();
 
@@ -234,7 +211,7 @@ test('INT Casino: a world-casino game launches into the framed page, plays throu
   assert.ok(payoutText, text);
   const payout = Math.round(Number(payoutText.replaceAll(',', '')) * 100);
   assert.equal(await balanceMinor(), before - 100_00 + payout, 'the wallet debited the stake and credited the payout');
-  await shoot('world-casino-game');
+  await shoot(page, 'world-casino-game');
 
   // The provider's debit and credit are the caller's Live Casino Bets.
   await page.goto(`${server.baseUrl}/#/report/live-casino-bets`);
@@ -242,7 +219,7 @@ test('INT Casino: a world-casino game launches into the framed page, plays throu
   await report.waitFor();
   await report.getByText(/debit/i).first().waitFor(POLL_WAIT);
   await report.getByText(/credit/i).first().waitFor();
-  await shoot('live-casino-bets');
+  await shoot(page, 'live-casino-bets');
   assert.deepEqual(pageErrors, []);
 });
 
@@ -252,5 +229,5 @@ test('an address off the allow-list is never framed', async () => {
     await page.getByTestId('game-error').waitFor();
     assert.equal(await page.locator('iframe').count(), 0, url);
   }
-  await shoot('casino-game-refused-off-list');
+  await shoot(page, 'casino-game-refused-off-list');
 });

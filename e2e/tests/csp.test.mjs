@@ -10,7 +10,7 @@
 // listener added to each document before its scripts run) and Chromium's console messages.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, startServer } from '../harness.mjs';
+import { launchBrowser, newPage, pollUntil, settled, startServer } from '../harness.mjs';
 
 const WINDOW_SECONDS = 5;
 /** A casino round: the window, the deal and the result pause, with room to spare. */
@@ -64,6 +64,34 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+/** A frame address the policy refuses, whose report `lastReportsIn` waits for. */
+const SENTINEL = 'http://csp-sentinel.invalid/';
+
+/**
+ * Waits until every report the page has to make is in. Once the page has caught up (rendered,
+ * fonts loaded: what it loads it has asked for, and a refused load is reported when asked for),
+ * a frame off the allow-list is added and refused; its report, event and console message, comes
+ * behind every earlier one of the page's. That report is then taken out of the lists.
+ */
+async function lastReportsIn() {
+  await settled(page);
+  await page.evaluate((src) => {
+    const frame = document.createElement('iframe');
+    frame.id = 'csp-sentinel';
+    frame.src = src;
+    document.body.append(frame);
+  }, SENTINEL);
+  const host = new URL(SENTINEL).host;
+  const isSentinel = (/** @type {{ blocked: string }} */ v) => v.blocked.includes(host);
+  const arrived = () => violations.some(isSentinel) && consoleCsp.some((m) => m.includes(host));
+  await pollUntil(arrived, (yes) => yes, { timeoutMs: 10_000, intervalMs: 20 });
+  await page.evaluate(() => document.getElementById('csp-sentinel')?.remove());
+  assert.ok(violations.some(isSentinel), `the sentinel frame was reported: ${JSON.stringify(violations)}`);
+  assert.ok(consoleCsp.some((m) => m.includes(host)), `the sentinel frame was logged: ${JSON.stringify(consoleCsp)}`);
+  violations.splice(0, violations.length, ...violations.filter((v) => !isSentinel(v)));
+  consoleCsp.splice(0, consoleCsp.length, ...consoleCsp.filter((m) => !m.includes(host)));
+}
 
 test('the page is sent with a strict policy that frames only the casino allow-list', async () => {
   const answer = await fetch(`${server.baseUrl}/`);
@@ -142,8 +170,7 @@ test('a journey over the app raises no policy violation', async () => {
   await page.getByTestId('security-qr').locator('svg').waitFor();
   await page.goto(`${server.baseUrl}/#/page/rules`);
   await page.getByRole('tab').first().waitFor();
-  // Late reports (a frame's, a stylesheet's) have a moment to arrive.
-  await page.waitForTimeout(500);
+  await lastReportsIn();
 
   assert.deepEqual(violations, [], 'securitypolicyviolation events');
   assert.deepEqual(consoleCsp, [], 'console messages about the policy');
@@ -162,7 +189,7 @@ test('a frame off the allow-list and an injected inline script are blocked and r
     script.textContent = 'window.__injected = true;';
     document.body.append(script);
   }, offList);
-  for (let i = 0; i < 50 && violations.length < 2; i++) await page.waitForTimeout(100);
+  await pollUntil(() => violations.length, (n) => n >= 2, { timeoutMs: 5_000 });
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).__injected), undefined, 'the inline script did not run');
   const seen = violations.map((v) => v.directive).sort();
   assert.deepEqual(seen, ['frame-src', 'script-src-elem'], JSON.stringify(violations));

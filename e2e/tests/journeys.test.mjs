@@ -3,16 +3,16 @@
 // One server and one browser serve the whole file; each journey starts logged out with
 // empty storage and saves screenshots at 1280 and 390 px in e2e/screenshots/.
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, startServer } from '../harness.mjs';
+import { launchBrowser, newPage, shoot, startServer } from '../harness.mjs';
 import { base32Decode, nextCode, stepAt, totp } from '../totp.mjs';
 
-const SHOTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+/** How long after the layout mounts the welcome popup opens: the app's own constant. */
+const WELCOME_POPUP_DELAY_MS = Number(
+  /WELCOME_POPUP_DELAY_MS = (\d+)/.exec(readFileSync(new URL('../../web/src/features/auth/WelcomePopup.tsx', import.meta.url), 'utf8'))?.[1],
+);
+assert.ok(WELCOME_POPUP_DELAY_MS > 0, 'WELCOME_POPUP_DELAY_MS is found in WelcomePopup.tsx');
 
 /** @type {import('../harness.mjs').Server} */
 let server;
@@ -20,7 +20,6 @@ let server;
 let browser;
 
 before(async () => {
-  await mkdir(SHOTS_DIR, { recursive: true });
   server = await startServer();
   browser = await launchBrowser();
 });
@@ -45,17 +44,6 @@ async function freshPage() {
   await page.reload();
   await page.getByTestId('login-submit').waitFor();
   return { page, errors };
-}
-
-/** @param {import('playwright-core').Page} page @param {string} name */
-async function shoot(page, name) {
-  await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(350);
-  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-1280.png`) });
-  await page.setViewportSize(PHONE);
-  await page.waitForTimeout(350);
-  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-390.png`) });
-  await page.setViewportSize(DESKTOP);
 }
 
 /** @param {import('playwright-core').Page} page */
@@ -145,7 +133,14 @@ test('demo logs in: welcome popup once, balance and exposure, My Market, logout'
   assert.equal(await page.getByTestId('exposure').innerText(), '0.00');
   await page.reload();
   await page.getByTestId('balance').filter({ hasText: '100000.00' }).waitFor();
-  await page.waitForTimeout(300);
+  // Had the popup been due again, its timer would have been set when the layout mounted, before
+  // the balance showed. A timer of the same delay set now fires after it (timers of equal delay
+  // run in the order they were set), and two frames later the popup would be on screen.
+  await page.evaluate(async (delayMs) => {
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }, WELCOME_POPUP_DELAY_MS);
   assert.equal(await page.getByTestId('welcome-popup').count(), 0, 'the popup shows only once');
   assert.ok(await page.getByTestId('site-message').isVisible());
   await shoot(page, 'home');
