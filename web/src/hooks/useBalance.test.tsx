@@ -59,13 +59,17 @@ describe('balance polling', () => {
   });
 
   it('does not ask when disabled (the login page)', async () => {
+    vi.useFakeTimers();
     const calls = stubServer({});
     render(
       <QueryClientProvider client={queryClient}>
         <Probe enabled={false} />
       </QueryClientProvider>,
     );
-    await new Promise((r) => setTimeout(r, 50));
+    // Two whole refresh periods pass on the page's clock: a poll would have asked twice.
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2 * BALANCE_REFRESH_MS);
+    });
     expect(calls).toHaveLength(0);
   });
 });
