@@ -1,6 +1,8 @@
 //! Crash safety: bettors place and cancel bets against the real `backlay serve` while the test
 //! kills it with SIGKILL at random moments and restarts it on the same database, on SQLite and
-//! on PostgreSQL. After every restart the bets whose answer was lost are sent again with the
+//! on PostgreSQL. A moment is random by count, not by clock: the kill comes as soon as the
+//! bettors together have been told of a random number of bets, with every bettor still
+//! sending, so it lands in the middle of the traffic however fast the machine runs. After every restart the bets whose answer was lost are sent again with the
 //! same `client_ref`; at the end, what the bettors were told must be what is stored:
 //!
 //! - every acknowledged bet is stored once, with its id and stake;
@@ -28,14 +30,15 @@ use backlay_store::Store;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use sqlx::Row;
+use tokio::sync::watch;
 use tokio::time::Instant;
 
 /// How long a (re)start may take before the test gives up.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
-/// The longest one bettor keeps going in one life of the server.
-const LIFE_MAX: Duration = Duration::from_millis(1_500);
 /// Bets a bettor sends at most in one life of the server.
 const BETS_PER_LIFE_MAX: usize = 300;
+/// The kill comes after this many acknowledged bets in a life, at least one (drawn per life).
+const ACKS_BEFORE_KILL_MAX: usize = 150;
 /// Bound on the whole run: a fixed part plus a bound per kill (a life, a restart, the resends).
 const RUN_MAX_FIXED: Duration = Duration::from_secs(60);
 const RUN_MAX_PER_KILL: Duration = Duration::from_secs(5);
@@ -175,7 +178,8 @@ fn stake_minor(body: &Value) -> i64 {
     body["stake"].as_i64().expect("whole stakes") * 100
 }
 
-/// Places and cancels bets until the life ends, the server dies, or the bound is reached.
+/// Places and cancels bets until the server dies or the bound is reached, counting each bet
+/// acknowledged on `acks`.
 async fn bettor(
     base: String,
     user: &'static str,
@@ -183,16 +187,13 @@ async fn bettor(
     markets: Markets,
     seed: u64,
     life: u32,
+    acks: watch::Sender<usize>,
 ) -> Seen {
     let client = reqwest::Client::new();
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut seen = Seen::default();
     let mut mine: Vec<i64> = Vec::new();
-    let until = Instant::now() + LIFE_MAX;
     for n in 0..BETS_PER_LIFE_MAX {
-        if Instant::now() > until {
-            break;
-        }
         if !mine.is_empty() && rng.gen_bool(0.15) {
             let bet_id = mine[rng.gen_range(0..mine.len())];
             match call(&client, &base, "bet/cancelBet", Some(&token), &json!({ "bet_id": bet_id }))
@@ -233,6 +234,7 @@ async fn bettor(
                 mine.push(bet_id);
                 let stake = stake_minor(&sent.body);
                 seen.acknowledged.push((sent, bet_id, stake));
+                acks.send_modify(|n| *n += 1);
             }
             Reply::Answer(status, answer) => {
                 assert!(status < 500, "placeBet answered {status}: {answer}");
@@ -341,6 +343,7 @@ async fn kill_and_restart_while_betting(database_url: &str) {
         if run_started.elapsed() > RUN_MAX_FIXED + RUN_MAX_PER_KILL * wanted as u32 {
             break;
         }
+        let (acks, mut acked) = watch::channel(0);
         let bettors: Vec<_> = USERS
             .iter()
             .enumerate()
@@ -352,10 +355,15 @@ async fn kill_and_restart_while_betting(database_url: &str) {
                     markets,
                     rng.gen(),
                     life * 10 + i as u32,
+                    acks.clone(),
                 ))
             })
             .collect();
-        tokio::time::sleep(Duration::from_millis(rng.gen_range(100..1_200))).await;
+        drop(acks);
+        // Killed once that many bets are acknowledged, or when every bettor has stopped (the
+        // channel closes) should they reach their bound first.
+        let kill_after = rng.gen_range(1..=ACKS_BEFORE_KILL_MAX);
+        let _ = acked.wait_for(|n| *n >= kill_after).await;
         server.kill9();
         kills += 1;
         let mut lost = Vec::new();

@@ -115,7 +115,7 @@ impl Backlay {
         token: Option<&str>,
         body: Option<&Value>,
     ) -> std::io::Result<(u16, Value)> {
-        request(self.port, method, path, token, body)
+        request(self.port, method, path, token, body, None)
     }
 
     /// A call that must answer 200; answers `data`.
@@ -142,6 +142,33 @@ impl Backlay {
         assert!(status.success(), "kill -TERM {}", self.child.id());
     }
 
+    /// Waits up to `limit` for a line of the log holding every one of `parts`; answers it.
+    fn log_line(&self, parts: &[&str], limit: Duration) -> Option<String> {
+        let started = Instant::now();
+        while started.elapsed() < limit {
+            let log = self.log();
+            if let Some(line) = log.lines().find(|line| parts.iter().all(|p| line.contains(p))) {
+                return Some(line.to_string());
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
+    /// Tries to connect until a connection is refused, for at most `limit`; answers whether the
+    /// server was still running when it was. (A connection that gets in before the listener
+    /// closes is dropped at once: shutdown closes an idle connection.)
+    fn refuses_connections_within(&mut self, limit: Duration) -> Option<bool> {
+        let started = Instant::now();
+        while started.elapsed() < limit {
+            if TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+                return Some(self.child.try_wait().unwrap().is_none());
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
     /// Waits until `since + limit` for the process to exit; answers its status and how long
     /// after `since` it exited.
     fn exited_within(&mut self, since: Instant, limit: Duration) -> Option<(ExitStatus, Duration)> {
@@ -155,21 +182,24 @@ impl Backlay {
     }
 }
 
-/// One request on its own connection; answers the status and the JSON body (or `null`).
+/// One request on its own connection, with `x-request-id` when `request_id` names one; answers
+/// the status and the JSON body (or `null`).
 fn request(
     port: u16,
     method: &str,
     path: &str,
     token: Option<&str>,
     body: Option<&Value>,
+    request_id: Option<&str>,
 ) -> std::io::Result<(u16, Value)> {
     let mut socket = TcpStream::connect(("127.0.0.1", port))?;
     socket.set_read_timeout(Some(Duration::from_secs(30)))?;
     let body = body.map(Value::to_string).unwrap_or_default();
     let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    let id = request_id.map(|id| format!("x-request-id: {id}\r\n")).unwrap_or_default();
     write!(
         socket,
-        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}{id}Content-Length: {}\r\n\r\n{body}",
         body.len()
     )?;
     let mut answer = Vec::new();
@@ -336,11 +366,15 @@ fn sigterm_ends_a_live_stream_at_once_and_exits_keeping_every_acknowledged_bet()
 fn sigterm_lets_a_request_in_flight_finish_and_cuts_a_half_sent_one_at_the_grace_period() {
     let dir = tempfile::tempdir().unwrap();
     let grace = Duration::from_secs(3);
+    // tower_http at debug logs a line as each request starts: the sign that the bet is in.
     let mut server = start(
         dir.path(),
         "first",
         &["--web-dir", "/nonexistent", "--body-timeout-seconds", "60"],
-        &[("BACKLAY_SHUTDOWN_GRACE_SECONDS", "3")],
+        &[
+            ("BACKLAY_SHUTDOWN_GRACE_SECONDS", "3"),
+            ("BACKLAY_LOG", "info,sqlx=warn,tower_http=debug"),
+        ],
         None,
     );
     let admin = server.login("admin", "Admin@1234");
@@ -354,18 +388,29 @@ fn sigterm_lets_a_request_in_flight_finish_and_cuts_a_half_sent_one_at_the_grace
         let body = bet(market_id, selection_id, "in-flight");
         let demo = demo.clone();
         thread::spawn(move || {
-            let answer = request(port, "POST", "/api/bet/placeBet", Some(&demo), Some(&body));
+            let answer = request(
+                port,
+                "POST",
+                "/api/bet/placeBet",
+                Some(&demo),
+                Some(&body),
+                Some("in-flight-bet"),
+            );
             (answer, Instant::now())
         })
     };
-    thread::sleep(Duration::from_millis(500));
+    // The signal comes once the server has taken the bet's request (its whole body goes in the
+    // same write as its headers) and started serving it.
+    server
+        .log_line(&["in-flight-bet", "started processing request"], Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("the bet's request never reached the server: {}", server.log()));
     let signalled = Instant::now();
     server.terminate();
-    thread::sleep(Duration::from_millis(300));
-    assert!(
-        TcpStream::connect(("127.0.0.1", port)).is_err(),
-        "a new connection was accepted during shutdown"
-    );
+    match server.refuses_connections_within(Duration::from_secs(2)) {
+        Some(true) => {}
+        Some(false) => panic!("new connections were refused only once the server had exited"),
+        None => panic!("a new connection was still accepted 2 s into shutdown"),
+    }
 
     let (answer, answered_at) = in_flight.join().unwrap();
     let (status, body) = answer.expect("the bet in flight was answered");

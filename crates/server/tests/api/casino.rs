@@ -90,6 +90,19 @@ fn odds_of(state: &Value, market: &str) -> String {
         .to_string()
 }
 
+/// Sleeps until the wall clock, which the server reads too (`now_ms`), shows `at_ms`: a round
+/// closes at its `close_at_ms` (a bet is taken while `close_at_ms > now`, the close made once
+/// `close_at_ms <= now`).
+async fn until_clock_reaches(at_ms: i64) {
+    loop {
+        let left_ms = at_ms - now_ms();
+        if left_ms <= 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(left_ms.unsigned_abs())).await;
+    }
+}
+
 async fn ledger_entries(app: &TestApp, admin: &str) -> i64 {
     let answer = app.get("admin/ledger/check", Some(admin)).await;
     answer.expect(200);
@@ -146,8 +159,7 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     assert_eq!(current.data()["rows"][0]["game_name"], "Teen Patti T20");
 
     // After the close, by the server's clock: refused, and the ledger does not move.
-    let wait_ms = round.close_at_ms - now_ms() + 20;
-    tokio::time::sleep(Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0))).await;
+    until_clock_reaches(round.close_at_ms).await;
     let entries = ledger_entries(&app, &admin).await;
     let late = app
         .post("casino/placeBet", Some(&demo), json!({ "round_id": round.round_id, "market": "player-a", "odds": odds_a, "stake": 100 }))
@@ -419,7 +431,7 @@ async fn a_restarted_runner_resumes_unfinished_rounds(app: TestApp) {
     )
     .await
     .expect(200);
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    until_clock_reaches(closed.close_at_ms).await;
     assert!(close_round(&store, &closed, now_ms()).await.unwrap());
     let baccarat = store.casino_game_by_code("baccarat").await.unwrap();
     let open = open_round(&store, &baccarat, now_ms(), 1_000).await.unwrap();

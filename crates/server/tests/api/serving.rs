@@ -53,6 +53,38 @@ async fn read_until_closed(socket: &mut TcpStream) -> Option<(String, Duration)>
     }
 }
 
+/// Reads one whole answer (its headers, then `Content-Length` bytes of body) from a connection
+/// that stays open, for at most `PATIENCE`.
+async fn read_answer(socket: &mut TcpStream) -> Option<String> {
+    let started = Instant::now();
+    let mut received = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        let text = String::from_utf8_lossy(&received);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length = head
+                .lines()
+                .find_map(|line| {
+                    let (name, value) = line.split_once(':')?;
+                    if name.eq_ignore_ascii_case("content-length") {
+                        value.trim().parse().ok()
+                    } else {
+                        None
+                    }
+                })
+                .unwrap_or(0);
+            if body.len() >= length {
+                return Some(text.into_owned());
+            }
+        }
+        let left = PATIENCE.checked_sub(started.elapsed())?;
+        match tokio::time::timeout(left, socket.read(&mut buffer)).await {
+            Ok(Ok(n)) if n > 0 => received.extend_from_slice(&buffer[..n]),
+            _ => return None,
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_whose_headers_never_end_is_closed_within_the_header_timeout() {
     let app = app_with(|config| config.header_timeout_ms = 1_000).await;
@@ -128,12 +160,16 @@ async fn connections_beyond_the_cap_wait_until_one_closes_and_are_then_served() 
         config.header_timeout_ms = 30_000;
     })
     .await;
+    // Three connections the server has taken: each has had a request answered and is kept
+    // alive, waiting for the next one.
     let mut held = Vec::new();
     for _ in 0..3 {
-        held.push(TcpStream::connect(address(&app)).await.unwrap());
+        let mut socket = TcpStream::connect(address(&app)).await.unwrap();
+        socket.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+        let answer = read_answer(&mut socket).await.expect("a connection within the cap is served");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        held.push(socket);
     }
-    // Give the server a moment to take the three.
-    tokio::time::sleep(Duration::from_millis(200)).await;
     let mut waiting =
         TcpStream::connect(address(&app)).await.expect("the kernel queues the connection");
     waiting

@@ -14,6 +14,12 @@
 //! delay) and answered before its earliest possible placement (its sending plus the delay) came
 //! inside its delay. Where only the server knows (which bets were placed before the result), the
 //! stored rows are read.
+//!
+//! The sleeps here are the scenario, not waits for something to happen: random jitter between
+//! an operator's action and a bet, calls staggered to spread across a result, bettors and an
+//! operator at random paces. They vary where the races fall, and the checks hold wherever they
+//! fall, with one assumption, in the first test: a bet reaches its market before the reopen
+//! sent at least 100 ms after it.
 
 use std::time::Duration;
 
