@@ -12,15 +12,17 @@ SHELL := /bin/bash
 
 CARGO ?= cargo
 NPM ?= npm
+# The server binary `make run` starts, and the one every test runs: `cargo test` builds it for
+# the CLI and crash tests, and the browser tests and the fuzzer use that same build, so a fresh
+# clone compiles the workspace once (dependencies are optimised even there: Cargo.toml's
+# profiles). `make release` builds the optimised binary a deployment runs.
 BACKLAY_BIN := target/debug/backlay
-# The browser tests run against the optimised binary, as a real deployment would.
-BACKLAY_RELEASE_BIN := target/release/backlay
 # The PostgreSQL the API tests use (a fresh database per test is created inside it).
 export BACKLAY_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 # The fuzzer (schemathesis, pinned in tests/fuzz/requirements.txt) lives in its own virtualenv.
 FUZZ_VENV := target/fuzz-venv
 
-.PHONY: help run test lint lint-rust lint-web deps-rust deps-node deps-python web server test-rust test-web test-e2e test-fuzz chromium release clean
+.PHONY: help run test web-checks test-tools lint lint-fmt lint-web deps-rust deps-node deps-python web server test-rust test-web test-e2e test-fuzz chromium release clean
 
 help:
 	@echo "make run    build everything and start Backlay (SQLite, demo data) on http://127.0.0.1:8080"
@@ -31,16 +33,31 @@ help:
 run: web server
 	$(BACKLAY_BIN) serve
 
-test: lint web test-rust test-web test-e2e test-fuzz
+# Two stages. First three jobs at once, each printing its output as it ends: the Rust build and
+# tests (the longest, on both cores), the web app's lint, build and unit tests, and installing
+# the browser and the fuzzer's tools (mostly waiting on the network). Then the browser tests and
+# the fuzzer, one after the other, on the server binary the first stage built.
+test: lint-fmt
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-rust web-checks test-tools
+	$(MAKE) --no-print-directory -j1 test-e2e test-fuzz
 	@echo "make test: all suites passed"
 
-# The lint gate: any finding fails `make test` (and so CI). Allowed lints are in Cargo.toml's
-# [workspace.lints], each with its reason.
-lint: lint-rust lint-web
+# One after the other: they share the two cores with the Rust build.
+web-checks:
+	$(MAKE) --no-print-directory lint-web
+	$(MAKE) --no-print-directory web
+	$(MAKE) --no-print-directory test-web
 
-lint-rust: deps-rust
-	$(CARGO) fmt --all --check
+test-tools: chromium $(FUZZ_VENV)/.installed
+
+# The lint gate: any finding fails `make test` (and so CI). Allowed lints are in Cargo.toml's
+# [workspace.lints], each with its reason. `make test` runs clippy inside its one build of the
+# tests (test-rust below); `make lint` runs it on its own, as `cargo clippy` (a check, no code).
+lint: lint-fmt lint-web
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+lint-fmt: deps-rust
+	$(CARGO) fmt --all --check
 
 # ESLint (typescript-eslint with types, React hooks) and tsc over the web app and the browser
 # tests; a rule left off is in that directory's eslint.config.js, with the reason.
@@ -55,12 +72,12 @@ deps-rust:
 deps-node:
 	@command -v node >/dev/null && command -v $(NPM) >/dev/null || { \
 	  echo "Node.js is missing: installing it with apt-get"; \
-	  apt-get update -qq && apt-get install -y -qq nodejs npm; }
+	  apt-get update -qq && apt-get -o DPkg::Lock::Timeout=300 install -y -qq nodejs npm; }
 
 deps-python:
 	@python3 -c 'import venv, ensurepip' 2>/dev/null || { \
 	  echo "Python 3 with venv is missing: installing it with apt-get"; \
-	  apt-get update -qq && apt-get install -y -qq python3 python3-venv; }
+	  apt-get update -qq && apt-get -o DPkg::Lock::Timeout=300 install -y -qq python3 python3-venv; }
 
 # npm ci only when the lockfile changed since the last install.
 web/node_modules/.installed: web/package-lock.json | deps-node
@@ -71,19 +88,39 @@ e2e/node_modules/.installed: e2e/package-lock.json | deps-node
 	cd e2e && $(NPM) ci --no-audit --no-fund
 	touch $@
 
-web: web/node_modules/.installed
+# The built client, remade when a source of it changed.
+web: web/dist/index.html
+
+web/dist/index.html: $(shell find web/src web/public web/scripts -type f 2>/dev/null) web/index.html web/package.json $(wildcard web/*.config.* web/tsconfig*.json) web/node_modules/.installed
 	cd web && $(NPM) run build
 
 server: deps-rust
 	$(CARGO) build -p backlay
 
+# The binary the browser tests and the fuzzer start, built only when it is missing or older
+# than a source: under `make test`, test-rust has just built it.
+$(BACKLAY_BIN): $(shell find crates -type f) Cargo.toml Cargo.lock | deps-rust
+	$(CARGO) build -p backlay
+
 release: web deps-rust
 	$(CARGO) build --release -p backlay
 
-# The crash-safety test (crates/backlay/tests/crash_safety.rs) kills the optimised server,
-# as a real deployment would run it.
-test-rust: deps-rust release
-	BACKLAY_CRASH_TEST_BIN=$(abspath $(BACKLAY_RELEASE_BIN)) $(CARGO) test --workspace
+# Clippy lints the workspace's crates while they compile for the tests: cargo clippy is rustc
+# with clippy's lints (clippy-driver) as the wrapper of the workspace's own crates, and run the
+# same way under `cargo test` it lints every target and compiles it too, instead of a second
+# pass (`cargo check`) over every dependency. CLIPPY_ARGS is how cargo clippy hands the driver
+# its `-- -D warnings`. The doc tests are not a target of --all-targets, so they run after.
+# Most API tests wait (bet delays, database commits, a server's start) more than they compute,
+# so more of them run at once than there are cores (RUST_TEST_THREADS, read by every test
+# binary; the criterion bench, run once as a test, takes no --test-threads). MAKEFLAGS is cleared
+# so cargo keeps its own jobserver under make -j.
+RUST_TEST_THREADS ?= 8
+test-rust: deps-rust
+	driver=$$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver) || { \
+	  echo "clippy-driver is missing: rustup component add clippy"; exit 1; }; \
+	MAKEFLAGS= RUSTC_WORKSPACE_WRAPPER=$$driver CLIPPY_ARGS=-Dwarnings RUST_TEST_THREADS=$(RUST_TEST_THREADS) \
+	  $(CARGO) test --workspace --all-targets --locked
+	MAKEFLAGS= $(CARGO) test --workspace --doc --locked
 
 test-web: web/node_modules/.installed
 	cd web && $(NPM) test
@@ -91,10 +128,11 @@ test-web: web/node_modules/.installed
 chromium:
 	@command -v chromium >/dev/null || { \
 	  echo "Chromium is missing: installing Debian's chromium"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >/dev/null; }
 
-test-e2e: release chromium e2e/node_modules/.installed
-	cd e2e && BACKLAY_BIN=$(abspath $(BACKLAY_RELEASE_BIN)) $(NPM) test
+# After test-rust, which built the server (make test-e2e alone builds it first).
+test-e2e: web/dist/index.html $(BACKLAY_BIN) chromium e2e/node_modules/.installed
+	cd e2e && BACKLAY_BIN=$(abspath $(BACKLAY_BIN)) $(NPM) test
 
 # A fresh virtualenv whenever the pinned list changes.
 $(FUZZ_VENV)/.installed: tests/fuzz/requirements.txt | deps-python
@@ -105,8 +143,8 @@ $(FUZZ_VENV)/.installed: tests/fuzz/requirements.txt | deps-python
 
 # schemathesis against /api/openapi.json as a client and as an admin: no 5xx, no answer the
 # document does not describe (tests/fuzz/run.sh says what is checked and what is left out).
-test-fuzz: release $(FUZZ_VENV)/.installed
-	BACKLAY_BIN=$(abspath $(BACKLAY_RELEASE_BIN)) SCHEMATHESIS=$(abspath $(FUZZ_VENV))/bin/schemathesis tests/fuzz/run.sh
+test-fuzz: $(BACKLAY_BIN) $(FUZZ_VENV)/.installed
+	BACKLAY_BIN=$(abspath $(BACKLAY_BIN)) SCHEMATHESIS=$(abspath $(FUZZ_VENV))/bin/schemathesis tests/fuzz/run.sh
 
 clean:
 	$(CARGO) clean

@@ -2,9 +2,9 @@
 # Fuzzes the API from its own OpenAPI document with schemathesis, as a client and as an admin,
 # on SQLite and on PostgreSQL.
 #
-#   tests/fuzz/run.sh            # what `make test-fuzz` runs (after `make release`)
+#   tests/fuzz/run.sh            # what `make test-fuzz` runs (after `cargo build -p backlay`)
 #
-# For each database, starts the release server with the demo data on a fresh database (a
+# For each database, starts the server with the demo data on a fresh database (a
 # SQLite file; a PostgreSQL database created in BACKLAY_TEST_POSTGRES_URL's server and dropped
 # after) and a free loopback port, logs in as `demo` (a client) and `admin`, and runs
 # schemathesis against /api/openapi.json once with each token: every operation gets
@@ -24,7 +24,7 @@
 # PostgreSQL unreachable (or no psql): its half is skipped with a note, except under CI=true,
 # where that fails, as for the API tests.
 #
-# Environment: BACKLAY_BIN (target/release/backlay), SCHEMATHESIS (target/fuzz-venv/bin/
+# Environment: BACKLAY_BIN (target/debug/backlay), SCHEMATHESIS (target/fuzz-venv/bin/
 # schemathesis, which `make test-fuzz` installs from tests/fuzz/requirements.txt),
 # FUZZ_MAX_EXAMPLES (25), FUZZ_SEED (20261124), FUZZ_WORKERS (2), FUZZ_DATABASES ("sqlite
 # postgres"), BACKLAY_TEST_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test),
@@ -33,7 +33,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
-BACKLAY_BIN=${BACKLAY_BIN:-target/release/backlay}
+BACKLAY_BIN=${BACKLAY_BIN:-target/debug/backlay}
 SCHEMATHESIS=${SCHEMATHESIS:-target/fuzz-venv/bin/schemathesis}
 FUZZ_MAX_EXAMPLES=${FUZZ_MAX_EXAMPLES:-25}
 FUZZ_SEED=${FUZZ_SEED:-20261124}
@@ -47,7 +47,7 @@ REQUEST_TIMEOUT_S=15
 log() { echo "fuzz: $*" >&2; }
 
 for tool in "$BACKLAY_BIN" "$SCHEMATHESIS"; do
-  [[ -x $tool ]] || { log "$tool is missing (make release; make target/fuzz-venv/.installed)"; exit 2; }
+  [[ -x $tool ]] || { log "$tool is missing (cargo build -p backlay; make target/fuzz-venv/.installed)"; exit 2; }
 done
 
 WORK=$(mktemp -d -t backlay-fuzz.XXXXXX)

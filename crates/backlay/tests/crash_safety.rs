@@ -12,8 +12,8 @@
 //!   engine, rebuilt from the database at start, shows the same book and positions;
 //! - the ledger check passes (balances are their entries, exposure the sum of its markets).
 //!
-//! The server is `$BACKLAY_CRASH_TEST_BIN` (`make test` points it at the release binary), else
-//! this workspace's debug build. `CRASH_KILLS` (default 10) sets the number of kills; the
+//! The server is `$BACKLAY_CRASH_TEST_BIN` (`bench/faults.sh` points it at the release binary),
+//! else the workspace's own build of `backlay`, which `make test` runs. `CRASH_KILLS` (default 10) sets the number of kills; the
 //! longer run in `bench/faults.sh` raises it.
 
 use std::collections::{BTreeMap, HashMap};
