@@ -51,3 +51,17 @@ export async function nextCode(key, lastStep) {
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 200));
   return { step, code: totp(key, step) };
 }
+
+/**
+ * The step to start a run of codes from: the one before the clock's, which the server still
+ * accepts (one step either side of its own), so the two after it are usable at once rather
+ * than after the clock reaches them. Near the end of a step the one before would leave the
+ * server's window before the code arrives, so then this first waits for the next step.
+ * @param {number} marginMs how long the first code must stay usable (the journey types it
+ * again at the next log-in, to see it refused as used)
+ */
+export async function firstStep(marginMs = 15_000) {
+  const left = STEP_MS - (Date.now() % STEP_MS);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 200));
+  return stepAt() - 1;
+}

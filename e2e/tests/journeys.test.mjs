@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, shoot, startServer } from '../harness.mjs';
-import { base32Decode, nextCode, stepAt, totp } from '../totp.mjs';
+import { base32Decode, firstStep, nextCode, totp } from '../totp.mjs';
 
 /** How long after the layout mounts the welcome popup opens: the app's own constant. */
 const WELCOME_POPUP_DELAY_MS = Number(
@@ -436,7 +436,7 @@ test('security auth: set up with a QR code, log in with a code, turn it off', as
   await shoot(page, 'security-auth-setup');
 
   // A wrong code is refused with the server's message; the right one turns it on.
-  const enableStep = stepAt();
+  const enableStep = await firstStep();
   const wrong = String((Number(totp(key, enableStep)) + 1) % 1_000_000).padStart(6, '0');
   await page.getByTestId('security-otp').fill(wrong);
   await page.getByTestId('security-enable').click();
