@@ -294,7 +294,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// Pretty JSON with a final newline: the form of the web app's committed snapshot
 /// (web/src/api/openapi.json, written by `npm run gen:api` there).
 fn openapi() -> anyhow::Result<()> {
-    let document = backlay_server::api::openapi_document();
+    let document = backlay_server::openapi_document();
     println!("{}", serde_json::to_string_pretty(&document)?);
     Ok(())
 }

@@ -34,6 +34,8 @@ use axum::Router;
 use backlay_store::Store;
 use tokio_util::sync::CancellationToken;
 
+/// The API's OpenAPI document, as `/api/openapi.json` serves it (`backlay openapi` prints it).
+pub use api::openapi_document;
 pub use config::Config;
 
 use crate::throttle::LoginThrottle;

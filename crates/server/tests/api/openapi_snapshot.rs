@@ -2,7 +2,7 @@
 //! types are generated) is the document the server serves: a change to the API's annotations
 //! fails here until `npm run gen:api` in web/ refreshes the copy and the types.
 
-use backlay_server::api::openapi_document;
+use backlay_server::openapi_document;
 
 const SNAPSHOT: &str = "web/src/api/openapi.json";
 
