@@ -22,7 +22,7 @@ export BACKLAY_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 # The fuzzer (schemathesis, pinned in tests/fuzz/requirements.txt) lives in its own virtualenv.
 FUZZ_VENV := target/fuzz-venv
 
-.PHONY: help run test web-checks test-tools lint lint-fmt lint-web deps-rust deps-node deps-python web server test-rust test-web test-e2e test-fuzz chromium release clean
+.PHONY: help run test web-checks test-tools build-tests lint lint-fmt lint-web deps-rust deps-node deps-python web server test-rust test-web test-e2e test-fuzz chromium release clean
 
 help:
 	@echo "make run    build everything and start Backlay (SQLite, demo data) on http://127.0.0.1:8080"
@@ -33,26 +33,29 @@ help:
 run: web server
 	$(BACKLAY_BIN) serve
 
-# Two stages. First three jobs at once, each printing its output as it ends: the Rust build and
-# tests (the longest, on both cores), the web app's lint, build and unit tests, and installing
-# the browser and the fuzzer's tools (mostly waiting on the network). Then the browser tests and
-# the fuzzer, one after the other, on the server binary the first stage built.
+# Three stages, the jobs of a stage at once, each printing its output as it ends:
+#   1. compile: the workspace's tests (clippy linting them as they compile, both cores most of
+#      the time), beside the web app's lint and build and the installs of the browser and the
+#      fuzzer's tools (mostly waiting on the network);
+#   2. the Rust tests (mostly waiting: bet delays, commits, servers starting), the web unit
+#      tests and the fuzzer, each on one core or less;
+#   3. the browser tests on their own, as timing-sensitive as a person at a screen.
 test: lint-fmt
-	$(MAKE) --no-print-directory -j3 --output-sync=target test-rust web-checks test-tools
-	$(MAKE) --no-print-directory -j1 test-e2e test-fuzz
+	$(MAKE) --no-print-directory -j3 --output-sync=target build-tests web-checks test-tools
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-rust test-web test-fuzz
+	$(MAKE) --no-print-directory test-e2e
 	@echo "make test: all suites passed"
 
 # One after the other: they share the two cores with the Rust build.
 web-checks:
 	$(MAKE) --no-print-directory lint-web
 	$(MAKE) --no-print-directory web
-	$(MAKE) --no-print-directory test-web
 
 test-tools: chromium $(FUZZ_VENV)/.installed
 
 # The lint gate: any finding fails `make test` (and so CI). Allowed lints are in Cargo.toml's
 # [workspace.lints], each with its reason. `make test` runs clippy inside its one build of the
-# tests (test-rust below); `make lint` runs it on its own, as `cargo clippy` (a check, no code).
+# tests (build-tests below); `make lint` runs it on its own, as `cargo clippy` (a check, no code).
 lint: lint-fmt lint-web
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 
@@ -98,7 +101,7 @@ server: deps-rust
 	$(CARGO) build -p backlay
 
 # The binary the browser tests and the fuzzer start, built only when it is missing or older
-# than a source: under `make test`, test-rust has just built it.
+# than a source: under `make test`, build-tests has just built it.
 $(BACKLAY_BIN): $(shell find crates -type f) Cargo.toml Cargo.lock | deps-rust
 	$(CARGO) build -p backlay
 
@@ -109,18 +112,22 @@ release: web deps-rust
 # with clippy's lints (clippy-driver) as the wrapper of the workspace's own crates, and run the
 # same way under `cargo test` it lints every target and compiles it too, instead of a second
 # pass (`cargo check`) over every dependency. CLIPPY_ARGS is how cargo clippy hands the driver
-# its `-- -D warnings`. The doc tests are not a target of --all-targets, so they run after.
+# its `-- -D warnings`. The doc tests are not a target of --all-targets, so they run after, with
+# the same wrapper so that they reuse the same build.
 # Most API tests wait (bet delays, database commits, a server's start) more than they compute,
 # so more of them run at once than there are cores (RUST_TEST_THREADS, read by every test
 # binary; the criterion bench, run once as a test, takes no --test-threads). MAKEFLAGS is cleared
 # so cargo keeps its own jobserver under make -j.
 RUST_TEST_THREADS ?= 8
-test-rust: deps-rust
-	driver=$$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver) || { \
-	  echo "clippy-driver is missing: rustup component add clippy"; exit 1; }; \
-	MAKEFLAGS= RUSTC_WORKSPACE_WRAPPER=$$driver CLIPPY_ARGS=-Dwarnings RUST_TEST_THREADS=$(RUST_TEST_THREADS) \
-	  $(CARGO) test --workspace --all-targets --locked
-	MAKEFLAGS= $(CARGO) test --workspace --doc --locked
+CARGO_LINTED = MAKEFLAGS= RUSTC_WORKSPACE_WRAPPER="$$(rustup which clippy-driver)" CLIPPY_ARGS=-Dwarnings $(CARGO)
+
+build-tests: deps-rust
+	@test -x "$$(rustup which clippy-driver)" || { echo "clippy-driver is missing: rustup component add clippy"; exit 1; }
+	$(CARGO_LINTED) test --workspace --all-targets --locked --no-run
+
+test-rust: build-tests
+	RUST_TEST_THREADS=$(RUST_TEST_THREADS) $(CARGO_LINTED) test --workspace --all-targets --locked
+	$(CARGO_LINTED) test --workspace --doc --locked
 
 test-web: web/node_modules/.installed
 	cd web && $(NPM) test
