@@ -322,15 +322,7 @@ async fn bad_bets_are_refused_with_4xx_and_no_ledger_change(app: TestApp) {
         app.post("casino/getCasinoList", Some(&demo), json!({ "series_id": "matka" })).await;
     assert_eq!(matka.data().as_array().unwrap().len(), 1);
 
-    let openapi: Value = app
-        .client
-        .get(format!("{}/openapi.json", app.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let openapi: Value = app.openapi().await;
     for path in [
         "/api/casino/getCasinoList",
         "/api/casino/roundState",

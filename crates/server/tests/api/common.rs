@@ -295,6 +295,18 @@ impl TestApp {
         self.send(request, token).await
     }
 
+    /// The OpenAPI document the server serves at `/api/openapi.json`.
+    pub async fn openapi(&self) -> Value {
+        self.client
+            .get(format!("{}/openapi.json", self.base))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
     pub async fn login_answer(&self, user_name: &str, password: &str) -> Answer {
         self.post(
             "user/login",

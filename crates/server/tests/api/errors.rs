@@ -117,15 +117,7 @@ async fn health_openapi_and_web_root(app: TestApp) {
     let health = app.get("health", None).await;
     health.expect(200);
     assert_eq!(health.data()["database"], "ok");
-    let openapi: serde_json::Value = app
-        .client
-        .get(format!("{}/openapi.json", app.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let openapi: serde_json::Value = app.openapi().await;
     assert!(openapi["openapi"].as_str().unwrap().starts_with("3."));
     let paths = openapi["paths"].as_object().unwrap();
     for path in [
@@ -166,10 +158,6 @@ async fn health_openapi_and_web_root(app: TestApp) {
     assert!(root.text().await.unwrap().contains("make run"));
 }
 both_databases!(health_openapi_and_web_root);
-
-async fn openapi(app: &TestApp) -> serde_json::Value {
-    app.client.get(format!("{}/openapi.json", app.base)).send().await.unwrap().json().await.unwrap()
-}
 
 /// Every operation of the document, as (method, path, operation).
 fn operations(openapi: &serde_json::Value) -> Vec<(String, String, serde_json::Value)> {
@@ -212,7 +200,7 @@ fn needs_bearer(operation: &serde_json::Value) -> bool {
 /// malformed body on each call that takes one, the 401 on each call that needs a token, each
 /// error in the envelope's shape; and the stream is an event stream, not JSON.
 async fn the_openapi_document_lists_the_400_and_401_every_route_can_answer(app: TestApp) {
-    let openapi = openapi(&app).await;
+    let openapi = app.openapi().await;
     let envelope = &openapi["components"]["schemas"]["ErrorEnvelope"];
     assert_eq!(envelope["properties"]["status"]["enum"], json!([false]), "{envelope}");
     let all = operations(&openapi);
@@ -276,7 +264,7 @@ async fn the_openapi_document_lists_428_where_a_password_change_comes_first(app:
     .await
     .expect(200);
     let token = app.login("newbie", "First@123").await;
-    let openapi = openapi(&app).await;
+    let openapi = app.openapi().await;
     let mut checked = 0;
     for (method, path, operation) in operations(&openapi) {
         // Log-out would end the session the rest of the loop uses.
@@ -307,7 +295,7 @@ both_databases!(the_openapi_document_lists_428_where_a_password_change_comes_fir
 async fn the_operator_conflicts_are_in_the_openapi_document(app: TestApp) {
     let admin = app.admin().await;
     let admin_id = app.user_id(&admin, "admin").await;
-    let openapi = openapi(&app).await;
+    let openapi = app.openapi().await;
     let lock = app
         .post("admin/user/lock", Some(&admin), json!({ "user_id": admin_id, "locked": 1 }))
         .await;

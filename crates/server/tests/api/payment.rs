@@ -606,15 +606,7 @@ async fn a_user_sees_only_their_own_requests(app: TestApp) {
 both_databases!(a_user_sees_only_their_own_requests);
 
 async fn payment_calls_are_in_the_openapi_document(app: TestApp) {
-    let openapi: Value = app
-        .client
-        .get(format!("{}/openapi.json", app.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let openapi: Value = app.openapi().await;
     let paths = openapi["paths"].as_object().unwrap();
     for path in [
         "/api/payment/deposit",

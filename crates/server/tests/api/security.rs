@@ -434,15 +434,7 @@ async fn a_locked_user_gets_no_session_from_a_code(app: TestApp) {
 both_databases!(a_locked_user_gets_no_session_from_a_code);
 
 async fn the_openapi_document_lists_the_security_calls(app: TestApp) {
-    let openapi: serde_json::Value = app
-        .client
-        .get(format!("{}/openapi.json", app.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let openapi: serde_json::Value = app.openapi().await;
     let paths = openapi["paths"].as_object().unwrap();
     for (path, method) in [
         ("/api/user/verifyOtp", "post"),

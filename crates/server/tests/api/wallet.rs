@@ -1120,15 +1120,7 @@ async fn the_global_setting_frames_the_public_origin(app: TestApp) {
     assert_eq!(origins, vec!["https://games.example.com".to_string(), origin(&app)]);
 
     // The new calls are described in the OpenAPI document.
-    let openapi: Value = app
-        .client
-        .get(format!("{}/openapi.json", app.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let openapi: Value = app.openapi().await;
     for path in [
         "/api/wallet/balance",
         "/api/wallet/debit",
