@@ -39,7 +39,8 @@ run: web server
 #      fuzzer's tools (mostly waiting on the network);
 #   2. the Rust tests (mostly waiting: bet delays, commits, servers starting), the web unit
 #      tests and the fuzzer, each on one core or less;
-#   3. the browser tests on their own, as timing-sensitive as a person at a screen.
+#   3. the browser tests on their own, two test files at a time (each file starts its own
+#      server and browser, and mostly waits on rounds and polls; e2e/package.json).
 test: lint-fmt
 	$(MAKE) --no-print-directory -j3 --output-sync=target build-tests web-checks test-tools
 	$(MAKE) --no-print-directory -j3 --output-sync=target test-rust test-web test-fuzz
