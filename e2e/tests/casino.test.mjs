@@ -48,7 +48,7 @@ async function balanceMinor() {
 const money = (minor) => (minor / 100).toFixed(2);
 
 /** True for a `casino/round` answer whose round has settled. @param {{ body: any }} answer */
-const settled = (answer) => answer.body.data?.phase === 'settled';
+const isSettled = (answer) => answer.body.data?.phase === 'settled';
 
 before(async () => {
   server = await startServer({ extraArgs: ['--no-demo-feed', '--casino-window-seconds', String(WINDOW_SECONDS)] });
@@ -102,7 +102,7 @@ test('a table from the sidebar: bet in the window, see the result and the new ba
   await shoot(page, 'casino-table-result');
 
   // Settled once, at the posted odds: Dragon pays 2.00, a tie gives half back, Tiger loses.
-  const detail = await pollUntil(() => api('casino/round', { round_id: roundId }), settled, { timeoutMs: 10_000, intervalMs: 200 });
+  const detail = await pollUntil(() => api('casino/round', { round_id: roundId }), isSettled, { timeoutMs: 10_000, intervalMs: 200 });
   assert.equal(detail.body.data.phase, 'settled', JSON.stringify(detail.body));
   const payout = { Dragon: 200_00, Tie: 50_00, Tiger: 0 }[/** @type {string} */ (detail.body.data.winner)];
   assert.ok(payout !== undefined, `winner ${detail.body.data.winner}`);
@@ -161,7 +161,7 @@ test('each of the sixteen tables takes a bet from the browser, and every round s
 
   // Every round is dealt, settled once and recomputes from its revealed seed.
   for (const roundId of rounds) {
-    const detail = await pollUntil(() => api('casino/round', { round_id: roundId }), settled, { timeoutMs: 30_000, intervalMs: 200 });
+    const detail = await pollUntil(() => api('casino/round', { round_id: roundId }), isSettled, { timeoutMs: 30_000, intervalMs: 200 });
     assert.equal(detail.body.data.phase, 'settled', `${roundId}: ${JSON.stringify(detail.body)}`);
     assert.equal(detail.body.data.verified, true, `${roundId} verifies`);
   }

@@ -2,8 +2,9 @@
 //! kills it with SIGKILL at random moments and restarts it on the same database, on SQLite and
 //! on PostgreSQL. A moment is random by count, not by clock: the kill comes as soon as the
 //! bettors together have been told of a random number of bets, with every bettor still
-//! sending, so it lands in the middle of the traffic however fast the machine runs. After every restart the bets whose answer was lost are sent again with the
-//! same `client_ref`; at the end, what the bettors were told must be what is stored:
+//! sending, so it lands in the middle of the traffic however fast the machine runs. After every
+//! restart the bets whose answer was lost are sent again with the same `client_ref`; at the end,
+//! what the bettors were told must be what is stored:
 //!
 //! - every acknowledged bet is stored once, with its id and stake;
 //! - no bet is half-applied: matched + unmatched + cancelled + lapsed = stake, and an exchange
@@ -13,9 +14,8 @@
 //! - the ledger check passes (balances are their entries, exposure the sum of its markets).
 //!
 //! The server is `$BACKLAY_CRASH_TEST_BIN` (`bench/faults.sh` points it at the release binary),
-//! else the workspace's own build of `backlay`, which `make test` runs. `CRASH_KILLS` (default 10) sets the number of kills; the
-//! longer run in `bench/faults.sh` raises it.
-
+//! else the workspace's own build of `backlay`, which `make test` runs. `CRASH_KILLS` (default
+//! 10) sets the number of kills; the longer run in `bench/faults.sh` raises it.
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

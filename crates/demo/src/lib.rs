@@ -241,40 +241,16 @@ pub async fn seed_if_empty(store: &Store, passwords: &Passwords) -> anyhow::Resu
 
 async fn seed(store: &Store, passwords: &Passwords) -> Result<(), backlay_server::error::AppError> {
     let console = OperatorContext { store, actor: Actor::Console, client_ip: None };
-    let create =
-        |user_name: &'static str, password: &'static str, role: Role, parent_id: Option<i64>| {
-            CreateUser::parse(user_name, password.into(), role, parent_id, false)
-        };
-    let admin = operator::create_user(
-        &console,
-        passwords,
-        create("admin", "Admin@1234", Role::Admin, None)?,
-    )
-    .await?;
-    let agent = operator::create_user(
-        &console,
-        passwords,
-        create("agent", "Agent@1234", Role::Agent, Some(admin.id))?,
-    )
-    .await?;
-    let demo = operator::create_user(
-        &console,
-        passwords,
-        create("demo", "Demo@1234", Role::Client, Some(agent.id))?,
-    )
-    .await?;
-    let demo2 = operator::create_user(
-        &console,
-        passwords,
-        create("demo2", "Demo@1234", Role::Client, Some(agent.id))?,
-    )
-    .await?;
-    let maker = operator::create_user(
-        &console,
-        passwords,
-        create("maker", "Maker@1234", Role::Client, Some(agent.id))?,
-    )
-    .await?;
+    let create = |user_name: &'static str, password: &str, role: Role, parent_id: Option<i64>| {
+        let console = &console;
+        let request = CreateUser::parse(user_name, password.into(), role, parent_id, false);
+        async move { operator::create_user(console, passwords, request?).await }
+    };
+    let admin = create("admin", "Admin@1234", Role::Admin, None).await?;
+    let agent = create("agent", "Agent@1234", Role::Agent, Some(admin.id)).await?;
+    let demo = create("demo", "Demo@1234", Role::Client, Some(agent.id)).await?;
+    let demo2 = create("demo2", "Demo@1234", Role::Client, Some(agent.id)).await?;
+    let maker = create("maker", "Maker@1234", Role::Client, Some(agent.id)).await?;
 
     operator::mint(&console, admin.id, Money::from_minor(100_000_000_00)).await?;
     let deposit = |user: &User, units: i64| {

@@ -382,6 +382,21 @@ pub fn user_name_field(checks: &mut Checks, field: &str, value: &str) -> Option<
     UserName::parse(value.trim()).map_err(|problem| checks.fail(field, problem.to_string())).ok()
 }
 
+/// An optional choice of a request (one of a named enum's names), trimmed: `default` when
+/// absent or blank, else the value it names; other text is refused on `field` with the message
+/// `refusal` writes for it.
+pub fn choice_field<T: std::str::FromStr>(
+    field: &str,
+    text: Option<&str>,
+    default: T,
+    refusal: impl FnOnce(&str) -> String,
+) -> Result<T, AppError> {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(default),
+        Some(text) => text.parse().map_err(|_| AppError::field(field, refusal(text))),
+    }
+}
+
 /// Most rows one page may hold.
 pub const MAX_PAGE_LIMIT: i64 = 100;
 pub const DEFAULT_PAGE_LIMIT: i64 = 20;

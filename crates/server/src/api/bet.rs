@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use axum::extract::State;
 use backlay_core::exchange::{BetSide, MarketType, Persistence};
 use backlay_core::money::Money;
+use backlay_core::named::one_of;
 use backlay_store::bets::{BetRow, BetStatus};
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
@@ -18,7 +19,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::clock::iso_utc;
 use crate::engine::{PlaceBet, PlacementStatus};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
-use crate::input::{plain_decimal, AmountInput, ApiJson, FlexI64};
+use crate::input::{choice_field, plain_decimal, AmountInput, ApiJson, FlexI64};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -115,12 +116,10 @@ async fn place_bet(
     if !stake.is_positive() {
         return Err(AppError::field("stake", "The stake must be more than 0."));
     }
-    let persistence = match body.persistence.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
-        None => Persistence::default(),
-        Some(text) => text.parse().map_err(|_| {
-            AppError::field("persistence", format!("{text} is not lapse or persist."))
-        })?,
-    };
+    let persistence =
+        choice_field("persistence", body.persistence.as_deref(), Persistence::default(), |text| {
+            format!("{text} is not {}.", one_of(Persistence::NAMES))
+        })?;
     let client_ref =
         body.client_ref.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
     if client_ref.as_ref().is_some_and(|r| r.chars().count() > CLIENT_REF_MAX_CHARS) {

@@ -13,6 +13,7 @@
 
 use axum::extract::State;
 use backlay_core::money::Money;
+use backlay_core::named::one_of;
 use backlay_store::payments::{
     BankAccount, PaymentDetails, PaymentFilter, PaymentKind, PaymentRequest, PaymentStatus,
 };
@@ -408,7 +409,7 @@ async fn list(
         text => Some(text.parse::<PaymentStatus>().map_err(|_| {
             AppError::field(
                 "status",
-                format!("{text} is not a status: use pending, processing, approved or rejected."),
+                format!("{text} is not a status: use {}.", one_of(PaymentStatus::NAMES)),
             )
         })?),
     };

@@ -4,6 +4,7 @@
 
 use axum::extract::State;
 use backlay_core::money::Money;
+use backlay_core::named::one_of;
 use backlay_store::wallet::{LiveCasinoLine, ProviderRoundState, WalletKind};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -12,7 +13,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::bet::{bet_item, BetItem};
 use crate::clock::{iso_utc, parse_report_date};
 use crate::error::{ok, ApiResult, AppError, Envelope};
-use crate::input::{Paged, Paging};
+use crate::input::{choice_field, Paged, Paging};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -95,22 +96,6 @@ backlay_core::named_enum! {
     }
 }
 
-/// An optional choice of a request, trimmed: `default` when absent or empty, else one of the
-/// enum's names, or the answer `refuse` gives for the text.
-fn choice<T>(
-    text: &Option<String>,
-    default: T,
-    refuse: impl FnOnce(&str) -> AppError,
-) -> Result<T, AppError>
-where
-    T: std::str::FromStr,
-{
-    match text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(default),
-        Some(text) => text.parse().map_err(|_| refuse(text)),
-    }
-}
-
 fn date_bound(
     field: &str,
     text: &Option<String>,
@@ -137,12 +122,10 @@ async fn account_statement(
     if from_ms > to_ms {
         return Err(AppError::field("to_date", "to_date must not be before from_date."));
     }
-    let statement_type = choice(&body.statement_type, StatementType::All, |text| {
-        AppError::field(
-            "type",
-            format!("{text} is not a statement type: use all, deposit_withdraw, sports or casino."),
-        )
-    })?;
+    let statement_type =
+        choice_field("type", body.statement_type.as_deref(), StatementType::All, |text| {
+            format!("{text} is not a statement type: use {}.", one_of(StatementType::NAMES))
+        })?;
     let kinds = statement_type.ledger_kinds();
     let (page, limit, offset) = page.resolve()?;
     let (lines, total) =
@@ -202,13 +185,13 @@ async fn current_bets(
     CurrentUser(authed): CurrentUser,
     Paging { request: body, page }: Paging<CurrentBetsRequest>,
 ) -> ApiResult<Paged<CurrentBetEntry>> {
-    let part = choice(&body.status, BetPart::Matched, |text| {
-        AppError::field("status", format!("{text} is not matched or unmatched."))
+    let part = choice_field("status", body.status.as_deref(), BetPart::Matched, |text| {
+        format!("{text} is not {}.", one_of(BetPart::NAMES))
     })?;
     let unmatched = part == BetPart::Unmatched;
     let (page, limit, offset) = page.resolve()?;
-    let kind = choice(&body.bet_type, BetKind::Sports, |text| {
-        AppError::field("type", format!("{text} is not sports or casino."))
+    let kind = choice_field("type", body.bet_type.as_deref(), BetKind::Sports, |text| {
+        format!("{text} is not {}.", one_of(BetKind::NAMES))
     })?;
     match kind {
         BetKind::Sports => {}
@@ -329,17 +312,12 @@ mod tests {
 
     #[test]
     fn a_choice_is_its_default_when_absent_or_blank_and_refused_when_unknown() {
-        let refuse =
-            |text: &str| AppError::field("type", format!("{text} is not sports or casino."));
-        assert_eq!(choice(&None, BetKind::Sports, refuse).unwrap(), BetKind::Sports);
-        assert_eq!(choice(&Some(" ".into()), BetKind::Sports, refuse).unwrap(), BetKind::Sports);
-        assert_eq!(
-            choice(&Some(" casino ".into()), BetKind::Sports, refuse).unwrap(),
-            BetKind::Casino
-        );
-        let Err(AppError::Invalid { errors, .. }) =
-            choice(&Some("Casino".into()), BetKind::Sports, refuse)
-        else {
+        let refuse = |text: &str| format!("{text} is not {}.", one_of(BetKind::NAMES));
+        let choose = |text: Option<&str>| choice_field("type", text, BetKind::Sports, refuse);
+        assert_eq!(choose(None).unwrap(), BetKind::Sports);
+        assert_eq!(choose(Some(" ")).unwrap(), BetKind::Sports);
+        assert_eq!(choose(Some(" casino ")).unwrap(), BetKind::Casino);
+        let Err(AppError::Invalid { errors, .. }) = choose(Some("Casino")) else {
             panic!("a name is matched exactly")
         };
         assert_eq!(errors["type"], "Casino is not sports or casino.");
