@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, shoot, startServer } from '../harness.mjs';
 import { base32Decode, firstStep, nextCode, totp } from '../totp.mjs';
+import { assertFitsEveryViewport } from '../viewport.mjs';
 
 /** How long after the layout mounts the welcome popup opens: the app's own constant. */
 const WELCOME_POPUP_DELAY_MS = Number(
@@ -143,7 +144,7 @@ test('demo logs in: welcome popup once, balance and exposure, My Market, logout'
   }, WELCOME_POPUP_DELAY_MS);
   assert.equal(await page.getByTestId('welcome-popup').count(), 0, 'the popup shows only once');
   assert.ok(await page.getByTestId('site-message').isVisible());
-  await shoot(page, 'home');
+  await assertFitsEveryViewport(page, 'home');
 
   await page.getByTestId('exposure-button').click();
   const market = page.getByTestId('my-market-modal');

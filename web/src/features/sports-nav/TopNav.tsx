@@ -9,7 +9,7 @@ export function TopNav({ onMenu }: { onMenu?: () => void }) {
   const location = useLocation();
   const list = topNavSports(sports.data ?? []);
   return (
-    <nav className="top-nav" aria-label="Sports" data-testid="top-nav">
+    <nav className="top-nav" aria-label="Sports" data-testid="top-nav" data-scroll-x>
       {onMenu && (
         <button type="button" className="top-nav-menu" aria-label="All sports menu" onClick={onMenu} data-testid="sidebar-toggle">
           ☰
