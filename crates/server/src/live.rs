@@ -2,7 +2,7 @@
 //! that open them ([`StreamTickets`]), and the one task, [`LiveBooks`], that turns the engine's
 //! changes (each carrying the market's public book as it was after the change) into events,
 //! coalescing changes per market ([`COALESCE_MS`]) and serialising each book once however many
-//! listen.
+//! listen (and, for a match-odds market, its line in the match lists once too).
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
@@ -12,8 +12,9 @@ use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::time::Instant;
 
 use crate::engine::{Engine, MarketChange, MarketView};
-use crate::market_book::public_book;
+use crate::market_book::{public_book, ListOdds, OddsSummary};
 use crate::session::{new_token, token_hash};
+use backlay_core::exchange::MarketType;
 
 /// Changes to one market within this window go out as one event.
 pub const COALESCE_MS: u64 = 200;
@@ -73,6 +74,8 @@ pub struct LiveBook {
     pub market_id: i64,
     /// The `MarketBook` as JSON.
     pub json: Arc<str>,
+    /// A match-odds market only: its line in the match lists, a `ListOdds` as JSON.
+    pub list_json: Option<Arc<str>>,
     /// Users whose own figures in this market changed since the last event, ascending.
     pub users: Vec<i64>,
 }
@@ -144,10 +147,16 @@ async fn coalesce(
             last_sent.insert(market_id, now);
             let book = public_book(&change.view);
             let json: Arc<str> = serde_json::to_string(&book).unwrap_or_default().into();
+            let list_json = (change.view.setup.market_type == MarketType::MatchOdds).then(|| {
+                let line =
+                    ListOdds { match_id: change.match_id, odds: OddsSummary::of(&change.view) };
+                Arc::<str>::from(serde_json::to_string(&line).unwrap_or_default())
+            });
             let book = LiveBook {
                 match_id: change.match_id,
                 market_id,
                 json,
+                list_json,
                 users: change.users.into_iter().collect(),
             };
             let _ = events.send(LiveEvent::Book(Arc::new(book)));

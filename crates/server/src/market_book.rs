@@ -2,7 +2,9 @@
 //! book while the market runs (best 3 back and lay with sizes, bookmaker rates, fancy lines),
 //! else the stored market with empty books; with a viewer, that user's position per runner and
 //! fancy run-range book. `match/matchDetail`, `bet/positions` and the stream all read markets
-//! through here, so the three show the same figures.
+//! through here, so the three show the same figures. The match lists' one line of a match-odds
+//! market, best back and lay per runner ([`OddsSummary`]), is built here too, for
+//! `match/getMatches` and the list stream alike.
 
 use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_core::money::Money;
@@ -69,6 +71,60 @@ pub struct MarketBook {
     #[schema(required = true)]
     pub rate_yes: Option<i64>,
     pub book: Vec<FancyRange>,
+}
+
+/// A match-odds market as the match lists show it: the best price to back and to lay per runner.
+#[derive(Serialize, ToSchema)]
+pub struct OddsSummary {
+    pub market_id: i64,
+    pub status: MarketStatus,
+    pub runners: Vec<RunnerOdds>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RunnerOdds {
+    pub selection_id: i64,
+    pub name: String,
+    /// Best price to back (null: none offered).
+    #[schema(required = true)]
+    pub back: Option<f64>,
+    #[schema(value_type = Option<f64>, required = true)]
+    pub back_size: Option<Money>,
+    /// Best price to lay.
+    #[schema(required = true)]
+    pub lay: Option<f64>,
+    #[schema(value_type = Option<f64>, required = true)]
+    pub lay_size: Option<Money>,
+}
+
+impl OddsSummary {
+    /// The summary of a running market's public view; `match/getMatches` and the list stream
+    /// both build it here, so the two show the same figures.
+    pub fn of(view: &MarketView) -> OddsSummary {
+        OddsSummary {
+            market_id: view.setup.market_id,
+            status: view.status,
+            runners: view
+                .runners
+                .iter()
+                .map(|r| RunnerOdds {
+                    selection_id: r.selection_id,
+                    name: r.name.clone(),
+                    back: r.back.first().map(|(p, _)| p.to_f64_for_json()),
+                    back_size: r.back.first().map(|(_, s)| *s),
+                    lay: r.lay.first().map(|(p, _)| p.to_f64_for_json()),
+                    lay_size: r.lay.first().map(|(_, s)| *s),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One match's odds line as the list stream (`GET stream?list=…`) sends it.
+#[derive(Serialize, ToSchema)]
+pub struct ListOdds {
+    pub match_id: i64,
+    pub odds: OddsSummary,
 }
 
 /// Every market of a match as the page shows it; with `viewer`, that user's positions and

@@ -875,7 +875,8 @@ export interface paths {
         /**
          * Match events: `snapshot` (data: all markets of the match), `market` (data: one market) and
          *     `mine` (data: `{"market_id"}`, only to the user whose figures there changed). Casino events:
-         *     `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)).
+         *     `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)). List events: `snapshot` (data:
+         *     every listed match's [`ListOdds`]) and `odds` (data: one `ListOdds`).
          */
         get: operations["live_stream"];
         put?: never;
@@ -2591,6 +2592,12 @@ export interface components {
             total: number;
             unbalanced_transactions: number[];
         };
+        /** @description One match's odds line as the list stream (`GET stream?list=…`) sends it. */
+        ListOdds: {
+            /** Format: int64 */
+            match_id: number;
+            odds: components["schemas"]["OddsSummary"];
+        };
         ListPaymentsRequest: {
             /** @description pending, processing, approved or rejected; absent: all. */
             status?: string | null;
@@ -2789,6 +2796,7 @@ export interface components {
             transaction_id: number;
             tx_id: string;
         };
+        /** @description A match-odds market as the match lists show it: the best price to back and to lay per runner. */
         OddsSummary: {
             /** Format: int64 */
             market_id: number;
@@ -6809,10 +6817,12 @@ export interface operations {
     live_stream: {
         parameters: {
             query: {
-                /** @description The match (or give casino) */
+                /** @description The match (or give casino or list) */
                 match_id?: number;
-                /** @description A casino game's code, e.g. dt6 (or give match_id) */
+                /** @description A casino game's code, e.g. dt6 (or give match_id or list) */
                 casino?: string;
+                /** @description The match lists: a sport's id, or all (or give match_id or casino) */
+                list?: string;
                 /** @description From stream/ticket */
                 ticket: string;
             };
@@ -6822,7 +6832,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events, never ending: for a match `snapshot` (data: every market, each a MarketBook), `market` (data: one MarketBook) and `mine` (data: {"market_id"}) events; for a casino game `round` events (data: a RoundEvent each) */
+            /** @description Server-Sent Events, never ending: for a match `snapshot` (data: every market, each a MarketBook), `market` (data: one MarketBook) and `mine` (data: {"market_id"}) events; for a casino game `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds) and `odds` (data: one ListOdds) events */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -10,12 +10,11 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::series::SeriesItem;
 use crate::clock::iso_utc;
-use backlay_core::exchange::{MarketStatus, MarketType};
-use backlay_core::money::Money;
+use backlay_core::exchange::MarketType;
 
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{ApiJson, FlexBool, FlexI64};
-use crate::market_book::{market_books, MarketBook};
+use crate::market_book::{market_books, MarketBook, OddsSummary};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -66,29 +65,6 @@ pub struct MatchItem {
     /// a live match-odds market.
     #[schema(required = true)]
     pub odds: Option<OddsSummary>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct OddsSummary {
-    pub market_id: i64,
-    pub status: MarketStatus,
-    pub runners: Vec<RunnerOdds>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct RunnerOdds {
-    pub selection_id: i64,
-    pub name: String,
-    /// Best price to back (null: none offered).
-    #[schema(required = true)]
-    pub back: Option<f64>,
-    #[schema(value_type = Option<f64>, required = true)]
-    pub back_size: Option<Money>,
-    /// Best price to lay.
-    #[schema(required = true)]
-    pub lay: Option<f64>,
-    #[schema(value_type = Option<f64>, required = true)]
-    pub lay_size: Option<Money>,
 }
 
 impl From<Match> for MatchItem {
@@ -145,23 +121,7 @@ async fn get_matches(
 
 /// The best back and lay per runner of a running match-odds market.
 async fn odds_summary(state: &AppState, market_id: i64) -> Option<OddsSummary> {
-    let view = state.engine.view(market_id, None).await.ok()?;
-    Some(OddsSummary {
-        market_id,
-        status: view.status,
-        runners: view
-            .runners
-            .into_iter()
-            .map(|r| RunnerOdds {
-                selection_id: r.selection_id,
-                name: r.name,
-                back: r.back.first().map(|(p, _)| p.to_f64_for_json()),
-                back_size: r.back.first().map(|(_, s)| *s),
-                lay: r.lay.first().map(|(p, _)| p.to_f64_for_json()),
-                lay_size: r.lay.first().map(|(_, s)| *s),
-            })
-            .collect(),
-    })
+    state.engine.view(market_id, None).await.ok().map(|view| OddsSummary::of(&view))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -48,7 +48,7 @@ use crate::AppState;
         times are ISO-8601 UTC."),
     modifiers(&BearerAuth),
     // Sent as a stream's `round` event, so no handler's body names it.
-    components(schemas(crate::casino::RoundEvent)),
+    components(schemas(crate::casino::RoundEvent, crate::market_book::ListOdds)),
     tags(
         (name = "auth", description = "Log-in, sign-up, log-out, passwords"),
         (name = "user", description = "The caller's balance and stake buttons"),

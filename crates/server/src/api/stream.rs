@@ -1,8 +1,10 @@
-//! The live stream over Server-Sent Events: one match's markets, or one casino table's rounds.
+//! The live stream over Server-Sent Events: one match's markets, the match lists' odds, or one
+//! casino table's rounds.
 //!
 //! A browser's `EventSource` cannot send an `Authorization` header, so the page first asks
 //! `POST stream/ticket` (with its session) for a short-lived ticket and opens
-//! `GET stream?match_id=…&ticket=…` or `GET stream?casino=<game_code>&ticket=…`.
+//! `GET stream?match_id=…&ticket=…`, `GET stream?list=<sport id|all>&ticket=…` or
+//! `GET stream?casino=<game_code>&ticket=…`.
 //!
 //! A match stream sends a `snapshot` event with every market of the match, then a `market`
 //! event for each market that changed, coalesced: at most one event per market per
@@ -12,6 +14,12 @@
 //! event `{"market_id": …}` follows, carrying nothing else: the page then asks
 //! `match/matchDetail`, `bet/openBets` and the balance for its own figures. A listener that
 //! falls behind gets a fresh snapshot.
+//!
+//! A list stream (`GET stream?list=<sport id|all>&ticket=…`) keeps the home and sport pages'
+//! prices live: a `snapshot` event with the match-odds line ([`ListOdds`]: best back and lay
+//! with sizes per runner, and the market's status) of every active match of the sport (or of
+//! all), then an `odds` event with one match's line whenever it changes, coalesced per market
+//! like the match stream's `market` events. A listener that falls behind gets a fresh snapshot.
 //!
 //! A casino stream sends a `round` event ([`RoundEvent`](crate::casino::RoundEvent)) with the
 //! game's current round on connect, then one each time the runner takes a step (opened,
@@ -24,11 +32,13 @@
 //!
 //! Every stream ends when the server starts shutting down ([`AppState::stopping`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
 use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
+use backlay_core::exchange::MarketType;
+use backlay_store::catalogue::MatchFilter;
 use futures::stream::{self, BoxStream, Stream, StreamExt};
 use serde::Serialize;
 use tokio::sync::broadcast::error::RecvError;
@@ -39,7 +49,7 @@ use crate::casino::round_events::{newest, RoundNews};
 use crate::clock::now_ms;
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::live::{LiveEvent, TICKET_TTL_MS};
-use crate::market_book::market_books;
+use crate::market_book::{market_books, ListOdds, OddsSummary};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -68,6 +78,8 @@ enum Subject {
     Match(i64),
     /// A casino game's client or rules code, as given.
     Casino(String),
+    /// The match lists: one sport's active matches, or every sport's (`None`).
+    List(Option<i64>),
 }
 
 /// Longest casino game code a stream may ask for.
@@ -75,33 +87,55 @@ const MAX_GAME_CODE_CHARS: usize = 32;
 
 impl Subject {
     fn parse(query: &HashMap<String, String>) -> Result<Subject, AppError> {
-        match (query.get("match_id"), query.get("casino")) {
-            (Some(_), Some(_)) => Err(AppError::field(
-                "casino",
-                "Give match_id or casino, not both: a stream follows one of them.",
-            )),
-            (None, Some(code)) => {
-                let code = code.trim();
-                let valid = !code.is_empty()
-                    && code.chars().count() <= MAX_GAME_CODE_CHARS
-                    && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-                if !valid {
-                    return Err(AppError::field(
-                        "casino",
-                        "casino must be a casino game's code, e.g. dt6 or teen20.",
-                    ));
-                }
-                Ok(Subject::Casino(code.to_string()))
-            }
-            (match_id, None) => {
-                match_id.and_then(|m| m.trim().parse().ok()).map(Subject::Match).ok_or_else(|| {
-                    AppError::field(
-                        "match_id",
-                        "match_id must be a match's id (or give casino=<game code>).",
-                    )
-                })
-            }
+        let given: Vec<&str> = ["match_id", "casino", "list"]
+            .into_iter()
+            .filter(|name| query.contains_key(*name))
+            .collect();
+        if given.len() > 1 {
+            return Err(AppError::field(
+                given[1],
+                format!(
+                    "Give one of match_id, casino or list, not {}: a stream follows one of them.",
+                    given.join(" and ")
+                ),
+            ));
         }
+        if let Some(code) = query.get("casino") {
+            let code = code.trim();
+            let valid = !code.is_empty()
+                && code.chars().count() <= MAX_GAME_CODE_CHARS
+                && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if !valid {
+                return Err(AppError::field(
+                    "casino",
+                    "casino must be a casino game's code, e.g. dt6 or teen20.",
+                ));
+            }
+            return Ok(Subject::Casino(code.to_string()));
+        }
+        if let Some(list) = query.get("list") {
+            let list = list.trim();
+            if list.eq_ignore_ascii_case("all") {
+                return Ok(Subject::List(None));
+            }
+            return list
+                .parse()
+                .ok()
+                .filter(|id: &i64| *id > 0)
+                .map(|id| Subject::List(Some(id)))
+                .ok_or_else(|| {
+                    AppError::field(
+                        "list",
+                        "list must be a sport's id, e.g. 4, or all for every sport.",
+                    )
+                });
+        }
+        query.get("match_id").and_then(|m| m.trim().parse().ok()).map(Subject::Match).ok_or_else(|| {
+            AppError::field(
+                "match_id",
+                "match_id must be a match's id (or give casino=<game code> or list=<sport id|all>).",
+            )
+        })
     }
 }
 
@@ -109,14 +143,17 @@ type LiveEvents = BoxStream<'static, Result<Event, Infallible>>;
 
 /// Match events: `snapshot` (data: all markets of the match), `market` (data: one market) and
 /// `mine` (data: `{"market_id"}`, only to the user whose figures there changed). Casino events:
-/// `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)).
+/// `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)). List events: `snapshot` (data:
+/// every listed match's [`ListOdds`]) and `odds` (data: one `ListOdds`).
 #[utoipa::path(get, path = "/stream", tag = "catalogue",
-    params(("match_id" = Option<i64>, Query, description = "The match (or give casino)"),
-        ("casino" = Option<String>, Query, description = "A casino game's code, e.g. dt6 (or give match_id)"),
+    params(("match_id" = Option<i64>, Query, description = "The match (or give casino or list)"),
+        ("casino" = Option<String>, Query, description = "A casino game's code, e.g. dt6 (or give match_id or list)"),
+        ("list" = Option<String>, Query, description = "The match lists: a sport's id, or all (or give match_id or casino)"),
         ("ticket" = String, Query, description = "From stream/ticket")),
     responses((status = 200, description = "Server-Sent Events, never ending: for a match `snapshot` (data: every market, \
         each a MarketBook), `market` (data: one MarketBook) and `mine` (data: {\"market_id\"}) events; for a casino game \
-        `round` events (data: a RoundEvent each)", content_type = "text/event-stream", body = String),
+        `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds) and `odds` \
+        (data: one ListOdds) events", content_type = "text/event-stream", body = String),
         (status = 400), (status = 401), (status = 404)))]
 async fn live_stream(
     State(state): State<AppState>,
@@ -134,6 +171,7 @@ async fn live_stream(
     let events = match Subject::parse(&query)? {
         Subject::Match(match_id) => match_events(state, user_id, match_id).await?,
         Subject::Casino(code) => casino_events(state, &code).await?,
+        Subject::List(sport_id) => list_events(state, sport_id).await?,
     };
     Ok(Sse::new(events.take_until(stopping)).keep_alive(KeepAlive::default()))
 }
@@ -219,6 +257,89 @@ async fn casino_events(state: AppState, code: &str) -> Result<LiveEvents, AppErr
         }
     });
     Ok(first.chain(follow).boxed())
+}
+
+/// Most match-odds markets a list stream remembers as listed or not; past it, it forgets the
+/// ones not listed (they are looked up again if they change).
+const MAX_REMEMBERED_MARKETS: usize = 100_000;
+
+/// The match lists' odds: a `snapshot` with the line of every listed match (active, of the
+/// sport or of all), then an `odds` event each time one of those lines changes, coalesced as
+/// [`crate::live::LiveBooks`] coalesces every market. A match's line is its first live
+/// match-odds market, as in `match/getMatches`. A market the stream has not met yet (created
+/// after it opened) makes it read again which markets are the lines.
+async fn list_events(state: AppState, sport_id: Option<i64>) -> Result<LiveEvents, AppError> {
+    if let Some(id) = sport_id {
+        if state.store.sports(Some(id), None).await?.is_empty() {
+            return Err(AppError::NotFound(format!("There is no sport with id {id}.")));
+        }
+    }
+    // Subscribe before the snapshot so no change between the two is missed.
+    let events = state.live_books.subscribe();
+    let lines = list_lines(&state, sport_id).await?;
+    let snapshot = list_snapshot(&state, &lines).await;
+    let follow =
+        stream::unfold((state, events, lines), move |(state, mut events, mut lines)| async move {
+            let event = loop {
+                match events.recv().await {
+                    Ok(LiveEvent::Book(book)) => {
+                        let Some(line) = &book.list_json else { continue };
+                        if !lines.contains_key(&book.market_id) {
+                            if lines.len() >= MAX_REMEMBERED_MARKETS {
+                                lines.retain(|_, listed| *listed);
+                            }
+                            if let Ok(fresh) = list_lines(&state, sport_id).await {
+                                lines.extend(fresh);
+                            }
+                            lines.entry(book.market_id).or_insert(false);
+                        }
+                        if lines.get(&book.market_id) == Some(&true) {
+                            break Event::default().event("odds").data(&**line);
+                        }
+                    }
+                    Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
+                        if let Ok(fresh) = list_lines(&state, sport_id).await {
+                            lines = fresh;
+                            break list_snapshot(&state, &lines).await;
+                        }
+                    }
+                    Err(RecvError::Closed) => return None,
+                }
+            };
+            Some((Ok(event), (state, events, lines)))
+        });
+    Ok(stream::once(async move { Ok(snapshot) }).chain(follow).boxed())
+}
+
+/// Every live match-odds market → whether it is a listed match's line (its match is active, of
+/// the sport, and this is the match's first live match-odds market).
+async fn list_lines(
+    state: &AppState,
+    sport_id: Option<i64>,
+) -> Result<HashMap<i64, bool>, AppError> {
+    let filter = MatchFilter { sport_id, is_active: Some(true), ..MatchFilter::default() };
+    let mut unlined: HashSet<i64> =
+        state.store.matches(&filter).await?.into_iter().map(|m| m.match_id).collect();
+    let mut lines = HashMap::new();
+    // Ordered by market id, so the first of a match's match-odds markets is met first.
+    for (match_id, market_id, market_type) in state.store.live_market_types().await? {
+        if market_type == MarketType::MatchOdds {
+            lines.insert(market_id, unlined.remove(&match_id));
+        }
+    }
+    Ok(lines)
+}
+
+/// The `snapshot` of a list: the line of each listed market that is running.
+async fn list_snapshot(state: &AppState, lines: &HashMap<i64, bool>) -> Event {
+    let mut snapshot = Vec::new();
+    for (&market_id, _) in lines.iter().filter(|(_, listed)| **listed) {
+        if let Ok(view) = state.engine.view(market_id, None).await {
+            snapshot.push(ListOdds { match_id: view.setup.match_id, odds: OddsSummary::of(&view) });
+        }
+    }
+    snapshot.sort_by_key(|line| line.match_id);
+    Event::default().event("snapshot").json_data(&snapshot).unwrap_or_default()
 }
 
 fn round_event(news: &RoundNews) -> Event {

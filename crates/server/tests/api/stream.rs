@@ -118,3 +118,145 @@ async fn the_stream_pushes_book_changes_without_positions(app: TestApp) {
     );
 }
 both_databases!(the_stream_pushes_book_changes_without_positions);
+
+/// Creates an open match-odds market with runners A and B; answers its id and A's.
+async fn open_match_odds(app: &TestApp, admin: &str, match_id: i64, name: &str) -> (i64, i64) {
+    let created = app
+        .post("admin/market/create", Some(admin), json!({ "match_id": match_id, "type": "match_odds", "name": name, "runners": ["A", "B"], "bet_delay_s": 0 }))
+        .await;
+    let market = created.data()["market_id"].as_i64().unwrap();
+    let runner = created.data()["selection_ids"][0].as_i64().unwrap();
+    app.post("admin/market/status", Some(admin), json!({ "market_id": market, "status": "open" }))
+        .await
+        .expect(200);
+    (market, runner)
+}
+
+async fn the_list_stream_pushes_each_listed_matchs_odds_line(app: TestApp) {
+    let (admin, demo) = (app.admin().await, app.demo().await);
+    let match_ids = |sport_id: i64| {
+        let (app, demo) = (&app, &demo);
+        async move {
+            let matches =
+                app.post("match/getMatches", Some(demo), json!({ "sport_id": sport_id })).await;
+            matches
+                .data()
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["match_id"].as_i64().unwrap())
+                .collect::<Vec<_>>()
+        }
+    };
+    let cricket = match_ids(4).await;
+    let football = match_ids(1).await;
+    let (line, runner) = open_match_odds(&app, &admin, cricket[0], "Match Odds").await;
+    // A second match-odds market of the same match is not the match's line (getMatches shows the first).
+    let (second, second_runner) = open_match_odds(&app, &admin, cricket[0], "Second").await;
+    let (goal_line, goal_runner) = open_match_odds(&app, &admin, football[0], "Match Odds").await;
+
+    let ticket = app.post("stream/ticket", Some(&demo), json!({})).await.data()["ticket"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    app.get("stream?list=4", None).await.expect(401);
+    app.get(&format!("stream?list=cricket&ticket={ticket}"), None).await.expect(400);
+    app.get(&format!("stream?list=0&ticket={ticket}"), None).await.expect(400);
+    app.get(&format!("stream?list=4&match_id=1&ticket={ticket}"), None).await.expect(400);
+    app.get(&format!("stream?list=999999&ticket={ticket}"), None).await.expect(404);
+
+    let open = |list: &'static str| {
+        let (app, ticket) = (&app, &ticket);
+        async move {
+            let response = app
+                .client
+                .get(format!("{}/stream?list={list}&ticket={ticket}", app.base))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status().as_u16(), 200);
+            response
+        }
+    };
+    let (mut cricket_stream, mut cricket_buffer) = (open("4").await, String::new());
+    let (mut all_stream, mut all_buffer) = (open("all").await, String::new());
+    let (_, snapshot) =
+        read_until(&mut cricket_stream, &mut cricket_buffer, |event, _| event == "snapshot").await;
+    assert_eq!(
+        snapshot,
+        json!([{ "match_id": cricket[0], "odds": { "market_id": line, "status": "open", "runners": [
+            { "selection_id": runner, "name": "A", "back": null, "back_size": null, "lay": null, "lay_size": null },
+            { "selection_id": runner + 1, "name": "B", "back": null, "back_size": null, "lay": null, "lay_size": null },
+        ] } }]),
+        "only the cricket match's first match-odds market is its line"
+    );
+    let (_, snapshot) =
+        read_until(&mut all_stream, &mut all_buffer, |event, _| event == "snapshot").await;
+    let mut in_all: Vec<i64> = snapshot
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["odds"]["market_id"].as_i64().unwrap())
+        .collect();
+    in_all.sort_unstable();
+    assert_eq!(in_all, vec![line, goal_line]);
+
+    // Bets on the second market and on football change nothing in the cricket list; a lay on
+    // the line shows as its best back with the size, to both lists.
+    for (market, selection) in [(second, second_runner), (goal_line, goal_runner), (line, runner)] {
+        app.post("bet/placeBet", Some(&demo), json!({ "market_id": market, "selection_id": selection, "side": "lay", "price": 2.5, "stake": 400 }))
+            .await
+            .expect(200);
+    }
+    let seen = std::sync::Mutex::new(Vec::new());
+    let (_, odds) = read_until(&mut cricket_stream, &mut cricket_buffer, |event, value| {
+        seen.lock().unwrap().push(value["odds"]["market_id"].clone());
+        event == "odds"
+            && value["odds"]["market_id"] == line
+            && value["odds"]["runners"][0]["back"] == 2.5
+    })
+    .await;
+    assert_eq!(odds["match_id"], cricket[0]);
+    assert_eq!(minor(&odds["odds"]["runners"][0]["back_size"]), 400_00);
+    let (_, goal) = read_until(&mut all_stream, &mut all_buffer, |event, value| {
+        event == "odds" && value["odds"]["market_id"] == goal_line
+    })
+    .await;
+    assert_eq!(goal["match_id"], football[0]);
+    assert_eq!(goal["odds"]["runners"][0]["back"], 2.5);
+
+    // A suspension is pushed; a line created after the stream opened (the second cricket
+    // match's) is followed too.
+    app.post(
+        "admin/market/status",
+        Some(&admin),
+        json!({ "market_id": line, "status": "ball_running" }),
+    )
+    .await
+    .expect(200);
+    let (new_line, new_runner) = open_match_odds(&app, &admin, cricket[1], "Match Odds").await;
+    app.post("bet/placeBet", Some(&demo), json!({ "market_id": new_line, "selection_id": new_runner, "side": "back", "price": 3.0, "stake": 100 }))
+        .await
+        .expect(200);
+    read_until(&mut cricket_stream, &mut cricket_buffer, |event, value| {
+        seen.lock().unwrap().push(value["odds"]["market_id"].clone());
+        event == "odds"
+            && value["odds"]["market_id"] == line
+            && value["odds"]["status"] == "ball_running"
+    })
+    .await;
+    let (_, fresh) = read_until(&mut cricket_stream, &mut cricket_buffer, |event, value| {
+        seen.lock().unwrap().push(value["odds"]["market_id"].clone());
+        event == "odds"
+            && value["odds"]["market_id"] == new_line
+            && value["odds"]["runners"][0]["lay"] == 3.0
+    })
+    .await;
+    assert_eq!(fresh["match_id"], cricket[1]);
+    let seen = seen.into_inner().unwrap();
+    assert!(
+        !seen.contains(&json!(second)) && !seen.contains(&json!(goal_line)),
+        "the cricket list saw {seen:?}"
+    );
+}
+both_databases!(the_list_stream_pushes_each_listed_matchs_odds_line);
