@@ -36,7 +36,7 @@ use backlay_server::operator::{
 };
 use backlay_server::password::Passwords;
 use backlay_server::{AppState, RunsWithServer, StartHooks};
-use backlay_store::catalogue::{CasinoSport, Match, MatchFilter};
+use backlay_store::catalogue::{Match, MatchFilter};
 use backlay_store::users::{Role, User};
 use backlay_store::Store;
 
@@ -207,13 +207,6 @@ const MEETINGS: &[(i64, &str, &str, &str, i64, usize)] = &[
 
 const RACE_INTERVAL_MS: i64 = 35 * 60 * 1000;
 
-const CASINO_SPORTS: &[(&str, &str, i64)] = &[
-    ("teenpatti", "Teen Patti", 1),
-    ("livecasino", "Live Casino", 2),
-    ("worldcasino", "World Casino", 3),
-    ("matka", "Matka", 4),
-];
-
 const SETTINGS: &[(&str, &str)] = &[
     ("site_title", "Backlay"),
     (
@@ -333,18 +326,7 @@ async fn seed(store: &Store, passwords: &Passwords) -> Result<(), backlay_server
             .await?;
         }
     }
-    let mut writer = store.begin_write().await?;
-    for (sport_id, name, order) in CASINO_SPORTS {
-        writer
-            .insert_casino_sport(&CasinoSport {
-                sport_id: sport_id.to_string(),
-                name: name.to_string(),
-                is_active: true,
-                display_order: *order,
-            })
-            .await?;
-    }
-    writer.commit().await?;
+    // The casino categories come from the migrations (0008), not from the demo.
     Ok(())
 }
 

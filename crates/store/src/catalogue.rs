@@ -337,14 +337,79 @@ impl Writer {
         Ok(())
     }
 
+    /// Adds a casino category; an id already in use is `Conflict`.
     pub async fn insert_casino_sport(&mut self, casino: &CasinoSport) -> StoreResult<()> {
-        sqlx::query("INSERT INTO casino_sports (sport_id, name, is_active, display_order) VALUES ($1, $2, $3, $4)")
+        let inserted = sqlx::query("INSERT INTO casino_sports (sport_id, name, is_active, display_order) VALUES ($1, $2, $3, $4)")
             .bind(&casino.sport_id)
             .bind(&casino.name)
             .bind(flag(casino.is_active))
             .bind(casino.display_order)
             .execute(self.conn())
-            .await?;
+            .await;
+        match inserted {
+            Ok(_) => Ok(()),
+            Err(err) if is_unique_violation(&err) => Err(StoreError::Conflict(format!(
+                "casino category {} already exists",
+                casino.sport_id
+            ))),
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// Renames a casino category; an unknown id is `NotFound`.
+    pub async fn rename_casino_sport(&mut self, sport_id: &str, name: &str) -> StoreResult<()> {
+        let updated = sqlx::query("UPDATE casino_sports SET name = $2 WHERE sport_id = $1")
+            .bind(sport_id)
+            .bind(name)
+            .execute(self.conn())
+            .await?
+            .rows_affected();
+        if updated == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    /// Moves a casino category to `display_order` (lower first); an unknown id is `NotFound`.
+    pub async fn order_casino_sport(
+        &mut self,
+        sport_id: &str,
+        display_order: i64,
+    ) -> StoreResult<()> {
+        let updated =
+            sqlx::query("UPDATE casino_sports SET display_order = $2 WHERE sport_id = $1")
+                .bind(sport_id)
+                .bind(display_order)
+                .execute(self.conn())
+                .await?
+                .rows_affected();
+        if updated == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    /// Removes a casino category. One that games still belong to is `Conflict` (naming how
+    /// many), since their tables would no longer be listed; an unknown id is `NotFound`.
+    pub async fn remove_casino_sport(&mut self, sport_id: &str) -> StoreResult<()> {
+        let games: i64 = sqlx::query("SELECT COUNT(*) AS n FROM casino_games WHERE series_id = $1")
+            .bind(sport_id)
+            .fetch_one(self.conn())
+            .await?
+            .try_get("n")?;
+        if games > 0 {
+            return Err(StoreError::Conflict(format!(
+                "{games} casino games belong to the category {sport_id}"
+            )));
+        }
+        let deleted = sqlx::query("DELETE FROM casino_sports WHERE sport_id = $1")
+            .bind(sport_id)
+            .execute(self.conn())
+            .await?
+            .rows_affected();
+        if deleted == 0 {
+            return Err(StoreError::NotFound);
+        }
         Ok(())
     }
 }

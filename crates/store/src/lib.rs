@@ -12,7 +12,7 @@
 //!
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
 //! grouped by area: [`users`], [`sessions`], [`security`], [`ledger`], [`bets`], [`markets`],
-//! [`payments`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`audit`].
+//! [`payments`], [`payee`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`uploads`], [`audit`].
 //!
 //! Secrets (TOTP secrets, providers' signing secrets) are sealed with the server's key on the way
 //! in and opened on the way out, in the repositories, with the [`secrets::Keyring`] given to
@@ -25,12 +25,14 @@ pub mod casino;
 pub mod catalogue;
 pub mod ledger;
 pub mod markets;
+pub mod payee;
 pub mod payments;
 pub mod providers;
 pub mod secrets;
 pub mod security;
 pub mod sessions;
 pub mod settings;
+pub mod uploads;
 pub mod users;
 pub mod wallet;
 
