@@ -156,8 +156,3 @@ async function readEnvelope(response: Response): Promise<{ status: unknown; mess
 export function errorMessage(error: unknown): string {
   return error instanceof ApiError ? error.message : 'Something went wrong. Please try again.';
 }
-
-/** True when the server does not have this call yet (404/405 on a known-to-come path). */
-export function isMissingEndpoint(error: unknown): boolean {
-  return error instanceof ApiError && (error.httpStatus === 404 || error.httpStatus === 405);
-}

@@ -202,6 +202,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/payment/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The details the calling agent or admin shows its own clients; null when it set none. */
+        get: operations["own_details"];
+        put?: never;
+        /** Sets (replaces) the UPI id and/or bank account the caller's clients pay deposits to. */
+        post: operations["set_own_details"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/payment/list": {
         parameters: {
             query?: never;
@@ -704,6 +722,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payment/bankAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bank account the caller was last paid to (or saved), to fill the withdraw form; null
+         *     when none.
+         */
+        get: operations["saved_bank_account"];
+        put?: never;
+        /** Saves the caller's bank account for withdrawals (each withdrawal also saves the one it used). */
+        post: operations["save_bank_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payment/deposit": {
         parameters: {
             query?: never;
@@ -714,6 +753,26 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the caller pays a deposit: the nearest agent above it that set details, else the
+         *     operator's; null when nobody has set any (the page then says to ask the agent).
+         */
+        get: operations["payee_details"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1241,6 +1300,12 @@ export interface components {
             /** @description The launch session token from the launch URL. */
             token: string;
         };
+        BankAccountItem: {
+            account_holder: string;
+            account_number: string;
+            bank_name: string;
+            ifsc: string;
+        };
         BetItem: {
             /** Format: int64 */
             bet_id: number;
@@ -1645,6 +1710,17 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_BankAccountItem: {
+            data: {
+                account_holder: string;
+                account_number: string;
+                bank_name: string;
+                ifsc: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_CancelAllData: {
             data: {
                 /** Format: int64 */
@@ -1866,6 +1942,33 @@ export interface components {
             data: {
                 matched: components["schemas"]["BetItem"][];
                 unmatched: components["schemas"]["BetItem"][];
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Option_BankAccountItem: {
+            data: null | {
+                account_holder: string;
+                account_number: string;
+                bank_name: string;
+                ifsc: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Option_PaymentDetailsItem: {
+            data: null | {
+                bank: null | components["schemas"]["PayeeBankItem"];
+                /** @description Whose details these are (the agent or the operator). */
+                payee: string;
+                updated_at: string;
+                upi_id: string | null;
+                /** @description The name the UPI app shows (the payee's user name when none was set). */
+                upi_name: string | null;
+                /** @description `upi://pay?pa=…&pn=…&cu=INR`, to show as a QR code; null without a UPI id. */
+                upi_uri: string | null;
             };
             message: string;
             status: boolean;
@@ -2868,6 +2971,23 @@ export interface components {
             to_date?: string | null;
             type?: null | components["schemas"]["StatementType"];
         } & components["schemas"]["PageRequest"];
+        PayeeBankItem: {
+            account_name: string;
+            account_number: string;
+            bank_name: string;
+            ifsc: string;
+        };
+        PaymentDetailsItem: {
+            bank: null | components["schemas"]["PayeeBankItem"];
+            /** @description Whose details these are (the agent or the operator). */
+            payee: string;
+            updated_at: string;
+            upi_id: string | null;
+            /** @description The name the UPI app shows (the payee's user name when none was set). */
+            upi_name: string | null;
+            /** @description `upi://pay?pa=…&pn=…&cu=INR`, to show as a QR code; null without a UPI id. */
+            upi_uri: string | null;
+        };
         /** @enum {string} */
         PaymentKind: "deposit" | "withdraw";
         PaymentRequestRow: {
@@ -3220,6 +3340,14 @@ export interface components {
             /** Format: int64 */
             selection_id: number;
         };
+        SaveBankAccountRequest: {
+            account_holder?: string;
+            /** @description 6 to 20 digits. */
+            account_number?: string;
+            bank_name?: string;
+            /** @description 4 letters, 0, then 6 letters or digits, e.g. SBIN0001234. */
+            ifsc?: string;
+        };
         SearchHit: {
             /** Format: int64 */
             match_id: number;
@@ -3266,6 +3394,24 @@ export interface components {
             is_active?: number | null;
             /** Format: int64 */
             sport_id: number;
+        };
+        SetPaymentDetailsRequest: {
+            /** @description The bank account: all four, or none of them. */
+            account_name?: string;
+            /** @description 6 to 20 digits. */
+            account_number?: string;
+            bank_name?: string;
+            /**
+             * @description true: remove the caller's details (its clients then see the next ones up); the other
+             *     fields are ignored.
+             */
+            clear?: boolean;
+            /** @description 4 letters, 0, then 6 letters or digits, e.g. SBIN0001234. */
+            ifsc?: string;
+            /** @description e.g. backlay.agent@okaxis; empty: no UPI. */
+            upi_id?: string;
+            /** @description The payee name for UPI apps (at most 64 characters); empty: the user name. */
+            upi_name?: string;
         };
         SignupRequest: {
             confirm_password: string;
@@ -4295,6 +4441,115 @@ export interface operations {
             };
             /** @description Whoever pays has not the funds */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    own_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_PaymentDetailsItem"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    set_own_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPaymentDetailsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_PaymentDetailsItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6199,6 +6454,99 @@ export interface operations {
             };
         };
     };
+    saved_bank_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_BankAccountItem"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    save_bank_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveBankAccountRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BankAccountItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     deposit: {
         parameters: {
             query?: never;
@@ -6256,6 +6604,42 @@ export interface operations {
             };
             /** @description Payments are off, or the user has no parent */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    payee_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_PaymentDetailsItem"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,7 @@ pub mod casino;
 pub mod health;
 pub mod market;
 pub mod matches;
+pub mod payee;
 pub mod payment;
 pub mod report;
 pub mod security;
@@ -178,6 +179,7 @@ fn api_routes() -> (Router<AppState>, oas::OpenApi) {
                 .merge(market::routes())
                 .merge(report::routes())
                 .merge(payment::routes())
+                .merge(payee::routes())
                 .merge(stream::routes()),
         )
         .split_for_parts();

@@ -1,7 +1,8 @@
 //! Deposit and withdraw requests: a user with a parent asks for chips against a bank transfer
 //! they made (`payment/deposit`, with its UTR) or to be paid out (`payment/withdraw`, with a
 //! bank account); their parent (agent) or an admin approves or rejects each request once
-//! (`admin/payment/…`), and the user follows them in `report/paymentStatement`.
+//! (`admin/payment/…`), and the user follows them in `report/paymentStatement`. Where to pay
+//! and the saved bank account are in [`super::payee`].
 //!
 //! Deciding is an operator action ([`crate::operator::approve_request`] explains approving,
 //! [`crate::operator::reject_request`]).
@@ -121,24 +122,13 @@ async fn withdraw(
     require_payments_open(&state.store, &authed.user).await?;
     let mut checks = Checks::default();
     let amount = positive_amount(&mut checks, body.amount);
-    let account = BankAccount {
-        account_holder: text_field(
-            &mut checks,
-            "account_holder",
-            "Account holder",
-            &body.account_holder,
-            BANK_TEXT_MAX_CHARS,
-        ),
-        bank_name: text_field(
-            &mut checks,
-            "bank_name",
-            "Bank name",
-            &body.bank_name,
-            BANK_TEXT_MAX_CHARS,
-        ),
-        account_number: account_number(&mut checks, &body.account_number),
-        ifsc: ifsc(&mut checks, &body.ifsc),
-    };
+    let account = bank_account(
+        &mut checks,
+        ("account_holder", &body.account_holder),
+        &body.bank_name,
+        &body.account_number,
+        &body.ifsc,
+    );
     checks.finish()?;
     let request_id =
         create_request(&state.store, &authed.user, amount, PaymentDetails::Withdraw(account))
@@ -175,6 +165,29 @@ fn positive_amount(checks: &mut Checks, amount: Option<AmountInput>) -> Money {
         Some(AmountInput(amount)) => return amount,
     }
     Money::ZERO
+}
+
+/// A bank account from a form, each field checked: the holder's name (under `holder.0`, the
+/// form's name for it), the bank's name, the account number and the IFSC.
+pub(crate) fn bank_account(
+    checks: &mut Checks,
+    holder: (&str, &str),
+    bank_name: &str,
+    number: &str,
+    code: &str,
+) -> BankAccount {
+    BankAccount {
+        account_holder: text_field(
+            checks,
+            holder.0,
+            "Account holder",
+            holder.1,
+            BANK_TEXT_MAX_CHARS,
+        ),
+        bank_name: text_field(checks, "bank_name", "Bank name", bank_name, BANK_TEXT_MAX_CHARS),
+        account_number: account_number(checks, number),
+        ifsc: ifsc(checks, code),
+    }
 }
 
 fn account_number(checks: &mut Checks, text: &str) -> String {
@@ -230,8 +243,12 @@ async fn create_request(
             }));
         }
     }
-    let request_id =
-        writer.insert_payment_request(user.id, amount.minor(), &details, now_ms()).await?;
+    let now = now_ms();
+    let request_id = writer.insert_payment_request(user.id, amount.minor(), &details, now).await?;
+    // The account a withdrawal is paid to is offered again next time (payment/bankAccount).
+    if let PaymentDetails::Withdraw(account) = &details {
+        writer.save_bank_account(user.id, account, now).await?;
+    }
     writer.commit().await?;
     Ok(request_id)
 }

@@ -11,6 +11,7 @@ mod errors;
 mod exchange;
 mod ledger;
 mod openapi_snapshot;
+mod payee;
 mod payment;
 mod secrets;
 mod security;
