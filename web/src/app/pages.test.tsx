@@ -124,12 +124,13 @@ describe('security auth', () => {
     expect(screen.queryByTestId('security-disable')).toBeNull();
   });
 
-  it('says so when the server does not have security auth yet', async () => {
-    stubServer({ ...EMPTY_CATALOGUE, 'GET /api/user/security/status': { httpStatus: 404, message: 'Not found' } });
+  it("shows a missing call as an error in the server's words", async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'GET /api/user/security/status': { httpStatus: 404, message: 'There is no API call GET /api/user/security/status.' } });
     storeSession();
     renderApp('/security-auth/');
 
-    expect(await screen.findByTestId('error-message')).toHaveTextContent('not available yet');
+    expect(await screen.findByTestId('error-message')).toHaveTextContent('There is no API call GET /api/user/security/status.');
+    expect(screen.getByTestId('error-message')).not.toHaveTextContent('not available');
   });
 });
 
@@ -171,12 +172,12 @@ describe('reports', () => {
     await waitFor(() => expect(calls.at(-1)!.body).toMatchObject({ type: 'casino', page: 1 }));
   });
 
-  it('shows "not available yet" while the server has no reports', async () => {
-    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/report/currentBets': { httpStatus: 404, message: 'Not found' } });
+  it("shows a report the server refuses (even a 404) in the server's words", async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/report/currentBets': { httpStatus: 404, message: 'There is no API call POST /api/report/currentBets.' } });
     storeSession();
     renderApp('/report/current-bet');
 
-    expect(await screen.findByTestId('error-message')).toHaveTextContent('This is not available yet.');
+    expect(await screen.findByTestId('error-message')).toHaveTextContent('There is no API call POST /api/report/currentBets.');
   });
 });
 

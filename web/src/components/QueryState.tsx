@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { errorMessage, isMissingEndpoint } from '../api/client';
+import { errorMessage } from '../api/client';
 
 export function Spinner({ label = 'Loading…' }: { label?: string }) {
   return (
@@ -28,7 +28,7 @@ export function EmptyState({ children }: { children: ReactNode }) {
 
 /**
  * Loading, failure and empty states of one query, so no page is left blank or spinning.
- * A call the server does not have yet reads as "not available yet" rather than an error.
+ * A failure shows the server's own words, whatever its status (a missing call is an error like any other).
  */
 export function QueryState({
   isPending,
@@ -45,9 +45,7 @@ export function QueryState({
 }) {
   if (error) {
     return (
-      <ErrorMessage>
-        {isMissingEndpoint(error) ? 'This is not available yet. Please check back later.' : errorMessage(error)}
-      </ErrorMessage>
+      <ErrorMessage>{errorMessage(error)}</ErrorMessage>
     );
   }
   if (isPending) return <Spinner />;

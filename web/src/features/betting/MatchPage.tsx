@@ -19,7 +19,7 @@ export function MatchPage() {
   const { detail, connection } = useMatchBook(matchId);
   const match = detail.data?.match;
   const valid = Number.isFinite(matchId) && matchId > 0;
-  // An unknown match is a 404 with the server's words, not "not available yet".
+  // An unknown match is a 404 with the server's words.
   const notFound = detail.error instanceof ApiError && detail.error.httpStatus === 404 ? detail.error.message : null;
 
   return (

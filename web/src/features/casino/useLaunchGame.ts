@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { errorMessage, isMissingEndpoint } from '../../api/client';
+import { errorMessage } from '../../api/client';
 import { toastError } from '../../lib/toast';
 import { launchGame } from './api';
 
@@ -14,7 +14,7 @@ export function useLaunchGame() {
       const url = await launchGame(gameId);
       if (url) void navigate(`/casino/mac88/game?url=${encodeURIComponent(url)}`);
     } catch (error) {
-      toastError(isMissingEndpoint(error) ? 'Casino games are not available yet.' : errorMessage(error));
+      toastError(errorMessage(error));
     } finally {
       setLaunching(null);
     }

@@ -4,7 +4,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from '../../lib/zod';
-import { errorMessage, isMissingEndpoint } from '../../api/client';
+import { errorMessage } from '../../api/client';
 import { Field } from '../../components/Field';
 import { PageCard } from '../../components/PageCard';
 import { ErrorMessage, Spinner } from '../../components/QueryState';
@@ -18,10 +18,6 @@ const enableSchema = z.object({ otp });
 const disableSchema = z.object({ otp, password: z.string().min(1, 'Password is required.') });
 
 const STATUS_KEY = ['security-status'] as const;
-
-function explain(error: unknown): string {
-  return isMissingEndpoint(error) ? 'Security auth is not available yet. Please check back later.' : errorMessage(error);
-}
 
 /**
  * Security Auth Verification. The server says whether it is on (`user/security/status`):
@@ -46,7 +42,7 @@ export function SecurityAuthPage() {
   };
 
   let body;
-  if (status.error) body = <ErrorMessage>{explain(status.error)}</ErrorMessage>;
+  if (status.error) body = <ErrorMessage>{errorMessage(status.error)}</ErrorMessage>;
   else if (status.isPending || status.data === null) body = <Spinner />;
   else if (status.data) body = <SecurityOn onDisabled={() => settle(false)} />;
   else body = <SecurityOff onEnabled={() => settle(true)} />;
@@ -89,7 +85,7 @@ function SecurityOff({ onEnabled }: { onEnabled: () => void }) {
       const answer = await setUpSecurity();
       if (answer.status) setSetup(answer.data);
     } catch (error) {
-      setSetupError(explain(error));
+      setSetupError(errorMessage(error));
     } finally {
       setBusy(false);
     }
@@ -141,7 +137,7 @@ function EnableForm({ onEnabled }: { onEnabled: () => void }) {
       toastSuccess(answer.message || 'Security auth is on.');
       onEnabled();
     } catch (error) {
-      setFormError(isMissingEndpoint(error) ? explain(error) : applyServerErrors(error, ['otp'], setError));
+      setFormError(applyServerErrors(error, ['otp'], setError));
     }
   });
   return (
@@ -171,7 +167,7 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
       toastSuccess(answer.message || 'Security auth is off.');
       onDisabled();
     } catch (error) {
-      setFormError(isMissingEndpoint(error) ? explain(error) : applyServerErrors(error, ['otp', 'password'], setError));
+      setFormError(applyServerErrors(error, ['otp', 'password'], setError));
     }
   });
   return (

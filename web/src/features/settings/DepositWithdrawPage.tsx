@@ -1,17 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { QRCodeSVG } from 'qrcode.react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from '../../lib/zod';
-import { isMissingEndpoint } from '../../api/client';
 import { Field } from '../../components/Field';
 import { PageCard } from '../../components/PageCard';
-import { ErrorMessage } from '../../components/QueryState';
+import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { paymentGatewayOn, useGlobalSetting } from '../../hooks/useGlobalSetting';
 import { applyServerErrors } from '../../lib/forms';
 import { hasParent, useSession } from '../../lib/session';
 import { toastSuccess } from '../../lib/toast';
-import { requestDeposit, requestWithdraw } from './api';
+import { getPaymentDetails, getSavedBankAccount, requestDeposit, requestWithdraw, type PaymentDetails } from './api';
 
 const amount = z
   .string()
@@ -62,8 +63,53 @@ export function DepositWithdrawPage() {
   );
 }
 
-function unavailable(error: unknown, fallback: string | null): string | null {
-  return isMissingEndpoint(error) ? 'Payments are not available yet. Please try again later.' : fallback;
+/** Where to pay: the payee's UPI id with a QR code of its upi:// link, and/or its bank account. */
+function PayTo() {
+  const details = useQuery({ queryKey: ['paymentDetails'], queryFn: getPaymentDetails });
+  return (
+    <section className="pay-to" aria-label="Where to pay" data-testid="pay-to">
+      <QueryState isPending={details.isPending} error={details.error} isEmpty={!details.data} empty="Your agent has not set payment details yet: ask them where to pay.">
+        {details.data && <PayeeDetails details={details.data} />}
+      </QueryState>
+    </section>
+  );
+}
+
+function PayeeDetails({ details }: { details: PaymentDetails }) {
+  return (
+    <>
+      {details.upi_id && details.upi_uri && (
+        <div className="pay-upi">
+          <div className="qr-box" data-testid="deposit-qr" aria-label={`QR code to pay ${details.upi_id}`}>
+            <QRCodeSVG value={details.upi_uri} size={160} marginSize={2} />
+          </div>
+          <dl className="pay-lines">
+            <dt>UPI id</dt>
+            <dd data-testid="deposit-upi-id">{details.upi_id}</dd>
+            {details.upi_name && (
+              <>
+                <dt>Name</dt>
+                <dd>{details.upi_name}</dd>
+              </>
+            )}
+          </dl>
+        </div>
+      )}
+      {details.bank && (
+        <dl className="pay-lines" data-testid="deposit-bank">
+          <dt>Account name</dt>
+          <dd>{details.bank.account_name}</dd>
+          <dt>Account number</dt>
+          <dd data-testid="deposit-account-number">{details.bank.account_number}</dd>
+          <dt>IFSC</dt>
+          <dd>{details.bank.ifsc}</dd>
+          <dt>Bank</dt>
+          <dd>{details.bank.bank_name}</dd>
+        </dl>
+      )}
+      <p className="muted small">Pay, then send the amount and the payment reference (UTR) below.</p>
+    </>
+  );
 }
 
 function DepositForm() {
@@ -80,61 +126,72 @@ function DepositForm() {
       toastSuccess(answer.message || 'Deposit request sent.');
       reset();
     } catch (error) {
-      setFormError(unavailable(error, applyServerErrors(error, ['amount', 'reference'], setError)));
+      setFormError(applyServerErrors(error, ['amount', 'reference'], setError));
     }
   });
   return (
-    <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate data-testid="deposit-form">
-      <Field label="Amount" error={errors.amount?.message}>
-        <input inputMode="decimal" data-testid="dw-amount" {...register('amount')} />
-      </Field>
-      <Field label="Payment reference (UTR)" error={errors.reference?.message}>
-        <input data-testid="dw-reference" {...register('reference')} />
-      </Field>
-      {formError && <ErrorMessage>{formError}</ErrorMessage>}
-      <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="dw-submit">
-        Submit Deposit
-      </button>
-    </form>
+    <>
+      <PayTo />
+      <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate data-testid="deposit-form">
+        <Field label="Amount" error={errors.amount?.message}>
+          <input inputMode="decimal" data-testid="dw-amount" {...register('amount')} />
+        </Field>
+        <Field label="Payment reference (UTR)" error={errors.reference?.message}>
+          <input data-testid="dw-reference" {...register('reference')} />
+        </Field>
+        {formError && <ErrorMessage>{formError}</ErrorMessage>}
+        <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="dw-submit">
+          Submit Deposit
+        </button>
+      </form>
+    </>
   );
 }
 
+/** The withdraw form, filled with the bank account the bettor last withdrew to (kept by the server). */
 function WithdrawForm() {
+  const queryClient = useQueryClient();
+  const saved = useQuery({ queryKey: ['savedBankAccount'], queryFn: getSavedBankAccount });
   const [formError, setFormError] = useState<string | null>(null);
   const { register, handleSubmit, setError, reset, formState: { errors, isSubmitting } } = useForm<z.infer<typeof withdrawSchema>>({
     resolver: zodResolver(withdrawSchema),
     defaultValues: { amount: '', account_holder: '', bank_name: '', account_number: '', ifsc: '' },
   });
+  useEffect(() => {
+    if (saved.data) reset({ amount: '', ...saved.data });
+  }, [saved.data, reset]);
   const submit = handleSubmit(async (v) => {
     setFormError(null);
     try {
       const answer = await requestWithdraw({ ...v, amount: Number(v.amount) });
       if (!answer.status) return;
       toastSuccess(answer.message || 'Withdraw request sent.');
-      reset();
+      // The server saved this account: keep it in the form for the next request.
+      reset({ ...v, amount: '' });
+      void queryClient.invalidateQueries({ queryKey: ['savedBankAccount'] });
     } catch (error) {
-      setFormError(unavailable(error, applyServerErrors(error, ['amount', 'account_holder', 'bank_name', 'account_number', 'ifsc'], setError)));
+      setFormError(applyServerErrors(error, ['amount', 'account_holder', 'bank_name', 'account_number', 'ifsc'], setError));
     }
   });
   return (
     <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate data-testid="withdraw-form">
       <Field label="Amount" error={errors.amount?.message}>
-        <input inputMode="decimal" {...register('amount')} />
+        <input inputMode="decimal" data-testid="wd-amount" {...register('amount')} />
       </Field>
       <Field label="Account holder name" error={errors.account_holder?.message}>
-        <input {...register('account_holder')} />
+        <input data-testid="wd-account-holder" {...register('account_holder')} />
       </Field>
       <Field label="Bank name" error={errors.bank_name?.message}>
-        <input {...register('bank_name')} />
+        <input data-testid="wd-bank-name" {...register('bank_name')} />
       </Field>
       <Field label="Account number" error={errors.account_number?.message}>
-        <input inputMode="numeric" {...register('account_number')} />
+        <input inputMode="numeric" data-testid="wd-account-number" {...register('account_number')} />
       </Field>
       <Field label="IFSC" error={errors.ifsc?.message}>
-        <input {...register('ifsc')} />
+        <input data-testid="wd-ifsc" {...register('ifsc')} />
       </Field>
       {formError && <ErrorMessage>{formError}</ErrorMessage>}
-      <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+      <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="wd-submit">
         Submit Withdraw
       </button>
     </form>

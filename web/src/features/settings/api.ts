@@ -1,5 +1,5 @@
 import type { ButtonValue } from '../../api/button-values';
-import { apiPost, type Answer } from '../../api/client';
+import { apiGet, apiPost, dataOr, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
 import type { ChangePasswordValues } from '../../lib/password';
 
@@ -40,4 +40,18 @@ export function requestDeposit(input: DepositInput): Promise<Answer<PaymentReque
 
 export function requestWithdraw(input: WithdrawInput): Promise<Answer<PaymentRequest>> {
   return apiPost<PaymentRequest>('payment/withdraw', input);
+}
+
+/** Where the bettor pays: its agent's (or the operator's) UPI id with its upi:// link, and/or bank account. */
+export type PaymentDetails = Schemas['PaymentDetailsItem'];
+export type SavedBankAccount = Schemas['BankAccountItem'];
+
+/** The payee's details, or null when nobody above the bettor has set any. */
+export async function getPaymentDetails(): Promise<PaymentDetails | null> {
+  return dataOr(await apiGet<PaymentDetails | null>('payment/details'), null);
+}
+
+/** The bank account the bettor last withdrew to (or saved), or null. */
+export async function getSavedBankAccount(): Promise<SavedBankAccount | null> {
+  return dataOr(await apiGet<SavedBankAccount | null>('payment/bankAccount'), null);
 }

@@ -120,6 +120,7 @@ describe('deposit and withdraw', () => {
   it('shows a refused request in words (422) and keeps the user logged in', async () => {
     stubServer({
       ...EMPTY_CATALOGUE,
+      'GET /api/payment/details': { data: null },
       'POST /api/payment/deposit': { httpStatus: 422, message: 'Deposits and withdrawals are turned off on this site.' },
     });
     storeSession();
@@ -134,5 +135,66 @@ describe('deposit and withdraw', () => {
     expect(await within(form).findByText('Deposits and withdrawals are turned off on this site.')).toBeInTheDocument();
     expect(window.location.hash).toBe('#/setting/d-w');
     expect(localStorage.getItem('usertoken')).toBe(demoUser.token);
+  });
+
+  it("shows where to pay: the agent's UPI id with a QR code of its upi link, and the bank account", async () => {
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/payment/details': {
+        data: {
+          payee: 'agent',
+          upi_id: 'agent.one@ybl',
+          upi_name: 'Agent One',
+          upi_uri: 'upi://pay?pa=agent.one@ybl&pn=Agent%20One&cu=INR',
+          bank: { account_name: 'Agent One', account_number: '50100012345678', ifsc: 'HDFC0001234', bank_name: 'HDFC Bank' },
+          updated_at: '2026-11-24T10:00:00.000Z',
+        },
+      },
+    });
+    storeSession();
+    renderApp('/setting/d-w');
+
+    expect(await screen.findByTestId('deposit-upi-id')).toHaveTextContent('agent.one@ybl');
+    expect(screen.getByTestId('deposit-qr').querySelector('svg')).not.toBeNull();
+    expect(screen.getByTestId('deposit-account-number')).toHaveTextContent('50100012345678');
+    expect(screen.getByTestId('deposit-bank')).toHaveTextContent('HDFC0001234');
+  });
+
+  it('says to ask the agent when nobody set payment details, and shows a failed look-up in its words', async () => {
+    stubServer({ ...EMPTY_CATALOGUE, 'GET /api/payment/details': { data: null } });
+    storeSession();
+    const { unmount } = renderApp('/setting/d-w');
+    expect(await screen.findByTestId('empty-state')).toHaveTextContent('Your agent has not set payment details yet');
+    expect(screen.queryByTestId('deposit-qr')).toBeNull();
+    unmount();
+
+    stubServer({ ...EMPTY_CATALOGUE, 'GET /api/payment/details': { httpStatus: 404, message: 'There is no API call GET /api/payment/details.' } });
+    renderApp('/setting/d-w');
+    expect(await screen.findByTestId('error-message')).toHaveTextContent('There is no API call GET /api/payment/details.');
+  });
+
+  it('fills the withdraw form with the saved bank account and sends it', async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/payment/details': { data: null },
+      'GET /api/payment/bankAccount': { data: { account_holder: 'Ravi Kumar', bank_name: 'HDFC Bank', account_number: '50100012345678', ifsc: 'HDFC0001234' } },
+      'POST /api/payment/withdraw': { message: 'Withdraw request of 150.00 sent.', data: { request_id: 3, status: 'pending' } },
+    });
+    storeSession();
+    renderApp('/setting/d-w');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('withdraw-tab'));
+
+    await waitFor(() => expect(screen.getByTestId('wd-account-number')).toHaveValue('50100012345678'));
+    expect(screen.getByTestId('wd-account-holder')).toHaveValue('Ravi Kumar');
+    expect(screen.getByTestId('wd-ifsc')).toHaveValue('HDFC0001234');
+    await user.type(screen.getByTestId('wd-amount'), '150');
+    await user.click(screen.getByTestId('wd-submit'));
+
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/payment/withdraw')).toBe(true));
+    const sent = calls.find((c) => c.path === '/api/payment/withdraw');
+    expect(sent?.body).toEqual({ amount: 150, account_holder: 'Ravi Kumar', bank_name: 'HDFC Bank', account_number: '50100012345678', ifsc: 'HDFC0001234' });
+    await waitFor(() => expect(screen.getByTestId('wd-amount')).toHaveValue(''));
+    expect(screen.getByTestId('wd-account-number')).toHaveValue('50100012345678');
   });
 });
