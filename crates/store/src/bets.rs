@@ -2,6 +2,8 @@
 //! the exchange engine. The engine owns the live books in memory and writes here in the same
 //! transaction as the funds check, so a bet is acknowledged only once all of it is stored.
 
+use std::collections::BTreeMap;
+
 use backlay_core::exchange::{BetSide, MarketStatus, MarketType, Persistence};
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -683,7 +685,7 @@ impl Writer {
     }
 }
 
-/// A live bet with the names a report shows.
+/// A bet with the names a report shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CurrentBet {
     pub bet: BetRow,
@@ -693,6 +695,39 @@ pub struct CurrentBet {
     pub match_name: String,
     pub selection_name: Option<String>,
 }
+
+/// The bets of a report joined to their market, match and runner; a `WHERE` follows.
+const NAMED_BETS_FROM: &str =
+    "FROM bets b JOIN markets m ON m.id = b.market_id JOIN matches mt ON mt.id = m.match_id \
+     LEFT JOIN runners r ON r.id = b.runner_id";
+
+fn named_bet_columns() -> String {
+    let columns = BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
+    format!(
+        "{columns}, m.market_type, m.name AS market_name, mt.id AS match_id, mt.name AS match_name, \
+         r.name AS selection_name"
+    )
+}
+
+fn named_bets_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<CurrentBet>> {
+    rows.iter()
+        .map(|row| {
+            Ok(CurrentBet {
+                bet: bet_from_row(row)?,
+                market_type: named(row, "market_type")?,
+                market_name: row.try_get("market_name")?,
+                match_id: row.try_get("match_id")?,
+                match_name: row.try_get("match_name")?,
+                selection_name: row.try_get("selection_name")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(Into::into)
+}
+
+/// Most bets one market's settled-bets list returns: far more than a bettor places on one
+/// market, and a bound on the answer.
+pub const SETTLED_BETS_OF_MARKET_MAX: i64 = 1_000;
 
 impl Store {
     /// A user's live bets (not settled), newest first: those with an unmatched part when
@@ -706,15 +741,11 @@ impl Store {
     ) -> StoreResult<(Vec<CurrentBet>, i64)> {
         let part = if unmatched { "b.remaining_minor > 0" } else { "b.matched_minor > 0" };
         let filter = format!(
-            "FROM bets b JOIN markets m ON m.id = b.market_id JOIN matches mt ON mt.id = m.match_id \
-             LEFT JOIN runners r ON r.id = b.runner_id \
-             WHERE b.user_id = $1 AND b.status IN ('open', 'matched') AND {part}"
+            "{NAMED_BETS_FROM} WHERE b.user_id = $1 AND b.status IN ('open', 'matched') AND {part}"
         );
-        let columns =
-            BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
         let rows = sqlx::query(&format!(
-            "SELECT {columns}, m.market_type, m.name AS market_name, mt.id AS match_id, mt.name AS match_name, \
-             r.name AS selection_name {filter} ORDER BY b.id DESC LIMIT $2 OFFSET $3"
+            "SELECT {} {filter} ORDER BY b.id DESC LIMIT $2 OFFSET $3",
+            named_bet_columns()
         ))
         .bind(user_id)
         .bind(limit)
@@ -725,19 +756,57 @@ impl Store {
             .bind(user_id)
             .fetch_one(self.pool())
             .await?;
-        let bets = rows
-            .iter()
-            .map(|row| {
-                Ok(CurrentBet {
-                    bet: bet_from_row(row)?,
-                    market_type: named(row, "market_type")?,
-                    market_name: row.try_get("market_name")?,
-                    match_id: row.try_get("match_id")?,
-                    match_name: row.try_get("match_name")?,
-                    selection_name: row.try_get("selection_name")?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()?;
-        Ok((bets, total))
+        Ok((named_bets_from_rows(&rows)?, total))
+    }
+
+    /// A user's bets of one market that its settlement or void closed (settled or void),
+    /// oldest first, at most [`SETTLED_BETS_OF_MARKET_MAX`]. Another user's bets are never
+    /// read: an unknown market, or one where the user had no bet, gives an empty list.
+    pub async fn settled_bets_of_market(
+        &self,
+        user_id: i64,
+        market_id: i64,
+    ) -> StoreResult<Vec<CurrentBet>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {} {NAMED_BETS_FROM} WHERE b.user_id = $1 AND b.market_id = $2 \
+             AND b.status IN ('settled', 'void') ORDER BY b.id LIMIT $3",
+            named_bet_columns()
+        ))
+        .bind(user_id)
+        .bind(market_id)
+        .bind(SETTLED_BETS_OF_MARKET_MAX)
+        .fetch_all(self.pool())
+        .await?;
+        named_bets_from_rows(&rows)
+    }
+
+    /// Σ price × size over each bet's fills (hundredths × minor units), by bet id, for their
+    /// average matched prices; a bet without fills is absent. Sums are taken here in i128, not
+    /// in SQL, where a large bet's Σ could pass i64.
+    pub async fn matched_price_size_sums(
+        &self,
+        bet_ids: &[i64],
+    ) -> StoreResult<BTreeMap<i64, i128>> {
+        let mut sums: BTreeMap<i64, i128> = BTreeMap::new();
+        for chunk in bet_ids.chunks(ROWS_PER_STATEMENT) {
+            let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+            // Each side through its own index (fills_back_bet, fills_lay_bet); a fill between
+            // two listed bets counts once for each.
+            let sql = format!(
+                "SELECT back_bet_id AS bet_id, price, size_minor FROM fills WHERE back_bet_id IN ({list}) \
+                 UNION ALL SELECT lay_bet_id AS bet_id, price, size_minor FROM fills WHERE lay_bet_id IN ({list})"
+            );
+            let mut query = sqlx::query(&sql);
+            for bet_id in chunk {
+                query = query.bind(*bet_id);
+            }
+            for row in query.fetch_all(self.pool()).await? {
+                let bet_id: i64 = row.try_get("bet_id")?;
+                let price: i64 = row.try_get("price")?;
+                let size_minor: i64 = row.try_get("size_minor")?;
+                *sums.entry(bet_id).or_default() += i128::from(price) * i128::from(size_minor);
+            }
+        }
+        Ok(sums)
     }
 }

@@ -506,6 +506,7 @@ impl Writer {
                     kind: "casino",
                     actor_user_id: Some(bet.user_id),
                     remark: bet.remark.clone(),
+                    market_id: None,
                     postings: vec![
                         Posting {
                             account_id: user_account,
@@ -604,6 +605,7 @@ impl Writer {
                         kind: "casino",
                         actor_user_id: None,
                         remark: remark.to_owned(),
+                        market_id: None,
                         postings,
                     },
                     now_ms,

@@ -63,6 +63,8 @@ pub struct NewTransaction {
     pub kind: &'static str,
     pub actor_user_id: Option<i64>,
     pub remark: String,
+    /// The market a settlement or void settles (its statement lines open that market's bets).
+    pub market_id: Option<i64>,
     pub postings: Vec<Posting>,
 }
 
@@ -252,18 +254,19 @@ impl Writer {
     /// may not go negative below its exposure fails with `InsufficientFunds` (naming what is
     /// available) and the caller's transaction must be dropped: nothing is written.
     pub async fn post(&mut self, transaction: NewTransaction, now_ms: i64) -> StoreResult<Posted> {
-        let NewTransaction { kind, actor_user_id, remark, mut postings } = transaction;
+        let NewTransaction { kind, actor_user_id, remark, market_id, mut postings } = transaction;
         assert!(postings.len() >= 2, "a ledger transaction needs at least two postings");
         assert!(postings.iter().all(|p| p.amount_minor != 0), "a posting of zero is meaningless");
         let sum: i128 = postings.iter().map(|p| i128::from(p.amount_minor)).sum();
         assert_eq!(sum, 0, "ledger transaction {kind} does not balance: {postings:?}");
 
         let transaction_id: i64 = sqlx::query_scalar(
-            "INSERT INTO ledger_transactions (kind, actor_user_id, remark, created_at_ms) VALUES ($1, $2, $3, $4) RETURNING id",
+            "INSERT INTO ledger_transactions (kind, actor_user_id, remark, market_id, created_at_ms) VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
         .bind(kind)
         .bind(actor_user_id)
         .bind(&remark)
+        .bind(market_id)
         .bind(now_ms)
         .fetch_one(self.conn())
         .await?;
@@ -319,6 +322,8 @@ pub struct StatementLine {
     pub balance_after_minor: i64,
     pub description: String,
     pub remark: String,
+    /// The market this line settled or voided (see [`NewTransaction::market_id`]).
+    pub market_id: Option<i64>,
     pub created_at_ms: i64,
 }
 
@@ -340,7 +345,7 @@ impl Store {
              WHERE a.user_id = $1 AND e.created_at_ms >= $2 AND e.created_at_ms <= $3 \
              AND ($4 = '' OR (',' || $4 || ',') LIKE ('%,' || t.kind || ',%'))";
         let rows = sqlx::query(&format!(
-            "SELECT e.id, t.kind, e.amount_minor, e.balance_after_minor, e.description, t.remark, e.created_at_ms \
+            "SELECT e.id, t.kind, e.amount_minor, e.balance_after_minor, e.description, t.remark, t.market_id, e.created_at_ms \
              {filter} ORDER BY e.id DESC LIMIT $5 OFFSET $6"
         ))
         .bind(user_id)
@@ -368,6 +373,7 @@ impl Store {
                     balance_after_minor: row.try_get("balance_after_minor")?,
                     description: row.try_get("description")?,
                     remark: row.try_get("remark")?,
+                    market_id: row.try_get("market_id")?,
                     created_at_ms: row.try_get("created_at_ms")?,
                 })
             })

@@ -876,6 +876,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/report/settledBets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller's bets of one market that its settlement or void closed, oldest first: the bets
+         *     behind a statement line. Only the caller's own; a market where they had none (or that is
+         *     not settled) gives an empty list.
+         */
+        post: operations["settled_bets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/series/getSeries": {
         parameters: {
             query?: never;
@@ -1307,6 +1328,12 @@ export interface components {
             ifsc: string;
         };
         BetItem: {
+            /**
+             * Format: double
+             * @description What the matched part got on average (exchange: Σ odds × size / Σ size over its fills,
+             *     at least as good as `price`; bookmaker and fancy: the rate); null while nothing matched.
+             */
+            avg_price_matched: number | null;
             /** Format: int64 */
             bet_id: number;
             date: string;
@@ -1322,7 +1349,7 @@ export interface components {
             persistence: components["schemas"]["Persistence"];
             /**
              * Format: double
-             * @description Odds (exchange) or the rate (bookmaker, fancy).
+             * @description The odds asked (exchange) or the rate (bookmaker, fancy).
              */
             price: number;
             /** Format: double */
@@ -2179,6 +2206,13 @@ export interface components {
                     description: string;
                     /** @description deposit, withdraw, settlement, mint … */
                     kind: string;
+                    /**
+                     * Format: int64
+                     * @description The market a settlement or void line settled: `report/settledBets` lists the caller's
+                     *     bets it settled. Null on every other line (and on settlements stored before markets
+                     *     were linked).
+                     */
+                    market_id: number | null;
                     remark: string;
                 }[];
                 /** Format: int64 */
@@ -2518,6 +2552,19 @@ export interface components {
                 /** Format: int64 */
                 sport_id: number;
             }[];
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Vec_SettledBetRow: {
+            data: (components["schemas"]["CurrentBetRow"] & {
+                /**
+                 * Format: double
+                 * @description What this bet won (positive) or lost (negative) before commission, which is taken on
+                 *     the market's net win (the statement line shows it); 0 on a void market.
+                 */
+                pnl: number;
+            })[];
             message: string;
             status: boolean;
         };
@@ -3413,6 +3460,22 @@ export interface components {
             /** @description The payee name for UPI apps (at most 64 characters); empty: the user name. */
             upi_name?: string;
         };
+        /** @description A bet its market's settlement or void closed. */
+        SettledBetRow: components["schemas"]["CurrentBetRow"] & {
+            /**
+             * Format: double
+             * @description What this bet won (positive) or lost (negative) before commission, which is taken on
+             *     the market's net win (the statement line shows it); 0 on a void market.
+             */
+            pnl: number;
+        };
+        SettledBetsRequest: {
+            /**
+             * Format: int64
+             * @description The market of a statement line (its `market_id`).
+             */
+            market_id: number;
+        };
         SignupRequest: {
             confirm_password: string;
             /** @description E.g. "+91". */
@@ -3466,6 +3529,13 @@ export interface components {
             description: string;
             /** @description deposit, withdraw, settlement, mint … */
             kind: string;
+            /**
+             * Format: int64
+             * @description The market a settlement or void line settled: `report/settledBets` lists the caller's
+             *     bets it settled. Null on every other line (and on settlements stored before markets
+             *     were linked).
+             */
+            market_id: number | null;
             remark: string;
         };
         /** @enum {string} */
@@ -6988,6 +7058,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_PaymentStatementRow"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    settled_bets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettledBetsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_SettledBetRow"];
                 };
             };
             400: {

@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::clock::iso_utc;
-use crate::engine::{PlaceBet, PlacementStatus};
+use crate::engine::{average_price, PlaceBet, PlacementStatus};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{choice_field, plain_decimal, AmountInput, ApiJson, FlexI64};
 use crate::session::CurrentUser;
@@ -260,8 +260,12 @@ pub struct BetItem {
     #[schema(required = true)]
     pub selection_id: Option<i64>,
     pub side: BetSide,
-    /// Odds (exchange) or the rate (bookmaker, fancy).
+    /// The odds asked (exchange) or the rate (bookmaker, fancy).
     pub price: f64,
+    /// What the matched part got on average (exchange: Σ odds × size / Σ size over its fills,
+    /// at least as good as `price`; bookmaker and fancy: the rate); null while nothing matched.
+    #[schema(required = true)]
+    pub avg_price_matched: Option<f64>,
     /// Fancy only (null otherwise): the line bet on.
     #[schema(required = true)]
     pub line: Option<i64>,
@@ -286,13 +290,24 @@ pub fn display_price(stored: i64, market_type: MarketType) -> f64 {
     }
 }
 
-pub fn bet_item(bet: &BetRow, market_type: MarketType) -> BetItem {
+/// A bet as the lists show it; `price_size_sums` from [`Store::matched_price_size_sums`] over
+/// the listed bets (exchange bets' averages come from their fills).
+///
+/// [`Store::matched_price_size_sums`]: backlay_store::Store::matched_price_size_sums
+pub fn bet_item(
+    bet: &BetRow,
+    market_type: MarketType,
+    price_size_sums: &BTreeMap<i64, i128>,
+) -> BetItem {
+    let house_rate = market_type.is_house_banked().then_some(bet.price);
+    let price_size_sum = price_size_sums.get(&bet.bet_id).copied().unwrap_or(0);
     BetItem {
         bet_id: bet.bet_id,
         market_id: bet.market_id,
         selection_id: bet.runner_id,
         side: bet.side,
         price: display_price(bet.price, market_type),
+        avg_price_matched: average_price(bet.matched_minor, price_size_sum, house_rate),
         line: bet.line,
         stake: Money::from_minor(bet.stake_minor),
         matched: Money::from_minor(bet.matched_minor),
@@ -319,13 +334,15 @@ async fn open_bets(
 ) -> ApiResult<OpenBetsData> {
     let bets =
         state.store.live_bets_of_user(authed.user.id, body.match_id.map(|m| m.0), 500).await?;
+    let ids: Vec<i64> = bets.iter().map(|(bet, _)| bet.bet_id).collect();
+    let sums = state.store.matched_price_size_sums(&ids).await?;
     let mut data = OpenBetsData { matched: Vec::new(), unmatched: Vec::new() };
     for (bet, market_type) in &bets {
         if bet.matched_minor > 0 {
-            data.matched.push(bet_item(bet, *market_type));
+            data.matched.push(bet_item(bet, *market_type, &sums));
         }
         if bet.remaining_minor > 0 {
-            data.unmatched.push(bet_item(bet, *market_type));
+            data.unmatched.push(bet_item(bet, *market_type, &sums));
         }
     }
     Ok(ok(data))

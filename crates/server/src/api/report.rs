@@ -1,10 +1,13 @@
 //! Reports of the caller's own money and bets: the account statement (every ledger entry with
-//! its running balance), current bets, and live casino bets (the provider wallet calls). A user
-//! only ever sees their own.
+//! its running balance, a settlement line opening the bets it settled), current bets, and live
+//! casino bets (the provider wallet calls). A user only ever sees their own.
+
+use std::collections::BTreeMap;
 
 use axum::extract::State;
 use backlay_core::money::Money;
 use backlay_core::named::one_of;
+use backlay_store::bets::CurrentBet;
 use backlay_store::wallet::{LiveCasinoLine, ProviderRoundState, WalletKind};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -13,7 +16,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::bet::{bet_item, BetItem};
 use crate::clock::{iso_utc, parse_report_date};
 use crate::error::{ok, ApiResult, AppError, Envelope};
-use crate::input::{choice_field, Paged, Paging};
+use crate::input::{choice_field, ApiJson, FlexI64, Paged, Paging};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -21,6 +24,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(account_statement))
         .routes(routes!(current_bets))
+        .routes(routes!(settled_bets))
         .routes(routes!(live_casino_bets))
 }
 
@@ -52,6 +56,11 @@ pub struct StatementRow {
     pub remark: String,
     /// deposit, withdraw, settlement, mint …
     pub kind: String,
+    /// The market a settlement or void line settled: `report/settledBets` lists the caller's
+    /// bets it settled. Null on every other line (and on settlements stored before markets
+    /// were linked).
+    #[schema(required = true)]
+    pub market_id: Option<i64>,
 }
 
 backlay_core::named_enum! {
@@ -140,6 +149,7 @@ async fn account_statement(
             balance: Money::from_minor(line.balance_after_minor),
             remark: line.remark,
             kind: line.kind,
+            market_id: line.market_id,
         })
         .collect();
     Ok(ok(Paged { rows, total, page, limit }))
@@ -207,19 +217,64 @@ async fn current_bets(
         }
     }
     let (bets, total) = state.store.current_bets(authed.user.id, unmatched, offset, limit).await?;
+    let ids: Vec<i64> = bets.iter().map(|current| current.bet.bet_id).collect();
+    let sums = state.store.matched_price_size_sums(&ids).await?;
     let rows = bets
         .into_iter()
-        .map(|current| {
-            CurrentBetEntry::Sports(CurrentBetRow {
-                bet: bet_item(&current.bet, current.market_type),
-                match_id: current.match_id,
-                match_name: current.match_name,
-                market_name: current.market_name,
-                selection_name: current.selection_name,
-            })
-        })
+        .map(|current| CurrentBetEntry::Sports(current_bet_row(current, &sums)))
         .collect();
     Ok(ok(Paged { rows, total, page, limit }))
+}
+
+fn current_bet_row(current: CurrentBet, sums: &BTreeMap<i64, i128>) -> CurrentBetRow {
+    CurrentBetRow {
+        bet: bet_item(&current.bet, current.market_type, sums),
+        match_id: current.match_id,
+        match_name: current.match_name,
+        market_name: current.market_name,
+        selection_name: current.selection_name,
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct SettledBetsRequest {
+    /// The market of a statement line (its `market_id`).
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+}
+
+/// A bet its market's settlement or void closed.
+#[derive(Serialize, ToSchema)]
+pub struct SettledBetRow {
+    /// The bet as currentBets shows it; `status` is settled or void.
+    #[serde(flatten)]
+    pub bet: CurrentBetRow,
+    /// What this bet won (positive) or lost (negative) before commission, which is taken on
+    /// the market's net win (the statement line shows it); 0 on a void market.
+    #[schema(value_type = f64)]
+    pub pnl: Money,
+}
+
+/// The caller's bets of one market that its settlement or void closed, oldest first: the bets
+/// behind a statement line. Only the caller's own; a market where they had none (or that is
+/// not settled) gives an empty list.
+#[utoipa::path(post, path = "/report/settledBets", tag = "user", request_body = SettledBetsRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Vec<SettledBetRow>>), (status = 400), (status = 401)))]
+async fn settled_bets(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<SettledBetsRequest>,
+) -> ApiResult<Vec<SettledBetRow>> {
+    let bets = state.store.settled_bets_of_market(authed.user.id, body.market_id.0).await?;
+    let ids: Vec<i64> = bets.iter().map(|settled| settled.bet.bet_id).collect();
+    let sums = state.store.matched_price_size_sums(&ids).await?;
+    Ok(ok(bets
+        .into_iter()
+        .map(|settled| {
+            let pnl = Money::from_minor(settled.bet.pnl_minor.unwrap_or(0));
+            SettledBetRow { bet: current_bet_row(settled, &sums), pnl }
+        })
+        .collect()))
 }
 
 #[derive(Deserialize, ToSchema, Default)]

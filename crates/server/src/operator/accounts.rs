@@ -230,6 +230,7 @@ pub async fn transfer_in(
                 kind,
                 actor_user_id: ctx.actor_user_id(),
                 remark: remark.trim().to_string(),
+                market_id: None,
                 postings: vec![
                     Posting {
                         account_id: user_account,
@@ -309,6 +310,7 @@ pub async fn mint(
                 kind: "mint",
                 actor_user_id: ctx.actor_user_id(),
                 remark: String::new(),
+                market_id: None,
                 postings: vec![
                     Posting {
                         account_id: issuance,

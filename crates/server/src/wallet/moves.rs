@@ -176,6 +176,7 @@ async fn post_move(
                 kind: LEDGER_KIND,
                 actor_user_id: Some(session.user_id),
                 remark,
+                market_id: None,
                 postings: vec![
                     Posting {
                         account_id: player_account,

@@ -13,6 +13,7 @@ mod ledger;
 mod openapi_snapshot;
 mod payee;
 mod payment;
+mod records;
 mod secrets;
 mod security;
 mod serving;

@@ -38,6 +38,7 @@ mod rebuild;
 mod settle;
 mod types;
 
+pub(crate) use placement::average_price;
 pub(crate) use types::Placement;
 pub use types::{
     BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate, ResultInput,

@@ -611,7 +611,14 @@ impl PlacementStatus {
     }
 }
 
-fn average_price(matched_minor: i64, price_size_sum: i128, house_rate: Option<i64>) -> Option<f64> {
+/// A bet's average matched price as the API shows it: none until something matched; the
+/// rate itself on a house-banked market (taken whole at one rate); else Σ price × size / Σ size
+/// over its fills, in decimal odds rounded to hundredths (2.00 × 60 and 2.10 × 40 give 2.04).
+pub(crate) fn average_price(
+    matched_minor: i64,
+    price_size_sum: i128,
+    house_rate: Option<i64>,
+) -> Option<f64> {
     if matched_minor == 0 {
         return None;
     }
@@ -625,6 +632,17 @@ fn average_price(matched_minor: i64, price_size_sum: i128, house_rate: Option<i6
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_average_price_weighs_each_fill_by_its_size() {
+        assert_eq!(average_price(0, 0, None), None);
+        assert_eq!(average_price(0, 0, Some(45)), None);
+        // 2.00 × 60.00 and 2.10 × 40.00: (12,000 + 8,400) / 100 hundredths = 2.04.
+        assert_eq!(average_price(100_00, 200 * 60_00 + 210 * 40_00, None), Some(2.04));
+        // 3.80 × 10.00 alone.
+        assert_eq!(average_price(10_00, 380 * 10_00, None), Some(3.8));
+        assert_eq!(average_price(10_00, 0, Some(242)), Some(242.0));
+    }
 
     #[test]
     fn a_placement_status_says_how_much_matched() {

@@ -98,6 +98,7 @@ impl MarketActor {
                             kind: if void { "void" } else { "settlement" },
                             actor_user_id: None,
                             remark: label.clone(),
+                            market_id: Some(self.setup.market_id),
                             postings,
                         },
                         now_ms(),
