@@ -15,8 +15,10 @@
 //! - [`simulator`] — the pure, seeded models of cricket, football, tennis and racing, with the
 //!   win probabilities and fancy projections the prices come from;
 //! - [`market_maker`] — the `maker` account re-quoting exchange markets around the fair price;
-//! - [`fixtures`] — the teams, venues and runner names the feed knows (and drives).
+//! - [`fancy`] — a cricket match's fancy lines and odd/even markets: names, prices, results;
+//! - [`fixtures`] — the teams, batsmen, venues and runner names the feed knows (and drives).
 
+pub mod fancy;
 pub mod fixtures;
 pub mod market_maker;
 mod play;

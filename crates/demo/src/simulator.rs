@@ -94,14 +94,28 @@ pub fn probabilities_of_prices(prices: &[u32]) -> Vec<f64> {
 /// The largest bookmaker rate the demo posts (99.00 in decimal odds).
 pub const MAX_BOOKMAKER_RATE: i64 = 9_800;
 
+/// How many points the bookmaker's lay rate stands above its back rate: 1 for a short
+/// favourite (rates under 20), 2 up to evens, 3 beyond, as the Indian sites quote them.
+pub fn bookmaker_spread(back: i64) -> i64 {
+    match back {
+        ..20 => 1,
+        20..100 => 2,
+        _ => 3,
+    }
+}
+
 /// Bookmaker rates for a runner with win probability `p`, Indian style (45 is decimal odds
-/// 1.45): back a little under the fair rate, lay ("khai") at least two points above back.
+/// 1.45): back just under the fair rate, lay ("khai") one to three points above back
+/// ([`bookmaker_spread`]), so that back ≤ fair ≤ lay: at p = 0.69 the fair rate is 44.9,
+/// quoted back 44 lay 46.
 pub fn bookmaker_rates(p: f64) -> (i64, i64) {
     let p = p.clamp(0.01, 0.99);
     let fair = 100.0 * (1.0 - p) / p;
-    let back = ((fair * 0.96).floor() as i64).clamp(1, MAX_BOOKMAKER_RATE);
-    let lay = ((fair * 1.04).ceil() as i64).clamp(back + 2, MAX_BOOKMAKER_RATE + 2);
-    (back, lay)
+    let floor = (fair.floor() as i64).clamp(1, MAX_BOOKMAKER_RATE);
+    let spread = bookmaker_spread(floor);
+    // Centre the spread on the fair rate: back the whole rate below it less half the spread.
+    let back = (((fair - spread as f64 / 2.0).round()) as i64).clamp(1, floor);
+    (back, back + spread)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,8 +182,17 @@ const DEATH_OVERS: [(Delivery, u32); 7] = [
 ];
 const WIDES_PER_MILLE: u32 = 30;
 
+/// One batsman's innings.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Batsman {
+    pub runs: u32,
+    /// Legal balls faced.
+    pub balls: u32,
+    pub out: bool,
+}
+
 /// One side's innings.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Innings {
     pub runs: u32,
     pub wickets: u32,
@@ -178,6 +201,30 @@ pub struct Innings {
     pub extras: u32,
     /// The score at the end of each completed over: `over_totals[5]` is the 6-over total.
     pub over_totals: Vec<u32>,
+    /// The score when each wicket fell: `fall_of_wickets[0]` is the first wicket's.
+    pub fall_of_wickets: Vec<u32>,
+    /// The batsmen who have come in, in batting order (the openers from the first ball).
+    pub batsmen: Vec<Batsman>,
+    /// The batting positions (indexes of `batsmen`) on strike and at the other end.
+    striker: usize,
+    non_striker: usize,
+}
+
+impl Default for Innings {
+    /// Before the first ball: no runs, the two openers in.
+    fn default() -> Innings {
+        Innings {
+            runs: 0,
+            wickets: 0,
+            legal_balls: 0,
+            extras: 0,
+            over_totals: Vec::new(),
+            fall_of_wickets: Vec::new(),
+            batsmen: vec![Batsman::default(); 2],
+            striker: 0,
+            non_striker: 1,
+        }
+    }
 }
 
 impl Innings {
@@ -188,6 +235,52 @@ impl Innings {
     /// Overs as cricket writes them: 5.3 is five overs and three balls.
     pub fn overs_text(&self) -> String {
         format!("{}.{}", self.legal_balls / BALLS_PER_OVER, self.legal_balls % BALLS_PER_OVER)
+    }
+
+    /// The batsman at `position` in the batting order (0 and 1 open), once he has come in.
+    pub fn batsman(&self, position: usize) -> Option<&Batsman> {
+        self.batsmen.get(position)
+    }
+
+    /// The batting positions of the two batsmen in: (on strike, at the other end).
+    pub fn at_the_crease(&self) -> (usize, usize) {
+        (self.striker, self.non_striker)
+    }
+
+    /// Records one delivery: the score, the batsman on strike, the fall of a wicket (the
+    /// striker is out and the next in the order takes strike), and the change of ends after
+    /// an odd number of runs and at the end of each over.
+    fn record(&mut self, delivery: Delivery) {
+        self.runs += delivery.runs();
+        if delivery == Delivery::Wide {
+            self.extras += 1;
+            return;
+        }
+        self.legal_balls += 1;
+        let striker = &mut self.batsmen[self.striker];
+        striker.balls += 1;
+        match delivery {
+            Delivery::Runs(runs) => {
+                striker.runs += runs;
+                if runs % 2 == 1 {
+                    std::mem::swap(&mut self.striker, &mut self.non_striker);
+                }
+            }
+            Delivery::Wicket => {
+                striker.out = true;
+                self.wickets += 1;
+                self.fall_of_wickets.push(self.runs);
+                if self.wickets < WICKETS_PER_INNINGS {
+                    self.batsmen.push(Batsman::default());
+                    self.striker = self.batsmen.len() - 1;
+                }
+            }
+            Delivery::Wide => {}
+        }
+        if self.legal_balls % BALLS_PER_OVER == 0 {
+            self.over_totals.push(self.runs);
+            std::mem::swap(&mut self.striker, &mut self.non_striker);
+        }
     }
 }
 
@@ -258,19 +351,7 @@ impl Cricket {
         let side = self.batting;
         let delivery = self.draw_delivery(side);
         let innings = &mut self.innings[side];
-        innings.runs += delivery.runs();
-        match delivery {
-            Delivery::Wide => innings.extras += 1,
-            Delivery::Wicket | Delivery::Runs(_) => {
-                innings.legal_balls += 1;
-                if delivery == Delivery::Wicket {
-                    innings.wickets += 1;
-                }
-                if innings.legal_balls % BALLS_PER_OVER == 0 {
-                    innings.over_totals.push(innings.runs);
-                }
-            }
-        }
+        innings.record(delivery);
         let all_out = innings.wickets == WICKETS_PER_INNINGS;
         let overs_done = innings.legal_balls == BALLS_PER_INNINGS;
         let chased = side == 1 && self.innings[1].runs > self.innings[0].runs;
@@ -409,6 +490,71 @@ pub fn fancy_projection(runs: u32, legal_balls: u32, overs: u32) -> u32 {
         (runs * target_balls, balls)
     };
     ((2 * numerator + denominator) / (2 * denominator)) as u32
+}
+
+/// Runs an innings makes, on average, for each wicket it loses (par 8 an over, about one
+/// wicket every 22 balls), and the balls that takes.
+pub const RUNS_PER_WICKET: u32 = 30;
+const BALLS_PER_WICKET: u32 = 22;
+/// A batsman's runs a ball faced, and his chance of getting out each ball he faces.
+const BATSMAN_RUNS_PER_BALL: f64 = 1.3;
+const BATSMAN_OUT_PER_BALL: f64 = 0.045;
+/// The chance that a legal ball changes the parity of the score (a single, a three, a wide
+/// before it).
+const PARITY_FLIP_PER_BALL: f64 = 0.36;
+
+/// The fancy line for "Fall of `wicket` wkt": the score when that wicket falls. Once it has,
+/// the score it fell at; before, the score now plus [`RUNS_PER_WICKET`] for each wicket still
+/// to fall, but never more than the innings can be expected to make.
+///
+/// 0 for 0: 30 for the first wicket, 60 for the second; 45 for 1 after 5 overs: 75 for the
+/// second.
+pub fn fall_of_wicket_projection(innings: &Innings, wicket: u32) -> u32 {
+    if let Some(score) = innings.fall_of_wickets.get(wicket as usize - 1) {
+        return *score;
+    }
+    let to_fall = wicket - innings.wickets.min(wicket);
+    let rest = expected_more_runs(innings.balls_left(), innings.wickets);
+    innings.runs + f64::from(to_fall * RUNS_PER_WICKET).min(rest).round() as u32
+}
+
+/// The balls a batsman can expect to face with `balls_left` in the innings: about half of
+/// them, less his chance of getting out first.
+fn expected_balls_faced(balls_left: u32) -> f64 {
+    let his_share = f64::from(balls_left) / 2.0;
+    (1.0 - (1.0 - BATSMAN_OUT_PER_BALL).powf(his_share)) / BATSMAN_OUT_PER_BALL
+}
+
+/// The fancy line for the runs of the batsman at `position` (0 and 1 open): his runs so far
+/// plus what he can expect from the balls left; for one not in yet, what he can expect from
+/// the balls left when the wickets before him have fallen. Once he is out, his score.
+///
+/// An opener before the first ball: 1.3 runs × 20.8 balls → 27. The number 3 (position 2)
+/// before the first ball comes in after about 22 balls: 1.3 × 19.9 → 26.
+pub fn batsman_projection(innings: &Innings, position: usize) -> u32 {
+    let balls_left = innings.balls_left();
+    let (runs, balls_left) = match innings.batsman(position) {
+        Some(batsman) if batsman.out => return batsman.runs,
+        Some(batsman) => (batsman.runs, balls_left),
+        None => {
+            let wickets_before_him = (position as u32).saturating_sub(1);
+            let to_fall = wickets_before_him.saturating_sub(innings.wickets);
+            (0, balls_left.saturating_sub(to_fall * BALLS_PER_WICKET))
+        }
+    };
+    runs + (BATSMAN_RUNS_PER_BALL * expected_balls_faced(balls_left)).round() as u32
+}
+
+/// The chance that a total now at `runs`, with `balls_to_come` legal balls still to be bowled
+/// towards it, ends odd: each ball flips the parity with [`PARITY_FLIP_PER_BALL`], so the
+/// present parity's pull fades as (1 − 2·0.36) = 0.28 a ball. Exact once no ball is left.
+pub fn odd_probability(runs: u32, balls_to_come: u32) -> f64 {
+    let pull = 0.5 * (1.0 - 2.0 * PARITY_FLIP_PER_BALL).powi(balls_to_come.min(1_000) as i32);
+    if runs % 2 == 1 {
+        0.5 + pull
+    } else {
+        0.5 - pull
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -765,6 +911,21 @@ mod tests {
                 );
                 assert!(innings.over_totals.windows(2).all(|w| w[0] <= w[1]));
                 assert!(innings.over_totals.last().is_none_or(|last| *last <= innings.runs));
+                // The batsmen's runs and the extras make the total; a wicket's fall is recorded
+                // at the score it fell, one batsman out for each.
+                let off_the_bat: u32 = innings.batsmen.iter().map(|b| b.runs).sum();
+                assert_eq!(off_the_bat + innings.extras, innings.runs, "seed {seed}");
+                let balls_faced: u32 = innings.batsmen.iter().map(|b| b.balls).sum();
+                assert_eq!(balls_faced, innings.legal_balls, "seed {seed}");
+                assert_eq!(innings.fall_of_wickets.len() as u32, innings.wickets);
+                assert_eq!(
+                    innings.batsmen.iter().filter(|b| b.out).count() as u32,
+                    innings.wickets
+                );
+                assert_eq!(innings.batsmen.len() as u32, (innings.wickets + 2).min(11));
+                assert!(innings.fall_of_wickets.windows(2).all(|w| w[0] <= w[1]));
+                let (striker, other) = innings.at_the_crease();
+                assert!(striker != other || innings.wickets == WICKETS_PER_INNINGS);
             }
             let (first, second) = (game.innings(0), game.innings(1));
             assert!(
@@ -884,15 +1045,31 @@ mod tests {
     }
 
     #[test]
+    fn bookmaker_lay_stands_one_to_three_points_above_back_around_the_fair_rate() {
+        for step in 1..1000 {
+            let p = f64::from(step) / 1000.0;
+            let (back, lay) = bookmaker_rates(p);
+            assert!((1..=3).contains(&(lay - back)), "p {p}: back {back} lay {lay}");
+            let fair = 100.0 * (1.0 - p.clamp(0.01, 0.99)) / p.clamp(0.01, 0.99);
+            if fair <= MAX_BOOKMAKER_RATE as f64 {
+                assert!(back as f64 <= fair && fair <= lay as f64, "p {p}: {back}/{lay} {fair}");
+            }
+            // A likelier runner never gets a longer rate.
+            let (next_back, _) = bookmaker_rates(p + 0.001);
+            assert!(next_back <= back, "p {p}");
+        }
+    }
+
+    #[test]
     fn prices_and_rates_follow_probability() {
         assert_eq!(fair_price(0.5).hundredths(), 200);
         assert_eq!(fair_price(0.4).hundredths(), 250);
         assert_eq!(fair_price(0.3).hundredths(), 335, "3.333 → 3.35, the nearest tick");
         assert_eq!(fair_price(1.0), Price::MIN);
         assert_eq!(fair_price(0.0), Price::MAX);
-        assert_eq!(bookmaker_rates(0.5), (96, 104));
-        let (back, lay) = bookmaker_rates(0.7);
-        assert!(back < 43 && lay > 42 && lay >= back + 2, "{back}/{lay} around the fair 42.9");
+        assert_eq!(bookmaker_rates(0.5), (99, 102));
+        assert_eq!(bookmaker_rates(0.69), (44, 46), "fair 44.9");
+        assert_eq!(bookmaker_rates(0.9), (11, 12), "fair 11.1");
         let probabilities = probabilities_of_prices(&[200, 200]);
         assert_eq!(probabilities, vec![0.5, 0.5]);
     }
