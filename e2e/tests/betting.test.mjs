@@ -254,7 +254,7 @@ test('after the operator declares the results, balances and statements show the 
   await operator('admin/market/result', { market_id: ids.fancy, result: 57 });
 
   // demo: +150 (match odds) +40 (bookmaker) +100 (fancy yes at 49, 57 runs). demo2: −150.
-  await runner(pageA, ids.matchOdds, ids.lions).locator('..').getByTestId('status-overlay').filter({ hasText: 'Closed' }).waitFor();
+  await runner(pageA, ids.matchOdds, ids.lions).getByTestId('status-overlay').filter({ hasText: 'Closed' }).waitFor();
   await headerShows(pageA, '100290.00', '0.00');
   await headerShows(pageB, '49850.00', '0.00');
   await shoot(pageA, 'betting-settled');

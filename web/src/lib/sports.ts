@@ -1,6 +1,8 @@
 // Sport ordering and filtering (spec §3).
 
 export const CRICKET_ID = 4;
+export const FOOTBALL_ID = 1;
+export const TENNIS_ID = 2;
 export const HORSE_RACING_ID = 7;
 export const GREYHOUND_RACING_ID = 4339;
 /** Promoted to the front, right after cricket. */

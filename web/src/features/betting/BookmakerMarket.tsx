@@ -31,28 +31,30 @@ export function BookmakerMarket({
                 <b>{runner.name}</b>
                 <RunnerPnl position={runner.position} projected={projection?.get(runner.selection_id)} />
               </span>
-              <PriceCell
-                tone="back"
-                className="best"
-                price={back ? String(back.price) : undefined}
-                label={`Back ${runner.name}${back ? ` at rate ${back.price}` : ''}`}
-                disabled={!back}
-                onPick={() => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'back' })}
-                testId="bm-back"
-              />
-              <PriceCell
-                tone="lay"
-                className="best"
-                price={lay ? String(lay.price) : undefined}
-                label={`Lay ${runner.name}${lay ? ` at rate ${lay.price}` : ''}`}
-                disabled={!lay}
-                onPick={() => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'lay' })}
-                testId="bm-lay"
-              />
+              <div className="row-prices">
+                <PriceCell
+                  tone="back"
+                  className="best"
+                  price={back ? String(back.price) : undefined}
+                  label={`Back ${runner.name}${back ? ` at rate ${back.price}` : ''}`}
+                  disabled={!back}
+                  onPick={() => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'back' })}
+                  testId="bm-back"
+                />
+                <PriceCell
+                  tone="lay"
+                  className="best"
+                  price={lay ? String(lay.price) : undefined}
+                  label={`Lay ${runner.name}${lay ? ` at rate ${lay.price}` : ''}`}
+                  disabled={!lay}
+                  onPick={() => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'lay' })}
+                  testId="bm-lay"
+                />
+                <StatusOverlay status={market.status} />
+              </div>
             </div>
           );
         })}
-        <StatusOverlay status={market.status} />
       </div>
     </section>
   );

@@ -1,6 +1,7 @@
 import { formatMoney } from '../../lib/format';
 import type { MarketBook, PriceSize } from './api';
-import { formatSize, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
+import { formatSize } from '../../lib/size';
+import { PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
 import type { Pick } from './selection';
 
 const DEPTH = 3;
@@ -8,7 +9,8 @@ const DEPTH = 3;
 /**
  * An exchange market (match odds, racing win or place): per runner the three best prices to
  * back (blue, best nearest the middle) and to lay (pink), with the money available at each.
- * A price under a suspended overlay still opens the slip, which says why no bet is taken.
+ * A market not taking bets shows its status as a band across each runner's prices, which are
+ * hidden under it (never a label printed over numbers).
  */
 export function ExchangeMarket({
   market,
@@ -41,34 +43,36 @@ export function ExchangeMarket({
                 <b>{runner.name}</b>
                 <RunnerPnl position={runner.position} projected={projection?.get(runner.selection_id)} />
               </span>
-              {[2, 1, 0].map((i) => (
-                <PriceCell
-                  key={`b${i}`}
-                  tone="back"
-                  className={i === 0 ? 'best' : 'depth'}
-                  price={backs[i] ? String(backs[i].price) : undefined}
-                  sub={backs[i] ? formatSize(backs[i].size) : undefined}
-                  label={`Back ${runner.name}${backs[i] ? ` at ${backs[i].price}` : ''}`}
-                  onPick={backs[i] || i === 0 ? () => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'back', price: backs[i]?.price }) : undefined}
-                  testId={i === 0 ? 'best-back' : undefined}
-                />
-              ))}
-              {[0, 1, 2].map((i) => (
-                <PriceCell
-                  key={`l${i}`}
-                  tone="lay"
-                  className={i === 0 ? 'best' : 'depth'}
-                  price={lays[i] ? String(lays[i].price) : undefined}
-                  sub={lays[i] ? formatSize(lays[i].size) : undefined}
-                  label={`Lay ${runner.name}${lays[i] ? ` at ${lays[i].price}` : ''}`}
-                  onPick={lays[i] || i === 0 ? () => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'lay', price: lays[i]?.price }) : undefined}
-                  testId={i === 0 ? 'best-lay' : undefined}
-                />
-              ))}
+              <div className="row-prices">
+                {[2, 1, 0].map((i) => (
+                  <PriceCell
+                    key={`b${i}`}
+                    tone="back"
+                    className={i === 0 ? 'best' : 'depth'}
+                    price={backs[i] ? String(backs[i].price) : undefined}
+                    sub={backs[i] ? formatSize(backs[i].size) : undefined}
+                    label={`Back ${runner.name}${backs[i] ? ` at ${backs[i].price}` : ''}`}
+                    onPick={backs[i] || i === 0 ? () => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'back', price: backs[i]?.price }) : undefined}
+                    testId={i === 0 ? 'best-back' : undefined}
+                  />
+                ))}
+                {[0, 1, 2].map((i) => (
+                  <PriceCell
+                    key={`l${i}`}
+                    tone="lay"
+                    className={i === 0 ? 'best' : 'depth'}
+                    price={lays[i] ? String(lays[i].price) : undefined}
+                    sub={lays[i] ? formatSize(lays[i].size) : undefined}
+                    label={`Lay ${runner.name}${lays[i] ? ` at ${lays[i].price}` : ''}`}
+                    onPick={lays[i] || i === 0 ? () => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'lay', price: lays[i]?.price }) : undefined}
+                    testId={i === 0 ? 'best-lay' : undefined}
+                  />
+                ))}
+                <StatusOverlay status={market.status} />
+              </div>
             </div>
           );
         })}
-        <StatusOverlay status={market.status} />
       </div>
     </section>
   );

@@ -1,12 +1,5 @@
 import { useFlash } from '../../hooks/useFlash';
 
-/** Sizes as exchanges show them: whole units, thousands as "k". */
-export function formatSize(size: number): string {
-  if (size >= 100_000) return `${Math.round(size / 1000)}k`;
-  if (size >= 10_000) return `${(size / 1000).toFixed(1).replace(/\.0$/, '')}k`;
-  return String(Math.round(size));
-}
-
 /**
  * One price box: blue for backing (and fancy Yes), pink for laying (and No). Empty boxes of
  * the best level still open the slip, so a bettor can ask for a price nobody offers yet.
@@ -55,7 +48,10 @@ const STATUS_LABELS: Record<string, string> = {
   void: 'Void',
 };
 
-/** The overlay over a market (or a fancy row) that is not taking bets. */
+/**
+ * The band across a runner's (or a fancy line's) prices while its market takes no bets: it
+ * covers them whole, and the prices under it are hidden, so its words never sit on numbers.
+ */
 export function StatusOverlay({ status }: { status: string }) {
   if (status === 'open') return null;
   return (

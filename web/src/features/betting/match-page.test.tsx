@@ -114,8 +114,12 @@ describe('the match page', () => {
     ]);
     expect(within(india).getByTestId('runner-position')).toHaveTextContent('20.00');
     const bm = screen.getByText('Bookmaker').closest('section')!;
-    expect(within(bm).getByTestId('status-overlay')).toHaveTextContent('Ball Running');
-    // Tapping a price under the overlay opens the slip, which says why no bet is taken.
+    // One band across each runner's prices.
+    const bands = within(bm).getAllByTestId('status-overlay');
+    expect(bands).toHaveLength(within(bm).getAllByTestId('runner').length);
+    for (const band of bands) expect(band).toHaveTextContent('Ball Running');
+    // A price picked under the band (the browser hides it; a link can still name it) opens the
+    // slip, which says why no bet is taken.
     await userEvent.setup().click(within(bm).getAllByTestId('bm-back')[0]);
     expect(within(screen.getByTestId('bet-slip')).getByTestId('slip-error')).toHaveTextContent('Ball running: this market takes no bets until it reopens.');
     const row = screen.getByTestId('fancy-row');
@@ -195,7 +199,7 @@ describe('the match page', () => {
     renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
     const user = userEvent.setup();
     const slip = await screen.findByTestId('bet-slip');
-    expect(screen.getByTestId('status-overlay')).toHaveTextContent('Ball Running');
+    expect(screen.getAllByTestId('status-overlay')[0]).toHaveTextContent('Ball Running');
     await user.type(within(slip).getByTestId('slip-stake'), '100');
     await user.click(within(slip).getByTestId('place-bet'));
     expect(within(slip).getByTestId('slip-error')).toHaveTextContent('Ball running: this market takes no bets until it reopens.');

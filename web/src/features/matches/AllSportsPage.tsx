@@ -2,20 +2,24 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
-import { getMatches, getSeries, getSports, LIST_REFRESH_MS, sortMatches } from './api';
+import { getMatches, getSeries, getSports, sortMatches } from './api';
 import { MatchList } from './MatchList';
+import { useLiveList } from './useLiveList';
 
-/** One sport's matches, optionally one series: in-play first, start times at UTC+5:30. */
+/** One sport's matches, optionally one series: in-play first, start times at UTC+5:30, prices live from the list stream. */
 export function AllSportsPage() {
   const sportId = Number(useParams().sportId);
   const [params, setParams] = useSearchParams();
   const seriesId = params.get('series_id') ? Number(params.get('series_id')) : undefined;
   const valid = Number.isFinite(sportId);
+  const queryKey = ['matches', 'sport', sportId, seriesId ?? null];
+  // The stream follows the sport; a series is a filter of the same lines.
+  const refetchInterval = useLiveList(queryKey, valid ? sportId : null);
   const matches = useQuery({
-    queryKey: ['matches', 'sport', sportId, seriesId ?? null],
+    queryKey,
     queryFn: () => getMatches(seriesId ? { sport_id: sportId, series_id: seriesId } : { sport_id: sportId }),
     enabled: valid,
-    refetchInterval: LIST_REFRESH_MS,
+    refetchInterval,
     staleTime: 0,
   });
   const series = useQuery({ queryKey: ['series', sportId], queryFn: () => getSeries(sportId), enabled: valid });

@@ -1,26 +1,41 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { PageCard } from '../../components/PageCard';
-import { QueryState } from '../../components/QueryState';
+import { EmptyState, QueryState } from '../../components/QueryState';
 import { orderSports, RACING_IDS, sportPath, topNavSports } from '../../lib/sports';
-import { getCups, getMatches, getSports, LIST_REFRESH_MS, sortMatches, type Match } from './api';
+import { getCups, getMatches, getSports, sortMatches, type Match } from './api';
 import { MatchList } from './MatchList';
+import { useLiveList } from './useLiveList';
 
-/** Home: every active sport's matches, in-play first, with the match odds' best prices. */
+const HOME_KEY = ['matches', 'all'] as const;
+
+/**
+ * Home as the top exchanges lay it out: the In-Play block first (every sport's matches in
+ * play), then one tab per sport with its matches still to start. Prices come live from the
+ * list stream.
+ */
 export function HomePage() {
-  const matches = useQuery({ queryKey: ['matches', 'all'], queryFn: () => getMatches(), refetchInterval: LIST_REFRESH_MS, staleTime: 0 });
+  const refetchInterval = useLiveList(HOME_KEY, 'all');
+  const matches = useQuery({ queryKey: HOME_KEY, queryFn: () => getMatches(), refetchInterval, staleTime: 0 });
   const sports = useQuery({ queryKey: ['activeSports'], queryFn: getSports });
   const cups = useQuery({ queryKey: ['cups'], queryFn: getCups });
+  const [chosen, setChosen] = useState<number | null>(null);
+
   const visible = new Set(topNavSports(sports.data ?? []).map((s) => s.sport_id));
-  const bySport = new Map<number, Match[]>();
-  for (const m of matches.data ?? []) {
-    // Racing has its own page of meetings and race times.
-    if ((sports.data && !visible.has(m.sport_id)) || RACING_IDS.has(m.sport_id)) continue;
-    bySport.set(m.sport_id, [...(bySport.get(m.sport_id) ?? []), m]);
-  }
-  const order = orderSports(
-    [...bySport.keys()].map((id) => ({ sport_id: id, order: sports.data?.find((s) => s.sport_id === id)?.order })),
+  // Racing has its own page of meetings and race times.
+  const listed = (matches.data ?? []).filter((m) => !RACING_IDS.has(m.sport_id) && (!sports.data || visible.has(m.sport_id)));
+  const inPlay = sortMatches(listed.filter((m) => m.in_play));
+  const upcoming = new Map<number, Match[]>();
+  for (const m of sortMatches(listed.filter((m) => !m.in_play))) upcoming.set(m.sport_id, [...(upcoming.get(m.sport_id) ?? []), m]);
+  const tabs = orderSports(
+    [...upcoming.keys()].map((id) => ({
+      sport_id: id,
+      order: sports.data?.find((s) => s.sport_id === id)?.order,
+      name: upcoming.get(id)?.[0]?.sport_name ?? 'Sport',
+    })),
   );
+  const current = tabs.find((t) => t.sport_id === chosen) ?? tabs[0];
 
   return (
     <div className="page-stack" data-testid="home-page">
@@ -33,19 +48,37 @@ export function HomePage() {
           ))}
         </nav>
       )}
-      <QueryState isPending={matches.isPending} error={matches.error} isEmpty={bySport.size === 0} empty="No matches are open right now.">
-        {order.map(({ sport_id }) => {
-          const list = sortMatches(bySport.get(sport_id) ?? []);
-          return (
-            <PageCard
-              key={sport_id}
-              title={list[0]?.sport_name ?? 'Sport'}
-              actions={<Link to={sportPath(sport_id)} className="card-link">View all</Link>}
-            >
-              <MatchList matches={list} />
-            </PageCard>
-          );
-        })}
+      <QueryState isPending={matches.isPending} error={matches.error} isEmpty={listed.length === 0} empty="No matches are open right now.">
+        <PageCard title={<span className="in-play-title">In-Play</span>} testId="in-play-block">
+          {inPlay.length > 0 ? <MatchList matches={inPlay} /> : <EmptyState>No event is in play right now.</EmptyState>}
+        </PageCard>
+        {current && (
+          <section className="page-card" data-testid="sport-tabs-card">
+            <div className="sport-tabs" role="tablist" aria-label="Sports" data-scroll-x>
+              {tabs.map((t) => (
+                <button
+                  key={t.sport_id}
+                  type="button"
+                  role="tab"
+                  id={`sport-tab-${t.sport_id}`}
+                  aria-selected={t.sport_id === current.sport_id}
+                  aria-controls="sport-tab-panel"
+                  className={t.sport_id === current.sport_id ? 'active' : undefined}
+                  onClick={() => setChosen(t.sport_id)}
+                  data-testid="sport-tab"
+                >
+                  {t.name}
+                </button>
+              ))}
+            </div>
+            <div className="page-card-body" role="tabpanel" id="sport-tab-panel" aria-labelledby={`sport-tab-${current.sport_id}`}>
+              <MatchList matches={upcoming.get(current.sport_id) ?? []} />
+              <Link to={sportPath(current.sport_id)} className="view-all" data-testid="view-all">
+                View all {current.name}
+              </Link>
+            </div>
+          </section>
+        )}
       </QueryState>
     </div>
   );

@@ -1,86 +1,127 @@
 import { Link } from 'react-router';
 import { useFlash } from '../../hooks/useFlash';
 import { formatIstDateTime } from '../../lib/format';
+import { formatSize } from '../../lib/size';
 import type { Match, RunnerOdds } from './api';
-import { oddsColumns, pickPath } from './odds-columns';
+import { isTwoWay, listColumns, oddsColumns, pickPath } from './odds-columns';
 
 /**
- * A sport's matches as a betting site lists them: name and start (UTC+5:30), in-play,
- * bookmaker and fancy badges, and the match odds' best back (blue) and lay (pink) under
- * 1 / X / 2. A price opens the match with that selection in the bet slip.
+ * A list of matches as the top exchanges show it: name and start (UTC+5:30), in-play,
+ * bookmaker and fancy badges, and the match odds' best back (blue) and lay (pink) with the
+ * money offered under each price, under 1 / X / 2 (1 / 2 when nothing in the list can be
+ * drawn). On a phone each match's name takes a full line above its strip of prices, which
+ * shows only the match's own outcomes. A suspended market covers its prices with one label
+ * across the row. A price opens the match with that selection in the bet slip.
  */
 export function MatchList({ matches }: { matches: Match[] }) {
+  const columns = listColumns(matches);
   return (
-    <div className="table-wrap">
-      <table className="match-table" data-testid="match-list">
-        <thead>
-          <tr>
-            <th className="col-game">Game</th>
-            <th colSpan={2}>1</th>
-            <th colSpan={2}>X</th>
-            <th colSpan={2}>2</th>
-          </tr>
-        </thead>
-        <tbody>
-          {matches.map((m) => {
-            const columns = oddsColumns(m.odds);
-            const open = m.odds?.status === 'open';
-            return (
-              <tr key={m.match_id} data-testid="match-row" data-match-id={m.match_id}>
-                <td className="col-game">
-                  <Link to={`/game-details/${m.sport_id}/${m.match_id}`} className="match-link">
-                    <span className="match-name">{m.match_name || m.name}</span>
-                    <span className="match-date">{formatIstDateTime(m.open_date)}</span>
-                  </Link>
-                  <span className="match-badges">
-                    {m.in_play && <span className="badge in-play" data-testid="in-play">In Play</span>}
-                    {m.has_bookmaker && <span className="badge bm" data-testid="badge-bookmaker" title="Bookmaker">BM</span>}
-                    {m.has_fancy && <span className="badge fancy" data-testid="badge-fancy" title="Fancy">F</span>}
-                    {m.odds && !open && <span className="badge suspended">{m.odds.status === 'ball_running' ? 'Ball Running' : 'Suspended'}</span>}
-                  </span>
-                </td>
-                {columns.map((runner, i) => (
-                  <OddsPair key={i} match={m} runner={runner} open={open} />
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+    <div className={`match-list cols-${columns.length}`} data-testid="match-list" role="table" aria-label="Matches">
+      <div className="match-list-head" role="row">
+        <span className="col-game" role="columnheader">
+          Game
+        </span>
+        {columns.map((c) => (
+          <span key={c} className="col-outcome" role="columnheader">
+            {c}
+          </span>
+        ))}
+      </div>
+      {matches.map((m) => (
+        <MatchRow key={m.match_id} match={m} withDraw={columns.length === 3} />
+      ))}
     </div>
   );
 }
 
-function OddsPair({ match, runner, open }: { match: Match; runner: RunnerOdds | null; open: boolean }) {
+/** Words across a row whose market takes no bets now. */
+export function suspendedLabel(status: string): string | null {
+  if (status === 'ball_running') return 'Ball Running';
+  if (status === 'suspended') return 'Suspended';
+  return null;
+}
+
+function MatchRow({ match, withDraw }: { match: Match; withDraw: boolean }) {
+  const [home, draw, away] = oddsColumns(match.odds);
+  const twoWay = isTwoWay(match);
+  const open = match.odds?.status === 'open';
+  const label = match.odds ? suspendedLabel(match.odds.status) : null;
+  // The row's own outcomes: its strip on a phone drops X for a match with no draw.
+  const cells: { runner: RunnerOdds | null; outcome: string }[] = [
+    { runner: home, outcome: '1' },
+    ...(withDraw ? [{ runner: draw, outcome: 'X' }] : []),
+    { runner: away, outcome: '2' },
+  ];
   return (
-    <>
-      <ListPrice match={match} runner={runner} side="back" open={open} />
-      <ListPrice match={match} runner={runner} side="lay" open={open} />
-    </>
+    <div className="match-row" data-testid="match-row" data-match-id={match.match_id} role="row">
+      <div className="match-info" role="cell">
+        <Link to={`/game-details/${match.sport_id}/${match.match_id}`} className="match-link">
+          <span className="match-name" data-testid="match-name">
+            {match.match_name || match.name}
+          </span>
+        </Link>
+        <span className="match-meta">
+          <span className="match-date">{formatIstDateTime(match.open_date)}</span>
+          {match.in_play && (
+            <span className="badge in-play" data-testid="in-play">
+              In Play
+            </span>
+          )}
+          {match.has_bookmaker && (
+            <span className="badge bm" data-testid="badge-bookmaker" title="Bookmaker">
+              BM
+            </span>
+          )}
+          {match.has_fancy && (
+            <span className="badge fancy" data-testid="badge-fancy" title="Fancy">
+              F
+            </span>
+          )}
+        </span>
+      </div>
+      <div className={`match-odds${label ? ' suspended' : ''}`} role="cell" data-testid="match-odds">
+        {cells.map(({ runner, outcome }) => (
+          <div key={outcome} className={`odds-pair${outcome === 'X' && twoWay ? ' no-draw' : ''}`} data-outcome={outcome}>
+            <ListPrice match={match} runner={runner} side="back" open={open} />
+            <ListPrice match={match} runner={runner} side="lay" open={open} />
+          </div>
+        ))}
+        {label && (
+          <div className={`market-overlay ${match.odds?.status === 'ball_running' ? 'ball-running' : ''}`.trim()} data-testid="row-overlay" role="status">
+            {label}
+          </div>
+        )}
+      </div>
+    </div>
   );
 }
 
 function ListPrice({ match, runner, side, open }: { match: Match; runner: RunnerOdds | null; side: 'back' | 'lay'; open: boolean }) {
   const price = runner ? runner[side] : null;
+  const size = runner ? runner[side === 'back' ? 'back_size' : 'lay_size'] : null;
   const flash = useFlash(String(price ?? ''));
   const className = `odds ${side}${flash ? ' flash' : ''}`;
+  const body = (
+    <>
+      <span className="price">{price ?? '-'}</span>
+      {price !== null && size !== null && <span className="size">{formatSize(size)}</span>}
+    </>
+  );
   if (!runner || !match.odds || !open) {
     return (
-      <td className={className} aria-label={runner ? `${side} ${runner.name}: not open` : 'no runner'}>
-        {price ?? '-'}
-      </td>
+      <span className={className} data-testid={`list-${side}-closed`} aria-label={runner ? `${side} ${runner.name}: not open` : 'no runner'}>
+        {body}
+      </span>
     );
   }
   return (
-    <td className={className}>
-      <Link
-        to={pickPath(match.sport_id, match.match_id, match.odds.market_id, runner, side)}
-        className="odds-link"
-        aria-label={`${side === 'back' ? 'Back' : 'Lay'} ${runner.name}${price ? ` at ${price}` : ''}`}
-        data-testid={`list-${side}`}
-      >
-        {price ?? '-'}
-      </Link>
-    </td>
+    <Link
+      to={pickPath(match.sport_id, match.match_id, match.odds.market_id, runner, side)}
+      className={`${className} odds-link`}
+      aria-label={`${side === 'back' ? 'Back' : 'Lay'} ${runner.name}${price ? ` at ${price}` : ''}`}
+      data-testid={`list-${side}`}
+    >
+      {body}
+    </Link>
   );
 }

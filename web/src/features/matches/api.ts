@@ -5,11 +5,37 @@ export type Match = Schemas['MatchItem'];
 /** Match-odds summary: the best price to back and to lay per runner (null: none offered). */
 export type OddsSummary = Schemas['OddsSummary'];
 export type RunnerOdds = Schemas['RunnerOdds'];
+/** One match's odds line as the list stream sends it. */
+export type ListOdds = Schemas['ListOdds'];
 export type Sport = Schemas['SportItem'];
 export type Series = Schemas['SeriesItem'];
 
-/** Match lists show moving prices: fetched again this often (the match page itself streams). */
+/** While the list stream is down, the lists are fetched again this often. */
 export const LIST_REFRESH_MS = 5_000;
+/**
+ * While the list stream is live it carries the prices; the list itself (which matches, in play
+ * or not) is fetched again this often.
+ */
+export const LIST_MEMBERSHIP_MS = 30_000;
+
+/** The list stream of one sport's matches, or of every sport's. */
+export function listStreamUrl(list: number | 'all', ticket: string): string {
+  return `/api/stream?list=${encodeURIComponent(String(list))}&ticket=${encodeURIComponent(ticket)}`;
+}
+
+/**
+ * The matches with a streamed odds line applied: the line replaces the match's odds when it is
+ * the same market (or the match had none yet); lines of matches not listed change nothing.
+ */
+export function applyListOdds(matches: Match[], line: ListOdds): Match[] {
+  let changed = false;
+  const next = matches.map((m) => {
+    if (m.match_id !== line.match_id || (m.odds && m.odds.market_id !== line.odds.market_id)) return m;
+    changed = true;
+    return { ...m, odds: line.odds };
+  });
+  return changed ? next : matches;
+}
 
 export async function getMatches(filter: { sport_id?: number; series_id?: number } = {}): Promise<Match[]> {
   return dataOr(await apiPost<Match[]>('match/getMatches', { ...filter, is_active: 1 }), []);
