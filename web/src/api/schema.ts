@@ -1372,9 +1372,18 @@ export interface components {
         BetSide: "back" | "lay" | "yes" | "no";
         /** @enum {string} */
         BetStatus: "open" | "matched" | "closed" | "settled" | "void";
+        /**
+         * @description One button. The spec's client sends `name` and `value` (its call table: "list of entries
+         *     with name, value, type"); `button_name` and `button_value`, the names `getButtonValue`
+         *     answers with, are taken as well. Both spellings of one field in an entry is a 400.
+         */
         ButtonInput: {
+            /** @description Also accepted as `name`. */
             button_name: string;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description Also accepted as `value`.
+             */
             button_value: number;
             type: string;
         };
@@ -1682,14 +1691,19 @@ export interface components {
         Envelope_BTreeMap_String_Vec_SearchHit: {
             data: {
                 [key: string]: {
+                    /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec). */
+                    match_Date: string;
                     /** Format: int64 */
                     match_id: number;
+                    /** @description The same as `name` (both are in the spec). */
                     match_name: string;
+                    name: string;
                     open_date: string;
                     /** Format: int64 */
                     series_id: number;
                     /** Format: int64 */
                     sport_id: number;
+                    sport_name: string;
                 }[];
             };
             message: string;
@@ -3395,15 +3409,24 @@ export interface components {
             /** @description 4 letters, 0, then 6 letters or digits, e.g. SBIN0001234. */
             ifsc?: string;
         };
+        /**
+         * @description A match found by name: the spec's Match entity's fields (`match_id`, `name`, `match_name`,
+         *     `match_Date`, `open_date`, `sport_id`, `sport_name`) and its series.
+         */
         SearchHit: {
+            /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec). */
+            match_Date: string;
             /** Format: int64 */
             match_id: number;
+            /** @description The same as `name` (both are in the spec). */
             match_name: string;
+            name: string;
             open_date: string;
             /** Format: int64 */
             series_id: number;
             /** Format: int64 */
             sport_id: number;
+            sport_name: string;
         };
         SearchRequest: {
             search: string;

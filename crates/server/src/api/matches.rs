@@ -129,12 +129,20 @@ pub struct SearchRequest {
     pub search: String,
 }
 
+/// A match found by name: the spec's Match entity's fields (`match_id`, `name`, `match_name`,
+/// `match_Date`, `open_date`, `sport_id`, `sport_name`) and its series.
 #[derive(Serialize, ToSchema)]
 pub struct SearchHit {
     pub match_id: i64,
+    pub name: String,
+    /// The same as `name` (both are in the spec).
     pub match_name: String,
+    /// Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec).
+    #[serde(rename = "match_Date")]
+    pub match_date: String,
     pub open_date: String,
     pub sport_id: i64,
+    pub sport_name: String,
     pub series_id: i64,
 }
 
@@ -158,11 +166,15 @@ async fn search_by_match_name_header(
     }
     let mut grouped: BTreeMap<String, Vec<SearchHit>> = BTreeMap::new();
     for m in state.store.search_matches(text, SEARCH_LIMIT).await? {
+        let open_date = iso_utc(m.open_date_ms);
         grouped.entry(m.sport_name.clone()).or_default().push(SearchHit {
             match_id: m.match_id,
+            name: m.name.clone(),
             match_name: m.name,
-            open_date: iso_utc(m.open_date_ms),
+            match_date: open_date.clone(),
+            open_date,
             sport_id: m.sport_id,
+            sport_name: m.sport_name,
             series_id: m.series_id,
         });
     }

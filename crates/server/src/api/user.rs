@@ -126,9 +126,16 @@ async fn get_button_value(
     Ok(ok(text))
 }
 
+/// One button. The spec's client sends `name` and `value` (its call table: "list of entries
+/// with name, value, type"); `button_name` and `button_value`, the names `getButtonValue`
+/// answers with, are taken as well. Both spellings of one field in an entry is a 400.
 #[derive(Deserialize, ToSchema)]
 pub struct ButtonInput {
+    /// Also accepted as `name`.
+    #[serde(alias = "name")]
     pub button_name: String,
+    /// Also accepted as `value`.
+    #[serde(alias = "value")]
     #[schema(value_type = f64)]
     pub button_value: crate::input::AmountInput,
     #[serde(rename = "type")]

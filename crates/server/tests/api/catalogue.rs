@@ -185,6 +185,11 @@ async fn search_is_case_insensitive_and_grouped_by_sport(app: TestApp) {
     assert_eq!(cricket.len(), 1);
     assert_eq!(cricket[0]["match_name"], "Mumbai Indians v Chennai Super Kings");
     assert!(cricket[0]["open_date"].as_str().unwrap().ends_with('Z'));
+    // The spec's Match entity's fields are there beside those: name, match_Date, sport_name.
+    assert_eq!(cricket[0]["name"], "Mumbai Indians v Chennai Super Kings");
+    assert_eq!(cricket[0]["match_Date"], cricket[0]["open_date"]);
+    assert_eq!(cricket[0]["sport_name"], "Cricket");
+    assert_eq!(cricket[0]["sport_id"], 4);
     // " v " is in nearly every fixture: several sports come back, each under its name.
     let many =
         app.post("match/searchByMatchNameHeader", Some(&token), json!({ "search": " v " })).await;

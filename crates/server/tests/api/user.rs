@@ -106,3 +106,51 @@ async fn set_button_value_refuses_bad_entries_and_saves_nothing(app: TestApp) {
     app.post("user/setButtonValue", None, json!([])).await.expect(401);
 }
 both_databases!(set_button_value_refuses_bad_entries_and_saves_nothing);
+
+async fn set_button_value_takes_the_specs_name_and_value_entries(app: TestApp) {
+    let token = app.demo().await;
+    app.post(
+        "user/setButtonValue",
+        Some(&token),
+        json!([
+            { "name": "5k", "value": 5000, "type": "Casino" },
+            { "name": "10k", "value": "10000", "type": "Casino" },
+            { "button_name": "20k", "button_value": 20000, "type": "Casino" }
+        ]),
+    )
+    .await
+    .expect(200);
+    let casino: Vec<(String, i64)> = buttons(&app, &token)
+        .await
+        .iter()
+        .filter(|b| b["type"] == "Casino")
+        .map(|b| (b["button_name"].as_str().unwrap().to_string(), minor(&b["button_value"])))
+        .collect();
+    assert_eq!(
+        casino,
+        vec![("5k".into(), 5_000_00), ("10k".into(), 10_000_00), ("20k".into(), 20_000_00)]
+    );
+
+    // The same checks apply under the spec's names, reported under the field's own name.
+    let answer = app
+        .post(
+            "user/setButtonValue",
+            Some(&token),
+            json!([{ "name": "", "value": 0, "type": "Game" }]),
+        )
+        .await;
+    answer.expect(400);
+    assert_eq!(answer.field_error("[0].button_name"), "Label is required.");
+    assert_eq!(answer.field_error("[0].button_value"), "Value must be more than 0.");
+    // Both spellings of one field in an entry is ambiguous, and refused.
+    let both = app
+        .post(
+            "user/setButtonValue",
+            Some(&token),
+            json!([{ "name": "a", "button_name": "b", "value": 1, "type": "Game" }]),
+        )
+        .await;
+    both.expect(400);
+    assert_eq!(buttons(&app, &token).await.iter().filter(|b| b["type"] == "Casino").count(), 3);
+}
+both_databases!(set_button_value_takes_the_specs_name_and_value_entries);

@@ -4,10 +4,10 @@ import { groupSearchResults } from './search';
 describe('search results', () => {
   it('groups by sport name with match name and the date at UTC+5:30', () => {
     const groups = groupSearchResults({
-      Football: [{ match_id: 3, match_name: 'Arsenal v Liverpool', open_date: '2026-11-22T14:00:00.000Z', sport_id: 1, series_id: 9 }],
+      Football: [{ match_id: 3, match_name: 'Arsenal v Liverpool', open_date: '2026-11-22T14:00:00.000Z', sport_id: 1, series_id: 9, name: 'Arsenal v Liverpool', match_Date: '2026-11-22T14:00:00.000Z', sport_name: 'Football' }],
       Cricket: [
-        { match_id: 1, match_name: 'India v Australia', open_date: '2026-11-22T00:30:00.000Z', sport_id: 4, series_id: 9 },
-        { match_id: 2, match_name: 'Indian Premier League XI', open_date: '2026-11-23T18:29:59.000Z', sport_id: 4, series_id: 9 },
+        { match_id: 1, match_name: 'India v Australia', open_date: '2026-11-22T00:30:00.000Z', sport_id: 4, series_id: 9, name: 'India v Australia', match_Date: '2026-11-22T00:30:00.000Z', sport_name: 'Cricket' },
+        { match_id: 2, match_name: 'Indian Premier League XI', open_date: '2026-11-23T18:29:59.000Z', sport_id: 4, series_id: 9, name: 'Indian Premier League XI', match_Date: '2026-11-23T18:29:59.000Z', sport_name: 'Cricket' },
       ],
       Tennis: [],
     });
