@@ -685,6 +685,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/match/getRacingCountries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The countries that have active races of a racing sport (that day, or any day), most races
+         *     first, then by code: the racing page's country tabs.
+         */
+        post: operations["racing_countries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/match/matchDetail": {
         parameters: {
             query?: never;
@@ -2558,6 +2578,22 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Vec_RacingCountry: {
+            data: {
+                /** @description ISO 3166-1 two-letter code, as getMatchVenueListByCountryCodeSportId takes it. */
+                country_code: string;
+                /** Format: int64 */
+                races: number;
+                /**
+                 * Format: int64
+                 * @description Venues with races in it (that day).
+                 */
+                venues: number;
+            }[];
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_Vec_SeriesItem: {
             data: {
                 name: string;
@@ -3180,6 +3216,26 @@ export interface components {
             /** Format: int64 */
             match_id: number;
             name: string;
+        };
+        RacingCountriesRequest: {
+            /**
+             * Format: date
+             * @description yyyy-MM-dd, a day at UTC+5:30; absent or empty: any day.
+             */
+            date?: string | null;
+            /** Format: int64 */
+            sport_id: number;
+        };
+        RacingCountry: {
+            /** @description ISO 3166-1 two-letter code, as getMatchVenueListByCountryCodeSportId takes it. */
+            country_code: string;
+            /** Format: int64 */
+            races: number;
+            /**
+             * Format: int64
+             * @description Venues with races in it (that day).
+             */
+            venues: number;
         };
         RatesRequest: {
             /**
@@ -6385,6 +6441,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Vec_MatchItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    racing_countries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RacingCountriesRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_RacingCountry"];
                 };
             };
             400: {

@@ -1,4 +1,5 @@
-//! Matches: `match/getMatches`, `match/searchByMatchNameHeader`, `match/getCupsForMenu`.
+//! Matches: `match/getMatches`, `match/searchByMatchNameHeader`, `match/getCupsForMenu`,
+//! `match/matchDetail`, and racing's venues and countries.
 
 use std::collections::BTreeMap;
 
@@ -25,6 +26,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(get_cups_for_menu))
         .routes(routes!(match_detail))
         .routes(routes!(venues))
+        .routes(routes!(racing_countries))
 }
 
 /// Most results one search answers.
@@ -258,6 +260,74 @@ pub struct Venue {
     pub races: Vec<Race>,
 }
 
+/// The day `date` (yyyy-MM-dd at UTC+5:30) names, as [start, end) in epoch milliseconds.
+fn racing_day(date: &str) -> Result<(i64, i64), AppError> {
+    let day_start = crate::clock::parse_report_date(date, false)
+        .filter(|_| date.trim().len() == 10)
+        .ok_or_else(|| AppError::field("date", "date must be a day such as 2026-11-22."))?;
+    Ok((day_start, day_start + 24 * 60 * 60 * 1000))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RacingCountriesRequest {
+    #[schema(value_type = i64)]
+    pub sport_id: FlexI64,
+    /// yyyy-MM-dd, a day at UTC+5:30; absent or empty: any day.
+    #[serde(default)]
+    #[schema(format = Date)]
+    pub date: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RacingCountry {
+    /// ISO 3166-1 two-letter code, as getMatchVenueListByCountryCodeSportId takes it.
+    pub country_code: String,
+    /// Venues with races in it (that day).
+    pub venues: i64,
+    pub races: i64,
+}
+
+/// The countries that have active races of a racing sport (that day, or any day), most races
+/// first, then by code: the racing page's country tabs.
+#[utoipa::path(post, path = "/match/getRacingCountries", tag = "catalogue", request_body = RacingCountriesRequest,
+    security(("bearer" = [])), responses((status = 200, body = Envelope<Vec<RacingCountry>>), (status = 400), (status = 401)))]
+async fn racing_countries(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    ApiJson(body): ApiJson<RacingCountriesRequest>,
+) -> ApiResult<Vec<RacingCountry>> {
+    let day = match body.date.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+        Some(date) => Some(racing_day(date)?),
+        None => None,
+    };
+    let filter = MatchFilter {
+        sport_id: Some(body.sport_id.0),
+        is_active: Some(true),
+        ..MatchFilter::default()
+    };
+    let mut countries: BTreeMap<String, (std::collections::BTreeSet<String>, i64)> =
+        BTreeMap::new();
+    for m in state.store.matches(&filter).await? {
+        let (Some(venue), Some(code)) = (m.venue, m.country_code) else { continue };
+        if day.is_some_and(|(start, end)| m.open_date_ms < start || m.open_date_ms >= end) {
+            continue;
+        }
+        let entry = countries.entry(code).or_default();
+        entry.0.insert(venue);
+        entry.1 += 1;
+    }
+    let mut list: Vec<RacingCountry> = countries
+        .into_iter()
+        .map(|(country_code, (venues, races))| RacingCountry {
+            country_code,
+            venues: venues.len() as i64,
+            races,
+        })
+        .collect();
+    list.sort_by(|a, b| b.races.cmp(&a.races).then_with(|| a.country_code.cmp(&b.country_code)));
+    Ok(ok(list))
+}
+
 /// Race meetings of a racing sport (7 horses, 4339 greyhounds) on a day: venues with their
 /// races in off-time order.
 #[utoipa::path(post, path = "/match/getMatchVenueListByCountryCodeSportId", tag = "catalogue", request_body = VenuesRequest,
@@ -275,10 +345,7 @@ async fn venues(
     {
         return Err(AppError::field("country", "country is a two-letter code such as GB."));
     }
-    let day_start = crate::clock::parse_report_date(&body.date, false)
-        .filter(|_| body.date.trim().len() == 10)
-        .ok_or_else(|| AppError::field("date", "date must be a day such as 2026-11-22."))?;
-    let day_end = day_start + 24 * 60 * 60 * 1000;
+    let (day_start, day_end) = racing_day(&body.date)?;
     let filter = MatchFilter {
         sport_id: Some(body.sport_id.0),
         is_active: Some(true),

@@ -287,3 +287,70 @@ async fn race_meetings_by_country_and_day(app: TestApp) {
     .expect(400);
 }
 both_databases!(race_meetings_by_country_and_day);
+
+async fn racing_countries_are_those_with_races(app: TestApp) {
+    let token = app.demo().await;
+    let countries = |body: Value| {
+        let app = &app;
+        let token = token.clone();
+        async move {
+            let answer = app.post("match/getRacingCountries", Some(&token), body).await;
+            answer.expect(200);
+            answer.data().as_array().unwrap().clone()
+        }
+    };
+    // Any day: the demo's horse meetings (GB has two venues), most races first.
+    let horses = countries(json!({ "sport_id": 7 })).await;
+    let listed: Vec<(&str, i64, i64)> = horses
+        .iter()
+        .map(|c| {
+            (
+                c["country_code"].as_str().unwrap(),
+                c["venues"].as_i64().unwrap(),
+                c["races"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(listed, vec![("GB", 2, 11), ("AU", 1, 6), ("IE", 1, 5), ("US", 1, 5)]);
+    let dogs = countries(json!({ "sport_id": "4339", "date": "" })).await;
+    let codes: Vec<&str> = dogs.iter().map(|c| c["country_code"].as_str().unwrap()).collect();
+    assert_eq!(codes, vec!["GB", "AU"]);
+
+    // On one day: the same races the venue list shows for that day, country by country.
+    let all = app.post("match/getMatches", Some(&token), json!({ "sport_id": 7 })).await;
+    let first = all.data()[0]["open_date"].as_str().unwrap().to_string();
+    let ms = time::OffsetDateTime::parse(&first, &time::format_description::well_known::Rfc3339)
+        .unwrap()
+        + time::Duration::minutes(330);
+    let day = format!("{:04}-{:02}-{:02}", ms.year(), u8::from(ms.month()), ms.day());
+    let that_day = countries(json!({ "sport_id": 7, "date": day })).await;
+    assert!(!that_day.is_empty());
+    for country in &that_day {
+        let venues = app
+            .post(
+                "match/getMatchVenueListByCountryCodeSportId",
+                Some(&token),
+                json!({ "country": country["country_code"], "date": day, "sport_id": 7 }),
+            )
+            .await;
+        let races: usize = venues
+            .data()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["races"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(country["races"].as_i64().unwrap() as usize, races, "{country}");
+    }
+    assert!(countries(json!({ "sport_id": 7, "date": "2020-01-01" })).await.is_empty());
+    assert!(countries(json!({ "sport_id": 4 })).await.is_empty(), "cricket has no venues");
+
+    let bad = app
+        .post("match/getRacingCountries", Some(&token), json!({ "sport_id": 7, "date": "soon" }))
+        .await;
+    bad.expect(400);
+    assert!(bad.field_error("date").contains("a day such as"));
+    app.post("match/getRacingCountries", Some(&token), json!({})).await.expect(400);
+    app.post("match/getRacingCountries", None, json!({ "sport_id": 7 })).await.expect(401);
+}
+both_databases!(racing_countries_are_those_with_races);

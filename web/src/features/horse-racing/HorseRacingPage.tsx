@@ -3,32 +3,33 @@ import { Link, useSearchParams } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { formatIstDateTime, istDateKey, shiftDateKey } from '../../lib/format';
-import { getVenues } from './api';
+import { countryName, getRacingCountries, getVenues } from './api';
 
 const SPORTS = [
   { id: 7, name: 'Horse Racing' },
   { id: 4339, name: 'Greyhound Racing' },
 ];
-const COUNTRIES = [
-  { code: 'GB', name: 'UK' },
-  { code: 'IE', name: 'Ireland' },
-  { code: 'AU', name: 'Australia' },
-  { code: 'US', name: 'USA' },
-  { code: 'FR', name: 'France' },
-  { code: 'ZA', name: 'South Africa' },
-  { code: 'NZ', name: 'New Zealand' },
-  { code: 'IN', name: 'India' },
-];
-
-/** /horse-racing: sport and country tabs, a date, and the venues with their race times; a time opens the race card. */
+/**
+ * /horse-racing: sport tabs, a date, a tab per country with races that day (from the server), and
+ * the venues with their race times; a time opens the race card.
+ */
 export function HorseRacingPage() {
   const [params, setParams] = useSearchParams();
   const sportId = Number(params.get('sport_id') ?? 7) === 4339 ? 4339 : 7;
-  const country = params.get('country') ?? 'GB';
   const date = params.get('date') ?? istDateKey();
-  const update = (change: Record<string, string>) => setParams({ sport_id: String(sportId), country, date, ...change }, { replace: true });
+  const countries = useQuery({ queryKey: ['racingCountries', sportId, date], queryFn: () => getRacingCountries(sportId, date) });
+  const codes = (countries.data ?? []).map((c) => c.country_code);
+  // The country asked for when it has races that day, else the one with the most.
+  const asked = params.get('country')?.toUpperCase();
+  const country = asked && codes.includes(asked) ? asked : codes[0];
+  const update = (change: Record<string, string>) =>
+    setParams({ sport_id: String(sportId), ...(country ? { country } : {}), date, ...change }, { replace: true });
 
-  const venues = useQuery({ queryKey: ['venues', sportId, country, date], queryFn: () => getVenues(country, date, sportId) });
+  const venues = useQuery({
+    queryKey: ['venues', sportId, country, date],
+    queryFn: () => getVenues(country ?? '', date, sportId),
+    enabled: country !== undefined,
+  });
 
   return (
     <PageCard title={SPORTS.find((s) => s.id === sportId)?.name ?? 'Racing'} testId="horse-racing-page">
@@ -40,9 +41,9 @@ export function HorseRacingPage() {
         ))}
       </div>
       <div className="chip-tabs" role="tablist" aria-label="Country">
-        {COUNTRIES.map((c) => (
-          <button key={c.code} type="button" role="tab" aria-selected={c.code === country} className={c.code === country ? 'active' : undefined} onClick={() => update({ country: c.code })} data-testid="racing-country">
-            {c.name}
+        {codes.map((code) => (
+          <button key={code} type="button" role="tab" aria-selected={code === country} className={code === country ? 'active' : undefined} onClick={() => update({ country: code })} data-testid="racing-country">
+            {countryName(code)}
           </button>
         ))}
       </div>
@@ -58,7 +59,12 @@ export function HorseRacingPage() {
           ›
         </button>
       </div>
-      <QueryState isPending={venues.isPending} error={venues.error} isEmpty={(venues.data ?? []).length === 0} empty="No races for this country on this date. Try another date or country.">
+      <QueryState
+        isPending={countries.isPending || (country !== undefined && venues.isPending)}
+        error={countries.error ?? venues.error}
+        isEmpty={country === undefined || (venues.data ?? []).length === 0}
+        empty="No races on this date. Try another date."
+      >
         <ul className="venue-list" data-testid="venue-list">
           {(venues.data ?? []).map((venue) => (
             <li key={venue.venue} data-testid="venue">
