@@ -13,6 +13,7 @@ import { isOtpChallenge, signup } from './api';
 import { AuthFrame } from './AuthFrame';
 import { COUNTRIES, countryByCode, DEFAULT_COUNTRY_CODE } from './countries';
 import { lookUpCountryCode } from './geolocation';
+import { mobileProblem } from './phone';
 
 const signupSchema = z
   .object({
@@ -27,6 +28,12 @@ const signupSchema = z
     confirm_password: z.string().min(1, PASSWORD_MESSAGES.confirmRequired),
     country: z.string().min(2, 'Choose a country.'),
     mobile: z.string().trim().regex(/^\d{6,15}$/, 'Mobile number must be 6 to 15 digits.'),
+  })
+  .superRefine((v, ctx) => {
+    // The number's length and prefix for the chosen country, once it is plausible at all.
+    if (!/^\d{6,15}$/.test(v.mobile.trim())) return;
+    const problem = mobileProblem(v.country, v.mobile);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['mobile'], message: problem });
   })
   .refine((v) => v.confirm_password === '' || v.confirm_password === v.password, {
     path: ['confirm_password'],

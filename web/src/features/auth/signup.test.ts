@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { COUNTRIES } from './countries';
 import { countryCodeFromGeo, lookUpCountryCode } from './geolocation';
+import { mobileDigits, mobileProblem } from './phone';
 
 describe('sign-up countries', () => {
   it('has about 240 countries with dial codes, India first', () => {
@@ -41,5 +42,22 @@ describe('default country from IP geolocation', () => {
     vi.stubGlobal('fetch', fetch);
     expect(await lookUpCountryCode('')).toBeNull();
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe('the mobile number for the chosen country', () => {
+  it('takes a 10-digit Indian mobile and refuses 9 or 11 digits, saying how many', () => {
+    expect(mobileProblem('IN', '9876543210')).toBeNull();
+    expect(mobileProblem('IN', '987654321')).toBe('A mobile number in India has 10 digits.');
+    expect(mobileProblem('IN', '98765432101')).toBe('A mobile number in India has 10 digits.');
+    expect(mobileDigits('IN')).toBe(10);
+  });
+
+  it('knows other countries and prefixes', () => {
+    expect(mobileProblem('GB', '7911123456')).toBeNull();
+    expect(mobileProblem('GB', '791112345')).toMatch(/^A mobile number in United Kingdom has 10 digits\.$/);
+    // Ten digits, but no Indian mobile starts with 1.
+    expect(mobileProblem('IN', '1234567890')).toBe('This is not a mobile number in India (+91).');
+    expect(mobileProblem('IN', '98765x3210')).toBe('Mobile number must be digits only.');
   });
 });

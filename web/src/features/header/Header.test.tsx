@@ -114,4 +114,46 @@ describe('header', () => {
     expect(screen.getByTestId('search-input')).toHaveValue('');
     expect(screen.queryByTestId('search-results')).toBeNull();
   });
+
+  it('finds casino games by name, and closes the results on an outside click and on navigation', async () => {
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/match/searchByMatchNameHeader': { data: { Cricket: [{ match_id: 9, match_name: 'Teen Patti Tigers v Lions', open_date: '2026-11-22T00:30:00.000Z', sport_id: 4 }] } },
+      'POST /api/casino/getCasinoList': {
+        data: [
+          { match_id: 31, game_code: 'teen20', name: 'TP T20' },
+          { match_id: 32, game_code: 'dt6', name: 'Dragon Tiger' },
+          { match_id: 33, game_code: 'teen', name: 'TP 1 Day' },
+        ],
+      },
+    });
+    storeSession();
+    renderApp('/');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('search-toggle'));
+    await user.type(screen.getByTestId('search-input'), 'tp');
+    const casinoGroup = async () => {
+      await waitFor(() => expect(screen.getAllByTestId('search-group').map((g) => g.querySelector('h3')?.textContent)).toContain('Casino'));
+      return screen.getAllByTestId('search-group').find((g) => g.querySelector('h3')?.textContent === 'Casino')!;
+    };
+    const group = await casinoGroup();
+    expect(within(group).getAllByTestId('search-result').map((r) => r.textContent)).toEqual(['TP T20', 'TP 1 Day']);
+
+    // A click outside closes the results; the text stays and a click in the box shows them again.
+    await user.click(screen.getByTestId('site-message'));
+    expect(screen.queryByTestId('search-results')).toBeNull();
+    expect(screen.getByTestId('search-input')).toHaveValue('tp');
+    await user.click(screen.getByTestId('search-input'));
+    await screen.findByTestId('search-results');
+
+    // Navigating elsewhere closes them too.
+    window.location.hash = '#/report/account-statement';
+    await waitFor(() => expect(screen.queryByTestId('search-results')).toBeNull());
+
+    await user.click(screen.getByTestId('search-input'));
+    await user.click(within(await casinoGroup()).getByText('TP T20'));
+    expect(window.location.hash).toBe('#/casino/match/31');
+    expect(screen.queryByTestId('search-input')).toBeNull();
+  });
 });

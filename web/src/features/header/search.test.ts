@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupSearchResults } from './search';
+import { findCasinoGames, groupSearchResults } from './search';
 
 describe('search results', () => {
   it('groups by sport name with match name and the date at UTC+5:30', () => {
@@ -27,5 +27,17 @@ describe('search results', () => {
   it('is empty for no answer', () => {
     expect(groupSearchResults(null)).toEqual([]);
     expect(groupSearchResults({})).toEqual([]);
+  });
+
+  it('finds casino games by name or exact code, ignoring case', () => {
+    const games = [
+      { match_id: 31, game_code: 'teen20', name: 'TP T20' },
+      { match_id: 32, game_code: 'dt6', name: 'Dragon Tiger' },
+    ] as Parameters<typeof findCasinoGames>[0];
+    expect(findCasinoGames(games, ' tiger ')).toEqual([{ name: 'Dragon Tiger', path: '/casino/match/32' }]);
+    expect(findCasinoGames(games, 'DT6')).toEqual([{ name: 'Dragon Tiger', path: '/casino/match/32' }]);
+    expect(findCasinoGames(games, 'dt')).toEqual([]);
+    expect(findCasinoGames(undefined, 'tp')).toEqual([]);
+    expect(findCasinoGames(games, '  ')).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { formatIstDateTime } from '../../lib/format';
+import type { CasinoGameInfo } from '../../api/casino-games';
 import type { SearchAnswer } from './api';
 
 export interface SearchGroup {
@@ -21,4 +22,23 @@ export function groupSearchResults(answer: SearchAnswer | null | undefined): Sea
         date: formatIstDateTime(hit.open_date),
       })),
     }));
+}
+
+/** A casino game found by the search: its name and where its table is. */
+export interface CasinoHit {
+  name: string;
+  path: string;
+}
+
+/** Most casino games one search lists. */
+export const CASINO_HITS_LIMIT = 10;
+
+/** The in-house casino games whose name (or code) contains the text, ignoring case. */
+export function findCasinoGames(games: CasinoGameInfo[] | undefined, text: string): CasinoHit[] {
+  const needle = text.trim().toLowerCase();
+  if (!needle || !games) return [];
+  return games
+    .filter((g) => g.name.toLowerCase().includes(needle) || g.game_code.toLowerCase() === needle)
+    .slice(0, CASINO_HITS_LIMIT)
+    .map((g) => ({ name: g.name, path: `/casino/match/${g.match_id}` }));
 }
