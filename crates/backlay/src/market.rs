@@ -1,6 +1,7 @@
-//! `backlay admin market …`: operator actions on markets. A market's book lives in the running
-//! server's engine, so unlike the other console commands these call the server's operator API
-//! (`/api/admin/market/…`) as an admin, never the database behind its back.
+//! `backlay admin market …`: operator actions on markets and a match's live score. A market's
+//! book lives in the running server's engine and a score goes out on its streams, so unlike the
+//! other console commands these call the server's operator API (`/api/admin/market/…`,
+//! `/api/admin/match/score`) as an admin, never the database behind its back.
 
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
@@ -83,6 +84,20 @@ enum MarketCommand {
     },
     /// Void a market: every bet is off.
     Void { market: i64 },
+    /// Set a match's live score and/or result (its streams get them at once), e.g.
+    /// --score '{"sport":"football","goals":[1,0],"minute":23}' --result "Arsenal won 2-1".
+    Score {
+        #[arg(long = "match")]
+        match_id: i64,
+        /// The whole score as JSON (docs/api.md, admin/match/score); "null" clears it.
+        #[arg(long)]
+        score: Option<String>,
+        /// How the match ended; --clear-result takes it back.
+        #[arg(long, conflicts_with = "clear_result")]
+        result: Option<String>,
+        #[arg(long)]
+        clear_result: bool,
+    },
 }
 
 /// Calls the operator API; a refusal becomes an error with the server's message.
@@ -209,6 +224,18 @@ pub async fn run(args: MarketArgs) -> anyhow::Result<()> {
             api.post("admin/market/result", body).await?
         }
         MarketCommand::Void { market } => api.post("admin/market/void", json!({ "market_id": market })).await?,
+        MarketCommand::Score { match_id, score, result, clear_result } => {
+            let mut body = json!({ "match_id": match_id });
+            if let Some(score) = score {
+                body["score"] = serde_json::from_str(&score).map_err(|e| anyhow::anyhow!("--score is not JSON: {e}"))?;
+            }
+            if let Some(result) = result {
+                body["result"] = Value::from(result);
+            } else if clear_result {
+                body["result"] = Value::Null;
+            }
+            api.post("admin/match/score", body).await?
+        }
     };
     println!("{message}");
     if !data.is_null() {

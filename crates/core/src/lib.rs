@@ -8,6 +8,8 @@
 //! - [`odds`]: the exchange price ladder ([`odds::Price`]), 350 ticks from 1.01 to 1000.
 //! - [`exchange`]: order books and matching, exposure, and settlement of exchange, bookmaker
 //!   and fancy markets, and the states a market and a bet go through.
+//! - [`score`]: a match's live score as a feed sends it and bettors see it
+//!   ([`score::Score`]), checked once.
 //! - [`user`]: a user name that can only hold a valid name ([`user::UserName`]).
 //! - [`named`]: enums whose values travel as text under one name each, in JSON and in the
 //!   database ([`named_enum!`]).
@@ -19,6 +21,7 @@ pub mod exchange;
 pub mod money;
 pub mod named;
 pub mod odds;
+pub mod score;
 pub mod user;
 
 /// What [`named_enum!`] expands to refers to these, so that callers need not depend on them.

@@ -56,6 +56,14 @@ fn json_text(bytes: &[u8]) -> &[u8] {
     }
 }
 
+/// For `#[serde(default, deserialize_with = "present")]` on an `Option<Option<T>>` field: a
+/// field left out is `None` (keep what is stored), `null` is `Some(None)` (clear it).
+pub fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
 /// Parses JSON into `T`, turning serde's complaint into a field error when it names a field.
 pub fn parse_json<T: DeserializeOwned>(text: &[u8]) -> Result<T, AppError> {
     let mut deserializer = serde_json::Deserializer::from_slice(text);

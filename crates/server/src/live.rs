@@ -2,14 +2,20 @@
 //! that open them ([`StreamTickets`]), and the one task, [`LiveBooks`], that turns the engine's
 //! changes (each carrying the market's public book as it was after the change) into events,
 //! coalescing changes per market ([`COALESCE_MS`]) and serialising each book once however many
-//! listen (and, for a match-odds market, its line in the match lists once too).
+//! listen (and, for a match-odds market, its line in the match lists once too). A match's
+//! score and result ([`LiveScore`]) go out on the same channel when set
+//! ([`LiveBooks::publish_score`]), uncoalesced: a score changes once a ball at most.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use backlay_core::score::{Score, ScoreInput, ScoreView};
+use backlay_store::catalogue::Match;
+use serde::Serialize;
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::time::Instant;
+use utoipa::ToSchema;
 
 use crate::engine::{Engine, MarketChange, MarketView};
 use crate::market_book::{public_book, ListOdds, OddsSummary};
@@ -64,6 +70,8 @@ impl StreamTickets {
 pub enum LiveEvent {
     /// A market's public book, serialised.
     Book(Arc<LiveBook>),
+    /// A match's score or result changed: (match id, the [`LiveScore`] as JSON).
+    Score(i64, Arc<str>),
     /// Changes were missed: every listener should take a fresh snapshot.
     Resync,
 }
@@ -78,6 +86,53 @@ pub struct LiveBook {
     pub list_json: Option<Arc<str>>,
     /// Users whose own figures in this market changed since the last event, ascending.
     pub users: Vec<i64>,
+}
+
+/// The `score` event of a match stream: the match's live state as it now is.
+#[derive(Serialize, ToSchema, Debug)]
+pub struct LiveScore {
+    pub match_id: i64,
+    /// The match is being played now (not before the off, not once it has ended).
+    pub in_play: bool,
+    /// Null until a score was set.
+    #[schema(required = true)]
+    pub score: Option<ScoreView>,
+    /// How the match ended; null until declared.
+    #[schema(required = true)]
+    pub result: Option<String>,
+}
+
+impl LiveScore {
+    /// The live state of a match as read from the store.
+    pub fn of(the_match: &Match) -> LiveScore {
+        LiveScore {
+            match_id: the_match.match_id,
+            in_play: is_in_play(the_match),
+            score: stored_score(the_match).map(|score| score.view()),
+            result: the_match.result.clone(),
+        }
+    }
+}
+
+/// In play means being played now: marked in play, no result declared, markets not all settled.
+pub fn is_in_play(the_match: &Match) -> bool {
+    the_match.in_play && the_match.result.is_none() && !the_match.finished
+}
+
+/// The match's stored score, checked again on the way out (a row written by hand that no
+/// longer parses is logged and shown as no score).
+pub fn stored_score(the_match: &Match) -> Option<Score> {
+    let json = the_match.score.as_deref()?;
+    let parsed = serde_json::from_str::<ScoreInput>(json)
+        .map_err(|err| err.to_string())
+        .and_then(|input| Score::parse(input).map_err(|err| format!("{}: {err}", err.field)));
+    match parsed {
+        Ok(score) => Some(score),
+        Err(err) => {
+            tracing::warn!(match_id = the_match.match_id, "stored score does not parse: {err}");
+            None
+        }
+    }
 }
 
 /// Events a slow listener may fall behind by before it gets a fresh snapshot.
@@ -100,6 +155,13 @@ impl LiveBooks {
 
     pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
         self.events.subscribe()
+    }
+
+    /// Sends a match's new score and result to its streams, serialised once.
+    pub fn publish_score(&self, score: &LiveScore) {
+        let json: Arc<str> = serde_json::to_string(score).unwrap_or_default().into();
+        // No listener is no error: the score is stored, a stream reads it when it opens.
+        let _ = self.events.send(LiveEvent::Score(score.match_id, json));
     }
 }
 

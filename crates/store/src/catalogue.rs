@@ -38,6 +38,20 @@ pub struct Match {
     pub in_play: bool,
     pub venue: Option<String>,
     pub country_code: Option<String>,
+    /// The live score as JSON (`backlay_core::score::ScoreInput`), once one was set.
+    pub score: Option<String>,
+    /// How the match ended ("Chennai Super Kings won by 12 runs"), once declared.
+    pub result: Option<String>,
+    /// Every market of the match is settled (closed or void): the match is over for bettors.
+    /// A match without markets is not finished.
+    pub finished: bool,
+}
+
+/// A match's score and result as stored.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchState {
+    pub score: Option<String>,
+    pub result: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +68,8 @@ pub struct MatchFilter {
     pub sport_id: Option<i64>,
     pub series_id: Option<i64>,
     pub is_active: Option<bool>,
+    /// Only matches bettors still look for: leaves out finished ones (every market settled).
+    pub listed_only: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -86,6 +102,11 @@ impl Filters {
             self.values.push(value);
             self.clauses.push(format!("{column} = ${}", self.values.len()));
         }
+    }
+
+    /// A condition with no value to bind.
+    fn add_clause(&mut self, clause: &str) {
+        self.clauses.push(clause.to_string());
     }
 
     fn sql(&self) -> String {
@@ -124,9 +145,21 @@ fn series_from_row(row: &AnyRow) -> Result<Series, sqlx::Error> {
     })
 }
 
-const MATCH_SELECT: &str = "SELECT m.id, m.series_id, m.sport_id, sp.name AS sport_name, se.name AS series_name, \
-     m.name, m.open_date_ms, m.is_active, m.in_play, m.venue, m.country_code \
-     FROM matches m JOIN sports sp ON sp.sport_id = m.sport_id JOIN series se ON se.id = m.series_id";
+/// 1 when the match `m` has markets and every one is settled (closed or void), else 0. Two
+/// index lookups on `markets_match`: a list of matches reads this per row.
+const FINISHED: &str = "CAST(CASE WHEN EXISTS (SELECT 1 FROM markets f WHERE f.match_id = m.id) \
+     AND NOT EXISTS (SELECT 1 FROM markets f WHERE f.match_id = m.id AND f.status NOT IN ('closed', 'void')) \
+     THEN 1 ELSE 0 END AS BIGINT)";
+
+fn match_select() -> String {
+    format!(
+        "SELECT m.id, m.series_id, m.sport_id, sp.name AS sport_name, se.name AS series_name, \
+         m.name, m.open_date_ms, m.is_active, m.in_play, m.venue, m.country_code, \
+         ms.score, ms.result, {FINISHED} AS finished \
+         FROM matches m JOIN sports sp ON sp.sport_id = m.sport_id JOIN series se ON se.id = m.series_id \
+         LEFT JOIN match_states ms ON ms.match_id = m.id"
+    )
+}
 
 fn match_from_row(row: &AnyRow) -> Result<Match, sqlx::Error> {
     Ok(Match {
@@ -141,6 +174,9 @@ fn match_from_row(row: &AnyRow) -> Result<Match, sqlx::Error> {
         in_play: row.try_get::<i64, _>("in_play")? != 0,
         venue: row.try_get("venue")?,
         country_code: row.try_get("country_code")?,
+        score: row.try_get("score")?,
+        result: row.try_get("result")?,
+        finished: row.try_get::<i64, _>("finished")? != 0,
     })
 }
 
@@ -198,15 +234,19 @@ impl Store {
         filters.add("m.sport_id", filter.sport_id);
         filters.add("m.series_id", filter.series_id);
         filters.add("m.is_active", filter.is_active.map(flag));
+        if filter.listed_only {
+            filters.add_clause(&format!("{FINISHED} = 0"));
+        }
         let sql = format!(
-            "{MATCH_SELECT} {} ORDER BY m.in_play DESC, m.open_date_ms, m.id",
+            "{} {} ORDER BY m.in_play DESC, m.open_date_ms, m.id",
+            match_select(),
             filters.sql()
         );
         collect(&filters.fetch_all(self, &sql).await?, match_from_row)
     }
 
     pub async fn match_by_id(&self, match_id: i64) -> StoreResult<Match> {
-        let row = sqlx::query(&format!("{MATCH_SELECT} WHERE m.id = $1"))
+        let row = sqlx::query(&format!("{} WHERE m.id = $1", match_select()))
             .bind(match_id)
             .fetch_optional(self.pool())
             .await?
@@ -214,7 +254,8 @@ impl Store {
         Ok(match_from_row(&row)?)
     }
 
-    /// Active matches of active sports whose name contains `text`, ignoring case; soonest first.
+    /// Active, unfinished matches of active sports whose name contains `text`, ignoring case;
+    /// in-play first, then soonest.
     pub async fn search_matches(&self, text: &str, limit: i64) -> StoreResult<Vec<Match>> {
         let escaped: String = text
             .to_lowercase()
@@ -225,8 +266,9 @@ impl Store {
             })
             .collect();
         let sql = format!(
-            "{MATCH_SELECT} WHERE LOWER(m.name) LIKE $1 ESCAPE '\\' AND m.is_active = 1 AND sp.is_active = 1 \
-             ORDER BY m.in_play DESC, m.open_date_ms, m.id LIMIT $2"
+            "{} WHERE LOWER(m.name) LIKE $1 ESCAPE '\\' AND m.is_active = 1 AND sp.is_active = 1 \
+             AND {FINISHED} = 0 ORDER BY m.in_play DESC, m.open_date_ms, m.id LIMIT $2",
+            match_select()
         );
         let rows = sqlx::query(&sql)
             .bind(format!("%{escaped}%"))
@@ -334,6 +376,50 @@ impl Writer {
         if updated == 0 {
             return Err(StoreError::NotFound);
         }
+        Ok(())
+    }
+
+    /// The sport of a match, `NotFound` for an unknown match.
+    pub async fn match_sport(&mut self, match_id: i64) -> StoreResult<i64> {
+        sqlx::query_scalar("SELECT sport_id FROM matches WHERE id = $1")
+            .bind(match_id)
+            .fetch_optional(self.conn())
+            .await?
+            .ok_or(StoreError::NotFound)
+    }
+
+    /// A match's stored score and result (both `None` when never set).
+    pub async fn match_state(&mut self, match_id: i64) -> StoreResult<MatchState> {
+        let row = sqlx::query("SELECT score, result FROM match_states WHERE match_id = $1")
+            .bind(match_id)
+            .fetch_optional(self.conn())
+            .await?;
+        Ok(match row {
+            Some(row) => {
+                MatchState { score: row.try_get("score")?, result: row.try_get("result")? }
+            }
+            None => MatchState::default(),
+        })
+    }
+
+    /// Replaces a match's score and result (the caller checked the match exists).
+    pub async fn put_match_state(
+        &mut self,
+        match_id: i64,
+        state: &MatchState,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO match_states (match_id, score, result, updated_at_ms) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (match_id) DO UPDATE SET score = excluded.score, result = excluded.result, \
+             updated_at_ms = excluded.updated_at_ms",
+        )
+        .bind(match_id)
+        .bind(state.score.as_deref())
+        .bind(state.result.as_deref())
+        .bind(now_ms)
+        .execute(self.conn())
+        .await?;
         Ok(())
     }
 

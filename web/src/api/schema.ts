@@ -186,6 +186,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/match/score": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sets a match's live score and/or its result (admin only): what a feed, the demo or the
+         *     console calls. The match's streams get a `score` event.
+         */
+        post: operations["match_score"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/payment/approve": {
         parameters: {
             query?: never;
@@ -677,7 +697,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** In-play matches first, then by start time. */
+        /**
+         * Matches still open to bettors (a match whose markets are all settled has left the list),
+         *     in-play ones first, then by start time. An in-play match carries its score; the odds grid
+         *     comes only with a live match-odds market and no result declared.
+         */
         post: operations["get_matches"];
         delete?: never;
         options?: never;
@@ -715,8 +739,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A match with each market's book (best 3 back and lay with sizes; bookmaker rates; fancy
-         *     lines), status and limits, and the caller's position per runner and fancy run-range book.
+         * A match with its score and result, and each market's book (best 3 back and lay with sizes;
+         *     bookmaker rates; fancy lines), status and limits, and the caller's position per runner and
+         *     fancy run-range book. Settled fancy lines are left out.
          */
         post: operations["match_detail"];
         delete?: never;
@@ -973,8 +998,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Match events: `snapshot` (data: all markets of the match), `market` (data: one market) and
-         *     `mine` (data: `{"market_id"}`, only to the user whose figures there changed). Casino events:
+         * Match events: `snapshot` (data: all markets of the match), `score` (data: a [`LiveScore`]),
+         *     `market` (data: one market) and `mine` (data: `{"market_id"}`, only to the user whose
+         *     figures there changed). Casino events:
          *     `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)). List events: `snapshot` (data:
          *     every listed match's [`ListOdds`]) and `odds` (data: one `ListOdds`).
          */
@@ -1629,6 +1655,84 @@ export interface components {
             token: string;
             tx_id: string;
         };
+        /** @description One innings: its batting side, runs, wickets and overs bowled. */
+        CricketInnings: {
+            /**
+             * Format: int32
+             * @description Legal balls of the over in progress, 0 to 5.
+             */
+            balls: number;
+            /**
+             * Format: int32
+             * @description Complete overs bowled.
+             */
+            overs: number;
+            /**
+             * Format: int32
+             * @description Runs scored.
+             */
+            runs: number;
+            /** @description The batting side's name. */
+            side: string;
+            /**
+             * Format: int32
+             * @description Wickets fallen, 0 to 10.
+             */
+            wickets: number;
+        };
+        /** @description A cricket score as sent. */
+        CricketInput: {
+            /** @description In batting order; the last is the innings in progress (or the last one played). */
+            innings: components["schemas"]["CricketInnings"][];
+            /**
+             * @description The latest deliveries, oldest first, at most six: `.` or `0` a dot ball, `1`–`7` runs,
+             *     `W` a wicket, `wd` a wide, `nb` a no-ball, `lb` leg byes and `b` byes (these four with
+             *     the runs in front, e.g. `2lb`).
+             */
+            last_balls?: string[];
+            /**
+             * Format: int32
+             * @description Overs per innings (20 for a T20, 50 for an ODI); absent for a match without a limit.
+             */
+            overs_limit?: number | null;
+        };
+        /** @description A cricket score with the figures a scoreboard shows beside it. */
+        CricketView: {
+            /**
+             * Format: int32
+             * @description In a limited-overs second innings: legal balls left.
+             */
+            balls_left: number | null;
+            /** @description In batting order; the last is the current innings. */
+            innings: components["schemas"]["InningsView"][];
+            /** @description The latest deliveries, oldest first ("1", "4", "W", "0", "6", "."). */
+            last_balls: string[];
+            /**
+             * Format: int32
+             * @description Overs per innings; null without a limit.
+             */
+            overs_limit: number | null;
+            /**
+             * Format: double
+             * @description In a limited-overs chase still on: the runs per over needed, two decimals.
+             */
+            required_rate: number | null;
+            /**
+             * Format: double
+             * @description The current innings' runs per over, two decimals; null before a legal ball.
+             */
+            run_rate: number | null;
+            /**
+             * Format: int32
+             * @description In a limited-overs second innings: runs still needed.
+             */
+            runs_needed: number | null;
+            /**
+             * Format: int32
+             * @description In a limited-overs second innings: the runs to win.
+             */
+            target: number | null;
+        };
         /**
          * @description A row of current bets: a sports bet, or (with `type: casino`) a casino bet whose round has
          *     not settled yet.
@@ -1917,6 +2021,21 @@ export interface components {
                 /** Format: double */
                 total: number;
                 unbalanced_transactions: number[];
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_LiveScore: {
+            /** @description The `score` event of a match stream: the match's live state as it now is. */
+            data: {
+                /** @description The match is being played now (not before the off, not once it has ended). */
+                in_play: boolean;
+                /** Format: int64 */
+                match_id: number;
+                /** @description How the match ended; null until declared. */
+                result: string | null;
+                score: null | components["schemas"]["ScoreView"];
             };
             message: string;
             status: boolean;
@@ -2554,8 +2673,14 @@ export interface components {
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_Vec_MatchItem: {
             data: {
+                /** @description Over for bettors: every market of the match is settled. */
+                finished: boolean;
                 has_bookmaker: boolean;
                 has_fancy: boolean;
+                /**
+                 * @description Being played now: not before the off, not once a result is declared or every market
+                 *     is settled.
+                 */
                 in_play: boolean;
                 /** Format: int64 */
                 is_active: number;
@@ -2567,6 +2692,9 @@ export interface components {
                 name: string;
                 odds: null | components["schemas"]["OddsSummary"];
                 open_date: string;
+                /** @description How the match ended ("Chennai Super Kings won by 12 runs"); null until declared. */
+                result: string | null;
+                score: null | components["schemas"]["ScoreView"];
                 /** Format: int64 */
                 series_id: number;
                 series_name: string;
@@ -2717,6 +2845,16 @@ export interface components {
              */
             to: number | null;
         };
+        /** @description A football score. */
+        FootballScore: {
+            /** @description Goals of the home side and the away side, in the match name's order. */
+            goals: number[];
+            /**
+             * Format: int32
+             * @description The minute being played (0 before kick-off, 45 at half time, 90 at full time).
+             */
+            minute: number;
+        };
         GapLoginAnswer: {
             /** @description The game's address with the launch token; the client frames it at casino/mac88/game. */
             url: string;
@@ -2763,6 +2901,33 @@ export interface components {
             in_play: number;
             /** Format: int64 */
             match_id: number;
+        };
+        /** @description One innings on the scoreboard. */
+        InningsView: {
+            /**
+             * Format: int32
+             * @description Balls of the over in progress.
+             */
+            balls: number;
+            /**
+             * Format: int32
+             * @description Complete overs.
+             */
+            overs: number;
+            /** @description Overs as cricket writes them: "5.3". */
+            overs_text: string;
+            /**
+             * Format: int32
+             * @description Runs scored.
+             */
+            runs: number;
+            /** @description The batting side. */
+            side: string;
+            /**
+             * Format: int32
+             * @description Wickets fallen.
+             */
+            wickets: number;
         };
         LastResultItem: {
             date: string;
@@ -2837,6 +3002,16 @@ export interface components {
             from_date?: string | null;
             /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
             to_date?: string | null;
+        };
+        /** @description The `score` event of a match stream: the match's live state as it now is. */
+        LiveScore: {
+            /** @description The match is being played now (not before the off, not once it has ended). */
+            in_play: boolean;
+            /** Format: int64 */
+            match_id: number;
+            /** @description How the match ended; null until declared. */
+            result: string | null;
+            score: null | components["schemas"]["ScoreView"];
         };
         LockRequest: {
             /**
@@ -2941,8 +3116,14 @@ export interface components {
             match_id: number;
         };
         MatchItem: {
+            /** @description Over for bettors: every market of the match is settled. */
+            finished: boolean;
             has_bookmaker: boolean;
             has_fancy: boolean;
+            /**
+             * @description Being played now: not before the off, not once a result is declared or every market
+             *     is settled.
+             */
             in_play: boolean;
             /** Format: int64 */
             is_active: number;
@@ -2954,12 +3135,25 @@ export interface components {
             name: string;
             odds: null | components["schemas"]["OddsSummary"];
             open_date: string;
+            /** @description How the match ended ("Chennai Super Kings won by 12 runs"); null until declared. */
+            result: string | null;
+            score: null | components["schemas"]["ScoreView"];
             /** Format: int64 */
             series_id: number;
             series_name: string;
             /** Format: int64 */
             sport_id: number;
             sport_name: string;
+        };
+        MatchScoreRequest: {
+            /** Format: int64 */
+            match_id: number;
+            /**
+             * @description How the match ended, e.g. "Chennai Super Kings won by 12 runs"; left out: unchanged;
+             *     null: cleared.
+             */
+            result?: string | null;
+            score?: null | components["schemas"]["ScoreInput"];
         };
         MatchesRequest: {
             /** Format: int64 */
@@ -3217,6 +3411,11 @@ export interface components {
             match_id: number;
             name: string;
         };
+        /** @description A race's finishing order. */
+        RacePlacings: {
+            /** @description Runner names, the winner first. */
+            placings: string[];
+        };
         RacingCountriesRequest: {
             /**
              * Format: date
@@ -3465,6 +3664,37 @@ export interface components {
             /** @description 4 letters, 0, then 6 letters or digits, e.g. SBIN0001234. */
             ifsc?: string;
         };
+        /** @description A score as sent, before it is checked; `sport` says which kind. */
+        ScoreInput: (components["schemas"]["CricketInput"] & {
+            /** @enum {string} */
+            sport: "cricket";
+        }) | (components["schemas"]["FootballScore"] & {
+            /** @enum {string} */
+            sport: "football";
+        }) | (components["schemas"]["TennisScore"] & {
+            /** @enum {string} */
+            sport: "tennis";
+        }) | (components["schemas"]["RacePlacings"] & {
+            /** @enum {string} */
+            sport: "race";
+        });
+        /**
+         * @description A score as bettors see it: the cricket figures with their rates and chase; the others as
+         *     they were sent.
+         */
+        ScoreView: (components["schemas"]["CricketView"] & {
+            /** @enum {string} */
+            sport: "cricket";
+        }) | (components["schemas"]["FootballScore"] & {
+            /** @enum {string} */
+            sport: "football";
+        }) | (components["schemas"]["TennisScore"] & {
+            /** @enum {string} */
+            sport: "tennis";
+        }) | (components["schemas"]["RacePlacings"] & {
+            /** @enum {string} */
+            sport: "race";
+        });
         /**
          * @description A match found by name: the spec's Match entity's fields (`match_id`, `name`, `match_name`,
          *     `match_Date`, `open_date`, `sport_id`, `sport_name`) and its series.
@@ -3643,6 +3873,18 @@ export interface components {
         };
         /** @enum {string} */
         TableStatus: "waiting" | "betting" | "closed" | "result";
+        /** @description A tennis score. */
+        TennisScore: {
+            /** @description Games each player has in the set being played. */
+            games: number[];
+            /**
+             * Format: int32
+             * @description Who serves: 0 the first-named player, 1 the second.
+             */
+            serving: number;
+            /** @description Sets won by each player, in the match name's order. */
+            sets: number[];
+        };
         TicketData: {
             /** Format: int64 */
             expires_in_s: number;
@@ -4461,6 +4703,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Option_String"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    match_score: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchScoreRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LiveScore"];
                 };
             };
             400: {
@@ -7479,7 +7795,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events, never ending: for a match `snapshot` (data: every market, each a MarketBook), `market` (data: one MarketBook) and `mine` (data: {"market_id"}) events; for a casino game `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds) and `odds` (data: one ListOdds) events */
+            /** @description Server-Sent Events, never ending: for a match `snapshot` (data: every market, each a MarketBook), `score` (data: a LiveScore, after the snapshot and whenever the score or result is set), `market` (data: one MarketBook) and `mine` (data: {"market_id"}) events; for a casino game `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds) and `odds` (data: one ListOdds) events */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use backlay_core::money::Money;
+use backlay_core::score::ScoreInput;
 use backlay_store::users::{Role, User, UserWithBalance};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -13,8 +14,11 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::clock::{iso_utc, parse_iso};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
-use crate::input::{AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged, Paging};
-use crate::operator::{self, Actor, CreateMatch, CreateUser, OperatorContext, TransferDirection};
+use crate::input::{present, AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged, Paging};
+use crate::live::LiveScore;
+use crate::operator::{
+    self, Actor, CreateMatch, CreateUser, MatchStateUpdate, OperatorContext, TransferDirection,
+};
 use crate::session::{ClientIp, Operator};
 use crate::AppState;
 
@@ -32,6 +36,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(create_series))
         .routes(routes!(create_match))
         .routes(routes!(match_in_play))
+        .routes(routes!(match_score))
         .routes(routes!(ledger_check))
         .routes(routes!(audit_log))
 }
@@ -473,6 +478,40 @@ async fn match_in_play(
         if body.in_play.0 { "The match is in play." } else { "The match is not in play." },
         None,
     ))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct MatchScoreRequest {
+    #[schema(value_type = i64)]
+    pub match_id: FlexI64,
+    /// The whole score now (its `sport` says which kind); left out: unchanged; null: cleared.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<ScoreInput>)]
+    pub score: Option<Option<ScoreInput>>,
+    /// How the match ended, e.g. "Chennai Super Kings won by 12 runs"; left out: unchanged;
+    /// null: cleared.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, max_length = 200)]
+    pub result: Option<Option<String>>,
+}
+
+/// Sets a match's live score and/or its result (admin only): what a feed, the demo or the
+/// console calls. The match's streams get a `score` event.
+#[utoipa::path(post, path = "/admin/match/score", tag = "admin", request_body = MatchScoreRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<LiveScore>), (status = 400), (status = 403), (status = 404)))]
+async fn match_score(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<MatchScoreRequest>,
+) -> ApiResult<LiveScore> {
+    if body.score.is_none() && body.result.is_none() {
+        return Err(AppError::field("score", "Give a score, a result or both."));
+    }
+    let ctx = context(&state, operator, ip);
+    let update = MatchStateUpdate { score: body.score, result: body.result };
+    let live = operator::set_match_state(&ctx, &state.live_books, body.match_id.0, update).await?;
+    Ok(ok_with("The match's score is set.", live))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -12,9 +12,11 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::series::SeriesItem;
 use crate::clock::iso_utc;
 use backlay_core::exchange::MarketType;
+use backlay_core::score::ScoreView;
 
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{ApiJson, FlexBool, FlexI64};
+use crate::live::LiveScore;
 use crate::market_book::{market_books, MarketBook, OddsSummary};
 use crate::session::CurrentUser;
 use crate::AppState;
@@ -60,7 +62,17 @@ pub struct MatchItem {
     pub series_id: i64,
     pub series_name: String,
     pub is_active: i64,
+    /// Being played now: not before the off, not once a result is declared or every market
+    /// is settled.
     pub in_play: bool,
+    /// Over for bettors: every market of the match is settled.
+    pub finished: bool,
+    /// The live score (match/getMatches: only while in play); null before one is set.
+    #[schema(required = true)]
+    pub score: Option<ScoreView>,
+    /// How the match ended ("Chennai Super Kings won by 12 runs"); null until declared.
+    #[schema(required = true)]
+    pub result: Option<String>,
     pub has_fancy: bool,
     pub has_bookmaker: bool,
     /// Match-odds summary: the best price to back and to lay per runner, once the match has
@@ -72,6 +84,7 @@ pub struct MatchItem {
 impl From<Match> for MatchItem {
     fn from(m: Match) -> MatchItem {
         let open_date = iso_utc(m.open_date_ms);
+        let live = LiveScore::of(&m);
         MatchItem {
             match_id: m.match_id,
             match_name: m.name.clone(),
@@ -83,7 +96,10 @@ impl From<Match> for MatchItem {
             series_id: m.series_id,
             series_name: m.series_name,
             is_active: i64::from(m.is_active),
-            in_play: m.in_play,
+            in_play: live.in_play,
+            finished: m.finished,
+            score: live.score,
+            result: live.result,
             has_fancy: false,
             has_bookmaker: false,
             odds: None,
@@ -91,7 +107,9 @@ impl From<Match> for MatchItem {
     }
 }
 
-/// In-play matches first, then by start time.
+/// Matches still open to bettors (a match whose markets are all settled has left the list),
+/// in-play ones first, then by start time. An in-play match carries its score; the odds grid
+/// comes only with a live match-odds market and no result declared.
 #[utoipa::path(post, path = "/match/getMatches", tag = "catalogue", request_body = MatchesRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Vec<MatchItem>>), (status = 400), (status = 401)))]
 async fn get_matches(
@@ -103,6 +121,7 @@ async fn get_matches(
         sport_id: body.sport_id.map(|s| s.0),
         series_id: body.series_id.map(|s| s.0),
         is_active: body.is_active.map(|a| a.0),
+        listed_only: true,
     };
     let matches = state.store.matches(&filter).await?;
     let live = state.store.live_market_types().await?;
@@ -110,10 +129,14 @@ async fn get_matches(
     for m in matches {
         let match_id = m.match_id;
         let mut item = MatchItem::from(m);
+        if !item.in_play {
+            item.score = None;
+        }
         let of_match = || live.iter().filter(move |(id, _, _)| *id == match_id);
         item.has_bookmaker = of_match().any(|(_, _, t)| *t == MarketType::Bookmaker);
         item.has_fancy = of_match().any(|(_, _, t)| *t == MarketType::Fancy);
-        if let Some((_, market_id, _)) = of_match().find(|(_, _, t)| *t == MarketType::MatchOdds) {
+        let match_odds = of_match().find(|(_, _, t)| *t == MarketType::MatchOdds);
+        if let Some((_, market_id, _)) = match_odds.filter(|_| item.result.is_none()) {
             item.odds = odds_summary(&state, *market_id).await;
         }
         items.push(item);
@@ -210,8 +233,9 @@ pub struct MatchDetail {
     pub markets: Vec<MarketBook>,
 }
 
-/// A match with each market's book (best 3 back and lay with sizes; bookmaker rates; fancy
-/// lines), status and limits, and the caller's position per runner and fancy run-range book.
+/// A match with its score and result, and each market's book (best 3 back and lay with sizes;
+/// bookmaker rates; fancy lines), status and limits, and the caller's position per runner and
+/// fancy run-range book. Settled fancy lines are left out.
 #[utoipa::path(post, path = "/match/matchDetail", tag = "catalogue", request_body = MatchDetailRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<MatchDetail>), (status = 401), (status = 404)))]
 async fn match_detail(
@@ -225,7 +249,11 @@ async fn match_detail(
         .match_by_id(match_id)
         .await
         .or_not_found(|| format!("There is no match with id {match_id}."))?;
-    let markets = market_books(&state, match_id, the_match.in_play, Some(authed.user.id)).await?;
+    let markets = market_books(&state, match_id, the_match.in_play, Some(authed.user.id))
+        .await?
+        .into_iter()
+        .filter(|m| !(m.market_type == MarketType::Fancy && m.status.is_settled()))
+        .collect::<Vec<_>>();
     let mut item = MatchItem::from(the_match);
     item.has_bookmaker = markets.iter().any(|m| m.market_type == MarketType::Bookmaker);
     item.has_fancy = markets.iter().any(|m| m.market_type == MarketType::Fancy);

@@ -61,7 +61,11 @@ async fn get_series_header(
     let series = store.series(None, Some(true)).await?;
     let with_matches: BTreeSet<i64> = if only_with_matches {
         store
-            .matches(&MatchFilter { is_active: Some(true), ..MatchFilter::default() })
+            .matches(&MatchFilter {
+                is_active: Some(true),
+                listed_only: true,
+                ..MatchFilter::default()
+            })
             .await?
             .iter()
             .map(|m| m.series_id)

@@ -9,7 +9,9 @@
 //! A match stream sends a `snapshot` event with every market of the match, then a `market`
 //! event for each market that changed, coalesced: at most one event per market per
 //! [`COALESCE_MS`](crate::live::COALESCE_MS) (5 a second), the first change after a quiet
-//! spell at once. Books are public: no positions, no orders of anyone. When the listener's own bets,
+//! spell at once. After the snapshot comes a `score` event with the match's live state
+//! ([`LiveScore`]: in play or not, score, result), and another each time an operator or feed
+//! sets it (`admin/match/score`). Books are public: no positions, no orders of anyone. When the listener's own bets,
 //! positions or exposure in a market changed (their bet matched, lapsed, settled…) a `mine`
 //! event `{"market_id": …}` follows, carrying nothing else: the page then asks
 //! `match/matchDetail`, `bet/openBets` and the balance for its own figures. A listener that
@@ -48,7 +50,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::casino::round_events::{newest, RoundNews};
 use crate::clock::now_ms;
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
-use crate::live::{LiveEvent, TICKET_TTL_MS};
+use crate::live::{LiveEvent, LiveScore, TICKET_TTL_MS};
 use crate::market_book::{market_books, ListOdds, OddsSummary};
 use crate::session::CurrentUser;
 use crate::AppState;
@@ -141,8 +143,9 @@ impl Subject {
 
 type LiveEvents = BoxStream<'static, Result<Event, Infallible>>;
 
-/// Match events: `snapshot` (data: all markets of the match), `market` (data: one market) and
-/// `mine` (data: `{"market_id"}`, only to the user whose figures there changed). Casino events:
+/// Match events: `snapshot` (data: all markets of the match), `score` (data: a [`LiveScore`]),
+/// `market` (data: one market) and `mine` (data: `{"market_id"}`, only to the user whose
+/// figures there changed). Casino events:
 /// `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)). List events: `snapshot` (data:
 /// every listed match's [`ListOdds`]) and `odds` (data: one `ListOdds`).
 #[utoipa::path(get, path = "/stream", tag = "catalogue",
@@ -151,7 +154,8 @@ type LiveEvents = BoxStream<'static, Result<Event, Infallible>>;
         ("list" = Option<String>, Query, description = "The match lists: a sport's id, or all (or give match_id or casino)"),
         ("ticket" = String, Query, description = "From stream/ticket")),
     responses((status = 200, description = "Server-Sent Events, never ending: for a match `snapshot` (data: every market, \
-        each a MarketBook), `market` (data: one MarketBook) and `mine` (data: {\"market_id\"}) events; for a casino game \
+        each a MarketBook), `score` (data: a LiveScore, after the snapshot and whenever the score or result is set), \
+        `market` (data: one MarketBook) and `mine` (data: {\"market_id\"}) events; for a casino game \
         `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds) and `odds` \
         (data: one ListOdds) events", content_type = "text/event-stream", body = String),
         (status = 400), (status = 401), (status = 404)))]
@@ -189,6 +193,7 @@ async fn match_events(
     // Subscribe before the snapshot so no change between the two is missed.
     let events = state.live_books.subscribe();
     let snapshot = snapshot_event(&state, match_id, the_match.in_play).await?;
+    let score = score_event(&LiveScore::of(&the_match));
     let follow = stream::unfold(
         (state, events, the_match.in_play),
         move |(state, mut events, in_play)| async move {
@@ -205,11 +210,19 @@ async fn match_events(
                         }
                         break out;
                     }
+                    Ok(LiveEvent::Score(id, json)) if id == match_id => {
+                        break vec![Event::default().event("score").data(&*json)];
+                    }
                     Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
-                        break snapshot_event(&state, match_id, in_play)
+                        // A score may have been missed too: send the current one after the books.
+                        let mut out: Vec<Event> = snapshot_event(&state, match_id, in_play)
                             .await
                             .map(|e| vec![e])
                             .unwrap_or_default();
+                        if let Ok(the_match) = state.store.match_by_id(match_id).await {
+                            out.push(score_event(&LiveScore::of(&the_match)));
+                        }
+                        break out;
                     }
                     Ok(_) => continue,
                     Err(RecvError::Closed) => return None,
@@ -218,7 +231,8 @@ async fn match_events(
             Some((stream::iter(out.into_iter().map(Ok)), (state, events, in_play)))
         },
     );
-    Ok(stream::once(async move { Ok(snapshot) }).chain(follow.flatten()).boxed())
+    let first = stream::iter([Ok(snapshot), Ok(score)]);
+    Ok(first.chain(follow.flatten()).boxed())
 }
 
 /// The game's current round as a `round` event, then one per step the runner takes. Only
@@ -297,6 +311,8 @@ async fn list_events(state: AppState, sport_id: Option<i64>) -> Result<LiveEvent
                             break Event::default().event("odds").data(&**line);
                         }
                     }
+                    // The lists take scores from match/getMatches.
+                    Ok(LiveEvent::Score(..)) => continue,
                     Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
                         if let Ok(fresh) = list_lines(&state, sport_id).await {
                             lines = fresh;
@@ -317,7 +333,12 @@ async fn list_lines(
     state: &AppState,
     sport_id: Option<i64>,
 ) -> Result<HashMap<i64, bool>, AppError> {
-    let filter = MatchFilter { sport_id, is_active: Some(true), ..MatchFilter::default() };
+    let filter = MatchFilter {
+        sport_id,
+        is_active: Some(true),
+        listed_only: true,
+        ..MatchFilter::default()
+    };
     let mut unlined: HashSet<i64> =
         state.store.matches(&filter).await?.into_iter().map(|m| m.match_id).collect();
     let mut lines = HashMap::new();
@@ -344,6 +365,10 @@ async fn list_snapshot(state: &AppState, lines: &HashMap<i64, bool>) -> Event {
 
 fn round_event(news: &RoundNews) -> Event {
     Event::default().event("round").data(&*news.json)
+}
+
+fn score_event(score: &LiveScore) -> Event {
+    Event::default().event("score").json_data(score).unwrap_or_default()
 }
 
 async fn snapshot_event(state: &AppState, match_id: i64, in_play: bool) -> Result<Event, AppError> {

@@ -13,6 +13,7 @@
 
 mod accounts;
 mod catalogue;
+mod match_state;
 mod payments;
 mod providers;
 mod settings;
@@ -25,6 +26,7 @@ pub use catalogue::{
     create_market, create_match, create_series, create_sport, set_match_in_play, CreateMarket,
     CreateMatch, CATALOGUE_NAME_MAX_CHARS,
 };
+pub use match_state::{score_kind_of_sport, set_match_state, MatchStateUpdate};
 pub use payments::{approve_request, reject_request, REMARK_MAX_CHARS};
 pub use providers::{
     add_casino_provider, add_world_casino_game, rotate_provider_secret,

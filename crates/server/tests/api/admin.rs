@@ -37,6 +37,11 @@ fn admin_routes() -> Vec<(&'static str, &'static str, Value)> {
             "admin/match/create",
             json!({ "series_id": 1, "name": "A v B", "open_date": "2030-01-01T00:00:00Z" }),
         ),
+        (
+            "POST",
+            "admin/match/score",
+            json!({ "match_id": 1, "result": "Mumbai Indians won by 5 runs" }),
+        ),
         ("GET", "admin/ledger/check", Value::Null),
         ("POST", "admin/audit", json!({})),
     ]

@@ -10,6 +10,7 @@ mod demo_feed;
 mod errors;
 mod exchange;
 mod ledger;
+mod match_state;
 mod openapi_snapshot;
 mod payee;
 mod payment;
