@@ -13,13 +13,21 @@
 //! - Races: at the off the markets are suspended while the race is run (a minute or two), then
 //!   the win and place markets are resulted from the finishing order.
 //!
+//! The score goes to the server after every ball, minute or game, through the operator's own
+//! call (`operator::set_match_state`, what `admin/match/score` runs), so the match's streams
+//! carry it; at the end the result text ("Chennai won by 12 runs") and a race's placings.
+//!
 //! At the end every demo market of the match is resulted and settled, and the match is taken
 //! out of play. A restarted server plays an in-play match again from its first ball: the
 //! simulation lives in memory only.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use backlay_core::exchange::{MarketStatus, MarketType};
+use backlay_core::score::{
+    CricketInnings, CricketInput, FootballScore, RacePlacings, ScoreInput, TennisScore, LAST_BALLS,
+};
 use backlay_store::catalogue::Match;
 use backlay_store::markets::MarketSetup;
 
@@ -28,11 +36,11 @@ use super::market_maker::{MakerMarket, RACING_QUOTES, SPORTS_QUOTES};
 use super::scheduler::Feed;
 use super::simulator::{
     bookmaker_rates, fair_price, fancy_projection, probabilities_of_prices, Cricket, Delivery,
-    DemoRng, Football, Race, Tennis,
+    DemoRng, Football, Race, Tennis, BALLS_PER_INNINGS, BALLS_PER_OVER,
 };
 use backlay_server::engine::{RatesUpdate, ResultInput};
 use backlay_server::error::AppError;
-use backlay_server::operator;
+use backlay_server::operator::{self, MatchStateUpdate};
 
 /// Cricket timing, demo milliseconds: the market is open between balls, suspended while the
 /// ball is bowled, and rests a little longer between overs and innings.
@@ -239,6 +247,61 @@ async fn set_statuses(
     *markets = still_running;
 }
 
+/// Sends the match's score (and, at the end, its result) as an operator's feed would.
+async fn post_state(feed: &Feed, the_match: &Match, score: ScoreInput, result: Option<String>) {
+    let update = MatchStateUpdate { score: Some(Some(score)), result: result.map(Some) };
+    let posted = operator::set_match_state(
+        &feed.console(),
+        &feed.state.live_books,
+        the_match.match_id,
+        update,
+    )
+    .await;
+    ok_or_warn(the_match, "post the score", posted);
+}
+
+/// A delivery as the scoreboard's last balls show it.
+fn delivery_token(delivery: Delivery) -> String {
+    match delivery {
+        Delivery::Runs(0) => ".".into(),
+        Delivery::Runs(runs) => runs.to_string(),
+        Delivery::Wide => "1wd".into(),
+        Delivery::Wicket => "W".into(),
+    }
+}
+
+/// The cricket score so far: the innings begun, in batting order, and the last balls.
+fn cricket_score(game: &Cricket, sides: &[&str; 2], last_balls: &VecDeque<String>) -> ScoreInput {
+    let innings = (0..=game.batting())
+        .map(|side| {
+            let innings = game.innings(side);
+            CricketInnings {
+                side: sides[side].to_string(),
+                runs: innings.runs,
+                wickets: innings.wickets,
+                overs: innings.legal_balls / BALLS_PER_OVER,
+                balls: innings.legal_balls % BALLS_PER_OVER,
+            }
+        })
+        .collect();
+    ScoreInput::Cricket(CricketInput {
+        innings,
+        overs_limit: Some(BALLS_PER_INNINGS / BALLS_PER_OVER),
+        last_balls: last_balls.iter().cloned().collect(),
+    })
+}
+
+/// "Chennai won by 12 runs" (defended) or "Mumbai won by 4 wickets" (chased); a tie settled
+/// by the super over says so.
+fn cricket_result(game: &Cricket, sides: &[&str; 2], winner: usize) -> String {
+    let (first, second) = (game.innings(0), game.innings(1));
+    match winner {
+        _ if first.runs == second.runs => format!("{} won the super over", sides[winner]),
+        0 => format!("{} won by {} runs", sides[0], first.runs - second.runs),
+        _ => format!("{} won by {} wickets", sides[1], 10 - second.wickets),
+    }
+}
+
 async fn settle(feed: &Feed, the_match: &Match, market_id: i64, result: ResultInput) {
     feed.maker.forget(market_id);
     let settled = feed.state.engine.settle(market_id, result).await;
@@ -267,6 +330,8 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
         true,
     )
     .await;
+    let mut last_balls: VecDeque<String> = VecDeque::with_capacity(LAST_BALLS);
+    post_state(feed, the_match, cricket_score(&game, &sides, &last_balls), None).await;
     let mut house: Vec<i64> =
         bookmaker.iter().map(|b| b.market_id).chain(fancies.iter().map(|(id, _)| *id)).collect();
     // A restarted server may find them suspended mid-ball.
@@ -282,6 +347,17 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
         feed.clock.sleep(BALL_RUNNING_MS).await;
         let batting = game.batting();
         let Some(delivery) = game.bowl() else { break };
+        if last_balls.len() == LAST_BALLS {
+            last_balls.pop_front();
+        }
+        last_balls.push_back(delivery_token(delivery));
+        if !game.is_finished() {
+            post_state(feed, the_match, cricket_score(&game, &sides, &last_balls), None).await;
+        }
+        if game.batting() != batting {
+            // The next innings' last balls are its own.
+            last_balls.clear();
+        }
         // A fancy whose overs are bowled is taken off and resulted with the real total.
         let mut open_fancies = Vec::with_capacity(fancies.len());
         for (market_id, overs) in fancies {
@@ -327,6 +403,8 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
         set_statuses(feed, the_match, &mut house, MarketStatus::Open).await;
     }
     let Some(winner) = game.winner() else { return };
+    let result = cricket_result(&game, &sides, winner);
+    post_state(feed, the_match, cricket_score(&game, &sides, &last_balls), Some(result)).await;
     tracing::info!(
         "demo feed: {} finished: {} won ({})",
         the_match.name,
@@ -429,13 +507,21 @@ async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
         feed.maker.quote(match_odds.maker_market(the_match.match_id, false), fair, true, urgent);
     };
     quote(&game, true);
+    let score = |game: &Football| {
+        ScoreInput::Football(FootballScore { goals: game.goals().to_vec(), minute: game.minute() })
+    };
+    post_state(feed, the_match, score(&game), None).await;
     let mut market = vec![match_odds.market_id];
     set_statuses(feed, the_match, &mut market, MarketStatus::Open).await;
     while !game.is_finished() {
         feed.clock
             .sleep(FOOTBALL_MINUTE_MS + if game.minute() == 45 { HALF_TIME_MS } else { 0 })
             .await;
-        match game.play_minute() {
+        let goal = game.play_minute();
+        if !game.is_finished() {
+            post_state(feed, the_match, score(&game), None).await;
+        }
+        match goal {
             Some(_) => {
                 // A goal: the old prices are wrong. Suspend, pull the maker's orders, reopen
                 // with the new prices.
@@ -459,6 +545,12 @@ async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
     }
     let Some(result) = game.result() else { return };
     let [home, away] = game.goals();
+    let text = match fixtures::sides(&the_match.name) {
+        Some((home_side, _)) if home > away => format!("{home_side} won {home}-{away}"),
+        Some((_, away_side)) if away > home => format!("{away_side} won {away}-{home}"),
+        _ => format!("Drawn {home}-{away}"),
+    };
+    post_state(feed, the_match, score(&game), Some(text)).await;
     tracing::info!("demo feed: {} finished {home}-{away}", the_match.name);
     set_statuses(feed, the_match, &mut market, MarketStatus::Suspended).await;
     settle(
@@ -483,16 +575,35 @@ async fn tennis(feed: &Feed, the_match: &Match, markets: Markets) {
         feed.maker.quote(match_odds.maker_market(the_match.match_id, false), fair, true, urgent);
     };
     quote(&game, true);
+    let score = |game: &Tennis| {
+        ScoreInput::Tennis(TennisScore {
+            sets: game.sets().to_vec(),
+            games: game.games().to_vec(),
+            serving: game.server() as u32,
+        })
+    };
+    post_state(feed, the_match, score(&game), None).await;
     let mut market = vec![match_odds.market_id];
     set_statuses(feed, the_match, &mut market, MarketStatus::Open).await;
     while game.winner().is_none() {
         feed.clock.sleep(TENNIS_GAME_MS).await;
         let sets_before = game.sets();
         game.play_game();
+        if game.winner().is_none() {
+            post_state(feed, the_match, score(&game), None).await;
+        }
         quote(&game, game.sets() != sets_before);
     }
     let Some(winner) = game.winner() else { return };
     let [a, b] = game.sets();
+    let text = match fixtures::sides(&the_match.name) {
+        Some(players) => {
+            let name = if winner == 0 { players.0 } else { players.1 };
+            format!("{name} won {}-{}", a.max(b), a.min(b))
+        }
+        None => format!("Won {}-{} in sets", a.max(b), a.min(b)),
+    };
+    post_state(feed, the_match, score(&game), Some(text)).await;
     tracing::info!("demo feed: {} finished, sets {a}-{b}", the_match.name);
     set_statuses(feed, the_match, &mut market, MarketStatus::Suspended).await;
     settle(
@@ -526,6 +637,19 @@ async fn race(feed: &Feed, the_match: &Match, markets: Markets) {
             shuffled(&mut rng, field)
         }
     };
+    // The placings and result, from the demo's own field (a field changed by hand has no names
+    // here: its markets are still resulted below).
+    let field_order = [&markets.win, &markets.place]
+        .into_iter()
+        .flatten()
+        .any(|m| m.selections.len() == model.runners.len())
+        .then(|| order.clone());
+    if let Some(order) = field_order {
+        let placings: Vec<String> = order.iter().map(|i| model.runners[*i].clone()).collect();
+        let result = format!("Won by {}", placings[0]);
+        post_state(feed, the_match, ScoreInput::Race(RacePlacings { placings }), Some(result))
+            .await;
+    }
     if let Some(win) = &markets.win {
         let order = finishing(win.selections.len());
         settle(feed, the_match, win.market_id, ResultInput::Winner(win.selections[order[0]])).await;
@@ -562,5 +686,47 @@ mod tests {
         assert_eq!(fancy_overs("10 over runs India"), Some(10));
         assert_eq!(fancy_overs("Total sixes"), None);
         assert_eq!(fancy_overs("60 over runs X"), None);
+    }
+
+    #[test]
+    fn every_cricket_score_the_demo_posts_passes_the_servers_checks() {
+        use backlay_core::score::{Score, ScoreView};
+        let sides = ["Mumbai Indians", "Chennai Super Kings"];
+        for seed in 1..20 {
+            let mut game = Cricket::new(seed_of(seed), 0.0);
+            let mut last_balls = VecDeque::new();
+            while let Some(delivery) = game.bowl() {
+                if last_balls.len() == LAST_BALLS {
+                    last_balls.pop_front();
+                }
+                last_balls.push_back(delivery_token(delivery));
+                let score = Score::parse(cricket_score(&game, &sides, &last_balls))
+                    .unwrap_or_else(|err| panic!("seed {seed}: {}: {err}", err.field));
+                let ScoreView::Cricket(view) = score.view() else { panic!("not cricket") };
+                assert_eq!(view.innings.len(), game.batting() + 1);
+            }
+            let winner = game.winner().expect("a finished match has a winner");
+            let result = cricket_result(&game, &sides, winner);
+            assert!(result.starts_with(sides[winner]), "{result}");
+            let (first, second) = (game.innings(0), game.innings(1));
+            if first.runs > second.runs {
+                assert_eq!(
+                    result,
+                    format!("{} won by {} runs", sides[0], first.runs - second.runs)
+                );
+            } else if second.runs > first.runs {
+                assert!(result.ends_with(" wickets"), "{result}");
+            }
+        }
+    }
+
+    #[test]
+    fn deliveries_read_as_a_scoreboard_writes_them() {
+        let tokens: Vec<String> =
+            [Delivery::Runs(0), Delivery::Runs(4), Delivery::Wide, Delivery::Wicket]
+                .into_iter()
+                .map(delivery_token)
+                .collect();
+        assert_eq!(tokens, [".", "4", "1wd", "W"]);
     }
 }

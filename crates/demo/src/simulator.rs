@@ -693,6 +693,11 @@ impl Tennis {
         (0..2).find(|side| self.sets[*side] == 2)
     }
 
+    /// Who serves the next game (0 or 1).
+    pub fn server(&self) -> usize {
+        self.server
+    }
+
     /// Plays a game (or the tie-break); returns who won it, `None` once the match is over.
     pub fn play_game(&mut self) -> Option<usize> {
         if self.winner().is_some() {
