@@ -31,7 +31,6 @@ use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_core::money::Money;
 use backlay_core::odds::{self, Price};
 use backlay_server::clock::now_ms;
-use backlay_server::engine::RatesUpdate;
 use backlay_server::error::AppError;
 use backlay_server::operator::{
     self, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext, TransferDirection,
@@ -359,8 +358,8 @@ pub async fn seed_markets(state: &AppState) -> Result<Vec<(i64, Vec<(i64, u32)>)
 }
 
 /// Opens a demo match's markets: match odds (with the draw in football), and on cricket a
-/// bookmaker and two fancies ("6 over runs Mumbai", "10 over runs Mumbai") at their opening
-/// lines. Returns the match-odds market with its runners and fair prices (hundredths); `None`
+/// bookmaker and the house lines of [`fancy`] (eighteen fancies and two odd/even markets) at
+/// their opening figures. Returns the match-odds market with its runners and fair prices (hundredths); `None`
 /// for a name that is not "Home v Away".
 pub async fn open_match_markets(
     state: &AppState,
@@ -405,39 +404,31 @@ pub async fn open_match_markets(
             market(MarketType::Bookmaker, "Bookmaker", teams.clone(), 0),
         )
         .await?;
-        let rates = bm_selections
-            .iter()
-            .zip(simulator::probabilities_of_prices(&fair))
-            .map(|(selection, p)| {
-                let (back, lay) = simulator::bookmaker_rates(p);
-                (*selection, Some(back), Some(lay))
-            })
-            .collect();
-        state.engine.set_rates(bookmaker, RatesUpdate::Bookmaker(rates)).await?;
+        let chances = simulator::probabilities_of_prices(&fair);
+        let rates = play::bookmaker_update(&bm_selections, [chances[0], chances[1]]);
+        state.engine.set_rates(bookmaker, rates).await?;
         state.engine.set_status(bookmaker, MarketStatus::Open).await?;
-        let first_team = teams[0].split_whitespace().next().unwrap_or("Team");
-        for overs in [6, 10] {
-            let name = format!("{overs} over runs {first_team}");
-            let (fancy, _) = operator::create_market(
-                &console,
-                &state.engine,
-                market(MarketType::Fancy, &name, Vec::new(), 0),
-            )
-            .await?;
-            let line = i64::from(simulator::fancy_projection(0, 0, overs));
-            state
-                .engine
-                .set_rates(
-                    fancy,
-                    RatesUpdate::Fancy {
-                        line_no: line,
-                        rate_no: 100,
-                        line_yes: line + 1,
-                        rate_yes: 100,
-                    },
-                )
-                .await?;
+        // The house lines, at their figures before the first ball (which no seed changes).
+        let Some(sides) = fancy::sides_of(&the_match.name) else { return Ok(Some(match_odds)) };
+        let before_the_first_ball = simulator::Cricket::new(0, 0.0);
+        for line in fancy::fancy_lines() {
+            let request = market(MarketType::Fancy, &line.name(sides), Vec::new(), 0);
+            let (fancy, _) = operator::create_market(&console, &state.engine, request).await?;
+            if let fancy::Figure::Projected(figure) = line.figure(&before_the_first_ball) {
+                state.engine.set_rates(fancy, play::fancy_update(figure)).await?;
+            }
             state.engine.set_status(fancy, MarketStatus::Open).await?;
+        }
+        for odd_even in fancy::odd_even_lines() {
+            let runners = fancy::ODD_EVEN_RUNNERS.map(str::to_string).to_vec();
+            let request = market(MarketType::Bookmaker, &odd_even.name(sides), runners, 0);
+            let (market_id, selections) =
+                operator::create_market(&console, &state.engine, request).await?;
+            if let fancy::Parity::Open(odd) = odd_even.parity(&before_the_first_ball) {
+                let rates = play::bookmaker_update(&selections, [odd, 1.0 - odd]);
+                state.engine.set_rates(market_id, rates).await?;
+            }
+            state.engine.set_status(market_id, MarketStatus::Open).await?;
         }
     }
     Ok(Some(match_odds))

@@ -2,11 +2,12 @@
 //! ([`super::simulator`]) decides what happens, and this module tells the markets, through the
 //! engine and the operator actions as an operator would.
 //!
-//! - Cricket, ball by ball: before each ball the bookmaker and fancy markets go `ball_running`,
-//!   after it `open` again with new bookmaker rates and fancy lines (No = the projected runs,
-//!   Yes = one more, rates 100/100). A fancy whose overs are bowled is taken off (`suspended`)
-//!   and resulted with the real total. Match odds stay open; the market-maker re-quotes them
-//!   around the moving fair price (at once after a wicket).
+//! - Cricket, ball by ball: before each ball the bookmaker and the house lines ([`fancy`])
+//!   go `ball_running`, after it `open` again with new bookmaker rates, fancy lines (No = the
+//!   projected figure, Yes = one more, rates 100/100) and odd/even rates. A line whose figure
+//!   is known (or can no longer be) is taken off (`suspended`) and resulted with it, or void.
+//!   Match odds stay open; the market-maker re-quotes them around the moving fair price (at
+//!   once after a wicket).
 //! - Football, minute by minute: a goal suspends match odds, the maker withdraws its orders,
 //!   and the market reopens with new prices.
 //! - Tennis, game by game: prices move with every game.
@@ -21,7 +22,7 @@
 //! out of play. A restarted server plays an in-play match again from its first ball: the
 //! simulation lives in memory only.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use backlay_core::exchange::{MarketStatus, MarketType};
@@ -31,12 +32,13 @@ use backlay_core::score::{
 use backlay_store::catalogue::Match;
 use backlay_store::markets::MarketSetup;
 
+use super::fancy::{self, FancyLine, Figure, OddEven, Parity};
 use super::fixtures::{self, GREYHOUND_RACING};
 use super::market_maker::{MakerMarket, RACING_QUOTES, SPORTS_QUOTES};
 use super::scheduler::Feed;
 use super::simulator::{
-    bookmaker_rates, fair_price, fancy_projection, probabilities_of_prices, Cricket, Delivery,
-    DemoRng, Football, Race, Tennis, BALLS_PER_INNINGS, BALLS_PER_OVER,
+    bookmaker_rates, fair_price, probabilities_of_prices, Cricket, Delivery, DemoRng, Football,
+    Race, Tennis, BALLS_PER_INNINGS, BALLS_PER_OVER,
 };
 use backlay_server::engine::{RatesUpdate, ResultInput};
 use backlay_server::error::AppError;
@@ -105,34 +107,50 @@ impl Runners {
     }
 }
 
-/// The demo's live markets of one match, recognised by type (and a fancy by its name,
-/// "6 over runs Mumbai"). Others an operator added are left alone.
+/// The demo's live markets of one match, recognised by type, and the house lines by their
+/// names ("6 over runs MI", "6 over runs MI odd/even": [`fancy`]). Others an operator added
+/// are left alone.
 #[derive(Default)]
 struct Markets {
     match_odds: Option<Runners>,
     bookmaker: Option<Runners>,
-    /// (market, overs).
-    fancies: Vec<(i64, u32)>,
+    fancies: Vec<(i64, FancyLine)>,
+    odd_evens: Vec<(Runners, OddEven)>,
     win: Option<Runners>,
     place: Option<Runners>,
 }
 
 impl Markets {
-    async fn load(feed: &Feed, match_id: i64) -> Result<Markets, AppError> {
+    async fn load(feed: &Feed, the_match: &Match) -> Result<Markets, AppError> {
+        let sides = fancy::sides_of(&the_match.name);
+        let fancy_named = |name: &str| {
+            let sides = sides?;
+            fancy::fancy_lines().into_iter().find(|line| line.name(sides) == name)
+        };
+        let odd_even_named = |name: &str| {
+            let sides = sides?;
+            fancy::odd_even_lines().into_iter().find(|line| line.name(sides) == name)
+        };
         let mut markets = Markets::default();
-        for row in feed.state.store.markets_of_match(match_id).await? {
+        for row in feed.state.store.markets_of_match(the_match.match_id).await? {
             if row.status.is_settled() {
                 continue;
             }
             let row = row.setup;
             let slot = match row.market_type {
                 MarketType::MatchOdds => &mut markets.match_odds,
-                MarketType::Bookmaker => &mut markets.bookmaker,
+                MarketType::Bookmaker => match odd_even_named(&row.name) {
+                    Some(line) if row.runners.len() == fancy::ODD_EVEN_RUNNERS.len() => {
+                        markets.odd_evens.push((Runners::of(&row), line));
+                        continue;
+                    }
+                    _ => &mut markets.bookmaker,
+                },
                 MarketType::Win => &mut markets.win,
                 MarketType::Place => &mut markets.place,
                 MarketType::Fancy => {
-                    if let Some(overs) = fancy_overs(&row.name) {
-                        markets.fancies.push((row.market_id, overs));
+                    if let Some(line) = fancy_named(&row.name) {
+                        markets.fancies.push((row.market_id, line));
                     }
                     continue;
                 }
@@ -145,16 +163,26 @@ impl Markets {
     }
 }
 
-/// The overs of a "6 over runs …" fancy.
-fn fancy_overs(name: &str) -> Option<u32> {
-    let (overs, rest) = name.split_once(' ')?;
-    let overs: u32 = overs.parse().ok()?;
-    (rest.starts_with("over runs") && (1..=20).contains(&overs)).then_some(overs)
+/// A fancy's rates for a projected figure: No at the figure, Yes one run more, both at 100.
+pub(crate) fn fancy_update(figure: u32) -> RatesUpdate {
+    let line_no = i64::from(figure);
+    RatesUpdate::Fancy { line_no, rate_no: 100, line_yes: line_no + 1, rate_yes: 100 }
+}
+
+/// Bookmaker rates for two runners with these chances ([`bookmaker_rates`]).
+pub(crate) fn bookmaker_update(selections: &[i64], chances: [f64; 2]) -> RatesUpdate {
+    RatesUpdate::Bookmaker(
+        selections
+            .iter()
+            .zip(chances.map(bookmaker_rates))
+            .map(|(selection, (back, lay))| (*selection, Some(back), Some(lay)))
+            .collect(),
+    )
 }
 
 /// Has the maker quote a demo match's exchange markets before the off, at the pre-match prices.
 pub async fn quote_pre_match(feed: &Feed, the_match: &Match) -> Result<(), AppError> {
-    let markets = Markets::load(feed, the_match.match_id).await?;
+    let markets = Markets::load(feed, the_match).await?;
     if let Some(match_odds) = &markets.match_odds {
         let prices = super::fair_prices(&the_match.name, match_odds.selections.len());
         let fair = probabilities_of_prices(&prices).into_iter().map(fair_price);
@@ -180,7 +208,7 @@ pub async fn quote_pre_match(feed: &Feed, the_match: &Match) -> Result<(), AppEr
 /// done nothing, for a match without the demo's markets (an operator's own markets on a demo
 /// fixture): the scheduler then leaves it alone.
 pub async fn play(feed: Arc<Feed>, the_match: Match) -> bool {
-    let markets = match Markets::load(&feed, the_match.match_id).await {
+    let markets = match Markets::load(&feed, &the_match).await {
         Ok(markets) => markets,
         Err(err) => {
             tracing::warn!("demo feed: cannot load the markets of {}: {err}", the_match.name);
@@ -317,7 +345,7 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
     let mut game = Cricket::new(seed_of(the_match.match_id), pre_match_edge(&the_match.name, 2));
     let match_odds = markets.match_odds.filter(|m| m.selections.len() == 2);
     let bookmaker = markets.bookmaker.filter(|m| m.selections.len() == 2);
-    let mut fancies = markets.fancies;
+    let mut lines = HouseLines { fancies: markets.fancies, odd_evens: markets.odd_evens };
     let mut posted = PostedPrices::default();
     post_cricket_prices(
         feed,
@@ -325,15 +353,14 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
         &game,
         &match_odds,
         bookmaker.as_ref(),
-        &fancies,
+        &lines,
         &mut posted,
         true,
     )
     .await;
     let mut last_balls: VecDeque<String> = VecDeque::with_capacity(LAST_BALLS);
     post_state(feed, the_match, cricket_score(&game, &sides, &last_balls), None).await;
-    let mut house: Vec<i64> =
-        bookmaker.iter().map(|b| b.market_id).chain(fancies.iter().map(|(id, _)| *id)).collect();
+    let mut house: Vec<i64> = bookmaker.iter().map(|b| b.market_id).chain(lines.ids()).collect();
     // A restarted server may find them suspended mid-ball.
     set_statuses(feed, the_match, &mut house, MarketStatus::Open).await;
     while !game.is_finished() {
@@ -342,7 +369,7 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
         feed.clock.sleep(BETWEEN_BALLS_MS + if over_done { BETWEEN_OVERS_MS } else { 0 }).await;
         set_statuses(feed, the_match, &mut house, MarketStatus::BallRunning).await;
         // A market an operator settled meanwhile drops out of `house`: stop pricing it.
-        fancies.retain(|(id, _)| house.contains(id));
+        lines.retain_running(&house);
         let bookmaker = bookmaker.as_ref().filter(|b| house.contains(&b.market_id));
         feed.clock.sleep(BALL_RUNNING_MS).await;
         let batting = game.batting();
@@ -358,32 +385,17 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
             // The next innings' last balls are its own.
             last_balls.clear();
         }
-        // A fancy whose overs are bowled is taken off and resulted with the real total.
-        let mut open_fancies = Vec::with_capacity(fancies.len());
-        for (market_id, overs) in fancies {
-            match game.runs_after_overs(0, overs) {
-                Some(total) => {
-                    let mut one = vec![market_id];
-                    set_statuses(feed, the_match, &mut one, MarketStatus::Suspended).await;
-                    settle(feed, the_match, market_id, ResultInput::Fancy(i64::from(total))).await;
-                    house.retain(|id| *id != market_id);
-                    tracing::info!(
-                        "demo feed: {}: {} made {total} in {overs} overs",
-                        the_match.name,
-                        sides[0]
-                    );
-                }
-                None => open_fancies.push((market_id, overs)),
-            }
+        // A line whose figure is known (or can no longer be) is taken off and resulted.
+        for market_id in lines.settle_decided(feed, the_match, &game).await {
+            house.retain(|id| *id != market_id);
         }
-        fancies = open_fancies;
         post_cricket_prices(
             feed,
             the_match,
             &game,
             &match_odds,
             bookmaker,
-            &fancies,
+            &lines,
             &mut posted,
             delivery == Delivery::Wicket,
         )
@@ -420,17 +432,103 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
         settle(feed, the_match, market.market_id, ResultInput::Winner(market.selections[winner]))
             .await;
     }
-    for (market_id, overs) in fancies {
-        let total = game.runs_after_overs(0, overs).unwrap_or(game.innings(0).runs);
-        settle(feed, the_match, market_id, ResultInput::Fancy(i64::from(total))).await;
+    // The match is over: every line left is decided.
+    lines.retain_running(&house);
+    lines.settle_decided(feed, the_match, &game).await;
+}
+
+/// The fancies and odd/even markets of a match still running.
+struct HouseLines {
+    fancies: Vec<(i64, FancyLine)>,
+    odd_evens: Vec<(Runners, OddEven)>,
+}
+
+impl HouseLines {
+    fn ids(&self) -> impl Iterator<Item = i64> + '_ {
+        let odd_evens = self.odd_evens.iter().map(|(market, _)| market.market_id);
+        self.fancies.iter().map(|(id, _)| *id).chain(odd_evens)
+    }
+
+    fn retain_running(&mut self, running: &[i64]) {
+        self.fancies.retain(|(id, _)| running.contains(id));
+        self.odd_evens.retain(|(market, _)| running.contains(&market.market_id));
+    }
+
+    /// Suspends and settles each line this state of the match decides (its figure, or void:
+    /// [`fancy`]'s rules) and drops it; returns the markets settled.
+    async fn settle_decided(&mut self, feed: &Feed, the_match: &Match, game: &Cricket) -> Vec<i64> {
+        let mut decided: Vec<(i64, ResultInput)> = Vec::new();
+        self.fancies.retain(|(market_id, line)| {
+            let result = match line.figure(game) {
+                Figure::Projected(_) => return true,
+                Figure::Known(figure) => ResultInput::Fancy(i64::from(figure)),
+                Figure::Void => ResultInput::Void,
+            };
+            decided.push((*market_id, result));
+            false
+        });
+        self.odd_evens.retain(|(market, line)| {
+            let result = match line.parity(game) {
+                Parity::Open(_) => return true,
+                Parity::Odd => ResultInput::Winner(market.selections[0]),
+                Parity::Even => ResultInput::Winner(market.selections[1]),
+                Parity::Void => ResultInput::Void,
+            };
+            decided.push((market.market_id, result));
+            false
+        });
+        for (market_id, result) in &decided {
+            let mut one = vec![*market_id];
+            set_statuses(feed, the_match, &mut one, MarketStatus::Suspended).await;
+            tracing::debug!(
+                "demo feed: {}: market {market_id} resulted {result:?}",
+                the_match.name
+            );
+            settle(feed, the_match, *market_id, result.clone()).await;
+        }
+        decided.into_iter().map(|(market_id, _)| market_id).collect()
     }
 }
 
-/// What was last posted, so that an unchanged line is not written again.
+/// What was last posted, so that an unchanged line or rate is not written again.
 #[derive(Default)]
 struct PostedPrices {
-    bookmaker: Option<[(i64, i64); 2]>,
-    fancy_lines: Vec<(i64, u32)>,
+    /// Bookmaker and odd/even markets: the two runners' back and lay.
+    rates: HashMap<i64, [(i64, i64); 2]>,
+    /// Fancies: the No line.
+    fancy_lines: HashMap<i64, u32>,
+}
+
+impl PostedPrices {
+    /// Posts two runners' bookmaker rates unless they are the ones posted last.
+    async fn bookmaker(
+        &mut self,
+        feed: &Feed,
+        the_match: &Match,
+        market: &Runners,
+        chances: [f64; 2],
+    ) {
+        let rates = chances.map(bookmaker_rates);
+        if self.rates.get(&market.market_id) == Some(&rates) {
+            return;
+        }
+        let update = bookmaker_update(&market.selections, chances);
+        let result = feed.state.engine.set_rates(market.market_id, update).await;
+        if ok_or_warn(the_match, "post bookmaker rates", result).is_some() {
+            self.rates.insert(market.market_id, rates);
+        }
+    }
+
+    /// Posts a fancy's line unless it is the one posted last.
+    async fn fancy(&mut self, feed: &Feed, the_match: &Match, market_id: i64, figure: u32) {
+        if self.fancy_lines.get(&market_id) == Some(&figure) {
+            return;
+        }
+        let result = feed.state.engine.set_rates(market_id, fancy_update(figure)).await;
+        if ok_or_warn(the_match, "post a fancy line", result).is_some() {
+            self.fancy_lines.insert(market_id, figure);
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -440,48 +538,22 @@ async fn post_cricket_prices(
     game: &Cricket,
     match_odds: &Option<Runners>,
     bookmaker: Option<&Runners>,
-    fancies: &[(i64, u32)],
+    lines: &HouseLines,
     posted: &mut PostedPrices,
     urgent: bool,
 ) {
     let p0 = game.win_probability();
     if let Some(bookmaker) = bookmaker {
-        let rates = [bookmaker_rates(p0), bookmaker_rates(1.0 - p0)];
-        if posted.bookmaker != Some(rates) {
-            let update = bookmaker
-                .selections
-                .iter()
-                .zip(rates)
-                .map(|(s, (back, lay))| (*s, Some(back), Some(lay)))
-                .collect();
-            let result = feed
-                .state
-                .engine
-                .set_rates(bookmaker.market_id, RatesUpdate::Bookmaker(update))
-                .await;
-            if ok_or_warn(the_match, "post bookmaker rates", result).is_some() {
-                posted.bookmaker = Some(rates);
-            }
+        posted.bookmaker(feed, the_match, bookmaker, [p0, 1.0 - p0]).await;
+    }
+    for (market_id, line) in &lines.fancies {
+        if let Figure::Projected(figure) = line.figure(game) {
+            posted.fancy(feed, the_match, *market_id, figure).await;
         }
     }
-    let first = game.innings(0);
-    for (market_id, overs) in fancies {
-        let line = fancy_projection(first.runs, first.legal_balls, *overs);
-        if posted.fancy_lines.contains(&(*market_id, line)) {
-            continue;
-        }
-        let line_no = i64::from(line);
-        let update =
-            RatesUpdate::Fancy { line_no, rate_no: 100, line_yes: line_no + 1, rate_yes: 100 };
-        if ok_or_warn(
-            the_match,
-            "post a fancy line",
-            feed.state.engine.set_rates(*market_id, update).await,
-        )
-        .is_some()
-        {
-            posted.fancy_lines.retain(|(id, _)| id != market_id);
-            posted.fancy_lines.push((*market_id, line));
+    for (market, line) in &lines.odd_evens {
+        if let Parity::Open(odd) = line.parity(game) {
+            posted.bookmaker(feed, the_match, market, [odd, 1.0 - odd]).await;
         }
     }
     if let Some(match_odds) = match_odds {
@@ -679,14 +751,6 @@ fn shuffled(rng: &mut DemoRng, field: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fancies_are_known_by_their_overs() {
-        assert_eq!(fancy_overs("6 over runs Mumbai"), Some(6));
-        assert_eq!(fancy_overs("10 over runs India"), Some(10));
-        assert_eq!(fancy_overs("Total sixes"), None);
-        assert_eq!(fancy_overs("60 over runs X"), None);
-    }
 
     #[test]
     fn every_cricket_score_the_demo_posts_passes_the_servers_checks() {

@@ -49,6 +49,59 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
         .expect("a cricket match in play")["match_id"]
         .as_i64()
         .unwrap();
+    // A cricket match before the off has its twenty house lines, named in full: eighteen
+    // fancies and two odd/even markets (an in-play one may have settled some already).
+    let upcoming = cricket
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["in_play"] == false)
+        .expect("a cricket match before the off")["match_id"]
+        .as_i64()
+        .unwrap();
+    let (_, opening) = markets(&app, &demo, upcoming).await;
+    let fancies = opening.iter().filter(|m| m["type"] == "fancy").count();
+    assert_eq!(fancies, 18, "eighteen fancies: {opening:?}");
+    let name_of = |m: &Value| m["name"].as_str().unwrap_or_default().to_string();
+    let names: Vec<String> = opening.iter().map(name_of).collect();
+    let sides = opening
+        .iter()
+        .find(|m| m["type"] == "match_odds")
+        .map(|m| m["runners"].as_array().unwrap().len());
+    assert_eq!(sides, Some(2), "{names:?}");
+    for session in ["6 over runs", "10 over runs", "15 over runs", "20 over runs"] {
+        assert_eq!(
+            names.iter().filter(|n| n.starts_with(session) && !n.ends_with("odd/even")).count(),
+            2,
+            "one {session} line a side: {names:?}"
+        );
+    }
+    assert_eq!(names.iter().filter(|n| n.starts_with("Fall of ")).count(), 4, "{names:?}");
+    let batsmen = names.iter().filter(|n| n.ends_with(" runs") && !n.contains(" over runs"));
+    assert_eq!(batsmen.count(), 6, "three batsmen a side: {names:?}");
+    let odd_even: Vec<&Value> =
+        opening.iter().filter(|m| name_of(m).ends_with(" odd/even")).collect();
+    assert_eq!(odd_even.len(), 2, "{names:?}");
+    for market in &odd_even {
+        assert_eq!(market["type"], "bookmaker");
+        let runners: Vec<&str> = market["runners"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap_or_default())
+            .collect();
+        assert_eq!(runners, ["Odd", "Even"], "{market}");
+    }
+    // Bookmaker rates: lay one to three points above back.
+    for market in opening.iter().filter(|m| m["type"] == "bookmaker") {
+        for runner in market["runners"].as_array().unwrap() {
+            let (back, lay) =
+                (runner["back"][0]["price"].as_f64(), runner["lay"][0]["price"].as_f64());
+            let spread = lay.zip(back).map(|(lay, back)| lay - back);
+            assert!(spread.is_some_and(|s| (1.0..=3.0).contains(&s)), "{market}");
+        }
+    }
     let (_, opening) = markets(&app, &demo, match_id).await;
     let line_of = |market: &Value| (market["line_no"].clone(), market["line_yes"].clone());
     let opening_lines: HashMap<i64, (Value, Value)> = opening
@@ -56,11 +109,10 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
         .filter(|m| m["type"] == "fancy")
         .map(|m| (m["market_id"].as_i64().unwrap(), line_of(m)))
         .collect();
-    assert_eq!(opening_lines.len(), 2, "two fancies: {opening:?}");
     let rates_of = |markets: &[Value]| -> Vec<Value> {
         markets
             .iter()
-            .filter(|m| m["type"] == "bookmaker")
+            .filter(|m| m["type"] == "bookmaker" && m["name"] == "Bookmaker")
             .flat_map(|m| m["runners"].as_array().unwrap().clone())
             .map(|r| r["back"].clone())
             .collect()

@@ -692,7 +692,11 @@ async fn the_demo_has_markets_with_the_market_makers_liquidity(app: TestApp) {
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
     }
     let types: Vec<&str> = markets.iter().map(|m| m["type"].as_str().unwrap()).collect();
-    assert_eq!(types, ["match_odds", "bookmaker", "fancy", "fancy"]);
+    // Match odds, the bookmaker, then the house lines: eighteen fancies and two odd/even
+    // markets (bookmaker-style, runners Odd and Even).
+    assert_eq!(types[..3], ["match_odds", "bookmaker", "fancy"]);
+    assert_eq!(types.iter().filter(|t| **t == "fancy").count(), 18, "{types:?}");
+    assert_eq!(types.iter().filter(|t| **t == "bookmaker").count(), 3, "{types:?}");
     let match_odds = &markets[0];
     assert_eq!(match_odds["status"], "open");
     assert_eq!(match_odds["in_play"], true);
