@@ -119,6 +119,67 @@ enum AdminCommand {
     /// The secret key that seals TOTP and providers' secrets in the database (docs/operating.md).
     #[command(subcommand)]
     SecretKey(SecretKeyCommand),
+    /// The casino's categories (casino/getCasinoSport).
+    #[command(subcommand)]
+    Casino(CasinoCommand),
+    /// Logos and favicons served at /upload/image/<name>.
+    #[command(subcommand)]
+    Image(ImageCommand),
+}
+
+#[derive(Subcommand)]
+enum CasinoCommand {
+    /// The casino's categories, in the order the site shows them.
+    #[command(subcommand)]
+    Category(CategoryCommand),
+}
+
+#[derive(Subcommand)]
+enum CategoryCommand {
+    /// List the categories in display order.
+    List,
+    /// Add a category, e.g. `add --id crash --name "Crash Games" --order 5`.
+    Add {
+        /// Lower-case letters, digits, '-' or '_' (the web's address: #/casino/list/<id>).
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        name: String,
+        #[arg(long, default_value_t = 100)]
+        order: i64,
+    },
+    /// Give a category a new name.
+    Rename {
+        id: String,
+        #[arg(long)]
+        name: String,
+    },
+    /// Move a category: lower orders are shown first.
+    Order {
+        id: String,
+        #[arg(long, allow_negative_numbers = true)]
+        order: i64,
+    },
+    /// Remove a category no game belongs to.
+    Remove { id: String },
+}
+
+#[derive(Subcommand)]
+enum ImageCommand {
+    /// Store a PNG, JPEG, GIF, WebP or ICO file (at most 512 KiB) for /upload/image/<name>;
+    /// then point a setting at it, e.g. `set-setting logo <name>`.
+    Upload {
+        /// The file to read.
+        file: std::path::PathBuf,
+        /// The name to serve it under (made safe; the extension follows the file's type).
+        /// Default: the file's own name.
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// List the uploaded images.
+    List,
+    /// Remove an uploaded image.
+    Remove { name: String },
 }
 
 #[derive(Subcommand)]
@@ -342,9 +403,91 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
         AdminCommand::SecretKey(command) => {
             secret_key_command(&store, &source, database_url, command).await?
         }
+        AdminCommand::Casino(CasinoCommand::Category(command)) => {
+            category_command(&ctx, command).await.map_err(fail)?
+        }
+        AdminCommand::Image(command) => image_command(&ctx, command).await?,
         AdminCommand::Market(_) => unreachable!("handled above"),
     }
     store.close().await;
+    Ok(())
+}
+
+async fn category_command(
+    ctx: &OperatorContext<'_>,
+    command: CategoryCommand,
+) -> Result<(), backlay_server::error::AppError> {
+    match command {
+        CategoryCommand::List => {
+            println!("{:>6}  {:<20} {:<28} active", "order", "id", "name");
+            for category in ctx.store.casino_sports().await? {
+                println!(
+                    "{:>6}  {:<20} {:<28} {}",
+                    category.display_order,
+                    category.sport_id,
+                    category.name,
+                    if category.is_active { "yes" } else { "no" }
+                );
+            }
+        }
+        CategoryCommand::Add { id, name, order } => {
+            let category = operator::add_casino_category(ctx, &id, &name, order).await?;
+            println!("added casino category {} {}", category.sport_id, category.name);
+        }
+        CategoryCommand::Rename { id, name } => {
+            operator::rename_casino_category(ctx, &id, &name).await?;
+            println!("casino category {id} is now {name}");
+        }
+        CategoryCommand::Order { id, order } => {
+            operator::order_casino_category(ctx, &id, order).await?;
+            println!("casino category {id} has order {order}");
+        }
+        CategoryCommand::Remove { id } => {
+            operator::remove_casino_category(ctx, &id).await?;
+            println!("removed casino category {id}");
+        }
+    }
+    Ok(())
+}
+
+async fn image_command(ctx: &OperatorContext<'_>, command: ImageCommand) -> anyhow::Result<()> {
+    let fail = |e: backlay_server::error::AppError| anyhow::anyhow!("{}", describe(e));
+    match command {
+        ImageCommand::Upload { file, name } => {
+            let size = std::fs::metadata(&file)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?
+                .len();
+            // Checked before reading, so a huge file is not read to be refused.
+            let limit = backlay_server::uploads::MAX_IMAGE_BYTES as u64;
+            if size > limit {
+                anyhow::bail!(
+                    "{} is {} KiB; an image may be at most {} KiB",
+                    file.display(),
+                    size.div_ceil(1024),
+                    limit / 1024
+                );
+            }
+            let bytes = std::fs::read(&file)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+            let given = name.unwrap_or_else(|| file.to_string_lossy().into_owned());
+            let stored =
+                backlay_server::uploads::upload_image(ctx, &given, &bytes).await.map_err(fail)?;
+            println!("stored as {stored}: served at /upload/image/{stored}");
+            println!("use it: backlay admin set-setting logo {stored} (or favicon)");
+        }
+        ImageCommand::List => {
+            for image in ctx.store.uploaded_images().await? {
+                println!(
+                    "{:<64} {:<12} {:>8} bytes",
+                    image.name, image.content_type, image.size_bytes
+                );
+            }
+        }
+        ImageCommand::Remove { name } => {
+            backlay_server::uploads::remove_image(ctx, &name).await.map_err(fail)?;
+            println!("removed {name}");
+        }
+    }
     Ok(())
 }
 

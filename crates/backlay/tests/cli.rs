@@ -625,3 +625,93 @@ fn help_never_prints_a_password_found_in_the_environment() {
         assert!(!text.contains("s3cret"), "{args:?} printed a password:\n{text}");
     }
 }
+
+#[test]
+fn an_operator_edits_casino_categories_and_uploads_a_logo_from_the_console() {
+    let console = Console::new();
+    console.ok(&["migrate"]);
+    // The spec's categories come with the database, World Casino once.
+    let list = console.ok(&["admin", "casino", "category", "list"]);
+    for id in ["teenpatti", "livecasino", "worldcasino", "matka"] {
+        assert!(list.contains(id), "{list}");
+    }
+    assert_eq!(list.matches("World Casino").count(), 1, "{list}");
+
+    console.ok(&[
+        "admin",
+        "casino",
+        "category",
+        "add",
+        "--id",
+        "crash",
+        "--name",
+        "Crash Games",
+        "--order",
+        "0",
+    ]);
+    console.ok(&["admin", "casino", "category", "rename", "matka", "--name", "Worli Matka"]);
+    console.ok(&["admin", "casino", "category", "order", "livecasino", "--order", "-1"]);
+    let list = console.ok(&["admin", "casino", "category", "list"]);
+    let ids: Vec<&str> =
+        list.lines().skip(1).filter_map(|line| line.split_whitespace().nth(1)).collect();
+    assert_eq!(ids, vec!["livecasino", "crash", "teenpatti", "worldcasino", "matka"], "{list}");
+    assert!(list.contains("Worli Matka"));
+    console.ok(&["admin", "casino", "category", "remove", "crash"]);
+    assert!(!console.ok(&["admin", "casino", "category", "list"]).contains("crash"));
+
+    let refused = console.refused(&[
+        "admin",
+        "casino",
+        "category",
+        "add",
+        "--id",
+        "Live Casino",
+        "--name",
+        "x",
+    ]);
+    assert!(refused.contains("lower-case letters"), "{refused}");
+    let refused = console
+        .refused(&["admin", "casino", "category", "add", "--id", "matka", "--name", "Matka"]);
+    assert!(refused.contains("already exists"), "{refused}");
+    let refused =
+        console.refused(&["admin", "casino", "category", "rename", "nope", "--name", "x"]);
+    assert!(refused.contains("no casino category nope"), "{refused}");
+    let refused =
+        console.refused(&["admin", "casino", "category", "rename", "matka", "--name", " "]);
+    assert!(refused.contains("required"), "{refused}");
+
+    // A logo: stored under a safe name, listed, and refused when it is not an image.
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("Site Logo.PNG");
+    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    bytes.extend_from_slice(&[0u8; 64]);
+    std::fs::write(&png, &bytes).unwrap();
+    let stored = console.ok(&["admin", "image", "upload", png.to_str().unwrap()]);
+    assert!(stored.contains("stored as site-logo.png"), "{stored}");
+    let named = console.ok(&["admin", "image", "upload", png.to_str().unwrap(), "--name", "fav"]);
+    assert!(named.contains("stored as fav.png"), "{named}");
+    let list = console.ok(&["admin", "image", "list"]);
+    assert!(
+        list.contains("site-logo.png") && list.contains("image/png") && list.contains("72 bytes"),
+        "{list}"
+    );
+
+    let svg = dir.path().join("logo.svg");
+    std::fs::write(
+        &svg,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>",
+    )
+    .unwrap();
+    let refused = console.refused(&["admin", "image", "upload", svg.to_str().unwrap()]);
+    assert!(refused.contains("PNG, JPEG, GIF, WebP or ICO"), "{refused}");
+    let big = dir.path().join("big.png");
+    let mut huge = b"\x89PNG\r\n\x1a\n".to_vec();
+    huge.resize(600 * 1024, 0);
+    std::fs::write(&big, &huge).unwrap();
+    let refused = console.refused(&["admin", "image", "upload", big.to_str().unwrap()]);
+    assert!(refused.contains("at most 512 KiB"), "{refused}");
+
+    console.ok(&["admin", "image", "remove", "fav.png"]);
+    let refused = console.refused(&["admin", "image", "remove", "fav.png"]);
+    assert!(refused.contains("no uploaded image fav.png"), "{refused}");
+}

@@ -24,6 +24,7 @@ pub mod session;
 pub mod settings;
 pub mod throttle;
 pub mod totp;
+pub mod uploads;
 pub mod wallet;
 mod web;
 
@@ -100,11 +101,16 @@ impl AppState {
     }
 }
 
-/// The whole app: API, OpenAPI document, the built-in casino provider (`/provider/…`) and
-/// web client, each request with its id and log span ([`request_log`]).
+/// The whole app: API, OpenAPI document, the built-in casino provider (`/provider/…`), the
+/// operator's uploaded images (`/upload/image/…`) and web client, each request with its id and log span ([`request_log`]).
 pub fn app(state: AppState) -> Router {
     let web = web::router(&state);
-    request_log::layer(api::router(state.clone()).merge(provider::routes(state)).merge(web))
+    request_log::layer(
+        api::router(state.clone())
+            .merge(provider::routes(state.clone()))
+            .merge(uploads::routes(state))
+            .merge(web),
+    )
 }
 
 /// What the binary adds to a server as it starts (the demo, `backlay_demo`): [`Server::build_with`]

@@ -12,6 +12,7 @@
 //! [`mint`] (admin only), which debits the `issuance` account.
 
 mod accounts;
+mod casino_categories;
 mod catalogue;
 mod match_state;
 mod payments;
@@ -21,6 +22,9 @@ mod settings;
 pub use accounts::{
     create_user, mint, set_exposure_limit, set_locked, transfer, transfer_in, CreateUser,
     TransferDirection, TransferOutcome,
+};
+pub use casino_categories::{
+    add_casino_category, order_casino_category, remove_casino_category, rename_casino_category,
 };
 pub use catalogue::{
     create_market, create_match, create_series, create_sport, set_match_in_play, CreateMarket,
@@ -72,7 +76,7 @@ impl OperatorContext<'_> {
         }
     }
 
-    fn require_admin(&self, what: &str) -> Result<(), AppError> {
+    pub(crate) fn require_admin(&self, what: &str) -> Result<(), AppError> {
         if self.is_admin() {
             Ok(())
         } else {
@@ -93,7 +97,7 @@ impl OperatorContext<'_> {
         }
     }
 
-    async fn audit(
+    pub(crate) async fn audit(
         &self,
         writer: &mut Writer,
         action: &str,

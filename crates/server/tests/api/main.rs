@@ -20,5 +20,6 @@ mod security;
 mod serving;
 mod straddle;
 mod stream;
+mod uploads;
 mod user;
 mod wallet;

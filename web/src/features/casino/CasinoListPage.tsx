@@ -4,7 +4,15 @@ import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { getCasinoList, getCasinoSports } from './api';
 
-/** /casino/list and /casino/list/:seriesId: the casino categories and their games. */
+/** The world-casino category is the providers' catalogue page; the others list in-house games. */
+function categoryPath(sportId: string): string {
+  return sportId === WORLD_CASINO ? '/world-casino' : `/casino/list/${encodeURIComponent(sportId)}`;
+}
+
+/** The category id (casino_sports) whose tab opens the world casino. */
+const WORLD_CASINO = 'worldcasino';
+
+/** /casino/list and /casino/list/:seriesId: the casino categories (the server's, in its order) and their games. */
 export function CasinoListPage() {
   const seriesId = useParams().seriesId;
   const sports = useQuery({ queryKey: ['casinoSports'], queryFn: getCasinoSports });
@@ -16,11 +24,10 @@ export function CasinoListPage() {
           All
         </NavLink>
         {(sports.data ?? []).map((s) => (
-          <NavLink key={s.sport_id} to={`/casino/list/${encodeURIComponent(s.sport_id)}`}>
+          <NavLink key={s.sport_id} to={categoryPath(s.sport_id)} data-testid="casino-category">
             {s.name}
           </NavLink>
         ))}
-        <NavLink to="/world-casino">World Casino</NavLink>
         <NavLink to="/casino/mac88">Mac88</NavLink>
       </nav>
       <QueryState isPending={games.isPending} error={games.error} isEmpty={(games.data ?? []).length === 0} empty="No games in this category yet.">

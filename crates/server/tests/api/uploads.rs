@@ -1,0 +1,93 @@
+//! The operator's images over HTTP: one uploaded (as the console does) is served at
+//! `/upload/image/<name>` with its recognised type, and the `logo` setting names it; the casino
+//! categories the operator edits are what `casino/getCasinoSport` answers.
+
+use crate::both_databases;
+use crate::common::TestApp;
+use backlay_server::operator::{self, Actor, OperatorContext};
+use backlay_server::uploads::upload_image;
+
+fn png() -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    bytes.extend((0..200u32).map(|i| (i % 251) as u8));
+    bytes
+}
+
+async fn an_uploaded_logo_is_served_at_upload_image(app: TestApp) {
+    let store = app.store().await;
+    let console = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
+    let name = upload_image(&console, "Brand Logo.png", &png()).await.expect("upload");
+    assert_eq!(name, "brand-logo.png");
+    let origin = app.base.trim_end_matches("/api");
+
+    let answer = app.client.get(format!("{origin}/upload/image/{name}")).send().await.unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["content-type"], "image/png");
+    assert_eq!(answer.headers()["x-content-type-options"], "nosniff");
+    assert_eq!(answer.bytes().await.unwrap().to_vec(), png());
+
+    // Uploading the name again replaces the image.
+    let mut gif = b"GIF89a".to_vec();
+    gif.extend_from_slice(&[1, 2, 3, 4]);
+    assert_eq!(upload_image(&console, "brand-logo", &gif).await.unwrap(), "brand-logo.gif");
+    let again =
+        app.client.get(format!("{origin}/upload/image/brand-logo.gif")).send().await.unwrap();
+    assert_eq!(again.headers()["content-type"], "image/gif");
+
+    for missing in ["nothing.png", "..%2Fsecret.key", "Brand-Logo.png", "brand-logo.svg"] {
+        let answer =
+            app.client.get(format!("{origin}/upload/image/{missing}")).send().await.unwrap();
+        assert_eq!(answer.status(), 404, "{missing}");
+    }
+
+    // The setting names the upload; the client serves it from /upload/image/<logo>.
+    operator::update_settings(&console, &[("logo".into(), name.clone())]).await.unwrap();
+    let setting = app.get("globalSetting/getGlobalSetting", None).await;
+    assert_eq!(setting.data()["logo"], "brand-logo.png");
+
+    // Only an admin uploads: an agent acting through the operator functions is refused.
+    let agent_id = app.user_id(&app.admin().await, "agent").await;
+    let agent = store.user_by_id(agent_id).await.unwrap();
+    let as_agent = OperatorContext { store: &store, actor: Actor::User(agent), client_ip: None };
+    let refused = upload_image(&as_agent, "x.png", &png()).await.unwrap_err();
+    assert!(refused.to_string().contains("Only an admin"), "{refused}");
+}
+both_databases!(an_uploaded_logo_is_served_at_upload_image);
+
+/// (id, name) of each casino category, in the order the site shows them.
+async fn categories(app: &TestApp, token: &str) -> Vec<(String, String)> {
+    let answer = app.get("casino/getCasinoSport", Some(token)).await;
+    answer.expect(200);
+    answer
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (c["sport_id"].as_str().unwrap().to_string(), c["name"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+async fn casino_categories_are_data_the_operator_edits(app: TestApp) {
+    let token = app.demo().await;
+    let seeded = categories(&app, &token).await;
+    let ids: Vec<&str> = seeded.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, vec!["teenpatti", "livecasino", "worldcasino", "matka"]);
+    assert_eq!(seeded.iter().filter(|(_, name)| name == "World Casino").count(), 1);
+
+    let store = app.store().await;
+    let console = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
+    operator::add_casino_category(&console, "virtual", "Virtual", 0).await.unwrap();
+    operator::rename_casino_category(&console, "matka", "Worli Matka").await.unwrap();
+    let edited = categories(&app, &token).await;
+    assert_eq!(edited[0], ("virtual".to_string(), "Virtual".to_string()));
+    assert!(edited.contains(&("matka".to_string(), "Worli Matka".to_string())));
+
+    // A category the in-house games belong to stays.
+    let refused = operator::remove_casino_category(&console, "teenpatti").await.unwrap_err();
+    assert!(refused.to_string().contains("belong to the category teenpatti"), "{refused}");
+    operator::remove_casino_category(&console, "virtual").await.unwrap();
+    assert_eq!(categories(&app, &token).await.len(), 4);
+}
+both_databases!(casino_categories_are_data_the_operator_edits);
