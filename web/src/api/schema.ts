@@ -1740,6 +1740,8 @@ export interface components {
         CurrentBetEntry: components["schemas"]["CurrentBetRow"] | components["schemas"]["CasinoBetItem"];
         CurrentBetRow: components["schemas"]["BetItem"] & {
             market_name: string;
+            /** @description How the price reads: odds on exchange markets, a rate on bookmaker and fancy ones. */
+            market_type: components["schemas"]["MarketType"];
             /** Format: int64 */
             match_id: number;
             match_name: string;

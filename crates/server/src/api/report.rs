@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use axum::extract::State;
+use backlay_core::exchange::MarketType;
 use backlay_core::money::Money;
 use backlay_core::named::one_of;
 use backlay_store::bets::CurrentBet;
@@ -175,6 +176,8 @@ pub struct CurrentBetRow {
     pub match_id: i64,
     pub match_name: String,
     pub market_name: String,
+    /// How the price reads: odds on exchange markets, a rate on bookmaker and fancy ones.
+    pub market_type: MarketType,
     #[schema(required = true)]
     pub selection_name: Option<String>,
 }
@@ -232,6 +235,7 @@ fn current_bet_row(current: CurrentBet, sums: &BTreeMap<i64, i128>) -> CurrentBe
         match_id: current.match_id,
         match_name: current.match_name,
         market_name: current.market_name,
+        market_type: current.market_type,
         selection_name: current.selection_name,
     }
 }

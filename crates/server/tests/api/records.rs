@@ -48,7 +48,10 @@ async fn every_list_shows_the_average_matched_price_beside_the_asked_one(app: Te
     current.expect(200);
     let row = by_id(&current.data()["rows"], &back["bet_id"]);
     assert_eq!((&row["price"], &row["avg_price_matched"]), (&json!(3.75), &json!(3.9)));
-    assert_eq!(row["selection_name"], "Home");
+    assert_eq!(
+        (&row["selection_name"], &row["market_type"]),
+        (&json!("Home"), &json!("match_odds"))
+    );
 
     // The layer's 3.80 is half matched: its average is its own price, and its unmatched part
     // lists the same average; a bet with nothing matched has none.
