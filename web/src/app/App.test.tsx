@@ -117,8 +117,8 @@ describe('log-in, welcome popup and log-out', () => {
     await user.type(screen.getByTestId('login-password'), 'Demo@1234');
     await user.click(screen.getByTestId('login-submit'));
 
-    await waitFor(() => expect(screen.getByTestId('balance')).toHaveTextContent('1500.00'));
-    expect(screen.getByTestId('exposure')).toHaveTextContent('20.50');
+    await waitFor(() => expect(screen.getByTestId('balance')).toHaveTextContent('₹1,500.00'));
+    expect(screen.getByTestId('exposure')).toHaveTextContent('₹20.50');
     expect(localStorage.getItem('usertoken')).toBe('tok-demo');
     expect(localStorage.getItem('logedIn')).toBe('true');
     expect(localStorage.getItem('userId')).toBe('7');

@@ -157,7 +157,7 @@ describe('reports', () => {
     expect(await screen.findByText('Row of page 1')).toBeInTheDocument();
     const table = screen.getByTestId('report-table');
     expect(within(table).getByText('22/11/2026 19:30:00')).toBeInTheDocument();
-    expect(within(table).getByText('100.00')).toBeInTheDocument();
+    expect(within(table).getByText('₹100.00')).toBeInTheDocument();
     const first = calls.find((c) => c.path === '/api/report/accountStatement')!.body as Record<string, unknown>;
     expect(first).toMatchObject({ type: 'all', page: 1, limit: 20 });
     expect(first.from_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);

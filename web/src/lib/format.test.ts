@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIstDateTime, formatMoney, istDateKey, shiftDateKey } from './format';
+import { formatIstDateTime, formatMinorMoney, formatMoney, istDateKey, shiftDateKey } from './format';
 
 describe('dates at UTC+5:30 as dd/MM/yyyy HH:mm:ss', () => {
   it('adds 5 h 30 min to UTC', () => {
@@ -22,9 +22,29 @@ describe('dates at UTC+5:30 as dd/MM/yyyy HH:mm:ss', () => {
 });
 
 describe('money', () => {
-  it('shows 2 decimals', () => {
-    expect(formatMoney(1500)).toBe('1500.00');
-    expect(formatMoney(-20.5)).toBe('-20.50');
-    expect(formatMoney(undefined)).toBe('0.00');
+  it('groups rupees the Indian way with the rupee sign and 2 decimals', () => {
+    expect(formatMoney(100000)).toBe('₹1,00,000.00');
+    expect(formatMoney(1500)).toBe('₹1,500.00');
+    expect(formatMoney(12345678.9)).toBe('₹1,23,45,678.90');
+    expect(formatMoney(999)).toBe('₹999.00');
+    expect(formatMoney(0.05)).toBe('₹0.05');
+  });
+
+  it("puts a loss's minus before the sign", () => {
+    expect(formatMoney(-20.5)).toBe('-₹20.50');
+    expect(formatMinorMoney(-1_250_50)).toBe('-₹1,250.50');
+  });
+
+  it('reads minor units without floating point', () => {
+    expect(formatMinorMoney(10_000_000_00)).toBe('₹1,00,00,000.00');
+    expect(formatMinorMoney(1)).toBe('₹0.01');
+    // 0.1 + 0.2 as a server figure still shows 0.30.
+    expect(formatMoney(0.1 + 0.2)).toBe('₹0.30');
+  });
+
+  it('shows nothing owed for a missing figure', () => {
+    expect(formatMoney(undefined)).toBe('₹0.00');
+    expect(formatMoney(null)).toBe('₹0.00');
+    expect(formatMoney('not money')).toBe('₹0.00');
   });
 });

@@ -1,4 +1,5 @@
-// Dates and money as the product shows them (spec §9).
+// Dates and money as the product shows them (spec §9): every figure of money on every page goes
+// through formatMoney or formatMinorMoney here.
 
 /** Asia/Kolkata is UTC+5:30 all year (no daylight saving since 1945), so a fixed offset is exact. */
 const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
@@ -33,8 +34,26 @@ export function shiftDateKey(dateKey: string, days: number): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
 
-/** Money as the server sends it (a JSON number with 2 decimals), shown with exactly 2 decimals. */
+/**
+ * Minor units (1/100 of a rupee) as the product shows money everywhere: the rupee sign, Indian
+ * digit grouping (the last three digits, then pairs: ₹1,00,000.00), exactly 2 decimals, and a
+ * minus before the sign for a loss (-₹1,250.50). Integer arithmetic only, so nothing rounds.
+ */
+export function formatMinorMoney(minor: number): string {
+  if (!Number.isFinite(minor)) return '₹0.00';
+  const whole = Math.round(minor);
+  const sign = whole < 0 ? '-' : '';
+  const abs = Math.abs(whole);
+  const rupees = String(Math.floor(abs / 100));
+  const paise = String(abs % 100).padStart(2, '0');
+  const last3 = rupees.slice(-3);
+  const rest = rupees.slice(0, -3);
+  const grouped = rest ? `${rest.replace(/\B(?=(\d{2})+$)/g, ',')},${last3}` : last3;
+  return `${sign}₹${grouped}.${paise}`;
+}
+
+/** Money as the server sends it (a JSON number with 2 decimals), shown as {@link formatMinorMoney} does. */
 export function formatMoney(amount: number | string | null | undefined): string {
   const n = Number(amount);
-  return Number.isFinite(n) ? n.toFixed(2) : '0.00';
+  return formatMinorMoney(Number.isFinite(n) && amount !== null && amount !== '' ? Math.round(n * 100) : 0);
 }

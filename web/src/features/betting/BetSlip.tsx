@@ -8,8 +8,9 @@ import { toastError, toastInfo, toastSuccess } from '../../lib/toast';
 import { matchDetailKey, openBetsKey, placeBet, type MarketBook, type PlaceBetResult } from './api';
 import { formatOdds, parseOddsText, tickDown, tickUp } from './ladder';
 import { useFlash } from '../../hooks/useFlash';
-import { housePrice, newClientRef, placeBody, sideLabel, slipBet, slipProblems, type SlipState } from './selection';
-import { formatMinor, preview } from './slip-math';
+import { acceptRate, housePrice, newClientRef, placeBody, sideLabel, slipBet, slipProblems, type SlipState } from './selection';
+import { formatMinorMoney } from '../../lib/format';
+import { preview } from './slip-math';
 
 /** A submission that failed to reach the server: a retry of the same bet reuses its client_ref. */
 interface Unsure {
@@ -51,9 +52,13 @@ export function BetSlip({
   const house = exchange ? null : housePrice(market, slip.pick);
   const houseFlash = useFlash(house ? `${house.line ?? ''}/${house.rate}` : '');
   const problems = slipProblems(market, slip);
+  // A moved rate is a question with its own Accept button, asked at once.
+  const rateQuestion = problems.find((p) => p.field === 'rate')?.message ?? null;
   // Letters or a bad price show at once; "enter a stake/odds" only after a try.
   const shown = problems.filter(
-    (p) => attempted || p.field === 'market' || (p.field === 'stake' && slip.stakeText !== '') || (p.field === 'odds' && slip.oddsText !== ''),
+    (p) =>
+      p.field !== 'rate' &&
+      (attempted || p.field === 'market' || (p.field === 'stake' && slip.stakeText !== '') || (p.field === 'odds' && slip.oddsText !== '')),
   );
   const bet = slipBet(market, slip);
   const figures = bet ? preview(bet.pricing, bet.side, bet.price, bet.stake) : null;
@@ -140,7 +145,7 @@ export function BetSlip({
             </span>
           ) : (
             <output className={`house-price${houseFlash ? ' flash' : ''}`} data-testid="slip-rate">
-              {house ? (house.line !== undefined ? `${house.line} / ${house.rate}` : house.rate) : '-'}
+              {slip.taken ? (slip.taken.line !== undefined ? `${slip.taken.line} / ${slip.taken.rate}` : slip.taken.rate) : '-'}
             </output>
           )}
         </label>
@@ -167,13 +172,29 @@ export function BetSlip({
       <dl className="slip-preview" data-testid="slip-preview">
         <div>
           <dt>Profit</dt>
-          <dd data-testid="slip-profit">{figures ? formatMinor(figures.profit) : '0.00'}</dd>
+          <dd data-testid="slip-profit">{formatMinorMoney(figures ? figures.profit : 0)}</dd>
         </div>
         <div>
           <dt>Liability</dt>
-          <dd data-testid="slip-liability">{figures ? formatMinor(figures.liability) : '0.00'}</dd>
+          <dd data-testid="slip-liability">{formatMinorMoney(figures ? figures.liability : 0)}</dd>
         </div>
       </dl>
+      {rateQuestion && (
+        <div className="notice slip-rate-change" role="alert" data-testid="rate-changed">
+          <p data-testid="rate-changed-text">{rateQuestion}</p>
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            onClick={() => {
+              setServerError(null);
+              onChange(acceptRate(market, slip));
+            }}
+            data-testid="accept-rate"
+          >
+            Accept
+          </button>
+        </div>
+      )}
       {(shown.length > 0 || serverError) && (
         <div className="slip-errors" role="alert" data-testid="slip-error">
           {serverError ? <p>{serverError}</p> : shown.map((p) => <p key={p.field}>{p.message}</p>)}
@@ -188,7 +209,7 @@ export function BetSlip({
         <button type="button" className="btn" onClick={onClose}>
           Cancel
         </button>
-        <button type="button" className="btn btn-primary" onClick={() => void submit()} disabled={Boolean(placing)} data-testid="place-bet">
+        <button type="button" className="btn btn-primary" onClick={() => void submit()} disabled={Boolean(placing) || Boolean(rateQuestion)} data-testid="place-bet">
           {placing ? (placing.delayS > 0 ? `Placing… ${countdown}` : 'Placing…') : 'Place Bet'}
         </button>
       </div>

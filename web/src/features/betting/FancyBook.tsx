@@ -1,4 +1,5 @@
 import { Modal } from '../../components/Modal';
+import { formatMinorMoney } from '../../lib/format';
 import type { FancyRange } from './api';
 
 /** "0–47", "48", "48 and above": a run range as a bettor reads it. */
@@ -25,7 +26,7 @@ export function FancyBook({ book }: { book: FancyRange[] }) {
           return (
             <tr key={range.from} data-testid="fancy-book-row">
               <td>{rangeLabel(range)}</td>
-              <td className={`num ${minor > 0 ? 'pnl win' : minor < 0 ? 'pnl lose' : ''}`}>{(minor / 100).toFixed(2)}</td>
+              <td className={`num ${minor > 0 ? 'pnl win' : minor < 0 ? 'pnl lose' : ''}`}>{formatMinorMoney(minor)}</td>
             </tr>
           );
         })}

@@ -26,7 +26,10 @@ export function MatchBoard({
   initialPick?: Pick;
   empty?: ReactNode;
 }) {
-  const [slip, setSlip] = useState<SlipState | null>(() => (initialPick && markets.some((m) => m.market_id === initialPick.marketId) ? slipFor(initialPick) : null));
+  const [slip, setSlip] = useState<SlipState | null>(() => {
+    const market = initialPick && markets.find((m) => m.market_id === initialPick.marketId);
+    return initialPick && market ? slipFor(initialPick, market) : null;
+  });
   const [outcome, setOutcome] = useState<PlaceBetResult | null>(null);
 
   const slipMarket = slip ? markets.find((m) => m.market_id === slip.pick.marketId) : undefined;
@@ -37,7 +40,8 @@ export function MatchBoard({
   const pick = (next: Pick) => {
     setOutcome(null);
     // A stake already typed carries over to the new pick.
-    setSlip((current) => ({ ...slipFor(next), stakeText: current?.stakeText ?? '' }));
+    // A house market's rate is taken as posted at this click.
+    setSlip((current) => ({ ...slipFor(next, markets.find((m) => m.market_id === next.marketId)), stakeText: current?.stakeText ?? '' }));
   };
 
   const exchange = markets

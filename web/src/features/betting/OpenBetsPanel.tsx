@@ -5,7 +5,7 @@ import { refreshBalanceNow } from '../../hooks/useBalance';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { cancelBet, getOpenBets, matchDetailKey, openBetsKey, type BetItem, type MarketBook } from './api';
-import { sideLabel } from './selection';
+import { betPrices, sideLabel } from '../../lib/bet-record';
 
 /** While the caller has unmatched bets, they may be matched at any moment: look again this often. */
 const UNMATCHED_REFRESH_MS = 5_000;
@@ -68,9 +68,7 @@ export function OpenBetsPanel({ matchId, markets }: { matchId: number; markets: 
             <li key={`${tab}-${bet.bet_id}`} className={`bet-item ${bet.side === 'back' || bet.side === 'yes' ? 'back' : 'lay'}`} data-testid={`open-bet-${tab}`} data-bet-id={bet.bet_id}>
               <div className="bet-line">
                 <b>{describe(bet, markets)}</b>
-                <span>
-                  {sideLabel(bet.side)} {bet.line !== null ? `${bet.line} @ ${bet.price}` : `@ ${bet.price}`}
-                </span>
+                <BetPrice bet={bet} type={marketType(bet, markets)} matchedTab={tab === 'matched'} />
               </div>
               <div className="bet-line small muted">
                 <span>
@@ -89,6 +87,30 @@ export function OpenBetsPanel({ matchId, markets }: { matchId: number; markets: 
       )}
     </section>
   );
+}
+
+/**
+ * The side and price: on the matched tab the average matched price with the one asked beside
+ * it when they differ ("Back 3.80 · asked 3.75"); on the unmatched tab the price asked.
+ */
+function BetPrice({ bet, type, matchedTab }: { bet: BetItem; type: MarketBook['type'] | undefined; matchedTab: boolean }) {
+  const { asked, matched } = betPrices(bet, type);
+  const shown = matchedTab && matched !== null ? matched : asked;
+  return (
+    <span className="bet-price">
+      {sideLabel(bet.side)} <b data-testid="open-bet-price">{shown}</b>
+      {shown !== asked && (
+        <span className="muted small" data-testid="open-bet-asked">
+          {' '}
+          · asked {asked}
+        </span>
+      )}
+    </span>
+  );
+}
+
+function marketType(bet: BetItem, markets: MarketBook[]): MarketBook['type'] | undefined {
+  return markets.find((m) => m.market_id === bet.market_id)?.type;
 }
 
 /** "India · Match Odds", or a fancy's own name. */

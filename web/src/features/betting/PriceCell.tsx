@@ -1,4 +1,5 @@
 import { useFlash } from '../../hooks/useFlash';
+import { formatMinorMoney } from '../../lib/format';
 
 /**
  * One price box: blue for backing (and fancy Yes), pink for laying (and No). Empty boxes of
@@ -68,10 +69,10 @@ export function RunnerPnl({ position, projected }: { position: number; projected
   const tone = (minor: number) => (minor > 0 ? 'pnl win' : minor < 0 ? 'pnl lose' : 'pnl');
   return (
     <span className="runner-pnl" data-testid="runner-pnl">
-      {positionMinor !== 0 && <span className={tone(positionMinor)} data-testid="runner-position">{(positionMinor / 100).toFixed(2)}</span>}
+      {positionMinor !== 0 && <span className={tone(positionMinor)} data-testid="runner-position">{formatMinorMoney(positionMinor)}</span>}
       {projected !== undefined && (
         <span className={tone(projected)} data-testid="runner-projection">
-          » {(projected / 100).toFixed(2)}
+          » {formatMinorMoney(projected)}
         </span>
       )}
     </span>

@@ -112,7 +112,7 @@ describe('the match page', () => {
     expect(within(india).getAllByRole('button').map((b) => b.textContent)).toEqual([
       '2.464000', '2.482500', '2.51000', '2.52900', '2.542000', '2.563000',
     ]);
-    expect(within(india).getByTestId('runner-position')).toHaveTextContent('20.00');
+    expect(within(india).getByTestId('runner-position')).toHaveTextContent('₹20.00');
     const bm = screen.getByText('Bookmaker').closest('section')!;
     // One band across each runner's prices.
     const bands = within(bm).getAllByTestId('status-overlay');
@@ -125,7 +125,7 @@ describe('the match page', () => {
     const row = screen.getByTestId('fancy-row');
     expect(within(row).getByTestId('fancy-no')).toHaveTextContent('48100');
     expect(within(row).getByTestId('fancy-yes')).toHaveTextContent('4990');
-    expect(within(row).getByText(/Min 100.00/)).toBeInTheDocument();
+    expect(within(row).getByText(/Min ₹100.00/)).toBeInTheDocument();
   });
 
   it('opens the slip from a list price, previews, projects each runner and steps the odds by ladder tick', async () => {
@@ -138,11 +138,11 @@ describe('the match page', () => {
     expect(within(slip).getByTestId('slip-odds')).toHaveValue('2.50');
 
     await user.type(within(slip).getByTestId('slip-stake'), '100');
-    expect(within(slip).getByTestId('slip-profit')).toHaveTextContent('150.00');
-    expect(within(slip).getByTestId('slip-liability')).toHaveTextContent('100.00');
+    expect(within(slip).getByTestId('slip-profit')).toHaveTextContent('₹150.00');
+    expect(within(slip).getByTestId('slip-liability')).toHaveTextContent('₹100.00');
     // India 20 + 150; Australia −10.50 − 100.
     const projections = screen.getAllByTestId('runner-projection').map((p) => p.textContent);
-    expect(projections).toEqual(['» 170.00', '» -110.50']);
+    expect(projections).toEqual(['» ₹170.00', '» -₹110.50']);
 
     await user.click(within(slip).getByTestId('odds-up'));
     expect(within(slip).getByTestId('slip-odds')).toHaveValue('2.52');
@@ -158,7 +158,7 @@ describe('the match page', () => {
     expect(buttons).toEqual(['1k', '5k']);
     await user.click(within(slip).getByText('5k'));
     expect(within(slip).getByTestId('slip-stake')).toHaveValue('5000');
-    expect(within(slip).getByTestId('slip-profit')).toHaveTextContent('5100.00');
+    expect(within(slip).getByTestId('slip-profit')).toHaveTextContent('₹5,100.00');
 
     // Laying: the liability is stake × (odds − 1).
     await user.click(within(screen.getAllByTestId('runner')[1]).getByTestId('best-lay'));
@@ -166,7 +166,7 @@ describe('the match page', () => {
     expect(within(laySlip).getByTestId('slip-side')).toHaveTextContent('Lay');
     expect(within(laySlip).getByTestId('slip-odds')).toHaveValue('1.67');
     expect(within(laySlip).getByTestId('slip-stake')).toHaveValue('5000');
-    expect(within(laySlip).getByTestId('slip-liability')).toHaveTextContent('3350.00');
+    expect(within(laySlip).getByTestId('slip-liability')).toHaveTextContent('₹3,350.00');
   });
 
   it('says in words what is wrong: letters, limits, an off-ladder price, a market not open', async () => {
@@ -181,10 +181,10 @@ describe('the match page', () => {
     expect(within(slip).getByTestId('slip-error')).toHaveTextContent('The stake must be a number such as 100 or 250.50.');
     await user.clear(within(slip).getByTestId('slip-stake'));
     await user.type(within(slip).getByTestId('slip-stake'), '50');
-    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('The minimum stake here is 100.00.');
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('The minimum stake here is ₹100.00.');
     await user.clear(within(slip).getByTestId('slip-stake'));
     await user.type(within(slip).getByTestId('slip-stake'), '600000');
-    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('The maximum stake here is 500000.00.');
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('The maximum stake here is ₹5,00,000.00.');
     await user.clear(within(slip).getByTestId('slip-stake'));
     await user.type(within(slip).getByTestId('slip-stake'), '100');
     await user.clear(within(slip).getByTestId('slip-odds'));
@@ -275,8 +275,8 @@ describe('the match page', () => {
     let slip = screen.getByTestId('bet-slip');
     expect(within(slip).getByTestId('slip-rate')).toHaveTextContent('49 / 90');
     await user.type(within(slip).getByTestId('slip-stake'), '200');
-    expect(within(slip).getByTestId('slip-profit')).toHaveTextContent('180.00');
-    expect(within(slip).getByTestId('slip-liability')).toHaveTextContent('200.00');
+    expect(within(slip).getByTestId('slip-profit')).toHaveTextContent('₹180.00');
+    expect(within(slip).getByTestId('slip-liability')).toHaveTextContent('₹200.00');
     await user.click(within(slip).getByTestId('place-bet'));
     await screen.findByTestId('bet-outcome');
     expect(placed(calls)[0].body).toMatchObject({ market_id: 3, side: 'yes', price: '90', line: 49, stake: '200.00' });
@@ -286,10 +286,88 @@ describe('the match page', () => {
     slip = screen.getByTestId('bet-slip');
     expect(within(slip).getByTestId('slip-rate')).toHaveTextContent('47');
     await user.type(within(slip).getByTestId('slip-stake'), '200');
-    expect(within(slip).getByTestId('slip-liability')).toHaveTextContent('94.00');
+    expect(within(slip).getByTestId('slip-liability')).toHaveTextContent('₹94.00');
     await user.click(within(slip).getByTestId('place-bet'));
     await waitFor(() => expect(placed(calls)).toHaveLength(2));
     expect(placed(calls)[1].body).toMatchObject({ market_id: 2, selection_id: 21, side: 'lay', price: '47', stake: '200.00' });
+  });
+
+  it('never follows a moved bookmaker rate or fancy line: it asks, and places at the new one only once accepted', async () => {
+    let backRate = 45;
+    let lineYes = 49;
+    const calls = setUp({
+      'POST /api/match/matchDetail': () => ({
+        data: detail([
+          matchOdds(),
+          { ...bookmaker, status: 'open', runners: [{ ...bookmaker.runners[0], back: [{ price: backRate, size: 500000 }] }, bookmaker.runners[1]] },
+          { ...fancy, line_yes: lineYes },
+        ]),
+      }),
+      'POST /api/bet/placeBet': (call) => {
+        const body = call.body as { market_id: number; price: string; line?: number };
+        const stale = body.market_id === 2 ? Number(body.price) !== backRate : body.line !== lineYes;
+        if (stale) return { httpStatus: 409, message: 'Odds changed: the rate is now different. Check the new price.' };
+        return { data: { bet_id: 4, status: 'matched', size_matched: 200, avg_price_matched: Number(body.price), message: 'Bet matched.' } };
+      },
+    });
+    renderApp('/game-details/4/100');
+    const user = userEvent.setup();
+    await user.click((await screen.findAllByTestId('bm-back'))[0]);
+    let slip = screen.getByTestId('bet-slip');
+    expect(within(slip).getByTestId('slip-rate')).toHaveTextContent('45');
+    await user.type(within(slip).getByTestId('slip-stake'), '200');
+    // The rate moves between the click and the placement: the server refuses the stale one,
+    // the slip shows the new rate as a question and keeps the one taken.
+    backRate = 42;
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(await within(slip).findByTestId('rate-changed-text')).toHaveTextContent('Rate changed from 45 to 42 — accept?');
+    expect(within(slip).getByTestId('slip-rate')).toHaveTextContent('45');
+    expect(within(slip).getByTestId('place-bet')).toBeDisabled();
+    expect(placed(calls).map((c) => (c.body as { price: string }).price)).toEqual(['45']);
+    await user.click(within(slip).getByTestId('accept-rate'));
+    expect(within(slip).queryByTestId('rate-changed')).toBeNull();
+    expect(within(slip).getByTestId('slip-rate')).toHaveTextContent('42');
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(await screen.findByTestId('bet-outcome')).toHaveTextContent('Bet matched.');
+    expect(placed(calls)[1].body).toMatchObject({ market_id: 2, selection_id: 21, side: 'back', price: '42', stake: '200.00' });
+
+    // A fancy line that moved is asked about the same way.
+    await user.click(screen.getByTestId('fancy-yes'));
+    slip = screen.getByTestId('bet-slip');
+    await user.type(within(slip).getByTestId('slip-stake'), '200');
+    lineYes = 50;
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(await within(slip).findByTestId('rate-changed-text')).toHaveTextContent('Line changed from 49 @ 90 to 50 @ 90 — accept?');
+    await user.click(within(slip).getByTestId('accept-rate'));
+    await user.click(within(slip).getByTestId('place-bet'));
+    await waitFor(() => expect(placed(calls)).toHaveLength(4));
+    expect(placed(calls)[2].body).toMatchObject({ market_id: 3, side: 'yes', line: 49 });
+    expect(placed(calls)[3].body).toMatchObject({ market_id: 3, side: 'yes', price: '90', line: 50 });
+  });
+
+  it('shows the average matched price beside the asked one, a fancy bet as "Yes 49 @ 100" and a bookmaker bet at its rate', async () => {
+    const item = { stake: 100, matched: 100, remaining: 0, status: 'matched', persistence: 'lapse', date: '2026-11-22T10:00:00.000Z' };
+    setUp({
+      'POST /api/bet/openBets': {
+        data: {
+          matched: [
+            { ...item, bet_id: 1, market_id: 1, selection_id: 11, side: 'back', price: 3.75, avg_price_matched: 3.8, line: null },
+            { ...item, bet_id: 2, market_id: 3, selection_id: null, side: 'yes', price: 100, avg_price_matched: 100, line: 49 },
+            { ...item, bet_id: 3, market_id: 2, selection_id: 22, side: 'lay', price: 242, avg_price_matched: 242, line: null },
+          ],
+          unmatched: [],
+        },
+      },
+    });
+    renderApp('/game-details/4/100');
+    const [back, yes, lay] = await screen.findAllByTestId('open-bet-matched');
+    expect(within(back).getByTestId('open-bet-price')).toHaveTextContent('3.80');
+    expect(within(back).getByTestId('open-bet-asked')).toHaveTextContent('asked 3.75');
+    expect(back).toHaveTextContent('India · Match Odds');
+    expect(yes).toHaveTextContent('Yes 49 @ 100');
+    expect(within(yes).queryByTestId('open-bet-asked')).toBeNull();
+    expect(lay).toHaveTextContent('Lay 242');
+    expect(lay).toHaveTextContent('Matched ₹100.00 of ₹100.00');
   });
 
   it('counts down the in-play bet delay while the bet waits', async () => {
@@ -317,7 +395,7 @@ describe('the match page', () => {
 
   it('lists unmatched bets and cancels one', async () => {
     let cancelled = false;
-    const bet = { bet_id: 77, market_id: 1, selection_id: 12, side: 'lay', price: 1.9, line: null, stake: 300, matched: 0, remaining: 300, status: 'unmatched', persistence: 'lapse', date: '2026-11-22T10:00:00.000Z' };
+    const bet = { bet_id: 77, market_id: 1, selection_id: 12, side: 'lay', price: 1.9, avg_price_matched: null, line: null, stake: 300, matched: 0, remaining: 300, status: 'unmatched', persistence: 'lapse', date: '2026-11-22T10:00:00.000Z' };
     const calls = setUp({
       'POST /api/bet/openBets': () => ({ data: { matched: [], unmatched: cancelled ? [] : [bet] } }),
       'POST /api/bet/cancelBet': () => {
@@ -330,8 +408,8 @@ describe('the match page', () => {
     await user.click(await screen.findByTestId('open-bets-unmatched-tab'));
     const item = await screen.findByTestId('open-bet-unmatched');
     expect(item).toHaveTextContent('Australia · Match Odds');
-    expect(item).toHaveTextContent('Lay @ 1.9');
-    expect(item).toHaveTextContent('Unmatched 300.00 of 300.00');
+    expect(item).toHaveTextContent('Lay 1.90');
+    expect(item).toHaveTextContent('Unmatched ₹300.00 of ₹300.00');
     await user.click(within(item).getByTestId('cancel-bet'));
     await waitFor(() => expect(screen.queryByTestId('open-bet-unmatched')).toBeNull());
     expect(calls.find((c) => c.path === '/api/bet/cancelBet')?.body).toEqual({ bet_id: 77 });
@@ -353,10 +431,10 @@ describe('the fancy book', () => {
     );
     const rows = screen.getAllByTestId('fancy-book-row').map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
     expect(rows).toEqual([
-      ['0–47', '-300.00'],
-      ['48', '100.50'],
-      ['49–55', '0.00'],
-      ['56 and above', '250.00'],
+      ['0–47', '-₹300.00'],
+      ['48', '₹100.50'],
+      ['49–55', '₹0.00'],
+      ['56 and above', '₹250.00'],
     ]);
     expect(screen.getAllByTestId('fancy-book-row')[0].querySelector('td:last-child')).toHaveClass('lose');
     expect(screen.getAllByTestId('fancy-book-row')[3].querySelector('td:last-child')).toHaveClass('win');
@@ -370,7 +448,7 @@ describe('the fancy book', () => {
     await user.click(first);
     const modal = screen.getByTestId('fancy-book-modal');
     expect(modal).toHaveTextContent('Book: 6 over runs India');
-    expect(within(modal).getAllByTestId('fancy-book-row').map((r) => r.textContent)).toEqual(['0–48-100.00', '49 and above90.00']);
+    expect(within(modal).getAllByTestId('fancy-book-row').map((r) => r.textContent)).toEqual(['0–48-₹100.00', '49 and above₹90.00']);
     await user.click(within(modal).getByTestId('modal-close'));
     await user.click(second);
     expect(screen.getByTestId('fancy-book-empty')).toHaveTextContent('You have no bets on this fancy yet.');

@@ -2,7 +2,7 @@
 // and stake as typed, and why (in words) it cannot be placed yet.
 import type { BetSide, MarketBook, PlaceBetInput } from './api';
 import { formatOdds, oddsProblem, parseOddsText } from './ladder';
-import { formatMinor, parseStake, pricingOf, stakeProblem, type PricingKind, type SlipBet } from './slip-math';
+import { decimalText, parseStake, pricingOf, stakeProblem, type PricingKind, type SlipBet } from './slip-math';
 
 export interface Pick {
   marketId: number;
@@ -15,17 +15,53 @@ export interface Pick {
 
 export interface SlipState {
   pick: Pick;
-  /** Exchange odds as typed (house markets bet at the posted rate, which the slip follows live). */
+  /** Exchange odds as typed. */
   oddsText: string;
   stakeText: string;
+  /**
+   * House markets: the rate (and fancy line) the bettor clicked, which is what is sent. The slip
+   * never follows a posted rate that moves: it asks ({@link rateChange}) and takes the new one
+   * only when the bettor accepts. Null when nothing was posted at the click.
+   */
+  taken: HousePrice | null;
 }
 
-export function slipFor(pick: Pick): SlipState {
-  return { pick, oddsText: pick.price ? formatOdds(Math.round(pick.price * 100)) : '', stakeText: '' };
+export interface HousePrice {
+  rate: number;
+  line?: number;
+}
+
+/** The slip for a click; on a house market it takes the rate posted at that moment. */
+export function slipFor(pick: Pick, market?: MarketBook): SlipState {
+  const taken = market && pricingOf(market.type) !== 'exchange' ? housePrice(market, pick) : null;
+  return { pick, oddsText: pick.price ? formatOdds(Math.round(pick.price * 100)) : '', stakeText: '', taken };
+}
+
+function houseText(price: HousePrice): string {
+  return price.line !== undefined ? `${price.line} @ ${price.rate}` : String(price.rate);
+}
+
+/**
+ * A house market's posted rate (or fancy line) moved away from the one the slip took: what it
+ * was, what it is, and the question the slip asks ("Rate changed from 251 to 242 — accept?").
+ * Null on exchange markets, while the posted price is the one taken, and while none is posted.
+ */
+export function rateChange(market: MarketBook, slip: SlipState): { from: HousePrice; to: HousePrice; question: string } | null {
+  if (pricingOf(market.type) === 'exchange') return null;
+  const now = housePrice(market, slip.pick);
+  const taken = slip.taken;
+  if (!now || !taken || (now.rate === taken.rate && now.line === taken.line)) return null;
+  const what = taken.line !== undefined && now.line !== taken.line ? 'Line' : 'Rate';
+  return { from: taken, to: now, question: `${what} changed from ${houseText(taken)} to ${houseText(now)} — accept?` };
+}
+
+/** The slip with the posted rate (and line) accepted as the one to bet at. */
+export function acceptRate(market: MarketBook, slip: SlipState): SlipState {
+  return { ...slip, taken: housePrice(market, slip.pick) };
 }
 
 /** The posted rate (and line) a house-market bet is taken at, as the market shows it now. */
-export function housePrice(market: MarketBook, pick: Pick): { rate: number; line?: number } | null {
+export function housePrice(market: MarketBook, pick: Pick): HousePrice | null {
   if (market.type === 'fancy') {
     const line = pick.side === 'yes' ? market.line_yes : market.line_no;
     const rate = pick.side === 'yes' ? market.rate_yes : market.rate_no;
@@ -58,22 +94,27 @@ export function slipBet(market: MarketBook, slip: SlipState): SlipBet | null {
   if (pricing === 'exchange') {
     price = oddsProblem(slip.oddsText) === null ? parseOddsText(slip.oddsText) : null;
   } else {
-    price = housePrice(market, slip.pick)?.rate ?? null;
+    price = slip.taken?.rate ?? null;
   }
   if (price === null) return null;
   return { pricing, placeMarket: market.type === 'place', selectionId: slip.pick.selectionId, side: slip.pick.side, price, stake };
 }
 
 /** Every reason the slip cannot be sent, first the most important; empty when it can. */
-export function slipProblems(market: MarketBook, slip: SlipState): { field: 'market' | 'odds' | 'stake'; message: string }[] {
-  const problems: { field: 'market' | 'odds' | 'stake'; message: string }[] = [];
+export function slipProblems(market: MarketBook, slip: SlipState): { field: 'market' | 'odds' | 'rate' | 'stake'; message: string }[] {
+  const problems: { field: 'market' | 'odds' | 'rate' | 'stake'; message: string }[] = [];
   const status = statusProblem(market);
   if (status) problems.push({ field: 'market', message: status });
   if (pricingOf(market.type) === 'exchange') {
     const odds = oddsProblem(slip.oddsText);
     if (odds) problems.push({ field: 'odds', message: odds });
-  } else if (!housePrice(market, slip.pick)) {
-    problems.push({ field: 'odds', message: `No ${slip.pick.side} rate is offered now.` });
+  } else {
+    const posted = housePrice(market, slip.pick);
+    const change = rateChange(market, slip);
+    if (!posted) problems.push({ field: 'odds', message: `No ${slip.pick.side} rate is offered now.` });
+    // Nothing was posted at the click: the first rate offered is not taken unasked either.
+    else if (!slip.taken) problems.push({ field: 'rate', message: `The rate is now ${houseText(posted)} — accept?` });
+    else if (change) problems.push({ field: 'rate', message: change.question });
   }
   const stake = stakeProblem(slip.stakeText, market.min_stake, market.max_stake);
   if (stake) problems.push({ field: 'stake', message: stake });
@@ -83,7 +124,7 @@ export function slipProblems(market: MarketBook, slip: SlipState): { field: 'mar
 /** The request body (without client_ref) for a slip with no problems. */
 export function placeBody(market: MarketBook, slip: SlipState): Omit<PlaceBetInput, 'client_ref'> {
   const pricing = pricingOf(market.type);
-  const house = pricing === 'exchange' ? null : housePrice(market, slip.pick);
+  const house = pricing === 'exchange' ? null : slip.taken;
   const stake = parseStake(slip.stakeText) ?? 0;
   return {
     market_id: market.market_id,
@@ -91,14 +132,12 @@ export function placeBody(market: MarketBook, slip: SlipState): Omit<PlaceBetInp
     side: slip.pick.side,
     price: pricing === 'exchange' ? formatOdds(parseOddsText(slip.oddsText) ?? 0) : String(house?.rate ?? ''),
     ...(house?.line !== undefined ? { line: house.line } : {}),
-    stake: formatMinor(stake),
+    stake: decimalText(stake),
     persistence: 'lapse',
   };
 }
 
-export function sideLabel(side: BetSide): string {
-  return { back: 'Back', lay: 'Lay', yes: 'Yes', no: 'No' }[side];
-}
+export { sideLabel } from '../../lib/bet-record';
 
 /** An idempotency key per submission. crypto.randomUUID needs a secure context; getRandomValues does not. */
 export function newClientRef(): string {

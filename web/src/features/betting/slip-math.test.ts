@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { divideBy100HalfEven, formatMinor, parseStake, preview, projectPositions, stakeProblem } from './slip-math';
+import { decimalText, divideBy100HalfEven, parseStake, preview, projectPositions, stakeProblem } from './slip-math';
 
 // Every expected figure below is worked by hand (minor units: 100 = 1.00).
 describe('the bet slip preview', () => {
@@ -46,10 +46,10 @@ describe('the bet slip preview', () => {
     expect(stakeProblem('abc', 100, 500_000)).toBe('The stake must be a number such as 100 or 250.50.');
     expect(stakeProblem('1e3', 100, 500_000)).toBe('The stake must be a number such as 100 or 250.50.');
     expect(stakeProblem('0', 100, 500_000)).toBe('The stake must be more than 0.');
-    expect(stakeProblem('99.99', 100, 500_000)).toBe('The minimum stake here is 100.00.');
-    expect(stakeProblem('500000.01', 100, 500_000)).toBe('The maximum stake here is 500000.00.');
+    expect(stakeProblem('99.99', 100, 500_000)).toBe('The minimum stake here is ₹100.00.');
+    expect(stakeProblem('500000.01', 100, 500_000)).toBe('The maximum stake here is ₹5,00,000.00.');
     expect(stakeProblem('100', 100, 500_000)).toBeNull();
-    expect(formatMinor(-150_05)).toBe('-150.05');
+    expect(decimalText(-150_05)).toBe('-150.05');
   });
 
   it("projects each runner's P&L from the stored position and the slip's bet", () => {

@@ -1,7 +1,8 @@
 // The bet slip's arithmetic: stake checks, the profit/liability preview and the projected P&L
 // per runner. Money is integer minor units (1/100) and odds integer hundredths, so nothing
 // here rounds through floating point; the server decides the real figures from stored bets.
-import { formatMinor, parseStake } from '../../lib/money';
+import { formatMinorMoney } from '../../lib/format';
+import { parseStake } from '../../lib/money';
 import type { BetSide, MarketType } from './api';
 
 /** How a market prices a bet: exchange ladder odds, a bookmaker rate, or a fancy line and rate. */
@@ -13,7 +14,7 @@ export function pricingOf(type: MarketType): PricingKind {
   return 'exchange';
 }
 
-export { formatMinor, parseStake } from '../../lib/money';
+export { decimalText, parseStake } from '../../lib/money';
 
 /** Why a typed stake cannot be sent, in words; null when it can. Limits are money numbers. */
 export function stakeProblem(text: string, minStake: number, maxStake: number): string | null {
@@ -21,8 +22,8 @@ export function stakeProblem(text: string, minStake: number, maxStake: number): 
   const stake = parseStake(text);
   if (stake === null) return 'The stake must be a number such as 100 or 250.50.';
   if (stake === 0) return 'The stake must be more than 0.';
-  if (stake < Math.round(minStake * 100)) return `The minimum stake here is ${formatMinor(Math.round(minStake * 100))}.`;
-  if (stake > Math.round(maxStake * 100)) return `The maximum stake here is ${formatMinor(Math.round(maxStake * 100))}.`;
+  if (stake < Math.round(minStake * 100)) return `The minimum stake here is ${formatMinorMoney(Math.round(minStake * 100))}.`;
+  if (stake > Math.round(maxStake * 100)) return `The maximum stake here is ${formatMinorMoney(Math.round(maxStake * 100))}.`;
   return null;
 }
 

@@ -4,7 +4,8 @@ import { betErrorMessage } from '../../api/bet-refusal';
 import { BUTTON_VALUES_KEY, getButtonValues } from '../../api/button-values';
 import { ApiError } from '../../api/client';
 import { refreshBalanceNow } from '../../hooks/useBalance';
-import { formatMinor, parseStake } from '../../lib/money';
+import { formatMinorMoney } from '../../lib/format';
+import { decimalText, parseStake } from '../../lib/money';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { potentialReturn } from './table';
 import { placeCasinoBet, roundStateKey, type CasinoMarket } from './table-api';
@@ -65,9 +66,9 @@ export function CasinoSlip({
     if (problem || placing || !bettingOpen) return;
     setPlacing(true);
     try {
-      const placed = await placeCasinoBet({ round_id: roundId, market: market.code, odds: market.odds, stake: formatMinor(stake) });
+      const placed = await placeCasinoBet({ round_id: roundId, market: market.code, odds: market.odds, stake: decimalText(stake) });
       if (!placed) return; // the session ended; the app is on its way to the login page
-      toastSuccess(`Bet placed: ${market.name} at ${market.odds} for ${formatMinor(stake)}.`);
+      toastSuccess(`Bet placed: ${market.name} at ${market.odds} for ${formatMinorMoney(stake)}.`);
       setAttempted(false);
       void refreshBalanceNow(queryClient);
       void queryClient.invalidateQueries({ queryKey: roundStateKey(tableKey) });
@@ -121,11 +122,11 @@ export function CasinoSlip({
       <dl className="slip-preview">
         <div>
           <dt>Returns</dt>
-          <dd data-testid="casino-slip-return">{formatMinor(back)}</dd>
+          <dd data-testid="casino-slip-return">{formatMinorMoney(back)}</dd>
         </div>
         <div>
           <dt>Profit</dt>
-          <dd>{formatMinor(Math.max(0, back - stake))}</dd>
+          <dd>{formatMinorMoney(Math.max(0, back - stake))}</dd>
         </div>
       </dl>
       {market.family === 'pair-plus' && <p className="muted small">Pair Plus pays by the hand made, from {market.odds} up: see the Rules.</p>}

@@ -122,7 +122,7 @@ describe('the casino table', () => {
     expect(within(slip).queryByText('1k')).toBeNull();
     await user.click(within(slip).getByText('C100'));
     expect(within(slip).getByTestId('casino-stake')).toHaveValue('100');
-    expect(within(slip).getByTestId('casino-slip-return')).toHaveTextContent('200.00');
+    expect(within(slip).getByTestId('casino-slip-return')).toHaveTextContent('₹200.00');
     const balanceBefore = balanceCalls(calls);
     await user.click(within(slip).getByTestId('casino-place-bet'));
 
@@ -144,7 +144,7 @@ describe('the casino table', () => {
 
     await user.click(await screen.findByTestId('casino-market-dragon'));
     await user.type(screen.getByTestId('casino-stake'), '250.5');
-    expect(screen.getByTestId('casino-slip-return')).toHaveTextContent('501.00');
+    expect(screen.getByTestId('casino-slip-return')).toHaveTextContent('₹501.00');
     await user.click(screen.getByTestId('casino-place-bet'));
 
     expect(await screen.findByTestId('casino-slip-error')).toHaveTextContent('Bet not placed: Odds changed: dragon is at 2.10, not 2.00.');
@@ -207,7 +207,7 @@ describe('the casino table', () => {
     expect(screen.getByRole('img', { name: 'King of clubs' })).toHaveAttribute('data-colour', 'black');
     const mine = screen.getByTestId('casino-my-bet');
     expect(within(mine).getByTestId('casino-my-bet-status')).toHaveTextContent('Won');
-    expect(within(mine).getByTestId('casino-my-bet-payout')).toHaveTextContent('200.00');
+    expect(within(mine).getByTestId('casino-my-bet-payout')).toHaveTextContent('₹200.00');
     expect(screen.getByTestId('casino-market-tiger')).toHaveClass('won');
   });
 

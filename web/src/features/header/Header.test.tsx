@@ -11,30 +11,49 @@ describe('header', () => {
     renderApp('/');
     const user = userEvent.setup();
 
-    await waitFor(() => expect(screen.getByTestId('balance')).toHaveTextContent('1500.00'));
-    expect(screen.getByTestId('exposure')).toHaveTextContent('20.50');
+    await waitFor(() => expect(screen.getByTestId('balance')).toHaveTextContent('₹1,500.00'));
+    expect(screen.getByTestId('exposure')).toHaveTextContent('₹20.50');
     expect(JSON.parse(sessionStorage.getItem('exposureBalance')!)).toMatchObject({ total_balance: 1500 });
     expect(screen.getByTestId('site-message')).toHaveTextContent('Hello bettors');
 
     await user.click(screen.getByTestId('exposure-button'));
     const modal = await screen.findByTestId('my-market-modal');
-    expect(within(modal).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Event Type', 'Event Name', 'Match Name', 'Trade']);
+    expect(within(modal).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Event Type', 'Event Name', 'Match Name', 'Trade', 'Exposure']);
     expect(await within(modal).findByText('No data available in table')).toBeInTheDocument();
   });
 
-  it('lists exposure rows in My Market', async () => {
-    stubServer({
+  it('lists each market with exposure in My Market, and a row opens its match', async () => {
+    const calls = stubServer({
       ...EMPTY_CATALOGUE,
       'GET /api/bet/getExposureDetail': {
-        data: { data: [{ sport_name: 'Cricket', match_name: 'India v Australia', match_id: 5, market_details: [{ sub_type: 'Match Odds', bet_count: 3 }] }] },
+        data: {
+          data: [
+            {
+              sport_name: 'Cricket',
+              match_name: 'India v Australia',
+              match_id: 5,
+              market_details: [
+                { sub_type: 'Match Odds', market_id: 51, bet_count: 3, exposure: 125000 },
+                { sub_type: '6 over runs India', market_id: 52, bet_count: 1, exposure: 200 },
+              ],
+            },
+          ],
+        },
       },
     });
     storeSession();
     renderApp('/');
+    const user = userEvent.setup();
 
-    await userEvent.click(await screen.findByTestId('exposure-button'));
-    const row = (await screen.findByText('India v Australia')).closest('tr')!;
-    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Cricket', 'India v Australia', 'Match Odds', '3']);
+    await user.click(await screen.findByTestId('exposure-button'));
+    const rows = await screen.findAllByTestId('my-market-row');
+    expect(rows.map((row) => within(row).getAllByRole('cell').map((c) => c.textContent))).toEqual([
+      ['Cricket', 'India v Australia', 'Match Odds', '3', '₹1,25,000.00'],
+      ['Cricket', 'India v Australia', '6 over runs India', '1', '₹200.00'],
+    ]);
+    await user.click(rows[1]);
+    expect(screen.queryByTestId('my-market-modal')).toBeNull();
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/match/matchDetail' && (c.body as { match_id: number }).match_id === 5)).toBe(true));
   });
 
   it('toggles balance and exposure per session from the user menu', async () => {

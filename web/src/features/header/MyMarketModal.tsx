@@ -1,19 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Modal } from '../../components/Modal';
 import { QueryState } from '../../components/QueryState';
+import { formatMoney } from '../../lib/format';
 import { getExposureDetail } from './api';
 
-/** My Market: one row per market the user has exposure on (spec §2). */
+/**
+ * My Market (spec §2): one row per market the user has exposure on, in the spec's four columns
+ * (Event Type: the sport, Event Name: the match, Match Name: the market, Trade: the bets on
+ * it) and the market's exposure beside them. A row opens its match.
+ */
 export function MyMarketModal({ onClose }: { onClose: () => void }) {
+  const navigate = useNavigate();
   const query = useQuery({ queryKey: ['exposureDetail'], queryFn: getExposureDetail, staleTime: 0 });
-  const rows = (query.data ?? []).flatMap((row) =>
-    (row.market_details?.length ? row.market_details : [{ sub_type: '', bet_count: 0 }]).map((market, index) => ({
-      key: `${row.match_id ?? row.match_name}-${market.sub_type}-${index}`,
-      row,
-      market,
-    })),
-  );
+  const rows = (query.data ?? []).flatMap((row) => row.market_details.map((market) => ({ key: market.market_id, row, market })));
+  const open = (matchId: number) => {
+    onClose();
+    void navigate(`/match/matchdetail/${matchId}`);
+  };
   return (
     <Modal title="My Market" onClose={onClose} size="lg" testId="my-market-modal">
       <QueryState isPending={query.isPending} error={query.error}>
@@ -25,30 +29,37 @@ export function MyMarketModal({ onClose }: { onClose: () => void }) {
                 <th>Event Name</th>
                 <th>Match Name</th>
                 <th>Trade</th>
+                <th>Exposure</th>
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={4} className="empty-cell">
+                  <td colSpan={5} className="empty-cell">
                     No data available in table
                   </td>
                 </tr>
               ) : (
                 rows.map(({ key, row, market }) => (
-                  <tr key={key}>
+                  <tr
+                    key={key}
+                    className="clickable-row"
+                    tabIndex={0}
+                    role="link"
+                    aria-label={`${row.match_name} · ${market.sub_type}`}
+                    onClick={() => open(row.match_id)}
+                    onKeyDown={(e) => {
+                      if (e.key === 'Enter') open(row.match_id);
+                    }}
+                    data-testid="my-market-row"
+                  >
                     <td>{row.sport_name}</td>
-                    <td>
-                      {row.match_id ? (
-                        <Link to={`/match/matchdetail/${row.match_id}`} onClick={onClose}>
-                          {row.match_name}
-                        </Link>
-                      ) : (
-                        row.match_name
-                      )}
-                    </td>
+                    <td>{row.match_name}</td>
                     <td>{market.sub_type}</td>
-                    <td>{market.bet_count}</td>
+                    <td className="num">{market.bet_count}</td>
+                    <td className="num pnl lose" data-testid="my-market-exposure">
+                      {formatMoney(market.exposure)}
+                    </td>
                   </tr>
                 ))
               )}

@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CardRow } from '../../components/PlayingCard';
+import { betPrices, sideLabel, type BetSide } from '../../lib/bet-record';
 import { istDateKey } from '../../lib/format';
-import type { Row } from './api';
+import type { CurrentBetRow, Row } from './api';
 import { DateRangeFilter, defaultRange } from './DateRange';
 import { ReportView, type Column } from './ReportView';
+import { SettledBetsModal } from './SettledBetsModal';
 
 const STATEMENT_TYPES = [
   { value: 'all', label: 'All' },
@@ -17,43 +19,58 @@ export function AccountStatementPage() {
   const [range, setRange] = useState(defaultRange);
   const [type, setType] = useState('all');
   const [draftType, setDraftType] = useState('all');
+  const [settled, setSettled] = useState<{ marketId: number; title: string } | null>(null);
+  // A settlement line opens the bets it settled (report/settledBets).
+  const description = (row: Row) => {
+    const text = typeof row.description === 'string' ? row.description : '';
+    if (typeof row.market_id !== 'number') return text;
+    const marketId = row.market_id;
+    return (
+      <button type="button" className="btn-link" onClick={() => setSettled({ marketId, title: text })} data-testid="statement-bets-link">
+        {text}
+      </button>
+    );
+  };
   const columns: Column[] = [
     { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
-    { label: 'Description', keys: ['description'] },
+    { label: 'Description', keys: ['description'], render: description },
     { label: 'Credit', keys: ['credit'], kind: 'money' },
     { label: 'Debit', keys: ['debit'], kind: 'money' },
     { label: 'Balance', keys: ['balance'], kind: 'money' },
     { label: 'Remark', keys: ['remark'] },
   ];
   return (
-    <ReportView
-      title="Account Statement"
-      testId="account-statement-page"
-      path="report/accountStatement"
-      params={{ ...range, type }}
-      columns={columns}
-      filters={
-        <DateRangeFilter
-          initial={range}
-          onApply={(r) => {
-            setRange(r);
-            setType(draftType);
-          }}
-          extra={
-            <label>
-              Type
-              <select value={draftType} onChange={(e) => setDraftType(e.target.value)} data-testid="filter-type">
-                {STATEMENT_TYPES.map((t) => (
-                  <option key={t.value} value={t.value}>
-                    {t.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-          }
-        />
-      }
-    />
+    <>
+      {settled && <SettledBetsModal marketId={settled.marketId} title={settled.title} onClose={() => setSettled(null)} />}
+      <ReportView
+        title="Account Statement"
+        testId="account-statement-page"
+        path="report/accountStatement"
+        params={{ ...range, type }}
+        columns={columns}
+        filters={
+          <DateRangeFilter
+            initial={range}
+            onApply={(r) => {
+              setRange(r);
+              setType(draftType);
+            }}
+            extra={
+              <label>
+                Type
+                <select value={draftType} onChange={(e) => setDraftType(e.target.value)} data-testid="filter-type">
+                  {STATEMENT_TYPES.map((t) => (
+                    <option key={t.value} value={t.value}>
+                      {t.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            }
+          />
+        }
+      />
+    </>
   );
 }
 
@@ -93,17 +110,28 @@ const CASINO_BET_COLUMNS: Column[] = [
   { label: 'Placed', keys: ['date', 'created_at'], kind: 'date' },
 ];
 
+/** A sports row's asked and matched prices as every list of bets shows them. */
+function prices(row: Row) {
+  const bet = row as unknown as CurrentBetRow;
+  return betPrices(bet, bet.market_type);
+}
+
 export function CurrentBetPage() {
   const [type, setType] = useState<'sports' | 'casino'>('sports');
   const [status, setStatus] = useState<'matched' | 'unmatched'>('matched');
   const sportsColumns: Column[] = [
-    { label: 'Event', keys: ['match_name', 'event_name', 'game_name'] },
-    { label: 'Market', keys: ['market_name', 'market'] },
-    { label: 'Selection', keys: ['selection_name', 'runner_name', 'selection'] },
-    { label: 'Type', keys: ['side', 'type'] },
-    { label: 'Odds', keys: ['price', 'odds', 'avg_price_matched'] },
-    { label: 'Stake', keys: ['stake', 'size'], kind: 'money' },
-    { label: 'Placed', keys: ['placed_at', 'created_at', 'date'], kind: 'date' },
+    { label: 'Event', keys: ['match_name'] },
+    { label: 'Market', keys: ['market_name'] },
+    { label: 'Selection', keys: ['selection_name', 'market_name'] },
+    { label: 'Type', keys: ['side'], render: (row) => sideLabel(row.side as BetSide) },
+    // The matched tab shows what the bet got on average beside what it asked.
+    ...(status === 'matched'
+      ? [{ label: 'Matched', keys: ['avg_price_matched'], render: (row: Row) => prices(row).matched ?? '-' }]
+      : []),
+    { label: 'Asked', keys: ['price'], render: (row) => prices(row).asked },
+    { label: status === 'matched' ? 'Matched stake' : 'Unmatched stake', keys: [status === 'matched' ? 'matched' : 'remaining'], kind: 'money' },
+    { label: 'Stake', keys: ['stake'], kind: 'money' },
+    { label: 'Placed', keys: ['date'], kind: 'date' },
   ];
   const columns = type === 'casino' ? CASINO_BET_COLUMNS : sportsColumns;
   return (

@@ -20,6 +20,15 @@ export type Row = Record<string, unknown>;
 
 export const REPORT_PAGE_LIMIT = 20;
 
+export type SettledBet = Schemas['SettledBetRow'];
+export type CurrentBetRow = Schemas['CurrentBetRow'];
+
+/** `report/settledBets`: the caller's bets a statement line's market settled. */
+export async function getSettledBets(marketId: number): Promise<SettledBet[]> {
+  const data = dataOr(await apiPost<SettledBet[]>('report/settledBets', { market_id: marketId }), []);
+  return Array.isArray(data) ? data : [];
+}
+
 export async function fetchReport(path: ReportPath, params: Record<string, unknown>, page: number, limit = REPORT_PAGE_LIMIT): Promise<Page<Row>> {
   const data = dataOr(await apiPost<Page<ReportRows[ReportPath]> | Row[]>(path, { ...params, page, limit }), null);
   if (Array.isArray(data)) return { rows: data, total: data.length, page, limit };

@@ -68,6 +68,6 @@ describe('casino reports', () => {
     expect(within(row).getByRole('link', { name: 'dt1day-1795356000000' })).toHaveAttribute('href', '#/casino/round/dt1day-1795356000000');
     expect(within(row).getByText('Tiger')).toBeInTheDocument();
     expect(within(row).getByText('2.00')).toBeInTheDocument();
-    expect(within(row).getByText('100.00')).toBeInTheDocument();
+    expect(within(row).getByText('₹100.00')).toBeInTheDocument();
   });
 });
