@@ -465,8 +465,12 @@ pub async fn post_liquidity(state: AppState, markets: Vec<(i64, Vec<(i64, u32)>)
                     Price::from_hundredths(*fair).ok().map(|p| (*selection, p))
                 })
                 .collect();
-            let wanted =
-                market_maker::quotes(&fair, market_maker::SPORTS_QUOTES, market.min_stake_minor);
+            let wanted = market_maker::quotes(
+                *market_id,
+                &fair,
+                market_maker::SPORTS_QUOTES,
+                market.min_stake_minor,
+            );
             market_maker::requote_market(state, maker, market.match_id, *market_id, &wanted).await
         }
     });
@@ -479,6 +483,28 @@ pub async fn post_liquidity(state: AppState, markets: Vec<(i64, Vec<(i64, u32)>)
                 outcome.refused[0]
             ),
             Err(err) => tracing::warn!("demo market-maker: cannot post liquidity: {err}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_seed_has_no_pair_twice_on_a_day() {
+        for (sport, _, _, matches) in SERIES {
+            for (i, (name, hours, _)) in matches.iter().enumerate() {
+                let Some((home, away)) = fixtures::sides(name) else { continue };
+                for (other, other_hours, _) in &matches[i + 1..] {
+                    let same_pair = fixtures::sides(other)
+                        .is_some_and(|p| p == (home, away) || p == (away, home));
+                    assert!(
+                        !(same_pair && (hours - other_hours).abs() < 24),
+                        "sport {sport}: {name} twice within a day"
+                    );
+                }
+            }
         }
     }
 }

@@ -49,6 +49,10 @@ pub const NEXT_RACE_WITHIN_MS: i64 = 20 * MINUTE_MS;
 pub const NEW_MEETING_LEAD_MS: i64 = 5 * MINUTE_MS;
 /// A new match starts this soon when its sport has nothing in play or starting within the hour.
 pub const NEW_MATCH_LEAD_MS: i64 = 10 * MINUTE_MS;
+/// A finished demo fixture is retired (taken off the lists) this long after the feed finished
+/// it, or, when the feed did not see it finish, this long after its start.
+pub const RETIRE_AFTER_MS: i64 = 10 * MINUTE_MS;
+pub const STALE_AFTER_MS: i64 = 6 * HOUR_MS;
 /// Races still to run in the coming day below which a meeting is added later in the day, and
 /// the most a sport may have waiting.
 const MIN_RACES_AHEAD: usize = 10;
@@ -154,7 +158,7 @@ async fn run(state: AppState, speed: u32) {
         tokio::select! {
             _ = clock.sleep(SCHEDULER_INTERVAL_MS) => {}
             Some(done) = plays.tasks.join_next_with_id() => {
-                if let Some(match_id) = plays.finished(done) {
+                if let Some(match_id) = plays.finished(done, clock.now_ms()) {
                     left_alone.insert(match_id);
                 }
             }
@@ -167,6 +171,9 @@ async fn run(state: AppState, speed: u32) {
 struct Plays {
     tasks: JoinSet<bool>,
     match_of_task: HashMap<tokio::task::Id, i64>,
+    /// Matches played to the end, with the demo time they finished: retired
+    /// [`RETIRE_AFTER_MS`] later.
+    finished_at: HashMap<i64, i64>,
 }
 
 impl Plays {
@@ -180,10 +187,12 @@ impl Plays {
         self.match_of_task.insert(handle.id(), match_id);
     }
 
-    /// Forgets a finished play; returns the match if it turned out not to be playable.
+    /// Forgets a finished play (a match played to the end is due to be retired); returns the
+    /// match if it turned out not to be playable.
     fn finished(
         &mut self,
         done: Result<(tokio::task::Id, bool), tokio::task::JoinError>,
+        now_ms: i64,
     ) -> Option<i64> {
         let (id, played) = match done {
             Ok(done) => done,
@@ -193,6 +202,9 @@ impl Plays {
             }
         };
         let match_id = self.match_of_task.remove(&id);
+        if let Some(match_id) = match_id.filter(|_| played) {
+            self.finished_at.insert(match_id, now_ms);
+        }
         match_id.filter(|_| !played)
     }
 }
@@ -228,7 +240,18 @@ async fn pass(
         }
         for the_match in &fixtures {
             let has_markets = live.contains(&the_match.match_id);
-            if plays.is_playing(the_match.match_id) || left_alone.contains(&the_match.match_id) {
+            if plays.is_playing(the_match.match_id) {
+                continue;
+            }
+            if !has_markets && !the_match.in_play {
+                let finished_at = plays.finished_at.get(&the_match.match_id).copied();
+                if is_due_to_retire(the_match.open_date_ms, finished_at, now) {
+                    retire(feed, the_match).await;
+                    plays.finished_at.remove(&the_match.match_id);
+                    continue;
+                }
+            }
+            if left_alone.contains(&the_match.match_id) {
                 continue;
             }
             if has_markets && (the_match.in_play || the_match.open_date_ms <= now) {
@@ -277,6 +300,26 @@ async fn pass(
         }
     }
     Ok(())
+}
+
+/// Whether a demo fixture with no live market and not in play is due to be retired: one the
+/// feed played, [`RETIRE_AFTER_MS`] after it finished (time enough to read its result); any
+/// other (the feed restarted since it finished, a race that never got its markets)
+/// [`STALE_AFTER_MS`] after its start.
+fn is_due_to_retire(open_date_ms: i64, finished_at_ms: Option<i64>, now_ms: i64) -> bool {
+    match finished_at_ms {
+        Some(finished_at_ms) => now_ms >= finished_at_ms + RETIRE_AFTER_MS,
+        None => now_ms >= open_date_ms + STALE_AFTER_MS,
+    }
+}
+
+/// Takes a finished demo fixture off the lists (the operator's retire action: audited, its
+/// markets and bets untouched).
+async fn retire(feed: &Feed, the_match: &Match) {
+    match operator::set_match_active(&feed.console(), the_match.match_id, false).await {
+        Ok(()) => tracing::info!("demo feed: {} retired", the_match.name),
+        Err(err) => tracing::warn!("demo feed: cannot retire {}: {err}", the_match.name),
+    }
 }
 
 /// The active matches of a sport that the feed drives, in-play first, then by start.
@@ -342,17 +385,27 @@ async fn replenish_matches(
         .filter_map(|m| fixtures::sides(&m.name))
         .flat_map(|(h, a)| [h, a])
         .collect();
-    let mut free: Vec<&str> = teams.iter().copied().filter(|t| !busy.contains(t)).collect();
-    if free.len() < 2 {
-        free = teams.to_vec();
-    }
-    let home = free.remove(rng.below(free.len() as u32) as usize);
-    let away = free[rng.below(free.len() as u32) as usize];
     let something_soon = unfinished.iter().any(|m| m.in_play || m.open_date_ms <= now + HOUR_MS);
     let open_date_ms = if something_soon {
         round_up(now + HOUR_MS + i64::from(rng.below(11)) * HOUR_MS, 15 * MINUTE_MS)
     } else {
         round_up(now + NEW_MATCH_LEAD_MS, MINUTE_MS)
+    };
+    // The pairs already meeting that day, retired matches included.
+    let every_match =
+        MatchFilter { sport_id: Some(sport_id), is_active: None, ..MatchFilter::default() };
+    let that_day: Vec<Match> = feed
+        .state
+        .store
+        .matches(&every_match)
+        .await?
+        .into_iter()
+        .filter(|m| display_day(m.open_date_ms) == display_day(open_date_ms))
+        .collect();
+    let taken: Vec<(&str, &str)> =
+        that_day.iter().filter_map(|m| fixtures::sides(&m.name)).collect();
+    let Some((home, away)) = pick_pair(&mut rng, teams, &busy, &taken) else {
+        return Ok(false);
     };
     let series_id = series_id(feed, sport_id, series_name, false).await?;
     let name = format!("{home} v {away}");
@@ -449,6 +502,89 @@ async fn series_id(
     }
 }
 
+/// The day (at the display offset, UTC+5:30) a time falls on, as a day number.
+fn display_day(ms: i64) -> i64 {
+    (ms + DISPLAY_OFFSET_MS).div_euclid(DAY_MS)
+}
+
+/// Two teams to meet, home first: a pair not already meeting that day (`taken`, either way
+/// round), of teams not busy in an unfinished match when there is one such pair, else of any
+/// teams; `None` when every pair meets that day already.
+fn pick_pair<'a>(
+    rng: &mut DemoRng,
+    teams: &[&'a str],
+    busy: &[&str],
+    taken: &[(&str, &str)],
+) -> Option<(&'a str, &'a str)> {
+    let meets =
+        |a: &str, b: &str| taken.iter().any(|(h, w)| (*h, *w) == (a, b) || (*h, *w) == (b, a));
+    let pairs = |teams: Vec<&'a str>| -> Vec<(&'a str, &'a str)> {
+        let mut pairs = Vec::new();
+        for (i, home) in teams.iter().enumerate() {
+            for away in &teams[i + 1..] {
+                if !meets(home, away) {
+                    pairs.push((*home, *away));
+                }
+            }
+        }
+        pairs
+    };
+    let mut candidates = pairs(teams.iter().copied().filter(|t| !busy.contains(t)).collect());
+    if candidates.is_empty() {
+        candidates = pairs(teams.to_vec());
+    }
+    if candidates.is_empty() {
+        return None;
+    }
+    let (a, b) = candidates[rng.below(candidates.len() as u32) as usize];
+    Some(if rng.chance(0.5) { (a, b) } else { (b, a) })
+}
+
 fn round_up(ms: i64, step: i64) -> i64 {
     (ms + step - 1).div_euclid(step) * step
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_pair_meets_twice_on_a_day() {
+        let teams = ["A", "B", "C", "D", "E"];
+        let mut rng = DemoRng::new(5);
+        let mut day: Vec<(&str, &str)> = Vec::new();
+        // Ten pairs from five teams: each once, then nothing more that day.
+        for _ in 0..10 {
+            let (home, away) = pick_pair(&mut rng, &teams, &[], &day).expect("a pair left");
+            assert_ne!(home, away);
+            assert!(
+                !day.iter().any(|p| *p == (home, away) || *p == (away, home)),
+                "{home} v {away} twice in {day:?}"
+            );
+            day.push((home, away));
+        }
+        assert_eq!(pick_pair(&mut rng, &teams, &[], &day), None);
+        // Busy teams sit out while a free pair is left.
+        for seed in 0..50 {
+            let mut rng = DemoRng::new(seed);
+            let (home, away) = pick_pair(&mut rng, &teams, &["A", "B", "C"], &[]).unwrap();
+            assert_eq!([home.min(away), home.max(away)], ["D", "E"]);
+            // …and play when only they are left.
+            let pair = pick_pair(&mut rng, &teams, &["A", "B", "C"], &[("D", "E")]).unwrap();
+            assert!(pair.0 != pair.1);
+        }
+    }
+
+    #[test]
+    fn finished_fixtures_are_retired_after_a_while() {
+        let start = 1_000 * DAY_MS; // midnight UTC, 05:30 at the display offset
+        let finished = start + 30 * MINUTE_MS;
+        assert!(!is_due_to_retire(start, Some(finished), finished + RETIRE_AFTER_MS - 1));
+        assert!(is_due_to_retire(start, Some(finished), finished + RETIRE_AFTER_MS));
+        // Not seen to finish: retired once well past its start, never before.
+        assert!(!is_due_to_retire(start, None, start + HOUR_MS));
+        assert!(is_due_to_retire(start, None, start + STALE_AFTER_MS));
+        assert_eq!(display_day(start), display_day(start + 18 * HOUR_MS + 29 * MINUTE_MS));
+        assert_ne!(display_day(start), display_day(start + 18 * HOUR_MS + 30 * MINUTE_MS));
+    }
 }

@@ -423,6 +423,20 @@ impl Writer {
         Ok(())
     }
 
+    /// Lists a match or takes it off the lists (`is_active`); `NotFound` for an unknown match.
+    pub async fn set_match_active(&mut self, match_id: i64, active: bool) -> StoreResult<()> {
+        let updated = sqlx::query("UPDATE matches SET is_active = $1 WHERE id = $2")
+            .bind(flag(active))
+            .bind(match_id)
+            .execute(self.conn())
+            .await?
+            .rows_affected();
+        if updated == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
     /// Adds a casino category; an id already in use is `Conflict`.
     pub async fn insert_casino_sport(&mut self, casino: &CasinoSport) -> StoreResult<()> {
         let inserted = sqlx::query("INSERT INTO casino_sports (sport_id, name, is_active, display_order) VALUES ($1, $2, $3, $4)")

@@ -140,6 +140,30 @@ pub async fn set_match_in_play(
     Ok(())
 }
 
+/// Retires a finished match (off every list: sports, series, search) or lists it again. Its
+/// markets and bets are untouched.
+pub async fn set_match_active(
+    ctx: &OperatorContext<'_>,
+    match_id: i64,
+    active: bool,
+) -> Result<(), AppError> {
+    ctx.require_admin("retire matches")?;
+    let mut writer = ctx.store.begin_write().await?;
+    writer
+        .set_match_active(match_id, active)
+        .await
+        .or_not_found(|| format!("There is no match with id {match_id}."))?;
+    ctx.audit(
+        &mut writer,
+        "match.active",
+        format!("match:{match_id}"),
+        serde_json::json!({ "is_active": active }),
+    )
+    .await?;
+    writer.commit().await?;
+    Ok(())
+}
+
 /// A market to create (checked by the caller's parsing; the store checks the match exists).
 #[derive(Clone, Debug)]
 pub struct CreateMarket {

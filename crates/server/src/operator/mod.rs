@@ -27,8 +27,8 @@ pub use casino_categories::{
     add_casino_category, order_casino_category, remove_casino_category, rename_casino_category,
 };
 pub use catalogue::{
-    create_market, create_match, create_series, create_sport, set_match_in_play, CreateMarket,
-    CreateMatch, CATALOGUE_NAME_MAX_CHARS,
+    create_market, create_match, create_series, create_sport, set_match_active, set_match_in_play,
+    CreateMarket, CreateMatch, CATALOGUE_NAME_MAX_CHARS,
 };
 pub use match_state::{score_kind_of_sport, set_match_state, MatchStateUpdate};
 pub use payments::{approve_request, reject_request, REMARK_MAX_CHARS};

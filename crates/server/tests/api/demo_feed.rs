@@ -1,8 +1,8 @@
 //! The demo feed against the real server, with demo time 60 times faster than the wall clock:
 //! an in-play cricket match is played ball by ball (its fancy lines and bookmaker rates move,
 //! its house markets go ball running and back), a race goes off at its time and is settled,
-//! and the bet the demo client placed on it lands in the account statement. The ledger stays
-//! sound while the feed works.
+//! and the bet the demo client placed on it lands in the account statement, and the race is
+//! retired a while later. The ledger stays sound while the feed works.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -226,6 +226,18 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
         settlement.is_some_and(|row| row["kind"] == "settlement"),
         "{race_name} settled in the statement: {rows:?}"
     );
+
+    // Some minutes of demo time after it finished, the feed retires the race: off the lists,
+    // its page and result still there.
+    let started = Instant::now();
+    loop {
+        in_time(started, &format!("{race_name} to be retired"));
+        let (race, _) = markets(&app, &demo, race_id).await;
+        if race["is_active"] == 0 {
+            break;
+        }
+        tokio::time::sleep(POLL).await;
+    }
 
     app.assert_ledger_sound(&admin).await;
 }
