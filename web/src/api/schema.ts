@@ -325,6 +325,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/upload/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stores an image (PNG, JPEG, GIF, WebP or ICO, recognised by its bytes, at most 512 KiB)
+         *     under a safe form of `name`, replacing one of that name. Set the `logo` or `favicon`
+         *     setting to the answer's `name` to use it.
+         */
+        post: operations["upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/user/create": {
         parameters: {
             query?: never;
@@ -2598,6 +2619,17 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_UploadedImageItem: {
+            data: {
+                /** @description The name it is stored and served under (made safe; the extension follows the type). */
+                name: string;
+                /** @description `/upload/image/<name>`. */
+                url: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_UserSummary: {
             data: {
                 created_at: string;
@@ -3913,6 +3945,12 @@ export interface components {
             remark?: string;
             /** Format: int64 */
             user_id: number;
+        };
+        UploadedImageItem: {
+            /** @description The name it is stored and served under (made safe; the extension follows the type). */
+            name: string;
+            /** @description `/upload/image/<name>`. */
+            url: string;
         };
         UserRow: components["schemas"]["UserSummary"] & {
             /** Format: double */
@@ -5379,6 +5417,77 @@ export interface operations {
                 };
             };
             /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    upload: {
+        parameters: {
+            query: {
+                /** @description The file's name, e.g. logo.png (made safe) */
+                name: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The image file's bytes */
+        requestBody: {
+            content: {
+                "application/octet-stream": number[];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UploadedImageItem"];
+                };
+            };
+            /** @description Not an image of a type taken, empty, or no usable name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Over 512 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;

@@ -20,6 +20,7 @@ pub mod series;
 pub mod settings;
 pub mod sport;
 pub mod stream;
+pub mod uploads;
 pub mod user;
 pub mod wallet;
 pub mod world_casino;
@@ -180,6 +181,7 @@ fn api_routes() -> (Router<AppState>, oas::OpenApi) {
                 .merge(report::routes())
                 .merge(payment::routes())
                 .merge(payee::routes())
+                .merge(uploads::routes())
                 .merge(stream::routes()),
         )
         .split_for_parts();

@@ -91,3 +91,56 @@ async fn casino_categories_are_data_the_operator_edits(app: TestApp) {
     assert_eq!(categories(&app, &token).await.len(), 4);
 }
 both_databases!(casino_categories_are_data_the_operator_edits);
+
+async fn the_admin_uploads_an_image_through_the_api(app: TestApp) {
+    let (admin, agent, demo) = (app.admin().await, app.agent().await, app.demo().await);
+    let answer = app.post_raw("admin/upload/image?name=Fav%20Icon.png", Some(&admin), png()).await;
+    answer.expect(200);
+    assert_eq!(answer.data()["name"], "fav-icon.png");
+    assert_eq!(answer.data()["url"], "/upload/image/fav-icon.png");
+    let origin = app.base.trim_end_matches("/api");
+    let served =
+        app.client.get(format!("{origin}/upload/image/fav-icon.png")).send().await.unwrap();
+    assert_eq!(served.status(), 200);
+    assert_eq!(served.bytes().await.unwrap().to_vec(), png());
+
+    // Bigger than the API's usual 64 KiB bound is fine up to 512 KiB; over it is a 413.
+    let mut large = png();
+    large.resize(300 * 1024, 7);
+    app.post_raw("admin/upload/image?name=banner.png", Some(&admin), large).await.expect(200);
+    let mut huge = png();
+    huge.resize(513 * 1024, 7);
+    let too_big = app.post_raw("admin/upload/image?name=huge.png", Some(&admin), huge).await;
+    too_big.expect(413);
+    assert!(too_big.message().contains("at most 512 KiB"), "{}", too_big.body);
+
+    let svg = app
+        .post_raw(
+            "admin/upload/image?name=logo.svg",
+            Some(&admin),
+            "<svg><script>alert(1)</script></svg>",
+        )
+        .await;
+    svg.expect(400);
+    assert!(svg.field_error("file").contains("PNG, JPEG, GIF, WebP or ICO"));
+    app.post_raw("admin/upload/image?name=empty.png", Some(&admin), Vec::new()).await.expect(400);
+    let unnamed = app.post_raw("admin/upload/image", Some(&admin), png()).await;
+    unnamed.expect(400);
+    assert!(unnamed.field_error("name").contains("?name=logo.png"));
+    let nameless = app.post_raw("admin/upload/image?name=%25%25.png", Some(&admin), png()).await;
+    nameless.expect(400);
+    assert!(nameless.field_error("name").contains("letters or digits"));
+
+    // Admin only.
+    app.post_raw("admin/upload/image?name=x.png", Some(&agent), png()).await.expect(403);
+    app.post_raw("admin/upload/image?name=x.png", Some(&demo), png()).await.expect(403);
+    app.post_raw("admin/upload/image?name=x.png", None, png()).await.expect(401);
+    let missing = app.client.get(format!("{origin}/upload/image/x.png")).send().await.unwrap();
+    assert_eq!(missing.status(), 404);
+    // The usual bound still holds everywhere else.
+    let mut big_json = b"{\"x\":\"".to_vec();
+    big_json.resize(100 * 1024, b'a');
+    big_json.extend_from_slice(b"\"}");
+    app.post_raw("admin/payment/details", Some(&admin), big_json).await.expect(413);
+}
+both_databases!(the_admin_uploads_an_image_through_the_api);
