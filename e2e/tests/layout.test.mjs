@@ -121,7 +121,20 @@ test('home, a sport page, a match page and every report fit at 1280 and 390 px',
   ]) {
     await open(page, route, id);
     await assertFitsEveryViewport(page, `layout-${id}`);
+    // The date filters show days as the tables do.
+    const from = page.getByTestId('filter-from');
+    if (await from.count()) assert.match(await from.inputValue(), /^\d{2}\/\d{2}\/\d{4}$/);
   }
+  // demo's statement has rows (the opening credit): on a phone each is a card of labelled lines.
+  await open(page, '/report/account-statement', 'account-statement-page');
+  await page.setViewportSize(VIEWPORTS.phone);
+  const firstRow = page.getByTestId('report-table').locator('tbody tr').first();
+  await firstRow.locator('td[data-label]').first().waitFor();
+  assert.equal(await page.getByTestId('report-table').locator('thead').isVisible(), false);
+  const label = await firstRow.locator('td[data-label]').first().evaluate((td) => getComputedStyle(td, '::before').content);
+  assert.notEqual(label, 'none');
+  await assertFitsViewport(page, 'layout-statement-rows-390');
+  await page.setViewportSize(VIEWPORTS.desktop);
   assert.deepEqual(errors, []);
   await page.close();
 });

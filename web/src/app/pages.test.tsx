@@ -170,6 +170,21 @@ describe('reports', () => {
     await user.selectOptions(screen.getByTestId('filter-type'), 'casino');
     await user.click(screen.getByTestId('filter-submit'));
     await waitFor(() => expect(calls.at(-1)!.body).toMatchObject({ type: 'casino', page: 1 }));
+
+    // Each cell names its column, for the stacked rows on a phone.
+    for (const cell of within(screen.getByTestId('report-table')).getAllByRole('cell')) expect(cell).toHaveAttribute('data-label');
+
+    // The dates show and take dd/mm/yyyy, as the table writes them.
+    const from = screen.getByTestId('filter-from');
+    expect(from).toHaveValue(dayTextOf(first.from_date as string));
+    await user.clear(from);
+    await user.type(from, '31/02/2026');
+    expect(screen.getByTestId('filter-submit')).toBeDisabled();
+    expect(screen.getByText('Enter both dates as dd/mm/yyyy, e.g. 24/11/2026.')).toBeInTheDocument();
+    await user.clear(from);
+    await user.type(from, '01/11/2026');
+    await user.click(screen.getByTestId('filter-submit'));
+    await waitFor(() => expect(calls.at(-1)!.body).toMatchObject({ from_date: '2026-11-01', page: 1 }));
   });
 
   it("shows a report the server refuses (even a 404) in the server's words", async () => {
@@ -240,3 +255,9 @@ describe('world casino', () => {
     expect(await screen.findByText('Casino is closed for your account.')).toBeInTheDocument();
   });
 });
+
+/** yyyy-MM-dd as dd/mm/yyyy, written out here rather than with the code under test. */
+function dayTextOf(key: string): string {
+  const [y, m, d] = key.split('-');
+  return `${d}/${m}/${y}`;
+}

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { istDateKey, shiftDateKey } from '../../lib/format';
 
 export type DateRangeValue = {
@@ -11,7 +11,57 @@ export function defaultRange(days = 7): DateRangeValue {
   return { from_date: shiftDateKey(today, -days), to_date: today };
 }
 
-/** From/to date inputs (yyyy-MM-dd at IST) with a Submit; `extra` holds a report's other filters. */
+/** A day key (yyyy-MM-dd) as the tables write days: dd/mm/yyyy. */
+export function dayText(dayKey: string): string {
+  const [year, month, day] = dayKey.split('-');
+  return year && month && day ? `${day}/${month}/${year}` : '';
+}
+
+/** A day typed as dd/mm/yyyy (or d/m/yyyy, with / - or .) as a day key, or null when no such day exists. */
+export function parseDayText(text: string): string | null {
+  const match = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text.trim());
+  if (!match) return null;
+  const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return `${match[3]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * One day, typed as dd/mm/yyyy like the tables show days, or picked from the browser's calendar
+ * (whose own box would show the day in the browser's locale, so it stays hidden behind a button).
+ */
+function DayInput({ label, text, onText, testId }: { label: string; text: string; onText: (text: string) => void; testId: string }) {
+  const picker = useRef<HTMLInputElement>(null);
+  const key = parseDayText(text);
+  return (
+    <label>
+      {label}
+      <span className="day-input">
+        <input type="text" inputMode="numeric" placeholder="dd/mm/yyyy" value={text} onChange={(e) => onText(e.target.value)} aria-invalid={key === null} data-testid={testId} />
+        <button
+          type="button"
+          className="day-picker-btn"
+          aria-label={`Choose the ${label.toLowerCase()} date from a calendar`}
+          onClick={() => {
+            const input = picker.current;
+            if (input && typeof input.showPicker === 'function') input.showPicker();
+          }}
+        >
+          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+            <rect x="3.5" y="5" width="17" height="15" rx="2" stroke="currentColor" strokeWidth="2" fill="none" />
+            <line x1="3.5" y1="10" x2="20.5" y2="10" stroke="currentColor" strokeWidth="2" />
+            <line x1="8" y1="3" x2="8" y2="7" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            <line x1="16" y1="3" x2="16" y2="7" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+        </button>
+        <input ref={picker} type="date" className="day-picker" tabIndex={-1} aria-hidden="true" value={key ?? ''} onChange={(e) => e.target.value && onText(dayText(e.target.value))} />
+      </span>
+    </label>
+  );
+}
+
+/** From/to days (dd/mm/yyyy at IST) with a Submit; `extra` holds a report's other filters. */
 export function DateRangeFilter({
   initial,
   onApply,
@@ -21,30 +71,27 @@ export function DateRangeFilter({
   onApply: (range: DateRangeValue) => void;
   extra?: ReactNode;
 }) {
-  const [from, setFrom] = useState(initial.from_date);
-  const [to, setTo] = useState(initial.to_date);
-  const invalid = !from || !to || from > to;
+  const [fromText, setFromText] = useState(dayText(initial.from_date));
+  const [toText, setToText] = useState(dayText(initial.to_date));
+  const from = parseDayText(fromText);
+  const to = parseDayText(toText);
+  const problem =
+    from === null || to === null ? 'Enter both dates as dd/mm/yyyy, e.g. 24/11/2026.' : from > to ? 'The start date must be on or before the end date.' : null;
   return (
     <form
       className="filter-row"
       onSubmit={(event) => {
         event.preventDefault();
-        if (!invalid) onApply({ from_date: from, to_date: to });
+        if (!problem && from && to) onApply({ from_date: from, to_date: to });
       }}
     >
-      <label>
-        From
-        <input type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} data-testid="filter-from" />
-      </label>
-      <label>
-        To
-        <input type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} data-testid="filter-to" />
-      </label>
+      <DayInput label="From" text={fromText} onText={setFromText} testId="filter-from" />
+      <DayInput label="To" text={toText} onText={setToText} testId="filter-to" />
       {extra}
-      <button type="submit" className="btn btn-primary" disabled={invalid} data-testid="filter-submit">
+      <button type="submit" className="btn btn-primary" disabled={problem !== null} data-testid="filter-submit">
         Submit
       </button>
-      {invalid && <span className="field-error">The start date must be on or before the end date.</span>}
+      {problem && <span className="field-error">{problem}</span>}
     </form>
   );
 }

@@ -70,7 +70,7 @@ export function ReportView({
       {filters && <div className="report-filters">{filters}</div>}
       <QueryState isPending={query.isPending} error={query.error}>
         <div className="table-wrap">
-          <table className="data-table" data-testid="report-table">
+          <table className="data-table stack-on-phone" data-testid="report-table">
             <thead>
               <tr>
                 {columns.map((c) => (
@@ -89,7 +89,7 @@ export function ReportView({
                 data.rows.map((row, index) => (
                   <tr key={text(row.id ?? row.request_id ?? row.bet_id ?? row.round_id ?? index)}>
                     {columns.map((c) => (
-                      <td key={c.label} className={c.kind === 'money' ? 'num' : undefined}>
+                      <td key={c.label} className={c.kind === 'money' ? 'num' : undefined} data-label={c.label}>
                         {cell(row, c)}
                       </td>
                     ))}
