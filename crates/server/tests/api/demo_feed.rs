@@ -2,7 +2,7 @@
 //! an in-play cricket match is played ball by ball (its fancy lines and bookmaker rates move,
 //! its house markets go ball running and back), a race goes off at its time and is settled,
 //! and the bet the demo client placed on it lands in the account statement, and the race is
-//! retired a while later. The ledger stays sound while the feed works.
+//! retired a while later. Before the off the maker's prices drift (match odds, win, place). The ledger stays sound while the feed works.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -146,6 +146,64 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
             }
         }
         rates_moved |= rates_of(&now) != opening_rates;
+        tokio::time::sleep(POLL).await;
+    }
+
+    // Before the off prices are not frozen: the maker's quotes drift on the upcoming cricket
+    // match's match odds and on races' win and place markets.
+    let best_prices = |market: &Value| -> Vec<Value> {
+        let runners = market["runners"].as_array().unwrap();
+        runners
+            .iter()
+            .flat_map(|r| [r["back"][0]["price"].clone(), r["lay"][0]["price"].clone()])
+            .collect()
+    };
+    let mut first_seen: HashMap<i64, Vec<Value>> = HashMap::new();
+    let mut drifted: Vec<&str> = Vec::new();
+    let started = Instant::now();
+    while drifted.len() < 3 {
+        in_time(started, &format!("pre-off prices to drift (seen: {drifted:?})"));
+        let mut pre_off = vec![upcoming];
+        for sport_id in [7, 4339] {
+            let races =
+                app.post("match/getMatches", Some(&demo), json!({ "sport_id": sport_id })).await;
+            let races = races.data().as_array().unwrap().clone();
+            pre_off.extend(
+                races
+                    .iter()
+                    .filter(|r| r["in_play"] == false)
+                    .filter_map(|r| r["match_id"].as_i64()),
+            );
+        }
+        for match_id in pre_off {
+            let (the_match, markets) = markets(&app, &demo, match_id).await;
+            if the_match["in_play"] == true {
+                continue;
+            }
+            for market in markets.iter().filter(|m| m["status"] == "open") {
+                let kind = match market["type"].as_str().unwrap() {
+                    "match_odds" => "match odds",
+                    "win" => "win",
+                    "place" => "place",
+                    _ => continue,
+                };
+                let prices = best_prices(market);
+                let id = market["market_id"].as_i64().unwrap();
+                let first = first_seen.entry(id).or_insert_with(|| prices.clone());
+                if !first.iter().all(Value::is_number) {
+                    // Seen before the maker's first quote was all in: start from this one.
+                    *first = prices.clone();
+                }
+                // Moved from one full quote to another (not a quote half re-placed).
+                if prices.iter().all(Value::is_number)
+                    && first.iter().all(Value::is_number)
+                    && *first != prices
+                    && !drifted.contains(&kind)
+                {
+                    drifted.push(kind);
+                }
+            }
+        }
         tokio::time::sleep(POLL).await;
     }
 
