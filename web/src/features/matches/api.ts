@@ -25,12 +25,14 @@ export function listStreamUrl(list: number | 'all', ticket: string): string {
 
 /**
  * The matches with a streamed odds line applied: the line replaces the match's odds when it is
- * the same market (or the match had none yet); lines of matches not listed change nothing.
+ * the same market (or the match had none yet); lines of matches not listed change nothing, and
+ * nor do they bring back a grid to a match whose result is declared (the server drops its grid).
  */
 export function applyListOdds(matches: Match[], line: ListOdds): Match[] {
   let changed = false;
   const next = matches.map((m) => {
     if (m.match_id !== line.match_id || (m.odds && m.odds.market_id !== line.odds.market_id)) return m;
+    if (!m.odds && (m.finished || m.result)) return m;
     changed = true;
     return { ...m, odds: line.odds };
   });

@@ -125,8 +125,10 @@ describe('live list prices', () => {
     // Another market of the match, or a match not listed: nothing changes.
     expect(applyListOdds(list, line(401, 99, 5))).toBe(list);
     expect(applyListOdds(list, line(999, 41, 5))).toBe(list);
-    // A match without odds yet takes its first line.
+    // A match without odds yet takes its first line; one whose result is declared does not.
     expect(applyListOdds(list, line(402, 50, 3))[1].odds?.market_id).toBe(50);
+    const over = [{ ...later, result: 'NZ won by 4 wickets' }] as unknown as Match[];
+    expect(applyListOdds(over, line(402, 50, 3))).toBe(over);
   });
 
   describe('the stream', () => {
