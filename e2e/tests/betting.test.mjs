@@ -133,7 +133,8 @@ test('one bettor backs, the other lays at the same price: both see it without re
   // demo backs Lions at 2.50 for 100: nobody offers it yet, so it waits.
   await pageA.locator(`[data-testid="match-row"][data-match-id="${ids.match}"] a.match-link`).click();
   await pageA.getByTestId('match-title').filter({ hasText: MATCH_NAME }).waitFor();
-  await pageA.getByTestId('connection').filter({ hasText: 'Live' }).waitFor();
+  // The stream is connected (the page says nothing about it then: only "Reconnecting…" when down).
+  await pageA.locator('[data-testid="connection"][data-state="live"]').waitFor({ state: 'attached' });
   await runner(pageA, ids.matchOdds, ids.lions).getByTestId('best-back').click();
   await pageA.getByTestId('slip-odds').fill('2.48');
   await pageA.getByTestId('odds-up').click();

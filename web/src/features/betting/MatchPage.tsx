@@ -1,15 +1,20 @@
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { QueryState } from '../../components/QueryState';
+import { ResultBanner } from '../../components/live-score/ResultBanner';
+import { ScoreStrip } from '../../components/live-score/ScoreStrip';
+import { hasEnded } from '../../components/live-score/score';
 import { formatIstDateTime } from '../../lib/format';
-import type { BetSide } from './api';
+import type { BetSide, MarketBook } from './api';
 import { MatchBoard } from './MatchBoard';
 import type { Pick } from './selection';
 import { useMatchBook } from './useMatchBook';
 import type { StreamState } from './stream';
 
 /**
- * A match with its markets, the bet slip and open bets, live. Serves /game-details/:sportId/:matchId,
+ * A match with its score, markets, the bet slip and open bets, live. The header says In-Play
+ * only while the server says the match is being played, the start time before, and a result
+ * banner once the match has ended. Serves /game-details/:sportId/:matchId,
  * /match/matchdetail/:matchId and /CM/MD/:matchId. A price tapped on a match list arrives as
  * `?market=…&selection=…&side=…&price=…` and opens the slip with that selection.
  */
@@ -21,6 +26,7 @@ export function MatchPage() {
   const valid = Number.isFinite(matchId) && matchId > 0;
   // An unknown match is a 404 with the server's words.
   const notFound = detail.error instanceof ApiError && detail.error.httpStatus === 404 ? detail.error.message : null;
+  const ended = match ? hasEnded(match, detail.data?.markets) : false;
 
   return (
     <div className="page-stack" data-testid="game-details-page">
@@ -36,12 +42,28 @@ export function MatchPage() {
                 </p>
               </div>
               <div className="match-when">
-                {match.in_play ? <span className="badge in-play">In Play</span> : null}
-                <span data-testid="match-date">{formatIstDateTime(match.open_date)}</span>
+                {ended ? (
+                  <span className="badge finished" data-testid="match-status">
+                    Finished
+                  </span>
+                ) : match.in_play ? (
+                  <span className="badge in-play" data-testid="match-status">
+                    In-Play
+                  </span>
+                ) : (
+                  <span data-testid="match-date">{formatIstDateTime(match.open_date)}</span>
+                )}
                 <ConnectionBadge state={connection} />
               </div>
             </div>
-            <MatchBoard key={match.match_id} matchId={match.match_id} markets={detail.data.markets} initialPick={pickFromParams(params)} />
+            {ended && <ResultBanner result={match.result} />}
+            {match.score && (match.in_play || ended) && <ScoreStrip score={match.score} matchName={match.match_name || match.name} />}
+            <MatchBoard
+              key={match.match_id}
+              matchId={match.match_id}
+              markets={withoutSettledFancies(detail.data.markets)}
+              initialPick={pickFromParams(params)}
+            />
           </>
         )}
       </QueryState>
@@ -59,12 +81,20 @@ export function pickFromParams(params: URLSearchParams): Pick | undefined {
   return { marketId, side, selectionId: selectionId || undefined, price: price > 0 ? price : undefined };
 }
 
+/** A settled fancy line has left the match (the stream still reports its last state). */
+export function withoutSettledFancies(markets: MarketBook[]): MarketBook[] {
+  return markets.filter((m) => !(m.type === 'fancy' && (m.status === 'closed' || m.status === 'void')));
+}
+
+/**
+ * The stream's state, in words only while it is down ("Reconnecting…": the page polls meanwhile).
+ * A connected stream is not news: whether the match is live is the In-Play badge's business.
+ */
 export function ConnectionBadge({ state }: { state: StreamState }) {
-  const label = state === 'live' ? 'Live' : state === 'polling' ? 'Reconnecting (updating every 2 s)' : state === 'connecting' ? 'Connecting…' : '';
-  if (!label) return null;
+  const down = state === 'polling';
   return (
-    <span className={`badge connection ${state}`} data-testid="connection" data-state={state}>
-      {label}
+    <span className={down ? 'badge connection polling' : 'connection-state'} data-testid="connection" data-state={state} role="status">
+      {down ? 'Reconnecting…' : ''}
     </span>
   );
 }

@@ -2,6 +2,9 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
+import { ResultBanner } from '../../components/live-score/ResultBanner';
+import { ScoreStrip } from '../../components/live-score/ScoreStrip';
+import { hasEnded } from '../../components/live-score/score';
 import { formatIstDateTime } from '../../lib/format';
 import { MatchBoard } from './MatchBoard';
 import { ConnectionBadge } from './MatchPage';
@@ -9,7 +12,8 @@ import { useMatchBook } from './useMatchBook';
 
 /**
  * /horse-racing/:matchId/:date: a race card. The win market (exchange prices) and the place
- * market, with the same slip and open bets as a match; the race turns in play at the off.
+ * market, with the same slip and open bets as a match; the race turns in play at the off, and
+ * once run the card shows the result and the placings the server holds.
  */
 export function RaceCardPage() {
   const { matchId, date } = useParams();
@@ -18,6 +22,7 @@ export function RaceCardPage() {
   const race = detail.data?.match;
   const unknown = detail.error instanceof ApiError && detail.error.httpStatus === 404;
   const markets = (detail.data?.markets ?? []).filter((m) => m.type === 'win' || m.type === 'place' || m.type === 'match_odds');
+  const ended = race ? hasEnded(race, detail.data?.markets) : false;
   return (
     <PageCard title={race ? race.match_name || race.name : 'Race'} testId="race-page" actions={<ConnectionBadge state={connection} />}>
       <QueryState isPending={detail.isPending && Number.isFinite(id) && !unknown} error={unknown ? null : detail.error}>
@@ -26,8 +31,14 @@ export function RaceCardPage() {
             <p className="race-info" data-testid="race-info">
               {race.sport_name}
               {race.series_name ? ` · ${race.series_name}` : ''} · Off {formatIstDateTime(race.open_date)}
-              {race.in_play ? <span className="badge in-play">In Play</span> : null}
+              {race.in_play && !ended ? (
+                <span className="badge in-play" data-testid="match-status">
+                  In-Play
+                </span>
+              ) : null}
             </p>
+            {ended && <ResultBanner result={race.result} />}
+            {race.score?.sport === 'race' && <ScoreStrip score={race.score} matchName={race.match_name || race.name} />}
             <MatchBoard
               key={race.match_id}
               matchId={race.match_id}

@@ -3,6 +3,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { FakeSource } from '../../testing/fake-event-source';
 import { EMPTY_CATALOGUE, stubServer, type Answers, type Call } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
 import type { MarketBook, MatchDetail } from './api';
@@ -461,3 +462,61 @@ describe('the fancy book', () => {
 function count(calls: Call[], path: string): number {
   return calls.filter((c) => c.path === `/api/${path}`).length;
 }
+
+describe('the match page header and live score', () => {
+  const cricket = {
+    sport: 'cricket' as const,
+    innings: [{ side: 'India', runs: 45, wickets: 2, overs: 5, balls: 3, overs_text: '5.3' }],
+    overs_limit: 20,
+    last_balls: ['1', '4', 'W'],
+    run_rate: 8.18,
+    target: null,
+    runs_needed: null,
+    balls_left: null,
+    required_rate: null,
+  };
+
+  it('shows the start time before the off, and no connection words while the stream is fine', async () => {
+    setUp();
+    renderApp('/game-details/4/100');
+    expect(await screen.findByTestId('match-date')).toHaveTextContent('22/11/2026 19:30:00');
+    expect(screen.queryByTestId('match-status')).toBeNull();
+    expect(screen.queryByTestId('score-strip')).toBeNull();
+    expect(screen.queryByText('Live')).toBeNull();
+  });
+
+  it("says In-Play with the score while in play, and follows the stream's score events", async () => {
+    vi.stubGlobal('EventSource', FakeSource);
+    FakeSource.opened = [];
+    const playing = detail();
+    playing.match = { ...playing.match, in_play: true, score: cricket };
+    setUp({ 'POST /api/match/matchDetail': { data: playing }, 'POST /api/stream/ticket': { data: { ticket: 't', expires_in_s: 60 } } });
+    renderApp('/game-details/4/100');
+    expect(await screen.findByTestId('match-status')).toHaveTextContent('In-Play');
+    expect(screen.queryByTestId('match-date')).toBeNull();
+    expect(screen.getByTestId('score-runs')).toHaveTextContent('45/2');
+    await waitFor(() => expect(FakeSource.opened.length).toBeGreaterThan(0));
+    const source = FakeSource.last();
+    act(() => {
+      source.emit('open');
+      source.emit('score', { match_id: 100, in_play: true, score: { ...cricket, innings: [{ ...cricket.innings[0], runs: 49, balls: 4, overs_text: '5.4' }] }, result: null });
+    });
+    await waitFor(() => expect(screen.getByTestId('score-runs')).toHaveTextContent('49/2'));
+    expect(screen.getByTestId('connection')).toHaveTextContent('');
+    // Another match's score is not this page's.
+    act(() => source.emit('score', { match_id: 7, in_play: false, score: null, result: 'Other won' }));
+    act(() => source.emit('score', { match_id: 100, in_play: false, score: cricket, result: 'India won by 12 runs' }));
+    expect(await screen.findByTestId('result-banner')).toHaveTextContent('India won by 12 runs');
+    expect(screen.getByTestId('match-status')).toHaveTextContent('Finished');
+    vi.unstubAllGlobals();
+  });
+
+  it('drops settled fancy lines and shows a result banner once every market is settled', async () => {
+    const settled = detail([matchOdds({ status: 'closed' }), { ...fancy, status: 'closed' }]);
+    setUp({ 'POST /api/match/matchDetail': { data: settled } });
+    renderApp('/game-details/4/100');
+    expect(await screen.findByTestId('result-banner')).toHaveTextContent('This event has ended.');
+    expect(screen.queryByTestId('fancy-row')).toBeNull();
+    expect(screen.getByTestId('match-status')).toHaveTextContent('Finished');
+  });
+});

@@ -2,11 +2,13 @@
 // client (src/api/live-stream.ts: tickets, reconnects with back-off, polling while down).
 //
 // The server sends a `snapshot` event (every market of the match) and then `market` events
-// (one changed market, at most 5 a second each). Books in the stream are public: positions
+// (one changed market, at most 5 a second each), and a `score` event (the match's live state:
+// in play or not, score, result) after the snapshot and whenever it is set. Books in the stream are public: positions
 // and fancy books are empty there, and come from `match/matchDetail`; a `mine` event
 // ({market_id}) tells this user that their own bets, positions or exposure in that market
 // changed.
 import { LiveStream, parseEventData, type EventSourceLike, type StreamState } from '../../api/live-stream';
+import type { LiveScore } from '../../components/live-score/score';
 import type { MarketBook } from './api';
 
 export { BACKOFF_MS, POLL_MS, type EventSourceLike, type StreamState } from '../../api/live-stream';
@@ -20,6 +22,8 @@ export interface MatchStreamOptions {
   url: (matchId: number, ticket: string) => string;
   onSnapshot: (markets: MarketBook[]) => void;
   onMarket: (market: MarketBook) => void;
+  /** The match's score, result or in-play state changed (and once after each snapshot). */
+  onScore?: (score: LiveScore) => void;
   /** The caller's own figures in this market changed (a bet matched, lapsed, settled…). */
   onMine?: (marketId: number) => void;
   /** Refetches the match while the stream is down. */
@@ -30,7 +34,7 @@ export interface MatchStreamOptions {
 }
 
 export class MatchStream extends LiveStream {
-  constructor({ matchId, url, onSnapshot, onMarket, onMine, ...rest }: MatchStreamOptions) {
+  constructor({ matchId, url, onSnapshot, onMarket, onScore, onMine, ...rest }: MatchStreamOptions) {
     super({
       ...rest,
       url: (ticket) => url(matchId, ticket),
@@ -42,6 +46,10 @@ export class MatchStream extends LiveStream {
         market: (data) => {
           const market = parseEventData<MarketBook>(data);
           if (market && typeof market === 'object' && 'market_id' in market) onMarket(market);
+        },
+        score: (data) => {
+          const score = parseEventData<LiveScore>(data);
+          if (score && typeof score === 'object' && score.match_id === matchId) onScore?.(score);
         },
         mine: (data) => {
           const mine = parseEventData<{ market_id?: unknown }>(data);

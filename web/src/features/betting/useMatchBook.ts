@@ -1,4 +1,4 @@
-// A match's markets kept live: `match/matchDetail` once, then the stream's changes folded in
+// A match's markets and score kept live: `match/matchDetail` once, then the stream's changes folded in
 // (polling every 2 s while the stream is down), and the caller's figures fetched again when a
 // change may have touched them.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -54,6 +54,12 @@ export function useMatchBook(matchId: number) {
         const previous = old.markets.find((m) => m.market_id === market.market_id);
         queryClient.setQueryData<MatchDetail | null>(key, applyMarket(old, market));
         if (changeTouchesCaller(previous, market, queryClient.getQueryData<OpenBets>(openBetsKey(matchId)))) refreshCaller();
+      },
+      onScore: (live) => {
+        const old = queryClient.getQueryData<MatchDetail | null>(key);
+        if (!old) return;
+        const next: MatchDetail = { ...old, match: { ...old.match, in_play: live.in_play, score: live.score, result: live.result } };
+        queryClient.setQueryData<MatchDetail | null>(key, next);
       },
       onMine: refreshCaller,
       poll: () => queryClient.refetchQueries({ queryKey: key, exact: true }),

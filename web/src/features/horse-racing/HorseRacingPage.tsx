@@ -73,7 +73,7 @@ export function HorseRacingPage() {
                 {venue.races.map((race) => (
                   <Link key={race.match_id} className={`race-time${race.in_play ? ' in-play' : ''}`} to={`/horse-racing/${race.match_id}/${date}`} data-testid="race-time">
                     {formatIstDateTime(race.market_start_time).slice(11, 16)}
-                    {race.in_play ? ' · In Play' : ''}
+                    {race.in_play ? ' · In-Play' : ''}
                   </Link>
                 ))}
               </div>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useFlash } from '../../hooks/useFlash';
 import { formatIstDateTime } from '../../lib/format';
+import { ScoreStrip } from '../../components/live-score/ScoreStrip';
 import { formatSize } from '../../lib/size';
 import type { Match, RunnerOdds } from './api';
 import { isTwoWay, listColumns, oddsColumns, pickPath } from './odds-columns';
@@ -64,7 +65,7 @@ function MatchRow({ match, withDraw }: { match: Match; withDraw: boolean }) {
           <span className="match-date">{formatIstDateTime(match.open_date)}</span>
           {match.in_play && (
             <span className="badge in-play" data-testid="in-play">
-              In Play
+              In-Play
             </span>
           )}
           {match.has_bookmaker && (
@@ -78,6 +79,7 @@ function MatchRow({ match, withDraw }: { match: Match; withDraw: boolean }) {
             </span>
           )}
         </span>
+        {match.in_play && match.score && <ScoreStrip score={match.score} matchName={match.match_name || match.name} compact />}
       </div>
       <div className={`match-odds${label ? ' suspended' : ''}`} role="cell" data-testid="match-odds">
         {cells.map(({ runner, outcome }) => (
