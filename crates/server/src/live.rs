@@ -70,8 +70,8 @@ impl StreamTickets {
 pub enum LiveEvent {
     /// A market's public book, serialised.
     Book(Arc<LiveBook>),
-    /// A match's score or result changed: (match id, the [`LiveScore`] as JSON).
-    Score(i64, Arc<str>),
+    /// A match's score or result changed: (match id, its sport, the [`LiveScore`] as JSON).
+    Score(i64, i64, Arc<str>),
     /// Changes were missed: every listener should take a fresh snapshot.
     Resync,
 }
@@ -92,6 +92,7 @@ pub struct LiveBook {
 #[derive(Serialize, ToSchema, Debug)]
 pub struct LiveScore {
     pub match_id: i64,
+    pub sport_id: i64,
     /// The match is being played now (not before the off, not once it has ended).
     pub in_play: bool,
     /// Null until a score was set.
@@ -107,6 +108,7 @@ impl LiveScore {
     pub fn of(the_match: &Match) -> LiveScore {
         LiveScore {
             match_id: the_match.match_id,
+            sport_id: the_match.sport_id,
             in_play: is_in_play(the_match),
             score: stored_score(the_match).map(|score| score.view()),
             result: the_match.result.clone(),
@@ -161,7 +163,7 @@ impl LiveBooks {
     pub fn publish_score(&self, score: &LiveScore) {
         let json: Arc<str> = serde_json::to_string(score).unwrap_or_default().into();
         // No listener is no error: the score is stored, a stream reads it when it opens.
-        let _ = self.events.send(LiveEvent::Score(score.match_id, json));
+        let _ = self.events.send(LiveEvent::Score(score.match_id, score.sport_id, json));
     }
 }
 

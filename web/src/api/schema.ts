@@ -1023,7 +1023,8 @@ export interface paths {
          *     `market` (data: one market) and `mine` (data: `{"market_id"}`, only to the user whose
          *     figures there changed). Casino events:
          *     `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)). List events: `snapshot` (data:
-         *     every listed match's [`ListOdds`]) and `odds` (data: one `ListOdds`).
+         *     every listed match's [`ListOdds`]), `odds` (data: one `ListOdds`) and `score` (data: a
+         *     [`LiveScore`] of a match of the list's sport).
          */
         get: operations["live_stream"];
         put?: never;
@@ -2059,6 +2060,8 @@ export interface components {
                 /** @description How the match ended; null until declared. */
                 result: string | null;
                 score: null | components["schemas"]["ScoreView"];
+                /** Format: int64 */
+                sport_id: number;
             };
             message: string;
             status: boolean;
@@ -3046,6 +3049,8 @@ export interface components {
             /** @description How the match ended; null until declared. */
             result: string | null;
             score: null | components["schemas"]["ScoreView"];
+            /** Format: int64 */
+            sport_id: number;
         };
         LockRequest: {
             /**
@@ -7906,7 +7911,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events, never ending: for a match `snapshot` (data: every market, each a MarketBook), `score` (data: a LiveScore, after the snapshot and whenever the score or result is set), `market` (data: one MarketBook) and `mine` (data: {"market_id"}) events; for a casino game `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds) and `odds` (data: one ListOdds) events */
+            /** @description Server-Sent Events, never ending: for a match `snapshot` (data: every market, each a MarketBook), `score` (data: a LiveScore, after the snapshot and whenever the score or result is set), `market` (data: one MarketBook) and `mine` (data: {"market_id"}) events; for a casino game `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds), `odds` (data: one ListOdds) and `score` (data: the LiveScore of a match of the list's sport, when set) events */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -147,7 +147,8 @@ type LiveEvents = BoxStream<'static, Result<Event, Infallible>>;
 /// `market` (data: one market) and `mine` (data: `{"market_id"}`, only to the user whose
 /// figures there changed). Casino events:
 /// `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)). List events: `snapshot` (data:
-/// every listed match's [`ListOdds`]) and `odds` (data: one `ListOdds`).
+/// every listed match's [`ListOdds`]), `odds` (data: one `ListOdds`) and `score` (data: a
+/// [`LiveScore`] of a match of the list's sport).
 #[utoipa::path(get, path = "/stream", tag = "catalogue",
     params(("match_id" = Option<i64>, Query, description = "The match (or give casino or list)"),
         ("casino" = Option<String>, Query, description = "A casino game's code, e.g. dt6 (or give match_id or list)"),
@@ -156,8 +157,8 @@ type LiveEvents = BoxStream<'static, Result<Event, Infallible>>;
     responses((status = 200, description = "Server-Sent Events, never ending: for a match `snapshot` (data: every market, \
         each a MarketBook), `score` (data: a LiveScore, after the snapshot and whenever the score or result is set), \
         `market` (data: one MarketBook) and `mine` (data: {\"market_id\"}) events; for a casino game \
-        `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds) and `odds` \
-        (data: one ListOdds) events", content_type = "text/event-stream", body = String),
+        `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds), `odds` \
+        (data: one ListOdds) and `score` (data: the LiveScore of a match of the list's sport, when set) events", content_type = "text/event-stream", body = String),
         (status = 400), (status = 401), (status = 404)))]
 async fn live_stream(
     State(state): State<AppState>,
@@ -210,7 +211,7 @@ async fn match_events(
                         }
                         break out;
                     }
-                    Ok(LiveEvent::Score(id, json)) if id == match_id => {
+                    Ok(LiveEvent::Score(id, _, json)) if id == match_id => {
                         break vec![Event::default().event("score").data(&*json)];
                     }
                     Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
@@ -311,7 +312,10 @@ async fn list_events(state: AppState, sport_id: Option<i64>) -> Result<LiveEvent
                             break Event::default().event("odds").data(&**line);
                         }
                     }
-                    // The lists take scores from match/getMatches.
+                    // A listed match's score: the list shows it on in-play rows.
+                    Ok(LiveEvent::Score(_, sport, json)) if sport_id.is_none_or(|s| s == sport) => {
+                        break Event::default().event("score").data(&*json);
+                    }
                     Ok(LiveEvent::Score(..)) => continue,
                     Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
                         if let Ok(fresh) = list_lines(&state, sport_id).await {

@@ -356,3 +356,35 @@ async fn a_settled_match_leaves_the_lists_and_settled_fancies_leave_the_page(app
     assert!(sidebar_matches.iter().all(|m| m.match_id != match_id));
 }
 both_databases!(a_settled_match_leaves_the_lists_and_settled_fancies_leave_the_page);
+
+async fn a_list_stream_sends_the_scores_of_its_sport(app: TestApp) {
+    let (admin, demo) = (app.admin().await, app.demo().await);
+    let (cricket, name) = first_match(&app, &demo, 4).await;
+    let (football, _) = first_match(&app, &demo, 1).await;
+    let ticket = app.post("stream/ticket", Some(&demo), json!({})).await.data()["ticket"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut response =
+        app.client.get(format!("{}/stream?list=4&ticket={ticket}", app.base)).send().await.unwrap();
+    let mut buffer = String::new();
+    read_until(&mut response, &mut buffer, |event, _| event == "snapshot").await;
+    // A football score is not the cricket list's; the cricket one that follows is.
+    let goals = json!({ "sport": "football", "goals": [1, 0], "minute": 3 });
+    app.post("admin/match/score", Some(&admin), json!({ "match_id": football, "score": goals }))
+        .await
+        .expect(200);
+    let (home, away) = sides(&name);
+    app.post(
+        "admin/match/score",
+        Some(&admin),
+        json!({ "match_id": cricket, "score": chase(&home, &away) }),
+    )
+    .await
+    .expect(200);
+    let (_, score) = read_until(&mut response, &mut buffer, |event, _| event == "score").await;
+    assert_eq!(score["match_id"], cricket);
+    assert_eq!(score["sport_id"], 4);
+    assert_eq!(score["score"]["target"], 181);
+}
+both_databases!(a_list_stream_sends_the_scores_of_its_sport);

@@ -1,5 +1,6 @@
 import { apiGet, apiPost, dataOr } from '../../api/client';
 import type { Schemas } from '../../api/contract';
+import type { LiveScore } from '../../components/live-score/score';
 
 export type Match = Schemas['MatchItem'];
 /** Match-odds summary: the best price to back and to lay per runner (null: none offered). */
@@ -37,6 +38,18 @@ export function applyListOdds(matches: Match[], line: ListOdds): Match[] {
     return { ...m, odds: line.odds };
   });
   return changed ? next : matches;
+}
+
+/**
+ * The list with one match's live state from the stream's `score` event: its score, result and
+ * whether it is in play. A match not in the list leaves it as it is.
+ */
+export function applyListScore(matches: Match[], live: LiveScore): Match[] {
+  const at = matches.findIndex((m) => m.match_id === live.match_id);
+  if (at < 0) return matches;
+  const next = [...matches];
+  next[at] = { ...matches[at], in_play: live.in_play, score: live.in_play ? live.score : null, result: live.result };
+  return next;
 }
 
 export async function getMatches(filter: { sport_id?: number; series_id?: number } = {}): Promise<Match[]> {

@@ -1,10 +1,12 @@
-import { screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSource } from '../../testing/fake-event-source';
 import { EMPTY_CATALOGUE, stubServer } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
-import { applyListOdds, type ListOdds, type Match } from './api';
+import { applyListOdds, applyListScore, type ListOdds, type Match } from './api';
+import { MatchList } from './MatchList';
 import { isTwoWay, listColumns, oddsColumns } from './odds-columns';
 import { listStream } from './useLiveList';
 
@@ -117,6 +119,24 @@ describe('live list prices', () => {
     odds: { market_id, status, runners: [{ selection_id: 7, name: 'India', back, lay: back + 0.02, back_size: 500, lay_size: 300 }] },
   });
 
+  it("take a match's score from the stream and show it on its in-play row", () => {
+    const list = [cricket, later] as unknown as Match[];
+    const score = { sport: 'football' as const, goals: [2, 1], minute: 70 };
+    const scored = applyListScore(list, { match_id: 401, sport_id: 4, in_play: true, score, result: null });
+    expect(scored[0].score).toEqual(score);
+    expect(scored[1]).toBe(list[1]);
+    expect(applyListScore(list, { match_id: 999, sport_id: 4, in_play: true, score, result: null })).toBe(list);
+    render(
+      <MemoryRouter>
+        <MatchList matches={scored} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByTestId('score-line')).toHaveTextContent("India2 - 1Australia70'");
+    // The match ends: out of play, no score line on its row.
+    const ended = applyListScore(scored, { match_id: 401, sport_id: 4, in_play: false, score, result: 'India won 2-1' });
+    expect(ended[0]).toMatchObject({ in_play: false, score: null, result: 'India won 2-1' });
+  });
+
   it('apply a line to its match only when it is the same market', () => {
     const list = [cricket, later] as unknown as Match[];
     const moved = applyListOdds(list, line(401, 41, 1.9));
@@ -140,9 +160,11 @@ describe('live list prices', () => {
 
     it('follows the list by sport and hands on the snapshot and each line', async () => {
       const applied: ListOdds[][] = [];
+      const scores: unknown[] = [];
       const poll = vi.fn();
       const stream = listStream(4, (lines) => applied.push(lines), {
         poll,
+        onScore: (score) => scores.push(score),
         getTicket: () => Promise.resolve('t1'),
         openSource: (url) => new FakeSource(url),
       });
@@ -154,6 +176,10 @@ describe('live list prices', () => {
       FakeSource.last().emit('odds', line(401, 41, 1.85, 'ball_running'));
       FakeSource.last().emit('odds', { match_id: 'x' });
       expect(applied).toEqual([[line(401, 41, 1.8)], [line(401, 41, 1.85, 'ball_running')]]);
+      const goal = { match_id: 401, sport_id: 4, in_play: true, score: { sport: 'football', goals: [1, 0], minute: 9 }, result: null };
+      FakeSource.last().emit('score', goal);
+      FakeSource.last().emit('score', { match_id: 'x' });
+      expect(scores).toEqual([goal]);
       await vi.advanceTimersByTimeAsync(20_000);
       expect(poll).not.toHaveBeenCalled();
       // The stream fails: the list is polled meanwhile.

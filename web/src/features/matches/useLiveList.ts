@@ -1,11 +1,13 @@
 // Live prices in the match lists: the list stream (`GET stream?list=…`, docs/api.md "Live
-// stream") on the shared stream client, applied to the list's cached `match/getMatches` answer.
+// stream") on the shared stream client, applied to the list's cached `match/getMatches` answer
+// (prices from `odds` events, in-play scores from `score` events).
 // While the stream is down the client polls the list instead (LIST_REFRESH_MS); while it is live
 // the list is fetched only now and then (LIST_MEMBERSHIP_MS), for matches that came or went.
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { LiveStream, browserEventSource, getStreamTicket, parseEventData, type StreamState } from '../../api/live-stream';
-import { applyListOdds, LIST_MEMBERSHIP_MS, LIST_REFRESH_MS, listStreamUrl, type ListOdds, type Match } from './api';
+import type { LiveScore } from '../../components/live-score/score';
+import { applyListOdds, applyListScore, LIST_MEMBERSHIP_MS, LIST_REFRESH_MS, listStreamUrl, type ListOdds, type Match } from './api';
 
 const isLine = (value: unknown): value is ListOdds =>
   typeof value === 'object' &&
@@ -15,7 +17,17 @@ const isLine = (value: unknown): value is ListOdds =>
   Array.isArray((value as ListOdds).odds.runners);
 
 /** A list stream that applies each line it receives with `apply`. */
-export function listStream(list: number | 'all', apply: (lines: ListOdds[]) => void, options: { poll: () => unknown; onState?: (state: StreamState) => void; openSource?: ReturnType<typeof browserEventSource>; getTicket?: () => Promise<string | null> }): LiveStream {
+export function listStream(
+  list: number | 'all',
+  apply: (lines: ListOdds[]) => void,
+  options: {
+    poll: () => unknown;
+    onScore?: (score: LiveScore) => void;
+    onState?: (state: StreamState) => void;
+    openSource?: ReturnType<typeof browserEventSource>;
+    getTicket?: () => Promise<string | null>;
+  },
+): LiveStream {
   return new LiveStream({
     getTicket: options.getTicket ?? getStreamTicket,
     openSource: options.openSource === undefined ? browserEventSource() : options.openSource,
@@ -28,6 +40,10 @@ export function listStream(list: number | 'all', apply: (lines: ListOdds[]) => v
       odds: (data) => {
         const line = parseEventData<unknown>(data);
         if (isLine(line)) apply([line]);
+      },
+      score: (data) => {
+        const score = parseEventData<LiveScore>(data);
+        if (score && typeof score === 'object' && typeof score.match_id === 'number') options.onScore?.(score);
       },
     },
     poll: options.poll,
@@ -51,7 +67,11 @@ export function useLiveList(queryKey: QueryKey, list: number | 'all' | null): nu
       list,
       (lines) =>
         queryClient.setQueryData<Match[]>(key, (matches) => (matches ? lines.reduce(applyListOdds, matches) : matches)),
-      { poll: () => queryClient.refetchQueries({ queryKey: key, exact: true }), onState: setState },
+      {
+        poll: () => queryClient.refetchQueries({ queryKey: key, exact: true }),
+        onScore: (score) => queryClient.setQueryData<Match[]>(key, (matches) => (matches ? applyListScore(matches, score) : matches)),
+        onState: setState,
+      },
     );
     stream.start();
     return () => stream.stop();
