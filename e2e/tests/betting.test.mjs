@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, shoot, startServer } from '../harness.mjs';
+import { exactly, rupees } from '../rupees.mjs';
 
 const MATCH_NAME = 'Lions v Tigers';
 /** Waits that span the 5 s balance poll. */
@@ -65,8 +66,8 @@ async function loggedIn(browser, userName) {
  * @param {import('playwright-core').Page} page @param {string} balance @param {string} exposure
  */
 async function headerShows(page, balance, exposure) {
-  await page.getByTestId('balance').filter({ hasText: new RegExp(`^${balance.replace('.', '\\.')}$`) }).waitFor(POLL_WAIT);
-  await page.getByTestId('exposure').filter({ hasText: new RegExp(`^${exposure.replace('.', '\\.')}$`) }).waitFor(POLL_WAIT);
+  await page.getByTestId('balance').filter({ hasText: exactly(balance) }).waitFor(POLL_WAIT);
+  await page.getByTestId('exposure').filter({ hasText: exactly(exposure) }).waitFor(POLL_WAIT);
 }
 
 /** @param {import('playwright-core').Page} page @param {number} marketId @param {number} selectionId */
@@ -140,11 +141,11 @@ test('one bettor backs, the other lays at the same price: both see it without re
   await pageA.getByTestId('odds-up').click();
   assert.equal(await pageA.getByTestId('slip-odds').inputValue(), '2.50');
   await pageA.getByTestId('slip-stake').fill('100');
-  assert.equal(await pageA.getByTestId('slip-profit').innerText(), '150.00');
-  assert.equal(await pageA.getByTestId('slip-liability').innerText(), '100.00');
+  assert.equal(await pageA.getByTestId('slip-profit').innerText(), rupees('150.00'));
+  assert.equal(await pageA.getByTestId('slip-liability').innerText(), rupees('100.00'));
   // The projected P&L per runner follows the stake.
-  await runner(pageA, ids.matchOdds, ids.lions).getByTestId('runner-projection').filter({ hasText: '150.00' }).waitFor();
-  await runner(pageA, ids.matchOdds, ids.tigers).getByTestId('runner-projection').filter({ hasText: '-100.00' }).waitFor();
+  await runner(pageA, ids.matchOdds, ids.lions).getByTestId('runner-projection').filter({ hasText: rupees('150.00') }).waitFor();
+  await runner(pageA, ids.matchOdds, ids.tigers).getByTestId('runner-projection').filter({ hasText: rupees('-100.00') }).waitFor();
   await shoot(pageA, 'betting-slip');
   assert.match(await place(pageA, '100'), /waiting to be matched/);
   await headerShows(pageA, '100000.00', '100.00');
@@ -158,18 +159,18 @@ test('one bettor backs, the other lays at the same price: both see it without re
   await bestLay.click();
   assert.equal(await pageB.getByTestId('slip-odds').inputValue(), '2.50');
   await pageB.getByTestId('slip-stake').fill('100');
-  assert.equal(await pageB.getByTestId('slip-liability').innerText(), '150.00');
+  assert.equal(await pageB.getByTestId('slip-liability').innerText(), rupees('150.00'));
   assert.match(await place(pageB, '100'), /Bet matched/);
   await headerShows(pageB, '50000.00', '150.00');
-  await runner(pageB, ids.matchOdds, ids.lions).getByTestId('runner-position').filter({ hasText: '-150.00' }).waitFor();
+  await runner(pageB, ids.matchOdds, ids.lions).getByTestId('runner-position').filter({ hasText: rupees('-150.00') }).waitFor();
   await pageB.getByTestId('open-bet-matched').first().waitFor();
   await shoot(pageB, 'betting-matched-layer');
 
   // demo's page follows without a reload: the bet is matched, the positions are there.
   await pageA.getByTestId('open-bets-unmatched-tab').filter({ hasText: 'Unmatched (0)' }).waitFor(POLL_WAIT);
   await pageA.getByTestId('open-bets-matched-tab').filter({ hasText: 'Matched (1)' }).waitFor();
-  await runner(pageA, ids.matchOdds, ids.lions).getByTestId('runner-position').filter({ hasText: '150.00' }).waitFor();
-  await runner(pageA, ids.matchOdds, ids.tigers).getByTestId('runner-position').filter({ hasText: '-100.00' }).waitFor();
+  await runner(pageA, ids.matchOdds, ids.lions).getByTestId('runner-position').filter({ hasText: rupees('150.00') }).waitFor();
+  await runner(pageA, ids.matchOdds, ids.tigers).getByTestId('runner-position').filter({ hasText: rupees('-100.00') }).waitFor();
   await headerShows(pageA, '100000.00', '100.00');
   await shoot(pageA, 'betting-matched-backer');
   assert.deepEqual(pageErrors, []);
@@ -184,7 +185,7 @@ test('an unmatched bet is cancelled from open bets', async () => {
   await pageA.getByTestId('open-bets-unmatched-tab').click();
   const bet = pageA.getByTestId('open-bet-unmatched');
   await bet.waitFor();
-  assert.match(await bet.innerText(), /Tigers · Match Odds[\s\S]*Lay @ 5[\s\S]*Unmatched 100\.00 of 100\.00/);
+  assert.match(await bet.innerText(), /Tigers · Match Odds[\s\S]*Lay 5\.00[\s\S]*Unmatched ₹100\.00 of ₹100\.00/);
   await shoot(pageA, 'betting-unmatched');
   await bet.getByTestId('cancel-bet').click();
   await bet.waitFor({ state: 'detached' });
@@ -198,14 +199,14 @@ test('a fancy Yes and a bookmaker bet are placed', async () => {
   await row.getByTestId('fancy-yes').click();
   assert.equal(await pageA.getByTestId('slip-rate').innerText(), '49 / 100');
   await pageA.getByTestId('slip-stake').fill('100');
-  assert.equal(await pageA.getByTestId('slip-profit').innerText(), '100.00');
+  assert.equal(await pageA.getByTestId('slip-profit').innerText(), rupees('100.00'));
   assert.match(await place(pageA, '100'), /Bet matched/);
   // Exposure: match odds 100 + fancy 100.
   await headerShows(pageA, '100000.00', '200.00');
   await row.getByTestId('fancy-book-button').click();
   const book = pageA.getByTestId('fancy-book-modal');
   const ranges = await book.getByTestId('fancy-book-row').allInnerTexts();
-  assert.deepEqual(ranges.map((r) => r.replace(/\s+/g, ' ').trim()), ['0–48 -100.00', '49 and above 100.00']);
+  assert.deepEqual(ranges.map((r) => r.replace(/\s+/g, ' ').trim()), ['0–48 -₹100.00', '49 and above ₹100.00']);
   await shoot(pageA, 'betting-fancy-book');
   await book.getByTestId('modal-close').click();
 
@@ -213,9 +214,9 @@ test('a fancy Yes and a bookmaker bet are placed', async () => {
   await runner(pageA, ids.bookmaker, ids.bmLions).getByTestId('bm-back').click();
   assert.equal(await pageA.getByTestId('slip-rate').innerText(), '40');
   await pageA.getByTestId('slip-stake').fill('100');
-  assert.equal(await pageA.getByTestId('slip-profit').innerText(), '40.00');
+  assert.equal(await pageA.getByTestId('slip-profit').innerText(), rupees('40.00'));
   assert.match(await place(pageA, '100'), /Bet matched/);
-  await runner(pageA, ids.bookmaker, ids.bmLions).getByTestId('runner-position').filter({ hasText: '40.00' }).waitFor();
+  await runner(pageA, ids.bookmaker, ids.bmLions).getByTestId('runner-position').filter({ hasText: rupees('40.00') }).waitFor();
   await headerShows(pageA, '100000.00', '300.00');
   await pageA.getByTestId('open-bets-matched-tab').click();
   await pageA.getByTestId('open-bets-matched-tab').filter({ hasText: 'Matched (3)' }).waitFor();
@@ -271,7 +272,7 @@ test('after the operator declares the results, balances and statements show the 
   await pageB.goto(`${server.baseUrl}/#/report/account-statement`);
   const lost = pageB.getByTestId('report-table').locator('tbody tr').filter({ hasText: `${MATCH_NAME} / Match Odds: lost` });
   await lost.waitFor();
-  assert.match(await lost.innerText(), /150\.00[\s\S]*49850\.00/);
+  assert.match(await lost.innerText(), /₹150\.00[\s\S]*₹49,850\.00/);
   assert.deepEqual(pageErrors, []);
 });
 
@@ -306,7 +307,7 @@ test('a race card from the racing page shows the win and place markets and takes
   await runner(pageA, win.market_id, win.selection_ids[0]).getByTestId('best-back').click();
   await pageA.getByTestId('slip-odds').fill('6');
   await pageA.getByTestId('slip-stake').fill('100');
-  assert.equal(await pageA.getByTestId('slip-profit').innerText(), '500.00');
+  assert.equal(await pageA.getByTestId('slip-profit').innerText(), rupees('500.00'));
   assert.match(await place(pageA, '100'), /waiting to be matched/);
   await pageA.getByTestId('open-bets-unmatched-tab').filter({ hasText: 'Unmatched (1)' }).waitFor();
   await shoot(pageA, 'racing-card');

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, pollUntil, shoot, startServer } from '../harness.mjs';
+import { exactly } from '../rupees.mjs';
 
 const WINDOW_SECONDS = 10;
 /** A round: the window, the deal and the result pause, with room to spare. */
@@ -43,9 +44,6 @@ async function balanceMinor() {
   assert.ok(Number.isInteger(minor), `getUserBalance answered ${JSON.stringify(body)}`);
   return minor;
 }
-
-/** @param {number} minor */
-const money = (minor) => (minor / 100).toFixed(2);
 
 /** True for a `casino/round` answer whose round has settled. @param {{ body: any }} answer */
 const isSettled = (answer) => answer.body.data?.phase === 'settled';
@@ -108,7 +106,7 @@ test('a table from the sidebar: bet in the window, see the result and the new ba
   assert.ok(payout !== undefined, `winner ${detail.body.data.winner}`);
   const after = await balanceMinor();
   assert.equal(after, before - 100_00 + payout);
-  await page.getByTestId('balance').filter({ hasText: new RegExp(`^${money(after).replace('.', '\\.')}$`) }).waitFor(POLL_WAIT);
+  await page.getByTestId('balance').filter({ hasText: exactly(after, 'minor') }).waitFor(POLL_WAIT);
 
   // The result strip links to the round's page, whose commitment checks out in the browser.
   await page.getByTestId('casino-last-results').locator(`a[href$="${roundId}"]`).waitFor(ROUND_WAIT);
@@ -207,14 +205,18 @@ test('INT Casino: a world-casino game launches into the framed page, plays throu
   const result = game.locator('#result');
   await result.waitFor();
   const text = await result.innerText();
-  const payoutText = /payout ([\d,]+\.\d{2})/.exec(text)?.[1];
+  const payoutText = /payout ₹([\d,]+\.\d{2})/.exec(text)?.[1];
   assert.ok(payoutText, text);
   const payout = Math.round(Number(payoutText.replaceAll(',', '')) * 100);
-  assert.equal(await balanceMinor(), before - 100_00 + payout, 'the wallet debited the stake and credited the payout');
+  const now = await balanceMinor();
+  assert.equal(now, before - 100_00 + payout, 'the wallet debited the stake and credited the payout');
+  // One balance: the framed game shows the figure the header shows, in the header's format.
+  await game.locator('#balance').filter({ hasText: exactly(now, 'minor') }).waitFor();
   await shoot(page, 'world-casino-game');
 
   // The provider's debit and credit are the caller's Live Casino Bets.
   await page.goto(`${server.baseUrl}/#/report/live-casino-bets`);
+  await page.getByTestId('balance').filter({ hasText: exactly(now, 'minor') }).waitFor(POLL_WAIT);
   const report = page.getByTestId('live-casino-bets-page');
   await report.waitFor();
   await report.getByText(/debit/i).first().waitFor(POLL_WAIT);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, shoot, startServer } from '../harness.mjs';
+import { exactly } from '../rupees.mjs';
 import { base32Decode, firstStep, nextCode, totp } from '../totp.mjs';
 import { assertFitsEveryViewport } from '../viewport.mjs';
 
@@ -97,7 +98,7 @@ test('a visitor signs up and lands on the home page', async () => {
   await page.getByTestId('welcome-popup').waitFor();
   await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
   assert.equal(await page.getByTestId('user-name').innerText(), 'newbettor');
-  await page.getByTestId('balance').filter({ hasText: '0.00' }).waitFor();
+  await page.getByTestId('balance').filter({ hasText: '₹0.00' }).waitFor();
   await shoot(page, 'signup-home');
 
   // The same name again is refused with the server's message.
@@ -130,10 +131,10 @@ test('demo logs in: welcome popup once, balance and exposure, My Market, logout'
   await popup.getByTestId('modal-close').click();
   assert.equal(await page.evaluate(() => localStorage.getItem('openWelcomePopup')), null);
 
-  await page.getByTestId('balance').filter({ hasText: '100000.00' }).waitFor();
-  assert.equal(await page.getByTestId('exposure').innerText(), '0.00');
+  await page.getByTestId('balance').filter({ hasText: '₹1,00,000.00' }).waitFor();
+  assert.equal(await page.getByTestId('exposure').innerText(), '₹0.00');
   await page.reload();
-  await page.getByTestId('balance').filter({ hasText: '100000.00' }).waitFor();
+  await page.getByTestId('balance').filter({ hasText: '₹1,00,000.00' }).waitFor();
   // Had the popup been due again, its timer would have been set when the layout mounted, before
   // the balance showed. A timer of the same delay set now fires after it (timers of equal delay
   // run in the order they were set), and two frames later the popup would be on screen.
@@ -557,7 +558,7 @@ test('a deposit request is approved by the agent and credited', async () => {
   const row = page.getByTestId('report-table').locator('tbody tr').filter({ hasText: reference });
   await row.waitFor();
   assert.equal(hashOf(page), '#/report/payment-withdraw');
-  assert.match(await row.innerText(), /deposit[\s\S]*2500\.00[\s\S]*pending/);
+  assert.match(await row.innerText(), /deposit[\s\S]*₹2,500\.00[\s\S]*pending/);
   await shoot(page, 'payment-statement-pending');
 
   // The agent approves it through the API.
@@ -574,7 +575,7 @@ test('a deposit request is approved by the agent and credited', async () => {
   await page.reload();
   await row.filter({ hasText: 'approved' }).waitFor();
   assert.match(await row.innerText(), /Transfer received/);
-  await page.getByTestId('balance').filter({ hasText: (before + 2500).toFixed(2) }).waitFor();
+  await page.getByTestId('balance').filter({ hasText: exactly(before + 2500) }).waitFor();
   assert.equal(await headerBalance(page), before + 2500);
   await shoot(page, 'payment-statement-approved');
   assert.deepEqual(errors, []);

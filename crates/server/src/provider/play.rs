@@ -189,8 +189,8 @@ struct TableAnswer {
     /// Cards shown before the stake (Hi-Low's base card, Andar Bahar's joker).
     open_cards: Vec<String>,
     markets: Vec<MarketItem>,
-    /// What the player may stake, from the wallet.
-    balance: Value,
+    /// The player's balance as Backlay's header shows it beside this frame.
+    balance: Money,
     user_name: Value,
     min_stake: Money,
     max_stake: Money,
@@ -255,7 +255,7 @@ async fn open_table(
         commitment,
         open_cards,
         markets,
-        balance: balance["balance"].clone(),
+        balance: header_balance(&state, &body.token).await?,
         user_name: balance["user_name"].clone(),
         min_stake: Money::from_minor(MIN_STAKE_MINOR),
         max_stake: Money::from_minor(MAX_STAKE_MINOR),
@@ -292,8 +292,8 @@ struct DealAnswer {
     commitment: String,
     /// The revealed seed: SHA-256 of it is the commitment.
     seed: String,
-    /// What the player may stake now, from the wallet.
-    balance: Value,
+    /// The player's balance now, as Backlay's header shows it.
+    balance: Money,
 }
 
 /// Takes the stake through the wallet, plays the table, and pays the payout through the
@@ -365,32 +365,29 @@ async fn deal(
         ip.as_deref(),
     )
     .await;
-    let credited = match credited {
-        Ok(answer) => answer,
-        Err(credit_failure) => {
-            let rolled_back = call_wallet(
-                &state,
-                WalletCall::Rollback,
-                json!({ "token": token, "tx_id": format!("{round}.rollback"), "debit_tx_id": debit_tx }),
-                ip.as_deref(),
-            )
-            .await;
-            return Err(match rolled_back {
-                Ok(_) => {
-                    tracing::warn!(%round, "built-in provider: the credit failed ({}), the debit was rolled back", credit_failure.message());
-                    PlayError::Abandoned(format!(
-                        "Round {round} could not be finished, so your stake of {} was returned.",
-                        Money::from_minor(stake_minor)
-                    ))
-                }
-                Err(rollback_failure) => PlayError::App(AppError::Internal(anyhow::anyhow!(
-                    "built-in provider round {round}: the credit failed ({}) and so did the rollback ({}); the round stays open",
-                    credit_failure.message(),
-                    rollback_failure.message()
-                ))),
-            });
-        }
-    };
+    if let Err(credit_failure) = credited {
+        let rolled_back = call_wallet(
+            &state,
+            WalletCall::Rollback,
+            json!({ "token": token, "tx_id": format!("{round}.rollback"), "debit_tx_id": debit_tx }),
+            ip.as_deref(),
+        )
+        .await;
+        return Err(match rolled_back {
+            Ok(_) => {
+                tracing::warn!(%round, "built-in provider: the credit failed ({}), the debit was rolled back", credit_failure.message());
+                PlayError::Abandoned(format!(
+                    "Round {round} could not be finished, so your stake of {} was returned.",
+                    Money::from_minor(stake_minor)
+                ))
+            }
+            Err(rollback_failure) => PlayError::App(AppError::Internal(anyhow::anyhow!(
+                "built-in provider round {round}: the credit failed ({}) and so did the rollback ({}); the round stays open",
+                credit_failure.message(),
+                rollback_failure.message()
+            ))),
+        });
+    }
     let verdict = match outcome.verdict(&market.code) {
         Verdict::Lost => "lost",
         Verdict::Won | Verdict::WonAt(_) => "won",
@@ -411,8 +408,25 @@ async fn deal(
         deal,
         commitment: table.seed.commitment(),
         seed: table.seed.to_hex(),
-        balance: credited["balance"].clone(),
+        balance: header_balance(&state, &token).await?,
     }))
+}
+
+/// The player's balance as the header of Backlay shows it around this frame
+/// (`user/getUserBalance`'s `total_balance`: the ledger balance, exposure shown apart), so the
+/// page and the header never show two figures for one account. The wallet's own `balance` is
+/// what may be staked (balance − exposure); the wallet applies it when it takes a stake.
+async fn header_balance(state: &AppState, token: &str) -> Result<Money, PlayError> {
+    let session = state
+        .store
+        .provider_session(&token_hash(token.trim()))
+        .await
+        .map_err(AppError::from)?
+        .ok_or_else(|| {
+            AppError::NotFound("The game session has ended: launch the game again.".into())
+        })?;
+    let funds = state.store.funds_of_user(session.user_id).await.map_err(AppError::from)?;
+    Ok(Money::from_minor(funds.balance_minor))
 }
 
 /// Returns an unplayed table to the waiting list (a refused stake, an unknown market).

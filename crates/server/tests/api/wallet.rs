@@ -1404,3 +1404,41 @@ async fn the_built_in_provider_plays_through_the_wallet(app: TestApp) {
     assert_sound(&ctx).await;
 }
 both_databases!(the_built_in_provider_plays_through_the_wallet);
+
+/// The framed game shows the balance the header shows (ledger balance, exposure apart), not
+/// the wallet's stakeable figure, so a bettor with sports exposure sees one figure everywhere.
+async fn the_built_in_game_shows_the_headers_balance(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let matches = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let (market, runners) = app
+        .open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }))
+        .await;
+    // A lay of 100 at 3.00 waits unmatched, reserving 200.00 of exposure.
+    app.post("bet/placeBet", Some(&demo), json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 3, "stake": 100 }))
+        .await
+        .expect(200);
+    let header = app.get("user/getUserBalance", Some(&demo)).await;
+    let (total, available) =
+        (minor(&header.data()["total_balance"]), minor(&header.data()["available"]));
+    assert_eq!(total - available, 200_00);
+
+    let token = query_param(&launch_url(&app, &demo, "backlay-teen20").await, "token");
+    let table = provider_post(&app, "table", json!({ "token": token, "game": "teen20" })).await;
+    table.expect(200);
+    assert_eq!(
+        minor(&table.data()["balance"]),
+        total,
+        "the header's figure, not the stakeable one"
+    );
+    let dealt = provider_post(&app, "deal", json!({ "token": token, "table_id": table.data()["table_id"], "market": "player-a", "stake": 100 })).await;
+    dealt.expect(200);
+    let header = app.get("user/getUserBalance", Some(&demo)).await;
+    assert_eq!(minor(&dealt.data()["balance"]), minor(&header.data()["total_balance"]));
+    assert_eq!(
+        minor(&header.data()["total_balance"]),
+        total - 100_00 + minor(&dealt.data()["payout"])
+    );
+}
+both_databases!(the_built_in_game_shows_the_headers_balance);
