@@ -22,7 +22,7 @@ export function MyMarketModal({ onClose }: { onClose: () => void }) {
     <Modal title="My Market" onClose={onClose} size="lg" testId="my-market-modal">
       <QueryState isPending={query.isPending} error={query.error}>
         <div className="table-wrap">
-          <table className="data-table">
+          <table className="data-table stack-on-phone">
             <thead>
               <tr>
                 <th>Event Type</th>
@@ -53,11 +53,11 @@ export function MyMarketModal({ onClose }: { onClose: () => void }) {
                     }}
                     data-testid="my-market-row"
                   >
-                    <td>{row.sport_name}</td>
-                    <td>{row.match_name}</td>
-                    <td>{market.sub_type}</td>
-                    <td className="num">{market.bet_count}</td>
-                    <td className="num pnl lose" data-testid="my-market-exposure">
+                    <td data-label="Event Type">{row.sport_name}</td>
+                    <td data-label="Event Name">{row.match_name}</td>
+                    <td data-label="Match Name">{market.sub_type}</td>
+                    <td data-label="Trade" className="num">{market.bet_count}</td>
+                    <td data-label="Exposure" className="num pnl lose" data-testid="my-market-exposure">
                       {formatMoney(market.exposure)}
                     </td>
                   </tr>

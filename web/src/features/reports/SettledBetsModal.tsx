@@ -13,7 +13,7 @@ export function SettledBetsModal({ marketId, title, onClose }: { marketId: numbe
     <Modal title={title} onClose={onClose} size="lg" testId="settled-bets-modal">
       <QueryState isPending={query.isPending} error={query.error}>
         <div className="table-wrap">
-          <table className="data-table" data-testid="settled-bets-table">
+          <table className="data-table stack-on-phone" data-testid="settled-bets-table">
             <thead>
               <tr>
                 <th>Selection</th>
@@ -38,17 +38,17 @@ export function SettledBetsModal({ marketId, title, onClose }: { marketId: numbe
                   const pnlMinor = Math.round(bet.pnl * 100);
                   return (
                     <tr key={bet.bet_id} data-testid="settled-bet" className={bet.side === 'back' || bet.side === 'yes' ? 'back' : 'lay'}>
-                      <td>{bet.selection_name ?? bet.market_name}</td>
-                      <td>{sideLabel(bet.side)}</td>
-                      <td className="num" data-testid="settled-bet-matched">
+                      <td data-label="Selection">{bet.selection_name ?? bet.market_name}</td>
+                      <td data-label="Type">{sideLabel(bet.side)}</td>
+                      <td data-label="Matched" className="num" data-testid="settled-bet-matched">
                         {matched ?? '-'}
                       </td>
-                      <td className="num">{asked}</td>
-                      <td className="num">{formatMoney(bet.matched)}</td>
-                      <td className={`num ${pnlMinor > 0 ? 'pnl win' : pnlMinor < 0 ? 'pnl lose' : ''}`} data-testid="settled-bet-pnl">
+                      <td data-label="Asked" className="num">{asked}</td>
+                      <td data-label="Matched stake" className="num">{formatMoney(bet.matched)}</td>
+                      <td data-label="Profit/Loss" className={`num ${pnlMinor > 0 ? 'pnl win' : pnlMinor < 0 ? 'pnl lose' : ''}`} data-testid="settled-bet-pnl">
                         {bet.status === 'void' ? 'Void' : formatMoney(bet.pnl)}
                       </td>
-                      <td>{formatIstDateTime(bet.date)}</td>
+                      <td data-label="Placed">{formatIstDateTime(bet.date)}</td>
                     </tr>
                   );
                 })
