@@ -3443,6 +3443,7 @@ export interface components {
             size: number;
         };
         Race: {
+            /** @description Being run now: off, not yet resulted. */
             in_play: boolean;
             /** @description The off, ISO-8601 UTC. */
             market_start_time: string;

@@ -16,7 +16,7 @@ use backlay_core::score::ScoreView;
 
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{ApiJson, FlexBool, FlexI64};
-use crate::live::LiveScore;
+use crate::live::{is_in_play, LiveScore};
 use crate::market_book::{market_books, MarketBook, OddsSummary};
 use crate::session::CurrentUser;
 use crate::AppState;
@@ -278,6 +278,7 @@ pub struct Race {
     pub name: String,
     /// The off, ISO-8601 UTC.
     pub market_start_time: String,
+    /// Being run now: off, not yet resulted.
     pub in_play: bool,
 }
 
@@ -388,11 +389,12 @@ async fn venues(
         {
             continue;
         }
+        let in_play = is_in_play(&m);
         let race = Race {
             match_id: m.match_id,
             name: m.name,
             market_start_time: iso_utc(m.open_date_ms),
-            in_play: m.in_play,
+            in_play,
         };
         match venues.iter_mut().find(|v| v.venue == venue && v.country_code == code) {
             Some(existing) => existing.races.push(race),
