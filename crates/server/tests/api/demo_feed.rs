@@ -148,6 +148,13 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
         rates_moved |= rates_of(&now) != opening_rates;
         tokio::time::sleep(POLL).await;
     }
+    // The feed posts the score ball by ball: the match carries the innings and the last balls.
+    let (the_match, _) = markets(&app, &demo, match_id).await;
+    let score = &the_match["score"];
+    assert_eq!(score["sport"], "cricket", "{the_match}");
+    assert_eq!(score["overs_limit"], 20, "{score}");
+    assert!(!score["innings"].as_array().unwrap().is_empty(), "{score}");
+    assert!(!score["last_balls"].as_array().unwrap().is_empty(), "{score}");
 
     // Before the off prices are not frozen: the maker's quotes drift on the upcoming cricket
     // match's match odds and on races' win and place markets.
@@ -271,6 +278,12 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
         tokio::time::sleep(POLL).await;
     }
     assert!(went_in_play, "{race_name} was in play at the off");
+    // Once run, the race carries its result and placings.
+    let (race, _) = markets(&app, &demo, race_id).await;
+    let placings = race["score"]["placings"].as_array().cloned().unwrap_or_default();
+    assert!(placings.len() >= 2, "{race}");
+    assert_eq!(race["result"], format!("Won by {}", placings[0].as_str().unwrap()), "{race}");
+    assert_eq!(race["in_play"], false, "{race}");
 
     // The settlement is in the demo client's statement.
     let statement =
