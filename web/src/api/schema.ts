@@ -178,7 +178,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turns a match in play: unmatched LAPSE orders on its markets lapse, bet delays start. */
+        /**
+         * Turns a match in play: unmatched LAPSE orders on its markets lapse, bet delays start. The
+         *     match's streams get a `score` event with the new `in_play`.
+         */
         post: operations["match_in_play"];
         delete?: never;
         options?: never;

@@ -463,7 +463,8 @@ pub struct InPlayRequest {
     pub in_play: FlexBool,
 }
 
-/// Turns a match in play: unmatched LAPSE orders on its markets lapse, bet delays start.
+/// Turns a match in play: unmatched LAPSE orders on its markets lapse, bet delays start. The
+/// match's streams get a `score` event with the new `in_play`.
 #[utoipa::path(post, path = "/admin/match/inPlay", tag = "admin", request_body = InPlayRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403), (status = 404)))]
 async fn match_in_play(
@@ -474,6 +475,9 @@ async fn match_in_play(
 ) -> ApiResult<Option<String>> {
     let ctx = context(&state, operator, ip);
     operator::set_match_in_play(&ctx, &state.engine, body.match_id.0, body.in_play.0).await?;
+    // The match's pages hear it at once (their In-Play badge), as they hear a score.
+    let the_match = state.store.match_by_id(body.match_id.0).await?;
+    state.live_books.publish_score(&LiveScore::of(&the_match));
     Ok(ok_with(
         if body.in_play.0 { "The match is in play." } else { "The match is not in play." },
         None,

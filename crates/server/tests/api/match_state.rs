@@ -268,6 +268,18 @@ async fn the_stream_sends_the_score_after_the_snapshot_and_on_each_change(app: T
     assert_eq!(ended["in_play"], false);
     assert_eq!(ended["score"]["innings"][0]["runs"], 180);
 
+    // Turning the match in play is news for its page too.
+    app.post("admin/match/score", Some(&admin), json!({ "match_id": match_id, "result": null }))
+        .await
+        .expect(200);
+    read_until(&mut response, &mut buffer, |event, _| event == "score").await;
+    app.post("admin/match/inPlay", Some(&admin), json!({ "match_id": match_id, "in_play": 1 }))
+        .await
+        .expect(200);
+    let (_, started) = read_until(&mut response, &mut buffer, |event, _| event == "score").await;
+    assert_eq!(started["in_play"], true);
+    assert_eq!(started["score"]["innings"][1]["runs"], 45);
+
     // Another match's score is not sent on this stream.
     let other = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await.data()[1]
         ["match_id"]
