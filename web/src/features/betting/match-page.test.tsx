@@ -520,3 +520,26 @@ describe('the match page header and live score', () => {
     expect(screen.getByTestId('match-status')).toHaveTextContent('Finished');
   });
 });
+
+describe('a race card once run', () => {
+  it('shows the result and the placings the server holds', async () => {
+    const race = detail([matchOdds({ market_id: 9, name: 'Win', type: 'win', status: 'closed' })]);
+    race.match = {
+      ...race.match,
+      match_id: 100,
+      name: '14:30 Ascot',
+      match_name: '14:30 Ascot',
+      sport_id: 7,
+      sport_name: 'Horse Racing',
+      finished: true,
+      score: { sport: 'race', placings: ['Red Rum', 'Arkle', 'Kauto Star'] },
+      result: 'Won by Red Rum',
+    };
+    setUp({ 'POST /api/match/matchDetail': { data: race } });
+    renderApp('/horse-racing/100/2026-11-22');
+    expect(await screen.findByTestId('result-banner')).toHaveTextContent('Won by Red Rum');
+    const placings = screen.getByTestId('score-placings').querySelectorAll('li');
+    expect([...placings].map((p) => p.textContent)).toEqual(['1st Red Rum', '2nd Arkle', '3rd Kauto Star']);
+    expect(screen.queryByTestId('match-status')).toBeNull();
+  });
+});
