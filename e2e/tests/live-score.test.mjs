@@ -86,6 +86,8 @@ test('the in-play match page shows the score the operator sets, live, on both sc
   await matchRow().waitFor();
   await matchRow().getByTestId('in-play').waitFor();
   await matchRow().getByTestId('score-line').filter({ hasText: 'Royals 45/2 (5.0)' }).waitFor();
+  // The in-play row's score line fits the phone too.
+  await assertFitsEveryViewport(page, 'live-score-home');
   await matchRow().locator('a.match-link').click();
   await page.getByTestId('match-title').filter({ hasText: MATCH_NAME }).waitFor();
   await page.getByTestId('match-status').filter({ hasText: 'In-Play' }).waitFor();
