@@ -1,5 +1,6 @@
 // What the bet slip holds and what it may send: the picked market, runner and side, the odds
 // and stake as typed, and why (in words) it cannot be placed yet.
+import { sideLabel } from '../../lib/bet-record';
 import type { BetSide, MarketBook, PlaceBetInput } from './api';
 import { formatOdds, oddsProblem, parseOddsText } from './ladder';
 import { decimalText, parseStake, pricingOf, stakeProblem, type PricingKind, type SlipBet } from './slip-math';
@@ -111,7 +112,7 @@ export function slipProblems(market: MarketBook, slip: SlipState): { field: 'mar
   } else {
     const posted = housePrice(market, slip.pick);
     const change = rateChange(market, slip);
-    if (!posted) problems.push({ field: 'odds', message: `No ${slip.pick.side} rate is offered now.` });
+    if (!posted) problems.push({ field: 'odds', message: `No ${sideLabel(slip.pick.side)} rate is offered now.` });
     // Nothing was posted at the click: the first rate offered is not taken unasked either.
     else if (!slip.taken) problems.push({ field: 'rate', message: `The rate is now ${houseText(posted)} — accept?` });
     else if (change) problems.push({ field: 'rate', message: change.question });
@@ -137,7 +138,7 @@ export function placeBody(market: MarketBook, slip: SlipState): Omit<PlaceBetInp
   };
 }
 
-export { sideLabel } from '../../lib/bet-record';
+export { sideLabel };
 
 /** An idempotency key per submission. crypto.randomUUID needs a secure context; getRandomValues does not. */
 export function newClientRef(): string {
