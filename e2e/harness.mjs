@@ -65,6 +65,9 @@ process.on('exit', () => {
  * @property {string} dataDir   the fresh temporary directory holding e2e.db
  * @property {() => string} logs  the tail of the server's stderr and stdout
  * @property {() => Promise<void>} stop  kill the server and remove its directory (safe to call twice)
+ * @property {(apiPath: string, body: unknown, token?: string) => Promise<{ status: number, body: any }>} api
+ *   a POST to `/api/<apiPath>` with a JSON body (and the bearer token, if given), for a test's
+ *   set-up and checks that go round the browser: its status and parsed answer
  */
 
 /**
@@ -135,7 +138,16 @@ export async function startServer({ extraArgs = [] } = {}) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`${reason}\ncommand: ${BACKLAY_BIN} ${args.join(' ')}\n${logs()}`, { cause: error });
   }
-  return { baseUrl, port, dataDir, logs, stop };
+  /** @type {Server['api']} */
+  async function api(apiPath, body, token) {
+    const response = await fetch(`${baseUrl}/api/${apiPath}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  }
+  return { baseUrl, port, dataDir, logs, stop, api };
 }
 
 /**

@@ -31,19 +31,9 @@ let adminToken = '';
 /** Ids of the operator's fresh match and markets. */
 const ids = { match: 0, matchOdds: 0, bookmaker: 0, fancy: 0, lions: 0, tigers: 0, bmLions: 0 };
 
-/** @param {string} apiPath @param {unknown} body @param {string} [token] */
-async function api(apiPath, body, token) {
-  const response = await fetch(`${server.baseUrl}/api/${apiPath}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
 /** An admin call that must succeed. @param {string} apiPath @param {unknown} body */
 async function operator(apiPath, body) {
-  const answer = await api(apiPath, body, adminToken);
+  const answer = await server.api(apiPath, body, adminToken);
   assert.equal(answer.status, 200, `${apiPath}: ${JSON.stringify(answer.body)}`);
   return answer.body.data;
 }
@@ -85,8 +75,8 @@ async function place(page, stake) {
 
 before(async () => {
   server = await startServer();
-  adminToken = (await api('user/login', { user_name: 'admin', password: 'Admin@1234' })).body.data.token;
-  const series = (await api('series/getSeries', { sport_id: 4, is_active: 1 }, adminToken)).body.data;
+  adminToken = (await server.api('user/login', { user_name: 'admin', password: 'Admin@1234' })).body.data.token;
+  const series = (await server.api('series/getSeries', { sport_id: 4, is_active: 1 }, adminToken)).body.data;
   const openDate = new Date(Date.now() + 3 * 60 * 60 * 1000).toISOString();
   ids.match = (await operator('admin/match/create', { series_id: series[0].series_id, name: MATCH_NAME, open_date: openDate })).id;
   const matchOdds = await operator('admin/market/create', { match_id: ids.match, type: 'match_odds', name: 'Match Odds', runners: ['Lions', 'Tigers'], bet_delay_s: 0 });
@@ -238,8 +228,8 @@ test('a bet while the operator has the market ball running is refused with a mes
   await shoot(pageA, 'betting-ball-running');
 
   // Straight at the server too: a ball-running market takes no bets.
-  const demoToken = (await api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token;
-  const refused = await api('bet/placeBet', { market_id: ids.fancy, side: 'no', price: '100', line: 48, stake: '100', client_ref: 'e2e-ball-running' }, demoToken);
+  const demoToken = (await server.api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token;
+  const refused = await server.api('bet/placeBet', { market_id: ids.fancy, side: 'no', price: '100', line: 48, stake: '100', client_ref: 'e2e-ball-running' }, demoToken);
   assert.equal(refused.status, 409, JSON.stringify(refused.body));
   assert.match(refused.body.message, /ball running/i);
 
@@ -278,7 +268,7 @@ test('after the operator declares the results, balances and statements show the 
 
 test('a race card from the racing page shows the win and place markets and takes a bet', async () => {
   // A fresh race at a meeting of its own, 2 hours from now, with win and place markets.
-  const racingSeries = (await api('series/getSeries', { sport_id: 7, is_active: 1 }, adminToken)).body.data;
+  const racingSeries = (await server.api('series/getSeries', { sport_id: 7, is_active: 1 }, adminToken)).body.data;
   const off = new Date(Date.now() + 2 * 60 * 60 * 1000);
   const race = (
     await operator('admin/match/create', { series_id: racingSeries[0].series_id, name: 'Testwood 2m Hurdle', open_date: off.toISOString(), venue: 'Testwood', country_code: 'IE' })
@@ -322,7 +312,7 @@ test('a race card from the racing page shows the win and place markets and takes
 });
 
 test('an in-play bet waits out the bet delay with a visible countdown', async () => {
-  const series = (await api('series/getSeries', { sport_id: 4, is_active: 1 }, adminToken)).body.data;
+  const series = (await server.api('series/getSeries', { sport_id: 4, is_active: 1 }, adminToken)).body.data;
   const live = (await operator('admin/match/create', { series_id: series[0].series_id, name: 'Owls v Hawks', open_date: new Date().toISOString(), in_play: true })).id;
   const market = await operator('admin/market/create', { match_id: live, type: 'match_odds', name: 'Match Odds', runners: ['Owls', 'Hawks'], bet_delay_s: 3 });
   await operator('admin/market/status', { market_id: market.market_id, status: 'open' });

@@ -26,15 +26,8 @@ let page;
 const pageErrors = [];
 let token = '';
 
-/** @param {string} apiPath @param {unknown} body */
-async function api(apiPath, body) {
-  const response = await fetch(`${server.baseUrl}/api/${apiPath}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+/** A call as the logged-in player. @param {string} apiPath @param {unknown} body */
+const api = (apiPath, body) => server.api(apiPath, body, token);
 
 /** The caller's balance in minor units, from the server. */
 async function balanceMinor() {

@@ -63,16 +63,6 @@ async function logInReady(page, userName = 'demo', password = 'Demo@1234') {
   await page.getByTestId('balance').filter({ hasText: /\d+\.\d{2}/ }).waitFor();
 }
 
-/** @param {string} apiPath @param {unknown} body @param {string} [token] */
-async function api(apiPath, body, token) {
-  const response = await fetch(`${server.baseUrl}/api/${apiPath}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
 /** @param {import('playwright-core').Page} page */
 const hashOf = (page) => new URL(page.url()).hash;
 
@@ -167,8 +157,8 @@ test('demo logs in: welcome popup once, balance and exposure, My Market, logout'
 });
 
 test('a client created by an agent must change the password first', async () => {
-  const agent = await api('user/login', { user_name: 'agent', password: 'Agent@1234' });
-  const created = await api('admin/user/create', { user_name: 'ravi', password: 'Start@1234', role: 'client' }, agent.body.data.token);
+  const agent = await server.api('user/login', { user_name: 'agent', password: 'Agent@1234' });
+  const created = await server.api('admin/user/create', { user_name: 'ravi', password: 'Start@1234', role: 'client' }, agent.body.data.token);
   assert.equal(created.status, 200, JSON.stringify(created.body));
 
   const { page, errors } = await freshPage();
@@ -301,9 +291,9 @@ test('every user-menu page and modal opens', async () => {
   await shoot(page, 'horse-racing-not-found');
   // The day (at UTC+5:30) and country of the demo's next horse race, so the page has races
   // whatever the time of day the test runs.
-  const demoToken = (await api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token;
+  const demoToken = (await server.api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token;
   /** @type {{ series_name: string, open_date: string }[]} */
-  const races = (await api('match/getMatches', { sport_id: 7, is_active: 1 }, demoToken)).body.data;
+  const races = (await server.api('match/getMatches', { sport_id: 7, is_active: 1 }, demoToken)).body.data;
   const next = races.find((race) => race.series_name === 'GB Racing') ?? races[0];
   const raceDay = new Date(Date.parse(next.open_date) + 330 * 60 * 1000).toISOString().slice(0, 10);
   const raceCountry = next.series_name.slice(0, 2);
@@ -393,7 +383,7 @@ test('a session revoked on the server logs the user out at the next request', as
   await logInReady(page);
   const token = await page.evaluate(() => localStorage.getItem('usertoken'));
   assert.ok(token);
-  const revoked = await api('user/logout', { token }, token);
+  const revoked = await server.api('user/logout', { token }, token);
   assert.equal(revoked.status, 200);
 
   // The next request (opening a sport, or the 5 s balance poll if it comes first) answers 401:
@@ -484,7 +474,7 @@ test('security auth: set up with a QR code, log in with a code, turn it off', as
   await shoot(page, 'security-auth-turned-off');
 
   // Log-in asks only for the password again.
-  const plain = await api('user/login', { user_name: 'demo2', password: 'Demo@1234' });
+  const plain = await server.api('user/login', { user_name: 'demo2', password: 'Demo@1234' });
   assert.equal(plain.status, 200);
   assert.ok(plain.body.data.token, JSON.stringify(plain.body));
   assert.equal(plain.body.data.security_enabled, 0);
@@ -493,11 +483,11 @@ test('security auth: set up with a QR code, log in with a code, turn it off', as
 });
 
 test('a locked account is told so on the login page', async () => {
-  const admin = await api('user/login', { user_name: 'admin', password: 'Admin@1234' });
+  const admin = await server.api('user/login', { user_name: 'admin', password: 'Admin@1234' });
   const adminToken = admin.body.data.token;
-  const users = await api('admin/user/list', { limit: 100 }, adminToken);
+  const users = await server.api('admin/user/list', { limit: 100 }, adminToken);
   const demo2 = users.body.data.rows.find((/** @type {{user_name: string}} */ u) => u.user_name === 'demo2');
-  assert.equal((await api('admin/user/lock', { user_id: demo2.user_id, locked: 1 }, adminToken)).status, 200);
+  assert.equal((await server.api('admin/user/lock', { user_id: demo2.user_id, locked: 1 }, adminToken)).status, 200);
   try {
     const { page, errors } = await freshPage();
     await logIn(page, 'demo2', 'Demo@1234');
@@ -507,7 +497,7 @@ test('a locked account is told so on the login page', async () => {
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
-    assert.equal((await api('admin/user/lock', { user_id: demo2.user_id, locked: 0 }, adminToken)).status, 200);
+    assert.equal((await server.api('admin/user/lock', { user_id: demo2.user_id, locked: 0 }, adminToken)).status, 200);
   }
 });
 
@@ -521,9 +511,9 @@ test('a refused deposit shows the reason and the user stays logged in', async ()
 
   // The operator turns payments off while the form is open: the server refuses the request
   // with a 422 and its reason, which the app shows. A 403 here would log the user out (spec §8).
-  const admin = await api('user/login', { user_name: 'admin', password: 'Admin@1234' });
+  const admin = await server.api('user/login', { user_name: 'admin', password: 'Admin@1234' });
   const adminToken = admin.body.data.token;
-  assert.equal((await api('admin/settings', { payment_gateway: 0 }, adminToken)).status, 200);
+  assert.equal((await server.api('admin/settings', { payment_gateway: 0 }, adminToken)).status, 200);
   try {
     await page.getByTestId('dw-submit').click();
     await page.getByTestId('deposit-form').getByTestId('error-message')
@@ -533,7 +523,7 @@ test('a refused deposit shows the reason and the user stays logged in', async ()
     assert.ok(await page.evaluate(() => localStorage.getItem('usertoken')), 'still logged in');
     await page.getByTestId('balance').filter({ hasText: /\d+\.\d{2}/ }).waitFor();
   } finally {
-    assert.equal((await api('admin/settings', { payment_gateway: 1 }, adminToken)).status, 200);
+    assert.equal((await server.api('admin/settings', { payment_gateway: 1 }, adminToken)).status, 200);
   }
   assert.deepEqual(errors, []);
   await page.close();
@@ -562,14 +552,14 @@ test('a deposit request is approved by the agent and credited', async () => {
   await shoot(page, 'payment-statement-pending');
 
   // The agent approves it through the API.
-  const agent = await api('user/login', { user_name: 'agent', password: 'Agent@1234' });
+  const agent = await server.api('user/login', { user_name: 'agent', password: 'Agent@1234' });
   const agentToken = agent.body.data.token;
-  const pending = await api('admin/payment/list', { status: 'pending' }, agentToken);
+  const pending = await server.api('admin/payment/list', { status: 'pending' }, agentToken);
   assert.equal(pending.status, 200, JSON.stringify(pending.body));
   const request = pending.body.data.rows.find((/** @type {{reference?: string}} */ r) => r.reference === reference);
   assert.ok(request, `the agent sees the request: ${JSON.stringify(pending.body.data.rows)}`);
   assert.equal(request.user_name, 'demo');
-  const approved = await api('admin/payment/approve', { request_id: request.request_id, remark: 'Transfer received' }, agentToken);
+  const approved = await server.api('admin/payment/approve', { request_id: request.request_id, remark: 'Transfer received' }, agentToken);
   assert.equal(approved.status, 200, JSON.stringify(approved.body));
 
   await page.reload();

@@ -18,23 +18,13 @@ let adminToken;
 before(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  adminToken = (await api('user/login', { user_name: 'admin', password: 'Admin@1234' })).body.data.token;
+  adminToken = (await server.api('user/login', { user_name: 'admin', password: 'Admin@1234' })).body.data.token;
 });
 
 after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** @param {string} apiPath @param {unknown} body @param {string} [token] */
-async function api(apiPath, body, token) {
-  const response = await fetch(`${server.baseUrl}/api/${apiPath}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
 
 /** A tab with empty storage (the one browser's tabs share it) at this route. @param {string} route */
 async function freshPage(route) {
@@ -140,12 +130,12 @@ test('home, a sport page, a match page and every report fit at 1280 and 390 px',
 });
 
 test('a suspended market is one band over hidden prices, in the list and on the match page', async () => {
-  const demoToken = (await api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token;
+  const demoToken = (await server.api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token;
   /** @type {{ match_id: number, sport_id: number, in_play: boolean, odds: { market_id: number, status: string } | null }[]} */
-  const matches = (await api('match/getMatches', { sport_id: 4, is_active: 1 }, demoToken)).body.data;
+  const matches = (await server.api('match/getMatches', { sport_id: 4, is_active: 1 }, demoToken)).body.data;
   const match = matches.find((m) => !m.in_play && m.odds?.status === 'open');
   assert.ok(match?.odds, 'a cricket match to come with open match odds');
-  const suspended = await api('admin/market/status', { market_id: match.odds.market_id, status: 'suspended' }, adminToken);
+  const suspended = await server.api('admin/market/status', { market_id: match.odds.market_id, status: 'suspended' }, adminToken);
   assert.equal(suspended.status, 200, JSON.stringify(suspended.body));
   try {
     const { page, errors } = await loggedIn();
@@ -187,7 +177,7 @@ test('a suspended market is one band over hidden prices, in the list and on the 
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
-    await api('admin/market/status', { market_id: match.odds.market_id, status: 'open' }, adminToken);
+    await server.api('admin/market/status', { market_id: match.odds.market_id, status: 'open' }, adminToken);
   }
 });
 

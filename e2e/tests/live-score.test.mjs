@@ -22,19 +22,9 @@ const pageErrors = [];
 let adminToken = '';
 const ids = { match: 0, matchOdds: 0, kings: 0 };
 
-/** @param {string} apiPath @param {unknown} body @param {string} [token] */
-async function api(apiPath, body, token) {
-  const response = await fetch(`${server.baseUrl}/api/${apiPath}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
 /** An admin call that must succeed. @param {string} apiPath @param {unknown} body */
 async function operator(apiPath, body) {
-  const answer = await api(apiPath, body, adminToken);
+  const answer = await server.api(apiPath, body, adminToken);
   assert.equal(answer.status, 200, `${apiPath}: ${JSON.stringify(answer.body)}`);
   return answer.body.data;
 }
@@ -56,8 +46,8 @@ const matchRow = () => page.locator(`[data-testid="match-row"][data-match-id="${
 
 before(async () => {
   server = await startServer();
-  adminToken = (await api('user/login', { user_name: 'admin', password: 'Admin@1234' })).body.data.token;
-  const series = (await api('series/getSeries', { sport_id: 4, is_active: 1 }, adminToken)).body.data;
+  adminToken = (await server.api('user/login', { user_name: 'admin', password: 'Admin@1234' })).body.data.token;
+  const series = (await server.api('series/getSeries', { sport_id: 4, is_active: 1 }, adminToken)).body.data;
   const openDate = new Date(Date.now() - 60 * 60 * 1000).toISOString();
   ids.match = (await operator('admin/match/create', { series_id: series[0].series_id, name: MATCH_NAME, open_date: openDate, in_play: 1 })).id;
   const matchOdds = await operator('admin/market/create', { match_id: ids.match, type: 'match_odds', name: 'Match Odds', runners: ['Kings', 'Royals'], bet_delay_s: 0 });

@@ -23,19 +23,9 @@ after(async () => {
   await server?.stop();
 });
 
-/** @param {string} apiPath @param {unknown} body @param {string} [token] */
-async function api(apiPath, body, token) {
-  const response = await fetch(`${server.baseUrl}/api/${apiPath}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
 /** @param {string} userName @param {string} password */
 async function tokenOf(userName, password) {
-  const answer = await api('user/login', { user_name: userName, password });
+  const answer = await server.api('user/login', { user_name: userName, password });
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
   return /** @type {string} */ (answer.body.data.token);
 }
@@ -58,7 +48,7 @@ async function logInDemo(page) {
 
 test("the operator sets a UPI id and the bettor's deposit page shows it with a QR code; a withdrawal's bank account is kept", async () => {
   const admin = await tokenOf('admin', 'Admin@1234');
-  const set = await api('admin/payment/details', { upi_id: 'backlay.ops@okaxis', upi_name: 'Backlay Ops' }, admin);
+  const set = await server.api('admin/payment/details', { upi_id: 'backlay.ops@okaxis', upi_name: 'Backlay Ops' }, admin);
   assert.equal(set.status, 200, JSON.stringify(set.body));
 
   const page = await newPage(browser);

@@ -29,19 +29,9 @@ let adminToken = '';
 let demo2Token = '';
 const ids = { match: 0, matchOdds: 0, kites: 0, bookmaker: 0, bmKites: 0, bmFalcons: 0 };
 
-/** @param {string} apiPath @param {unknown} body @param {string} [token] */
-async function api(apiPath, body, token) {
-  const response = await fetch(`${server.baseUrl}/api/${apiPath}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
 /** A call that must succeed. @param {string} apiPath @param {unknown} body @param {string} [token] */
 async function must(apiPath, body, token = adminToken) {
-  const answer = await api(apiPath, body, token);
+  const answer = await server.api(apiPath, body, token);
   assert.equal(answer.status, 200, `${apiPath}: ${JSON.stringify(answer.body)}`);
   return answer.body.data;
 }
@@ -62,9 +52,9 @@ const runner = (marketId, selectionId) =>
 
 before(async () => {
   server = await startServer();
-  adminToken = (await api('user/login', { user_name: 'admin', password: 'Admin@1234' })).body.data.token;
-  demo2Token = (await api('user/login', { user_name: 'demo2', password: 'Demo@1234' })).body.data.token;
-  const series = (await api('series/getSeries', { sport_id: 4, is_active: 1 }, adminToken)).body.data;
+  adminToken = (await server.api('user/login', { user_name: 'admin', password: 'Admin@1234' })).body.data.token;
+  demo2Token = (await server.api('user/login', { user_name: 'demo2', password: 'Demo@1234' })).body.data.token;
+  const series = (await server.api('series/getSeries', { sport_id: 4, is_active: 1 }, adminToken)).body.data;
   const openDate = new Date(Date.now() + 3 * 60 * 60 * 1000).toISOString();
   ids.match = (await must('admin/match/create', { series_id: series[0].series_id, name: MATCH_NAME, open_date: openDate })).id;
   const matchOdds = await must('admin/market/create', { match_id: ids.match, type: 'match_odds', name: 'Match Odds', runners: ['Kites', 'Falcons'], bet_delay_s: 0 });
@@ -148,7 +138,7 @@ test('on a phone, a bookmaker rate that moves under the slip is asked about and 
   await page.getByTestId('open-bets-matched-tab').click();
   await page.getByTestId('open-bet-matched').filter({ hasText: 'Kites · Bookmaker' }).filter({ hasText: 'Back 242' }).waitFor();
   // Nothing was taken at 251: the server has the one bet at 242.
-  const open = await must('bet/openBets', { match_id: ids.match }, (await api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token);
+  const open = await must('bet/openBets', { match_id: ids.match }, (await server.api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token);
   const bookmakerBets = open.matched.filter((/** @type {{ market_id: number }} */ b) => b.market_id === ids.bookmaker);
   assert.deepEqual(
     bookmakerBets.map((/** @type {{ price: number, avg_price_matched: number }} */ b) => [b.price, b.avg_price_matched]),
