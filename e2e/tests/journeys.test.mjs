@@ -541,7 +541,7 @@ test('a deposit request is approved by the agent and credited', async () => {
   await page.getByTestId('dw-reference').fill(reference);
   await shoot(page, 'deposit-filled');
   await page.getByTestId('dw-submit').click();
-  await page.getByText('Deposit request of 2500', { exact: false }).first().waitFor();
+  await page.getByText('Deposit request of ₹2,500.00 sent', { exact: false }).first().waitFor();
   assert.equal(await page.getByTestId('dw-amount').inputValue(), '');
 
   await page.getByTestId('deposit-withdraw-page').getByRole('link', { name: 'Payment Statement' }).click();

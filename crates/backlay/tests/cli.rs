@@ -123,7 +123,7 @@ fn an_operator_sets_up_users_and_chips_from_the_console() {
         "--direction",
         "withdraw",
     ]);
-    assert!(refused.contains("cl1 has only 500.00 available"), "{refused}");
+    assert!(refused.contains("cl1 has only ₹500.00 available"), "{refused}");
     let listing = console.ok(&["admin", "list-users", "--parent", "ag1"]);
     assert!(
         listing.contains("cl1") && listing.contains("500.00") && listing.contains("1 user(s)"),

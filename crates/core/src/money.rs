@@ -205,6 +205,44 @@ impl fmt::Display for Money {
     }
 }
 
+/// Money as a person reads it in a message: the rupee sign, Indian digit grouping (the last
+/// three digits, then pairs: lakh and crore) and two decimals, a minus before the sign for a
+/// loss: `₹1,00,000.00`, `-₹1,250.50`. The web app shows money the same way
+/// (web/src/lib/format.ts, `formatMinorMoney`). JSON, the ledger and the CLI's figures keep the
+/// plain decimal of [`Money`]'s `Display`, which programs read.
+#[derive(Copy, Clone, Debug)]
+pub struct Rupees(pub Money);
+
+impl Money {
+    /// This amount written for a person: see [`Rupees`].
+    pub fn rupees(self) -> Rupees {
+        Rupees(self)
+    }
+}
+
+impl fmt::Display for Rupees {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let minor = self.0.minor();
+        let sign = if minor < 0 { "-" } else { "" };
+        let magnitude = minor.unsigned_abs();
+        let whole = (magnitude / 100).to_string();
+        // Indian grouping: the last three digits, then pairs from the right.
+        let (head, last3) = whole.split_at(whole.len().saturating_sub(3));
+        let mut grouped = String::with_capacity(whole.len() + whole.len() / 2);
+        for (i, digit) in head.chars().enumerate() {
+            if i > 0 && (head.len() - i) % 2 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(digit);
+        }
+        if !head.is_empty() {
+            grouped.push(',');
+        }
+        grouped.push_str(last3);
+        write!(f, "{sign}₹{grouped}.{:02}", magnitude % 100)
+    }
+}
+
 impl FromStr for Money {
     type Err = MoneyError;
     fn from_str(text: &str) -> Result<Money, MoneyError> {
@@ -274,6 +312,23 @@ pub fn mul_div_round_half_even(amount_minor: i64, num: i64, den: i64) -> Option<
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn rupees_are_written_with_the_sign_and_indian_grouping() {
+        let cases = [
+            (0, "₹0.00"),
+            (5, "₹0.05"),
+            (99_999, "₹999.99"),
+            (100_000, "₹1,000.00"),
+            (100_000_00, "₹1,00,000.00"),
+            (12_345_678_90, "₹1,23,45,678.90"),
+            (-125_050, "-₹1,250.50"),
+            (i64::MIN, "-₹92,23,37,20,36,85,47,758.08"),
+        ];
+        for (minor, text) in cases {
+            assert_eq!(Money::from_minor(minor).rupees().to_string(), text, "{minor} minor units");
+        }
+    }
+
     use super::*;
 
     fn minor(text: &str) -> Result<i64, MoneyError> {

@@ -160,11 +160,11 @@ impl From<StoreError> for AppError {
             StoreError::Conflict(message) => AppError::Conflict(capitalise(&message)),
             StoreError::InsufficientFunds { available_minor } => AppError::Unprocessable(format!(
                 "Insufficient funds: {} available.",
-                backlay_core::money::Money::from_minor(available_minor)
+                backlay_core::money::Money::from_minor(available_minor).rupees()
             )),
             StoreError::ExposureLimit { limit_minor } => AppError::Unprocessable(format!(
                 "This would take your exposure over your limit of {}.",
-                backlay_core::money::Money::from_minor(limit_minor)
+                backlay_core::money::Money::from_minor(limit_minor).rupees()
             )),
             StoreError::Database(err) => AppError::Internal(err.into()),
             secret @ StoreError::Secret { .. } => AppError::Internal(secret.into()),

@@ -250,7 +250,7 @@ async fn exposure_limit(
     let limit = body.max_exposure.map(|m| m.0);
     let user = operator::set_exposure_limit(&ctx, body.user_id.0, limit).await?;
     let message = match limit {
-        Some(limit) => format!("{}'s exposure limit is {limit}.", user.user_name),
+        Some(limit) => format!("{}'s exposure limit is {}.", user.user_name, limit.rupees()),
         None => format!("{} has no exposure limit.", user.user_name),
     };
     Ok(ok_with(message, UserSummary::from(&user)))

@@ -207,7 +207,7 @@ async fn cancel_bet(
     let answer =
         state.engine.cancel(bet.market_id, authed.user.id, bet_id, body.size.map(|s| s.0)).await?;
     Ok(ok_with(
-        format!("Cancelled {}.", answer.cancelled),
+        format!("Cancelled {}.", answer.cancelled.rupees()),
         CancelBetData { bet_id, cancelled: answer.cancelled, remaining: answer.remaining },
     ))
 }

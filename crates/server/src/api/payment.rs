@@ -105,7 +105,10 @@ async fn deposit(
         create_request(&state.store, &authed.user, amount, PaymentDetails::Deposit { reference })
             .await?;
     Ok(ok_with(
-        format!("Deposit request of {amount} sent. Your agent will credit it once the transfer is confirmed."),
+        format!(
+            "Deposit request of {} sent. Your agent will credit it once the transfer is confirmed.",
+            amount.rupees()
+        ),
         RequestCreated { request_id, status: PaymentStatus::Pending },
     ))
 }
@@ -134,7 +137,10 @@ async fn withdraw(
         create_request(&state.store, &authed.user, amount, PaymentDetails::Withdraw(account))
             .await?;
     Ok(ok_with(
-        format!("Withdraw request of {amount} sent. Your agent will pay it out once approved."),
+        format!(
+            "Withdraw request of {} sent. Your agent will pay it out once approved.",
+            amount.rupees()
+        ),
         RequestCreated { request_id, status: PaymentStatus::Pending },
     ))
 }
@@ -232,10 +238,11 @@ async fn create_request(
     }
     if details.kind() == PaymentKind::Withdraw {
         let available = Money::from_minor(funds.available_minor());
-        let requested = Money::from_minor(open.withdraw_minor);
+        let requested = Money::from_minor(open.withdraw_minor).rupees();
         let withdrawable =
             Money::from_minor((funds.available_minor() - open.withdraw_minor).max(0));
         if amount > withdrawable {
+            let (available, withdrawable) = (available.rupees(), withdrawable.rupees());
             return Err(AppError::Unprocessable(if open.withdraw_minor == 0 {
                 format!("You can withdraw at most {available}, your available balance.")
             } else {

@@ -47,8 +47,8 @@ pub async fn place_bet(store: &Store, bet: NewBet<'_>) -> Result<PlacedBet, AppE
             "stake",
             format!(
                 "stake must be between {} and {}.",
-                Money::from_minor(MIN_STAKE_MINOR),
-                Money::from_minor(MAX_STAKE_MINOR)
+                Money::from_minor(MIN_STAKE_MINOR).rupees(),
+                Money::from_minor(MAX_STAKE_MINOR).rupees()
             ),
         ));
     }

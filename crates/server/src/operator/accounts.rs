@@ -253,7 +253,7 @@ pub async fn transfer_in(
             return Err(AppError::Unprocessable(format!(
                 "{} has only {} available.",
                 debited.user_name,
-                Money::from_minor(available_minor)
+                Money::from_minor(available_minor).rupees()
             )))
         }
         Err(other) => return Err(other.into()),

@@ -311,8 +311,8 @@ async fn deal(
             "stake",
             format!(
                 "stake must be between {} and {}.",
-                Money::from_minor(MIN_STAKE_MINOR),
-                Money::from_minor(MAX_STAKE_MINOR)
+                Money::from_minor(MIN_STAKE_MINOR).rupees(),
+                Money::from_minor(MAX_STAKE_MINOR).rupees()
             ),
         )
         .into());
@@ -378,7 +378,7 @@ async fn deal(
                 tracing::warn!(%round, "built-in provider: the credit failed ({}), the debit was rolled back", credit_failure.message());
                 PlayError::Abandoned(format!(
                     "Round {round} could not be finished, so your stake of {} was returned.",
-                    Money::from_minor(stake_minor)
+                    Money::from_minor(stake_minor).rupees()
                 ))
             }
             Err(rollback_failure) => PlayError::App(AppError::Internal(anyhow::anyhow!(

@@ -601,13 +601,17 @@ async fn withdrawing_more_than_available_is_422_and_moves_nothing(app: TestApp) 
 
     let answer = transfer(&app, &agent, demo_id, json!(100000.01), "withdraw").await;
     answer.expect(422);
-    assert!(answer.message().contains("demo has only 100000.00 available"), "{}", answer.message());
+    assert!(
+        answer.message().contains("demo has only ₹1,00,000.00 available"),
+        "{}",
+        answer.message()
+    );
 
     // Likewise a deposit beyond what the parent holds.
     let answer = transfer(&app, &agent, demo_id, json!(14850000.01), "deposit").await;
     answer.expect(422);
     assert!(
-        answer.message().contains("agent has only 14850000.00 available"),
+        answer.message().contains("agent has only ₹1,48,50,000.00 available"),
         "{}",
         answer.message()
     );

@@ -284,7 +284,7 @@ async fn bad_bets_are_refused_with_4xx_and_no_ledger_change(app: TestApp) {
         )
         .await;
     answer.expect(422);
-    assert!(answer.message().contains("0.00 available"), "{}", answer.message());
+    assert!(answer.message().contains("₹0.00 available"), "{}", answer.message());
 
     app.post("casino/roundState", Some(&demo), json!({})).await.expect(400);
     app.post("casino/roundState", Some(&demo), json!({ "game_code": "blackjack" }))

@@ -193,7 +193,7 @@ async fn bad_bets_are_refused_with_no_change(app: TestApp) {
         app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Big", "runners": ["A", "B"], "max_stake": 10000000, "bet_delay_s": 0 })).await;
     let broke = bet(&app, &demo2, json!({ "market_id": big, "selection_id": big_runners[0], "side": "lay", "price": 10, "stake": 10000 })).await;
     broke.expect(422);
-    assert!(broke.message().contains("50000.00"), "{}", broke.message());
+    assert!(broke.message().contains("₹50,000.00 available"), "{}", broke.message());
     assert_eq!(funds(&app, &demo).await, (100_000_00, 0));
     assert_eq!(funds(&app, &demo2).await, (50_000_00, 0));
     let open = app.post("bet/openBets", Some(&demo), json!({})).await;
@@ -514,7 +514,7 @@ async fn an_operator_exposure_limit_caps_bets(app: TestApp) {
     bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 })).await.expect(200);
     let over = bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 })).await;
     over.expect(422);
-    assert!(over.message().contains("limit of 150.00"), "{}", over.message());
+    assert!(over.message().contains("limit of ₹150.00"), "{}", over.message());
     app.post(
         "admin/user/exposureLimit",
         Some(&agent),

@@ -112,7 +112,7 @@ async fn twenty_concurrent_deposits_never_overdraw_the_parent(app: TestApp) {
     let answer = transfer(&app, &agent, client_id, 1, "deposit").await;
     answer.expect(422);
     assert!(
-        answer.message().contains("pool_agent has only 0.00 available"),
+        answer.message().contains("pool_agent has only ₹0.00 available"),
         "{}",
         answer.message()
     );

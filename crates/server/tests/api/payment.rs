@@ -215,7 +215,7 @@ async fn a_withdrawal_over_the_available_balance_is_422(app: TestApp) {
     let answer = withdraw(&app, &demo, json!("100000.01")).await;
     answer.expect(422);
     assert!(
-        answer.message().contains("100000.00"),
+        answer.message().contains("at most ₹1,00,000.00"),
         "names the available amount: {}",
         answer.message()
     );
@@ -225,7 +225,8 @@ async fn a_withdrawal_over_the_available_balance_is_422(app: TestApp) {
     let answer = withdraw(&app, &demo, json!(40_000.01)).await;
     answer.expect(422);
     assert!(
-        answer.message().contains("40000.00") && answer.message().contains("60000.00"),
+        answer.message().contains("at most ₹40,000.00")
+            && answer.message().contains("₹60,000.00 in withdrawals"),
         "{}",
         answer.message()
     );
@@ -252,7 +253,7 @@ async fn approval_checks_the_funds_again_and_leaves_a_refused_request_pending(ap
     .expect(200);
     let answer = approve(&app, &agent, request_id).await;
     answer.expect(422);
-    assert!(answer.message().contains("demo has only 1000.00"), "{}", answer.message());
+    assert!(answer.message().contains("demo has only ₹1,000.00"), "{}", answer.message());
     assert_eq!(request_status(&app, &agent, request_id).await, "pending");
     assert_eq!(app.balance_minor(&demo).await, 1_000_00);
 
@@ -269,7 +270,7 @@ async fn approval_checks_the_funds_again_and_leaves_a_refused_request_pending(ap
     let request_id = created(&deposit(&app, &client, json!(500), "UTR-POOL-1").await);
     let answer = approve(&app, &pool, request_id).await;
     answer.expect(422);
-    assert!(answer.message().contains("pool has only 100.00"), "{}", answer.message());
+    assert!(answer.message().contains("pool has only ₹100.00"), "{}", answer.message());
     assert_eq!(request_status(&app, &pool, request_id).await, "pending");
     assert_eq!(app.balance_minor(&client).await, 0);
     assert_eq!(app.balance_minor(&pool).await, 100_00);

@@ -190,13 +190,13 @@ impl MarketActor {
         if stake_minor < self.setup.min_stake_minor {
             return Err(Refused(AppError::Unprocessable(format!(
                 "The minimum stake here is {}.",
-                Money::from_minor(self.setup.min_stake_minor)
+                Money::from_minor(self.setup.min_stake_minor).rupees()
             ))));
         }
         if stake_minor > self.setup.max_stake_minor {
             return Err(Refused(AppError::Unprocessable(format!(
                 "The maximum stake here is {}.",
-                Money::from_minor(self.setup.max_stake_minor)
+                Money::from_minor(self.setup.max_stake_minor).rupees()
             ))));
         }
         if !request.side.fits(kind) {
@@ -533,15 +533,15 @@ impl Funds {
             if self.available_minor < delta_minor {
                 return Err(AppError::Unprocessable(format!(
                     "Insufficient funds: this bet needs {} and you have {} available.",
-                    Money::from_minor(delta_minor),
-                    Money::from_minor(self.available_minor.max(0))
+                    Money::from_minor(delta_minor).rupees(),
+                    Money::from_minor(self.available_minor.max(0)).rupees()
                 )));
             }
             if let Some(limit_minor) = self.max_exposure_minor {
                 if self.exposure_minor + delta_minor > limit_minor {
                     return Err(AppError::Unprocessable(format!(
                         "This bet would take your exposure over your limit of {}.",
-                        Money::from_minor(limit_minor)
+                        Money::from_minor(limit_minor).rupees()
                     )));
                 }
             }
