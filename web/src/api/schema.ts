@@ -1720,6 +1720,7 @@ export interface components {
              * @description Overs per innings (20 for a T20, 50 for an ODI); absent for a match without a limit.
              */
             overs_limit?: number | null;
+            sport?: string;
         };
         /** @description A cricket score with the figures a scoreboard shows beside it. */
         CricketView: {
@@ -2894,6 +2895,7 @@ export interface components {
              * @description The minute being played (0 before kick-off, 45 at half time, 90 at full time).
              */
             minute: number;
+            sport?: string;
         };
         GapLoginAnswer: {
             /** @description The game's address with the launch token; the client frames it at casino/mac88/game. */
@@ -3458,6 +3460,7 @@ export interface components {
         RacePlacings: {
             /** @description Runner names, the winner first. */
             placings: string[];
+            sport?: string;
         };
         RacingCountriesRequest: {
             /**
@@ -3927,6 +3930,7 @@ export interface components {
             serving: number;
             /** @description Sets won by each player, in the match name's order. */
             sets: number[];
+            sport?: string;
         };
         TicketData: {
             /** Format: int64 */

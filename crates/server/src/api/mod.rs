@@ -76,6 +76,50 @@ impl Modify for BearerAuth {
     }
 }
 
+/// serde's internally tagged enums (`#[serde(tag = "sport")]`, e.g. the score) are documented
+/// by utoipa as `oneOf: [allOf: [$ref Variant, {tag}]]`; a variant struct that refuses unknown
+/// fields (`deny_unknown_fields`, so `additionalProperties: false`) would then refuse its own
+/// tag, and no value could match. serde takes the tag off before the variant reads its fields,
+/// so the variant does accept it: this adds the tag to such a variant's properties (its value
+/// stays pinned by the `allOf`'s other half). Applied after the routes are merged, as
+/// [`ErrorAnswers`] is.
+struct InternalTags;
+
+impl Modify for InternalTags {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let Some(components) = openapi.components.as_mut() else { return };
+        // (variant schema's name, tag property's name) for every tagged variant.
+        let mut tagged: Vec<(String, String)> = Vec::new();
+        for schema in components.schemas.values() {
+            let RefOr::T(Schema::OneOf(one_of)) = schema else { continue };
+            for item in &one_of.items {
+                let RefOr::T(Schema::AllOf(all_of)) = item else { continue };
+                let [RefOr::Ref(variant), RefOr::T(Schema::Object(tag))] = all_of.items.as_slice()
+                else {
+                    continue;
+                };
+                let Some(name) = variant.ref_location.rsplit('/').next() else { continue };
+                tagged.extend(tag.properties.keys().map(|key| (name.to_string(), key.clone())));
+            }
+        }
+        for (variant, tag) in tagged {
+            let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(&variant)
+            else {
+                continue;
+            };
+            let closed = matches!(
+                object.additional_properties.as_deref(),
+                Some(oas::schema::AdditionalProperties::FreeForm(false))
+            );
+            if closed {
+                object.properties.entry(tag).or_insert_with(|| {
+                    oas::ObjectBuilder::new().schema_type(oas::schema::Type::String).into()
+                });
+            }
+        }
+    }
+}
+
 /// Name of the error envelope's schema in the document.
 const ERROR_ENVELOPE: &str = "ErrorEnvelope";
 
@@ -186,6 +230,7 @@ fn api_routes() -> (Router<AppState>, oas::OpenApi) {
         )
         .split_for_parts();
     ErrorAnswers.modify(&mut openapi);
+    InternalTags.modify(&mut openapi);
     (routes, openapi)
 }
 

@@ -347,3 +347,32 @@ async fn every_answer_carries_the_request_id() {
     fresh.dedup();
     assert_eq!(fresh.len(), unsafe_ids.len() + 2, "each request gets its own id: {fresh:?}");
 }
+
+/// A variant of a tagged enum (`#[serde(tag = "sport")]`, the score) accepts its own tag in the
+/// document, as serde does: the fuzzer once found a football score in `match/getMatches` that
+/// the document's closed `FootballScore` (`additionalProperties: false`) refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tagged_variant_in_the_openapi_document_accepts_its_tag() {
+    let app = spawn_app(Db::Sqlite).await.expect("SQLite always runs");
+    let openapi = app.openapi().await;
+    let schemas = openapi["components"]["schemas"].as_object().unwrap();
+    let mut closed_variants = 0;
+    for schema in schemas.values() {
+        for item in schema["oneOf"].as_array().into_iter().flatten() {
+            let Some([variant, tag]) = item["allOf"].as_array().map(Vec::as_slice) else {
+                continue;
+            };
+            let Some(reference) = variant["$ref"].as_str() else { continue };
+            let name = reference.rsplit('/').next().unwrap();
+            let target = &schemas[name];
+            if target["additionalProperties"] != false {
+                continue;
+            }
+            closed_variants += 1;
+            for key in tag["properties"].as_object().unwrap().keys() {
+                assert!(target["properties"][key].is_object(), "{name} refuses its own tag {key}");
+            }
+        }
+    }
+    assert!(closed_variants >= 4, "the score's closed variants are checked: {closed_variants}");
+}
