@@ -156,8 +156,9 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
     assert!(!score["innings"].as_array().unwrap().is_empty(), "{score}");
     assert!(!score["last_balls"].as_array().unwrap().is_empty(), "{score}");
 
-    // Before the off prices are not frozen: the maker's quotes drift on the upcoming cricket
-    // match's match odds and on races' win and place markets.
+    // Before the off prices are not frozen: the maker's quotes drift on match odds and on races'
+    // win and place markets. Every match not yet in play is watched, not only `upcoming`: at
+    // the feed's speed that one may go in play before its quotes have moved.
     let best_prices = |market: &Value| -> Vec<Value> {
         let runners = market["runners"].as_array().unwrap();
         runners
@@ -170,13 +171,13 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
     let started = Instant::now();
     while drifted.len() < 3 {
         in_time(started, &format!("pre-off prices to drift (seen: {drifted:?})"));
-        let mut pre_off = vec![upcoming];
-        for sport_id in [7, 4339] {
-            let races =
+        let mut pre_off = Vec::new();
+        for sport_id in [4, 1, 2, 7, 4339] {
+            let listed =
                 app.post("match/getMatches", Some(&demo), json!({ "sport_id": sport_id })).await;
-            let races = races.data().as_array().unwrap().clone();
+            let listed = listed.data().as_array().unwrap().clone();
             pre_off.extend(
-                races
+                listed
                     .iter()
                     .filter(|r| r["in_play"] == false)
                     .filter_map(|r| r["match_id"].as_i64()),
