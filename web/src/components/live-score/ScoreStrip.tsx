@@ -5,14 +5,15 @@ import { ordinal, rate, sidesOf } from './score';
  * The score of a match as the server last sent it: cricket's innings (runs/wickets and overs),
  * current and required run rate, target and the last six balls; football's goals and minute;
  * tennis's sets and games with the server marked; a race's placings. `compact` is the one-line
- * version for match lists.
+ * version for match lists. Once the match has `ended` the strip is its final score: the
+ * innings alone, no run rates, chase or recent balls of a game no longer being played.
  */
-export function ScoreStrip({ score, matchName, compact = false }: { score: Score; matchName: string; compact?: boolean }) {
+export function ScoreStrip({ score, matchName, compact = false, ended = false }: { score: Score; matchName: string; compact?: boolean; ended?: boolean }) {
   const className = `score-strip${compact ? ' compact' : ''}`;
   return (
     <div className={className} data-testid={compact ? 'score-line' : 'score-strip'} data-sport={score.sport} role="status" aria-live="polite">
       {score.sport === 'cricket' ? (
-        <Cricket score={score} compact={compact} />
+        <Cricket score={score} compact={compact} ended={ended} />
       ) : score.sport === 'football' ? (
         <TwoSides
           names={sidesOf(matchName)}
@@ -35,7 +36,7 @@ export function ScoreStrip({ score, matchName, compact = false }: { score: Score
   );
 }
 
-function Cricket({ score, compact }: { score: CricketScore; compact: boolean }) {
+function Cricket({ score, compact, ended }: { score: CricketScore; compact: boolean; ended: boolean }) {
   const current = score.innings[score.innings.length - 1];
   const earlier = score.innings.slice(0, -1);
   if (!current) return null;
@@ -65,19 +66,21 @@ function Cricket({ score, compact }: { score: CricketScore; compact: boolean }) 
           </span>
         ))}
       </div>
-      <div className="score-rates">
-        <span data-testid="score-crr">CRR {rate(score.run_rate)}</span>
-        {score.required_rate !== null && <span data-testid="score-rrr">RRR {rate(score.required_rate)}</span>}
-        {score.target !== null && (
-          <span data-testid="score-target">
-            Target {score.target}
-            {score.runs_needed !== null && score.balls_left !== null && score.runs_needed > 0
-              ? ` · need ${score.runs_needed} from ${score.balls_left} balls`
-              : ''}
-          </span>
-        )}
-      </div>
-      {score.last_balls.length > 0 && (
+      {!ended && (
+        <div className="score-rates">
+          <span data-testid="score-crr">CRR {rate(score.run_rate)}</span>
+          {score.required_rate !== null && <span data-testid="score-rrr">RRR {rate(score.required_rate)}</span>}
+          {score.target !== null && (
+            <span data-testid="score-target">
+              Target {score.target}
+              {score.runs_needed !== null && score.balls_left !== null && score.runs_needed > 0
+                ? ` · need ${score.runs_needed} from ${score.balls_left} balls`
+                : ''}
+            </span>
+          )}
+        </div>
+      )}
+      {!ended && score.last_balls.length > 0 && (
         <ol className="score-balls" data-testid="score-balls" aria-label="Last balls">
           {score.last_balls.map((ball, i) => (
             <li key={i} className={`ball ${ballKind(ball)}`}>

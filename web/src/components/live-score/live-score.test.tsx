@@ -43,6 +43,14 @@ describe('the score strip', () => {
     expect(screen.queryByTestId('score-balls')).toBeNull();
   });
 
+  it('shows only the innings once the match has ended', () => {
+    render(<ScoreStrip score={chase} matchName="Chennai Super Kings v Mumbai Indians" ended />);
+    expect(screen.getByTestId('score-innings')).toHaveTextContent('Mumbai Indians45/2(5.3/20 ov)Chennai Super Kings 180/6 (20.0)');
+    expect(screen.queryByTestId('score-crr')).toBeNull();
+    expect(screen.queryByTestId('score-target')).toBeNull();
+    expect(screen.queryByTestId('score-balls')).toBeNull();
+  });
+
   it('has a one-line compact form for lists', () => {
     render(<ScoreStrip score={chase} matchName="Chennai Super Kings v Mumbai Indians" compact />);
     expect(screen.getByTestId('score-line')).toHaveTextContent('Mumbai Indians 45/2 (5.3) · need 136');

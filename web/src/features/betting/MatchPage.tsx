@@ -57,7 +57,7 @@ export function MatchPage() {
               </div>
             </div>
             {ended && <ResultBanner result={match.result} />}
-            {match.score && (match.in_play || ended) && <ScoreStrip score={match.score} matchName={match.match_name || match.name} />}
+            {match.score && (match.in_play || ended) && <ScoreStrip score={match.score} matchName={match.match_name || match.name} ended={ended} />}
             <MatchBoard
               key={match.match_id}
               matchId={match.match_id}
