@@ -62,6 +62,13 @@ pub struct CasinoSport {
     pub display_order: i64,
 }
 
+/// The two on/off columns of a match the operator and the demo feed flip.
+#[derive(Copy, Clone, Debug)]
+enum MatchFlag {
+    InPlay,
+    Active,
+}
+
 /// Which matches to list; `None` means any.
 #[derive(Clone, Debug, Default)]
 pub struct MatchFilter {
@@ -367,8 +374,26 @@ impl Writer {
 
     /// Marks a match in play (or not); `NotFound` for an unknown match.
     pub async fn set_match_in_play(&mut self, match_id: i64, in_play: bool) -> StoreResult<()> {
-        let updated = sqlx::query("UPDATE matches SET in_play = $1 WHERE id = $2")
-            .bind(flag(in_play))
+        self.set_match_flag(MatchFlag::InPlay, match_id, in_play).await
+    }
+
+    /// Lists a match or takes it off the lists (`is_active`); `NotFound` for an unknown match.
+    pub async fn set_match_active(&mut self, match_id: i64, active: bool) -> StoreResult<()> {
+        self.set_match_flag(MatchFlag::Active, match_id, active).await
+    }
+
+    async fn set_match_flag(
+        &mut self,
+        which: MatchFlag,
+        match_id: i64,
+        value: bool,
+    ) -> StoreResult<()> {
+        let sql = match which {
+            MatchFlag::InPlay => "UPDATE matches SET in_play = $1 WHERE id = $2",
+            MatchFlag::Active => "UPDATE matches SET is_active = $1 WHERE id = $2",
+        };
+        let updated = sqlx::query(sql)
+            .bind(flag(value))
             .bind(match_id)
             .execute(self.conn())
             .await?
@@ -420,20 +445,6 @@ impl Writer {
         .bind(now_ms)
         .execute(self.conn())
         .await?;
-        Ok(())
-    }
-
-    /// Lists a match or takes it off the lists (`is_active`); `NotFound` for an unknown match.
-    pub async fn set_match_active(&mut self, match_id: i64, active: bool) -> StoreResult<()> {
-        let updated = sqlx::query("UPDATE matches SET is_active = $1 WHERE id = $2")
-            .bind(flag(active))
-            .bind(match_id)
-            .execute(self.conn())
-            .await?
-            .rows_affected();
-        if updated == 0 {
-            return Err(StoreError::NotFound);
-        }
         Ok(())
     }
 
