@@ -3,10 +3,14 @@ import { useState } from 'react';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { getStaticGames } from './api';
-import { CATEGORIES, providersOf, shownGames } from './catalogue';
+import { categoriesOf, isInstant, providerLine, providersOf, shownGames } from './catalogue';
 import { useLaunchGame } from './useLaunchGame';
 
-/** /world-casino (INT Casino) and /casino/mac88: the providers' games by category, provider and name; a tile launches the game. */
+/**
+ * /world-casino (INT Casino) and /casino/mac88: the providers' games by category, provider and
+ * name; a tile launches the game. Only categories with a game get a tab, every tile names its
+ * provider, and the built-in provider's computer-dealt games say so on their tile.
+ */
 export function WorldCasinoPage({ title = 'International Casino' }: { title?: string }) {
   const games = useQuery({ queryKey: ['staticGames'], queryFn: getStaticGames });
   const [category, setCategory] = useState('All');
@@ -14,13 +18,16 @@ export function WorldCasinoPage({ title = 'International Casino' }: { title?: st
   const [query, setQuery] = useState('');
   const { launch, launching } = useLaunchGame();
   const providers = providersOf(games.data ?? []);
-  const shown = shownGames(games.data ?? [], { category, provider, query });
+  const categories = categoriesOf(games.data ?? [], provider);
+  // A provider without games in the chosen category leaves no tab for it: show them all.
+  const activeCategory = categories.includes(category) ? category : 'All';
+  const shown = shownGames(games.data ?? [], { category: activeCategory, provider, query });
 
   return (
     <PageCard title={title} testId="world-casino-page">
       <div className="chip-tabs" role="tablist" aria-label="Categories">
-        {CATEGORIES.map((c) => (
-          <button key={c} type="button" role="tab" aria-selected={category === c} className={category === c ? 'active' : undefined} onClick={() => setCategory(c)}>
+        {categories.map((c) => (
+          <button key={c} type="button" role="tab" aria-selected={activeCategory === c} className={activeCategory === c ? 'active' : undefined} onClick={() => setCategory(c)}>
             {c}
           </button>
         ))}
@@ -39,14 +46,21 @@ export function WorldCasinoPage({ title = 'International Casino' }: { title?: st
           </select>
         </label>
       )}
-      <QueryState isPending={games.isPending} error={games.error} isEmpty={shown.length === 0} empty={query ? `No game matches “${query.trim()}”.` : 'No games in this category yet.'}>
+      <QueryState isPending={games.isPending} error={games.error} isEmpty={shown.length === 0} empty={query ? `No game matches “${query.trim()}”.` : 'No games are listed yet.'}>
         <ul className="game-grid" data-testid="world-casino-games">
           {shown.map((g) => (
             <li key={g.game_id}>
               <button type="button" className="game-tile" disabled={launching !== null} onClick={() => void launch(g.game_id)}>
                 {g.url_thumb ? <img src={g.url_thumb} alt="" loading="lazy" /> : <span className="game-tile-art">{g.game_name.slice(0, 2)}</span>}
                 <span className="game-tile-name">{launching === g.game_id ? 'Opening…' : g.game_name}</span>
-                <span className="game-tile-provider">{g.sub_provider_name || g.provider_name}</span>
+                <span className="game-tile-provider" data-testid="game-tile-provider">
+                  {providerLine(g)}
+                </span>
+                {isInstant(g) && (
+                  <span className="game-tile-badge" data-testid="instant-badge" title="Dealt by the computer the moment you stake, for you alone: not a live table">
+                    Instant · computer-dealt
+                  </span>
+                )}
               </button>
             </li>
           ))}

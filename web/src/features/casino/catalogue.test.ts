@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { StaticGame } from './api';
-import { providersOf, shownGames } from './catalogue';
+import { categoriesOf, isInstant, providerLine, providersOf, shownGames } from './catalogue';
 
-const game = (game_id: string, game_name: string, category: string, provider_name: string, status = 'ACTIVE', sub_provider_name = ''): StaticGame => ({
+const game = (
+  game_id: string,
+  game_name: string,
+  category: string,
+  provider_name: string,
+  status = 'ACTIVE',
+  sub_provider_name = '',
+  sub_type: string | null = null,
+): StaticGame => ({
   game_id,
   game_name,
   category,
@@ -10,7 +18,7 @@ const game = (game_id: string, game_name: string, category: string, provider_nam
   sub_provider_name,
   status,
   game_code: game_id,
-  sub_type: null,
+  sub_type,
   url_thumb: '',
 });
 
@@ -43,5 +51,21 @@ describe('world-casino catalogue filters', () => {
 
   it('lists each active provider once', () => {
     expect(providersOf(GAMES)).toEqual(['All', 'Backlay', 'Spribe']);
+  });
+
+  it('offers a category tab only where an active game is, All always, in the spec order', () => {
+    expect(categoriesOf(GAMES, 'All')).toEqual(['All', 'Crash Games', 'Poker', 'Live Dealer']);
+    // Old Roulette is switched off, so Live has nothing to show.
+    expect(categoriesOf(GAMES, 'All')).not.toContain('Live');
+    expect(categoriesOf(GAMES, 'Spribe')).toEqual(['All', 'Crash Games']);
+    expect(categoriesOf([], 'All')).toEqual(['All']);
+  });
+
+  it('tells the computer-dealt games by their sub_type, and names provider and studio', () => {
+    const instant = game('backlay-dt1day', 'Dragon Tiger Instant', 'Virtual', 'Backlay Games', 'ACTIVE', '', 'instant');
+    expect(isInstant(instant)).toBe(true);
+    expect(GAMES.some(isInstant)).toBe(false);
+    expect(providerLine(instant)).toBe('Backlay Games');
+    expect(providerLine(GAMES[0])).toBe('Backlay · Backlay Live');
   });
 });

@@ -24,6 +24,29 @@ export function shownGames(games: readonly StaticGame[], filter: CatalogueFilter
   );
 }
 
+/**
+ * 'All', then the spec's categories that hold at least one active game of `provider` ('All': of
+ * any provider), in the spec's order: a tab never opens onto an empty lobby.
+ */
+export function categoriesOf(games: readonly StaticGame[], provider: string): string[] {
+  const present = new Set(games.filter((g) => g.status === 'ACTIVE' && (provider === 'All' || g.provider_name === provider)).map((g) => g.category));
+  return CATEGORIES.filter((c) => c === 'All' || present.has(c));
+}
+
+/** The server's `sub_type` of the built-in provider's games: dealt by the computer at the stake, one player at a time. */
+export const INSTANT_SUB_TYPE = 'instant';
+
+/** True for a computer-dealt game (the built-in provider's), which the lobby marks as such rather than passing it off as live. */
+export function isInstant(game: StaticGame): boolean {
+  return game.sub_type === INSTANT_SUB_TYPE;
+}
+
+/** The tile's provider line: the provider, and the studio under it when the provider names one. */
+export function providerLine(game: StaticGame): string {
+  const sub = game.sub_provider_name?.trim();
+  return sub && sub !== game.provider_name ? `${game.provider_name} · ${sub}` : game.provider_name;
+}
+
 /** 'All' and each provider of an active game, once, in catalogue order. */
 export function providersOf(games: readonly StaticGame[]): string[] {
   return ['All', ...new Set(games.filter((g) => g.status === 'ACTIVE').map((g) => g.provider_name).filter(Boolean))];
