@@ -29,6 +29,7 @@ const LiveCasinoBetsPage = lazyNamed(reports, 'LiveCasinoBetsPage');
 const CasinoListPage = lazyNamed(() => import('../features/casino/CasinoListPage'), 'CasinoListPage');
 const CasinoMatchPage = lazyNamed(() => import('../features/casino/CasinoMatchPage'), 'CasinoMatchPage');
 const CasinoRoundPage = lazyNamed(() => import('../features/casino/CasinoRoundPage'), 'CasinoRoundPage');
+const CasinoVerifyPage = lazyNamed(() => import('../features/casino/CasinoVerifyPage'), 'CasinoVerifyPage');
 const WorldCasinoPage = lazyNamed(() => import('../features/casino/WorldCasinoPage'), 'WorldCasinoPage');
 const Mac88LobbyPage = lazyNamed(() => import('../features/casino/WorldCasinoPage'), 'Mac88LobbyPage');
 const HorseRacingPage = lazyNamed(() => import('../features/horse-racing/HorseRacingPage'), 'HorseRacingPage');
@@ -86,6 +87,7 @@ export function AppRoutes() {
           <Route path="list/:seriesId" element={<CasinoListPage />} />
           <Route path="match/:matchId" element={<CasinoMatchPage />} />
           <Route path="round/:roundId" element={<CasinoRoundPage />} />
+          <Route path="verify" element={<CasinoVerifyPage />} />
           <Route path="mac88" element={<Mac88LobbyPage />} />
         </Route>
         <Route path="CM/MD/:matchId" element={<MatchOrCasinoPage />} />

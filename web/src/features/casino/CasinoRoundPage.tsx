@@ -1,18 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
 import { Spinner } from '../../components/QueryState';
 import { formatIstDateTime } from '../../lib/format';
-import { checkCommitment, type CommitmentCheck } from './fairness';
+import { parseDeal } from './fair-deal';
+import { FairnessSteps, RoundVerdict, verifyPath } from './RoundCheck';
 import { getRoundDetail, roundDetailKey, type RoundDetail } from './table-api';
 import { TableFelt } from './TableParts';
 
 /**
  * /casino/round/:roundId: one round, provably fair. Shows the commitment published when the
- * round opened, the seed revealed after the deal, the cards and the result, and checks in
- * this browser that SHA-256 of the seed's bytes is the commitment.
+ * round opened, the seed revealed after the deal, the cards and the result; says how a player
+ * checks a round, and checks this one in the browser: SHA-256 of the seed's bytes against the
+ * commitment, and the deal recomputed from the seed and round id against the deal shown.
  */
 export function CasinoRoundPage() {
   const roundId = useParams().roundId ?? '';
@@ -89,80 +90,29 @@ function RoundView({ detail }: { detail: RoundDetail }) {
       {dealt && (
         <TableFelt state={{ game: detail.game, game_code: detail.game_code, cards: detail.cards, result: detail.result, status: 'result', winner: null }} />
       )}
-      <section className="casino-panel">
-        <h2>Fairness</h2>
+      <section className="casino-panel" data-testid="round-fairness">
+        <h2>Check this round yourself</h2>
+        <FairnessSteps />
         {detail.seed ? (
-          <CommitmentVerdict seed={detail.seed} commitment={detail.commitment} />
+          <RoundVerdict round={{ seed: detail.seed, commitment: detail.commitment, roundId: detail.round_id, game: detail.game, shown: parseDeal(detail.deal) }} />
         ) : (
-          <p className="notice" data-testid="commitment-check">
-            The commitment was published when the round opened; the seed is revealed after the deal, and this page then checks it.
+          <p className="notice" data-testid="commitment-check" data-state="waiting">
+            The commitment above was published when the round opened; the seed is revealed after the deal, and this page then checks the round.
+          </p>
+        )}
+        {dealt && !detail.verified && (
+          <p className="notice error" role="alert" data-testid="server-deal-check">
+            The server could not match the deal recomputed from the seed with the one it stored when the round opened.
           </p>
         )}
         <p className="small">
-          The deal is a fixed function of the seed and the round id (HMAC-SHA256 stream, Fisher–Yates shuffle), so anyone can recompute it.
-          {dealt && (detail.verified ? ' The server recomputed this deal from the seed and it matches the one dealt.' : ' The server could not match the recomputed deal to the one dealt.')}
+          <Link to={verifyPath({ game: detail.game, roundId: detail.round_id, seed: detail.seed ?? '', commitment: detail.commitment })} data-testid="verify-by-hand-link">
+            Check a round by hand
+          </Link>{' '}
+          — paste a seed and round id; it works without a connection once this site is loaded.
         </p>
-        <p className="small">With a copy of the database, this recomputes the round's deal and result from its seed:</p>
-        <pre className="command" data-testid="verify-command">backlay casino verify --round {detail.round_id}</pre>
-        <p className="small">Without one, from the figures above:</p>
-        <pre className="command">
-          backlay casino verify --seed {detail.seed ?? '<seed>'} --commitment {detail.commitment} --round-id {detail.round_id} --game {detail.game}
-        </pre>
       </section>
     </div>
   );
 }
 
-/** SHA-256 of the seed's bytes, computed here with WebCrypto, against the commitment. */
-function CommitmentVerdict({ seed, commitment }: { seed: string; commitment: string }) {
-  const [check, setCheck] = useState<{ key: string; result: CommitmentCheck } | null>(null);
-  const key = `${seed}/${commitment}`;
-  useEffect(() => {
-    let live = true;
-    checkCommitment(seed, commitment).then(
-      (result) => live && setCheck({ key, result }),
-      () => live && setCheck({ key, result: { kind: 'unsupported' } }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [seed, commitment, key]);
-  const result = check?.key === key ? check.result : null;
-  if (!result) {
-    return (
-      <p className="notice" data-testid="commitment-check" data-state="checking">
-        Checking the commitment…
-      </p>
-    );
-  }
-  switch (result.kind) {
-    case 'match':
-      return (
-        <p className="notice success" data-testid="commitment-check" data-state="match">
-          ✓ Commitment matches: SHA-256 of the revealed seed is the commitment published before the round.
-        </p>
-      );
-    case 'mismatch':
-      return (
-        <div className="notice error" role="alert" data-testid="commitment-check" data-state="mismatch">
-          <p>✗ Commitment does NOT match: SHA-256 of the revealed seed is</p>
-          <code>{result.actual}</code>
-          <p>but the commitment published before the round is</p>
-          <code>{commitment}</code>
-        </div>
-      );
-    case 'bad-seed':
-      return (
-        <p className="notice error" role="alert" data-testid="commitment-check" data-state="bad-seed">
-          ✗ Commitment cannot match: {result.reason}
-        </p>
-      );
-    case 'unsupported':
-      return (
-        <p className="notice" data-testid="commitment-check" data-state="unsupported">
-          This browser cannot compute SHA-256 here (WebCrypto needs https or localhost). Check it with any SHA-256 tool over the seed's 32 bytes, or with{' '}
-          <code>backlay casino verify</code>.
-        </p>
-      );
-  }
-}

@@ -1,14 +1,14 @@
 // The casino table and round pages against docs/api.md's shapes with fetch stubbed: the
 // countdown, markets and their SUSPENDED state, the slip (posted odds, refusals in words,
 // balance after a bet), the caller's bets, the result, the last results, the rules, the live
-// stream's round events (EventSource faked) and the browser's own commitment check.
+// stream's round events (EventSource faked). The round page's check is round-check.test.tsx's.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeSource } from '../../testing/fake-event-source';
 import { EMPTY_CATALOGUE, stubServer, type Answers, type Call } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
-import type { RoundDetail, RoundState } from './table-api';
+import type { RoundState } from './table-api';
 import { SETTLED_FOLLOW_UP_MS, TABLE_LIVE_POLL_MS, TABLE_POLL_MS } from './useCasinoTable';
 
 const ROUND = 'dt1day-1795356000000';
@@ -319,74 +319,5 @@ describe("the table's live stream", () => {
     const again = roundStates(calls);
     await act(() => vi.advanceTimersByTimeAsync(TABLE_LIVE_POLL_MS - 1_500));
     expect(roundStates(calls)).toBe(again);
-  });
-});
-
-// SHA-256 of 32 bytes 0x5a (Node: createHash('sha256').update(Buffer.from('5a'.repeat(32), 'hex'))).
-const SEED_5A = '5a'.repeat(32);
-const COMMITMENT_5A = '60bf07c488aad18fda339df07e4fbc47b4f00be71711936f18d04d352ad01890';
-
-function roundDetail(overrides: Partial<RoundDetail> = {}): RoundDetail {
-  return {
-    round_id: ROUND,
-    match_id: 4,
-    game_code: 'dt6',
-    name: 'DT 1 DAY',
-    title: 'Dragon Tiger 1 Day',
-    game: 'dt1day',
-    phase: 'settled',
-    commitment: COMMITMENT_5A,
-    seed: SEED_5A,
-    verified: true,
-    deal: { cards: ['2D', 'KC'] },
-    result: { winner: 'Tiger', hands: [{ name: 'Dragon', cards: ['2D'], description: '2' }, { name: 'Tiger', cards: ['KC'], description: '13' }] },
-    cards: ['2D', 'KC'],
-    winner: 'Tiger',
-    opened_at: '2026-11-22T14:00:00.000Z',
-    close_at: '2026-11-22T14:00:30.000Z',
-    settled_at: '2026-11-22T14:00:31.000Z',
-    ...overrides,
-  };
-}
-
-describe('the round page', () => {
-  it('checks in the browser that SHA-256 of the seed is the commitment', async () => {
-    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/casino/round': { data: roundDetail() } });
-    storeSession();
-    renderApp(`/casino/round/${ROUND}`);
-
-    const page = await screen.findByTestId('casino-round-page');
-    // The hash is computed asynchronously (WebCrypto): wait for the verdict, not just the element.
-    expect(await within(page).findByText(/Commitment matches/)).toBeInTheDocument();
-    expect(within(page).getByTestId('commitment-check')).toHaveAttribute('data-state', 'match');
-    expect(within(page).getByTestId('round-seed')).toHaveTextContent(SEED_5A);
-    expect(within(page).getByTestId('round-winner')).toHaveTextContent('Tiger');
-    expect(within(page).getByRole('img', { name: 'King of clubs' })).toBeInTheDocument();
-    expect(page).toHaveTextContent(`backlay casino verify --round ${ROUND}`);
-    expect(within(page).getByText('Dragon Tiger 1 Day')).toHaveAttribute('href', '#/casino/match/4');
-  });
-
-  it('says clearly when the seed does not hash to the commitment', async () => {
-    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/casino/round': { data: roundDetail({ seed: '00'.repeat(32) }) } });
-    storeSession();
-    renderApp(`/casino/round/${ROUND}`);
-
-    const check = await screen.findByText(/does NOT match/);
-    expect(check.closest('[data-testid="commitment-check"]')).toHaveAttribute('data-state', 'mismatch');
-    // SHA-256 of 32 zero bytes, the vector crates/casino/src/fair.rs asserts.
-    expect(screen.getByTestId('commitment-check')).toHaveTextContent('66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925');
-  });
-
-  it('says the seed comes after the deal while the round is betting', async () => {
-    stubServer({
-      ...EMPTY_CATALOGUE,
-      'POST /api/casino/round': { message: 'The seed is revealed when the round is dealt.', data: roundDetail({ phase: 'betting', seed: null, verified: false, deal: null, result: null, cards: [], winner: null, settled_at: null }) },
-    });
-    storeSession();
-    renderApp(`/casino/round/${ROUND}`);
-
-    expect(await screen.findByTestId('round-seed-hidden')).toHaveTextContent('The seed is revealed after the deal');
-    expect(screen.getByTestId('commitment-check')).toHaveTextContent('the seed is revealed after the deal');
-    expect(screen.getByTestId('round-commitment')).toHaveTextContent(COMMITMENT_5A);
   });
 });

@@ -1,6 +1,8 @@
-// The browser's own check of a round's commitment, mirroring crates/casino/src/fair.rs: the
+// The browser's own check of a round, mirroring crates/casino/src/fair.rs `verify`: the
 // commitment is hex(SHA-256(seed bytes)), the seed revealed as exactly 64 hex digits (32
-// bytes), and the comparison ignores case and surrounding spaces (`verify`).
+// bytes), the comparison ignores case and surrounding spaces, and the deal is recomputed from
+// the seed and round id by fair-deal.ts, the published algorithm.
+import { MAX_ROUND_ID_BYTES, dealDifference, isGameCode, recomputeDeal, type Deal, type GameCode } from './fair-deal';
 
 export const SEED_BYTES = 32;
 
@@ -39,4 +41,91 @@ export async function checkCommitment(
   if (!subtle) return { kind: 'unsupported' };
   const actual = toHex(await subtle.digest('SHA-256', bytes));
   return actual === commitment.trim().toLowerCase() ? { kind: 'match', actual } : { kind: 'mismatch', actual };
+}
+
+/** A round to check: what was published (commitment), revealed (seed) and shown (the deal), by round id and game. */
+export interface RoundToCheck {
+  seed: string;
+  /** The commitment published before betting; blank when the player has none to compare. */
+  commitment: string;
+  roundId: string;
+  /** The rules code (`teen20`, `dt1day` …), as `casino/round` sends it in `game`. */
+  game: string;
+  /** The deal the round shows (or the player saw), to compare; null when there is none. */
+  shown: Deal | null;
+}
+
+export type RoundCheck =
+  | { kind: 'cannot-check'; reason: string }
+  | { kind: 'unsupported' }
+  | {
+      kind: 'checked';
+      /** hex(SHA-256(seed bytes)). */
+      actualCommitment: string;
+      /** Whether it is the published commitment; null when none was given. */
+      commitmentMatches: boolean | null;
+      /** The deal recomputed from the seed and round id. */
+      deal: Deal;
+      /** Where the shown deal differs from the recomputed one: null when they agree or none was shown. */
+      difference: string | null;
+    };
+
+/**
+ * Checks a round as a player would, in this browser: SHA-256 of the seed against the commitment,
+ * then the deal recomputed from the seed and round id (fair-deal.ts) against the one shown. The
+ * deal is recomputed even when the commitment does not match, so both findings are reported.
+ */
+export async function checkRound(round: RoundToCheck, subtle: SubtleCrypto | null | undefined = globalThis.crypto?.subtle): Promise<RoundCheck> {
+  const seed = seedBytes(round.seed);
+  if (seed === 'not-hex') return { kind: 'cannot-check', reason: 'The seed is not hexadecimal.' };
+  if (seed === 'wrong-length') return { kind: 'cannot-check', reason: `The seed must be ${SEED_BYTES} bytes (${SEED_BYTES * 2} hex digits).` };
+  const roundIdBytes = new TextEncoder().encode(round.roundId).length;
+  if (roundIdBytes === 0 || roundIdBytes > MAX_ROUND_ID_BYTES) {
+    return { kind: 'cannot-check', reason: `The round id must be 1 to ${MAX_ROUND_ID_BYTES} bytes long.` };
+  }
+  if (!isGameCode(round.game)) return { kind: 'cannot-check', reason: `${round.game} is not one of the in-house games.` };
+  if (!subtle) return { kind: 'unsupported' };
+  const actualCommitment = toHex(await subtle.digest('SHA-256', seed));
+  const published = round.commitment.trim().toLowerCase();
+  const deal = await recomputeDeal(seed, round.roundId, round.game, subtle);
+  return {
+    kind: 'checked',
+    actualCommitment,
+    commitmentMatches: published === '' ? null : actualCommitment === published,
+    deal,
+    difference: round.shown ? dealDifference(deal, round.shown) : null,
+  };
+}
+
+/** The most card codes a typed deal may hold: a whole deck (Andar Bahar can use 50). */
+export const MAX_TYPED_CARDS = 52;
+
+/**
+ * What a player typed as the deal they saw, read for `game`: roulette's pocket ("17"), Worli
+ * Matka's six digits, open then close ("169 062"), or card codes in dealing order ("7C TS QS";
+ * "10H" is read as TH). The deal, or what is wrong with the text in words.
+ */
+export function parseTypedDeal(game: GameCode, text: string): { deal: Deal } | { problem: string } {
+  const trimmed = text.trim();
+  if (game === 'roulette') {
+    const match = /^\d{1,2}$/.exec(trimmed);
+    const pocket = match ? Number(trimmed) : NaN;
+    return pocket <= 36 ? { deal: { pocket } } : { problem: 'Enter the pocket the ball landed in, 0 to 36.' };
+  }
+  if (game === 'worli') {
+    const digits = trimmed.replace(/[\s,-]/g, '');
+    if (!/^\d{6}$/.test(digits)) return { problem: 'Enter the six digits drawn, open draw then close draw, e.g. 169 062.' };
+    const d = [...digits].map(Number);
+    return { deal: { matka: { open: [d[0], d[1], d[2]], close: [d[3], d[4], d[5]] } } };
+  }
+  const words = trimmed.split(/[\s,]+/).filter((word) => word !== '');
+  if (words.length === 0) return { problem: 'Enter the cards in dealing order, e.g. 7C TS QS.' };
+  if (words.length > MAX_TYPED_CARDS) return { problem: `A deal has at most ${MAX_TYPED_CARDS} cards.` };
+  const cards: string[] = [];
+  for (const word of words) {
+    const code = word.toUpperCase().replace(/^10/, 'T');
+    if (!/^[A2-9TJQK][SHDC]$/.test(code)) return { problem: `${word} is not a card: write rank then suit, e.g. AS, TD, 7H (ranks A 2–9 T J Q K, suits S H D C).` };
+    cards.push(code);
+  }
+  return { deal: { cards } };
 }
