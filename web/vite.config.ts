@@ -3,7 +3,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 // The Rust server (`backlay serve`) serves the built client from web/dist and
-// the API under /api on the same origin; in dev, Vite proxies /api to it.
+// the API under /api on the same origin; in dev, Vite proxies /api, the casino
+// games' art and the operator's uploaded images to it.
 export default defineConfig({
   // Relative asset URLs: the client routes with hash URLs, so the built
   // index.html works wherever the server mounts it.
@@ -12,6 +13,8 @@ export default defineConfig({
   server: {
     proxy: {
       '/api': { target: 'http://127.0.0.1:8080' },
+      '/casino/art': { target: 'http://127.0.0.1:8080' },
+      '/upload/image': { target: 'http://127.0.0.1:8080' },
     },
   },
   build: {

@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod casino;
+pub mod casino_art;
 pub mod clock;
 pub mod config;
 pub mod engine;
@@ -102,12 +103,14 @@ impl AppState {
 }
 
 /// The whole app: API, OpenAPI document, the built-in casino provider (`/provider/…`), the
-/// operator's uploaded images (`/upload/image/…`) and web client, each request with its id and log span ([`request_log`]).
+/// in-house games' art (`/casino/art/…`), the operator's uploaded images (`/upload/image/…`)
+/// and web client, each request with its id and log span ([`request_log`]).
 pub fn app(state: AppState) -> Router {
     let web = web::router(&state);
     request_log::layer(
         api::router(state.clone())
             .merge(provider::routes(state.clone()))
+            .merge(casino_art::routes())
             .merge(uploads::routes(state))
             .merge(web),
     )

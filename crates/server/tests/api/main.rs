@@ -5,6 +5,7 @@ mod common;
 mod admin;
 mod auth;
 mod casino;
+mod casino_images;
 mod catalogue;
 mod demo_feed;
 mod errors;
