@@ -361,6 +361,45 @@ impl Writer {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Lists one of the built-in provider's games, or corrects the row an earlier server
+    /// listed: its name, category and `sub_type` become `game`'s, so what the catalogue says
+    /// about the in-house games follows the code. The operator's choices on the row (switched
+    /// off, its image) and its place in the list stay. One statement, so two servers starting
+    /// at once end with the same row.
+    pub async fn ensure_builtin_world_casino_game(
+        &mut self,
+        game: &NewWorldCasinoGame<'_>,
+    ) -> StoreResult<()> {
+        assert!(
+            WORLD_CASINO_CATEGORIES.contains(&game.category),
+            "unknown category {}",
+            game.category
+        );
+        // The WHERE keeps an outside provider's row out of reach even if given its id.
+        let done = sqlx::query(
+            "INSERT INTO world_casino_games (game_id, provider_id, game_code, game_name, category, sub_provider_name, \
+             sub_type, url_thumb, display_order) \
+             SELECT $1, id, $3, $4, $5, $6, $7, $8, $9 FROM casino_providers WHERE id = $2 AND is_builtin = 1 \
+             ON CONFLICT (provider_id, game_code) DO UPDATE SET game_name = excluded.game_name, \
+             category = excluded.category, sub_type = excluded.sub_type",
+        )
+        .bind(game.game_id)
+        .bind(game.provider_id)
+        .bind(game.game_code)
+        .bind(game.game_name)
+        .bind(game.category)
+        .bind(game.sub_provider_name)
+        .bind(game.sub_type)
+        .bind(game.url_thumb)
+        .bind(game.display_order)
+        .execute(self.conn())
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
     /// Replaces an outside provider's signing secret; `NotFound` when there is no such outside
     /// provider (the built-in one's secret is held by the running server, so it is not changed
     /// here).

@@ -42,25 +42,35 @@ pub const BUILTIN_NAME: &str = "Backlay Games";
 /// Where its pages live on the public origin.
 pub const PLAY_PATH: &str = "/provider/play";
 
-/// The in-house games in the world-casino catalogue: every one launches (any `GameKind` plays
-/// instantly), under the category a player would look in. Crash Games has none of ours.
+/// The catalogue's category of every in-house game. The games are dealt by the computer the
+/// moment a player stakes, one player at a time: nothing about them is live (no dealer, no
+/// studio, no shared round), so none is listed under Live Dealer, Live, Live Game Shows or
+/// Poker beside the providers' studio tables.
+pub const BUILTIN_CATEGORY: &str = "Virtual";
+/// The catalogue's `sub_type` of the in-house games: the lobby marks them computer-dealt.
+pub const BUILTIN_SUB_TYPE: &str = "instant";
+
+/// The in-house games in the world-casino catalogue, with the name a player sees there. Every
+/// one launches (any `GameKind` plays instantly). The names say "Instant" because the table of
+/// the same rules in `/casino/list` is another product: rounds on a clock, shared by every
+/// player, with a betting window.
 pub const CATALOGUE: &[(GameKind, &str)] = &[
-    (GameKind::Baccarat, "Live Dealer"),
-    (GameKind::DragonTiger, "Live Dealer"),
-    (GameKind::AndarBahar, "Live Dealer"),
-    (GameKind::Poker, "Poker"),
-    (GameKind::TeenPattiT20, "Poker"),
-    (GameKind::TeenPattiOneDay, "Poker"),
-    (GameKind::TeenPattiTest, "Poker"),
-    (GameKind::TwoCardTeenPatti, "Poker"),
-    (GameKind::MuflisTeenPatti, "Poker"),
-    (GameKind::Roulette, "Live"),
-    (GameKind::HiLow, "Virtual"),
-    (GameKind::WorliMatka, "Virtual"),
-    (GameKind::Trio, "Virtual"),
-    (GameKind::Bollywood, "Live Game Shows"),
-    (GameKind::AmarAkbarAnthony, "Live Game Shows"),
-    (GameKind::Queen, "Live Game Shows"),
+    (GameKind::Baccarat, "Baccarat Instant"),
+    (GameKind::DragonTiger, "Dragon Tiger Instant"),
+    (GameKind::AndarBahar, "Andar Bahar Instant"),
+    (GameKind::Poker, "Poker Instant (Texas hold'em)"),
+    (GameKind::TeenPattiT20, "Teen Patti T20 Instant"),
+    (GameKind::TeenPattiOneDay, "Teen Patti 1 Day Instant"),
+    (GameKind::TeenPattiTest, "Teen Patti Test Instant"),
+    (GameKind::TwoCardTeenPatti, "2 Card Teen Patti Instant"),
+    (GameKind::MuflisTeenPatti, "Muflis Teen Patti Instant"),
+    (GameKind::Roulette, "Roulette Instant"),
+    (GameKind::HiLow, "Hi-Low Instant"),
+    (GameKind::WorliMatka, "Worli Matka Instant"),
+    (GameKind::Trio, "Trio Instant"),
+    (GameKind::Bollywood, "Bollywood Casino Instant"),
+    (GameKind::AmarAkbarAnthony, "Amar Akbar Anthony Instant"),
+    (GameKind::Queen, "Queen Instant"),
 ];
 
 /// The catalogue's public id of an in-house game.
@@ -91,7 +101,9 @@ pub fn new_secret() -> String {
 
 impl BuiltinProvider {
     /// Creates the provider row and its secret when missing, lists the in-house games in the
-    /// catalogue when they are not there yet, and answers the provider as stored.
+    /// catalogue, and answers the provider as stored. A database listed by an older server has
+    /// its rows corrected to [`CATALOGUE`]'s names and [`BUILTIN_CATEGORY`]; what the operator
+    /// decides (a game switched off, its image) stays.
     pub async fn ensure(store: &Store, now_ms: i64) -> anyhow::Result<BuiltinProvider> {
         let secret = new_secret();
         let mut w = store.begin_write().await?;
@@ -107,15 +119,15 @@ impl BuiltinProvider {
                 now_ms,
             )
             .await?;
-        for (order, (game, category)) in CATALOGUE.iter().enumerate() {
-            w.add_world_casino_game(&NewWorldCasinoGame {
+        for (order, (game, name)) in CATALOGUE.iter().enumerate() {
+            w.ensure_builtin_world_casino_game(&NewWorldCasinoGame {
                 game_id: &catalogue_game_id(*game),
                 provider_id: provider.id,
                 game_code: game.code(),
-                game_name: game.title(),
-                category,
+                game_name: name,
+                category: BUILTIN_CATEGORY,
                 sub_provider_name: "",
-                sub_type: Some("instant"),
+                sub_type: Some(BUILTIN_SUB_TYPE),
                 url_thumb: "",
                 display_order: i64::try_from(order).unwrap_or(i64::MAX),
             })

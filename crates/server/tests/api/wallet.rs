@@ -889,25 +889,17 @@ async fn get_static_games_lists_the_in_house_games(app: TestApp) {
         assert!(["ACTIVE", ""].contains(&game["status"].as_str().unwrap()), "{game}");
         assert!(ids.insert(game["game_id"].as_str().unwrap().to_string()), "game ids are unique");
     }
-    // Every in-house game is there under the built-in provider, and launches.
-    for kind in GameKind::ALL {
-        let game = games
-            .iter()
-            .find(|g| g["game_id"] == format!("backlay-{}", kind.code()))
-            .unwrap_or_else(|| panic!("{kind:?} is missing"));
-        assert_eq!(game["game_code"], kind.code());
-        assert_eq!(game["game_name"], kind.title());
-        assert_eq!(game["provider_name"], "Backlay Games");
-        assert_eq!(game["status"], "ACTIVE");
-    }
-    let category_of = |id: &str| {
-        games.iter().find(|g| g["game_id"] == id).unwrap()["category"].as_str().unwrap().to_string()
+    // Every in-house game is there under the built-in provider, and launches: computer-dealt
+    // on demand, so listed as what it is (Virtual, instant), never beside the live tables.
+    assert_builtin_games_are_instant(&games);
+    let name_of = |id: &str| {
+        games.iter().find(|g| g["game_id"] == id).unwrap()["game_name"]
+            .as_str()
+            .unwrap()
+            .to_string()
     };
-    assert_eq!(category_of("backlay-baccarat"), "Live Dealer");
-    assert_eq!(category_of("backlay-poker"), "Poker");
-    assert_eq!(category_of("backlay-roulette"), "Live");
-    assert_eq!(category_of("backlay-hilow"), "Virtual");
-    assert_eq!(category_of("backlay-bollywood"), "Live Game Shows");
+    assert_eq!(name_of("backlay-dt1day"), "Dragon Tiger Instant");
+    assert_eq!(name_of("backlay-teen20"), "Teen Patti T20 Instant");
 
     // A game switched off shows an empty status.
     let store = Store::connect(app.database_url()).await.unwrap();
@@ -926,6 +918,104 @@ async fn get_static_games_lists_the_in_house_games(app: TestApp) {
     assert_eq!(queen["status"], "");
 }
 both_databases!(get_static_games_lists_the_in_house_games);
+
+/// Each of the sixteen in-house games is listed once under the built-in provider as a
+/// computer-dealt game: category Virtual, sub_type instant, a name that says "Instant".
+fn assert_builtin_games_are_instant(games: &[Value]) {
+    for kind in GameKind::ALL {
+        let game = games
+            .iter()
+            .find(|g| g["game_id"] == format!("backlay-{}", kind.code()))
+            .unwrap_or_else(|| panic!("{kind:?} is missing"));
+        assert_eq!(game["game_code"], kind.code());
+        assert_eq!(game["provider_name"], "Backlay Games");
+        assert_eq!(game["status"], "ACTIVE", "{game}");
+        assert_eq!(game["category"], "Virtual", "{game}");
+        assert_eq!(game["sub_type"], "instant", "{game}");
+        assert!(game["game_name"].as_str().unwrap().contains("Instant"), "{game}");
+    }
+    let builtin: Vec<&Value> =
+        games.iter().filter(|g| g["provider_name"] == "Backlay Games").collect();
+    assert_eq!(builtin.len(), GameKind::ALL.len(), "each in-house game is listed once");
+    for game in builtin {
+        let category = game["category"].as_str().unwrap();
+        assert!(!category.starts_with("Live") && category != "Poker", "{game}");
+    }
+}
+
+async fn a_catalogue_listed_by_an_older_server_is_corrected_at_start(mut app: TestApp) {
+    let store = app.store().await;
+    // A database as an earlier server left it: the in-house games under the live categories
+    // with their table names, one switched off by the operator, one with an operator's image;
+    // and an outside provider's live table beside them.
+    for sql in [
+        "UPDATE world_casino_games SET category = 'Live Dealer', sub_type = NULL, game_name = 'Dragon Tiger 1 Day' WHERE game_id = 'backlay-dt1day'",
+        "UPDATE world_casino_games SET category = 'Live Game Shows' WHERE game_id = 'backlay-bollywood'",
+        "UPDATE world_casino_games SET category = 'Poker', game_name = 'Teen Patti T20' WHERE game_id = 'backlay-teen20'",
+        "UPDATE world_casino_games SET category = 'Live', is_active = 0 WHERE game_id = 'backlay-roulette'",
+        "UPDATE world_casino_games SET url_thumb = '/uploads/baccarat.png' WHERE game_id = 'backlay-baccarat'",
+    ] {
+        sqlx::query(sql).execute(store.pool()).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    use backlay_server::operator::{self, Actor, AddProvider, AddWorldCasinoGame, OperatorContext};
+    let console = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
+    operator::add_casino_provider(
+        &console,
+        AddProvider {
+            code: "evo".into(),
+            name: "Evolution".into(),
+            launch_url: "https://games.example.com/launch".into(),
+        },
+    )
+    .await
+    .unwrap();
+    let studio_table = AddWorldCasinoGame {
+        provider_code: "evo".into(),
+        game_code: "dt1day".into(),
+        game_name: "Dragon Tiger".into(),
+        category: "Live Dealer".into(),
+        sub_provider_name: String::new(),
+        url_thumb: String::new(),
+    };
+    operator::add_world_casino_game(&console, studio_table).await.unwrap();
+    store.close().await;
+
+    app.restart().await;
+    let demo = app.demo().await;
+    let answer = app.get("casino/getStaticGames", Some(&demo)).await;
+    answer.expect(200);
+    let mut games = answer.data().as_array().unwrap().clone();
+    let game = |id: &str| games.iter().find(|g| g["game_id"] == id).cloned().unwrap();
+    assert_eq!(game("backlay-dt1day")["game_name"], "Dragon Tiger Instant");
+    assert_eq!(game("backlay-teen20")["category"], "Virtual");
+    // The operator's choices stay: the game switched off, the image.
+    let roulette = game("backlay-roulette");
+    assert_eq!(
+        (roulette["category"].as_str(), roulette["status"].as_str()),
+        (Some("Virtual"), Some(""))
+    );
+    let store = app.store().await;
+    let baccarat = store.world_casino_game("backlay-baccarat").await.unwrap().unwrap();
+    assert_eq!(
+        (baccarat.url_thumb.as_str(), baccarat.category.as_str()),
+        ("/uploads/baccarat.png", "Virtual")
+    );
+    // The outside provider's studio table of the same code is not the built-in one's to correct.
+    let studio = game("evo-dt1day");
+    assert_eq!(
+        (studio["category"].as_str(), studio["game_name"].as_str()),
+        (Some("Live Dealer"), Some("Dragon Tiger"))
+    );
+    assert_eq!(studio["sub_type"], Value::Null);
+
+    // Roulette switched on again, every in-house game reads as computer-dealt.
+    let mut w = store.begin_write().await.unwrap();
+    w.set_world_casino_game_active("backlay-roulette", true).await.unwrap();
+    w.commit().await.unwrap();
+    games = app.get("casino/getStaticGames", Some(&demo)).await.data().as_array().unwrap().clone();
+    assert_builtin_games_are_instant(&games);
+}
+both_databases!(a_catalogue_listed_by_an_older_server_is_corrected_at_start);
 
 async fn an_outside_provider_added_by_the_operator_launches_and_signs_with_its_secret(
     app: TestApp,
