@@ -19,6 +19,7 @@ mod open_files;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use backlay_casino::dealing::Pace;
 use backlay_demo::{Demo, DEMO_LOGINS};
 use backlay_server::config::{
     DEFAULT_ADDR, DEFAULT_BODY_TIMEOUT_S, DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S,
@@ -126,6 +127,13 @@ struct ServeArgs {
     /// How long a casino round takes bets, in seconds.
     #[arg(long, env = "BACKLAY_CASINO_WINDOW_SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u32).range(5..=600))]
     casino_window_seconds: u32,
+    /// How long a casino result stays on the table before the next round opens, in seconds.
+    #[arg(long, env = "BACKLAY_CASINO_RESULT_SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=120))]
+    casino_result_seconds: u32,
+    /// The time between two cards while a casino round is dealt, in milliseconds (a whole
+    /// deal takes at most 9 s: long deals go faster).
+    #[arg(long, env = "BACKLAY_CASINO_CARD_MS", default_value_t = 1_200, value_parser = clap::value_parser!(u32).range(100..=5_000))]
+    casino_card_ms: u32,
     /// The built web app.
     #[arg(long, env = "BACKLAY_WEB_DIR", default_value = DEFAULT_WEB_DIR)]
     web_dir: PathBuf,
@@ -265,6 +273,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Demo { seed: demo, feed: demo_feed, feed_speed: args.demo_feed_speed, ..Demo::default() };
     config.casino = casino;
     config.casino_betting_window_ms = i64::from(args.casino_window_seconds) * 1000;
+    config.casino_result_pause_ms = i64::from(args.casino_result_seconds) * 1000;
+    config.casino_deal_pace = Pace { step_ms: i64::from(args.casino_card_ms), ..Pace::DEFAULT };
     config.web_dir = args.web_dir.clone();
     config.session_ttl_ms = i64::from(args.session_ttl_hours) * 60 * 60 * 1000;
     config.trust_forwarded_for = trust_forwarded_for;

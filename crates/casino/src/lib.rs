@@ -12,6 +12,7 @@
 //!   names a game and dispatches to it.
 //! - [`market`]: markets and odds, the deal, the outcome with each market's verdict, and
 //!   [`market::payout`], what a bettor gets back in minor units.
+//! - [`dealing`]: the dealing phase after betting closes: the cards shown one at a time.
 //! - [`round`]: a round's life as a state machine (Betting → Closed → Dealt → Settled).
 //! - [`house_edge`]: the exact probability and house edge of every market, by enumeration
 //!   (or, for three games, a documented calculation); docs/casino.md prints the table.
@@ -47,6 +48,7 @@
 #![warn(missing_docs)]
 
 pub mod cards;
+pub mod dealing;
 pub mod fair;
 pub mod games;
 pub mod house_edge;

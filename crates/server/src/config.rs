@@ -4,6 +4,8 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use backlay_casino::dealing::Pace;
+
 use crate::secret_key::SecretKeySource;
 use crate::throttle::ThrottlePolicy;
 
@@ -42,6 +44,8 @@ pub struct Config {
     pub casino_betting_window_ms: i64,
     /// How long a casino result stays on the table before the next round opens.
     pub casino_result_pause_ms: i64,
+    /// How fast a closed round's cards are dealt before the result (`backlay_casino::dealing`).
+    pub casino_deal_pace: Pace,
     /// Run only these casino games (client or rules codes); empty: every active game.
     pub casino_games: Vec<String>,
     /// The origin browsers reach this server at (`https://bet.example.com`), where the
@@ -75,6 +79,7 @@ impl std::fmt::Debug for Config {
             .field("casino", &self.casino)
             .field("casino_betting_window_ms", &self.casino_betting_window_ms)
             .field("casino_result_pause_ms", &self.casino_result_pause_ms)
+            .field("casino_deal_pace", &self.casino_deal_pace)
             .field("casino_games", &self.casino_games)
             .field("public_url", &self.public_url)
             .field("header_timeout_ms", &self.header_timeout_ms)
@@ -125,6 +130,7 @@ impl Config {
             casino: false,
             casino_betting_window_ms: crate::casino::DEFAULT_BETTING_WINDOW_MS,
             casino_result_pause_ms: crate::casino::DEFAULT_RESULT_PAUSE_MS,
+            casino_deal_pace: Pace::DEFAULT,
             casino_games: Vec::new(),
             public_url: None,
             header_timeout_ms: DEFAULT_HEADER_TIMEOUT_S * 1000,

@@ -193,6 +193,7 @@ impl Server {
         let casino_settings = config.casino.then(|| casino::RunnerSettings {
             betting_window_ms: config.casino_betting_window_ms,
             result_pause_ms: config.casino_result_pause_ms,
+            deal_pace: config.casino_deal_pace,
             only_games: config.casino_games.clone(),
         });
         let limits = serve::Limits {

@@ -1777,6 +1777,40 @@ export interface components {
             status?: null | components["schemas"]["BetPart"];
             type?: null | components["schemas"]["BetKind"];
         };
+        /** @description One step of a deal: a card to a position, or a position's draw shown whole. */
+        DealStepItem: {
+            /**
+             * Format: int64
+             * @description When it is shown, in ms after the deal began (0: shown while betting).
+             */
+            at_ms: number;
+            /** @description The card dealt ("QH"), or null for a draw. */
+            card: string | null;
+            /** @description A draw without cards (roulette's "17 red", a matka draw "128-1"), else null. */
+            draw: string | null;
+            /** @description The position, an index into `seats`. */
+            seat: number;
+        };
+        /**
+         * @description A round being dealt: its positions and every step, open cards first, each with the moment
+         *     it is shown. The page shows step `i` once `elapsed_ms` (plus the time since this answer)
+         *     reaches `steps[i].at_ms`, and the result `ends_in_ms` after the answer.
+         */
+        DealingView: {
+            /**
+             * Format: int64
+             * @description Milliseconds since the deal began, by the server's clock when it answered.
+             */
+            elapsed_ms: number;
+            /**
+             * Format: int64
+             * @description Milliseconds until the result, from the answer (0 once every card is shown).
+             */
+            ends_in_ms: number;
+            /** @description The table's positions (`Player A`, `Dragon`, `Joker`, `Pocket`), as the result lists them. */
+            seats: string[];
+            steps: components["schemas"]["DealStepItem"][];
+        };
         DebitRequest: {
             /**
              * Format: double
@@ -2525,8 +2559,8 @@ export interface components {
         Envelope_RoundStateAnswer: {
             data: {
                 /**
-                 * @description The cards shown so far: the open cards while betting (Hi-Low's base card, Andar Bahar's
-                 *     joker), the whole deal after the result.
+                 * @description The cards shown so far: the open cards while betting and dealing (Hi-Low's base card,
+                 *     Andar Bahar's joker), the whole deal after the result.
                  */
                 cards: string[];
                 close_at: string | null;
@@ -2539,6 +2573,7 @@ export interface components {
                 commitment: string | null;
                 /** @description The deal, after the result. */
                 deal: Record<string, unknown> | null;
+                dealing: null | components["schemas"]["DealingView"];
                 /**
                  * @description The rules code (`teen20`, `dt1day` …), as `casino/round` names it: says how the table
                  *     lays out its cards.
@@ -2553,6 +2588,11 @@ export interface components {
                 /** @description The caller's bets in this round. */
                 my_bets: components["schemas"]["CasinoBetItem"][];
                 name: string;
+                /**
+                 * Format: int64
+                 * @description While the result is shown: milliseconds until the next round opens; 0 otherwise.
+                 */
+                next_round_in_ms: number;
                 /** @description The result (winner, hands, each market's verdict), after the result. */
                 result: Record<string, unknown> | null;
                 /** @description Null until the game's first round opens. */
@@ -3595,8 +3635,8 @@ export interface components {
         };
         RoundStateAnswer: {
             /**
-             * @description The cards shown so far: the open cards while betting (Hi-Low's base card, Andar Bahar's
-             *     joker), the whole deal after the result.
+             * @description The cards shown so far: the open cards while betting and dealing (Hi-Low's base card,
+             *     Andar Bahar's joker), the whole deal after the result.
              */
             cards: string[];
             close_at: string | null;
@@ -3609,6 +3649,7 @@ export interface components {
             commitment: string | null;
             /** @description The deal, after the result. */
             deal: Record<string, unknown> | null;
+            dealing: null | components["schemas"]["DealingView"];
             /**
              * @description The rules code (`teen20`, `dt1day` …), as `casino/round` names it: says how the table
              *     lays out its cards.
@@ -3623,6 +3664,11 @@ export interface components {
             /** @description The caller's bets in this round. */
             my_bets: components["schemas"]["CasinoBetItem"][];
             name: string;
+            /**
+             * Format: int64
+             * @description While the result is shown: milliseconds until the next round opens; 0 otherwise.
+             */
+            next_round_in_ms: number;
             /** @description The result (winner, hands, each market's verdict), after the result. */
             result: Record<string, unknown> | null;
             /** @description Null until the game's first round opens. */
@@ -3918,7 +3964,7 @@ export interface components {
             status: string;
         };
         /** @enum {string} */
-        TableStatus: "waiting" | "betting" | "closed" | "result";
+        TableStatus: "waiting" | "betting" | "closed" | "dealing" | "result";
         /** @description A tennis score. */
         TennisScore: {
             /** @description Games each player has in the set being played. */

@@ -8,9 +8,11 @@
 //! rounds and pass bets on. The seed is never served before the round is dealt.
 
 use axum::extract::State;
+use backlay_casino::dealing::Pace;
 use backlay_casino::fair::verify;
 use backlay_casino::games::GameKind;
 use backlay_casino::market::Odds;
+use backlay_casino::round::Round;
 use backlay_core::money::Money;
 use backlay_store::casino::{CasinoBet, CasinoBetStatus, CasinoGame, CasinoRound, RoundPhase};
 use serde::{Deserialize, Serialize};
@@ -217,7 +219,9 @@ backlay_core::named_enum! {
         Betting = "betting",
         /// Bets refused, cards not shown yet.
         Closed = "closed",
-        /// Dealt: the result is shown.
+        /// The cards are being shown one by one (`dealing` says when each is shown).
+        Dealing = "dealing",
+        /// Settled: the result is shown until the next round opens.
         Result = "result",
     }
 }
@@ -245,9 +249,14 @@ pub struct RoundStateAnswer {
     /// hex SHA-256 of the round's secret seed, published when the round opens.
     #[schema(required = true)]
     pub commitment: Option<String>,
-    /// The cards shown so far: the open cards while betting (Hi-Low's base card, Andar Bahar's
-    /// joker), the whole deal after the result.
+    /// The cards shown so far: the open cards while betting and dealing (Hi-Low's base card,
+    /// Andar Bahar's joker), the whole deal after the result.
     pub cards: Vec<String>,
+    /// While dealing: every card (or draw) of the deal with when it is shown; null otherwise.
+    #[schema(required = true)]
+    pub dealing: Option<DealingView>,
+    /// While the result is shown: milliseconds until the next round opens; 0 otherwise.
+    pub next_round_in_ms: i64,
     /// The deal, after the result.
     #[schema(value_type = Option<Object>, required = true)]
     pub deal: Option<Value>,
@@ -264,6 +273,58 @@ pub struct RoundStateAnswer {
     pub my_bets: Vec<CasinoBetItem>,
     /// The game's last 10 settled rounds, newest first.
     pub last_results: Vec<LastResultItem>,
+}
+
+/// A round being dealt: its positions and every step, open cards first, each with the moment
+/// it is shown. The page shows step `i` once `elapsed_ms` (plus the time since this answer)
+/// reaches `steps[i].at_ms`, and the result `ends_in_ms` after the answer.
+#[derive(Serialize, ToSchema)]
+pub struct DealingView {
+    /// The table's positions (`Player A`, `Dragon`, `Joker`, `Pocket`), as the result lists them.
+    pub seats: Vec<String>,
+    pub steps: Vec<DealStepItem>,
+    /// Milliseconds since the deal began, by the server's clock when it answered.
+    pub elapsed_ms: i64,
+    /// Milliseconds until the result, from the answer (0 once every card is shown).
+    pub ends_in_ms: i64,
+}
+
+/// One step of a deal: a card to a position, or a position's draw shown whole.
+#[derive(Serialize, ToSchema)]
+pub struct DealStepItem {
+    /// The position, an index into `seats`.
+    pub seat: usize,
+    /// The card dealt ("QH"), or null for a draw.
+    #[schema(required = true)]
+    pub card: Option<String>,
+    /// A draw without cards (roulette's "17 red", a matka draw "128-1"), else null.
+    #[schema(required = true)]
+    pub draw: Option<String>,
+    /// When it is shown, in ms after the deal began (0: shown while betting).
+    pub at_ms: i64,
+}
+
+/// The deal of `pure` (a dealt round, dealt at `dealt_at_ms`) as the page shows it at `now_ms`.
+fn dealing_view(pure: &Round, dealt_at_ms: i64, pace: Pace, now_ms: i64) -> Option<DealingView> {
+    let dealing = crate::casino::dealing(pure, pace)?;
+    let hands = &pure.outcome()?.hands;
+    let elapsed_ms = (now_ms - dealt_at_ms).max(0);
+    Some(DealingView {
+        seats: hands.iter().map(|h| h.name.clone()).collect(),
+        steps: dealing
+            .steps()
+            .iter()
+            .enumerate()
+            .map(|(i, step)| DealStepItem {
+                seat: step.hand,
+                card: step.card.map(|c| c.to_string()),
+                draw: step.card.is_none().then(|| hands[step.hand].description.clone()),
+                at_ms: dealing.shown_at_ms(i),
+            })
+            .collect(),
+        elapsed_ms,
+        ends_in_ms: (dealing.duration_ms() - elapsed_ms).max(0),
+    })
 }
 
 /// The cards of a stored deal (`{"cards": [...]}`); other deals (a pocket, matka) have none.
@@ -333,6 +394,8 @@ async fn round_state(
         server_time: iso_utc(now),
         commitment: None,
         cards: Vec::new(),
+        dealing: None,
+        next_round_in_ms: 0,
         deal: None,
         result: None,
         winner: None,
@@ -350,7 +413,8 @@ async fn round_state(
     answer.status = match round.phase {
         _ if betting => TableStatus::Betting,
         RoundPhase::Betting | RoundPhase::Closed => TableStatus::Closed,
-        RoundPhase::Dealt | RoundPhase::Settled => TableStatus::Result,
+        RoundPhase::Dealt => TableStatus::Dealing,
+        RoundPhase::Settled => TableStatus::Result,
     };
     answer.seconds_left = (close_in_ms + 999) / 1000;
     answer.close_in_ms = close_in_ms;
@@ -368,7 +432,19 @@ async fn round_state(
             suspended: !betting,
         })
         .collect();
-    if round.phase.is_public() {
+    if round.phase == RoundPhase::Dealt {
+        // The result waits for the last card: the page shows the steps as they come.
+        answer.cards = pure.open_cards().iter().map(ToString::to_string).collect();
+        answer.dealing = dealing_view(
+            &pure,
+            round.dealt_at_ms.unwrap_or(now),
+            state.config.casino_deal_pace,
+            now,
+        );
+    } else if round.phase == RoundPhase::Settled {
+        answer.next_round_in_ms = round
+            .settled_at_ms
+            .map_or(0, |settled| (settled + state.config.casino_result_pause_ms - now).max(0));
         answer.deal = stored_json(&round.deal_json);
         answer.result = stored_json(&round.result_json);
         answer.cards = answer.deal.as_ref().map(deal_cards).unwrap_or_default();

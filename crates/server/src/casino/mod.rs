@@ -6,8 +6,8 @@
 //! game:
 //!
 //! ```text
-//! open_round ──(betting window: bets via bets::place_bet)──▶ close_round ──▶ reveal_round ──▶ settle_round ──pause──▶ open_round …
-//!  seed from the OS, commitment published              at close_at     deal + seed public    winners paid once
+//! open_round ──(betting window: bets via bets::place_bet)──▶ close_round ──▶ reveal_round ──(dealing)──▶ settle_round ──(result held)──▶ open_round …
+//!  seed from the OS, commitment published              at close_at     deal + seed public  cards shown   winners paid once
 //! ```
 //!
 //! Nothing about a round lives only in memory: the seed is stored (secretly) when the round
@@ -20,13 +20,16 @@
 //!
 //! Example: Teen Patti T20 opens `teen20-1795356000000` with commitment `9f2c…`, closing 30 s
 //! later. A bet of 100.00 on Player A at 1.98 moves `user −100.00, house +100.00`. At the close
-//! the deal is revealed; Player A wins, so settling posts `house −198.00, user +198.00`.
+//! the deal is revealed and its six cards are shown one by one (A, B, A, B, A, B, 1.2 s apart);
+//! a moment after the last, Player A wins, so settling posts `house −198.00, user +198.00`, and
+//! the result stays on the table for 10 s before the next round opens.
 //! Anyone can check the round with `backlay casino verify --round teen20-1795356000000`.
 
 pub mod bets;
 pub mod round_events;
 pub mod runner;
 
+use backlay_casino::dealing::{Dealing, Pace};
 use backlay_casino::fair::ServerSeed;
 use backlay_casino::games::GameKind;
 use backlay_casino::market::{payout, Market, Odds, Verdict};
@@ -47,8 +50,9 @@ pub const MIN_STAKE_MINOR: i64 = 1_00;
 pub const MAX_STAKE_MINOR: i64 = 100_000_00;
 /// Default betting window.
 pub const DEFAULT_BETTING_WINDOW_MS: i64 = 30_000;
-/// Default time a result stays on the table before the next round opens.
-pub const DEFAULT_RESULT_PAUSE_MS: i64 = 5_000;
+/// Default time a result stays on the table before the next round opens: long enough to read
+/// the winner and one's own win.
+pub const DEFAULT_RESULT_PAUSE_MS: i64 = 10_000;
 
 /// The rules of a stored game.
 pub fn game_kind(kind_code: &str) -> anyhow::Result<GameKind> {
@@ -81,6 +85,20 @@ pub fn rebuild(round: &CasinoRound) -> anyhow::Result<Round> {
         round.round_id
     );
     Ok(rebuilt)
+}
+
+/// The deal of a dealt (or settled) round as shown card by card; `None` before the deal.
+pub fn dealing(round: &Round, pace: Pace) -> Option<Dealing> {
+    Some(Dealing::new(round.game(), round.deal()?, round.outcome()?, pace))
+}
+
+/// When a dealt round's last card has been shown and it may settle (server time, ms).
+pub fn dealing_ends_at_ms(round: &CasinoRound, pace: Pace) -> anyhow::Result<i64> {
+    let dealt_at_ms = round
+        .dealt_at_ms
+        .ok_or_else(|| anyhow::anyhow!("round {} is dealt without a deal time", round.round_id))?;
+    let duration_ms = dealing(&rebuild(round)?, pace).map_or(0, |d| d.duration_ms());
+    Ok(dealt_at_ms + duration_ms)
 }
 
 /// Opens a new round of `game`: a fresh seed, its commitment, betting until

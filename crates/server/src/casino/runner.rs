@@ -3,7 +3,8 @@
 //!
 //! Each pass reads the game's oldest unfinished round from the database and takes its next
 //! step, so a task that starts after a restart resumes whatever was left: a round still
-//! betting waits for its close time, a closed one is dealt, a dealt one is settled. A step
+//! betting waits for its close time, a closed one is dealt, a dealt one is settled once its
+//! cards have all been shown (`backlay_casino::dealing`). A step
 //! that fails (the database is away) is logged and retried after a second; since every step
 //! is a conditional write, retrying is always safe.
 //!
@@ -14,6 +15,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use backlay_casino::dealing::Pace;
 use backlay_store::casino::{CasinoGame, CasinoRound, RoundPhase};
 use backlay_store::Store;
 use tokio::task::JoinHandle;
@@ -28,6 +30,8 @@ pub struct RunnerSettings {
     pub betting_window_ms: i64,
     /// How long a settled result stays on the table before the next round opens.
     pub result_pause_ms: i64,
+    /// How fast a closed round is dealt before it settles.
+    pub deal_pace: Pace,
     /// Only these games (client or rules codes); empty: every active game.
     pub only_games: Vec<String>,
 }
@@ -68,6 +72,10 @@ pub async fn start(
         "the casino betting window must be longer than 0 ms"
     );
     anyhow::ensure!(settings.result_pause_ms >= 0, "the casino result pause cannot be negative");
+    anyhow::ensure!(
+        settings.deal_pace.step_ms > 0 && settings.deal_pace.max_ms > 0,
+        "the casino's dealing pace must be longer than 0 ms"
+    );
     let games: Vec<CasinoGame> = store
         .casino_games(true, None)
         .await?
@@ -147,6 +155,11 @@ async fn step(
             Ok(0)
         }
         RoundPhase::Dealt => {
+            // The cards are shown one by one first; the round settles when the last is shown.
+            let dealing_ends_ms = super::dealing_ends_at_ms(&round, settings.deal_pace)?;
+            if now < dealing_ends_ms {
+                return Ok(u64::try_from(dealing_ends_ms - now).unwrap_or(0) + 1);
+            }
             if let Some(settled) = super::settle_round(store, &round.round_id, now).await? {
                 tracing::debug!(round = %round.round_id, bets = settled.bets, paid_minor = settled.paid_minor, "casino round settled");
                 publish(&round, RoundPhase::Settled);

@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use backlay_casino::dealing::Pace;
 use backlay_casino::fair::verify;
 use backlay_casino::games::GameKind;
 use backlay_casino::market::{payout, Market, Odds};
@@ -52,8 +53,13 @@ fn runner_on(config: &mut Config) {
     config.casino = true;
     config.casino_betting_window_ms = 1_500;
     config.casino_result_pause_ms = 300;
+    config.casino_deal_pace = RUNNER_PACE;
     config.casino_games = vec!["dt6".into()];
 }
+
+/// The runner's dealing in these tests: Dragon Tiger's two cards 200 ms apart, the result 600 ms
+/// after the deal began.
+const RUNNER_PACE: Pace = Pace { step_ms: 200, max_ms: 900 };
 
 /// The expected payout of a bet from the revealed round, by the rules crate.
 fn expected_payout(
@@ -175,6 +181,23 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     assert!(close_round(&store, &round, now_ms()).await.unwrap());
     let round = store.casino_round(&round.round_id).await.unwrap();
     assert!(reveal_round(&store, &round, now_ms()).await.unwrap());
+
+    // Dealt, not yet settled: the table deals the six cards one by one, A, B, A, B, A, B, and
+    // keeps the result and the seed back until the last is shown.
+    let dealing = state_of(&app, &demo, "teen20").await;
+    assert_eq!(dealing["status"], "dealing");
+    assert!(
+        dealing["result"].is_null() && dealing["winner"].is_null() && dealing["seed"].is_null()
+    );
+    assert_eq!(dealing["dealing"]["seats"], json!(["Player A", "Player B"]));
+    let steps = dealing["dealing"]["steps"].as_array().unwrap();
+    let seats: Vec<i64> = steps.iter().map(|s| s["seat"].as_i64().unwrap()).collect();
+    assert_eq!(seats, [0, 1, 0, 1, 0, 1]);
+    let times: Vec<i64> = steps.iter().map(|s| s["at_ms"].as_i64().unwrap()).collect();
+    assert_eq!(times, [1_200, 2_400, 3_600, 4_800, 6_000, 7_200], "Pace::DEFAULT");
+    assert!(steps.iter().all(|s| s["card"].as_str().is_some_and(|c| c.len() == 2)));
+    let ends_in_ms = dealing["dealing"]["ends_in_ms"].as_i64().unwrap();
+    assert!((8_000..=8_400).contains(&ends_in_ms), "{ends_in_ms}");
     let (a, b, c, d) = tokio::join!(
         settle_round(&store, &round.round_id, now_ms()),
         settle_round(&store, &round.round_id, now_ms()),
@@ -222,6 +245,19 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     let table = state_of(&app, &demo, "teen20").await;
     assert_eq!(table["status"], "result");
     assert_eq!(table["seed"], seed.as_str());
+    assert!(table["dealing"].is_null());
+    // The result stays up for the pause (10 s by default) from the settlement.
+    let next_in = table["next_round_in_ms"].as_i64().unwrap();
+    assert!((9_000..=10_000).contains(&next_in), "{next_in}");
+    let result_cards: Vec<&Value> = table["result"]["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|h| h["cards"].as_array().unwrap())
+        .collect();
+    let dealt_cards: Vec<&Value> = steps.iter().map(|s| &s["card"]).collect();
+    assert_eq!(result_cards.len(), 6);
+    assert!(dealt_cards.iter().all(|c| result_cards.contains(c)), "the deal shown is the result's");
     assert_eq!(table["last_results"][0]["round_id"], round.round_id.as_str());
     let results =
         app.post("report/casinoResult", Some(&demo), json!({ "game_code": "teen20" })).await;
@@ -380,6 +416,11 @@ async fn the_runner_plays_settles_and_opens_the_next_round(app: TestApp) {
     };
     assert_eq!(detail["commitment"], commitment.as_str());
     assert_eq!(detail["verified"], true);
+    // It settled only after its two cards were shown: 600 ms after the deal (RUNNER_PACE).
+    let store = Store::connect(app.database_url()).await.unwrap();
+    let stored = store.casino_round(&round_id).await.unwrap();
+    let dealing_ms = stored.settled_at_ms.unwrap() - stored.dealt_at_ms.unwrap();
+    assert!(dealing_ms >= 600, "settled {dealing_ms} ms after the deal");
     let seed = detail["seed"].as_str().unwrap();
     let expected = expected_payout(
         seed,
@@ -434,6 +475,7 @@ async fn a_restarted_runner_resumes_unfinished_rounds(app: TestApp) {
         backlay_server::casino::RunnerSettings {
             betting_window_ms: 1_000,
             result_pause_ms: 200,
+            deal_pace: RUNNER_PACE,
             only_games: vec!["dt6".into(), "baccarat".into()],
         },
         std::sync::Arc::default(),
@@ -547,7 +589,14 @@ async fn the_stream_pushes_each_step_of_the_runner(app: TestApp) {
                     assert!(table["seed"].is_null(), "the seed is out before the deal: {table}");
                 }
             }
-            "dealt" | "settled" if table["round_id"] == round_id.as_str() => {
+            // The deal takes 600 ms (RUNNER_PACE), so the table is still dealing when told.
+            "dealt" if table["round_id"] == round_id.as_str() => {
+                assert_eq!(table["status"], "dealing", "{table}");
+                assert!(table["seed"].is_null(), "the seed is out before the last card: {table}");
+                assert_eq!(table["dealing"]["seats"], json!(["Dragon", "Tiger"]));
+                assert_eq!(table["dealing"]["steps"].as_array().unwrap().len(), 2);
+            }
+            "settled" if table["round_id"] == round_id.as_str() => {
                 assert_eq!(table["status"], "result");
                 assert!(table["seed"].is_string());
             }
