@@ -106,7 +106,24 @@ test('a table from the sidebar: bet in the window, see the result and the new ba
   await page.getByTestId('casino-last-results').locator(`a[href$="${roundId}"]`).click();
   await page.getByTestId('casino-round-page').waitFor();
   await page.getByTestId('commitment-check').filter({ hasText: /matches/i }).waitFor();
+  // The browser recomputed the deal from the seed and round id: the cards the server dealt.
+  const dealt = /** @type {string[]} */ (detail.body.data.cards);
+  await page.getByTestId('deal-check').filter({ hasText: `Deal matches: ${dealt.join(' ')}` }).waitFor();
   await shoot(page, 'casino-round-verified');
+
+  // By hand, with no connection: the round's figures filled in, checked in the browser alone.
+  await page.getByTestId('verify-by-hand-link').click();
+  await page.getByTestId('casino-verify-page').waitFor();
+  await page.context().setOffline(true);
+  try {
+    await page.getByTestId('verify-dealt').fill(dealt.join(' '));
+    await page.getByTestId('verify-submit').click();
+    await page.getByTestId('commitment-check').filter({ hasText: /Commitment matches/ }).waitFor();
+    await page.getByTestId('deal-check').filter({ hasText: `Deal matches: ${dealt.join(' ')}` }).waitFor();
+    await shoot(page, 'casino-round-checked-by-hand');
+  } finally {
+    await page.context().setOffline(false);
+  }
 
   // The round is in the Casino Result report for the game.
   await page.goto(`${server.baseUrl}/#/report/casino-result`);
@@ -155,6 +172,11 @@ test('each of the sixteen tables takes a bet from the browser, and every round s
     const detail = await pollUntil(() => api('casino/round', { round_id: roundId }), isSettled, { timeoutMs: 30_000, intervalMs: 200 });
     assert.equal(detail.body.data.phase, 'settled', `${roundId}: ${JSON.stringify(detail.body)}`);
     assert.equal(detail.body.data.verified, true, `${roundId} verifies`);
+    // The player's browser recomputes the same deal from the seed and round id (fair-deal.ts).
+    await page.goto(`${server.baseUrl}/#/casino/round/${roundId}`);
+    await page.getByTestId('casino-round-id').filter({ hasText: roundId }).waitFor();
+    await page.locator('[data-testid="commitment-check"][data-state="match"]').waitFor();
+    await page.locator('[data-testid="deal-check"][data-state="match"]').waitFor();
   }
   // No casino bet is left open, and the balance moved by exactly the stakes and payouts the
   // statement lists for these rounds.

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { Field } from '../../components/Field';
@@ -55,6 +55,11 @@ function dealtHint(game: string): string {
 export function CasinoVerifyPage() {
   const [params] = useSearchParams();
   const [round, setRound] = useState<RoundToCheck | null>(null);
+  const result = useRef<HTMLElement>(null);
+  // Each check brings its verdict into view: on a phone it is below the form.
+  useEffect(() => {
+    if (round) result.current?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+  }, [round]);
   const {
     register,
     handleSubmit,
@@ -86,10 +91,7 @@ export function CasinoVerifyPage() {
   return (
     <PageCard title="Check a casino round" testId="casino-verify-page">
       <div className="casino-round">
-        <section className="casino-panel">
-          <h2>How a round is checked</h2>
-          <FairnessSteps />
-        </section>
+        <p>Paste a round's figures from its page (or from anywhere you noted them) and this page checks the round in your browser.</p>
         <form className="stack-form verify-form" onSubmit={(event) => void submit(event)} noValidate data-testid="verify-form">
           <Field label="Game" error={errors.game?.message}>
             <select data-testid="verify-game" {...register('game')}>
@@ -118,13 +120,17 @@ export function CasinoVerifyPage() {
           </button>
         </form>
         {round && (
-          <section className="casino-panel" data-testid="verify-result">
+          <section className="casino-panel" data-testid="verify-result" ref={result}>
             <h2>
               {GAMES.find((g) => g.code === round.game)?.title} round {round.roundId}
             </h2>
             <RoundVerdict round={round} />
           </section>
         )}
+        <section className="casino-panel">
+          <h2>How a round is checked</h2>
+          <FairnessSteps />
+        </section>
       </div>
     </PageCard>
   );
