@@ -3,6 +3,7 @@
 //! `backlay_server::operator` function as the HTTP API, acting as the console.
 
 use backlay_core::money::Money;
+use backlay_server::casino_art::tile_image_url;
 use backlay_server::clock::parse_iso;
 use backlay_server::operator::{
     self, Actor, AddProvider, AddWorldCasinoGame, CreateMatch, CreateUser, OperatorContext,
@@ -119,10 +120,10 @@ enum AdminCommand {
     /// The secret key that seals TOTP and providers' secrets in the database (docs/operating.md).
     #[command(subcommand)]
     SecretKey(SecretKeyCommand),
-    /// The casino's categories (casino/getCasinoSport).
+    /// The casino's categories (casino/getCasinoSport) and the in-house games' tile images.
     #[command(subcommand)]
     Casino(CasinoCommand),
-    /// Logos and favicons served at /upload/image/<name>.
+    /// Logos, favicons and casino tile images served at /upload/image/<name>.
     #[command(subcommand)]
     Image(ImageCommand),
 }
@@ -132,6 +133,28 @@ enum CasinoCommand {
     /// The casino's categories, in the order the site shows them.
     #[command(subcommand)]
     Category(CategoryCommand),
+    /// The image each in-house game's tile shows: its own art, or an uploaded image.
+    #[command(subcommand)]
+    Image(GameImageCommand),
+}
+
+#[derive(Subcommand)]
+enum GameImageCommand {
+    /// List the in-house games with the image each tile shows.
+    List,
+    /// Show an uploaded image (`admin image upload`) on a game's tile instead of its art,
+    /// e.g. `set dt6 dragon-tiger.png`.
+    Set {
+        /// The game's code (`dt6`) or rules code (`dt1day`).
+        game: String,
+        /// The uploaded image's name, as `admin image upload` printed it.
+        image: String,
+    },
+    /// Show the game's own art again.
+    Reset {
+        /// The game's code (`dt6`) or rules code (`dt1day`).
+        game: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -167,7 +190,8 @@ enum CategoryCommand {
 #[derive(Subcommand)]
 enum ImageCommand {
     /// Store a PNG, JPEG, GIF, WebP or ICO file (at most 512 KiB) for /upload/image/<name>;
-    /// then point a setting at it, e.g. `set-setting logo <name>`.
+    /// then point a setting at it, e.g. `set-setting logo <name>`, or a game's tile at it,
+    /// e.g. `casino image set dt6 <name>`.
     Upload {
         /// The file to read.
         file: std::path::PathBuf,
@@ -406,6 +430,9 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
         AdminCommand::Casino(CasinoCommand::Category(command)) => {
             category_command(&ctx, command).await.map_err(fail)?
         }
+        AdminCommand::Casino(CasinoCommand::Image(command)) => {
+            game_image_command(&ctx, command).await.map_err(fail)?
+        }
         AdminCommand::Image(command) => image_command(&ctx, command).await?,
         AdminCommand::Market(_) => unreachable!("handled above"),
     }
@@ -445,6 +472,35 @@ async fn category_command(
         CategoryCommand::Remove { id } => {
             operator::remove_casino_category(ctx, &id).await?;
             println!("removed casino category {id}");
+        }
+    }
+    Ok(())
+}
+
+async fn game_image_command(
+    ctx: &OperatorContext<'_>,
+    command: GameImageCommand,
+) -> Result<(), backlay_server::error::AppError> {
+    let show = |game: &backlay_store::casino::CasinoGame| {
+        println!(
+            "{:<10} {:<26} {}",
+            game.game_code,
+            game.title,
+            tile_image_url(&game.kind, game.image_name.as_deref())
+        )
+    };
+    match command {
+        GameImageCommand::List => {
+            println!("{:<10} {:<26} image", "game", "title");
+            for game in ctx.store.casino_games(false, None).await? {
+                show(&game);
+            }
+        }
+        GameImageCommand::Set { game, image } => {
+            show(&operator::set_casino_game_image(ctx, &game, &image).await?);
+        }
+        GameImageCommand::Reset { game } => {
+            show(&operator::set_casino_game_image(ctx, &game, "").await?);
         }
     }
     Ok(())

@@ -632,10 +632,11 @@ fn an_operator_edits_casino_categories_and_uploads_a_logo_from_the_console() {
     console.ok(&["migrate"]);
     // The spec's categories come with the database, World Casino once.
     let list = console.ok(&["admin", "casino", "category", "list"]);
-    for id in ["teenpatti", "livecasino", "worldcasino", "matka"] {
+    for id in ["teenpatti", "cardgames", "tablegames", "worldcasino", "matka"] {
         assert!(list.contains(id), "{list}");
     }
     assert_eq!(list.matches("World Casino").count(), 1, "{list}");
+    assert!(!list.contains("Live Casino"), "the computer-dealt tables are not live: {list}");
 
     console.ok(&[
         "admin",
@@ -650,11 +651,15 @@ fn an_operator_edits_casino_categories_and_uploads_a_logo_from_the_console() {
         "0",
     ]);
     console.ok(&["admin", "casino", "category", "rename", "matka", "--name", "Worli Matka"]);
-    console.ok(&["admin", "casino", "category", "order", "livecasino", "--order", "-1"]);
+    console.ok(&["admin", "casino", "category", "order", "cardgames", "--order", "-1"]);
     let list = console.ok(&["admin", "casino", "category", "list"]);
     let ids: Vec<&str> =
         list.lines().skip(1).filter_map(|line| line.split_whitespace().nth(1)).collect();
-    assert_eq!(ids, vec!["livecasino", "crash", "teenpatti", "worldcasino", "matka"], "{list}");
+    assert_eq!(
+        ids,
+        vec!["cardgames", "crash", "teenpatti", "tablegames", "worldcasino", "matka"],
+        "{list}"
+    );
     assert!(list.contains("Worli Matka"));
     console.ok(&["admin", "casino", "category", "remove", "crash"]);
     assert!(!console.ok(&["admin", "casino", "category", "list"]).contains("crash"));
@@ -710,6 +715,19 @@ fn an_operator_edits_casino_categories_and_uploads_a_logo_from_the_console() {
     std::fs::write(&big, &huge).unwrap();
     let refused = console.refused(&["admin", "image", "upload", big.to_str().unwrap()]);
     assert!(refused.contains("at most 512 KiB"), "{refused}");
+
+    // A game's tile shows an uploaded image, then its own art again.
+    let list = console.ok(&["admin", "casino", "image", "list"]);
+    assert!(list.contains("dt6") && list.contains("/casino/art/dt1day.svg"), "{list}");
+    let set = console.ok(&["admin", "casino", "image", "set", "dt6", "fav.png"]);
+    assert!(set.contains("/upload/image/fav.png"), "{set}");
+    assert!(console.ok(&["admin", "casino", "image", "list"]).contains("/upload/image/fav.png"));
+    let reset = console.ok(&["admin", "casino", "image", "reset", "dt1day"]);
+    assert!(reset.contains("/casino/art/dt1day.svg"), "{reset}");
+    let refused = console.refused(&["admin", "casino", "image", "set", "dt6", "nothing.png"]);
+    assert!(refused.contains("no uploaded image nothing.png"), "{refused}");
+    let refused = console.refused(&["admin", "casino", "image", "set", "blackjack", "fav.png"]);
+    assert!(refused.contains("no casino game blackjack"), "{refused}");
 
     console.ok(&["admin", "image", "remove", "fav.png"]);
     let refused = console.refused(&["admin", "image", "remove", "fav.png"]);

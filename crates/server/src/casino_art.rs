@@ -1,8 +1,8 @@
 //! The in-house games' tile art: one SVG per [`GameKind`], drawn for Backlay
 //! (`crates/server/assets/casino-art/<kind>.svg`), compiled into the binary and served at
 //! `GET /casino/art/<kind>.svg` — the `image` that `casino/getCasinoList` sends for a game the
-//! operator has not given an image of their own, and the world-casino catalogue's `url_thumb`
-//! for the built-in provider's games.
+//! operator has not given an image of their own ([`tile_image_url`]), and the world-casino
+//! catalogue's `url_thumb` for the built-in provider's games.
 //!
 //! Why the files are compiled in rather than read from the web build: the art belongs to the
 //! games, which belong to the server; a server without a web build (an API client, a provider
@@ -62,6 +62,17 @@ pub const fn art_svg(game: GameKind) -> &'static str {
 /// The address of the game's art on this server (`/casino/art/dt1day.svg`).
 pub fn art_url(game: GameKind) -> String {
     format!("{ART_PATH}{}.svg", game.code())
+}
+
+/// The image a game's tile shows: the operator's upload (`image_name`, served at
+/// `/upload/image/<name>`) when there is one, else the game's art; "" for a kind this build
+/// does not know (no runner plays it either).
+pub fn tile_image_url(kind: &str, image_name: Option<&str>) -> String {
+    match (image_name, GameKind::from_code(kind)) {
+        (Some(name), _) => crate::uploads::image_url(name),
+        (None, Some(game)) => art_url(game),
+        (None, None) => String::new(),
+    }
 }
 
 /// Each game's `ETag`, in the order of [`GameKind::ALL`]: the first 16 bytes of the file's
@@ -171,6 +182,9 @@ mod tests {
     fn art_is_addressed_by_the_game_kind_code() {
         assert_eq!(art_url(GameKind::DragonTiger), "/casino/art/dt1day.svg");
         assert_eq!(art_url(GameKind::WorliMatka), "/casino/art/worli.svg");
+        assert_eq!(tile_image_url("worli", None), "/casino/art/worli.svg");
+        assert_eq!(tile_image_url("worli", Some("pot.png")), "/upload/image/pot.png");
+        assert_eq!(tile_image_url("gone", None), "");
         let tags: HashSet<_> = GameKind::ALL.iter().map(|g| etag(*g).clone()).collect();
         assert_eq!(tags.len(), GameKind::ALL.len());
     }

@@ -98,9 +98,14 @@ pub fn image_name(given: &str, kind: ImageType) -> Option<String> {
     (!stem.is_empty()).then(|| format!("{stem}.{extension}"))
 }
 
+/// The address an uploaded image is served at (`/upload/image/logo.png`).
+pub fn image_url(name: &str) -> String {
+    format!("/upload/image/{name}")
+}
+
 /// Whether `name` is one [`image_name`] could have made (a request for anything else is a 404
 /// without asking the database).
-fn is_stored_name(name: &str) -> bool {
+pub fn is_stored_name(name: &str) -> bool {
     name.len() <= IMAGE_NAME_MAX_CHARS
         && name.split_once('.').is_some_and(|(stem, ext)| {
             !stem.is_empty()

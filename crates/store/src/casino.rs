@@ -25,7 +25,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use crate::ledger::{NewTransaction, Posting, SystemAccount};
-use crate::{named, Store, StoreError, StoreResult, Writer};
+use crate::{is_foreign_key_violation, named, Store, StoreError, StoreResult, Writer};
 
 /// A game of the sidebar's list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +42,9 @@ pub struct CasinoGame {
     pub series_id: String,
     pub is_active: bool,
     pub display_order: i64,
+    /// The uploaded image (`uploaded_images.name`) the operator shows instead of the game's
+    /// built-in art; `None` shows the art.
+    pub image_name: Option<String>,
 }
 
 backlay_core::named_enum! {
@@ -202,7 +205,8 @@ pub struct SettledRound {
 /// Most rows a result list or bet list reads at once.
 pub const MAX_CASINO_ROWS: i64 = 100;
 
-const GAME_COLUMNS: &str = "id, game_code, kind, name, title, series_id, is_active, display_order";
+const GAME_COLUMNS: &str =
+    "id, game_code, kind, name, title, series_id, is_active, display_order, image_name";
 
 fn game_from_row(row: &AnyRow) -> Result<CasinoGame, sqlx::Error> {
     Ok(CasinoGame {
@@ -214,6 +218,7 @@ fn game_from_row(row: &AnyRow) -> Result<CasinoGame, sqlx::Error> {
         series_id: row.try_get("series_id")?,
         is_active: row.try_get::<i64, _>("is_active")? == 1,
         display_order: row.try_get("display_order")?,
+        image_name: row.try_get("image_name")?,
     })
 }
 
@@ -423,6 +428,27 @@ impl Store {
 }
 
 impl Writer {
+    /// Shows the uploaded image `image_name` on the game's tile instead of its art, or the art
+    /// again with `None`. `NotFound` when no game has `game_id` or no uploaded image has that
+    /// name (the foreign key refuses it, so a name can never point at nothing).
+    pub async fn set_casino_game_image(
+        &mut self,
+        game_id: i64,
+        image_name: Option<&str>,
+    ) -> StoreResult<()> {
+        let updated = sqlx::query("UPDATE casino_games SET image_name = $2 WHERE id = $1")
+            .bind(game_id)
+            .bind(image_name)
+            .execute(self.conn())
+            .await;
+        match updated {
+            Ok(done) if done.rows_affected() == 0 => Err(StoreError::NotFound),
+            Ok(_) => Ok(()),
+            Err(err) if is_foreign_key_violation(&err) => Err(StoreError::NotFound),
+            Err(err) => Err(err.into()),
+        }
+    }
+
     /// Stores a new round in its betting phase; returns its row id.
     pub async fn insert_casino_round(&mut self, round: &NewRound<'_>) -> StoreResult<i64> {
         assert!(round.close_at_ms > round.opened_at_ms, "a round closes after it opens");

@@ -290,6 +290,10 @@ pub(crate) fn is_unique_violation(err: &sqlx::Error) -> bool {
     matches!(err, sqlx::Error::Database(db) if db.kind() == sqlx::error::ErrorKind::UniqueViolation)
 }
 
+pub(crate) fn is_foreign_key_violation(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if db.kind() == sqlx::error::ErrorKind::ForeignKeyViolation)
+}
+
 /// Reads a text column that holds one of a named enum's names (`backlay_core::named`), such
 /// as a market's status. A name the enum does not know is an error naming the column and the
 /// value, never a panic.

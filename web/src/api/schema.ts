@@ -19,6 +19,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/casino/gameImage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Shows an uploaded image on an in-house game's tile instead of its art (admin only), or the
+         *     art again with `image: ""`.
+         */
+        post: operations["casino_game_image"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/chips/mint": {
         parameters: {
             query?: never;
@@ -1510,10 +1530,33 @@ export interface components {
         };
         /** @enum {string} */
         CasinoBetStatus: "open" | "won" | "lost" | "push" | "half_lost";
+        CasinoGameImageItem: {
+            game_code: string;
+            /** @description What getCasinoList now sends as the game's `image`. */
+            image: string;
+            /** @description The uploaded image's name, or "" when the tile shows the game's own art. */
+            image_name: string;
+        };
+        CasinoGameImageRequest: {
+            /**
+             * @description The in-house game: its client code (`dt6`) or rules code (`dt1day`), as getCasinoList
+             *     names it.
+             */
+            game_code: string;
+            /**
+             * @description The name of an image uploaded with admin/upload/image (`dragon-tiger.png`), or "" to
+             *     show the game's own art again.
+             */
+            image: string;
+        };
         CasinoGameItem: {
             /** @description The client's code (`teen20`, `dt6` …). */
             game_code: string;
-            /** @description A tile image, or "" for the client's own art. */
+            /**
+             * @description The tile's image: the operator's upload (`/upload/image/<name>`, set with
+             *     admin/casino/gameImage) when there is one, else the game's own art
+             *     (`/casino/art/<kind>.svg`).
+             */
             image: string;
             /**
              * Format: int64
@@ -1531,7 +1574,7 @@ export interface components {
             title: string;
         };
         CasinoListRequest: {
-            /** @description A casino category (`teenpatti`, `livecasino`, `matka`); absent: every game. */
+            /** @description A casino category (`teenpatti`, `cardgames`, `tablegames`, `matka`); absent: every game. */
             series_id?: string | null;
         };
         CasinoMarketItem: {
@@ -1965,6 +2008,18 @@ export interface components {
                 cancelled: number;
                 /** Format: double */
                 remaining: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_CasinoGameImageItem: {
+            data: {
+                game_code: string;
+                /** @description What getCasinoList now sends as the game's `image`. */
+                image: string;
+                /** @description The uploaded image's name, or "" when the tile shows the game's own art. */
+                image_name: string;
             };
             message: string;
             status: boolean;
@@ -2702,7 +2757,11 @@ export interface components {
             data: {
                 /** @description The client's code (`teen20`, `dt6` …). */
                 game_code: string;
-                /** @description A tile image, or "" for the client's own art. */
+                /**
+                 * @description The tile's image: the operator's upload (`/upload/image/<name>`, set with
+                 *     admin/casino/gameImage) when there is one, else the game's own art
+                 *     (`/casino/art/<kind>.svg`).
+                 */
                 image: string;
                 /**
                  * Format: int64
@@ -2867,7 +2926,10 @@ export interface components {
                 status: string;
                 sub_provider_name: string;
                 sub_type: string | null;
-                /** @description A tile image, or "" for the client's own art. */
+                /**
+                 * @description A tile image, or "" for the client's own art. The built-in provider's games without a
+                 *     thumbnail of their own show the in-house game's image, as getCasinoList sends it.
+                 */
                 url_thumb: string;
             }[];
             message: string;
@@ -3954,7 +4016,10 @@ export interface components {
             status: string;
             sub_provider_name: string;
             sub_type: string | null;
-            /** @description A tile image, or "" for the client's own art. */
+            /**
+             * @description A tile image, or "" for the client's own art. The built-in provider's games without a
+             *     thumbnail of their own show the in-house game's image, as getCasinoList sends it.
+             */
             url_thumb: string;
         };
         StatusRequest: {
@@ -4123,6 +4188,83 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    casino_game_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CasinoGameImageRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CasinoGameImageItem"];
+                };
+            };
+            /** @description No game code, or an image name no upload could have */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such game, or no uploaded image of that name */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

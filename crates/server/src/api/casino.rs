@@ -23,6 +23,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::bet::NumberText;
 use crate::casino::bets::{self, NewBet};
 use crate::casino::rebuild;
+use crate::casino_art::tile_image_url;
 use crate::clock::{iso_utc, now_ms, parse_report_date};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{AmountInput, ApiJson, FlexI64, Paged, Paging};
@@ -85,7 +86,7 @@ fn code_field(field: &str, value: &str) -> Result<String, AppError> {
 
 #[derive(Deserialize, ToSchema, Default)]
 pub struct CasinoListRequest {
-    /// A casino category (`teenpatti`, `livecasino`, `matka`); absent: every game.
+    /// A casino category (`teenpatti`, `cardgames`, `tablegames`, `matka`); absent: every game.
     #[serde(default)]
     pub series_id: Option<String>,
 }
@@ -100,7 +101,9 @@ pub struct CasinoGameItem {
     pub name: String,
     pub title: String,
     pub series_id: String,
-    /// A tile image, or "" for the client's own art.
+    /// The tile's image: the operator's upload (`/upload/image/<name>`, set with
+    /// admin/casino/gameImage) when there is one, else the game's own art
+    /// (`/casino/art/<kind>.svg`).
     pub image: String,
     /// The game's rules for players, one paragraph a line, with each market's odds and house
     /// edge (`backlay_casino::games::GameKind::rules`).
@@ -116,8 +119,8 @@ fn game_item(game: CasinoGame) -> CasinoGameItem {
         game_code: game.game_code,
         name: game.name,
         title: game.title,
+        image: tile_image_url(&game.kind, game.image_name.as_deref()),
         series_id: game.series_id,
-        image: String::new(),
         rules: rules.iter().map(|line| (*line).to_string()).collect(),
     }
 }

@@ -16,7 +16,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::error::{ok_with, ApiResult, AppError, Envelope};
 use crate::operator::{Actor, OperatorContext};
 use crate::session::{ClientIp, Operator};
-use crate::uploads::{upload_image, MAX_IMAGE_BYTES};
+use crate::uploads::{image_url, upload_image, MAX_IMAGE_BYTES};
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -67,6 +67,6 @@ async fn upload(
     let stored = upload_image(&ctx, name, &bytes).await?;
     Ok(ok_with(
         format!("Stored as {stored}: set the logo or favicon setting to {stored} to use it."),
-        UploadedImageItem { url: format!("/upload/image/{stored}"), name: stored },
+        UploadedImageItem { url: image_url(&stored), name: stored },
     ))
 }

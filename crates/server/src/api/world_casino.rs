@@ -5,12 +5,15 @@
 //! public origin (`--public-url`), which getGlobalSetting's `casino_frame_origins` lists so the
 //! client frames it.
 
+use std::collections::HashMap;
+
 use axum::extract::State;
 use backlay_store::providers::WorldCasinoGame;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use crate::casino_art::tile_image_url;
 use crate::clock::now_ms;
 use crate::error::{ok, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, FlexBool, TextId};
@@ -36,7 +39,8 @@ pub struct StaticGame {
     pub sub_provider_name: String,
     /// "ACTIVE", or "" when the game or its provider is switched off.
     pub status: String,
-    /// A tile image, or "" for the client's own art.
+    /// A tile image, or "" for the client's own art. The built-in provider's games without a
+    /// thumbnail of their own show the in-house game's image, as getCasinoList sends it.
     pub url_thumb: String,
     /// The provider's code for the game.
     pub game_code: String,
@@ -58,13 +62,31 @@ fn static_game(game: WorldCasinoGame) -> StaticGame {
     }
 }
 
+fn is_builtin_without_thumb(game: &WorldCasinoGame) -> bool {
+    game.provider_is_builtin && game.url_thumb.is_empty()
+}
+
 #[utoipa::path(get, path = "/casino/getStaticGames", tag = "casino", security(("bearer" = [])),
     responses((status = 200, body = Envelope<Vec<StaticGame>>), (status = 401)))]
 async fn get_static_games(
     State(state): State<AppState>,
     _user: CurrentUser,
 ) -> ApiResult<Vec<StaticGame>> {
-    let games = state.store.world_casino_games().await?;
+    let mut games = state.store.world_casino_games().await?;
+    if games.iter().any(is_builtin_without_thumb) {
+        // The built-in provider's game codes are the in-house games' kinds.
+        let images: HashMap<String, Option<String>> = state
+            .store
+            .casino_games(false, None)
+            .await?
+            .into_iter()
+            .map(|game| (game.kind, game.image_name))
+            .collect();
+        for game in games.iter_mut().filter(|g| is_builtin_without_thumb(g)) {
+            let image_name = images.get(&game.game_code).cloned().flatten();
+            game.url_thumb = tile_image_url(&game.game_code, image_name.as_deref());
+        }
+    }
     Ok(ok(games.into_iter().map(static_game).collect()))
 }
 

@@ -25,7 +25,7 @@ fn category_id(id: &str) -> Result<String, AppError> {
     if !valid {
         return Err(AppError::field(
             "sport_id",
-            format!("A category id is 1 to {CASINO_CATEGORY_ID_MAX_CHARS} lower-case letters, digits, '-' or '_', e.g. livecasino."),
+            format!("A category id is 1 to {CASINO_CATEGORY_ID_MAX_CHARS} lower-case letters, digits, '-' or '_', e.g. cardgames."),
         ));
     }
     Ok(id.to_string())

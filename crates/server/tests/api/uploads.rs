@@ -73,7 +73,7 @@ async fn casino_categories_are_data_the_operator_edits(app: TestApp) {
     let token = app.demo().await;
     let seeded = categories(&app, &token).await;
     let ids: Vec<&str> = seeded.iter().map(|(id, _)| id.as_str()).collect();
-    assert_eq!(ids, vec!["teenpatti", "livecasino", "worldcasino", "matka"]);
+    assert_eq!(ids, vec!["teenpatti", "cardgames", "tablegames", "worldcasino", "matka"]);
     assert_eq!(seeded.iter().filter(|(_, name)| name == "World Casino").count(), 1);
 
     let store = app.store().await;
@@ -88,7 +88,7 @@ async fn casino_categories_are_data_the_operator_edits(app: TestApp) {
     let refused = operator::remove_casino_category(&console, "teenpatti").await.unwrap_err();
     assert!(refused.to_string().contains("belong to the category teenpatti"), "{refused}");
     operator::remove_casino_category(&console, "virtual").await.unwrap();
-    assert_eq!(categories(&app, &token).await.len(), 4);
+    assert_eq!(categories(&app, &token).await.len(), 5);
 }
 both_databases!(casino_categories_are_data_the_operator_edits);
 

@@ -1,0 +1,76 @@
+//! The in-house games' tiles: an operator may show an image of their own instead of a game's
+//! built-in art (`admin/casino/gameImage`, `backlay admin casino image …`).
+//!
+//! The image is one uploaded with `admin/upload/image` (or `backlay admin image upload`), named
+//! as that call answered it (`dragon-tiger.png`); the game keeps only the name, so uploading a
+//! new file under the same name changes the tile at once, and removing the upload brings the
+//! art back (the column's foreign key is `ON DELETE SET NULL`). An empty name resets the tile
+//! to the art.
+
+use backlay_store::casino::CasinoGame;
+
+use super::OperatorContext;
+use crate::error::{AppError, OrNotFound};
+use crate::uploads::{is_stored_name, IMAGE_NAME_MAX_CHARS};
+
+/// Longest game code taken (`teen20`, `dt1day`).
+const GAME_CODE_MAX_CHARS: usize = 32;
+
+/// Shows the uploaded image `image` on the tile of the game `game_code` (its client code,
+/// `dt6`, or its rules code, `dt1day`), or the game's own art again when `image` is empty.
+/// Answers the game as it now is.
+pub async fn set_casino_game_image(
+    ctx: &OperatorContext<'_>,
+    game_code: &str,
+    image: &str,
+) -> Result<CasinoGame, AppError> {
+    ctx.require_admin("change the casino games' images")?;
+    let game_code = game_code.trim();
+    if game_code.is_empty() {
+        return Err(AppError::field("game_code", "Name the game by its code, e.g. teen20 or dt6."));
+    }
+    if game_code.chars().count() > GAME_CODE_MAX_CHARS {
+        return Err(AppError::field(
+            "game_code",
+            format!("A game code is at most {GAME_CODE_MAX_CHARS} characters, e.g. teen20."),
+        ));
+    }
+    let image = image.trim();
+    let image = (!image.is_empty()).then_some(image);
+    if let Some(name) = image {
+        if !is_stored_name(name) {
+            let shown: String = name.chars().take(IMAGE_NAME_MAX_CHARS).collect();
+            return Err(AppError::field(
+                "image",
+                format!(
+                    "{shown:?} is not an uploaded image's name: upload the image first \
+                     (admin/upload/image) and give the name it answers, e.g. dragon-tiger.png, \
+                     or \"\" to show the game's own art."
+                ),
+            ));
+        }
+    }
+    let game = ctx
+        .store
+        .casino_game_by_code(game_code)
+        .await
+        .or_not_found(|| format!("There is no casino game {game_code}."))?;
+    let mut writer = ctx.store.begin_write().await?;
+    // The game was just found and games are never removed, so the only thing missing here can
+    // be the upload.
+    writer.set_casino_game_image(game.id, image).await.or_not_found(|| {
+        format!(
+            "There is no uploaded image {}: upload it with admin/upload/image first.",
+            image.unwrap_or_default()
+        )
+    })?;
+    ctx.audit(
+        &mut writer,
+        "casino_game.image",
+        format!("casino_game:{}", game.game_code),
+        serde_json::json!({ "image": image }),
+    )
+    .await?;
+    writer.commit().await?;
+    Ok(CasinoGame { image_name: image.map(str::to_string), ..game })
+}
