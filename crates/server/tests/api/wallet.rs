@@ -1288,7 +1288,7 @@ async fn live_casino_bets_shows_only_the_callers_rows(app: TestApp) {
     assert_eq!(minor(&d1["credit"]), 0);
     assert_eq!(d1["status"], "settled");
     assert_eq!(d1["round_id"], "lc-r1");
-    assert_eq!(d1["game_name"], "Teen Patti T20");
+    assert_eq!(d1["game_name"], "Teen Patti T20 Instant");
     assert!(d1["date"].as_str().unwrap().ends_with('Z'));
     assert!(d1["id"].is_i64());
     assert_eq!(minor(&row("lc-c1")["credit"]), 190_00);
