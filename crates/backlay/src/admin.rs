@@ -447,7 +447,7 @@ async fn category_command(
     match command {
         CategoryCommand::List => {
             println!("{:>6}  {:<20} {:<28} active", "order", "id", "name");
-            for category in ctx.store.casino_sports().await? {
+            for category in ctx.store.casino_sports(false).await? {
                 println!(
                     "{:>6}  {:<20} {:<28} {}",
                     category.display_order,

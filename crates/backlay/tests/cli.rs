@@ -684,6 +684,16 @@ fn an_operator_edits_casino_categories_and_uploads_a_logo_from_the_console() {
     let refused =
         console.refused(&["admin", "casino", "category", "rename", "matka", "--name", " "]);
     assert!(refused.contains("required"), "{refused}");
+    let refused = console.refused(&[
+        "admin",
+        "casino",
+        "category",
+        "rename",
+        "cardgames",
+        "--name",
+        "Live Casino",
+    ]);
+    assert!(refused.contains("which the computer deals"), "{refused}");
 
     // A logo: stored under a safe name, listed, and refused when it is not an image.
     let dir = tempfile::tempdir().unwrap();

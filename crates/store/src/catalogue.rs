@@ -54,6 +54,10 @@ pub struct MatchState {
     pub result: Option<String>,
 }
 
+/// The casino category whose tab opens the world casino (the providers' catalogue) rather than
+/// listing in-house games.
+pub const WORLD_CASINO_CATEGORY: &str = "worldcasino";
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CasinoSport {
     pub sport_id: String,
@@ -285,11 +289,23 @@ impl Store {
         collect(&rows, match_from_row)
     }
 
-    /// Casino categories in display order.
-    pub async fn casino_sports(&self) -> StoreResult<Vec<CasinoSport>> {
-        let rows = sqlx::query("SELECT sport_id, name, is_active, display_order FROM casino_sports ORDER BY display_order, sport_id")
-            .fetch_all(self.pool())
-            .await?;
+    /// Casino categories in display order: every one (`listed_only == false`, the operator's
+    /// view), or only those a player finds something in (`true`): an in-house category with
+    /// an active game, and [`WORLD_CASINO_CATEGORY`] while the catalogue has a game that is on
+    /// with its provider.
+    pub async fn casino_sports(&self, listed_only: bool) -> StoreResult<Vec<CasinoSport>> {
+        let rows = sqlx::query(
+            "SELECT s.sport_id, s.name, s.is_active, s.display_order FROM casino_sports s \
+             WHERE $1 = 0 \
+                OR EXISTS (SELECT 1 FROM casino_games g WHERE g.series_id = s.sport_id AND g.is_active = 1) \
+                OR (s.sport_id = $2 AND EXISTS (SELECT 1 FROM world_casino_games w \
+                    JOIN casino_providers p ON p.id = w.provider_id WHERE w.is_active = 1 AND p.is_active = 1)) \
+             ORDER BY s.display_order, s.sport_id",
+        )
+        .bind(i64::from(listed_only))
+        .bind(WORLD_CASINO_CATEGORY)
+        .fetch_all(self.pool())
+        .await?;
         rows.iter()
             .map(|row| {
                 Ok(CasinoSport {

@@ -574,6 +574,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * The casino's categories in display order, only those with something to play: an in-house
+         *     category with an active game, and `worldcasino` while the catalogue has a game on.
+         */
         get: operations["get_casino_sport"];
         put?: never;
         post?: never;

@@ -1,4 +1,4 @@
-//! The casino: categories (`casino/getCasinoSport`), the in-house games
+//! The casino: categories with something to play (`casino/getCasinoSport`), the in-house games
 //! (`casino/getCasinoList`), a game's table (`casino/roundState`), bets (`casino/placeBet`),
 //! a past round recomputed from its revealed seed (`casino/round`), and the Casino Result
 //! report (`report/casinoResult`).
@@ -49,13 +49,15 @@ pub struct CasinoSportItem {
     pub order: i64,
 }
 
+/// The casino's categories in display order, only those with something to play: an in-house
+/// category with an active game, and `worldcasino` while the catalogue has a game on.
 #[utoipa::path(get, path = "/casino/getCasinoSport", tag = "catalogue", security(("bearer" = [])),
     responses((status = 200, body = Envelope<Vec<CasinoSportItem>>), (status = 401)))]
 async fn get_casino_sport(
     State(state): State<AppState>,
     _user: CurrentUser,
 ) -> ApiResult<Vec<CasinoSportItem>> {
-    let sports = state.store.casino_sports().await?;
+    let sports = state.store.casino_sports(true).await?;
     Ok(ok(sports
         .into_iter()
         .map(|s| CasinoSportItem {

@@ -1,11 +1,17 @@
-//! The casino categories (`casino_sports`, served by `casino/getCasinoSport`): the spec's are
-//! seeded by migration 0008; an operator lists, adds, renames, orders and removes them here
+//! The casino categories (`casino_sports`, served by `casino/getCasinoSport`, which shows only
+//! those with something to play): the spec's are seeded by migration 0008 and made honest by
+//! 0010; an operator lists, adds, renames, orders and removes them here
 //! (`backlay admin casino category …`).
 //!
 //! A category's id is what the web puts in its address (`#/casino/list/<id>`) and what in-house
 //! games name as their `series_id`, so it is short: lower-case letters, digits, `-` and `_`.
 //! `worldcasino` is the world-casino page's tab. A category games still belong to is not
 //! removed (their tables would vanish from the lists).
+//!
+//! The in-house tables are dealt by the computer, so a category that holds them may not be
+//! named with the word "live" ("Live Casino", "LIVE", "Live-Dealer"; "Olive" is fine): players
+//! read it as a person dealing on camera. Migration 0010 moved them out of the seeded "Live
+//! Casino" for the same reason.
 
 use backlay_store::catalogue::CasinoSport;
 
@@ -44,6 +50,39 @@ fn category_name(name: &str) -> Result<String, AppError> {
     Ok(name)
 }
 
+/// Whether `name` has the word "live" in it, in any case.
+fn says_live(name: &str) -> bool {
+    name.split(|c: char| !c.is_alphanumeric()).any(|word| word.eq_ignore_ascii_case("live"))
+}
+
+/// Refuses a name with "live" for a category that holds in-house tables (see the module docs).
+async fn refuse_live_name_for_in_house_tables(
+    ctx: &OperatorContext<'_>,
+    id: &str,
+    name: &str,
+) -> Result<(), AppError> {
+    // An empty id names no category (and would ask for every game).
+    if !says_live(name) || id.is_empty() {
+        return Ok(());
+    }
+    let games = ctx.store.casino_games(false, Some(id)).await?;
+    if games.is_empty() {
+        return Ok(());
+    }
+    let mut titles: Vec<&str> = games.iter().take(3).map(|g| g.title.as_str()).collect();
+    if games.len() > titles.len() {
+        titles.push("…");
+    }
+    Err(AppError::field(
+        "name",
+        format!(
+            "{id} holds the in-house tables ({}), which the computer deals: a name with \"live\" \
+             would tell players a person deals them live. Choose another name, e.g. \"Card Games\".",
+            titles.join(", ")
+        ),
+    ))
+}
+
 fn unknown(id: &str) -> impl FnOnce() -> String + '_ {
     move || format!("There is no casino category {id}.")
 }
@@ -62,6 +101,7 @@ pub async fn add_casino_category(
         is_active: true,
         display_order,
     };
+    refuse_live_name_for_in_house_tables(ctx, &category.sport_id, &category.name).await?;
     let mut writer = ctx.store.begin_write().await?;
     writer.insert_casino_sport(&category).await?;
     ctx.audit(
@@ -82,6 +122,7 @@ pub async fn rename_casino_category(
 ) -> Result<(), AppError> {
     ctx.require_admin("edit casino categories")?;
     let (id, name) = (id.trim(), category_name(name)?);
+    refuse_live_name_for_in_house_tables(ctx, id, &name).await?;
     let mut writer = ctx.store.begin_write().await?;
     writer.rename_casino_sport(id, &name).await.or_not_found(unknown(id))?;
     ctx.audit(
@@ -129,4 +170,19 @@ pub async fn remove_casino_category(ctx: &OperatorContext<'_>, id: &str) -> Resu
     .await?;
     writer.commit().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::says_live;
+
+    #[test]
+    fn live_is_found_as_a_word_in_any_case() {
+        for name in ["Live Casino", "LIVE", "live", "Live-Dealer", "Casino (Live)", "Tables live"] {
+            assert!(says_live(name), "{name}");
+        }
+        for name in ["Card Games", "Olive Tables", "Lively", "Delivered", "Liv e"] {
+            assert!(!says_live(name), "{name}");
+        }
+    }
 }

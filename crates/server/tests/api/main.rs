@@ -5,7 +5,7 @@ mod common;
 mod admin;
 mod auth;
 mod casino;
-mod casino_images;
+mod casino_lobby;
 mod catalogue;
 mod demo_feed;
 mod errors;

@@ -1,6 +1,6 @@
 //! The operator's images over HTTP: one uploaded (as the console does) is served at
-//! `/upload/image/<name>` with its recognised type, and the `logo` setting names it; the casino
-//! categories the operator edits are what `casino/getCasinoSport` answers.
+//! `/upload/image/<name>` with its recognised type, and the `logo` setting names it. (The
+//! casino's categories and game images are in casino_lobby.rs.)
 
 use crate::both_databases;
 use crate::common::TestApp;
@@ -53,44 +53,6 @@ async fn an_uploaded_logo_is_served_at_upload_image(app: TestApp) {
     assert!(refused.to_string().contains("Only an admin"), "{refused}");
 }
 both_databases!(an_uploaded_logo_is_served_at_upload_image);
-
-/// (id, name) of each casino category, in the order the site shows them.
-async fn categories(app: &TestApp, token: &str) -> Vec<(String, String)> {
-    let answer = app.get("casino/getCasinoSport", Some(token)).await;
-    answer.expect(200);
-    answer
-        .data()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (c["sport_id"].as_str().unwrap().to_string(), c["name"].as_str().unwrap().to_string())
-        })
-        .collect()
-}
-
-async fn casino_categories_are_data_the_operator_edits(app: TestApp) {
-    let token = app.demo().await;
-    let seeded = categories(&app, &token).await;
-    let ids: Vec<&str> = seeded.iter().map(|(id, _)| id.as_str()).collect();
-    assert_eq!(ids, vec!["teenpatti", "cardgames", "tablegames", "worldcasino", "matka"]);
-    assert_eq!(seeded.iter().filter(|(_, name)| name == "World Casino").count(), 1);
-
-    let store = app.store().await;
-    let console = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
-    operator::add_casino_category(&console, "virtual", "Virtual", 0).await.unwrap();
-    operator::rename_casino_category(&console, "matka", "Worli Matka").await.unwrap();
-    let edited = categories(&app, &token).await;
-    assert_eq!(edited[0], ("virtual".to_string(), "Virtual".to_string()));
-    assert!(edited.contains(&("matka".to_string(), "Worli Matka".to_string())));
-
-    // A category the in-house games belong to stays.
-    let refused = operator::remove_casino_category(&console, "teenpatti").await.unwrap_err();
-    assert!(refused.to_string().contains("belong to the category teenpatti"), "{refused}");
-    operator::remove_casino_category(&console, "virtual").await.unwrap();
-    assert_eq!(categories(&app, &token).await.len(), 5);
-}
-both_databases!(casino_categories_are_data_the_operator_edits);
 
 async fn the_admin_uploads_an_image_through_the_api(app: TestApp) {
     let (admin, agent, demo) = (app.admin().await, app.agent().await, app.demo().await);

@@ -1,12 +1,13 @@
-//! The in-house games' images over HTTP: the art the server ships (`/casino/art/<kind>.svg`),
-//! served as a script-free SVG to anyone, and the image the lobby and the world-casino
-//! catalogue send for each game — the art, or the upload an admin put in its place.
+//! The casino's lobby over HTTP: the art the server ships (`/casino/art/<kind>.svg`), served
+//! as a script-free SVG to anyone; the image the lobby and the world-casino catalogue send for
+//! each game — the art, or the upload an admin put in its place; and the categories
+//! (`casino/getCasinoSport`), honest about the computer-dealt tables and never empty.
 
 use std::collections::BTreeMap;
 
 use backlay_casino::games::GameKind;
 use backlay_server::casino_art::art_svg;
-use backlay_server::operator::{Actor, OperatorContext};
+use backlay_server::operator::{self, Actor, OperatorContext};
 use backlay_server::uploads::remove_image;
 use serde_json::{json, Value};
 
@@ -193,3 +194,125 @@ async fn the_operator_replaces_a_games_image_and_resets_it(app: TestApp) {
     assert_eq!(list_images(&app, &demo).await["dt6"], "/casino/art/dt1day.svg");
 }
 both_databases!(the_operator_replaces_a_games_image_and_resets_it);
+
+/// (id, name) of each casino category, in the order the site shows them.
+async fn categories(app: &TestApp, token: &str) -> Vec<(String, String)> {
+    let answer = app.get("casino/getCasinoSport", Some(token)).await;
+    answer.expect(200);
+    answer
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (c["sport_id"].as_str().unwrap().to_string(), c["name"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+fn ids(categories: &[(String, String)]) -> Vec<&str> {
+    categories.iter().map(|(id, _)| id.as_str()).collect()
+}
+
+async fn casino_categories_are_data_the_operator_edits(app: TestApp) {
+    let token = app.demo().await;
+    let seeded = categories(&app, &token).await;
+    assert_eq!(ids(&seeded), vec!["teenpatti", "cardgames", "tablegames", "worldcasino", "matka"]);
+    assert_eq!(seeded.iter().filter(|(_, name)| name == "World Casino").count(), 1);
+
+    let store = app.store().await;
+    let console = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
+    operator::add_casino_category(&console, "virtual", "Virtual", 0).await.unwrap();
+    operator::rename_casino_category(&console, "matka", "Worli Matka").await.unwrap();
+    let edited = categories(&app, &token).await;
+    assert!(edited.contains(&("matka".to_string(), "Worli Matka".to_string())));
+    // A category with nothing in it is the operator's to fill, not a tab for players.
+    assert!(!ids(&edited).contains(&"virtual"), "{edited:?}");
+    let all = store.casino_sports(false).await.unwrap();
+    assert_eq!(all[0].sport_id, "virtual");
+
+    // A category the in-house games belong to stays.
+    let refused = operator::remove_casino_category(&console, "teenpatti").await.unwrap_err();
+    assert!(refused.to_string().contains("belong to the category teenpatti"), "{refused}");
+    operator::remove_casino_category(&console, "virtual").await.unwrap();
+    assert_eq!(store.casino_sports(false).await.unwrap().len(), 5);
+}
+both_databases!(casino_categories_are_data_the_operator_edits);
+
+/// The category each in-house game is listed under, by its rules code.
+fn honest_category(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::TeenPattiT20
+        | GameKind::TeenPattiOneDay
+        | GameKind::TeenPattiTest
+        | GameKind::TwoCardTeenPatti
+        | GameKind::MuflisTeenPatti => "teenpatti",
+        GameKind::Roulette => "tablegames",
+        GameKind::WorliMatka => "matka",
+        GameKind::DragonTiger
+        | GameKind::HiLow
+        | GameKind::Poker
+        | GameKind::Queen
+        | GameKind::Baccarat
+        | GameKind::AmarAkbarAnthony
+        | GameKind::Bollywood
+        | GameKind::Trio
+        | GameKind::AndarBahar => "cardgames",
+    }
+}
+
+async fn the_computer_dealt_tables_are_never_called_live(app: TestApp) {
+    let token = app.demo().await;
+    let store = app.store().await;
+    let console = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
+
+    // Migration 0010 took every table out of Live Casino, which is gone.
+    let listed = categories(&app, &token).await;
+    assert!(listed.iter().all(|(_, name)| !name.to_lowercase().contains("live")), "{listed:?}");
+    assert!(store.casino_sports(false).await.unwrap().iter().all(|c| c.sport_id != "livecasino"));
+    let answer = app.post("casino/getCasinoList", Some(&token), json!({})).await;
+    for game in answer.data().as_array().unwrap() {
+        let kind = store.casino_game(game["match_id"].as_i64().unwrap()).await.unwrap().kind;
+        let kind = GameKind::from_code(&kind).unwrap();
+        assert_eq!(game["series_id"], honest_category(kind), "{kind:?}");
+    }
+    // Every tab the player sees lists something.
+    for (id, _) in listed.iter().filter(|(id, _)| id != "worldcasino") {
+        let games =
+            app.post("casino/getCasinoList", Some(&token), json!({ "series_id": id })).await;
+        assert!(!games.data().as_array().unwrap().is_empty(), "{id} is empty");
+    }
+
+    // A name with the word "live" is refused for a category of in-house tables, whatever its case.
+    for (id, name) in [
+        ("cardgames", "Live Casino"),
+        ("teenpatti", "Teen Patti LIVE"),
+        ("tablegames", "Live-Dealer Tables"),
+    ] {
+        let refused = operator::rename_casino_category(&console, id, name).await.unwrap_err();
+        let message = refused.to_string();
+        assert!(message.contains("which the computer deals"), "{message}");
+        assert!(message.contains(&format!("{id} holds the in-house tables")), "{message}");
+    }
+    assert_eq!(categories(&app, &token).await, listed, "nothing was renamed");
+    // Other words, and the world casino (the providers' games may well be live), are fine.
+    operator::rename_casino_category(&console, "cardgames", "Olive Card Tables").await.unwrap();
+    operator::rename_casino_category(&console, "worldcasino", "Live Casino").await.unwrap();
+    operator::add_casino_category(&console, "livegames", "Live Games", 9).await.unwrap();
+    let renamed = categories(&app, &token).await;
+    assert!(renamed.contains(&("cardgames".into(), "Olive Card Tables".into())), "{renamed:?}");
+    assert!(renamed.contains(&("worldcasino".into(), "Live Casino".into())), "{renamed:?}");
+
+    // The world casino's tab goes when no catalogue game is on, and comes back with one.
+    let mut writer = store.begin_write().await.unwrap();
+    for game in store.world_casino_games().await.unwrap() {
+        writer.set_world_casino_game_active(&game.game_id, false).await.unwrap();
+    }
+    writer.commit().await.unwrap();
+    assert!(!ids(&categories(&app, &token).await).contains(&"worldcasino"));
+    let mut writer = store.begin_write().await.unwrap();
+    writer.set_world_casino_game_active("backlay-dt1day", true).await.unwrap();
+    writer.commit().await.unwrap();
+    assert!(ids(&categories(&app, &token).await).contains(&"worldcasino"));
+}
+both_databases!(the_computer_dealt_tables_are_never_called_live);
