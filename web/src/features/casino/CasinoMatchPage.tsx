@@ -9,14 +9,16 @@ import { CasinoSlip } from './CasinoSlip';
 import { shownStatus } from './table';
 import type { TableNow } from './table-api';
 import { LastResults, MarketBoard, MyRoundBets, RulesPanel, TableFelt } from './TableParts';
-import { useBettingOpen, useSecondsLeft } from './useBettingClock';
+import { useBettingOpen, useDealElapsed, useNextRoundSeconds, useSecondsLeft } from './useBettingClock';
 import { isNotFound, useCasinoTable } from './useCasinoTable';
 
 /**
  * /casino/match/:matchId and /CM/MD/:matchId: a casino table, by the game's id or code. The
  * round is fetched again when the live stream announces a step (polled once a second while the
- * stream is down); the countdown runs on the local clock from the moment each answer arrived,
- * so it reaches 0 when betting closes whatever the server's clock text says.
+ * stream is down). A round reads: betting (a countdown), no more bets, dealing (the cards turn
+ * up one by one), the result (held until the next round, with its own countdown). Every clock
+ * runs on the local clock from the moment each answer arrived, so it reaches 0 when the server's
+ * does, whatever the server's clock text says.
  */
 export function CasinoMatchPage() {
   const idOrCode = useParams().matchId ?? '';
@@ -54,6 +56,8 @@ export function CasinoMatchPage() {
 function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: TableNow; stale: boolean }) {
   const bettingOpen = useBettingOpen(state);
   const seconds = useSecondsLeft(state);
+  const nextRoundSeconds = useNextRoundSeconds(state);
+  const dealElapsedMs = useDealElapsed(state);
   const status = shownStatus(state, bettingOpen);
   const games = useQuery({ queryKey: casinoGamesKey(), queryFn: () => getCasinoGames(), staleTime: 5 * 60_000 });
   const game = findCasinoGame(games.data, String(state.match_id)) ?? findCasinoGame(games.data, state.game_code);
@@ -78,16 +82,10 @@ function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: Tabl
             <span className={`casino-status ${status}`} data-testid="casino-status">
               {status}
             </span>
-            <span className="casino-countdown-box">
-              {status === 'betting' ? 'Betting closes in ' : 'Betting closed '}
-              <b className="casino-countdown" data-testid="casino-countdown">
-                {seconds}
-              </b>{' '}
-              s
-            </span>
+            <ClockText status={status} seconds={seconds} nextRoundSeconds={nextRoundSeconds} />
             {stale && <span className="badge connection polling">Reconnecting…</span>}
           </div>
-          <TableFelt state={{ ...state, status }} />
+          <TableFelt state={{ ...state, status }} dealElapsedMs={dealElapsedMs} />
           {state.commitment && (
             <p className="casino-commitment small">
               <span className="muted">Commitment (SHA-256 of this round's secret seed): </span>
@@ -131,4 +129,34 @@ function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: Tabl
       </div>
     </PageCard>
   );
+}
+
+/** What the table's clock says: a countdown only while there is something to count down to. */
+function ClockText({ status, seconds, nextRoundSeconds }: { status: TableNow['status']; seconds: number; nextRoundSeconds: number }) {
+  switch (status) {
+    case 'betting':
+      return (
+        <span className="casino-countdown-box">
+          Betting closes in{' '}
+          <b className="casino-countdown" data-testid="casino-countdown">
+            {seconds}
+          </b>{' '}
+          s
+        </span>
+      );
+    case 'closed':
+      return <span className="casino-countdown-box" data-testid="casino-clock-text">No more bets</span>;
+    case 'dealing':
+      return <span className="casino-countdown-box" data-testid="casino-clock-text">Dealing the cards…</span>;
+    case 'result':
+      return nextRoundSeconds > 0 ? (
+        <span className="casino-countdown-box" data-testid="casino-clock-text">
+          Next round in <b className="casino-countdown">{nextRoundSeconds}</b> s
+        </span>
+      ) : (
+        <span className="casino-countdown-box" data-testid="casino-clock-text">The next round opens shortly</span>
+      );
+    default:
+      return <span className="casino-countdown-box" data-testid="casino-clock-text">The next round opens shortly</span>;
+  }
 }

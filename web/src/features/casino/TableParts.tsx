@@ -2,55 +2,74 @@
 // the last results and the rules.
 import { Link } from 'react-router';
 import { PlayingCard } from '../../components/PlayingCard';
-import { formatIstDateTime, formatMoney } from '../../lib/format';
-import { betStatusLabel, familyTitle, isMarketSuspended, marketFamilies, shortWinner, tableSeats, type TableSeat } from './table';
+import { formatIstDateTime, formatMinorMoney, formatMoney } from '../../lib/format';
+import { betStatusLabel, dealtSeats, familyTitle, isMarketSuspended, marketFamilies, resultTone, shortWinner, tableSeats, wonMinor, type TableSeat } from './table';
 import type { CasinoBet, CasinoMarket, LastResult, RoundState } from './table-api';
 
 /** Families with more markets than this (roulette's numbers, matka's pannas) start folded. */
 const OPEN_FAMILY_MAX = 40;
 
-/** The cards on the table: each seat's cards, face down until shown; the winner once dealt. */
-export function TableFelt({ state }: { state: Pick<RoundState, 'game' | 'game_code' | 'cards' | 'result' | 'status' | 'winner'> }) {
-  const seats = tableSeats(state);
+type FeltState = Pick<RoundState, 'game' | 'game_code' | 'cards' | 'result' | 'status' | 'winner'> & Partial<Pick<RoundState, 'dealing' | 'my_bets'>>;
+
+/**
+ * The cards on the table. Before the deal each seat's cards face down (the open ones shown);
+ * while dealing, the cards dealt so far, `dealElapsedMs` into the deal, each turning up as it
+ * comes; with the result, the hands, the winner's seat marked, and what the caller won.
+ */
+export function TableFelt({ state, dealElapsedMs = null }: { state: FeltState; dealElapsedMs?: number | null }) {
+  const dealing = state.status === 'dealing' && state.dealing && dealElapsedMs !== null;
+  const seats = dealing && state.dealing ? dealtSeats(state.dealing, dealElapsedMs) : tableSeats(state);
   const showWinner = state.status === 'result' && state.winner;
+  const won = showWinner ? wonMinor(state.my_bets ?? []) : 0;
   return (
-    <div className="casino-felt" data-testid="casino-felt">
+    <div className={`casino-felt${dealing ? ' dealing' : ''}`} data-testid="casino-felt">
       {seats.length === 0 && <p className="casino-felt-empty">The next round opens shortly.</p>}
       <div className="casino-seats">
         {seats.map((seat) => (
-          <Seat key={seat.name} seat={seat} winner={Boolean(showWinner) && seat.name === state.winner} />
+          <Seat key={seat.name} seat={seat} winner={Boolean(showWinner) && seat.name === state.winner} pending={Boolean(dealing)} />
         ))}
       </div>
       {showWinner && (
-        <p className="casino-winner" data-testid="casino-winner">
-          Winner: <b>{state.winner}</b>
-        </p>
+        <div className="casino-result-banner" role="status">
+          <p className="casino-winner" data-testid="casino-winner">
+            Winner: <b>{state.winner}</b>
+          </p>
+          {won > 0 && (
+            <p className="casino-you-won" data-testid="casino-you-won">
+              You won {formatMinorMoney(won)}
+            </p>
+          )}
+        </div>
       )}
     </div>
   );
 }
 
-function Seat({ seat, winner }: { seat: TableSeat; winner: boolean }) {
+/** One position; while dealing (`pending`) a seat without a card yet waits with an empty place. */
+function Seat({ seat, winner, pending }: { seat: TableSeat; winner: boolean; pending: boolean }) {
   return (
-    <div className={`casino-seat${winner ? ' winner' : ''}`} data-testid="casino-seat">
+    <div className={`casino-seat${winner ? ' winner' : ''}`} data-testid="casino-seat" data-seat={seat.name}>
       <span className="casino-seat-name">{seat.name}</span>
       {seat.cards.length > 0 && (
         <span className="card-row">
           {seat.cards.map((code, i) => (
-            <PlayingCard key={i} code={code ?? undefined} faceDown={code === null} size="md" />
+            <span key={i} className={code === null ? undefined : 'dealt-card'} data-testid={code === null ? undefined : 'casino-dealt-card'}>
+              <PlayingCard code={code ?? undefined} faceDown={code === null} size="md" />
+            </span>
           ))}
         </span>
       )}
       {seat.description && <span className="casino-seat-description">{seat.description}</span>}
-      {seat.cards.length === 0 && !seat.description && <span className="casino-seat-description muted">?</span>}
+      {seat.cards.length === 0 && !seat.description && (pending ? <span className="casino-seat-waiting" aria-label="Waiting for a card" /> : <span className="casino-seat-description muted">?</span>)}
     </div>
   );
 }
 
 /**
  * The markets, by family, each a button with its posted odds. While betting is open a market
- * can be picked for the slip; after the close every market carries a SUSPENDED overlay, and
- * after the result the winning ones are marked.
+ * can be picked for the slip; after the close one SUSPENDED band lies across the whole market
+ * area (the names and odds stay readable under it), and with the result the winning ones are
+ * marked.
  */
 export function MarketBoard({
   state,
@@ -66,8 +85,14 @@ export function MarketBoard({
   if (state.markets.length === 0) return <p className="empty-state">No markets are posted yet: the next round opens shortly.</p>;
   const verdicts = state.result?.verdicts ?? {};
   const groups = marketFamilies(state.markets);
+  const allSuspended = state.markets.every((m) => isMarketSuspended(m, bettingOpen));
   return (
-    <div className="casino-markets" data-testid="casino-markets">
+    <div className={`casino-markets${allSuspended ? ' suspended' : ''}`} data-testid="casino-markets">
+      {allSuspended && (
+        <div className="casino-markets-suspended" data-testid="casino-market-suspended" role="status">
+          <span>SUSPENDED</span>
+        </div>
+      )}
       {groups.map((group) => (
         <details key={group.family} className="casino-family" open={group.markets.length <= OPEN_FAMILY_MAX || group.markets.some((m) => m.code === selected)}>
           <summary>
@@ -90,11 +115,6 @@ export function MarketBoard({
                 >
                   <span className="casino-market-name">{market.name}</span>
                   <span className="casino-market-odds">{market.odds}</span>
-                  {suspended && (
-                    <span className="casino-market-suspended" data-testid="casino-market-suspended">
-                      SUSPENDED
-                    </span>
-                  )}
                 </button>
               );
             })}
@@ -144,7 +164,7 @@ export function MyRoundBets({ bets }: { bets: CasinoBet[] }) {
   );
 }
 
-/** The last results, newest first, each chip a link to the round's detail (seed and check). */
+/** The last results, newest first, each chip coloured by its outcome and a link to the round's detail (seed and check). */
 export function LastResults({ results }: { results: LastResult[] }) {
   const latest = results.slice(0, 10);
   return (
@@ -158,7 +178,7 @@ export function LastResults({ results }: { results: LastResult[] }) {
             <Link
               key={r.round_id}
               to={`/casino/round/${encodeURIComponent(r.round_id)}`}
-              className="result-chip"
+              className={`result-chip tone-${resultTone(r.winner)}`}
               title={`Round ${r.round_id}: ${r.winner} (${formatIstDateTime(r.date)})`}
               aria-label={`Round ${r.round_id}: ${r.winner}`}
               data-testid="casino-last-result"

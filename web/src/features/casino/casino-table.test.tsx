@@ -31,6 +31,8 @@ function dragonTiger(overrides: Partial<RoundState> = {}): RoundState {
     server_time: '2001-01-01T00:00:00.000Z',
     commitment: 'c0ffee'.padEnd(64, '0'),
     cards: [],
+    dealing: null,
+    next_round_in_ms: 0,
     deal: null,
     result: null,
     winner: null,
@@ -90,13 +92,16 @@ describe('the casino table', () => {
     expect(screen.getByTestId('casino-countdown')).toHaveTextContent(/^1[78]$/);
     expect(screen.getByTestId('casino-market-tiger')).toBeEnabled();
     expect(screen.getByTestId('casino-market-tiger')).toHaveTextContent('Tiger2.00');
-    expect(screen.queryAllByTestId('casino-market-suspended')).toHaveLength(0);
+    expect(screen.queryByTestId('casino-market-suspended')).toBeNull();
     // Two face-down cards wait for the deal.
     expect(screen.getAllByRole('img', { name: 'Card face down' })).toHaveLength(2);
 
     const strip = screen.getByTestId('casino-last-results');
     const links = within(strip).getAllByRole('link');
     expect(links.map((l) => l.textContent)).toEqual(['T', 'D']);
+    // Each chip in its outcome's colour: Tiger yellow, Dragon red.
+    expect(links[0]).toHaveClass('tone-yellow');
+    expect(links[1]).toHaveClass('tone-red');
     expect(links[0]).toHaveAttribute('href', '#/casino/round/dt1day-1795355960000');
     // Asked by code; polled about once a second.
     expect(calls.find((c) => c.path === '/api/casino/roundState')!.body).toEqual({ game_code: 'dt6' });
@@ -169,16 +174,68 @@ describe('the casino table', () => {
     await waitFor(() => expect(screen.getByTestId('casino-slip-error')).toHaveTextContent('Bet not placed: Insufficient balance: 12.00 is available.'));
   });
 
-  it('suspends every market once betting closes', async () => {
+  it('suspends every market once betting closes, with one band over the market area', async () => {
     setUp(() => dragonTiger({ status: 'closed' }));
     renderApp('/casino/match/dt6');
 
     expect(await screen.findByTestId('casino-status')).toHaveTextContent('closed');
-    expect(screen.getByTestId('casino-countdown')).toHaveTextContent('0');
-    expect(screen.getAllByTestId('casino-market-suspended')).toHaveLength(3);
+    // No "Betting closed 0 s": the clock has nothing to count down to.
+    expect(screen.queryByTestId('casino-countdown')).toBeNull();
+    expect(screen.getByTestId('casino-clock-text')).toHaveTextContent('No more bets');
+    const band = screen.getByTestId('casino-market-suspended');
+    expect(band).toHaveTextContent('SUSPENDED');
+    expect(band.parentElement).toBe(screen.getByTestId('casino-markets'));
     for (const code of ['dragon', 'tiger', 'tie']) {
-      expect(screen.getByTestId(`casino-market-${code}`)).toBeDisabled();
-      expect(within(screen.getByTestId(`casino-market-${code}`)).getByTestId('casino-market-suspended')).toHaveTextContent('SUSPENDED');
+      const market = screen.getByTestId(`casino-market-${code}`);
+      expect(market).toBeDisabled();
+      // The name and odds are not printed over.
+      expect(market).not.toHaveTextContent('SUSPENDED');
+    }
+  });
+
+  it('deals the cards one by one on the server timeline, then shows nothing of the result early', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      // The server's count of the deal moves on between the table's polls.
+      const dealtAt = Date.now() - 1000;
+      setUp(() =>
+        dragonTiger({
+          status: 'dealing',
+          dealing: {
+            seats: ['Dragon', 'Tiger'],
+            steps: [
+              { seat: 0, card: '2D', draw: null, at_ms: 1200 },
+              { seat: 1, card: 'KC', draw: null, at_ms: 2400 },
+            ],
+            // 1 s into the deal when the page opened.
+            elapsed_ms: Date.now() - dealtAt,
+            ends_in_ms: 3600 - (Date.now() - dealtAt),
+          },
+        }),
+      );
+      renderApp('/casino/match/dt6');
+
+      expect(await screen.findByTestId('casino-status')).toHaveTextContent('dealing');
+      expect(screen.getByTestId('casino-clock-text')).toHaveTextContent('Dealing');
+      expect(screen.queryByTestId('casino-countdown')).toBeNull();
+      expect(screen.queryAllByTestId('casino-dealt-card')).toHaveLength(0);
+      expect(screen.getByTestId('casino-market-suspended')).toBeInTheDocument();
+      // 0.2 s later the Dragon's card turns up in the Dragon's seat; the Tiger's 1.2 s after.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(300);
+      });
+      const dragon = screen.getAllByTestId('casino-seat').find((s) => s.dataset.seat === 'Dragon')!;
+      expect(within(dragon).getByRole('img', { name: '2 of diamonds' })).toBeInTheDocument();
+      expect(screen.getAllByTestId('casino-dealt-card')).toHaveLength(1);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1200);
+      });
+      const tiger = screen.getAllByTestId('casino-seat').find((s) => s.dataset.seat === 'Tiger')!;
+      expect(within(tiger).getByRole('img', { name: 'King of clubs' })).toBeInTheDocument();
+      // The winner waits for the result.
+      expect(screen.queryByTestId('casino-winner')).toBeNull();
+    } finally {
+      vi.useRealTimers();
     }
   });
 
@@ -198,11 +255,17 @@ describe('the casino table', () => {
           verdicts: { tiger: { verdict: 'won' }, 'tiger-odd': { verdict: 'won' } },
         },
         my_bets: [{ bet_id: 31, round_id: ROUND, match_id: 4, game_code: 'dt6', game_name: 'Dragon Tiger 1 Day', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: 200, status: 'won', date: '2026-11-22T14:00:10.000Z' }],
+        next_round_in_ms: 7_500,
       }),
     );
     renderApp('/casino/match/dt6');
 
     expect(await screen.findByTestId('casino-winner')).toHaveTextContent('Winner: Tiger');
+    expect(screen.getByTestId('casino-you-won')).toHaveTextContent('You won ₹200.00');
+    const tiger = screen.getAllByTestId('casino-seat').find((s) => s.dataset.seat === 'Tiger')!;
+    expect(tiger).toHaveClass('winner');
+    // Held until the next round, with its own countdown.
+    expect(screen.getByTestId('casino-clock-text')).toHaveTextContent(/^Next round in (7|8) s$/);
     expect(screen.getByRole('img', { name: '2 of diamonds' })).toHaveAttribute('data-colour', 'red');
     expect(screen.getByRole('img', { name: 'King of clubs' })).toHaveAttribute('data-colour', 'black');
     const mine = screen.getByTestId('casino-my-bet');

@@ -4,12 +4,14 @@
 import { apiPost, dataOr } from '../../api/client';
 import type { Schemas } from '../../api/contract';
 
-export type RoundStatus = 'waiting' | 'betting' | 'closed' | 'result';
+export type RoundStatus = 'waiting' | 'betting' | 'closed' | 'dealing' | 'result';
 
 /** A market of the round: `code` is sent as `market` in placeBet, `odds` the posted decimal text sent back exactly. */
 export type CasinoMarket = Schemas['CasinoMarketItem'];
 export type CasinoBet = Schemas['CasinoBetItem'];
 export type LastResult = Schemas['LastResultItem'];
+/** A round being dealt: its seats and every card (or draw) with when it is shown (crates/casino `dealing`). */
+export type DealingView = Schemas['DealingView'];
 
 /** One position on the table as the result shows it (crates/casino `HandView`). */
 export interface HandView {

@@ -1,8 +1,8 @@
 // The table's rules worked by hand: the countdown from close_in_ms and the local arrival time,
 // when markets stop taking bets, what a win returns, and how the table is laid out.
 import { describe, expect, it } from 'vitest';
-import { isBettingOpen, isMarketSuspended, msLeft, potentialReturn, secondsLeft, shortWinner, shownStatus, tableSeats } from './table';
-import type { CasinoMarket } from './table-api';
+import { dealtSeats, isBettingOpen, isMarketSuspended, msLeft, nextStepAtMs, potentialReturn, resultTone, secondsLeft, shortWinner, shownStatus, tableSeats, wonMinor } from './table';
+import type { CasinoBet, CasinoMarket, DealingView } from './table-api';
 
 const ARRIVED = 1_000_000; // local ms when the answer arrived
 
@@ -87,5 +87,51 @@ describe('the table layout', () => {
       { name: 'Dragon', cards: ['2D'], description: '2' },
       { name: 'Tiger', cards: ['KC'], description: '13' },
     ]);
+  });
+});
+
+describe('the deal', () => {
+  // Andar Bahar: the joker open from the start, then Andar, Bahar, Andar 750 ms apart.
+  const dealing: DealingView = {
+    seats: ['Joker', 'Andar', 'Bahar'],
+    steps: [
+      { seat: 0, card: '7H', draw: null, at_ms: 0 },
+      { seat: 1, card: '2S', draw: null, at_ms: 750 },
+      { seat: 2, card: 'KD', draw: null, at_ms: 1500 },
+      { seat: 1, card: '7C', draw: null, at_ms: 2250 },
+    ],
+    elapsed_ms: 0,
+    ends_in_ms: 3000,
+  };
+  const cardsAt = (ms: number) => dealtSeats(dealing, ms).map((s) => s.cards.join(' '));
+
+  it('shows each card from its moment on, in its seat, and nothing of the cards to come', () => {
+    expect(cardsAt(0)).toEqual(['7H', '', '']);
+    expect(cardsAt(749)).toEqual(['7H', '', '']);
+    expect(cardsAt(1500)).toEqual(['7H', '2S', 'KD']);
+    expect(cardsAt(5000)).toEqual(['7H', '2S 7C', 'KD']);
+    expect(nextStepAtMs(dealing, 0)).toBe(750);
+    expect(nextStepAtMs(dealing, 2250)).toBeNull();
+  });
+
+  it("shows a roulette pocket's draw once its step comes", () => {
+    const spin: DealingView = { seats: ['Pocket'], steps: [{ seat: 0, card: null, draw: '17 Black', at_ms: 1200 }], elapsed_ms: 0, ends_in_ms: 2400 };
+    expect(dealtSeats(spin, 1199)[0].description).toBe('');
+    expect(dealtSeats(spin, 1200)[0]).toEqual({ name: 'Pocket', cards: [], description: '17 Black' });
+  });
+});
+
+describe('the result', () => {
+  const bet = (status: string, payout: number | null): CasinoBet => ({ bet_id: 1, round_id: 'r', match_id: 4, game_code: 'dt6', game_name: 'Dragon Tiger 1 Day', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout, status: status as CasinoBet['status'], date: '' });
+
+  it('adds up what the winning bets returned, and only those', () => {
+    expect(wonMinor([bet('won', 200), bet('won', 16.5), bet('lost', 0), bet('push', 100)])).toBe(216_50);
+    expect(wonMinor([bet('lost', 0)])).toBe(0);
+  });
+
+  it('colours each outcome: Dragon red, Tiger yellow, Tie green, a pocket by its colour', () => {
+    expect(['Dragon', 'Tiger', 'Tie', 'Player A', 'Player B', 'Andar', 'Bahar'].map(resultTone)).toEqual(['red', 'yellow', 'green', 'red', 'yellow', 'red', 'yellow']);
+    expect(['17 Black', '3 Red', '0 Green', 'Total 2'].map(resultTone)).toEqual(['black', 'red', 'green', 'blue']);
+    expect(resultTone('Kis Kisko Pyaar Karoon')).toBe('plain');
   });
 });

@@ -1,5 +1,5 @@
 // A casino table's arithmetic and layout, kept apart from the page so each rule is tested alone.
-import type { CasinoMarket, HandView, RoundState } from './table-api';
+import type { CasinoBet, CasinoMarket, DealingView, HandView, RoundState } from './table-api';
 
 /**
  * Betting time left, in ms, `nowMs` (local clock) after an answer that said `closeInMs` arrived
@@ -149,6 +149,67 @@ export function tableSeats(state: Pick<RoundState, 'game_code' | 'cards' | 'resu
     cards: Array.from({ length: seat.cards }, () => open.shift() ?? null),
     description: '',
   }));
+}
+
+/**
+ * The table `elapsedMs` into a deal: each seat with the cards dealt to it so far (in dealing
+ * order), a draw (roulette's pocket) once its step is shown. Nothing is drawn for a card still
+ * to come, so a long Andar Bahar run does not give its length away.
+ */
+export function dealtSeats(dealing: DealingView, elapsedMs: number): TableSeat[] {
+  const seats: TableSeat[] = dealing.seats.map((name) => ({ name, cards: [], description: '' }));
+  for (const step of dealing.steps) {
+    const seat = seats[step.seat];
+    if (step.at_ms > elapsedMs || !seat) continue;
+    if (step.card) seat.cards.push(step.card);
+    if (step.draw) seat.description = step.draw;
+  }
+  return seats;
+}
+
+/** When the next card of a deal is shown, in ms after the deal began; null once all are. */
+export function nextStepAtMs(dealing: DealingView, elapsedMs: number): number | null {
+  const later = dealing.steps.map((s) => s.at_ms).filter((at) => at > elapsedMs);
+  return later.length > 0 ? Math.min(...later) : null;
+}
+
+/** What the caller's winning bets of the round returned, stake included, in minor units (0: none won). */
+export function wonMinor(bets: readonly CasinoBet[]): number {
+  return bets.filter((b) => b.status === 'won').reduce((sum, b) => sum + Math.round(Number(b.payout ?? 0) * 100), 0);
+}
+
+/** The colour of a result chip: one per outcome of a game, Tie green, roulette by its pocket's colour. */
+export type ResultTone = 'red' | 'yellow' | 'blue' | 'purple' | 'green' | 'black' | 'plain';
+
+const TONES: Record<string, ResultTone> = {
+  Dragon: 'red',
+  Tiger: 'yellow',
+  Lion: 'blue',
+  'Player A': 'red',
+  'Player B': 'yellow',
+  Player: 'blue',
+  Banker: 'red',
+  Andar: 'red',
+  Bahar: 'yellow',
+  High: 'red',
+  Low: 'yellow',
+  Amar: 'red',
+  Akbar: 'yellow',
+  Anthony: 'blue',
+  Tie: 'green',
+  Same: 'green',
+};
+const QUEEN_TONES: ResultTone[] = ['red', 'yellow', 'blue', 'purple'];
+
+export function resultTone(winner: string): ResultTone {
+  const text = winner.trim();
+  const named = TONES[text];
+  if (named) return named;
+  const pocket = /^\d+ (Red|Black|Green)$/.exec(text);
+  if (pocket) return pocket[1].toLowerCase() as ResultTone;
+  const total = /^Total (\d)$/.exec(text);
+  if (total) return QUEEN_TONES[Number(total[1])] ?? 'plain';
+  return 'plain';
 }
 
 /** Markets grouped by family, in the order the server posts them. */

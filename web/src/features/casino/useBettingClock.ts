@@ -1,25 +1,35 @@
 import { useEffect, useState } from 'react';
-import { isBettingOpen, msLeft } from './table';
+import { isBettingOpen, msLeft, nextStepAtMs } from './table';
 import type { TableNow } from './table-api';
 
 /**
- * Seconds of betting left on the table, re-rendering exactly when the shown second changes
- * (not on a fixed tick), so the countdown reads 0 at the instant betting closes.
+ * Whole seconds left of `inMs` (told by an answer that arrived at `receivedAtMs`, local clock),
+ * re-rendering exactly when the shown second changes (not on a fixed tick), so it reads 0 at the
+ * instant the time runs out. `inMs` null: nothing counts down (0).
  */
-export function useSecondsLeft(table: TableNow | null | undefined): number {
+export function useSecondsTo(inMs: number | null, receivedAtMs: number): number {
   const [now, setNow] = useState(() => Date.now());
-  const betting = table?.status === 'betting';
   useEffect(() => {
-    if (!table || !betting) return undefined;
-    const left = msLeft(table.close_in_ms, table.received_at_ms, Date.now());
+    if (inMs === null) return undefined;
+    const left = msLeft(inMs, receivedAtMs, Date.now());
     if (left <= 0) return undefined;
     // The next whole-second boundary of the time left (1 ms past it, so the ceiling flips).
     const timer = setTimeout(() => setNow(Date.now()), (left % 1000 || 1000) + 1);
     return () => clearTimeout(timer);
-  }, [table, betting, now]);
-  if (!table || !betting) return 0;
+  }, [inMs, receivedAtMs, now]);
+  if (inMs === null) return 0;
   // A tick older than this answer reads as "just arrived" (msLeft clamps).
-  return Math.ceil(msLeft(table.close_in_ms, table.received_at_ms, Math.max(now, table.received_at_ms)) / 1000);
+  return Math.ceil(msLeft(inMs, receivedAtMs, Math.max(now, receivedAtMs)) / 1000);
+}
+
+/** Seconds of betting left on the table (0 unless the server said betting). */
+export function useSecondsLeft(table: TableNow | null | undefined): number {
+  return useSecondsTo(table?.status === 'betting' ? table.close_in_ms : null, table?.received_at_ms ?? 0);
+}
+
+/** Seconds until the next round opens, while a result is shown. */
+export function useNextRoundSeconds(table: TableNow): number {
+  return useSecondsTo(table.status === 'result' ? table.next_round_in_ms : null, table.received_at_ms);
 }
 
 /**
@@ -37,4 +47,23 @@ export function useBettingOpen(table: TableNow | null | undefined): boolean {
   if (!table) return false;
   if (closedAnswer === table.received_at_ms) return false;
   return isBettingOpen(table, table.received_at_ms, table.received_at_ms);
+}
+
+/**
+ * While the table deals: the ms since the deal began by the local clock (the server's count at
+ * its answer plus the time since), re-rendering when the next card is due, so every page shows
+ * each card at the moment the server's timeline says. Null when not dealing.
+ */
+export function useDealElapsed(table: TableNow): number | null {
+  const dealing = table.status === 'dealing' ? table.dealing : null;
+  const [now, setNow] = useState(() => Date.now());
+  const elapsed = dealing ? dealing.elapsed_ms + Math.max(0, Math.max(now, table.received_at_ms) - table.received_at_ms) : null;
+  useEffect(() => {
+    if (!dealing || elapsed === null) return undefined;
+    const next = nextStepAtMs(dealing, elapsed);
+    if (next === null) return undefined;
+    const timer = setTimeout(() => setNow(Date.now()), next - elapsed + 1);
+    return () => clearTimeout(timer);
+  }, [dealing, elapsed]);
+  return elapsed;
 }
