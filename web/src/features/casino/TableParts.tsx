@@ -90,9 +90,10 @@ export function MarketBoard({
     <div className={`casino-markets${allSuspended ? ' suspended' : ''}`} data-testid="casino-markets">
       {allSuspended && (
         <div className="casino-markets-suspended" data-testid="casino-market-suspended" role="status">
-          <span>SUSPENDED</span>
+          SUSPENDED
         </div>
       )}
+      <div className="casino-markets-body">
       {groups.map((group) => (
         <details key={group.family} className="casino-family" open={group.markets.length <= OPEN_FAMILY_MAX || group.markets.some((m) => m.code === selected)}>
           <summary>
@@ -121,6 +122,7 @@ export function MarketBoard({
           </div>
         </details>
       ))}
+      </div>
     </div>
   );
 }
