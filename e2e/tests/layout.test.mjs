@@ -2,7 +2,8 @@
 // The layout a bettor meets at 1280 and 390 px: home, a sport page, a match page and every
 // report fit the screen (no element wider than the viewport); on a phone a match's name is on
 // its own line above its prices; a suspended market is one band over hidden prices; the search
-// dropdown closes on a click outside; sign-up refuses a 9-digit Indian mobile.
+// dropdown closes on a click outside; sign-up refuses a 9-digit Indian mobile; the casino lobby
+// shows every in-house table's art, filling its tile, under honest categories.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, startServer } from '../harness.mjs';
@@ -196,6 +197,55 @@ test('the search dropdown closes on a click outside and finds casino games', asy
   await casino.getByTestId('search-result').first().click();
   await page.getByTestId('casino-table').waitFor();
   assert.match(new URL(page.url()).hash, /^#\/casino\/match\/\d+$/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the casino lobby shows every table's art filling its tile at 1280 and 390 px, under no 'live' category", async () => {
+  const { page, errors } = await loggedIn();
+  await open(page, '/casino/list', 'casino-list-page');
+  const tabs = await page.getByTestId('casino-category').allInnerTexts();
+  assert.ok(tabs.length > 0);
+  assert.deepEqual(tabs.filter((t) => /\blive\b/i.test(t)), [], 'the computer-dealt tables are not live');
+  const tiles = page.getByTestId('casino-games').locator('a.game-tile');
+  await tiles.nth(15).waitFor();
+  assert.equal(await tiles.count(), 16);
+  for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+    await page.setViewportSize(viewport);
+    for (let i = 0; i < 16; i += 1) {
+      // The pictures load lazily: bring each one into view and wait for it to be drawn.
+      const art = tiles.nth(i).locator('img');
+      await art.scrollIntoViewIfNeeded();
+      await art.evaluate(
+        (img) =>
+          new Promise((resolve, reject) => {
+            const image = /** @type {HTMLImageElement} */ (img);
+            if (image.complete && image.naturalWidth > 0) return resolve(null);
+            image.addEventListener('load', () => resolve(null), { once: true });
+            image.addEventListener('error', () => reject(new Error(`${image.src} did not load`)), { once: true });
+          }),
+      );
+    }
+    const pictures = await tiles.evaluateAll((links) =>
+      links.map((link) => {
+        const img = /** @type {HTMLImageElement} */ (link.querySelector('img'));
+        const tile = link.getBoundingClientRect();
+        const box = img.getBoundingClientRect();
+        return { name: link.textContent, src: img.getAttribute('src'), drawn: img.naturalWidth > 0, tileWidth: tile.width, width: box.width, height: box.height };
+      }),
+    );
+    for (const p of pictures) {
+      assert.match(p.src ?? '', /^\/casino\/art\/[a-z0-9]+\.svg$/, `${p.name}`);
+      assert.ok(p.drawn, `${p.name}'s art is drawn`);
+      assert.ok(Math.abs(p.width - p.tileWidth) <= 1, `${p.name}'s art fills its tile's width`);
+      assert.ok(Math.abs(p.height - (p.width * 11) / 16) <= 1, `${p.name}'s art keeps its 16:11`);
+      // Roughly 160 px on a laptop's grid, two a row (~170 px) on a phone.
+      assert.ok(p.width >= 140 && p.width <= 240, `${p.name} is ${p.width} px wide`);
+    }
+    assert.equal(new Set(pictures.map((p) => p.src)).size, 16, 'each table has its own art');
+    await assertFitsViewport(page, `layout-casino-lobby-${viewport.width}`);
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
   assert.deepEqual(errors, []);
   await page.close();
 });

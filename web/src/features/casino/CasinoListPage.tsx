@@ -3,6 +3,7 @@ import { Link, NavLink, useParams } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { getCasinoList, getCasinoSports } from './api';
+import { GameTileArt } from './GameTileArt';
 
 /** The world-casino category is the providers' catalogue page; the others list in-house games. */
 function categoryPath(sportId: string): string {
@@ -12,7 +13,10 @@ function categoryPath(sportId: string): string {
 /** The category id (casino_sports) whose tab opens the world casino. */
 const WORLD_CASINO = 'worldcasino';
 
-/** /casino/list and /casino/list/:seriesId: the casino categories (the server's, in its order) and their games. */
+/**
+ * /casino/list and /casino/list/:seriesId: the casino categories (the server's, in its order:
+ * only those with games) and their games, each tile the game's art over its name.
+ */
 export function CasinoListPage() {
   const seriesId = useParams().seriesId;
   const sports = useQuery({ queryKey: ['casinoSports'], queryFn: getCasinoSports });
@@ -35,7 +39,7 @@ export function CasinoListPage() {
           {(games.data ?? []).map((g) => (
             <li key={g.match_id}>
               <Link to={`/casino/match/${g.match_id}`} className="game-tile">
-                {g.image ? <img src={g.image} alt="" loading="lazy" /> : <span className="game-tile-art">{g.name.slice(0, 2)}</span>}
+                <GameTileArt key={g.image} src={g.image} name={g.name} />
                 <span className="game-tile-name">{g.name}</span>
               </Link>
             </li>
