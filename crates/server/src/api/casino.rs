@@ -619,19 +619,28 @@ async fn round_detail(
         close_at: iso_utc(round.close_at_ms),
         settled_at: round.settled_at_ms.map(iso_utc),
     };
-    let Some(seed) = round.revealed_seed_hex() else {
-        return Ok(ok_with("The seed is revealed when the round is dealt.", answer));
+    // With the result, as the table shows it: not while the cards are still being dealt.
+    let seed = match round.revealed_seed_hex() {
+        Some(seed) if round.phase == RoundPhase::Settled => seed,
+        _ => return Ok(ok_with("The seed is revealed with the round's result.", answer)),
     };
     let kind = crate::casino::game_kind(&round.kind)?;
     let verified = verify(seed, &round.commitment, &round.round_id, kind)
         .map_err(|e| anyhow::anyhow!("round {round_id} does not verify: {e}"))?;
-    let deal = serde_json::to_value(&verified.deal).map_err(anyhow::Error::from)?;
-    let result = serde_json::to_value(&verified.outcome).map_err(anyhow::Error::from)?;
-    answer.verified = stored_json(&round.deal_json).as_ref() == Some(&deal);
+    let recomputed = serde_json::to_value(&verified.deal).map_err(anyhow::Error::from)?;
+    // The deal and result served are the ones stored when the round was dealt and paid, so a
+    // player's own recomputation from the seed (the round page does one) checks what was
+    // actually dealt; `verified` is the server's own comparison.
+    let deal = stored_json(&round.deal_json);
+    answer.verified = deal.as_ref() == Some(&recomputed);
+    let deal = deal.unwrap_or(recomputed);
     answer.cards = deal_cards(&deal);
-    answer.winner = Some(verified.outcome.winner.clone());
+    answer.winner = Some(round.winner.clone().unwrap_or_else(|| verified.outcome.winner.clone()));
     answer.deal = Some(deal);
-    answer.result = Some(result);
+    answer.result = match stored_json(&round.result_json) {
+        Some(result) => Some(result),
+        None => Some(serde_json::to_value(&verified.outcome).map_err(anyhow::Error::from)?),
+    };
     answer.seed = Some(seed.to_string());
     Ok(ok(answer))
 }

@@ -198,6 +198,15 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     assert!(steps.iter().all(|s| s["card"].as_str().is_some_and(|c| c.len() == 2)));
     let ends_in_ms = dealing["dealing"]["ends_in_ms"].as_i64().unwrap();
     assert!((8_000..=8_400).contains(&ends_in_ms), "{ends_in_ms}");
+    // Nor does the round's page give the result away before the table shows it.
+    let early = app.post("casino/round", Some(&demo), json!({ "round_id": round.round_id })).await;
+    early.expect(200);
+    assert_eq!(early.data()["phase"], "dealt");
+    assert!(
+        early.data()["seed"].is_null()
+            && early.data()["deal"].is_null()
+            && early.data()["winner"].is_null()
+    );
     let (a, b, c, d) = tokio::join!(
         settle_round(&store, &round.round_id, now_ms()),
         settle_round(&store, &round.round_id, now_ms()),

@@ -75,7 +75,7 @@ function RoundView({ detail }: { detail: RoundDetail }) {
           {detail.seed ? (
             <code data-testid="round-seed">{detail.seed}</code>
           ) : (
-            <span data-testid="round-seed-hidden">The seed is revealed after the deal: this round is still {detail.phase}.</span>
+            <span data-testid="round-seed-hidden">The seed is revealed with the result: this round is still {detail.phase}.</span>
           )}
         </dd>
         {detail.winner && (

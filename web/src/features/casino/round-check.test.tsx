@@ -126,10 +126,10 @@ describe('the round page', () => {
   it('says the seed comes after the deal while the round is betting', async () => {
     showRound(
       roundDetail({ phase: 'betting', seed: null, verified: false, deal: null, result: null, cards: [], winner: null, settled_at: null }),
-      'The seed is revealed when the round is dealt.',
+      'The seed is revealed with the round\'s result.',
     );
 
-    expect(await screen.findByTestId('round-seed-hidden')).toHaveTextContent('The seed is revealed after the deal');
+    expect(await screen.findByTestId('round-seed-hidden')).toHaveTextContent('The seed is revealed with the result');
     expect(screen.getByTestId('commitment-check')).toHaveTextContent('the seed is revealed after the deal');
     expect(screen.queryByTestId('deal-check')).toBeNull();
     expect(screen.queryByTestId('server-deal-check')).toBeNull();
