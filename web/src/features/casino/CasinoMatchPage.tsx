@@ -82,7 +82,7 @@ function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: Tabl
             <span className={`casino-status ${status}`} data-testid="casino-status">
               {status}
             </span>
-            <ClockText status={status} seconds={seconds} nextRoundSeconds={nextRoundSeconds} />
+            <ClockText status={status} game={state.game} seconds={seconds} nextRoundSeconds={nextRoundSeconds} />
             {stale && <span className="badge connection polling">Reconnecting…</span>}
           </div>
           <TableFelt state={{ ...state, status }} dealElapsedMs={dealElapsedMs} />
@@ -131,8 +131,11 @@ function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: Tabl
   );
 }
 
+/** What the clock says while a game without cards draws its result (by rules code). */
+const DEALING_WORDS: Record<string, string> = { roulette: 'The wheel is spinning…', worli: 'Drawing the numbers…' };
+
 /** What the table's clock says: a countdown only while there is something to count down to. */
-function ClockText({ status, seconds, nextRoundSeconds }: { status: TableNow['status']; seconds: number; nextRoundSeconds: number }) {
+function ClockText({ status, game, seconds, nextRoundSeconds }: { status: TableNow['status']; game: string; seconds: number; nextRoundSeconds: number }) {
   switch (status) {
     case 'betting':
       return (
@@ -147,7 +150,11 @@ function ClockText({ status, seconds, nextRoundSeconds }: { status: TableNow['st
     case 'closed':
       return <span className="casino-countdown-box" data-testid="casino-clock-text">No more bets</span>;
     case 'dealing':
-      return <span className="casino-countdown-box" data-testid="casino-clock-text">Dealing the cards…</span>;
+      return (
+        <span className="casino-countdown-box" data-testid="casino-clock-text">
+          {DEALING_WORDS[game] ?? 'Dealing the cards…'}
+        </span>
+      );
     case 'result':
       return nextRoundSeconds > 0 ? (
         <span className="casino-countdown-box" data-testid="casino-clock-text">

@@ -60,9 +60,16 @@ function Seat({ seat, winner, pending }: { seat: TableSeat; winner: boolean; pen
         </span>
       )}
       {seat.description && <span className="casino-seat-description">{seat.description}</span>}
-      {seat.cards.length === 0 && !seat.description && (pending ? <span className="casino-seat-waiting" aria-label="Waiting for a card" /> : <span className="casino-seat-description muted">?</span>)}
+      {seat.cards.length === 0 && !seat.description && <SeatWaiting pending={pending} draw={Boolean(seat.draw)} />}
     </div>
   );
+}
+
+/** A seat with nothing to show yet: an empty place for its card, or the draw to come. */
+function SeatWaiting({ pending, draw }: { pending: boolean; draw: boolean }) {
+  if (!pending) return <span className="casino-seat-description muted">?</span>;
+  if (draw) return <span className="casino-seat-drawing">Drawing…</span>;
+  return <span className="casino-seat-waiting" aria-label="Waiting for a card" />;
 }
 
 /**

@@ -117,7 +117,8 @@ describe('the deal', () => {
   it("shows a roulette pocket's draw once its step comes", () => {
     const spin: DealingView = { seats: ['Pocket'], steps: [{ seat: 0, card: null, draw: '17 Black', at_ms: 1200 }], elapsed_ms: 0, ends_in_ms: 2400 };
     expect(dealtSeats(spin, 1199)[0].description).toBe('');
-    expect(dealtSeats(spin, 1200)[0]).toEqual({ name: 'Pocket', cards: [], description: '17 Black' });
+    expect(dealtSeats(spin, 1200)[0]).toEqual({ name: 'Pocket', cards: [], description: '17 Black', draw: true });
+    expect(dealtSeats(dealing, 0).map((s) => s.draw)).toEqual([false, false, false]);
   });
 });
 

@@ -128,6 +128,8 @@ export interface TableSeat {
   /** A code per card shown, null for a card still face down. */
   cards: (string | null)[];
   description: string;
+  /** While dealing: the seat's result is a draw (roulette's pocket, a matka draw), not cards. */
+  draw?: boolean;
 }
 
 /**
@@ -157,7 +159,7 @@ export function tableSeats(state: Pick<RoundState, 'game_code' | 'cards' | 'resu
  * to come, so a long Andar Bahar run does not give its length away.
  */
 export function dealtSeats(dealing: DealingView, elapsedMs: number): TableSeat[] {
-  const seats: TableSeat[] = dealing.seats.map((name) => ({ name, cards: [], description: '' }));
+  const seats: TableSeat[] = dealing.seats.map((name, i) => ({ name, cards: [], description: '', draw: dealing.steps.some((s) => s.seat === i && s.card === null) }));
   for (const step of dealing.steps) {
     const seat = seats[step.seat];
     if (step.at_ms > elapsedMs || !seat) continue;
