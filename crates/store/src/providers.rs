@@ -338,27 +338,41 @@ impl Writer {
         &mut self,
         game: &NewWorldCasinoGame<'_>,
     ) -> StoreResult<bool> {
+        let added = self
+            .write_catalogue_row(
+                "INSERT INTO world_casino_games (game_id, provider_id, game_code, game_name, category, sub_provider_name, \
+                 sub_type, url_thumb, display_order) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
+                game,
+            )
+            .await?;
+        Ok(added == 1)
+    }
+
+    /// Runs `sql`, an insert of a catalogue row whose $1…$9 are `game`'s columns in the order
+    /// the two inserts above and below name them; answers how many rows it wrote.
+    async fn write_catalogue_row(
+        &mut self,
+        sql: &str,
+        game: &NewWorldCasinoGame<'_>,
+    ) -> StoreResult<u64> {
         assert!(
             WORLD_CASINO_CATEGORIES.contains(&game.category),
             "unknown category {}",
             game.category
         );
-        let done = sqlx::query(
-            "INSERT INTO world_casino_games (game_id, provider_id, game_code, game_name, category, sub_provider_name, \
-             sub_type, url_thumb, display_order) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
-        )
-        .bind(game.game_id)
-        .bind(game.provider_id)
-        .bind(game.game_code)
-        .bind(game.game_name)
-        .bind(game.category)
-        .bind(game.sub_provider_name)
-        .bind(game.sub_type)
-        .bind(game.url_thumb)
-        .bind(game.display_order)
-        .execute(self.conn())
-        .await?;
-        Ok(done.rows_affected() == 1)
+        let done = sqlx::query(sql)
+            .bind(game.game_id)
+            .bind(game.provider_id)
+            .bind(game.game_code)
+            .bind(game.game_name)
+            .bind(game.category)
+            .bind(game.sub_provider_name)
+            .bind(game.sub_type)
+            .bind(game.url_thumb)
+            .bind(game.display_order)
+            .execute(self.conn())
+            .await?;
+        Ok(done.rows_affected())
     }
 
     /// Lists one of the built-in provider's games, or corrects the row an earlier server
@@ -370,31 +384,18 @@ impl Writer {
         &mut self,
         game: &NewWorldCasinoGame<'_>,
     ) -> StoreResult<()> {
-        assert!(
-            WORLD_CASINO_CATEGORIES.contains(&game.category),
-            "unknown category {}",
-            game.category
-        );
         // The WHERE keeps an outside provider's row out of reach even if given its id.
-        let done = sqlx::query(
-            "INSERT INTO world_casino_games (game_id, provider_id, game_code, game_name, category, sub_provider_name, \
-             sub_type, url_thumb, display_order) \
-             SELECT $1, id, $3, $4, $5, $6, $7, $8, $9 FROM casino_providers WHERE id = $2 AND is_builtin = 1 \
-             ON CONFLICT (provider_id, game_code) DO UPDATE SET game_name = excluded.game_name, \
-             category = excluded.category, sub_type = excluded.sub_type",
-        )
-        .bind(game.game_id)
-        .bind(game.provider_id)
-        .bind(game.game_code)
-        .bind(game.game_name)
-        .bind(game.category)
-        .bind(game.sub_provider_name)
-        .bind(game.sub_type)
-        .bind(game.url_thumb)
-        .bind(game.display_order)
-        .execute(self.conn())
-        .await?;
-        if done.rows_affected() == 0 {
+        let written = self
+            .write_catalogue_row(
+                "INSERT INTO world_casino_games (game_id, provider_id, game_code, game_name, category, sub_provider_name, \
+                 sub_type, url_thumb, display_order) \
+                 SELECT $1, id, $3, $4, $5, $6, $7, $8, $9 FROM casino_providers WHERE id = $2 AND is_builtin = 1 \
+                 ON CONFLICT (provider_id, game_code) DO UPDATE SET game_name = excluded.game_name, \
+                 category = excluded.category, sub_type = excluded.sub_type",
+                game,
+            )
+            .await?;
+        if written == 0 {
             return Err(StoreError::NotFound);
         }
         Ok(())
