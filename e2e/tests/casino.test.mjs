@@ -200,6 +200,8 @@ test('INT Casino: a world-casino game launches into the framed page, plays throu
   const tiles = page.getByTestId('world-casino-games').getByRole('button');
   await tiles.first().waitFor();
   assert.equal(await tiles.count(), 1, 'the search leaves the one Baccarat table');
+  // The in-house game says what it is: the built-in provider's, dealt by the computer.
+  assert.match(await tiles.first().innerText(), /Baccarat Instant[\s\S]*Backlay Games[\s\S]*Instant · computer-dealt/);
   await shoot(page, 'world-casino');
   const before = await balanceMinor();
   await tiles.first().click();
@@ -227,11 +229,26 @@ test('INT Casino: a world-casino game launches into the framed page, plays throu
   assert.equal(now, before - 100_00 + payout, 'the wallet debited the stake and credited the payout');
   // One balance: the framed game shows the figure the header shows, in the header's format.
   await game.locator('#balance').filter({ hasText: exactly(now, 'minor') }).waitFor();
+  const frameBalance = await game.locator('#balance').innerText();
+
+  // The cards are drawn as cards, grouped by hand: a rank over a suit symbol, red or black,
+  // never the server's two-letter code ("QH", "TD").
+  assert.deepEqual(await result.locator('.hand .hand-name').allInnerTexts(), ['Player', 'Banker']);
+  const cards = await result.locator('.hand .card').all();
+  assert.ok(cards.length >= 4 && cards.length <= 6, `baccarat deals 4 to 6 cards, ${cards.length} shown`);
+  for (const card of cards) {
+    const face = (await card.innerText()).replace(/[\s\uFE0E]/g, '');
+    assert.match(face, /^(10|[2-9AJQK])[♠♥♦♣]$/, `a card reads ${JSON.stringify(face)}`);
+    assert.equal(await card.getAttribute('class'), /[♥♦]/.test(face) ? 'card red' : 'card');
+    assert.match((await card.getAttribute('aria-label')) ?? '', /^(Ace|King|Queen|Jack|\d+) of (spades|hearts|diamonds|clubs)$/);
+  }
+  assert.doesNotMatch(await result.locator('.hands').innerText(), /\b(10|[2-9TJQKA])[SHDC]\b/);
   await shoot(page, 'world-casino-game');
 
   // The provider's debit and credit are the caller's Live Casino Bets.
   await page.goto(`${server.baseUrl}/#/report/live-casino-bets`);
   await page.getByTestId('balance').filter({ hasText: exactly(now, 'minor') }).waitFor(POLL_WAIT);
+  assert.equal(await page.getByTestId('balance').innerText(), frameBalance, "the header's balance text is the frame's");
   const report = page.getByTestId('live-casino-bets-page');
   await report.waitFor();
   await report.getByText(/debit/i).first().waitFor(POLL_WAIT);

@@ -179,6 +179,17 @@ impl GameKind {
         }
     }
 
+    /// What the table calls its open cards: the name of their hand in the result (Hi-Low's
+    /// "Base card", Andar Bahar's "Joker"), so a page can show them under the same name before
+    /// and after the deal; `None` for the games that show none.
+    pub const fn open_hand_name(self) -> Option<&'static str> {
+        match self {
+            GameKind::HiLow => Some("Base card"),
+            GameKind::AndarBahar => Some("Joker"),
+            _ => None,
+        }
+    }
+
     /// The markets posted for a round whose open cards are `open` (pass `&[]` for the games
     /// that show none, see [`GameKind::open_card_count`]). Hi-Low prices High and Low from the
     /// base card and leaves out a side that cannot win.
@@ -308,6 +319,22 @@ mod tests {
             assert_eq!(GameKind::from_code(game.code()), Some(game));
         }
         assert_eq!(GameKind::from_code("blackjack"), None);
+    }
+
+    #[test]
+    fn the_open_cards_are_the_results_first_hand_under_its_name() {
+        let seed = ServerSeed::from_bytes([5; 32]);
+        for game in GameKind::ALL {
+            let deal = game.deal(&mut FairRng::new(&seed, game.code()));
+            let open = game.open_cards(&deal);
+            match game.open_hand_name() {
+                None => assert!(open.is_empty(), "{game:?} shows cards it does not name"),
+                Some(name) => {
+                    let first = &game.result(&deal).hands[0];
+                    assert_eq!((first.name.as_str(), first.cards.as_slice()), (name, open));
+                }
+            }
+        }
     }
 
     #[test]

@@ -73,6 +73,11 @@ pub const CATALOGUE: &[(GameKind, &str)] = &[
     (GameKind::Queen, "Queen Instant"),
 ];
 
+/// The name of an in-house game in the catalogue, which its framed page shows too.
+pub fn catalogue_name(game: GameKind) -> &'static str {
+    CATALOGUE.iter().find(|(listed, _)| *listed == game).map_or(game.title(), |(_, name)| name)
+}
+
 /// The catalogue's public id of an in-house game.
 pub fn catalogue_game_id(game: GameKind) -> String {
     format!("{BUILTIN_CODE}-{}", game.code())
@@ -187,5 +192,26 @@ impl Tables {
         }
         self.by_id.insert(id, table);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_lists_every_game_once_by_a_name_that_says_instant() {
+        for game in GameKind::ALL {
+            assert_eq!(
+                CATALOGUE.iter().filter(|(listed, _)| *listed == game).count(),
+                1,
+                "{game:?}"
+            );
+            assert!(
+                catalogue_name(game).ends_with("Instant")
+                    || catalogue_name(game).contains("Instant (")
+            );
+        }
+        assert_eq!(catalogue_name(GameKind::DragonTiger), "Dragon Tiger Instant");
     }
 }

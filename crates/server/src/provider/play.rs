@@ -181,6 +181,7 @@ struct TableAnswer {
     /// Send it back with the stake.
     table_id: String,
     game: String,
+    /// The game's name in the catalogue ("Baccarat Instant").
     title: String,
     /// The provider round the deal will be played as (and the fair stream's round id).
     round: String,
@@ -188,6 +189,9 @@ struct TableAnswer {
     commitment: String,
     /// Cards shown before the stake (Hi-Low's base card, Andar Bahar's joker).
     open_cards: Vec<String>,
+    /// The same cards as the hand the result will name them by ("Base card", "Joker"), so the
+    /// page shows them under one name before and after the deal; empty for the other games.
+    open_hands: Vec<HandView>,
     markets: Vec<MarketItem>,
     /// The player's balance as Backlay's header shows it beside this frame.
     balance: Money,
@@ -216,7 +220,7 @@ async fn open_table(
             "game",
             format!(
                 "This session was opened for another game: launch {} from the casino lobby.",
-                game.title()
+                super::catalogue_name(game)
             ),
         )
         .into());
@@ -228,6 +232,15 @@ async fn open_table(
     let round_ref = format!("{}-{now}-{}", game.code(), hex::encode(salt));
     let deal = game.deal(&mut FairRng::new(&seed, &round_ref));
     let open_cards = game.open_cards(&deal).iter().map(ToString::to_string).collect();
+    let open_hands = game
+        .open_hand_name()
+        .map(|name| HandView {
+            name: name.to_string(),
+            cards: game.open_cards(&deal).to_vec(),
+            description: String::new(),
+        })
+        .into_iter()
+        .collect();
     let markets = game.markets(game.open_cards(&deal)).iter().map(market_item).collect();
     let commitment = seed.commitment();
     let table_id = new_token();
@@ -250,10 +263,11 @@ async fn open_table(
     Ok(ok(TableAnswer {
         table_id,
         game: game.code().to_string(),
-        title: game.title().to_string(),
+        title: super::catalogue_name(game).to_string(),
         round: round_ref,
         commitment,
         open_cards,
+        open_hands,
         markets,
         balance: header_balance(&state, &body.token).await?,
         user_name: balance["user_name"].clone(),
@@ -446,5 +460,16 @@ mod tests {
         assert!(csp.contains("script-src 'nonce-abc'"));
         assert!(!csp.contains("unsafe-inline"));
         assert!(PAGE.contains("nonce=\"{{NONCE}}\""));
+    }
+
+    #[test]
+    fn the_page_loads_nothing_from_elsewhere() {
+        // Everything is inline under the nonce: no address for the CSP to refuse, no resource
+        // a frame could be made to fetch.
+        for reference in ["http:", "https:", "src=", "href=", "url(", "@import", "style=\""] {
+            assert!(!PAGE.contains(reference), "the page holds {reference}");
+        }
+        assert_eq!(PAGE.matches("<script").count(), 1);
+        assert_eq!(PAGE.matches("nonce=\"{{NONCE}}\"").count(), 2, "the style and the script");
     }
 }

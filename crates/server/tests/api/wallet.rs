@@ -1485,6 +1485,11 @@ async fn the_built_in_provider_plays_through_the_wallet(app: TestApp) {
     let table = provider_post(&app, "table", json!({ "token": hilow, "game": "hilow" })).await;
     table.expect(200);
     assert_eq!(table.data()["open_cards"].as_array().unwrap().len(), 1);
+    // … as the hand the result names it by, so the page shows it under that name.
+    assert_eq!(
+        table.data()["open_hands"],
+        json!([{ "name": "Base card", "cards": table.data()["open_cards"], "description": "" }])
+    );
     provider_post(&app, "table", json!({ "token": hilow, "game": "teen20" })).await.expect(400);
     refused(
         &provider_post(&app, "table", json!({ "token": "unknown", "game": "teen20" })).await,
