@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, pollUntil, shoot, startServer } from '../harness.mjs';
 import { exactly } from '../rupees.mjs';
+import { assertFitsEveryViewport } from '../viewport.mjs';
 
 const WINDOW_SECONDS = 10;
 /** A round: the window, the deal and the result pause, with room to spare. */
@@ -131,7 +132,11 @@ test('a table from the sidebar: bet in the window, see the result and the new ba
   await page.getByTestId('filter-game').selectOption({ label: 'DT 1 DAY' });
   await page.getByTestId('filter-submit').click();
   await page.getByTestId('casino-result-page').getByText(roundId).waitFor(POLL_WAIT);
-  await shoot(page, 'casino-result-report');
+  // Its cards by hand, as the table dealt them: Dragon's card, then Tiger's.
+  const resultRow = page.getByTestId('report-table').locator('tr', { hasText: roundId });
+  assert.deepEqual(await resultRow.locator('.round-hand-name').allInnerTexts(), ['Dragon', 'Tiger']);
+  assert.equal(await resultRow.getByTestId('round-hand').locator('svg.playing-card').count(), 2);
+  await assertFitsEveryViewport(page, 'casino-result-report');
   assert.deepEqual(pageErrors, []);
 });
 

@@ -1606,11 +1606,17 @@ export interface components {
             game_code: string;
         };
         CasinoResultRow: {
+            /** @description Every card dealt, in dealing order. */
             cards: string[];
             date: string;
             /** @description The game's code and full name, as in `casino/getCasinoList`. */
             game_code: string;
             game_name: string;
+            /**
+             * @description The same cards by position, as the table shows them: each hand's name, its cards and
+             *     what they make (empty for a round without a stored result).
+             */
+            hands: components["schemas"]["ResultHand"][];
             /** @description The hands as dealt, e.g. "Dragon: KC (13) | Tiger: 2D (2)". */
             result: string;
             round_id: string;
@@ -2319,11 +2325,17 @@ export interface components {
                 /** Format: int64 */
                 page: number;
                 rows: {
+                    /** @description Every card dealt, in dealing order. */
                     cards: string[];
                     date: string;
                     /** @description The game's code and full name, as in `casino/getCasinoList`. */
                     game_code: string;
                     game_name: string;
+                    /**
+                     * @description The same cards by position, as the table shows them: each hand's name, its cards and
+                     *     what they make (empty for a round without a stored result).
+                     */
+                    hands: components["schemas"]["ResultHand"][];
                     /** @description The hands as dealt, e.g. "Dragon: KC (13) | Tiger: 2D (2)". */
                     result: string;
                     round_id: string;
@@ -3632,6 +3644,18 @@ export interface components {
             request_id: number;
             /** @description Always "pending". */
             status: components["schemas"]["PaymentStatus"];
+        };
+        /** @description One position on the table in a round's result: `Player A`, `AS KD 3C`, `High card`. */
+        ResultHand: {
+            /**
+             * @description Its cards as codes, rank then suit ("KS", "TD"), in dealing order; none for roulette
+             *     and Worli Matka.
+             */
+            cards: string[];
+            /** @description What it makes: `Trail of kings`, `7 points`, `17 red`. */
+            description: string;
+            /** @description The position: `Player A`, `Dragon`, `Joker`, `Pocket`. */
+            name: string;
         };
         ResultRequest: {
             /** Format: int64 */

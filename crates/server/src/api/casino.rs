@@ -665,35 +665,45 @@ pub struct CasinoResultRow {
     pub result: String,
     pub winner: String,
     pub date: String,
+    /// Every card dealt, in dealing order.
     pub cards: Vec<String>,
+    /// The same cards by position, as the table shows them: each hand's name, its cards and
+    /// what they make (empty for a round without a stored result).
+    pub hands: Vec<ResultHand>,
 }
 
-/// "Player A: AS KD 3C (High card) | Player B: …" from a stored result.
-fn result_text(result: &Option<Value>, winner: &str) -> String {
-    let hands = result.as_ref().and_then(|r| r.get("hands")).and_then(Value::as_array);
-    let text: Vec<String> = hands
-        .map(|hands| {
-            hands
-                .iter()
-                .map(|hand| {
-                    let name = hand.get("name").and_then(Value::as_str).unwrap_or_default();
-                    let cards: Vec<&str> = hand
-                        .get("cards")
-                        .and_then(Value::as_array)
-                        .map(|c| c.iter().filter_map(Value::as_str).collect())
-                        .unwrap_or_default();
-                    let description =
-                        hand.get("description").and_then(Value::as_str).unwrap_or_default();
-                    format!("{name}: {} ({description})", cards.join(" "))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    if text.is_empty() {
-        winner.to_string()
-    } else {
-        text.join(" | ")
+/// One position on the table in a round's result: `Player A`, `AS KD 3C`, `High card`.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct ResultHand {
+    /// The position: `Player A`, `Dragon`, `Joker`, `Pocket`.
+    pub name: String,
+    /// Its cards as codes, rank then suit ("KS", "TD"), in dealing order; none for roulette
+    /// and Worli Matka.
+    pub cards: Vec<String>,
+    /// What it makes: `Trail of kings`, `7 points`, `17 red`.
+    pub description: String,
+}
+
+/// The hands of a stored result (`backlay_casino::market::Outcome`'s `hands`); none when the
+/// round has no result or it does not read as one.
+fn result_hands(result: &Option<Value>) -> Vec<ResultHand> {
+    result
+        .as_ref()
+        .and_then(|r| r.get("hands"))
+        .and_then(|hands| serde_json::from_value(hands.clone()).ok())
+        .unwrap_or_default()
+}
+
+/// "Player A: AS KD 3C (High card) | Player B: …", or the winner alone without hands.
+fn result_text(hands: &[ResultHand], winner: &str) -> String {
+    if hands.is_empty() {
+        return winner.to_string();
     }
+    hands
+        .iter()
+        .map(|hand| format!("{}: {} ({})", hand.name, hand.cards.join(" "), hand.description))
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 #[utoipa::path(post, path = "/report/casinoResult", tag = "casino", request_body = Paging<CasinoResultRequest>, security(("bearer" = [])),
@@ -726,9 +736,10 @@ async fn casino_result(
         .into_iter()
         .map(|round| {
             let winner = round.winner.clone().unwrap_or_default();
-            let result = stored_json(&round.result_json);
+            let hands = result_hands(&stored_json(&round.result_json));
             CasinoResultRow {
-                result: result_text(&result, &winner),
+                result: result_text(&hands, &winner),
+                hands,
                 cards: stored_json(&round.deal_json).as_ref().map(deal_cards).unwrap_or_default(),
                 date: iso_utc(round.settled_at_ms.unwrap_or(round.close_at_ms)),
                 game_code: game.game_code.clone(),

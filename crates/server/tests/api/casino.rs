@@ -275,6 +275,23 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     assert_eq!(results.data()["rows"][0]["winner"], verified.outcome.winner.as_str());
     assert_eq!(results.data()["rows"][0]["cards"].as_array().unwrap().len(), 6);
     assert_eq!(results.data()["rows"][0]["game_name"], "Teen Patti T20");
+    // The cards by player, as the table shows them: the verified result's hands.
+    let hands: Vec<Value> = verified
+        .outcome
+        .hands
+        .iter()
+        .map(|h| json!({ "name": h.name, "cards": h.cards, "description": h.description }))
+        .collect();
+    assert_eq!(results.data()["rows"][0]["hands"], json!(hands));
+    assert_eq!(
+        results.data()["rows"][0]["hands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["name"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["Player A", "Player B"]
+    );
     let current = app.post("report/currentBets", Some(&demo), json!({ "type": "casino" })).await;
     assert_eq!(current.data()["total"], 0);
     let statement =

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { CardRow } from '../../components/PlayingCard';
 import { betPrices, sideLabel, type BetSide } from '../../lib/bet-record';
 import { istDateKey } from '../../lib/format';
-import type { CurrentBetRow, Row } from './api';
+import type { CurrentBetRow, ResultHand, Row } from './api';
 import { DateRangeFilter, defaultRange } from './DateRange';
 import { ReportView, type Column } from './ReportView';
 import { SettledBetsModal } from './SettledBetsModal';
@@ -183,6 +183,29 @@ const CASINO_GAMES = [
   ['worli', 'WORLI MATAKA'],
 ] as const;
 
+/**
+ * A round's cards by position, as the table shows them: each hand's name, its cards and what
+ * they make, the winner's hand marked. Without hands (a round before they were sent) the cards
+ * show in dealing order.
+ */
+function RoundHands({ row }: { row: Row }) {
+  const hands = Array.isArray(row.hands) ? (row.hands as ResultHand[]) : [];
+  if (hands.length === 0) {
+    return Array.isArray(row.cards) && row.cards.length > 0 ? <CardRow cards={row.cards.map(String)} size="sm" /> : typeof row.result === 'string' ? row.result : '';
+  }
+  return (
+    <ul className="round-hands" data-testid="round-hands">
+      {hands.map((hand, index) => (
+        <li key={`${hand.name}-${index}`} className={hand.name === row.winner ? 'round-hand winner' : 'round-hand'} data-testid="round-hand">
+          <span className="round-hand-name">{hand.name}</span>
+          {hand.cards.length > 0 && <CardRow cards={hand.cards} size="sm" />}
+          {hand.description && <span className="round-hand-description">{hand.description}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function CasinoResultPage() {
   const [applied, setApplied] = useState({ game_code: 'teen20', date: istDateKey() });
   const [game, setGame] = useState(applied.game_code);
@@ -192,13 +215,8 @@ export function CasinoResultPage() {
     { label: 'Game', keys: ['game_name'], render: (row) => (typeof row.game_name === 'string' && row.game_name) || gameName },
     { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
     { label: 'Round ID', keys: ['round_id'], render: roundLink },
-    {
-      label: 'Cards',
-      keys: ['cards'],
-      render: (row) => (Array.isArray(row.cards) && row.cards.length > 0 ? <CardRow cards={row.cards.map(String)} size="sm" /> : ''),
-    },
+    { label: 'Hands', keys: ['hands'], render: (row) => <RoundHands row={row} /> },
     { label: 'Winner', keys: ['winner'] },
-    { label: 'Result', keys: ['result'] },
   ];
   return (
     <ReportView

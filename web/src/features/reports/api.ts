@@ -22,6 +22,8 @@ export const REPORT_PAGE_LIMIT = 20;
 
 export type SettledBet = Schemas['SettledBetRow'];
 export type CurrentBetRow = Schemas['CurrentBetRow'];
+/** One position of a casino round's result (`report/casinoResult` rows' `hands`). */
+export type ResultHand = Schemas['ResultHand'];
 
 /** `report/settledBets`: the caller's bets a statement line's market settled. */
 export async function getSettledBets(marketId: number): Promise<SettledBet[]> {

@@ -5,7 +5,7 @@ import { EMPTY_CATALOGUE, stubServer } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
 
 describe('casino reports', () => {
-  it('Casino Result shows game, date, round (linked to its detail), cards and winner', async () => {
+  it("Casino Result shows game, date, round (linked to its detail), each player's cards grouped by hand, and winner", async () => {
     const calls = stubServer({
       ...EMPTY_CATALOGUE,
       'POST /api/report/casinoResult': {
@@ -19,6 +19,10 @@ describe('casino reports', () => {
               winner: 'Player B',
               date: '2026-11-22T14:00:31.000Z',
               cards: ['AS', 'TH', 'KD', 'TD', '3C', '4S'],
+              hands: [
+                { name: 'Player A', cards: ['AS', 'KD', '3C'], description: 'High card' },
+                { name: 'Player B', cards: ['TH', 'TD', '4S'], description: 'Pair of tens' },
+              ],
             },
           ],
           total: 1,
@@ -34,9 +38,20 @@ describe('casino reports', () => {
     const row = await within(table).findByText('Teen Patti T20').then((cell) => cell.closest('tr')!);
     expect(within(row).getByText('22/11/2026 19:30:31')).toBeInTheDocument();
     expect(within(row).getByRole('link', { name: 'teen20-1795356000000' })).toHaveAttribute('href', '#/casino/round/teen20-1795356000000');
-    expect(within(row).getAllByRole('img')).toHaveLength(6);
-    expect(within(row).getByRole('img', { name: '10 of hearts' })).toBeInTheDocument();
-    expect(within(row).getByText('Player B')).toBeInTheDocument();
+    // The cards by player, as the table dealt them: each hand's name, its three cards, what they make.
+    const hands = within(row).getAllByTestId('round-hand');
+    expect(hands).toHaveLength(2);
+    const [a, b] = hands;
+    expect(within(a).getByText('Player A')).toBeInTheDocument();
+    expect(within(a).getAllByRole('img').map((card) => card.getAttribute('aria-label'))).toEqual(['Ace of spades', 'King of diamonds', '3 of clubs']);
+    expect(within(a).getByText('High card')).toBeInTheDocument();
+    expect(within(b).getAllByRole('img').map((card) => card.getAttribute('aria-label'))).toEqual(['10 of hearts', '10 of diamonds', '4 of spades']);
+    expect(within(b).getByText('Pair of tens')).toBeInTheDocument();
+    // The winner's hand is marked; no card shows as its two-letter code.
+    expect(b).toHaveClass('winner');
+    expect(a).not.toHaveClass('winner');
+    expect(row.textContent).not.toMatch(/\b(10|[2-9TJQKA])[SHDC]\b/);
+    expect(within(row).getAllByText('Player B')).toHaveLength(2);
     expect(calls.find((c) => c.path === '/api/report/casinoResult')!.body).toMatchObject({ game_code: 'teen20', page: 1 });
   });
 
