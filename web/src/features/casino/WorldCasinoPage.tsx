@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { getStaticGames } from './api';
+import { GameTileArt } from './GameTileArt';
 import { categoriesOf, isInstant, providerLine, providersOf, shownGames } from './catalogue';
 import { useLaunchGame } from './useLaunchGame';
 
@@ -51,7 +52,7 @@ export function WorldCasinoPage({ title = 'International Casino' }: { title?: st
           {shown.map((g) => (
             <li key={g.game_id}>
               <button type="button" className="game-tile" disabled={launching !== null} onClick={() => void launch(g.game_id)}>
-                {g.url_thumb ? <img src={g.url_thumb} alt="" loading="lazy" /> : <span className="game-tile-art">{g.game_name.slice(0, 2)}</span>}
+                <GameTileArt key={g.url_thumb} src={g.url_thumb} name={g.game_name} />
                 <span className="game-tile-name">{launching === g.game_id ? 'Opening…' : g.game_name}</span>
                 <span className="game-tile-provider" data-testid="game-tile-provider">
                   {providerLine(g)}
