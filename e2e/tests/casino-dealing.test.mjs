@@ -11,7 +11,7 @@ import { launchBrowser, newPage, startServer } from '../harness.mjs';
 import { rupees } from '../rupees.mjs';
 import { VIEWPORTS, assertFitsViewport } from '../viewport.mjs';
 
-const WINDOW_SECONDS = 10;
+const WINDOW_SECONDS = 6;
 /** The server's pace: a card every 1.2 s (a whole deal at most 9 s), the result held 10 s. */
 const RESULT_HOLD_MS = 10_000;
 /** Waiting for a round to open, run, deal and be held: window + deal + hold, with room to spare. */
@@ -141,10 +141,10 @@ async function watchOneRound(game) {
     await page.getByTestId('casino-table').waitFor();
     pages.push({ page, width: viewport.width });
   }
-  // A round with at least 5 s to bet in, so the bets are not a race with the close.
+  // A round with at least 3 s to bet in (the bets go through the API in milliseconds).
   const [desktop] = pages;
   await desktop.page.waitForFunction(
-    () => /betting/i.test(document.querySelector('[data-testid="casino-status"]')?.textContent ?? '') && Number(document.querySelector('[data-testid="casino-countdown"]')?.textContent ?? '0') >= 5,
+    () => /betting/i.test(document.querySelector('[data-testid="casino-status"]')?.textContent ?? '') && Number(document.querySelector('[data-testid="casino-countdown"]')?.textContent ?? '0') >= 3,
     undefined,
     ROUND_WAIT,
   );

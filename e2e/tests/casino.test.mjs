@@ -14,6 +14,11 @@ import { assertFitsEveryViewport } from '../viewport.mjs';
 const WINDOW_SECONDS = 10;
 /** A round: the window, the deal and the result pause, with room to spare. */
 const ROUND_WAIT = { timeout: (WINDOW_SECONDS + 20) * 1000 };
+/**
+ * A quick deal and a short result hold, so each table's next round comes soon: the deal's pace
+ * and the hold are casino-dealing.test.mjs's to check, at the server's defaults.
+ */
+const QUICK_DEAL = ['--casino-card-ms', '200', '--casino-result-seconds', '2'];
 /** Waits that span the header's 5 s balance poll. */
 const POLL_WAIT = { timeout: 15_000 };
 
@@ -43,7 +48,7 @@ async function balanceMinor() {
 const isSettled = (answer) => answer.body.data?.phase === 'settled';
 
 before(async () => {
-  server = await startServer({ extraArgs: ['--no-demo-feed', '--casino-window-seconds', String(WINDOW_SECONDS)] });
+  server = await startServer({ extraArgs: ['--no-demo-feed', '--casino-window-seconds', String(WINDOW_SECONDS), ...QUICK_DEAL] });
   browser = await launchBrowser();
   page = await newPage(browser);
   page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -37,7 +37,8 @@ function directives(policy) {
 }
 
 before(async () => {
-  server = await startServer({ extraArgs: ['--no-demo-feed', '--casino-window-seconds', String(WINDOW_SECONDS)] });
+  // A quick deal and a short hold, as casino.test.mjs: only the last results matter here.
+  server = await startServer({ extraArgs: ['--no-demo-feed', '--casino-window-seconds', String(WINDOW_SECONDS), '--casino-card-ms', '200', '--casino-result-seconds', '2'] });
   browser = await launchBrowser();
   await browser.context.exposeBinding('__reportCspViolation', ({ frame }, /** @type {any} */ v) => {
     violations.push({ frame: frame.url(), ...v });
