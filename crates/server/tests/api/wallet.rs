@@ -943,6 +943,16 @@ fn assert_builtin_games_are_instant(games: &[Value]) {
     }
 }
 
+/// Adds the outside provider "evo" (Evolution) the way the operator does; answers its secret.
+async fn add_evolution(console: &backlay_server::operator::OperatorContext<'_>) -> String {
+    let provider = backlay_server::operator::AddProvider {
+        code: "evo".into(),
+        name: "Evolution".into(),
+        launch_url: "https://games.example.com/launch".into(),
+    };
+    backlay_server::operator::add_casino_provider(console, provider).await.unwrap().1
+}
+
 async fn a_catalogue_listed_by_an_older_server_is_corrected_at_start(mut app: TestApp) {
     let store = app.store().await;
     // A database as an earlier server left it: the in-house games under the live categories
@@ -957,18 +967,9 @@ async fn a_catalogue_listed_by_an_older_server_is_corrected_at_start(mut app: Te
     ] {
         sqlx::query(sql).execute(store.pool()).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
-    use backlay_server::operator::{self, Actor, AddProvider, AddWorldCasinoGame, OperatorContext};
+    use backlay_server::operator::{self, Actor, AddWorldCasinoGame, OperatorContext};
     let console = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
-    operator::add_casino_provider(
-        &console,
-        AddProvider {
-            code: "evo".into(),
-            name: "Evolution".into(),
-            launch_url: "https://games.example.com/launch".into(),
-        },
-    )
-    .await
-    .unwrap();
+    add_evolution(&console).await;
     let studio_table = AddWorldCasinoGame {
         provider_code: "evo".into(),
         game_code: "dt1day".into(),
@@ -1020,19 +1021,10 @@ both_databases!(a_catalogue_listed_by_an_older_server_is_corrected_at_start);
 async fn an_outside_provider_added_by_the_operator_launches_and_signs_with_its_secret(
     app: TestApp,
 ) {
-    use backlay_server::operator::{self, Actor, AddProvider, AddWorldCasinoGame, OperatorContext};
+    use backlay_server::operator::{self, Actor, AddWorldCasinoGame, OperatorContext};
     let ctx = ctx(&app).await;
     let console = OperatorContext { store: &ctx.store, actor: Actor::Console, client_ip: None };
-    let (_, secret) = operator::add_casino_provider(
-        &console,
-        AddProvider {
-            code: "evo".into(),
-            name: "Evolution".into(),
-            launch_url: "https://games.example.com/launch".into(),
-        },
-    )
-    .await
-    .unwrap();
+    let secret = add_evolution(&console).await;
     let game = AddWorldCasinoGame {
         provider_code: "evo".into(),
         game_code: "lightning".into(),
