@@ -252,6 +252,22 @@ export async function newPage(browser) {
 }
 
 /**
+ * Logs `userName` in through the log-in page and closes the welcome popup, as a bettor does;
+ * answers the session token the app stored. The pages of one browser share it.
+ * @param {import('playwright-core').Page} page
+ * @param {string} baseUrl  the server's, e.g. `server.baseUrl`
+ * @returns {Promise<string>}
+ */
+export async function logInAs(page, baseUrl, userName = 'demo', password = 'Demo@1234') {
+  await page.goto(`${baseUrl}/#/login`);
+  await page.getByTestId('login-user-name').fill(userName);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
+  return page.evaluate(() => localStorage.getItem('usertoken') ?? '');
+}
+
+/**
  * Saves the page at 1280 and at 390 px wide as `SHOTS_DIR/<name>-1280.png` and `-390.png`,
  * each once the page has settled at that width, and leaves it at 1280.
  * @param {import('playwright-core').Page} page

@@ -7,7 +7,7 @@
 // in the page), so the checks see every card as it came, not just a poll's snapshots.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, startServer } from '../harness.mjs';
+import { launchBrowser, logInAs, newPage, startServer } from '../harness.mjs';
 import { rupees } from '../rupees.mjs';
 import { VIEWPORTS, assertFitsViewport } from '../viewport.mjs';
 
@@ -46,12 +46,7 @@ before(async () => {
     browsers.set(viewport.width, browser);
     // A browser's pages share its storage, so one log-in serves them all.
     const login = await newPage(browser);
-    await login.goto(`${server.baseUrl}/#/login`);
-    await login.getByTestId('login-user-name').fill('demo');
-    await login.getByTestId('login-password').fill('Demo@1234');
-    await login.getByTestId('login-submit').click();
-    await login.getByTestId('welcome-popup').getByTestId('modal-close').click();
-    token = await login.evaluate(() => localStorage.getItem('usertoken') ?? '');
+    token = await logInAs(login, server.baseUrl);
     assert.ok(token, 'the session token is stored');
     await login.close();
   }

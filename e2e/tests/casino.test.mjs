@@ -7,7 +7,7 @@
 // The server runs casino rounds with a 10 s betting window so a round ends within the test.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, pollUntil, shoot, startServer } from '../harness.mjs';
+import { launchBrowser, logInAs, newPage, pollUntil, shoot, startServer } from '../harness.mjs';
 import { exactly } from '../rupees.mjs';
 import { assertFitsEveryViewport } from '../viewport.mjs';
 
@@ -52,13 +52,8 @@ before(async () => {
   browser = await launchBrowser();
   page = await newPage(browser);
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${server.baseUrl}/#/login`);
-  await page.getByTestId('login-user-name').fill('demo');
-  await page.getByTestId('login-password').fill('Demo@1234');
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
+  token = await logInAs(page, server.baseUrl);
   await page.getByTestId('balance').filter({ hasText: /\d+\.\d{2}/ }).waitFor();
-  token = await page.evaluate(() => localStorage.getItem('usertoken') ?? '');
   assert.ok(token, 'the session token is stored');
 });
 

@@ -5,7 +5,7 @@
 // settled, and the page shows the result banner while the match leaves the home list.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, pollUntil, startServer } from '../harness.mjs';
+import { launchBrowser, logInAs, newPage, pollUntil, startServer } from '../harness.mjs';
 import { assertFitsEveryViewport } from '../viewport.mjs';
 
 const MATCH_NAME = 'Kings v Royals';
@@ -59,11 +59,7 @@ before(async () => {
   browser = await launchBrowser();
   page = await newPage(browser);
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${server.baseUrl}/#/login`);
-  await page.getByTestId('login-user-name').fill('demo');
-  await page.getByTestId('login-password').fill('Demo@1234');
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
+  await logInAs(page, server.baseUrl);
 });
 
 after(async () => {

@@ -9,7 +9,7 @@
 // the prices under the test; a second bettor (demo2, through the API) offers the lay at 3.80.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, shoot, startServer } from '../harness.mjs';
+import { launchBrowser, logInAs, newPage, shoot, startServer } from '../harness.mjs';
 import { exactly } from '../rupees.mjs';
 import { assertFitsEveryViewport, VIEWPORTS } from '../viewport.mjs';
 
@@ -71,11 +71,7 @@ before(async () => {
   browser = await launchBrowser();
   page = await newPage(browser);
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(`${server.baseUrl}/#/login`);
-  await page.getByTestId('login-user-name').fill('demo');
-  await page.getByTestId('login-password').fill('Demo@1234');
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
+  await logInAs(page, server.baseUrl);
   await page.getByTestId('balance').filter({ hasText: exactly(100_000) }).waitFor(POLL_WAIT);
 });
 
