@@ -84,6 +84,11 @@ export function apiPost<T>(path: string, body: unknown = {}): Promise<Answer<T>>
   return request<T>('POST', path, body);
 }
 
+/** A file's bytes as the body (`admin/upload/image?name=…`), with the same headers and answers as any call. */
+export function apiPostFile<T>(path: string, file: Blob): Promise<Answer<T>> {
+  return request<T>('POST', path, file);
+}
+
 /** The data of an answer, or `fallback` when the session ended under the call. */
 export function dataOr<T, F>(answer: Answer<T>, fallback: F): T | F {
   return answer.status ? answer.data : fallback;
@@ -104,7 +109,8 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
   const token = localStorage.getItem(TOKEN_STORAGE_KEY);
   // Without a token (login page, global settings) send no header rather than "Bearer null".
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const raw = body instanceof Blob;
+  if (body !== undefined) headers['Content-Type'] = raw ? 'application/octet-stream' : 'application/json';
 
   scheduleConsoleClear();
   let response: Response;
@@ -112,7 +118,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
     response = await fetch(`${API_BASE}/${cleanPath}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     });
   } catch {
     throw new ApiError(0, 'Could not reach the server. Check your connection and try again.');

@@ -1,14 +1,10 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { Spinner } from '../components/QueryState';
-import { GuestOnly, RequireAuth } from './guards';
+import { lazyNamed } from '../lib/lazy';
+import { ConsoleOnly, GuestOnly, RequireAuth } from './guards';
 import { NotFound } from './NotFound';
-
-/** A lazily loaded named export: each area is its own chunk, so the first page stays small. */
-function lazyNamed<M extends Record<string, unknown>>(loader: () => Promise<M>, name: keyof M) {
-  return lazy(async () => ({ default: (await loader())[name] as ComponentType }));
-}
 
 const MainLayout = lazyNamed(() => import('./MainLayout'), 'MainLayout');
 const LoginPage = lazyNamed(() => import('../features/auth/LoginPage'), 'LoginPage');
@@ -36,6 +32,8 @@ const HorseRacingPage = lazyNamed(() => import('../features/horse-racing/HorseRa
 const ChangePasswordPage = lazyNamed(() => import('../features/settings/ChangePasswordPage'), 'ChangePasswordPage');
 const ButtonValuesPage = lazyNamed(() => import('../features/settings/ButtonValuesPage'), 'ButtonValuesPage');
 const DepositWithdrawPage = lazyNamed(() => import('../features/settings/DepositWithdrawPage'), 'DepositWithdrawPage');
+// The operator's console: its own chunks, fetched only once ConsoleOnly has let an admin or agent in.
+const ConsoleRoutes = lazyNamed(() => import('../console/ConsoleRoutes'), 'ConsoleRoutes');
 const SecurityAuthPage = lazyNamed(() => import('../features/security-auth/SecurityAuthPage'), 'SecurityAuthPage');
 
 function Page({ children }: { children: ReactNode }) {
@@ -64,6 +62,7 @@ export function AppRoutes() {
       {/* Own layouts. */}
       <Route path="/page/rules" element={<Page><RequireAuth><RulesPage /></RequireAuth></Page>} />
       <Route path="/casino/mac88/game" element={<Page><RequireAuth><CasinoGamePage /></RequireAuth></Page>} />
+      <Route path="/console/*" element={<Page><RequireAuth><ConsoleOnly><ConsoleRoutes /></ConsoleOnly></RequireAuth></Page>} />
 
       {/* Main layout: header, left sidebar, content. */}
       <Route element={<Page><RequireAuth><MainLayout /></RequireAuth></Page>}>

@@ -58,6 +58,16 @@ export function hasParent(user: UserInfo | null): boolean {
   return parent !== undefined && parent !== null && Number(parent) !== -1;
 }
 
+/** Admins and agents run the operator's console. */
+export function isConsoleUser(user: UserInfo | null): boolean {
+  return user?.role === 'admin' || user?.role === 'agent';
+}
+
+/** Where a user lands after log-in (and after the forced password change): the console or the betting app. */
+export function landingPath(user: UserInfo | null): string {
+  return isConsoleUser(user) ? CONSOLE_PATH : '/';
+}
+
 export function mustChangePassword(user: UserInfo | null = snapshot): boolean {
   return Number(user?.is_change_password) === 1;
 }
@@ -120,3 +130,4 @@ export function goTo(path: string): void {
 }
 
 export const CHANGE_PASSWORD_PATH = '/setting/change-password';
+export const CONSOLE_PATH = '/console';

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { ErrorMessage } from '../../components/QueryState';
 import { Field } from '../../components/Field';
 import { applyServerErrors } from '../../lib/forms';
-import { CHANGE_PASSWORD_PATH, mustChangePassword, saveLogin, type UserInfo } from '../../lib/session';
+import { CHANGE_PASSWORD_PATH, landingPath, mustChangePassword, saveLogin, type UserInfo } from '../../lib/session';
 import { LOCAL_KEYS } from '../../lib/storage';
 import { isOtpChallenge, login, verifyOtp } from './api';
 import { AuthFrame } from './AuthFrame';
@@ -27,12 +27,12 @@ const OTP_RULES = {
   validate: (v: string) => /^\d{6}$/.test(v.trim()) || 'Enter the 6-digit code from your authenticator app.',
 } as const;
 
-/** After a log-in: the forced password change first, else home (the welcome popup is pending). */
+/** After a log-in: the forced password change first, else home or, for an admin or agent, the console. */
 function useFinishLogin() {
   const navigate = useNavigate();
   return (user: UserInfo) => {
     saveLogin(user);
-    void navigate(mustChangePassword(user) ? CHANGE_PASSWORD_PATH : '/', { replace: true });
+    void navigate(mustChangePassword(user) ? CHANGE_PASSWORD_PATH : landingPath(user), { replace: true });
   };
 }
 

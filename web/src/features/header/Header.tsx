@@ -1,10 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { apiPost } from '../../api/client';
 import { assetUrl, useGlobalSetting } from '../../hooks/useGlobalSetting';
 import { useBalance } from '../../hooks/useBalance';
 import { formatMoney } from '../../lib/format';
-import { clearSession, useSession, type UserInfo } from '../../lib/session';
+import { useSession } from '../../lib/session';
+import { signOut } from '../../lib/sign-out';
 import { LOCAL_KEYS } from '../../lib/storage';
 import { showPaymentItems, type MenuAction } from './menu';
 import { MyMarketModal } from './MyMarketModal';
@@ -17,16 +17,6 @@ export interface HeaderModals {
   rules: (close: () => void) => ReactNode;
   buttonValues: (close: () => void) => ReactNode;
   changePassword: (close: () => void) => ReactNode;
-}
-
-/** Spec §4: the server is told first, then the local session is cleared. */
-async function signOut(user: UserInfo) {
-  try {
-    await apiPost('user/logout', { user_id: user.user_id, token: user.token });
-  } catch {
-    // The session ends here whatever the server says; its token expires there anyway.
-  }
-  clearSession();
 }
 
 export function Header({ modals }: { modals: HeaderModals }) {

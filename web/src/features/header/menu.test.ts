@@ -37,3 +37,12 @@ describe('user menu visibility (spec §2)', () => {
     );
   });
 });
+
+describe('the console in the user menu', () => {
+  it('comes first for an admin or an agent, and never for a client', () => {
+    expect(labels({ ...demoUser, role: 'agent' }, { payment_gateway: 1 }, 'tok')).toEqual(['Console', ...ALL]);
+    expect(labels({ ...demoUser, role: 'admin', parent_id: -1 }, null, 'tok')[0]).toBe('Console');
+    expect(labels(demoUser, { payment_gateway: 1 }, 'tok')).not.toContain('Console');
+    expect(userMenuItems({ ...demoUser, role: 'agent' }, null, 'tok')[0].to).toBe('/console');
+  });
+});

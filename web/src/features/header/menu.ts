@@ -1,5 +1,5 @@
 import { paymentGatewayOn, type GlobalSetting } from '../../hooks/useGlobalSetting';
-import { hasParent, type UserInfo } from '../../lib/session';
+import { CONSOLE_PATH, hasParent, isConsoleUser, type UserInfo } from '../../lib/session';
 
 export type MenuAction = 'buttonValues' | 'changePassword' | 'rules';
 
@@ -21,11 +21,12 @@ export function showParentTokenItems(user: UserInfo | null, token: string | null
   return hasParent(user) && Boolean(token);
 }
 
-/** The user menu's links and modals in the spec's order (the toggles and SignOut follow them). */
+/** The user menu's links and modals in the spec's order, the console first for an admin or agent (the toggles and SignOut follow them). */
 export function userMenuItems(user: UserInfo | null, setting: GlobalSetting | null | undefined, token: string | null): MenuItem[] {
   const payment = showPaymentItems(user, setting);
   const parentToken = showParentTokenItems(user, token);
   const items: (MenuItem | false)[] = [
+    isConsoleUser(user) && { label: 'Console', to: CONSOLE_PATH, testId: 'menu-console' },
     { label: 'Account Statement', to: '/report/account-statement', testId: 'menu-account-statement' },
     payment && { label: 'Payment Statement', to: '/report/payment-withdraw', testId: 'menu-payment-statement' },
     { label: 'Current Bet', to: '/report/current-bet', testId: 'menu-current-bet' },

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
 import { PageCard } from '../../components/PageCard';
-import { mustChangePassword, useSession } from '../../lib/session';
+import { landingPath, mustChangePassword, useSession } from '../../lib/session';
 import { ChangePasswordForm } from './ChangePasswordForm';
 
 export function ChangePasswordPage() {
@@ -14,7 +14,7 @@ export function ChangePasswordPage() {
           Your password was set by your agent. Choose your own password to go on.
         </p>
       )}
-      <ChangePasswordForm onDone={() => void navigate(forced ? '/' : '/setting/change-password', { replace: true })} />
+      <ChangePasswordForm onDone={() => void navigate(forced ? landingPath(user) : '/setting/change-password', { replace: true })} />
     </PageCard>
   );
 }

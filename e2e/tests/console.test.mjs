@@ -1,0 +1,164 @@
+// @ts-check
+// The operator's console in Chromium, against the real server with demo data: the operator
+// logs in and lands on the console, makes an agent and gives it chips; the agent logs in
+// (choosing its own password first), makes a client and gives it chips; the client cannot
+// open the console. Screenshots at 1280 and 390 px in e2e/screenshots/console-*.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser, newPage, startServer } from '../harness.mjs';
+import { assertFitsEveryViewport } from '../viewport.mjs';
+
+/** @type {import('../harness.mjs').Server} */
+let server;
+/** @type {import('../harness.mjs').Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer({ extraArgs: ['--no-demo-feed', '--no-casino'] });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** @param {import('playwright-core').Page} page */
+const hashOf = (page) => new URL(page.url()).hash;
+
+/** A tab at the log-in page with empty storage, collecting page errors. */
+async function freshPage() {
+  const page = await newPage(browser);
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${server.baseUrl}/`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await page.goto(`${server.baseUrl}/#/login`);
+  await page.reload();
+  await page.getByTestId('login-submit').waitFor();
+  return { page, errors };
+}
+
+/** @param {import('playwright-core').Page} page @param {string} userName @param {string} password */
+async function logIn(page, userName, password) {
+  await page.getByTestId('login-user-name').fill(userName);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+/**
+ * The forced first change: from the password the parent gave to one's own.
+ * @param {import('playwright-core').Page} page @param {string} given @param {string} own
+ */
+async function chooseOwnPassword(page, given, own) {
+  await page.getByTestId('change-password-page').waitFor();
+  await page.getByTestId('cp-master-password').fill(given);
+  await page.getByTestId('cp-new-password').fill(own);
+  await page.getByTestId('cp-confirm-password').fill(own);
+  await page.getByTestId('cp-submit').click();
+}
+
+/**
+ * Creates an account from the downline screen and answers its row.
+ * @param {import('playwright-core').Page} page @param {string} userName @param {string} password
+ * @param {'agent' | 'client' | null} role  null: no choice offered (an agent makes clients)
+ */
+async function createAccount(page, userName, password, role) {
+  await page.getByTestId('create-account').click();
+  const dialog = page.getByTestId('create-account-dialog');
+  await dialog.getByTestId('create-user-name').fill(userName);
+  await dialog.getByTestId('create-password').fill(password);
+  if (role) await dialog.getByTestId('create-role').selectOption(role);
+  await dialog.getByTestId('create-submit').click();
+  await dialog.waitFor({ state: 'detached' });
+  return page.locator(`[data-testid="downline-row"][data-user-name="${userName}"]`);
+}
+
+/**
+ * Deposits chips to a row's account and waits for its new balance.
+ * @param {import('playwright-core').Page} page @param {import('playwright-core').Locator} row
+ * @param {string} amount @param {string} remark @param {string} balanceText
+ */
+async function deposit(page, row, amount, remark, balanceText) {
+  await row.getByTestId('row-deposit').click();
+  const dialog = page.getByTestId('transfer-dialog');
+  await dialog.getByTestId('transfer-amount').fill(amount);
+  await dialog.getByTestId('transfer-remark').fill(remark);
+  await dialog.getByTestId('transfer-submit').click();
+  await dialog.waitFor({ state: 'detached' });
+  await row.getByTestId('downline-balance').filter({ hasText: balanceText }).waitFor();
+}
+
+test('the operator makes an agent, the agent makes a client, the client stays out of the console', async () => {
+  // The operator lands on the console, not the betting app.
+  const operator = await freshPage();
+  await logIn(operator.page, 'admin', 'Admin@1234');
+  await operator.page.getByTestId('downline-page').waitFor();
+  assert.equal(hashOf(operator.page), '#/console/downline');
+  const nav = await operator.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
+  assert.deepEqual(nav.slice(0, 4), ['Downline', 'Payments', 'Audit log', 'Settings']);
+
+  // A taken name: the server's refusal shows next to the field.
+  await operator.page.getByTestId('create-account').click();
+  const dialog = operator.page.getByTestId('create-account-dialog');
+  await dialog.getByTestId('create-user-name').fill('agent');
+  await dialog.getByTestId('create-password').fill('Start@1234');
+  await dialog.getByTestId('create-submit').click();
+  const taken = dialog.locator('label:has([data-testid="create-user-name"]) .field-error');
+  await taken.waitFor();
+  assert.match((await taken.textContent()) ?? '', /agent/i);
+  await dialog.getByTestId('modal-close').click();
+
+  const agentRow = await createAccount(operator.page, 'mohan', 'Start@1234', 'agent');
+  await agentRow.getByText('first log-in pending').waitFor();
+  await deposit(operator.page, agentRow, '25000', 'opening chips', '₹25,000.00');
+  await assertFitsEveryViewport(operator.page, 'console-downline');
+  assert.deepEqual(operator.errors, []);
+  await operator.page.close();
+
+  // The agent chooses its own password first, then lands on the console with its own sections.
+  const agent = await freshPage();
+  await logIn(agent.page, 'mohan', 'Start@1234');
+  await chooseOwnPassword(agent.page, 'Start@1234', 'Mohan@2026');
+  await agent.page.getByTestId('downline-page').waitFor();
+  assert.equal(hashOf(agent.page), '#/console/downline');
+  await agent.page.getByTestId('console-balance').filter({ hasText: '₹25,000.00' }).waitFor();
+  assert.deepEqual(await agent.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents(), ['Downline', 'Payments']);
+  await agent.page.getByText('No accounts yet: create one.').waitFor();
+
+  const clientRow = await createAccount(agent.page, 'sita', 'Start@1234', null);
+  await deposit(agent.page, clientRow, '1500.50', 'first chips', '₹1,500.50');
+  await agent.page.getByTestId('console-balance').filter({ hasText: '₹23,499.50' }).waitFor();
+  await assertFitsEveryViewport(agent.page, 'console-agent-downline');
+  // The operator's screens are not the agent's, even by address.
+  await agent.page.goto(`${server.baseUrl}/#/console/audit`);
+  await agent.page.getByTestId('console-not-found').waitFor();
+  assert.deepEqual(agent.errors, []);
+  await agent.page.close();
+
+  // The client plays in the betting app: the console sends it home, and the menu has no link to it.
+  const client = await freshPage();
+  /** @type {string[]} */
+  const consoleCalls = [];
+  client.page.on('request', (request) => {
+    if (/\/assets\/(ConsoleRoutes|DownlinePage)-/.test(request.url())) consoleCalls.push(request.url());
+  });
+  await logIn(client.page, 'sita', 'Start@1234');
+  await chooseOwnPassword(client.page, 'Start@1234', 'Sita@2026');
+  await client.page.getByTestId('home-page').waitFor();
+  await client.page.getByTestId('welcome-popup').getByTestId('modal-close').click();
+  await client.page.getByTestId('balance').filter({ hasText: '1,500.50' }).waitFor();
+  await client.page.goto(`${server.baseUrl}/#/console/downline`);
+  await client.page.getByTestId('home-page').waitFor();
+  assert.equal(hashOf(client.page), '#/');
+  await client.page.getByTestId('user-menu-toggle').click();
+  await client.page.getByTestId('menu-account-statement').waitFor();
+  assert.equal(await client.page.getByTestId('menu-console').count(), 0);
+  assert.deepEqual(consoleCalls, [], "the console's code is never fetched for a client");
+  assert.deepEqual(client.errors, []);
+  await client.page.close();
+});

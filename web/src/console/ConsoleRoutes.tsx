@@ -1,0 +1,39 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { lazyNamed } from '../lib/lazy';
+import { useSession } from '../lib/session';
+import { ConsoleLayout } from './ConsoleLayout';
+import { consoleRole, sectionsFor, type ConsoleSection } from './nav';
+import { ConsoleNotFound } from './ConsoleNotFound';
+
+const DownlinePage = lazyNamed(() => import('./accounts/DownlinePage'), 'DownlinePage');
+const PaymentsPage = lazyNamed(() => import('./payments/PaymentsPage'), 'PaymentsPage');
+const AuditPage = lazyNamed(() => import('./audit/AuditPage'), 'AuditPage');
+const SiteSettingsPage = lazyNamed(() => import('./settings/SiteSettingsPage'), 'SiteSettingsPage');
+
+/**
+ * Every console screen, in the navigation's order: Downline, Payments, Audit log, Settings,
+ * Markets/Desk, Risk, Reports, Casino. An area adds its screen here (one lazy import and one
+ * entry) when the screen exists, so the navigation never links to nothing.
+ */
+export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
+  { path: 'downline', label: 'Downline', roles: ['admin', 'agent'], element: <DownlinePage /> },
+  { path: 'payments', label: 'Payments', roles: ['admin', 'agent'], element: <PaymentsPage /> },
+  { path: 'audit', label: 'Audit log', roles: ['admin'], element: <AuditPage /> },
+  { path: 'settings', label: 'Settings', roles: ['admin'], element: <SiteSettingsPage /> },
+];
+
+/** `#/console/…` for an admin or agent (app/guards' ConsoleOnly let them in). */
+export function ConsoleRoutes() {
+  const sections = sectionsFor(CONSOLE_SECTIONS, consoleRole(useSession()));
+  return (
+    <Routes>
+      <Route element={<ConsoleLayout sections={sections} />}>
+        <Route index element={<Navigate to={sections[0]?.path ?? 'downline'} replace />} />
+        {sections.map((section) => (
+          <Route key={section.path} path={`${section.path}/*`} element={section.element} />
+        ))}
+        <Route path="*" element={<ConsoleNotFound />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,278 @@
+// The downline's dialogs: create an account, move chips, lock or unlock, set an exposure limit.
+// Each checks what it can before sending and shows the server's refusal next to the field it
+// names (a 400's data.errors), or above the buttons when it names none.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { ApiError, errorMessage } from '../../api/client';
+import { Field } from '../../components/Field';
+import { Modal } from '../../components/Modal';
+import { ErrorMessage } from '../../components/QueryState';
+import { BALANCE_QUERY_KEY } from '../../hooks/useBalance';
+import { formatMinorMoney, formatMoney } from '../../lib/format';
+import { applyServerErrors } from '../../lib/forms';
+import { passwordSchema } from '../../lib/password';
+import { toastSuccess } from '../../lib/toast';
+import { z } from '../../lib/zod';
+import { amountText, toMinor } from '../money-input';
+import { createAccount, setExposureLimit, setLocked, transfer, type TransferDirection, type UserRow } from './api';
+
+export const DOWNLINE_QUERY_KEY = ['console', 'downline'] as const;
+
+/** After a change: the lists and the chips shown anywhere are stale. */
+function useRefreshAccounts() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: DOWNLINE_QUERY_KEY });
+    void queryClient.invalidateQueries({ queryKey: BALANCE_QUERY_KEY });
+  };
+}
+
+/** What the account can bet or withdraw: its balance less its exposure. */
+export function availableMinor(user: UserRow): number {
+  return toMinor(user.balance) - toMinor(user.exposure);
+}
+
+const createSchema = z.object({
+  user_name: z.string().trim().min(1, 'User name is required.').max(20, 'User name must be at most 20 characters.'),
+  password: passwordSchema('A first password is required.'),
+  role: z.enum(['agent', 'client']),
+  // No input: the server's refusal of the parent (an agent under an agent) shows where it is named.
+  parent_id: z.string().optional(),
+});
+type CreateValues = z.infer<typeof createSchema>;
+const CREATE_FIELDS = ['user_name', 'password', 'role', 'parent_id'] as const;
+
+/**
+ * A new account under `parent` (null: under the caller). Only an admin makes agents; the
+ * account must change its password at first log-in.
+ */
+export function CreateAccountDialog({
+  parent,
+  canCreateAgents,
+  onClose,
+}: {
+  parent: { id: number; name: string } | null;
+  canCreateAgents: boolean;
+  onClose: () => void;
+}) {
+  const refresh = useRefreshAccounts();
+  const [formError, setFormError] = useState<string | null>(null);
+  const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<CreateValues>({
+    resolver: zodResolver(createSchema),
+    defaultValues: { user_name: '', password: '', role: canCreateAgents ? 'agent' : 'client' },
+  });
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const answer = await createAccount({
+        user_name: values.user_name.trim(),
+        password: values.password,
+        role: canCreateAgents ? values.role : 'client',
+        ...(parent ? { parent_id: parent.id } : {}),
+      });
+      if (!answer.status) return;
+      toastSuccess(answer.message);
+      refresh();
+      onClose();
+    } catch (error) {
+      // 409 is the one refusal of a name that is fine on its own: it is taken.
+      if (error instanceof ApiError && error.httpStatus === 409) setError('user_name', { type: 'server', message: error.message });
+      else setFormError(applyServerErrors(error, CREATE_FIELDS, setError));
+    }
+  });
+  return (
+    <Modal title="Create account" onClose={onClose} testId="create-account-dialog">
+      <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate>
+        <p className="muted small" data-testid="create-account-parent">
+          Under <b>{parent?.name ?? 'you'}</b>. The account chooses its own password at first log-in.
+        </p>
+        {errors.parent_id?.message && (
+          <p className="field-error" role="alert" data-testid="create-parent-error">
+            {errors.parent_id.message}
+          </p>
+        )}
+        <Field label="User name" error={errors.user_name?.message}>
+          <input autoComplete="off" data-testid="create-user-name" {...register('user_name')} />
+        </Field>
+        <Field label="First password" error={errors.password?.message}>
+          <input type="text" autoComplete="new-password" data-testid="create-password" {...register('password')} />
+        </Field>
+        {canCreateAgents ? (
+          <Field label="Role" error={errors.role?.message}>
+            <select data-testid="create-role" {...register('role')}>
+              <option value="agent">Agent</option>
+              <option value="client">Client</option>
+            </select>
+          </Field>
+        ) : (
+          <p className="small">Role: <b>Client</b></p>
+        )}
+        {formError && <ErrorMessage>{formError}</ErrorMessage>}
+        <div className="modal-actions">
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="create-submit">
+            {isSubmitting ? 'Creating…' : 'Create account'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+const transferSchema = z.object({
+  amount: amountText(),
+  remark: z.string().trim().max(200, 'Remark must be at most 200 characters.'),
+});
+type TransferValues = z.infer<typeof transferSchema>;
+
+/**
+ * Chips from the account's parent to `user` (deposit) or back (withdraw), through the ledger.
+ * `parentName`: the parent, when it is not the caller.
+ */
+export function TransferDialog({
+  user,
+  direction,
+  parentName,
+  onClose,
+}: {
+  user: UserRow;
+  direction: TransferDirection;
+  parentName: string | null;
+  onClose: () => void;
+}) {
+  const refresh = useRefreshAccounts();
+  const [formError, setFormError] = useState<string | null>(null);
+  const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<TransferValues>({
+    resolver: zodResolver(transferSchema),
+    defaultValues: { amount: '', remark: '' },
+  });
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const answer = await transfer(user.user_id, direction, values.amount, values.remark);
+      if (!answer.status) return;
+      toastSuccess(`${answer.message} ${user.user_name} now has ${formatMoney(answer.data.user_balance)}.`);
+      refresh();
+      onClose();
+    } catch (error) {
+      setFormError(applyServerErrors(error, ['amount', 'remark'], setError));
+    }
+  });
+  const deposit = direction === 'deposit';
+  return (
+    <Modal title={`${deposit ? 'Deposit to' : 'Withdraw from'} ${user.user_name}`} onClose={onClose} size="sm" testId="transfer-dialog">
+      <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate>
+        <p className="muted small">
+          {deposit
+            ? `Chips go from ${parentName ? `${parentName}'s` : 'your'} balance to theirs.`
+            : `Chips go back from their balance to ${parentName ? `${parentName}'s` : 'yours'}.`}{' '}
+          Their balance:{' '}
+          <b>{formatMoney(user.balance)}</b>, available <b>{formatMinorMoney(availableMinor(user))}</b>.
+        </p>
+        <Field label="Amount" error={errors.amount?.message}>
+          <input inputMode="decimal" autoComplete="off" data-testid="transfer-amount" {...register('amount')} />
+        </Field>
+        <Field label="Remark" error={errors.remark?.message}>
+          <input autoComplete="off" data-testid="transfer-remark" {...register('remark')} />
+        </Field>
+        {formError && <ErrorMessage>{formError}</ErrorMessage>}
+        <div className="modal-actions">
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="transfer-submit">
+            {deposit ? 'Deposit' : 'Withdraw'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** Locking ends the account's sessions and refuses its log-ins; unlocking lets it in again. */
+export function LockDialog({ user, onClose }: { user: UserRow; onClose: () => void }) {
+  const refresh = useRefreshAccounts();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const lock = user.is_locked !== 1;
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await setLocked(user.user_id, lock);
+      if (!answer.status) return;
+      toastSuccess(answer.message);
+      refresh();
+      onClose();
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={`${lock ? 'Lock' : 'Unlock'} ${user.user_name}`} onClose={onClose} size="sm" testId="lock-dialog">
+      <p>
+        {lock
+          ? `${user.user_name} is logged out at once and cannot log in until unlocked. Open bets stay as they are.`
+          : `${user.user_name} can log in again.`}
+      </p>
+      {error && <ErrorMessage>{error}</ErrorMessage>}
+      <div className="modal-actions">
+        <button type="button" className="btn" onClick={onClose}>Cancel</button>
+        <button type="button" className={`btn ${lock ? 'btn-danger' : 'btn-primary'}`} disabled={busy} onClick={() => void confirm()} data-testid="lock-confirm">
+          {lock ? 'Lock' : 'Unlock'}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+const limitSchema = z.object({
+  max_exposure: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,10}(\.\d{1,2})?)?$/, 'Limit must be a number with at most 2 decimals, or empty for no limit.'),
+});
+type LimitValues = z.infer<typeof limitSchema>;
+
+/** The most exposure the account may hold across markets (the funds check refuses a bet over it). */
+export function ExposureLimitDialog({ user, onClose }: { user: UserRow; onClose: () => void }) {
+  const refresh = useRefreshAccounts();
+  const [formError, setFormError] = useState<string | null>(null);
+  const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<LimitValues>({
+    resolver: zodResolver(limitSchema),
+    defaultValues: { max_exposure: '' },
+  });
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const answer = await setExposureLimit(user.user_id, values.max_exposure === '' ? null : values.max_exposure);
+      if (!answer.status) return;
+      toastSuccess(answer.message);
+      refresh();
+      onClose();
+    } catch (error) {
+      setFormError(applyServerErrors(error, ['max_exposure'], setError));
+    }
+  });
+  return (
+    <Modal title={`Exposure limit of ${user.user_name}`} onClose={onClose} size="sm" testId="exposure-limit-dialog">
+      <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate>
+        <p className="muted small">
+          Exposure now: <b>{formatMoney(user.exposure)}</b>. Leave the limit empty to remove it.
+        </p>
+        <Field label="Exposure limit" error={errors.max_exposure?.message}>
+          <input inputMode="decimal" autoComplete="off" data-testid="exposure-limit-amount" {...register('max_exposure')} />
+        </Field>
+        {formError && <ErrorMessage>{formError}</ErrorMessage>}
+        <div className="modal-actions">
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="exposure-limit-submit">
+            Save limit
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,210 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CATALOGUE, stubServer, type Answers } from '../testing/fake-server';
+import { demoUser, renderApp, storeSession } from '../testing/render';
+
+const agent = { ...demoUser, user_id: 2, user_name: 'agent', role: 'agent' as const, parent_id: 1 };
+const admin = { ...demoUser, user_id: 1, user_name: 'admin', role: 'admin' as const, parent_id: -1 };
+
+const ravi = {
+  user_id: 9,
+  user_name: 'ravi',
+  role: 'client',
+  parent_id: 2,
+  is_locked: 0,
+  is_change_password: 1,
+  created_at: '2026-01-02T03:04:05Z',
+  balance: 1500.5,
+  exposure: 200.25,
+};
+const page = (rows: unknown[]) => ({ data: { rows, total: rows.length, page: 1, limit: 25 } });
+
+const CONSOLE: Answers = {
+  ...EMPTY_CATALOGUE,
+  'POST /api/admin/user/list': page([ravi]),
+  'POST /api/admin/payment/list': page([]),
+  'POST /api/admin/audit': page([]),
+};
+
+const navLabels = () =>
+  within(screen.getByRole('navigation', { name: 'Console' }))
+    .getAllByRole('link')
+    .map((link) => link.textContent);
+
+describe('the console guard', () => {
+  it('sends a visitor without a session to the log-in page', async () => {
+    stubServer(CONSOLE);
+    renderApp('/console/downline');
+    expect(await screen.findByTestId('login-submit')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/login');
+  });
+
+  it('sends a client to the betting app without asking for any console data', async () => {
+    const calls = stubServer(CONSOLE);
+    storeSession(demoUser);
+    renderApp('/console/downline');
+    expect(await screen.findByTestId('home-page')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/');
+    expect(screen.queryByTestId('console-layout')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.path.startsWith('/api/admin/'))).toEqual([]);
+  });
+
+  it("lets an agent in with the agent's sections only", async () => {
+    stubServer(CONSOLE);
+    storeSession(agent);
+    renderApp('/console');
+    expect(await screen.findByTestId('downline-page')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/console/downline');
+    expect(navLabels()).toEqual(['Downline', 'Payments']);
+    expect(screen.getByTestId('console-user-name')).toHaveTextContent('agent');
+    expect(await screen.findByTestId('console-balance')).toHaveTextContent('₹1,500.00');
+  });
+
+  it("keeps an agent out of the operator's screens", async () => {
+    const calls = stubServer(CONSOLE);
+    storeSession(agent);
+    renderApp('/console/audit');
+    expect(await screen.findByTestId('console-not-found')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/admin/audit')).toBe(false);
+  });
+
+  it('shows an admin every section', async () => {
+    stubServer(CONSOLE);
+    storeSession(admin);
+    renderApp('/console/audit');
+    expect(await screen.findByTestId('audit-page')).toBeInTheDocument();
+    expect(navLabels()).toEqual(['Downline', 'Payments', 'Audit log', 'Settings']);
+  });
+
+  it('lands an admin on the console after log-in', async () => {
+    stubServer({ ...CONSOLE, 'POST /api/user/login': { data: { ...admin, security_enabled: 0 } } });
+    renderApp('/login');
+    const user = userEvent.setup();
+    await user.type(await screen.findByTestId('login-user-name'), 'admin');
+    await user.type(screen.getByTestId('login-password'), 'Admin@1234');
+    await user.click(screen.getByTestId('login-submit'));
+    expect(await screen.findByTestId('downline-page')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/console/downline');
+  });
+});
+
+describe('the downline', () => {
+  it('shows each account with its chips and what it has available', async () => {
+    stubServer(CONSOLE);
+    storeSession(agent);
+    renderApp('/console/downline');
+    const row = await screen.findByTestId('downline-row');
+    expect(within(row).getByText('ravi')).toBeInTheDocument();
+    expect(within(row).getByText('₹1,500.50')).toBeInTheDocument();
+    expect(within(row).getByText('₹200.25')).toBeInTheDocument();
+    expect(within(row).getByText('₹1,300.25')).toBeInTheDocument();
+    expect(within(row).getByText('Active')).toBeInTheDocument();
+    expect(within(row).getByText('first log-in pending')).toBeInTheDocument();
+  });
+
+  it("creates an account, with its own errors first and the server's next to the field", async () => {
+    const calls = stubServer({
+      ...CONSOLE,
+      'POST /api/admin/user/create': {
+        httpStatus: 400,
+        message: 'Check the fields.',
+        data: { errors: { user_name: 'User name may hold only letters, digits and _.' } },
+      },
+    });
+    storeSession(agent);
+    renderApp('/console/downline');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('create-account'));
+    const dialog = screen.getByTestId('create-account-dialog');
+    // An agent makes clients only: no role to choose.
+    expect(within(dialog).queryByTestId('create-role')).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByTestId('create-submit'));
+    expect(await within(dialog).findByText('User name is required.')).toBeInTheDocument();
+    expect(within(dialog).getByText('A first password is required.')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/admin/user/create')).toBe(false);
+
+    await user.type(within(dialog).getByTestId('create-user-name'), 'ra vi');
+    await user.type(within(dialog).getByTestId('create-password'), 'Start@1234');
+    await user.click(within(dialog).getByTestId('create-submit'));
+    const nameField = within(dialog).getByTestId('create-user-name').closest('label')!;
+    expect(await within(nameField).findByText('User name may hold only letters, digits and _.')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/api/admin/user/create')?.body).toEqual({ user_name: 'ra vi', password: 'Start@1234', role: 'client' });
+  });
+
+  it("shows an admin the refusal of an account's place where the parent is named", async () => {
+    stubServer({
+      ...CONSOLE,
+      'POST /api/admin/user/list': (call) =>
+        (call.body as { parent_id?: number }).parent_id === 5 ? page([]) : page([{ ...ravi, user_id: 5, user_name: 'master', role: 'agent' }]),
+      'POST /api/admin/user/create': {
+        httpStatus: 400,
+        message: 'Check the fields.',
+        data: { errors: { parent_id: 'A client cannot be placed under the agent master.' } },
+      },
+    });
+    storeSession(admin);
+    renderApp('/console/downline');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('downline-open'));
+    expect(await screen.findByText('No accounts yet: create one.')).toBeInTheDocument();
+    expect(screen.getByTestId('downline-trail')).toHaveTextContent(/^admin\s*master$/);
+
+    await user.click(screen.getByTestId('create-account'));
+    const dialog = screen.getByTestId('create-account-dialog');
+    expect(within(dialog).getByTestId('create-account-parent')).toHaveTextContent('Under master');
+    await user.type(within(dialog).getByTestId('create-user-name'), 'sita');
+    await user.type(within(dialog).getByTestId('create-password'), 'Start@1234');
+    await user.click(within(dialog).getByTestId('create-submit'));
+    expect(await within(dialog).findByTestId('create-parent-error')).toHaveTextContent('A client cannot be placed under the agent master.');
+    expect(within(dialog).queryByTestId('error-message')).not.toBeInTheDocument();
+  });
+
+  it('deposits the amount exactly as typed, with the remark', async () => {
+    const calls = stubServer({
+      ...CONSOLE,
+      'POST /api/admin/user/transfer': { message: 'Transfer done.', data: { transaction_id: 1, user_balance: 2500.6, parent_balance: 10 } },
+    });
+    storeSession(agent);
+    renderApp('/console/downline');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('row-deposit'));
+    const dialog = screen.getByTestId('transfer-dialog');
+    await user.type(within(dialog).getByTestId('transfer-amount'), '1000.125');
+    await user.click(within(dialog).getByTestId('transfer-submit'));
+    expect(await within(dialog).findByText(/at most 2 decimals/)).toBeInTheDocument();
+    await user.clear(within(dialog).getByTestId('transfer-amount'));
+    await user.type(within(dialog).getByTestId('transfer-amount'), '0');
+    await user.click(within(dialog).getByTestId('transfer-submit'));
+    expect(await within(dialog).findByText('Amount must be more than 0.')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/admin/user/transfer')).toBe(false);
+
+    await user.clear(within(dialog).getByTestId('transfer-amount'));
+    await user.type(within(dialog).getByTestId('transfer-amount'), '1000.10');
+    await user.type(within(dialog).getByTestId('transfer-remark'), 'opening chips');
+    await user.click(within(dialog).getByTestId('transfer-submit'));
+    await waitFor(() => expect(screen.queryByTestId('transfer-dialog')).not.toBeInTheDocument());
+    expect(calls.find((c) => c.path === '/api/admin/user/transfer')?.body).toEqual({
+      user_id: 9,
+      direction: 'deposit',
+      amount: '1000.10',
+      remark: 'opening chips',
+    });
+  });
+
+  it("shows the server's refusal of a withdrawal in the dialog", async () => {
+    stubServer({
+      ...CONSOLE,
+      'POST /api/admin/user/transfer': { httpStatus: 422, message: 'ravi has only ₹1,300.25 available.' },
+    });
+    storeSession(agent);
+    renderApp('/console/downline');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('row-withdraw'));
+    const dialog = screen.getByTestId('transfer-dialog');
+    await user.type(within(dialog).getByTestId('transfer-amount'), '5000');
+    await user.click(within(dialog).getByTestId('transfer-submit'));
+    expect(await within(dialog).findByTestId('error-message')).toHaveTextContent('ravi has only ₹1,300.25 available.');
+  });
+});

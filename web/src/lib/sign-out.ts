@@ -1,0 +1,12 @@
+import { apiPost } from '../api/client';
+import { clearSession, type UserInfo } from './session';
+
+/** Spec §4: the server is told first, then the local session is cleared (the login page opens). */
+export async function signOut(user: UserInfo): Promise<void> {
+  try {
+    await apiPost('user/logout', { user_id: user.user_id, token: user.token });
+  } catch {
+    // The session ends here whatever the server says; its token expires there anyway.
+  }
+  clearSession();
+}
