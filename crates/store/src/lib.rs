@@ -11,7 +11,7 @@
 //! `UPDATE`, which PostgreSQL re-evaluates after waiting for a concurrent writer's row lock.
 //!
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
-//! grouped by area: [`users`], [`sessions`], [`security`], [`ledger`], [`bets`], [`markets`],
+//! grouped by area: [`users`], [`downline`], [`sessions`], [`security`], [`ledger`], [`bets`], [`markets`],
 //! [`payments`], [`payee`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`uploads`], [`audit`].
 //!
 //! Secrets (TOTP secrets, providers' signing secrets) are sealed with the server's key on the way
@@ -23,6 +23,7 @@ pub mod bets;
 pub mod buttons;
 pub mod casino;
 pub mod catalogue;
+pub mod downline;
 pub mod ledger;
 pub mod markets;
 pub mod payee;

@@ -192,7 +192,7 @@ pub async fn transfer_in(
         .user_by_id(user_id)
         .await
         .or_not_found(|| format!("There is no user with id {user_id}."))?;
-    ctx.require_manages(&user)?;
+    ctx.require_parent_of(&user)?;
     let parent_id = user.parent_id.ok_or_else(|| {
         AppError::Conflict(format!("{} has no parent to transfer chips with.", user.user_name))
     })?;
@@ -351,7 +351,7 @@ pub async fn set_locked(
         .user_by_id(user_id)
         .await
         .or_not_found(|| format!("There is no user with id {user_id}."))?;
-    ctx.require_manages(&user)?;
+    ctx.require_manages(&mut writer, &user).await?;
     if let Actor::User(actor) = &ctx.actor {
         if actor.id == user.id {
             return Err(AppError::Conflict("You cannot lock yourself.".into()));
@@ -387,7 +387,7 @@ pub async fn set_exposure_limit(
         .user_by_id(user_id)
         .await
         .or_not_found(|| format!("There is no user with id {user_id}."))?;
-    ctx.require_manages(&user)?;
+    ctx.require_manages(&mut writer, &user).await?;
     writer.set_max_exposure(user.id, limit.map(Money::minor)).await?;
     ctx.audit(
         &mut writer,

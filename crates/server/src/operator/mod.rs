@@ -3,8 +3,11 @@
 //!
 //! Who may do what:
 //! - the console (`backlay admin …`, someone with the database) and an admin may do everything;
-//! - an agent may create clients under themselves, and transfer chips to and from, or lock,
-//!   only their own clients;
+//! - an agent may create clients under themselves; lock, unlock and limit any account in its
+//!   downline, at any depth (a master over its agents' clients too, [`backlay_store::downline`]),
+//!   never itself, its parent or its siblings;
+//! - chips move between an account and its parent only, and only the parent (or an admin) moves
+//!   them: a master cannot spend an agent's chips on the agent's clients;
 //! - a client is no operator (the API refuses them before reaching this module).
 //!
 //! Chips move between a user and their parent only: a deposit debits the parent and credits the
@@ -86,14 +89,28 @@ impl OperatorContext<'_> {
         }
     }
 
-    /// An admin manages everyone; an agent only their own clients.
-    fn require_manages(&self, target: &User) -> Result<(), AppError> {
+    /// An admin manages everyone; an agent any account in its downline, at any depth
+    /// ([`backlay_store::downline`]), never itself, its parent or another agent's accounts.
+    async fn require_manages(&self, writer: &mut Writer, target: &User) -> Result<(), AppError> {
+        match &self.actor {
+            Actor::Console => Ok(()),
+            Actor::User(user) if user.role == Role::Admin => Ok(()),
+            Actor::User(user) if writer.is_in_downline(user.id, target.id).await? => Ok(()),
+            Actor::User(_) => {
+                Err(AppError::Forbidden(format!("{} is not in your downline.", target.user_name)))
+            }
+        }
+    }
+
+    /// Chips move between an account and its parent only, so only the parent (or an admin)
+    /// may move them: a master cannot spend its agents' chips on their clients.
+    fn require_parent_of(&self, target: &User) -> Result<(), AppError> {
         match &self.actor {
             Actor::Console => Ok(()),
             Actor::User(user) if user.role == Role::Admin => Ok(()),
             Actor::User(user) if target.parent_id == Some(user.id) => Ok(()),
             Actor::User(_) => Err(AppError::Forbidden(format!(
-                "{} is not one of your clients.",
+                "{} is not one of your clients: chips move between an account and its own parent.",
                 target.user_name
             ))),
         }

@@ -738,11 +738,7 @@ async fn an_agent_cannot_lock_someone_elses_client(app: TestApp) {
 
     let answer = lock(&app, &agent, client_b, 1).await;
     answer.expect(403);
-    assert!(
-        answer.message().contains("client_b is not one of your clients"),
-        "{}",
-        answer.message()
-    );
+    assert!(answer.message().contains("client_b is not in your downline"), "{}", answer.message());
     let answer = lock(&app, &agent, admin_id, 1).await;
     answer.expect(403);
     // client_b can still log in, and so can the admin.

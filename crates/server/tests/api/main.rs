@@ -7,6 +7,7 @@ mod auth;
 mod casino;
 mod casino_lobby;
 mod catalogue;
+mod console;
 mod demo_feed;
 mod errors;
 mod exchange;

@@ -1,0 +1,503 @@
+//! The downline: every account under a user in the agent tree (`users.parent_id`), at any depth.
+//!
+//! The tree is walked in SQL with recursive CTEs that read the same on SQLite and PostgreSQL.
+//! Each walk carries its depth and stops at [`TREE_DEPTH_MAX`]: the tree is a few levels deep
+//! (admin → master → agent → client), and the cap means a cycle written into `parent_id` by
+//! hand can make a walk repeat rows, never run forever.
+//!
+//! Example: admin 1 → master 2 → agent 3 → clients 4 and 5; master 2 → agent 6 → client 7.
+//!
+//! ```text
+//! downline_user_ids(2)  = [3, 4, 5, 6, 7]
+//! is_in_downline(2, 5)  = true     (5 → 3 → 2)
+//! is_in_downline(3, 7)  = false    (7 → 6 → 2 → 1: a cousin, not a child)
+//! is_in_downline(3, 3)  = false    (no one is in their own downline)
+//! ```
+//!
+//! An account's **betting P&L** is the sum of its ledger lines of the betting kinds
+//! ([`BETTING_KINDS`]: sports settlements after commission and voids, in-house casino stakes and
+//! payouts, providers' games), that is every line of its statement except chips moving to and
+//! from its parent. A parent's betting P&L (the console's downline list) is the sum over its whole
+//! downline and itself.
+
+use backlay_core::exchange::BetSide;
+use sqlx::{Any, Executor, Row};
+
+use crate::bets::BetStatus;
+use crate::users::Role;
+use crate::{named, Store, StoreResult, Writer};
+
+/// The deepest the tree is walked, counted in levels below the starting user.
+pub const TREE_DEPTH_MAX: i64 = 16;
+
+/// The ledger transaction kinds that are betting results (see the module documentation).
+pub const BETTING_KINDS: [&str; 4] = ["settlement", "void", "casino", "live_casino"];
+
+/// `IN (…)` list of [`BETTING_KINDS`], quoted for SQL (fixed words, never user input).
+fn betting_kinds_sql() -> String {
+    BETTING_KINDS.iter().map(|kind| format!("'{kind}'")).collect::<Vec<_>>().join(", ")
+}
+
+/// The CTE `tree(id, depth)` of every user under `$1`, capped at `$2` levels.
+const TREE_CTE: &str = "WITH RECURSIVE tree(id, depth) AS ( \
+     SELECT id, 1 FROM users WHERE parent_id = $1 \
+     UNION ALL \
+     SELECT u.id, t.depth + 1 FROM users u JOIN tree t ON u.parent_id = t.id WHERE t.depth < $2)";
+
+async fn in_downline<'e, E: Executor<'e, Database = Any>>(
+    executor: E,
+    ancestor_id: i64,
+    user_id: i64,
+) -> StoreResult<bool> {
+    // Walks up from the user (one row per level) rather than down from the ancestor (the
+    // whole subtree): the answer is on the user's path to the root or nowhere.
+    let found: i64 = sqlx::query_scalar(
+        "WITH RECURSIVE up(id, parent_id, depth) AS ( \
+             SELECT id, parent_id, 0 FROM users WHERE id = $1 \
+             UNION ALL \
+             SELECT u.id, u.parent_id, up.depth + 1 FROM users u JOIN up ON u.id = up.parent_id \
+             WHERE up.depth < $3) \
+         SELECT COUNT(*) FROM up WHERE id = $2 AND depth > 0",
+    )
+    .bind(user_id)
+    .bind(ancestor_id)
+    .bind(TREE_DEPTH_MAX)
+    .fetch_one(executor)
+    .await?;
+    Ok(found > 0)
+}
+
+/// Whose accounts a console read covers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// An admin's: every account.
+    Everyone,
+    /// An agent's: the accounts under this user, at any depth (not the user itself).
+    Under(i64),
+}
+
+backlay_core::named_enum! {
+    /// What the downline list is sorted by.
+    pub enum DownlineSort as "sort" {
+        Name = "name",
+        Balance = "balance",
+        Exposure = "exposure",
+        Available = "available",
+        Pnl = "pnl",
+    }
+}
+
+impl DownlineSort {
+    fn column(self) -> &'static str {
+        match self {
+            DownlineSort::Name => "u.user_name_key",
+            DownlineSort::Balance => "a.balance_minor",
+            DownlineSort::Exposure => "a.exposure_minor",
+            DownlineSort::Available => "a.balance_minor - a.exposure_minor",
+            DownlineSort::Pnl => "COALESCE(p.pnl_minor, 0)",
+        }
+    }
+}
+
+/// One page of a parent's direct children.
+#[derive(Clone, Debug)]
+pub struct DownlineQuery {
+    pub parent_id: i64,
+    /// Part of the user name, any case; empty: everyone.
+    pub search: String,
+    pub sort: DownlineSort,
+    pub descending: bool,
+    pub offset: i64,
+    pub limit: i64,
+}
+
+/// A child account as the console's downline list shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DownlineRow {
+    pub user_id: i64,
+    pub user_name: String,
+    pub role: Role,
+    pub is_locked: bool,
+    pub balance_minor: i64,
+    pub exposure_minor: i64,
+    /// Betting P&L of the account and everyone under it (module documentation).
+    pub pnl_minor: i64,
+    pub children: i64,
+}
+
+/// A bet of the downline in one market, with its owner's name and its runner's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DownlineBet {
+    pub bet_id: i64,
+    pub user_id: i64,
+    pub user_name: String,
+    pub side: BetSide,
+    pub runner_name: Option<String>,
+    pub price: i64,
+    pub line: Option<i64>,
+    pub stake_minor: i64,
+    pub matched_minor: i64,
+    pub status: BetStatus,
+    pub created_at_ms: i64,
+}
+
+/// Filters of a market's bet list.
+#[derive(Clone, Debug)]
+pub struct MarketBetsQuery {
+    pub market_id: i64,
+    /// Part of the user name, any case; empty: everyone.
+    pub user: String,
+    pub side: Option<BetSide>,
+    pub offset: i64,
+    pub limit: i64,
+}
+
+/// The betting P&L of one settled market (or, for casino lines, of one kind) over a period.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PnlLine {
+    /// settlement, void, casino or live_casino.
+    pub kind: String,
+    pub market_id: Option<i64>,
+    pub market_name: Option<String>,
+    pub match_name: Option<String>,
+    pub pnl_minor: i64,
+    /// The latest line's time.
+    pub last_at_ms: i64,
+}
+
+/// `LIKE` pattern for "contains `text`, any case": `%` and `_` in the text match themselves.
+fn contains_pattern(text: &str) -> String {
+    let escaped =
+        text.trim().to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
+impl Store {
+    /// True when `user_id` is somewhere under `ancestor_id` (never for the ancestor itself).
+    pub async fn is_in_downline(&self, ancestor_id: i64, user_id: i64) -> StoreResult<bool> {
+        in_downline(self.pool(), ancestor_id, user_id).await
+    }
+
+    /// Every user under `ancestor_id` at any depth (not the ancestor), by id.
+    pub async fn downline_user_ids(&self, ancestor_id: i64) -> StoreResult<Vec<i64>> {
+        Ok(sqlx::query_scalar(&format!("{TREE_CTE} SELECT DISTINCT id FROM tree ORDER BY id"))
+            .bind(ancestor_id)
+            .bind(TREE_DEPTH_MAX)
+            .fetch_all(self.pool())
+            .await?)
+    }
+
+    /// One page of `parent_id`'s direct children with their balances and the betting P&L of
+    /// each child's subtree, and how many children match the search.
+    pub async fn downline_page(
+        &self,
+        query: &DownlineQuery,
+    ) -> StoreResult<(Vec<DownlineRow>, i64)> {
+        let kinds = betting_kinds_sql();
+        let direction = if query.descending { "DESC" } else { "ASC" };
+        let sort = query.sort.column();
+        // root_id is the child each row of the subtree belongs to, so one pass sums every
+        // child's subtree.
+        let sql = format!(
+            "WITH RECURSIVE tree(root_id, id, depth) AS ( \
+                 SELECT id, id, 1 FROM users WHERE parent_id = $1 \
+                 UNION ALL \
+                 SELECT t.root_id, u.id, t.depth + 1 FROM users u JOIN tree t ON u.parent_id = t.id \
+                 WHERE t.depth < $2), \
+             pnl(root_id, pnl_minor) AS ( \
+                 SELECT t.root_id, CAST(SUM(e.amount_minor) AS BIGINT) FROM tree t \
+                 JOIN ledger_accounts la ON la.user_id = t.id \
+                 JOIN ledger_entries e ON e.account_id = la.id \
+                 JOIN ledger_transactions x ON x.id = e.transaction_id \
+                 WHERE x.kind IN ({kinds}) GROUP BY t.root_id) \
+             SELECT u.id, u.user_name, u.role, u.is_locked, a.balance_minor, a.exposure_minor, \
+                 COALESCE(p.pnl_minor, 0) AS pnl_minor, \
+                 (SELECT COUNT(*) FROM users c WHERE c.parent_id = u.id) AS children \
+             FROM users u JOIN ledger_accounts a ON a.user_id = u.id \
+             LEFT JOIN pnl p ON p.root_id = u.id \
+             WHERE u.parent_id = $1 AND u.user_name_key LIKE $3 ESCAPE '\\' \
+             ORDER BY {sort} {direction}, u.id {direction} LIMIT $4 OFFSET $5"
+        );
+        let pattern = contains_pattern(&query.search);
+        let rows = sqlx::query(&sql)
+            .bind(query.parent_id)
+            .bind(TREE_DEPTH_MAX)
+            .bind(&pattern)
+            .bind(query.limit)
+            .bind(query.offset)
+            .fetch_all(self.pool())
+            .await?;
+        let total: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM users WHERE parent_id = $1 AND user_name_key LIKE $2 ESCAPE '\\'",
+        )
+        .bind(query.parent_id)
+        .bind(&pattern)
+        .fetch_one(self.pool())
+        .await?;
+        let rows = rows
+            .iter()
+            .map(|row| {
+                Ok(DownlineRow {
+                    user_id: row.try_get("id")?,
+                    user_name: row.try_get("user_name")?,
+                    role: named(row, "role")?,
+                    is_locked: row.try_get::<i64, _>("is_locked")? != 0,
+                    balance_minor: row.try_get("balance_minor")?,
+                    exposure_minor: row.try_get("exposure_minor")?,
+                    pnl_minor: row.try_get("pnl_minor")?,
+                    children: row.try_get("children")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        Ok((rows, total))
+    }
+
+    /// The betting P&L of `user_id` and everyone under it, between two times, per settled
+    /// market (sports) and per kind (casino, providers' games), latest first, at most `limit`.
+    pub async fn betting_pnl(
+        &self,
+        user_id: i64,
+        from_ms: i64,
+        to_ms: i64,
+        limit: i64,
+    ) -> StoreResult<Vec<PnlLine>> {
+        let kinds = betting_kinds_sql();
+        let sql = format!(
+            "{TREE_CTE}, accounts(id) AS (SELECT id FROM tree UNION SELECT $1) \
+             SELECT x.kind, x.market_id, m.name AS market_name, mt.name AS match_name, \
+                 CAST(SUM(e.amount_minor) AS BIGINT) AS pnl_minor, MAX(e.created_at_ms) AS last_at_ms \
+             FROM accounts s JOIN ledger_accounts la ON la.user_id = s.id \
+             JOIN ledger_entries e ON e.account_id = la.id \
+             JOIN ledger_transactions x ON x.id = e.transaction_id \
+             LEFT JOIN markets m ON m.id = x.market_id LEFT JOIN matches mt ON mt.id = m.match_id \
+             WHERE x.kind IN ({kinds}) AND e.created_at_ms >= $3 AND e.created_at_ms <= $4 \
+             GROUP BY x.kind, x.market_id, m.name, mt.name \
+             ORDER BY last_at_ms DESC, x.market_id DESC LIMIT $5"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(user_id)
+            .bind(TREE_DEPTH_MAX)
+            .bind(from_ms)
+            .bind(to_ms)
+            .bind(limit)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(PnlLine {
+                    kind: row.try_get("kind")?,
+                    market_id: row.try_get("market_id")?,
+                    market_name: row.try_get("market_name")?,
+                    match_name: row.try_get("match_name")?,
+                    pnl_minor: row.try_get("pnl_minor")?,
+                    last_at_ms: row.try_get("last_at_ms")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// One page of a market's bets placed by accounts in `scope`, newest first, and how many
+    /// match the filters.
+    pub async fn downline_market_bets(
+        &self,
+        scope: Scope,
+        query: &MarketBetsQuery,
+    ) -> StoreResult<(Vec<DownlineBet>, i64)> {
+        // Everyone: $1 = -1 is never a user id and the tree is empty; the scope test reads it.
+        let (root, everyone) = match scope {
+            Scope::Everyone => (-1, 1),
+            Scope::Under(user_id) => (user_id, 0),
+        };
+        let side = query.side.map_or("", BetSide::as_str);
+        let filter = format!(
+            "{TREE_CTE} SELECT {{}} FROM bets b JOIN users u ON u.id = b.user_id \
+             LEFT JOIN runners r ON r.id = b.runner_id \
+             WHERE b.market_id = $3 AND ($4 = 1 OR b.user_id IN (SELECT id FROM tree)) \
+             AND u.user_name_key LIKE $5 ESCAPE '\\' AND ($6 = '' OR b.side = $6)"
+        );
+        let pattern = contains_pattern(&query.user);
+        let columns =
+            "b.id, b.user_id, u.user_name, b.side, r.name AS runner_name, b.price, b.line, \
+             b.stake_minor, b.matched_minor, b.status, b.created_at_ms";
+        let rows = sqlx::query(&format!(
+            "{} ORDER BY b.id DESC LIMIT $7 OFFSET $8",
+            filter.replace("{}", columns)
+        ))
+        .bind(root)
+        .bind(TREE_DEPTH_MAX)
+        .bind(query.market_id)
+        .bind(everyone)
+        .bind(&pattern)
+        .bind(side)
+        .bind(query.limit)
+        .bind(query.offset)
+        .fetch_all(self.pool())
+        .await?;
+        let total: i64 = sqlx::query_scalar(&filter.replace("{}", "COUNT(*)"))
+            .bind(root)
+            .bind(TREE_DEPTH_MAX)
+            .bind(query.market_id)
+            .bind(everyone)
+            .bind(&pattern)
+            .bind(side)
+            .fetch_one(self.pool())
+            .await?;
+        let bets = rows
+            .iter()
+            .map(|row| {
+                Ok(DownlineBet {
+                    bet_id: row.try_get("id")?,
+                    user_id: row.try_get("user_id")?,
+                    user_name: row.try_get("user_name")?,
+                    side: named(row, "side")?,
+                    runner_name: row.try_get("runner_name")?,
+                    price: row.try_get("price")?,
+                    line: row.try_get("line")?,
+                    stake_minor: row.try_get("stake_minor")?,
+                    matched_minor: row.try_get("matched_minor")?,
+                    status: named(row, "status")?,
+                    created_at_ms: row.try_get("created_at_ms")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        Ok((bets, total))
+    }
+}
+
+impl Writer {
+    /// [`Store::is_in_downline`] inside the transaction, for an operator action's check.
+    pub async fn is_in_downline(&mut self, ancestor_id: i64, user_id: i64) -> StoreResult<bool> {
+        in_downline(self.conn(), ancestor_id, user_id).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::users::NewUser;
+
+    async fn store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("downline.db").display());
+        let store = Store::connect(&url).await.unwrap();
+        store.migrate().await.unwrap();
+        (dir, store)
+    }
+
+    async fn add(store: &Store, name: &str, role: Role, parent_id: Option<i64>) -> i64 {
+        let mut writer = store.begin_write().await.unwrap();
+        let id = writer
+            .insert_user(
+                &NewUser {
+                    user_name: &name.parse().unwrap(),
+                    password_hash: "x",
+                    role,
+                    parent_id,
+                    is_change_password: false,
+                    dial_code: None,
+                    mobile: None,
+                },
+                0,
+            )
+            .await
+            .unwrap();
+        writer.commit().await.unwrap();
+        id
+    }
+
+    /// The tree of the module documentation; ids in the order of its names.
+    async fn example_tree(store: &Store) -> [i64; 7] {
+        let admin = add(store, "admin", Role::Admin, None).await;
+        let master = add(store, "master", Role::Agent, Some(admin)).await;
+        let agent = add(store, "agent", Role::Agent, Some(master)).await;
+        let c1 = add(store, "c_one", Role::Client, Some(agent)).await;
+        let c2 = add(store, "c_two", Role::Client, Some(agent)).await;
+        let agent2 = add(store, "agent_b", Role::Agent, Some(master)).await;
+        let c3 = add(store, "c_three", Role::Client, Some(agent2)).await;
+        [admin, master, agent, c1, c2, agent2, c3]
+    }
+
+    #[tokio::test]
+    async fn the_downline_is_every_level_below_and_nothing_beside_or_above() {
+        let (_dir, store) = store().await;
+        let [admin, master, agent, c1, c2, agent2, c3] = example_tree(&store).await;
+        assert_eq!(store.downline_user_ids(master).await.unwrap(), vec![agent, c1, c2, agent2, c3]);
+        assert_eq!(store.downline_user_ids(agent).await.unwrap(), vec![c1, c2]);
+        assert_eq!(store.downline_user_ids(c1).await.unwrap(), Vec::<i64>::new());
+        assert_eq!(store.downline_user_ids(admin).await.unwrap().len(), 6);
+        assert!(store.is_in_downline(master, c2).await.unwrap());
+        assert!(store.is_in_downline(admin, c3).await.unwrap());
+        assert!(store.is_in_downline(agent, c1).await.unwrap());
+        for (ancestor, user) in [
+            (agent, c3),
+            (agent, agent),
+            (agent, master),
+            (agent, agent2),
+            (c1, c2),
+            (agent, admin),
+        ] {
+            assert!(!store.is_in_downline(ancestor, user).await.unwrap(), "{ancestor} over {user}");
+        }
+        let mut writer = store.begin_write().await.unwrap();
+        assert!(writer.is_in_downline(master, c3).await.unwrap());
+        assert!(!writer.is_in_downline(agent2, c1).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_cycle_in_the_tree_ends_at_the_depth_cap() {
+        let (_dir, store) = store().await;
+        let a = add(&store, "agent_a", Role::Agent, None).await;
+        let b = add(&store, "agent_b", Role::Agent, Some(a)).await;
+        let outside = add(&store, "outside", Role::Client, None).await;
+        // Written by hand: a → b → a. No operator action makes this.
+        sqlx::query("UPDATE users SET parent_id = $1 WHERE id = $2")
+            .bind(b)
+            .bind(a)
+            .execute(store.pool())
+            .await
+            .unwrap();
+        assert_eq!(store.downline_user_ids(a).await.unwrap(), vec![a, b]);
+        assert!(!store.is_in_downline(a, outside).await.unwrap());
+        assert!(store.is_in_downline(b, a).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn a_page_of_children_is_searched_sorted_and_counted() {
+        let (_dir, store) = store().await;
+        let [_, master, agent, c1, _, agent2, _] = example_tree(&store).await;
+        let page = |search: &str, sort, descending, offset, limit| DownlineQuery {
+            parent_id: master,
+            search: search.into(),
+            sort,
+            descending,
+            offset,
+            limit,
+        };
+        let (rows, total) =
+            store.downline_page(&page("", DownlineSort::Name, false, 0, 10)).await.unwrap();
+        assert_eq!(total, 2);
+        assert_eq!(rows.iter().map(|r| r.user_id).collect::<Vec<_>>(), vec![agent, agent2]);
+        assert_eq!(rows[0].children, 2);
+        assert_eq!(rows[0].role, Role::Agent);
+        let (rows, total) =
+            store.downline_page(&page("", DownlineSort::Name, true, 1, 1)).await.unwrap();
+        assert_eq!((rows.len(), rows[0].user_id, total), (1, agent, 2));
+        let (rows, total) =
+            store.downline_page(&page("NT_b", DownlineSort::Name, false, 0, 10)).await.unwrap();
+        assert_eq!((rows.len(), rows[0].user_id, total), (1, agent2, 1));
+        // `_` is a letter here, not LIKE's any-character.
+        let (_, total) =
+            store.downline_page(&page("t_", DownlineSort::Name, false, 0, 10)).await.unwrap();
+        assert_eq!(total, 1);
+        let (rows, _) = store
+            .downline_page(&DownlineQuery {
+                parent_id: agent,
+                ..page("", DownlineSort::Pnl, false, 0, 10)
+            })
+            .await
+            .unwrap();
+        assert_eq!(rows[0].user_id, c1);
+        assert_eq!(rows[0].pnl_minor, 0);
+    }
+}
