@@ -14,6 +14,7 @@ pub mod engine;
 pub mod error;
 pub mod input;
 pub mod live;
+pub mod market_analysis;
 pub mod market_book;
 pub mod operator;
 pub mod password;

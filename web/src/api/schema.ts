@@ -651,6 +651,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/account/bets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The account's current bets, as the account sees its own (`report/currentBets`). */
+        post: operations["account_bets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/account/pnl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account's betting P&L per settled market and per casino kind (an agent: summed over its
+         *     downline), latest first; see the module documentation for what counts.
+         */
+        post: operations["account_pnl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/account/settledBets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The account's bets that one market's settlement or void closed (`report/settledBets`). */
+        post: operations["account_settled_bets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/account/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The account's statement, as the account sees its own (`report/accountStatement`). */
+        post: operations["console_account_statement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/downline/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The accounts directly under `parent_id` (default: the caller) with balance, exposure,
+         *     available, P&L and status; searched by name, sorted, paged.
+         */
+        post: operations["downline_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/market/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * For each market of the match not yet settled, the house's position against the caller's
+         *     downline (an admin: every account) per runner or per fancy run range, from the matched bets.
+         */
+        post: operations["market_analysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/market/bets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bets of the caller's downline (an admin: everyone's) on one market, newest first,
+         *     filtered by user name and side.
+         */
+        post: operations["market_bets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/market/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Matches with markets not yet settled (open, suspended or ball running), soonest first. */
+        get: operations["live_matches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/gap/gaplogin": {
         parameters: {
             query?: never;
@@ -1346,6 +1494,38 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountPnl: {
+            role: components["schemas"]["Role"];
+            /** @description Latest first, at most 500. */
+            rows: components["schemas"]["PnlRow"][];
+            /**
+             * Format: double
+             * @description The sum of the rows.
+             */
+            total: number;
+            /** Format: int64 */
+            user_id: number;
+            user_name: string;
+        };
+        AccountPnlRequest: {
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+            /** Format: int64 */
+            user_id: number;
+        };
+        AccountSettledBetsRequest: {
+            /**
+             * Format: int64
+             * @description The market of a statement or P&L line.
+             */
+            market_id: number;
+            /** Format: int64 */
+            user_id: number;
+        };
+        /** @enum {string} */
+        AccountStatus: "active" | "locked";
         ApproveRequest: {
             /** @description A note for the user (at most 200 characters). */
             remark?: string;
@@ -1893,6 +2073,49 @@ export interface components {
             /** @description The account's password. */
             password: string;
         };
+        /** @description A direct child of the listed parent. */
+        DownlineAccount: {
+            /**
+             * Format: double
+             * @description balance − exposure.
+             */
+            available: number;
+            /** Format: double */
+            balance: number;
+            /**
+             * Format: int64
+             * @description How many accounts are directly under it.
+             */
+            children: number;
+            /**
+             * Format: double
+             * @description Held for open bets.
+             */
+            exposure: number;
+            /**
+             * Format: double
+             * @description Betting P&L of the account and everyone under it (see the module documentation).
+             */
+            pnl: number;
+            role: components["schemas"]["Role"];
+            status: components["schemas"]["AccountStatus"];
+            /** Format: int64 */
+            user_id: number;
+            user_name: string;
+        };
+        DownlineListRequest: {
+            order?: null | components["schemas"]["SortOrder"];
+            /**
+             * Format: int64
+             * @description Whose direct children to list: the caller (default) or an account of its downline.
+             */
+            parent_id?: number | null;
+            /** @description Part of the user name, any case (at most 50 characters). */
+            search?: string | null;
+            sort?: null | components["schemas"]["DownlineSort"];
+        };
+        /** @enum {string} */
+        DownlineSort: "name" | "balance" | "exposure" | "available" | "pnl";
         EnableRequest: {
             /** @description A current code from the app, for the secret `user/security/setup` gave. */
             otp: string;
@@ -1908,6 +2131,24 @@ export interface components {
              * @description Placement transactions committed since the server started.
              */
             commits: number;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_AccountPnl: {
+            data: {
+                role: components["schemas"]["Role"];
+                /** @description Latest first, at most 500. */
+                rows: components["schemas"]["PnlRow"][];
+                /**
+                 * Format: double
+                 * @description The sum of the rows.
+                 */
+                total: number;
+                /** Format: int64 */
+                user_id: number;
+                user_name: string;
+            };
+            message: string;
+            status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_ApprovedData: {
@@ -2205,6 +2446,18 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_MatchAnalysis: {
+            data: {
+                in_play: boolean;
+                markets: components["schemas"]["MarketAnalysis"][];
+                /** Format: int64 */
+                match_id: number;
+                name: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_MatchDetail: {
             data: {
                 markets: components["schemas"]["MarketBook"][];
@@ -2363,6 +2616,49 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Paged_DownlineAccount: {
+            /** @description A page of rows: `{rows, total, page, limit}`. */
+            data: {
+                /** Format: int64 */
+                limit: number;
+                /** Format: int64 */
+                page: number;
+                rows: {
+                    /**
+                     * Format: double
+                     * @description balance − exposure.
+                     */
+                    available: number;
+                    /** Format: double */
+                    balance: number;
+                    /**
+                     * Format: int64
+                     * @description How many accounts are directly under it.
+                     */
+                    children: number;
+                    /**
+                     * Format: double
+                     * @description Held for open bets.
+                     */
+                    exposure: number;
+                    /**
+                     * Format: double
+                     * @description Betting P&L of the account and everyone under it (see the module documentation).
+                     */
+                    pnl: number;
+                    role: components["schemas"]["Role"];
+                    status: components["schemas"]["AccountStatus"];
+                    /** Format: int64 */
+                    user_id: number;
+                    user_name: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_Paged_LiveCasinoBetRow: {
             /** @description A page of rows: `{rows, total, page, limit}`. */
             data: {
@@ -2391,6 +2687,46 @@ export interface components {
                     status: string;
                     /** @description The provider's id for the call. */
                     transaction_id: string;
+                }[];
+                /** Format: int64 */
+                total: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Paged_MarketBetRow: {
+            /** @description A page of rows: `{rows, total, page, limit}`. */
+            data: {
+                /** Format: int64 */
+                limit: number;
+                /** Format: int64 */
+                page: number;
+                rows: {
+                    /** Format: int64 */
+                    bet_id: number;
+                    date: string;
+                    /**
+                     * Format: int64
+                     * @description Fancy: the line bet on.
+                     */
+                    line: number | null;
+                    /** Format: double */
+                    matched: number;
+                    /**
+                     * Format: double
+                     * @description Odds (exchange) or the rate (bookmaker, fancy).
+                     */
+                    price: number;
+                    /** @description The runner; null on a fancy. */
+                    selection_name: string | null;
+                    side: components["schemas"]["BetSide"];
+                    /** Format: double */
+                    stake: number;
+                    status: components["schemas"]["BetStatus"];
+                    /** Format: int64 */
+                    user_id: number;
+                    user_name: string;
                 }[];
                 /** Format: int64 */
                 total: number;
@@ -2812,6 +3148,21 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Vec_LiveMatch: {
+            data: {
+                in_play: boolean;
+                markets: components["schemas"]["LiveMarketRef"][];
+                /** Format: int64 */
+                match_id: number;
+                name: string;
+                open_date: string;
+                series_name: string;
+                sport_name: string;
+            }[];
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_Vec_MarketPosition: {
             data: {
                 /** @description Fancy markets: P&L per run range. */
@@ -3163,6 +3514,23 @@ export interface components {
             /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
             to_date?: string | null;
         };
+        /** @description A market not yet settled, as the risk screens name it. */
+        LiveMarketRef: {
+            /** Format: int64 */
+            market_id: number;
+            market_type: components["schemas"]["MarketType"];
+            name: string;
+        };
+        LiveMatch: {
+            in_play: boolean;
+            markets: components["schemas"]["LiveMarketRef"][];
+            /** Format: int64 */
+            match_id: number;
+            name: string;
+            open_date: string;
+            series_name: string;
+            sport_name: string;
+        };
         /** @description The `score` event of a match stream: the match's live state as it now is. */
         LiveScore: {
             /** @description The match is being played now (not before the off, not once it has ended). */
@@ -3219,6 +3587,66 @@ export interface components {
             /** Format: int64 */
             user_id?: number | null;
         };
+        MarketAnalysis: {
+            /**
+             * Format: int64
+             * @description How many matched bets of the downline the position sums.
+             */
+            bets: number;
+            /** @description Fancy: the house's P&L (`pnl`) per range of runs; empty on a runner market. */
+            fancy: components["schemas"]["FancyRange"][];
+            /**
+             * Format: int64
+             * @description Fancy: the lines now offered (null when none).
+             */
+            line_no: number | null;
+            /** Format: int64 */
+            line_yes: number | null;
+            /** Format: int64 */
+            market_id: number;
+            market_type: components["schemas"]["MarketType"];
+            name: string;
+            /** @description Runner markets: the house's P&L per runner; empty on a fancy. */
+            runners: components["schemas"]["RunnerAnalysis"][];
+            status: components["schemas"]["MarketStatus"];
+        };
+        MarketAnalysisRequest: {
+            /** Format: int64 */
+            match_id: number;
+        };
+        MarketBetRow: {
+            /** Format: int64 */
+            bet_id: number;
+            date: string;
+            /**
+             * Format: int64
+             * @description Fancy: the line bet on.
+             */
+            line: number | null;
+            /** Format: double */
+            matched: number;
+            /**
+             * Format: double
+             * @description Odds (exchange) or the rate (bookmaker, fancy).
+             */
+            price: number;
+            /** @description The runner; null on a fancy. */
+            selection_name: string | null;
+            side: components["schemas"]["BetSide"];
+            /** Format: double */
+            stake: number;
+            status: components["schemas"]["BetStatus"];
+            /** Format: int64 */
+            user_id: number;
+            user_name: string;
+        };
+        MarketBetsRequest: {
+            /** Format: int64 */
+            market_id: number;
+            side?: null | components["schemas"]["BetSide"];
+            /** @description Part of the user name, any case (at most 50 characters). */
+            user?: string | null;
+        };
         MarketBook: {
             /** Format: int64 */
             bet_delay_s: number;
@@ -3269,6 +3697,13 @@ export interface components {
         MarketStatus: "open" | "suspended" | "ball_running" | "closed" | "void";
         /** @enum {string} */
         MarketType: "match_odds" | "bookmaker" | "fancy" | "win" | "place";
+        MatchAnalysis: {
+            in_play: boolean;
+            markets: components["schemas"]["MarketAnalysis"][];
+            /** Format: int64 */
+            match_id: number;
+            name: string;
+        };
         MatchDetail: {
             markets: components["schemas"]["MarketBook"][];
             match: components["schemas"]["MatchItem"];
@@ -3382,6 +3817,31 @@ export interface components {
             page?: number | null;
         };
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
+        Paging_AccountOf_CurrentBetsRequest: ({
+            status?: null | components["schemas"]["BetPart"];
+            type?: null | components["schemas"]["BetKind"];
+        } & {
+            /**
+             * Format: int64
+             * @description The caller's own account or one of its downline.
+             */
+            user_id: number;
+        }) & components["schemas"]["PageRequest"];
+        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
+        Paging_AccountOf_StatementRequest: ({
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+            type?: null | components["schemas"]["StatementType"];
+        } & {
+            /**
+             * Format: int64
+             * @description The caller's own account or one of its downline.
+             */
+            user_id: number;
+        }) & components["schemas"]["PageRequest"];
+        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_CasinoResultRequest: {
             /**
              * Format: date
@@ -3395,6 +3855,18 @@ export interface components {
         Paging_CurrentBetsRequest: {
             status?: null | components["schemas"]["BetPart"];
             type?: null | components["schemas"]["BetKind"];
+        } & components["schemas"]["PageRequest"];
+        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
+        Paging_DownlineListRequest: {
+            order?: null | components["schemas"]["SortOrder"];
+            /**
+             * Format: int64
+             * @description Whose direct children to list: the caller (default) or an account of its downline.
+             */
+            parent_id?: number | null;
+            /** @description Part of the user name, any case (at most 50 characters). */
+            search?: string | null;
+            sort?: null | components["schemas"]["DownlineSort"];
         } & components["schemas"]["PageRequest"];
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_ListPaymentsRequest: {
@@ -3415,6 +3887,14 @@ export interface components {
             from_date?: string | null;
             /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
             to_date?: string | null;
+        } & components["schemas"]["PageRequest"];
+        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
+        Paging_MarketBetsRequest: {
+            /** Format: int64 */
+            market_id: number;
+            side?: null | components["schemas"]["BetSide"];
+            /** @description Part of the user name, any case (at most 50 characters). */
+            user?: string | null;
         } & components["schemas"]["PageRequest"];
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_StatementRequest: {
@@ -3552,6 +4032,22 @@ export interface components {
         };
         /** @enum {string} */
         PlacementStatus: "matched" | "partially_matched" | "unmatched";
+        /** @description The P&L of one settled market, or of one kind of casino play, over the period. */
+        PnlRow: {
+            /** @description The latest line's time. */
+            date: string;
+            /** @description settlement, void, casino (in-house tables) or live_casino (providers' games). */
+            kind: string;
+            /**
+             * Format: int64
+             * @description The market settled (settlement, void); null for casino lines.
+             */
+            market_id: number | null;
+            market_name: string | null;
+            match_name: string | null;
+            /** Format: double */
+            pnl: number;
+        };
         PositionsRequest: {
             /** Format: int64 */
             match_id: number;
@@ -3784,6 +4280,17 @@ export interface components {
              */
             match_id?: number | null;
         };
+        RunnerAnalysis: {
+            /**
+             * Format: double
+             * @description What the house wins (positive) or loses (negative) against the caller's downline if
+             *     this runner wins (is placed, on a place market).
+             */
+            house_pnl: number;
+            name: string;
+            /** Format: int64 */
+            selection_id: number;
+        };
         RunnerBook: {
             /** @description Up to 3, best (highest) first. */
             back: components["schemas"]["PriceSize"][];
@@ -3975,6 +4482,8 @@ export interface components {
             password: string;
             user_name: string;
         };
+        /** @enum {string} */
+        SortOrder: "asc" | "desc";
         SportItem: {
             /** Format: int64 */
             is_active: number;
@@ -6846,6 +7355,574 @@ export interface operations {
             };
             /** @description The body is over 64 KiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    account_bets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Paging_AccountOf_CurrentBetsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Paged_CurrentBetEntry"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an account of the caller's downline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    account_pnl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountPnlRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AccountPnl"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an account of the caller's downline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    account_settled_bets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountSettledBetsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_SettledBetRow"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an account of the caller's downline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    console_account_statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Paging_AccountOf_StatementRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Paged_StatementRow"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an account of the caller's downline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    downline_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Paging_DownlineListRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Paged_DownlineAccount"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description parent_id is not in the caller's downline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    market_analysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarketAnalysisRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MatchAnalysis"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    market_bets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Paging_MarketBetsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Paged_MarketBetRow"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    live_matches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_LiveMatch"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

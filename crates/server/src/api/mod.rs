@@ -9,6 +9,7 @@ pub mod admin;
 pub mod auth;
 pub mod bet;
 pub mod casino;
+pub mod console;
 pub mod health;
 pub mod market;
 pub mod matches;
@@ -59,6 +60,7 @@ use crate::AppState;
         (name = "casino", description = "In-house casino rounds: tables, bets, results, fairness; the world-casino catalogue and launch"),
         (name = "wallet", description = "Seamless wallet for game providers: signed by the provider (docs/wallet.md), no user log-in"),
         (name = "admin", description = "Operator actions (admin; agents over their own clients)"),
+        (name = "console", description = "The operator console's reads: downline accounts, their statements, bets and P&L, market analysis (admin: everyone; agent: its downline)"),
         (name = "health", description = "Readiness"),
     )
 )]
@@ -221,6 +223,7 @@ fn api_routes() -> (Router<AppState>, oas::OpenApi) {
                 .merge(wallet::routes())
                 .merge(bet::routes())
                 .merge(admin::routes())
+                .merge(console::routes())
                 .merge(market::routes())
                 .merge(report::routes())
                 .merge(payment::routes())

@@ -17,7 +17,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::bet::{bet_item, BetItem};
 use crate::clock::{iso_utc, parse_report_date};
 use crate::error::{ok, ApiResult, AppError, Envelope};
-use crate::input::{choice_field, ApiJson, FlexI64, Paged, Paging};
+use crate::input::{choice_field, ApiJson, FlexI64, PageRequest, Paged, Paging};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -106,7 +106,7 @@ backlay_core::named_enum! {
     }
 }
 
-fn date_bound(
+pub(crate) fn date_bound(
     field: &str,
     text: &Option<String>,
     end_of_day: bool,
@@ -127,6 +127,17 @@ async fn account_statement(
     CurrentUser(authed): CurrentUser,
     Paging { request: body, page }: Paging<StatementRequest>,
 ) -> ApiResult<Paged<StatementRow>> {
+    Ok(ok(statement_page(&state, authed.user.id, &body, page).await?))
+}
+
+/// One page of a user's account statement: the caller's own here, an account of the caller's
+/// downline in the console.
+pub(crate) async fn statement_page(
+    state: &AppState,
+    user_id: i64,
+    body: &StatementRequest,
+    page: PageRequest,
+) -> Result<Paged<StatementRow>, AppError> {
     let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
     let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
     if from_ms > to_ms {
@@ -139,7 +150,7 @@ async fn account_statement(
     let kinds = statement_type.ledger_kinds();
     let (page, limit, offset) = page.resolve()?;
     let (lines, total) =
-        state.store.statement(authed.user.id, from_ms, to_ms, kinds, offset, limit).await?;
+        state.store.statement(user_id, from_ms, to_ms, kinds, offset, limit).await?;
     let rows = lines
         .into_iter()
         .map(|line| StatementRow {
@@ -153,7 +164,7 @@ async fn account_statement(
             market_id: line.market_id,
         })
         .collect();
-    Ok(ok(Paged { rows, total, page, limit }))
+    Ok(Paged { rows, total, page, limit })
 }
 
 #[derive(Deserialize, ToSchema, Default)]
@@ -198,6 +209,17 @@ async fn current_bets(
     CurrentUser(authed): CurrentUser,
     Paging { request: body, page }: Paging<CurrentBetsRequest>,
 ) -> ApiResult<Paged<CurrentBetEntry>> {
+    Ok(ok(current_bets_page(&state, authed.user.id, &body, page).await?))
+}
+
+/// One page of a user's current bets: the caller's own here, an account of the caller's
+/// downline in the console.
+pub(crate) async fn current_bets_page(
+    state: &AppState,
+    user_id: i64,
+    body: &CurrentBetsRequest,
+    page: PageRequest,
+) -> Result<Paged<CurrentBetEntry>, AppError> {
     let part = choice_field("status", body.status.as_deref(), BetPart::Matched, |text| {
         format!("{text} is not {}.", one_of(BetPart::NAMES))
     })?;
@@ -210,23 +232,23 @@ async fn current_bets(
         BetKind::Sports => {}
         // Casino bets are taken whole at the posted odds: none is ever unmatched.
         BetKind::Casino if unmatched => {
-            return Ok(ok(Paged { rows: Vec::new(), total: 0, page, limit }))
+            return Ok(Paged { rows: Vec::new(), total: 0, page, limit })
         }
         BetKind::Casino => {
             let (bets, total) =
-                super::casino::current_casino_bets(&state, authed.user.id, offset, limit).await?;
+                super::casino::current_casino_bets(state, user_id, offset, limit).await?;
             let rows = bets.into_iter().map(CurrentBetEntry::Casino).collect();
-            return Ok(ok(Paged { rows, total, page, limit }));
+            return Ok(Paged { rows, total, page, limit });
         }
     }
-    let (bets, total) = state.store.current_bets(authed.user.id, unmatched, offset, limit).await?;
+    let (bets, total) = state.store.current_bets(user_id, unmatched, offset, limit).await?;
     let ids: Vec<i64> = bets.iter().map(|current| current.bet.bet_id).collect();
     let sums = state.store.matched_price_size_sums(&ids).await?;
     let rows = bets
         .into_iter()
         .map(|current| CurrentBetEntry::Sports(current_bet_row(current, &sums)))
         .collect();
-    Ok(ok(Paged { rows, total, page, limit }))
+    Ok(Paged { rows, total, page, limit })
 }
 
 fn current_bet_row(current: CurrentBet, sums: &BTreeMap<i64, i128>) -> CurrentBetRow {
@@ -269,16 +291,25 @@ async fn settled_bets(
     CurrentUser(authed): CurrentUser,
     ApiJson(body): ApiJson<SettledBetsRequest>,
 ) -> ApiResult<Vec<SettledBetRow>> {
-    let bets = state.store.settled_bets_of_market(authed.user.id, body.market_id.0).await?;
+    Ok(ok(settled_bets_of(&state, authed.user.id, body.market_id.0).await?))
+}
+
+/// A user's bets of one market that its settlement or void closed, oldest first.
+pub(crate) async fn settled_bets_of(
+    state: &AppState,
+    user_id: i64,
+    market_id: i64,
+) -> Result<Vec<SettledBetRow>, AppError> {
+    let bets = state.store.settled_bets_of_market(user_id, market_id).await?;
     let ids: Vec<i64> = bets.iter().map(|settled| settled.bet.bet_id).collect();
     let sums = state.store.matched_price_size_sums(&ids).await?;
-    Ok(ok(bets
+    Ok(bets
         .into_iter()
         .map(|settled| {
             let pnl = Money::from_minor(settled.bet.pnl_minor.unwrap_or(0));
             SettledBetRow { bet: current_bet_row(settled, &sums), pnl }
         })
-        .collect()))
+        .collect())
 }
 
 #[derive(Deserialize, ToSchema, Default)]

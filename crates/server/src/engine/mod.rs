@@ -39,7 +39,9 @@ use tokio::sync::{broadcast, mpsc, oneshot, RwLock};
 
 use crate::error::AppError;
 
-pub(crate) use market_task::{average_price, market_closed, not_a_status_to_set, MARKET_CLOSED};
+pub(crate) use market_task::{
+    average_price, market_closed, matched_bets, not_a_status_to_set, MARKET_CLOSED,
+};
 pub use market_task::{
     BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate, RunnerView,
     Suspensions,

@@ -35,6 +35,7 @@ mod commands;
 mod delay;
 mod placement;
 mod rebuild;
+pub(crate) use rebuild::matched_bets;
 mod settle;
 mod types;
 

@@ -7,7 +7,7 @@ use backlay_core::exchange::{
     Bet, Market, MarketError, MarketKind, MarketSpec, NewOrder, RunnerId, Side, UserId,
 };
 use backlay_core::odds::Price;
-use backlay_store::bets::BetRow;
+use backlay_store::bets::{BetRow, FillRow};
 use backlay_store::Store;
 use std::sync::Arc;
 use tokio::sync::broadcast;
@@ -34,6 +34,38 @@ pub(super) fn matched_bet(kind: MarketKind, bet: &BetRow) -> Result<Bet, AppErro
     })
 }
 
+/// Every matched bet of a market with its user, from what was committed: both sides of each
+/// fill of an exchange market, the matched part of each live bet of a house-banked one. The
+/// market is rebuilt from these, and the console's market analysis sums them over a downline.
+pub(crate) fn matched_bets(
+    kind: MarketKind,
+    fills: &[FillRow],
+    bets: &[BetRow],
+) -> Result<Vec<(UserId, Bet)>, AppError> {
+    let mut matched = Vec::new();
+    for fill in fills {
+        let price =
+            Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0)).map_err(|e| {
+                AppError::Internal(anyhow::anyhow!(
+                    "fill {} has price {}: {e}",
+                    fill.fill_id,
+                    fill.price
+                ))
+            })?;
+        for (user, side) in [(fill.back_user_id, Side::Back), (fill.lay_user_id, Side::Lay)] {
+            let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
+                .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id)))?;
+            matched.push((UserId(user), bet));
+        }
+    }
+    if kind.is_house_banked() {
+        for bet in bets.iter().filter(|bet| bet.matched_minor > 0 && bet.status.is_live()) {
+            matched.push((UserId(bet.user_id), matched_bet(kind, bet)?));
+        }
+    }
+    Ok(matched)
+}
+
 impl MarketActor {
     pub(crate) async fn load(
         store: Store,
@@ -58,45 +90,26 @@ impl MarketActor {
         let internal = |e: MarketError| {
             AppError::Internal(anyhow::anyhow!("rebuilding market {market_id}: {e}"))
         };
-        for fill in store.fills_of_market(market_id).await? {
-            let price =
-                Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0)).map_err(|e| {
-                    AppError::Internal(anyhow::anyhow!(
-                        "fill {} has price {}: {e}",
-                        fill.fill_id,
-                        fill.price
-                    ))
-                })?;
-            for (user, side) in [(fill.back_user_id, Side::Back), (fill.lay_user_id, Side::Lay)] {
-                let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
-                    .map_err(|e| {
-                        AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id))
-                    })?;
-                market.restore_matched(UserId(user), &bet).map_err(internal)?;
-            }
+        let fills = store.fills_of_market(market_id).await?;
+        let bets = store.bets_of_market(market_id).await?;
+        for (user, bet) in matched_bets(kind, &fills, &bets)? {
+            market.restore_matched(user, &bet).map_err(internal)?;
         }
-        for bet in store.bets_of_market(market_id).await? {
-            if kind.is_house_banked() {
-                if bet.matched_minor > 0 && bet.status.is_live() {
-                    market
-                        .restore_matched(UserId(bet.user_id), &matched_bet(kind, &bet)?)
-                        .map_err(internal)?;
-                }
-            } else if bet.remaining_minor > 0 {
-                let price = Price::from_hundredths(u32::try_from(bet.price).unwrap_or(0))
-                    .map_err(|e| AppError::Internal(anyhow::anyhow!("bet {}: {e}", bet.bet_id)))?;
-                let order = NewOrder::new(
-                    order_of_bet(bet.bet_id),
-                    UserId(bet.user_id),
-                    bet.side.side(),
-                    price,
-                    bet.remaining_minor,
-                )
-                .with_persistence(bet.persistence);
-                market
-                    .restore_order(RunnerId(bet.runner_id.unwrap_or(0)), &order)
-                    .map_err(internal)?;
-            }
+        // House-banked bets are taken whole or refused: none waits in a book.
+        let unmatched =
+            bets.iter().filter(|bet| !kind.is_house_banked() && bet.remaining_minor > 0);
+        for bet in unmatched {
+            let price = Price::from_hundredths(u32::try_from(bet.price).unwrap_or(0))
+                .map_err(|e| AppError::Internal(anyhow::anyhow!("bet {}: {e}", bet.bet_id)))?;
+            let order = NewOrder::new(
+                order_of_bet(bet.bet_id),
+                UserId(bet.user_id),
+                bet.side.side(),
+                price,
+                bet.remaining_minor,
+            )
+            .with_persistence(bet.persistence);
+            market.restore_order(RunnerId(bet.runner_id.unwrap_or(0)), &order).map_err(internal)?;
         }
         let stored_exposure = store.exposures_of_market(market_id).await?.into_iter().collect();
         let the_match = store.match_by_id(setup.match_id).await?;
