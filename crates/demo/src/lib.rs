@@ -392,7 +392,7 @@ pub async fn open_match_markets(
         market(MarketType::MatchOdds, "Match Odds", teams.clone(), 5_000),
     )
     .await?;
-    state.engine.set_status(market_id, MarketStatus::Open).await?;
+    state.engine.set_status(market_id, MarketStatus::Open, None).await?;
     let fair = fair_prices(&the_match.name, teams.len());
     let match_odds =
         (market_id, selections.iter().copied().zip(fair.iter().copied()).collect::<Vec<_>>());
@@ -406,8 +406,8 @@ pub async fn open_match_markets(
         .await?;
         let chances = simulator::probabilities_of_prices(&fair);
         let rates = play::bookmaker_update(&bm_selections, [chances[0], chances[1]]);
-        state.engine.set_rates(bookmaker, rates).await?;
-        state.engine.set_status(bookmaker, MarketStatus::Open).await?;
+        state.engine.set_rates(bookmaker, rates, None).await?;
+        state.engine.set_status(bookmaker, MarketStatus::Open, None).await?;
         // The house lines, at their figures before the first ball (which no seed changes).
         let Some(sides) = fancy::sides_of(&the_match.name) else { return Ok(Some(match_odds)) };
         let before_the_first_ball = simulator::Cricket::new(0, 0.0);
@@ -415,9 +415,9 @@ pub async fn open_match_markets(
             let request = market(MarketType::Fancy, &line.name(sides), Vec::new(), 0);
             let (fancy, _) = operator::create_market(&console, &state.engine, request).await?;
             if let fancy::Figure::Projected(figure) = line.figure(&before_the_first_ball) {
-                state.engine.set_rates(fancy, play::fancy_update(figure)).await?;
+                state.engine.set_rates(fancy, play::fancy_update(figure), None).await?;
             }
-            state.engine.set_status(fancy, MarketStatus::Open).await?;
+            state.engine.set_status(fancy, MarketStatus::Open, None).await?;
         }
         for odd_even in fancy::odd_even_lines() {
             let runners = fancy::ODD_EVEN_RUNNERS.map(str::to_string).to_vec();
@@ -426,9 +426,9 @@ pub async fn open_match_markets(
                 operator::create_market(&console, &state.engine, request).await?;
             if let fancy::Parity::Open(odd) = odd_even.parity(&before_the_first_ball) {
                 let rates = play::bookmaker_update(&selections, [odd, 1.0 - odd]);
-                state.engine.set_rates(market_id, rates).await?;
+                state.engine.set_rates(market_id, rates, None).await?;
             }
-            state.engine.set_status(market_id, MarketStatus::Open).await?;
+            state.engine.set_status(market_id, MarketStatus::Open, None).await?;
         }
     }
     Ok(Some(match_odds))

@@ -266,7 +266,7 @@ async fn set_statuses(
 ) {
     let mut still_running = Vec::with_capacity(markets.len());
     for market_id in markets.drain(..) {
-        let result = feed.state.engine.set_status(market_id, status).await;
+        let result = feed.state.engine.set_status(market_id, status, None).await;
         if result.is_ok() || feed.state.engine.is_running(market_id).await {
             still_running.push(market_id);
         }
@@ -332,7 +332,7 @@ fn cricket_result(game: &Cricket, sides: &[&str; 2], winner: usize) -> String {
 
 async fn settle(feed: &Feed, the_match: &Match, market_id: i64, result: ResultInput) {
     feed.maker.forget(market_id);
-    let settled = feed.state.engine.settle(market_id, result).await;
+    let settled = feed.state.engine.settle(market_id, result, None).await;
     if let Some(message) = ok_or_warn(the_match, &format!("settle market {market_id}"), settled) {
         tracing::debug!("demo feed: {message}");
     }
@@ -513,7 +513,7 @@ impl PostedPrices {
             return;
         }
         let update = bookmaker_update(&market.selections, chances);
-        let result = feed.state.engine.set_rates(market.market_id, update).await;
+        let result = feed.state.engine.set_rates(market.market_id, update, None).await;
         if ok_or_warn(the_match, "post bookmaker rates", result).is_some() {
             self.rates.insert(market.market_id, rates);
         }
@@ -524,7 +524,7 @@ impl PostedPrices {
         if self.fancy_lines.get(&market_id) == Some(&figure) {
             return;
         }
-        let result = feed.state.engine.set_rates(market_id, fancy_update(figure)).await;
+        let result = feed.state.engine.set_rates(market_id, fancy_update(figure), None).await;
         if ok_or_warn(the_match, "post a fancy line", result).is_some() {
             self.fancy_lines.insert(market_id, figure);
         }

@@ -352,7 +352,7 @@ async fn open_race_markets(feed: &Feed, the_match: &Match) -> Result<(), AppErro
     for request in [win, place] {
         let (market_id, _) =
             operator::create_market(&feed.console(), &feed.state.engine, request).await?;
-        feed.state.engine.set_status(market_id, MarketStatus::Open).await?;
+        feed.state.engine.set_status(market_id, MarketStatus::Open, None).await?;
     }
     play::quote_pre_match(feed, the_match).await
 }

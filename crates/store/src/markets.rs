@@ -278,6 +278,25 @@ impl Writer {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Sets the stake limits of a market that is not closed or void; `false` when it is.
+    pub async fn set_market_stake_limits(
+        &mut self,
+        market_id: i64,
+        min_stake_minor: i64,
+        max_stake_minor: i64,
+    ) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE markets SET min_stake_minor = $1, max_stake_minor = $2 \
+             WHERE id = $3 AND status NOT IN ('closed', 'void')",
+        )
+        .bind(min_stake_minor)
+        .bind(max_stake_minor)
+        .bind(market_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Posts a fancy market's lines and rates.
     pub async fn set_fancy_rates(
         &mut self,

@@ -56,6 +56,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/desk/markets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A match's markets as the desk runs them: the live book and posted rates with each market's
+         *     status, limits, bet delay, commission and result.
+         */
+        post: operations["desk_markets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/engine/stats": {
         parameters: {
             query?: never;
@@ -107,6 +127,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/market/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Changes a running market's min and max stake; the next bet is checked against them. */
+        post: operations["set_limits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/market/rates": {
         parameters: {
             query?: never;
@@ -134,6 +171,26 @@ export interface paths {
         put?: never;
         /** Declares the result and settles every bet through the ledger, once. */
         post: operations["declare_result"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/market/resultPreview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Previews declaring a result or voiding: the bets settled, the clients' wins and losses, the
+         *     house's result and the commission, from the same computation as the settlement.
+         */
+        post: operations["result_preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2067,6 +2124,32 @@ export interface components {
             /** @description The UTR / transaction reference of the bank transfer made (1–64 characters). */
             reference?: string;
         };
+        DeskMarket: components["schemas"]["MarketBook"] & {
+            /**
+             * Format: int64
+             * @description Commission on net market winnings, basis points.
+             */
+            commission_bp: number;
+            /**
+             * Format: int64
+             * @description The declared winner (or first placed runner), once resulted.
+             */
+            result_selection_id: number | null;
+            /**
+             * Format: int64
+             * @description A fancy's declared run total, once resulted.
+             */
+            result_value: number | null;
+        };
+        DeskMarketsRequest: {
+            /** Format: int64 */
+            match_id: number;
+        };
+        DeskMatch: {
+            /** @description Every market of the match, settled ones included, oldest first. */
+            markets: components["schemas"]["DeskMarket"][];
+            match: components["schemas"]["MatchItem"];
+        };
         DisableRequest: {
             /** @description A current code from the app. */
             otp: string;
@@ -2296,6 +2379,16 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_DeskMatch: {
+            data: {
+                /** @description Every market of the match, settled ones included, oldest first. */
+                markets: components["schemas"]["DeskMarket"][];
+                match: components["schemas"]["MatchItem"];
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_EngineStatsData: {
             data: {
                 /**
@@ -2441,6 +2534,19 @@ export interface components {
                 /** Format: int64 */
                 user_id: number;
                 user_name: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_MarketLimits: {
+            data: {
+                /** Format: int64 */
+                market_id: number;
+                /** Format: double */
+                max_stake: number;
+                /** Format: double */
+                min_stake: number;
             };
             message: string;
             status: boolean;
@@ -2926,6 +3032,57 @@ export interface components {
                 request_id: number;
                 /** @description Always "pending". */
                 status: components["schemas"]["PaymentStatus"];
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_ResultPreview: {
+            /** @description What settling would move, as the settlement itself computes it (nothing is written). */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Matched bets the result settles (or voids).
+                 */
+                bets: number;
+                /**
+                 * Format: int64
+                 * @description Clients with bets in the market.
+                 */
+                clients: number;
+                /**
+                 * Format: double
+                 * @description What the losing clients pay (a positive amount).
+                 */
+                clients_lose: number;
+                /**
+                 * Format: double
+                 * @description What the winning clients receive, after commission.
+                 */
+                clients_win: number;
+                /**
+                 * Format: double
+                 * @description Commission taken on the winners' net winnings.
+                 */
+                commission: number;
+                /**
+                 * Format: double
+                 * @description The house's result on a bookmaker or fancy market (positive: the house wins); 0 on
+                 *     exchange markets, where clients pay each other.
+                 */
+                house_pnl: number;
+                /**
+                 * Format: int64
+                 * @description Clients whose balance goes down.
+                 */
+                losers: number;
+                /** Format: int64 */
+                market_id: number;
+                /**
+                 * Format: int64
+                 * @description Clients whose balance goes up.
+                 */
+                winners: number;
             };
             message: string;
             status: boolean;
@@ -3468,6 +3625,20 @@ export interface components {
             total: number;
             unbalanced_transactions: number[];
         };
+        LimitsRequest: {
+            /** Format: int64 */
+            market_id: number;
+            /**
+             * Format: double
+             * @description At least min_stake.
+             */
+            max_stake: number;
+            /**
+             * Format: double
+             * @description At least 1.00.
+             */
+            min_stake: number;
+        };
         /** @description One match's odds line as the list stream (`GET stream?list=…`) sends it. */
         ListOdds: {
             /** Format: int64 */
@@ -3682,6 +3853,14 @@ export interface components {
             market_id: number;
             /** @description The market's name (Match Odds, Bookmaker, a fancy's name …). */
             sub_type: string;
+        };
+        MarketLimits: {
+            /** Format: int64 */
+            market_id: number;
+            /** Format: double */
+            max_stake: number;
+            /** Format: double */
+            min_stake: number;
         };
         MarketPosition: {
             /** @description Fancy markets: P&L per run range. */
@@ -4052,6 +4231,27 @@ export interface components {
             /** Format: int64 */
             match_id: number;
         };
+        PreviewRequest: {
+            /** Format: int64 */
+            market_id: number;
+            /** @description The placed runners (place markets). */
+            placed_selection_ids?: number[] | null;
+            /**
+             * Format: int64
+             * @description The run total (fancy).
+             */
+            result?: number | null;
+            /**
+             * Format: int64
+             * @description 1: preview voiding the market instead of a result.
+             */
+            void?: number | null;
+            /**
+             * Format: int64
+             * @description The winning runner (match odds, win, bookmaker).
+             */
+            winner_selection_id?: number | null;
+        };
         PriceSize: {
             /**
              * Format: double
@@ -4152,6 +4352,52 @@ export interface components {
             description: string;
             /** @description The position: `Player A`, `Dragon`, `Joker`, `Pocket`. */
             name: string;
+        };
+        /** @description What settling would move, as the settlement itself computes it (nothing is written). */
+        ResultPreview: {
+            /**
+             * Format: int64
+             * @description Matched bets the result settles (or voids).
+             */
+            bets: number;
+            /**
+             * Format: int64
+             * @description Clients with bets in the market.
+             */
+            clients: number;
+            /**
+             * Format: double
+             * @description What the losing clients pay (a positive amount).
+             */
+            clients_lose: number;
+            /**
+             * Format: double
+             * @description What the winning clients receive, after commission.
+             */
+            clients_win: number;
+            /**
+             * Format: double
+             * @description Commission taken on the winners' net winnings.
+             */
+            commission: number;
+            /**
+             * Format: double
+             * @description The house's result on a bookmaker or fancy market (positive: the house wins); 0 on
+             *     exchange markets, where clients pay each other.
+             */
+            house_pnl: number;
+            /**
+             * Format: int64
+             * @description Clients whose balance goes down.
+             */
+            losers: number;
+            /** Format: int64 */
+            market_id: number;
+            /**
+             * Format: int64
+             * @description Clients whose balance goes up.
+             */
+            winners: number;
         };
         ResultRequest: {
             /** Format: int64 */
@@ -4895,6 +5141,80 @@ export interface operations {
             };
         };
     };
+    desk_markets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeskMarketsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DeskMatch"];
+                };
+            };
+            /** @description The body is not valid JSON, has the wrong shape, or a field is invalid (data.errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     engine_stats: {
         parameters: {
             query?: never;
@@ -5059,6 +5379,88 @@ export interface operations {
             };
         };
     };
+    set_limits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MarketLimits"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The market is closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     set_rates: {
         parameters: {
             query?: never;
@@ -5195,6 +5597,88 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    result_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ResultPreview"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The market is closed */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -566,18 +566,24 @@ impl Market {
     /// and closes the market (void if `result` is [`MarketResult::Void`]). Once only: on a
     /// closed or void market it answers [`MarketError::AlreadySettled`] and changes nothing.
     pub fn settle(&mut self, result: &MarketResult) -> Result<SettledMarket, MarketError> {
-        self.check_not_settled()?;
-        let settlement = settle_positions(
-            &self.spec,
-            result,
-            self.positions.iter().map(|(user, position)| (*user, position)),
-        )?;
+        let settlement = self.settlement(result)?;
         let cancelled_orders: Vec<RestingOrder> =
             self.books.iter_mut().flat_map(OrderBook::cancel_all).collect();
         self.forget_unmatched(&cancelled_orders);
         self.status = if result.is_void() { MarketStatus::Void } else { MarketStatus::Closed };
         self.result = Some(result.clone());
         Ok(SettledMarket { settlement, cancelled_orders })
+    }
+
+    /// What [`Market::settle`] with `result` would post, changing nothing: the operator's
+    /// preview before declaring a result is this very computation, not a copy of its rules.
+    pub fn settlement(&self, result: &MarketResult) -> Result<Settlement, MarketError> {
+        self.check_not_settled()?;
+        settle_positions(
+            &self.spec,
+            result,
+            self.positions.iter().map(|(user, position)| (*user, position)),
+        )
     }
 
     /// Voids the market: [`Market::settle`] with [`MarketResult::Void`].

@@ -4,12 +4,13 @@
 
 use axum::extract::State;
 use backlay_core::exchange::{MarketStatus, MarketType};
+use backlay_core::money::Money;
 use backlay_store::users::Role;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::engine::{not_a_status_to_set, RatesUpdate, ResultInput};
+use crate::engine::{not_a_status_to_set, ActedBy, RatesUpdate, ResultInput, StakeLimits};
 use crate::error::{ok_with, ApiResult, AppError, Envelope};
 use crate::input::{AmountInput, ApiJson, Checks, FlexI64};
 use crate::operator::{self, Actor, CreateMarket, OperatorContext};
@@ -25,12 +26,39 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(void_market))
 }
 
-fn require_admin(operator: &Operator) -> Result<(), AppError> {
+pub(crate) fn require_admin(operator: &Operator) -> Result<(), AppError> {
     if operator.0.user.role == Role::Admin {
         Ok(())
     } else {
         Err(AppError::Forbidden("Only an admin manages markets.".into()))
     }
+}
+
+/// The admin behind a market command, for the audit row the market's task writes with it.
+pub(crate) fn acted_by(operator: Operator, ClientIp(client_ip): ClientIp) -> ActedBy {
+    ActedBy { actor: Actor::User(operator.0.user), client_ip }
+}
+
+/// The lowest min stake a market may have (₹1.00).
+pub const MIN_STAKE_FLOOR_MINOR: i64 = 1_00;
+
+/// A market's stake limits as sent at creation or changed live: min at least
+/// [`MIN_STAKE_FLOOR_MINOR`], max at least min. Failures are recorded in `checks`.
+pub(crate) fn stake_limits(
+    checks: &mut Checks,
+    min_stake_minor: i64,
+    max_stake_minor: i64,
+) -> StakeLimits {
+    if min_stake_minor < MIN_STAKE_FLOOR_MINOR {
+        checks.fail(
+            "min_stake",
+            format!("min_stake must be at least {}.", Money::from_minor(MIN_STAKE_FLOOR_MINOR)),
+        );
+    }
+    if max_stake_minor < min_stake_minor {
+        checks.fail("max_stake", "max_stake must be at least min_stake.");
+    }
+    StakeLimits { min_stake_minor, max_stake_minor }
 }
 
 /// A bet delay longer than this is a mistake.
@@ -102,14 +130,11 @@ async fn create_market(
         checks.fail("runners", "Each runner needs a name of at most 100 characters.");
     }
     let house = market_type.is_some_and(MarketType::is_house_banked);
-    let min_stake_minor = body.min_stake.map_or(100_00, |m| m.0.minor());
-    let max_stake_minor = body.max_stake.map_or(1_000_000_00, |m| m.0.minor());
-    if min_stake_minor <= 0 {
-        checks.fail("min_stake", "min_stake must be more than 0.");
-    }
-    if max_stake_minor < min_stake_minor {
-        checks.fail("max_stake", "max_stake must be at least min_stake.");
-    }
+    let limits = stake_limits(
+        &mut checks,
+        body.min_stake.map_or(100_00, |m| m.0.minor()),
+        body.max_stake.map_or(1_000_000_00, |m| m.0.minor()),
+    );
     let bet_delay_s = body.bet_delay_s.map_or(if house { 0 } else { 5 }, |d| d.0);
     if !(0..=MAX_BET_DELAY_S).contains(&bet_delay_s) {
         checks.fail("bet_delay_s", format!("bet_delay_s must be 0 to {MAX_BET_DELAY_S}."));
@@ -137,8 +162,8 @@ async fn create_market(
             name: name.clone(),
             runners,
             bet_delay_ms: bet_delay_s * 1000,
-            min_stake_minor,
-            max_stake_minor,
+            min_stake_minor: limits.min_stake_minor,
+            max_stake_minor: limits.max_stake_minor,
             commission_bp,
             winners,
         },
@@ -164,6 +189,7 @@ pub struct StatusRequest {
 async fn set_status(
     State(state): State<AppState>,
     operator: Operator,
+    ip: ClientIp,
     ApiJson(body): ApiJson<StatusRequest>,
 ) -> ApiResult<Option<String>> {
     require_admin(&operator)?;
@@ -171,7 +197,7 @@ async fn set_status(
     // Closed and void parse, and the market's task refuses them as before: only a result sets
     // them.
     let status: MarketStatus = text.parse().map_err(|_| not_a_status_to_set(text))?;
-    state.engine.set_status(body.market_id.0, status).await?;
+    state.engine.set_status(body.market_id.0, status, Some(acted_by(operator, ip))).await?;
     Ok(ok_with(format!("Market is {status}."), None))
 }
 
@@ -219,6 +245,7 @@ const MAX_LINE: i64 = 100_000;
 async fn set_rates(
     State(state): State<AppState>,
     operator: Operator,
+    ip: ClientIp,
     ApiJson(body): ApiJson<RatesRequest>,
 ) -> ApiResult<Option<String>> {
     require_admin(&operator)?;
@@ -262,7 +289,7 @@ async fn set_rates(
             ))
         }
     };
-    state.engine.set_rates(body.market_id.0, update).await?;
+    state.engine.set_rates(body.market_id.0, update, Some(acted_by(operator, ip))).await?;
     Ok(ok_with("Rates posted.", None))
 }
 
@@ -290,21 +317,37 @@ pub struct ResultRequest {
 async fn declare_result(
     State(state): State<AppState>,
     operator: Operator,
+    ip: ClientIp,
     ApiJson(body): ApiJson<ResultRequest>,
 ) -> ApiResult<Option<String>> {
     require_admin(&operator)?;
-    let result = match (body.winner_selection_id, &body.placed_selection_ids, body.result) {
-        (Some(winner), None, None) => ResultInput::Winner(winner.0),
-        (None, Some(placed), None) => ResultInput::Placed(placed.iter().map(|p| p.0).collect()),
-        (None, None, Some(value)) => ResultInput::Fancy(value.0),
-        _ => {
-            return Err(AppError::invalid(
-                "Send exactly one of winner_selection_id, placed_selection_ids or result (the run total of a fancy).",
-            ))
-        }
-    };
-    let message = state.engine.settle(body.market_id.0, result).await?;
+    let result = body.result_input()?;
+    let message =
+        state.engine.settle(body.market_id.0, result, Some(acted_by(operator, ip))).await?;
     Ok(ok_with(message, None))
+}
+
+impl ResultRequest {
+    /// Whether any of the result's fields was sent.
+    pub(crate) fn names_a_result(&self) -> bool {
+        self.winner_selection_id.is_some()
+            || self.placed_selection_ids.is_some()
+            || self.result.is_some()
+    }
+
+    /// The one result the request names.
+    pub(crate) fn result_input(&self) -> Result<ResultInput, AppError> {
+        match (self.winner_selection_id, &self.placed_selection_ids, self.result) {
+            (Some(winner), None, None) => Ok(ResultInput::Winner(winner.0)),
+            (None, Some(placed), None) => {
+                Ok(ResultInput::Placed(placed.iter().map(|p| p.0).collect()))
+            }
+            (None, None, Some(value)) => Ok(ResultInput::Fancy(value.0)),
+            _ => Err(AppError::invalid(
+                "Send exactly one of winner_selection_id, placed_selection_ids or result (the run total of a fancy).",
+            )),
+        }
+    }
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -319,9 +362,13 @@ pub struct VoidRequest {
 async fn void_market(
     State(state): State<AppState>,
     operator: Operator,
+    ip: ClientIp,
     ApiJson(body): ApiJson<VoidRequest>,
 ) -> ApiResult<Option<String>> {
     require_admin(&operator)?;
-    let message = state.engine.settle(body.market_id.0, ResultInput::Void).await?;
+    let message = state
+        .engine
+        .settle(body.market_id.0, ResultInput::Void, Some(acted_by(operator, ip)))
+        .await?;
     Ok(ok_with(message, None))
 }

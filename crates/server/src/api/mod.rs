@@ -10,6 +10,7 @@ pub mod auth;
 pub mod bet;
 pub mod casino;
 pub mod console;
+pub mod desk;
 pub mod health;
 pub mod market;
 pub mod matches;
@@ -225,6 +226,7 @@ fn api_routes() -> (Router<AppState>, oas::OpenApi) {
                 .merge(admin::routes())
                 .merge(console::routes())
                 .merge(market::routes())
+                .merge(desk::routes())
                 .merge(report::routes())
                 .merge(payment::routes())
                 .merge(payee::routes())

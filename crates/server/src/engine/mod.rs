@@ -43,8 +43,8 @@ pub(crate) use market_task::{
     average_price, market_closed, matched_bets, not_a_status_to_set, MARKET_CLOSED,
 };
 pub use market_task::{
-    BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate, RunnerView,
-    Suspensions,
+    ActedBy, BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate,
+    RunnerView, SettlementPreview, StakeLimits, Suspensions,
 };
 
 /// How many commands may wait for one market before callers are told to retry.
@@ -61,16 +61,31 @@ pub(crate) enum Command {
     },
     SetStatus {
         status: MarketStatus,
+        by: Option<ActedBy>,
         reply: oneshot::Sender<Result<(), AppError>>,
     },
-    SetRates(RatesUpdate, oneshot::Sender<Result<(), AppError>>),
+    SetRates {
+        rates: RatesUpdate,
+        by: Option<ActedBy>,
+        reply: oneshot::Sender<Result<(), AppError>>,
+    },
+    SetLimits {
+        limits: StakeLimits,
+        by: ActedBy,
+        reply: oneshot::Sender<Result<(), AppError>>,
+    },
     SetInPlay {
         in_play: bool,
         reply: oneshot::Sender<Result<(), AppError>>,
     },
     Settle {
         result: market_task::ResultInput,
+        by: Option<ActedBy>,
         reply: oneshot::Sender<Result<String, AppError>>,
+    },
+    Preview {
+        result: market_task::ResultInput,
+        reply: oneshot::Sender<Result<SettlementPreview, AppError>>,
     },
     View {
         user_id: Option<i64>,
@@ -237,19 +252,50 @@ impl Engine {
         self.ask(market_id, |reply| Command::Cancel { user_id, bet_id, size, reply }).await?
     }
 
-    /// Opens or suspends a market (a result, not a status, closes one).
-    pub async fn set_status(&self, market_id: i64, status: MarketStatus) -> Result<(), AppError> {
+    /// Opens or suspends a market (a result, not a status, closes one). With `by`, the change
+    /// is audited in its own transaction.
+    pub async fn set_status(
+        &self,
+        market_id: i64,
+        status: MarketStatus,
+        by: Option<ActedBy>,
+    ) -> Result<(), AppError> {
         let handle = self.handle(market_id).await?;
         if status.is_suspended() {
             // Counted on arrival: a bet in its delay is refused even while this command still
             // waits in the task's queue.
             handle.suspensions.count_one();
         }
-        self.send(market_id, &handle, |reply| Command::SetStatus { status, reply }).await?
+        self.send(market_id, &handle, |reply| Command::SetStatus { status, by, reply }).await?
     }
 
-    pub async fn set_rates(&self, market_id: i64, rates: RatesUpdate) -> Result<(), AppError> {
-        self.ask(market_id, |reply| Command::SetRates(rates, reply)).await?
+    /// Posts bookmaker rates or fancy lines; with `by`, audited (before → after).
+    pub async fn set_rates(
+        &self,
+        market_id: i64,
+        rates: RatesUpdate,
+        by: Option<ActedBy>,
+    ) -> Result<(), AppError> {
+        self.ask(market_id, |reply| Command::SetRates { rates, by, reply }).await?
+    }
+
+    /// Changes a running market's stake limits; the next placement is checked against them.
+    pub async fn set_limits(
+        &self,
+        market_id: i64,
+        limits: StakeLimits,
+        by: ActedBy,
+    ) -> Result<(), AppError> {
+        self.ask(market_id, |reply| Command::SetLimits { limits, by, reply }).await?
+    }
+
+    /// What declaring `result` would post now, without declaring it.
+    pub async fn preview_settlement(
+        &self,
+        market_id: i64,
+        result: market_task::ResultInput,
+    ) -> Result<SettlementPreview, AppError> {
+        self.ask(market_id, |reply| Command::Preview { result, reply }).await?
     }
 
     /// Tells a running market its match went in play (or back). Markets without a task are
@@ -270,12 +316,13 @@ impl Engine {
         &self,
         market_id: i64,
         result: market_task::ResultInput,
+        by: Option<ActedBy>,
     ) -> Result<String, AppError> {
         let handle = self.handle(market_id).await?;
         // Bets in their delay are refused from the moment the result arrives.
         handle.suspensions.count_one();
         let message =
-            self.send(market_id, &handle, |reply| Command::Settle { result, reply }).await??;
+            self.send(market_id, &handle, |reply| Command::Settle { result, by, reply }).await??;
         self.markets.write().await.remove(&market_id);
         Ok(message)
     }

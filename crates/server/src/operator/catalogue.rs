@@ -1,6 +1,7 @@
 //! The catalogue: sports, series, matches (and turning them in play), and markets.
 
 use backlay_core::exchange::MarketType;
+use backlay_core::money::Money;
 use backlay_store::catalogue::{NewMatch, NewSeries, Sport};
 
 use super::OperatorContext;
@@ -208,7 +209,16 @@ pub async fn create_market(
         &mut writer,
         "market.create",
         format!("market:{market_id}"),
-        serde_json::json!({ "type": request.market_type, "name": request.name, "match_id": request.match_id }),
+        serde_json::json!({
+            "type": request.market_type,
+            "name": request.name,
+            "match_id": request.match_id,
+            "runners": request.runners,
+            "min_stake": Money::from_minor(request.min_stake_minor),
+            "max_stake": Money::from_minor(request.max_stake_minor),
+            "bet_delay_ms": request.bet_delay_ms,
+            "commission_bp": request.commission_bp,
+        }),
     )
     .await?;
     let market = writer.market(market_id).await?;

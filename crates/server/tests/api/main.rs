@@ -9,6 +9,7 @@ mod casino_lobby;
 mod catalogue;
 mod console;
 mod demo_feed;
+mod desk;
 mod errors;
 mod exchange;
 mod ledger;

@@ -6,11 +6,20 @@ use std::collections::{BTreeSet, HashMap};
 use backlay_core::exchange::{MarketKind, MarketStatus, RestingOrder};
 use backlay_core::money::Money;
 
+use serde_json::json;
+
 use super::{
-    bet_of_order, market_closed, market_error, not_a_status_to_set, order_of_bet, CancelAnswer,
-    MarketActor, RatesUpdate,
+    bet_of_order, market_closed, market_error, not_a_status_to_set, order_of_bet, ActedBy,
+    CancelAnswer, MarketActor, RatesUpdate, StakeLimits,
 };
 use crate::error::AppError;
+
+/// A status an operator set, for the stored row and the audit log.
+struct StatusChange<'a> {
+    before: MarketStatus,
+    after: MarketStatus,
+    by: Option<&'a ActedBy>,
+}
 
 impl MarketActor {
     pub(super) async fn cancel(
@@ -74,7 +83,9 @@ impl MarketActor {
     pub(super) async fn set_status(
         &mut self,
         status: MarketStatus,
+        by: Option<&ActedBy>,
     ) -> Result<BTreeSet<i64>, AppError> {
+        let before = self.market.status();
         let lapsed = match status {
             MarketStatus::Open => {
                 self.market.reopen().map_err(market_error)?;
@@ -89,7 +100,7 @@ impl MarketActor {
                 return Err(not_a_status_to_set(status.as_str()))
             }
         };
-        self.store_lapses(&lapsed, Some(status)).await
+        self.store_lapses(&lapsed, Some(StatusChange { before, after: status, by })).await
     }
 
     /// The match went in play (or back): at the off every unmatched LAPSE order lapses and
@@ -110,14 +121,16 @@ impl MarketActor {
     async fn store_lapses(
         &mut self,
         lapsed: &[RestingOrder],
-        status: Option<MarketStatus>,
+        status: Option<StatusChange<'_>>,
     ) -> Result<BTreeSet<i64>, AppError> {
         let result: Result<HashMap<i64, i64>, AppError> = async {
             let mut writer = self.store.begin_write().await?;
-            if let Some(status) = status {
-                if !writer.set_market_status(self.setup.market_id, status).await? {
+            if let Some(change) = status {
+                if !writer.set_market_status(self.setup.market_id, change.after).await? {
                     return Err(market_closed());
                 }
+                let detail = json!({ "before": change.before, "after": change.after });
+                self.audit(&mut writer, change.by, "market.status", detail).await?;
             }
             let mut touched = BTreeSet::new();
             for order in lapsed {
@@ -149,28 +162,45 @@ impl MarketActor {
         }
     }
 
-    pub(super) async fn set_rates(&mut self, rates: RatesUpdate) -> Result<(), AppError> {
+    pub(super) async fn set_rates(
+        &mut self,
+        rates: RatesUpdate,
+        by: Option<&ActedBy>,
+    ) -> Result<(), AppError> {
         let mut writer = self.store.begin_write().await?;
-        match (&rates, self.kind()) {
+        let detail = match (&rates, self.kind()) {
             (RatesUpdate::Bookmaker(runners), MarketKind::Bookmaker) => {
+                let mut before = Vec::with_capacity(runners.len());
+                let mut after = Vec::with_capacity(runners.len());
                 for (runner_id, back, lay) in runners {
-                    if !self.setup.runners.iter().any(|r| r.runner_id == *runner_id) {
+                    let Some(runner) =
+                        self.setup.runners.iter().find(|r| r.runner_id == *runner_id)
+                    else {
                         return Err(AppError::NotFound(format!(
                             "Runner {runner_id} is not in this market."
                         )));
-                    }
+                    };
                     writer.set_runner_rates(*runner_id, *back, *lay).await?;
+                    before.push(json!({ "selection_id": runner_id, "back": runner.back_rate, "lay": runner.lay_rate }));
+                    after.push(json!({ "selection_id": runner_id, "back": back, "lay": lay }));
                 }
+                json!({ "before": before, "after": after })
             }
             (RatesUpdate::Fancy { line_no, rate_no, line_yes, rate_yes }, MarketKind::Fancy) => {
                 writer
                     .set_fancy_rates(self.setup.market_id, *line_no, *rate_no, *line_yes, *rate_yes)
                     .await?;
+                let setup = &self.setup;
+                json!({
+                    "before": { "line_no": setup.line_no, "rate_no": setup.rate_no, "line_yes": setup.line_yes, "rate_yes": setup.rate_yes },
+                    "after": { "line_no": line_no, "rate_no": rate_no, "line_yes": line_yes, "rate_yes": rate_yes },
+                })
             }
             _ => {
                 return Err(AppError::Conflict("Those rates do not fit this market's type.".into()))
             }
-        }
+        };
+        self.audit(&mut writer, by, "market.rates", detail).await?;
         writer.commit().await?;
         match rates {
             RatesUpdate::Bookmaker(runners) => {
@@ -190,6 +220,35 @@ impl MarketActor {
                 self.setup.rate_yes = Some(rate_yes);
             }
         }
+        Ok(())
+    }
+
+    /// Sets the stake limits that placements are checked against, stored first.
+    pub(super) async fn set_limits(
+        &mut self,
+        limits: StakeLimits,
+        by: &ActedBy,
+    ) -> Result<(), AppError> {
+        let mut writer = self.store.begin_write().await?;
+        if !writer
+            .set_market_stake_limits(
+                self.setup.market_id,
+                limits.min_stake_minor,
+                limits.max_stake_minor,
+            )
+            .await?
+        {
+            return Err(market_closed());
+        }
+        let money = |minor: i64| Money::from_minor(minor);
+        let detail = json!({
+            "before": { "min_stake": money(self.setup.min_stake_minor), "max_stake": money(self.setup.max_stake_minor) },
+            "after": { "min_stake": money(limits.min_stake_minor), "max_stake": money(limits.max_stake_minor) },
+        });
+        self.audit(&mut writer, Some(by), "market.limits", detail).await?;
+        writer.commit().await?;
+        self.setup.min_stake_minor = limits.min_stake_minor;
+        self.setup.max_stake_minor = limits.max_stake_minor;
         Ok(())
     }
 }

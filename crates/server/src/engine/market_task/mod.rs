@@ -42,12 +42,13 @@ mod types;
 pub(crate) use placement::average_price;
 pub(crate) use types::Placement;
 pub use types::{
-    BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate, ResultInput,
-    RunnerView,
+    ActedBy, BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate,
+    ResultInput, RunnerView, SettlementPreview, StakeLimits,
 };
 
 use super::{Command, EngineStats, MarketChange};
 use crate::error::AppError;
+use crate::operator::OperatorContext;
 use delay::DelayedBets;
 
 /// Best prices shown per side.
@@ -213,8 +214,8 @@ impl MarketActor {
                     }
                     let _ = reply.send(answer);
                 }
-                Command::SetStatus { status, reply } => {
-                    let answer = self.set_status(status).await;
+                Command::SetStatus { status, by, reply } => {
+                    let answer = self.set_status(status, by.as_ref()).await;
                     if let Ok(lapsed) = &answer {
                         self.publish(lapsed.clone());
                     }
@@ -227,16 +228,26 @@ impl MarketActor {
                     }
                     let _ = reply.send(answer.map(|_| ()));
                 }
-                Command::SetRates(rates, reply) => {
-                    let answer = self.set_rates(rates).await;
+                Command::SetRates { rates, by, reply } => {
+                    let answer = self.set_rates(rates, by.as_ref()).await;
                     if answer.is_ok() {
                         self.publish(BTreeSet::new());
                     }
                     let _ = reply.send(answer);
                 }
-                Command::Settle { result, reply } => {
+                Command::SetLimits { limits, by, reply } => {
+                    let answer = self.set_limits(limits, &by).await;
+                    if answer.is_ok() {
+                        self.publish(BTreeSet::new());
+                    }
+                    let _ = reply.send(answer);
+                }
+                Command::Preview { result, reply } => {
+                    let _ = reply.send(self.preview(result).await);
+                }
+                Command::Settle { result, by, reply } => {
                     let users: BTreeSet<i64> = self.market.users().map(|u| u.0).collect();
-                    let answer = self.settle(result).await;
+                    let answer = self.settle(result, by.as_ref()).await;
                     let settled = answer.is_ok();
                     if settled {
                         self.publish(users);
@@ -302,7 +313,9 @@ impl MarketActor {
                 Command::Place(_, reply) => drop(reply.send(Err(market_closed()))),
                 Command::Cancel { reply, .. } => drop(reply.send(Err(market_closed()))),
                 Command::SetStatus { reply, .. } => drop(reply.send(Err(market_closed()))),
-                Command::SetRates(_, reply) => drop(reply.send(Err(market_closed()))),
+                Command::SetRates { reply, .. } => drop(reply.send(Err(market_closed()))),
+                Command::SetLimits { reply, .. } => drop(reply.send(Err(market_closed()))),
+                Command::Preview { reply, .. } => drop(reply.send(Err(market_closed()))),
                 // Nothing is left to lapse.
                 Command::SetInPlay { reply, .. } => drop(reply.send(Ok(()))),
                 Command::Settle { reply, .. } => drop(reply.send(Err(market_closed()))),
@@ -327,8 +340,24 @@ impl MarketActor {
         });
     }
 
-    /// After a failure part-way through a change, memory may be ahead of the database:
-    /// start again from what is stored.
+    /// Records an operator's change of this market in the change's own transaction, so the
+    /// two land together or not at all; nothing when no operator acted.
+    async fn audit(
+        &self,
+        writer: &mut Writer,
+        by: Option<&ActedBy>,
+        action: &str,
+        detail: serde_json::Value,
+    ) -> Result<(), AppError> {
+        let Some(by) = by else { return Ok(()) };
+        let ctx = OperatorContext {
+            store: &self.store,
+            actor: by.actor.clone(),
+            client_ip: by.client_ip.clone(),
+        };
+        ctx.audit(writer, action, format!("market:{}", self.setup.market_id), detail).await
+    }
+
     fn kind(&self) -> MarketKind {
         self.market.spec().kind()
     }

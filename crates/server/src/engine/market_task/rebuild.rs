@@ -127,6 +127,8 @@ impl MarketActor {
         })
     }
 
+    /// After a failure part-way through a change, memory may be ahead of the database:
+    /// start again from what is stored.
     pub(super) async fn reload(&mut self) {
         let suspensions = self.suspensions.clone();
         match MarketActor::load(

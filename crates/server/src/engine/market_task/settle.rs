@@ -10,29 +10,51 @@ use backlay_store::bets::BetStatus;
 use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
 
 use super::rebuild::matched_bet;
-use super::{market_closed, market_error, MarketActor, ResultInput};
+use super::{market_closed, market_error, ActedBy, MarketActor, ResultInput, SettlementPreview};
 use crate::clock::now_ms;
 use crate::error::AppError;
 
+/// The exchange's result for what the operator declared, with the winner (or first placed
+/// runner) and the run total as stored on the market.
+fn market_result(
+    input: &ResultInput,
+) -> Result<(MarketResult, Option<i64>, Option<i64>), AppError> {
+    Ok(match input {
+        ResultInput::Winner(id) => (MarketResult::Winner(RunnerId(*id)), Some(*id), None),
+        ResultInput::Placed(ids) => (
+            MarketResult::Placed(ids.iter().copied().map(RunnerId).collect()),
+            ids.first().copied(),
+            None,
+        ),
+        ResultInput::Fancy(value) => {
+            let runs = u32::try_from(*value)
+                .map_err(|_| AppError::field("result", "A fancy result is a whole number ≥ 0."))?;
+            (MarketResult::Fancy(runs), None, Some(*value))
+        }
+        ResultInput::Void => (MarketResult::Void, None, None),
+    })
+}
+
 impl MarketActor {
-    pub(super) async fn settle(&mut self, input: ResultInput) -> Result<String, AppError> {
-        let (result, result_runner_id, result_value) = match input {
-            ResultInput::Winner(id) => (MarketResult::Winner(RunnerId(id)), Some(id), None),
-            ResultInput::Placed(ids) => (
-                MarketResult::Placed(ids.iter().copied().map(RunnerId).collect()),
-                ids.first().copied(),
-                None,
-            ),
-            ResultInput::Fancy(value) => {
-                let runs = u32::try_from(value).map_err(|_| {
-                    AppError::field("result", "A fancy result is a whole number ≥ 0.")
-                })?;
-                (MarketResult::Fancy(runs), None, Some(value))
-            }
-            ResultInput::Void => (MarketResult::Void, None, None),
-        };
+    /// What [`MarketActor::settle`] would post for `input`, from the same bets and the same
+    /// settlement, writing nothing.
+    pub(super) async fn preview(&self, input: ResultInput) -> Result<SettlementPreview, AppError> {
+        let (result, _, _) = market_result(&input)?;
+        let bet_pnls = self.bet_pnls(&result).await?;
+        let settlement = self.market.settlement(&result).map_err(market_error)?;
+        check_bet_pnls(self.setup.market_id, &bet_pnls, &settlement)?;
+        Ok(SettlementPreview { settlement, bets: bet_pnls.len() })
+    }
+
+    pub(super) async fn settle(
+        &mut self,
+        input: ResultInput,
+        by: Option<&ActedBy>,
+    ) -> Result<String, AppError> {
+        let (result, result_runner_id, result_value) = market_result(&input)?;
         // Each bet's own P&L, from what is stored (this task is the market's only writer).
         let bet_pnls = self.bet_pnls(&result).await?;
+        let before = self.market.status();
         let settled = self.market.settle(&result).map_err(market_error)?;
         // Closed or void, as the exchange market now says.
         let status = self.market.status();
@@ -115,6 +137,23 @@ impl MarketActor {
             let pnls: Vec<(i64, i64)> =
                 bet_pnls.iter().map(|(bet_id, _, pnl)| (*bet_id, *pnl)).collect();
             writer.set_bet_pnls(self.setup.market_id, &pnls).await?;
+            let settlement = &settled.settlement;
+            let detail = serde_json::json!({
+                "before": before,
+                "after": status,
+                "winner_selection_id": result_runner_id,
+                "placed_selection_ids": match &input {
+                    ResultInput::Placed(ids) => Some(ids),
+                    _ => None,
+                },
+                "result": result_value,
+                "bets": bet_pnls.len(),
+                "clients": settlement.users.len(),
+                "house_pnl": Money::from_minor(settlement.house_pnl_minor),
+                "commission": Money::from_minor(settlement.commission_total_minor),
+            });
+            let action = if void { "market.void" } else { "market.result" };
+            self.audit(&mut writer, by, action, detail).await?;
             writer.commit().await?;
             Ok(if void {
                 format!("{label} is void: every bet is off.")

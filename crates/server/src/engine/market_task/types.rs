@@ -1,10 +1,12 @@
 //! What goes in and out of a market's task: a placement and its answer, a cancel's answer,
 //! the operator's new prices and results, and the market as the page shows it.
 
-use backlay_core::exchange::{BetSide, MarketStatus, Persistence};
+use backlay_core::exchange::{BetSide, MarketStatus, Persistence, Settlement};
 use backlay_core::money::Money;
 use backlay_core::odds::Price;
 use backlay_store::markets::MarketSetup;
+
+use crate::operator::{Actor, OperatorContext};
 
 /// A placement as the API parsed it; the task checks it against the market.
 #[derive(Clone, Debug)]
@@ -109,4 +111,34 @@ pub struct RunnerView {
     pub lay: Vec<(Price, Money)>,
     /// The caller's P&L if this runner wins.
     pub position: Money,
+}
+
+/// Who sent an operator's command, so that the market's task writes the audit row in the
+/// same transaction as the change it records. `None` where no operator acts (the demo feed's
+/// simulated trading).
+#[derive(Clone, Debug)]
+pub struct ActedBy {
+    pub actor: Actor,
+    pub client_ip: Option<String>,
+}
+
+impl From<&OperatorContext<'_>> for ActedBy {
+    fn from(ctx: &OperatorContext<'_>) -> ActedBy {
+        ActedBy { actor: ctx.actor.clone(), client_ip: ctx.client_ip.clone() }
+    }
+}
+
+/// New stake limits for a market, checked by the caller (0 < min ≤ max).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StakeLimits {
+    pub min_stake_minor: i64,
+    pub max_stake_minor: i64,
+}
+
+/// What declaring a result would post, computed by the settlement itself on the market as it
+/// stands (nothing is written): the settlement and how many matched bets it settles.
+#[derive(Clone, Debug)]
+pub struct SettlementPreview {
+    pub settlement: Settlement,
+    pub bets: usize,
 }
