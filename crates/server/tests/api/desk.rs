@@ -48,7 +48,7 @@ async fn audit_total(app: &TestApp, admin: &str) -> i64 {
     answer.data()["total"].as_i64().unwrap()
 }
 
-fn market_of<'a>(desk: &'a Answer, market_id: i64) -> &'a Value {
+fn market_of(desk: &Answer, market_id: i64) -> &Value {
     desk.data()["markets"]
         .as_array()
         .unwrap()
