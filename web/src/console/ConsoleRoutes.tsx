@@ -9,6 +9,8 @@ const DownlinePage = lazyNamed(() => import('./accounts/DownlinePage'), 'Downlin
 const PaymentsPage = lazyNamed(() => import('./payments/PaymentsPage'), 'PaymentsPage');
 const AuditPage = lazyNamed(() => import('./audit/AuditPage'), 'AuditPage');
 const SiteSettingsPage = lazyNamed(() => import('./settings/SiteSettingsPage'), 'SiteSettingsPage');
+const RiskRoutes = lazyNamed(() => import('./risk/RiskPages'), 'RiskRoutes');
+const AccountPage = lazyNamed(() => import('./risk/AccountPage'), 'AccountPage');
 
 /**
  * Every console screen, in the navigation's order: Downline, Payments, Audit log, Settings,
@@ -20,6 +22,7 @@ export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { path: 'payments', label: 'Payments', roles: ['admin', 'agent'], element: <PaymentsPage /> },
   { path: 'audit', label: 'Audit log', roles: ['admin'], element: <AuditPage /> },
   { path: 'settings', label: 'Settings', roles: ['admin'], element: <SiteSettingsPage /> },
+  { path: 'risk', label: 'Risk', roles: ['admin', 'agent'], element: <RiskRoutes /> },
 ];
 
 /** `#/console/…` for an admin or agent (app/guards' ConsoleOnly let them in). */
@@ -32,6 +35,8 @@ export function ConsoleRoutes() {
         {sections.map((section) => (
           <Route key={section.path} path={`${section.path}/*`} element={section.element} />
         ))}
+        {/* Opened from the downline and the bet lists, not from the navigation. */}
+        {sections.length > 0 && <Route path="account/:userId" element={<AccountPage />} />}
         <Route path="*" element={<ConsoleNotFound />} />
       </Route>
     </Routes>
