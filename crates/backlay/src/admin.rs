@@ -38,12 +38,16 @@ enum AdminCommand {
         /// admin, agent or client.
         #[arg(long, value_parser = parse_role)]
         role: Role,
-        /// Parent's user name (an admin for agents, an agent or admin for clients).
+        /// Parent's user name (an admin or agent; agents go as deep as the `agent_levels`
+        /// setting allows).
         #[arg(long)]
         parent: Option<String>,
         /// Make the user choose a new password at first log-in.
         #[arg(long)]
         must_change_password: bool,
+        /// An agent's partnership in basis points (4000 = 40%), at most its parent agent's.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+        partnership_bp: Option<u32>,
     },
     /// Move chips between a user and their parent.
     Transfer {
@@ -312,14 +316,23 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
     let ctx = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
     let fail = |e: backlay_server::error::AppError| anyhow::anyhow!("{}", describe(e));
     match args.command {
-        AdminCommand::CreateUser { name, password, role, parent, must_change_password } => {
+        AdminCommand::CreateUser {
+            name,
+            password,
+            role,
+            parent,
+            must_change_password,
+            partnership_bp,
+        } => {
             let parent_id = match parent {
                 Some(parent) => Some(user_id(&store, &parent).await?),
                 None => None,
             };
             let passwords = backlay_server::password::Passwords::for_this_machine();
-            let request = CreateUser::parse(&name, password, role, parent_id, must_change_password)
-                .map_err(fail)?;
+            let mut request =
+                CreateUser::parse(&name, password, role, parent_id, must_change_password)
+                    .map_err(fail)?;
+            request.partnership_bp = partnership_bp;
             let user = operator::create_user(&ctx, &passwords, request).await.map_err(fail)?;
             println!("created {} {} (id {})", user.role.as_str(), user.user_name, user.id);
         }
@@ -414,11 +427,12 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
             if !check.is_sound() {
                 anyhow::bail!(
                     "the ledger is NOT sound: mismatched accounts {:?}, unbalanced transactions {:?}, overdrawn accounts {:?}, \
-                     exposure not the sum of its markets {:?}",
+                     exposure not the sum of its markets {:?}, share accounts not the sum of their splits {:?}",
                     check.mismatched_accounts,
                     check.unbalanced_transactions,
                     check.overdrawn_accounts,
-                    check.exposure_mismatches
+                    check.exposure_mismatches,
+                    check.share_mismatches
                 );
             }
             println!("ledger is sound");

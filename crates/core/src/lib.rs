@@ -8,6 +8,8 @@
 //! - [`odds`]: the exchange price ladder ([`odds::Price`]), 350 ticks from 1.01 to 1000.
 //! - [`exchange`]: order books and matching, exposure, and settlement of exchange, bookmaker
 //!   and fancy markets, and the states a market and a bet go through.
+//! - [`partnership`]: the house's result with a client shared up the agent tree
+//!   ([`partnership::split`]), exact to the paisa.
 //! - [`score`]: a match's live score as a feed sends it and bettors see it
 //!   ([`score::Score`]), checked once.
 //! - [`user`]: a user name that can only hold a valid name ([`user::UserName`]).
@@ -21,6 +23,7 @@ pub mod exchange;
 pub mod money;
 pub mod named;
 pub mod odds;
+pub mod partnership;
 pub mod score;
 pub mod user;
 

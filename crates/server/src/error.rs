@@ -96,6 +96,12 @@ impl AppError {
         AppError::Invalid { message, errors }
     }
 
+    /// A bet from an account its parent has bet-locked (it may still log in): 422, not 403,
+    /// so that the client app keeps its session.
+    pub fn betting_locked() -> AppError {
+        AppError::Unprocessable("Betting is locked on this account: ask your agent.".into())
+    }
+
     pub fn invalid(message: impl Into<String>) -> AppError {
         AppError::Invalid { message: message.into(), errors: FieldErrors::new() }
     }

@@ -348,6 +348,27 @@ impl<'de> Deserialize<'de> for AmountInput {
     }
 }
 
+/// A percentage sent as a JSON number or string (`40`, `12.5`, `"33.33"`), at most two decimal
+/// places, 0 to 100, held as basis points (40 → 4000): partnerships.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PercentInput(pub u32);
+
+impl<'de> Deserialize<'de> for PercentInput {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = number_text(deserializer, "a percentage such as 40 or 12.5")?;
+        let plain = plain_decimal(&text);
+        // Two decimals of a percent are basis points, as two decimals of a rupee are paise.
+        let bp = Money::parse_decimal(plain.as_deref().unwrap_or(&text))
+            .map_err(|_| de::Error::custom("a percentage such as 40 or 12.5, at most 2 decimals"))?
+            .minor();
+        u32::try_from(bp)
+            .ok()
+            .filter(|bp| *bp <= backlay_core::partnership::WHOLE_BP)
+            .map(PercentInput)
+            .ok_or_else(|| de::Error::custom("a percentage from 0 to 100"))
+    }
+}
+
 /// Collects field errors while checking a request, then fails with all of them at once.
 #[derive(Default)]
 pub struct Checks {

@@ -21,6 +21,8 @@ enum Kind {
     Colour,
     /// Comma-separated web origins (`https://host[:port]`), at most 20.
     Origins,
+    /// A whole number from the first to the second.
+    Count(u32, u32),
 }
 
 /// Every key with its default and kind. A key not listed here cannot be set.
@@ -41,6 +43,9 @@ const SETTINGS: &[(&str, &str, Kind)] = &[
     // Operational settings, not shown to clients.
     ("signup_enabled", "1", Kind::Flag),
     ("default_parent", "", Kind::Text(20)),
+    // How many levels of agents may stand between the operator and a client (3: super master →
+    // master → agent → client). Agents already deeper keep their accounts.
+    ("agent_levels", "3", Kind::Count(1, 8)),
 ];
 
 /// Stored settings over the defaults.
@@ -49,6 +54,12 @@ pub async fn load(store: &Store) -> Result<BTreeMap<String, String>, AppError> {
         SETTINGS.iter().map(|(key, default, _)| (key.to_string(), default.to_string())).collect();
     settings.extend(store.settings().await?);
     Ok(settings)
+}
+
+/// How many levels of agents the operator allows under itself (`agent_levels`).
+pub async fn agent_levels(store: &Store) -> Result<u32, AppError> {
+    let settings = load(store).await?;
+    Ok(settings.get("agent_levels").and_then(|v| v.parse().ok()).unwrap_or(3))
 }
 
 /// Checks one key and value an operator wants to set; the message names what is wrong.
@@ -68,6 +79,10 @@ pub fn validate(key: &str, value: &str) -> Result<String, String> {
         Kind::Flag => Err(format!("{key} must be 0 or 1.")),
         Kind::Colour if is_colour(value) => Ok(value.to_lowercase()),
         Kind::Colour => Err(format!("{key} must be a colour such as #1a2b3c.")),
+        Kind::Count(min, max) => match value.parse::<u32>() {
+            Ok(count) if (*min..=*max).contains(&count) => Ok(count.to_string()),
+            _ => Err(format!("{key} must be a whole number from {min} to {max}.")),
+        },
         Kind::Origins => {
             let origins = origin_list(value);
             if origins.len() > 20 {

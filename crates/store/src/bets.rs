@@ -96,6 +96,10 @@ pub struct AccountFunds {
     pub exposure_minor: i64,
     /// The operator's limit on the total exposure, if any.
     pub max_exposure_minor: Option<i64>,
+    /// The parent's bet-lock: the account may not bet.
+    pub is_bet_locked: bool,
+    /// The parent's cap on one bet's stake, if any.
+    pub max_stake_minor: Option<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -351,8 +355,8 @@ impl Writer {
             let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
             let lock = if self.engine == crate::Engine::Postgres { " FOR UPDATE OF a" } else { "" };
             let sql = format!(
-                "SELECT a.user_id, a.balance_minor, a.exposure_minor, u.max_exposure_minor \
-                 FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id IN ({list}) ORDER BY a.user_id{lock}"
+                "SELECT a.user_id, a.balance_minor, a.exposure_minor, u.max_exposure_minor, \
+                 u.is_bet_locked, u.max_stake_minor FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id IN ({list}) ORDER BY a.user_id{lock}"
             );
             let mut query = sqlx::query(&sql);
             for user_id in chunk {
@@ -364,6 +368,8 @@ impl Writer {
                     balance_minor: row.try_get("balance_minor")?,
                     exposure_minor: row.try_get("exposure_minor")?,
                     max_exposure_minor: row.try_get("max_exposure_minor")?,
+                    is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0,
+                    max_stake_minor: row.try_get("max_stake_minor")?,
                 });
             }
         }

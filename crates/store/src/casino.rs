@@ -21,10 +21,13 @@
 //! takes the same row first (`phase = 'dealt' → 'settled'`), so a round is paid exactly once
 //! however many callers ask at once.
 
+use std::collections::BTreeMap;
+
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use crate::ledger::{NewTransaction, Posting, SystemAccount};
+use crate::partnership::{HouseSplit, Part};
 use crate::{is_foreign_key_violation, named, Store, StoreError, StoreResult, Writer};
 
 /// A game of the sidebar's list.
@@ -619,12 +622,26 @@ impl Writer {
             }
             judged.push((bet.id, status, payout_minor));
         }
-        let transaction_id = if paid_minor > 0 {
-            postings.push(Posting {
-                account_id: house,
-                amount_minor: -paid_minor,
-                description: format!("Casino payouts: round {remark}"),
-            });
+        // The house's result with each player (stakes kept less payouts) shared up its agents:
+        // the stakes are in `house` since the bets, so the agents' parts move out of it.
+        let mut per_player: BTreeMap<i64, i64> = BTreeMap::new();
+        for (bet, (_, _, payout_minor)) in bets.iter().zip(&judged) {
+            *per_player.entry(bet.user_id).or_default() += bet.stake_minor - payout_minor;
+        }
+        let mut split = HouseSplit::default();
+        for (user_id, house_result_minor) in per_player {
+            self.split_house_result(&mut split, user_id, house_result_minor, Part::House).await?;
+        }
+        postings.extend(split.postings(&format!("Casino round {remark}: partnership share")));
+        let house_minor = -paid_minor - split.agents_total_minor();
+        let transaction_id = if !postings.is_empty() {
+            if house_minor != 0 {
+                postings.push(Posting {
+                    account_id: house,
+                    amount_minor: house_minor,
+                    description: format!("Casino payouts: round {remark}"),
+                });
+            }
             let posted = self
                 .post(
                     NewTransaction {
@@ -641,6 +658,7 @@ impl Writer {
         } else {
             None
         };
+        self.record_splits(transaction_id, None, &split, now_ms).await?;
         for (bet_id, status, payout_minor) in judged {
             sqlx::query(
                 "UPDATE casino_bets SET status = $2, payout_minor = $3, settled_at_ms = $4 WHERE id = $1 AND status = 'open'",

@@ -113,6 +113,9 @@ pub struct LedgerCheck {
     /// Users' accounts whose exposure differs from the sum of their exposures per market:
     /// (account id, stored exposure, sum over markets).
     pub exposure_mismatches: Vec<(i64, i64, i64)>,
+    /// Agents' share accounts whose balance differs from the sum of their partnership splits:
+    /// (agent's user id, balance, sum of splits).
+    pub share_mismatches: Vec<(i64, i64, i64)>,
 }
 
 impl LedgerCheck {
@@ -122,6 +125,7 @@ impl LedgerCheck {
             && self.unbalanced_transactions.is_empty()
             && self.overdrawn_accounts.is_empty()
             && self.exposure_mismatches.is_empty()
+            && self.share_mismatches.is_empty()
     }
 }
 
@@ -206,6 +210,21 @@ impl Store {
         .iter()
         .map(|row| Ok((row.try_get("id")?, row.try_get("exposure_minor")?, row.try_get("markets_sum")?)))
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        // An agent's share account moves only by its parts of settlements, each recorded in
+        // partnership_splits beside the posting.
+        let share_mismatches = sqlx::query(
+            "SELECT a.share_of_user_id, a.balance_minor, \
+             CAST(COALESCE((SELECT SUM(p.amount_minor) FROM partnership_splits p WHERE p.user_id = a.share_of_user_id), 0) AS BIGINT) AS splits_sum \
+             FROM ledger_accounts a WHERE a.share_of_user_id IS NOT NULL",
+        )
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(|row| Ok((row.try_get("share_of_user_id")?, row.try_get("balance_minor")?, row.try_get("splits_sum")?)))
+        .collect::<Result<Vec<(i64, i64, i64)>, sqlx::Error>>()?
+        .into_iter()
+        .filter(|(_, balance, splits)| balance != splits)
+        .collect();
         Ok(LedgerCheck {
             accounts,
             entries,
@@ -214,6 +233,7 @@ impl Store {
             unbalanced_transactions,
             overdrawn_accounts,
             exposure_mismatches,
+            share_mismatches,
         })
     }
 }

@@ -26,6 +26,7 @@ pub mod catalogue;
 pub mod downline;
 pub mod ledger;
 pub mod markets;
+pub mod partnership;
 pub mod payee;
 pub mod payments;
 pub mod providers;
@@ -357,6 +358,7 @@ mod tests {
             is_change_password: false,
             dial_code: None,
             mobile: None,
+            partnership_bp: 0,
         };
         let new_provider = NewCasinoProvider {
             code: "acme",

@@ -21,16 +21,14 @@ impl Store {
         token_hash: &str,
         now_ms: i64,
     ) -> StoreResult<Option<SessionUser>> {
-        let row = sqlx::query(
-            "SELECT s.id AS session_id, u.id, u.user_name, u.role, u.parent_id, u.is_locked, \
-             u.is_change_password, u.dial_code, u.mobile, u.max_exposure_minor, u.created_at_ms \
+        let sql = format!(
+            "SELECT s.id AS session_id, {} \
              FROM sessions s JOIN users u ON u.id = s.user_id \
              WHERE s.token_hash = $1 AND s.revoked_at_ms IS NULL AND s.expires_at_ms > $2 AND u.is_locked = 0",
-        )
-        .bind(token_hash)
-        .bind(now_ms)
-        .fetch_optional(self.pool())
-        .await?;
+            crate::users::user_columns_of("u")
+        );
+        let row =
+            sqlx::query(&sql).bind(token_hash).bind(now_ms).fetch_optional(self.pool()).await?;
         let Some(row) = row else { return Ok(None) };
         let user = user_from_row(&row)?;
         Ok(Some(SessionUser { session_id: row.try_get("session_id")?, user }))
@@ -48,6 +46,7 @@ impl Store {
 }
 
 impl Writer {
+    /// Opens a session (a log-in) and records it as the user's last log-in.
     pub async fn insert_session(
         &mut self,
         user_id: i64,
@@ -56,7 +55,7 @@ impl Writer {
         now_ms: i64,
         expires_at_ms: i64,
     ) -> StoreResult<i64> {
-        Ok(sqlx::query_scalar(
+        let session_id = sqlx::query_scalar(
             "INSERT INTO sessions (user_id, token_hash, client_ip, created_at_ms, expires_at_ms) \
              VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
@@ -66,7 +65,13 @@ impl Writer {
         .bind(now_ms)
         .bind(expires_at_ms)
         .fetch_one(self.conn())
-        .await?)
+        .await?;
+        sqlx::query("UPDATE users SET last_login_at_ms = $1 WHERE id = $2")
+            .bind(now_ms)
+            .bind(user_id)
+            .execute(self.conn())
+            .await?;
+        Ok(session_id)
     }
 
     pub async fn revoke_session(&mut self, session_id: i64, now_ms: i64) -> StoreResult<()> {

@@ -31,6 +31,16 @@ pub struct User {
     pub mobile: Option<String>,
     pub max_exposure_minor: Option<i64>,
     pub created_at_ms: i64,
+    /// Share of the house's result against the downline (basis points, cumulative from the
+    /// bottom; see `backlay_core::partnership`). 0 for clients and admins.
+    pub partnership_bp: u32,
+    /// What the parent says the account owes or is owed: a number on the account, not money.
+    pub credit_reference_minor: i64,
+    /// Can log in, cannot bet.
+    pub is_bet_locked: bool,
+    /// The largest stake of one bet, on top of each market's own limit.
+    pub max_stake_minor: Option<i64>,
+    pub last_login_at_ms: Option<i64>,
 }
 
 /// A user to create. The password arrives already hashed; `Debug` leaves the hash out (it is
@@ -45,6 +55,8 @@ pub struct NewUser<'a> {
     pub is_change_password: bool,
     pub dial_code: Option<&'a str>,
     pub mobile: Option<&'a str>,
+    /// An agent's partnership (basis points); 0 for others.
+    pub partnership_bp: u32,
 }
 
 impl std::fmt::Debug for NewUser<'_> {
@@ -56,12 +68,19 @@ impl std::fmt::Debug for NewUser<'_> {
             .field("is_change_password", &self.is_change_password)
             .field("dial_code", &self.dial_code)
             .field("mobile", &self.mobile)
+            .field("partnership_bp", &self.partnership_bp)
             .finish_non_exhaustive()
     }
 }
 
-const USER_COLUMNS: &str = "id, user_name, role, parent_id, is_locked, is_change_password, \
-     dial_code, mobile, max_exposure_minor, created_at_ms";
+pub(crate) const USER_COLUMNS: &str = "id, user_name, role, parent_id, is_locked, \
+     is_change_password, dial_code, mobile, max_exposure_minor, created_at_ms, partnership_bp, \
+     credit_reference_minor, is_bet_locked, max_stake_minor, last_login_at_ms";
+
+/// [`USER_COLUMNS`] of the table aliased `alias`, for joins.
+pub(crate) fn user_columns_of(alias: &str) -> String {
+    USER_COLUMNS.split(", ").map(|c| format!("{alias}.{}", c.trim())).collect::<Vec<_>>().join(", ")
+}
 
 pub(crate) fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
     Ok(User {
@@ -75,6 +94,11 @@ pub(crate) fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
         mobile: row.try_get("mobile")?,
         max_exposure_minor: row.try_get("max_exposure_minor")?,
         created_at_ms: row.try_get("created_at_ms")?,
+        partnership_bp: u32::try_from(row.try_get::<i64, _>("partnership_bp")?).unwrap_or(0),
+        credit_reference_minor: row.try_get("credit_reference_minor")?,
+        is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0,
+        max_stake_minor: row.try_get("max_stake_minor")?,
+        last_login_at_ms: row.try_get("last_login_at_ms")?,
     })
 }
 
@@ -143,8 +167,7 @@ impl Store {
         offset: i64,
         limit: i64,
     ) -> StoreResult<(Vec<UserWithBalance>, i64)> {
-        let columns =
-            USER_COLUMNS.split(", ").map(|c| format!("u.{c}")).collect::<Vec<_>>().join(", ");
+        let columns = user_columns_of("u");
         // `$1 IS NULL` would need a typed NULL on PostgreSQL; -1 is never a user id.
         let filter = parent_id.unwrap_or(-1);
         let sql = format!(
@@ -183,8 +206,8 @@ impl Writer {
     pub async fn insert_user(&mut self, new: &NewUser<'_>, now_ms: i64) -> StoreResult<i64> {
         let inserted = sqlx::query_scalar(
             "INSERT INTO users (user_name, user_name_key, password_hash, role, parent_id, \
-             is_change_password, dial_code, mobile, created_at_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+             is_change_password, dial_code, mobile, created_at_ms, partnership_bp) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
         )
         .bind(new.user_name.as_str())
         .bind(new.user_name.as_str().to_lowercase())
@@ -195,6 +218,7 @@ impl Writer {
         .bind(new.dial_code)
         .bind(new.mobile)
         .bind(now_ms)
+        .bind(i64::from(new.partnership_bp))
         .fetch_one(self.conn())
         .await;
         let user_id: i64 = match inserted {
@@ -242,6 +266,29 @@ impl Writer {
             .bind(user_id)
             .execute(self.conn())
             .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    /// Sets the terms a parent keeps on an account (credit reference, bet-lock, stake cap).
+    pub async fn set_account_terms(
+        &mut self,
+        user_id: i64,
+        credit_reference_minor: i64,
+        bet_locked: bool,
+        max_stake_minor: Option<i64>,
+    ) -> StoreResult<()> {
+        let done = sqlx::query(
+            "UPDATE users SET credit_reference_minor = $1, is_bet_locked = $2, max_stake_minor = $3 WHERE id = $4",
+        )
+        .bind(credit_reference_minor)
+        .bind(flag(bet_locked))
+        .bind(max_stake_minor)
+        .bind(user_id)
+        .execute(self.conn())
+        .await?;
         if done.rows_affected() == 0 {
             return Err(StoreError::NotFound);
         }

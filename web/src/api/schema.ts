@@ -490,6 +490,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/user/resetPassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Gives a downline account a new password to change at its next log-in; ends its sessions. */
+        post: operations["reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/user/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Changes a downline account's credit reference, bet-lock, stake cap or exposure limit (only
+         *     the fields sent), audited with before and after.
+         */
+        post: operations["account_terms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/user/transfer": {
         parameters: {
             query?: never;
@@ -1943,10 +1980,18 @@ export interface components {
              * @description Admins may place the user under another agent; agents always create under themselves.
              */
             parent_id?: number | null;
+            /**
+             * Format: double
+             * @description An agent's partnership in percent (0 to 100, at most its parent agent's); fixed once
+             *     the agent exists.
+             */
+            partnership?: number | null;
             /** @description A first password; the user must change it at first log-in. */
             password: string;
             /** @description "agent" or "client". */
             role: string;
+            /** @description The account's first terms (credit reference, bet-lock, stake cap, exposure limit). */
+            terms?: components["schemas"]["TermsInput"];
             user_name: string;
         };
         CreatedId: {
@@ -2478,6 +2523,11 @@ export interface components {
                 /** @description (account id, stored balance, sum of entries) in minor units. */
                 mismatched_accounts: number[][];
                 overdrawn_accounts: number[];
+                /**
+                 * @description (agent's user id, share account balance, sum of its partnership splits) in minor units,
+                 *     where the two differ.
+                 */
+                share_mismatches: number[][];
                 sound: boolean;
                 /** Format: double */
                 total: number;
@@ -3244,15 +3294,42 @@ export interface components {
         Envelope_UserSummary: {
             data: {
                 created_at: string;
+                /**
+                 * Format: double
+                 * @description What the parent says the account owes or is owed (not money).
+                 */
+                credit_reference: number;
+                /**
+                 * Format: int64
+                 * @description 1 when the account can log in but not bet.
+                 */
+                is_bet_locked: number;
                 /** Format: int64 */
                 is_change_password: number;
                 /** Format: int64 */
                 is_locked: number;
+                /** @description When the account last logged in; null: never. */
+                last_login: string | null;
+                /**
+                 * Format: double
+                 * @description The most exposure across markets; null: no limit.
+                 */
+                max_exposure: number | null;
+                /**
+                 * Format: double
+                 * @description The largest stake of one bet; null: no cap but each market's.
+                 */
+                max_stake: number | null;
                 /**
                  * Format: int64
                  * @description -1 when the user has no parent.
                  */
                 parent_id: number;
+                /**
+                 * Format: double
+                 * @description An agent's partnership in percent (40 = 40%), cumulative from the bottom; 0 otherwise.
+                 */
+                partnership: number;
                 role: components["schemas"]["Role"];
                 /** Format: int64 */
                 user_id: number;
@@ -3620,6 +3697,11 @@ export interface components {
             /** @description (account id, stored balance, sum of entries) in minor units. */
             mismatched_accounts: number[][];
             overdrawn_accounts: number[];
+            /**
+             * @description (agent's user id, share account balance, sum of its partnership splits) in minor units,
+             *     where the two differ.
+             */
+            share_mismatches: number[][];
             sound: boolean;
             /** Format: double */
             total: number;
@@ -4341,6 +4423,12 @@ export interface components {
             /** @description Always "pending". */
             status: components["schemas"]["PaymentStatus"];
         };
+        ResetPasswordRequest: {
+            /** @description The new password, which the user must change at its next log-in. */
+            password: string;
+            /** Format: int64 */
+            user_id: number;
+        };
         /** @description One position on the table in a round's result: `Player A`, `AS KD 3C`, `High card`. */
         ResultHand: {
             /**
@@ -4826,6 +4914,38 @@ export interface components {
             sets: number[];
             sport?: string;
         };
+        /**
+         * @description An account's terms as requests send them (an object of its own: the money fields' exact
+         *     parsing does not survive serde's `flatten`): each absent one is left as it is; null removes
+         *     a stake cap or an exposure limit.
+         */
+        TermsInput: {
+            /**
+             * Format: int64
+             * @description 1: the account can log in but not bet.
+             */
+            bet_locked?: number | null;
+            /**
+             * Format: double
+             * @description What the parent says the account owes or is owed (not money), ≥ 0.
+             */
+            credit_reference?: number | null;
+            /**
+             * Format: double
+             * @description The most exposure across markets; null removes the limit.
+             */
+            max_exposure?: number | null;
+            /**
+             * Format: double
+             * @description The largest stake of one bet; null removes the cap.
+             */
+            max_stake?: number | null;
+        };
+        TermsRequest: {
+            terms: components["schemas"]["TermsInput"];
+            /** Format: int64 */
+            user_id: number;
+        };
         TicketData: {
             /** Format: int64 */
             expires_in_s: number;
@@ -4867,15 +4987,42 @@ export interface components {
         };
         UserSummary: {
             created_at: string;
+            /**
+             * Format: double
+             * @description What the parent says the account owes or is owed (not money).
+             */
+            credit_reference: number;
+            /**
+             * Format: int64
+             * @description 1 when the account can log in but not bet.
+             */
+            is_bet_locked: number;
             /** Format: int64 */
             is_change_password: number;
             /** Format: int64 */
             is_locked: number;
+            /** @description When the account last logged in; null: never. */
+            last_login: string | null;
+            /**
+             * Format: double
+             * @description The most exposure across markets; null: no limit.
+             */
+            max_exposure: number | null;
+            /**
+             * Format: double
+             * @description The largest stake of one bet; null: no cap but each market's.
+             */
+            max_stake: number | null;
             /**
              * Format: int64
              * @description -1 when the user has no parent.
              */
             parent_id: number;
+            /**
+             * Format: double
+             * @description An agent's partnership in percent (40 = 40%), cumulative from the bottom; 0 otherwise.
+             */
+            partnership: number;
             role: components["schemas"]["Role"];
             /** Format: int64 */
             user_id: number;
@@ -7020,6 +7167,171 @@ export interface operations {
             };
             /** @description An operator locking their own account */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UserSummary"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is busy hashing other passwords: try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    account_terms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TermsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UserSummary"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

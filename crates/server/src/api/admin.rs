@@ -15,10 +15,13 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::casino_art::tile_image_url;
 use crate::clock::{iso_utc, parse_iso};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
-use crate::input::{present, AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged, Paging};
+use crate::input::{
+    present, AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged, Paging, PercentInput,
+};
 use crate::live::LiveScore;
 use crate::operator::{
-    self, Actor, CreateMatch, CreateUser, MatchStateUpdate, OperatorContext, TransferDirection,
+    self, AccountTerms, Actor, CreateMatch, CreateUser, MatchStateUpdate, OperatorContext,
+    TransferDirection,
 };
 use crate::session::{ClientIp, Operator};
 use crate::AppState;
@@ -30,6 +33,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(transfer))
         .routes(routes!(lock))
         .routes(routes!(exposure_limit))
+        .routes(routes!(account_terms))
+        .routes(routes!(reset_password))
         .routes(routes!(engine_stats))
         .routes(routes!(mint))
         .routes(routes!(settings))
@@ -61,6 +66,22 @@ pub struct UserSummary {
     pub is_locked: i64,
     pub is_change_password: i64,
     pub created_at: String,
+    /// An agent's partnership in percent (40 = 40%), cumulative from the bottom; 0 otherwise.
+    pub partnership: f64,
+    /// What the parent says the account owes or is owed (not money).
+    #[schema(value_type = f64)]
+    pub credit_reference: Money,
+    /// 1 when the account can log in but not bet.
+    pub is_bet_locked: i64,
+    /// The largest stake of one bet; null: no cap but each market's.
+    #[schema(value_type = Option<f64>, required = true)]
+    pub max_stake: Option<Money>,
+    /// The most exposure across markets; null: no limit.
+    #[schema(value_type = Option<f64>, required = true)]
+    pub max_exposure: Option<Money>,
+    /// When the account last logged in; null: never.
+    #[schema(required = true)]
+    pub last_login: Option<String>,
 }
 
 impl From<&User> for UserSummary {
@@ -73,6 +94,12 @@ impl From<&User> for UserSummary {
             is_locked: i64::from(user.is_locked),
             is_change_password: i64::from(user.is_change_password),
             created_at: iso_utc(user.created_at_ms),
+            partnership: f64::from(user.partnership_bp) / 100.0,
+            credit_reference: Money::from_minor(user.credit_reference_minor),
+            is_bet_locked: i64::from(user.is_bet_locked),
+            max_stake: user.max_stake_minor.map(Money::from_minor),
+            max_exposure: user.max_exposure_minor.map(Money::from_minor),
+            last_login: user.last_login_at_ms.map(iso_utc),
         }
     }
 }
@@ -89,6 +116,48 @@ pub struct CreateUserRequest {
     #[serde(default)]
     #[schema(value_type = Option<i64>)]
     pub parent_id: Option<FlexI64>,
+    /// An agent's partnership in percent (0 to 100, at most its parent agent's); fixed once
+    /// the agent exists.
+    #[serde(default)]
+    #[schema(value_type = Option<f64>, minimum = 0, maximum = 100, multiple_of = 0.01)]
+    pub partnership: Option<PercentInput>,
+    /// The account's first terms (credit reference, bet-lock, stake cap, exposure limit).
+    #[serde(default)]
+    pub terms: TermsInput,
+}
+
+/// An account's terms as requests send them (an object of its own: the money fields' exact
+/// parsing does not survive serde's `flatten`): each absent one is left as it is; null removes
+/// a stake cap or an exposure limit.
+#[derive(Deserialize, ToSchema, Default)]
+pub struct TermsInput {
+    /// What the parent says the account owes or is owed (not money), ≥ 0.
+    #[serde(default)]
+    #[schema(value_type = Option<f64>, minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
+    pub credit_reference: Option<AmountInput>,
+    /// 1: the account can log in but not bet.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1)]
+    pub bet_locked: Option<FlexBool>,
+    /// The largest stake of one bet; null removes the cap.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<f64>, minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
+    pub max_stake: Option<Option<AmountInput>>,
+    /// The most exposure across markets; null removes the limit.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<f64>, minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
+    pub max_exposure: Option<Option<AmountInput>>,
+}
+
+impl From<&TermsInput> for AccountTerms {
+    fn from(input: &TermsInput) -> AccountTerms {
+        AccountTerms {
+            credit_reference: input.credit_reference.map(|m| m.0),
+            bet_locked: input.bet_locked.map(|b| b.0),
+            max_stake: input.max_stake.map(|m| m.map(|m| m.0)),
+            max_exposure: input.max_exposure.map(|m| m.map(|m| m.0)),
+        }
+    }
 }
 
 #[utoipa::path(post, path = "/admin/user/create", tag = "admin", request_body = CreateUserRequest, security(("bearer" = [])),
@@ -102,13 +171,15 @@ async fn create_user(
     ApiJson(body): ApiJson<CreateUserRequest>,
 ) -> ApiResult<UserSummary> {
     let ctx = context(&state, operator, ip);
-    let request = CreateUser::parse(
+    let mut request = CreateUser::parse(
         &body.user_name,
         body.password,
         body.role,
         body.parent_id.map(|p| p.0),
         true,
     )?;
+    request.partnership_bp = body.partnership.map(|p| p.0);
+    request.terms = AccountTerms::from(&body.terms);
     let user = operator::create_user(&ctx, &state.passwords, request).await?;
     Ok(ok_with(format!("{} created.", user.user_name), UserSummary::from(&user)))
 }
@@ -256,6 +327,59 @@ async fn exposure_limit(
         None => format!("{} has no exposure limit.", user.user_name),
     };
     Ok(ok_with(message, UserSummary::from(&user)))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct TermsRequest {
+    #[schema(value_type = i64)]
+    pub user_id: FlexI64,
+    pub terms: TermsInput,
+}
+
+/// Changes a downline account's credit reference, bet-lock, stake cap or exposure limit (only
+/// the fields sent), audited with before and after.
+#[utoipa::path(post, path = "/admin/user/terms", tag = "admin", request_body = TermsRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<UserSummary>), (status = 400), (status = 403), (status = 404)))]
+async fn account_terms(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<TermsRequest>,
+) -> ApiResult<UserSummary> {
+    let ctx = context(&state, operator, ip);
+    let user =
+        operator::set_account_terms(&ctx, body.user_id.0, &AccountTerms::from(&body.terms)).await?;
+    Ok(ok_with(format!("{}'s terms are saved.", user.user_name), UserSummary::from(&user)))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ResetPasswordRequest {
+    #[schema(value_type = i64)]
+    pub user_id: FlexI64,
+    /// The new password, which the user must change at its next log-in.
+    pub password: String,
+}
+
+/// Gives a downline account a new password to change at its next log-in; ends its sessions.
+#[utoipa::path(post, path = "/admin/user/resetPassword", tag = "admin", request_body = ResetPasswordRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<UserSummary>), (status = 400), (status = 403), (status = 404), (status = 409),
+        (status = 503, description = "The server is busy hashing other passwords: try again after Retry-After")))]
+async fn reset_password(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<ResetPasswordRequest>,
+) -> ApiResult<UserSummary> {
+    let ctx = context(&state, operator, ip);
+    let user =
+        operator::reset_password(&ctx, &state.passwords, body.user_id.0, body.password).await?;
+    Ok(ok_with(
+        format!(
+            "{}'s password is reset: they choose a new one at their next log-in.",
+            user.user_name
+        ),
+        UserSummary::from(&user),
+    ))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -585,6 +709,10 @@ pub struct LedgerCheckData {
     /// two differ.
     #[schema(value_type = Vec<Vec<i64>>)]
     pub exposure_mismatches: Vec<(i64, i64, i64)>,
+    /// (agent's user id, share account balance, sum of its partnership splits) in minor units,
+    /// where the two differ.
+    #[schema(value_type = Vec<Vec<i64>>)]
+    pub share_mismatches: Vec<(i64, i64, i64)>,
     /// Chips in circulation: minus the issuance account.
     #[schema(value_type = f64)]
     pub chips_issued: Money,
@@ -612,6 +740,7 @@ async fn ledger_check(
         unbalanced_transactions: check.unbalanced_transactions,
         overdrawn_accounts: check.overdrawn_accounts,
         exposure_mismatches: check.exposure_mismatches,
+        share_mismatches: check.share_mismatches,
         chips_issued: Money::from_minor(-issuance),
     }))
 }

@@ -113,6 +113,11 @@ fn placeholder_user() -> User {
         mobile: None,
         max_exposure_minor: None,
         created_at_ms: 0,
+        partnership_bp: 0,
+        credit_reference_minor: 0,
+        is_bet_locked: false,
+        max_stake_minor: None,
+        last_login_at_ms: None,
     }
 }
 
@@ -184,6 +189,7 @@ async fn signup(
                 is_change_password: false,
                 dial_code: Some(dial_code),
                 mobile: Some(mobile),
+                partnership_bp: 0,
             },
             now,
         )

@@ -143,6 +143,9 @@ async fn gap_login(
     CurrentUser(authed): CurrentUser,
     ApiJson(body): ApiJson<GapLoginRequest>,
 ) -> ApiResult<GapLoginAnswer> {
+    if authed.user.is_bet_locked {
+        return Err(AppError::betting_locked());
+    }
     let game_id = body.game_id.0.trim();
     if game_id.is_empty() {
         return Err(AppError::field(

@@ -1,7 +1,15 @@
-//! Accounts: creating users, moving chips between a user and their parent ([`transfer`]),
-//! issuing new chips ([`mint`]), locking, and exposure limits.
+//! Accounts: creating users in the agent tree with their partnerships, moving chips between a
+//! user and their parent ([`transfer`]), issuing new chips ([`mint`]), locking, bet-locking,
+//! credit references, stake and exposure limits, and password resets.
+//!
+//! The tree: an admin (the operator) at the top, agents under it down to the `agent_levels`
+//! setting (3: super master → master → agent), clients under an admin or an agent. An agent's
+//! partnership (basis points of the house's result against its downline, cumulative from the
+//! bottom; `backlay_core::partnership`) is fixed when it is created and is never more than its
+//! parent agent's, so every chain a settlement splits is valid.
 
 use backlay_core::money::Money;
+use backlay_core::partnership::WHOLE_BP;
 use backlay_core::user::UserName;
 use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
 use backlay_store::users::{NewUser, Role, User};
@@ -26,6 +34,41 @@ pub struct CreateUser {
     /// True for users a parent creates (they must choose their own password); the demo and the
     /// console may create users who need not.
     pub must_change_password: bool,
+    /// An agent's partnership in basis points (None: 0). Only agents have one.
+    pub partnership_bp: Option<u32>,
+    /// What the new account's terms start as (credit reference, limits).
+    pub terms: AccountTerms,
+}
+
+/// The terms a parent sets on an account; `None` leaves one as it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AccountTerms {
+    /// What the parent says the account owes or is owed (not money).
+    pub credit_reference: Option<Money>,
+    /// Can log in, cannot bet.
+    pub bet_locked: Option<bool>,
+    /// The largest stake of one bet (`Some(None)` removes the cap).
+    pub max_stake: Option<Option<Money>>,
+    /// The most exposure across markets (`Some(None)` removes the limit).
+    pub max_exposure: Option<Option<Money>>,
+}
+
+impl AccountTerms {
+    /// Each term that is out of range, by its field name.
+    fn check(&self, checks: &mut Checks) {
+        if self.credit_reference.is_some_and(|m| m.is_negative()) {
+            checks.fail("credit_reference", "The credit reference cannot be negative.");
+        }
+        if self.max_stake.flatten().is_some_and(|m| !m.is_positive()) {
+            checks.fail("max_stake", "The most a bet may stake is more than 0 (or empty: no cap).");
+        }
+        if self.max_exposure.flatten().is_some_and(|m| m.is_negative()) {
+            checks.fail(
+                "max_exposure",
+                "The exposure limit cannot be negative (or empty: no limit).",
+            );
+        }
+    }
 }
 
 impl std::fmt::Debug for CreateUser {
@@ -35,6 +78,8 @@ impl std::fmt::Debug for CreateUser {
             .field("role", &self.role)
             .field("parent_id", &self.parent_id)
             .field("must_change_password", &self.must_change_password)
+            .field("partnership_bp", &self.partnership_bp)
+            .field("terms", &self.terms)
             .finish_non_exhaustive()
     }
 }
@@ -61,6 +106,8 @@ impl CreateUser {
             role,
             parent_id,
             must_change_password,
+            partnership_bp: None,
+            terms: AccountTerms::default(),
         })
     }
 }
@@ -74,9 +121,9 @@ pub async fn create_user(
 ) -> Result<User, AppError> {
     let user_name = request.user_name;
     let parent_id = match (&ctx.actor, request.role) {
-        (Actor::User(actor), Role::Client) if actor.role == Role::Agent => Some(actor.id),
-        (Actor::User(actor), _) if actor.role == Role::Agent => {
-            return Err(AppError::Forbidden("An agent can create clients only.".into()))
+        // An agent creates sub-agents and clients under itself.
+        (Actor::User(actor), Role::Agent | Role::Client) if actor.role == Role::Agent => {
+            Some(actor.id)
         }
         (Actor::User(actor), Role::Admin) if actor.role == Role::Admin => {
             // Not a right the admin lacks (403 would end their session) but one no API call has.
@@ -84,32 +131,68 @@ pub async fn create_user(
                 "Admins are created from the console (backlay admin create-user).".into(),
             ));
         }
+        (Actor::User(_), Role::Admin) => {
+            return Err(AppError::Forbidden("An agent cannot create an admin.".into()))
+        }
         (_, Role::Admin) => None,
         (Actor::User(actor), _) => Some(request.parent_id.unwrap_or(actor.id)),
         (Actor::Console, _) => request.parent_id,
     };
+    let mut checks = Checks::default();
+    request.terms.check(&mut checks);
+    if request.role != Role::Agent && request.partnership_bp.is_some_and(|bp| bp > 0) {
+        checks.fail("partnership", "Only an agent carries a partnership.");
+    }
+    if request.partnership_bp.is_some_and(|bp| bp > WHOLE_BP) {
+        checks.fail("partnership", "A partnership is 0 to 100%.");
+    }
+    checks.finish()?;
+    let agent_levels = crate::settings::agent_levels(ctx.store).await?;
     let password_hash = passwords.hash(request.password).await?;
     let mut writer = ctx.store.begin_write().await?;
+    let partnership_bp = request.partnership_bp.unwrap_or(0);
     if let Some(parent_id) = parent_id {
         let parent = writer
             .user_by_id(parent_id)
             .await
             .or_not_found(|| format!("There is no user with id {parent_id}."))?;
         let allowed = match request.role {
-            Role::Client => matches!(parent.role, Role::Agent | Role::Admin),
-            Role::Agent => parent.role == Role::Admin,
+            Role::Client | Role::Agent => matches!(parent.role, Role::Agent | Role::Admin),
             Role::Admin => false,
         };
         if !allowed {
             return Err(AppError::field(
                 "parent_id",
                 format!(
-                    "A {} cannot be placed under the {} {}.",
-                    request.role.as_str(),
+                    "{} cannot be placed under the {} {}.",
+                    if request.role == Role::Agent { "An agent" } else { "A client" },
                     parent.role.as_str(),
                     parent.user_name
                 ),
             ));
+        }
+        if parent.role == Role::Agent && request.role == Role::Agent {
+            // The parent's agents above it, the parent, and the new agent.
+            let level = writer.partnership_chain(parent.id).await?.len() + 2;
+            if level > agent_levels as usize {
+                return Err(AppError::field(
+                    "role",
+                    format!(
+                        "{} is at the deepest agent level the operator allows ({agent_levels}): it can create clients only.",
+                        parent.user_name
+                    ),
+                ));
+            }
+            if partnership_bp > parent.partnership_bp {
+                return Err(AppError::field(
+                    "partnership",
+                    format!(
+                        "A partnership cannot be more than {}'s own {}.",
+                        parent.user_name,
+                        percent(parent.partnership_bp)
+                    ),
+                ));
+            }
         }
     }
     let now = now_ms();
@@ -123,18 +206,165 @@ pub async fn create_user(
                 is_change_password: request.must_change_password,
                 dial_code: None,
                 mobile: None,
+                partnership_bp,
             },
             now,
         )
         .await?;
+    let terms = &request.terms;
+    writer
+        .set_account_terms(
+            user_id,
+            terms.credit_reference.unwrap_or(Money::ZERO).minor(),
+            terms.bet_locked.unwrap_or(false),
+            terms.max_stake.flatten().map(Money::minor),
+        )
+        .await?;
+    if let Some(limit) = terms.max_exposure.flatten() {
+        writer.set_max_exposure(user_id, Some(limit.minor())).await?;
+    }
+    let user = writer.user_by_id(user_id).await?;
     ctx.audit(
         &mut writer,
         "user.create",
         format!("user:{user_id}"),
-        serde_json::json!({ "user_name": user_name, "role": request.role.as_str(), "parent_id": parent_id }),
+        serde_json::json!({
+            "user_name": user_name,
+            "role": request.role.as_str(),
+            "parent_id": parent_id,
+            "after": terms_json(&user),
+        }),
     )
     .await?;
-    let user = writer.user_by_id(user_id).await?;
+    writer.commit().await?;
+    Ok(user)
+}
+
+/// The parent's terms on a bet: a bet-locked account may not bet, and a stake above the
+/// account's cap is refused (422, so the client app keeps its session). Every way of betting
+/// asks this: exchange and house markets, the casino tables and a provider's game launch.
+pub fn check_stake_allowed(
+    is_bet_locked: bool,
+    max_stake_minor: Option<i64>,
+    stake_minor: i64,
+) -> Result<(), AppError> {
+    if is_bet_locked {
+        return Err(AppError::betting_locked());
+    }
+    match max_stake_minor {
+        Some(cap_minor) if stake_minor > cap_minor => Err(AppError::Unprocessable(format!(
+            "Your stake limit is {} a bet.",
+            Money::from_minor(cap_minor).rupees()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A partnership as people write it: 4000 → "40%", 1250 → "12.5%".
+pub fn percent(bp: u32) -> String {
+    let whole = bp / 100;
+    match bp % 100 {
+        0 => format!("{whole}%"),
+        rest if rest % 10 == 0 => format!("{whole}.{}%", rest / 10),
+        rest => format!("{whole}.{rest:02}%"),
+    }
+}
+
+/// The account's terms as the audit log records them (before and after a change).
+fn terms_json(user: &User) -> serde_json::Value {
+    serde_json::json!({
+        "partnership_bp": user.partnership_bp,
+        "credit_reference_minor": user.credit_reference_minor,
+        "is_bet_locked": user.is_bet_locked,
+        "max_stake_minor": user.max_stake_minor,
+        "max_exposure_minor": user.max_exposure_minor,
+    })
+}
+
+/// Changes an account's terms (credit reference, bet-lock, stake and exposure limits): only the
+/// ones given; each checked before any is written; audited with before and after.
+pub async fn set_account_terms(
+    ctx: &OperatorContext<'_>,
+    user_id: i64,
+    terms: &AccountTerms,
+) -> Result<User, AppError> {
+    let mut checks = Checks::default();
+    terms.check(&mut checks);
+    if *terms == AccountTerms::default() {
+        checks.fail(
+            "terms",
+            "Send at least one of credit_reference, bet_locked, max_stake, max_exposure.",
+        );
+    }
+    checks.finish()?;
+    let mut writer = ctx.store.begin_write().await?;
+    let user = writer
+        .user_by_id(user_id)
+        .await
+        .or_not_found(|| format!("There is no user with id {user_id}."))?;
+    ctx.require_manages(&mut writer, &user).await?;
+    writer
+        .set_account_terms(
+            user.id,
+            terms.credit_reference.map_or(user.credit_reference_minor, Money::minor),
+            terms.bet_locked.unwrap_or(user.is_bet_locked),
+            terms.max_stake.map_or(user.max_stake_minor, |m| m.map(Money::minor)),
+        )
+        .await?;
+    if let Some(limit) = terms.max_exposure {
+        writer.set_max_exposure(user.id, limit.map(Money::minor)).await?;
+    }
+    let after = writer.user_by_id(user.id).await?;
+    ctx.audit(
+        &mut writer,
+        "user.terms",
+        format!("user:{}", user.id),
+        serde_json::json!({ "user_name": user.user_name, "before": terms_json(&user), "after": terms_json(&after) }),
+    )
+    .await?;
+    writer.commit().await?;
+    Ok(after)
+}
+
+/// Gives a downline account a new password that it must change at its next log-in, and ends
+/// its sessions.
+pub async fn reset_password(
+    ctx: &OperatorContext<'_>,
+    passwords: &Passwords,
+    user_id: i64,
+    new_password: String,
+) -> Result<User, AppError> {
+    if let Some(problem) = password_rule_violation(&new_password) {
+        return Err(AppError::field("password", problem));
+    }
+    // Checked before the hashing, in a transaction of its own: the write transaction below is
+    // not held while the password is hashed.
+    let mut check = ctx.store.begin_write().await?;
+    let user = check
+        .user_by_id(user_id)
+        .await
+        .or_not_found(|| format!("There is no user with id {user_id}."))?;
+    ctx.require_manages(&mut check, &user).await?;
+    drop(check);
+    if let Actor::User(actor) = &ctx.actor {
+        if actor.id == user.id {
+            return Err(AppError::Conflict(
+                "Change your own password on the change-password page.".into(),
+            ));
+        }
+    }
+    let password_hash = passwords.hash(new_password).await?;
+    let mut writer = ctx.store.begin_write().await?;
+    writer.set_password(user.id, &password_hash, true).await?;
+    writer.revoke_user_sessions(user.id, -1, now_ms()).await?;
+    ctx.audit(
+        &mut writer,
+        "user.password_reset",
+        format!("user:{}", user.id),
+        serde_json::json!({ "user_name": user.user_name }),
+    )
+    .await?;
+    let user = writer.user_by_id(user.id).await?;
     writer.commit().await?;
     Ok(user)
 }
@@ -442,6 +672,8 @@ mod tests {
             role: Role::Client,
             parent_id: None,
             must_change_password: true,
+            partnership_bp: None,
+            terms: Default::default(),
         };
         let printed = format!("{user:?}");
         assert!(!printed.contains("s3cret-pass"), "{printed}");

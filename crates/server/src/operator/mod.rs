@@ -24,7 +24,8 @@ mod providers;
 mod settings;
 
 pub use accounts::{
-    create_user, mint, set_exposure_limit, set_locked, transfer, transfer_in, CreateUser,
+    check_stake_allowed, create_user, mint, percent, reset_password, set_account_terms,
+    set_exposure_limit, set_locked, transfer, transfer_in, AccountTerms, CreateUser,
     TransferDirection, TransferOutcome,
 };
 pub use casino_categories::{

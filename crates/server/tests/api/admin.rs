@@ -257,16 +257,20 @@ async fn a_bad_name_or_weak_password_is_400_with_field_errors(app: TestApp) {
 }
 both_databases!(a_bad_name_or_weak_password_is_400_with_field_errors);
 
-async fn an_agent_cannot_create_an_agent(app: TestApp) {
+async fn an_agent_creates_sub_agents_under_itself_but_never_an_admin(app: TestApp) {
     let agent = app.agent().await;
+    let admin = app.admin().await;
+    let agent_id = app.user_id(&admin, "agent").await;
+    let demo_id = app.user_id(&admin, "demo").await;
+    // Asked to place it elsewhere, the agent's sub-agent still goes under the agent itself.
     let answer = create_user(
         &app,
         &agent,
-        json!({ "user_name": "subagent", "password": "First@123", "role": "agent" }),
+        json!({ "user_name": "subagent", "password": "First@123", "role": "agent", "parent_id": demo_id }),
     )
     .await;
-    answer.expect(403);
-    assert!(answer.message().contains("clients only"), "{}", answer.message());
+    answer.expect(200);
+    assert_eq!(answer.data()["parent_id"], agent_id);
     let answer = create_user(
         &app,
         &agent,
@@ -274,10 +278,9 @@ async fn an_agent_cannot_create_an_agent(app: TestApp) {
     )
     .await;
     answer.expect(403);
-    let admin = app.admin().await;
-    assert_eq!(all_users(&app, &admin).await.len(), 5);
+    assert_eq!(all_users(&app, &admin).await.len(), 6);
 }
-both_databases!(an_agent_cannot_create_an_agent);
+both_databases!(an_agent_creates_sub_agents_under_itself_but_never_an_admin);
 
 async fn an_agent_creates_clients_under_itself_only(app: TestApp) {
     let admin = app.admin().await;
@@ -362,7 +365,6 @@ both_databases!(an_unknown_role_is_400);
 async fn a_client_or_agent_cannot_be_the_wrong_parent(app: TestApp) {
     let admin = app.admin().await;
     let demo_id = app.user_id(&admin, "demo").await;
-    let agent_id = app.user_id(&admin, "agent").await;
 
     let answer = create_user(
         &app,
@@ -377,16 +379,16 @@ async fn a_client_or_agent_cannot_be_the_wrong_parent(app: TestApp) {
         answer.body
     );
 
-    // An agent goes under an admin only.
+    // An agent goes under an admin or an agent, never a client.
     let answer = create_user(
         &app,
         &admin,
-        json!({ "user_name": "under_agent", "password": "First@123", "role": "agent", "parent_id": agent_id }),
+        json!({ "user_name": "under_client_agent", "password": "First@123", "role": "agent", "parent_id": demo_id }),
     )
     .await;
     answer.expect(400);
     assert!(
-        answer.field_error("parent_id").contains("cannot be placed under the agent agent"),
+        answer.field_error("parent_id").contains("An agent cannot be placed under the client demo"),
         "{}",
         answer.body
     );

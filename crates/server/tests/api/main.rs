@@ -15,6 +15,7 @@ mod exchange;
 mod ledger;
 mod match_state;
 mod openapi_snapshot;
+mod partnership;
 mod payee;
 mod payment;
 mod records;

@@ -477,6 +477,7 @@ async fn expired_and_used_up_challenges_are_not_live() {
                 is_change_password: false,
                 dial_code: None,
                 mobile: None,
+                partnership_bp: 0,
             },
             now,
         )

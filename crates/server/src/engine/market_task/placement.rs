@@ -229,6 +229,7 @@ impl MarketActor {
             .funds
             .get_mut(&user)
             .ok_or_else(|| Refused(AppError::Unprocessable("This account cannot bet.".into())))?;
+        funds.allows_stake(stake_minor).map_err(Refused)?;
         funds.reserve(reserve_minor - counted).map_err(Refused)?;
         batch.counted.insert(user, reserve_minor);
         batch.touched.insert(user);
@@ -512,6 +513,8 @@ struct Funds {
     available_minor: i64,
     exposure_minor: i64,
     max_exposure_minor: Option<i64>,
+    is_bet_locked: bool,
+    max_stake_minor: Option<i64>,
     reserved_minor: i64,
 }
 
@@ -522,8 +525,15 @@ impl Funds {
             available_minor: account.balance_minor - account.exposure_minor,
             exposure_minor: account.exposure_minor,
             max_exposure_minor: account.max_exposure_minor,
+            is_bet_locked: account.is_bet_locked,
+            max_stake_minor: account.max_stake_minor,
             reserved_minor: 0,
         }
+    }
+
+    /// The parent's terms on the account (bet-lock, stake cap).
+    fn allows_stake(&self, stake_minor: i64) -> Result<(), AppError> {
+        crate::operator::check_stake_allowed(self.is_bet_locked, self.max_stake_minor, stake_minor)
     }
 
     /// Adds `delta_minor` to the user's exposure if the available balance covers an increase

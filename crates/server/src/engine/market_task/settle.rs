@@ -8,6 +8,7 @@ use backlay_core::money::Money;
 use backlay_core::odds::Price;
 use backlay_store::bets::BetStatus;
 use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
+use backlay_store::partnership::{HouseSplit, Part};
 
 use super::rebuild::matched_bet;
 use super::{market_closed, market_error, ActedBy, MarketActor, ResultInput, SettlementPreview};
@@ -78,7 +79,11 @@ impl MarketActor {
                 writer.set_exposure(*user, self.setup.market_id, *stored, 0).await?;
             }
             let label = format!("{} / {}", self.match_name, self.setup.name);
+            let house_banked = self.kind().is_house_banked();
             let mut postings = Vec::new();
+            // The house's result with each client, shared up its agents (store::partnership).
+            let mut house_split = HouseSplit::default();
+            let mut commission_split = HouseSplit::default();
             for user in &settled.settlement.users {
                 let net = user.net_minor();
                 if net != 0 {
@@ -96,25 +101,47 @@ impl MarketActor {
                     };
                     postings.push(Posting { account_id, amount_minor: net, description });
                 }
+                if house_banked {
+                    writer
+                        .split_house_result(&mut house_split, user.user_id.0, -user.pnl_minor, Part::House)
+                        .await?;
+                }
+                writer
+                    .split_house_result(&mut commission_split, user.user_id.0, user.commission_minor, Part::Commission)
+                    .await?;
             }
-            if settled.settlement.house_pnl_minor != 0 {
+            let house_of_clients: i64 =
+                house_split.rows().iter().map(|row| row.amount_minor).sum();
+            if house_of_clients != settled.settlement.house_pnl_minor {
+                return Err(AppError::Internal(anyhow::anyhow!(
+                    "market {}: the house's result split per client is {house_of_clients}, the settlement's {}",
+                    self.setup.market_id,
+                    settled.settlement.house_pnl_minor
+                )));
+            }
+            postings.extend(house_split.postings(&format!("{label}: partnership share")));
+            postings.extend(commission_split.postings(&format!("{label}: commission share")));
+            let house_minor = settled.settlement.house_pnl_minor - house_split.agents_total_minor();
+            if house_minor != 0 {
                 let house = writer.system_account(SystemAccount::House).await?;
                 postings.push(Posting {
                     account_id: house,
-                    amount_minor: settled.settlement.house_pnl_minor,
+                    amount_minor: house_minor,
                     description: label.clone(),
                 });
             }
-            if settled.settlement.commission_total_minor != 0 {
+            let commission_minor =
+                settled.settlement.commission_total_minor - commission_split.agents_total_minor();
+            if commission_minor != 0 {
                 let commission = writer.system_account(SystemAccount::Commission).await?;
                 postings.push(Posting {
                     account_id: commission,
-                    amount_minor: settled.settlement.commission_total_minor,
+                    amount_minor: commission_minor,
                     description: format!("{label}: commission"),
                 });
             }
             if !postings.is_empty() {
-                writer
+                let posted = writer
                     .post(
                         NewTransaction {
                             kind: if void { "void" } else { "settlement" },
@@ -126,6 +153,11 @@ impl MarketActor {
                         now_ms(),
                     )
                     .await?;
+                for split in [&house_split, &commission_split] {
+                    writer
+                        .record_splits(Some(posted.transaction_id), Some(self.setup.market_id), split, now_ms())
+                        .await?;
+                }
             }
             check_bet_pnls(self.setup.market_id, &bet_pnls, &settled.settlement)?;
             writer

@@ -1,0 +1,228 @@
+//! The house's result with each client, shared up the agent tree as ledger postings.
+//!
+//! A settlement (of a bookmaker, fancy or exchange market, or a casino round) knows the house's
+//! result against each client: what the client lost on a house-banked market, or the commission
+//! it paid on exchange winnings. [`HouseSplit`] walks each client's agents (`users.parent_id` up
+//! to the operator, an admin), splits the result by their partnerships
+//! ([`backlay_core::partnership::split`]) and gives:
+//! - one posting per agent to its share account (`share:<user id>`, opened on first use), which
+//!   may go negative;
+//! - the total the agents took, so that the caller posts the operator's remainder to `house` (or
+//!   `commission`) and the transaction still sums to zero;
+//! - one `partnership_splits` row per level, written by [`Writer::record_splits`] once the
+//!   transaction has its id, from which the P&L and collection reports are read.
+//!
+//! Example, a client under agent 7 (40%) under master 3 (70%) loses 1,000.00 on a fancy:
+//!
+//! ```text
+//! transaction 'settlement'  user:12   -100000   (the client; it came out of its exposure)
+//!                           share:7    +40000
+//!                           share:3    +30000
+//!                           house      +30000
+//! ```
+
+use std::collections::BTreeMap;
+
+use backlay_core::partnership::{split, Level};
+use sqlx::Row;
+
+use crate::ledger::Posting;
+use crate::{Store, StoreError, StoreResult, Writer};
+
+/// The most agents above a client that a split follows. The tree is far shallower (its depth is
+/// an operator setting); the cap only stops a corrupt parent cycle from looping.
+const MAX_CHAIN: i64 = 32;
+
+/// Which of the house's accounts a result belongs to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// What the house won or lost on its own markets (bookmaker, fancy, casino).
+    House,
+    /// Commission on exchange winnings.
+    Commission,
+}
+
+impl Part {
+    fn as_str(self) -> &'static str {
+        match self {
+            Part::House => "house",
+            Part::Commission => "commission",
+        }
+    }
+}
+
+/// One level's part of one client's result, before the transaction id is known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitRow {
+    pub client_user_id: i64,
+    /// None: the operator's remainder.
+    pub user_id: Option<i64>,
+    pub part: Part,
+    pub share_bp: u32,
+    pub amount_minor: i64,
+}
+
+/// The agents' side of a settlement's split, built client by client.
+#[derive(Debug, Default)]
+pub struct HouseSplit {
+    /// Per agent: (share account id, amount) summed over the clients.
+    agents: BTreeMap<i64, (i64, i64)>,
+    rows: Vec<SplitRow>,
+    agents_total_minor: i64,
+}
+
+impl HouseSplit {
+    /// What the agents took in all: the caller posts the house's result less this to the
+    /// operator's account.
+    pub fn agents_total_minor(&self) -> i64 {
+        self.agents_total_minor
+    }
+
+    /// One posting per agent whose part is not zero, described with `description`.
+    pub fn postings(&self, description: &str) -> Vec<Posting> {
+        self.agents
+            .values()
+            .filter(|(_, amount)| *amount != 0)
+            .map(|(account_id, amount)| Posting {
+                account_id: *account_id,
+                amount_minor: *amount,
+                description: description.to_owned(),
+            })
+            .collect()
+    }
+
+    pub fn rows(&self) -> &[SplitRow] {
+        &self.rows
+    }
+}
+
+impl Store {
+    /// What an agent's share account holds (0 before its first share).
+    pub async fn share_balance(&self, user_id: i64) -> StoreResult<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT balance_minor FROM ledger_accounts WHERE share_of_user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_optional(self.pool())
+        .await?
+        .unwrap_or(0))
+    }
+}
+
+impl Writer {
+    /// The agents above `client_user_id`, its own agent first, up to (not including) the first
+    /// admin, with their partnerships.
+    pub async fn partnership_chain(&mut self, client_user_id: i64) -> StoreResult<Vec<Level>> {
+        let rows = sqlx::query(
+            "WITH RECURSIVE chain (id, parent_id, role, partnership_bp, depth) AS ( \
+                 SELECT p.id, p.parent_id, p.role, p.partnership_bp, 1 FROM users c \
+                 JOIN users p ON p.id = c.parent_id WHERE c.id = $1 \
+               UNION ALL \
+                 SELECT u.id, u.parent_id, u.role, u.partnership_bp, chain.depth + 1 FROM users u \
+                 JOIN chain ON u.id = chain.parent_id WHERE chain.role <> 'admin' AND chain.depth < $2 \
+             ) SELECT id, role, partnership_bp FROM chain ORDER BY depth",
+        )
+        .bind(client_user_id)
+        .bind(MAX_CHAIN)
+        .fetch_all(self.conn())
+        .await?;
+        let mut chain = Vec::new();
+        for row in rows {
+            if row.try_get::<String, _>("role")? == "admin" {
+                break;
+            }
+            let share_bp: i64 = row.try_get("partnership_bp")?;
+            chain.push(Level {
+                user_id: row.try_get("id")?,
+                share_bp: u32::try_from(share_bp).unwrap_or(0),
+            });
+        }
+        Ok(chain)
+    }
+
+    /// Adds `client_user_id`'s result with the house (positive: the client lost) to `split`.
+    pub async fn split_house_result(
+        &mut self,
+        split_so_far: &mut HouseSplit,
+        client_user_id: i64,
+        house_result_minor: i64,
+        part: Part,
+    ) -> StoreResult<()> {
+        if house_result_minor == 0 {
+            return Ok(());
+        }
+        let chain = self.partnership_chain(client_user_id).await?;
+        // Account creation keeps every chain valid; a chain that is not is refused here rather
+        // than split wrongly.
+        let parts = split(house_result_minor, &chain).map_err(|e| {
+            StoreError::Conflict(format!("the partnerships above user {client_user_id}: {e}"))
+        })?;
+        for (level, (user_id, amount)) in chain.iter().zip(parts.levels) {
+            split_so_far.rows.push(SplitRow {
+                client_user_id,
+                user_id: Some(user_id),
+                part,
+                share_bp: level.share_bp,
+                amount_minor: amount,
+            });
+            if amount != 0 {
+                let account_id = self.share_account_of(user_id).await?;
+                split_so_far.agents.entry(user_id).or_insert((account_id, 0)).1 += amount;
+                split_so_far.agents_total_minor += amount;
+            }
+        }
+        let top_bp = chain.last().map_or(0, |level| level.share_bp);
+        split_so_far.rows.push(SplitRow {
+            client_user_id,
+            user_id: None,
+            part,
+            share_bp: backlay_core::partnership::WHOLE_BP - top_bp,
+            amount_minor: parts.operator_minor,
+        });
+        Ok(())
+    }
+
+    /// The agent's share account, opened on first use.
+    pub async fn share_account_of(&mut self, user_id: i64) -> StoreResult<i64> {
+        let code = format!("share:{user_id}");
+        sqlx::query(
+            "INSERT INTO ledger_accounts (code, kind, share_of_user_id, may_go_negative, created_at_ms) \
+             VALUES ($1, 'house', $2, 1, 0) ON CONFLICT (code) DO NOTHING",
+        )
+        .bind(&code)
+        .bind(user_id)
+        .execute(self.conn())
+        .await?;
+        Ok(sqlx::query_scalar("SELECT id FROM ledger_accounts WHERE code = $1")
+            .bind(&code)
+            .fetch_one(self.conn())
+            .await?)
+    }
+
+    /// Writes the split's rows under the transaction that posted it (None: nothing was posted).
+    pub async fn record_splits(
+        &mut self,
+        transaction_id: Option<i64>,
+        market_id: Option<i64>,
+        split: &HouseSplit,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        for row in &split.rows {
+            sqlx::query(
+                "INSERT INTO partnership_splits (transaction_id, client_user_id, user_id, part, \
+                 share_bp, amount_minor, market_id, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            )
+            .bind(transaction_id)
+            .bind(row.client_user_id)
+            .bind(row.user_id)
+            .bind(row.part.as_str())
+            .bind(i64::from(row.share_bp))
+            .bind(row.amount_minor)
+            .bind(market_id)
+            .bind(now_ms)
+            .execute(self.conn())
+            .await?;
+        }
+        Ok(())
+    }
+}
