@@ -84,6 +84,7 @@ backlay_core::named_enum! {
         Exposure = "exposure",
         Available = "available",
         Pnl = "pnl",
+        LastLogin = "last_login",
     }
 }
 
@@ -95,6 +96,8 @@ impl DownlineSort {
             DownlineSort::Exposure => "a.exposure_minor",
             DownlineSort::Available => "a.balance_minor - a.exposure_minor",
             DownlineSort::Pnl => "COALESCE(p.pnl_minor, 0)",
+            // Never logged in sorts before any log-in.
+            DownlineSort::LastLogin => "COALESCE(u.last_login_at_ms, -1)",
         }
     }
 }
@@ -118,6 +121,11 @@ pub struct DownlineRow {
     pub user_name: String,
     pub role: Role,
     pub is_locked: bool,
+    /// Can log in, cannot bet.
+    pub is_bet_locked: bool,
+    /// What the parent says the account owes or is owed (a number, not money).
+    pub credit_reference_minor: i64,
+    pub last_login_at_ms: Option<i64>,
     pub balance_minor: i64,
     pub exposure_minor: i64,
     /// Betting P&L of the account and everyone under it (module documentation).
@@ -210,7 +218,8 @@ impl Store {
                  JOIN ledger_entries e ON e.account_id = la.id \
                  JOIN ledger_transactions x ON x.id = e.transaction_id \
                  WHERE x.kind IN ({kinds}) GROUP BY t.root_id) \
-             SELECT u.id, u.user_name, u.role, u.is_locked, a.balance_minor, a.exposure_minor, \
+             SELECT u.id, u.user_name, u.role, u.is_locked, u.is_bet_locked, u.credit_reference_minor, \
+                 u.last_login_at_ms, a.balance_minor, a.exposure_minor, \
                  COALESCE(p.pnl_minor, 0) AS pnl_minor, \
                  (SELECT COUNT(*) FROM users c WHERE c.parent_id = u.id) AS children \
              FROM users u JOIN ledger_accounts a ON a.user_id = u.id \
@@ -242,6 +251,9 @@ impl Store {
                     user_name: row.try_get("user_name")?,
                     role: named(row, "role")?,
                     is_locked: row.try_get::<i64, _>("is_locked")? != 0,
+                    is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0,
+                    credit_reference_minor: row.try_get("credit_reference_minor")?,
+                    last_login_at_ms: row.try_get("last_login_at_ms")?,
                     balance_minor: row.try_get("balance_minor")?,
                     exposure_minor: row.try_get("exposure_minor")?,
                     pnl_minor: row.try_get("pnl_minor")?,
@@ -397,6 +409,7 @@ mod tests {
                     is_change_password: false,
                     dial_code: None,
                     mobile: None,
+                    partnership_bp: 0,
                 },
                 0,
             )

@@ -827,7 +827,7 @@ export interface paths {
         put?: never;
         /**
          * The accounts directly under `parent_id` (default: the caller) with balance, exposure,
-         *     available, P&L and status; searched by name, sorted, paged.
+         *     available, credit reference, P&L, status and last log-in; searched by name, sorted, paged.
          */
         post: operations["downline_list"];
         delete?: never;
@@ -1619,7 +1619,7 @@ export interface components {
             user_id: number;
         };
         /** @enum {string} */
-        AccountStatus: "active" | "locked";
+        AccountStatus: "active" | "locked" | "bet_locked";
         ApproveRequest: {
             /** @description A note for the user (at most 200 characters). */
             remark?: string;
@@ -2217,9 +2217,16 @@ export interface components {
             children: number;
             /**
              * Format: double
+             * @description What the parent says the account owes or is owed (a number on the account, not money).
+             */
+            credit_reference: number;
+            /**
+             * Format: double
              * @description Held for open bets.
              */
             exposure: number;
+            /** @description The last log-in; null: never. */
+            last_login: string | null;
             /**
              * Format: double
              * @description Betting P&L of the account and everyone under it (see the module documentation).
@@ -2243,7 +2250,7 @@ export interface components {
             sort?: null | components["schemas"]["DownlineSort"];
         };
         /** @enum {string} */
-        DownlineSort: "name" | "balance" | "exposure" | "available" | "pnl";
+        DownlineSort: "name" | "balance" | "exposure" | "available" | "pnl" | "last_login";
         EnableRequest: {
             /** @description A current code from the app, for the secret `user/security/setup` gave. */
             otp: string;
@@ -2794,9 +2801,16 @@ export interface components {
                     children: number;
                     /**
                      * Format: double
+                     * @description What the parent says the account owes or is owed (a number on the account, not money).
+                     */
+                    credit_reference: number;
+                    /**
+                     * Format: double
                      * @description Held for open bets.
                      */
                     exposure: number;
+                    /** @description The last log-in; null: never. */
+                    last_login: string | null;
                     /**
                      * Format: double
                      * @description Betting P&L of the account and everyone under it (see the module documentation).

@@ -108,10 +108,13 @@ backlay_core::named_enum! {
 }
 
 backlay_core::named_enum! {
-    /// Where an account stands: active, locked (cannot log in).
+    /// Where an account stands.
     pub enum AccountStatus as "account status" {
         Active = "active",
+        /// Cannot log in.
         Locked = "locked",
+        /// Can log in, cannot bet.
+        BetLocked = "bet_locked",
     }
 }
 
@@ -120,7 +123,7 @@ pub struct DownlineListRequest {
     /// Part of the user name, any case (at most 50 characters).
     #[serde(default)]
     pub search: Option<String>,
-    /// name (default), balance, exposure, available or pnl.
+    /// name (default), balance, exposure, available, pnl or last_login.
     #[serde(default)]
     #[schema(value_type = Option<DownlineSort>)]
     pub sort: Option<String>,
@@ -151,13 +154,19 @@ pub struct DownlineAccount {
     /// Betting P&L of the account and everyone under it (see the module documentation).
     #[schema(value_type = f64)]
     pub pnl: Money,
+    /// What the parent says the account owes or is owed (a number on the account, not money).
+    #[schema(value_type = f64)]
+    pub credit_reference: Money,
     pub status: AccountStatus,
+    /// The last log-in; null: never.
+    #[schema(required = true)]
+    pub last_login: Option<String>,
     /// How many accounts are directly under it.
     pub children: i64,
 }
 
 /// The accounts directly under `parent_id` (default: the caller) with balance, exposure,
-/// available, P&L and status; searched by name, sorted, paged.
+/// available, credit reference, P&L, status and last log-in; searched by name, sorted, paged.
 #[utoipa::path(post, path = "/console/downline/list", tag = "console", request_body = Paging<DownlineListRequest>, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Paged<DownlineAccount>>), (status = 400), (status = 403),
         (status = 404, description = "parent_id is not in the caller's downline")))]
@@ -197,7 +206,13 @@ async fn downline_list(
             exposure: Money::from_minor(row.exposure_minor),
             available: Money::from_minor(row.balance_minor - row.exposure_minor),
             pnl: Money::from_minor(row.pnl_minor),
-            status: if row.is_locked { AccountStatus::Locked } else { AccountStatus::Active },
+            credit_reference: Money::from_minor(row.credit_reference_minor),
+            status: match (row.is_locked, row.is_bet_locked) {
+                (true, _) => AccountStatus::Locked,
+                (false, true) => AccountStatus::BetLocked,
+                (false, false) => AccountStatus::Active,
+            },
+            last_login: row.last_login_at_ms.map(iso_utc),
             children: row.children,
         })
         .collect();

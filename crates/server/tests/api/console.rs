@@ -27,19 +27,12 @@ struct Tree {
     agent_id: i64,
 }
 
-/// Builds the tree. Only an admin creates agents today, so the sub-agent is created under the
-/// admin and moved under the master in the database, as a master's own creation would place it.
+/// Builds the tree: the master creates its own sub-agent, as the console does.
 async fn tree(app: &TestApp) -> Tree {
     let admin = app.admin().await;
     let agent = app.agent().await;
     let (master_id, master) = app.new_user(&admin, "master", "agent").await;
-    let (sub_agent_id, sub_agent) = app.new_user(&admin, "sub_agent", "agent").await;
-    sqlx::query("UPDATE users SET parent_id = $1 WHERE id = $2")
-        .bind(master_id)
-        .bind(sub_agent_id)
-        .execute(app.store().await.pool())
-        .await
-        .unwrap();
+    let (sub_agent_id, sub_agent) = app.new_user(&master, "sub_agent", "agent").await;
     let (deep_client_id, deep_client) = app.new_user(&sub_agent, "deep_client", "client").await;
     let demo_id = app.user_id(&admin, "demo").await;
     let agent_id = app.user_id(&admin, "agent").await;
@@ -398,6 +391,30 @@ async fn the_downline_list_is_searched_sorted_paged_and_never_leaks(app: TestApp
     // The demo holds 100.00 on the bookmaker and 20.00 on the fancy.
     assert_eq!(minor(&demo["exposure"]), 120_00);
     assert_eq!(minor(&demo["available"]), minor(&demo["balance"]) - 120_00);
+
+    // The demo has logged in (to bet), demo2 and the maker never have.
+    assert!(demo["last_login"].as_str().is_some_and(|at| at.starts_with("20")), "{demo}");
+    assert_eq!(agent.data()["rows"][1]["last_login"], Value::Null);
+    let by_login =
+        list(t.agent.clone(), json!({ "sort": "last_login", "order": "desc", "limit": 1 })).await;
+    assert_eq!(names(&by_login), s(&["demo"]));
+
+    // The parent's terms show: credit reference, and bet-locked as its own status.
+    let demo2_id = app.user_id(&t.admin, "demo2").await;
+    app.post(
+        "admin/user/terms",
+        Some(&t.agent),
+        json!({ "user_id": demo2_id, "terms": { "credit_reference": 250.5, "bet_locked": 1 } }),
+    )
+    .await
+    .expect(200);
+    let after = list(t.agent.clone(), json!({ "search": "demo2" })).await;
+    let demo2 = &after.data()["rows"][0];
+    assert_eq!(
+        (minor(&demo2["credit_reference"]), &demo2["status"]),
+        (250_50, &json!("bet_locked"))
+    );
+    assert_eq!(minor(&demo["credit_reference"]), 0);
 
     let by_balance = list(t.agent.clone(), json!({ "sort": "balance", "order": "desc" })).await;
     assert_eq!(names(&by_balance), s(&["maker", "demo", "demo2"]));
