@@ -16,6 +16,7 @@ use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::clock::parse_report_date;
 use crate::error::{AppError, FieldErrors};
 
 /// Largest request body the API reads.
@@ -423,6 +424,22 @@ pub fn choice_field<T: std::str::FromStr>(
     match text.map(str::trim).filter(|t| !t.is_empty()) {
         None => Ok(default),
         Some(text) => text.parse().map_err(|_| AppError::field(field, refusal(text))),
+    }
+}
+
+/// A report's bound in ms from an optional yyyy-MM-dd (a day at UTC+5:30, its start or, with
+/// `end_of_day`, its end) or ISO-8601 time; `default` when absent or blank.
+pub fn date_bound(
+    field: &str,
+    text: &Option<String>,
+    end_of_day: bool,
+    default: i64,
+) -> Result<i64, AppError> {
+    match text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(default),
+        Some(text) => parse_report_date(text, end_of_day).ok_or_else(|| {
+            AppError::field(field, format!("{field} must be a date such as 2026-11-22."))
+        }),
     }
 }
 

@@ -11,7 +11,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The audit log, newest first (admin only). */
+        /** The audit log, newest first, filtered by who, what and when (admin only). */
         post: operations["audit_log"];
         delete?: never;
         options?: never;
@@ -1638,8 +1638,20 @@ export interface components {
             /** Format: double */
             user_balance: number;
         };
+        AuditRequest: {
+            /** @description An action (`chips.transfer`) or its area (`chips`: every `chips.…` action). */
+            action?: string | null;
+            /** @description Only what this user (by name) did. */
+            actor?: string | null;
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+        };
         AuditRow: {
             action: string;
+            /** @description The acting user's name; "" for the console or the system. */
+            actor_name: string;
             /**
              * Format: int64
              * @description -1 for the console or the system.
@@ -2714,6 +2726,8 @@ export interface components {
                 page: number;
                 rows: {
                     action: string;
+                    /** @description The acting user's name; "" for the console or the system. */
+                    actor_name: string;
                     /**
                      * Format: int64
                      * @description -1 for the console or the system.
@@ -4117,6 +4131,17 @@ export interface components {
             user_id: number;
         }) & components["schemas"]["PageRequest"];
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
+        Paging_AuditRequest: {
+            /** @description An action (`chips.transfer`) or its area (`chips`: every `chips.…` action). */
+            action?: string | null;
+            /** @description Only what this user (by name) did. */
+            actor?: string | null;
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+        } & components["schemas"]["PageRequest"];
+        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_CasinoResultRequest: {
             /**
              * Format: date
@@ -5101,7 +5126,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PageRequest"];
+                "application/json": components["schemas"]["Paging_AuditRequest"];
             };
         };
         responses: {
@@ -5113,7 +5138,6 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Paged_AuditRow"];
                 };
             };
-            /** @description The body is not valid JSON, has the wrong shape, or a field is invalid (data.errors) */
             400: {
                 headers: {
                     [name: string]: unknown;

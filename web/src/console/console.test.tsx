@@ -208,3 +208,45 @@ describe('the downline', () => {
     expect(await within(dialog).findByTestId('error-message')).toHaveTextContent('ravi has only ₹1,300.25 available.');
   });
 });
+
+describe('the audit log', () => {
+  it("filters on the server and shows a refused filter at its field", async () => {
+    const entry = {
+      id: 3,
+      actor_user_id: 2,
+      actor_name: 'agent',
+      action: 'chips.transfer',
+      target: 'user:9',
+      detail: { direction: 'deposit', amount_minor: 150050 },
+      client_ip: '10.0.0.7',
+      date: '2026-11-22T08:30:00.000Z',
+    };
+    const calls = stubServer({
+      ...CONSOLE,
+      'POST /api/admin/audit': (call) =>
+        (call.body as { actor?: string }).actor === 'nobody'
+          ? { httpStatus: 400, message: 'Check the fields.', data: { errors: { actor: 'There is no user named nobody.' } } }
+          : page([entry]),
+    });
+    storeSession(admin);
+    renderApp('/console/audit');
+    const user = userEvent.setup();
+    const row = await screen.findByTestId('audit-row');
+    expect(within(row).getByText('agent')).toBeInTheDocument();
+    expect(within(row).getByText('22/11/2026 14:00:00')).toBeInTheDocument();
+    expect(within(row).getByText(/direction: deposit/)).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/api/admin/audit')?.body).toEqual({ page: 1, limit: 50 });
+
+    await user.type(screen.getByTestId('audit-action'), 'chips');
+    await user.type(screen.getByTestId('audit-from'), '2026-11-22');
+    await user.click(screen.getByTestId('audit-apply'));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/api/admin/audit').at(-1)?.body).toEqual({ action: 'chips', from_date: '2026-11-22', page: 1, limit: 50 }),
+    );
+
+    await user.type(screen.getByTestId('audit-actor'), 'nobody');
+    await user.click(screen.getByTestId('audit-apply'));
+    const actorField = screen.getByTestId('audit-actor').closest('label')!;
+    expect(await within(actorField).findByText('There is no user named nobody.')).toBeInTheDocument();
+  });
+});

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use axum::extract::State;
 use backlay_core::money::Money;
 use backlay_core::score::ScoreInput;
+use backlay_store::audit::{AuditFilter, AuditListed};
 use backlay_store::users::{Role, User, UserWithBalance};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -16,7 +17,7 @@ use crate::casino_art::tile_image_url;
 use crate::clock::{iso_utc, parse_iso};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{
-    present, AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged, Paging, PercentInput,
+    date_bound, present, AmountInput, ApiJson, FlexBool, FlexI64, Paged, Paging, PercentInput,
 };
 use crate::live::LiveScore;
 use crate::operator::{
@@ -745,11 +746,30 @@ async fn ledger_check(
     }))
 }
 
+#[derive(Deserialize, ToSchema, Default)]
+pub struct AuditRequest {
+    /// Only what this user (by name) did.
+    #[serde(default)]
+    pub actor: Option<String>,
+    /// An action (`chips.transfer`) or its area (`chips`: every `chips.…` action).
+    #[serde(default)]
+    #[schema(max_length = 60)]
+    pub action: Option<String>,
+    /// yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning.
+    #[serde(default)]
+    pub from_date: Option<String>,
+    /// yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now.
+    #[serde(default)]
+    pub to_date: Option<String>,
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct AuditRow {
     pub id: i64,
     /// -1 for the console or the system.
     pub actor_user_id: i64,
+    /// The acting user's name; "" for the console or the system.
+    pub actor_name: String,
     pub action: String,
     pub target: String,
     #[schema(value_type = Object)]
@@ -759,24 +779,26 @@ pub struct AuditRow {
     pub date: String,
 }
 
-/// The audit log, newest first (admin only).
-#[utoipa::path(post, path = "/admin/audit", tag = "admin", request_body = PageRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<AuditRow>>), (status = 403)))]
+/// The audit log, newest first, filtered by who, what and when (admin only).
+#[utoipa::path(post, path = "/admin/audit", tag = "admin", request_body = Paging<AuditRequest>, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Paged<AuditRow>>), (status = 400), (status = 403)))]
 async fn audit_log(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    ApiJson(body): ApiJson<PageRequest>,
+    Paging { request: body, page }: Paging<AuditRequest>,
 ) -> ApiResult<Paged<AuditRow>> {
     if authed.user.role != Role::Admin {
         return Err(AppError::Forbidden("Only an admin can read the audit log.".into()));
     }
-    let (page, limit, offset) = body.resolve()?;
-    let (entries, total) = state.store.audit_entries(offset, limit).await?;
+    let (page, limit, offset) = page.resolve()?;
+    let filter = audit_filter(&state, body).await?;
+    let (entries, total) = state.store.audit_entries(&filter, offset, limit).await?;
     let rows = entries
         .into_iter()
-        .map(|e| AuditRow {
+        .map(|AuditListed { entry: e, actor_name }| AuditRow {
             id: e.id,
             actor_user_id: e.actor_user_id.unwrap_or(-1),
+            actor_name: actor_name.unwrap_or_default(),
             action: e.action,
             target: e.target,
             detail: serde_json::from_str(&e.detail).unwrap_or(serde_json::Value::Null),
@@ -785,4 +807,31 @@ async fn audit_log(
         })
         .collect();
     Ok(ok(Paged { rows, total, page, limit }))
+}
+
+/// The request's filters, each refused on its own field when it cannot pick anything.
+async fn audit_filter(state: &AppState, body: AuditRequest) -> Result<AuditFilter, AppError> {
+    let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
+    let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
+    if from_ms > to_ms {
+        return Err(AppError::field("to_date", "to_date must not be before from_date."));
+    }
+    let action = body.action.map(|a| a.trim().to_lowercase()).filter(|a| !a.is_empty());
+    if let Some(action) = &action {
+        let known = |c: char| c.is_ascii_lowercase() || c == '_' || c == '.';
+        if action.chars().count() > 60 || !action.chars().all(known) {
+            return Err(AppError::field(
+                "action",
+                "action is an action such as chips.transfer, or its area such as chips.",
+            ));
+        }
+    }
+    let actor_user_id =
+        match body.actor.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
+            None => None,
+            Some(name) => Some(state.store.user_id_by_name(name).await?.ok_or_else(|| {
+                AppError::field("actor", format!("There is no user named {name}."))
+            })?),
+        };
+    Ok(AuditFilter { actor_user_id, action, from_ms, to_ms })
 }

@@ -26,12 +26,12 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::bet::display_price;
 use super::report::{
-    current_bets_page, date_bound, settled_bets_of, statement_page, CurrentBetEntry,
-    CurrentBetsRequest, SettledBetRow, StatementRequest, StatementRow,
+    current_bets_page, settled_bets_of, statement_page, CurrentBetEntry, CurrentBetsRequest,
+    SettledBetRow, StatementRequest, StatementRow,
 };
 use crate::clock::iso_utc;
 use crate::error::{ok, ApiResult, AppError, Envelope};
-use crate::input::{choice_field, ApiJson, FlexI64, Paged, Paging};
+use crate::input::{choice_field, date_bound, ApiJson, FlexI64, Paged, Paging};
 use crate::market_analysis::house_position;
 use crate::market_book::FancyRange;
 use crate::session::Operator;

@@ -15,9 +15,9 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::bet::{bet_item, BetItem};
-use crate::clock::{iso_utc, parse_report_date};
+use crate::clock::iso_utc;
 use crate::error::{ok, ApiResult, AppError, Envelope};
-use crate::input::{choice_field, ApiJson, FlexI64, PageRequest, Paged, Paging};
+use crate::input::{choice_field, date_bound, ApiJson, FlexI64, PageRequest, Paged, Paging};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -103,20 +103,6 @@ backlay_core::named_enum! {
     pub enum BetPart as "bet part" {
         Matched = "matched",
         Unmatched = "unmatched",
-    }
-}
-
-pub(crate) fn date_bound(
-    field: &str,
-    text: &Option<String>,
-    end_of_day: bool,
-    default: i64,
-) -> Result<i64, AppError> {
-    match text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(default),
-        Some(text) => parse_report_date(text, end_of_day).ok_or_else(|| {
-            AppError::field(field, format!("{field} must be a date such as 2026-11-22."))
-        }),
     }
 }
 

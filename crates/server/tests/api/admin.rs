@@ -1140,6 +1140,103 @@ async fn a_transfer_is_in_the_audit_log_with_its_actor(app: TestApp) {
 }
 both_databases!(a_transfer_is_in_the_audit_log_with_its_actor);
 
+async fn the_audit_log_is_filtered_by_who_what_and_when(app: TestApp) {
+    let admin = app.admin().await;
+    let agent = app.agent().await;
+    let admin_id = app.user_id(&admin, "admin").await;
+    let agent_id = app.user_id(&admin, "agent").await;
+    let demo_id = app.user_id(&admin, "demo").await;
+    let demo2_id = app.user_id(&admin, "demo2").await;
+    transfer(&app, &admin, demo_id, json!(10), "deposit").await.expect(200);
+    transfer(&app, &agent, demo2_id, json!(5), "deposit").await.expect(200);
+    lock(&app, &admin, demo2_id, 1).await.expect(200);
+    lock(&app, &admin, demo2_id, 0).await.expect(200);
+    let audit = |body: Value| {
+        let app = &app;
+        let admin = admin.clone();
+        async move { app.post("admin/audit", Some(&admin), body).await }
+    };
+    let actions = |answer: &Answer| -> Vec<String> {
+        answer.data()["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["action"].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    // An area: every chips.… action and nothing else, newest first, named by its actor.
+    let answer = audit(json!({ "action": "chips" })).await;
+    answer.expect(200);
+    assert!(actions(&answer).iter().all(|a| a.starts_with("chips.")), "{:?}", actions(&answer));
+    let rows = answer.data()["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["action"], "chips.transfer");
+    assert_eq!(rows[0]["actor_user_id"], agent_id);
+    assert_eq!(rows[0]["actor_name"], "agent");
+    assert_eq!(rows[1]["actor_name"], "admin");
+    assert_eq!(answer.data()["total"].as_i64().unwrap(), rows.len() as i64);
+
+    // One action exactly; an area's name alone is no action of another area.
+    let answer = audit(json!({ "action": "user.lock" })).await;
+    answer.expect(200);
+    assert_eq!(actions(&answer), vec!["user.lock".to_string()]);
+    assert_eq!(answer.data()["rows"][0]["target"], format!("user:{demo2_id}"));
+    let answer = audit(json!({ "action": "chip" })).await;
+    answer.expect(200);
+    assert_eq!(answer.data()["total"], 0);
+
+    // Who: by name, in any case; with an action as well, both must hold.
+    let answer = audit(json!({ "actor": "AGENT", "action": "chips" })).await;
+    answer.expect(200);
+    assert_eq!(answer.data()["total"], 1);
+    assert_eq!(answer.data()["rows"][0]["detail"]["amount_minor"], 500);
+    let answer = audit(json!({ "actor": "admin", "limit": 100 })).await;
+    answer.expect(200);
+    let rows = answer.data()["rows"].as_array().unwrap();
+    assert!(rows.len() >= 3);
+    assert!(rows.iter().all(|r| r["actor_user_id"] == admin_id && r["actor_name"] == "admin"));
+
+    // When: from the lock's moment on, the lock and the unlock; up to just before it, neither.
+    let locked_at = audit(json!({ "action": "user.lock" })).await.data()["rows"][0]["date"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let answer = audit(json!({ "action": "user", "from_date": locked_at })).await;
+    answer.expect(200);
+    assert_eq!(actions(&answer), vec!["user.unlock", "user.lock"]);
+    let just_before =
+        backlay_server::clock::iso_utc(backlay_server::clock::parse_iso(&locked_at).unwrap() - 1);
+    let answer = audit(json!({ "action": "user", "to_date": just_before, "limit": 100 })).await;
+    answer.expect(200);
+    assert!(actions(&answer).iter().all(|a| a == "user.create"), "{:?}", actions(&answer));
+    let answer = audit(json!({ "to_date": "2001-01-01" })).await;
+    answer.expect(200);
+    assert_eq!(answer.data()["total"], 0);
+    assert_eq!(answer.data()["rows"], json!([]));
+    let answer = audit(json!({ "from_date": "2999-01-01", "action": "chips" })).await;
+    answer.expect(200);
+    assert_eq!(answer.data()["total"], 0);
+
+    // Filters that can pick nothing are refused on their field.
+    let answer = audit(json!({ "actor": "nobody_here" })).await;
+    answer.expect(400);
+    assert!(answer.field_error("actor").contains("nobody_here"), "{}", answer.message());
+    let answer = audit(json!({ "action": "chips%" })).await;
+    answer.expect(400);
+    assert!(answer.field_error("action").contains("chips.transfer"));
+    let answer = audit(json!({ "from_date": "yesterday" })).await;
+    answer.expect(400);
+    assert!(answer.field_error("from_date").contains("2026-11-22"));
+    let answer = audit(json!({ "from_date": "2026-11-23", "to_date": "2026-11-22" })).await;
+    answer.expect(400);
+    answer.field_error("to_date");
+
+    // Still the admin's alone, filters or not.
+    let answer = app.post("admin/audit", Some(&agent), json!({ "actor": "agent" })).await;
+    answer.expect(403);
+}
+both_databases!(the_audit_log_is_filtered_by_who_what_and_when);
+
 async fn only_an_admin_checks_the_ledger(app: TestApp) {
     let admin = app.admin().await;
     let answer = app.get("admin/ledger/check", Some(&admin)).await;

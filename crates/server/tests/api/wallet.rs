@@ -149,11 +149,11 @@ async fn assert_sound(ctx: &Ctx) {
 
 /// The newest audit entry and how many there are.
 async fn last_audit(ctx: &Ctx) -> (i64, Option<(String, String, Value)>) {
-    let (entries, total) = ctx.store.audit_entries(0, 1).await.unwrap();
+    let (entries, total) = ctx.store.audit_entries(&Default::default(), 0, 1).await.unwrap();
     let newest = entries
         .into_iter()
         .next()
-        .map(|e| (e.action, e.target, serde_json::from_str(&e.detail).unwrap()));
+        .map(|e| (e.entry.action, e.entry.target, serde_json::from_str(&e.entry.detail).unwrap()));
     (total, newest)
 }
 

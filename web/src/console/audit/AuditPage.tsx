@@ -1,24 +1,70 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { dataOr } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import { ApiError, dataOr } from '../../api/client';
+import { Field } from '../../components/Field';
 import { PageCard } from '../../components/PageCard';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { formatIstDateTime } from '../../lib/format';
-import { AUDIT_PAGE_LIMIT, listAudit, type AuditRow } from './api';
+import { AUDIT_PAGE_LIMIT, listAudit, NO_AUDIT_FILTERS, type AuditFilters, type AuditRow } from './api';
+
+/** Areas of actions to suggest; the server takes any area or action. */
+const ACTION_AREAS = ['chips', 'user', 'payment', 'settings', 'market', 'match', 'series', 'sport', 'casino_game', 'casino_category', 'provider', 'world_casino', 'image'];
 
 /** `#/console/audit` (admin): who did what, when, from where; read-only, newest first. */
 export function AuditPage() {
   const [page, setPage] = useState(1);
+  const [draft, setDraft] = useState<AuditFilters>(NO_AUDIT_FILTERS);
+  const [filters, setFilters] = useState<AuditFilters>(NO_AUDIT_FILTERS);
   const query = useQuery({
-    queryKey: ['console', 'audit', page],
-    queryFn: async () => dataOr(await listAudit(page), null),
+    queryKey: ['console', 'audit', filters, page],
+    queryFn: async () => dataOr(await listAudit(filters, page), null),
     placeholderData: keepPreviousData,
   });
   const data = query.data;
+  // A filter the server refused is shown at its field; anything else above the table.
+  const fieldErrors = query.error instanceof ApiError ? query.error.fieldErrors : {};
+  const tableError = Object.keys(fieldErrors).length > 0 ? null : query.error;
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters(draft);
+    setPage(1);
+  };
+  const edit = (key: keyof AuditFilters) => (event: { target: { value: string } }) => setDraft({ ...draft, [key]: event.target.value });
   return (
     <PageCard title="Audit log" testId="audit-page">
-      <QueryState isPending={query.isPending} error={query.error}>
+      <form className="filter-row" onSubmit={apply} aria-label="Filters" data-testid="audit-filters">
+        <Field label="Who (user name)" error={fieldErrors.actor}>
+          <input value={draft.actor} onChange={edit('actor')} autoComplete="off" data-testid="audit-actor" />
+        </Field>
+        <Field label="Action or area" error={fieldErrors.action}>
+          <input value={draft.action} onChange={edit('action')} list="audit-action-areas" placeholder="chips or chips.transfer" autoComplete="off" data-testid="audit-action" />
+        </Field>
+        <datalist id="audit-action-areas">
+          {ACTION_AREAS.map((area) => (
+            <option key={area} value={area} />
+          ))}
+        </datalist>
+        <Field label="From" error={fieldErrors.from_date}>
+          <input type="date" value={draft.from_date} onChange={edit('from_date')} data-testid="audit-from" />
+        </Field>
+        <Field label="To" error={fieldErrors.to_date}>
+          <input type="date" value={draft.to_date} onChange={edit('to_date')} data-testid="audit-to" />
+        </Field>
+        <button type="submit" className="btn btn-primary" data-testid="audit-apply">Apply</button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => {
+            setDraft(NO_AUDIT_FILTERS);
+            setFilters(NO_AUDIT_FILTERS);
+            setPage(1);
+          }}
+        >
+          Clear
+        </button>
+      </form>
+      <QueryState isPending={query.isPending && !query.error} error={tableError}>
         <div className="table-wrap">
           <table className="data-table stack-on-phone" data-testid="audit-table">
             <thead>
@@ -64,7 +110,8 @@ export function AuditPage() {
 
 /** The acting user, or the server's own command line and jobs (no user). */
 function actor(row: AuditRow): string {
-  return row.actor_user_id === -1 ? 'Console / system' : `User #${row.actor_user_id}`;
+  if (row.actor_user_id === -1) return 'Console / system';
+  return row.actor_name || `User #${row.actor_user_id}`;
 }
 
 /** An entry's detail (before → after and the like) as key: value lines. */

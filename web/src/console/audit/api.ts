@@ -1,4 +1,5 @@
-// The audit log (admin only): every operator, agent and money action, newest first.
+// The audit log (admin only): every operator, agent and money action, newest first, filtered
+// on the server by who, what and when.
 import { apiPost, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
 import type { Paged } from '../accounts/api';
@@ -7,6 +8,20 @@ export type AuditRow = Schemas['AuditRow'];
 
 export const AUDIT_PAGE_LIMIT = 50;
 
-export function listAudit(page: number): Promise<Answer<Paged<AuditRow>>> {
-  return apiPost<Paged<AuditRow>>('admin/audit', { page, limit: AUDIT_PAGE_LIMIT });
+/** Each empty filter is left out. */
+export interface AuditFilters {
+  /** A user name. */
+  actor: string;
+  /** An action (`chips.transfer`) or its area (`chips`). */
+  action: string;
+  /** yyyy-MM-dd, a day at UTC+5:30. */
+  from_date: string;
+  to_date: string;
+}
+
+export const NO_AUDIT_FILTERS: AuditFilters = { actor: '', action: '', from_date: '', to_date: '' };
+
+export function listAudit(filters: AuditFilters, page: number): Promise<Answer<Paged<AuditRow>>> {
+  const given = Object.fromEntries((Object.entries(filters) as [string, string][]).filter(([, value]) => value.trim() !== ''));
+  return apiPost<Paged<AuditRow>>('admin/audit', { ...given, page, limit: AUDIT_PAGE_LIMIT });
 }
