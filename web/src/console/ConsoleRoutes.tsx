@@ -11,6 +11,8 @@ const AuditPage = lazyNamed(() => import('./audit/AuditPage'), 'AuditPage');
 const SiteSettingsPage = lazyNamed(() => import('./settings/SiteSettingsPage'), 'SiteSettingsPage');
 const RiskRoutes = lazyNamed(() => import('./risk/RiskPages'), 'RiskRoutes');
 const AccountPage = lazyNamed(() => import('./risk/AccountPage'), 'AccountPage');
+const CatalogueRoutes = lazyNamed(() => import('./catalogue/CataloguePage'), 'CatalogueRoutes');
+const DeskRoutes = lazyNamed(() => import('./desk/DeskPage'), 'DeskRoutes');
 
 /**
  * Every console screen, in the navigation's order: Downline, Payments, Audit log, Settings,
@@ -22,6 +24,8 @@ export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { path: 'payments', label: 'Payments', roles: ['admin', 'agent'], element: <PaymentsPage /> },
   { path: 'audit', label: 'Audit log', roles: ['admin'], element: <AuditPage /> },
   { path: 'settings', label: 'Settings', roles: ['admin'], element: <SiteSettingsPage /> },
+  { path: 'markets', label: 'Markets', roles: ['admin'], element: <CatalogueRoutes /> },
+  { path: 'desk', label: 'Trading desk', roles: ['admin'], element: <DeskRoutes /> },
   { path: 'risk', label: 'Risk', roles: ['admin', 'agent'], element: <RiskRoutes /> },
 ];
 

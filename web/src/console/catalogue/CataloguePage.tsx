@@ -1,0 +1,446 @@
+// `#/console/markets[/<matchId>]`: the catalogue. Create a series, a match and its markets;
+// open, suspend, turn in play; declare a result or void, after a confirmation that shows what
+// settling moves (admin/market/resultPreview: the settlement's own figures, nothing written).
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
+import { ApiError, dataOr, errorMessage } from '../../api/client';
+import { Field } from '../../components/Field';
+import { Modal } from '../../components/Modal';
+import { PageCard } from '../../components/PageCard';
+import { ErrorMessage, QueryState } from '../../components/QueryState';
+import { formatMoney } from '../../lib/format';
+import { toastSuccess } from '../../lib/toast';
+import '../desk/desk.css';
+import {
+  declareResult,
+  deskKey,
+  getDesk,
+  previewResult,
+  setInPlay,
+  setStatus,
+  type DeskMarket,
+  type Outcome,
+} from '../desk/api';
+import { without } from '../desk/desk-keys';
+import {
+  createMarket,
+  createMatch,
+  createSeries,
+  getMatches,
+  getSeries,
+  getSports,
+  matchesKey,
+  seriesKey,
+  sportsKey,
+  type MarketKind,
+} from './api';
+
+export function CatalogueRoutes() {
+  return (
+    <Routes>
+      <Route index element={<CataloguePage />} />
+      <Route path=":matchId" element={<CataloguePage />} />
+    </Routes>
+  );
+}
+
+type Errors = Record<string, string>;
+
+/** A 400's field messages, or one message for the whole form. */
+function refusal(error: unknown): Errors {
+  if (error instanceof ApiError && Object.keys(error.fieldErrors).length > 0) return error.fieldErrors;
+  return { form: errorMessage(error) };
+}
+
+function Form({ title, testId, onSubmit, errors, busy, submit, children }: {
+  title: string;
+  testId: string;
+  onSubmit: () => Promise<void>;
+  errors: Errors;
+  busy: boolean;
+  submit: string;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      className="stack-form catalogue-form"
+      data-testid={testId}
+      noValidate
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        void onSubmit();
+      }}
+    >
+      <h2>{title}</h2>
+      {children}
+      {errors.form && <ErrorMessage>{errors.form}</ErrorMessage>}
+      <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>{submit}</button>
+    </form>
+  );
+}
+
+export function CataloguePage() {
+  const matchId = Number(useParams().matchId ?? NaN);
+  const [sportId, setSportId] = useState(4);
+  const sports = useQuery({ queryKey: sportsKey, queryFn: async () => dataOr(await getSports(), []) });
+  const matches = useQuery({ queryKey: matchesKey(sportId), queryFn: async () => dataOr(await getMatches(sportId), []) });
+  return (
+    <PageCard title="Markets" testId="catalogue-page">
+      <div className="catalogue">
+        <div className="catalogue-side">
+          <Field label="Sport">
+            <select value={sportId} onChange={(e) => setSportId(Number(e.target.value))} data-testid="catalogue-sport">
+              {(sports.data ?? []).map((s) => (
+                <option key={s.sport_id} value={s.sport_id}>{s.name}</option>
+              ))}
+            </select>
+          </Field>
+          <SeriesForm sportId={sportId} />
+          <MatchForm sportId={sportId} />
+          <h2>Matches</h2>
+          <QueryState isPending={matches.isPending} error={matches.error}>
+            <ul className="catalogue-matches" data-testid="catalogue-matches">
+              {(matches.data ?? []).map((m) => (
+                <li key={m.match_id} className={m.match_id === matchId ? 'selected' : ''}>
+                  <Link to={`/console/markets/${m.match_id}`} data-testid="catalogue-match">{m.name}</Link>
+                  {m.in_play && <span className="status-chip"> in play</span>}
+                </li>
+              ))}
+            </ul>
+          </QueryState>
+        </div>
+        <div className="catalogue-main">
+          {Number.isFinite(matchId) && matchId > 0 ? <MatchMarkets matchId={matchId} /> : <p className="muted">Pick a match, or create one.</p>}
+        </div>
+      </div>
+    </PageCard>
+  );
+}
+
+function SeriesForm({ sportId }: { sportId: number }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    if (!name.trim()) return setErrors({ name: 'Series name is required.' });
+    setBusy(true);
+    setErrors({});
+    try {
+      const answer = await createSeries(sportId, name.trim());
+      if (!answer.status) return;
+      toastSuccess(answer.message);
+      setName('');
+      await queryClient.invalidateQueries({ queryKey: seriesKey(sportId) });
+    } catch (error) {
+      setErrors(refusal(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Form title="New series" testId="series-form" onSubmit={submit} errors={errors} busy={busy} submit="Create series">
+      <Field label="Name" error={errors.name}>
+        <input value={name} onChange={(e) => setName(e.target.value)} data-testid="series-name" />
+      </Field>
+    </Form>
+  );
+}
+
+function MatchForm({ sportId }: { sportId: number }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const series = useQuery({ queryKey: seriesKey(sportId), queryFn: async () => dataOr(await getSeries(sportId), []) });
+  const [values, setValues] = useState({ series_id: '', name: '', start: '', venue: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
+  const submit = async () => {
+    const local: Errors = {};
+    if (!values.series_id) local.series_id = 'Choose a series.';
+    if (!values.name.trim()) local.name = 'Match name is required.';
+    const start = new Date(values.start);
+    if (!values.start || Number.isNaN(start.getTime())) local.open_date = 'Choose the start date and time.';
+    setErrors(local);
+    if (Object.keys(local).length > 0) return;
+    setBusy(true);
+    try {
+      const answer = await createMatch({
+        series_id: Number(values.series_id),
+        name: values.name.trim(),
+        open_date: start.toISOString(),
+        ...(values.venue.trim() ? { venue: values.venue.trim() } : {}),
+      });
+      if (!answer.status) return;
+      toastSuccess(answer.message);
+      setValues((v) => ({ ...v, name: '', venue: '' }));
+      await queryClient.invalidateQueries({ queryKey: matchesKey(sportId) });
+      void navigate(`/console/markets/${answer.data.id}`);
+    } catch (error) {
+      setErrors(refusal(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Form title="New match" testId="match-form" onSubmit={submit} errors={errors} busy={busy} submit="Create match">
+      <Field label="Series" error={errors.series_id}>
+        <select value={values.series_id} onChange={set('series_id')} data-testid="match-series">
+          <option value="">Choose…</option>
+          {(series.data ?? []).map((s) => (
+            <option key={s.series_id} value={s.series_id}>{s.name}</option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Name" error={errors.name}>
+        <input value={values.name} onChange={set('name')} placeholder="India v Australia" data-testid="match-name" />
+      </Field>
+      <Field label="Start" error={errors.open_date}>
+        <input type="datetime-local" value={values.start} onChange={set('start')} data-testid="match-start" />
+      </Field>
+      <Field label="Venue" error={errors.venue}>
+        <input value={values.venue} onChange={set('venue')} data-testid="match-venue" />
+      </Field>
+    </Form>
+  );
+}
+
+const KINDS: readonly { kind: MarketKind; label: string }[] = [
+  { kind: 'match_odds', label: 'Match odds' },
+  { kind: 'bookmaker', label: 'Bookmaker' },
+  { kind: 'fancy', label: 'Fancy' },
+  { kind: 'win', label: 'Win (racing)' },
+  { kind: 'place', label: 'Place (racing)' },
+];
+
+function MatchMarkets({ matchId }: { matchId: number }) {
+  const queryClient = useQueryClient();
+  const desk = useQuery({ queryKey: deskKey(matchId), queryFn: async () => dataOr(await getDesk(matchId), null) });
+  const [resulting, setResulting] = useState<{ market: DeskMarket; void: boolean } | null>(null);
+  const [rowError, setRowError] = useState<Record<number, string>>({});
+  const refresh = () => queryClient.invalidateQueries({ queryKey: deskKey(matchId) });
+  const act = async (marketId: number, action: () => Promise<unknown>) => {
+    setRowError((e) => without(e, marketId));
+    try {
+      await action();
+    } catch (error) {
+      setRowError((e) => ({ ...e, [marketId]: errorMessage(error) }));
+    }
+    await refresh();
+  };
+  const data = desk.data;
+  return (
+    <QueryState isPending={desk.isPending} error={desk.error}>
+      {data && (
+        <section data-testid="catalogue-match-markets">
+          <h2>
+            {data.match.name}{' '}
+            <button
+              type="button"
+              className="btn btn-sm"
+              data-testid="catalogue-in-play"
+              onClick={() => void act(0, () => setInPlay(matchId, !data.match.in_play))}
+            >
+              {data.match.in_play ? 'In play: turn off' : 'Turn in play'}
+            </button>{' '}
+            <Link className="btn btn-sm" to={`/console/desk/${matchId}`} data-testid="catalogue-open-desk">Open desk</Link>
+          </h2>
+          <table className="data-table" data-testid="catalogue-markets">
+            <thead>
+              <tr>
+                <th scope="col">Market</th>
+                <th scope="col">Status</th>
+                <th scope="col">Stakes</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.markets.length === 0 && (
+                <tr><td colSpan={4} className="empty-cell">No markets yet.</td></tr>
+              )}
+              {data.markets.map((m) => {
+                const settled = m.status === 'closed' || m.status === 'void';
+                return (
+                  <tr key={m.market_id} data-testid={`catalogue-market-${m.market_id}`}>
+                    <td>
+                      <b>{m.name}</b> <span className="muted small">{m.type}</span>
+                      {rowError[m.market_id] && <div className="field-error" role="alert">{rowError[m.market_id]}</div>}
+                    </td>
+                    <td>
+                      <span className="status-chip" data-testid="catalogue-status">{m.status.replace('_', ' ')}</span>
+                      {m.result_value !== null && <span className="small"> {m.result_value} runs</span>}
+                      {m.result_selection_id !== null && (
+                        <span className="small"> {m.runners.find((r) => r.selection_id === m.result_selection_id)?.name} won</span>
+                      )}
+                    </td>
+                    <td>{formatMoney(m.min_stake)} – {formatMoney(m.max_stake)}</td>
+                    <td className="row-actions">
+                      {!settled && (
+                        <>
+                          {m.status !== 'open' ? (
+                            <button type="button" className="btn btn-sm" data-testid="market-open" onClick={() => void act(m.market_id, () => setStatus(m.market_id, 'open'))}>Open</button>
+                          ) : (
+                            <button type="button" className="btn btn-sm" data-testid="market-suspend" onClick={() => void act(m.market_id, () => setStatus(m.market_id, 'suspended'))}>Suspend</button>
+                          )}
+                          <button type="button" className="btn btn-sm" data-testid="market-result" onClick={() => setResulting({ market: m, void: false })}>Result…</button>
+                          <button type="button" className="btn btn-sm btn-danger" data-testid="market-void" onClick={() => setResulting({ market: m, void: true })}>Void…</button>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <MarketForm matchId={matchId} onCreated={() => void refresh()} />
+          {resulting && (
+            <ResultDialog
+              market={resulting.market}
+              voiding={resulting.void}
+              onClose={() => setResulting(null)}
+              onSettled={() => {
+                setResulting(null);
+                void refresh();
+              }}
+            />
+          )}
+        </section>
+      )}
+    </QueryState>
+  );
+}
+
+function MarketForm({ matchId, onCreated }: { matchId: number; onCreated: () => void }) {
+  const [values, setValues] = useState({ type: 'bookmaker' as MarketKind, name: '', runners: '', min: '100', max: '100000', delay: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
+  const fancy = values.type === 'fancy';
+  const submit = async () => {
+    setBusy(true);
+    setErrors({});
+    try {
+      const house = values.type === 'bookmaker' || fancy;
+      const answer = await createMarket({
+        match_id: matchId,
+        type: values.type,
+        name: values.name.trim(),
+        runners: fancy ? [] : values.runners.split('\n').map((r) => r.trim()).filter(Boolean),
+        min_stake: values.min.trim(),
+        max_stake: values.max.trim(),
+        bet_delay_s: values.delay.trim() === '' ? (house ? 0 : 5) : Number(values.delay),
+      });
+      if (!answer.status) return;
+      toastSuccess(answer.message);
+      setValues((v) => ({ ...v, name: '', runners: '' }));
+      onCreated();
+    } catch (error) {
+      setErrors(refusal(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Form title="New market" testId="market-form" onSubmit={submit} errors={errors} busy={busy} submit="Create market">
+      <div className="form-grid">
+        <Field label="Type" error={errors.type}>
+          <select value={values.type} onChange={set('type')} data-testid="market-type">
+            {KINDS.map((k) => <option key={k.kind} value={k.kind}>{k.label}</option>)}
+          </select>
+        </Field>
+        <Field label="Name" error={errors.name}>
+          <input value={values.name} onChange={set('name')} placeholder={fancy ? '6 over runs' : 'Bookmaker'} data-testid="market-name" />
+        </Field>
+        <Field label="Min stake" error={errors.min_stake}>
+          <input inputMode="decimal" value={values.min} onChange={set('min')} data-testid="market-min" />
+        </Field>
+        <Field label="Max stake" error={errors.max_stake}>
+          <input inputMode="decimal" value={values.max} onChange={set('max')} data-testid="market-max" />
+        </Field>
+        <Field label="Bet delay (s)" error={errors.bet_delay_s}>
+          <input inputMode="numeric" value={values.delay} onChange={set('delay')} placeholder="default" data-testid="market-delay" />
+        </Field>
+      </div>
+      {!fancy && (
+        <Field label="Runners, one a line" error={errors.runners}>
+          <textarea rows={3} value={values.runners} onChange={set('runners')} data-testid="market-runners" />
+        </Field>
+      )}
+    </Form>
+  );
+}
+
+/** The outcome the dialog's inputs name, or null until they name one. */
+function outcomeOf(market: DeskMarket, voiding: boolean, winner: string, runs: string): Outcome | null {
+  if (voiding) return { void: true };
+  if (market.type === 'fancy') return /^\d{1,6}$/.test(runs.trim()) ? { runs: Number(runs.trim()) } : null;
+  return winner ? { winnerSelectionId: Number(winner) } : null;
+}
+
+/** Declare a result (or void) after seeing what it moves. */
+function ResultDialog({ market, voiding, onClose, onSettled }: { market: DeskMarket; voiding: boolean; onClose: () => void; onSettled: () => void }) {
+  const [winner, setWinner] = useState('');
+  const [runs, setRuns] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const outcome = outcomeOf(market, voiding, winner, runs);
+  const preview = useQuery({
+    queryKey: ['console', 'resultPreview', market.market_id, outcome],
+    queryFn: async () => dataOr(await previewResult(market.market_id, outcome as Outcome), null),
+    enabled: outcome !== null,
+    retry: false,
+  });
+  const confirm = async () => {
+    if (!outcome) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await declareResult(market.market_id, outcome);
+      if (!answer.status) return;
+      toastSuccess(answer.message);
+      onSettled();
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const figures = preview.data;
+  return (
+    <Modal title={`${voiding ? 'Void' : 'Result of'} ${market.name}`} onClose={onClose} testId="result-dialog">
+      <div className="stack-form">
+        {!voiding && market.type === 'fancy' && (
+          <Field label="Runs scored" error={preview.error ? errorMessage(preview.error) : undefined}>
+            <input inputMode="numeric" value={runs} onChange={(e) => setRuns(e.target.value)} data-testid="result-runs" autoFocus />
+          </Field>
+        )}
+        {!voiding && market.type !== 'fancy' && (
+          <Field label="Winner" error={preview.error ? errorMessage(preview.error) : undefined}>
+            <select value={winner} onChange={(e) => setWinner(e.target.value)} data-testid="result-winner">
+              <option value="">Choose…</option>
+              {market.runners.map((r) => <option key={r.selection_id} value={r.selection_id}>{r.name}</option>)}
+            </select>
+          </Field>
+        )}
+        {voiding && <p>Every bet on this market is off; no money moves but exposure is released.</p>}
+        {figures && (
+          <p className="result-preview" data-testid="result-preview">
+            Settling this moves: clients win {formatMoney(figures.clients_win)}, lose {formatMoney(figures.clients_lose)}, house{' '}
+            {figures.house_pnl >= 0 ? '+' : ''}{formatMoney(figures.house_pnl)}
+            {figures.commission > 0 && <>, commission {formatMoney(figures.commission)}</>}, {figures.bets} bets ({figures.winners} clients win,{' '}
+            {figures.losers} lose).
+          </p>
+        )}
+        {voiding && preview.error && <ErrorMessage>{errorMessage(preview.error)}</ErrorMessage>}
+        {error && <ErrorMessage>{error}</ErrorMessage>}
+        <div className="modal-actions">
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn btn-primary" disabled={busy || !figures} onClick={() => void confirm()} data-testid="result-confirm">
+            {voiding ? 'Void market' : 'Declare result'}
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,64 @@
+// The desk's and the catalogue's server calls (crates/server/src/api/{desk,market,admin}.rs):
+// admin only, each checked again on the server, each change audited there.
+import { apiPost, type Answer } from '../../api/client';
+import type { Schemas } from '../../api/contract';
+
+export type DeskMatch = Schemas['DeskMatch'];
+export type DeskMarket = Schemas['DeskMarket'];
+export type ResultPreview = Schemas['ResultPreview'];
+export type MarketLimits = Schemas['MarketLimits'];
+export type MarketStatus = Schemas['MarketStatus'];
+
+export const deskKey = (matchId: number) => ['console', 'desk', matchId] as const;
+
+export function getDesk(matchId: number): Promise<Answer<DeskMatch>> {
+  return apiPost<DeskMatch>('admin/desk/markets', { match_id: matchId });
+}
+
+export function setStatus(marketId: number, status: 'open' | 'suspended' | 'ball_running'): Promise<Answer<string | null>> {
+  return apiPost<string | null>('admin/market/status', { market_id: marketId, status });
+}
+
+export function setFancyLines(marketId: number, lines: { lineNo: number; rateNo: number; lineYes: number; rateYes: number }): Promise<Answer<string | null>> {
+  return apiPost<string | null>('admin/market/rates', {
+    market_id: marketId,
+    line_no: lines.lineNo,
+    rate_no: lines.rateNo,
+    line_yes: lines.lineYes,
+    rate_yes: lines.rateYes,
+  });
+}
+
+export function setBookmakerRates(marketId: number, runners: { selectionId: number; back: number | null; lay: number | null }[]): Promise<Answer<string | null>> {
+  return apiPost<string | null>('admin/market/rates', {
+    market_id: marketId,
+    runners: runners.map((r) => ({ selection_id: r.selectionId, back: r.back, lay: r.lay })),
+  });
+}
+
+/** Amounts as plain decimal text ("100.50"), read exactly by the server. */
+export function setLimits(marketId: number, minStake: string, maxStake: string): Promise<Answer<MarketLimits>> {
+  return apiPost<MarketLimits>('admin/market/limits', { market_id: marketId, min_stake: minStake, max_stake: maxStake });
+}
+
+/** What declaring a result settles: a winner, a fancy's run total, or voiding. */
+export type Outcome = { winnerSelectionId: number } | { runs: number } | { void: true };
+
+function outcomeBody(outcome: Outcome): Record<string, unknown> {
+  if ('winnerSelectionId' in outcome) return { winner_selection_id: outcome.winnerSelectionId };
+  if ('runs' in outcome) return { result: outcome.runs };
+  return { void: 1 };
+}
+
+export function previewResult(marketId: number, outcome: Outcome): Promise<Answer<ResultPreview>> {
+  return apiPost<ResultPreview>('admin/market/resultPreview', { market_id: marketId, ...outcomeBody(outcome) });
+}
+
+export function declareResult(marketId: number, outcome: Outcome): Promise<Answer<string | null>> {
+  if ('void' in outcome) return apiPost<string | null>('admin/market/void', { market_id: marketId });
+  return apiPost<string | null>('admin/market/result', { market_id: marketId, ...outcomeBody(outcome) });
+}
+
+export function setInPlay(matchId: number, inPlay: boolean): Promise<Answer<string | null>> {
+  return apiPost<string | null>('admin/match/inPlay', { match_id: matchId, in_play: inPlay ? 1 : 0 });
+}
