@@ -74,12 +74,15 @@ function LiveMatchesPage() {
   );
 }
 
-/** Asks for the analysis again (at most once a second) whenever the match's stream moves. */
+/** Asks for the analysis and the bet list again (at most once a second) whenever the match's stream moves. */
 function useAnalysisFollowsStream(matchId: number) {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!Number.isFinite(matchId)) return undefined;
-    const refetch = throttle(() => void queryClient.invalidateQueries({ queryKey: riskKeys.analysis(matchId) }), ANALYSIS_REFETCH_MS);
+    const refetch = throttle(() => {
+      void queryClient.invalidateQueries({ queryKey: riskKeys.analysis(matchId) });
+      void queryClient.invalidateQueries({ queryKey: riskKeys.allBets });
+    }, ANALYSIS_REFETCH_MS);
     const changed = () => refetch.call();
     const stream = new MatchStream({
       matchId,

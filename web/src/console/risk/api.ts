@@ -24,6 +24,7 @@ export const ACCOUNT_PAGE_LIMIT = 25;
 export const riskKeys = {
   live: ['console', 'risk', 'live'] as const,
   analysis: (matchId: number) => ['console', 'risk', 'analysis', matchId] as const,
+  allBets: ['console', 'risk', 'bets'] as const,
   bets: (marketId: number, user: string, side: BetSideFilter, page: number) => ['console', 'risk', 'bets', marketId, user, side, page] as const,
   account: (userId: number, tab: string, page: number) => ['console', 'account', userId, tab, page] as const,
 };
