@@ -218,6 +218,7 @@ function MatchMarkets({ matchId }: { matchId: number }) {
   const queryClient = useQueryClient();
   const desk = useQuery({ queryKey: deskKey(matchId), queryFn: async () => dataOr(await getDesk(matchId), null) });
   const [resulting, setResulting] = useState<{ market: DeskMarket; void: boolean } | null>(null);
+  // Refusals by market id; the match's own (in play) under 0.
   const [rowError, setRowError] = useState<Record<number, string>>({});
   const refresh = () => queryClient.invalidateQueries({ queryKey: deskKey(matchId) });
   const act = async (marketId: number, action: () => Promise<unknown>) => {
@@ -246,6 +247,7 @@ function MatchMarkets({ matchId }: { matchId: number }) {
             </button>{' '}
             <Link className="btn btn-sm" to={`/console/desk/${matchId}`} data-testid="catalogue-open-desk">Open desk</Link>
           </h2>
+          {rowError[0] && <ErrorMessage>{rowError[0]}</ErrorMessage>}
           <table className="data-table" data-testid="catalogue-markets">
             <thead>
               <tr>

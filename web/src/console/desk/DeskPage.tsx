@@ -293,19 +293,26 @@ function KeyMap() {
 function InPlayToggle({ matchId, inPlay }: { matchId: number; inPlay: boolean }) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   const toggle = async () => {
     setBusy(true);
+    setError(null);
     try {
       await setInPlay(matchId, !inPlay);
       await queryClient.invalidateQueries({ queryKey: deskKey(matchId) });
+    } catch (failure) {
+      setError(errorMessage(failure));
     } finally {
       setBusy(false);
     }
   };
   return (
-    <button type="button" className="btn btn-sm" disabled={busy} onClick={() => void toggle()} data-testid="desk-in-play">
-      {inPlay ? 'In play: turn off' : 'Turn in play'}
-    </button>
+    <>
+      <button type="button" className="btn btn-sm" disabled={busy} onClick={() => void toggle()} data-testid="desk-in-play">
+        {inPlay ? 'In play: turn off' : 'Turn in play'}
+      </button>
+      {error && <span className="field-error" role="alert">{error}</span>}
+    </>
   );
 }
 
