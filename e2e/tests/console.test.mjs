@@ -65,7 +65,7 @@ async function chooseOwnPassword(page, given, own) {
 /**
  * Creates an account from the downline screen and answers its row.
  * @param {import('playwright-core').Page} page @param {string} userName @param {string} password
- * @param {'agent' | 'client' | null} role  null: no choice offered (an agent makes clients)
+ * @param {'agent' | 'client' | null} role  null: the form's own choice, a client (an agent's partnership: 40%)
  */
 async function createAccount(page, userName, password, role) {
   await page.getByTestId('create-account').click();
@@ -73,6 +73,7 @@ async function createAccount(page, userName, password, role) {
   await dialog.getByTestId('create-user-name').fill(userName);
   await dialog.getByTestId('create-password').fill(password);
   if (role) await dialog.getByTestId('create-role').selectOption(role);
+  if (role === 'agent') await dialog.getByTestId('create-partnership').fill('40');
   await dialog.getByTestId('create-submit').click();
   await dialog.waitFor({ state: 'detached' });
   return page.locator(`[data-testid="downline-row"][data-user-name="${userName}"]`);

@@ -117,8 +117,14 @@ describe('the downline', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('create-account'));
     const dialog = screen.getByTestId('create-account-dialog');
-    // An agent makes clients only: no role to choose.
-    expect(within(dialog).queryByTestId('create-role')).not.toBeInTheDocument();
+    // A partnership is asked for an agent only, and must be a percentage.
+    expect(within(dialog).queryByTestId('create-partnership')).not.toBeInTheDocument();
+    await user.selectOptions(within(dialog).getByTestId('create-role'), 'agent');
+    await user.type(within(dialog).getByTestId('create-partnership'), '140');
+    await user.click(within(dialog).getByTestId('create-submit'));
+    expect(await within(dialog).findByText("An agent's partnership is 0 to 100%, at most its parent's.")).toBeInTheDocument();
+    await user.selectOptions(within(dialog).getByTestId('create-role'), 'client');
+    expect(within(dialog).queryByTestId('create-partnership')).not.toBeInTheDocument();
 
     await user.click(within(dialog).getByTestId('create-submit'));
     expect(await within(dialog).findByText('User name is required.')).toBeInTheDocument();
@@ -130,7 +136,7 @@ describe('the downline', () => {
     await user.click(within(dialog).getByTestId('create-submit'));
     const nameField = within(dialog).getByTestId('create-user-name').closest('label')!;
     expect(await within(nameField).findByText('User name may hold only letters, digits and _.')).toBeInTheDocument();
-    expect(calls.find((c) => c.path === '/api/admin/user/create')?.body).toEqual({ user_name: 'ra vi', password: 'Start@1234', role: 'client' });
+    expect(calls.find((c) => c.path === '/api/admin/user/create')?.body).toEqual({ user_name: 'ra vi', password: 'Start@1234', role: 'client', terms: {} });
   });
 
   it("shows an admin the refusal of an account's place where the parent is named", async () => {

@@ -4,7 +4,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { ApiError, errorMessage } from '../../api/client';
 import { Field } from '../../components/Field';
 import { Modal } from '../../components/Modal';
@@ -34,43 +34,55 @@ export function availableMinor(user: UserRow): number {
   return toMinor(user.balance) - toMinor(user.exposure);
 }
 
-const createSchema = z.object({
-  user_name: z.string().trim().min(1, 'User name is required.').max(20, 'User name must be at most 20 characters.'),
-  password: passwordSchema('A first password is required.'),
-  role: z.enum(['agent', 'client']),
-  // No input: the server's refusal of the parent (an agent under an agent) shows where it is named.
-  parent_id: z.string().optional(),
-});
+const optionalAmount = (label: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^(\d{1,10}(\.\d{1,2})?)?$/, `${label} must be a number with at most 2 decimals, or empty.`);
+
+const createSchema = z
+  .object({
+    user_name: z.string().trim().min(1, 'User name is required.').max(20, 'User name must be at most 20 characters.'),
+    password: passwordSchema('A first password is required.'),
+    role: z.enum(['agent', 'client']),
+    partnership: z.string().trim().regex(/^(\d{1,3}(\.\d{1,2})?)?$/, 'Partnership is a percentage such as 40 or 12.5.'),
+    credit_reference: optionalAmount('Credit reference'),
+    max_stake: optionalAmount('Max stake'),
+    // No input: the server's refusal of the parent (an agent under an agent) shows where it is named.
+    parent_id: z.string().optional(),
+  })
+  .refine((v) => v.role !== 'agent' || (v.partnership !== '' && Number(v.partnership) <= 100), {
+    path: ['partnership'],
+    message: "An agent's partnership is 0 to 100%, at most its parent's.",
+  });
 type CreateValues = z.infer<typeof createSchema>;
-const CREATE_FIELDS = ['user_name', 'password', 'role', 'parent_id'] as const;
+const CREATE_FIELDS = ['user_name', 'password', 'role', 'partnership', 'credit_reference', 'max_stake', 'parent_id'] as const;
 
 /**
- * A new account under `parent` (null: under the caller). Only an admin makes agents; the
- * account must change its password at first log-in.
+ * A new account under `parent` (null: under the caller), which must change its password at
+ * first log-in. An agent's partnership is fixed here; how deep agents may go is the server's.
  */
-export function CreateAccountDialog({
-  parent,
-  canCreateAgents,
-  onClose,
-}: {
-  parent: { id: number; name: string } | null;
-  canCreateAgents: boolean;
-  onClose: () => void;
-}) {
+export function CreateAccountDialog({ parent, onClose }: { parent: { id: number; name: string } | null; onClose: () => void }) {
   const refresh = useRefreshAccounts();
   const [formError, setFormError] = useState<string | null>(null);
-  const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<CreateValues>({
+  const { register, control, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<CreateValues>({
     resolver: zodResolver(createSchema),
-    defaultValues: { user_name: '', password: '', role: canCreateAgents ? 'agent' : 'client' },
+    defaultValues: { user_name: '', password: '', role: 'client', partnership: '', credit_reference: '', max_stake: '' },
   });
+  const role = useWatch({ control, name: 'role' });
   const submit = handleSubmit(async (values) => {
     setFormError(null);
     try {
       const answer = await createAccount({
         user_name: values.user_name.trim(),
         password: values.password,
-        role: canCreateAgents ? values.role : 'client',
+        role: values.role,
         ...(parent ? { parent_id: parent.id } : {}),
+        ...(values.role === 'agent' ? { partnership: values.partnership } : {}),
+        terms: {
+          ...(values.credit_reference ? { credit_reference: values.credit_reference } : {}),
+          ...(values.max_stake ? { max_stake: values.max_stake } : {}),
+        },
       });
       if (!answer.status) return;
       toastSuccess(answer.message);
@@ -99,16 +111,23 @@ export function CreateAccountDialog({
         <Field label="First password" error={errors.password?.message}>
           <input type="text" autoComplete="new-password" data-testid="create-password" {...register('password')} />
         </Field>
-        {canCreateAgents ? (
-          <Field label="Role" error={errors.role?.message}>
-            <select data-testid="create-role" {...register('role')}>
-              <option value="agent">Agent</option>
-              <option value="client">Client</option>
-            </select>
+        <Field label="Role" error={errors.role?.message}>
+          <select data-testid="create-role" {...register('role')}>
+            <option value="client">Client</option>
+            <option value="agent">Agent</option>
+          </select>
+        </Field>
+        {role === 'agent' && (
+          <Field label="Partnership (%)" error={errors.partnership?.message}>
+            <input inputMode="decimal" autoComplete="off" placeholder="40" data-testid="create-partnership" {...register('partnership')} />
           </Field>
-        ) : (
-          <p className="small">Role: <b>Client</b></p>
         )}
+        <Field label="Credit reference (optional)" error={errors.credit_reference?.message}>
+          <input inputMode="decimal" autoComplete="off" data-testid="create-credit-reference" {...register('credit_reference')} />
+        </Field>
+        <Field label="Max stake of one bet (optional)" error={errors.max_stake?.message}>
+          <input inputMode="decimal" autoComplete="off" data-testid="create-max-stake" {...register('max_stake')} />
+        </Field>
         {formError && <ErrorMessage>{formError}</ErrorMessage>}
         <div className="modal-actions">
           <button type="button" className="btn" onClick={onClose}>Cancel</button>

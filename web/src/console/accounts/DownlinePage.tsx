@@ -164,7 +164,7 @@ export function DownlinePage() {
         )}
       </QueryState>
       {dialog?.kind === 'create' && (
-        <CreateAccountDialog parent={trail.at(-1) ?? null} canCreateAgents={isAdmin && trail.length === 0} onClose={close} />
+        <CreateAccountDialog parent={trail.at(-1) ?? null} onClose={close} />
       )}
       {dialog?.kind === 'transfer' && (
         <TransferDialog user={dialog.user} direction={dialog.direction} parentName={trail.at(-1)?.name ?? null} onClose={close} />

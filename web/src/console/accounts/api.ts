@@ -26,6 +26,10 @@ export interface CreateAccountInput {
   password: string;
   role: 'agent' | 'client';
   parent_id?: number;
+  /** An agent's share in percent, as typed ("40", "12.5"). */
+  partnership?: string;
+  /** Amounts as typed; absent: none. */
+  terms?: { credit_reference?: string; max_stake?: string };
 }
 
 export function createAccount(input: CreateAccountInput): Promise<Answer<UserSummary>> {
