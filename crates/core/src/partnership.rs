@@ -106,9 +106,133 @@ pub fn check_chain(chain: &[Level]) -> Result<(), PartnershipError> {
     Ok(())
 }
 
+/// One level's part of one client's result, as settlements recorded it (summed as the report
+/// needs: over a day, a match, a market).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SplitLine {
+    /// The client whose result was split.
+    pub client_user_id: i64,
+    /// The agent that took this part; None: the operator.
+    pub user_id: Option<i64>,
+    /// The part (positive: the client lost).
+    pub amount_minor: i64,
+}
+
+/// What one direct child's downline brought its parent, from the parent's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChildFigures {
+    /// The child (an agent or a client).
+    pub child_id: i64,
+    /// The house's result against every client under the child (positive: they lost).
+    pub house_result_minor: i64,
+    /// What the agents at or under the child took of it.
+    pub downline_share_minor: i64,
+    /// What the viewer took of it.
+    pub own_share_minor: i64,
+    /// What the viewer's upline (agents above it and the operator) took of it.
+    pub upline_share_minor: i64,
+    /// What the child owes the viewer after settlement (negative: the viewer owes the child):
+    /// everything its downline did not keep.
+    pub collect_minor: i64,
+}
+
+/// The viewer's P&L with its downline and who owes whom: [`downline_report`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DownlineReport {
+    /// One entry per direct child with a result, by child id.
+    pub children: Vec<ChildFigures>,
+    /// The viewer's own share over all of them.
+    pub own_share_minor: i64,
+    /// What the viewer owes its parent (negative: is owed): its upline's shares.
+    pub pay_upline_minor: i64,
+}
+
+impl DownlineReport {
+    /// What the children owe the viewer, less what it owes its parent, less its own share: 0 when
+    /// the report balances, as it always must.
+    pub fn imbalance_minor(&self) -> i64 {
+        self.children.iter().map(|c| c.collect_minor).sum::<i64>()
+            - self.pay_upline_minor
+            - self.own_share_minor
+    }
+}
+
+/// The report of `viewer` (an agent, or with `viewer_is_operator` the operator at the top) over
+/// split lines of clients in its downline. `parent_of` holds the parent of every account in the
+/// viewer's downline. Lines of clients outside it are left out.
+pub fn downline_report(
+    viewer: i64,
+    viewer_is_operator: bool,
+    parent_of: &std::collections::HashMap<i64, i64>,
+    lines: &[SplitLine],
+) -> DownlineReport {
+    let mut children: std::collections::BTreeMap<i64, ChildFigures> = Default::default();
+    let mut report = DownlineReport::default();
+    for line in lines {
+        // The client's path up to the viewer: the accounts between them, the child last.
+        let mut path = vec![line.client_user_id];
+        let mut reached = false;
+        while let Some(parent) = parent_of.get(path.last().expect("a path starts with the client"))
+        {
+            if *parent == viewer {
+                reached = true;
+                break;
+            }
+            if path.len() > parent_of.len() {
+                break; // a cycle in corrupt data: not this viewer's downline
+            }
+            path.push(*parent);
+        }
+        if !reached {
+            continue;
+        }
+        let child = *path.last().expect("the path is not empty");
+        let figures =
+            children.entry(child).or_insert(ChildFigures { child_id: child, ..Default::default() });
+        figures.house_result_minor += line.amount_minor;
+        match line.user_id {
+            Some(id) if id == viewer => figures.own_share_minor += line.amount_minor,
+            None if viewer_is_operator => figures.own_share_minor += line.amount_minor,
+            Some(id) if path.contains(&id) => figures.downline_share_minor += line.amount_minor,
+            _ => figures.upline_share_minor += line.amount_minor,
+        }
+    }
+    for mut figures in children.into_values() {
+        figures.collect_minor = figures.house_result_minor - figures.downline_share_minor;
+        report.own_share_minor += figures.own_share_minor;
+        report.pay_upline_minor += figures.upline_share_minor;
+        report.children.push(figures);
+    }
+    report
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_worked_example_seen_from_each_level() {
+        // operator → master 3 (70%) → agent 7 (40%) → client 12, who lost 1,000.
+        let parent_of = [(3, 1), (7, 3), (12, 7)].into_iter().collect();
+        let lines = [
+            SplitLine { client_user_id: 12, user_id: Some(7), amount_minor: 400_00 },
+            SplitLine { client_user_id: 12, user_id: Some(3), amount_minor: 300_00 },
+            SplitLine { client_user_id: 12, user_id: None, amount_minor: 300_00 },
+        ];
+        let agent = downline_report(7, false, &parent_of, &lines);
+        assert_eq!(agent.children[0].collect_minor, 1_000_00, "the agent collects the loss");
+        assert_eq!((agent.own_share_minor, agent.pay_upline_minor), (400_00, 600_00));
+        let master = downline_report(3, false, &parent_of, &lines);
+        assert_eq!(master.children[0].child_id, 7);
+        assert_eq!(master.children[0].collect_minor, 600_00);
+        assert_eq!((master.own_share_minor, master.pay_upline_minor), (300_00, 300_00));
+        let operator = downline_report(1, true, &parent_of, &lines);
+        assert_eq!(operator.children[0].collect_minor, 300_00);
+        assert_eq!((operator.own_share_minor, operator.pay_upline_minor), (300_00, 0));
+        for report in [agent, master, operator] {
+            assert_eq!(report.imbalance_minor(), 0);
+        }
+    }
 
     fn chain(shares: &[u32]) -> Vec<Level> {
         shares

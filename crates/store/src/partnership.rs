@@ -21,9 +21,9 @@
 //!                           house      +30000
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use backlay_core::partnership::{split, Level};
+use backlay_core::partnership::{split, Level, SplitLine};
 use sqlx::Row;
 
 use crate::ledger::Posting;
@@ -96,7 +96,96 @@ impl HouseSplit {
     }
 }
 
+/// Which settlements a partnership report reads.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SplitFilter {
+    pub from_ms: i64,
+    /// Exclusive.
+    pub to_ms: i64,
+    pub match_id: Option<i64>,
+    pub market_id: Option<i64>,
+}
+
+/// The split lines of one market (None: casino rounds), for the by-market view.
+#[derive(Clone, Debug)]
+pub struct MarketSplitLines {
+    pub market_id: Option<i64>,
+    /// "Match / Market", or "Casino".
+    pub label: String,
+    pub lines: Vec<SplitLine>,
+}
+
+/// The accounts under `viewer` (any depth, not the viewer) with their parents, as a recursive
+/// CTE portable to both engines; the depth cap ends a hand-written cycle.
+const SUBTREE: &str = "WITH RECURSIVE subtree (id, parent_id, depth) AS ( \
+       SELECT id, parent_id, 1 FROM users WHERE parent_id = $1 \
+     UNION ALL \
+       SELECT u.id, u.parent_id, subtree.depth + 1 FROM users u JOIN subtree ON u.parent_id = subtree.id \
+       WHERE subtree.depth < 32 \
+     )";
+
 impl Store {
+    /// Every account under `viewer` with its parent.
+    pub async fn subtree_parents(&self, viewer: i64) -> StoreResult<HashMap<i64, i64>> {
+        let rows = sqlx::query(&format!("{SUBTREE} SELECT id, parent_id FROM subtree"))
+            .bind(viewer)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("id")?, row.try_get("parent_id")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// The partnership splits of clients under `viewer`, summed per market, client and level.
+    pub async fn split_lines_under(
+        &self,
+        viewer: i64,
+        filter: SplitFilter,
+    ) -> StoreResult<Vec<MarketSplitLines>> {
+        let sql = format!(
+            "{SUBTREE} SELECT p.market_id, m.name AS market_name, x.name AS match_name, \
+             p.client_user_id, p.user_id, CAST(SUM(p.amount_minor) AS BIGINT) AS amount_minor \
+             FROM partnership_splits p \
+             LEFT JOIN markets m ON m.id = p.market_id LEFT JOIN matches x ON x.id = m.match_id \
+             WHERE p.client_user_id IN (SELECT id FROM subtree) \
+               AND p.created_at_ms >= $2 AND p.created_at_ms < $3 \
+               AND ($4 = -1 OR m.match_id = $4) AND ($5 = -1 OR p.market_id = $5) \
+             GROUP BY p.market_id, m.name, x.name, p.client_user_id, p.user_id \
+             ORDER BY p.market_id, p.client_user_id"
+        );
+        // `$4 IS NULL` would need a typed NULL on PostgreSQL; -1 is never an id.
+        let rows = sqlx::query(&sql)
+            .bind(viewer)
+            .bind(filter.from_ms)
+            .bind(filter.to_ms)
+            .bind(filter.match_id.unwrap_or(-1))
+            .bind(filter.market_id.unwrap_or(-1))
+            .fetch_all(self.pool())
+            .await?;
+        let mut markets: Vec<MarketSplitLines> = Vec::new();
+        for row in rows {
+            let market_id: Option<i64> = row.try_get("market_id")?;
+            if markets.last().is_none_or(|m| m.market_id != market_id) {
+                let label = match market_id {
+                    Some(_) => format!(
+                        "{} / {}",
+                        row.try_get::<Option<String>, _>("match_name")?.unwrap_or_default(),
+                        row.try_get::<Option<String>, _>("market_name")?.unwrap_or_default()
+                    ),
+                    None => "Casino".to_owned(),
+                };
+                markets.push(MarketSplitLines { market_id, label, lines: Vec::new() });
+            }
+            markets.last_mut().expect("pushed above").lines.push(SplitLine {
+                client_user_id: row.try_get("client_user_id")?,
+                user_id: row.try_get("user_id")?,
+                amount_minor: row.try_get("amount_minor")?,
+            });
+        }
+        Ok(markets)
+    }
+
     /// What an agent's share account holds (0 before its first share).
     pub async fn share_balance(&self, user_id: i64) -> StoreResult<i64> {
         Ok(sqlx::query_scalar(

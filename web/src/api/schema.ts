@@ -893,6 +893,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/report/partnership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The P&L of an account with its downline, split by partnership, and the collection report. */
+        post: operations["partnership_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/gap/gaplogin": {
         parameters: {
             query?: never;
@@ -3050,6 +3067,44 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_PartnershipReport: {
+            data: {
+                /**
+                 * Format: double
+                 * @description collect_total − pay_upline − own_share: always 0 (the report is checked before it is
+                 *     sent).
+                 */
+                balance: number;
+                /**
+                 * Format: double
+                 * @description What the children owe the account in all.
+                 */
+                collect_total: number;
+                markets: components["schemas"]["PartnershipMarketRow"][];
+                /**
+                 * Format: double
+                 * @description The account's share over every child.
+                 */
+                own_share: number;
+                /**
+                 * Format: double
+                 * @description The account's partnership in percent (the operator: 100).
+                 */
+                partnership: number;
+                /**
+                 * Format: double
+                 * @description What the account owes its parent (negative: is owed); 0 for the operator.
+                 */
+                pay_upline: number;
+                rows: components["schemas"]["PartnershipRow"][];
+                /** Format: int64 */
+                user_id: number;
+                user_name: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_PlaceBetData: {
             data: {
                 /** Format: double */
@@ -4204,6 +4259,110 @@ export interface components {
             to_date?: string | null;
             type?: null | components["schemas"]["StatementType"];
         } & components["schemas"]["PageRequest"];
+        PartnershipMarketRow: {
+            /** Format: double */
+            house_result: number;
+            /**
+             * Format: int64
+             * @description -1 for the in-house casino's rounds.
+             */
+            market_id: number;
+            /** @description "Match / Market" or "Casino". */
+            name: string;
+            /** Format: double */
+            own_share: number;
+        };
+        PartnershipReport: {
+            /**
+             * Format: double
+             * @description collect_total − pay_upline − own_share: always 0 (the report is checked before it is
+             *     sent).
+             */
+            balance: number;
+            /**
+             * Format: double
+             * @description What the children owe the account in all.
+             */
+            collect_total: number;
+            markets: components["schemas"]["PartnershipMarketRow"][];
+            /**
+             * Format: double
+             * @description The account's share over every child.
+             */
+            own_share: number;
+            /**
+             * Format: double
+             * @description The account's partnership in percent (the operator: 100).
+             */
+            partnership: number;
+            /**
+             * Format: double
+             * @description What the account owes its parent (negative: is owed); 0 for the operator.
+             */
+            pay_upline: number;
+            rows: components["schemas"]["PartnershipRow"][];
+            /** Format: int64 */
+            user_id: number;
+            user_name: string;
+        };
+        PartnershipReportRequest: {
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /**
+             * Format: int64
+             * @description Only this market.
+             */
+            market_id?: number | null;
+            /**
+             * Format: int64
+             * @description Only this match's markets.
+             */
+            match_id?: number | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+            /**
+             * Format: int64
+             * @description The account reported on: the caller (default) or an agent of its downline.
+             */
+            user_id?: number | null;
+        };
+        /** @description One direct child's figures. Money: positive when the clients lost. */
+        PartnershipRow: {
+            /**
+             * Format: double
+             * @description What the child owes the account after settlement (negative: is owed).
+             */
+            collect: number;
+            /**
+             * Format: double
+             * @description What the agents at or under the child took.
+             */
+            downline_share: number;
+            /**
+             * Format: double
+             * @description The house's result against every client under the child.
+             */
+            house_result: number;
+            /**
+             * Format: double
+             * @description What the account reported on took.
+             */
+            own_share: number;
+            /**
+             * Format: double
+             * @description The child's partnership in percent (agents).
+             */
+            partnership: number;
+            role: components["schemas"]["Role"];
+            /**
+             * Format: double
+             * @description What the agents above it and the operator took.
+             */
+            upline_share: number;
+            /** Format: int64 */
+            user_id: number;
+            user_name: string;
+        };
         PayeeBankItem: {
             account_name: string;
             account_number: string;
@@ -8757,6 +8916,79 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    partnership_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnershipReportRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PartnershipReport"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -68,7 +68,11 @@ fn scope_of(caller: &User) -> Scope {
 
 /// The account `user_id` when the caller may read it: its own, or one of its downline (an
 /// admin: any).
-async fn readable_account(state: &AppState, caller: &User, user_id: i64) -> Result<User, AppError> {
+pub(crate) async fn readable_account(
+    state: &AppState,
+    caller: &User,
+    user_id: i64,
+) -> Result<User, AppError> {
     let allowed = match scope_of(caller) {
         Scope::Everyone => true,
         Scope::Under(ancestor) => {

@@ -14,6 +14,7 @@ pub mod desk;
 pub mod health;
 pub mod market;
 pub mod matches;
+pub mod partnership_report;
 pub mod payee;
 pub mod payment;
 pub mod report;
@@ -225,6 +226,7 @@ fn api_routes() -> (Router<AppState>, oas::OpenApi) {
                 .merge(bet::routes())
                 .merge(admin::routes())
                 .merge(console::routes())
+                .merge(partnership_report::routes())
                 .merge(market::routes())
                 .merge(desk::routes())
                 .merge(report::routes())

@@ -89,9 +89,16 @@ async fn fancy(app: &TestApp, admin: &str, client: &str, name: &str) -> i64 {
     market
 }
 
+/// The partnership report as `token` reads it.
+async fn report(app: &TestApp, token: &str, body: Value) -> Value {
+    let answer = app.post("console/report/partnership", Some(token), body).await;
+    answer.expect(200);
+    answer.data().clone()
+}
+
 async fn house_result_is_split_up_the_tree_by_partnership(app: TestApp) {
     let admin = app.admin().await;
-    let (master_id, agent_id, client_id, _, _, client) = tree(&app, &admin).await;
+    let (master_id, agent_id, client_id, master, agent, client) = tree(&app, &admin).await;
     let store = app.store().await;
     let house_before =
         store.system_balance(backlay_store::ledger::SystemAccount::House).await.unwrap();
@@ -133,9 +140,51 @@ async fn house_result_is_split_up_the_tree_by_partnership(app: TestApp) {
     assert_eq!(store.share_balance(master_id).await.unwrap(), 300_00 - 100_00);
     let house = store.system_balance(backlay_store::ledger::SystemAccount::House).await.unwrap();
     assert_eq!(house - house_before, 300_00 - 100_00);
-    let _ = client_id;
     // Every share account equals the sum of its recorded splits, every transaction sums to 0.
     app.assert_ledger_sound(&admin).await;
+
+    // The reports, from each level: the client is down 666.67 to the house in all.
+    let agent_view = report(&app, &agent, json!({})).await;
+    assert_eq!(agent_view["rows"][0]["user_id"], client_id);
+    assert_eq!(minor(&agent_view["rows"][0]["house_result"]), 666_67);
+    assert_eq!(minor(&agent_view["rows"][0]["collect"]), 666_67, "the agent collects it all");
+    assert_eq!(minor(&agent_view["own_share"]), 266_67);
+    assert_eq!(minor(&agent_view["pay_upline"]), 400_00);
+    let master_view = report(&app, &master, json!({})).await;
+    assert_eq!(master_view["rows"][0]["user_id"], agent_id);
+    assert_eq!(minor(&master_view["rows"][0]["collect"]), 400_00, "what the agent pays up");
+    assert_eq!(minor(&master_view["own_share"]), 200_00);
+    assert_eq!(minor(&master_view["pay_upline"]), 200_00);
+    let operator_view = report(&app, &admin, json!({})).await;
+    let master_row = operator_view["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["user_id"] == master_id)
+        .unwrap();
+    assert_eq!(minor(&master_row["collect"]), 200_00);
+    for view in [&agent_view, &master_view, &operator_view] {
+        assert_eq!(minor(&view["balance"]), 0, "{view}");
+    }
+    // By market: the first fancy alone, and the master's view of its agent's report.
+    let one = report(&app, &agent, json!({ "market_id": lost })).await;
+    assert_eq!(minor(&one["own_share"]), 400_00);
+    assert!(one["markets"][0]["name"].as_str().unwrap().ends_with("6 over runs"), "{one}");
+    let drilled = report(&app, &master, json!({ "user_id": agent_id })).await;
+    assert_eq!(drilled, agent_view);
+    // Nobody reads a report outside their downline.
+    let (_, other) = app.new_user(&admin, "other_agent", "agent").await;
+    app.post("console/report/partnership", Some(&other), json!({ "user_id": master_id }))
+        .await
+        .expect(404);
+    app.post("console/report/partnership", Some(&agent), json!({ "user_id": master_id }))
+        .await
+        .expect(404);
+    app.post("console/report/partnership", Some(&client), json!({})).await.expect(403);
+    app.post("console/report/partnership", None, json!({})).await.expect(401);
+    app.post("console/report/partnership", Some(&agent), json!({ "to_date": "yesterday" }))
+        .await
+        .expect(400);
 }
 both_databases!(house_result_is_split_up_the_tree_by_partnership);
 
