@@ -128,7 +128,7 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   await agent.page.getByTestId('downline-page').waitFor();
   assert.equal(hashOf(agent.page), '#/console/downline');
   await agent.page.getByTestId('console-balance').filter({ hasText: '₹25,000.00' }).waitFor();
-  assert.deepEqual(await agent.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents(), ['Downline', 'Payments', 'Risk']);
+  assert.deepEqual(await agent.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents(), ['Downline', 'Payments', 'Risk', 'Reports']);
   await agent.page.getByText('No accounts yet: create one.').waitFor();
 
   const clientRow = await createAccount(agent.page, 'sita', 'Start@1234', null);

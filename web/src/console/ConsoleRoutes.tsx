@@ -13,6 +13,7 @@ const RiskRoutes = lazyNamed(() => import('./risk/RiskPages'), 'RiskRoutes');
 const AccountPage = lazyNamed(() => import('./risk/AccountPage'), 'AccountPage');
 const CatalogueRoutes = lazyNamed(() => import('./catalogue/CataloguePage'), 'CatalogueRoutes');
 const DeskRoutes = lazyNamed(() => import('./desk/DeskPage'), 'DeskRoutes');
+const ReportsPage = lazyNamed(() => import('./reports/ReportsPage'), 'ReportsPage');
 
 /**
  * Every console screen, in the navigation's order: Downline, Payments, Audit log, Settings,
@@ -27,6 +28,7 @@ export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { path: 'markets', label: 'Markets', roles: ['admin'], element: <CatalogueRoutes /> },
   { path: 'desk', label: 'Trading desk', roles: ['admin'], element: <DeskRoutes /> },
   { path: 'risk', label: 'Risk', roles: ['admin', 'agent'], element: <RiskRoutes /> },
+  { path: 'reports', label: 'Reports', roles: ['admin', 'agent'], element: <ReportsPage /> },
 ];
 
 /** `#/console/…` for an admin or agent (app/guards' ConsoleOnly let them in). */

@@ -56,7 +56,7 @@ describe('the console guard', () => {
     renderApp('/console');
     expect(await screen.findByTestId('downline-page')).toBeInTheDocument();
     expect(window.location.hash).toBe('#/console/downline');
-    expect(navLabels()).toEqual(['Downline', 'Payments', 'Risk']);
+    expect(navLabels()).toEqual(['Downline', 'Payments', 'Risk', 'Reports']);
     expect(screen.getByTestId('console-user-name')).toHaveTextContent('agent');
     expect(await screen.findByTestId('console-balance')).toHaveTextContent('₹1,500.00');
   });
@@ -74,7 +74,7 @@ describe('the console guard', () => {
     storeSession(admin);
     renderApp('/console/audit');
     expect(await screen.findByTestId('audit-page')).toBeInTheDocument();
-    expect(navLabels()).toEqual(['Downline', 'Payments', 'Audit log', 'Settings', 'Markets', 'Trading desk', 'Risk']);
+    expect(navLabels()).toEqual(['Downline', 'Payments', 'Audit log', 'Settings', 'Markets', 'Trading desk', 'Risk', 'Reports']);
   });
 
   it('lands an admin on the console after log-in', async () => {

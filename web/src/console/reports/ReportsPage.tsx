@@ -1,0 +1,249 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { dataOr } from '../../api/client';
+import { PageCard } from '../../components/PageCard';
+import { QueryState } from '../../components/QueryState';
+import { DateRangeFilter, defaultRange, type DateRangeValue } from '../../features/reports/DateRange';
+import { formatMinorMoney } from '../../lib/format';
+import { useSession } from '../../lib/session';
+import { partnershipReport, reportKeys, type PartnershipReport, type PartnershipRow } from './api';
+import { collectionLines, pnlTotals, toMinor } from './sums';
+import './reports.css';
+
+const TABS = [
+  { id: 'pnl', label: 'P&L by downline' },
+  { id: 'collection', label: 'Collection' },
+] as const;
+type Tab = (typeof TABS)[number]['id'];
+
+/** An agent drilled into: the report is asked for again with its id. */
+interface Crumb {
+  userId: number;
+  name: string;
+}
+
+/**
+ * `#/console/reports`: the partnership report of the caller, or of an agent of its downline
+ * reached by clicking through the names (a breadcrumb leads back up). Two views of the same
+ * answer: the P&L split by partnership per direct child, and who owes whom after settlement.
+ */
+export function ReportsPage() {
+  const me = useSession();
+  const [range, setRange] = useState<DateRangeValue>(() => defaultRange());
+  const [trail, setTrail] = useState<Crumb[]>([]);
+  const [tab, setTab] = useState<Tab>('pnl');
+  const userId = trail.at(-1)?.userId ?? null;
+  const request = { userId, ...range };
+  const query = useQuery({
+    queryKey: reportKeys.partnership(request),
+    queryFn: async () => dataOr(await partnershipReport(request), null),
+    placeholderData: keepPreviousData,
+  });
+  const report = query.data;
+  const drill = (row: PartnershipRow) => setTrail((t) => [...t, { userId: row.user_id, name: row.user_name }]);
+  return (
+    <PageCard title="Partnership report" testId="reports-page">
+      <DateRangeFilter initial={range} onApply={setRange} />
+      <nav aria-label="Breadcrumb" className="report-trail" data-testid="report-trail">
+        {[{ userId: -1, name: me?.user_name ?? 'You' }, ...trail].map((crumb, index, all) =>
+          index === all.length - 1 ? (
+            <span key={crumb.userId} aria-current="page">{crumb.name}</span>
+          ) : (
+            <span key={crumb.userId}>
+              <button type="button" className="btn-link" onClick={() => setTrail((t) => t.slice(0, index))} data-testid="report-crumb">
+                {crumb.name}
+              </button>
+              <span aria-hidden="true"> › </span>
+            </span>
+          ),
+        )}
+      </nav>
+      <div className="chip-tabs" role="tablist" aria-label="Report">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" aria-selected={t.id === tab} className={t.id === tab ? 'active' : undefined} onClick={() => setTab(t.id)} data-testid={`report-tab-${t.id}`}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <QueryState isPending={query.isPending} error={query.error}>
+        {report && (
+          <>
+            <p className="muted small" data-testid="report-partnership">
+              {report.user_name}'s partnership: {percent(report.partnership)}. Money is the house's result: positive when the clients lost.
+            </p>
+            {tab === 'pnl' ? <PnlTab report={report} onDrill={drill} /> : <CollectionTab report={report} />}
+          </>
+        )}
+      </QueryState>
+    </PageCard>
+  );
+}
+
+function PnlTab({ report, onDrill }: { report: PartnershipReport; onDrill: (row: PartnershipRow) => void }) {
+  const totals = pnlTotals(report.rows);
+  return (
+    <>
+      <div className="table-wrap">
+        <table className="data-table stack-on-phone" data-testid="report-pnl-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col" className="num">Partnership</th>
+              <th scope="col" className="num">House result</th>
+              <th scope="col" className="num">Downline share</th>
+              <th scope="col" className="num">Own share</th>
+              <th scope="col" className="num">Upline share</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.rows.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="empty-cell">Nothing settled in these dates.</td>
+              </tr>
+            ) : (
+              report.rows.map((row) => (
+                <tr key={row.user_id} data-testid="report-pnl-row">
+                  <td data-label="Name"><ChildName row={row} onDrill={onDrill} /></td>
+                  <td data-label="Partnership" className="num">{row.role === 'agent' ? percent(row.partnership) : ''}</td>
+                  <td data-label="House result" className="num"><Money amount={row.house_result} /></td>
+                  <td data-label="Downline share" className="num"><Money amount={row.downline_share} /></td>
+                  <td data-label="Own share" className="num"><Money amount={row.own_share} /></td>
+                  <td data-label="Upline share" className="num"><Money amount={row.upline_share} /></td>
+                </tr>
+              ))
+            )}
+          </tbody>
+          {report.rows.length > 0 && (
+            <tfoot>
+              <tr className="report-total" data-testid="report-pnl-total">
+                <th scope="row">Total</th>
+                <td />
+                <td data-label="House result" className="num"><MinorMoney minor={totals.houseResult} /></td>
+                <td data-label="Downline share" className="num"><MinorMoney minor={totals.downlineShare} /></td>
+                <td data-label="Own share" className="num"><MinorMoney minor={totals.ownShare} /></td>
+                <td data-label="Upline share" className="num"><MinorMoney minor={totals.uplineShare} /></td>
+              </tr>
+            </tfoot>
+          )}
+        </table>
+      </div>
+      <h2 className="report-subtitle">By market</h2>
+      <div className="table-wrap">
+        <table className="data-table stack-on-phone" data-testid="report-markets">
+          <thead>
+            <tr>
+              <th scope="col">Market</th>
+              <th scope="col" className="num">House result</th>
+              <th scope="col" className="num">Own share</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.markets.length === 0 ? (
+              <tr>
+                <td colSpan={3} className="empty-cell">No market settled in these dates.</td>
+              </tr>
+            ) : (
+              report.markets.map((market) => (
+                <tr key={market.market_id} data-testid="report-market-row">
+                  <td data-label="Market">{market.name}</td>
+                  <td data-label="House result" className="num"><Money amount={market.house_result} /></td>
+                  <td data-label="Own share" className="num"><Money amount={market.own_share} /></td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function CollectionTab({ report }: { report: PartnershipReport }) {
+  const lines = collectionLines(report);
+  return (
+    <>
+      <div className="table-wrap">
+        <table className="data-table stack-on-phone" data-testid="report-collection">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col" className="num">To receive</th>
+              <th scope="col" className="num">To pay</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.rows.length === 0 ? (
+              <tr>
+                <td colSpan={3} className="empty-cell">Nobody owes anything for these dates.</td>
+              </tr>
+            ) : (
+              lines.rows.map(({ row, receiveMinor, payMinor }) => (
+                <tr key={row.user_id} data-testid="report-collection-row">
+                  <td data-label="Name">{row.user_name}</td>
+                  <td data-label="To receive" className="num">{receiveMinor ? formatMinorMoney(receiveMinor) : ''}</td>
+                  <td data-label="To pay" className="num">{payMinor ? formatMinorMoney(payMinor) : ''}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+          <tfoot>
+            <tr className="report-total" data-testid="report-collection-total">
+              <th scope="row">Total</th>
+              <td data-label="To receive" className="num">{formatMinorMoney(lines.receiveMinor)}</td>
+              <td data-label="To pay" className="num">{formatMinorMoney(lines.payMinor)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <dl className="report-summary" data-testid="report-collection-summary">
+        <div data-testid="report-collect-total">
+          <dt>Your downline owes you in all</dt>
+          <dd>{formatMinorMoney(toMinor(report.collect_total))}</dd>
+        </div>
+        <div data-testid="report-pay-upline">
+          <dt>You pay your upline</dt>
+          <dd>{formatMinorMoney(toMinor(report.pay_upline))}</dd>
+        </div>
+        <div data-testid="report-own-share">
+          <dt>Your share</dt>
+          <dd>{formatMinorMoney(toMinor(report.own_share))}</dd>
+        </div>
+        <div data-testid="report-balance" className={lines.balanced ? undefined : 'report-unbalanced'}>
+          <dt>Balance (owed to you − you pay your upline − your share)</dt>
+          <dd className={lines.balanced ? undefined : 'pnl lose'}>{formatMinorMoney(lines.balanceMinor)}</dd>
+        </div>
+      </dl>
+      {!lines.balanced && (
+        <p role="alert" className="error-message" data-testid="report-unbalanced">
+          These figures do not balance; tell the operator's support before settling up.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** An agent's name opens the same report for that agent; a client's opens its account. */
+function ChildName({ row, onDrill }: { row: PartnershipRow; onDrill: (row: PartnershipRow) => void }) {
+  if (row.role === 'agent') {
+    return (
+      <button type="button" className="btn-link" onClick={() => onDrill(row)} data-testid="report-drill">
+        {row.user_name}
+      </button>
+    );
+  }
+  return <Link to={`/console/account/${row.user_id}`}>{row.user_name}</Link>;
+}
+
+function Money({ amount }: { amount: number }) {
+  return <MinorMoney minor={toMinor(amount)} />;
+}
+
+function MinorMoney({ minor }: { minor: number }) {
+  return <span className={`pnl ${minor > 0 ? 'win' : minor < 0 ? 'lose' : ''}`}>{formatMinorMoney(minor)}</span>;
+}
+
+/** 40 → "40%", 12.5 → "12.5%". */
+function percent(value: number): string {
+  return `${Number(value.toFixed(2))}%`;
+}

@@ -1,0 +1,28 @@
+// The console's partnership report (console/report/partnership): an admin's or agent's P&L with
+// its direct children split by partnership, and who owes whom after settlement. The server keeps
+// an agent to its own downline; this only asks.
+import { apiPost, type Answer } from '../../api/client';
+import type { Schemas } from '../../api/contract';
+
+export type PartnershipReport = Schemas['PartnershipReport'];
+export type PartnershipRow = Schemas['PartnershipRow'];
+export type PartnershipMarketRow = Schemas['PartnershipMarketRow'];
+
+export interface PartnershipQuery {
+  /** The account reported on; absent: the caller. */
+  userId: number | null;
+  from_date: string;
+  to_date: string;
+}
+
+export const reportKeys = {
+  partnership: (q: PartnershipQuery) => ['console', 'report', 'partnership', q.userId, q.from_date, q.to_date] as const,
+};
+
+export function partnershipReport(q: PartnershipQuery): Promise<Answer<PartnershipReport>> {
+  return apiPost<PartnershipReport>('console/report/partnership', {
+    ...(q.userId === null ? {} : { user_id: q.userId }),
+    from_date: q.from_date,
+    to_date: q.to_date,
+  });
+}

@@ -1,0 +1,151 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { istDateKey, shiftDateKey } from '../../lib/format';
+import { EMPTY_CATALOGUE, stubServer, type Answers, type Call } from '../../testing/fake-server';
+import { demoUser, renderApp, storeSession } from '../../testing/render';
+import type { PartnershipReport } from './api';
+
+const master = { ...demoUser, user_id: 2, user_name: 'master', role: 'agent' as const, parent_id: 1 };
+
+// A master at 70% over an agent at 40% (whose clients lost 1,000) and its own client (who won
+// 200). The sub-agent owes 1,000 − 400 = 600; the client is owed 200; the master keeps
+// 30% of 1,000 − 70% of 200 = 160 and owes its upline the rest: 400 − 160 = 240.
+const MASTER_REPORT: PartnershipReport = {
+  user_id: 2,
+  user_name: 'master',
+  partnership: 70,
+  rows: [
+    { user_id: 5, user_name: 'sub', role: 'agent', partnership: 40, house_result: 1000, downline_share: 400, own_share: 300, upline_share: 300, collect: 600 },
+    { user_id: 9, user_name: 'ravi', role: 'client', partnership: 0, house_result: -200, downline_share: 0, own_share: -140, upline_share: -60, collect: -200 },
+  ],
+  own_share: 160,
+  collect_total: 400,
+  pay_upline: 240,
+  balance: 0,
+  markets: [
+    { market_id: 70, name: 'India v Pakistan / Bookmaker', house_result: 1000, own_share: 300 },
+    { market_id: -1, name: 'Casino', house_result: -200, own_share: -140 },
+  ],
+};
+
+const SUB_REPORT: PartnershipReport = {
+  user_id: 5,
+  user_name: 'sub',
+  partnership: 40,
+  rows: [{ user_id: 11, user_name: 'asha', role: 'client', partnership: 0, house_result: 1000, downline_share: 0, own_share: 400, upline_share: 600, collect: 1000 }],
+  own_share: 400,
+  collect_total: 1000,
+  pay_upline: 600,
+  balance: 0,
+  markets: [{ market_id: 70, name: 'India v Pakistan / Bookmaker', house_result: 1000, own_share: 400 }],
+};
+
+/** The master's report, or the sub-agent's when asked with its id. */
+function server(masterReport: PartnershipReport = MASTER_REPORT): Answers {
+  return {
+    ...EMPTY_CATALOGUE,
+    'POST /api/console/report/partnership': (call: Call) => ({
+      data: (call.body as { user_id?: number }).user_id === 5 ? SUB_REPORT : masterReport,
+    }),
+  };
+}
+
+const reportCalls = (calls: Call[]) => calls.filter((c) => c.path === '/api/console/report/partnership').map((c) => c.body);
+const cells = (row: HTMLElement) => within(row).getAllByRole('cell').map((cell) => cell.textContent);
+
+describe('the partnership report', () => {
+  it("shows a row per direct child with its partnership and shares, the totals and the per-market table", async () => {
+    const calls = stubServer(server());
+    storeSession(master);
+    renderApp('/console/reports');
+    const rows = await screen.findAllByTestId('report-pnl-row');
+    expect(rows).toHaveLength(2);
+    expect(within(rows[0]).getByRole('button', { name: 'sub' })).toBeInTheDocument();
+    expect(cells(rows[0]).slice(1)).toEqual(['40%', '₹1,000.00', '₹400.00', '₹300.00', '₹300.00']);
+    // A client has no partnership; its name opens its account, and a loss to it shows red.
+    expect(within(rows[1]).getByRole('link', { name: 'ravi' })).toHaveAttribute('href', '#/console/account/9');
+    expect(cells(rows[1]).slice(1)).toEqual(['', '-₹200.00', '₹0.00', '-₹140.00', '-₹60.00']);
+    expect(within(rows[1]).getByText('-₹140.00')).toHaveClass('pnl', 'lose');
+    const total = screen.getByTestId('report-pnl-total');
+    expect(cells(total).filter(Boolean)).toEqual(['₹800.00', '₹400.00', '₹160.00', '₹240.00']);
+    expect(screen.getByTestId('report-partnership')).toHaveTextContent("master's partnership: 70%");
+    const markets = screen.getAllByTestId('report-market-row');
+    expect(markets.map(cells)).toEqual([
+      ['India v Pakistan / Bookmaker', '₹1,000.00', '₹300.00'],
+      ['Casino', '-₹200.00', '-₹140.00'],
+    ]);
+    // The caller's own report over the last week (IST days): no user_id.
+    const today = istDateKey();
+    expect(reportCalls(calls)[0]).toEqual({ from_date: shiftDateKey(today, -7), to_date: today });
+  });
+
+  it("drills into an agent's report by its name and back up by the breadcrumb, keeping the dates", async () => {
+    const calls = stubServer(server());
+    storeSession(master);
+    renderApp('/console/reports');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'sub' }));
+    await waitFor(() => expect(screen.getAllByTestId('report-pnl-row')).toHaveLength(1));
+    expect(screen.getByTestId('report-pnl-row')).toHaveTextContent('asha');
+    expect(reportCalls(calls).at(-1)).toMatchObject({ user_id: 5 });
+    const trail = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(trail).toHaveTextContent('master › sub');
+    expect(within(trail).getByText('sub')).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByTestId('report-partnership')).toHaveTextContent("sub's partnership: 40%");
+
+    await user.click(within(trail).getByRole('button', { name: 'master' }));
+    await waitFor(() => expect(screen.getAllByTestId('report-pnl-row')).toHaveLength(2));
+    expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toHaveTextContent(/^master$/);
+    const [first, drilled] = reportCalls(calls) as Record<string, unknown>[];
+    expect(drilled).toEqual({ ...first, user_id: 5 });
+  });
+
+  it('asks again for the dates entered', async () => {
+    const calls = stubServer(server());
+    storeSession(master);
+    renderApp('/console/reports');
+    await screen.findAllByTestId('report-pnl-row');
+    const user = userEvent.setup();
+    await user.clear(screen.getByTestId('filter-from'));
+    await user.type(screen.getByTestId('filter-from'), '01/11/2026');
+    await user.clear(screen.getByTestId('filter-to'));
+    await user.type(screen.getByTestId('filter-to'), '15/11/2026');
+    await user.click(screen.getByTestId('filter-submit'));
+    await waitFor(() => expect(reportCalls(calls).at(-1)).toEqual({ from_date: '2026-11-01', to_date: '2026-11-15' }));
+  });
+});
+
+describe('the collection report', () => {
+  it('puts what a child owes under "To receive" and what it is owed under "To pay", then the upline, the share and a zero balance', async () => {
+    stubServer(server());
+    storeSession(master);
+    renderApp('/console/reports');
+    const user = userEvent.setup();
+    await screen.findAllByTestId('report-pnl-row');
+    await user.click(screen.getByTestId('report-tab-collection'));
+    const rows = screen.getAllByTestId('report-collection-row');
+    expect(rows.map(cells)).toEqual([
+      ['sub', '₹600.00', ''],
+      ['ravi', '', '₹200.00'],
+    ]);
+    expect(cells(screen.getByTestId('report-collection-total'))).toEqual(['₹600.00', '₹200.00']);
+    expect(screen.getByTestId('report-collect-total')).toHaveTextContent('₹400.00');
+    expect(screen.getByTestId('report-pay-upline')).toHaveTextContent('You pay your upline₹240.00');
+    expect(screen.getByTestId('report-own-share')).toHaveTextContent('Your share₹160.00');
+    const balance = within(screen.getByTestId('report-balance')).getByText('₹0.00');
+    expect(balance).not.toHaveClass('lose');
+    expect(screen.queryByTestId('report-unbalanced')).not.toBeInTheDocument();
+  });
+
+  it('shows a balance that is not zero in red with a warning', async () => {
+    stubServer(server({ ...MASTER_REPORT, pay_upline: 239.5, balance: 0.5 }));
+    storeSession(master);
+    renderApp('/console/reports');
+    const user = userEvent.setup();
+    await screen.findAllByTestId('report-pnl-row');
+    await user.click(screen.getByTestId('report-tab-collection'));
+    expect(within(screen.getByTestId('report-balance')).getByText('₹0.50')).toHaveClass('pnl', 'lose');
+    expect(screen.getByTestId('report-unbalanced')).toBeInTheDocument();
+  });
+});
