@@ -249,10 +249,7 @@ impl Writer {
         .bind(user_id)
         .execute(self.conn())
         .await?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound);
-        }
-        Ok(())
+        one_row_changed(done.rows_affected())
     }
 
     /// Sets (or with `None` removes) the most exposure the user may hold across markets.
@@ -289,10 +286,7 @@ impl Writer {
         .bind(user_id)
         .execute(self.conn())
         .await?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound);
-        }
-        Ok(())
+        one_row_changed(done.rows_affected())
     }
 
     pub async fn set_locked(&mut self, user_id: i64, locked: bool) -> StoreResult<()> {
@@ -304,6 +298,15 @@ impl Writer {
         if done.rows_affected() == 0 {
             return Err(StoreError::NotFound);
         }
+        Ok(())
+    }
+}
+
+/// An update of one user by id changed exactly that row, or there is no such user.
+fn one_row_changed(rows_affected: u64) -> StoreResult<()> {
+    if rows_affected == 0 {
+        Err(StoreError::NotFound)
+    } else {
         Ok(())
     }
 }

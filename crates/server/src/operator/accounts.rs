@@ -260,6 +260,20 @@ pub fn check_stake_allowed(
     }
 }
 
+/// The account `user_id` when the actor manages it ([`OperatorContext::require_manages`]).
+async fn managed_account(
+    ctx: &OperatorContext<'_>,
+    writer: &mut Writer,
+    user_id: i64,
+) -> Result<User, AppError> {
+    let user = writer
+        .user_by_id(user_id)
+        .await
+        .or_not_found(|| format!("There is no user with id {user_id}."))?;
+    ctx.require_manages(writer, &user).await?;
+    Ok(user)
+}
+
 /// A partnership as people write it: 4000 → "40%", 1250 → "12.5%".
 pub fn percent(bp: u32) -> String {
     let whole = bp / 100;
@@ -298,11 +312,7 @@ pub async fn set_account_terms(
     }
     checks.finish()?;
     let mut writer = ctx.store.begin_write().await?;
-    let user = writer
-        .user_by_id(user_id)
-        .await
-        .or_not_found(|| format!("There is no user with id {user_id}."))?;
-    ctx.require_manages(&mut writer, &user).await?;
+    let user = managed_account(ctx, &mut writer, user_id).await?;
     writer
         .set_account_terms(
             user.id,
@@ -340,11 +350,7 @@ pub async fn reset_password(
     // Checked before the hashing, in a transaction of its own: the write transaction below is
     // not held while the password is hashed.
     let mut check = ctx.store.begin_write().await?;
-    let user = check
-        .user_by_id(user_id)
-        .await
-        .or_not_found(|| format!("There is no user with id {user_id}."))?;
-    ctx.require_manages(&mut check, &user).await?;
+    let user = managed_account(ctx, &mut check, user_id).await?;
     drop(check);
     if let Actor::User(actor) = &ctx.actor {
         if actor.id == user.id {
@@ -577,11 +583,7 @@ pub async fn set_locked(
     locked: bool,
 ) -> Result<User, AppError> {
     let mut writer = ctx.store.begin_write().await?;
-    let user = writer
-        .user_by_id(user_id)
-        .await
-        .or_not_found(|| format!("There is no user with id {user_id}."))?;
-    ctx.require_manages(&mut writer, &user).await?;
+    let user = managed_account(ctx, &mut writer, user_id).await?;
     if let Actor::User(actor) = &ctx.actor {
         if actor.id == user.id {
             return Err(AppError::Conflict("You cannot lock yourself.".into()));
@@ -613,11 +615,7 @@ pub async fn set_exposure_limit(
         return Err(AppError::field("max_exposure", "max_exposure cannot be negative."));
     }
     let mut writer = ctx.store.begin_write().await?;
-    let user = writer
-        .user_by_id(user_id)
-        .await
-        .or_not_found(|| format!("There is no user with id {user_id}."))?;
-    ctx.require_manages(&mut writer, &user).await?;
+    let user = managed_account(ctx, &mut writer, user_id).await?;
     writer.set_max_exposure(user.id, limit.map(Money::minor)).await?;
     ctx.audit(
         &mut writer,
