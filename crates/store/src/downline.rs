@@ -125,6 +125,10 @@ pub struct DownlineRow {
     pub is_bet_locked: bool,
     /// What the parent says the account owes or is owed (a number, not money).
     pub credit_reference_minor: i64,
+    /// The largest stake of one bet; None: no cap but each market's.
+    pub max_stake_minor: Option<i64>,
+    /// The most exposure across markets; None: no limit.
+    pub max_exposure_minor: Option<i64>,
     pub last_login_at_ms: Option<i64>,
     pub balance_minor: i64,
     pub exposure_minor: i64,
@@ -219,7 +223,7 @@ impl Store {
                  JOIN ledger_transactions x ON x.id = e.transaction_id \
                  WHERE x.kind IN ({kinds}) GROUP BY t.root_id) \
              SELECT u.id, u.user_name, u.role, u.is_locked, u.is_bet_locked, u.credit_reference_minor, \
-                 u.last_login_at_ms, a.balance_minor, a.exposure_minor, \
+                 u.max_stake_minor, u.max_exposure_minor, u.last_login_at_ms, a.balance_minor, a.exposure_minor, \
                  COALESCE(p.pnl_minor, 0) AS pnl_minor, \
                  (SELECT COUNT(*) FROM users c WHERE c.parent_id = u.id) AS children \
              FROM users u JOIN ledger_accounts a ON a.user_id = u.id \
@@ -253,6 +257,8 @@ impl Store {
                     is_locked: row.try_get::<i64, _>("is_locked")? != 0,
                     is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0,
                     credit_reference_minor: row.try_get("credit_reference_minor")?,
+                    max_stake_minor: row.try_get("max_stake_minor")?,
+                    max_exposure_minor: row.try_get("max_exposure_minor")?,
                     last_login_at_ms: row.try_get("last_login_at_ms")?,
                     balance_minor: row.try_get("balance_minor")?,
                     exposure_minor: row.try_get("exposure_minor")?,

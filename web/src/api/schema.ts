@@ -2258,6 +2258,16 @@ export interface components {
             last_login: string | null;
             /**
              * Format: double
+             * @description The most exposure across markets; null: no limit.
+             */
+            max_exposure: number | null;
+            /**
+             * Format: double
+             * @description The largest stake of one bet; null: no cap but each market's.
+             */
+            max_stake: number | null;
+            /**
+             * Format: double
              * @description Betting P&L of the account and everyone under it (see the module documentation).
              */
             pnl: number;
@@ -2842,6 +2852,16 @@ export interface components {
                     exposure: number;
                     /** @description The last log-in; null: never. */
                     last_login: string | null;
+                    /**
+                     * Format: double
+                     * @description The most exposure across markets; null: no limit.
+                     */
+                    max_exposure: number | null;
+                    /**
+                     * Format: double
+                     * @description The largest stake of one bet; null: no cap but each market's.
+                     */
+                    max_stake: number | null;
                     /**
                      * Format: double
                      * @description Betting P&L of the account and everyone under it (see the module documentation).

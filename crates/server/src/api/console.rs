@@ -161,6 +161,12 @@ pub struct DownlineAccount {
     /// What the parent says the account owes or is owed (a number on the account, not money).
     #[schema(value_type = f64)]
     pub credit_reference: Money,
+    /// The largest stake of one bet; null: no cap but each market's.
+    #[schema(value_type = Option<f64>, required = true)]
+    pub max_stake: Option<Money>,
+    /// The most exposure across markets; null: no limit.
+    #[schema(value_type = Option<f64>, required = true)]
+    pub max_exposure: Option<Money>,
     pub status: AccountStatus,
     /// The last log-in; null: never.
     #[schema(required = true)]
@@ -211,6 +217,8 @@ async fn downline_list(
             available: Money::from_minor(row.balance_minor - row.exposure_minor),
             pnl: Money::from_minor(row.pnl_minor),
             credit_reference: Money::from_minor(row.credit_reference_minor),
+            max_stake: row.max_stake_minor.map(Money::from_minor),
+            max_exposure: row.max_exposure_minor.map(Money::from_minor),
             status: match (row.is_locked, row.is_bet_locked) {
                 (true, _) => AccountStatus::Locked,
                 (false, true) => AccountStatus::BetLocked,

@@ -404,7 +404,7 @@ async fn the_downline_list_is_searched_sorted_paged_and_never_leaks(app: TestApp
     app.post(
         "admin/user/terms",
         Some(&t.agent),
-        json!({ "user_id": demo2_id, "terms": { "credit_reference": 250.5, "bet_locked": 1 } }),
+        json!({ "user_id": demo2_id, "terms": { "credit_reference": 250.5, "bet_locked": 1, "max_stake": 500, "max_exposure": 2000 } }),
     )
     .await
     .expect(200);
@@ -414,7 +414,10 @@ async fn the_downline_list_is_searched_sorted_paged_and_never_leaks(app: TestApp
         (minor(&demo2["credit_reference"]), &demo2["status"]),
         (250_50, &json!("bet_locked"))
     );
+    // The caps show too, so the console's terms dialog starts from them.
+    assert_eq!((minor(&demo2["max_stake"]), minor(&demo2["max_exposure"])), (500_00, 2000_00));
     assert_eq!(minor(&demo["credit_reference"]), 0);
+    assert_eq!((&demo["max_stake"], &demo["max_exposure"]), (&Value::Null, &Value::Null));
 
     let by_balance = list(t.agent.clone(), json!({ "sort": "balance", "order": "desc" })).await;
     assert_eq!(names(&by_balance), s(&["maker", "demo", "demo2"]));
