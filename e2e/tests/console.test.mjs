@@ -1,8 +1,8 @@
 // @ts-check
 // The operator's console in Chromium, against the real server with demo data: the operator
 // logs in and lands on the console, makes an agent and gives it chips; the agent logs in
-// (choosing its own password first), makes a client and gives it chips; the client cannot
-// open the console. Screenshots at 1280 and 390 px in e2e/screenshots/console-*.
+// (choosing its own password first), makes a client, gives it chips and bet-locks it from the
+// client's terms; the client cannot open the console, and its bet is refused. Screenshots at 1280 and 390 px in e2e/screenshots/console-*.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, startServer } from '../harness.mjs';
@@ -12,10 +12,26 @@ import { assertFitsEveryViewport } from '../viewport.mjs';
 let server;
 /** @type {import('../harness.mjs').Browser} */
 let browser;
+/** An open fancy market for the client's bet. */
+let fancyMarket = 0;
+
+/** An admin call that must succeed. @param {string} token @param {string} apiPath @param {unknown} body */
+async function operator(token, apiPath, body) {
+  const answer = await server.api(apiPath, body, token);
+  assert.equal(answer.status, 200, `${apiPath}: ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
+}
 
 before(async () => {
   server = await startServer({ extraArgs: ['--no-demo-feed', '--no-casino'] });
   browser = await launchBrowser();
+  const token = (await server.api('user/login', { user_name: 'admin', password: 'Admin@1234' })).body.data.token;
+  const series = await operator(token, 'series/getSeries', { sport_id: 4, is_active: 1 });
+  const openDate = new Date(Date.now() + 3 * 60 * 60 * 1000).toISOString();
+  const match = await operator(token, 'admin/match/create', { series_id: series[0].series_id, name: 'Console Lions v Console Tigers', open_date: openDate });
+  fancyMarket = (await operator(token, 'admin/market/create', { match_id: match.id, type: 'fancy', name: '6 over runs Console Lions' })).market_id;
+  await operator(token, 'admin/market/rates', { market_id: fancyMarket, line_no: 48, rate_no: 100, line_yes: 49, rate_yes: 100 });
+  await operator(token, 'admin/market/status', { market_id: fancyMarket, status: 'open' });
 });
 
 after(async () => {
@@ -115,7 +131,7 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   await dialog.getByTestId('modal-close').click();
 
   const agentRow = await createAccount(operator.page, 'mohan', 'Start@1234', 'agent');
-  await agentRow.getByText('first log-in pending').waitFor();
+  await agentRow.getByText('never').waitFor();
   await deposit(operator.page, agentRow, '25000', 'opening chips', '₹25,000.00');
   await assertFitsEveryViewport(operator.page, 'console-downline');
   assert.deepEqual(operator.errors, []);
@@ -134,6 +150,13 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   const clientRow = await createAccount(agent.page, 'sita', 'Start@1234', null);
   await deposit(agent.page, clientRow, '1500.50', 'first chips', '₹1,500.50');
   await agent.page.getByTestId('console-balance').filter({ hasText: '₹23,499.50' }).waitFor();
+  // The agent bet-locks the client: it may still log in, but not bet.
+  await clientRow.getByTestId('row-terms').click();
+  const terms = agent.page.getByTestId('terms-dialog');
+  await terms.getByTestId('terms-bet-locked').check();
+  await terms.getByTestId('terms-submit').click();
+  await terms.waitFor({ state: 'detached' });
+  await clientRow.getByTestId('downline-status').filter({ hasText: 'Bet-locked' }).waitFor();
   await assertFitsEveryViewport(agent.page, 'console-agent-downline');
   // The operator's screens are not the agent's, even by address.
   await agent.page.goto(`${server.baseUrl}/#/console/audit`);
@@ -162,4 +185,9 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   assert.deepEqual(consoleCalls, [], "the console's code is never fetched for a client");
   assert.deepEqual(client.errors, []);
   await client.page.close();
+
+  const clientToken = (await server.api('user/login', { user_name: 'sita', password: 'Sita@2026' })).body.data.token;
+  const refused = await server.api('bet/placeBet', { market_id: fancyMarket, side: 'yes', price: '100', line: 49, stake: '100', client_ref: 'e2e-bet-locked' }, clientToken);
+  assert.equal(refused.status, 422, JSON.stringify(refused.body));
+  assert.match(refused.body.message, /Betting is locked/);
 });

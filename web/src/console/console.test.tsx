@@ -11,18 +11,22 @@ const ravi = {
   user_id: 9,
   user_name: 'ravi',
   role: 'client',
-  parent_id: 2,
-  is_locked: 0,
-  is_change_password: 1,
-  created_at: '2026-01-02T03:04:05Z',
   balance: 1500.5,
   exposure: 200.25,
+  available: 1300.25,
+  pnl: -420.75,
+  credit_reference: 5000,
+  max_stake: null,
+  max_exposure: 2500,
+  status: 'active',
+  last_login: '2026-11-22T08:30:00.000Z',
+  children: 0,
 };
 const page = (rows: unknown[]) => ({ data: { rows, total: rows.length, page: 1, limit: 25 } });
 
 const CONSOLE: Answers = {
   ...EMPTY_CATALOGUE,
-  'POST /api/admin/user/list': page([ravi]),
+  'POST /api/console/downline/list': page([ravi]),
   'POST /api/admin/payment/list': page([]),
   'POST /api/admin/audit': page([]),
 };
@@ -90,17 +94,71 @@ describe('the console guard', () => {
 });
 
 describe('the downline', () => {
-  it('shows each account with its chips and what it has available', async () => {
-    stubServer(CONSOLE);
+  it('shows each account with its chips, P&L, terms and last log-in, its name opening its page', async () => {
+    stubServer({ ...CONSOLE, 'POST /api/console/account/pnl': { httpStatus: 404, message: 'Not here.' } });
     storeSession(agent);
     renderApp('/console/downline');
     const row = await screen.findByTestId('downline-row');
-    expect(within(row).getByText('ravi')).toBeInTheDocument();
     expect(within(row).getByText('₹1,500.50')).toBeInTheDocument();
     expect(within(row).getByText('₹200.25')).toBeInTheDocument();
     expect(within(row).getByText('₹1,300.25')).toBeInTheDocument();
-    expect(within(row).getByText('Active')).toBeInTheDocument();
-    expect(within(row).getByText('first log-in pending')).toBeInTheDocument();
+    expect(within(row).getByTestId('downline-pnl')).toHaveTextContent('-₹420.75');
+    expect(within(row).getByTestId('downline-pnl')).toHaveClass('lose');
+    expect(within(row).getByTestId('downline-credit-reference')).toHaveTextContent('₹5,000.00');
+    expect(within(row).getByTestId('downline-status')).toHaveTextContent('Active');
+    expect(within(row).getByText('22/11/2026 14:00:00')).toBeInTheDocument();
+    expect(within(row).getByTestId('downline-account')).toHaveAttribute('href', '#/console/account/9');
+  });
+
+  it('searches, sorts and pages on the server', async () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({ ...ravi, user_id: 100 + i, user_name: `c${i}` }));
+    const calls = stubServer({
+      ...CONSOLE,
+      'POST /api/console/downline/list': (call) => {
+        const body = call.body as { search?: string; page: number };
+        if (body.search === 'zz') return page([]);
+        return { data: { rows: body.page === 2 ? [ravi] : many, total: 26, page: body.page, limit: 25 } };
+      },
+    });
+    storeSession(admin);
+    renderApp('/console/downline');
+    const user = userEvent.setup();
+    await screen.findAllByTestId('downline-row');
+    const lastList = () => calls.filter((c) => c.path === '/api/console/downline/list').at(-1)?.body;
+    expect(lastList()).toEqual({ sort: 'name', order: 'asc', page: 1, limit: 25 });
+
+    await user.click(screen.getByTestId('downline-sort-pnl'));
+    await waitFor(() => expect(lastList()).toEqual({ sort: 'pnl', order: 'desc', page: 1, limit: 25 }));
+    await user.click(screen.getByTestId('downline-sort-pnl'));
+    await waitFor(() => expect(lastList()).toEqual({ sort: 'pnl', order: 'asc', page: 1, limit: 25 }));
+    expect(screen.getByTestId('downline-sort-pnl').closest('th')).toHaveAttribute('aria-sort', 'ascending');
+
+    await user.click(screen.getByRole('button', { name: '2' }));
+    await waitFor(() => expect(lastList()).toEqual({ sort: 'pnl', order: 'asc', page: 2, limit: 25 }));
+
+    await user.type(screen.getByTestId('downline-search'), ' zz ');
+    await user.click(screen.getByTestId('downline-search-submit'));
+    await waitFor(() => expect(lastList()).toEqual({ search: 'zz', sort: 'pnl', order: 'asc', page: 1, limit: 25 }));
+    expect(await screen.findByText('No account matches “zz”.')).toBeInTheDocument();
+  });
+
+  it("walks down to an agent's accounts and back", async () => {
+    const calls = stubServer({
+      ...CONSOLE,
+      'POST /api/console/downline/list': (call) =>
+        (call.body as { parent_id?: number }).parent_id === 5
+          ? page([ravi])
+          : page([{ ...ravi, user_id: 5, user_name: 'sub', role: 'agent', children: 1 }]),
+    });
+    storeSession(agent);
+    renderApp('/console/downline');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('downline-open'));
+    expect(await screen.findByText('ravi')).toBeInTheDocument();
+    expect(screen.getByTestId('downline-trail')).toHaveTextContent(/^agent\s*sub$/);
+    expect(calls.filter((c) => c.path === '/api/console/downline/list').at(-1)?.body).toMatchObject({ parent_id: 5 });
+    await user.click(within(screen.getByTestId('downline-trail')).getByText('agent'));
+    expect(await screen.findByText('sub')).toBeInTheDocument();
   });
 
   it("creates an account, with its own errors first and the server's next to the field", async () => {
@@ -142,8 +200,8 @@ describe('the downline', () => {
   it("shows an admin the refusal of an account's place where the parent is named", async () => {
     stubServer({
       ...CONSOLE,
-      'POST /api/admin/user/list': (call) =>
-        (call.body as { parent_id?: number }).parent_id === 5 ? page([]) : page([{ ...ravi, user_id: 5, user_name: 'master', role: 'agent' }]),
+      'POST /api/console/downline/list': (call) =>
+        (call.body as { parent_id?: number }).parent_id === 5 ? page([]) : page([{ ...ravi, user_id: 5, user_name: 'master', role: 'agent', children: 0 }]),
       'POST /api/admin/user/create': {
         httpStatus: 400,
         message: 'Check the fields.',
@@ -212,6 +270,87 @@ describe('the downline', () => {
     await user.type(within(dialog).getByTestId('transfer-amount'), '5000');
     await user.click(within(dialog).getByTestId('transfer-submit'));
     expect(await within(dialog).findByTestId('error-message')).toHaveTextContent('ravi has only ₹1,300.25 available.');
+  });
+});
+
+describe("an account's terms and password", () => {
+  it('sends only the terms changed, a cleared cap as null, and shows refusals at their fields', async () => {
+    const calls = stubServer({
+      ...CONSOLE,
+      'POST /api/admin/user/terms': (call) =>
+        (call.body as { terms: { max_stake?: unknown } }).terms.max_stake === '1'
+          ? { httpStatus: 400, message: 'Check the fields.', data: { errors: { max_stake: 'The most a bet may stake is below the market minimum.' } } }
+          : { message: "ravi's terms are saved.", data: {} },
+    });
+    storeSession(agent);
+    renderApp('/console/downline');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('row-terms'));
+    const dialog = screen.getByTestId('terms-dialog');
+    // The form starts from the account's terms.
+    expect(within(dialog).getByTestId('terms-credit-reference')).toHaveValue('5000.00');
+    expect(within(dialog).getByTestId('terms-max-stake')).toHaveValue('');
+    expect(within(dialog).getByTestId('terms-max-exposure')).toHaveValue('2500.00');
+    expect(within(dialog).getByTestId('terms-bet-locked')).not.toBeChecked();
+
+    await user.clear(within(dialog).getByTestId('terms-credit-reference'));
+    await user.type(within(dialog).getByTestId('terms-credit-reference'), '12.345');
+    await user.type(within(dialog).getByTestId('terms-max-stake'), '0');
+    await user.click(within(dialog).getByTestId('terms-submit'));
+    expect(await within(dialog).findByText('Credit reference must be a number with at most 2 decimals.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Max stake must be more than 0, or empty for no cap.')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/admin/user/terms')).toBe(false);
+
+    await user.clear(within(dialog).getByTestId('terms-credit-reference'));
+    await user.type(within(dialog).getByTestId('terms-credit-reference'), '5000');
+    await user.clear(within(dialog).getByTestId('terms-max-stake'));
+    await user.type(within(dialog).getByTestId('terms-max-stake'), '1');
+    await user.click(within(dialog).getByTestId('terms-submit'));
+    const stakeField = within(dialog).getByTestId('terms-max-stake').closest('label')!;
+    expect(await within(stakeField).findByText('The most a bet may stake is below the market minimum.')).toBeInTheDocument();
+
+    await user.clear(within(dialog).getByTestId('terms-max-stake'));
+    await user.type(within(dialog).getByTestId('terms-max-stake'), '500.5');
+    await user.clear(within(dialog).getByTestId('terms-max-exposure'));
+    await user.click(within(dialog).getByTestId('terms-bet-locked'));
+    await user.click(within(dialog).getByTestId('terms-submit'));
+    await waitFor(() => expect(screen.queryByTestId('terms-dialog')).not.toBeInTheDocument());
+    // 5000 is the credit reference it had: not sent.
+    expect(calls.filter((c) => c.path === '/api/admin/user/terms').at(-1)?.body).toEqual({
+      user_id: 9,
+      terms: { bet_locked: 1, max_stake: '500.5', max_exposure: null },
+    });
+  });
+
+  it('resets a password after checking its rules, with the refusal at the field', async () => {
+    const calls = stubServer({
+      ...CONSOLE,
+      'POST /api/admin/user/resetPassword': (call) =>
+        (call.body as { password: string }).password === 'Same@1234'
+          ? { httpStatus: 400, message: 'Check the fields.', data: { errors: { password: 'Choose a password the account has not used.' } } }
+          : { message: "ravi's password is reset: they choose a new one at their next log-in.", data: {} },
+    });
+    storeSession(agent);
+    renderApp('/console/downline');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('row-reset-password'));
+    const dialog = screen.getByTestId('reset-password-dialog');
+    await user.type(within(dialog).getByTestId('reset-password'), 'short');
+    await user.click(within(dialog).getByTestId('reset-password-submit'));
+    expect(await within(dialog).findByText('Password must be at least 8 characters.')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/api/admin/user/resetPassword')).toBe(false);
+
+    await user.clear(within(dialog).getByTestId('reset-password'));
+    await user.type(within(dialog).getByTestId('reset-password'), 'Same@1234');
+    await user.click(within(dialog).getByTestId('reset-password-submit'));
+    const field = within(dialog).getByTestId('reset-password').closest('label')!;
+    expect(await within(field).findByText('Choose a password the account has not used.')).toBeInTheDocument();
+
+    await user.clear(within(dialog).getByTestId('reset-password'));
+    await user.type(within(dialog).getByTestId('reset-password'), 'Fresh@1234');
+    await user.click(within(dialog).getByTestId('reset-password-submit'));
+    await waitFor(() => expect(screen.queryByTestId('reset-password-dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path === '/api/admin/user/resetPassword').at(-1)?.body).toEqual({ user_id: 9, password: 'Fresh@1234' });
   });
 });
 

@@ -1,4 +1,5 @@
-// The downline's dialogs: create an account, move chips, lock or unlock, set an exposure limit.
+// The downline's dialogs: create an account, move chips, lock or unlock, change an account's
+// terms (credit reference, bet-lock, stake cap, exposure limit), reset its password.
 // Each checks what it can before sending and shows the server's refusal next to the field it
 // names (a 400's data.errors), or above the buttons when it names none.
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -10,13 +11,22 @@ import { Field } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { ErrorMessage } from '../../components/QueryState';
 import { BALANCE_QUERY_KEY } from '../../hooks/useBalance';
-import { formatMinorMoney, formatMoney } from '../../lib/format';
+import { formatMoney } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
 import { passwordSchema } from '../../lib/password';
 import { toastSuccess } from '../../lib/toast';
 import { z } from '../../lib/zod';
 import { amountText, toMinor } from '../money-input';
-import { createAccount, setExposureLimit, setLocked, transfer, type TransferDirection, type UserRow } from './api';
+import {
+  createAccount,
+  resetPassword,
+  setLocked,
+  setTerms,
+  transfer,
+  type DownlineRow,
+  type TermsChange,
+  type TransferDirection,
+} from './api';
 
 export const DOWNLINE_QUERY_KEY = ['console', 'downline'] as const;
 
@@ -27,11 +37,6 @@ function useRefreshAccounts() {
     void queryClient.invalidateQueries({ queryKey: DOWNLINE_QUERY_KEY });
     void queryClient.invalidateQueries({ queryKey: BALANCE_QUERY_KEY });
   };
-}
-
-/** What the account can bet or withdraw: its balance less its exposure. */
-export function availableMinor(user: UserRow): number {
-  return toMinor(user.balance) - toMinor(user.exposure);
 }
 
 const optionalAmount = (label: string) =>
@@ -156,7 +161,7 @@ export function TransferDialog({
   parentName,
   onClose,
 }: {
-  user: UserRow;
+  user: DownlineRow;
   direction: TransferDirection;
   parentName: string | null;
   onClose: () => void;
@@ -188,7 +193,7 @@ export function TransferDialog({
             ? `Chips go from ${parentName ? `${parentName}'s` : 'your'} balance to theirs.`
             : `Chips go back from their balance to ${parentName ? `${parentName}'s` : 'yours'}.`}{' '}
           Their balance:{' '}
-          <b>{formatMoney(user.balance)}</b>, available <b>{formatMinorMoney(availableMinor(user))}</b>.
+          <b>{formatMoney(user.balance)}</b>, available <b>{formatMoney(user.available)}</b>.
         </p>
         <Field label="Amount" error={errors.amount?.message}>
           <input inputMode="decimal" autoComplete="off" data-testid="transfer-amount" {...register('amount')} />
@@ -209,11 +214,11 @@ export function TransferDialog({
 }
 
 /** Locking ends the account's sessions and refuses its log-ins; unlocking lets it in again. */
-export function LockDialog({ user, onClose }: { user: UserRow; onClose: () => void }) {
+export function LockDialog({ user, onClose }: { user: DownlineRow; onClose: () => void }) {
   const refresh = useRefreshAccounts();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const lock = user.is_locked !== 1;
+  const lock = user.status !== 'locked';
   const confirm = async () => {
     setBusy(true);
     setError(null);
@@ -247,48 +252,143 @@ export function LockDialog({ user, onClose }: { user: UserRow; onClose: () => vo
   );
 }
 
-const limitSchema = z.object({
-  max_exposure: z
+const termsSchema = z.object({
+  credit_reference: z
     .string()
     .trim()
-    .regex(/^(\d{1,10}(\.\d{1,2})?)?$/, 'Limit must be a number with at most 2 decimals, or empty for no limit.'),
+    .min(1, 'Credit reference is required (0 for none).')
+    .regex(/^\d{1,10}(\.\d{1,2})?$/, 'Credit reference must be a number with at most 2 decimals.'),
+  bet_locked: z.boolean(),
+  max_stake: optionalAmount('Max stake').refine((text) => text === '' || /[1-9]/.test(text), 'Max stake must be more than 0, or empty for no cap.'),
+  max_exposure: optionalAmount('Exposure limit'),
 });
-type LimitValues = z.infer<typeof limitSchema>;
+type TermsValues = z.infer<typeof termsSchema>;
+const TERMS_FIELDS = ['credit_reference', 'bet_locked', 'max_stake', 'max_exposure'] as const;
 
-/** The most exposure the account may hold across markets (the funds check refuses a bet over it). */
-export function ExposureLimitDialog({ user, onClose }: { user: UserRow; onClose: () => void }) {
+/** The form's text for an amount the server sent (null: empty). */
+function amountField(amount: number | null): string {
+  return amount === null ? '' : (toMinor(amount) / 100).toFixed(2);
+}
+
+/** An amount typed (checked by the schema) in minor units; empty: null. */
+function typedMinor(text: string): number | null {
+  if (text === '') return null;
+  const [rupees, paise = ''] = text.split('.');
+  return Number(rupees) * 100 + Number(paise.padEnd(2, '0'));
+}
+
+/** What the form changes from `user`'s terms: only those are sent (the audit shows just them). */
+export function termsChange(user: DownlineRow, values: TermsValues): TermsChange {
+  const change: TermsChange = {};
+  const typed = (text: string) => text.trim();
+  if (typedMinor(typed(values.credit_reference)) !== toMinor(user.credit_reference)) change.credit_reference = typed(values.credit_reference);
+  if (values.bet_locked !== (user.status === 'bet_locked')) change.bet_locked = values.bet_locked ? 1 : 0;
+  const stake = typed(values.max_stake);
+  if (typedMinor(stake) !== (user.max_stake === null ? null : toMinor(user.max_stake))) change.max_stake = stake === '' ? null : stake;
+  const exposure = typed(values.max_exposure);
+  if (typedMinor(exposure) !== (user.max_exposure === null ? null : toMinor(user.max_exposure))) change.max_exposure = exposure === '' ? null : exposure;
+  return change;
+}
+
+/**
+ * The terms a parent sets on an account: credit reference (a number the parent keeps, not
+ * chips), bet-lock (can log in, cannot bet), the largest stake of one bet, the most exposure.
+ */
+export function TermsDialog({ user, onClose }: { user: DownlineRow; onClose: () => void }) {
   const refresh = useRefreshAccounts();
   const [formError, setFormError] = useState<string | null>(null);
-  const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<LimitValues>({
-    resolver: zodResolver(limitSchema),
-    defaultValues: { max_exposure: '' },
+  const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<TermsValues>({
+    resolver: zodResolver(termsSchema),
+    defaultValues: {
+      credit_reference: amountField(user.credit_reference),
+      bet_locked: user.status === 'bet_locked',
+      max_stake: amountField(user.max_stake),
+      max_exposure: amountField(user.max_exposure),
+    },
   });
   const submit = handleSubmit(async (values) => {
     setFormError(null);
+    const change = termsChange(user, values);
+    if (Object.keys(change).length === 0) {
+      onClose();
+      return;
+    }
     try {
-      const answer = await setExposureLimit(user.user_id, values.max_exposure === '' ? null : values.max_exposure);
+      const answer = await setTerms(user.user_id, change);
       if (!answer.status) return;
       toastSuccess(answer.message);
       refresh();
       onClose();
     } catch (error) {
-      setFormError(applyServerErrors(error, ['max_exposure'], setError));
+      setFormError(applyServerErrors(error, TERMS_FIELDS, setError));
     }
   });
   return (
-    <Modal title={`Exposure limit of ${user.user_name}`} onClose={onClose} size="sm" testId="exposure-limit-dialog">
+    <Modal title={`Terms of ${user.user_name}`} onClose={onClose} size="sm" testId="terms-dialog">
       <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate>
         <p className="muted small">
-          Exposure now: <b>{formatMoney(user.exposure)}</b>. Leave the limit empty to remove it.
+          Exposure now: <b>{formatMoney(user.exposure)}</b>. Leave max stake or exposure limit empty for none.
         </p>
+        <Field label="Credit reference" error={errors.credit_reference?.message}>
+          <input inputMode="decimal" autoComplete="off" data-testid="terms-credit-reference" {...register('credit_reference')} />
+        </Field>
+        <Field label="Max stake of one bet" error={errors.max_stake?.message}>
+          <input inputMode="decimal" autoComplete="off" data-testid="terms-max-stake" {...register('max_stake')} />
+        </Field>
         <Field label="Exposure limit" error={errors.max_exposure?.message}>
-          <input inputMode="decimal" autoComplete="off" data-testid="exposure-limit-amount" {...register('max_exposure')} />
+          <input inputMode="decimal" autoComplete="off" data-testid="terms-max-exposure" {...register('max_exposure')} />
+        </Field>
+        <label className="menu-toggle-row">
+          <input type="checkbox" data-testid="terms-bet-locked" {...register('bet_locked')} /> Bet-locked: can log in, cannot bet
+        </label>
+        {errors.bet_locked?.message && <p className="field-error" role="alert">{errors.bet_locked.message}</p>}
+        {formError && <ErrorMessage>{formError}</ErrorMessage>}
+        <div className="modal-actions">
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="terms-submit">
+            Save terms
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+const resetSchema = z.object({ password: passwordSchema('A new password is required.') });
+type ResetValues = z.infer<typeof resetSchema>;
+
+/** A password the account must change at its next log-in; its sessions end at once. */
+export function ResetPasswordDialog({ user, onClose }: { user: DownlineRow; onClose: () => void }) {
+  const refresh = useRefreshAccounts();
+  const [formError, setFormError] = useState<string | null>(null);
+  const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<ResetValues>({
+    resolver: zodResolver(resetSchema),
+    defaultValues: { password: '' },
+  });
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const answer = await resetPassword(user.user_id, values.password);
+      if (!answer.status) return;
+      toastSuccess(answer.message);
+      refresh();
+      onClose();
+    } catch (error) {
+      setFormError(applyServerErrors(error, ['password'], setError));
+    }
+  });
+  return (
+    <Modal title={`Reset the password of ${user.user_name}`} onClose={onClose} size="sm" testId="reset-password-dialog">
+      <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate>
+        <p className="muted small">{user.user_name} is logged out and must choose a new password at the next log-in.</p>
+        <Field label="New password" error={errors.password?.message}>
+          <input type="text" autoComplete="new-password" data-testid="reset-password" {...register('password')} />
         </Field>
         {formError && <ErrorMessage>{formError}</ErrorMessage>}
         <div className="modal-actions">
           <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="exposure-limit-submit">
-            Save limit
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="reset-password-submit">
+            Reset password
           </button>
         </div>
       </form>

@@ -1,22 +1,37 @@
-// The downline's accounts: the operator calls under admin/user/…, which check on the server
-// that an agent acts on its own clients only.
+// The downline's accounts: listed by console/downline/list, changed by the operator calls under
+// admin/user/…; the server checks that each account is in the caller's downline.
 import { apiPost, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
 
 export type UserSummary = Schemas['UserSummary'];
-/** One row of admin/user/list: the account and its chips. */
-export type UserRow = UserSummary & { balance: number; exposure: number };
+/** One row of console/downline/list: a direct child with its chips, P&L and terms. */
+export type DownlineRow = Schemas['DownlineAccount'];
+export type DownlineSort = Schemas['DownlineSort'];
+export type SortOrder = Schemas['SortOrder'];
 export type Paged<T> = { rows: T[]; total: number; page: number; limit: number };
 export type TransferDirection = 'deposit' | 'withdraw';
 export type TransferData = Schemas['TransferData'];
 
 export const DOWNLINE_PAGE_LIMIT = 25;
 
-/** `parent_id`: whose children (admins only; an agent always gets its own). */
-export function listUsers(parentId: number | null, page: number): Promise<Answer<Paged<UserRow>>> {
-  return apiPost<Paged<UserRow>>('admin/user/list', {
-    ...(parentId === null ? {} : { parent_id: parentId }),
-    page,
+export interface DownlineListQuery {
+  /** Whose children: null lists the caller's own. */
+  parentId: number | null;
+  /** Part of a user name; empty: all. */
+  search: string;
+  sort: DownlineSort;
+  order: SortOrder;
+  page: number;
+}
+
+/** The server checks that `parentId` is in the caller's downline. */
+export function listDownline(query: DownlineListQuery): Promise<Answer<Paged<DownlineRow>>> {
+  return apiPost<Paged<DownlineRow>>('console/downline/list', {
+    ...(query.parentId === null ? {} : { parent_id: query.parentId }),
+    ...(query.search ? { search: query.search } : {}),
+    sort: query.sort,
+    order: query.order,
+    page: query.page,
     limit: DOWNLINE_PAGE_LIMIT,
   });
 }
@@ -45,7 +60,19 @@ export function setLocked(userId: number, locked: boolean): Promise<Answer<UserS
   return apiPost<UserSummary>('admin/user/lock', { user_id: userId, locked: locked ? 1 : 0 });
 }
 
-/** `maxExposure`: a plain decimal text, or null for no limit. */
-export function setExposureLimit(userId: number, maxExposure: string | null): Promise<Answer<UserSummary>> {
-  return apiPost<UserSummary>('admin/user/exposureLimit', { user_id: userId, max_exposure: maxExposure });
+/** Only the terms sent change; amounts as typed; null removes a stake cap or exposure limit. */
+export interface TermsChange {
+  credit_reference?: string;
+  bet_locked?: 0 | 1;
+  max_stake?: string | null;
+  max_exposure?: string | null;
+}
+
+export function setTerms(userId: number, terms: TermsChange): Promise<Answer<UserSummary>> {
+  return apiPost<UserSummary>('admin/user/terms', { user_id: userId, terms });
+}
+
+/** The account must change `password` at its next log-in; its sessions end. */
+export function resetPassword(userId: number, password: string): Promise<Answer<UserSummary>> {
+  return apiPost<UserSummary>('admin/user/resetPassword', { user_id: userId, password });
 }
