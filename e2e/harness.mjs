@@ -260,9 +260,7 @@ export async function newPage(browser) {
  */
 export async function logInAs(page, baseUrl, userName = 'demo', password = 'Demo@1234') {
   await page.goto(`${baseUrl}/#/login`);
-  await page.getByTestId('login-user-name').fill(userName);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
+  await logIn(page, userName, password);
   await page.getByTestId('welcome-popup').getByTestId('modal-close').click();
   return page.evaluate(() => localStorage.getItem('usertoken') ?? '');
 }
@@ -321,4 +319,83 @@ export async function pollUntil(read, done, { timeoutMs, intervalMs = 100 }) {
     value = await read();
   }
   return value;
+}
+
+/**
+ * A tab of `browser` at the log-in page with empty storage (the session of whoever used the
+ * browser before is gone), and the page errors it collects.
+ * @param {Browser} browser
+ * @param {string} baseUrl  the server's, e.g. `server.baseUrl`
+ */
+export async function freshPage(browser, baseUrl) {
+  const page = await newPage(browser);
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${baseUrl}/`);
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  await page.goto(`${baseUrl}/#/login`);
+  await page.reload();
+  await page.getByTestId('login-submit').waitFor();
+  return { page, errors };
+}
+
+/**
+ * Fills the log-in page and submits it; where it leads (the console, the forced password
+ * change, the betting app) is the caller's to wait for.
+ * @param {import('playwright-core').Page} page  at `#/login`
+ * @param {string} userName @param {string} password
+ */
+export async function logIn(page, userName, password) {
+  await page.getByTestId('login-user-name').fill(userName);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+/**
+ * The forced first change: from the password the parent gave to one's own.
+ * @param {import('playwright-core').Page} page @param {string} given @param {string} own
+ */
+export async function chooseOwnPassword(page, given, own) {
+  await page.getByTestId('change-password-page').waitFor();
+  await page.getByTestId('cp-master-password').fill(given);
+  await page.getByTestId('cp-new-password').fill(own);
+  await page.getByTestId('cp-confirm-password').fill(own);
+  await page.getByTestId('cp-submit').click();
+}
+
+/**
+ * Creates an account from the console's downline screen and answers its row.
+ * @param {import('playwright-core').Page} page @param {string} userName @param {string} password
+ * @param {{ role?: 'agent' | 'client', partnership?: string }} [terms]
+ *   no role: the form's own choice, a client; an agent's partnership in percent
+ */
+export async function createAccount(page, userName, password, { role, partnership } = {}) {
+  await page.getByTestId('create-account').click();
+  const dialog = page.getByTestId('create-account-dialog');
+  await dialog.getByTestId('create-user-name').fill(userName);
+  await dialog.getByTestId('create-password').fill(password);
+  if (role) await dialog.getByTestId('create-role').selectOption(role);
+  if (partnership !== undefined) await dialog.getByTestId('create-partnership').fill(partnership);
+  await dialog.getByTestId('create-submit').click();
+  await dialog.waitFor({ state: 'detached' });
+  return page.locator(`[data-testid="downline-row"][data-user-name="${userName}"]`);
+}
+
+/**
+ * Deposits chips to a downline row's account and waits for its new balance.
+ * @param {import('playwright-core').Page} page @param {import('playwright-core').Locator} row
+ * @param {string} amount @param {string} remark @param {string} balanceText
+ */
+export async function deposit(page, row, amount, remark, balanceText) {
+  await row.getByTestId('row-deposit').click();
+  const dialog = page.getByTestId('transfer-dialog');
+  await dialog.getByTestId('transfer-amount').fill(amount);
+  await dialog.getByTestId('transfer-remark').fill(remark);
+  await dialog.getByTestId('transfer-submit').click();
+  await dialog.waitFor({ state: 'detached' });
+  await row.getByTestId('downline-balance').filter({ hasText: balanceText }).waitFor();
 }

@@ -5,7 +5,7 @@
 // client's terms; the client cannot open the console, and its bet is refused. Screenshots at 1280 and 390 px in e2e/screenshots/console-*.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, startServer } from '../harness.mjs';
+import { chooseOwnPassword, createAccount, deposit, freshPage, launchBrowser, logIn, startServer } from '../harness.mjs';
 import { assertFitsEveryViewport } from '../viewport.mjs';
 
 /** @type {import('../harness.mjs').Server} */
@@ -42,77 +42,9 @@ after(async () => {
 /** @param {import('playwright-core').Page} page */
 const hashOf = (page) => new URL(page.url()).hash;
 
-/** A tab at the log-in page with empty storage, collecting page errors. */
-async function freshPage() {
-  const page = await newPage(browser);
-  /** @type {string[]} */
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.baseUrl}/`);
-  await page.evaluate(() => {
-    localStorage.clear();
-    sessionStorage.clear();
-  });
-  await page.goto(`${server.baseUrl}/#/login`);
-  await page.reload();
-  await page.getByTestId('login-submit').waitFor();
-  return { page, errors };
-}
-
-/** @param {import('playwright-core').Page} page @param {string} userName @param {string} password */
-async function logIn(page, userName, password) {
-  await page.getByTestId('login-user-name').fill(userName);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-}
-
-/**
- * The forced first change: from the password the parent gave to one's own.
- * @param {import('playwright-core').Page} page @param {string} given @param {string} own
- */
-async function chooseOwnPassword(page, given, own) {
-  await page.getByTestId('change-password-page').waitFor();
-  await page.getByTestId('cp-master-password').fill(given);
-  await page.getByTestId('cp-new-password').fill(own);
-  await page.getByTestId('cp-confirm-password').fill(own);
-  await page.getByTestId('cp-submit').click();
-}
-
-/**
- * Creates an account from the downline screen and answers its row.
- * @param {import('playwright-core').Page} page @param {string} userName @param {string} password
- * @param {'agent' | 'client' | null} role  null: the form's own choice, a client (an agent's partnership: 40%)
- */
-async function createAccount(page, userName, password, role) {
-  await page.getByTestId('create-account').click();
-  const dialog = page.getByTestId('create-account-dialog');
-  await dialog.getByTestId('create-user-name').fill(userName);
-  await dialog.getByTestId('create-password').fill(password);
-  if (role) await dialog.getByTestId('create-role').selectOption(role);
-  if (role === 'agent') await dialog.getByTestId('create-partnership').fill('40');
-  await dialog.getByTestId('create-submit').click();
-  await dialog.waitFor({ state: 'detached' });
-  return page.locator(`[data-testid="downline-row"][data-user-name="${userName}"]`);
-}
-
-/**
- * Deposits chips to a row's account and waits for its new balance.
- * @param {import('playwright-core').Page} page @param {import('playwright-core').Locator} row
- * @param {string} amount @param {string} remark @param {string} balanceText
- */
-async function deposit(page, row, amount, remark, balanceText) {
-  await row.getByTestId('row-deposit').click();
-  const dialog = page.getByTestId('transfer-dialog');
-  await dialog.getByTestId('transfer-amount').fill(amount);
-  await dialog.getByTestId('transfer-remark').fill(remark);
-  await dialog.getByTestId('transfer-submit').click();
-  await dialog.waitFor({ state: 'detached' });
-  await row.getByTestId('downline-balance').filter({ hasText: balanceText }).waitFor();
-}
-
 test('the operator makes an agent, the agent makes a client, the client stays out of the console', async () => {
   // The operator lands on the console, not the betting app.
-  const operator = await freshPage();
+  const operator = await freshPage(browser, server.baseUrl);
   await logIn(operator.page, 'admin', 'Admin@1234');
   await operator.page.getByTestId('downline-page').waitFor();
   assert.equal(hashOf(operator.page), '#/console/downline');
@@ -130,7 +62,7 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   assert.match((await taken.textContent()) ?? '', /agent/i);
   await dialog.getByTestId('modal-close').click();
 
-  const agentRow = await createAccount(operator.page, 'mohan', 'Start@1234', 'agent');
+  const agentRow = await createAccount(operator.page, 'mohan', 'Start@1234', { role: 'agent', partnership: '40' });
   await agentRow.getByText('never').waitFor();
   await deposit(operator.page, agentRow, '25000', 'opening chips', '₹25,000.00');
   await assertFitsEveryViewport(operator.page, 'console-downline');
@@ -138,7 +70,7 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   await operator.page.close();
 
   // The agent chooses its own password first, then lands on the console with its own sections.
-  const agent = await freshPage();
+  const agent = await freshPage(browser, server.baseUrl);
   await logIn(agent.page, 'mohan', 'Start@1234');
   await chooseOwnPassword(agent.page, 'Start@1234', 'Mohan@2026');
   await agent.page.getByTestId('downline-page').waitFor();
@@ -147,7 +79,7 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   assert.deepEqual(await agent.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents(), ['Downline', 'Payments', 'Risk', 'Reports']);
   await agent.page.getByText('No accounts yet: create one.').waitFor();
 
-  const clientRow = await createAccount(agent.page, 'sita', 'Start@1234', null);
+  const clientRow = await createAccount(agent.page, 'sita', 'Start@1234');
   await deposit(agent.page, clientRow, '1500.50', 'first chips', '₹1,500.50');
   await agent.page.getByTestId('console-balance').filter({ hasText: '₹23,499.50' }).waitFor();
   // The agent bet-locks the client: it may still log in, but not bet.
@@ -165,7 +97,7 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   await agent.page.close();
 
   // The client plays in the betting app: the console sends it home, and the menu has no link to it.
-  const client = await freshPage();
+  const client = await freshPage(browser, server.baseUrl);
   /** @type {string[]} */
   const consoleCalls = [];
   client.page.on('request', (request) => {

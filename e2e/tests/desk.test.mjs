@@ -6,7 +6,7 @@
 // confirmation that shows what it moves, and the client's balance changes by that much.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, logInAs, newPage, shoot, startServer } from '../harness.mjs';
+import { launchBrowser, logIn, logInAs, newPage, shoot, startServer } from '../harness.mjs';
 import { exactly, rupees } from '../rupees.mjs';
 
 const MATCH_NAME = 'Desk Kings v Desk Riders';
@@ -46,9 +46,7 @@ test('the desk runs a match from the keyboard, the client sees it live, the resu
   const desk = await newPage(deskBrowser);
   collectErrors(desk, 'desk');
   await desk.goto(`${server.baseUrl}/#/login`);
-  await desk.getByTestId('login-user-name').fill('admin');
-  await desk.getByTestId('login-password').fill('Admin@1234');
-  await desk.getByTestId('login-submit').click();
+  await logIn(desk, 'admin', 'Admin@1234');
   await desk.getByTestId('downline-page').waitFor();
   await desk.goto(`${server.baseUrl}/#/console/markets`);
   const matchForm = desk.getByTestId('match-form');

@@ -5,7 +5,7 @@
 // the analysis again); the bet shows in the bet list and opens the bettor's account records.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, startServer } from '../harness.mjs';
+import { launchBrowser, logIn, newPage, startServer } from '../harness.mjs';
 import { assertFitsEveryViewport } from '../viewport.mjs';
 
 /** @type {import('../harness.mjs').Server} */
@@ -54,9 +54,7 @@ test("the operator watches the house's position move as the demo bettor bets", a
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${server.baseUrl}/#/login`);
-  await page.getByTestId('login-user-name').fill('admin');
-  await page.getByTestId('login-password').fill('Admin@1234');
-  await page.getByTestId('login-submit').click();
+  await logIn(page, 'admin', 'Admin@1234');
   await page.getByTestId('downline-page').waitFor();
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Risk' }).click();
   await page.getByTestId('risk-match-link').filter({ hasText: 'Risk Lions v Risk Tigers' }).click();
