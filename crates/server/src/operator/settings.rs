@@ -23,13 +23,17 @@ pub async fn update_settings(
         }
     }
     checks.finish()?;
+    // What each key held before (its default if never set), for the audit log.
+    let before = crate::settings::load(ctx.store).await?;
     let mut writer = ctx.store.begin_write().await?;
     let now = now_ms();
     for (key, value) in &valid {
         writer.set_setting(key, value, now).await?;
     }
-    let detail: serde_json::Map<String, serde_json::Value> =
-        valid.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect();
+    let detail: serde_json::Map<String, serde_json::Value> = valid
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::json!({ "before": before.get(k), "after": v })))
+        .collect();
     ctx.audit(&mut writer, "settings.update", "global_settings".into(), detail.into()).await?;
     writer.commit().await?;
     Ok(())

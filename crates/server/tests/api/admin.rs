@@ -813,6 +813,16 @@ async fn saved_settings_show_in_the_public_global_setting(app: TestApp) {
     assert_eq!(after["payment_gateway"], 0);
     assert_eq!(after["bg_primary_color"], "#abcdef");
     assert_eq!(after["site_message"], before["site_message"], "keys not sent stay");
+    // The audit log keeps each changed key before and after.
+    let audit = app.post("admin/audit", Some(&admin), json!({ "action": "settings.update" })).await;
+    audit.expect(200);
+    let detail = &audit.data()["rows"][0]["detail"];
+    assert_eq!(
+        detail["site_title"],
+        json!({ "before": "Backlay", "after": "Exchange Two" }),
+        "{detail}"
+    );
+    assert_eq!(detail["payment_gateway"], json!({ "before": "1", "after": "0" }), "{detail}");
 }
 both_databases!(saved_settings_show_in_the_public_global_setting);
 
