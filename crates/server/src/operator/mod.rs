@@ -98,7 +98,8 @@ impl OperatorContext<'_> {
             Actor::User(user) if user.role == Role::Admin => Ok(()),
             Actor::User(user) if writer.is_in_downline(user.id, target.id).await? => Ok(()),
             Actor::User(_) => {
-                Err(AppError::Forbidden(format!("{} is not in your downline.", target.user_name)))
+                // The id the caller sent, not the account's name: nothing of another downline.
+                Err(AppError::Forbidden(format!("Account {} is not in your downline.", target.id)))
             }
         }
     }
@@ -111,8 +112,8 @@ impl OperatorContext<'_> {
             Actor::User(user) if user.role == Role::Admin => Ok(()),
             Actor::User(user) if target.parent_id == Some(user.id) => Ok(()),
             Actor::User(_) => Err(AppError::Forbidden(format!(
-                "{} is not one of your clients: chips move between an account and its own parent.",
-                target.user_name
+                "Account {} is not one of your clients: chips move between an account and its own parent.",
+                target.id
             ))),
         }
     }

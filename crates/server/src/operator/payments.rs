@@ -49,9 +49,9 @@ async fn decidable_request(
         Actor::User(user) if user.role == Role::Admin => {}
         Actor::User(user) if request.parent_id == Some(user.id) => {}
         Actor::User(_) => {
+            // Not the requester's name: an agent learns nothing of another downline.
             return Err(AppError::Forbidden(format!(
-                "{} is not one of your clients.",
-                request.user_name
+                "Payment request {request_id} is not from one of your clients."
             )));
         }
     }

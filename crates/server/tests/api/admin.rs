@@ -574,13 +574,12 @@ async fn an_agent_cannot_transfer_for_someone_elses_client(app: TestApp) {
     let (_, client_b) = other_agent_with_client(&app, &admin).await;
     let agent = app.agent().await;
 
-    for (user_id, name) in [(orphan, "admins_client"), (client_b, "client_b"), (agent_id, "agent")]
-    {
+    for user_id in [orphan, client_b, agent_id] {
         for direction in ["deposit", "withdraw"] {
             let answer = transfer(&app, &agent, user_id, json!(1), direction).await;
             answer.expect(403);
             assert!(
-                answer.message().contains(&format!("{name} is not one of your clients")),
+                answer.message().contains(&format!("Account {user_id} is not one of your clients")),
                 "{}",
                 answer.message()
             );
@@ -740,7 +739,11 @@ async fn an_agent_cannot_lock_someone_elses_client(app: TestApp) {
 
     let answer = lock(&app, &agent, client_b, 1).await;
     answer.expect(403);
-    assert!(answer.message().contains("client_b is not in your downline"), "{}", answer.message());
+    assert!(
+        answer.message().contains(&format!("Account {client_b} is not in your downline")),
+        "{}",
+        answer.message()
+    );
     let answer = lock(&app, &agent, admin_id, 1).await;
     answer.expect(403);
     // client_b can still log in, and so can the admin.

@@ -8,6 +8,7 @@ mod casino;
 mod casino_lobby;
 mod catalogue;
 mod console;
+mod console_access;
 mod demo_feed;
 mod desk;
 mod errors;

@@ -394,7 +394,13 @@ async fn only_the_parent_or_an_admin_decides(app: TestApp) {
     // Another agent neither sees nor decides it.
     let answer = approve(&app, &agent_b, request_id).await;
     answer.expect(403);
-    assert!(answer.message().contains("demo is not one of your clients"), "{}", answer.message());
+    assert!(
+        answer
+            .message()
+            .contains(&format!("Payment request {request_id} is not from one of your clients")),
+        "{}",
+        answer.message()
+    );
     reject(&app, &agent_b, request_id, "no").await.expect(403);
     assert!(operator_list(&app, &agent_b, None).await.is_empty());
     assert_eq!(request_status(&app, &agent, request_id).await, "pending");
