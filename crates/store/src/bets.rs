@@ -147,10 +147,10 @@ fn bets_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<BetRow>> {
 }
 
 /// Rows per multi-row statement: far below either engine's limit on bound parameters.
-const ROWS_PER_STATEMENT: usize = 100;
+pub(crate) const ROWS_PER_STATEMENT: usize = 100;
 
 /// `($1, $2), ($3, $4), …`: `rows` groups of `columns` numbered placeholders.
-fn placeholders(rows: usize, columns: usize) -> String {
+pub(crate) fn placeholders(rows: usize, columns: usize) -> String {
     let mut text = String::with_capacity(rows * columns * 5);
     for row in 0..rows {
         if row > 0 {

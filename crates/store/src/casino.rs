@@ -632,8 +632,10 @@ impl Writer {
         for (user_id, house_result_minor) in per_player {
             self.split_house_result(&mut split, user_id, house_result_minor, Part::House).await?;
         }
-        postings.extend(split.postings(&format!("Casino round {remark}: partnership share")));
-        let house_minor = -paid_minor - split.agents_total_minor();
+        postings.extend(
+            split.postings(Part::House, &format!("Casino round {remark}: partnership share")),
+        );
+        let house_minor = -paid_minor - split.agents_total_minor(Part::House);
         let transaction_id = if !postings.is_empty() {
             if house_minor != 0 {
                 postings.push(Posting {

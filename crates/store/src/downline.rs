@@ -38,11 +38,20 @@ fn betting_kinds_sql() -> String {
     BETTING_KINDS.iter().map(|kind| format!("'{kind}'")).collect::<Vec<_>>().join(", ")
 }
 
-/// The CTE `tree(id, depth)` of every user under `$1`, capped at `$2` levels.
-const TREE_CTE: &str = "WITH RECURSIVE tree(id, depth) AS ( \
-     SELECT id, 1 FROM users WHERE parent_id = $1 \
+/// The CTE `tree(id, parent_id, depth)` of every user under `$1`, capped at `$2` levels.
+pub(crate) const TREE_CTE: &str = "WITH RECURSIVE tree(id, parent_id, depth) AS ( \
+     SELECT id, parent_id, 1 FROM users WHERE parent_id = $1 \
      UNION ALL \
-     SELECT u.id, t.depth + 1 FROM users u JOIN tree t ON u.parent_id = t.id WHERE t.depth < $2)";
+     SELECT u.id, u.parent_id, t.depth + 1 FROM users u JOIN tree t ON u.parent_id = t.id WHERE t.depth < $2)";
+
+/// An account of a downline with its place in the tree, for reports that add up by branch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeNode {
+    pub parent_id: i64,
+    pub user_name: String,
+    pub role: Role,
+    pub partnership_bp: u32,
+}
 
 async fn in_downline<'e, E: Executor<'e, Database = Any>>(
     executor: E,
@@ -188,6 +197,36 @@ impl Store {
     /// True when `user_id` is somewhere under `ancestor_id` (never for the ancestor itself).
     pub async fn is_in_downline(&self, ancestor_id: i64, user_id: i64) -> StoreResult<bool> {
         in_downline(self.pool(), ancestor_id, user_id).await
+    }
+
+    /// Every account under `ancestor_id` at any depth (not the ancestor) with its parent.
+    pub async fn downline_tree(
+        &self,
+        ancestor_id: i64,
+    ) -> StoreResult<std::collections::HashMap<i64, TreeNode>> {
+        let rows = sqlx::query(&format!(
+            "{TREE_CTE} SELECT DISTINCT u.id, u.parent_id, u.user_name, u.role, u.partnership_bp \
+             FROM tree JOIN users u ON u.id = tree.id"
+        ))
+        .bind(ancestor_id)
+        .bind(TREE_DEPTH_MAX)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let partnership_bp: i64 = row.try_get("partnership_bp")?;
+                Ok((
+                    row.try_get("id")?,
+                    TreeNode {
+                        parent_id: row.try_get("parent_id")?,
+                        user_name: row.try_get("user_name")?,
+                        role: named(row, "role")?,
+                        partnership_bp: u32::try_from(partnership_bp).unwrap_or(0),
+                    },
+                ))
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
     }
 
     /// Every user under `ancestor_id` at any depth (not the ancestor), by id.

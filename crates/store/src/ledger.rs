@@ -213,18 +213,17 @@ impl Store {
         // An agent's share account moves only by its parts of settlements, each recorded in
         // partnership_splits beside the posting.
         let share_mismatches = sqlx::query(
-            "SELECT a.share_of_user_id, a.balance_minor, \
-             CAST(COALESCE((SELECT SUM(p.amount_minor) FROM partnership_splits p WHERE p.user_id = a.share_of_user_id), 0) AS BIGINT) AS splits_sum \
-             FROM ledger_accounts a WHERE a.share_of_user_id IS NOT NULL",
+            "SELECT share_of_user_id, balance_minor, splits_sum FROM ( \
+               SELECT a.share_of_user_id, a.balance_minor, \
+               CAST(COALESCE((SELECT SUM(p.amount_minor) FROM partnership_splits p WHERE p.user_id = a.share_of_user_id), 0) AS BIGINT) AS splits_sum \
+               FROM ledger_accounts a WHERE a.share_of_user_id IS NOT NULL) shares \
+             WHERE balance_minor <> splits_sum",
         )
         .fetch_all(pool)
         .await?
         .iter()
         .map(|row| Ok((row.try_get("share_of_user_id")?, row.try_get("balance_minor")?, row.try_get("splits_sum")?)))
-        .collect::<Result<Vec<(i64, i64, i64)>, sqlx::Error>>()?
-        .into_iter()
-        .filter(|(_, balance, splits)| balance != splits)
-        .collect();
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
         Ok(LedgerCheck {
             accounts,
             entries,

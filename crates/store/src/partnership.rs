@@ -26,15 +26,13 @@ use std::collections::{BTreeMap, HashMap};
 use backlay_core::partnership::{split, Level, SplitLine};
 use sqlx::Row;
 
+use crate::bets::{placeholders, ROWS_PER_STATEMENT};
+use crate::downline::{TREE_CTE, TREE_DEPTH_MAX};
 use crate::ledger::Posting;
 use crate::{Store, StoreError, StoreResult, Writer};
 
-/// The most agents above a client that a split follows. The tree is far shallower (its depth is
-/// an operator setting); the cap only stops a corrupt parent cycle from looping.
-const MAX_CHAIN: i64 = 32;
-
 /// Which of the house's accounts a result belongs to.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Part {
     /// What the house won or lost on its own markets (bookmaker, fancy, casino).
     House,
@@ -62,37 +60,40 @@ pub struct SplitRow {
     pub amount_minor: i64,
 }
 
-/// The agents' side of a settlement's split, built client by client.
+/// A settlement's split, built client by client, of both parts.
 #[derive(Debug, Default)]
 pub struct HouseSplit {
-    /// Per agent: (share account id, amount) summed over the clients.
-    agents: BTreeMap<i64, (i64, i64)>,
+    /// Per part and agent: (share account id, amount) summed over the clients.
+    agents: BTreeMap<(Part, i64), (i64, i64)>,
     rows: Vec<SplitRow>,
-    agents_total_minor: i64,
+    /// Each client's chain, read once per settlement however many parts it has.
+    chains: HashMap<i64, Vec<Level>>,
 }
 
 impl HouseSplit {
-    /// What the agents took in all: the caller posts the house's result less this to the
+    /// What the agents took of `part` in all: the caller posts the result less this to the
     /// operator's account.
-    pub fn agents_total_minor(&self) -> i64 {
-        self.agents_total_minor
+    pub fn agents_total_minor(&self, part: Part) -> i64 {
+        self.agents.iter().filter(|((p, _), _)| *p == part).map(|(_, (_, amount))| amount).sum()
     }
 
-    /// One posting per agent whose part is not zero, described with `description`.
-    pub fn postings(&self, description: &str) -> Vec<Posting> {
+    /// The result of `part` as split, every level's row added up: what the settlement says the
+    /// house's result (or the commission) is, or the split is wrong.
+    pub fn total_minor(&self, part: Part) -> i64 {
+        self.rows.iter().filter(|row| row.part == part).map(|row| row.amount_minor).sum()
+    }
+
+    /// One posting per agent whose part of `part` is not zero, described with `description`.
+    pub fn postings(&self, part: Part, description: &str) -> Vec<Posting> {
         self.agents
-            .values()
-            .filter(|(_, amount)| *amount != 0)
-            .map(|(account_id, amount)| Posting {
+            .iter()
+            .filter(|((p, _), (_, amount))| *p == part && *amount != 0)
+            .map(|(_, (account_id, amount))| Posting {
                 account_id: *account_id,
                 amount_minor: *amount,
                 description: description.to_owned(),
             })
             .collect()
-    }
-
-    pub fn rows(&self) -> &[SplitRow] {
-        &self.rows
     }
 }
 
@@ -115,28 +116,7 @@ pub struct MarketSplitLines {
     pub lines: Vec<SplitLine>,
 }
 
-/// The accounts under `viewer` (any depth, not the viewer) with their parents, as a recursive
-/// CTE portable to both engines; the depth cap ends a hand-written cycle.
-const SUBTREE: &str = "WITH RECURSIVE subtree (id, parent_id, depth) AS ( \
-       SELECT id, parent_id, 1 FROM users WHERE parent_id = $1 \
-     UNION ALL \
-       SELECT u.id, u.parent_id, subtree.depth + 1 FROM users u JOIN subtree ON u.parent_id = subtree.id \
-       WHERE subtree.depth < 32 \
-     )";
-
 impl Store {
-    /// Every account under `viewer` with its parent.
-    pub async fn subtree_parents(&self, viewer: i64) -> StoreResult<HashMap<i64, i64>> {
-        let rows = sqlx::query(&format!("{SUBTREE} SELECT id, parent_id FROM subtree"))
-            .bind(viewer)
-            .fetch_all(self.pool())
-            .await?;
-        rows.iter()
-            .map(|row| Ok((row.try_get("id")?, row.try_get("parent_id")?)))
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(Into::into)
-    }
-
     /// The partnership splits of clients under `viewer`, summed per market, client and level.
     pub async fn split_lines_under(
         &self,
@@ -144,19 +124,20 @@ impl Store {
         filter: SplitFilter,
     ) -> StoreResult<Vec<MarketSplitLines>> {
         let sql = format!(
-            "{SUBTREE} SELECT p.market_id, m.name AS market_name, x.name AS match_name, \
+            "{TREE_CTE} SELECT p.market_id, m.name AS market_name, x.name AS match_name, \
              p.client_user_id, p.user_id, CAST(SUM(p.amount_minor) AS BIGINT) AS amount_minor \
              FROM partnership_splits p \
              LEFT JOIN markets m ON m.id = p.market_id LEFT JOIN matches x ON x.id = m.match_id \
-             WHERE p.client_user_id IN (SELECT id FROM subtree) \
-               AND p.created_at_ms >= $2 AND p.created_at_ms < $3 \
-               AND ($4 = -1 OR m.match_id = $4) AND ($5 = -1 OR p.market_id = $5) \
+             WHERE p.client_user_id IN (SELECT id FROM tree) \
+               AND p.created_at_ms >= $3 AND p.created_at_ms < $4 \
+               AND ($5 = -1 OR m.match_id = $5) AND ($6 = -1 OR p.market_id = $6) \
              GROUP BY p.market_id, m.name, x.name, p.client_user_id, p.user_id \
              ORDER BY p.market_id, p.client_user_id"
         );
-        // `$4 IS NULL` would need a typed NULL on PostgreSQL; -1 is never an id.
+        // `$5 IS NULL` would need a typed NULL on PostgreSQL; -1 is never an id.
         let rows = sqlx::query(&sql)
             .bind(viewer)
+            .bind(TREE_DEPTH_MAX)
             .bind(filter.from_ms)
             .bind(filter.to_ms)
             .bind(filter.match_id.unwrap_or(-1))
@@ -212,7 +193,7 @@ impl Writer {
              ) SELECT id, role, partnership_bp FROM chain ORDER BY depth",
         )
         .bind(client_user_id)
-        .bind(MAX_CHAIN)
+        .bind(TREE_DEPTH_MAX)
         .fetch_all(self.conn())
         .await?;
         let mut chain = Vec::new();
@@ -240,27 +221,37 @@ impl Writer {
         if house_result_minor == 0 {
             return Ok(());
         }
-        let chain = self.partnership_chain(client_user_id).await?;
+        if !split_so_far.chains.contains_key(&client_user_id) {
+            let chain = self.partnership_chain(client_user_id).await?;
+            split_so_far.chains.insert(client_user_id, chain);
+        }
+        let chain = &split_so_far.chains[&client_user_id];
         // Account creation keeps every chain valid; a chain that is not is refused here rather
         // than split wrongly.
-        let parts = split(house_result_minor, &chain).map_err(|e| {
+        let parts = split(house_result_minor, chain).map_err(|e| {
             StoreError::Conflict(format!("the partnerships above user {client_user_id}: {e}"))
         })?;
-        for (level, (user_id, amount)) in chain.iter().zip(parts.levels) {
+        let top_bp = chain.last().map_or(0, |level| level.share_bp);
+        let shares: Vec<(i64, u32)> = chain.iter().map(|l| (l.user_id, l.share_bp)).collect();
+        for ((user_id, share_bp), (_, amount)) in shares.into_iter().zip(parts.levels) {
             split_so_far.rows.push(SplitRow {
                 client_user_id,
                 user_id: Some(user_id),
                 part,
-                share_bp: level.share_bp,
+                share_bp,
                 amount_minor: amount,
             });
             if amount != 0 {
-                let account_id = self.share_account_of(user_id).await?;
-                split_so_far.agents.entry(user_id).or_insert((account_id, 0)).1 += amount;
-                split_so_far.agents_total_minor += amount;
+                let entry = match split_so_far.agents.get_mut(&(part, user_id)) {
+                    Some(entry) => entry,
+                    None => {
+                        let account_id = self.share_account_of(user_id).await?;
+                        split_so_far.agents.entry((part, user_id)).or_insert((account_id, 0))
+                    }
+                };
+                entry.1 += amount;
             }
         }
-        let top_bp = chain.last().map_or(0, |level| level.share_bp);
         split_so_far.rows.push(SplitRow {
             client_user_id,
             user_id: None,
@@ -288,7 +279,8 @@ impl Writer {
             .await?)
     }
 
-    /// Writes the split's rows under the transaction that posted it (None: nothing was posted).
+    /// Writes the split's rows under the transaction that posted it (None: nothing was posted),
+    /// several rows per statement.
     pub async fn record_splits(
         &mut self,
         transaction_id: Option<i64>,
@@ -296,21 +288,25 @@ impl Writer {
         split: &HouseSplit,
         now_ms: i64,
     ) -> StoreResult<()> {
-        for row in &split.rows {
-            sqlx::query(
+        for chunk in split.rows.chunks(ROWS_PER_STATEMENT) {
+            let sql = format!(
                 "INSERT INTO partnership_splits (transaction_id, client_user_id, user_id, part, \
-                 share_bp, amount_minor, market_id, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            )
-            .bind(transaction_id)
-            .bind(row.client_user_id)
-            .bind(row.user_id)
-            .bind(row.part.as_str())
-            .bind(i64::from(row.share_bp))
-            .bind(row.amount_minor)
-            .bind(market_id)
-            .bind(now_ms)
-            .execute(self.conn())
-            .await?;
+                 share_bp, amount_minor, market_id, created_at_ms) VALUES {}",
+                placeholders(chunk.len(), 8)
+            );
+            let mut query = sqlx::query(&sql);
+            for row in chunk {
+                query = query
+                    .bind(transaction_id)
+                    .bind(row.client_user_id)
+                    .bind(row.user_id)
+                    .bind(row.part.as_str())
+                    .bind(i64::from(row.share_bp))
+                    .bind(row.amount_minor)
+                    .bind(market_id)
+                    .bind(now_ms);
+            }
+            query.execute(self.conn()).await?;
         }
         Ok(())
     }

@@ -145,7 +145,10 @@ async fn partnership_report(
         match_id: body.match_id.map(|id| id.0),
         market_id: body.market_id.map(|id| id.0),
     };
-    let parent_of = state.store.subtree_parents(account.id).await?;
+    // One read of the tree gives each child's parent and its name, role and partnership.
+    let tree = state.store.downline_tree(account.id).await?;
+    let parent_of: HashMap<i64, i64> =
+        tree.iter().map(|(id, node)| (*id, node.parent_id)).collect();
     let markets = state.store.split_lines_under(account.id, filter).await?;
     let all_lines: Vec<_> = markets.iter().flat_map(|m| m.lines.iter().copied()).collect();
     let report = downline_report(account.id, is_operator, &parent_of, &all_lines);
@@ -155,22 +158,16 @@ async fn partnership_report(
             account.id
         )));
     }
-    let mut names: HashMap<i64, (String, Role, u32)> = HashMap::new();
-    for child in &report.children {
-        let user = state.store.user_by_id(child.child_id).await?;
-        names.insert(child.child_id, (user.user_name, user.role, user.partnership_bp));
-    }
     let rows = report
         .children
         .iter()
         .map(|child| {
-            let (user_name, role, partnership_bp) =
-                names.remove(&child.child_id).expect("named above");
+            let node = &tree[&child.child_id];
             PartnershipRow {
                 user_id: child.child_id,
-                user_name,
-                role,
-                partnership: f64::from(partnership_bp) / 100.0,
+                user_name: node.user_name.clone(),
+                role: node.role,
+                partnership: f64::from(node.partnership_bp) / 100.0,
                 house_result: Money::from_minor(child.house_result_minor),
                 downline_share: Money::from_minor(child.downline_share_minor),
                 own_share: Money::from_minor(child.own_share_minor),

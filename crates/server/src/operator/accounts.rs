@@ -275,7 +275,7 @@ async fn managed_account(
 }
 
 /// A partnership as people write it: 4000 → "40%", 1250 → "12.5%".
-pub fn percent(bp: u32) -> String {
+fn percent(bp: u32) -> String {
     let whole = bp / 100;
     match bp % 100 {
         0 => format!("{whole}%"),

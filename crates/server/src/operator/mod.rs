@@ -24,9 +24,9 @@ mod providers;
 mod settings;
 
 pub use accounts::{
-    check_stake_allowed, create_user, mint, percent, reset_password, set_account_terms,
-    set_exposure_limit, set_locked, transfer, transfer_in, AccountTerms, CreateUser,
-    TransferDirection, TransferOutcome,
+    check_stake_allowed, create_user, mint, reset_password, set_account_terms, set_exposure_limit,
+    set_locked, transfer, transfer_in, AccountTerms, CreateUser, TransferDirection,
+    TransferOutcome,
 };
 pub use casino_categories::{
     add_casino_category, order_casino_category, remove_casino_category, rename_casino_category,

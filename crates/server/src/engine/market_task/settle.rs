@@ -82,8 +82,7 @@ impl MarketActor {
             let house_banked = self.kind().is_house_banked();
             let mut postings = Vec::new();
             // The house's result with each client, shared up its agents (store::partnership).
-            let mut house_split = HouseSplit::default();
-            let mut commission_split = HouseSplit::default();
+            let mut split = HouseSplit::default();
             for user in &settled.settlement.users {
                 let net = user.net_minor();
                 if net != 0 {
@@ -103,25 +102,30 @@ impl MarketActor {
                 }
                 if house_banked {
                     writer
-                        .split_house_result(&mut house_split, user.user_id.0, -user.pnl_minor, Part::House)
+                        .split_house_result(&mut split, user.user_id.0, -user.pnl_minor, Part::House)
                         .await?;
                 }
                 writer
-                    .split_house_result(&mut commission_split, user.user_id.0, user.commission_minor, Part::Commission)
+                    .split_house_result(&mut split, user.user_id.0, user.commission_minor, Part::Commission)
                     .await?;
             }
-            let house_of_clients: i64 =
-                house_split.rows().iter().map(|row| row.amount_minor).sum();
-            if house_of_clients != settled.settlement.house_pnl_minor {
-                return Err(AppError::Internal(anyhow::anyhow!(
-                    "market {}: the house's result split per client is {house_of_clients}, the settlement's {}",
-                    self.setup.market_id,
-                    settled.settlement.house_pnl_minor
-                )));
+            // The split per client must add up to the settlement's own figures.
+            let settlement = &settled.settlement;
+            for (part, total) in [
+                (Part::House, settlement.house_pnl_minor),
+                (Part::Commission, settlement.commission_total_minor),
+            ] {
+                if split.total_minor(part) != total {
+                    return Err(AppError::Internal(anyhow::anyhow!(
+                        "market {}: the {part:?} result split per client is {}, the settlement's {total}",
+                        self.setup.market_id,
+                        split.total_minor(part)
+                    )));
+                }
             }
-            postings.extend(house_split.postings(&format!("{label}: partnership share")));
-            postings.extend(commission_split.postings(&format!("{label}: commission share")));
-            let house_minor = settled.settlement.house_pnl_minor - house_split.agents_total_minor();
+            postings.extend(split.postings(Part::House, &format!("{label}: partnership share")));
+            postings.extend(split.postings(Part::Commission, &format!("{label}: commission share")));
+            let house_minor = settlement.house_pnl_minor - split.agents_total_minor(Part::House);
             if house_minor != 0 {
                 let house = writer.system_account(SystemAccount::House).await?;
                 postings.push(Posting {
@@ -131,7 +135,7 @@ impl MarketActor {
                 });
             }
             let commission_minor =
-                settled.settlement.commission_total_minor - commission_split.agents_total_minor();
+                settlement.commission_total_minor - split.agents_total_minor(Part::Commission);
             if commission_minor != 0 {
                 let commission = writer.system_account(SystemAccount::Commission).await?;
                 postings.push(Posting {
@@ -153,11 +157,9 @@ impl MarketActor {
                         now_ms(),
                     )
                     .await?;
-                for split in [&house_split, &commission_split] {
-                    writer
-                        .record_splits(Some(posted.transaction_id), Some(self.setup.market_id), split, now_ms())
-                        .await?;
-                }
+                writer
+                    .record_splits(Some(posted.transaction_id), Some(self.setup.market_id), &split, now_ms())
+                    .await?;
             }
             check_bet_pnls(self.setup.market_id, &bet_pnls, &settled.settlement)?;
             writer
@@ -169,7 +171,6 @@ impl MarketActor {
             let pnls: Vec<(i64, i64)> =
                 bet_pnls.iter().map(|(bet_id, _, pnl)| (*bet_id, *pnl)).collect();
             writer.set_bet_pnls(self.setup.market_id, &pnls).await?;
-            let settlement = &settled.settlement;
             let detail = serde_json::json!({
                 "before": before,
                 "after": status,
