@@ -21,6 +21,7 @@
 //!                           house      +30000
 //! ```
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
 use backlay_core::partnership::{split, Level, SplitLine};
@@ -221,9 +222,8 @@ impl Writer {
         if house_result_minor == 0 {
             return Ok(());
         }
-        if !split_so_far.chains.contains_key(&client_user_id) {
-            let chain = self.partnership_chain(client_user_id).await?;
-            split_so_far.chains.insert(client_user_id, chain);
+        if let Entry::Vacant(slot) = split_so_far.chains.entry(client_user_id) {
+            slot.insert(self.partnership_chain(client_user_id).await?);
         }
         let chain = &split_so_far.chains[&client_user_id];
         // Account creation keeps every chain valid; a chain that is not is refused here rather
