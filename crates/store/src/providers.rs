@@ -128,6 +128,9 @@ pub struct ProviderSession {
     pub user_id: i64,
     pub user_name: String,
     pub user_is_locked: bool,
+    /// The parent's bet-lock and stake cap on the player, as at this call.
+    pub user_is_bet_locked: bool,
+    pub user_max_stake_minor: Option<i64>,
     pub game_pk: i64,
     pub game_code: String,
     pub game_name: String,
@@ -240,8 +243,8 @@ impl Store {
     /// decides what an expired session, a locked player or another provider's token may do.
     pub async fn provider_session(&self, token_hash: &str) -> StoreResult<Option<ProviderSession>> {
         let row = sqlx::query(
-            "SELECT s.id, s.provider_id, s.user_id, u.user_name, u.is_locked, s.game_pk, g.game_code, g.game_name, \
-             s.expires_at_ms \
+            "SELECT s.id, s.provider_id, s.user_id, u.user_name, u.is_locked, u.is_bet_locked, u.max_stake_minor, \
+             s.game_pk, g.game_code, g.game_name, s.expires_at_ms \
              FROM provider_sessions s JOIN users u ON u.id = s.user_id JOIN world_casino_games g ON g.id = s.game_pk \
              WHERE s.token_hash = $1",
         )
@@ -255,6 +258,8 @@ impl Store {
             user_id: row.try_get("user_id")?,
             user_name: row.try_get("user_name")?,
             user_is_locked: row.try_get::<i64, _>("is_locked")? == 1,
+            user_is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? == 1,
+            user_max_stake_minor: row.try_get("max_stake_minor")?,
             game_pk: row.try_get("game_pk")?,
             game_code: row.try_get("game_code")?,
             game_name: row.try_get("game_name")?,

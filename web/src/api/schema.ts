@@ -3158,7 +3158,7 @@ export interface components {
             data: {
                 /**
                  * @description bad_signature, missing_signature, stale_timestamp, unknown_provider, invalid_token,
-                 *     insufficient_funds, unknown_debit, round_settled, already_rolled_back, tx_id_reused …
+                 *     insufficient_funds, bet_not_allowed, unknown_debit, round_settled, already_rolled_back, tx_id_reused …
                  */
                 code: string;
                 /** @description Field → what is wrong, for a 400. */
@@ -4617,7 +4617,7 @@ export interface components {
         RefusalData: {
             /**
              * @description bad_signature, missing_signature, stale_timestamp, unknown_provider, invalid_token,
-             *     insufficient_funds, unknown_debit, round_settled, already_rolled_back, tx_id_reused …
+             *     insufficient_funds, bet_not_allowed, unknown_debit, round_settled, already_rolled_back, tx_id_reused …
              */
             code: string;
             /** @description Field → what is wrong, for a 400. */

@@ -95,7 +95,7 @@ impl From<AppError> for WalletError {
 #[derive(Serialize, ToSchema)]
 pub struct RefusalData {
     /// bad_signature, missing_signature, stale_timestamp, unknown_provider, invalid_token,
-    /// insufficient_funds, unknown_debit, round_settled, already_rolled_back, tx_id_reused …
+    /// insufficient_funds, bet_not_allowed, unknown_debit, round_settled, already_rolled_back, tx_id_reused …
     pub code: String,
     /// Field → what is wrong, for a 400.
     #[serde(skip_serializing_if = "FieldErrors::is_empty")]

@@ -233,6 +233,20 @@ pub(super) async fn debit(
         return repeat(&first, WalletKind::Debit, &hash, &tx_id);
     }
     ensure_live(&session, now)?;
+    // The parent's terms hold in a provider's game as on the exchange: checked at every debit,
+    // not only at the launch, so a bet-lock set while the game is open stops the next stake.
+    crate::operator::check_stake_allowed(
+        session.user_is_bet_locked,
+        session.user_max_stake_minor,
+        amount_minor,
+    )
+    .map_err(|refusal| {
+        WalletError::refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bet_not_allowed",
+            refusal.to_string(),
+        )
+    })?;
     let round =
         w.open_provider_round(provider.id, &round_ref, session.user_id, &game_code, now).await?;
     if round.user_id != session.user_id {

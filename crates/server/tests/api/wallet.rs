@@ -453,6 +453,42 @@ async fn a_debit_beyond_the_available_balance_is_refused(app: TestApp) {
 }
 both_databases!(a_debit_beyond_the_available_balance_is_refused);
 
+async fn a_bet_lock_or_stake_cap_set_while_the_game_is_open_stops_the_next_debit(app: TestApp) {
+    let ctx = ctx(&app).await;
+    let admin = app.admin().await;
+    let agent = app.agent().await;
+    let demo = app.demo().await;
+    let demo_id = app.user_id(&admin, "demo").await;
+    let token = player_token(&app, &demo).await;
+    let debit = |tx: &'static str, amount: &'static str| {
+        wallet(
+            &app,
+            &ctx.provider,
+            "debit",
+            json!({ "token": token, "tx_id": tx, "round": tx, "amount": amount }),
+        )
+    };
+    debit("cap-0", "50").await.expect(200);
+    let terms = |terms: Value| {
+        app.post("admin/user/terms", Some(&agent), json!({ "user_id": demo_id, "terms": terms }))
+    };
+    terms(json!({ "max_stake": 20 })).await.expect(200);
+    let before = money(&app, &ctx, &demo).await;
+    let capped = debit("cap-1", "20.01").await;
+    refused(&capped, 422, "bet_not_allowed");
+    assert!(capped.message().contains("stake limit"), "{}", capped.body);
+    debit("cap-2", "20").await.expect(200);
+    terms(json!({ "bet_locked": 1 })).await.expect(200);
+    let after_cap = money(&app, &ctx, &demo).await;
+    assert_ne!(after_cap, before);
+    let locked = debit("cap-3", "1").await;
+    refused(&locked, 422, "bet_not_allowed");
+    assert!(locked.message().contains("Betting is locked"), "{}", locked.body);
+    assert_eq!(money(&app, &ctx, &demo).await, after_cap, "nothing moved");
+    assert_sound(&ctx).await;
+}
+both_databases!(a_bet_lock_or_stake_cap_set_while_the_game_is_open_stops_the_next_debit);
+
 async fn a_credit_for_an_unknown_debit_is_refused(app: TestApp) {
     let ctx = ctx(&app).await;
     let demo = app.demo().await;
