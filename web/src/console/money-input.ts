@@ -12,8 +12,3 @@ export const amountText = (label = 'Amount') =>
     .min(1, `${label} is required.`)
     .regex(AMOUNT_TEXT, `${label} must be a number with at most 2 decimals, e.g. 1500 or 99.50.`)
     .refine((text) => /[1-9]/.test(text), `${label} must be more than 0.`);
-
-/** Money as the server sends it (a JSON number with 2 decimals) in minor units. */
-export function toMinor(amount: number): number {
-  return Math.round(amount * 100);
-}

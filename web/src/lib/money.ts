@@ -1,5 +1,10 @@
-// Money typed into the bet slips (sports and casino) and sent to the server: integer minor units (1/100), so
-// nothing rounds through floating point.
+// Money typed into the forms and bet slips, sent to the server and read back from it: integer
+// minor units (1/100), so nothing rounds or compares through floating point.
+
+/** Money as the server sends it (a JSON number with 2 decimals) in minor units. */
+export function toMinor(amount: number): number {
+  return Math.round(amount * 100);
+}
 
 /** A stake as typed ("100", "250.5", "99.50") in minor units; null when it is not a plain amount. */
 export function parseStake(text: string): number | null {

@@ -13,10 +13,11 @@ import { ErrorMessage } from '../../components/QueryState';
 import { BALANCE_QUERY_KEY } from '../../hooks/useBalance';
 import { formatMoney } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
+import { parseStake, toMinor } from '../../lib/money';
 import { passwordSchema } from '../../lib/password';
 import { toastSuccess } from '../../lib/toast';
 import { z } from '../../lib/zod';
-import { amountText, toMinor } from '../money-input';
+import { amountText } from '../money-input';
 import {
   createAccount,
   resetPassword,
@@ -270,23 +271,16 @@ function amountField(amount: number | null): string {
   return amount === null ? '' : (toMinor(amount) / 100).toFixed(2);
 }
 
-/** An amount typed (checked by the schema) in minor units; empty: null. */
-function typedMinor(text: string): number | null {
-  if (text === '') return null;
-  const [rupees, paise = ''] = text.split('.');
-  return Number(rupees) * 100 + Number(paise.padEnd(2, '0'));
-}
-
 /** What the form changes from `user`'s terms: only those are sent (the audit shows just them). */
 export function termsChange(user: DownlineRow, values: TermsValues): TermsChange {
   const change: TermsChange = {};
   const typed = (text: string) => text.trim();
-  if (typedMinor(typed(values.credit_reference)) !== toMinor(user.credit_reference)) change.credit_reference = typed(values.credit_reference);
+  if (parseStake(typed(values.credit_reference)) !== toMinor(user.credit_reference)) change.credit_reference = typed(values.credit_reference);
   if (values.bet_locked !== (user.status === 'bet_locked')) change.bet_locked = values.bet_locked ? 1 : 0;
   const stake = typed(values.max_stake);
-  if (typedMinor(stake) !== (user.max_stake === null ? null : toMinor(user.max_stake))) change.max_stake = stake === '' ? null : stake;
+  if (parseStake(stake) !== (user.max_stake === null ? null : toMinor(user.max_stake))) change.max_stake = stake === '' ? null : stake;
   const exposure = typed(values.max_exposure);
-  if (typedMinor(exposure) !== (user.max_exposure === null ? null : toMinor(user.max_exposure))) change.max_exposure = exposure === '' ? null : exposure;
+  if (parseStake(exposure) !== (user.max_exposure === null ? null : toMinor(user.max_exposure))) change.max_exposure = exposure === '' ? null : exposure;
   return change;
 }
 

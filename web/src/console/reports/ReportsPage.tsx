@@ -5,10 +5,11 @@ import { dataOr } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { DateRangeFilter, defaultRange, type DateRangeValue } from '../../features/reports/DateRange';
-import { formatMinorMoney } from '../../lib/format';
+import { formatMinorMoney, formatMoney } from '../../lib/format';
+import { toMinor } from '../../lib/money';
 import { useSession } from '../../lib/session';
 import { partnershipReport, reportKeys, type PartnershipReport, type PartnershipRow } from './api';
-import { collectionLines, pnlTotals, toMinor } from './sums';
+import { collectionLines, pnlTotals } from './sums';
 import './reports.css';
 
 const TABS = [
@@ -199,15 +200,15 @@ function CollectionTab({ report }: { report: PartnershipReport }) {
       <dl className="report-summary" data-testid="report-collection-summary">
         <div data-testid="report-collect-total">
           <dt>Your downline owes you in all</dt>
-          <dd>{formatMinorMoney(toMinor(report.collect_total))}</dd>
+          <dd>{formatMoney(report.collect_total)}</dd>
         </div>
         <div data-testid="report-pay-upline">
           <dt>You pay your upline</dt>
-          <dd>{formatMinorMoney(toMinor(report.pay_upline))}</dd>
+          <dd>{formatMoney(report.pay_upline)}</dd>
         </div>
         <div data-testid="report-own-share">
           <dt>Your share</dt>
-          <dd>{formatMinorMoney(toMinor(report.own_share))}</dd>
+          <dd>{formatMoney(report.own_share)}</dd>
         </div>
         <div data-testid="report-balance" className={lines.balanced ? undefined : 'report-unbalanced'}>
           <dt>Balance (owed to you − you pay your upline − your share)</dt>

@@ -1,11 +1,7 @@
 // The report's arithmetic on the server's figures, in integer paise so nothing is compared or
 // added as floats: the P&L tab's totals row and the collection's columns and balance.
+import { toMinor } from '../../lib/money';
 import type { PartnershipReport, PartnershipRow } from './api';
-
-/** Money numbers (2 decimals) as integer paise. */
-export function toMinor(amount: number): number {
-  return Math.round(amount * 100);
-}
 
 export interface PnlTotals {
   houseResult: number;

@@ -6,8 +6,9 @@ import { PageCard } from '../../components/PageCard';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { formatIstDateTime, formatMinorMoney, formatMoney } from '../../lib/format';
+import { toMinor } from '../../lib/money';
 import { accountBets, accountPnl, accountStatement, ACCOUNT_PAGE_LIMIT, riskKeys, type SportsBet } from './api';
-import { pnlClass, toMinor } from './position';
+import { pnlClass } from './position';
 import './risk.css';
 
 const TABS = [

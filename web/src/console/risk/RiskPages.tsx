@@ -9,6 +9,7 @@ import { QueryState } from '../../components/QueryState';
 import { streamUrl } from '../../features/betting/api';
 import { MatchStream } from '../../features/betting/stream';
 import { formatIstDateTime, formatMinorMoney, formatMoney } from '../../lib/format';
+import { toMinor } from '../../lib/money';
 import {
   getAnalysis,
   listLiveMatches,
@@ -18,7 +19,7 @@ import {
   type BetSideFilter,
   type MarketAnalysis,
 } from './api';
-import { ladderLabel, pnlClass, runLadder, throttle, toMinor } from './position';
+import { ladderLabel, pnlClass, runLadder, throttle } from './position';
 import './risk.css';
 
 /** The analysis is asked for again at most this often while the stream reports changes. */

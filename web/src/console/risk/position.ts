@@ -1,12 +1,11 @@
 // The market analysis's arithmetic on the server's figures, kept pure for the unit tests: the
 // colour of a P&L, the fancy's run ladder around the lines, and the refetch throttle that keeps
 // a busy stream from asking for the analysis more than about once a second.
+import { toMinor } from '../../lib/money';
 import type { FancyRange } from './api';
 
-/** Money numbers (2 decimals) as integer paise, so no comparison is made on floats. */
-export function toMinor(amount: number): number {
-  return Math.round(amount * 100);
-}
+// Re-exported for the unit tests that check the paise this module compares.
+export { toMinor };
 
 /** 'win' (green) when the house is up on the outcome, 'lose' (red) when down, '' at zero. */
 export function pnlClass(minor: number): 'win' | 'lose' | '' {

@@ -2,7 +2,7 @@
 // per runner. Money is integer minor units (1/100) and odds integer hundredths, so nothing
 // here rounds through floating point; the server decides the real figures from stored bets.
 import { formatMinorMoney } from '../../lib/format';
-import { parseStake } from '../../lib/money';
+import { parseStake, toMinor } from '../../lib/money';
 import type { BetSide, MarketType } from './api';
 
 /** How a market prices a bet: exchange ladder odds, a bookmaker rate, or a fancy line and rate. */
@@ -66,11 +66,6 @@ export function preview(pricing: PricingKind, side: BetSide, price: number, stak
   // An exchange fill's profit rounds down (docs/design-notes.md), a house bet's half to even.
   const win = pricing === 'exchange' ? Number(BigInt(product) / 100n) : divideBy100HalfEven(product);
   return side === 'back' || side === 'yes' ? { profit: win, liability: stake } : { profit: stake, liability: win };
-}
-
-/** Money from the server (a number with 2 decimals) in minor units. */
-export function toMinor(amount: number): number {
-  return Math.round(amount * 100);
 }
 
 export interface SlipBet {
