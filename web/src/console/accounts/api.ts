@@ -2,13 +2,13 @@
 // admin/user/…; the server checks that each account is in the caller's downline.
 import { apiPost, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
+import type { Page } from '../../features/reports/api';
 
 export type UserSummary = Schemas['UserSummary'];
 /** One row of console/downline/list: a direct child with its chips, P&L and terms. */
 export type DownlineRow = Schemas['DownlineAccount'];
 export type DownlineSort = Schemas['DownlineSort'];
 export type SortOrder = Schemas['SortOrder'];
-export type Paged<T> = { rows: T[]; total: number; page: number; limit: number };
 export type TransferDirection = 'deposit' | 'withdraw';
 export type TransferData = Schemas['TransferData'];
 
@@ -25,8 +25,8 @@ export interface DownlineListQuery {
 }
 
 /** The server checks that `parentId` is in the caller's downline. */
-export function listDownline(query: DownlineListQuery): Promise<Answer<Paged<DownlineRow>>> {
-  return apiPost<Paged<DownlineRow>>('console/downline/list', {
+export function listDownline(query: DownlineListQuery): Promise<Answer<Page<DownlineRow>>> {
+  return apiPost<Page<DownlineRow>>('console/downline/list', {
     ...(query.parentId === null ? {} : { parent_id: query.parentId }),
     ...(query.search ? { search: query.search } : {}),
     sort: query.sort,

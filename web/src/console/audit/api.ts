@@ -2,7 +2,7 @@
 // on the server by who, what and when.
 import { apiPost, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
-import type { Paged } from '../accounts/api';
+import type { Page } from '../../features/reports/api';
 
 export type AuditRow = Schemas['AuditRow'];
 
@@ -21,7 +21,7 @@ export interface AuditFilters {
 
 export const NO_AUDIT_FILTERS: AuditFilters = { actor: '', action: '', from_date: '', to_date: '' };
 
-export function listAudit(filters: AuditFilters, page: number): Promise<Answer<Paged<AuditRow>>> {
+export function listAudit(filters: AuditFilters, page: number): Promise<Answer<Page<AuditRow>>> {
   const given = Object.fromEntries((Object.entries(filters) as [string, string][]).filter(([, value]) => value.trim() !== ''));
-  return apiPost<Paged<AuditRow>>('admin/audit', { ...given, page, limit: AUDIT_PAGE_LIMIT });
+  return apiPost<Page<AuditRow>>('admin/audit', { ...given, page, limit: AUDIT_PAGE_LIMIT });
 }

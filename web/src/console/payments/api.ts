@@ -2,7 +2,7 @@
 // balance pays a deposit and receives a withdrawal.
 import { apiPost, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
-import type { Paged } from '../accounts/api';
+import type { Page } from '../../features/reports/api';
 
 export type PaymentRequestRow = Schemas['PaymentRequestRow'];
 export type PaymentStatus = Schemas['PaymentStatus'];
@@ -10,8 +10,8 @@ export type PaymentStatus = Schemas['PaymentStatus'];
 export const PAYMENTS_PAGE_LIMIT = 25;
 
 /** `status`: null for every request. */
-export function listPayments(status: PaymentStatus | null, page: number): Promise<Answer<Paged<PaymentRequestRow>>> {
-  return apiPost<Paged<PaymentRequestRow>>('admin/payment/list', { ...(status ? { status } : {}), page, limit: PAYMENTS_PAGE_LIMIT });
+export function listPayments(status: PaymentStatus | null, page: number): Promise<Answer<Page<PaymentRequestRow>>> {
+  return apiPost<Page<PaymentRequestRow>>('admin/payment/list', { ...(status ? { status } : {}), page, limit: PAYMENTS_PAGE_LIMIT });
 }
 
 export function approvePayment(requestId: number, remark: string): Promise<Answer<Schemas['ApprovedData']>> {

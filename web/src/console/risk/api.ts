@@ -3,7 +3,7 @@
 // keeps an agent to its own downline; these only ask.
 import { apiGet, apiPost, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
-import type { Paged } from '../accounts/api';
+import type { Page } from '../../features/reports/api';
 
 export type LiveMatch = Schemas['LiveMatch'];
 export type MatchAnalysis = Schemas['MatchAnalysis'];
@@ -37,8 +37,8 @@ export function getAnalysis(matchId: number): Promise<Answer<MatchAnalysis>> {
   return apiPost<MatchAnalysis>('console/market/analysis', { match_id: matchId });
 }
 
-export function listMarketBets(marketId: number, user: string, side: BetSideFilter, page: number): Promise<Answer<Paged<MarketBetRow>>> {
-  return apiPost<Paged<MarketBetRow>>('console/market/bets', {
+export function listMarketBets(marketId: number, user: string, side: BetSideFilter, page: number): Promise<Answer<Page<MarketBetRow>>> {
+  return apiPost<Page<MarketBetRow>>('console/market/bets', {
     market_id: marketId,
     ...(user.trim() ? { user: user.trim() } : {}),
     ...(side ? { side } : {}),
@@ -47,12 +47,12 @@ export function listMarketBets(marketId: number, user: string, side: BetSideFilt
   });
 }
 
-export function accountStatement(userId: number, page: number): Promise<Answer<Paged<StatementRow>>> {
-  return apiPost<Paged<StatementRow>>('console/account/statement', { user_id: userId, page, limit: ACCOUNT_PAGE_LIMIT });
+export function accountStatement(userId: number, page: number): Promise<Answer<Page<StatementRow>>> {
+  return apiPost<Page<StatementRow>>('console/account/statement', { user_id: userId, page, limit: ACCOUNT_PAGE_LIMIT });
 }
 
-export function accountBets(userId: number, page: number): Promise<Answer<Paged<CurrentBetEntry>>> {
-  return apiPost<Paged<CurrentBetEntry>>('console/account/bets', { user_id: userId, type: 'sports', page, limit: ACCOUNT_PAGE_LIMIT });
+export function accountBets(userId: number, page: number): Promise<Answer<Page<CurrentBetEntry>>> {
+  return apiPost<Page<CurrentBetEntry>>('console/account/bets', { user_id: userId, type: 'sports', page, limit: ACCOUNT_PAGE_LIMIT });
 }
 
 export function accountPnl(userId: number): Promise<Answer<AccountPnl>> {
