@@ -1,7 +1,7 @@
 // The console's sections: one list that both the left navigation and the router read, so a
 // link exists only for a screen that exists, and each screen says which roles may open it.
 import type { ReactNode } from 'react';
-import type { UserInfo } from '../lib/session';
+import { isConsoleUser, type UserInfo } from '../lib/session';
 
 export type ConsoleRole = 'admin' | 'agent';
 
@@ -15,8 +15,9 @@ export interface ConsoleSection {
   element: ReactNode;
 }
 
+/** The user's console role; null for a client or no one (lib/session's isConsoleUser decides). */
 export function consoleRole(user: UserInfo | null): ConsoleRole | null {
-  return user?.role === 'admin' || user?.role === 'agent' ? user.role : null;
+  return isConsoleUser(user) ? user.role : null;
 }
 
 /** The sections `role` may open, in the list's order. */

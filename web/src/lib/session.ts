@@ -58,8 +58,8 @@ export function hasParent(user: UserInfo | null): boolean {
   return parent !== undefined && parent !== null && Number(parent) !== -1;
 }
 
-/** Admins and agents run the operator's console. */
-export function isConsoleUser(user: UserInfo | null): boolean {
+/** Admins and agents run the operator's console (console/nav's consoleRole reads the role through this). */
+export function isConsoleUser(user: UserInfo | null): user is UserInfo & { role: 'admin' | 'agent' } {
   return user?.role === 'admin' || user?.role === 'agent';
 }
 
