@@ -20,7 +20,7 @@ const ReportsPage = lazyNamed(() => import('./reports/ReportsPage'), 'ReportsPag
  * Markets/Desk, Risk, Reports, Casino. An area adds its screen here (one lazy import and one
  * entry) when the screen exists, so the navigation never links to nothing.
  */
-export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
+const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { path: 'downline', label: 'Downline', roles: ['admin', 'agent'], element: <DownlinePage /> },
   { path: 'payments', label: 'Payments', roles: ['admin', 'agent'], element: <PaymentsPage /> },
   { path: 'audit', label: 'Audit log', roles: ['admin'], element: <AuditPage /> },

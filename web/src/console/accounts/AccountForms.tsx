@@ -20,6 +20,7 @@ import { z } from '../../lib/zod';
 import { amountText } from '../money-input';
 import {
   createAccount,
+  DOWNLINE_QUERY_KEY,
   resetPassword,
   setLocked,
   setTerms,
@@ -28,8 +29,6 @@ import {
   type TermsChange,
   type TransferDirection,
 } from './api';
-
-export const DOWNLINE_QUERY_KEY = ['console', 'downline'] as const;
 
 /** After a change: the lists and the chips shown anywhere are stale. */
 function useRefreshAccounts() {
@@ -272,7 +271,7 @@ function amountField(amount: number | null): string {
 }
 
 /** What the form changes from `user`'s terms: only those are sent (the audit shows just them). */
-export function termsChange(user: DownlineRow, values: TermsValues): TermsChange {
+function termsChange(user: DownlineRow, values: TermsValues): TermsChange {
   const change: TermsChange = {};
   const typed = (text: string) => text.trim();
   if (parseStake(typed(values.credit_reference)) !== toMinor(user.credit_reference)) change.credit_reference = typed(values.credit_reference);

@@ -7,10 +7,9 @@ import { QueryState } from '../../components/QueryState';
 import { dataOr } from '../../api/client';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
 import { useSession } from '../../lib/session';
-import { DOWNLINE_PAGE_LIMIT, listDownline, type DownlineRow, type DownlineSort, type SortOrder, type TransferDirection } from './api';
+import { DOWNLINE_PAGE_LIMIT, DOWNLINE_QUERY_KEY, listDownline, type DownlineRow, type DownlineSort, type SortOrder, type TransferDirection } from './api';
 import {
   CreateAccountDialog,
-  DOWNLINE_QUERY_KEY,
   LockDialog,
   ResetPasswordDialog,
   TermsDialog,
@@ -130,7 +129,7 @@ export function DownlinePage() {
         <nav aria-label="Where in the tree" className="console-toolbar">
           <ol className="console-crumbs" data-testid="downline-trail">
             <li>
-              {trail.length === 0 ? <b>{me?.user_name}</b> : <button type="button" className="btn-link" onClick={() => goTo([])}>{me?.user_name}</button>}
+              <button type="button" className="btn-link" onClick={() => goTo([])}>{me?.user_name}</button>
             </li>
             {trail.map((level, index) => (
               <li key={level.id}>
@@ -164,7 +163,7 @@ export function DownlinePage() {
             <tbody>
               {!data || data.rows.length === 0 ? (
                 <tr>
-                  <td colSpan={11} className="empty-cell">{search ? `No account matches “${search}”.` : 'No accounts yet: create one.'}</td>
+                  <td colSpan={10} className="empty-cell">{search ? `No account matches “${search}”.` : 'No accounts yet: create one.'}</td>
                 </tr>
               ) : (
                 data.rows.map((row) => (

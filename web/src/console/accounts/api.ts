@@ -13,6 +13,8 @@ export type TransferDirection = 'deposit' | 'withdraw';
 export type TransferData = Schemas['TransferData'];
 
 export const DOWNLINE_PAGE_LIMIT = 25;
+/** Every downline list the console holds; a change to an account or a payment makes them stale. */
+export const DOWNLINE_QUERY_KEY = ['console', 'downline'] as const;
 
 export interface DownlineListQuery {
   /** Whose children: null lists the caller's own. */

@@ -48,7 +48,7 @@ function DeskIndex() {
 }
 
 /** A market the keys work on, from what the server and the stream say. */
-export function deskRow(market: DeskMarket | MarketBook): DeskRow | null {
+function deskRow(market: DeskMarket | MarketBook): DeskRow | null {
   if (market.type === 'fancy') {
     return {
       kind: 'fancy',

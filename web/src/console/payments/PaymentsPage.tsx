@@ -13,6 +13,7 @@ import { formatIstDateTime, formatMoney } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
 import { toastSuccess } from '../../lib/toast';
 import { z } from '../../lib/zod';
+import { DOWNLINE_QUERY_KEY } from '../accounts/api';
 import { approvePayment, listPayments, PAYMENTS_PAGE_LIMIT, rejectPayment, type PaymentRequestRow, type PaymentStatus } from './api';
 
 const PAYMENTS_QUERY_KEY = ['console', 'payments'] as const;
@@ -147,7 +148,7 @@ function DecisionDialog({ decision, onClose }: { decision: Decision; onClose: ()
       if (!answer.status) return;
       toastSuccess(answer.message);
       void queryClient.invalidateQueries({ queryKey: PAYMENTS_QUERY_KEY });
-      void queryClient.invalidateQueries({ queryKey: ['console', 'downline'] });
+      void queryClient.invalidateQueries({ queryKey: DOWNLINE_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: BALANCE_QUERY_KEY });
       onClose();
     } catch (error) {

@@ -23,7 +23,7 @@ import { ladderLabel, pnlClass, runLadder, throttle } from './position';
 import './risk.css';
 
 /** The analysis is asked for again at most this often while the stream reports changes. */
-export const ANALYSIS_REFETCH_MS = 1_000;
+const ANALYSIS_REFETCH_MS = 1_000;
 
 /** `#/console/risk/…`: the matches with live markets, and one match's analysis. */
 export function RiskRoutes() {
@@ -137,7 +137,7 @@ function Pnl({ minor }: { minor: number }) {
 }
 
 /** One market's card: per runner, or a run ladder around a fancy's lines. */
-export function MarketPosition({ market }: { market: MarketAnalysis }) {
+function MarketPosition({ market }: { market: MarketAnalysis }) {
   const isFancy = market.market_type === 'fancy';
   return (
     <section className="risk-market" data-testid="risk-market" data-market-id={market.market_id}>
