@@ -15,11 +15,11 @@
 //! accounts of one downline on both sides of a fill cancel out: what is left is what the
 //! downline as a whole has at stake against the rest of the exchange.
 
-use backlay_core::exchange::{FancyBookRow, MarketKind, MarketSpec, Position, RunnerId};
-use backlay_store::bets::{BetRow, FillRow};
+use backlay_core::exchange::{
+    Bet, FancyBookRow, MarketKind, MarketSpec, Position, RunnerId, UserId,
+};
 use backlay_store::markets::MarketRow;
 
-use crate::engine::matched_bets;
 use crate::error::AppError;
 
 /// The house's P&L on each outcome of one market.
@@ -35,15 +35,14 @@ pub struct HousePosition {
 }
 
 /// The house's position on `market` against the accounts `counts` accepts, from the market's
-/// stored fills and bets.
+/// matched bets as stored (`engine::stored_matched_bets`).
 pub fn house_position(
     market: &MarketRow,
-    fills: &[FillRow],
-    bets: &[BetRow],
+    matched: &[(i64, UserId, Bet)],
     counts: impl Fn(i64) -> bool,
 ) -> Result<HousePosition, AppError> {
     let setup = &market.setup;
-    let kind = setup.market_type.kind(u32::try_from(setup.winners).unwrap_or(1));
+    let kind = setup.kind();
     let runners = if kind == MarketKind::Fancy {
         Vec::new()
     } else {
@@ -54,9 +53,9 @@ pub fn house_position(
     })?;
     let mut position = Position::new();
     let mut count = 0;
-    for (user, bet) in matched_bets(kind, fills, bets)? {
+    for (_, user, bet) in matched {
         if counts(user.0) {
-            position.add_matched(&bet);
+            position.add_matched(bet);
             count += 1;
         }
     }

@@ -43,6 +43,13 @@ pub struct MarketSetup {
     pub runners: Vec<RunnerRow>,
 }
 
+impl MarketSetup {
+    /// The exchange's kind of this market (a place market with its number of winners).
+    pub fn kind(&self) -> backlay_core::exchange::MarketKind {
+        self.market_type.kind(u32::try_from(self.winners).unwrap_or(1))
+    }
+}
+
 backlay_core::named_enum! {
     /// Where a runner is (set at creation; kept for the stored result).
     pub enum RunnerStatus as "runner status" {

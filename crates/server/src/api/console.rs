@@ -25,12 +25,14 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::bet::display_price;
+use super::matches::SEARCH_MAX_CHARS;
 use super::report::{
     current_bets_page, settled_bets_of, statement_page, CurrentBetEntry, CurrentBetsRequest,
     SettledBetRow, StatementRequest, StatementRow,
 };
 use crate::clock::iso_utc;
-use crate::error::{ok, ApiResult, AppError, Envelope};
+use crate::engine::stored_matched_bets;
+use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{choice_field, date_bound, ApiJson, FlexI64, Paged, Paging};
 use crate::market_analysis::house_position;
 use crate::market_book::FancyRange;
@@ -49,8 +51,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(market_bets))
 }
 
-/// Most characters of a search text.
-const SEARCH_MAX_CHARS: usize = 50;
 /// Most lines of a P&L answer (markets and casino kinds in the period).
 const PNL_ROWS_MAX: i64 = 500;
 
@@ -401,25 +401,18 @@ async fn live_matches(
     State(state): State<AppState>,
     _operator: Operator,
 ) -> ApiResult<Vec<LiveMatch>> {
-    let mut by_match: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
-    for (match_id, market_id, _) in state.store.live_market_types().await? {
-        by_match.entry(match_id).or_default().push(market_id);
+    // One read of every unsettled market, grouped by match.
+    let mut by_match: BTreeMap<i64, Vec<LiveMarketRef>> = BTreeMap::new();
+    for market in state.store.live_markets().await? {
+        by_match.entry(market.setup.match_id).or_default().push(LiveMarketRef {
+            market_id: market.setup.market_id,
+            name: market.setup.name,
+            market_type: market.setup.market_type,
+        });
     }
     let mut matches = Vec::with_capacity(by_match.len());
-    for match_id in by_match.keys() {
-        let the_match = state.store.match_by_id(*match_id).await?;
-        let markets = state
-            .store
-            .markets_of_match(*match_id)
-            .await?
-            .into_iter()
-            .filter(|market| is_live(market.status))
-            .map(|market| LiveMarketRef {
-                market_id: market.setup.market_id,
-                name: market.setup.name,
-                market_type: market.setup.market_type,
-            })
-            .collect();
+    for (match_id, markets) in by_match {
+        let the_match = state.store.match_by_id(match_id).await?;
         matches.push((
             the_match.open_date_ms,
             LiveMatch {
@@ -435,10 +428,6 @@ async fn live_matches(
     }
     matches.sort_by_key(|(open_ms, live)| (*open_ms, live.match_id));
     Ok(ok(matches.into_iter().map(|(_, live)| live).collect()))
-}
-
-fn is_live(status: MarketStatus) -> bool {
-    !matches!(status, MarketStatus::Closed | MarketStatus::Void)
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -494,13 +483,11 @@ async fn market_analysis(
     ApiJson(body): ApiJson<MarketAnalysisRequest>,
 ) -> ApiResult<MatchAnalysis> {
     let match_id = body.match_id.0;
-    let the_match = match state.store.match_by_id(match_id).await {
-        Ok(found) => found,
-        Err(StoreError::NotFound) => {
-            return Err(AppError::NotFound(format!("There is no match {match_id}.")))
-        }
-        Err(other) => return Err(other.into()),
-    };
+    let the_match = state
+        .store
+        .match_by_id(match_id)
+        .await
+        .or_not_found(|| format!("There is no match {match_id}."))?;
     let downline: Option<HashSet<i64>> = match scope_of(&authed.user) {
         Scope::Everyone => None,
         Scope::Under(ancestor) => {
@@ -510,13 +497,12 @@ async fn market_analysis(
     let counts = |user_id: i64| downline.as_ref().is_none_or(|set| set.contains(&user_id));
     let mut markets = Vec::new();
     for market in state.store.markets_of_match(match_id).await? {
-        if !is_live(market.status) {
+        if market.status.is_settled() {
             continue;
         }
         let market_id = market.setup.market_id;
-        let fills = state.store.fills_of_market(market_id).await?;
-        let bets = state.store.bets_of_market(market_id).await?;
-        let position = house_position(&market, &fills, &bets, counts)?;
+        let matched = stored_matched_bets(&state.store, market.setup.kind(), market_id).await?;
+        let position = house_position(&market, &matched, counts)?;
         let names: BTreeMap<i64, &str> =
             market.setup.runners.iter().map(|r| (r.runner_id, r.name.as_str())).collect();
         markets.push(MarketAnalysis {
@@ -611,13 +597,11 @@ async fn market_bets(
     };
     let (page, limit, offset) = page.resolve()?;
     let market_id = body.market_id.0;
-    let market = match state.store.market(market_id).await {
-        Ok(market) => market,
-        Err(StoreError::NotFound) => {
-            return Err(AppError::NotFound(format!("There is no market {market_id}.")))
-        }
-        Err(other) => return Err(other.into()),
-    };
+    let market = state
+        .store
+        .market(market_id)
+        .await
+        .or_not_found(|| format!("There is no market {market_id}."))?;
     let query = MarketBetsQuery { market_id, user, side, offset, limit };
     let (bets, total) = state.store.downline_market_bets(scope_of(&authed.user), &query).await?;
     let market_type = market.setup.market_type;

@@ -40,7 +40,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, RwLock};
 use crate::error::AppError;
 
 pub(crate) use market_task::{
-    average_price, market_closed, matched_bets, not_a_status_to_set, MARKET_CLOSED,
+    average_price, market_closed, not_a_status_to_set, stored_matched_bets, MARKET_CLOSED,
 };
 pub use market_task::{
     ActedBy, BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate,

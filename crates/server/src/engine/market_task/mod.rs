@@ -35,7 +35,7 @@ mod commands;
 mod delay;
 mod placement;
 mod rebuild;
-pub(crate) use rebuild::matched_bets;
+pub(crate) use rebuild::stored_matched_bets;
 mod settle;
 mod types;
 

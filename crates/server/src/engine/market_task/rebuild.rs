@@ -34,14 +34,16 @@ pub(super) fn matched_bet(kind: MarketKind, bet: &BetRow) -> Result<Bet, AppErro
     })
 }
 
-/// Every matched bet of a market with its user, from what was committed: both sides of each
-/// fill of an exchange market, the matched part of each live bet of a house-banked one. The
-/// market is rebuilt from these, and the console's market analysis sums them over a downline.
+/// Every matched bet of a market with its bet id and user, from what was committed: both sides
+/// of each fill of an exchange market (a bet matched in several fills appears once per fill),
+/// the matched part of each live bet of a house-banked one. The market is rebuilt from these,
+/// the settlement checks each bet's P&L against them, and the console's market analysis sums
+/// them over a downline.
 pub(crate) fn matched_bets(
     kind: MarketKind,
     fills: &[FillRow],
     bets: &[BetRow],
-) -> Result<Vec<(UserId, Bet)>, AppError> {
+) -> Result<Vec<(i64, UserId, Bet)>, AppError> {
     let mut matched = Vec::new();
     for fill in fills {
         let price =
@@ -52,18 +54,35 @@ pub(crate) fn matched_bets(
                     fill.price
                 ))
             })?;
-        for (user, side) in [(fill.back_user_id, Side::Back), (fill.lay_user_id, Side::Lay)] {
+        for (bet_id, user, side) in [
+            (fill.back_bet_id, fill.back_user_id, Side::Back),
+            (fill.lay_bet_id, fill.lay_user_id, Side::Lay),
+        ] {
             let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
                 .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id)))?;
-            matched.push((UserId(user), bet));
+            matched.push((bet_id, UserId(user), bet));
         }
     }
     if kind.is_house_banked() {
         for bet in bets.iter().filter(|bet| bet.matched_minor > 0 && bet.status.is_live()) {
-            matched.push((UserId(bet.user_id), matched_bet(kind, bet)?));
+            matched.push((bet.bet_id, UserId(bet.user_id), matched_bet(kind, bet)?));
         }
     }
     Ok(matched)
+}
+
+/// [`matched_bets`] of a stored market, reading only what its kind is matched from: the fills
+/// of an exchange market, the bets of a house-banked one.
+pub(crate) async fn stored_matched_bets(
+    store: &Store,
+    kind: MarketKind,
+    market_id: i64,
+) -> Result<Vec<(i64, UserId, Bet)>, AppError> {
+    if kind.is_house_banked() {
+        matched_bets(kind, &[], &store.bets_of_market(market_id).await?)
+    } else {
+        matched_bets(kind, &store.fills_of_market(market_id).await?, &[])
+    }
 }
 
 impl MarketActor {
@@ -76,7 +95,7 @@ impl MarketActor {
     ) -> Result<MarketActor, AppError> {
         let row = store.market(market_id).await?;
         let setup = row.setup;
-        let kind = setup.market_type.kind(u32::try_from(setup.winners).unwrap_or(1));
+        let kind = setup.kind();
         let runners = if kind == MarketKind::Fancy {
             Vec::new()
         } else {
@@ -92,7 +111,7 @@ impl MarketActor {
         };
         let fills = store.fills_of_market(market_id).await?;
         let bets = store.bets_of_market(market_id).await?;
-        for (user, bet) in matched_bets(kind, &fills, &bets)? {
+        for (_, user, bet) in matched_bets(kind, &fills, &bets)? {
             market.restore_matched(user, &bet).map_err(internal)?;
         }
         // House-banked bets are taken whole or refused: none waits in a book.

@@ -3,14 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use backlay_core::exchange::{Bet, MarketResult, MarketStatus, RunnerId, Settlement, Side};
+use backlay_core::exchange::{MarketResult, MarketStatus, RunnerId, Settlement};
 use backlay_core::money::Money;
-use backlay_core::odds::Price;
 use backlay_store::bets::BetStatus;
 use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
 use backlay_store::partnership::{HouseSplit, Part};
 
-use super::rebuild::matched_bet;
+use super::rebuild::stored_matched_bets;
 use super::{market_closed, market_error, ActedBy, MarketActor, ResultInput, SettlementPreview};
 use crate::clock::now_ms;
 use crate::error::AppError;
@@ -201,39 +200,14 @@ impl MarketActor {
         outcome
     }
 
-    /// Every matched bet's P&L under `result` as (bet id, user id, P&L), from the stored fills
-    /// (exchange markets: a bet's P&L is the sum over its fills) or the stored house bets.
+    /// Every matched bet's P&L under `result` as (bet id, user id, P&L), from what is stored
+    /// (exchange markets: a bet's P&L is the sum over its fills).
     async fn bet_pnls(&self, result: &MarketResult) -> Result<Vec<(i64, i64, i64)>, AppError> {
-        let kind = self.kind();
         let mut pnls: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
-        if kind.is_house_banked() {
-            for bet in self.store.bets_of_market(self.setup.market_id).await? {
-                if bet.matched_minor > 0 && bet.status.is_live() {
-                    let pnl = result.bet_pnl_minor(&matched_bet(kind, &bet)?);
-                    pnls.insert(bet.bet_id, (bet.user_id, pnl));
-                }
-            }
-        } else {
-            for fill in self.store.fills_of_market(self.setup.market_id).await? {
-                let price = Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0))
-                    .map_err(|e| {
-                        AppError::Internal(anyhow::anyhow!(
-                            "fill {} has price {}: {e}",
-                            fill.fill_id,
-                            fill.price
-                        ))
-                    })?;
-                for (bet_id, user_id, side) in [
-                    (fill.back_bet_id, fill.back_user_id, Side::Back),
-                    (fill.lay_bet_id, fill.lay_user_id, Side::Lay),
-                ] {
-                    let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
-                        .map_err(|e| {
-                            AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id))
-                        })?;
-                    pnls.entry(bet_id).or_insert((user_id, 0)).1 += result.bet_pnl_minor(&bet);
-                }
-            }
+        for (bet_id, user, bet) in
+            stored_matched_bets(&self.store, self.kind(), self.setup.market_id).await?
+        {
+            pnls.entry(bet_id).or_insert((user.0, 0)).1 += result.bet_pnl_minor(&bet);
         }
         Ok(pnls.into_iter().map(|(bet_id, (user_id, pnl))| (bet_id, user_id, pnl)).collect())
     }

@@ -6,7 +6,7 @@ use backlay_core::money::Money;
 use backlay_core::odds::Price;
 use backlay_store::markets::MarketSetup;
 
-use crate::operator::{Actor, OperatorContext};
+use crate::operator::Actor;
 
 /// A placement as the API parsed it; the task checks it against the market.
 #[derive(Clone, Debug)]
@@ -120,12 +120,6 @@ pub struct RunnerView {
 pub struct ActedBy {
     pub actor: Actor,
     pub client_ip: Option<String>,
-}
-
-impl From<&OperatorContext<'_>> for ActedBy {
-    fn from(ctx: &OperatorContext<'_>) -> ActedBy {
-        ActedBy { actor: ctx.actor.clone(), client_ip: ctx.client_ip.clone() }
-    }
 }
 
 /// New stake limits for a market, checked by the caller (0 < min ≤ max).
