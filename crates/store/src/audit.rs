@@ -70,8 +70,7 @@ impl Store {
     ) -> StoreResult<(Vec<AuditListed>, i64)> {
         let actor = filter.actor_user_id.unwrap_or(-1);
         let action = filter.action.as_deref().map(str::trim).unwrap_or_default();
-        let area =
-            format!("{}.%", action.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+        let area = format!("{}.%", crate::like_escape(action));
         let sql = format!(
             "SELECT l.id, l.actor_user_id, l.action, l.target, l.detail, l.client_ip, l.created_at_ms, \
              u.user_name AS actor_name FROM audit_log l LEFT JOIN users u ON u.id = l.actor_user_id \

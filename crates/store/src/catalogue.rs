@@ -268,14 +268,7 @@ impl Store {
     /// Active, unfinished matches of active sports whose name contains `text`, ignoring case;
     /// in-play first, then soonest.
     pub async fn search_matches(&self, text: &str, limit: i64) -> StoreResult<Vec<Match>> {
-        let escaped: String = text
-            .to_lowercase()
-            .chars()
-            .flat_map(|c| match c {
-                '%' | '_' | '\\' => vec!['\\', c],
-                c => vec![c],
-            })
-            .collect();
+        let escaped = crate::like_escape(&text.to_lowercase());
         let sql = format!(
             "{} WHERE LOWER(m.name) LIKE $1 ESCAPE '\\' AND m.is_active = 1 AND sp.is_active = 1 \
              AND {FINISHED} = 0 ORDER BY m.in_play DESC, m.open_date_ms, m.id LIMIT $2",

@@ -188,9 +188,7 @@ pub struct PnlLine {
 
 /// `LIKE` pattern for "contains `text`, any case": `%` and `_` in the text match themselves.
 fn contains_pattern(text: &str) -> String {
-    let escaped =
-        text.trim().to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-    format!("%{escaped}%")
+    format!("%{}%", crate::like_escape(&text.trim().to_lowercase()))
 }
 
 impl Store {

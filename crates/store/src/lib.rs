@@ -312,6 +312,11 @@ where
 }
 
 /// SQL flags are 0/1 integers on both engines.
+/// `text` with `\`, `%` and `_` escaped for `LIKE … ESCAPE '\'`, so that they match themselves.
+pub(crate) fn like_escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
+
 pub(crate) fn flag(value: bool) -> i64 {
     i64::from(value)
 }
