@@ -75,7 +75,12 @@ function LiveMatchesPage() {
   );
 }
 
-/** Asks for the analysis and the bet list again (at most once a second) whenever the match's stream moves. */
+/**
+ * Asks for the analysis and the bet list again (at most once a second) whenever the match's
+ * stream moves. Both are fetched as the page opens (staleTime 0), so the stream's first snapshot
+ * and the score sent right after it repeat what was just read and ask for nothing; a later
+ * snapshot (after a reconnect, when changes may have been missed) does.
+ */
 function useAnalysisFollowsStream(matchId: number) {
   const queryClient = useQueryClient();
   useEffect(() => {
@@ -85,14 +90,22 @@ function useAnalysisFollowsStream(matchId: number) {
       void queryClient.invalidateQueries({ queryKey: riskKeys.allBets });
     }, ANALYSIS_REFETCH_MS);
     const changed = () => refetch.call();
+    let snapshotSeen = false;
+    let openingScoreSeen = false;
     const stream = new MatchStream({
       matchId,
       getTicket: getStreamTicket,
       openSource: browserEventSource(),
       url: streamUrl,
-      onSnapshot: changed,
+      onSnapshot: () => {
+        if (snapshotSeen) changed();
+        snapshotSeen = true;
+      },
       onMarket: changed,
-      onScore: changed,
+      onScore: () => {
+        if (snapshotSeen && !openingScoreSeen) openingScoreSeen = true;
+        else changed();
+      },
       poll: changed,
     });
     stream.start();
@@ -111,6 +124,8 @@ function MatchRiskPage() {
     queryKey: riskKeys.analysis(matchId),
     queryFn: async () => dataOr(await getAnalysis(matchId), null),
     enabled: Number.isFinite(matchId),
+    // Fresh on every visit: the stream's first snapshot does not ask again (useAnalysisFollowsStream).
+    staleTime: 0,
     placeholderData: keepPreviousData,
   });
   const analysis = query.data;
@@ -181,6 +196,7 @@ function MarketBets({ markets, marketId, onMarket }: { markets: MarketAnalysis[]
   const query = useQuery({
     queryKey: riskKeys.bets(marketId, user.trim(), side, page),
     queryFn: async () => dataOr(await listMarketBets(marketId, user, side, page), null),
+    staleTime: 0,
     placeholderData: keepPreviousData,
   });
   const data = query.data;

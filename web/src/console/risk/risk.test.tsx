@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { FakeSource } from '../../testing/fake-event-source';
 import { EMPTY_CATALOGUE, stubServer, type Answers } from '../../testing/fake-server';
 import { demoUser, renderApp, storeSession } from '../../testing/render';
 
@@ -90,6 +91,27 @@ describe('market analysis', () => {
     await screen.findAllByTestId('risk-market');
     const asked = () => calls.filter((c) => c.path === '/api/console/market/analysis').length;
     await waitFor(() => expect(asked()).toBeGreaterThanOrEqual(2), { timeout: 4000 });
+  });
+
+  it("asks again when a market moves, not for the stream's opening snapshot and score", async () => {
+    vi.stubGlobal('EventSource', FakeSource);
+    FakeSource.opened = [];
+    const calls = stubServer({ ...RISK, 'POST /api/stream/ticket': { data: { ticket: 't', expires_in_s: 60 } } });
+    storeSession(agent);
+    renderApp('/console/risk/7');
+    await screen.findAllByTestId('risk-market');
+    await waitFor(() => expect(FakeSource.opened.length).toBeGreaterThan(0));
+    const asked = () => calls.filter((c) => c.path === '/api/console/market/analysis').length;
+    const source = FakeSource.last();
+    act(() => {
+      source.emit('open');
+      source.emit('snapshot', []);
+      source.emit('score', { match_id: 7, in_play: true, score: null, result: null });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(asked()).toBe(1);
+    act(() => source.emit('market', { market_id: 70 }));
+    await waitFor(() => expect(asked()).toBe(2));
   });
 });
 
