@@ -2,11 +2,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { PageCard } from '../../components/PageCard';
-import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { dataOr } from '../../api/client';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
 import { useSession } from '../../lib/session';
+import { EmptyRow, PagedFooter } from '../TableParts';
 import { DOWNLINE_PAGE_LIMIT, DOWNLINE_QUERY_KEY, listDownline, type DownlineRow, type DownlineSort, type SortOrder, type TransferDirection } from './api';
 import {
   CreateAccountDialog,
@@ -162,9 +162,7 @@ export function DownlinePage() {
             </thead>
             <tbody>
               {!data || data.rows.length === 0 ? (
-                <tr>
-                  <td colSpan={10} className="empty-cell">{search ? `No account matches “${search}”.` : 'No accounts yet: create one.'}</td>
-                </tr>
+                <EmptyRow colSpan={10}>{search ? `No account matches “${search}”.` : 'No accounts yet: create one.'}</EmptyRow>
               ) : (
                 data.rows.map((row) => (
                   <tr key={row.user_id} data-testid="downline-row" data-user-name={row.user_name}>
@@ -224,14 +222,7 @@ export function DownlinePage() {
             </tbody>
           </table>
         </div>
-        {data && data.total > data.limit && (
-          <div className="report-footer">
-            <span className="muted small">
-              {(page - 1) * data.limit + 1}–{Math.min(page * data.limit, data.total)} of {data.total}
-            </span>
-            <Pagination page={page} total={data.total} limit={data.limit || DOWNLINE_PAGE_LIMIT} onPage={setPage} />
-          </div>
-        )}
+        {data && <PagedFooter page={page} total={data.total} limit={data.limit || DOWNLINE_PAGE_LIMIT} onPage={setPage} />}
       </QueryState>
       {dialog?.kind === 'create' && (
         <CreateAccountDialog parent={trail.at(-1) ?? null} onClose={close} />

@@ -3,9 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { ApiError, dataOr } from '../../api/client';
 import { Field } from '../../components/Field';
 import { PageCard } from '../../components/PageCard';
-import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { formatIstDateTime } from '../../lib/format';
+import { EmptyRow, PagedFooter } from '../TableParts';
 import { AUDIT_PAGE_LIMIT, listAudit, NO_AUDIT_FILTERS, type AuditFilters, type AuditRow } from './api';
 
 /** Areas of actions to suggest; the server takes any area or action. */
@@ -79,9 +79,7 @@ export function AuditPage() {
             </thead>
             <tbody>
               {!data || data.rows.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="empty-cell">Nothing recorded yet.</td>
-                </tr>
+                <EmptyRow colSpan={6}>Nothing recorded yet.</EmptyRow>
               ) : (
                 data.rows.map((row) => (
                   <tr key={row.id} data-testid="audit-row">
@@ -97,12 +95,7 @@ export function AuditPage() {
             </tbody>
           </table>
         </div>
-        {data && data.total > data.limit && (
-          <div className="report-footer">
-            <span className="muted small">{(page - 1) * data.limit + 1}–{Math.min(page * data.limit, data.total)} of {data.total}</span>
-            <Pagination page={page} total={data.total} limit={data.limit || AUDIT_PAGE_LIMIT} onPage={setPage} />
-          </div>
-        )}
+        {data && <PagedFooter page={page} total={data.total} limit={data.limit || AUDIT_PAGE_LIMIT} onPage={setPage} />}
       </QueryState>
     </PageCard>
   );

@@ -23,6 +23,7 @@ import {
   type Outcome,
 } from '../desk/api';
 import { without } from '../desk/desk-keys';
+import { EmptyRow } from '../TableParts';
 import {
   createMarket,
   createMatch,
@@ -259,7 +260,7 @@ function MatchMarkets({ matchId }: { matchId: number }) {
             </thead>
             <tbody>
               {data.markets.length === 0 && (
-                <tr><td colSpan={4} className="empty-cell">No markets yet.</td></tr>
+                <EmptyRow colSpan={4}>No markets yet.</EmptyRow>
               )}
               {data.markets.map((m) => {
                 const settled = m.status === 'closed' || m.status === 'void';

@@ -6,7 +6,6 @@ import { dataOr } from '../../api/client';
 import { Field } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { PageCard } from '../../components/PageCard';
-import { Pagination } from '../../components/Pagination';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { BALANCE_QUERY_KEY } from '../../hooks/useBalance';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
@@ -14,6 +13,7 @@ import { applyServerErrors } from '../../lib/forms';
 import { toastSuccess } from '../../lib/toast';
 import { z } from '../../lib/zod';
 import { DOWNLINE_QUERY_KEY } from '../accounts/api';
+import { EmptyRow, PagedFooter } from '../TableParts';
 import { approvePayment, listPayments, PAYMENTS_PAGE_LIMIT, rejectPayment, type PaymentRequestRow, type PaymentStatus } from './api';
 
 const PAYMENTS_QUERY_KEY = ['console', 'payments'] as const;
@@ -73,9 +73,7 @@ export function PaymentsPage() {
             </thead>
             <tbody>
               {!data || data.rows.length === 0 ? (
-                <tr>
-                  <td colSpan={8} className="empty-cell">No {status ?? ''} requests.</td>
-                </tr>
+                <EmptyRow colSpan={8}>No {status ?? ''} requests.</EmptyRow>
               ) : (
                 data.rows.map((row) => (
                   <tr key={row.request_id} data-testid="payment-row">
@@ -106,12 +104,7 @@ export function PaymentsPage() {
             </tbody>
           </table>
         </div>
-        {data && data.total > data.limit && (
-          <div className="report-footer">
-            <span className="muted small">{(page - 1) * data.limit + 1}–{Math.min(page * data.limit, data.total)} of {data.total}</span>
-            <Pagination page={page} total={data.total} limit={data.limit || PAYMENTS_PAGE_LIMIT} onPage={setPage} />
-          </div>
-        )}
+        {data && <PagedFooter page={page} total={data.total} limit={data.limit || PAYMENTS_PAGE_LIMIT} onPage={setPage} />}
       </QueryState>
       {decision && <DecisionDialog decision={decision} onClose={() => setDecision(null)} />}
     </PageCard>

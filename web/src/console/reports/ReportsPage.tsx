@@ -8,6 +8,7 @@ import { DateRangeFilter, defaultRange, type DateRangeValue } from '../../featur
 import { formatMinorMoney, formatMoney } from '../../lib/format';
 import { toMinor } from '../../lib/money';
 import { useSession } from '../../lib/session';
+import { EmptyRow } from '../TableParts';
 import { partnershipReport, reportKeys, type PartnershipReport, type PartnershipRow } from './api';
 import { collectionLines, pnlTotals } from './sums';
 import './reports.css';
@@ -99,9 +100,7 @@ function PnlTab({ report, onDrill }: { report: PartnershipReport; onDrill: (row:
           </thead>
           <tbody>
             {report.rows.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="empty-cell">Nothing settled in these dates.</td>
-              </tr>
+              <EmptyRow colSpan={6}>Nothing settled in these dates.</EmptyRow>
             ) : (
               report.rows.map((row) => (
                 <tr key={row.user_id} data-testid="report-pnl-row">
@@ -141,9 +140,7 @@ function PnlTab({ report, onDrill }: { report: PartnershipReport; onDrill: (row:
           </thead>
           <tbody>
             {report.markets.length === 0 ? (
-              <tr>
-                <td colSpan={3} className="empty-cell">No market settled in these dates.</td>
-              </tr>
+              <EmptyRow colSpan={3}>No market settled in these dates.</EmptyRow>
             ) : (
               report.markets.map((market) => (
                 <tr key={market.market_id} data-testid="report-market-row">
@@ -175,9 +172,7 @@ function CollectionTab({ report }: { report: PartnershipReport }) {
           </thead>
           <tbody>
             {lines.rows.length === 0 ? (
-              <tr>
-                <td colSpan={3} className="empty-cell">Nobody owes anything for these dates.</td>
-              </tr>
+              <EmptyRow colSpan={3}>Nobody owes anything for these dates.</EmptyRow>
             ) : (
               lines.rows.map(({ row, receiveMinor, payMinor }) => (
                 <tr key={row.user_id} data-testid="report-collection-row">

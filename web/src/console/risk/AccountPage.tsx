@@ -7,6 +7,7 @@ import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { formatIstDateTime, formatMinorMoney, formatMoney } from '../../lib/format';
 import { toMinor } from '../../lib/money';
+import { EmptyRow } from '../TableParts';
 import { accountBets, accountPnl, accountStatement, ACCOUNT_PAGE_LIMIT, riskKeys, type SportsBet } from './api';
 import { pnlClass } from './position';
 import './risk.css';
@@ -58,9 +59,7 @@ export function AccountPage() {
                   </thead>
                   <tbody>
                     {pnl.data.rows.length === 0 ? (
-                      <tr>
-                        <td colSpan={4} className="empty-cell">Nothing settled yet.</td>
-                      </tr>
+                      <EmptyRow colSpan={4}>Nothing settled yet.</EmptyRow>
                     ) : (
                       pnl.data.rows.map((row) => (
                         <tr key={`${row.kind}-${row.market_id ?? ''}`} data-testid="account-pnl-row">
@@ -110,9 +109,7 @@ function StatementTab({ userId }: { userId: number }) {
           </thead>
           <tbody>
             {!data || data.rows.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="empty-cell">No lines yet.</td>
-              </tr>
+              <EmptyRow colSpan={5}>No lines yet.</EmptyRow>
             ) : (
               data.rows.map((row, index) => (
                 <tr key={`${row.date}-${index}`} data-testid="account-statement-row">
@@ -159,9 +156,7 @@ function BetsTab({ userId }: { userId: number }) {
           </thead>
           <tbody>
             {sports.length === 0 ? (
-              <tr>
-                <td colSpan={8} className="empty-cell">No current bets.</td>
-              </tr>
+              <EmptyRow colSpan={8}>No current bets.</EmptyRow>
             ) : (
               sports.map((bet) => (
                 <tr key={bet.bet_id} data-testid="account-bet-row">

@@ -10,6 +10,7 @@ import { streamUrl } from '../../features/betting/api';
 import { MatchStream } from '../../features/betting/stream';
 import { formatIstDateTime, formatMinorMoney, formatMoney } from '../../lib/format';
 import { toMinor } from '../../lib/money';
+import { EmptyRow } from '../TableParts';
 import {
   getAnalysis,
   listLiveMatches,
@@ -246,9 +247,7 @@ function MarketBets({ markets, marketId, onMarket }: { markets: MarketAnalysis[]
             </thead>
             <tbody>
               {!data || data.rows.length === 0 ? (
-                <tr>
-                  <td colSpan={8} className="empty-cell">No bets from your downline.</td>
-                </tr>
+                <EmptyRow colSpan={8}>No bets from your downline.</EmptyRow>
               ) : (
                 data.rows.map((bet) => (
                   <tr key={bet.bet_id} data-testid="risk-bet-row" className={`bet-${bet.side}`}>
