@@ -140,6 +140,16 @@ enum CasinoCommand {
     /// The image each in-house game's tile shows: its own art, or an uploaded image.
     #[command(subcommand)]
     Image(GameImageCommand),
+    /// Switch an in-house table on or off (off: out of the lobby, bets refused, no new round;
+    /// a round already open still settles).
+    Table {
+        /// The game's code (`dt6`) or rules code (`dt1day`).
+        game: String,
+        #[arg(long, conflicts_with = "off", required_unless_present = "off")]
+        on: bool,
+        #[arg(long)]
+        off: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -180,6 +190,14 @@ enum CategoryCommand {
         id: String,
         #[arg(long)]
         name: String,
+    },
+    /// Move a category one place up or down; the list is numbered again 10, 20, 30….
+    Move {
+        id: String,
+        #[arg(long, conflicts_with = "down", required_unless_present = "down")]
+        up: bool,
+        #[arg(long)]
+        down: bool,
     },
     /// Move a category: lower orders are shown first.
     Order {
@@ -447,6 +465,11 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
         AdminCommand::Casino(CasinoCommand::Image(command)) => {
             game_image_command(&ctx, command).await.map_err(fail)?
         }
+        AdminCommand::Casino(CasinoCommand::Table { game, on, off: _ }) => {
+            let game = operator::set_casino_game_active(&ctx, &game, on).await.map_err(fail)?;
+            let state = if game.is_active { "on" } else { "off" };
+            println!("{} ({}) is {state}", game.title, game.game_code);
+        }
         AdminCommand::Image(command) => image_command(&ctx, command).await?,
         AdminCommand::Market(_) => unreachable!("handled above"),
     }
@@ -478,6 +501,14 @@ async fn category_command(
         CategoryCommand::Rename { id, name } => {
             operator::rename_casino_category(ctx, &id, &name).await?;
             println!("casino category {id} is now {name}");
+        }
+        CategoryCommand::Move { id, up, down: _ } => {
+            for category in operator::move_casino_category(ctx, &id, up).await? {
+                println!(
+                    "{:>6}  {:<20} {}",
+                    category.display_order, category.sport_id, category.name
+                );
+            }
         }
         CategoryCommand::Order { id, order } => {
             operator::order_casino_category(ctx, &id, order).await?;

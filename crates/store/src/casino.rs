@@ -28,7 +28,7 @@ use sqlx::Row;
 
 use crate::ledger::{NewTransaction, Posting, SystemAccount};
 use crate::partnership::{HouseSplit, Part};
-use crate::{is_foreign_key_violation, named, Store, StoreError, StoreResult, Writer};
+use crate::{flag, is_foreign_key_violation, named, Store, StoreError, StoreResult, Writer};
 
 /// A game of the sidebar's list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -431,6 +431,20 @@ impl Store {
 }
 
 impl Writer {
+    /// Switches a game on or off; `NotFound` when no game has `game_id`. Off, its rounds stop
+    /// opening and bets on it are refused; a round already open still settles.
+    pub async fn set_casino_game_active(&mut self, game_id: i64, active: bool) -> StoreResult<()> {
+        let updated = sqlx::query("UPDATE casino_games SET is_active = $2 WHERE id = $1")
+            .bind(game_id)
+            .bind(flag(active))
+            .execute(self.conn())
+            .await?;
+        if updated.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
     /// Shows the uploaded image `image_name` on the game's tile instead of its art, or the art
     /// again with `None`. `NotFound` when no game has `game_id` or no uploaded image has that
     /// name (the foreign key refuses it, so a name can never point at nothing).

@@ -19,6 +19,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/casino/catalogue/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Switches a catalogue game on or off (admin only). */
+        post: operations["catalogue_active"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/casino/catalogue/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lists a provider's game in the world-casino catalogue, switched on (admin only). */
+        post: operations["catalogue_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/casino/category/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a casino category (admin only); players see it once it has something to play. */
+        post: operations["category_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/casino/category/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Moves a casino category one place up or down (admin only); the list is numbered again
+         *     10, 20, 30… in its new order. Answers the categories in their new order.
+         */
+        post: operations["category_move"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/casino/category/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Gives a casino category its place in the list (admin only). */
+        post: operations["category_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/casino/category/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes a casino category no in-house table belongs to (admin only). */
+        post: operations["category_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/casino/category/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renames a casino category (admin only). */
+        post: operations["category_rename"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/casino/gameImage": {
         parameters: {
             query?: never;
@@ -33,6 +155,83 @@ export interface paths {
          *     art again with `image: ""`.
          */
         post: operations["casino_game_image"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/casino/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The casino as the operator runs it: tables, categories, providers (never a secret), the
+         *     catalogue and the uploaded images (admin only).
+         */
+        get: operations["casino_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/casino/provider/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds an outside game provider (admin only) and answers its signing secret, this once.
+         *     Its games are framed once its origin is in the `casino_frame_origins` setting.
+         */
+        post: operations["provider_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/casino/provider/rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives an outside provider a new signing secret (admin only), answered this once; calls
+         *     signed with the old one are refused from now on.
+         */
+        post: operations["provider_rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/casino/table/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Switches an in-house table on or off (admin only), audited with before and after. */
+        post: operations["table_active"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1813,6 +2012,21 @@ export interface components {
              */
             size?: number | null;
         };
+        /** @description Everything the console's Casino screen shows. */
+        CasinoAdminData: {
+            /** @description The world-casino catalogue, in the lobby's order. */
+            catalogue: components["schemas"]["CatalogueGameItem"][];
+            /** @description The categories a catalogue game may have. */
+            catalogue_categories: string[];
+            /** @description Every category, in the site's order (players see only those with something to play). */
+            categories: components["schemas"]["CasinoCategoryItem"][];
+            /** @description The uploaded images a table's tile may show (admin/upload/image). */
+            images: string[];
+            /** @description The built-in provider first, then by code. */
+            providers: components["schemas"]["CasinoProviderItem"][];
+            /** @description The in-house tables, in the lobby's order, on or off. */
+            tables: components["schemas"]["CasinoTableItem"][];
+        };
         CasinoBetItem: {
             /** Format: int64 */
             bet_id: number;
@@ -1837,6 +2051,21 @@ export interface components {
         };
         /** @enum {string} */
         CasinoBetStatus: "open" | "won" | "lost" | "push" | "half_lost";
+        /** @description A casino category (getCasinoSport's tabs), in the site's order. */
+        CasinoCategoryItem: {
+            name: string;
+            /**
+             * Format: int64
+             * @description Lower first.
+             */
+            order: number;
+            sport_id: string;
+            /**
+             * Format: int64
+             * @description How many in-house tables belong to it (a category with any is not removed).
+             */
+            tables: number;
+        };
         CasinoGameImageItem: {
             game_code: string;
             /** @description What getCasinoList now sends as the game's `image`. */
@@ -1899,6 +2128,17 @@ export interface components {
             /** @description True once betting has closed. */
             suspended: boolean;
         };
+        /** @description A game provider, without its secret. */
+        CasinoProviderItem: {
+            /** @description What it signs wallet calls as. */
+            code: string;
+            is_active: boolean;
+            /** @description The server's own provider (the in-house games); its secret is not rotated here. */
+            is_builtin: boolean;
+            /** @description Where its games launch; "" for the built-in provider (the server's own address). */
+            launch_url: string;
+            name: string;
+        };
         CasinoResultRequest: {
             /**
              * Format: date
@@ -1932,6 +2172,100 @@ export interface components {
             /** Format: int64 */
             order: number;
             /** @description E.g. "matka", "worldcasino". */
+            sport_id: string;
+        };
+        /** @description An in-house game (a table the server deals). */
+        CasinoTableItem: {
+            /** @description The category it is listed under (a `categories` id). */
+            category: string;
+            /** @description The client's code (`dt6`), what the calls below name it by. */
+            game_code: string;
+            /** @description What its tile shows (getCasinoList's `image`). */
+            image: string;
+            /** @description The uploaded image its tile shows, or "" for the game's own art. */
+            image_name: string;
+            /** @description Off: out of the lobby, bets refused, no new round. */
+            is_active: boolean;
+            /** @description The rules' code (`dt1day`). */
+            kind: string;
+            name: string;
+            title: string;
+        };
+        CatalogueActiveRequest: {
+            /**
+             * Format: int64
+             * @description 1: on; 0: off (listed without status, launch refused).
+             */
+            active: number;
+            /** @description The public id, e.g. evo-lightning. */
+            game_id: string;
+        };
+        CatalogueAddRequest: {
+            /** @description One of the list's `catalogue_categories`. */
+            category: string;
+            /** @description The provider's own code for the game (sent to it at launch). */
+            game_code: string;
+            game_name: string;
+            /** @description The provider's code. */
+            provider: string;
+            sub_provider_name?: string;
+            /** @description An https thumbnail address, or "". */
+            url_thumb?: string;
+        };
+        CatalogueGameId: {
+            /** @description The public id, `<provider>-<game code>`. */
+            game_id: string;
+        };
+        /** @description A world-casino catalogue game. */
+        CatalogueGameItem: {
+            category: string;
+            /** @description The provider's own code for the game. */
+            game_code: string;
+            /** @description The public id, `<provider>-<game code>`. */
+            game_id: string;
+            game_name: string;
+            /** @description The game's own switch. */
+            is_active: boolean;
+            /** @description Launched from the lobby: the game and its provider are both on. */
+            is_playable: boolean;
+            provider: string;
+            sub_provider_name: string;
+            url_thumb: string;
+        };
+        CategoryAddRequest: {
+            name: string;
+            /**
+             * Format: int64
+             * @description Lower first; absent: 100 (after the seeded ones).
+             */
+            order?: number | null;
+            /** @description 1–32 lower-case letters, digits, '-' or '_' (the web's address: #/casino/list/<id>). */
+            sport_id: string;
+        };
+        CategoryItem: {
+            name: string;
+            /** Format: int64 */
+            order: number;
+            sport_id: string;
+        };
+        CategoryMoveRequest: {
+            /** @description "up" (shown earlier) or "down". */
+            direction: string;
+            sport_id: string;
+        };
+        CategoryOrderRequest: {
+            /**
+             * Format: int64
+             * @description Lower first.
+             */
+            order: number;
+            sport_id: string;
+        };
+        CategoryRemoveRequest: {
+            sport_id: string;
+        };
+        CategoryRenameRequest: {
+            name: string;
             sport_id: string;
         };
         ChangePasswordRequest: {
@@ -2438,6 +2772,26 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_CasinoAdminData: {
+            /** @description Everything the console's Casino screen shows. */
+            data: {
+                /** @description The world-casino catalogue, in the lobby's order. */
+                catalogue: components["schemas"]["CatalogueGameItem"][];
+                /** @description The categories a catalogue game may have. */
+                catalogue_categories: string[];
+                /** @description Every category, in the site's order (players see only those with something to play). */
+                categories: components["schemas"]["CasinoCategoryItem"][];
+                /** @description The uploaded images a table's tile may show (admin/upload/image). */
+                images: string[];
+                /** @description The built-in provider first, then by code. */
+                providers: components["schemas"]["CasinoProviderItem"][];
+                /** @description The in-house tables, in the lobby's order, on or off. */
+                tables: components["schemas"]["CasinoTableItem"][];
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_CasinoGameImageItem: {
             data: {
                 game_code: string;
@@ -2445,6 +2799,48 @@ export interface components {
                 image: string;
                 /** @description The uploaded image's name, or "" when the tile shows the game's own art. */
                 image_name: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_CasinoTableItem: {
+            /** @description An in-house game (a table the server deals). */
+            data: {
+                /** @description The category it is listed under (a `categories` id). */
+                category: string;
+                /** @description The client's code (`dt6`), what the calls below name it by. */
+                game_code: string;
+                /** @description What its tile shows (getCasinoList's `image`). */
+                image: string;
+                /** @description The uploaded image its tile shows, or "" for the game's own art. */
+                image_name: string;
+                /** @description Off: out of the lobby, bets refused, no new round. */
+                is_active: boolean;
+                /** @description The rules' code (`dt1day`). */
+                kind: string;
+                name: string;
+                title: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_CatalogueGameId: {
+            data: {
+                /** @description The public id, `<provider>-<game code>`. */
+                game_id: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_CategoryItem: {
+            data: {
+                name: string;
+                /** Format: int64 */
+                order: number;
+                sport_id: string;
             };
             message: string;
             status: boolean;
@@ -3153,6 +3549,17 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_ProviderSecretData: {
+            /** @description A provider's signing secret, answered only by the call that made it. */
+            data: {
+                code: string;
+                /** @description 64 hex digits: hand it to the provider (docs/wallet.md). Never shown again. */
+                secret: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_RefusalData: {
             /** @description `data` of a refusal. */
             data: {
@@ -3479,6 +3886,17 @@ export interface components {
                 /** Format: int64 */
                 order: number;
                 /** @description E.g. "matka", "worldcasino". */
+                sport_id: string;
+            }[];
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Vec_CategoryItem: {
+            data: {
+                name: string;
+                /** Format: int64 */
+                order: number;
                 sport_id: string;
             }[];
             message: string;
@@ -4561,6 +4979,22 @@ export interface components {
             /** Format: double */
             size: number;
         };
+        ProviderAddRequest: {
+            /** @description What it signs as: 1–32 lower-case letters, digits, '-' or '_', e.g. evo. */
+            code: string;
+            /** @description Where its games launch: https (or http on localhost) with an optional path, no query. */
+            launch_url: string;
+            name: string;
+        };
+        ProviderRotateRequest: {
+            code: string;
+        };
+        /** @description A provider's signing secret, answered only by the call that made it. */
+        ProviderSecretData: {
+            code: string;
+            /** @description 64 hex digits: hand it to the provider (docs/wallet.md). Never shown again. */
+            secret: string;
+        };
         Race: {
             /** @description Being run now: off, not yet resulted. */
             in_play: boolean;
@@ -5117,6 +5551,15 @@ export interface components {
             /** @description open, suspended or ball_running. Suspending lapses LAPSE orders. */
             status: string;
         };
+        TableActiveRequest: {
+            /**
+             * Format: int64
+             * @description 1: on; 0: off (out of the lobby, bets refused; a round already open still settles).
+             */
+            active: number;
+            /** @description The table's client code (`dt6`) or rules code (`dt1day`). */
+            game_code: string;
+        };
         /** @enum {string} */
         TableStatus: "waiting" | "betting" | "closed" | "dealing" | "result";
         /** @description A tennis score. */
@@ -5362,6 +5805,558 @@ export interface operations {
             };
         };
     };
+    catalogue_active: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueActiveRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_String"];
+                };
+            };
+            /** @description The body is not valid JSON, has the wrong shape, or a field is invalid (data.errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such catalogue game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    catalogue_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogueAddRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CatalogueGameId"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The provider already lists the game, or the catalogue is full */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    category_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryAddRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CategoryItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The id is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    category_move: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryMoveRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CategoryItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such category */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Already first (or last) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    category_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryOrderRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_String"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such category */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    category_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryRemoveRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_String"];
+                };
+            };
+            /** @description The body is not valid JSON, has the wrong shape, or a field is invalid (data.errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such category */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Tables still belong to it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    category_rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryRenameRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_String"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such category */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     casino_game_image: {
         parameters: {
             query?: never;
@@ -5411,6 +6406,281 @@ export interface operations {
                 };
             };
             /** @description No such game, or no uploaded image of that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    casino_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CasinoAdminData"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    provider_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderAddRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderSecretData"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The code is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    provider_rotate_secret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderRotateRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProviderSecretData"];
+                };
+            };
+            /** @description The body is not valid JSON, has the wrong shape, or a field is invalid (data.errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such outside provider (the built-in one's secret is made at start) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    table_active: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TableActiveRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CasinoTableItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such game */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -6,6 +6,7 @@
 //! OpenAPI description: `/api/openapi.json` is generated from these same registrations.
 
 pub mod admin;
+pub mod admin_casino;
 pub mod auth;
 pub mod bet;
 pub mod casino;
@@ -225,6 +226,7 @@ fn api_routes() -> (Router<AppState>, oas::OpenApi) {
                 .merge(wallet::routes())
                 .merge(bet::routes())
                 .merge(admin::routes())
+                .merge(admin_casino::routes())
                 .merge(console::routes())
                 .merge(partnership_report::routes())
                 .merge(market::routes())

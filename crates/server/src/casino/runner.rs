@@ -1,5 +1,10 @@
-//! The round runner: one task per active game, playing rounds back to back for as long as the
-//! server runs (see the [module docs](super) for the steps).
+//! The round runner: one task per game, playing rounds back to back for as long as the server
+//! runs (see the [module docs](super) for the steps).
+//!
+//! A game switched off (`casino_games.is_active`, from the console or `backlay admin casino
+//! table`) opens no new round: its task finishes the round it has (which settles as any other,
+//! its bets paid by the rules), then asks every [`SWITCHED_OFF_POLL_MS`] whether the game is on
+//! again, so switching it back on needs no restart.
 //!
 //! Each pass reads the game's oldest unfinished round from the database and takes its next
 //! step, so a task that starts after a restart resumes whatever was left: a round still
@@ -60,8 +65,11 @@ impl Drop for CasinoRunner {
 /// Pause after a step that failed.
 const RETRY_AFTER_MS: u64 = 1_000;
 
-/// Starts one task per active game (or per game of `only_games`), publishing each step on
-/// `events`.
+/// How often a switched-off game's task asks whether it is on again.
+pub const SWITCHED_OFF_POLL_MS: u64 = 1_000;
+
+/// Starts one task per game (or per game of `only_games`), switched on or off, publishing each
+/// step on `events`.
 pub async fn start(
     store: Store,
     settings: RunnerSettings,
@@ -77,7 +85,7 @@ pub async fn start(
         "the casino's dealing pace must be longer than 0 ms"
     );
     let games: Vec<CasinoGame> = store
-        .casino_games(true, None)
+        .casino_games(false, None)
         .await?
         .into_iter()
         .filter(|g| {
@@ -130,6 +138,10 @@ async fn step(
         events.publish(game.id, RoundNews::new(&game.game_code, round, phase));
     };
     let Some(round) = unfinished.into_iter().next() else {
+        // Read afresh: the operator may have switched the game off or on since the last round.
+        if !store.casino_game(game.id).await?.is_active {
+            return Ok(SWITCHED_OFF_POLL_MS);
+        }
         let round = super::open_round(store, game, now_ms(), settings.betting_window_ms).await?;
         tracing::debug!(round = %round.round_id, commitment = %round.commitment, "casino round open");
         publish(&round, RoundPhase::Betting);

@@ -87,6 +87,16 @@ fn unknown(id: &str) -> impl FnOnce() -> String + '_ {
     move || format!("There is no casino category {id}.")
 }
 
+/// The category `id` as it is now (for the audit log's before), or `NotFound`.
+async fn current(ctx: &OperatorContext<'_>, id: &str) -> Result<CasinoSport, AppError> {
+    ctx.store
+        .casino_sports(false)
+        .await?
+        .into_iter()
+        .find(|c| c.sport_id == id)
+        .ok_or_else(|| AppError::NotFound(unknown(id)()))
+}
+
 /// Adds a category, active, at `display_order` (lower first).
 pub async fn add_casino_category(
     ctx: &OperatorContext<'_>,
@@ -123,13 +133,14 @@ pub async fn rename_casino_category(
     ctx.require_admin("edit casino categories")?;
     let (id, name) = (id.trim(), category_name(name)?);
     refuse_live_name_for_in_house_tables(ctx, id, &name).await?;
+    let before = current(ctx, id).await?;
     let mut writer = ctx.store.begin_write().await?;
     writer.rename_casino_sport(id, &name).await.or_not_found(unknown(id))?;
     ctx.audit(
         &mut writer,
         "casino_category.rename",
         format!("casino_category:{id}"),
-        serde_json::json!({ "name": name }),
+        serde_json::json!({ "before": { "name": before.name }, "after": { "name": name } }),
     )
     .await?;
     writer.commit().await?;
@@ -143,13 +154,14 @@ pub async fn order_casino_category(
 ) -> Result<(), AppError> {
     ctx.require_admin("edit casino categories")?;
     let id = id.trim();
+    let before = current(ctx, id).await?;
     let mut writer = ctx.store.begin_write().await?;
     writer.order_casino_sport(id, display_order).await.or_not_found(unknown(id))?;
     ctx.audit(
         &mut writer,
         "casino_category.order",
         format!("casino_category:{id}"),
-        serde_json::json!({ "order": display_order }),
+        serde_json::json!({ "before": { "order": before.display_order }, "after": { "order": display_order } }),
     )
     .await?;
     writer.commit().await?;
@@ -159,17 +171,63 @@ pub async fn order_casino_category(
 pub async fn remove_casino_category(ctx: &OperatorContext<'_>, id: &str) -> Result<(), AppError> {
     ctx.require_admin("edit casino categories")?;
     let id = id.trim();
+    let before = current(ctx, id).await?;
     let mut writer = ctx.store.begin_write().await?;
     writer.remove_casino_sport(id).await.or_not_found(unknown(id))?;
     ctx.audit(
         &mut writer,
         "casino_category.remove",
         format!("casino_category:{id}"),
-        serde_json::Value::Null,
+        serde_json::json!({ "before": { "name": before.name, "order": before.display_order } }),
     )
     .await?;
     writer.commit().await?;
     Ok(())
+}
+
+/// Moves a category one place up (earlier) or down in the list the site shows, and answers
+/// the categories in their new order. The list is numbered again 10, 20, 30… in its new order,
+/// so that two categories that shared an order (which the list then showed by id) can swap as
+/// well; only the orders that change are written, each audited as an order change.
+pub async fn move_casino_category(
+    ctx: &OperatorContext<'_>,
+    id: &str,
+    up: bool,
+) -> Result<Vec<CasinoSport>, AppError> {
+    ctx.require_admin("edit casino categories")?;
+    let id = id.trim();
+    let mut list = ctx.store.casino_sports(false).await?;
+    let at = list
+        .iter()
+        .position(|c| c.sport_id == id)
+        .ok_or_else(|| AppError::NotFound(unknown(id)()))?;
+    let other = if up { at.checked_sub(1) } else { Some(at + 1).filter(|&i| i < list.len()) };
+    let Some(other) = other else {
+        let end = if up { "first" } else { "last" };
+        return Err(AppError::Conflict(format!("{} is already {end}.", list[at].name)));
+    };
+    list.swap(at, other);
+    let mut writer = ctx.store.begin_write().await?;
+    for (place, category) in list.iter_mut().enumerate() {
+        let order = (i64::try_from(place).unwrap_or(i64::MAX) + 1).saturating_mul(10);
+        if category.display_order == order {
+            continue;
+        }
+        writer
+            .order_casino_sport(&category.sport_id, order)
+            .await
+            .or_not_found(unknown(&category.sport_id))?;
+        ctx.audit(
+            &mut writer,
+            "casino_category.order",
+            format!("casino_category:{}", category.sport_id),
+            serde_json::json!({ "before": { "order": category.display_order }, "after": { "order": order } }),
+        )
+        .await?;
+        category.display_order = order;
+    }
+    writer.commit().await?;
+    Ok(list)
 }
 
 #[cfg(test)]

@@ -29,9 +29,10 @@ pub use accounts::{
     TransferOutcome,
 };
 pub use casino_categories::{
-    add_casino_category, order_casino_category, remove_casino_category, rename_casino_category,
+    add_casino_category, move_casino_category, order_casino_category, remove_casino_category,
+    rename_casino_category,
 };
-pub use casino_games::set_casino_game_image;
+pub use casino_games::{set_casino_game_active, set_casino_game_image};
 pub use catalogue::{
     create_market, create_match, create_series, create_sport, set_match_active, set_match_in_play,
     CreateMarket, CreateMatch, CATALOGUE_NAME_MAX_CHARS,

@@ -1,6 +1,8 @@
 //! Outside game providers and the world-casino catalogue (docs/wallet.md, docs/operating.md).
 
-use backlay_store::providers::{NewCasinoProvider, NewWorldCasinoGame, WORLD_CASINO_CATEGORIES};
+use backlay_store::providers::{
+    NewCasinoProvider, NewWorldCasinoGame, MAX_WORLD_CASINO_GAMES, WORLD_CASINO_CATEGORIES,
+};
 
 use super::{OperatorContext, CATALOGUE_NAME_MAX_CHARS};
 use crate::clock::now_ms;
@@ -177,6 +179,12 @@ pub async fn add_world_casino_game(
     })?;
     let game_id = format!("{provider_code}-{game_code}");
     let order = i64::try_from(ctx.store.world_casino_games().await?.len()).unwrap_or(i64::MAX);
+    if order >= MAX_WORLD_CASINO_GAMES {
+        // The lobby lists this many at most: a game beyond them would never be seen.
+        return Err(AppError::Conflict(format!(
+            "The catalogue already lists {MAX_WORLD_CASINO_GAMES} games, the most it holds."
+        )));
+    }
     let mut writer = ctx.store.begin_write().await?;
     let added = writer
         .add_world_casino_game(&NewWorldCasinoGame {
@@ -214,16 +222,17 @@ pub async fn set_world_casino_game_active(
     active: bool,
 ) -> Result<(), AppError> {
     ctx.require_admin("change the world-casino catalogue")?;
+    let game_id = game_id.trim();
+    let unknown = || format!("There is no world-casino game {game_id}.");
+    let before =
+        ctx.store.world_casino_game(game_id).await?.ok_or_else(|| AppError::NotFound(unknown()))?;
     let mut writer = ctx.store.begin_write().await?;
-    writer
-        .set_world_casino_game_active(game_id.trim(), active)
-        .await
-        .or_not_found(|| format!("There is no world-casino game {}.", game_id.trim()))?;
+    writer.set_world_casino_game_active(game_id, active).await.or_not_found(unknown)?;
     ctx.audit(
         &mut writer,
         "world_casino.set_active",
-        format!("world_casino/{}", game_id.trim()),
-        serde_json::json!({ "active": active }),
+        format!("world_casino/{game_id}"),
+        serde_json::json!({ "before": { "active": before.is_active }, "after": { "active": active } }),
     )
     .await?;
     writer.commit().await?;

@@ -136,7 +136,7 @@ async fn the_operator_replaces_a_games_image_and_resets_it(app: TestApp) {
     let newest = &audit.data()["rows"][0];
     assert_eq!(newest["action"], "casino_game.image");
     assert_eq!(newest["target"], "casino_game:dt6");
-    assert_eq!(newest["detail"]["image"], "dragon-tiger.png");
+    assert_eq!(newest["detail"]["after"]["image"], "dragon-tiger.png");
     assert_eq!(newest["actor_user_id"], app.user_id(&admin, "admin").await);
 
     // Reset (here by the rules code): the art again.
@@ -146,7 +146,7 @@ async fn the_operator_replaces_a_games_image_and_resets_it(app: TestApp) {
     assert_eq!(reset.data()["image"], "/casino/art/dt1day.svg");
     assert_eq!(list_images(&app, &demo).await["dt6"], "/casino/art/dt1day.svg");
     let audit = app.post("admin/audit", Some(&admin), json!({ "limit": 1 })).await;
-    assert_eq!(audit.data()["rows"][0]["detail"]["image"], Value::Null);
+    assert_eq!(audit.data()["rows"][0]["detail"]["after"]["image"], Value::Null);
 
     // Removing an upload a tile shows brings the art back rather than a broken tile.
     set_image(&app, &admin, "roulette", "dragon-tiger.png").await.expect(200);

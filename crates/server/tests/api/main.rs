@@ -9,6 +9,7 @@ mod casino_lobby;
 mod catalogue;
 mod console;
 mod console_access;
+mod console_casino;
 mod demo_feed;
 mod desk;
 mod errors;
