@@ -667,11 +667,14 @@ impl Writer {
     }
 
     /// Closes a market with its result once: `false` when it was already closed or void.
+    /// `winners` are the winning runner or the placed runners, first placed first (none for a
+    /// fancy or a void): they are marked `winner` and the market's other runners `loser`, so
+    /// every placed runner stays on record, not only the first (`result_runner_id`).
     pub async fn record_market_result(
         &mut self,
         market_id: i64,
         status: MarketStatus,
-        result_runner_id: Option<i64>,
+        winners: &[i64],
         result_value: Option<i64>,
         now_ms: i64,
     ) -> StoreResult<bool> {
@@ -681,13 +684,34 @@ impl Writer {
              WHERE id = $5 AND status NOT IN ('closed', 'void')",
         )
         .bind(status.as_str())
-        .bind(result_runner_id)
+        .bind(winners.first().copied())
         .bind(result_value)
         .bind(now_ms)
         .bind(market_id)
         .execute(self.conn())
         .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        if !winners.is_empty() {
+            sqlx::query(
+                "UPDATE runners SET status = 'loser' WHERE market_id = $1 AND status = 'active'",
+            )
+            .bind(market_id)
+            .execute(self.conn())
+            .await?;
+            // A place market's winners are few (fewer than its runners), one row each.
+            for runner_id in winners {
+                sqlx::query(
+                    "UPDATE runners SET status = 'winner' WHERE id = $1 AND market_id = $2",
+                )
+                .bind(runner_id)
+                .bind(market_id)
+                .execute(self.conn())
+                .await?;
+            }
+        }
+        Ok(true)
     }
 }
 

@@ -2544,10 +2544,20 @@ export interface components {
              */
             result_selection_id: number | null;
             /**
+             * @description Every runner the result named, first placed first: the winner, or a place market's
+             *     placed runners; empty until resulted, and for a fancy or a void.
+             */
+            result_selection_ids: number[];
+            /**
              * Format: int64
              * @description A fancy's declared run total, once resulted.
              */
             result_value: number | null;
+            /**
+             * Format: int64
+             * @description How many runners a place market pays (as created: `winners`); 1 for any other market.
+             */
+            winners: number;
         };
         DeskMarketsRequest: {
             /** Format: int64 */

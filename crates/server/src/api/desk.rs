@@ -9,6 +9,7 @@
 
 use axum::extract::State;
 use backlay_core::money::Money;
+use backlay_store::markets::{RunnerRow, RunnerStatus};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -42,9 +43,14 @@ pub struct DeskMarket {
     pub book: MarketBook,
     /// Commission on net market winnings, basis points.
     pub commission_bp: i64,
+    /// How many runners a place market pays (as created: `winners`); 1 for any other market.
+    pub winners: i64,
     /// The declared winner (or first placed runner), once resulted.
     #[schema(required = true)]
     pub result_selection_id: Option<i64>,
+    /// Every runner the result named, first placed first: the winner, or a place market's
+    /// placed runners; empty until resulted, and for a fancy or a void.
+    pub result_selection_ids: Vec<i64>,
     /// A fancy's declared run total, once resulted.
     #[schema(required = true)]
     pub result_value: Option<i64>,
@@ -77,12 +83,31 @@ async fn desk_markets(
     let in_play = the_match.in_play;
     let mut markets = Vec::new();
     for row in state.store.markets_of_match(match_id).await? {
-        let (commission_bp, result_selection_id, result_value) =
-            (row.setup.commission_bp, row.result_runner_id, row.result_value);
+        let (commission_bp, winners, result_selection_id, result_value) =
+            (row.setup.commission_bp, row.setup.winners, row.result_runner_id, row.result_value);
+        let result_selection_ids = result_runners(&row.setup.runners, result_selection_id);
         let book = market_book(&state, row, in_play, None).await;
-        markets.push(DeskMarket { book, commission_bp, result_selection_id, result_value });
+        markets.push(DeskMarket {
+            book,
+            commission_bp,
+            winners,
+            result_selection_id,
+            result_selection_ids,
+            result_value,
+        });
     }
     Ok(ok(DeskMatch { the_match: MatchItem::from(the_match), markets }))
+}
+
+/// The runners a result named: those settlement marked `winner`, the first placed (the stored
+/// `result_runner_id`) first. A market settled before runners were marked has only that one.
+fn result_runners(runners: &[RunnerRow], first: Option<i64>) -> Vec<i64> {
+    let Some(first) = first else { return Vec::new() };
+    let others = runners
+        .iter()
+        .filter(|r| r.status == RunnerStatus::Winner && r.runner_id != first)
+        .map(|r| r.runner_id);
+    std::iter::once(first).chain(others).collect()
 }
 
 #[derive(Deserialize, ToSchema)]

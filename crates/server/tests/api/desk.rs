@@ -405,6 +405,10 @@ async fn the_desk_reads_a_match_with_everything_it_runs(app: TestApp) {
     assert_eq!(book["runners"][0]["back"][0]["price"], 45.0);
     assert_eq!(book["runners"][1]["lay"][0]["price"], 90.0);
     assert_eq!(book["result_selection_id"], Value::Null);
+    assert_eq!(
+        (book["winners"].clone(), book["result_selection_ids"].clone()),
+        (json!(1), json!([]))
+    );
     let line = market_of(&desk, fancy);
     assert_eq!(line["status"], "ball_running");
     assert_eq!((line["line_no"].clone(), line["line_yes"].clone()), (json!(50), json!(50)));
@@ -417,6 +421,7 @@ async fn the_desk_reads_a_match_with_everything_it_runs(app: TestApp) {
     let line = market_of(&desk, fancy);
     assert_eq!(line["status"], "closed");
     assert_eq!(line["result_value"], 61);
+    assert_eq!(line["result_selection_ids"], json!([]));
 
     let answer = app.post("admin/desk/markets", Some(&admin), json!({ "match_id": "x" })).await;
     answer.expect(400);
@@ -424,6 +429,69 @@ async fn the_desk_reads_a_match_with_everything_it_runs(app: TestApp) {
     app.post("admin/desk/markets", Some(&admin), json!({ "match_id": 987_654 })).await.expect(404);
 }
 both_databases!(the_desk_reads_a_match_with_everything_it_runs);
+
+async fn a_place_market_is_previewed_and_resulted_with_every_placed_runner(app: TestApp) {
+    let admin = app.admin().await;
+    let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
+    let match_id = a_match(&app, &admin).await;
+    let (place, runners) = app.open_market(&admin, match_id, json!({ "type": "place", "name": "To be placed", "runners": ["Arrow", "Blaze", "Comet", "Dancer"], "winners": 2, "min_stake": 1, "bet_delay_s": 0 })).await;
+    // demo backs Arrow to place: 100 at 3.0, matched by demo2's lay.
+    bet(&app, &demo2, json!({ "market_id": place, "selection_id": runners[0], "side": "lay", "price": 3, "stake": 100 })).await.expect(200);
+    let back = bet(&app, &demo, json!({ "market_id": place, "selection_id": runners[0], "side": "back", "price": 3, "stake": 100 })).await;
+    back.expect(200);
+    assert_eq!(back.data()["status"], "matched");
+    let preview = |body: Value| app.post("admin/market/resultPreview", Some(&admin), body);
+
+    // Arrow placed second: the backer wins 200.00 from the layer.
+    let placed =
+        preview(json!({ "market_id": place, "placed_selection_ids": [runners[2], runners[0]] }))
+            .await;
+    placed.expect(200);
+    assert_eq!(minor(&placed.data()["clients_win"]), 200_00);
+    assert_eq!(minor(&placed.data()["clients_lose"]), 200_00);
+    // Arrow out of the places: the layer wins the stake.
+    let unplaced =
+        preview(json!({ "market_id": place, "placed_selection_ids": [runners[1], runners[2]] }))
+            .await;
+    unplaced.expect(200);
+    assert_eq!(minor(&unplaced.data()["clients_win"]), 100_00);
+    // More placed than the market pays, a runner twice, none, or one from elsewhere: refused
+    // with what is wrong.
+    let three = preview(
+        json!({ "market_id": place, "placed_selection_ids": [runners[0], runners[1], runners[2]] }),
+    )
+    .await;
+    three.expect(400);
+    assert!(three.message().contains("at most 2"), "{}", three.body);
+    let twice =
+        preview(json!({ "market_id": place, "placed_selection_ids": [runners[0], runners[0]] }))
+            .await;
+    twice.expect(400);
+    assert!(twice.message().contains("named twice"), "{}", twice.body);
+    preview(json!({ "market_id": place, "placed_selection_ids": [] })).await.expect(400);
+    preview(json!({ "market_id": place, "placed_selection_ids": [987_654] })).await.expect(400);
+    preview(json!({ "market_id": place, "winner_selection_id": runners[0] })).await.expect(400);
+
+    let before = balances(&app, &[&demo, &demo2]).await;
+    app.post(
+        "admin/market/result",
+        Some(&admin),
+        json!({ "market_id": place, "placed_selection_ids": [runners[2], runners[0]] }),
+    )
+    .await
+    .expect(200);
+    let after = balances(&app, &[&demo, &demo2]).await;
+    assert_eq!([after[0] - before[0], after[1] - before[1]], [200_00, -200_00]);
+    // The desk shows how many places the market paid and every placed runner, first first.
+    let desk = app.post("admin/desk/markets", Some(&admin), json!({ "match_id": match_id })).await;
+    let market = market_of(&desk, place);
+    assert_eq!(market["status"], "closed");
+    assert_eq!(market["winners"], 2);
+    assert_eq!(market["result_selection_id"], runners[2]);
+    assert_eq!(market["result_selection_ids"], json!([runners[2], runners[0]]));
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(a_place_market_is_previewed_and_resulted_with_every_placed_runner);
 
 async fn only_an_admin_runs_the_desk(app: TestApp) {
     let (admin, agent, demo) = (app.admin().await, app.agent().await, app.demo().await);

@@ -274,7 +274,7 @@ function MatchMarkets({ matchId }: { matchId: number }) {
                       <span className="status-chip" data-testid="catalogue-status">{m.status.replace('_', ' ')}</span>
                       {m.result_value !== null && <span className="small"> {m.result_value} runs</span>}
                       {m.result_selection_id !== null && (
-                        <span className="small"> {m.runners.find((r) => r.selection_id === m.result_selection_id)?.name} won</span>
+                        <span className="small" data-testid="catalogue-result"> {resultText(m)}</span>
                       )}
                     </td>
                     <td>{formatMoney(m.min_stake)} – {formatMoney(m.max_stake)}</td>
@@ -315,7 +315,7 @@ function MatchMarkets({ matchId }: { matchId: number }) {
 }
 
 function MarketForm({ matchId, onCreated }: { matchId: number; onCreated: () => void }) {
-  const [values, setValues] = useState({ type: 'bookmaker' as MarketKind, name: '', runners: '', min: '100', max: '100000', delay: '' });
+  const [values, setValues] = useState({ type: 'bookmaker' as MarketKind, name: '', runners: '', min: '100', max: '100000', delay: '', places: '3' });
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
@@ -333,6 +333,7 @@ function MarketForm({ matchId, onCreated }: { matchId: number; onCreated: () => 
         min_stake: values.min.trim(),
         max_stake: values.max.trim(),
         bet_delay_s: values.delay.trim() === '' ? (house ? 0 : 5) : Number(values.delay),
+        ...(values.type === 'place' ? { winners: Number(values.places.trim()) } : {}),
       });
       if (!answer.status) return;
       toastSuccess(answer.message);
@@ -364,6 +365,11 @@ function MarketForm({ matchId, onCreated }: { matchId: number; onCreated: () => 
         <Field label="Bet delay (s)" error={errors.bet_delay_s}>
           <input inputMode="numeric" value={values.delay} onChange={set('delay')} placeholder="default" data-testid="market-delay" />
         </Field>
+        {values.type === 'place' && (
+          <Field label="Places paid" error={errors.winners}>
+            <input inputMode="numeric" value={values.places} onChange={set('places')} data-testid="market-places" />
+          </Field>
+        )}
       </div>
       {!fancy && (
         <Field label="Runners, one a line" error={errors.runners}>
@@ -374,20 +380,43 @@ function MarketForm({ matchId, onCreated }: { matchId: number; onCreated: () => 
   );
 }
 
+/** "Comet won", "Comet, Arrow placed": the runners a settled market's result named. */
+function resultText(market: DeskMarket): string {
+  const ids = market.result_selection_ids.length > 0 ? market.result_selection_ids : [market.result_selection_id];
+  const names = ids.map((id) => market.runners.find((r) => r.selection_id === id)?.name ?? `#${id}`).join(', ');
+  return `${names} ${market.type === 'place' ? 'placed' : 'won'}`;
+}
+
+/** The runners chosen for a place market's places, first place first; an empty choice is skipped. */
+function placedOf(places: readonly string[]): number[] {
+  return places.filter(Boolean).map(Number);
+}
+
 /** The outcome the dialog's inputs name, or null until they name one. */
-function outcomeOf(market: DeskMarket, voiding: boolean, winner: string, runs: string): Outcome | null {
+function outcomeOf(market: DeskMarket, voiding: boolean, winner: string, places: readonly string[], runs: string): Outcome | null {
   if (voiding) return { void: true };
   if (market.type === 'fancy') return /^\d{1,6}$/.test(runs.trim()) ? { runs: Number(runs.trim()) } : null;
+  if (market.type === 'place') {
+    const placed = placedOf(places);
+    return placed.length > 0 && new Set(placed).size === placed.length ? { placedSelectionIds: placed } : null;
+  }
   return winner ? { winnerSelectionId: Number(winner) } : null;
 }
+
+const ORDINALS = ['1st', '2nd', '3rd'];
+const ordinal = (index: number) => ORDINALS[index] ?? `${index + 1}th`;
 
 /** Declare a result (or void) after seeing what it moves. */
 function ResultDialog({ market, voiding, onClose, onSettled }: { market: DeskMarket; voiding: boolean; onClose: () => void; onSettled: () => void }) {
   const [winner, setWinner] = useState('');
+  // One choice per place the market pays (a place market; unused otherwise).
+  const [places, setPlaces] = useState<string[]>(() => Array.from({ length: market.winners }, () => ''));
   const [runs, setRuns] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const outcome = outcomeOf(market, voiding, winner, runs);
+  const outcome = outcomeOf(market, voiding, winner, places, runs);
+  const placed = placedOf(places);
+  const placedTwice = new Set(placed).size !== placed.length;
   const preview = useQuery({
     queryKey: ['console', 'resultPreview', market.market_id, outcome],
     queryFn: async () => dataOr(await previewResult(market.market_id, outcome as Outcome), null),
@@ -418,7 +447,26 @@ function ResultDialog({ market, voiding, onClose, onSettled }: { market: DeskMar
             <input inputMode="numeric" value={runs} onChange={(e) => setRuns(e.target.value)} data-testid="result-runs" autoFocus />
           </Field>
         )}
-        {!voiding && market.type !== 'fancy' && (
+        {!voiding && market.type === 'place' && (
+          <fieldset className="stack-form" data-testid="result-places">
+            <legend>Placed runners ({market.winners} places paid; leave a place empty if fewer finished)</legend>
+            {places.map((choice, index) => (
+              <Field key={index} label={ordinal(index)}>
+                <select
+                  value={choice}
+                  onChange={(e) => setPlaces((now) => now.map((c, i) => (i === index ? e.target.value : c)))}
+                  data-testid={`result-place-${index + 1}`}
+                >
+                  <option value="">—</option>
+                  {market.runners.map((r) => <option key={r.selection_id} value={r.selection_id}>{r.name}</option>)}
+                </select>
+              </Field>
+            ))}
+            {placedTwice && <ErrorMessage>Each runner can take one place only.</ErrorMessage>}
+            {preview.error && <ErrorMessage>{errorMessage(preview.error)}</ErrorMessage>}
+          </fieldset>
+        )}
+        {!voiding && market.type !== 'fancy' && market.type !== 'place' && (
           <Field label="Winner" error={preview.error ? errorMessage(preview.error) : undefined}>
             <select value={winner} onChange={(e) => setWinner(e.target.value)} data-testid="result-winner">
               <option value="">Choose…</option>

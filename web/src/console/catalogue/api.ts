@@ -52,6 +52,8 @@ export interface NewMarket {
   min_stake: string;
   max_stake: string;
   bet_delay_s: number;
+  /** How many runners a place market pays (the server's default is 3). */
+  winners?: number;
 }
 
 export function createMarket(market: NewMarket): Promise<Answer<CreatedMarket>> {

@@ -42,10 +42,12 @@ export function setLimits(marketId: number, minStake: string, maxStake: string):
 }
 
 /** What declaring a result settles: a winner, a fancy's run total, or voiding. */
-export type Outcome = { winnerSelectionId: number } | { runs: number } | { void: true };
+/** A result: the winner, a place market's placed runners (first placed first), a run total, or void. */
+export type Outcome = { winnerSelectionId: number } | { placedSelectionIds: number[] } | { runs: number } | { void: true };
 
 function outcomeBody(outcome: Outcome): Record<string, unknown> {
   if ('winnerSelectionId' in outcome) return { winner_selection_id: outcome.winnerSelectionId };
+  if ('placedSelectionIds' in outcome) return { placed_selection_ids: outcome.placedSelectionIds };
   if ('runs' in outcome) return { result: outcome.runs };
   return { void: 1 };
 }

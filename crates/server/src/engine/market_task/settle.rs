@@ -14,24 +14,20 @@ use super::{market_closed, market_error, ActedBy, MarketActor, ResultInput, Sett
 use crate::clock::now_ms;
 use crate::error::AppError;
 
-/// The exchange's result for what the operator declared, with the winner (or first placed
-/// runner) and the run total as stored on the market.
-fn market_result(
-    input: &ResultInput,
-) -> Result<(MarketResult, Option<i64>, Option<i64>), AppError> {
+/// The exchange's result for what the operator declared, with the winning runners (the
+/// winner, or the placed runners first placed first) and the run total as stored on the market.
+fn market_result(input: &ResultInput) -> Result<(MarketResult, Vec<i64>, Option<i64>), AppError> {
     Ok(match input {
-        ResultInput::Winner(id) => (MarketResult::Winner(RunnerId(*id)), Some(*id), None),
-        ResultInput::Placed(ids) => (
-            MarketResult::Placed(ids.iter().copied().map(RunnerId).collect()),
-            ids.first().copied(),
-            None,
-        ),
+        ResultInput::Winner(id) => (MarketResult::Winner(RunnerId(*id)), vec![*id], None),
+        ResultInput::Placed(ids) => {
+            (MarketResult::Placed(ids.iter().copied().map(RunnerId).collect()), ids.clone(), None)
+        }
         ResultInput::Fancy(value) => {
             let runs = u32::try_from(*value)
                 .map_err(|_| AppError::field("result", "A fancy result is a whole number ≥ 0."))?;
-            (MarketResult::Fancy(runs), None, Some(*value))
+            (MarketResult::Fancy(runs), Vec::new(), Some(*value))
         }
-        ResultInput::Void => (MarketResult::Void, None, None),
+        ResultInput::Void => (MarketResult::Void, Vec::new(), None),
     })
 }
 
@@ -51,7 +47,7 @@ impl MarketActor {
         input: ResultInput,
         by: Option<&ActedBy>,
     ) -> Result<String, AppError> {
-        let (result, result_runner_id, result_value) = market_result(&input)?;
+        let (result, winners, result_value) = market_result(&input)?;
         // Each bet's own P&L, from what is stored (this task is the market's only writer).
         let bet_pnls = self.bet_pnls(&result).await?;
         let before = self.market.status();
@@ -65,7 +61,7 @@ impl MarketActor {
                 .record_market_result(
                     self.setup.market_id,
                     status,
-                    result_runner_id,
+                    &winners,
                     result_value,
                     now_ms(),
                 )
@@ -173,7 +169,7 @@ impl MarketActor {
             let detail = serde_json::json!({
                 "before": before,
                 "after": status,
-                "winner_selection_id": result_runner_id,
+                "winner_selection_id": winners.first(),
                 "placed_selection_ids": match &input {
                     ResultInput::Placed(ids) => Some(ids),
                     _ => None,

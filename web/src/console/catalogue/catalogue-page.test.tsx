@@ -1,0 +1,103 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CATALOGUE, stubServer, type Answers } from '../../testing/fake-server';
+import { demoUser, renderApp, storeSession } from '../../testing/render';
+
+const admin = { ...demoUser, user_id: 1, user_name: 'admin', role: 'admin' as const, parent_id: -1 };
+
+const runner = (selection_id: number, name: string) => ({ selection_id, name, back: [], lay: [], position: 0 });
+const place = {
+  market_id: 41,
+  match_id: 9,
+  name: 'To be placed',
+  type: 'place',
+  status: 'open',
+  in_play: false,
+  bet_delay_s: 5,
+  min_stake: 100,
+  max_stake: 5000,
+  commission_bp: 0,
+  winners: 2,
+  result_selection_id: null,
+  result_selection_ids: [],
+  result_value: null,
+  runners: [runner(411, 'Arrow'), runner(412, 'Blaze'), runner(413, 'Comet')],
+  line_no: null,
+  rate_no: null,
+  line_yes: null,
+  rate_yes: null,
+  book: [],
+};
+const settled = { ...place, market_id: 42, name: 'Earlier place', status: 'closed', result_selection_id: 413, result_selection_ids: [413, 411] };
+const desk = { match: { match_id: 9, name: '14:30 Ascot', in_play: false }, markets: [place, settled] };
+const preview = { bets: 2, clients: 2, winners: 1, losers: 1, clients_win: 200, clients_lose: 200, house_pnl: 0, commission: 0 };
+
+function server(extra: Answers = {}) {
+  return stubServer({ ...EMPTY_CATALOGUE, 'POST /api/admin/desk/markets': { data: desk }, ...extra }, { data: null });
+}
+
+describe('the catalogue: place markets', () => {
+  it('shows every placed runner of a settled place market, first placed first', async () => {
+    server();
+    storeSession(admin);
+    renderApp('/console/markets/9');
+    const row = await screen.findByTestId('catalogue-market-42');
+    expect(within(row).getByTestId('catalogue-result')).toHaveTextContent('Comet, Arrow placed');
+  });
+
+  it('declares the placed runners in order, after previewing what they move', async () => {
+    const calls = server({
+      'POST /api/admin/market/resultPreview': { data: preview },
+      'POST /api/admin/market/result': { message: 'To be placed settled.' },
+    });
+    storeSession(admin);
+    renderApp('/console/markets/9');
+    const row = await screen.findByTestId('catalogue-market-41');
+    await userEvent.click(within(row).getByTestId('market-result'));
+    const dialog = await screen.findByTestId('result-dialog');
+    // One choice per place paid; the winner's single choice is not offered.
+    expect(within(dialog).queryByTestId('result-winner')).toBeNull();
+    expect(within(dialog).queryByTestId('result-place-3')).toBeNull();
+    await userEvent.selectOptions(within(dialog).getByTestId('result-place-1'), 'Comet');
+    await userEvent.selectOptions(within(dialog).getByTestId('result-place-2'), 'Arrow');
+    expect(await within(dialog).findByTestId('result-preview')).toHaveTextContent('clients win');
+    await userEvent.click(within(dialog).getByTestId('result-confirm'));
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/admin/market/result')).toBe(true));
+    const declared = calls.find((c) => c.path === '/api/admin/market/result');
+    expect(declared?.body).toEqual({ market_id: 41, placed_selection_ids: [413, 411] });
+    const previews = calls.filter((c) => c.path === '/api/admin/market/resultPreview').map((c) => c.body);
+    expect(previews).toContainEqual({ market_id: 41, placed_selection_ids: [413] });
+    expect(previews.at(-1)).toEqual({ market_id: 41, placed_selection_ids: [413, 411] });
+  });
+
+  it('will not declare one runner in two places', async () => {
+    const calls = server({ 'POST /api/admin/market/resultPreview': { data: preview } });
+    storeSession(admin);
+    renderApp('/console/markets/9');
+    const row = await screen.findByTestId('catalogue-market-41');
+    await userEvent.click(within(row).getByTestId('market-result'));
+    const dialog = await screen.findByTestId('result-dialog');
+    await userEvent.selectOptions(within(dialog).getByTestId('result-place-1'), 'Blaze');
+    await userEvent.selectOptions(within(dialog).getByTestId('result-place-2'), 'Blaze');
+    expect(within(dialog).getByText('Each runner can take one place only.')).toBeInTheDocument();
+    await waitFor(() => expect(within(dialog).queryByTestId('result-preview')).toBeNull());
+    expect(within(dialog).getByTestId('result-confirm')).toBeDisabled();
+    expect(calls.filter((c) => c.path === '/api/admin/market/result')).toEqual([]);
+  });
+
+  it('creates a place market with the places it pays', async () => {
+    const calls = server({ 'POST /api/admin/market/create': { message: 'Place created (suspended until opened).', data: { market_id: 43, selection_ids: [1, 2, 3, 4] } } });
+    storeSession(admin);
+    renderApp('/console/markets/9');
+    const form = await screen.findByTestId('market-form');
+    await userEvent.selectOptions(within(form).getByTestId('market-type'), 'place');
+    await userEvent.type(within(form).getByTestId('market-name'), 'Place');
+    await userEvent.type(within(form).getByTestId('market-runners'), 'A{enter}B{enter}C{enter}D');
+    await userEvent.clear(within(form).getByTestId('market-places'));
+    await userEvent.type(within(form).getByTestId('market-places'), '2');
+    await userEvent.click(within(form).getByRole('button', { name: 'Create market' }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/admin/market/create')).toBe(true));
+    expect(calls.find((c) => c.path === '/api/admin/market/create')?.body).toMatchObject({ type: 'place', runners: ['A', 'B', 'C', 'D'], winners: 2 });
+  });
+});
