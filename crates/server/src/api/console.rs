@@ -36,6 +36,7 @@ use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{choice_field, date_bound, ApiJson, FlexI64, Paged, Paging};
 use crate::market_analysis::house_position;
 use crate::market_book::FancyRange;
+use crate::operator::not_in_downline;
 use crate::session::Operator;
 use crate::AppState;
 
@@ -53,11 +54,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// Most lines of a P&L answer (markets and casino kinds in the period).
 const PNL_ROWS_MAX: i64 = 500;
-
-/// 404 for an account outside the caller's downline, whether or not it exists.
-fn not_in_downline() -> AppError {
-    AppError::NotFound("No such account in your downline.".into())
-}
 
 fn scope_of(caller: &User) -> Scope {
     match caller.role {

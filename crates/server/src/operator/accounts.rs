@@ -261,15 +261,17 @@ pub fn check_stake_allowed(
 }
 
 /// The account `user_id` when the actor manages it ([`OperatorContext::require_manages`]).
+/// An agent is told "No such account in your downline." whether the id is another branch's or
+/// nobody's.
 async fn managed_account(
     ctx: &OperatorContext<'_>,
     writer: &mut Writer,
     user_id: i64,
 ) -> Result<User, AppError> {
-    let user = writer
-        .user_by_id(user_id)
-        .await
-        .or_not_found(|| format!("There is no user with id {user_id}."))?;
+    let user = match writer.user_by_id(user_id).await {
+        Err(StoreError::NotFound) if !ctx.is_admin() => return Err(super::not_in_downline()),
+        found => found.or_not_found(|| format!("There is no user with id {user_id}."))?,
+    };
     ctx.require_manages(writer, &user).await?;
     Ok(user)
 }
@@ -424,10 +426,8 @@ pub async fn transfer_in(
     if remark.chars().count() > 200 {
         return Err(AppError::field("remark", "Remark must be at most 200 characters."));
     }
-    let user = writer
-        .user_by_id(user_id)
-        .await
-        .or_not_found(|| format!("There is no user with id {user_id}."))?;
+    // Outside the downline: 404 as everywhere; inside it but not a child: why not.
+    let user = managed_account(ctx, writer, user_id).await?;
     ctx.require_parent_of(&user)?;
     let parent_id = user.parent_id.ok_or_else(|| {
         AppError::Conflict(format!("{} has no parent to transfer chips with.", user.user_name))

@@ -68,6 +68,12 @@ pub struct OperatorContext<'a> {
     pub client_ip: Option<String>,
 }
 
+/// 404 for an account outside an agent's downline, whether or not it exists (the console's
+/// reads and the operator's actions answer alike).
+pub(crate) fn not_in_downline() -> AppError {
+    AppError::NotFound("No such account in your downline.".into())
+}
+
 impl OperatorContext<'_> {
     fn actor_user_id(&self) -> Option<i64> {
         match &self.actor {
@@ -97,11 +103,13 @@ impl OperatorContext<'_> {
         match &self.actor {
             Actor::Console => Ok(()),
             Actor::User(user) if user.role == Role::Admin => Ok(()),
+            Actor::User(user) if user.id == target.id => Err(AppError::Forbidden(
+                "You cannot change your own account; the account above yours manages it.".into(),
+            )),
             Actor::User(user) if writer.is_in_downline(user.id, target.id).await? => Ok(()),
-            Actor::User(_) => {
-                // The id the caller sent, not the account's name: nothing of another downline.
-                Err(AppError::Forbidden(format!("Account {} is not in your downline.", target.id)))
-            }
+            // The same answer as for an id that does not exist: nothing of another downline,
+            // not even that the account is there.
+            Actor::User(_) => Err(not_in_downline()),
         }
     }
 

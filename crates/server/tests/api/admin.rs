@@ -574,17 +574,17 @@ async fn an_agent_cannot_transfer_for_someone_elses_client(app: TestApp) {
     let (_, client_b) = other_agent_with_client(&app, &admin).await;
     let agent = app.agent().await;
 
-    for user_id in [orphan, client_b, agent_id] {
+    // Outside its downline: as if there were no such account. Itself: not its own to fund.
+    for user_id in [orphan, client_b, 999_999] {
         for direction in ["deposit", "withdraw"] {
             let answer = transfer(&app, &agent, user_id, json!(1), direction).await;
-            answer.expect(403);
-            assert!(
-                answer.message().contains(&format!("Account {user_id} is not one of your clients")),
-                "{}",
-                answer.message()
-            );
+            answer.expect(404);
+            assert_eq!(answer.message(), "No such account in your downline.");
         }
     }
+    let answer = transfer(&app, &agent, agent_id, json!(1), "deposit").await;
+    answer.expect(403);
+    assert!(answer.message().contains("your own account"), "{}", answer.message());
     assert_eq!(app.balance_minor(&agent).await, AGENT_START);
     assert_eq!(app.balance_minor(&admin).await, ADMIN_START);
     let rows = all_users(&app, &admin).await;
@@ -737,20 +737,16 @@ async fn an_agent_cannot_lock_someone_elses_client(app: TestApp) {
     let admin_id = app.user_id(&admin, "admin").await;
     let agent = app.agent().await;
 
-    let answer = lock(&app, &agent, client_b, 1).await;
-    answer.expect(403);
-    assert!(
-        answer.message().contains(&format!("Account {client_b} is not in your downline")),
-        "{}",
-        answer.message()
-    );
-    let answer = lock(&app, &agent, admin_id, 1).await;
-    answer.expect(403);
+    // Another agent's client, the agent's own parent and an id nobody has: one answer, which
+    // says nothing of whether the account exists.
+    for user_id in [client_b, admin_id, 999_999] {
+        let answer = lock(&app, &agent, user_id, 1).await;
+        answer.expect(404);
+        assert_eq!(answer.message(), "No such account in your downline.");
+    }
     // client_b can still log in, and so can the admin.
     app.login("client_b", "Second@123").await;
     app.admin().await;
-    let answer = lock(&app, &agent, 999_999, 1).await;
-    answer.expect(404);
 }
 both_databases!(an_agent_cannot_lock_someone_elses_client);
 

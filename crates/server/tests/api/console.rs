@@ -79,20 +79,20 @@ async fn a_master_manages_its_whole_downline_and_nothing_beside_or_above(app: Te
         .await;
     limit.expect(200);
 
-    // Not itself, not its parent, not another agent or that agent's clients.
+    // Not itself; not its parent, another agent or that agent's clients, which it is told do
+    // not exist in its downline.
+    let answer = lock(&app, &t.master, t.master_id, 1).await;
+    answer.expect(403);
+    assert!(answer.message().contains("your own account"), "{}", answer.message());
     let admin_id = app.user_id(&t.admin, "admin").await;
-    for user_id in [t.master_id, admin_id, t.agent_id, t.demo_id] {
+    for user_id in [admin_id, t.agent_id, t.demo_id] {
         let answer = lock(&app, &t.master, user_id, 1).await;
-        answer.expect(403);
-        assert!(
-            answer.message().contains(&format!("Account {user_id} is not in your downline")),
-            "{}",
-            answer.message()
-        );
+        answer.expect(404);
+        assert_eq!(answer.message(), "No such account in your downline.");
     }
     // The agent below cannot reach up or sideways either.
-    lock(&app, &t.sub_agent, t.master_id, 1).await.expect(403);
-    lock(&app, &t.agent, t.deep_client_id, 1).await.expect(403);
+    lock(&app, &t.sub_agent, t.master_id, 1).await.expect(404);
+    lock(&app, &t.agent, t.deep_client_id, 1).await.expect(404);
     app.login("demo", "Demo@1234").await;
     app.login("master", "Second@123").await;
     app.login("agent", "Agent@1234").await;

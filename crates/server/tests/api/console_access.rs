@@ -1,8 +1,9 @@
 //! Every operator route (`/api/admin/…` and `/api/console/…`, read from the served OpenAPI
 //! document, so a new route is covered the day it is added) tried by a stranger (401), a client
 //! (403) and an agent from another branch of the tree naming an account, a market and a match of
-//! someone else's downline: never the other downline's data in an answer, and nothing changed —
-//! not a ledger entry, not an audit row, not the victim's account.
+//! someone else's downline: never the other downline's data in an answer, not even whether the
+//! account exists (the same answer as for an id nobody has), and nothing changed — not a ledger
+//! entry, not an audit row, not the victim's account.
 
 use serde_json::{json, Value};
 
@@ -77,9 +78,8 @@ async fn no_operator_route_leaks_or_changes_anything_for_an_outsider(app: TestAp
             continue;
         }
         for method in item.as_object().unwrap().keys() {
-            let call = |token: Option<String>| {
+            let call_with = |token: Option<String>, body: Value| {
                 let route = route.to_owned();
-                let body = body.clone();
                 let method = method.clone();
                 let app = &app;
                 async move {
@@ -90,6 +90,7 @@ async fn no_operator_route_leaks_or_changes_anything_for_an_outsider(app: TestAp
                     }
                 }
             };
+            let call = |token: Option<String>| call_with(token, body.clone());
             tried += 1;
             assert_eq!(call(None).await.status.as_u16(), 401, "{method} {route} as a stranger");
             assert_eq!(
@@ -106,6 +107,16 @@ async fn no_operator_route_leaks_or_changes_anything_for_an_outsider(app: TestAp
                 answer.body
             );
             assert_ne!(answer.status.as_u16() / 100, 5, "{method} {route}: {}", answer.body);
+            // The victim's id is answered as an id that does not exist: the answer does not
+            // even say the account is there.
+            let mut ghost_body = body.clone();
+            ghost_body["user_id"] = json!(987_654_321);
+            let ghost = call_with(Some(outsider.clone()), ghost_body).await;
+            assert_eq!(
+                (answer.status, answer.message()),
+                (ghost.status, ghost.message()),
+                "{method} {route} tells the victim's id from a missing one"
+            );
         }
     }
     assert!(tried >= 40, "only {tried} operator routes in the document");
