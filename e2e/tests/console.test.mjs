@@ -2,7 +2,9 @@
 // The operator's console in Chromium, against the real server with demo data: the operator
 // logs in and lands on the console, makes an agent and gives it chips; the agent logs in
 // (choosing its own password first), makes a client, gives it chips and bet-locks it from the
-// client's terms; the client cannot open the console, and its bet is refused. Screenshots at 1280 and 390 px in e2e/screenshots/console-*.
+// client's terms; the client cannot open the console, and its bet is refused. On the Casino
+// screen the operator switches an in-house table off, and a client's lobby no longer lists it
+// until it is switched on again. Screenshots at 1280 and 390 px in e2e/screenshots/console-*.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { chooseOwnPassword, createAccount, deposit, freshPage, launchBrowser, logIn, startServer } from '../harness.mjs';
@@ -122,4 +124,46 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   const refused = await server.api('bet/placeBet', { market_id: fancyMarket, side: 'yes', price: '100', line: 49, stake: '100', client_ref: 'e2e-bet-locked' }, clientToken);
   assert.equal(refused.status, 422, JSON.stringify(refused.body));
   assert.match(refused.body.message, /Betting is locked/);
+});
+
+test('the operator switches an in-house table off and the client lobby no longer lists it, then on again', async () => {
+  const operator = await freshPage(browser, server.baseUrl);
+  await logIn(operator.page, 'admin', 'Admin@1234');
+  await operator.page.getByTestId('downline-page').waitFor();
+  await operator.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Casino' }).click();
+  const dragonTiger = operator.page.getByTestId('table-active-dt6');
+  await dragonTiger.waitFor();
+  assert.equal(await dragonTiger.isChecked(), true);
+  await assertFitsEveryViewport(operator.page, 'console-casino');
+
+  // The client in a browser of its own: the tabs of one browser share one session.
+  const clientBrowser = await launchBrowser();
+  const client = await freshPage(clientBrowser, server.baseUrl);
+  await logIn(client.page, 'demo', 'Demo@1234');
+  await client.page.getByTestId('home-page').waitFor();
+  /** The in-house tables the lobby lists right now (its tiles link to /casino/match/<id>). */
+  const lobby = async () => {
+    // Loaded afresh each time: the app keeps what it read before.
+    if (hashOf(client.page) === '#/casino/list') await client.page.reload();
+    else await client.page.goto(`${server.baseUrl}/#/casino/list`);
+    const tiles = client.page.getByTestId('casino-games').getByRole('link');
+    await tiles.first().waitFor();
+    return tiles.allTextContents();
+  };
+  const listed = await lobby();
+  assert.ok(listed.includes('DT 1 DAY'), `Dragon Tiger is in the lobby: ${listed.join(', ')}`);
+
+  await dragonTiger.click();
+  await operator.page.getByTestId('casino-table-dt6').getByText('Off').waitFor();
+  const without = await lobby();
+  assert.ok(!without.includes('DT 1 DAY'), `Dragon Tiger is off: ${without.join(', ')}`);
+  assert.equal(without.length, listed.length - 1);
+
+  await dragonTiger.click();
+  await operator.page.getByTestId('casino-table-dt6').getByText('On', { exact: true }).waitFor();
+  assert.deepEqual(await lobby(), listed);
+  assert.deepEqual(operator.errors, []);
+  assert.deepEqual(client.errors, []);
+  await operator.page.close();
+  await clientBrowser.close();
 });

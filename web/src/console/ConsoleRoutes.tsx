@@ -14,6 +14,7 @@ const AccountPage = lazyNamed(() => import('./risk/AccountPage'), 'AccountPage')
 const CatalogueRoutes = lazyNamed(() => import('./catalogue/CataloguePage'), 'CatalogueRoutes');
 const DeskRoutes = lazyNamed(() => import('./desk/DeskPage'), 'DeskRoutes');
 const ReportsPage = lazyNamed(() => import('./reports/ReportsPage'), 'ReportsPage');
+const CasinoPage = lazyNamed(() => import('./casino/CasinoPage'), 'CasinoPage');
 
 /**
  * Every console screen, in the navigation's order: Downline, Payments, Audit log, Settings,
@@ -29,6 +30,7 @@ const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { path: 'desk', label: 'Trading desk', roles: ['admin'], element: <DeskRoutes /> },
   { path: 'risk', label: 'Risk', roles: ['admin', 'agent'], element: <RiskRoutes /> },
   { path: 'reports', label: 'Reports', roles: ['admin', 'agent'], element: <ReportsPage /> },
+  { path: 'casino', label: 'Casino', roles: ['admin'], element: <CasinoPage /> },
 ];
 
 /** `#/console/…` for an admin or agent (app/guards' ConsoleOnly let them in). */

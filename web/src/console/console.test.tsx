@@ -78,7 +78,7 @@ describe('the console guard', () => {
     storeSession(admin);
     renderApp('/console/audit');
     expect(await screen.findByTestId('audit-page')).toBeInTheDocument();
-    expect(navLabels()).toEqual(['Downline', 'Payments', 'Audit log', 'Settings', 'Markets', 'Trading desk', 'Risk', 'Reports']);
+    expect(navLabels()).toEqual(['Downline', 'Payments', 'Audit log', 'Settings', 'Markets', 'Trading desk', 'Risk', 'Reports', 'Casino']);
   });
 
   it('lands an admin on the console after log-in', async () => {
