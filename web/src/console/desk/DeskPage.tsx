@@ -12,7 +12,9 @@ import { QueryState } from '../../components/QueryState';
 import { formatMoney } from '../../lib/format';
 import { MatchStream, type StreamState } from '../../features/betting/stream';
 import { streamUrl, type MarketBook } from '../../features/betting/api';
+import { LiveMatchesTable } from '../LiveMatchesTable';
 import { amountText } from '../money-input';
+import { listLiveMatches, riskKeys } from '../risk/api';
 import {
   deskKey,
   getDesk,
@@ -37,12 +39,23 @@ export function DeskRoutes() {
   );
 }
 
+/** `#/console/desk`: the matches with a bookmaker or fancy market still running, each opening its desk. */
 function DeskIndex() {
+  const query = useQuery({ queryKey: riskKeys.live, queryFn: async () => dataOr(await listLiveMatches(), null) });
+  const matches = (query.data ?? [])
+    .map((m) => ({ ...m, markets: m.markets.filter((market) => market.market_type === 'bookmaker' || market.market_type === 'fancy') }))
+    .filter((m) => m.markets.length > 0);
   return (
     <PageCard title="Trading desk" testId="desk-index">
-      <p>
-        Pick a match under <Link to="/console/markets">Markets</Link> and open its desk.
-      </p>
+      <QueryState isPending={query.isPending} error={query.error}>
+        {matches.length === 0 ? (
+          <p className="empty-state" data-testid="desk-empty">
+            No match has a bookmaker or fancy market running. Create one under <Link to="/console/markets">Markets</Link>.
+          </p>
+        ) : (
+          <LiveMatchesTable matches={matches} linkOf={(m) => String(m.match_id)} testIdPrefix="desk" />
+        )}
+      </QueryState>
     </PageCard>
   );
 }

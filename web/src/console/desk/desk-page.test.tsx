@@ -36,7 +36,37 @@ function server(extra: Answers = {}) {
   return stubServer({ ...EMPTY_CATALOGUE, 'POST /api/admin/desk/markets': { data: desk }, ...extra }, { data: null });
 }
 
+const live = (match_id: number, name: string, markets: { market_id: number; name: string; market_type: string }[]) => ({
+  match_id, name, sport_name: 'Cricket', series_name: 'IPL', in_play: false, open_date: '2026-11-25T14:00:00Z', markets,
+});
+
 describe('the trading desk', () => {
+  it('opens on the matches with a bookmaker or fancy market running, each linked to its desk', async () => {
+    server({
+      'GET /api/console/market/live': {
+        data: [
+          live(7, 'Kings v Riders', [{ market_id: 30, name: 'Match Odds', market_type: 'match_odds' }, { market_id: 32, name: '6 over runs', market_type: 'fancy' }]),
+          live(8, 'Ascot 14:30', [{ market_id: 40, name: 'Win', market_type: 'win' }]),
+        ],
+      },
+    });
+    storeSession(admin);
+    renderApp('/console/desk');
+    const rows = await screen.findAllByTestId('desk-match-row');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toHaveTextContent('6 over runs');
+    expect(rows[0]).not.toHaveTextContent('Match Odds');
+    await userEvent.click(within(rows[0]).getByTestId('desk-match-link'));
+    expect(await screen.findByTestId('desk-row-31')).toBeInTheDocument();
+  });
+
+  it('says where to create a market when none is running', async () => {
+    server({ 'GET /api/console/market/live': { data: [live(8, 'Ascot 14:30', [{ market_id: 40, name: 'Win', market_type: 'win' }])] } });
+    storeSession(admin);
+    renderApp('/console/desk');
+    expect(await screen.findByTestId('desk-empty')).toHaveTextContent('Create one under Markets');
+  });
+
   it('shows the key map and posts a key at once, the change shown on its row', async () => {
     const calls = server({ 'POST /api/admin/market/rates': { message: 'Rates posted.' } });
     storeSession(admin);

@@ -10,6 +10,7 @@ import { streamUrl } from '../../features/betting/api';
 import { MatchStream } from '../../features/betting/stream';
 import { formatIstDateTime, formatMinorMoney, formatMoney } from '../../lib/format';
 import { toMinor } from '../../lib/money';
+import { LiveMatchesTable } from '../LiveMatchesTable';
 import { EmptyRow } from '../TableParts';
 import {
   getAnalysis,
@@ -46,30 +47,7 @@ function LiveMatchesPage() {
         {matches.length === 0 ? (
           <p className="empty-state" data-testid="risk-empty">No match has a live market.</p>
         ) : (
-          <div className="table-wrap">
-            <table className="data-table stack-on-phone" data-testid="risk-matches">
-              <thead>
-                <tr>
-                  <th scope="col">Match</th>
-                  <th scope="col">Starts</th>
-                  <th scope="col">Markets</th>
-                </tr>
-              </thead>
-              <tbody>
-                {matches.map((m) => (
-                  <tr key={m.match_id} data-testid="risk-match-row">
-                    <td data-label="Match">
-                      <Link to={String(m.match_id)} data-testid="risk-match-link">{m.name}</Link>
-                      {m.in_play && <span className="status-chip"> In play</span>}
-                      <div className="muted small">{m.sport_name} · {m.series_name}</div>
-                    </td>
-                    <td data-label="Starts">{formatIstDateTime(m.open_date)}</td>
-                    <td data-label="Markets">{m.markets.map((market) => market.name).join(', ')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <LiveMatchesTable matches={matches} linkOf={(m) => String(m.match_id)} testIdPrefix="risk" />
         )}
       </QueryState>
     </PageCard>
