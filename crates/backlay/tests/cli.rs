@@ -661,8 +661,27 @@ fn an_operator_edits_casino_categories_and_uploads_a_logo_from_the_console() {
         "{list}"
     );
     assert!(list.contains("Worli Matka"));
+    // One place down: crash and teenpatti swap, and the list is numbered 10, 20, 30….
+    let moved = console.ok(&["admin", "casino", "category", "move", "crash", "--down"]);
+    let ids: Vec<&str> = moved.lines().filter_map(|line| line.split_whitespace().nth(1)).collect();
+    assert_eq!(
+        ids,
+        vec!["cardgames", "teenpatti", "crash", "tablegames", "worldcasino", "matka"],
+        "{moved}"
+    );
+    assert!(moved.lines().next().unwrap().trim_start().starts_with("10 "), "{moved}");
+    let refused = console.refused(&["admin", "casino", "category", "move", "matka", "--down"]);
+    assert!(refused.contains("already last"), "{refused}");
     console.ok(&["admin", "casino", "category", "remove", "crash"]);
     assert!(!console.ok(&["admin", "casino", "category", "list"]).contains("crash"));
+
+    // A table off and on again, by its client or its rules code.
+    let off = console.ok(&["admin", "casino", "table", "dt6", "--off"]);
+    assert!(off.contains("Dragon Tiger 1 Day (dt6) is off"), "{off}");
+    let on = console.ok(&["admin", "casino", "table", "dt1day", "--on"]);
+    assert!(on.contains("is on"), "{on}");
+    let refused = console.refused(&["admin", "casino", "table", "nogame", "--on"]);
+    assert!(refused.contains("no casino game nogame"), "{refused}");
 
     let refused = console.refused(&[
         "admin",
