@@ -78,7 +78,8 @@ enum AdminCommand {
         #[arg(long)]
         user: String,
     },
-    /// Set a site setting (site_title, site_message, payment_gateway, colours …).
+    /// Set a site setting (site_title, site_message, payment_gateway, colours, apk_url,
+    /// default_parent, default_buttons_game as JSON …; docs/operating.md "Site settings").
     SetSetting { key: String, value: String },
     CreateSport {
         #[arg(long)]

@@ -381,6 +381,15 @@ impl Checks {
         self.errors.entry(field.to_string()).or_insert_with(|| message.into());
     }
 
+    /// Takes over the problems `other` recorded; whether it had none.
+    pub fn absorb(&mut self, other: Checks) -> bool {
+        let clean = other.errors.is_empty();
+        for (field, message) in other.errors {
+            self.fail(&field, message);
+        }
+        clean
+    }
+
     pub fn finish(self) -> Result<(), AppError> {
         if self.errors.is_empty() {
             Ok(())

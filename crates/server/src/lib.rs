@@ -24,6 +24,7 @@ pub mod secret_key;
 pub mod serve;
 pub mod session;
 pub mod settings;
+pub mod stake_buttons;
 pub mod throttle;
 pub mod totp;
 pub mod uploads;

@@ -575,11 +575,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        get: operations["read_settings"];
         put?: never;
         /**
-         * Any of the getGlobalSetting keys, plus `signup_enabled` (0/1) and `default_parent` (user name
-         *     new sign-ups are placed under).
+         * Any key `GET admin/settings` answers, each checked; only the keys sent change. A list of
+         *     stake buttons goes as a list (`[{"button_name": "1k", "button_value": 1000}]`); its
+         *     problems come back per button (`default_buttons_game[2].button_value`).
          */
         post: operations["settings"];
         delete?: never;
@@ -2923,6 +2924,8 @@ export interface components {
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_GlobalSetting: {
             data: {
+                /** @description Where the "Download the app" link leads (shown when is_show_apk is 1); empty: no link. */
+                apk_url: string;
                 bg_primary_color: string;
                 bg_secondry_color: string;
                 /**
@@ -3771,6 +3774,47 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_SiteSettings: {
+            /** @description Every setting with its value, its default if never set: what `admin/settings` changes. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description How many levels of agents may stand between the operator and a client (1 to 8).
+                 */
+                agent_levels: number;
+                /** @description Where the client app's "Download the app" link leads; empty: no link. */
+                apk_url: string;
+                bg_primary_color: string;
+                bg_secondry_color: string;
+                /** @description The operator's own list, comma-separated (the public setting adds the server's origin). */
+                casino_frame_origins: string;
+                /** @description The casino tables' stake buttons of a user who never set their own. */
+                default_buttons_casino: components["schemas"]["StakeButton"][];
+                /** @description The bet slip's stake buttons of a user who never set their own. */
+                default_buttons_game: components["schemas"]["StakeButton"][];
+                /** @description The agent or admin sign-ups are placed under; empty: none. */
+                default_parent: string;
+                favicon: string;
+                /** Format: int64 */
+                is_show_apk: number;
+                logo: string;
+                other_color: string;
+                /** Format: int64 */
+                payment_gateway: number;
+                /**
+                 * Format: int64
+                 * @description 1: visitors may sign up (as clients of `default_parent`).
+                 */
+                signup_enabled: number;
+                site_message: string;
+                site_title: string;
+                text_primary_color: string;
+                text_secondry_color: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_String: {
             data: string;
             message: string;
@@ -4148,6 +4192,8 @@ export interface components {
             redirectUrl?: string | null;
         };
         GlobalSetting: {
+            /** @description Where the "Download the app" link leads (shown when is_show_apk is 1); empty: no link. */
+            apk_url: string;
             bg_primary_color: string;
             bg_secondry_color: string;
             /**
@@ -5478,6 +5524,42 @@ export interface components {
             password: string;
             user_name: string;
         };
+        /** @description Every setting with its value, its default if never set: what `admin/settings` changes. */
+        SiteSettings: {
+            /**
+             * Format: int64
+             * @description How many levels of agents may stand between the operator and a client (1 to 8).
+             */
+            agent_levels: number;
+            /** @description Where the client app's "Download the app" link leads; empty: no link. */
+            apk_url: string;
+            bg_primary_color: string;
+            bg_secondry_color: string;
+            /** @description The operator's own list, comma-separated (the public setting adds the server's origin). */
+            casino_frame_origins: string;
+            /** @description The casino tables' stake buttons of a user who never set their own. */
+            default_buttons_casino: components["schemas"]["StakeButton"][];
+            /** @description The bet slip's stake buttons of a user who never set their own. */
+            default_buttons_game: components["schemas"]["StakeButton"][];
+            /** @description The agent or admin sign-ups are placed under; empty: none. */
+            default_parent: string;
+            favicon: string;
+            /** Format: int64 */
+            is_show_apk: number;
+            logo: string;
+            other_color: string;
+            /** Format: int64 */
+            payment_gateway: number;
+            /**
+             * Format: int64
+             * @description 1: visitors may sign up (as clients of `default_parent`).
+             */
+            signup_enabled: number;
+            site_message: string;
+            site_title: string;
+            text_primary_color: string;
+            text_secondry_color: string;
+        };
         /** @enum {string} */
         SortOrder: "asc" | "desc";
         SportItem: {
@@ -5503,6 +5585,12 @@ export interface components {
             is_active?: number | null;
             /** Format: int64 */
             sport_id?: number | null;
+        };
+        /** @description One button, checked. */
+        StakeButton: {
+            button_name: string;
+            /** Format: double */
+            button_value: number;
         };
         StatementRequest: {
             /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
@@ -8143,6 +8231,50 @@ export interface operations {
             };
             /** @description The body is over 64 KiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    read_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SiteSettings"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

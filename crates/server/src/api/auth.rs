@@ -168,12 +168,13 @@ async fn signup(
     checks.finish()?;
     let user_name = user_name.expect("a user name that did not parse failed the checks");
 
+    // Only an admin or agent takes sign-ups (admin/settings checks that when the name is set).
     let parent_id = match settings
         .get("default_parent")
         .map(|name| name.trim())
         .filter(|name| !name.is_empty())
     {
-        Some(name) => state.store.user_id_by_name(name).await?,
+        Some(name) => crate::settings::parent_named(&state.store, name).await?.map(|p| p.id),
         None => None,
     };
     let password_hash = state.passwords.hash(body.password).await?;

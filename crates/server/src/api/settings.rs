@@ -22,6 +22,8 @@ pub struct GlobalSetting {
     pub favicon: String,
     pub payment_gateway: i64,
     pub is_show_apk: i64,
+    /// Where the "Download the app" link leads (shown when is_show_apk is 1); empty: no link.
+    pub apk_url: String,
     pub bg_primary_color: String,
     pub bg_secondry_color: String,
     pub text_primary_color: String,
@@ -45,6 +47,7 @@ async fn get_global_setting(State(state): State<AppState>) -> ApiResult<GlobalSe
         favicon: text("favicon"),
         payment_gateway: flag("payment_gateway"),
         is_show_apk: flag("is_show_apk"),
+        apk_url: text("apk_url"),
         bg_primary_color: text("bg_primary_color"),
         bg_secondry_color: text("bg_secondry_color"),
         text_primary_color: text("text_primary_color"),

@@ -12,6 +12,8 @@ use crate::clock::now_ms;
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, Checks};
 use crate::session::{no_live_session, CurrentUser, SessionToken};
+use crate::settings::default_buttons;
+use crate::stake_buttons::{check_button, check_count, BUTTON_TYPES};
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -52,32 +54,6 @@ async fn get_user_balance(
     }))
 }
 
-/// The two lists of stake buttons.
-pub const BUTTON_TYPES: [&str; 2] = ["Game", "Casino"];
-/// At most this many buttons per list.
-pub const MAX_BUTTONS_PER_TYPE: usize = 20;
-pub const BUTTON_NAME_MAX_CHARS: usize = 10;
-/// The largest stake a button may hold.
-pub const BUTTON_VALUE_MAX_MINOR: i64 = 100_000_000_00;
-
-/// Presets every user starts with until they set their own: (type, label, stake in units).
-const DEFAULT_BUTTONS: &[(&str, &str, i64)] = &[
-    ("Game", "100", 100),
-    ("Game", "500", 500),
-    ("Game", "1k", 1_000),
-    ("Game", "5k", 5_000),
-    ("Game", "10k", 10_000),
-    ("Game", "25k", 25_000),
-    ("Game", "50k", 50_000),
-    ("Game", "1L", 100_000),
-    ("Casino", "25", 25),
-    ("Casino", "50", 50),
-    ("Casino", "100", 100),
-    ("Casino", "200", 200),
-    ("Casino", "500", 500),
-    ("Casino", "1k", 1_000),
-];
-
 #[derive(Serialize, ToSchema, Debug, PartialEq)]
 pub struct ButtonEntry {
     pub button_name: String,
@@ -88,21 +64,27 @@ pub struct ButtonEntry {
     pub button_type: String,
 }
 
-/// The user's buttons; a list the user never set shows the presets.
+/// The user's buttons; a list the user never set shows the operator's defaults.
 async fn buttons_of(state: &AppState, user_id: i64) -> Result<Vec<ButtonEntry>, AppError> {
     let stored = state.store.button_values(user_id).await?;
     let mut entries = Vec::new();
+    // The settings are read only for a list the user has not set.
+    let mut settings = None;
     for button_type in BUTTON_TYPES {
         let own: Vec<&ButtonValue> =
             stored.iter().filter(|b| b.button_type == button_type).collect();
         if own.is_empty() {
-            entries.extend(DEFAULT_BUTTONS.iter().filter(|(t, _, _)| *t == button_type).map(
-                |(t, name, units)| ButtonEntry {
-                    button_name: name.to_string(),
-                    button_value: Money::from_minor(units * 100),
-                    button_type: t.to_string(),
-                },
-            ));
+            let settings = match settings {
+                Some(ref settings) => settings,
+                None => settings.insert(crate::settings::load(&state.store).await?),
+            };
+            entries.extend(default_buttons(settings, button_type).into_iter().map(|b| {
+                ButtonEntry {
+                    button_name: b.button_name,
+                    button_value: b.button_value,
+                    button_type: button_type.to_string(),
+                }
+            }));
         } else {
             entries.extend(own.into_iter().map(|b| ButtonEntry {
                 button_name: b.button_name.clone(),
@@ -161,34 +143,20 @@ async fn set_button_value(
             checks.fail(&format!("[{index}].type"), "Type must be Game or Casino.");
             continue;
         };
-        let name = button.button_name.trim();
-        if name.is_empty() {
-            checks.fail(&format!("[{index}].button_name"), "Label is required.");
-        } else if name.chars().count() > BUTTON_NAME_MAX_CHARS {
-            checks.fail(
-                &format!("[{index}].button_name"),
-                format!("Label must be at most {BUTTON_NAME_MAX_CHARS} characters."),
-            );
-        }
-        let value = button.button_value.0;
-        if !value.is_positive() {
-            checks.fail(&format!("[{index}].button_value"), "Value must be more than 0.");
-        } else if value.minor() > BUTTON_VALUE_MAX_MINOR {
-            checks.fail(
-                &format!("[{index}].button_value"),
-                format!("Value must be at most {}.", Money::from_minor(BUTTON_VALUE_MAX_MINOR)),
-            );
-        }
+        let checked = check_button(
+            &mut checks,
+            &format!("[{index}]"),
+            &button.button_name,
+            button.button_value.0,
+        );
+        let (name, value) = (checked.button_name, checked.button_value);
         match lists.iter_mut().find(|(t, _)| t == button_type) {
-            Some((_, list)) => list.push((name.to_string(), value.minor())),
-            None => lists.push((button_type, vec![(name.to_string(), value.minor())])),
+            Some((_, list)) => list.push((name, value.minor())),
+            None => lists.push((button_type, vec![(name, value.minor())])),
         }
     }
     for (button_type, list) in &lists {
-        if list.len() > MAX_BUTTONS_PER_TYPE {
-            checks
-                .fail("buttons", format!("At most {MAX_BUTTONS_PER_TYPE} {button_type} buttons."));
-        }
+        check_count(&mut checks, "buttons", button_type, list.len());
     }
     checks.finish()?;
 

@@ -43,7 +43,7 @@ pub use providers::{
     add_casino_provider, add_world_casino_game, rotate_provider_secret,
     set_world_casino_game_active, AddProvider, AddWorldCasinoGame,
 };
-pub use settings::update_settings;
+pub use settings::{read_settings, update_settings};
 
 use backlay_store::audit::NewAuditEntry;
 use backlay_store::users::{Role, User};

@@ -1,9 +1,19 @@
 //! Changing site settings (the keys and their rules are in [`crate::settings`]).
 
+use std::collections::BTreeMap;
+
 use super::OperatorContext;
 use crate::clock::now_ms;
 use crate::error::AppError;
 use crate::input::Checks;
+
+/// Every setting with its value (its default if never set), for an admin.
+pub async fn read_settings(
+    ctx: &OperatorContext<'_>,
+) -> Result<BTreeMap<String, String>, AppError> {
+    ctx.require_admin("read the site settings")?;
+    crate::settings::load(ctx.store).await
+}
 
 /// Sets site settings; every key is checked before any is written.
 pub async fn update_settings(
@@ -17,10 +27,21 @@ pub async fn update_settings(
     let mut checks = Checks::default();
     let mut valid = Vec::new();
     for (key, value) in changes {
-        match crate::settings::validate(key, value) {
-            Ok(value) => valid.push((key.clone(), value)),
-            Err(problem) => checks.fail(key, problem),
+        let Some(mut value) = crate::settings::validate(&mut checks, key, value) else {
+            continue;
+        };
+        // Sign-ups are placed under this account, so it must be one that can have clients;
+        // the name is stored as the account spells it.
+        if key == "default_parent" && !value.is_empty() {
+            match crate::settings::parent_named(ctx.store, &value).await? {
+                Some(parent) => value = parent.user_name,
+                None => {
+                    checks.fail(key, crate::settings::not_a_parent(&value));
+                    continue;
+                }
+            }
         }
+        valid.push((key.clone(), value));
     }
     checks.finish()?;
     // What each key held before (its default if never set), for the audit log.

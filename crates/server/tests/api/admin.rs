@@ -867,6 +867,286 @@ async fn an_agent_cannot_change_settings(app: TestApp) {
 }
 both_databases!(an_agent_cannot_change_settings);
 
+async fn settings_read_back(app: &TestApp, token: &str) -> Value {
+    let answer = app.get("admin/settings", Some(token)).await;
+    answer.expect(200);
+    answer.data().clone()
+}
+
+async fn an_admin_reads_every_setting_back_and_no_one_else_does(app: TestApp) {
+    let admin = app.admin().await;
+    let before = settings_read_back(&app, &admin).await;
+    // What the demo set, and the defaults of what it did not.
+    assert_eq!(before["site_title"], "Backlay");
+    assert_eq!(before["payment_gateway"], 1);
+    assert_eq!(before["signup_enabled"], 1);
+    assert_eq!(before["default_parent"], "agent");
+    assert_eq!(before["agent_levels"], 3);
+    assert_eq!(before["apk_url"], "");
+    assert_eq!(
+        before["casino_frame_origins"], "",
+        "the operator's own list, not the server's origin"
+    );
+    assert_eq!(before["default_buttons_game"].as_array().unwrap().len(), 8);
+    assert_eq!(
+        before["default_buttons_game"][2],
+        json!({ "button_name": "1k", "button_value": 1000.0 })
+    );
+    assert_eq!(before["default_buttons_casino"].as_array().unwrap().len(), 6);
+
+    app.post(
+        "admin/settings",
+        Some(&admin),
+        json!({ "signup_enabled": 0, "agent_levels": "5", "is_show_apk": true, "casino_frame_origins": "https://games.example.com" }),
+    )
+    .await
+    .expect(200);
+    let after = settings_read_back(&app, &admin).await;
+    assert_eq!(after["signup_enabled"], 0);
+    assert_eq!(after["agent_levels"], 5);
+    assert_eq!(after["is_show_apk"], 1);
+    assert_eq!(after["casino_frame_origins"], "https://games.example.com");
+    assert_eq!(after["site_title"], before["site_title"]);
+
+    let agent = app.agent().await;
+    let refused = app.get("admin/settings", Some(&agent)).await;
+    refused.expect(403);
+    assert!(refused.message().contains("site settings"), "{}", refused.message());
+    assert!(refused.body["data"].is_null(), "{}", refused.body);
+    let client = app.demo().await;
+    app.get("admin/settings", Some(&client)).await.expect(403);
+    app.get("admin/settings", None).await.expect(401);
+}
+both_databases!(an_admin_reads_every_setting_back_and_no_one_else_does);
+
+async fn the_app_link_is_an_https_address_shown_in_the_public_setting(app: TestApp) {
+    let admin = app.admin().await;
+    assert_eq!(global_setting(&app).await["apk_url"], "");
+    for bad in [
+        "http://cdn.example.com/app.apk",
+        "ftp://x.com/a.apk",
+        "https://cdn.example.com/my app.apk",
+        "javascript:alert(1)",
+    ] {
+        let answer = app
+            .post("admin/settings", Some(&admin), json!({ "apk_url": bad, "is_show_apk": 1 }))
+            .await;
+        answer.expect(400);
+        assert!(
+            answer.field_error("apk_url").contains("https:// address"),
+            "{bad}: {}",
+            answer.body
+        );
+    }
+    assert_eq!(global_setting(&app).await["is_show_apk"], 0, "nothing saved with a bad link");
+    let link = "https://cdn.example.com/backlay.apk";
+    app.post(
+        "admin/settings",
+        Some(&admin),
+        json!({ "apk_url": format!(" {link} "), "is_show_apk": 1 }),
+    )
+    .await
+    .expect(200);
+    let public = global_setting(&app).await;
+    assert_eq!(public["apk_url"], link);
+    assert_eq!(public["is_show_apk"], 1);
+    // Emptied, the link goes.
+    app.post("admin/settings", Some(&admin), json!({ "apk_url": "" })).await.expect(200);
+    assert_eq!(global_setting(&app).await["apk_url"], "");
+}
+both_databases!(the_app_link_is_an_https_address_shown_in_the_public_setting);
+
+async fn sign_ups_go_only_under_an_agent_or_admin(app: TestApp) {
+    let admin = app.admin().await;
+    let signup = |name: &str| json!({ "user_name": name, "password": "Signup@123", "confirm_password": "Signup@123", "dial_code": "+91", "mobile": "9876543210" });
+    for (name, why) in
+        [("demo", "a client"), ("nobody_here", "nobody"), ("not a name!", "no user name")]
+    {
+        let answer =
+            app.post("admin/settings", Some(&admin), json!({ "default_parent": name })).await;
+        answer.expect(400);
+        assert!(
+            answer.field_error("default_parent").contains("no agent or admin is called"),
+            "{why}: {}",
+            answer.body
+        );
+    }
+    assert_eq!(settings_read_back(&app, &admin).await["default_parent"], "agent");
+    let (agent2_id, _) = app.new_user(&admin, "agent_two", "agent").await;
+    // Any case finds the account; its own spelling is kept.
+    app.post("admin/settings", Some(&admin), json!({ "default_parent": "AGENT_Two" }))
+        .await
+        .expect(200);
+    assert_eq!(settings_read_back(&app, &admin).await["default_parent"], "agent_two");
+    let answer = app.post("user/signup", None, signup("joiner_one")).await;
+    answer.expect(200);
+    assert_eq!(answer.data()["parent_id"], agent2_id);
+
+    // A client's name stored before this rule (straight in the database) takes no sign-ups.
+    let store = app.store().await;
+    let mut writer = store.begin_write().await.unwrap();
+    writer.set_setting("default_parent", "demo", 0).await.unwrap();
+    writer.commit().await.unwrap();
+    let answer = app.post("user/signup", None, signup("joiner_two")).await;
+    answer.expect(200);
+    assert_eq!(answer.data()["parent_id"], -1, "{}", answer.body);
+    // Emptied: sign-ups have no parent.
+    app.post("admin/settings", Some(&admin), json!({ "default_parent": "" })).await.expect(200);
+    assert_eq!(settings_read_back(&app, &admin).await["default_parent"], "");
+}
+both_databases!(sign_ups_go_only_under_an_agent_or_admin);
+
+async fn the_operators_default_buttons_reach_users_who_never_set_their_own(app: TestApp) {
+    let admin = app.admin().await;
+    let agent = app.agent().await;
+    // demo keeps a Game list of its own.
+    let demo = app.demo().await;
+    app.post(
+        "user/setButtonValue",
+        Some(&demo),
+        json!([{ "button_name": "own", "button_value": 7, "type": "Game" }]),
+    )
+    .await
+    .expect(200);
+
+    let bad = app
+        .post(
+            "admin/settings",
+            Some(&admin),
+            json!({
+                "default_buttons_game": [
+                    { "button_name": "ok", "button_value": 10 },
+                    { "button_name": "", "button_value": 10 },
+                    { "button_name": "zero", "button_value": 0 },
+                    { "button_name": "toolonglabel", "button_value": "1.005" },
+                    { "button_name": "huge", "button_value": 100_000_001 }
+                ],
+                "default_buttons_casino": [],
+                "site_title": "Not Saved"
+            }),
+        )
+        .await;
+    bad.expect(400);
+    assert_eq!(bad.field_error("default_buttons_game[1].button_name"), "Label is required.");
+    assert_eq!(
+        bad.field_error("default_buttons_game[2].button_value"),
+        "Value must be more than 0."
+    );
+    assert!(
+        bad.field_error("default_buttons_game[3].button_name").contains("at most 10"),
+        "{}",
+        bad.body
+    );
+    assert!(
+        bad.field_error("default_buttons_game[3].button_value").contains("2 decimal"),
+        "{}",
+        bad.body
+    );
+    assert!(
+        bad.field_error("default_buttons_game[4].button_value").contains("at most 100000000.00"),
+        "{}",
+        bad.body
+    );
+    assert!(
+        bad.field_error("default_buttons_casino").contains("at least one Casino button"),
+        "{}",
+        bad.body
+    );
+    let too_many: Vec<Value> =
+        (0..21).map(|i| json!({ "button_name": format!("b{i}"), "button_value": 1 + i })).collect();
+    let answer =
+        app.post("admin/settings", Some(&admin), json!({ "default_buttons_game": too_many })).await;
+    answer.expect(400);
+    assert!(
+        answer.field_error("default_buttons_game").contains("At most 20 Game buttons"),
+        "{}",
+        answer.body
+    );
+    assert_eq!(global_setting(&app).await["site_title"], "Backlay");
+
+    app.post(
+        "admin/settings",
+        Some(&admin),
+        json!({ "default_buttons_game": [{ "button_name": " 2k ", "button_value": 2000 }, { "name": "7.5k", "value": "7500.50" }] }),
+    )
+    .await
+    .expect(200);
+    let read_back = settings_read_back(&app, &admin).await;
+    assert_eq!(
+        read_back["default_buttons_game"],
+        json!([{ "button_name": "2k", "button_value": 2000.0 }, { "button_name": "7.5k", "button_value": 7500.5 }])
+    );
+    assert_eq!(
+        read_back["default_buttons_casino"].as_array().unwrap().len(),
+        6,
+        "Casino not sent, so unchanged"
+    );
+
+    let (_, newcomer) = app.new_user(&agent, "newcomer", "client").await;
+    let answer = app.get("user/getButtonValue", Some(&newcomer)).await;
+    answer.expect(200);
+    let list: Vec<Value> = serde_json::from_str(answer.data().as_str().unwrap()).unwrap();
+    let game: Vec<(String, i64)> = list
+        .iter()
+        .filter(|b| b["type"] == "Game")
+        .map(|b| (b["button_name"].as_str().unwrap().to_string(), minor(&b["button_value"])))
+        .collect();
+    assert_eq!(game, vec![("2k".into(), 2_000_00), ("7.5k".into(), 7_500_50)]);
+    assert_eq!(list.iter().filter(|b| b["type"] == "Casino").count(), 6);
+    // A user's own list stays theirs.
+    let answer = app.get("user/getButtonValue", Some(&demo)).await;
+    let list: Vec<Value> = serde_json::from_str(answer.data().as_str().unwrap()).unwrap();
+    let game: Vec<&Value> = list.iter().filter(|b| b["type"] == "Game").collect();
+    assert_eq!(game.len(), 1);
+    assert_eq!(game[0]["button_name"], "own");
+
+    // The audit log has the list before and after.
+    let audit = app.post("admin/audit", Some(&admin), json!({ "action": "settings.update" })).await;
+    audit.expect(200);
+    let detail = &audit.data()["rows"][0]["detail"]["default_buttons_game"];
+    let before: Vec<Value> = serde_json::from_str(detail["before"].as_str().unwrap()).unwrap();
+    let after: Vec<Value> = serde_json::from_str(detail["after"].as_str().unwrap()).unwrap();
+    assert_eq!(before.len(), 8, "{detail}");
+    assert_eq!(before[0]["button_name"], "100");
+    assert_eq!(
+        after,
+        vec![
+            json!({ "button_name": "2k", "button_value": 2000.0 }),
+            json!({ "button_name": "7.5k", "button_value": 7500.5 })
+        ]
+    );
+}
+both_databases!(the_operators_default_buttons_reach_users_who_never_set_their_own);
+
+async fn each_new_setting_is_audited_before_and_after(app: TestApp) {
+    let admin = app.admin().await;
+    app.post(
+        "admin/settings",
+        Some(&admin),
+        json!({ "apk_url": "https://cdn.example.com/a.apk", "default_parent": "ADMIN", "signup_enabled": 0 }),
+    )
+    .await
+    .expect(200);
+    let audit = app.post("admin/audit", Some(&admin), json!({ "action": "settings.update" })).await;
+    audit.expect(200);
+    let row = &audit.data()["rows"][0];
+    assert_eq!(row["actor_user_id"], app.user_id(&admin, "admin").await, "{row}");
+    let detail = &row["detail"];
+    assert_eq!(
+        detail["apk_url"],
+        json!({ "before": "", "after": "https://cdn.example.com/a.apk" }),
+        "{detail}"
+    );
+    assert_eq!(
+        detail["default_parent"],
+        json!({ "before": "agent", "after": "admin" }),
+        "{detail}"
+    );
+    assert_eq!(detail["signup_enabled"], json!({ "before": "1", "after": "0" }), "{detail}");
+    assert_eq!(detail.as_object().unwrap().len(), 3, "only the keys sent: {detail}");
+}
+both_databases!(each_new_setting_is_audited_before_and_after);
+
 // ---------------------------------------------------------------------------------------------
 // admin/sport/create, admin/series/create, admin/match/create
 
