@@ -36,6 +36,12 @@ export function paymentGatewayOn(setting: GlobalSetting | undefined | null): boo
   return Number(setting?.payment_gateway) === 1;
 }
 
+/** Where "Download the app" leads, when the operator shows it: an https address only. */
+export function appDownloadUrl(setting: GlobalSetting | undefined | null): string | null {
+  const url = setting?.apk_url?.trim();
+  return Number(setting?.is_show_apk) === 1 && url && /^https:\/\//i.test(url) ? url : null;
+}
+
 /** A logo or favicon value as an address: absolute and rooted values as they are, bare names under upload/image. */
 export function assetUrl(value: string | undefined): string | null {
   const v = value?.trim();

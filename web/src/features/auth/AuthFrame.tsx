@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { AppDownloadLink } from '../../components/AppDownloadLink';
 import { assetUrl, useGlobalSetting } from '../../hooks/useGlobalSetting';
 
 /** The login and sign-up pages' frame: the site's logo or title over a card. */
@@ -19,6 +20,7 @@ export function AuthFrame({ title, children }: { title: string; children: ReactN
           {title} <span aria-hidden="true">➜</span>
         </h1>
         {children}
+        <AppDownloadLink className="btn btn-block auth-app-link" />
       </div>
     </main>
   );

@@ -24,6 +24,7 @@ const tree = [
 function renderSidebar() {
   storeSession();
   stubServer({
+    'GET /api/globalSetting/getGlobalSetting': { data: {} },
     'POST /api/series/getSeriesHeader': { data: tree },
     'POST /api/match/getMatches': (call) => ({
       data:

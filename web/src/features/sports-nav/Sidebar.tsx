@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { NavLink } from 'react-router';
+import { AppDownloadLink } from '../../components/AppDownloadLink';
 import { LOCAL_KEYS, readJson, writeJson } from '../../lib/storage';
 import { getSeriesMatches, getSidebarTree, type SportWithSeries } from './api';
 import { QUICK_CASINO_GAMES } from './casino-games';
@@ -28,6 +29,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
 
   return (
     <nav className="sidebar" aria-label="Sports and games" data-testid="sidebar">
+      <AppDownloadLink className="sidebar-app-link" />
       <h2 className="sidebar-heading">Others</h2>
       <ul className="sidebar-list" data-testid="sidebar-others">
         {QUICK_CASINO_GAMES.map((game) => (
