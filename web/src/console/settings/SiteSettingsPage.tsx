@@ -1,16 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { useForm, useWatch, type Control, type UseFormRegister } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch, type Control, type FieldErrors, type Path, type UseFormRegister } from 'react-hook-form';
 import { errorMessage } from '../../api/client';
 import { Field } from '../../components/Field';
 import { PageCard } from '../../components/PageCard';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
-import { assetUrl, GLOBAL_SETTING_KEY, useGlobalSetting, type GlobalSetting } from '../../hooks/useGlobalSetting';
+import { assetUrl, GLOBAL_SETTING_KEY } from '../../hooks/useGlobalSetting';
 import { applyServerErrors } from '../../lib/forms';
+import { BUTTON_NAME_MAX_CHARS, MAX_BUTTONS_PER_TYPE, stakeButtonSchema } from '../../lib/stake-buttons';
 import { toastSuccess } from '../../lib/toast';
 import { z } from '../../lib/zod';
-import { saveSettings, uploadImage } from './api';
+import { getSettings, saveSettings, SITE_SETTINGS_KEY, uploadImage, type SiteSettings, type StakeButton } from './api';
 
 const colour = (label: string) => z.string().trim().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, `${label} must be a colour such as #1a2b3c.`);
 
@@ -22,77 +23,122 @@ const COLOURS = [
   ['other_color', 'Other (back odds, links)'],
 ] as const;
 
+const buttonList = z.array(stakeButtonSchema);
+
 const settingsSchema = z.object({
   site_title: z.string().trim().min(1, 'Site title cannot be empty.').max(60, 'Site title must be at most 60 characters.'),
   site_message: z.string().trim().max(500, 'Site message must be at most 500 characters.'),
   payment_gateway: z.boolean(),
   is_show_apk: z.boolean(),
+  apk_url: z
+    .string()
+    .trim()
+    .max(500, 'App link must be at most 500 characters.')
+    .refine((v) => v === '' || /^https:\/\/[A-Za-z0-9.-]+\.[A-Za-z0-9.-]+(:\d+)?([/?#]\S*)?$/.test(v), 'App link must be an https:// address such as https://example.com/app.apk.'),
   bg_primary_color: colour('Primary background'),
   bg_secondry_color: colour('Secondary background'),
   text_primary_color: colour('Primary text'),
   text_secondry_color: colour('Secondary text'),
   other_color: colour('Other colour'),
   casino_frame_origins: z.string().trim().max(2000, 'At most 20 origins.'),
+  signup_enabled: z.boolean(),
+  default_parent: z.string().trim().max(20, 'Default parent must be at most 20 characters.'),
+  agent_levels: z.string().trim().regex(/^[1-8]$/, 'Agent levels must be a whole number from 1 to 8.'),
+  default_buttons_game: buttonList
+    .min(1, 'Give at least one Game button.')
+    .max(MAX_BUTTONS_PER_TYPE, `At most ${MAX_BUTTONS_PER_TYPE} Game buttons.`),
+  default_buttons_casino: buttonList
+    .min(1, 'Give at least one Casino button.')
+    .max(MAX_BUTTONS_PER_TYPE, `At most ${MAX_BUTTONS_PER_TYPE} Casino buttons.`),
 });
 type SettingsValues = z.infer<typeof settingsSchema>;
 type SettingKey = keyof SettingsValues;
+type ButtonListKey = 'default_buttons_game' | 'default_buttons_casino';
 const SETTING_KEYS = Object.keys(settingsSchema.shape) as SettingKey[];
+const BUTTON_LISTS: { key: ButtonListKey; label: string; note: string }[] = [
+  { key: 'default_buttons_game', label: 'Game buttons', note: 'the bet slip' },
+  { key: 'default_buttons_casino', label: 'Casino buttons', note: 'the casino tables' },
+];
 
-function formValues(setting: GlobalSetting): SettingsValues {
+function formValues(setting: SiteSettings): SettingsValues {
+  const buttons = (list: StakeButton[]) => list.map((b) => ({ button_name: b.button_name, button_value: String(b.button_value) }));
   return {
-    site_title: setting.site_title ?? '',
-    site_message: setting.site_message ?? '',
-    payment_gateway: Number(setting.payment_gateway) === 1,
-    is_show_apk: Number(setting.is_show_apk) === 1,
-    bg_primary_color: setting.bg_primary_color ?? '',
-    bg_secondry_color: setting.bg_secondry_color ?? '',
-    text_primary_color: setting.text_primary_color ?? '',
-    text_secondry_color: setting.text_secondry_color ?? '',
-    other_color: setting.other_color ?? '',
-    // The server adds its own origin (the built-in provider) to what the operator set.
-    casino_frame_origins: (Array.isArray(setting.casino_frame_origins) ? setting.casino_frame_origins : [])
-      .filter((origin) => origin !== window.location.origin)
-      .join(', '),
+    site_title: setting.site_title,
+    site_message: setting.site_message,
+    payment_gateway: setting.payment_gateway === 1,
+    is_show_apk: setting.is_show_apk === 1,
+    apk_url: setting.apk_url,
+    bg_primary_color: setting.bg_primary_color,
+    bg_secondry_color: setting.bg_secondry_color,
+    text_primary_color: setting.text_primary_color,
+    text_secondry_color: setting.text_secondry_color,
+    other_color: setting.other_color,
+    casino_frame_origins: setting.casino_frame_origins.split(',').filter(Boolean).join(', '),
+    signup_enabled: setting.signup_enabled === 1,
+    default_parent: setting.default_parent,
+    agent_levels: String(setting.agent_levels),
+    default_buttons_game: buttons(setting.default_buttons_game),
+    default_buttons_casino: buttons(setting.default_buttons_casino),
   };
 }
 
-/** `#/console/settings` (admin): the site's look and switches, its logo and favicon. */
+/** A form value as `admin/settings` takes it: 0/1 for a switch, a number for the levels, a list of stakes. */
+function wireValue(key: SettingKey, values: SettingsValues): string | number | StakeButton[] {
+  const value = values[key];
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (key === 'agent_levels') return Number(value);
+  if (Array.isArray(value)) return value.map((b) => ({ button_name: b.button_name, button_value: Number(b.button_value) }));
+  return value;
+}
+
+/** Every field a server message may name, a button's label and stake included. */
+const FIELD_PATHS: Path<SettingsValues>[] = [
+  ...SETTING_KEYS,
+  ...BUTTON_LISTS.flatMap(({ key }) =>
+    Array.from({ length: MAX_BUTTONS_PER_TYPE }, (_, i) => [`${key}.${i}.button_name`, `${key}.${i}.button_value`] as const).flat(),
+  ),
+];
+
+/** The server names a button's problem `default_buttons_game[2].button_value`; the form, `default_buttons_game.2.button_value`. */
+function formPath(field: string): string {
+  return field.replace(/\[(\d+)\]/g, '.$1');
+}
+
+/** `#/console/settings` (admin): the site's look and switches, sign-up and the agent tree, the default stake buttons, the logo and favicon. */
 export function SiteSettingsPage() {
-  const setting = useGlobalSetting();
-  // The placeholder is this browser's stored copy: wait for the server's own answer.
-  const loaded = setting.data && !setting.isPlaceholderData ? setting.data : null;
+  const settings = useQuery({ queryKey: SITE_SETTINGS_KEY, queryFn: getSettings, staleTime: 0 });
   return (
     <div className="page-stack">
       <PageCard title="Site settings" testId="site-settings-page">
-        <QueryState isPending={!loaded && !setting.error} error={setting.error}>
-          {loaded && <SettingsForm setting={loaded} />}
+        <QueryState isPending={settings.isPending} error={settings.error}>
+          {settings.data && <SettingsForm setting={settings.data} />}
         </QueryState>
       </PageCard>
       <PageCard title="Logo and favicon" testId="site-images">
         <div className="form-grid">
-          <ImageUpload settingKey="logo" label="Logo" current={setting.data?.logo} />
-          <ImageUpload settingKey="favicon" label="Favicon" current={setting.data?.favicon} />
+          <ImageUpload settingKey="logo" label="Logo" current={settings.data?.logo} />
+          <ImageUpload settingKey="favicon" label="Favicon" current={settings.data?.favicon} />
         </div>
       </PageCard>
     </div>
   );
 }
 
-function SettingsForm({ setting }: { setting: GlobalSetting }) {
+function SettingsForm({ setting }: { setting: SiteSettings }) {
   const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
-  const { register, control, handleSubmit, setError, reset, setValue, formState: { errors, isSubmitting, dirtyFields } } = useForm<SettingsValues>({
+  // What the server holds, to send only what differs from it.
+  const [saved, setSaved] = useState(() => formValues(setting));
+  const { register, control, handleSubmit, setError, reset, setValue, formState: { errors, isSubmitting } } = useForm<SettingsValues>({
     resolver: zodResolver(settingsSchema),
-    defaultValues: formValues(setting),
+    defaultValues: saved,
   });
   const submit = handleSubmit(async (values) => {
     setFormError(null);
     // Only what was changed is sent: a setting another admin saved meanwhile stays theirs.
-    const changes: Record<string, string | number> = {};
+    const changes: Record<string, string | number | StakeButton[]> = {};
     for (const key of SETTING_KEYS) {
-      if (!dirtyFields[key]) continue;
-      const value = values[key];
-      changes[key] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+      if (JSON.stringify(values[key]) !== JSON.stringify(saved[key])) changes[key] = wireValue(key, values);
     }
     if (Object.keys(changes).length === 0) {
       setFormError('Nothing has changed.');
@@ -102,10 +148,14 @@ function SettingsForm({ setting }: { setting: GlobalSetting }) {
       const answer = await saveSettings(changes);
       if (!answer.status) return;
       toastSuccess(answer.message);
+      setSaved(values);
       reset(values);
-      await queryClient.invalidateQueries({ queryKey: GLOBAL_SETTING_KEY });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: SITE_SETTINGS_KEY }),
+        queryClient.invalidateQueries({ queryKey: GLOBAL_SETTING_KEY }),
+      ]);
     } catch (error) {
-      setFormError(applyServerErrors(error, SETTING_KEYS, setError));
+      setFormError(applyServerErrors(error, FIELD_PATHS, setError, formPath));
     }
   });
   return (
@@ -130,8 +180,15 @@ function SettingsForm({ setting }: { setting: GlobalSetting }) {
           withdraw requests
         </label>
         <label className="menu-toggle-row">
-          <input type="checkbox" data-testid="setting-is_show_apk" {...register('is_show_apk')} /> Show the app download
+          <input type="checkbox" data-testid="setting-is_show_apk" {...register('is_show_apk')} /> Show the app download (needs the app link)
         </label>
+        <div className="form-grid">
+          <div className="wide">
+            <Field label="App link (https address of the Android app)" error={errors.apk_url?.message}>
+              <input placeholder="https://example.com/app.apk" data-testid="setting-apk_url" {...register('apk_url')} />
+            </Field>
+          </div>
+        </div>
       </section>
       <section className="settings-section">
         <h2>Colours</h2>
@@ -147,6 +204,29 @@ function SettingsForm({ setting }: { setting: GlobalSetting }) {
           <input placeholder="https://games.example.com" data-testid="setting-casino_frame_origins" {...register('casino_frame_origins')} />
         </Field>
       </section>
+      <section className="settings-section" data-testid="settings-operation">
+        <h2>Operation</h2>
+        <label className="menu-toggle-row">
+          <input type="checkbox" data-testid="setting-signup_enabled" {...register('signup_enabled')} /> Sign-up open: visitors may make their own client account
+        </label>
+        <div className="form-grid">
+          <Field label="Default parent (the agent sign-ups go under; empty: none)" error={errors.default_parent?.message}>
+            <input autoComplete="off" placeholder="agent name" data-testid="setting-default_parent" {...register('default_parent')} />
+          </Field>
+          <Field label="Agent levels between the operator and a client (1 to 8)" error={errors.agent_levels?.message}>
+            <input type="number" min={1} max={8} step={1} data-testid="setting-agent_levels" {...register('agent_levels')} />
+          </Field>
+        </div>
+      </section>
+      <section className="settings-section">
+        <h2>Default stake buttons</h2>
+        <p className="muted small">What every user sees until they set their own.</p>
+        <div className="form-grid">
+          {BUTTON_LISTS.map((list) => (
+            <ButtonListField key={list.key} name={list.key} label={list.label} note={list.note} control={control} register={register} errors={errors} />
+          ))}
+        </div>
+      </section>
       {formError && <ErrorMessage>{formError}</ErrorMessage>}
       <div className="modal-actions">
         <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="settings-save">
@@ -154,6 +234,64 @@ function SettingsForm({ setting }: { setting: GlobalSetting }) {
         </button>
       </div>
     </form>
+  );
+}
+
+/** One list of default stake buttons: a label and a stake per row, rows added and removed. */
+function ButtonListField({
+  name,
+  label,
+  note,
+  control,
+  register,
+  errors,
+}: {
+  name: ButtonListKey;
+  label: string;
+  note: string;
+  control: Control<SettingsValues>;
+  register: UseFormRegister<SettingsValues>;
+  errors: FieldErrors<SettingsValues>;
+}) {
+  const { fields, append, remove } = useFieldArray({ control, name });
+  const listErrors = errors[name];
+  const listMessage = listErrors?.message ?? listErrors?.root?.message;
+  return (
+    <fieldset className="stake-list" data-testid={`setting-${name}`}>
+      <legend>
+        {label} <span className="muted small">({note})</span>
+      </legend>
+      <div className="stake-list-head" aria-hidden="true">
+        <span>Label</span>
+        <span>Stake</span>
+        <span />
+      </div>
+      {fields.map((field, index) => (
+        <div className="stake-list-row" key={field.id} data-testid="stake-button-row">
+          <span className="cell">
+            <input aria-label={`${label} ${index + 1} label`} maxLength={BUTTON_NAME_MAX_CHARS} data-testid="stake-button-label" {...register(`${name}.${index}.button_name`)} />
+            {listErrors?.[index]?.button_name && <span className="field-error" role="alert">{listErrors[index]?.button_name?.message}</span>}
+          </span>
+          <span className="cell">
+            <input aria-label={`${label} ${index + 1} stake`} inputMode="decimal" data-testid="stake-button-value" {...register(`${name}.${index}.button_value`)} />
+            {listErrors?.[index]?.button_value && <span className="field-error" role="alert">{listErrors[index]?.button_value?.message}</span>}
+          </span>
+          <button type="button" className="btn btn-sm" aria-label={`Remove ${label.toLowerCase()} ${index + 1}`} onClick={() => remove(index)} data-testid="stake-button-remove">
+            ✕
+          </button>
+        </div>
+      ))}
+      {listMessage && <span className="field-error" role="alert">{listMessage}</span>}
+      <button
+        type="button"
+        className="btn btn-sm"
+        disabled={fields.length >= MAX_BUTTONS_PER_TYPE}
+        onClick={() => append({ button_name: '', button_value: '' })}
+        data-testid="stake-button-add"
+      >
+        Add a button
+      </button>
+    </fieldset>
   );
 }
 
@@ -211,7 +349,10 @@ function ImageUpload({ settingKey, label, current }: { settingKey: 'logo' | 'fav
       toastSuccess(`${label} updated.`);
       setFile(null);
       if (input.current) input.current.value = '';
-      await queryClient.invalidateQueries({ queryKey: GLOBAL_SETTING_KEY });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: SITE_SETTINGS_KEY }),
+        queryClient.invalidateQueries({ queryKey: GLOBAL_SETTING_KEY }),
+      ]);
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {

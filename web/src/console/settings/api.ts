@@ -1,12 +1,21 @@
-// Site settings (admin only): admin/settings takes any getGlobalSetting key and checks each;
-// images go up as raw bytes to admin/upload/image and are used by naming them in a setting.
-import { apiPost, apiPostFile, type Answer } from '../../api/client';
+// Site settings (admin only): admin/settings answers every setting with its value (GET) and
+// takes any of them, each checked (POST); images go up as raw bytes to admin/upload/image and
+// are used by naming them in a setting.
+import { apiGet, apiPost, apiPostFile, dataOr, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
 
+export type SiteSettings = Schemas['SiteSettings'];
+export type StakeButton = Schemas['StakeButton'];
 export type UploadedImage = Schemas['UploadedImageItem'];
 
-/** Only the keys given change; numbers for the 0/1 flags. */
-export function saveSettings(changes: Record<string, string | number>): Promise<Answer<string | null>> {
+export const SITE_SETTINGS_KEY = ['console', 'settings'] as const;
+
+export async function getSettings(): Promise<SiteSettings | null> {
+  return dataOr(await apiGet<SiteSettings>('admin/settings'), null);
+}
+
+/** Only the keys given change: numbers for the 0/1 flags and counts, lists for the stake buttons. */
+export function saveSettings(changes: Record<string, string | number | StakeButton[]>): Promise<Answer<string | null>> {
   return apiPost<string | null>('admin/settings', changes);
 }
 

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
+import { stakeButtonSchema } from '../../lib/stake-buttons';
 import { z } from '../../lib/zod';
 import { BUTTON_VALUES_KEY } from '../../api/button-values';
 import { ApiError, errorMessage } from '../../api/client';
@@ -14,17 +15,7 @@ const TABS: { type: ButtonType; label: string }[] = [
   { type: 'Casino', label: 'Casino Buttons' },
 ];
 
-const buttonSchema = z.object({
-  button_name: z.string().trim().min(1, 'Label is required.').max(10, 'Label must be at most 10 characters.'),
-  button_value: z
-    .string()
-    .trim()
-    .min(1, 'Value is required.')
-    .regex(/^\d+(\.\d{1,2})?$/, 'Value must be a number with at most 2 decimals.')
-    .refine((v) => Number(v) > 0, 'Value must be more than 0.')
-    .refine((v) => Number(v) <= 100_000_000, 'Value must be at most 100000000.'),
-  type: z.enum(['Game', 'Casino']),
-});
+const buttonSchema = stakeButtonSchema.extend({ type: z.enum(['Game', 'Casino']) });
 const formSchema = z.object({ buttons: z.array(buttonSchema) });
 type FormValues = z.infer<typeof formSchema>;
 
