@@ -21,6 +21,8 @@ use crate::input::Checks;
 
 pub const CASINO_CATEGORY_ID_MAX_CHARS: usize = 32;
 pub const CASINO_CATEGORY_NAME_MAX_CHARS: usize = 40;
+/// Most categories: each is a tab on the casino page.
+pub const MAX_CASINO_CATEGORIES: usize = 50;
 
 fn category_id(id: &str) -> Result<String, AppError> {
     let id = id.trim();
@@ -112,6 +114,11 @@ pub async fn add_casino_category(
         display_order,
     };
     refuse_live_name_for_in_house_tables(ctx, &category.sport_id, &category.name).await?;
+    if ctx.store.casino_sports(false).await?.len() >= MAX_CASINO_CATEGORIES {
+        return Err(AppError::Conflict(format!(
+            "There are already {MAX_CASINO_CATEGORIES} casino categories, the most the casino page shows: remove one first."
+        )));
+    }
     let mut writer = ctx.store.begin_write().await?;
     writer.insert_casino_sport(&category).await?;
     ctx.audit(

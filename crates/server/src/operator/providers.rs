@@ -9,6 +9,9 @@ use crate::clock::now_ms;
 use crate::error::{AppError, OrNotFound};
 use crate::input::Checks;
 
+/// Most providers, the built-in one included.
+pub const MAX_CASINO_PROVIDERS: usize = 100;
+
 /// An outside game provider to add.
 #[derive(Clone, Debug)]
 pub struct AddProvider {
@@ -67,6 +70,11 @@ pub async fn add_casino_provider(
     );
     let launch_url = launch_url(&mut checks, &provider.launch_url);
     checks.finish()?;
+    if ctx.store.casino_providers().await?.len() >= MAX_CASINO_PROVIDERS {
+        return Err(AppError::Conflict(format!(
+            "There are already {MAX_CASINO_PROVIDERS} game providers, the most Backlay keeps."
+        )));
+    }
     let secret = crate::provider::new_secret();
     let mut writer = ctx.store.begin_write().await?;
     let id = writer

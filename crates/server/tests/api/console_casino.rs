@@ -320,6 +320,42 @@ async fn a_provider_added_from_the_console_shows_its_secret_once_and_lists_its_g
 }
 both_databases!(a_provider_added_from_the_console_shows_its_secret_once_and_lists_its_games);
 
+/// Categories are tabs and providers hold secrets: each list stops at its limit, with a reason.
+async fn categories_and_providers_stop_at_their_limits(app: TestApp) {
+    let admin = app.admin().await;
+    let list = casino_list(&app, &admin).await;
+    let categories = list["categories"].as_array().unwrap().len();
+    for i in categories..50 {
+        let body = json!({ "sport_id": format!("c{i}"), "name": format!("Category {i}") });
+        app.post("admin/casino/category/add", Some(&admin), body).await.expect(200);
+    }
+    let full = app
+        .post(
+            "admin/casino/category/add",
+            Some(&admin),
+            json!({ "sport_id": "one_more", "name": "One more" }),
+        )
+        .await;
+    full.expect(409);
+    assert!(full.message().contains("50 casino categories"), "{}", full.body);
+    let providers = list["providers"].as_array().unwrap().len();
+    for i in providers..100 {
+        let body = json!({ "code": format!("p{i}"), "name": format!("Provider {i}"), "launch_url": "https://games.example.com" });
+        app.post("admin/casino/provider/add", Some(&admin), body).await.expect(200);
+    }
+    let full = app
+        .post("admin/casino/provider/add", Some(&admin), json!({ "code": "one-more", "name": "One more", "launch_url": "https://games.example.com" }))
+        .await;
+    full.expect(409);
+    assert!(full.message().contains("100 game providers"), "{}", full.body);
+    let list = casino_list(&app, &admin).await;
+    assert_eq!(
+        (list["categories"].as_array().unwrap().len(), list["providers"].as_array().unwrap().len()),
+        (50, 100)
+    );
+}
+both_databases!(categories_and_providers_stop_at_their_limits);
+
 /// Every casino action with a body that would work for an admin.
 fn actions() -> Vec<(&'static str, Value)> {
     vec![
