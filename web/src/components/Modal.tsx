@@ -1,30 +1,37 @@
 import { useEffect, useId, type ReactNode } from 'react';
 
-/** A dialog over the page: closes on the × button, Escape or a tap on the backdrop. */
+/**
+ * A dialog over the page: closes on the × button, Escape or a tap on the backdrop; with
+ * `closesByAccident={false}` (a dialog showing something it cannot show again) only on its
+ * own buttons and the ×.
+ */
 export function Modal({
   title,
   onClose,
   children,
   size = 'md',
   testId,
+  closesByAccident = true,
 }: {
   title: ReactNode;
   onClose: () => void;
   children: ReactNode;
   size?: 'sm' | 'md' | 'lg';
   testId?: string;
+  closesByAccident?: boolean;
 }) {
   const titleId = useId();
   useEffect(() => {
+    if (!closesByAccident) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  }, [onClose, closesByAccident]);
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className="modal-backdrop" onMouseDown={(e) => closesByAccident && e.target === e.currentTarget && onClose()}>
       <div className={`modal modal-${size}`} role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid={testId}>
         <div className="modal-header">
           <h2 id={titleId}>{title}</h2>

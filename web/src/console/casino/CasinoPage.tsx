@@ -442,7 +442,8 @@ function SecretDialog({ secret, onClose }: { secret: ProviderSecret; onClose: ()
     }
   };
   return (
-    <Modal title={`${secret.code}'s signing secret`} onClose={onClose} testId="provider-secret-dialog">
+    // Not closed by a stray Escape or click beside it: the secret could not be shown again.
+    <Modal title={`${secret.code}'s signing secret`} onClose={onClose} testId="provider-secret-dialog" closesByAccident={false}>
       <div className="stack-form">
         <p className="casino-warning" role="alert">
           This is the only time the secret is shown. Copy it now and hand it to the provider over a safe channel; it cannot be read again, only

@@ -136,6 +136,9 @@ describe('the casino screen', () => {
     expect(dialog).toHaveTextContent('only time the secret is shown');
     expect(posted(calls, 'provider/add')).toEqual([{ code: 'pragma', name: 'Pragmatic', launch_url: 'https://play.example.com' }]);
     expect(within(dialog).getByTestId('provider-secret-copy')).toBeInTheDocument();
+    // A stray Escape does not lose it.
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByTestId('provider-secret')).toHaveValue(SECRET);
     await userEvent.click(within(dialog).getByTestId('provider-secret-done'));
     await waitFor(() => expect(screen.queryByTestId('provider-secret-dialog')).not.toBeInTheDocument());
     expect(document.body.innerHTML).not.toContain(SECRET);
