@@ -221,7 +221,7 @@ function SettingsForm({ setting }: { setting: SiteSettings }) {
       <section className="settings-section">
         <h2>Default stake buttons</h2>
         <p className="muted small">What every user sees until they set their own.</p>
-        <div className="form-grid">
+        <div className="form-grid stake-lists">
           {BUTTON_LISTS.map((list) => (
             <ButtonListField key={list.key} name={list.key} label={list.label} note={list.note} control={control} register={register} errors={errors} />
           ))}
