@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::casino_art::tile_image_url;
 use crate::clock::{iso_utc, parse_iso};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{
@@ -48,7 +47,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(match_score))
         .routes(routes!(ledger_check))
         .routes(routes!(audit_log))
-        .routes(routes!(casino_game_image))
 }
 
 fn context<'a>(
@@ -432,55 +430,6 @@ async fn mint(
     let ctx = context(&state, operator, ip);
     let balance = operator::mint(&ctx, admin_id, body.amount.0).await?;
     Ok(ok_with("Chips issued.", MintData { balance }))
-}
-
-#[derive(Deserialize, ToSchema)]
-pub struct CasinoGameImageRequest {
-    /// The in-house game: its client code (`dt6`) or rules code (`dt1day`), as getCasinoList
-    /// names it.
-    pub game_code: String,
-    /// The name of an image uploaded with admin/upload/image (`dragon-tiger.png`), or "" to
-    /// show the game's own art again.
-    pub image: String,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct CasinoGameImageItem {
-    pub game_code: String,
-    /// The uploaded image's name, or "" when the tile shows the game's own art.
-    pub image_name: String,
-    /// What getCasinoList now sends as the game's `image`.
-    pub image: String,
-}
-
-/// Shows an uploaded image on an in-house game's tile instead of its art (admin only), or the
-/// art again with `image: ""`.
-#[utoipa::path(post, path = "/admin/casino/gameImage", tag = "admin", request_body = CasinoGameImageRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<CasinoGameImageItem>),
-        (status = 400, description = "No game code, or an image name no upload could have"),
-        (status = 403, description = "Not an admin"),
-        (status = 404, description = "No such game, or no uploaded image of that name")))]
-async fn casino_game_image(
-    State(state): State<AppState>,
-    operator: Operator,
-    ip: ClientIp,
-    ApiJson(body): ApiJson<CasinoGameImageRequest>,
-) -> ApiResult<CasinoGameImageItem> {
-    let ctx = context(&state, operator, ip);
-    let game = operator::set_casino_game_image(&ctx, &body.game_code, &body.image).await?;
-    let image = tile_image_url(&game.kind, game.image_name.as_deref());
-    let message = match &game.image_name {
-        Some(name) => format!("{} shows {name}.", game.title),
-        None => format!("{} shows its own art.", game.title),
-    };
-    Ok(ok_with(
-        message,
-        CasinoGameImageItem {
-            game_code: game.game_code,
-            image_name: game.image_name.unwrap_or_default(),
-            image,
-        },
-    ))
 }
 
 /// Every setting with its value, its default if never set: what `admin/settings` changes.

@@ -2,7 +2,7 @@
 //! Casino screen sends: one read of everything the screen shows, then one call per action.
 //! Each hands over to the [`crate::operator`] function `backlay admin casino …` and
 //! `backlay admin provider …` call, so the console and the command share every rule and every
-//! audit entry. (A table's image is `admin/casino/gameImage`, in [`super::admin`].)
+//! audit entry.
 //!
 //! A provider's signing secret is answered once, by the call that makes it (add, rotate): the
 //! read never carries it.
@@ -26,6 +26,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(casino_list))
         .routes(routes!(table_active))
+        .routes(routes!(casino_game_image))
         .routes(routes!(category_add))
         .routes(routes!(category_rename))
         .routes(routes!(category_order))
@@ -238,6 +239,55 @@ async fn table_active(
         format!("{} is off: players no longer see it and bets on it are refused.", game.title)
     };
     Ok(ok_with(message, game.into()))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct CasinoGameImageRequest {
+    /// The in-house game: its client code (`dt6`) or rules code (`dt1day`), as getCasinoList
+    /// names it.
+    pub game_code: String,
+    /// The name of an image uploaded with admin/upload/image (`dragon-tiger.png`), or "" to
+    /// show the game's own art again.
+    pub image: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CasinoGameImageItem {
+    pub game_code: String,
+    /// The uploaded image's name, or "" when the tile shows the game's own art.
+    pub image_name: String,
+    /// What getCasinoList now sends as the game's `image`.
+    pub image: String,
+}
+
+/// Shows an uploaded image on an in-house game's tile instead of its art (admin only), or the
+/// art again with `image: ""`.
+#[utoipa::path(post, path = "/admin/casino/gameImage", tag = "admin", request_body = CasinoGameImageRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<CasinoGameImageItem>),
+        (status = 400, description = "No game code, or an image name no upload could have"),
+        (status = 403, description = "Not an admin"),
+        (status = 404, description = "No such game, or no uploaded image of that name")))]
+async fn casino_game_image(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<CasinoGameImageRequest>,
+) -> ApiResult<CasinoGameImageItem> {
+    let ctx = context(&state, operator, ip);
+    let game = operator::set_casino_game_image(&ctx, &body.game_code, &body.image).await?;
+    let image = tile_image_url(&game.kind, game.image_name.as_deref());
+    let message = match &game.image_name {
+        Some(name) => format!("{} shows {name}.", game.title),
+        None => format!("{} shows its own art.", game.title),
+    };
+    Ok(ok_with(
+        message,
+        CasinoGameImageItem {
+            game_code: game.game_code,
+            image_name: game.image_name.unwrap_or_default(),
+            image,
+        },
+    ))
 }
 
 #[derive(Deserialize, ToSchema)]
