@@ -112,6 +112,8 @@ pub struct SplitFilter {
 #[derive(Clone, Debug)]
 pub struct MarketSplitLines {
     pub market_id: Option<i64>,
+    /// The market's match (None: casino rounds).
+    pub match_id: Option<i64>,
     /// "Match / Market", or "Casino".
     pub label: String,
     pub lines: Vec<SplitLine>,
@@ -125,14 +127,14 @@ impl Store {
         filter: SplitFilter,
     ) -> StoreResult<Vec<MarketSplitLines>> {
         let sql = format!(
-            "{TREE_CTE} SELECT p.market_id, m.name AS market_name, x.name AS match_name, \
+            "{TREE_CTE} SELECT p.market_id, m.match_id, m.name AS market_name, x.name AS match_name, \
              p.client_user_id, p.user_id, CAST(SUM(p.amount_minor) AS BIGINT) AS amount_minor \
              FROM partnership_splits p \
              LEFT JOIN markets m ON m.id = p.market_id LEFT JOIN matches x ON x.id = m.match_id \
              WHERE p.client_user_id IN (SELECT id FROM tree) \
                AND p.created_at_ms >= $3 AND p.created_at_ms < $4 \
                AND ($5 = -1 OR m.match_id = $5) AND ($6 = -1 OR p.market_id = $6) \
-             GROUP BY p.market_id, m.name, x.name, p.client_user_id, p.user_id \
+             GROUP BY p.market_id, m.match_id, m.name, x.name, p.client_user_id, p.user_id \
              ORDER BY p.market_id, p.client_user_id"
         );
         // `$5 IS NULL` would need a typed NULL on PostgreSQL; -1 is never an id.
@@ -157,7 +159,8 @@ impl Store {
                     ),
                     None => "Casino".to_owned(),
                 };
-                markets.push(MarketSplitLines { market_id, label, lines: Vec::new() });
+                let match_id = row.try_get("match_id")?;
+                markets.push(MarketSplitLines { market_id, match_id, label, lines: Vec::new() });
             }
             markets.last_mut().expect("pushed above").lines.push(SplitLine {
                 client_user_id: row.try_get("client_user_id")?,

@@ -4761,6 +4761,11 @@ export interface components {
              * @description -1 for the in-house casino's rounds.
              */
             market_id: number;
+            /**
+             * Format: int64
+             * @description The market's match; null for the casino's rounds.
+             */
+            match_id: number | null;
             /** @description "Match / Market" or "Casino". */
             name: string;
             /** Format: double */

@@ -85,6 +85,9 @@ pub struct PartnershipRow {
 pub struct PartnershipMarketRow {
     /// -1 for the in-house casino's rounds.
     pub market_id: i64,
+    /// The market's match; null for the casino's rounds.
+    #[schema(required = true)]
+    pub match_id: Option<i64>,
     /// "Match / Market" or "Casino".
     pub name: String,
     #[schema(value_type = f64)]
@@ -182,6 +185,7 @@ async fn partnership_report(
             let figures = downline_report(account.id, is_operator, &parent_of, &market.lines);
             PartnershipMarketRow {
                 market_id: market.market_id.unwrap_or(-1),
+                match_id: market.match_id,
                 name: market.label.clone(),
                 house_result: Money::from_minor(
                     figures.children.iter().map(|c| c.house_result_minor).sum(),

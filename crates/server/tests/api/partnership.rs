@@ -170,6 +170,20 @@ async fn house_result_is_split_up_the_tree_by_partnership(app: TestApp) {
     let one = report(&app, &agent, json!({ "market_id": lost })).await;
     assert_eq!(minor(&one["own_share"]), 400_00);
     assert!(one["markets"][0]["name"].as_str().unwrap().ends_with("6 over runs"), "{one}");
+    // By match: the markets of the first fancy's match, and nothing of any other match.
+    let match_id = one["markets"][0]["match_id"].as_i64().expect("a market's match");
+    let of_match: Vec<&Value> = agent_view["markets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["match_id"] == match_id)
+        .collect();
+    let by_match = report(&app, &agent, json!({ "match_id": match_id })).await;
+    assert_eq!(by_match["markets"], json!(of_match));
+    let own: i64 = of_match.iter().map(|m| minor(&m["own_share"])).sum();
+    assert_eq!(minor(&by_match["own_share"]), own);
+    let nowhere = report(&app, &agent, json!({ "match_id": 987_654 })).await;
+    assert_eq!((nowhere["rows"].clone(), nowhere["markets"].clone()), (json!([]), json!([])));
     let drilled = report(&app, &master, json!({ "user_id": agent_id })).await;
     assert_eq!(drilled, agent_view);
     // Nobody reads a report outside their downline.

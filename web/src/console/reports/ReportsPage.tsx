@@ -10,7 +10,7 @@ import { toMinor } from '../../lib/money';
 import { useSession } from '../../lib/session';
 import { EmptyRow } from '../TableParts';
 import { partnershipReport, reportKeys, type PartnershipReport, type PartnershipRow } from './api';
-import { collectionLines, pnlTotals } from './sums';
+import { byMatch, collectionLines, pnlTotals } from './sums';
 import './reports.css';
 
 const TABS = [
@@ -25,18 +25,27 @@ interface Crumb {
   name: string;
 }
 
+/** One match or one market the whole report is narrowed to, picked from its tables. */
+interface Scope {
+  matchId?: number;
+  marketId?: number;
+  label: string;
+}
+
 /**
  * `#/console/reports`: the partnership report of the caller, or of an agent of its downline
- * reached by clicking through the names (a breadcrumb leads back up). Two views of the same
- * answer: the P&L split by partnership per direct child, and who owes whom after settlement.
+ * reached by clicking through the names (a breadcrumb leads back up), over every market or one
+ * match or market picked from the by-match and by-market tables. Two views of the same answer:
+ * the P&L split by partnership per direct child, and who owes whom after settlement.
  */
 export function ReportsPage() {
   const me = useSession();
   const [range, setRange] = useState<DateRangeValue>(() => defaultRange());
   const [trail, setTrail] = useState<Crumb[]>([]);
   const [tab, setTab] = useState<Tab>('pnl');
+  const [scope, setScope] = useState<Scope | null>(null);
   const userId = trail.at(-1)?.userId ?? null;
-  const request = { userId, ...range };
+  const request = { userId, ...range, matchId: scope?.matchId, marketId: scope?.marketId };
   const query = useQuery({
     queryKey: reportKeys.partnership(request),
     queryFn: async () => dataOr(await partnershipReport(request), null),
@@ -61,6 +70,12 @@ export function ReportsPage() {
           ),
         )}
       </nav>
+      {scope && (
+        <p className="report-scope" data-testid="report-scope">
+          Only <b>{scope.label}</b>{' '}
+          <button type="button" className="btn btn-sm" onClick={() => setScope(null)} data-testid="report-scope-clear">All matches and markets</button>
+        </p>
+      )}
       <div className="chip-tabs" role="tablist" aria-label="Report">
         {TABS.map((t) => (
           <button key={t.id} type="button" role="tab" aria-selected={t.id === tab} className={t.id === tab ? 'active' : undefined} onClick={() => setTab(t.id)} data-testid={`report-tab-${t.id}`}>
@@ -74,7 +89,7 @@ export function ReportsPage() {
             <p className="muted small" data-testid="report-partnership">
               {report.user_name}'s partnership: {percent(report.partnership)}. Money is the house's result: positive when the clients lost.
             </p>
-            {tab === 'pnl' ? <PnlTab report={report} onDrill={drill} /> : <CollectionTab report={report} />}
+            {tab === 'pnl' ? <PnlTab report={report} onDrill={drill} onScope={setScope} /> : <CollectionTab report={report} />}
           </>
         )}
       </QueryState>
@@ -82,8 +97,9 @@ export function ReportsPage() {
   );
 }
 
-function PnlTab({ report, onDrill }: { report: PartnershipReport; onDrill: (row: PartnershipRow) => void }) {
+function PnlTab({ report, onDrill, onScope }: { report: PartnershipReport; onDrill: (row: PartnershipRow) => void; onScope: (scope: Scope) => void }) {
   const totals = pnlTotals(report.rows);
+  const matches = byMatch(report.markets);
   return (
     <>
       <div className="table-wrap">
@@ -128,6 +144,37 @@ function PnlTab({ report, onDrill }: { report: PartnershipReport; onDrill: (row:
           )}
         </table>
       </div>
+      <h2 className="report-subtitle">By match</h2>
+      <div className="table-wrap">
+        <table className="data-table stack-on-phone" data-testid="report-matches">
+          <thead>
+            <tr>
+              <th scope="col">Match</th>
+              <th scope="col" className="num">House result</th>
+              <th scope="col" className="num">Own share</th>
+            </tr>
+          </thead>
+          <tbody>
+            {matches.length === 0 ? (
+              <EmptyRow colSpan={3}>No match settled in these dates.</EmptyRow>
+            ) : (
+              matches.map((line) => (
+                <tr key={line.matchId ?? 'casino'} data-testid="report-match-row">
+                  <td data-label="Match">
+                    {line.matchId === null ? line.name : (
+                      <button type="button" className="btn-link" onClick={() => onScope({ matchId: line.matchId ?? undefined, label: line.name })} data-testid="report-match-scope">
+                        {line.name}
+                      </button>
+                    )}
+                  </td>
+                  <td data-label="House result" className="num"><MinorMoney minor={line.houseResultMinor} /></td>
+                  <td data-label="Own share" className="num"><MinorMoney minor={line.ownShareMinor} /></td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
       <h2 className="report-subtitle">By market</h2>
       <div className="table-wrap">
         <table className="data-table stack-on-phone" data-testid="report-markets">
@@ -144,7 +191,13 @@ function PnlTab({ report, onDrill }: { report: PartnershipReport; onDrill: (row:
             ) : (
               report.markets.map((market) => (
                 <tr key={market.market_id} data-testid="report-market-row">
-                  <td data-label="Market">{market.name}</td>
+                  <td data-label="Market">
+                    {market.market_id < 0 ? market.name : (
+                      <button type="button" className="btn-link" onClick={() => onScope({ marketId: market.market_id, label: market.name })} data-testid="report-market-scope">
+                        {market.name}
+                      </button>
+                    )}
+                  </td>
                   <td data-label="House result" className="num"><Money amount={market.house_result} /></td>
                   <td data-label="Own share" className="num"><Money amount={market.own_share} /></td>
                 </tr>

@@ -13,10 +13,14 @@ export interface PartnershipQuery {
   userId: number | null;
   from_date: string;
   to_date: string;
+  /** Only this match's markets. */
+  matchId?: number;
+  /** Only this market. */
+  marketId?: number;
 }
 
 export const reportKeys = {
-  partnership: (q: PartnershipQuery) => ['console', 'report', 'partnership', q.userId, q.from_date, q.to_date] as const,
+  partnership: (q: PartnershipQuery) => ['console', 'report', 'partnership', q.userId, q.from_date, q.to_date, q.matchId ?? null, q.marketId ?? null] as const,
 };
 
 export function partnershipReport(q: PartnershipQuery): Promise<Answer<PartnershipReport>> {
@@ -24,5 +28,7 @@ export function partnershipReport(q: PartnershipQuery): Promise<Answer<Partnersh
     ...(q.userId === null ? {} : { user_id: q.userId }),
     from_date: q.from_date,
     to_date: q.to_date,
+    ...(q.matchId === undefined ? {} : { match_id: q.matchId }),
+    ...(q.marketId === undefined ? {} : { market_id: q.marketId }),
   });
 }

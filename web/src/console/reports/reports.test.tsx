@@ -24,8 +24,9 @@ const MASTER_REPORT: PartnershipReport = {
   pay_upline: 240,
   balance: 0,
   markets: [
-    { market_id: 70, name: 'India v Pakistan / Bookmaker', house_result: 1000, own_share: 300 },
-    { market_id: -1, name: 'Casino', house_result: -200, own_share: -140 },
+    { market_id: 70, match_id: 7, name: 'India v Pakistan / Bookmaker', house_result: 1000, own_share: 300 },
+    { market_id: 71, match_id: 7, name: 'India v Pakistan / 6 over runs', house_result: -50.5, own_share: -15.15 },
+    { market_id: -1, match_id: null, name: 'Casino', house_result: -200, own_share: -140 },
   ],
 };
 
@@ -38,7 +39,7 @@ const SUB_REPORT: PartnershipReport = {
   collect_total: 1000,
   pay_upline: 600,
   balance: 0,
-  markets: [{ market_id: 70, name: 'India v Pakistan / Bookmaker', house_result: 1000, own_share: 400 }],
+  markets: [{ market_id: 70, match_id: 7, name: 'India v Pakistan / Bookmaker', house_result: 1000, own_share: 400 }],
 };
 
 /** The master's report, or the sub-agent's when asked with its id. */
@@ -73,6 +74,12 @@ describe('the partnership report', () => {
     const markets = screen.getAllByTestId('report-market-row');
     expect(markets.map(cells)).toEqual([
       ['India v Pakistan / Bookmaker', '₹1,000.00', '₹300.00'],
+      ['India v Pakistan / 6 over runs', '-₹50.50', '-₹15.15'],
+      ['Casino', '-₹200.00', '-₹140.00'],
+    ]);
+    // The match's line adds its markets up, to the paisa; the casino keeps its own line.
+    expect(screen.getAllByTestId('report-match-row').map(cells)).toEqual([
+      ['India v Pakistan', '₹949.50', '₹284.85'],
       ['Casino', '-₹200.00', '-₹140.00'],
     ]);
     // The caller's own report over the last week (IST days): no user_id.
@@ -99,6 +106,27 @@ describe('the partnership report', () => {
     expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toHaveTextContent(/^master$/);
     const [first, drilled] = reportCalls(calls) as Record<string, unknown>[];
     expect(drilled).toEqual({ ...first, user_id: 5 });
+  });
+
+  it('narrows the whole report to a match or a market picked from its tables, and back to all', async () => {
+    const calls = stubServer(server());
+    storeSession(master);
+    renderApp('/console/reports');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'India v Pakistan' }));
+    await waitFor(() => expect(reportCalls(calls).at(-1)).toMatchObject({ match_id: 7 }));
+    expect(screen.getByTestId('report-scope')).toHaveTextContent('Only India v Pakistan');
+    // The casino's rounds are no match or market to narrow to.
+    expect(within(screen.getAllByTestId('report-market-row')[2]).queryByRole('button')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'India v Pakistan / 6 over runs' }));
+    await waitFor(() => expect(reportCalls(calls).at(-1)).toMatchObject({ market_id: 71 }));
+    expect(reportCalls(calls).at(-1)).not.toHaveProperty('match_id');
+    // Drilling into an agent keeps the market.
+    await user.click(screen.getByRole('button', { name: 'sub' }));
+    await waitFor(() => expect(reportCalls(calls).at(-1)).toMatchObject({ user_id: 5, market_id: 71 }));
+    await user.click(screen.getByTestId('report-scope-clear'));
+    await waitFor(() => expect(reportCalls(calls).at(-1)).not.toHaveProperty('market_id'));
+    expect(screen.queryByTestId('report-scope')).toBeNull();
   });
 
   it('asks again for the dates entered', async () => {

@@ -1,7 +1,7 @@
 // The report's arithmetic on the server's figures, in integer paise so nothing is compared or
 // added as floats: the P&L tab's totals row and the collection's columns and balance.
 import { toMinor } from '../../lib/money';
-import type { PartnershipReport, PartnershipRow } from './api';
+import type { PartnershipMarketRow, PartnershipReport, PartnershipRow } from './api';
 
 export interface PnlTotals {
   houseResult: number;
@@ -51,4 +51,31 @@ export function collectionLines(report: PartnershipReport): CollectionLines {
   const balanceMinor = server !== 0 ? server : shown;
   const rowsAgree = receiveMinor - payMinor === toMinor(report.collect_total);
   return { rows, receiveMinor, payMinor, balanceMinor, balanced: balanceMinor === 0 && rowsAgree };
+}
+
+export interface MatchLine {
+  /** null: the casino's rounds. */
+  matchId: number | null;
+  /** The match's name ("India v Pakistan"), or "Casino". */
+  name: string;
+  houseResultMinor: number;
+  ownShareMinor: number;
+}
+
+/** The by-market lines added up per match (the casino's rounds on a line of their own), in paise. */
+export function byMatch(markets: readonly PartnershipMarketRow[]): MatchLine[] {
+  const lines = new Map<number | null, MatchLine>();
+  for (const market of markets) {
+    const line = lines.get(market.match_id) ?? {
+      matchId: market.match_id,
+      // The server names a market "Match / Market".
+      name: market.match_id === null ? market.name : market.name.split(' / ')[0],
+      houseResultMinor: 0,
+      ownShareMinor: 0,
+    };
+    line.houseResultMinor += toMinor(market.house_result);
+    line.ownShareMinor += toMinor(market.own_share);
+    lines.set(market.match_id, line);
+  }
+  return [...lines.values()];
 }
