@@ -162,6 +162,17 @@ test('each of the sixteen tables takes a bet from the browser, and every round s
   for (const name of sidebar) {
     await page.getByRole('link', { name, exact: true }).click();
     await page.getByTestId('casino-table').waitFor();
+    // The table before stays on screen until the new one has loaded: wait for the new game's
+    // round, or a busy machine reads (and bets on) the old table's.
+    const previousGame = rounds.at(-1)?.replace(/-\d+$/, '') ?? '';
+    await page.waitForFunction(
+      (previous) => {
+        const id = document.querySelector('[data-testid="casino-round-id"]')?.textContent?.trim() ?? '';
+        return id !== '' && id.replace(/-\d+$/, '') !== previous;
+      },
+      previousGame,
+      ROUND_WAIT,
+    );
     await bettingOpenFor(3);
     const roundId = (await page.getByTestId('casino-round-id').innerText()).trim();
     await page.locator('button[data-testid^="casino-market-"]:enabled').first().click();
