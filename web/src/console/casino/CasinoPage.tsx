@@ -4,7 +4,7 @@
 // catalogue per provider (add, on/off). One read of the whole screen; every action is checked,
 // applied and audited by the server, and the screen reads again after it.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm, type FieldValues, type Path, type UseFormSetError } from 'react-hook-form';
 import { dataOr, errorMessage } from '../../api/client';
 import { Field } from '../../components/Field';
@@ -27,6 +27,7 @@ import {
   setCatalogueGameActive,
   setTableActive,
   setTableImage,
+  uploadTileImage,
   type CasinoAdmin,
   type CasinoCategory,
   type CasinoProvider,
@@ -116,8 +117,8 @@ function TablesCard({ casino }: { casino: CasinoAdmin }) {
   return (
     <PageCard title="Tables" testId="casino-tables">
       <p className="muted small">
-        A table switched off leaves the players' lobby and takes no more bets; a round it has open still settles. Tile images come from the images
-        uploaded on the Settings screen (or with <code>backlay admin image upload</code>).
+        A table switched off leaves the players' lobby and takes no more bets; a round it has open still settles. A tile shows the game's own art or
+        an uploaded image: upload one below, then pick it for the tile.
       </p>
       {action.error && <ErrorMessage>{action.error}</ErrorMessage>}
       <div className="table-wrap">
@@ -158,7 +159,50 @@ function TablesCard({ casino }: { casino: CasinoAdmin }) {
           </tbody>
         </table>
       </div>
+      <TileUpload />
     </PageCard>
+  );
+}
+
+/** Uploads an image under its file's name; it is then offered for every tile. */
+function TileUpload() {
+  const action = useAction();
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const upload = async () => {
+    if (!file) {
+      action.setError('Choose an image file to upload.');
+      return;
+    }
+    const done = await action.run(async () => {
+      const answer = await uploadTileImage(file);
+      // The server's message speaks of the logo and favicon; here the image is for a tile.
+      return answer.status ? { status: true, message: `Stored as ${answer.data.name}: pick it for a tile.` } : answer;
+    });
+    if (done) {
+      setFile(null);
+      if (input.current) input.current.value = '';
+    }
+  };
+  return (
+    <div className="casino-form" data-testid="tile-upload">
+      <h2>Upload a tile image</h2>
+      <Field label="PNG, JPEG, GIF or WebP, at most 512 KiB; stored under its file's name" error={action.error ?? undefined}>
+        <input
+          ref={input}
+          type="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          onChange={(e) => {
+            setFile(e.target.files?.[0] ?? null);
+            action.setError(null);
+          }}
+          data-testid="tile-upload-file"
+        />
+      </Field>
+      <button type="button" className="btn btn-sm" disabled={action.busy} onClick={() => void upload()} data-testid="tile-upload-submit">
+        {action.busy ? 'Uploading…' : 'Upload image'}
+      </button>
+    </div>
   );
 }
 

@@ -1,7 +1,7 @@
 // The Casino screen's server calls (admin only): one read of everything the screen shows
 // (admin/casino/list), then one call per action, each the operator function the
 // `backlay admin casino …` and `backlay admin provider …` commands use, audited on the server.
-import { apiGet, apiPost, type Answer } from '../../api/client';
+import { apiGet, apiPost, apiPostFile, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
 
 export type CasinoAdmin = Schemas['CasinoAdminData'];
@@ -19,6 +19,11 @@ export function getCasinoAdmin(): Promise<Answer<CasinoAdmin>> {
 
 export function setTableActive(gameCode: string, active: boolean): Promise<Answer<CasinoTable>> {
   return apiPost<CasinoTable>('admin/casino/table/active', { game_code: gameCode, active: active ? 1 : 0 });
+}
+
+/** Stores an image for the tiles under (a safe form of) its file's name; answers the name stored. */
+export function uploadTileImage(file: File): Promise<Answer<Schemas['UploadedImageItem']>> {
+  return apiPostFile<Schemas['UploadedImageItem']>(`admin/upload/image?name=${encodeURIComponent(file.name)}`, file);
 }
 
 /** An uploaded image's name, or "" for the game's own art. */

@@ -91,6 +91,26 @@ describe('the casino screen', () => {
     await waitFor(() => expect(posted(calls, 'catalogue/active')).toEqual([{ game_id: 'evo-lightning', active: 1 }]));
   });
 
+  it('uploads a tile image under its file name and reads the screen again, a refusal shown at the field', async () => {
+    const calls = await openScreen({
+      'POST /api/admin/upload/image?name=dragon.png': { message: 'Stored as dragon.png.', data: { name: 'dragon.png', url: '/upload/image/dragon.png' } },
+      'POST /api/admin/upload/image?name=notes.png': { httpStatus: 400, message: 'The file is not a PNG, JPEG, GIF, WebP or ICO image.' },
+    });
+    const upload = screen.getByTestId('tile-upload');
+    await userEvent.click(within(upload).getByTestId('tile-upload-submit'));
+    expect(await within(upload).findByText('Choose an image file to upload.')).toBeInTheDocument();
+    const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'dragon.png', { type: 'image/png' });
+    await userEvent.upload(within(upload).getByTestId('tile-upload-file'), png);
+    await userEvent.click(within(upload).getByTestId('tile-upload-submit'));
+    await waitFor(() => expect(reads(calls)).toBe(2));
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/api/admin/upload/image?name=dragon.png')).toBe(true);
+    const text = new File([new Uint8Array([0x68, 0x69])], 'notes.png', { type: 'image/png' });
+    await userEvent.upload(within(upload).getByTestId('tile-upload-file'), text);
+    await userEvent.click(within(upload).getByTestId('tile-upload-submit'));
+    const field = within(upload).getByTestId('tile-upload-file').closest('.field') as HTMLElement;
+    expect(await within(field).findByRole('alert')).toHaveTextContent('not a PNG, JPEG, GIF, WebP or ICO image');
+  });
+
   it("shows the server's refusal next to the field it names", async () => {
     const calls = await openScreen({
       'POST /api/admin/casino/category/add': {
