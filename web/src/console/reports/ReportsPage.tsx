@@ -144,62 +144,74 @@ function PnlTab({ report, onDrill, onScope }: { report: PartnershipReport; onDri
           )}
         </table>
       </div>
-      <h2 className="report-subtitle">By match</h2>
+      <ScopeTable
+        title="By match"
+        what="match"
+        lines={matches.map((line) => ({
+          key: line.matchId ?? 'casino',
+          name: line.name,
+          scope: line.matchId === null ? null : { matchId: line.matchId, label: line.name },
+          houseMinor: line.houseResultMinor,
+          ownMinor: line.ownShareMinor,
+        }))}
+        onScope={onScope}
+      />
+      <ScopeTable
+        title="By market"
+        what="market"
+        lines={report.markets.map((market) => ({
+          key: market.market_id,
+          name: market.name,
+          // The casino's rounds (-1) are no market to narrow to.
+          scope: market.market_id < 0 ? null : { marketId: market.market_id, label: market.name },
+          houseMinor: toMinor(market.house_result),
+          ownMinor: toMinor(market.own_share),
+        }))}
+        onScope={onScope}
+      />
+    </>
+  );
+}
+
+/** One line of the by-match or by-market table: its name narrows the report to it (`scope`). */
+interface ScopeLine {
+  key: string | number;
+  name: string;
+  scope: Scope | null;
+  houseMinor: number;
+  ownMinor: number;
+}
+
+/** The house's result and the account's own share per match or per market. */
+function ScopeTable({ title, what, lines, onScope }: { title: string; what: 'match' | 'market'; lines: ScopeLine[]; onScope: (scope: Scope) => void }) {
+  const label = what === 'match' ? 'Match' : 'Market';
+  return (
+    <>
+      <h2 className="report-subtitle">{title}</h2>
       <div className="table-wrap">
-        <table className="data-table stack-on-phone" data-testid="report-matches">
+        <table className="data-table stack-on-phone" data-testid={what === 'match' ? 'report-matches' : 'report-markets'}>
           <thead>
             <tr>
-              <th scope="col">Match</th>
+              <th scope="col">{label}</th>
               <th scope="col" className="num">House result</th>
               <th scope="col" className="num">Own share</th>
             </tr>
           </thead>
           <tbody>
-            {matches.length === 0 ? (
-              <EmptyRow colSpan={3}>No match settled in these dates.</EmptyRow>
+            {lines.length === 0 ? (
+              <EmptyRow colSpan={3}>No {what} settled in these dates.</EmptyRow>
             ) : (
-              matches.map((line) => (
-                <tr key={line.matchId ?? 'casino'} data-testid="report-match-row">
-                  <td data-label="Match">
-                    {line.matchId === null ? line.name : (
-                      <button type="button" className="btn-link" onClick={() => onScope({ matchId: line.matchId ?? undefined, label: line.name })} data-testid="report-match-scope">
+              lines.map((line) => (
+                <tr key={line.key} data-testid={`report-${what}-row`}>
+                  <td data-label={label}>
+                    {line.scope === null ? line.name : (
+                      <button type="button" className="btn-link" onClick={() => line.scope && onScope(line.scope)} data-testid={`report-${what}-scope`}>
                         {line.name}
                       </button>
                     )}
                   </td>
-                  <td data-label="House result" className="num"><MinorMoney minor={line.houseResultMinor} /></td>
-                  <td data-label="Own share" className="num"><MinorMoney minor={line.ownShareMinor} /></td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
-      <h2 className="report-subtitle">By market</h2>
-      <div className="table-wrap">
-        <table className="data-table stack-on-phone" data-testid="report-markets">
-          <thead>
-            <tr>
-              <th scope="col">Market</th>
-              <th scope="col" className="num">House result</th>
-              <th scope="col" className="num">Own share</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.markets.length === 0 ? (
-              <EmptyRow colSpan={3}>No market settled in these dates.</EmptyRow>
-            ) : (
-              report.markets.map((market) => (
-                <tr key={market.market_id} data-testid="report-market-row">
-                  <td data-label="Market">
-                    {market.market_id < 0 ? market.name : (
-                      <button type="button" className="btn-link" onClick={() => onScope({ marketId: market.market_id, label: market.name })} data-testid="report-market-scope">
-                        {market.name}
-                      </button>
-                    )}
-                  </td>
-                  <td data-label="House result" className="num"><Money amount={market.house_result} /></td>
-                  <td data-label="Own share" className="num"><Money amount={market.own_share} /></td>
+                  <td data-label="House result" className="num"><MinorMoney minor={line.houseMinor} /></td>
+                  <td data-label="Own share" className="num"><MinorMoney minor={line.ownMinor} /></td>
                 </tr>
               ))
             )}
