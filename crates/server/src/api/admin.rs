@@ -2,6 +2,7 @@
 //! handler parses its body and hands over to [`crate::operator`], which holds the rules and is
 //! shared with the `backlay admin` command.
 
+use super::operator_context;
 use std::collections::BTreeMap;
 
 use axum::extract::State;
@@ -20,8 +21,7 @@ use crate::input::{
 };
 use crate::live::LiveScore;
 use crate::operator::{
-    self, AccountTerms, Actor, CreateMatch, CreateUser, MatchStateUpdate, OperatorContext,
-    TransferDirection,
+    self, AccountTerms, CreateMatch, CreateUser, MatchStateUpdate, TransferDirection,
 };
 use crate::session::{ClientIp, Operator};
 use crate::settings::default_buttons;
@@ -47,14 +47,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(match_score))
         .routes(routes!(ledger_check))
         .routes(routes!(audit_log))
-}
-
-fn context<'a>(
-    state: &'a AppState,
-    Operator(authed): Operator,
-    ClientIp(ip): ClientIp,
-) -> OperatorContext<'a> {
-    OperatorContext { store: &state.store, actor: Actor::User(authed.user), client_ip: ip }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -171,7 +163,7 @@ async fn create_user(
     ip: ClientIp,
     ApiJson(body): ApiJson<CreateUserRequest>,
 ) -> ApiResult<UserSummary> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let mut request = CreateUser::parse(
         &body.user_name,
         body.password,
@@ -260,7 +252,7 @@ async fn transfer(
     ip: ClientIp,
     ApiJson(body): ApiJson<TransferRequest>,
 ) -> ApiResult<TransferData> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let outcome =
         operator::transfer(&ctx, body.user_id.0, body.amount.0, body.direction, &body.remark)
             .await?;
@@ -292,7 +284,7 @@ async fn lock(
     ip: ClientIp,
     ApiJson(body): ApiJson<LockRequest>,
 ) -> ApiResult<UserSummary> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let user = operator::set_locked(&ctx, body.user_id.0, body.locked.0).await?;
     let message = if user.is_locked {
         format!("{} is locked.", user.user_name)
@@ -320,7 +312,7 @@ async fn exposure_limit(
     ip: ClientIp,
     ApiJson(body): ApiJson<ExposureLimitRequest>,
 ) -> ApiResult<UserSummary> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let limit = body.max_exposure.map(|m| m.0);
     let user = operator::set_exposure_limit(&ctx, body.user_id.0, limit).await?;
     let message = match limit {
@@ -347,7 +339,7 @@ async fn account_terms(
     ip: ClientIp,
     ApiJson(body): ApiJson<TermsRequest>,
 ) -> ApiResult<UserSummary> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let user =
         operator::set_account_terms(&ctx, body.user_id.0, &AccountTerms::from(&body.terms)).await?;
     Ok(ok_with(format!("{}'s terms are saved.", user.user_name), UserSummary::from(&user)))
@@ -371,7 +363,7 @@ async fn reset_password(
     ip: ClientIp,
     ApiJson(body): ApiJson<ResetPasswordRequest>,
 ) -> ApiResult<UserSummary> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let user =
         operator::reset_password(&ctx, &state.passwords, body.user_id.0, body.password).await?;
     Ok(ok_with(
@@ -427,7 +419,7 @@ async fn mint(
     ApiJson(body): ApiJson<MintRequest>,
 ) -> ApiResult<MintData> {
     let admin_id = operator.0.user.id;
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let balance = operator::mint(&ctx, admin_id, body.amount.0).await?;
     Ok(ok_with("Chips issued.", MintData { balance }))
 }
@@ -496,7 +488,7 @@ async fn read_settings(
     operator: Operator,
     ip: ClientIp,
 ) -> ApiResult<SiteSettings> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let settings = operator::read_settings(&ctx).await?;
     Ok(ok(SiteSettings::from_settings(&settings)))
 }
@@ -512,7 +504,7 @@ async fn settings(
     ip: ClientIp,
     ApiJson(body): ApiJson<BTreeMap<String, serde_json::Value>>,
 ) -> ApiResult<Option<String>> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let mut changes = Vec::new();
     for (key, value) in body {
         let text = match value {
@@ -554,7 +546,7 @@ async fn create_sport(
     ip: ClientIp,
     ApiJson(body): ApiJson<CreateSportRequest>,
 ) -> ApiResult<CreatedId> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let sport = operator::create_sport(
         &ctx,
         body.sport_id.0,
@@ -585,7 +577,7 @@ async fn create_series(
     ip: ClientIp,
     ApiJson(body): ApiJson<CreateSeriesRequest>,
 ) -> ApiResult<CreatedId> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let id = operator::create_series(
         &ctx,
         body.sport_id.0,
@@ -637,7 +629,7 @@ async fn create_match(
             ));
         }
     }
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let id = operator::create_match(
         &ctx,
         CreateMatch {
@@ -671,7 +663,7 @@ async fn match_in_play(
     ip: ClientIp,
     ApiJson(body): ApiJson<InPlayRequest>,
 ) -> ApiResult<Option<String>> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     operator::set_match_in_play(&ctx, &state.engine, body.match_id.0, body.in_play.0).await?;
     // The match's pages hear it at once (their In-Play badge), as they hear a score.
     let the_match = state.store.match_by_id(body.match_id.0).await?;
@@ -710,7 +702,7 @@ async fn match_score(
     if body.score.is_none() && body.result.is_none() {
         return Err(AppError::field("score", "Give a score, a result or both."));
     }
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let update = MatchStateUpdate { score: body.score, result: body.result };
     let live = operator::set_match_state(&ctx, &state.live_books, body.match_id.0, update).await?;
     Ok(ok_with("The match's score is set.", live))

@@ -7,6 +7,7 @@
 //! A provider's signing secret is answered once, by the call that makes it (add, rotate): the
 //! read never carries it.
 
+use super::operator_context;
 use axum::extract::State;
 use backlay_store::casino::CasinoGame;
 use backlay_store::catalogue::CasinoSport;
@@ -18,7 +19,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::casino_art::tile_image_url;
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, FlexBool, FlexI64};
-use crate::operator::{self, Actor, AddProvider, AddWorldCasinoGame, OperatorContext};
+use crate::operator::{self, AddProvider, AddWorldCasinoGame};
 use crate::session::{ClientIp, Operator};
 use crate::AppState;
 
@@ -36,14 +37,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(provider_rotate_secret))
         .routes(routes!(catalogue_add))
         .routes(routes!(catalogue_active))
-}
-
-fn context<'a>(
-    state: &'a AppState,
-    Operator(authed): Operator,
-    ClientIp(ip): ClientIp,
-) -> OperatorContext<'a> {
-    OperatorContext { store: &state.store, actor: Actor::User(authed.user), client_ip: ip }
 }
 
 /// An in-house game (a table the server deals).
@@ -188,7 +181,7 @@ async fn casino_list(
     operator: Operator,
     ip: ClientIp,
 ) -> ApiResult<CasinoAdminData> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     ctx.require_admin("run the casino")?;
     let tables: Vec<CasinoTableItem> =
         state.store.casino_games(false, None).await?.into_iter().map(Into::into).collect();
@@ -231,7 +224,7 @@ async fn table_active(
     ip: ClientIp,
     ApiJson(body): ApiJson<TableActiveRequest>,
 ) -> ApiResult<CasinoTableItem> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let game = operator::set_casino_game_active(&ctx, &body.game_code, body.active.0).await?;
     let message = if game.is_active {
         format!("{} is on: its rounds run and players see it.", game.title)
@@ -273,7 +266,7 @@ async fn casino_game_image(
     ip: ClientIp,
     ApiJson(body): ApiJson<CasinoGameImageRequest>,
 ) -> ApiResult<CasinoGameImageItem> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let game = operator::set_casino_game_image(&ctx, &body.game_code, &body.image).await?;
     let image = tile_image_url(&game.kind, game.image_name.as_deref());
     let message = match &game.image_name {
@@ -318,7 +311,7 @@ async fn category_add(
     ip: ClientIp,
     ApiJson(body): ApiJson<CategoryAddRequest>,
 ) -> ApiResult<CategoryItem> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let order = body.order.map_or(100, |o| o.0);
     let category = operator::add_casino_category(&ctx, &body.sport_id, &body.name, order).await?;
     Ok(ok_with(
@@ -347,7 +340,7 @@ async fn category_rename(
     ip: ClientIp,
     ApiJson(body): ApiJson<CategoryRenameRequest>,
 ) -> ApiResult<Option<String>> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     operator::rename_casino_category(&ctx, &body.sport_id, &body.name).await?;
     Ok(ok_with(format!("{} is now {}.", body.sport_id.trim(), body.name.trim()), None))
 }
@@ -370,7 +363,7 @@ async fn category_order(
     ip: ClientIp,
     ApiJson(body): ApiJson<CategoryOrderRequest>,
 ) -> ApiResult<Option<String>> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     operator::order_casino_category(&ctx, &body.sport_id, body.order.0).await?;
     Ok(ok_with(format!("{} has order {}.", body.sport_id.trim(), body.order.0), None))
 }
@@ -399,7 +392,7 @@ async fn category_move(
         "down" => false,
         _ => return Err(AppError::field("direction", "The direction is up or down.")),
     };
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let list = operator::move_casino_category(&ctx, &body.sport_id, up).await?;
     let items = list
         .into_iter()
@@ -423,7 +416,7 @@ async fn category_remove(
     ip: ClientIp,
     ApiJson(body): ApiJson<CategoryRemoveRequest>,
 ) -> ApiResult<Option<String>> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     operator::remove_casino_category(&ctx, &body.sport_id).await?;
     Ok(ok_with(format!("{} removed.", body.sport_id.trim()), None))
 }
@@ -456,7 +449,7 @@ async fn provider_add(
     ip: ClientIp,
     ApiJson(body): ApiJson<ProviderAddRequest>,
 ) -> ApiResult<ProviderSecretData> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let provider = AddProvider { code: body.code, name: body.name, launch_url: body.launch_url };
     let code = provider.code.trim().to_string();
     let (_, secret) = operator::add_casino_provider(&ctx, provider).await?;
@@ -485,7 +478,7 @@ async fn provider_rotate_secret(
     ip: ClientIp,
     ApiJson(body): ApiJson<ProviderRotateRequest>,
 ) -> ApiResult<ProviderSecretData> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let secret = operator::rotate_provider_secret(&ctx, &body.code).await?;
     let code = body.code.trim().to_string();
     Ok(ok_with(
@@ -526,7 +519,7 @@ async fn catalogue_add(
     ip: ClientIp,
     ApiJson(body): ApiJson<CatalogueAddRequest>,
 ) -> ApiResult<CatalogueGameId> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let game = AddWorldCasinoGame {
         provider_code: body.provider,
         game_code: body.game_code,
@@ -558,7 +551,7 @@ async fn catalogue_active(
     ip: ClientIp,
     ApiJson(body): ApiJson<CatalogueActiveRequest>,
 ) -> ApiResult<Option<String>> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     operator::set_world_casino_game_active(&ctx, &body.game_id, body.active.0).await?;
     let state_word = if body.active.0 { "on" } else { "off" };
     Ok(ok_with(format!("{} is {state_word}.", body.game_id.trim()), None))

@@ -45,6 +45,8 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::error::{log_server_errors, panic_response, AppError};
 use crate::input::MAX_BODY_BYTES;
+use crate::operator::{Actor, OperatorContext};
+use crate::session::{ClientIp, Operator};
 use crate::AppState;
 
 #[derive(OpenApi)]
@@ -280,4 +282,14 @@ async fn method_not_allowed(request: Request) -> AppError {
         request.method(),
         request.uri().path()
     ))
+}
+
+/// What the operator functions (crate::operator, which the CLI calls too) are given for a request:
+/// the logged-in admin or agent acting, from its address, on the server's store.
+pub(crate) fn operator_context(
+    state: &AppState,
+    Operator(authed): Operator,
+    ClientIp(ip): ClientIp,
+) -> OperatorContext<'_> {
+    OperatorContext { store: &state.store, actor: Actor::User(authed.user), client_ip: ip }
 }

@@ -12,6 +12,7 @@
 //! available balance less the withdrawals they have already asked for (approval checks the
 //! ledger again, since the balance can change in between).
 
+use super::operator_context;
 use axum::extract::State;
 use backlay_core::money::Money;
 use backlay_core::named::one_of;
@@ -27,7 +28,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::clock::{iso_utc, now_ms};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{text_field, AmountInput, ApiJson, Checks, FlexI64, PageRequest, Paged, Paging};
-use crate::operator::{approve_request, reject_request, Actor, OperatorContext};
+use crate::operator::{approve_request, reject_request};
 use crate::session::{ClientIp, CurrentUser, Operator};
 use crate::AppState;
 
@@ -335,14 +336,6 @@ async fn payment_statement(
 // ---------------------------------------------------------------------------------------------
 // Operators: listing and deciding
 
-fn context<'a>(
-    state: &'a AppState,
-    Operator(authed): Operator,
-    ClientIp(ip): ClientIp,
-) -> OperatorContext<'a> {
-    OperatorContext { store: &state.store, actor: Actor::User(authed.user), client_ip: ip }
-}
-
 #[derive(Deserialize, ToSchema, Default)]
 pub struct ListPaymentsRequest {
     /// pending, processing, approved or rejected; absent: all.
@@ -502,7 +495,7 @@ async fn approve(
     ip: ClientIp,
     ApiJson(body): ApiJson<ApproveRequest>,
 ) -> ApiResult<ApprovedData> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let (request, outcome) = approve_request(&ctx, body.request_id.0, &body.remark).await?;
     let what = match request.kind() {
         PaymentKind::Deposit => "Deposit",
@@ -534,7 +527,7 @@ async fn reject(
     ip: ClientIp,
     ApiJson(body): ApiJson<RejectRequest>,
 ) -> ApiResult<RejectedData> {
-    let ctx = context(&state, operator, ip);
+    let ctx = operator_context(&state, operator, ip);
     let request = reject_request(&ctx, body.request_id.0, &body.remark).await?;
     Ok(ok_with(
         format!("Request #{} of {} rejected.", request.id, request.user_name),
