@@ -523,17 +523,17 @@ async fn an_operator_exposure_limit_caps_bets(app: TestApp) {
     .await
     .expect(200);
     bet(&app, &demo, json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 2, "stake": 100 })).await.expect(200);
-    // An agent cannot limit someone else's client.
-    let (other_agent_id, _) = app.new_user(&admin, "agent_two", "agent").await;
-    let _ = other_agent_id;
-    let other = app.login("agent_two", "Second@123").await;
-    app.post(
-        "admin/user/exposureLimit",
-        Some(&other),
-        json!({ "user_id": demo_id, "max_exposure": 1 }),
-    )
-    .await
-    .expect(403);
+    // An agent cannot limit someone else's client: to it, there is no such account.
+    let (_, other) = app.new_user(&admin, "agent_two", "agent").await;
+    let refused = app
+        .post(
+            "admin/user/exposureLimit",
+            Some(&other),
+            json!({ "user_id": demo_id, "max_exposure": 1 }),
+        )
+        .await;
+    refused.expect(404);
+    assert_eq!(refused.message(), "No such account in your downline.");
 }
 both_databases!(an_operator_exposure_limit_caps_bets);
 
