@@ -158,8 +158,16 @@ async fn run(state: AppState, speed: u32) {
         tokio::select! {
             _ = clock.sleep(SCHEDULER_INTERVAL_MS) => {}
             Some(done) = plays.tasks.join_next_with_id() => {
-                if let Some(match_id) = plays.finished(done, clock.now_ms()) {
-                    left_alone.insert(match_id);
+                // Every play that has ended, not only the first: one a pass let them queue up
+                // behind slow passes (a loaded machine, many races), each still counted as
+                // playing and so never retired.
+                let now = clock.now_ms();
+                let mut ended = Some(done);
+                while let Some(done) = ended {
+                    if let Some(match_id) = plays.finished(done, now) {
+                        left_alone.insert(match_id);
+                    }
+                    ended = plays.tasks.try_join_next_with_id();
                 }
             }
         }
