@@ -65,6 +65,7 @@ process.on('exit', () => {
  * @property {string} dataDir   the fresh temporary directory holding e2e.db
  * @property {() => string} logs  the tail of the server's stderr and stdout
  * @property {() => Promise<void>} stop  kill the server and remove its directory (safe to call twice)
+ * @property {() => Promise<void>} kill9  SIGKILL the server (no goodbye to its cluster) and wait for it to exit
  * @property {(apiPath: string, body: unknown, token?: string) => Promise<{ status: number, body: any }>} api
  *   a POST to `/api/<apiPath>` with a JSON body (and the bearer token, if given), for a test's
  *   set-up and checks that go round the browser: its status and parsed answer
@@ -72,10 +73,12 @@ process.on('exit', () => {
 
 /**
  * Starts `backlay serve` with demo data and waits until `/api/health` answers 200.
- * @param {{ extraArgs?: string[] }} [options]  more `serve` flags, e.g. a short casino window
+ * @param {{ extraArgs?: string[], databaseUrl?: string }} [options]  more `serve` flags, e.g. a
+ *   short casino window; a database other than a fresh SQLite file (a PostgreSQL database several
+ *   servers share, with a `--secret-key-file` in `extraArgs`)
  * @returns {Promise<Server>}
  */
-export async function startServer({ extraArgs = [] } = {}) {
+export async function startServer({ extraArgs = [], databaseUrl } = {}) {
   await mustExist(BACKLAY_BIN, 'server binary (run `cargo build -p backlay`, or set BACKLAY_BIN)');
   await mustExist(path.join(WEB_DIR, 'index.html'), 'built client (run `npm ci && npm run build` in web/)');
 
@@ -84,7 +87,7 @@ export async function startServer({ extraArgs = [] } = {}) {
   const args = [
     'serve',
     '--addr', `127.0.0.1:${port}`,
-    '--database-url', `sqlite://${path.join(dataDir, 'e2e.db')}`,
+    '--database-url', databaseUrl ?? `sqlite://${path.join(dataDir, 'e2e.db')}`,
     '--demo',
     '--web-dir', WEB_DIR,
     ...extraArgs,
@@ -124,6 +127,13 @@ export async function startServer({ extraArgs = [] } = {}) {
     await rm(dataDir, { recursive: true, force: true });
   }
 
+  async function kill9() {
+    if (!spawnError && !closed) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitForHealth(baseUrl, () => {
@@ -147,7 +157,7 @@ export async function startServer({ extraArgs = [] } = {}) {
     });
     return { status: response.status, body: await response.json() };
   }
-  return { baseUrl, port, dataDir, logs, stop, api };
+  return { baseUrl, port, dataDir, logs, stop, kill9, api };
 }
 
 /**

@@ -15,8 +15,16 @@
 //! printed; otherwise "n/a". The counters are the whole engine's, so any other bets placed on
 //! the server during the run count too.
 //!
+//! Several servers of one cluster (issue 16: nodes on one PostgreSQL) are loaded by giving
+//! `--base-url` once per node: the set-up goes through the first, worker w sends its bets to
+//! node w mod n (sessions are stored, so a log-in is good on every node), and the engine
+//! counters are read on every node and summed. Each node counts only the bets its own engine
+//! placed (a bet sent to a node that does not own the market is forwarded to the owner and
+//! counted there), so the sum is the cluster's bets per commit; the per-node counts are printed
+//! too, showing which node's engine did the work.
+//!
 //! Only loopback addresses are accepted, and every loop is bounded in time and count.
-//! Prints Markdown lines, which `bench/run.sh` copies into `bench/RESULTS.md`.
+//! Prints Markdown lines, which `bench/run.sh` and `bench/cluster.sh` copy into `bench/RESULTS.md`.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -36,6 +44,7 @@ const MAX_DURATION_S: u64 = 600;
 const MAX_COUNT: u64 = 10_000_000;
 const MAX_CONCURRENCY: usize = 1_024;
 const MAX_USERS: usize = 200;
+const MAX_NODES: usize = 16;
 /// One request taking longer than this counts as a transport error.
 const REQUEST_TIMEOUT_S: u64 = 30;
 /// Chips given to each bench client: far more than its bets can ever reserve.
@@ -49,9 +58,10 @@ const MAX_QUIET_WAIT_S: u64 = 60;
 #[derive(Parser)]
 #[command(about = "Load-test placeBet over HTTP against a running Backlay server on this machine")]
 struct Args {
-    /// The server, e.g. http://127.0.0.1:8080 (loopback only).
-    #[arg(long, default_value = "http://127.0.0.1:8080")]
-    base_url: String,
+    /// The server, e.g. http://127.0.0.1:8080 (loopback only); once per node to load several
+    /// nodes of one cluster (set-up goes through the first).
+    #[arg(long = "base-url", default_value = "http://127.0.0.1:8080")]
+    base_urls: Vec<String>,
     /// How long the workers place bets.
     #[arg(long, default_value_t = 20)]
     duration_s: u64,
@@ -108,15 +118,22 @@ async fn main() -> anyhow::Result<()> {
         "--concurrency must be 1 to {MAX_CONCURRENCY}"
     );
     ensure!((1..=MAX_USERS).contains(&args.users), "--users must be 1 to {MAX_USERS}");
-    let base = args.base_url.trim_end_matches('/').to_string();
-    check_loopback(&base)?;
-
+    ensure!(
+        (1..=MAX_NODES).contains(&args.base_urls.len()),
+        "--base-url must be given 1 to {MAX_NODES} times"
+    );
     let http = Client::builder()
         .timeout(Duration::from_secs(REQUEST_TIMEOUT_S))
         .pool_max_idle_per_host(args.concurrency + SETUP_PARALLELISM)
         .tcp_nodelay(true)
         .build()?;
-    let api = Api { http, base };
+    let mut nodes = Vec::with_capacity(args.base_urls.len());
+    for base_url in &args.base_urls {
+        let base = base_url.trim_end_matches('/').to_string();
+        check_loopback(&base)?;
+        nodes.push(Api { http: http.clone(), base });
+    }
+    let api = nodes[0].clone();
 
     // Set-up.
     let admin = api
@@ -150,7 +167,7 @@ async fn main() -> anyhow::Result<()> {
     )
     .await?;
     let setup_started = Instant::now();
-    let stats_at_setup = engine_stats(&api, &admin).await?;
+    let stats_at_setup = cluster_stats(&nodes, &admin).await?;
     let tokens = api.make_clients(&agent, &tag, args.users, FUNDING_PER_USER).await?;
     eprintln!(
         "place_load: market {market_id} on match {match_id}; {} clients ready in {:.1} s",
@@ -167,7 +184,7 @@ async fn main() -> anyhow::Result<()> {
         && quiet_started.elapsed() < Duration::from_secs(MAX_QUIET_WAIT_S)
     {
         tokio::time::sleep(Duration::from_millis(500)).await;
-        let now = engine_stats(&api, &admin).await?;
+        let now = cluster_stats(&nodes, &admin).await?;
         if now != stats_before {
             (stats_before, last_change) = (now, Instant::now());
         }
@@ -179,7 +196,7 @@ async fn main() -> anyhow::Result<()> {
     let deadline = started + Duration::from_secs(args.duration_s);
     let mut workers = Vec::with_capacity(args.concurrency);
     for worker in 0..args.concurrency {
-        let api = api.clone();
+        let api = nodes[worker % nodes.len()].clone();
         let token = tokens[worker % tokens.len()].clone();
         let sent = Arc::clone(&sent);
         let (count, tag, runner) = (args.count, tag.clone(), runners[worker % 2]);
@@ -192,7 +209,7 @@ async fn main() -> anyhow::Result<()> {
         reports.push(worker.await?);
     }
     let elapsed_s = started.elapsed().as_secs_f64();
-    let stats_after = engine_stats(&api, &admin).await?;
+    let stats_after = cluster_stats(&nodes, &admin).await?;
 
     // Report.
     let mut ok = histogram();
@@ -211,8 +228,13 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     let label = if args.label.is_empty() { String::new() } else { format!("{}: ", args.label) };
+    let spread = if nodes.len() > 1 {
+        format!(" spread over {} nodes (worker w on node w mod {})", nodes.len(), nodes.len())
+    } else {
+        String::new()
+    };
     println!(
-        "- {label}{} workers over {} clients, {:.1} s, one match-odds market (2 runners), BACK/LAY at 1.98–2.02",
+        "- {label}{} workers over {} clients{spread}, {:.1} s, one match-odds market (2 runners), BACK/LAY at 1.98–2.02",
         args.concurrency,
         tokens.len(),
         elapsed_s
@@ -252,7 +274,8 @@ async fn main() -> anyhow::Result<()> {
             println!("  - {status}: {count} (first: {message})");
         }
     }
-    let bets_per_commit = match (stats_before, stats_after) {
+    let bets_per_commit = match (stats_before.as_deref().map(sum), stats_after.as_deref().map(sum))
+    {
         (Some((commits_before, bets_before)), Some((commits_after, bets_after))) => {
             let commits = commits_after.saturating_sub(commits_before);
             let bets = bets_after.saturating_sub(bets_before);
@@ -265,7 +288,25 @@ async fn main() -> anyhow::Result<()> {
             } else {
                 String::new()
             };
-            println!("- **bets per commit: {text}** ({bets} bets in {commits} commits, from /api/admin/engine/stats{others})");
+            let nodes_summed = if nodes.len() > 1 { ", summed over the nodes" } else { "" };
+            println!("- **bets per commit: {text}** ({bets} bets in {commits} commits, from /api/admin/engine/stats{nodes_summed}{others})");
+            if let (true, Some(before), Some(after)) =
+                (nodes.len() > 1, &stats_before, &stats_after)
+            {
+                let per_node: Vec<String> = nodes
+                    .iter()
+                    .zip(before.iter().zip(after))
+                    .map(|(node, ((commits_before, bets_before), (commits_after, bets_after)))| {
+                        format!(
+                            "{}: {} bets in {} commits",
+                            node.base,
+                            bets_after.saturating_sub(*bets_before),
+                            commits_after.saturating_sub(*commits_before)
+                        )
+                    })
+                    .collect();
+                println!("- placed by each node's engine: {}", per_node.join("; "));
+            }
             ratio
         }
         _ => {
@@ -366,7 +407,24 @@ async fn run_worker(
     report
 }
 
-/// (commits, bets) from the engine's counters, or `None` when the server has none.
+/// Every node's (commits, bets), in the order of `nodes`, or `None` when one has no counters.
+async fn cluster_stats(nodes: &[Api], admin: &str) -> anyhow::Result<Option<Vec<(u64, u64)>>> {
+    let mut all = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        match engine_stats(node, admin).await? {
+            Some(stats) => all.push(stats),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(all))
+}
+
+/// The cluster's (commits, bets): the sum of its nodes' counters.
+fn sum(per_node: &[(u64, u64)]) -> (u64, u64) {
+    per_node.iter().fold((0, 0), |(commits, bets), (c, b)| (commits + c, bets + b))
+}
+
+/// (commits, bets) from one node's engine counters, or `None` when the server has none.
 async fn engine_stats(api: &Api, admin: &str) -> anyhow::Result<Option<(u64, u64)>> {
     let (status, envelope) = api.get("admin/engine/stats", Some(admin)).await?;
     if status != 200 {

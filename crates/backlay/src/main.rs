@@ -167,6 +167,19 @@ struct ServeArgs {
     /// streams end at once).
     #[arg(long, env = "BACKLAY_SHUTDOWN_GRACE_SECONDS", default_value_t = DEFAULT_SHUTDOWN_GRACE_S, value_parser = clap::value_parser!(u64).range(0..=300))]
     shutdown_grace_seconds: u64,
+    /// On PostgreSQL, where the other servers of the cluster reach this one (http://10.0.0.5:8080;
+    /// default: http://<addr>). Give it when --addr is 0.0.0.0.
+    #[arg(long, env = "BACKLAY_NODE_URL", value_parser = public_url)]
+    node_url: Option<String>,
+    /// On PostgreSQL, milliseconds a server of the cluster stays alive to the others without
+    /// renewing its lease: a dead server's markets move to the others within about this.
+    #[arg(long, env = "BACKLAY_CLUSTER_LEASE_MS", default_value_t = backlay_server::config::DEFAULT_CLUSTER_LEASE_MS, value_parser = clap::value_parser!(i64).range(1000..=60000))]
+    cluster_lease_ms: i64,
+    /// On PostgreSQL, the most database connections this server opens (a third of them for
+    /// writes), plus 3 for live data across the cluster. Keep the sum over every node under
+    /// PostgreSQL's max_connections.
+    #[arg(long, env = "BACKLAY_DATABASE_CONNECTIONS", default_value_t = backlay_store::DEFAULT_POSTGRES_CONNECTIONS, value_parser = clap::value_parser!(u32).range(i64::from(backlay_store::MIN_POSTGRES_CONNECTIONS)..=1000))]
+    database_connections: u32,
 }
 
 fn public_url(text: &str) -> Result<String, String> {
@@ -284,6 +297,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.body_timeout_ms = args.body_timeout_seconds * 1000;
     config.max_connections = open_files::fit_connections(usize::try_from(args.max_connections)?);
     config.shutdown_grace_ms = args.shutdown_grace_seconds * 1000;
+    config.node_url = args.node_url.clone();
+    config.cluster_lease_ms = args.cluster_lease_ms;
+    config.database_connections = args.database_connections;
     config.secret_key = secret_key;
     let server = Server::build_with(config, demo_settings.start_hooks()).await?;
     let addr = server.local_addr();

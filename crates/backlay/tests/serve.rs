@@ -2,7 +2,8 @@
 //! descriptors: shutdown ends live streams at once, lets a request in flight finish, cuts a
 //! half-sent one at the grace period and exits; every bet acknowledged stays stored; a static
 //! path too long for the file system is a 404 with nothing logged at ERROR; 600 half-open
-//! connections under a 512-file limit do not stop the server serving.
+//! connections under a 512-file limit do not stop the server serving; a second server on the
+//! same SQLite file is refused while `backlay admin` still works beside the first.
 //!
 //! Each test starts the binary on a free port with a fresh SQLite file, talks to it over plain
 //! sockets (a stream and a half-sent request need them), signals it by process id with
@@ -475,4 +476,36 @@ fn six_hundred_half_open_connections_under_a_512_file_limit_do_not_stop_the_serv
         "the cap was not fitted to the limit: {log}"
     );
     drop(held);
+}
+
+#[test]
+fn a_second_server_on_one_sqlite_file_is_refused_and_admin_commands_still_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = start(dir.path(), "first", &[], &[], None);
+    let database_url = format!("sqlite://{}", dir.path().join("serve.db").display());
+    let port = free_port().to_string();
+    let second = Command::new(env!("CARGO_BIN_EXE_backlay"))
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &database_url])
+        .args(["--no-demo-feed", "--no-casino"])
+        .env("BACKLAY_LOG", "warn")
+        .output()
+        .expect("backlay runs");
+    let message = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "the second server must not start: {message}");
+    assert!(
+        message.contains("another Backlay server is using the database")
+            && message.contains("serve.db.lock")
+            && message.contains("PostgreSQL"),
+        "{message}"
+    );
+    // An operator's command opens the database beside the running server.
+    let minted = Command::new(env!("CARGO_BIN_EXE_backlay"))
+        .args(["admin", "mint", "--to", "admin", "--amount", "100"])
+        .env("DATABASE_URL", &database_url)
+        .env("BACKLAY_LOG", "error")
+        .output()
+        .expect("backlay runs");
+    assert!(minted.status.success(), "{}", String::from_utf8_lossy(&minted.stderr));
+    // The first is untouched.
+    assert!(matches!(first.call("GET", "/api/health", None, None), Ok((200, _))));
 }

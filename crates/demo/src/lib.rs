@@ -27,10 +27,13 @@ pub mod simulator;
 
 pub use scheduler::{start as start_feed, FeedHandle};
 
+use std::sync::Arc;
+
 use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_core::money::Money;
 use backlay_core::odds::{self, Price};
 use backlay_server::clock::now_ms;
+use backlay_server::cluster::LeaderJob;
 use backlay_server::error::AppError;
 use backlay_server::operator::{
     self, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext, TransferDirection,
@@ -98,8 +101,17 @@ impl StartHooks for DemoStart {
             }
             tracing::info!("seeded demo data into the empty database");
         }
-        let feed = self.demo.feed.then(|| start_feed(state.clone(), self.demo.feed_speed));
-        Ok(feed.map(|feed| Box::new(feed) as RunsWithServer))
+        Ok(None)
+    }
+
+    /// The feed plays the demo's matches once, however many servers run: on the leader.
+    fn leader_job(&mut self, state: &AppState) -> Option<LeaderJob> {
+        if !self.demo.feed {
+            return None;
+        }
+        let state = state.clone();
+        let speed = self.demo.feed_speed;
+        Some(Arc::new(move || Box::new(start_feed(state.clone(), speed)) as RunsWithServer))
     }
 }
 

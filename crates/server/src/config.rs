@@ -22,6 +22,9 @@ pub const DEFAULT_BODY_TIMEOUT_S: u64 = 10;
 pub const DEFAULT_MAX_CONNECTIONS: usize = 4096;
 /// How long shutdown waits for requests in flight before it closes what is left.
 pub const DEFAULT_SHUTDOWN_GRACE_S: u64 = 10;
+/// How long a node of a cluster stays alive to the others without renewing its lease
+/// (`cluster`): a dead node's markets move within about this.
+pub const DEFAULT_CLUSTER_LEASE_MS: i64 = 3_000;
 
 /// `Debug` prints the database URL without its password (the secret key source prints no key).
 #[derive(Clone)]
@@ -62,8 +65,19 @@ pub struct Config {
     /// At shutdown, how long requests in flight may take to finish before their connections
     /// are closed (live streams end at once).
     pub shutdown_grace_ms: u64,
-    /// The key that seals TOTP and providers' secrets in the database (`secret_key`).
+    /// The key that seals TOTP and providers' secrets in the database (`secret_key`), and the
+    /// calls between the nodes of a cluster.
     pub secret_key: SecretKeySource,
+    /// On PostgreSQL (a cluster of one or more nodes): the base URL the other nodes reach this
+    /// one at, to send it the calls of the markets it owns. `None`: `http://` and the address
+    /// the server bound (right when that is not 0.0.0.0).
+    pub node_url: Option<String>,
+    /// On PostgreSQL: the node's lease (`cluster`).
+    pub cluster_lease_ms: i64,
+    /// On PostgreSQL: the most connections the server's pools open (a third for writes); the
+    /// live relay takes 3 more. Every node of a cluster has its own, within PostgreSQL's
+    /// `max_connections`.
+    pub database_connections: u32,
 }
 
 impl std::fmt::Debug for Config {
@@ -87,6 +101,9 @@ impl std::fmt::Debug for Config {
             .field("max_connections", &self.max_connections)
             .field("shutdown_grace_ms", &self.shutdown_grace_ms)
             .field("secret_key", &self.secret_key)
+            .field("node_url", &self.node_url)
+            .field("cluster_lease_ms", &self.cluster_lease_ms)
+            .field("database_connections", &self.database_connections)
             .finish()
     }
 }
@@ -138,6 +155,9 @@ impl Config {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             shutdown_grace_ms: DEFAULT_SHUTDOWN_GRACE_S * 1000,
             secret_key: SecretKeySource::BesideDatabase,
+            node_url: None,
+            cluster_lease_ms: DEFAULT_CLUSTER_LEASE_MS,
+            database_connections: backlay_store::DEFAULT_POSTGRES_CONNECTIONS,
         }
     }
 }

@@ -75,6 +75,12 @@ pub enum AppError {
     /// `retry_after_s`.
     #[error("{message}")]
     Busy { message: String, retry_after_s: u64 },
+    /// 503: the market or table changed servers (a server stopped, or the cluster rebalanced)
+    /// while the command was on its way, and nothing was done. The engine sends the command on
+    /// to the new owner before it answers this, so a caller sees it only when no server took
+    /// the market over in time.
+    #[error("{0}")]
+    Moved(String),
     /// 500: our fault. The cause is logged, never shown.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -118,7 +124,7 @@ impl AppError {
             AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::PasswordChangeRequired => StatusCode::PRECONDITION_REQUIRED,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Busy { .. } | AppError::Moved(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -150,6 +156,9 @@ impl IntoResponse for AppError {
             | AppError::Busy { retry_after_s, .. } => {
                 response.headers_mut().insert("retry-after", HeaderValue::from(retry_after_s));
             }
+            AppError::Moved(_) => {
+                response.headers_mut().insert("retry-after", HeaderValue::from(1));
+            }
             AppError::Internal(cause) => {
                 response.extensions_mut().insert(LoggedCause(Arc::new(cause)));
             }
@@ -172,11 +181,15 @@ impl From<StoreError> for AppError {
                 "This would take your exposure over your limit of {}.",
                 backlay_core::money::Money::from_minor(limit_minor).rupees()
             )),
+            StoreError::Fenced { .. } => AppError::Moved(MOVED.into()),
             StoreError::Database(err) => AppError::Internal(err.into()),
             secret @ StoreError::Secret { .. } => AppError::Internal(secret.into()),
         }
     }
 }
+
+/// What a command hears when its market or table changed servers and was not taken over in time.
+pub const MOVED: &str = "This market is moving to another server. Try again in a moment.";
 
 /// Gives a store lookup a message that names what was not found.
 pub trait OrNotFound<T> {

@@ -9,13 +9,16 @@ pub mod api;
 pub mod casino;
 pub mod casino_art;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod engine;
 pub mod error;
 pub mod input;
 pub mod live;
+pub mod live_relay;
 pub mod market_analysis;
 pub mod market_book;
+pub mod node_lock;
 pub mod operator;
 pub mod password;
 pub mod provider;
@@ -52,8 +55,6 @@ pub struct AppState {
     pub throttle: Arc<LoginThrottle>,
     /// The running markets (books in memory, one task each).
     pub engine: Arc<engine::Engine>,
-    /// Tickets that open the live stream.
-    pub stream_tickets: Arc<live::StreamTickets>,
     /// The engine's changes as serialised market books, for every stream.
     pub live_books: Arc<live::LiveBooks>,
     /// The casino runner's steps (round opened, closed, dealt, settled), for the table streams.
@@ -70,6 +71,9 @@ pub struct AppState {
     pub provider: Arc<provider::BuiltinProvider>,
     /// Cancelled when the server starts shutting down: live streams end on it.
     pub stopping: CancellationToken,
+    /// On PostgreSQL: this server as a node of the cluster (`cluster`). `None` on SQLite,
+    /// where the one server runs everything.
+    pub node: Option<Arc<cluster::Node>>,
 }
 
 impl AppState {
@@ -86,20 +90,37 @@ impl AppState {
             None => format!("http://{}", config.addr),
         };
         let provider = provider::BuiltinProvider::ensure(&store, clock::now_ms()).await?;
-        let engine = engine::Engine::start(store.clone()).await?;
+        let node = match store.engine() {
+            backlay_store::Engine::Postgres => {
+                let url = match &config.node_url {
+                    Some(url) => url.clone(),
+                    None => format!("http://{}", config.addr),
+                };
+                Some(cluster::Node::join(store.clone(), url, config.cluster_lease_ms).await?)
+            }
+            backlay_store::Engine::Sqlite => None,
+        };
+        let engine = engine::Engine::start(store.clone(), node.clone()).await?;
+        let live_books = live::LiveBooks::start(&engine);
+        let round_events = Arc::<casino::RoundEvents>::default();
+        let stopping = CancellationToken::new();
+        if store.engine() == backlay_store::Engine::Postgres {
+            live_relay::start(&config.database_url, &live_books, &round_events, stopping.clone())
+                .await?;
+        }
         Ok(AppState {
             public_url: public_url.into(),
             provider: Arc::new(provider),
-            live_books: live::LiveBooks::start(&engine),
-            round_events: Arc::default(),
+            live_books,
+            round_events,
             engine,
-            stream_tickets: Arc::default(),
+            throttle: Arc::new(LoginThrottle::new(config.throttle.clone(), store.clone())),
             store,
-            throttle: Arc::new(LoginThrottle::new(config.throttle.clone())),
             config: Arc::new(config),
             dummy_password_hash: Arc::new(dummy_password_hash),
-            stopping: CancellationToken::new(),
+            stopping,
             passwords,
+            node,
         })
     }
 }
@@ -111,6 +132,7 @@ pub fn app(state: AppState) -> Router {
     let web = web::router(&state);
     request_log::layer(
         api::router(state.clone())
+            .merge(cluster::forward::routes(state.clone()))
             .merge(provider::routes(state.clone()))
             .merge(casino_art::routes())
             .merge(uploads::routes(state))
@@ -119,7 +141,7 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// What the binary adds to a server as it starts (the demo, `backlay_demo`): [`Server::build_with`]
-/// calls these at two points of the start. The product runs with none ([`Server::build`]).
+/// calls these at three points of the start. The product runs with none ([`Server::build`]).
 pub trait StartHooks: Send {
     /// After the database is migrated, before the engine loads its markets (e.g. seeding an
     /// empty database with users and matches).
@@ -130,12 +152,18 @@ pub trait StartHooks: Send {
     ) -> impl std::future::Future<Output = anyhow::Result<()>> + Send;
 
     /// Once the app's state exists, before it serves (e.g. creating markets through the
-    /// engine, starting a feed). What it answers runs until the server stops, and is dropped
-    /// then.
+    /// engine). What it answers runs until the server stops, and is dropped then.
     fn after_state(
         &mut self,
         state: &AppState,
     ) -> impl std::future::Future<Output = anyhow::Result<Option<RunsWithServer>>> + Send;
+
+    /// What must run once however many servers there are (e.g. a feed): started at once on a
+    /// server on its own, and by the leader in a cluster (`cluster`), again by the next leader
+    /// if it dies.
+    fn leader_job(&mut self, _state: &AppState) -> Option<cluster::LeaderJob> {
+        None
+    }
 }
 
 /// Something that runs as long as the server does and stops when dropped.
@@ -162,11 +190,19 @@ pub struct Server {
     router: Router,
     /// What the start hooks left running (the demo feed): it stops when the server does.
     hooked: Option<RunsWithServer>,
-    /// The casino's round runner, when it runs (`Config::casino`): it stops with the server.
+    /// The casino's round runner, when it runs (`Config::casino`) on a server on its own: it
+    /// stops with the server.
     casino: Option<casino::CasinoRunner>,
+    /// What only the leader runs, on a server on its own: it stops with the server.
+    leading: Option<RunsWithServer>,
+    /// In a cluster: this node and its ownership loop (which runs its tables' rounds and, while
+    /// it leads, the leader's jobs): stopped with the server, which then leaves the cluster.
+    node: Option<cluster::Running>,
     limits: serve::Limits,
     /// `AppState::stopping`.
     stopping: CancellationToken,
+    /// On SQLite, this server's hold on the database file ([`node_lock`]), until it stops.
+    node_lock: Option<node_lock::NodeLock>,
 }
 
 impl Server {
@@ -181,11 +217,15 @@ impl Server {
         mut hooks: impl StartHooks,
     ) -> anyhow::Result<Server> {
         secret_key::check_source(&config.secret_key, &config.database_url)?;
-        let store = Store::connect(&config.database_url).await?;
+        let store = Store::connect_with(&config.database_url, config.database_connections).await?;
+        let node_lock = node_lock::take(&config.database_url)?;
         store.migrate().await?;
         let store =
             secret_key::open_secrets(store, &config.secret_key, &config.database_url).await?;
         let passwords = password::Passwords::for_this_machine();
+        // Nodes of a cluster starting together seed an empty database once: one at a time
+        // through the start, until the demo's markets exist.
+        let start_lock = store.start_lock().await?;
         hooks.before_engine(&store, &passwords).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
@@ -206,14 +246,45 @@ impl Server {
         };
         let state = AppState::new(store, config, passwords).await?;
         let hooked = hooks.after_state(&state).await?;
-        let casino = match casino_settings {
-            Some(settings) => Some(
-                casino::start(state.store.clone(), settings, state.round_events.clone()).await?,
-            ),
-            None => None,
+        if let Some(lock) = start_lock {
+            lock.release().await?;
+        }
+        let leader_job = hooks.leader_job(&state);
+        let (casino, leading, node) = match state.node.clone() {
+            None => {
+                let casino = match casino_settings {
+                    Some(settings) => Some(
+                        casino::start(state.store.clone(), settings, state.round_events.clone())
+                            .await?,
+                    ),
+                    None => None,
+                };
+                (casino, leader_job.map(|job| job()), None)
+            }
+            Some(node) => {
+                if let Some(settings) = &casino_settings {
+                    casino::runner::check_settings(settings)?;
+                }
+                let tables = casino_settings.map(|settings| cluster::Tables {
+                    settings,
+                    events: state.round_events.clone(),
+                });
+                let jobs = cluster::NodeJobs::new(tables, leader_job);
+                (None, None, Some(cluster::Running::start(node, state.engine.clone(), jobs)))
+            }
         };
         let stopping = state.stopping.clone();
-        Ok(Server { listener, router: app(state), hooked, casino, limits, stopping })
+        Ok(Server {
+            listener,
+            router: app(state),
+            hooked,
+            casino,
+            leading,
+            node,
+            limits,
+            stopping,
+            node_lock,
+        })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -227,10 +298,16 @@ impl Server {
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let Server { listener, router, hooked, casino, limits, stopping } = self;
+        let Server { listener, router, hooked, casino, leading, node, limits, stopping, node_lock } =
+            self;
         serve::run(listener, router, limits, shutdown, stopping).await;
         drop(hooked);
         drop(casino);
+        drop(leading);
+        if let Some(node) = node {
+            node.stop().await;
+        }
+        drop(node_lock);
         Ok(())
     }
 }

@@ -1,13 +1,18 @@
-//! What the live streams (`GET /api/stream`) are made of, outside any one request: the tickets
-//! that open them ([`StreamTickets`]), and the one task, [`LiveBooks`], that turns the engine's
+//! What the live streams (`GET /api/stream`) are made of, outside any one request: how long the
+//! tickets that open them last ([`TICKET_TTL_MS`]; they are stored in the database,
+//! `backlay_store::tickets`, so that any node opens a stream with a ticket another issued), and
+//! the one task, [`LiveBooks`], that turns the engine's
 //! changes (each carrying the market's public book as it was after the change) into events,
 //! coalescing changes per market ([`COALESCE_MS`]) and serialising each book once however many
 //! listen (and, for a match-odds market, its line in the match lists once too). A match's
 //! score and result ([`LiveScore`]) go out on the same channel when set
 //! ([`LiveBooks::publish_score`]), uncoalesced: a score changes once a ball at most.
+//!
+//! On PostgreSQL the books and scores this node produces are also sent to the other nodes of
+//! the database, and theirs come in as if produced here ([`crate::live_relay`]).
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use backlay_core::score::{Score, ScoreInput, ScoreView};
@@ -18,53 +23,14 @@ use tokio::time::Instant;
 use utoipa::ToSchema;
 
 use crate::engine::{Engine, MarketChange, MarketView};
+use crate::live_relay::{Outbox, Outgoing};
 use crate::market_book::{public_book, ListOdds, OddsSummary};
-use crate::session::{new_token, token_hash};
 use backlay_core::exchange::MarketType;
 
 /// Changes to one market within this window go out as one event.
 pub const COALESCE_MS: u64 = 200;
 /// How long a ticket opens streams for.
 pub const TICKET_TTL_MS: i64 = 60_000;
-/// Bound on live tickets; past it, expired ones are dropped and then the oldest.
-const MAX_TICKETS: usize = 100_000;
-
-/// Stream tickets in memory: hash → (user id, expiry).
-#[derive(Default, Debug)]
-pub struct StreamTickets {
-    tickets: Mutex<HashMap<String, (i64, i64)>>,
-}
-
-impl StreamTickets {
-    pub(crate) fn issue(&self, user_id: i64, now_ms: i64) -> String {
-        let ticket = new_token();
-        let mut tickets = self.tickets.lock().expect("ticket lock");
-        if tickets.len() >= MAX_TICKETS {
-            tickets.retain(|_, (_, expires)| *expires > now_ms);
-            while tickets.len() >= MAX_TICKETS {
-                let oldest =
-                    tickets.iter().min_by_key(|(_, (_, expires))| *expires).map(|(k, _)| k.clone());
-                match oldest {
-                    Some(key) => tickets.remove(&key),
-                    None => break,
-                };
-            }
-        }
-        tickets.insert(token_hash(&ticket), (user_id, now_ms + TICKET_TTL_MS));
-        ticket
-    }
-
-    /// The user a live ticket was issued to. A ticket may open several streams until it
-    /// expires, so `EventSource`'s own reconnects work.
-    pub(crate) fn user_of(&self, ticket: &str, now_ms: i64) -> Option<i64> {
-        let tickets = self.tickets.lock().expect("ticket lock");
-        tickets
-            .get(&token_hash(ticket))
-            .filter(|(_, expires)| *expires > now_ms)
-            .map(|(user, _)| *user)
-    }
-}
-
 /// What [`LiveBooks`] sends its listeners.
 #[derive(Clone, Debug)]
 pub enum LiveEvent {
@@ -145,14 +111,27 @@ const LIVE_BACKLOG: usize = 4096;
 #[derive(Debug)]
 pub struct LiveBooks {
     events: broadcast::Sender<LiveEvent>,
+    /// Where the books and scores made here go to reach the other nodes (PostgreSQL only).
+    relay: Arc<OnceLock<Outbox>>,
 }
 
 impl LiveBooks {
     /// Starts the task; it ends when the engine does.
     pub fn start(engine: &Engine) -> Arc<LiveBooks> {
         let (events, _) = broadcast::channel(LIVE_BACKLOG);
-        tokio::spawn(coalesce(engine.subscribe(), events.clone()));
-        Arc::new(LiveBooks { events })
+        let relay = Arc::new(OnceLock::new());
+        tokio::spawn(coalesce(engine.subscribe(), events.clone(), relay.clone()));
+        Arc::new(LiveBooks { events, relay })
+    }
+
+    /// From now on, also sends the books and scores made here to the other nodes.
+    pub(crate) fn relay_to(&self, outbox: Outbox) {
+        let _ = self.relay.set(outbox);
+    }
+
+    /// An event another node made, to this node's streams only (never sent on).
+    pub(crate) fn deliver_from_peer(&self, event: LiveEvent) {
+        let _ = self.events.send(event);
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<LiveEvent> {
@@ -162,6 +141,13 @@ impl LiveBooks {
     /// Sends a match's new score and result to its streams, serialised once.
     pub fn publish_score(&self, score: &LiveScore) {
         let json: Arc<str> = serde_json::to_string(score).unwrap_or_default().into();
+        if let Some(relay) = self.relay.get() {
+            relay.send(Outgoing::Score {
+                match_id: score.match_id,
+                sport_id: score.sport_id,
+                json: json.clone(),
+            });
+        }
         // No listener is no error: the score is stored, a stream reads it when it opens.
         let _ = self.events.send(LiveEvent::Score(score.match_id, score.sport_id, json));
     }
@@ -179,6 +165,7 @@ struct Pending {
 async fn coalesce(
     mut changes: broadcast::Receiver<MarketChange>,
     events: broadcast::Sender<LiveEvent>,
+    relay: Arc<OnceLock<Outbox>>,
 ) {
     let window = Duration::from_millis(COALESCE_MS);
     let mut last_sent: HashMap<i64, Instant> = HashMap::new();
@@ -198,6 +185,9 @@ async fn coalesce(
                 }
                 Err(RecvError::Lagged(_)) => {
                     let _ = events.send(LiveEvent::Resync);
+                    if let Some(relay) = relay.get() {
+                        relay.owe_resync();
+                    }
                 }
                 Err(RecvError::Closed) => return,
             },
@@ -223,7 +213,11 @@ async fn coalesce(
                 list_json,
                 users: change.users.into_iter().collect(),
             };
-            let _ = events.send(LiveEvent::Book(Arc::new(book)));
+            let book = Arc::new(book);
+            if let Some(relay) = relay.get() {
+                relay.send(Outgoing::Book(book.clone()));
+            }
+            let _ = events.send(LiveEvent::Book(book));
         }
         // Forget markets quiet for longer than the window: their next change goes at once anyway.
         last_sent.retain(|_, sent| now.duration_since(*sent) < window);

@@ -12,7 +12,9 @@
 //!
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
 //! grouped by area: [`users`], [`downline`], [`sessions`], [`security`], [`ledger`], [`bets`], [`markets`],
-//! [`payments`], [`payee`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`uploads`], [`audit`].
+//! [`payments`], [`payee`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`uploads`], [`audit`],
+//! and what every server on one database shares: [`throttle`] (log-in counts), [`tickets`]
+//! (stream tickets).
 //!
 //! Secrets (TOTP secrets, providers' signing secrets) are sealed with the server's key on the way
 //! in and opened on the way out, in the repositories, with the [`secrets::Keyring`] given to
@@ -23,6 +25,7 @@ pub mod bets;
 pub mod buttons;
 pub mod casino;
 pub mod catalogue;
+pub mod cluster;
 pub mod downline;
 pub mod ledger;
 pub mod markets;
@@ -34,6 +37,8 @@ pub mod secrets;
 pub mod security;
 pub mod sessions;
 pub mod settings;
+pub mod throttle;
+pub mod tickets;
 pub mod uploads;
 pub mod users;
 pub mod wallet;
@@ -95,6 +100,9 @@ pub enum StoreError {
     /// A sealed secret that cannot be opened (or sealed): never the user's doing.
     #[error("the secret in {slot} cannot be used: {source}")]
     Secret { slot: String, source: secrets::SecretError },
+    /// A resource's owner lost it to another node (the write was not made): see [`cluster`].
+    #[error("this server no longer owns {resource}")]
+    Fenced { resource: String },
     #[error(transparent)]
     Database(#[from] sqlx::Error),
 }
@@ -112,6 +120,9 @@ pub struct Store {
     engine: Engine,
     /// Seals and opens the secret columns; `None` until [`Store::with_keyring`].
     keyring: Option<Arc<secrets::Keyring>>,
+    /// Checked at the start of every write transaction: set on the store a market's or a
+    /// table's owner writes through ([`Store::fenced`]).
+    fence: Option<Arc<cluster::Fence>>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx_macros::migrate!("./migrations/sqlite");
@@ -126,6 +137,16 @@ impl Store {
     /// folder are created when missing, and every connection runs in WAL mode with
     /// `synchronous=FULL` (a commit is durable once acknowledged) and foreign keys on.
     pub async fn connect(database_url: &str) -> anyhow::Result<Store> {
+        Store::connect_with(database_url, DEFAULT_POSTGRES_CONNECTIONS).await
+    }
+
+    /// [`Store::connect`], with at most `postgres_connections` connections to PostgreSQL
+    /// (a third of them, at least 2, for write transactions; at least 4 in all). SQLite's pools
+    /// keep their fixed size: one process holds the file.
+    pub async fn connect_with(
+        database_url: &str,
+        postgres_connections: u32,
+    ) -> anyhow::Result<Store> {
         sqlx::any::install_default_drivers();
         let engine = engine_of(database_url)?;
         let (url, readers, writers) = match engine {
@@ -145,12 +166,16 @@ impl Store {
                 };
                 (url, SQLITE_READERS, SQLITE_WRITERS)
             }
-            Engine::Postgres => (database_url.to_string(), POSTGRES_READERS, POSTGRES_WRITERS),
+            Engine::Postgres => {
+                let all = postgres_connections.max(MIN_POSTGRES_CONNECTIONS);
+                let writers = (all / 3).max(2);
+                (database_url.to_string(), all - writers, writers)
+            }
         };
         let options = AnyConnectOptions::from_str(&url)?;
         let pool = open_pool(engine, options.clone(), readers).await?;
         let writers = open_pool(engine, options, writers).await?;
-        Ok(Store { pool, writers, engine, keyring: None })
+        Ok(Store { pool, writers, engine, keyring: None, fence: None })
     }
 
     /// Applies any migrations the database has not seen yet.
@@ -176,17 +201,29 @@ impl Store {
         self.keyring.as_deref().ok_or(secrets::SecretError::NoKey)
     }
 
+    /// The server's secret keys, for sealing what is not a column: the calls the servers of a
+    /// cluster send each other.
+    pub fn keys(&self) -> Option<Arc<secrets::Keyring>> {
+        self.keyring.clone()
+    }
+
     pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
 
     /// Starts a write transaction (see the module docs for why SQLite needs `BEGIN IMMEDIATE`).
+    /// On a fenced store ([`Store::fenced`]) the fence is checked first: `Fenced` when this
+    /// node no longer owns what the store writes for.
     pub async fn begin_write(&self) -> StoreResult<Writer> {
         let tx = match self.engine {
             Engine::Sqlite => self.writers.begin_with("BEGIN IMMEDIATE").await?,
             Engine::Postgres => self.writers.begin().await?,
         };
-        Ok(Writer { tx, engine: self.engine, keyring: self.keyring.clone() })
+        let mut writer = Writer { tx, engine: self.engine, keyring: self.keyring.clone() };
+        if let Some(fence) = &self.fence {
+            writer.check_fence(fence).await?;
+        }
+        Ok(writer)
     }
 
     /// True when the database answers a trivial query.
@@ -202,11 +239,13 @@ impl Store {
 
 /// Connections per pool. SQLite has one write lock, so a second writer connection only lets
 /// the next transaction open while the last one commits; PostgreSQL writes markets in
-/// parallel.
+/// parallel, so a third of its connections are writers (16 readers + 8 writers by default).
+/// Every node of a cluster opens its own, so the operator sizes them to fit PostgreSQL's
+/// `max_connections` (`--database-connections`, docs/operating.md).
 const SQLITE_READERS: u32 = 8;
 const SQLITE_WRITERS: u32 = 2;
-const POSTGRES_READERS: u32 = 16;
-const POSTGRES_WRITERS: u32 = 8;
+pub const DEFAULT_POSTGRES_CONNECTIONS: u32 = 24;
+pub const MIN_POSTGRES_CONNECTIONS: u32 = 4;
 
 /// A pool (connections are not pinged before use) whose SQLite connections run in WAL mode with `synchronous=FULL` (a commit is
 /// durable once acknowledged), foreign keys on and a busy timeout.
@@ -224,6 +263,18 @@ async fn open_pool(
         .test_before_acquire(false)
         .after_connect(move |conn, _meta| {
             Box::pin(async move {
+                if engine == Engine::Postgres {
+                    // A transaction left open (a frozen server) must not hold its locks for
+                    // ever: see `cluster`.
+                    conn.execute(
+                        format!(
+                            "SET idle_in_transaction_session_timeout = {}",
+                            cluster::IDLE_IN_TRANSACTION_MS
+                        )
+                        .as_str(),
+                    )
+                    .await?;
+                }
                 if engine == Engine::Sqlite {
                     conn.execute(
                         format!(

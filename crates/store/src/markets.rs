@@ -23,8 +23,9 @@ pub struct MarketRow {
 }
 
 /// What the operator set up and posts on a market: its type, limits, bet delay, commission,
-/// runners with their bookmaker rates, and a fancy's lines and rates.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// runners with their bookmaker rates, and a fancy's lines and rates. Serialisable, for a
+/// market's view sent between the servers of a cluster.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MarketSetup {
     pub market_id: i64,
     pub match_id: i64,
@@ -60,7 +61,7 @@ backlay_core::named_enum! {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RunnerRow {
     pub runner_id: i64,
     pub name: String,

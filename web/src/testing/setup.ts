@@ -3,9 +3,10 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { refreshSession } from '../lib/session';
 
-// findBy…/waitFor give up after 5 s rather than 1 s: on a busy 2-core CI machine a render can
-// take longer than a second, and a slow pass is not a failure.
-configure({ asyncUtilTimeout: 5_000 });
+// findBy…/waitFor give up after 15 s rather than 1 s: on a busy 2-core CI machine a render can
+// take longer than a second (a first render of the reports took over 6 s beside the Rust tests
+// and the fuzzer), and a slow pass is not a failure.
+configure({ asyncUtilTimeout: 15_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {

@@ -142,7 +142,9 @@ pub use settlement::{settle, MarketResult, Settlement, UserSettlement};
 pub struct OrderId(pub u64);
 
 /// A user's id (a client, or a market maker, which is an ordinary user).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct UserId(pub i64);
 
 /// A runner's (selection's) id: a team, a horse, "the draw".

@@ -118,7 +118,7 @@ impl MarketResult {
 }
 
 /// One user's settlement in a market.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UserSettlement {
     /// The user.
     pub user_id: UserId,
@@ -138,7 +138,7 @@ impl UserSettlement {
 /// A market's settlement, ready for the ledger: every user's P&L and commission, what the
 /// house wins (negative: pays) and the commission collected. The amounts sum to zero:
 /// `Σ net + house_pnl_minor + commission_total_minor = 0`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settlement {
     /// One entry per user with bets in the market, by user id.
     pub users: Vec<UserSettlement>,

@@ -70,7 +70,7 @@ async fn login(
 
     // Counted from here on: an early return releases it, a wrong password fails it.
     let keys = AttemptKeys::new(&user_name, ip.as_deref());
-    let attempt = state.throttle.begin(&keys, now_ms()).map_err(too_many_attempts)?;
+    let attempt = state.throttle.begin(&keys, now_ms()).await?.map_err(too_many_attempts)?;
 
     let found = state.store.user_for_login(&user_name).await?;
     let (user, hash) = match found {
@@ -79,7 +79,7 @@ async fn login(
     };
     let matches = state.passwords.verify(body.password, hash).await?;
     if !matches || user.id == 0 {
-        attempt.failed(now_ms());
+        attempt.failed(now_ms()).await?;
         return Err(incorrect_credentials());
     }
     if user.is_locked {
@@ -89,13 +89,14 @@ async fn login(
         // The name's failure count is kept until the code is right too: clearing it here would let
         // someone who has the password reset it between rounds of code guesses. The attempt is
         // released.
+        attempt.release().await?;
         let challenge = super::security::open_otp_challenge(&state, user.id, ip.as_deref()).await?;
         return Ok(ok_with(
             "Enter the code from your authenticator app.",
             LoginAnswer::OtpRequired(challenge),
         ));
     }
-    attempt.succeeded(now_ms());
+    attempt.succeeded(now_ms()).await?;
     let data = start_session(&state, &user, ip.as_deref()).await?;
     Ok(ok_with("Logged in.", LoginAnswer::Session(data)))
 }
@@ -277,14 +278,14 @@ async fn change_password(
 
     // Guessing the current password through a stolen session is throttled like log-in.
     let keys = AttemptKeys::new(&authed.user.user_name, ip.as_deref());
-    let attempt = state.throttle.begin(&keys, now_ms()).map_err(too_many_attempts)?;
+    let attempt = state.throttle.begin(&keys, now_ms()).await?.map_err(too_many_attempts)?;
     let hash = state.store.password_hash(authed.user.id).await?;
     if !state.passwords.verify(body.master_password, hash).await? {
-        attempt.failed(now_ms());
+        attempt.failed(now_ms()).await?;
         return Err(AppError::field("master_password", "Current password is incorrect."));
     }
     // Right: released, as before a success here cleared nothing.
-    drop(attempt);
+    attempt.release().await?;
     let new_hash = state.passwords.hash(body.new_password).await?;
     let now = now_ms();
     let mut writer = state.store.begin_write().await?;

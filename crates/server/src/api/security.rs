@@ -157,7 +157,7 @@ async fn verify_otp(
     let user = state.store.user_by_id(challenge.user_id).await?;
     // Counted before the code is checked, like a password (see `throttle`).
     let keys = AttemptKeys::new(&user.user_name, ip.as_deref());
-    let attempt = state.throttle.begin(&keys, now).map_err(too_many_attempts)?;
+    let attempt = state.throttle.begin(&keys, now).await?.map_err(too_many_attempts)?;
     let totp_state = state.store.totp_state(user.id).await?;
     // Turned off since the password was checked: nothing left to verify against.
     let secret = active_secret(&totp_state).ok_or_else(log_in_again)?;
@@ -179,7 +179,10 @@ async fn verify_otp(
                 let data =
                     insert_session(&state, &mut writer, &user, ip.as_deref(), now, true).await?;
                 writer.commit().await?;
-                attempt.succeeded(now_ms());
+                // Logged in already: failing to clear the name's count only leaves it to expire.
+                if let Err(err) = attempt.succeeded(now_ms()).await {
+                    tracing::error!("a log-in's throttle count could not be cleared: {err:#}");
+                }
                 return Ok(ok_with("Logged in.", data));
             }
             USED_CODE
@@ -190,7 +193,7 @@ async fn verify_otp(
     let mut writer = state.store.begin_write().await?;
     let attempts = writer.record_wrong_otp(challenge.id, MAX_WRONG_CODES_PER_CHALLENGE).await?;
     writer.commit().await?;
-    attempt.failed(now_ms());
+    attempt.failed(now_ms()).await?;
     match attempts {
         Some(attempts) if attempts < MAX_WRONG_CODES_PER_CHALLENGE => {
             Err(AppError::field("otp", refused))
@@ -325,7 +328,7 @@ async fn disable(
     };
     // Guessing the password or the code through a stolen session is throttled like log-in.
     let keys = AttemptKeys::new(&user.user_name, ip.as_deref());
-    let attempt = state.throttle.begin(&keys, now_ms()).map_err(too_many_attempts)?;
+    let attempt = state.throttle.begin(&keys, now_ms()).await?.map_err(too_many_attempts)?;
     let mut checks = Checks::default();
     let hash = state.store.password_hash(user.id).await?;
     if !state.passwords.verify(body.password, hash).await? {
@@ -344,11 +347,11 @@ async fn disable(
         }
     };
     if let Err(refused) = checks.finish() {
-        attempt.failed(now_ms());
+        attempt.failed(now_ms()).await?;
         return Err(refused);
     }
     // Both right: released, as before a success here cleared nothing.
-    drop(attempt);
+    attempt.release().await?;
     let step = step.expect("an accepted code has a step");
 
     let mut writer = state.store.begin_write().await?;

@@ -29,7 +29,8 @@
 //! page refetches `casino/roundState` on each. A listener that falls behind skips to the
 //! newest step.
 //!
-//! The tickets and the one task that serialises the engine's changes for every stream are in
+//! A ticket is stored (its hash) in the database, so a stream opens on any node whichever
+//! issued the ticket. The one task that serialises the engine's changes for every stream is in
 //! [`crate::live`]; the casino's steps come serialised from [`crate::casino::RoundEvents`].
 //!
 //! Every stream ends when the server starts shutting down ([`AppState::stopping`]).
@@ -52,7 +53,7 @@ use crate::clock::now_ms;
 use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use crate::live::{LiveEvent, LiveScore, TICKET_TTL_MS};
 use crate::market_book::{market_books, ListOdds, OddsSummary};
-use crate::session::CurrentUser;
+use crate::session::{new_token, token_hash, CurrentUser};
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -71,7 +72,11 @@ async fn ticket(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
 ) -> ApiResult<TicketData> {
-    let ticket = state.stream_tickets.issue(authed.user.id, now_ms());
+    let (ticket, now) = (new_token(), now_ms());
+    state
+        .store
+        .insert_stream_ticket(authed.user.id, &token_hash(&ticket), now, now + TICKET_TTL_MS)
+        .await?;
     Ok(ok(TicketData { ticket, expires_in_s: TICKET_TTL_MS / 1000 }))
 }
 
@@ -165,11 +170,13 @@ async fn live_stream(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, AppError> {
     let ticket = query.get("ticket").map(String::as_str).unwrap_or_default();
-    let user_id = state.stream_tickets.user_of(ticket, now_ms()).ok_or_else(|| {
-        AppError::Unauthorized(
-            "The stream ticket is missing or expired: ask stream/ticket for a new one.".into(),
-        )
-    })?;
+    // A ticket may open several streams until it expires, so `EventSource`'s own reconnects work.
+    let user_id =
+        state.store.stream_ticket_user(&token_hash(ticket), now_ms()).await?.ok_or_else(|| {
+            AppError::Unauthorized(
+                "The stream ticket is missing or expired: ask stream/ticket for a new one.".into(),
+            )
+        })?;
     // A stream never ends by itself: it ends when the server starts shutting down, so that
     // shutdown does not wait on it (the page's EventSource reconnects to the next server).
     let stopping = state.stopping.clone().cancelled_owned();

@@ -20,9 +20,12 @@
 //! games): the runner never waits for a listener, and a listener that falls more than
 //! [`ROUND_BACKLOG`] events behind skips to the newest — the page refetches the whole table on
 //! any event anyway.
+//!
+//! On PostgreSQL the news of this node's runner is also sent to the other nodes of the
+//! database, and theirs comes in as if published here ([`crate::live_relay`]).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use backlay_store::casino::{CasinoRound, RoundPhase};
 use serde::Serialize;
@@ -30,6 +33,7 @@ use tokio::sync::broadcast::{self, error::TryRecvError};
 use utoipa::ToSchema;
 
 use crate::clock::iso_utc;
+use crate::live_relay::{Outbox, Outgoing};
 
 /// Events per game a listener may fall behind by before it skips to the newest.
 pub const ROUND_BACKLOG: usize = 16;
@@ -84,6 +88,8 @@ impl RoundNews {
 #[derive(Debug, Default)]
 pub struct RoundEvents {
     channels: Mutex<HashMap<i64, broadcast::Sender<Arc<RoundNews>>>>,
+    /// Where this node's runner's news goes to reach the other nodes (PostgreSQL only).
+    relay: OnceLock<Outbox>,
 }
 
 impl RoundEvents {
@@ -92,8 +98,22 @@ impl RoundEvents {
         channels.entry(game_id).or_insert_with(|| broadcast::channel(ROUND_BACKLOG).0).clone()
     }
 
-    /// Tells the game's listeners (if any; never waits for them).
+    /// Tells the game's listeners (if any; never waits for them), on every node.
     pub fn publish(&self, game_id: i64, news: RoundNews) {
+        let news = Arc::new(news);
+        if let Some(relay) = self.relay.get() {
+            relay.send(Outgoing::Round { game_id, news: news.clone() });
+        }
+        let _ = self.channel(game_id).send(news);
+    }
+
+    /// From now on, also sends the news published here to the other nodes.
+    pub(crate) fn relay_to(&self, outbox: Outbox) {
+        let _ = self.relay.set(outbox);
+    }
+
+    /// News another node's runner published, to this node's listeners only (never sent on).
+    pub(crate) fn deliver_from_peer(&self, game_id: i64, news: RoundNews) {
         let _ = self.channel(game_id).send(Arc::new(news));
     }
 

@@ -75,6 +75,17 @@ pub async fn start(
     settings: RunnerSettings,
     events: Arc<RoundEvents>,
 ) -> anyhow::Result<CasinoRunner> {
+    check_settings(&settings)?;
+    let tasks = games_to_run(&store, &settings)
+        .await?
+        .into_iter()
+        .map(|game| run_table(store.clone(), game, settings.clone(), events.clone()))
+        .collect();
+    Ok(CasinoRunner { tasks })
+}
+
+/// Refuses settings no round could run with.
+pub fn check_settings(settings: &RunnerSettings) -> anyhow::Result<()> {
     anyhow::ensure!(
         settings.betting_window_ms > 0,
         "the casino betting window must be longer than 0 ms"
@@ -84,7 +95,15 @@ pub async fn start(
         settings.deal_pace.step_ms > 0 && settings.deal_pace.max_ms > 0,
         "the casino's dealing pace must be longer than 0 ms"
     );
-    let games: Vec<CasinoGame> = store
+    Ok(())
+}
+
+/// The games a runner with `settings` plays: every game, or those `only_games` names.
+pub async fn games_to_run(
+    store: &Store,
+    settings: &RunnerSettings,
+) -> backlay_store::StoreResult<Vec<CasinoGame>> {
+    Ok(store
         .casino_games(false, None)
         .await?
         .into_iter()
@@ -92,17 +111,18 @@ pub async fn start(
             settings.only_games.is_empty()
                 || settings.only_games.iter().any(|c| *c == g.game_code || *c == g.kind)
         })
-        .collect();
-    let tasks = games
-        .into_iter()
-        .map(|game| {
-            let store = store.clone();
-            let settings = settings.clone();
-            let events = events.clone();
-            tokio::spawn(async move { run_game(store, game, settings, events).await })
-        })
-        .collect();
-    Ok(CasinoRunner { tasks })
+        .collect())
+}
+
+/// Starts one table's task (on a server of a cluster, with the store fenced by the table's
+/// ownership: `crate::cluster`). It runs until aborted.
+pub fn run_table(
+    store: Store,
+    game: CasinoGame,
+    settings: RunnerSettings,
+    events: Arc<RoundEvents>,
+) -> JoinHandle<()> {
+    tokio::spawn(async move { run_game(store, game, settings, events).await })
 }
 
 async fn run_game(

@@ -24,20 +24,32 @@
 //!
 //! At start-up every live market is rebuilt from its stored bets: fills and house bets as
 //! matched bets, unmatched orders back into their books oldest first (time priority kept).
+//!
+//! In a cluster (several servers on one PostgreSQL, `crate::cluster`) each market's task runs
+//! on the one node that owns it, and is rebuilt the same way when another node takes it over.
+//! Every call ([`wire::Call`]) goes to the market's task here, or to the node that owns it;
+//! while the market changes servers a call waits for the new owner, and every write of a task
+//! checks that its node still owns the market (the store's fence), so a node that lost a
+//! market can never write to it.
 
 mod market_task;
+pub mod wire;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use backlay_core::exchange::MarketStatus;
 use backlay_core::money::Money;
+use backlay_store::cluster::Fence;
 use backlay_store::Store;
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{broadcast, mpsc, oneshot, RwLock};
 
-use crate::error::AppError;
+use crate::cluster::Node;
+use crate::error::{AppError, MOVED};
+use wire::{Answer, Call};
 
 pub(crate) use market_task::{
     average_price, market_closed, not_a_status_to_set, stored_matched_bets, MARKET_CLOSED,
@@ -135,37 +147,79 @@ struct MarketHandle {
     suspensions: Arc<Suspensions>,
 }
 
+/// A market whose task runs on this server, and what it holds the market by in a cluster.
+struct Running {
+    handle: MarketHandle,
+    task: tokio::task::JoinHandle<()>,
+    /// The ownership this server took the market with (`None`: a server on its own).
+    fence: Option<Fence>,
+}
+
+/// How long a command waits for its market's new owner when the market is changing servers
+/// (the old one stopped, or the cluster rebalanced) before the caller hears "moving".
+const MOVE_WAIT: Duration = Duration::from_secs(8);
+/// Pause between looks for the new owner.
+const MOVE_RETRY: Duration = Duration::from_millis(100);
+
 /// The running markets.
 pub struct Engine {
     store: Store,
-    markets: RwLock<HashMap<i64, MarketHandle>>,
+    markets: RwLock<HashMap<i64, Running>>,
     pub stats: Arc<EngineStats>,
     changes: broadcast::Sender<MarketChange>,
+    /// On a server of a cluster: this node, through which the engine claims the markets it
+    /// creates and reaches the ones other nodes own. `None`: this server runs every market.
+    node: Option<Arc<Node>>,
 }
 
 impl Engine {
-    /// Loads and starts every live market.
-    pub async fn start(store: Store) -> anyhow::Result<Arc<Engine>> {
+    /// Starts the engine. On its own (`node` is `None`) it loads and starts every live market;
+    /// in a cluster it starts none: the cluster's ownership loop gives it the markets this node
+    /// takes (`cluster`).
+    pub async fn start(store: Store, node: Option<Arc<Node>>) -> anyhow::Result<Arc<Engine>> {
         let engine = Arc::new(Engine {
             store: store.clone(),
             markets: RwLock::new(HashMap::new()),
             stats: Arc::default(),
             changes: broadcast::channel(CHANGE_BACKLOG).0,
+            node,
         });
-        for market in store.live_markets().await? {
-            engine
-                .spawn(market.setup.market_id)
-                .await
-                .map_err(|e| anyhow::anyhow!("loading market {}: {e}", market.setup.market_id))?;
+        if engine.node.is_none() {
+            for market in store.live_markets().await? {
+                let market_id = market.setup.market_id;
+                engine
+                    .run_here(market_id, None)
+                    .await
+                    .map_err(|e| anyhow::anyhow!("loading market {market_id}: {e}"))?;
+            }
         }
         Ok(engine)
     }
 
-    /// Starts (or restarts) the task of a market stored in the database.
+    /// Starts the task of a market just created (or restarts one). In a cluster this node takes
+    /// the market first, if no live node has it; if another has, it runs there.
     pub async fn spawn(&self, market_id: i64) -> Result<(), AppError> {
+        let Some(node) = &self.node else { return self.run_here(market_id, None).await };
+        match node.claim(&market_resource(market_id)).await? {
+            Some(fence) => self.run_here(market_id, Some(fence)).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Loads a market from what is committed and starts its task on this server, holding it
+    /// by `fence` in a cluster (every write of the task checks it).
+    pub(crate) async fn run_here(
+        &self,
+        market_id: i64,
+        fence: Option<Fence>,
+    ) -> Result<(), AppError> {
         let suspensions = Arc::new(Suspensions::default());
+        let store = match &fence {
+            Some(fence) => self.store.fenced(fence.clone()),
+            None => self.store.clone(),
+        };
         let actor = market_task::MarketActor::load(
-            self.store.clone(),
+            store,
             market_id,
             self.stats.clone(),
             self.changes.clone(),
@@ -173,24 +227,46 @@ impl Engine {
         )
         .await?;
         let (commands, receiver) = mpsc::channel(MARKET_QUEUE_LEN);
-        tokio::spawn(actor.run(receiver));
-        self.markets.write().await.insert(market_id, MarketHandle { commands, suspensions });
+        let task = tokio::spawn(actor.run(receiver));
+        let running = Running { handle: MarketHandle { commands, suspensions }, task, fence };
+        if let Some(old) = self.markets.write().await.insert(market_id, running) {
+            old.task.abort();
+        }
         Ok(())
     }
 
-    async fn handle(&self, market_id: i64) -> Result<MarketHandle, AppError> {
-        if let Some(handle) = self.markets.read().await.get(&market_id) {
-            return Ok(handle.clone());
-        }
-        // Closed and void markets have no task.
-        Err(self.without_task(market_id).await)
+    /// The markets whose tasks run here, with what they are held by.
+    pub(crate) async fn running(&self) -> Vec<(i64, Option<Fence>)> {
+        let markets = self.markets.read().await;
+        markets.iter().map(|(id, running)| (*id, running.fence.clone())).collect()
     }
 
-    /// Why a market has no task (or its task ended while a command waited): it was settled
-    /// or voided, or there is no such market.
+    /// Stops a market's task here: commands already queued are run first (this server still
+    /// owns the market until it releases it), commands after hear "moving" and go to the next
+    /// owner. Answers the fence it was held by once the task has ended, for the caller to
+    /// release; waits at most `wait`, then ends the task where it is (a write cut short rolls
+    /// back).
+    pub(crate) async fn stop_here(&self, market_id: i64, wait: Duration) -> Option<Fence> {
+        let running = self.markets.write().await.remove(&market_id)?;
+        let Running { handle, mut task, fence } = running;
+        drop(handle);
+        if tokio::time::timeout(wait, &mut task).await.is_err() {
+            task.abort();
+        }
+        fence
+    }
+
+    /// The handle of a market whose task runs here.
+    async fn local(&self, market_id: i64) -> Option<MarketHandle> {
+        self.markets.read().await.get(&market_id).map(|running| running.handle.clone())
+    }
+
+    /// Why a market has no task here (or its task ended while a command waited): it was
+    /// settled or voided, or there is no such market, or, in a cluster, it is changing servers.
     async fn without_task(&self, market_id: i64) -> AppError {
         match self.store.market(market_id).await {
             Ok(market) if market.status.is_settled() => market_closed(),
+            Ok(_) if self.node.is_some() => AppError::Moved(MOVED.into()),
             Ok(market) => AppError::Internal(anyhow::anyhow!(
                 "market {market_id} is {} but has no running task",
                 market.status
@@ -202,13 +278,121 @@ impl Engine {
         }
     }
 
-    async fn ask<T>(
+    /// Runs `call` on its market wherever the market runs: on this server's task, or sent to
+    /// the node that owns it. While the market is changing servers the call waits for the new
+    /// owner (up to [`MOVE_WAIT`]) rather than failing: a call that was refused as "moving"
+    /// did nothing, and is sent again.
+    pub(crate) async fn call(&self, market_id: i64, call: Call) -> Result<Answer, AppError> {
+        let deadline = tokio::time::Instant::now() + MOVE_WAIT;
+        loop {
+            let answer = match (self.local(market_id).await, &self.node) {
+                (Some(handle), _) => self.run_on(market_id, &handle, call.clone()).await,
+                (None, Some(node)) => match node.owner_of(market_id).await {
+                    Ok(Some(owner)) if !node.is_me(&owner.node_id) => {
+                        node.forward(&owner, market_id, &call).await
+                    }
+                    Ok(_) => Err(self.without_task(market_id).await),
+                    Err(err) => Err(err),
+                },
+                (None, None) => Err(self.without_task(market_id).await),
+            };
+            match answer {
+                Err(AppError::Moved(_)) if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(MOVE_RETRY).await;
+                }
+                answer => return answer,
+            }
+        }
+    }
+
+    /// Runs `call` only if the market's task runs here: a call another node forwarded, which
+    /// is never sent on again (the sender looks for the owner afresh when told "moving").
+    pub(crate) async fn call_here(&self, market_id: i64, call: Call) -> Result<Answer, AppError> {
+        match self.local(market_id).await {
+            Some(handle) => self.run_on(market_id, &handle, call).await,
+            None => Err(self.without_task(market_id).await),
+        }
+    }
+
+    /// Runs `call` on the market's task here.
+    async fn run_on(
         &self,
         market_id: i64,
-        make: impl FnOnce(oneshot::Sender<T>) -> Command,
-    ) -> Result<T, AppError> {
-        let handle = self.handle(market_id).await?;
-        self.send(market_id, &handle, make).await
+        handle: &MarketHandle,
+        call: Call,
+    ) -> Result<Answer, AppError> {
+        Ok(match call {
+            Call::Place { bet } => {
+                let placement = market_task::Placement::arriving(bet, handle.suspensions.count());
+                let bet = self
+                    .send(market_id, handle, |reply| Command::Place(placement, reply))
+                    .await??;
+                Answer::Bet { bet }
+            }
+            Call::Cancel { user_id, bet_id, size } => {
+                let cancel = self
+                    .send(market_id, handle, |reply| Command::Cancel {
+                        user_id,
+                        bet_id,
+                        size,
+                        reply,
+                    })
+                    .await??;
+                Answer::Cancelled { cancel }
+            }
+            Call::SetStatus { status, by } => {
+                if status.is_suspended() {
+                    // Counted on arrival: a bet in its delay is refused even while this
+                    // command still waits in the task's queue.
+                    handle.suspensions.count_one();
+                }
+                self.send(market_id, handle, |reply| Command::SetStatus { status, by, reply })
+                    .await??;
+                Answer::Done
+            }
+            Call::SetRates { rates, by } => {
+                self.send(market_id, handle, |reply| Command::SetRates { rates, by, reply })
+                    .await??;
+                Answer::Done
+            }
+            Call::SetLimits { limits, by } => {
+                let by = by.ok_or_else(|| {
+                    AppError::Internal(anyhow::anyhow!("stake limits set without an operator"))
+                })?;
+                self.send(market_id, handle, |reply| Command::SetLimits { limits, by, reply })
+                    .await??;
+                Answer::Done
+            }
+            Call::SetInPlay { in_play } => {
+                self.send(market_id, handle, |reply| Command::SetInPlay { in_play, reply })
+                    .await??;
+                Answer::Done
+            }
+            Call::Settle { result, by } => {
+                // Bets in their delay are refused from the moment the result arrives.
+                handle.suspensions.count_one();
+                let message = self
+                    .send(market_id, handle, |reply| Command::Settle { result, by, reply })
+                    .await??;
+                self.markets.write().await.remove(&market_id);
+                if let Some(node) = &self.node {
+                    // The market is gone: nobody is to own it any more.
+                    node.forget(&market_resource(market_id)).await;
+                }
+                Answer::Settled { message }
+            }
+            Call::Preview { result } => {
+                let preview = self
+                    .send(market_id, handle, |reply| Command::Preview { result, reply })
+                    .await??;
+                Answer::Preview { preview }
+            }
+            Call::View { user_id } => {
+                let view =
+                    self.send(market_id, handle, |reply| Command::View { user_id, reply }).await?;
+                Answer::View { view }
+            }
+        })
     }
 
     async fn send<T>(
@@ -223,7 +407,8 @@ impl Engine {
             Err(TrySendError::Full(_)) => {
                 return Err(AppError::Conflict("The market is busy. Try again in a moment.".into()))
             }
-            // The task ended with the market's settlement after we looked it up.
+            // The task ended (the market was settled, or moved to another server) after we
+            // looked it up.
             Err(TrySendError::Closed(_)) => return Err(self.without_task(market_id).await),
         }
         match answer.await {
@@ -236,10 +421,10 @@ impl Engine {
     /// the delay and refuses it if a suspension or a result arrived in the meantime (no
     /// past-posting; see the module docs).
     pub async fn place(&self, bet: PlaceBet) -> Result<BetAnswer, AppError> {
-        let handle = self.handle(bet.market_id).await?;
-        let placement = market_task::Placement::arriving(bet, handle.suspensions.count());
-        self.send(placement.bet.market_id, &handle, |reply| Command::Place(placement, reply))
-            .await?
+        match self.call(bet.market_id, Call::Place { bet }).await? {
+            Answer::Bet { bet } => Ok(bet),
+            other => Err(other.unexpected()),
+        }
     }
 
     pub async fn cancel(
@@ -249,7 +434,18 @@ impl Engine {
         bet_id: i64,
         size: Option<Money>,
     ) -> Result<CancelAnswer, AppError> {
-        self.ask(market_id, |reply| Command::Cancel { user_id, bet_id, size, reply }).await?
+        match self.call(market_id, Call::Cancel { user_id, bet_id, size }).await? {
+            Answer::Cancelled { cancel } => Ok(cancel),
+            other => Err(other.unexpected()),
+        }
+    }
+
+    /// Runs a call that answers nothing but success.
+    async fn call_done(&self, market_id: i64, call: Call) -> Result<(), AppError> {
+        match self.call(market_id, call).await? {
+            Answer::Done => Ok(()),
+            other => Err(other.unexpected()),
+        }
     }
 
     /// Opens or suspends a market (a result, not a status, closes one). With `by`, the change
@@ -260,13 +456,7 @@ impl Engine {
         status: MarketStatus,
         by: Option<ActedBy>,
     ) -> Result<(), AppError> {
-        let handle = self.handle(market_id).await?;
-        if status.is_suspended() {
-            // Counted on arrival: a bet in its delay is refused even while this command still
-            // waits in the task's queue.
-            handle.suspensions.count_one();
-        }
-        self.send(market_id, &handle, |reply| Command::SetStatus { status, by, reply }).await?
+        self.call_done(market_id, Call::SetStatus { status, by }).await
     }
 
     /// Posts bookmaker rates or fancy lines; with `by`, audited (before → after).
@@ -276,7 +466,7 @@ impl Engine {
         rates: RatesUpdate,
         by: Option<ActedBy>,
     ) -> Result<(), AppError> {
-        self.ask(market_id, |reply| Command::SetRates { rates, by, reply }).await?
+        self.call_done(market_id, Call::SetRates { rates, by }).await
     }
 
     /// Changes a running market's stake limits; the next placement is checked against them.
@@ -286,7 +476,7 @@ impl Engine {
         limits: StakeLimits,
         by: ActedBy,
     ) -> Result<(), AppError> {
-        self.ask(market_id, |reply| Command::SetLimits { limits, by, reply }).await?
+        self.call_done(market_id, Call::SetLimits { limits, by: Some(by) }).await
     }
 
     /// What declaring `result` would post now, without declaring it.
@@ -295,19 +485,22 @@ impl Engine {
         market_id: i64,
         result: market_task::ResultInput,
     ) -> Result<SettlementPreview, AppError> {
-        self.ask(market_id, |reply| Command::Preview { result, reply }).await?
+        match self.call(market_id, Call::Preview { result }).await? {
+            Answer::Preview { preview } => Ok(preview),
+            other => Err(other.unexpected()),
+        }
     }
 
-    /// Tells a running market its match went in play (or back). Markets without a task are
-    /// settled or not loaded and have nothing to lapse.
+    /// Tells a running market its match went in play (or back). A settled market has nothing
+    /// left to lapse; on a server on its own, neither has one without a task (not loaded).
     pub async fn set_in_play(&self, market_id: i64, in_play: bool) -> Result<(), AppError> {
-        let Some(handle) = self.markets.read().await.get(&market_id).cloned() else {
+        if self.node.is_none() && self.local(market_id).await.is_none() {
             return Ok(());
-        };
-        match self.send(market_id, &handle, |reply| Command::SetInPlay { in_play, reply }).await {
+        }
+        match self.call_done(market_id, Call::SetInPlay { in_play }).await {
             // Settled while we asked: nothing left to lapse.
             Err(AppError::Conflict(message)) if message == MARKET_CLOSED => Ok(()),
-            answer => answer?,
+            answer => answer,
         }
     }
 
@@ -318,28 +511,40 @@ impl Engine {
         result: market_task::ResultInput,
         by: Option<ActedBy>,
     ) -> Result<String, AppError> {
-        let handle = self.handle(market_id).await?;
-        // Bets in their delay are refused from the moment the result arrives.
-        handle.suspensions.count_one();
-        let message =
-            self.send(market_id, &handle, |reply| Command::Settle { result, by, reply }).await??;
-        self.markets.write().await.remove(&market_id);
-        Ok(message)
+        match self.call(market_id, Call::Settle { result, by }).await? {
+            Answer::Settled { message } => Ok(message),
+            other => Err(other.unexpected()),
+        }
     }
 
     /// The market as the page shows it, with `user_id`'s position when given.
     pub async fn view(&self, market_id: i64, user_id: Option<i64>) -> Result<MarketView, AppError> {
-        self.ask(market_id, |reply| Command::View { user_id, reply }).await
+        match self.call(market_id, Call::View { user_id }).await? {
+            Answer::View { view } => Ok(view),
+            other => Err(other.unexpected()),
+        }
     }
 
-    /// Every committed change of any market, for the live stream.
+    /// Every committed change of any market whose task runs here, for the live stream (the
+    /// changes of markets other nodes own reach the streams through `live_relay`).
     pub fn subscribe(&self) -> broadcast::Receiver<MarketChange> {
         self.changes.subscribe()
     }
 
+    /// True while the market takes commands: its task runs here, or, in a cluster, it is
+    /// neither settled nor void (another node runs it, or will in a moment).
     pub async fn is_running(&self, market_id: i64) -> bool {
-        self.markets.read().await.contains_key(&market_id)
+        if self.local(market_id).await.is_some() {
+            return true;
+        }
+        self.node.is_some()
+            && matches!(self.store.market(market_id).await, Ok(market) if !market.status.is_settled())
     }
+}
+
+/// The cluster's name for a market (`cluster_owners.resource`).
+pub fn market_resource(market_id: i64) -> String {
+    format!("market:{market_id}")
 }
 
 pub use market_task::ResultInput;

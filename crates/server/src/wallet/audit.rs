@@ -12,8 +12,9 @@ use crate::AppState;
 /// come from anyone, so each address gets the log-in throttle's address allowance of those
 /// (30 in 15 minutes by default) in the log; past it they are still refused, only not written,
 /// so junk cannot flood the audit log. Signed calls' refusals are always written, and nothing
-/// here ever refuses or delays a correctly signed call.
-pub(super) fn should_audit(
+/// here ever refuses or delays a correctly signed call. When the counts cannot be read or
+/// written the refusal is written (or tried: the audit log is in the same database).
+pub(super) async fn should_audit(
     state: &AppState,
     refusal: &WalletError,
     client_ip: Option<&str>,
@@ -27,7 +28,8 @@ pub(super) fn should_audit(
         return true;
     };
     let keys = AttemptKeys::address(&format!("wallet {ip}"));
-    if state.throttle.check(&keys, now).is_err() {
+    let checked = state.throttle.check(&keys, now).await;
+    if matches!(checked, Ok(Err(_))) {
         tracing::debug!(
             ip,
             code = refusal.code(),
@@ -35,7 +37,13 @@ pub(super) fn should_audit(
         );
         return false;
     }
-    state.throttle.record_failure(&keys, now);
+    let recorded = match checked {
+        Ok(_) => state.throttle.record_failure(&keys, now).await,
+        Err(err) => Err(err),
+    };
+    if let Err(err) = recorded {
+        tracing::error!("the wallet's audit allowance could not be counted: {err:#}");
+    }
     true
 }
 

@@ -177,7 +177,7 @@ pub async fn handle(
     };
     let result = run(state, call, signed, body, now, &mut context).await;
     if let Err(refusal) = &result {
-        if should_audit(state, refusal, client_ip, now) {
+        if should_audit(state, refusal, client_ip, now).await {
             audit_refusal(state, call, &context, refusal, client_ip, now).await;
         }
     }

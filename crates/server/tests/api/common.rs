@@ -87,6 +87,10 @@ pub fn test_demo() -> Demo {
 }
 
 /// Starts the app with this much of the demo, after letting the test adjust the configuration.
+/// The database connections of a test server on PostgreSQL: the default 24 (+3 for the live
+/// relay) times the servers of eight tests at once would pass PostgreSQL's default limit of 100.
+pub const TEST_DATABASE_CONNECTIONS: u32 = 8;
+
 pub async fn spawn_app_with_demo(
     db: Db,
     demo: Demo,
@@ -106,6 +110,8 @@ pub async fn spawn_app_with_demo(
     if db == Db::Postgres {
         config.secret_key =
             SecretKeySource::File { path: dir.path().join("secret.key"), create: true };
+        // Up to eight test servers run at once on one PostgreSQL (max_connections 100 here).
+        config.database_connections = TEST_DATABASE_CONNECTIONS;
     }
     config.addr = "127.0.0.1:0".parse().unwrap();
     config.web_dir = dir.path().join("no-web-build");
@@ -243,8 +249,8 @@ impl TestApp {
             .with_keyring(std::sync::Arc::new(keyring))
     }
 
-    /// Stops the server and starts a new one on the same database (on a new port).
-    pub async fn restart(&mut self) {
+    /// Stops the server (its database stays, for another server to start on).
+    pub async fn stop(&mut self) {
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }
@@ -252,10 +258,67 @@ impl TestApp {
             server.abort();
             let _ = server.await;
         }
+    }
+
+    /// Stops the server and starts a new one on the same database (on a new port).
+    pub async fn restart(&mut self) {
+        self.stop().await;
         let (base, shutdown, handle) = start(self.config.clone(), self.demo.clone()).await;
         self.base = base;
         self.shutdown = Some(shutdown);
         self.server = Some(handle);
+    }
+
+    /// A second node on this app's database, served on another port, as a second server behind
+    /// a load balancer. On PostgreSQL a second `Server`, a node of the cluster that takes its
+    /// share of the markets. On SQLite, where a second server is refused (one per file), an
+    /// `AppState` of its own (throttle, engine, live streams): what is shared between nodes is
+    /// the same on both engines. It stops when dropped; this app must outlive it.
+    pub async fn second_node(&self) -> TestApp {
+        let (base, shutdown, handle) = if self.postgres_db.is_some() {
+            start(self.config.clone(), self.demo.clone()).await
+        } else {
+            self.second_app_state().await
+        };
+        TestApp {
+            base,
+            client: reqwest::Client::new(),
+            config: self.config.clone(),
+            demo: self.demo.clone(),
+            shutdown: Some(shutdown),
+            server: Some(handle),
+            _dir: tempfile::tempdir().expect("temp dir"),
+            postgres_db: None,
+        }
+    }
+
+    /// [`TestApp::second_node`] on SQLite: an `AppState` served on a port of its own.
+    async fn second_app_state(
+        &self,
+    ) -> (String, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let mut config = self.config.clone();
+        config.addr = listener.local_addr().unwrap();
+        let limits = backlay_server::serve::Limits {
+            header_timeout_ms: config.header_timeout_ms,
+            body_timeout_ms: config.body_timeout_ms,
+            max_connections: config.max_connections,
+            shutdown_grace_ms: config.shutdown_grace_ms,
+        };
+        let passwords = backlay_server::password::Passwords::for_this_machine();
+        let state = backlay_server::AppState::new(self.store().await, config.clone(), passwords)
+            .await
+            .expect("the second node starts");
+        let stopping = state.stopping.clone();
+        let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
+        let router = backlay_server::app(state);
+        let handle = tokio::spawn(async move {
+            let stopped = async {
+                let _ = stopped.await;
+            };
+            backlay_server::serve::run(listener, router, limits, stopped, stopping).await;
+        });
+        (format!("http://{}/api", config.addr), shutdown, handle)
     }
 
     async fn send(&self, request: reqwest::RequestBuilder, token: Option<&str>) -> Answer {

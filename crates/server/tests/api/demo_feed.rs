@@ -272,12 +272,16 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
         tokio::time::sleep(POLL).await;
     };
 
-    // The race turns in play at the off, is run, resulted and settled.
+    // The race turns in play at the off, is run, resulted and settled. The off may be several
+    // demo minutes away, and the scheduler that sends the race off falls behind on a loaded
+    // machine as it does for retirements (it took more than 40 s in a fresh-clone run): the
+    // same bound as theirs.
     let started = Instant::now();
     let mut went_in_play = false;
     loop {
-        in_time(
+        within(
             started,
+            RETIRE_WAIT,
             &format!("{race_name} to go off and be settled (in play seen: {went_in_play})"),
         );
         let (race, race_markets) = markets(&app, &demo, race_id).await;
@@ -331,6 +335,7 @@ mod the_feed_plays_matches_and_settles_races {
     use super::*;
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "paced by the demo feed's clock, it falls behind beside the other suites: make test runs it on its own after them (Makefile: test-paced)"]
     async fn sqlite() {
         if let Some(app) = spawn(Db::Sqlite).await {
             super::the_feed_plays_matches_and_settles_races(app).await;
@@ -338,6 +343,7 @@ mod the_feed_plays_matches_and_settles_races {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "paced by the demo feed's clock, it falls behind beside the other suites: make test runs it on its own after them (Makefile: test-paced)"]
     async fn postgres() {
         if let Some(app) = spawn(Db::Postgres).await {
             super::the_feed_plays_matches_and_settles_races(app).await;

@@ -69,6 +69,9 @@ pub(crate) struct MarketActor {
     spare_bet_ids: VecDeque<i64>,
     stats: Arc<EngineStats>,
     changes: broadcast::Sender<MarketChange>,
+    /// A write found that this server no longer owns the market (another node of the cluster
+    /// took it over): the task ends, and whatever it still holds hears "moving".
+    lost: bool,
 }
 
 /// How many suspensions and results were sent to a market since its task started, counted
@@ -109,6 +112,21 @@ fn suspended_during_delay() -> AppError {
     AppError::Conflict(
         "The market was suspended during the bet delay, so the bet was not placed.".into(),
     )
+}
+
+/// Why a market's task ends while commands may still wait in its queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// The market was resulted or voided.
+    Settled,
+    /// Another server took the market over.
+    Moved,
+}
+
+/// What a command hears from a task that is ending because the market moved to another server
+/// (or this one stops): nothing was done, and the engine sends it to the next owner.
+fn moved() -> AppError {
+    AppError::Moved(crate::error::MOVED.into())
 }
 
 /// The 409 a bet hears on a market that is not open.
@@ -160,6 +178,15 @@ impl MarketActor {
         let mut delayed = DelayedBets::default();
         let mut next: Option<Command> = None;
         loop {
+            if self.lost {
+                tracing::info!(
+                    market_id = self.setup.market_id,
+                    "another server took this market over: its task here ends"
+                );
+                delayed.refuse_all(moved);
+                self.answer_to_the_end(commands, End::Moved).await;
+                return;
+            }
             let command = match next.take() {
                 Some(command) => command,
                 None => {
@@ -177,8 +204,10 @@ impl MarketActor {
                         }
                         received = commands.recv() => match received {
                             Some(command) => command,
+                            // The engine let the market go (it moves to another server, or
+                            // this one stops): the bets still in their delay go with it.
                             None => {
-                                delayed.refuse_all(market_closed);
+                                delayed.refuse_all(moved);
                                 return;
                             }
                         },
@@ -209,6 +238,7 @@ impl MarketActor {
                 }
                 Command::Cancel { user_id, bet_id, size, reply } => {
                     let answer = self.cancel(user_id, bet_id, size).await;
+                    self.note_lost(&answer);
                     if answer.is_ok() {
                         self.publish([user_id].into());
                     }
@@ -216,6 +246,7 @@ impl MarketActor {
                 }
                 Command::SetStatus { status, by, reply } => {
                     let answer = self.set_status(status, by.as_ref()).await;
+                    self.note_lost(&answer);
                     if let Ok(lapsed) = &answer {
                         self.publish(lapsed.clone());
                     }
@@ -223,6 +254,7 @@ impl MarketActor {
                 }
                 Command::SetInPlay { in_play, reply } => {
                     let answer = self.set_in_play(in_play).await;
+                    self.note_lost(&answer);
                     if let Ok(lapsed) = &answer {
                         self.publish(lapsed.clone());
                     }
@@ -230,6 +262,7 @@ impl MarketActor {
                 }
                 Command::SetRates { rates, by, reply } => {
                     let answer = self.set_rates(rates, by.as_ref()).await;
+                    self.note_lost(&answer);
                     if answer.is_ok() {
                         self.publish(BTreeSet::new());
                     }
@@ -237,6 +270,7 @@ impl MarketActor {
                 }
                 Command::SetLimits { limits, by, reply } => {
                     let answer = self.set_limits(limits, &by).await;
+                    self.note_lost(&answer);
                     if answer.is_ok() {
                         self.publish(BTreeSet::new());
                     }
@@ -248,6 +282,7 @@ impl MarketActor {
                 Command::Settle { result, by, reply } => {
                     let users: BTreeSet<i64> = self.market.users().map(|u| u.0).collect();
                     let answer = self.settle(result, by.as_ref()).await;
+                    self.note_lost(&answer);
                     let settled = answer.is_ok();
                     if settled {
                         self.publish(users);
@@ -255,7 +290,7 @@ impl MarketActor {
                     let _ = reply.send(answer);
                     if settled {
                         delayed.refuse_all(market_closed);
-                        self.answer_as_closed(commands).await;
+                        self.answer_to_the_end(commands, End::Settled).await;
                         return;
                     }
                 }
@@ -265,6 +300,13 @@ impl MarketActor {
             }
             // A suspension (or a reload) overtook the bets in their delay: tell them now.
             delayed.refuse_overtaken(self.suspensions.count(), suspended_during_delay);
+        }
+    }
+
+    /// Notes an answer that says another server took the market over.
+    fn note_lost<T>(&mut self, answer: &Result<T, AppError>) {
+        if matches!(answer, Err(AppError::Moved(_))) {
+            self.lost = true;
         }
     }
 
@@ -304,22 +346,31 @@ impl MarketActor {
         }
     }
 
-    /// After the settlement: every command that raced the result into the queue hears that
-    /// the market is closed (a view still shows it); new ones are refused at the queue.
-    async fn answer_as_closed(&self, mut commands: mpsc::Receiver<Command>) {
+    /// After the market's end here, every command still queued is refused: after the
+    /// settlement with [`market_closed`] (a view still shows the market, and a settled market
+    /// has nothing left to lapse); after the market moved to another server with [`moved`],
+    /// which the engine takes as "send it to the new owner" (a view too). New commands are
+    /// refused at the queue.
+    async fn answer_to_the_end(&self, mut commands: mpsc::Receiver<Command>, end: End) {
+        let (settled, refusal): (bool, fn() -> AppError) = match end {
+            End::Settled => (true, market_closed),
+            End::Moved => (false, moved),
+        };
         commands.close();
         while let Some(command) = commands.recv().await {
             match command {
-                Command::Place(_, reply) => drop(reply.send(Err(market_closed()))),
-                Command::Cancel { reply, .. } => drop(reply.send(Err(market_closed()))),
-                Command::SetStatus { reply, .. } => drop(reply.send(Err(market_closed()))),
-                Command::SetRates { reply, .. } => drop(reply.send(Err(market_closed()))),
-                Command::SetLimits { reply, .. } => drop(reply.send(Err(market_closed()))),
-                Command::Preview { reply, .. } => drop(reply.send(Err(market_closed()))),
-                // Nothing is left to lapse.
-                Command::SetInPlay { reply, .. } => drop(reply.send(Ok(()))),
-                Command::Settle { reply, .. } => drop(reply.send(Err(market_closed()))),
-                Command::View { user_id, reply } => drop(reply.send(self.view(user_id))),
+                Command::Place(_, reply) => drop(reply.send(Err(refusal()))),
+                Command::Cancel { reply, .. } => drop(reply.send(Err(refusal()))),
+                Command::SetStatus { reply, .. } => drop(reply.send(Err(refusal()))),
+                Command::SetRates { reply, .. } => drop(reply.send(Err(refusal()))),
+                Command::SetLimits { reply, .. } => drop(reply.send(Err(refusal()))),
+                Command::Preview { reply, .. } => drop(reply.send(Err(refusal()))),
+                Command::SetInPlay { reply, .. } if settled => drop(reply.send(Ok(()))),
+                Command::SetInPlay { reply, .. } => drop(reply.send(Err(refusal()))),
+                Command::Settle { reply, .. } => drop(reply.send(Err(refusal()))),
+                Command::View { user_id, reply } if settled => drop(reply.send(self.view(user_id))),
+                // The engine hears the dropped reply as "moving", and asks the new owner.
+                Command::View { reply, .. } => drop(reply),
             }
         }
     }

@@ -57,6 +57,14 @@ impl MarketActor {
     pub(super) async fn place_batch(&mut self, batch: Vec<(Placement, Reply)>) -> BTreeSet<i64> {
         let (requests, replies): (Vec<Placement>, Vec<Reply>) = batch.into_iter().unzip();
         let mut outcome = self.try_batch(&requests).await;
+        if let Err(AppError::Moved(_)) = &outcome {
+            // Another server owns the market now: nothing was written, and the bets go there.
+            self.lost = true;
+            for reply in replies {
+                let _ = reply.send(Err(super::moved()));
+            }
+            return BTreeSet::new();
+        }
         if let Err(err) = &outcome {
             tracing::warn!(
                 market_id = self.setup.market_id,
@@ -92,7 +100,7 @@ impl MarketActor {
     /// or the store's error after the market was reloaded from what is committed.
     async fn try_batch(&mut self, requests: &[Placement]) -> Result<BatchOutcome, AppError> {
         let outcome = self.write_batch(requests).await;
-        if outcome.is_err() {
+        if matches!(outcome, Err(ref err) if !matches!(err, AppError::Moved(_))) {
             self.reload().await;
         }
         outcome

@@ -143,6 +143,7 @@ impl MarketActor {
             spare_bet_ids: VecDeque::new(),
             stats,
             changes,
+            lost: false,
         })
     }
 

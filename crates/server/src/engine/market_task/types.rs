@@ -6,10 +6,17 @@ use backlay_core::money::Money;
 use backlay_core::odds::Price;
 use backlay_store::markets::MarketSetup;
 
+use serde::{Deserialize, Serialize};
+
+use crate::engine::wire::{book_side, fancy_rows, minor};
 use crate::operator::Actor;
 
 /// A placement as the API parsed it; the task checks it against the market.
-#[derive(Clone, Debug)]
+///
+/// This type and the others here that derive `Serialize` travel between the servers of a
+/// cluster (`engine::wire`): money as minor units, prices as hundredths, never as the API's
+/// JSON numbers.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PlaceBet {
     pub user_id: i64,
     pub market_id: i64,
@@ -20,6 +27,7 @@ pub struct PlaceBet {
     /// bookmaker and fancy markets.
     pub price_text: String,
     pub line: Option<i64>,
+    #[serde(with = "minor")]
     pub stake: Money,
     pub persistence: Persistence,
     pub client_ref: Option<String>,
@@ -57,32 +65,35 @@ backlay_core::named_enum! {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BetAnswer {
     pub bet_id: i64,
     pub status: PlacementStatus,
+    #[serde(with = "minor")]
     pub size_matched: Money,
     /// Average matched price (odds, or the rate on house markets); `None` when nothing matched.
     pub avg_price_matched: Option<f64>,
     pub message: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CancelAnswer {
     pub bet_id: i64,
+    #[serde(with = "minor")]
     pub cancelled: Money,
+    #[serde(with = "minor")]
     pub remaining: Money,
 }
 
 /// New posted prices: bookmaker rates per runner, or a fancy market's lines and rates.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum RatesUpdate {
     Bookmaker(Vec<(i64, Option<i64>, Option<i64>)>),
     Fancy { line_no: i64, rate_no: i64, line_yes: i64, rate_yes: i64 },
 }
 
 /// What the operator declares.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum ResultInput {
     Winner(i64),
     Placed(Vec<i64>),
@@ -91,25 +102,29 @@ pub enum ResultInput {
 }
 
 /// A market as the match page shows it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MarketView {
     pub setup: MarketSetup,
     pub status: MarketStatus,
     pub in_play: bool,
     pub runners: Vec<RunnerView>,
     /// Fancy only: the caller's P&L per run range (from, to inclusive or open, pnl).
+    #[serde(with = "fancy_rows")]
     pub fancy_book: Vec<(u32, Option<u32>, Money)>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunnerView {
     pub selection_id: i64,
     pub name: String,
     /// Money available to back at each price, best (highest) first.
+    #[serde(with = "book_side")]
     pub back: Vec<(Price, Money)>,
     /// Money available to lay at each price, best (lowest) first.
+    #[serde(with = "book_side")]
     pub lay: Vec<(Price, Money)>,
     /// The caller's P&L if this runner wins.
+    #[serde(with = "minor")]
     pub position: Money,
 }
 
@@ -123,7 +138,7 @@ pub struct ActedBy {
 }
 
 /// New stake limits for a market, checked by the caller (0 < min ≤ max).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StakeLimits {
     pub min_stake_minor: i64,
     pub max_stake_minor: i64,
@@ -131,7 +146,7 @@ pub struct StakeLimits {
 
 /// What declaring a result would post, computed by the settlement itself on the market as it
 /// stands (nothing is written): the settlement and how many matched bets it settles.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SettlementPreview {
     pub settlement: Settlement,
     pub bets: usize,

@@ -1,0 +1,459 @@
+//! Several servers on one PostgreSQL database: which node runs each market, each casino table's
+//! rounds and the jobs that must run once, and what happens when a node stops or dies.
+//!
+//! PostgreSQL is the only shared engine: no consensus of our own. Each node holds a lease in
+//! `cluster_nodes` and renews it every third of its length; each market (`market:<id>`), casino
+//! table (`table:<game id>`) and the leader's jobs (`leader`) has one row in `cluster_owners`
+//! naming its owner and a fencing token (`backlay_store::cluster` explains the fence). Every
+//! [`TICK`] each node's ownership loop ([`Node::run`]):
+//!
+//! 1. renews its lease; a node that finds its lease already passed (it was frozen, or cut off
+//!    from the database) has lost everything: it stops every task and joins again under a new id;
+//! 2. stops the tasks of anything whose row no longer names it with its token (taken over);
+//! 3. takes markets and tables nobody alive owns, up to its fair share (of M markets over N live
+//!    nodes, ⌈M/N⌉ each), loading each from what is committed as a restart does; and gives one
+//!    up per tick while it holds more than its share, so a node that joins gets its part;
+//! 4. takes the leader's row if nobody alive holds it, and runs the leader's jobs (the demo feed)
+//!    while it does.
+//!
+//! A request may reach any node: the engine sends a market's calls to its owner
+//! ([`forward`]), so a bettor's browser can stay on one node while its markets run on others.
+//! Live changes reach every node's streams through `live_relay`.
+//!
+//! Failover, worked through with the defaults (lease 3 s, tick 500 ms): node A dies at t = 0
+//! having renewed at t = −0.9 s; its lease passes at t = 2.1 s; node B's next tick (by t = 2.6 s)
+//! takes A's markets and loads them; a bet sent to B at t = 1 s waits (the engine retries a
+//! "moving" market for up to 8 s) and is placed on B's task at about t = 2.6 s.
+
+pub mod forward;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use backlay_store::casino::CasinoGame;
+use backlay_store::cluster::{ClusterView, Fence, LiveNode};
+use backlay_store::Store;
+use tokio::task::JoinHandle;
+
+use crate::casino::RoundEvents;
+use crate::casino::RunnerSettings;
+use crate::engine::{market_resource, Engine};
+use crate::error::AppError;
+use crate::RunsWithServer;
+
+/// How often the ownership loop looks at the cluster.
+pub const TICK: Duration = Duration::from_millis(500);
+
+/// How long a market's task may take to finish its queued commands when the market is given
+/// up to another node.
+const HANDOVER_WAIT: Duration = Duration::from_secs(2);
+
+/// The leader's row.
+const LEADER: &str = "leader";
+
+/// Starts what only the leader runs (the demo feed); what it answers runs until dropped.
+pub type LeaderJob = Arc<dyn Fn() -> RunsWithServer + Send + Sync>;
+
+/// This server as a node of the cluster.
+pub struct Node {
+    store: Store,
+    /// This node's id in `cluster_nodes`: new at each start, and at each join after a lost lease.
+    id: RwLock<Arc<str>>,
+    /// Where the other nodes reach this one.
+    url: String,
+    lease_ms: i64,
+    client: reqwest::Client,
+    /// Set by the lease's renewal when it found the lease already passed.
+    lease_lost: AtomicBool,
+    /// The task renewing the lease (every third of it), from the join to [`Node::leave`].
+    renewal: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Node").field("id", &self.id()).field("url", &self.url).finish()
+    }
+}
+
+/// A random node id: a few bytes of hex, enough for the handful of nodes of a cluster.
+fn new_node_id() -> Arc<str> {
+    use rand::Rng;
+    let bytes: [u8; 6] = rand::thread_rng().gen();
+    hex::encode(bytes).into()
+}
+
+impl Node {
+    /// Joins the cluster on `store`'s database, reachable at `url`.
+    pub async fn join(store: Store, url: String, lease_ms: i64) -> anyhow::Result<Arc<Node>> {
+        anyhow::ensure!(lease_ms >= 1_000, "the cluster lease must be at least 1000 ms");
+        anyhow::ensure!(
+            store.keys().is_some(),
+            "a node of a cluster needs the server's secret key (it seals the calls between nodes)"
+        );
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(1))
+            .timeout(forward::CALL_TIMEOUT)
+            .build()?;
+        let node = Arc::new(Node {
+            store,
+            id: RwLock::new(new_node_id()),
+            url,
+            lease_ms,
+            client,
+            lease_lost: AtomicBool::new(false),
+            renewal: Mutex::new(None),
+        });
+        node.store.join_cluster(&node.id(), &node.url, crate::clock::now_ms(), lease_ms).await?;
+        tracing::info!(node_id = %node.id(), url = %node.url, "joined the cluster");
+        let renewal = tokio::spawn(renew(Arc::downgrade(&node)));
+        *node.renewal.lock().expect("renewal lock") = Some(renewal);
+        Ok(node)
+    }
+
+    pub fn id(&self) -> Arc<str> {
+        self.id.read().expect("node id lock").clone()
+    }
+
+    pub(crate) fn is_me(&self, node_id: &str) -> bool {
+        *self.id() == *node_id
+    }
+
+    /// Takes `resource` for this node if nobody alive holds it; the fence to write it under.
+    pub(crate) async fn claim(&self, resource: &str) -> Result<Option<Fence>, AppError> {
+        let node_id = self.id();
+        Ok(self.store.claim(resource, &node_id).await?.map(|token| Fence {
+            resource: resource.to_string(),
+            node_id,
+            token,
+        }))
+    }
+
+    /// The live node that owns a market now.
+    pub(crate) async fn owner_of(&self, market_id: i64) -> Result<Option<LiveNode>, AppError> {
+        Ok(self.store.owner_of(&market_resource(market_id)).await?)
+    }
+
+    /// Forgets a resource that no longer exists (a settled market). A failure only leaves a row
+    /// that the next take of nothing ignores.
+    pub(crate) async fn forget(&self, resource: &str) {
+        if let Err(err) = self.store.forget_resource(resource).await {
+            tracing::warn!(resource, "could not forget a settled market's owner: {err}");
+        }
+    }
+
+    /// Leaves the cluster (the server is stopping): what this node owned is free at once.
+    pub async fn leave(&self) {
+        if let Some(renewal) = self.renewal.lock().expect("renewal lock").take() {
+            renewal.abort();
+        }
+        if let Err(err) = self.store.leave_cluster(&self.id()).await {
+            tracing::warn!(
+                "leaving the cluster failed (the others take over when the lease passes): {err}"
+            );
+        }
+    }
+
+    /// The ownership loop (see the module docs); runs until the server stops.
+    pub async fn run(self: Arc<Self>, engine: Arc<Engine>, mut jobs: NodeJobs) {
+        let mut ticker = tokio::time::interval(TICK);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticker.tick().await;
+            if self.lease_lost.load(Ordering::Acquire) {
+                self.rejoin(&engine, &mut jobs).await;
+                continue;
+            }
+            if let Err(err) = self.balance(&engine, &mut jobs).await {
+                tracing::warn!("the cluster's ownership loop failed this turn: {err}");
+            }
+        }
+    }
+
+    /// This node's lease had passed: everything it ran may already run elsewhere. Stops it all
+    /// and joins again under a new id.
+    async fn rejoin(&self, engine: &Engine, jobs: &mut NodeJobs) {
+        tracing::warn!(node_id = %self.id(), "this node's cluster lease passed (frozen or cut off): stopping its markets and joining again");
+        for (market_id, _) in engine.running().await {
+            engine.stop_here(market_id, Duration::ZERO).await;
+        }
+        jobs.stop_all();
+        let id = new_node_id();
+        *self.id.write().expect("node id lock") = id.clone();
+        match self.store.join_cluster(&id, &self.url, crate::clock::now_ms(), self.lease_ms).await {
+            Ok(()) => {
+                self.lease_lost.store(false, Ordering::Release);
+                tracing::info!(node_id = %id, "joined the cluster again");
+            }
+            Err(err) => tracing::warn!("joining the cluster again failed, retrying: {err}"),
+        }
+    }
+
+    /// One turn of steps 2–4 of the module docs.
+    async fn balance(&self, engine: &Engine, jobs: &mut NodeJobs) -> Result<(), AppError> {
+        let me = self.id();
+        let view = self.store.cluster_view().await?;
+        if !view.nodes.iter().any(|n| *n.node_id == *me) {
+            // Our lease passed since we renewed it: the next renewal says so and rejoins.
+            return Ok(());
+        }
+        let holds = |resource: &str, fence: &Fence| {
+            view.owners.iter().any(|o| {
+                o.resource == resource
+                    && o.node_id.as_deref() == Some(&*me)
+                    && o.token == fence.token
+            })
+        };
+        // 2. Drop what was taken over.
+        for (market_id, fence) in engine.running().await {
+            if let Some(fence) = fence {
+                if !holds(&fence.resource, &fence) {
+                    tracing::info!(market_id, "another node took this market over");
+                    engine.stop_here(market_id, Duration::ZERO).await;
+                }
+            }
+        }
+        jobs.tables.retain(|_, table| {
+            let kept = holds(&table.fence.resource, &table.fence);
+            if !kept {
+                table.task.abort();
+            }
+            kept
+        });
+        if let Some((fence, _)) = &jobs.leading {
+            if !holds(LEADER, fence) {
+                tracing::info!("another node is the leader now");
+                jobs.leading = None;
+            }
+        }
+        // 3. Markets, then tables: take a fair share of what nobody alive owns.
+        let markets: Vec<String> =
+            self.store.live_market_ids().await?.into_iter().map(market_resource).collect();
+        let (mut mine, taken) = self.take_share(&view, &markets).await?;
+        for fence in taken {
+            let market_id = id_in(&fence.resource);
+            match engine.run_here(market_id, Some(fence.clone())).await {
+                Ok(()) => mine += 1,
+                Err(err) => {
+                    tracing::warn!(market_id, "loading a market taken over failed: {err}");
+                    self.store.release(&fence).await?;
+                }
+            }
+        }
+        for extra in self.extras(&view, &markets, mine) {
+            let market_id = id_in(&extra);
+            if let Some(fence) = engine.stop_here(market_id, HANDOVER_WAIT).await {
+                tracing::info!(market_id, "giving a market to a node with fewer");
+                self.store.release(&fence).await?;
+            }
+        }
+        if let Some(tables) = &jobs.casino {
+            let games = tables.games(&self.store).await?;
+            let resources: Vec<String> = games.iter().map(|g| table_resource(g.id)).collect();
+            let (mut mine, taken) = self.take_share(&view, &resources).await?;
+            for fence in taken {
+                let game_id = id_in(&fence.resource);
+                if let Some(game) = games.iter().find(|g| g.id == game_id) {
+                    let table = tables.start(&self.store, game.clone(), fence);
+                    jobs.tables.insert(game_id, table);
+                    mine += 1;
+                } else {
+                    self.store.release(&fence).await?;
+                }
+            }
+            for extra in self.extras(&view, &resources, mine) {
+                if let Some(table) = jobs.tables.remove(&id_in(&extra)) {
+                    table.task.abort();
+                    self.store.release(&table.fence).await?;
+                }
+            }
+        }
+        // 4. The leader.
+        if jobs.leading.is_none() && view.owner(LEADER).is_none() {
+            if let Some(job) = &jobs.leader_job {
+                if let Some(fence) = self.claim(LEADER).await? {
+                    tracing::info!(node_id = %me, "this node is the leader: starting the jobs that run once");
+                    jobs.leading = Some((fence, job()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes resources of `all` that nobody alive owns while this node holds fewer than its
+    /// share: how many of `all` it held before, and the fences of those it took (for the
+    /// caller to start, or give back).
+    async fn take_share(
+        &self,
+        view: &ClusterView,
+        all: &[String],
+    ) -> Result<(usize, Vec<Fence>), AppError> {
+        let me = self.id();
+        let share = all.len().div_ceil(view.nodes.len().max(1));
+        let held =
+            all.iter().filter(|r| view.owner(r).is_some_and(|owner| *owner.node_id == *me)).count();
+        let mut taken = Vec::new();
+        for resource in all.iter().filter(|r| view.owner(r).is_none()) {
+            if held + taken.len() >= share {
+                break;
+            }
+            if let Some(fence) = self.claim(resource).await? {
+                taken.push(fence);
+            }
+        }
+        Ok((held, taken))
+    }
+
+    /// What of `all` this node should give up: what it holds beyond its share, while a live
+    /// node holds less than its share (so a node that joined gets its part).
+    fn extras(&self, view: &ClusterView, all: &[String], mine: usize) -> Vec<String> {
+        let me = self.id();
+        let share = all.len().div_ceil(view.nodes.len().max(1));
+        if mine <= share {
+            return Vec::new();
+        }
+        let mut held: HashMap<&str, usize> = HashMap::new();
+        for resource in all {
+            if let Some(owner) = view.owner(resource) {
+                *held.entry(owner.node_id.as_str()).or_default() += 1;
+            }
+        }
+        let short =
+            view.nodes.iter().any(|n| held.get(n.node_id.as_str()).copied().unwrap_or(0) < share);
+        if !short {
+            return Vec::new();
+        }
+        all.iter()
+            .rev()
+            .filter(|r| view.owner(r).is_some_and(|o| *o.node_id == *me))
+            .take(mine - share)
+            .cloned()
+            .collect()
+    }
+}
+
+/// Renews the node's lease every third of its length, for as long as the node exists. Apart
+/// from the ownership loop, so that a slow turn of it (many markets to load) never lets the
+/// lease pass.
+async fn renew(node: std::sync::Weak<Node>) {
+    loop {
+        let every = match node.upgrade() {
+            Some(node) => {
+                match node.store.renew_lease(&node.id(), node.lease_ms).await {
+                    Ok(true) => {}
+                    Ok(false) => node.lease_lost.store(true, Ordering::Release),
+                    // Until the database answers again nothing can be written anyway; if the
+                    // lease passes meanwhile, the others take over and this node's writes fail
+                    // their fence.
+                    Err(err) => tracing::warn!("renewing the cluster lease failed: {err}"),
+                }
+                Duration::from_millis(u64::try_from(node.lease_ms / 3).unwrap_or(1_000))
+            }
+            None => return,
+        };
+        tokio::time::sleep(every).await;
+    }
+}
+
+fn table_resource(game_id: i64) -> String {
+    format!("table:{game_id}")
+}
+
+/// The id in `market:<id>` or `table:<id>`.
+fn id_in(resource: &str) -> i64 {
+    resource.rsplit(':').next().and_then(|id| id.parse().ok()).unwrap_or(0)
+}
+
+/// A node's ownership loop, running: [`Running::stop`] ends it and leaves the cluster, and so
+/// does dropping it (a server whose run was cut short), the leaving then done in the background.
+pub struct Running {
+    node: Arc<Node>,
+    run: Option<JoinHandle<()>>,
+}
+
+impl Running {
+    pub fn start(node: Arc<Node>, engine: Arc<Engine>, jobs: NodeJobs) -> Running {
+        let run = tokio::spawn(node.clone().run(engine, jobs));
+        Running { node, run: Some(run) }
+    }
+
+    /// Ends the loop (dropping its tables' runners and the leader's jobs) and leaves the
+    /// cluster, freeing this node's markets for the others at once.
+    pub async fn stop(mut self) {
+        if let Some(run) = self.run.take() {
+            run.abort();
+            let _ = run.await;
+        }
+        self.node.leave().await;
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(run) = self.run.take() {
+            run.abort();
+            let node = self.node.clone();
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(async move { node.leave().await });
+            }
+        }
+    }
+}
+
+/// What a node runs besides its markets: its casino tables' rounds, and the leader's jobs.
+pub struct NodeJobs {
+    /// How to run a table's rounds; `None` on a node started without the casino.
+    pub casino: Option<Tables>,
+    /// The leader's jobs, started when this node becomes the leader.
+    pub leader_job: Option<LeaderJob>,
+    tables: HashMap<i64, RunningTable>,
+    leading: Option<(Fence, RunsWithServer)>,
+}
+
+impl NodeJobs {
+    pub fn new(casino: Option<Tables>, leader_job: Option<LeaderJob>) -> NodeJobs {
+        NodeJobs { casino, leader_job, tables: HashMap::new(), leading: None }
+    }
+
+    fn stop_all(&mut self) {
+        for (_, table) in self.tables.drain() {
+            table.task.abort();
+        }
+        self.leading = None;
+    }
+}
+
+impl Drop for NodeJobs {
+    fn drop(&mut self) {
+        self.stop_all();
+    }
+}
+
+/// How this node runs casino tables' rounds.
+pub struct Tables {
+    pub settings: RunnerSettings,
+    pub events: Arc<RoundEvents>,
+}
+
+struct RunningTable {
+    fence: Fence,
+    task: JoinHandle<()>,
+}
+
+impl Tables {
+    /// The games this node may run (all, or those the settings name).
+    async fn games(&self, store: &Store) -> Result<Vec<CasinoGame>, AppError> {
+        Ok(crate::casino::runner::games_to_run(store, &self.settings).await?)
+    }
+
+    fn start(&self, store: &Store, game: CasinoGame, fence: Fence) -> RunningTable {
+        let task = crate::casino::runner::run_table(
+            store.fenced(fence.clone()),
+            game,
+            self.settings.clone(),
+            self.events.clone(),
+        );
+        RunningTable { fence, task }
+    }
+}

@@ -1,0 +1,114 @@
+//! Several servers on one PostgreSQL (issue 16): the fence that keeps a node that lost a market
+//! from writing to it, and calls reaching a market's owner from any node. (Killing owners under
+//! load, with real processes, is `crates/backlay/tests/crash_safety.rs`.)
+
+use backlay_store::cluster::Fence;
+use backlay_store::StoreError;
+use serde_json::json;
+
+use crate::common::{minor, spawn_app, Db};
+
+#[tokio::test]
+async fn a_node_that_lost_a_market_cannot_write_to_it() {
+    let Some(app) = spawn_app(Db::Postgres).await else { return };
+    let store = app.store().await;
+    let resource = "market:999999";
+    for node in ["node-a", "node-b"] {
+        store.join_cluster(node, "http://127.0.0.1:1", 0, 60_000).await.unwrap();
+    }
+    let token_a = store.claim(resource, "node-a").await.unwrap().expect("a free market is taken");
+    assert_eq!(store.claim(resource, "node-b").await.unwrap(), None, "taken from a live owner");
+    let a =
+        store.fenced(Fence { resource: resource.into(), node_id: "node-a".into(), token: token_a });
+    a.begin_write().await.expect("the owner writes").commit().await.unwrap();
+
+    // A's write in flight holds the market: B cannot take it over under it, even once A's lease
+    // has passed, until that write ends.
+    let in_flight = a.begin_write().await.unwrap();
+    sqlx::query("UPDATE cluster_nodes SET expires_at_ms = 0 WHERE node_id = 'node-a'")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(store.claim(resource, "node-b").await.unwrap(), None, "taken under a write");
+    in_flight.commit().await.unwrap();
+    let token_b = store.claim(resource, "node-b").await.unwrap().expect("a dead owner's market");
+    assert_eq!(token_b, token_a + 1);
+
+    // A, woken, cannot write; nor with its lease renewed by hand; B can.
+    let refused = a.begin_write().await.err().expect("the old owner is fenced off");
+    assert!(matches!(refused, StoreError::Fenced { .. }), "{refused:?}");
+    sqlx::query("UPDATE cluster_nodes SET expires_at_ms = expires_at_ms + 10000000000 WHERE node_id = 'node-a'")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert!(matches!(a.begin_write().await, Err(StoreError::Fenced { .. })));
+    let b =
+        store.fenced(Fence { resource: resource.into(), node_id: "node-b".into(), token: token_b });
+    b.begin_write().await.expect("the new owner writes").commit().await.unwrap();
+    assert!(!store.renew_lease("node-a-gone", 3_000).await.unwrap(), "an unknown node renews");
+}
+
+#[tokio::test]
+async fn a_bet_sent_to_any_node_is_placed_once_by_the_markets_owner() {
+    let Some(first) = spawn_app(Db::Postgres).await else { return };
+    let second = first.second_node().await;
+    let admin = first.admin().await;
+    let demo = second.demo().await;
+    let matches = first.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let (market, runners) = first
+        .open_market(
+            &admin,
+            match_id,
+            json!({ "type": "match_odds", "name": "Across nodes", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }),
+        )
+        .await;
+    let store = first.store().await;
+    let owner = store.owner_of(&format!("market:{market}")).await.unwrap().expect("an owner");
+    let first_url = first.base.trim_end_matches("/api");
+    assert_eq!(owner.url, first_url, "the node that created the market runs it");
+
+    // Through the node that does not own it: placed by the owner, once per client_ref.
+    let bet = json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": "2.5", "stake": 40, "client_ref": "across-1" });
+    let placed = second.post("bet/placeBet", Some(&demo), bet.clone()).await;
+    placed.expect(200);
+    let bet_id = placed.data()["bet_id"].as_i64().unwrap();
+    for node in [&second, &first] {
+        let again = node.post("bet/placeBet", Some(&demo), bet.clone()).await;
+        again.expect(200);
+        assert_eq!(again.data()["bet_id"].as_i64(), Some(bet_id));
+    }
+    // A bet the owner refuses is refused the same way through the other node.
+    let refused = second
+        .post("bet/placeBet", Some(&demo), json!({ "market_id": market, "selection_id": 424242, "side": "back", "price": "2.5", "stake": 40 }))
+        .await;
+    refused.expect(404);
+    assert!(refused.message().contains("424242"), "{}", refused.message());
+
+    // The book on either node is the owner's.
+    for node in [&first, &second] {
+        let page =
+            node.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await;
+        page.expect(200);
+        let book = page.data()["markets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["market_id"] == market)
+            .cloned()
+            .expect("the market on the page");
+        assert_eq!(minor(&book["runners"][0]["lay"][0]["size"]), 4000, "{book}");
+    }
+    // An operator's result through the other node settles it on the owner.
+    second
+        .post(
+            "admin/market/result",
+            Some(&second.admin().await),
+            json!({ "market_id": market, "winner_selection_id": runners[1] }),
+        )
+        .await
+        .expect(200);
+    let late = first.post("bet/placeBet", Some(&demo), json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": "2.5", "stake": 40 })).await;
+    late.expect(409);
+    first.assert_ledger_sound(&admin).await;
+}
