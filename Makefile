@@ -129,7 +129,7 @@ build-tests: deps-rust
 	$(CARGO_LINTED) test --workspace --all-targets --locked --no-run
 
 test-rust: build-tests
-	RUST_TEST_THREADS=$(RUST_TEST_THREADS) $(CARGO_LINTED) test --workspace --all-targets --locked
+	RUST_TEST_THREADS=$(RUST_TEST_THREADS) $(CARGO_LINTED) test --workspace --all-targets --locked --no-fail-fast
 	$(CARGO_LINTED) test --workspace --doc --locked
 
 # The demo feed's API test follows the feed's clock (60 times real time): beside the other suites
