@@ -1,7 +1,8 @@
 # Backlay: the two commands a new machine needs.
 #   make run    build the web app and the server, start Backlay on SQLite with demo data
 #   make test   the lint gate, then every test: Rust (unit, property, API on SQLite and
-#               PostgreSQL), web, browser, and the API fuzzed from its OpenAPI document
+#               PostgreSQL), web, browser, the API fuzzed from its OpenAPI document, and the
+#               bot API driven by betfairlightweight
 #
 # Everything else here serves those two. Each step installs what it needs and is a no-op when
 # its output is up to date.
@@ -21,8 +22,10 @@ BACKLAY_BIN := target/debug/backlay
 export BACKLAY_TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 # The fuzzer (schemathesis, pinned in tests/fuzz/requirements.txt) lives in its own virtualenv.
 FUZZ_VENV := target/fuzz-venv
+# betfairlightweight (pinned in tests/betfair/requirements.txt), for the bot API's tests.
+BOT_VENV := target/betfair-venv
 
-.PHONY: help run test web-checks test-tools build-tests lint lint-fmt lint-web deps-rust deps-node deps-python web server test-rust test-paced test-web test-e2e test-fuzz chromium release clean
+.PHONY: help run test web-checks test-tools build-tests lint lint-fmt lint-web deps-rust deps-node deps-python web server test-rust test-paced test-web test-e2e test-fuzz test-bots chromium release clean
 
 help:
 	@echo "make run    build everything and start Backlay (SQLite, demo data) on http://127.0.0.1:8080"
@@ -38,13 +41,13 @@ run: web server
 #      the time), beside the web app's lint and build and the installs of the browser and the
 #      fuzzer's tools (mostly waiting on the network);
 #   2. the Rust tests (mostly waiting: bet delays, commits, servers starting), the web unit
-#      tests and the fuzzer, each on one core or less;
+#      tests, the fuzzer and the bot API's tests, each on one core or less;
 #   3. the demo feed's API test on its own (test-paced below);
 #   4. the browser tests on their own, two test files at a time (each file starts its own
 #      server and browser, and mostly waits on rounds and polls; e2e/package.json).
 test: lint-fmt
 	$(MAKE) --no-print-directory -j3 --output-sync=target build-tests web-checks test-tools
-	$(MAKE) --no-print-directory -j3 --output-sync=target test-rust test-web test-fuzz
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-rust test-web test-fuzz test-bots
 	$(MAKE) --no-print-directory test-paced
 	$(MAKE) --no-print-directory test-e2e
 	@echo "make test: all suites passed"
@@ -54,7 +57,7 @@ web-checks:
 	$(MAKE) --no-print-directory lint-web
 	$(MAKE) --no-print-directory web
 
-test-tools: chromium $(FUZZ_VENV)/.installed
+test-tools: chromium $(FUZZ_VENV)/.installed $(BOT_VENV)/.installed
 
 # The lint gate: any finding fails `make test` (and so CI). Allowed lints are in Cargo.toml's
 # [workspace.lints], each with its reason. `make test` runs clippy inside its one build of the
@@ -156,6 +159,17 @@ $(FUZZ_VENV)/.installed: tests/fuzz/requirements.txt | deps-python
 	python3 -m venv $(FUZZ_VENV)
 	$(FUZZ_VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/fuzz/requirements.txt
 	touch $@
+
+$(BOT_VENV)/.installed: tests/betfair/requirements.txt | deps-python
+	rm -rf $(BOT_VENV)
+	python3 -m venv $(BOT_VENV)
+	$(BOT_VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/betfair/requirements.txt
+	touch $@
+
+# betfairlightweight, unmodified but for its URLs, against a fresh server: log-in, catalogue,
+# books, orders, account and the stream (tests/betfair/run.sh).
+test-bots: $(BACKLAY_BIN) $(BOT_VENV)/.installed
+	BACKLAY_BIN=$(abspath $(BACKLAY_BIN)) BOT_PYTHON=$(abspath $(BOT_VENV))/bin/python tests/betfair/run.sh
 
 # schemathesis against /api/openapi.json as a client and as an admin: no 5xx, no answer the
 # document does not describe (tests/fuzz/run.sh says what is checked and what is left out).

@@ -6,6 +6,7 @@
 //! `backlay admin` command perform live once, in [`operator`].
 
 pub mod api;
+pub mod betfair;
 pub mod casino;
 pub mod casino_art;
 pub mod clock;
@@ -132,6 +133,7 @@ pub fn app(state: AppState) -> Router {
     let web = web::router(&state);
     request_log::layer(
         api::router(state.clone())
+            .merge(betfair::routes(state.clone()))
             .merge(cluster::forward::routes(state.clone()))
             .merge(provider::routes(state.clone()))
             .merge(casino_art::routes())

@@ -16,6 +16,9 @@ use crate::engine::MarketView;
 use crate::error::AppError;
 use crate::AppState;
 
+/// Best prices the page shows per side (the engine's view holds more, for the bot API).
+const PAGE_DEPTH: usize = 3;
+
 #[derive(Serialize, ToSchema)]
 pub struct PriceSize {
     /// Odds (exchange) or the rate (bookmaker).
@@ -180,7 +183,11 @@ fn assemble(
 ) -> MarketBook {
     let bookmaker = row.market_type == MarketType::Bookmaker;
     let ladder = |levels: &[(backlay_core::odds::Price, Money)]| -> Vec<PriceSize> {
-        levels.iter().map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s }).collect()
+        levels
+            .iter()
+            .take(PAGE_DEPTH)
+            .map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s })
+            .collect()
     };
     let runners = match runners {
         Some(runners) => runners

@@ -203,6 +203,36 @@ impl Store {
         bets_from_rows(&rows)
     }
 
+    /// What was matched in these markets, per runner and price (the backer's stake, summed):
+    /// `(market_id, runner_id, price, size_minor)`, by market, runner and price.
+    pub async fn traded_volume(
+        &self,
+        market_ids: &[i64],
+    ) -> StoreResult<Vec<(i64, i64, i64, i64)>> {
+        let mut traded = Vec::new();
+        for chunk in market_ids.chunks(ROWS_PER_STATEMENT) {
+            let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+            let sql = format!(
+                "SELECT market_id, runner_id, price, CAST(SUM(size_minor) AS BIGINT) AS size_minor FROM fills \
+                 WHERE market_id IN ({list}) GROUP BY market_id, runner_id, price \
+                 ORDER BY market_id, runner_id, price"
+            );
+            let mut query = sqlx::query(&sql);
+            for market_id in chunk {
+                query = query.bind(*market_id);
+            }
+            for row in query.fetch_all(self.pool()).await? {
+                traded.push((
+                    row.try_get("market_id")?,
+                    row.try_get("runner_id")?,
+                    row.try_get("price")?,
+                    row.try_get("size_minor")?,
+                ));
+            }
+        }
+        Ok(traded)
+    }
+
     /// Every fill of a market, oldest first, with the users on each side.
     pub async fn fills_of_market(&self, market_id: i64) -> StoreResult<Vec<FillRow>> {
         let rows = sqlx::query(

@@ -85,6 +85,19 @@ impl Writer {
         Ok(())
     }
 
+    /// Moves a live session's expiry to `expires_at_ms` (never earlier than it was): a keep-alive.
+    pub async fn extend_session(&mut self, session_id: i64, expires_at_ms: i64) -> StoreResult<()> {
+        sqlx::query(
+            "UPDATE sessions SET expires_at_ms = $1 \
+             WHERE id = $2 AND revoked_at_ms IS NULL AND expires_at_ms < $1",
+        )
+        .bind(expires_at_ms)
+        .bind(session_id)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
     /// Revokes every live session of a user except `keep_session_id` (pass -1 to keep none).
     pub async fn revoke_user_sessions(
         &mut self,

@@ -21,7 +21,7 @@ use crate::password::{password_rule_violation, PASSWORD_MAX_CHARS};
 use crate::session::{
     account_locked, start_session, too_many_attempts, Authed, ClientIp, LoginData,
 };
-use crate::throttle::AttemptKeys;
+use crate::throttle::{Attempt, AttemptKeys};
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -68,23 +68,7 @@ async fn login(
     }
     checks.finish()?;
 
-    // Counted from here on: an early return releases it, a wrong password fails it.
-    let keys = AttemptKeys::new(&user_name, ip.as_deref());
-    let attempt = state.throttle.begin(&keys, now_ms()).await?.map_err(too_many_attempts)?;
-
-    let found = state.store.user_for_login(&user_name).await?;
-    let (user, hash) = match found {
-        Some(found) => found,
-        None => (placeholder_user(), state.dummy_password_hash.as_ref().clone()),
-    };
-    let matches = state.passwords.verify(body.password, hash).await?;
-    if !matches || user.id == 0 {
-        attempt.failed(now_ms()).await?;
-        return Err(incorrect_credentials());
-    }
-    if user.is_locked {
-        return Err(account_locked());
-    }
+    let (user, attempt) = check_password(&state, &user_name, body.password, ip.as_deref()).await?;
     if state.store.totp_state(user.id).await?.enabled {
         // The name's failure count is kept until the code is right too: clearing it here would let
         // someone who has the password reset it between rounds of code guesses. The attempt is
@@ -99,6 +83,37 @@ async fn login(
     attempt.succeeded(now_ms()).await?;
     let data = start_session(&state, &user, ip.as_deref()).await?;
     Ok(ok_with("Logged in.", LoginAnswer::Session(data)))
+}
+
+/// The throttled check of a user name and password that every log-in makes (the web app's and
+/// the bot API's): the user, unlocked, and the attempt, still counted, for the caller to settle
+/// (`succeeded` once a session opens, `release` otherwise). Refused with "incorrect user name
+/// or password" (an unknown name costs the same argon2 work), 429 past the throttle's limits,
+/// or 422 for a locked account, said only after the right password.
+pub(crate) async fn check_password(
+    state: &AppState,
+    user_name: &str,
+    password: String,
+    ip: Option<&str>,
+) -> Result<(User, Attempt), AppError> {
+    // Counted from here on: an early return releases it, a wrong password fails it.
+    let keys = AttemptKeys::new(user_name, ip);
+    let attempt = state.throttle.begin(&keys, now_ms()).await?.map_err(too_many_attempts)?;
+
+    let found = state.store.user_for_login(user_name).await?;
+    let (user, hash) = match found {
+        Some(found) => found,
+        None => (placeholder_user(), state.dummy_password_hash.as_ref().clone()),
+    };
+    let matches = state.passwords.verify(password, hash).await?;
+    if !matches || user.id == 0 {
+        attempt.failed(now_ms()).await?;
+        return Err(incorrect_credentials());
+    }
+    if user.is_locked {
+        return Err(account_locked());
+    }
+    Ok((user, attempt))
 }
 
 /// Stands in for an unknown user so the password check still runs; id 0 is never a real user.

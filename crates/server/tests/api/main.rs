@@ -4,6 +4,7 @@ mod common;
 
 mod admin;
 mod auth;
+mod betfair;
 mod casino;
 mod casino_lobby;
 mod catalogue;

@@ -51,8 +51,9 @@ use crate::error::AppError;
 use crate::operator::OperatorContext;
 use delay::DelayedBets;
 
-/// Best prices shown per side.
-const BOOK_DEPTH: usize = 3;
+/// Best prices a market's view holds per side: the web app shows 3 (`market_book`), the bot
+/// API up to 10 (Betfair's deepest ladder, `betfair`).
+pub(crate) const VIEW_DEPTH: usize = 10;
 
 pub(crate) struct MarketActor {
     store: Store,
@@ -454,11 +455,11 @@ impl MarketActor {
             .map(|runner| {
                 let (back, lay) = match self.market.book(RunnerId(runner.runner_id)) {
                     Some(book) => (
-                        book.available_to_back(BOOK_DEPTH)
+                        book.available_to_back(VIEW_DEPTH)
                             .into_iter()
                             .map(|(p, s)| (p, Money::from_minor(s)))
                             .collect(),
-                        book.available_to_lay(BOOK_DEPTH)
+                        book.available_to_lay(VIEW_DEPTH)
                             .into_iter()
                             .map(|(p, s)| (p, Money::from_minor(s)))
                             .collect(),
