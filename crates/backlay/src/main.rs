@@ -22,8 +22,9 @@ use std::path::PathBuf;
 use backlay_casino::dealing::Pace;
 use backlay_demo::{Demo, DEMO_LOGINS};
 use backlay_server::config::{
-    DEFAULT_ADDR, DEFAULT_BODY_TIMEOUT_S, DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S,
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
+    BetfairStreamConfig, DEFAULT_ADDR, DEFAULT_BETFAIR_STREAM_PORT, DEFAULT_BODY_TIMEOUT_S,
+    DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
 };
 use backlay_server::secret_key::SecretKeySource;
 use backlay_server::{Config, Server};
@@ -180,6 +181,43 @@ struct ServeArgs {
     /// PostgreSQL's max_connections.
     #[arg(long, env = "BACKLAY_DATABASE_CONNECTIONS", default_value_t = backlay_store::DEFAULT_POSTGRES_CONNECTIONS, value_parser = clap::value_parser!(u32).range(i64::from(backlay_store::MIN_POSTGRES_CONNECTIONS)..=1000))]
     database_connections: u32,
+    /// Where the Betfair-compatible Exchange Stream (TLS) listens: host:port, or `off`
+    /// (default: --addr's host on port 8443).
+    #[arg(long, env = "BACKLAY_BETFAIR_STREAM_ADDR")]
+    betfair_stream_addr: Option<String>,
+    /// The stream's certificate chain (PEM); with --betfair-stream-key. Without both, a
+    /// self-signed pair is made at first start and kept beside the database (SQLite) or the
+    /// secret key file (PostgreSQL).
+    #[arg(long, env = "BACKLAY_BETFAIR_STREAM_CERT")]
+    betfair_stream_cert: Option<PathBuf>,
+    /// The stream's private key (PEM); with --betfair-stream-cert.
+    #[arg(long, env = "BACKLAY_BETFAIR_STREAM_KEY")]
+    betfair_stream_key: Option<PathBuf>,
+}
+
+impl ServeArgs {
+    /// The Betfair stream's settings; `None` when `off`.
+    fn betfair_stream(&self) -> anyhow::Result<Option<BetfairStreamConfig>> {
+        let addr = match self.betfair_stream_addr.as_deref().map(str::trim) {
+            Some(text) if text.eq_ignore_ascii_case("off") => return Ok(None),
+            Some(text) if !text.is_empty() => text.parse::<SocketAddr>().map_err(|_| {
+                anyhow::anyhow!(
+                    "--betfair-stream-addr (BACKLAY_BETFAIR_STREAM_ADDR) must be host:port such as 0.0.0.0:8443, or off; not {text:?}"
+                )
+            })?,
+            _ => SocketAddr::new(self.addr.ip(), DEFAULT_BETFAIR_STREAM_PORT),
+        };
+        if self.betfair_stream_cert.is_some() != self.betfair_stream_key.is_some() {
+            anyhow::bail!(
+                "--betfair-stream-cert and --betfair-stream-key (BACKLAY_BETFAIR_STREAM_CERT/_KEY) go together: give both or neither"
+            );
+        }
+        Ok(Some(BetfairStreamConfig {
+            addr,
+            cert_file: self.betfair_stream_cert.clone(),
+            key_file: self.betfair_stream_key.clone(),
+        }))
+    }
 }
 
 fn public_url(text: &str) -> Result<String, String> {
@@ -280,6 +318,7 @@ async fn main() {
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let Switches { demo, demo_feed, casino, trust_forwarded_for, secret_key } = args.switches()?;
+    let betfair_stream = args.betfair_stream()?;
     let mut config = Config::with_database(args.database.database_url.clone());
     config.addr = args.addr;
     let demo_settings =
@@ -301,9 +340,15 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.cluster_lease_ms = args.cluster_lease_ms;
     config.database_connections = args.database_connections;
     config.secret_key = secret_key;
+    config.betfair_stream = betfair_stream;
     let server = Server::build_with(config, demo_settings.start_hooks()).await?;
     let addr = server.local_addr();
     println!("Backlay is running at http://{addr}/  (API: http://{addr}/api, OpenAPI: http://{addr}/api/openapi.json)");
+    // Scripts read the port from this line (tests/betfair/run.sh): keep its form.
+    match server.betfair_stream_addr() {
+        Some(stream) => println!("Betfair stream (TLS) at {stream}"),
+        None => println!("Betfair stream: off"),
+    }
     println!("Database: {}", url_without_password(&args.database.database_url));
     if demo {
         println!("Demo log-ins:");

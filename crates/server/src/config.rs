@@ -25,6 +25,20 @@ pub const DEFAULT_SHUTDOWN_GRACE_S: u64 = 10;
 /// How long a node of a cluster stays alive to the others without renewing its lease
 /// (`cluster`): a dead node's markets move within about this.
 pub const DEFAULT_CLUSTER_LEASE_MS: i64 = 3_000;
+/// The Betfair-compatible stream's port when only `--addr` is given: beside the HTTP port's
+/// host, on the port HTTPS alternates usually take.
+pub const DEFAULT_BETFAIR_STREAM_PORT: u16 = 8443;
+
+/// The Betfair-compatible Exchange Stream (`betfair::stream`): a TLS listener of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BetfairStreamConfig {
+    /// Where it listens (port 0 picks one).
+    pub addr: SocketAddr,
+    /// The operator's certificate chain and private key (PEM). Both or neither: with neither,
+    /// a self-signed pair is made at first start and kept (`betfair::stream::tls`).
+    pub cert_file: Option<PathBuf>,
+    pub key_file: Option<PathBuf>,
+}
 
 /// `Debug` prints the database URL without its password (the secret key source prints no key).
 #[derive(Clone)]
@@ -78,6 +92,9 @@ pub struct Config {
     /// live relay takes 3 more. Every node of a cluster has its own, within PostgreSQL's
     /// `max_connections`.
     pub database_connections: u32,
+    /// The Betfair-compatible Exchange Stream; `None`: not served. The binary serves it by
+    /// default (`--betfair-stream-addr`); tests that want it ask.
+    pub betfair_stream: Option<BetfairStreamConfig>,
 }
 
 impl std::fmt::Debug for Config {
@@ -104,6 +121,7 @@ impl std::fmt::Debug for Config {
             .field("node_url", &self.node_url)
             .field("cluster_lease_ms", &self.cluster_lease_ms)
             .field("database_connections", &self.database_connections)
+            .field("betfair_stream", &self.betfair_stream)
             .finish()
     }
 }
@@ -158,6 +176,7 @@ impl Config {
             node_url: None,
             cluster_lease_ms: DEFAULT_CLUSTER_LEASE_MS,
             database_connections: backlay_store::DEFAULT_POSTGRES_CONNECTIONS,
+            betfair_stream: None,
         }
     }
 }

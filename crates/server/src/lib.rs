@@ -205,6 +205,8 @@ pub struct Server {
     stopping: CancellationToken,
     /// On SQLite, this server's hold on the database file ([`node_lock`]), until it stops.
     node_lock: Option<node_lock::NodeLock>,
+    /// Where the Betfair-compatible stream listens (`betfair::stream`), when it does.
+    betfair_stream_addr: Option<SocketAddr>,
 }
 
 impl Server {
@@ -234,6 +236,8 @@ impl Server {
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
         // The address actually bound (port 0 picks one), for the default public URL.
         config.addr = listener.local_addr()?;
+        let betfair_stream = betfair::stream::Bound::bind(&config).await?;
+        let betfair_stream_addr = betfair_stream.as_ref().map(betfair::stream::Bound::local_addr);
         let casino_settings = config.casino.then(|| casino::RunnerSettings {
             betting_window_ms: config.casino_betting_window_ms,
             result_pause_ms: config.casino_result_pause_ms,
@@ -276,6 +280,10 @@ impl Server {
             }
         };
         let stopping = state.stopping.clone();
+        // It accepts until `stopping`, which `run` cancels as the server stops.
+        if let Some(stream) = betfair_stream {
+            stream.start(state.clone());
+        }
         Ok(Server {
             listener,
             router: app(state),
@@ -286,7 +294,13 @@ impl Server {
             limits,
             stopping,
             node_lock,
+            betfair_stream_addr,
         })
+    }
+
+    /// Where the Betfair-compatible stream listens; `None` when it is off.
+    pub fn betfair_stream_addr(&self) -> Option<SocketAddr> {
+        self.betfair_stream_addr
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -300,8 +314,18 @@ impl Server {
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let Server { listener, router, hooked, casino, leading, node, limits, stopping, node_lock } =
-            self;
+        let Server {
+            listener,
+            router,
+            hooked,
+            casino,
+            leading,
+            node,
+            limits,
+            stopping,
+            node_lock,
+            betfair_stream_addr: _,
+        } = self;
         serve::run(listener, router, limits, shutdown, stopping).await;
         drop(hooked);
         drop(casino);

@@ -870,3 +870,76 @@ impl Store {
         Ok(sums)
     }
 }
+
+/// Most bets of one user in one market read for the Betfair stream's order changes: far more
+/// than a bettor keeps in one market, and a bound on the read.
+pub const BETS_OF_USER_IN_MARKET_MAX: i64 = 1_000;
+
+/// What a bet's fills add up to: Σ price × size (hundredths × minor units, for the average
+/// matched price) and when the last one was made.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FillSummary {
+    pub price_size_sum: i128,
+    pub last_fill_ms: i64,
+}
+
+impl Store {
+    /// A user's bets in one market, oldest first, at most [`BETS_OF_USER_IN_MARKET_MAX`]
+    /// (the Betfair stream re-reads them when the engine says they changed).
+    pub async fn bets_of_user_in_market(
+        &self,
+        user_id: i64,
+        market_id: i64,
+    ) -> StoreResult<Vec<BetRow>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {BET_COLUMNS} FROM bets WHERE user_id = $1 AND market_id = $2 ORDER BY id LIMIT $3"
+        ))
+        .bind(user_id)
+        .bind(market_id)
+        .bind(BETS_OF_USER_IN_MARKET_MAX)
+        .fetch_all(self.pool())
+        .await?;
+        bets_from_rows(&rows)
+    }
+
+    /// [`FillSummary`] by bet id; a bet without fills is absent.
+    pub async fn fill_summaries(&self, bet_ids: &[i64]) -> StoreResult<BTreeMap<i64, FillSummary>> {
+        let mut summaries: BTreeMap<i64, FillSummary> = BTreeMap::new();
+        for chunk in bet_ids.chunks(ROWS_PER_STATEMENT) {
+            let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+            let sql = format!(
+                "SELECT back_bet_id AS bet_id, price, size_minor, created_at_ms FROM fills WHERE back_bet_id IN ({list}) \
+                 UNION ALL SELECT lay_bet_id AS bet_id, price, size_minor, created_at_ms FROM fills WHERE lay_bet_id IN ({list})"
+            );
+            let mut query = sqlx::query(&sql);
+            for bet_id in chunk {
+                query = query.bind(*bet_id);
+            }
+            for row in query.fetch_all(self.pool()).await? {
+                let bet_id: i64 = row.try_get("bet_id")?;
+                let price: i64 = row.try_get("price")?;
+                let size_minor: i64 = row.try_get("size_minor")?;
+                let at_ms: i64 = row.try_get("created_at_ms")?;
+                let summary = summaries.entry(bet_id).or_default();
+                summary.price_size_sum += i128::from(price) * i128::from(size_minor);
+                summary.last_fill_ms = summary.last_fill_ms.max(at_ms);
+            }
+        }
+        Ok(summaries)
+    }
+
+    /// The price of each runner's last fill in a market: `(runner_id, price)`.
+    pub async fn last_traded_prices(&self, market_id: i64) -> StoreResult<Vec<(i64, i64)>> {
+        let rows = sqlx::query(
+            "SELECT runner_id, price FROM fills WHERE id IN \
+             (SELECT MAX(id) FROM fills WHERE market_id = $1 GROUP BY runner_id)",
+        )
+        .bind(market_id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("runner_id")?, row.try_get("price")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+}

@@ -26,6 +26,7 @@
 mod catalogue;
 mod identity;
 mod rpc;
+pub mod stream;
 
 use axum::http::HeaderMap;
 use axum::Router;

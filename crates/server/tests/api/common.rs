@@ -31,6 +31,8 @@ pub struct TestApp {
     server: Option<tokio::task::JoinHandle<()>>,
     _dir: tempfile::TempDir,
     postgres_db: Option<String>,
+    /// Where the Betfair stream listens, when the test asked for it (`Config::betfair_stream`).
+    pub betfair_stream_addr: Option<std::net::SocketAddr>,
 }
 
 fn postgres_admin_url() -> String {
@@ -116,9 +118,10 @@ pub async fn spawn_app_with_demo(
     config.addr = "127.0.0.1:0".parse().unwrap();
     config.web_dir = dir.path().join("no-web-build");
     adjust(&mut config);
-    let (base, shutdown, handle) = start(config.clone(), demo.clone()).await;
+    let (base, shutdown, handle, betfair_stream_addr) = start(config.clone(), demo.clone()).await;
     Some(TestApp {
         base,
+        betfair_stream_addr,
         client: reqwest::Client::new(),
         config,
         demo,
@@ -129,12 +132,18 @@ pub async fn spawn_app_with_demo(
     })
 }
 
-async fn start(
-    config: Config,
-    demo: Demo,
-) -> (String, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
+/// A started server: its API's base URL, how to stop it, its task, its Betfair stream's address.
+type Started = (
+    String,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+    Option<std::net::SocketAddr>,
+);
+
+async fn start(config: Config, demo: Demo) -> Started {
     let server = Server::build_with(config, demo.start_hooks()).await.expect("server starts");
     let base = format!("http://{}/api", server.local_addr());
+    let betfair_stream_addr = server.betfair_stream_addr();
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
         server
@@ -144,7 +153,7 @@ async fn start(
             .await
             .expect("server runs");
     });
-    (base, shutdown, handle)
+    (base, shutdown, handle, betfair_stream_addr)
 }
 
 impl Drop for TestApp {
@@ -263,8 +272,10 @@ impl TestApp {
     /// Stops the server and starts a new one on the same database (on a new port).
     pub async fn restart(&mut self) {
         self.stop().await;
-        let (base, shutdown, handle) = start(self.config.clone(), self.demo.clone()).await;
+        let (base, shutdown, handle, betfair_stream_addr) =
+            start(self.config.clone(), self.demo.clone()).await;
         self.base = base;
+        self.betfair_stream_addr = betfair_stream_addr;
         self.shutdown = Some(shutdown);
         self.server = Some(handle);
     }
@@ -275,13 +286,15 @@ impl TestApp {
     /// `AppState` of its own (throttle, engine, live streams): what is shared between nodes is
     /// the same on both engines. It stops when dropped; this app must outlive it.
     pub async fn second_node(&self) -> TestApp {
-        let (base, shutdown, handle) = if self.postgres_db.is_some() {
+        let (base, shutdown, handle, betfair_stream_addr) = if self.postgres_db.is_some() {
             start(self.config.clone(), self.demo.clone()).await
         } else {
-            self.second_app_state().await
+            let (base, shutdown, handle) = self.second_app_state().await;
+            (base, shutdown, handle, None)
         };
         TestApp {
             base,
+            betfair_stream_addr,
             client: reqwest::Client::new(),
             config: self.config.clone(),
             demo: self.demo.clone(),
@@ -512,6 +525,28 @@ pub fn minor(value: &Value) -> i64 {
 /// Runs an async test body once against SQLite and once against PostgreSQL.
 #[macro_export]
 macro_rules! both_databases {
+    // With the configuration adjusted by `$adjust` (a `fn(&mut Config)`).
+    ($name:ident, $adjust:expr) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                if let Some(app) =
+                    $crate::common::spawn_app_with($crate::common::Db::Sqlite, $adjust).await
+                {
+                    super::$name(app).await;
+                }
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if let Some(app) =
+                    $crate::common::spawn_app_with($crate::common::Db::Postgres, $adjust).await
+                {
+                    super::$name(app).await;
+                }
+            }
+        }
+    };
     ($name:ident) => {
         mod $name {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,0 +1,284 @@
+//! The Betfair-compatible Exchange Stream over TLS (issue 17): a bot logs in at
+//! /betfair/identity/login, connects with TLS (the server's certificate is self-signed; bots do
+//! not verify it), authenticates, subscribes to a market and to its orders, and sees a bet
+//! placed from the web app in both: the market's delta and the order's state.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, ReadHalf, WriteHalf};
+use tokio::net::TcpStream;
+use tokio_rustls::client::TlsStream;
+use tokio_rustls::rustls::client::danger::{
+    HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier,
+};
+use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use tokio_rustls::rustls::{self, DigitallySignedStruct, SignatureScheme};
+use tokio_rustls::TlsConnector;
+
+use crate::both_databases;
+use crate::common::TestApp;
+
+/// Longest the test waits for any one message.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+fn with_stream(config: &mut backlay_server::Config) {
+    config.betfair_stream = Some(backlay_server::config::BetfairStreamConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        cert_file: None,
+        key_file: None,
+    });
+}
+
+/// Accepts any certificate, as betfairlightweight does.
+#[derive(Debug)]
+struct AcceptAny;
+
+impl ServerCertVerifier for AcceptAny {
+    fn verify_server_cert(
+        &self,
+        _: &CertificateDer<'_>,
+        _: &[CertificateDer<'_>],
+        _: &ServerName<'_>,
+        _: &[u8],
+        _: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        _: &[u8],
+        _: &CertificateDer<'_>,
+        _: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        Ok(HandshakeSignatureValid::assertion())
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        _: &[u8],
+        _: &CertificateDer<'_>,
+        _: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        Ok(HandshakeSignatureValid::assertion())
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        rustls::crypto::ring::default_provider()
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
+/// A stream connection: lines in, lines out.
+struct Client {
+    lines: BufReader<ReadHalf<TlsStream<TcpStream>>>,
+    out: WriteHalf<TlsStream<TcpStream>>,
+}
+
+impl Client {
+    async fn connect(app: &TestApp) -> Client {
+        let addr = app.betfair_stream_addr.expect("the stream was asked for");
+        let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(AcceptAny))
+        .with_no_client_auth();
+        let tcp = TcpStream::connect(addr).await.unwrap();
+        // An IP address, as bots use: no SNI is sent.
+        let name = ServerName::IpAddress(addr.ip().into());
+        let tls = TlsConnector::from(Arc::new(config)).connect(name, tcp).await.unwrap();
+        let (reader, out) = tokio::io::split(tls);
+        Client { lines: BufReader::new(reader), out }
+    }
+
+    async fn send(&mut self, message: Value) {
+        let mut line = message.to_string();
+        line.push_str("\r\n");
+        self.out.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    /// The next message; `None` when the server closed the connection.
+    async fn next(&mut self) -> Option<Value> {
+        let mut line = String::new();
+        let read = tokio::time::timeout(PATIENCE, self.lines.read_line(&mut line)).await;
+        match read.expect("a message within the patience") {
+            Ok(0) | Err(_) => None,
+            Ok(_) => {
+                assert!(line.ends_with("\r\n"), "every message ends with CRLF: {line:?}");
+                Some(serde_json::from_str(&line).unwrap())
+            }
+        }
+    }
+
+    /// Skips messages (heartbeats, other changes) until one satisfies `wanted`.
+    async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        for _ in 0..50 {
+            let message = self.next().await.expect("the connection stays open");
+            assert!(message.get("pt").is_none_or(Value::is_i64), "pt is epoch ms: {message}");
+            if wanted(&message) {
+                return message;
+            }
+        }
+        panic!("no wanted message among 50");
+    }
+
+    /// Connects and authenticates with `session`.
+    async fn authenticated(app: &TestApp, session: &str) -> Client {
+        let mut client = Client::connect(app).await;
+        let hello = client.next().await.unwrap();
+        assert_eq!(hello["op"], "connection");
+        assert!(hello["connectionId"].is_string());
+        client.send(json!({ "op": "authentication", "id": 2, "appKey": "test-bot", "session": session })).await;
+        let status = client.next().await.unwrap();
+        assert_eq!(status["statusCode"], "SUCCESS", "{status}");
+        assert_eq!(status["id"], 2);
+        client
+    }
+}
+
+async fn bot_session(app: &TestApp, user_name: &str) -> String {
+    let root = app.base.trim_end_matches("/api");
+    let answer: Value = app
+        .client
+        .post(format!("{root}/betfair/identity/login"))
+        .header("X-Application", "test-bot")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(format!("username={user_name}&password=Demo%401234"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer["status"], "SUCCESS", "{answer}");
+    answer["token"].as_str().unwrap().to_string()
+}
+
+/// Whether an mcm's runner changes offer `size` at `price` on either side.
+fn offers(message: &Value, price: f64, size: f64) -> bool {
+    message["mc"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|mc| mc["rc"].as_array().into_iter().flatten())
+        .any(|rc| {
+            ["atb", "atl"].iter().any(|side| {
+                rc[*side]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|level| level == &json!([price, size]))
+            })
+        })
+}
+
+async fn a_bot_sees_a_web_bet_in_its_market_and_order_streams(app: TestApp) {
+    let admin = app.admin().await;
+    let web = app.demo().await;
+    let matches = app.post("match/getMatches", Some(&web), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let (market_id, runners) = app
+        .open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }))
+        .await;
+    let session = bot_session(&app, "demo").await;
+
+    let mut market_stream = Client::authenticated(&app, &session).await;
+    market_stream
+        .send(json!({
+            "op": "marketSubscription", "id": 1,
+            "marketFilter": { "marketIds": [format!("1.{market_id}")] },
+            "marketDataFilter": { "fields": ["EX_ALL_OFFERS", "EX_TRADED", "EX_TRADED_VOL", "EX_LTP", "EX_MARKET_DEF"], "ladderLevels": null },
+            "initialClk": null, "clk": null, "conflateMs": null, "heartbeatMs": null, "segmentationEnabled": true,
+        }))
+        .await;
+    let status = market_stream.next().await.unwrap();
+    assert_eq!(
+        (status["op"].clone(), status["id"].clone(), status["statusCode"].clone()),
+        (json!("status"), json!(1), json!("SUCCESS"))
+    );
+    let image = market_stream.next().await.unwrap();
+    assert_eq!(
+        (image["op"].clone(), image["ct"].clone(), image["id"].clone()),
+        (json!("mcm"), json!("SUB_IMAGE"), json!(1))
+    );
+    assert!(image["initialClk"].is_string() && image["clk"].is_string());
+    let market = &image["mc"][0];
+    assert_eq!(market["id"], format!("1.{market_id}"));
+    assert_eq!(market["img"], true);
+    assert_eq!(market["marketDefinition"]["status"], "OPEN");
+    assert_eq!(market["marketDefinition"]["version"], 1);
+    assert_eq!(market["marketDefinition"]["runners"].as_array().unwrap().len(), 2);
+    assert_eq!(market["rc"][0]["atb"], json!([]));
+
+    let mut order_stream = Client::authenticated(&app, &session).await;
+    order_stream.send(json!({ "op": "orderSubscription", "id": 5, "orderFilter": { "includeOverallPosition": false, "partitionMatchedByStrategyRef": true }, "initialClk": null, "clk": null, "conflateMs": null, "heartbeatMs": 500, "segmentationEnabled": true })).await;
+    assert_eq!(order_stream.next().await.unwrap()["statusCode"], "SUCCESS");
+    let order_image = order_stream.next().await.unwrap();
+    assert_eq!(
+        (order_image["op"].clone(), order_image["ct"].clone(), order_image["id"].clone()),
+        (json!("ocm"), json!("SUB_IMAGE"), json!(5))
+    );
+
+    // A back of 100 at 2.5 from the web app waits in the book.
+    let placed = app.post("bet/placeBet", Some(&web), json!({ "market_id": market_id, "selection_id": runners[0], "side": "back", "price": 2.5, "stake": 100 })).await;
+    placed.expect(200);
+    let bet_id = placed.data()["bet_id"].as_i64().unwrap();
+
+    let delta = market_stream.until(|m| m["op"] == "mcm" && offers(m, 2.5, 100.0)).await;
+    assert_eq!(delta["id"], 1);
+    assert!(delta.get("ct").is_none(), "a delta has no ct: {delta}");
+    assert!(delta["clk"].is_string());
+
+    let change = order_stream.until(|m| m["op"] == "ocm" && m.get("oc").is_some()).await;
+    let uo = &change["oc"][0]["orc"][0]["uo"][0];
+    assert_eq!(change["oc"][0]["id"], format!("1.{market_id}"));
+    assert_eq!(change["oc"][0]["orc"][0]["id"], runners[0]);
+    assert_eq!(uo["id"], bet_id.to_string());
+    assert_eq!(
+        (
+            uo["side"].clone(),
+            uo["status"].clone(),
+            uo["p"].clone(),
+            uo["s"].clone(),
+            uo["sr"].clone()
+        ),
+        (json!("B"), json!("E"), json!(2.5), json!(100.0), json!(100.0))
+    );
+    assert_eq!(
+        (uo["rfo"].clone(), uo["rfs"].clone(), uo["ot"].clone()),
+        (json!(""), json!(""), json!("L"))
+    );
+
+    // Heartbeats every 500 ms while nothing changes.
+    let heartbeat = order_stream.until(|m| m["ct"] == "HEARTBEAT").await;
+    assert_eq!(heartbeat["id"], 5);
+
+    // A session that is not one is refused, and the connection closed.
+    let mut stranger = Client::connect(&app).await;
+    stranger.next().await.unwrap();
+    stranger.send(json!({ "op": "authentication", "id": 9, "appKey": "test-bot", "session": "not-a-session" })).await;
+    let refused = stranger.next().await.unwrap();
+    assert_eq!(
+        (
+            refused["statusCode"].clone(),
+            refused["errorCode"].clone(),
+            refused["connectionClosed"].clone(),
+            refused["id"].clone()
+        ),
+        (json!("FAILURE"), json!("INVALID_SESSION_INFORMATION"), json!(true), json!(9))
+    );
+    assert_eq!(stranger.next().await, None, "closed after the refusal");
+
+    // A subscription before authentication is refused.
+    let mut eager = Client::connect(&app).await;
+    eager.next().await.unwrap();
+    eager.send(json!({ "op": "orderSubscription", "id": 3 })).await;
+    assert_eq!(eager.next().await.unwrap()["errorCode"], "NOT_AUTHORIZED");
+}
+both_databases!(a_bot_sees_a_web_bet_in_its_market_and_order_streams, super::with_stream);
