@@ -280,5 +280,21 @@ async fn a_bot_sees_a_web_bet_in_its_market_and_order_streams(app: TestApp) {
     eager.next().await.unwrap();
     eager.send(json!({ "op": "orderSubscription", "id": 3 })).await;
     assert_eq!(eager.next().await.unwrap()["errorCode"], "NOT_AUTHORIZED");
+
+    // A line past 64 KiB is refused, not buffered on.
+    let mut flood = Client::authenticated(&app, &session).await;
+    flood.out.write_all(&vec![b'x'; 70 * 1024]).await.unwrap();
+    let refused = flood.until(|m| m["op"] == "status").await;
+    assert_eq!(
+        (refused["errorCode"].clone(), refused["connectionClosed"].clone()),
+        (json!("INVALID_INPUT"), json!(true))
+    );
+
+    // A connection that never authenticates is closed after a few seconds.
+    let mut silent = Client::connect(&app).await;
+    silent.next().await.unwrap();
+    let timed_out = silent.next().await.unwrap();
+    assert_eq!(timed_out["errorCode"], "TIMEOUT");
+    assert_eq!(silent.next().await, None);
 }
 both_databases!(a_bot_sees_a_web_bet_in_its_market_and_order_streams, super::with_stream);
