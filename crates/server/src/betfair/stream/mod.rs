@@ -43,7 +43,7 @@ use tokio_rustls::TlsAcceptor;
 
 use crate::betfair::{market_type_code, session_user, Caller};
 use crate::clock::now_ms;
-use crate::live::LiveEvent;
+use crate::live::{LiveBook, LiveEvent};
 use crate::AppState;
 use market::{MarketSnapshot, SentMarket};
 use protocol::{MarketFilter, MarketSubscription, OrderSubscription, Refusal, Request};
@@ -70,6 +70,8 @@ const REQUEST_BACKLOG: usize = 8;
 /// Most order states a connection remembers having sent; past it, it forgets them all (and
 /// may send a few again, which is harmless).
 const MAX_REMEMBERED_ORDERS: usize = 100_000;
+/// Most markets whose last read the connections share.
+const MAX_CACHED_SNAPSHOTS: usize = 10_000;
 /// Most of one client's orders an order image holds.
 const MAX_IMAGE_ORDERS: i64 = 1_000;
 
@@ -105,7 +107,12 @@ impl Bound {
 struct Registry {
     all: Arc<Semaphore>,
     per_user: Mutex<HashMap<i64, usize>>,
+    /// The last market read after each market's last event, shared by the connections.
+    snapshots: Mutex<HashMap<i64, ReadAfter>>,
 }
+
+/// A market as read after an event (which is kept, so that its address stays its own).
+type ReadAfter = (Arc<LiveBook>, Arc<MarketSnapshot>);
 
 /// A client's place among the connections; given back when dropped.
 struct UserSlot {
@@ -147,6 +154,7 @@ async fn accept_loop(bound: Bound, state: AppState) {
     let registry = Arc::new(Registry {
         all: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
         per_user: Mutex::new(HashMap::new()),
+        snapshots: Mutex::new(HashMap::new()),
     });
     // Beyond the limit a connection is still answered (with MAX_CONNECTION_LIMIT_EXCEEDED, so
     // that the client says why), up to as many again; past that it is dropped unanswered.
@@ -297,7 +305,9 @@ struct Markets {
     sent: HashMap<i64, Option<SentMarket>>,
     /// Markets seen in events and found not to pass the filter (filter-based subscriptions).
     passed_over: HashSet<i64>,
-    dirty: HashSet<i64>,
+    /// Markets changed since the last message, with the event that said so (`None`: read
+    /// afresh, after missed events).
+    dirty: HashMap<i64, Option<Arc<LiveBook>>>,
     flush_at: Option<Instant>,
     last_sent: Instant,
 }
@@ -488,7 +498,7 @@ impl Connection {
                 event = events.recv() => match event {
                     Ok(LiveEvent::Book(book)) => {
                         if let Some(markets) = markets.as_mut() {
-                            self.market_changed(markets, book.market_id).await;
+                            self.market_changed(markets, &book).await;
                         }
                         if let Some(orders) = orders.as_mut() {
                             if book.users.contains(&caller.user.id) {
@@ -500,7 +510,7 @@ impl Connection {
                     Ok(LiveEvent::Score(..)) => {}
                     Ok(LiveEvent::Resync) | Err(RecvError::Lagged(_)) => {
                         if let Some(markets) = markets.as_mut() {
-                            markets.dirty.extend(markets.sent.keys().copied());
+                            markets.dirty.extend(markets.sent.keys().map(|id| (*id, None)));
                             markets.flush_at.get_or_insert(Instant::now());
                         }
                         if let Some(orders) = orders.as_mut() {
@@ -576,7 +586,8 @@ impl Connection {
         shown
     }
 
-    async fn market_changed(&mut self, markets: &mut Markets, market_id: i64) {
+    async fn market_changed(&mut self, markets: &mut Markets, book: &Arc<LiveBook>) {
+        let market_id = book.market_id;
         let covered = if markets.sent.contains_key(&market_id) {
             true
         } else if markets.subscription.filter.market_ids.is_some()
@@ -595,7 +606,7 @@ impl Connection {
             passes
         };
         if covered {
-            markets.dirty.insert(market_id);
+            markets.dirty.insert(market_id, Some(book.clone()));
             markets.flush_at.get_or_insert(
                 Instant::now() + Duration::from_millis(markets.subscription.conflate_ms),
             );
@@ -707,10 +718,43 @@ impl Connection {
             subscription,
             sent,
             passed_over: HashSet::new(),
-            dirty: HashSet::new(),
+            dirty: HashMap::new(),
             flush_at: None,
             last_sent: Instant::now(),
         }))
+    }
+
+    /// The market as it is after `event`: read once for every connection that got the same
+    /// event (a market read is five queries, and on a cluster a call to its owner).
+    async fn snapshot_after(
+        &self,
+        market_id: i64,
+        event: Option<Arc<LiveBook>>,
+    ) -> Option<Arc<MarketSnapshot>> {
+        if let Some(event) = &event {
+            let cached = self
+                .registry
+                .snapshots
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&market_id)
+                .cloned();
+            if let Some((seen, snapshot)) = cached {
+                if Arc::ptr_eq(&seen, event) {
+                    return Some(snapshot);
+                }
+            }
+        }
+        let snapshot = Arc::new(self.snapshot(market_id).await?);
+        if let Some(event) = event {
+            // Holding the event keeps its address from being reused while it is the key.
+            let mut snapshots = self.registry.snapshots.lock().unwrap_or_else(|e| e.into_inner());
+            if snapshots.len() >= MAX_CACHED_SNAPSHOTS {
+                snapshots.clear();
+            }
+            snapshots.insert(market_id, (event, snapshot.clone()));
+        }
+        Some(snapshot)
     }
 
     async fn snapshot(&self, market_id: i64) -> Option<MarketSnapshot> {
@@ -729,11 +773,11 @@ impl Connection {
         markets: &mut Markets,
     ) -> Result<(), ()> {
         markets.flush_at = None;
-        let mut dirty: Vec<i64> = markets.dirty.drain().collect();
-        dirty.sort_unstable();
+        let mut dirty: Vec<(i64, Option<Arc<LiveBook>>)> = markets.dirty.drain().collect();
+        dirty.sort_unstable_by_key(|(market_id, _)| *market_id);
         let mut mc = Vec::new();
-        for market_id in dirty {
-            let Some(snapshot) = self.snapshot(market_id).await else { continue };
+        for (market_id, event) in dirty {
+            let Some(snapshot) = self.snapshot_after(market_id, event).await else { continue };
             let before = markets.sent.get(&market_id).and_then(Option::as_ref);
             let (item, state) = market::change(&snapshot, before, &markets.subscription.fields);
             mc.extend(item);
