@@ -182,7 +182,8 @@ struct ServeArgs {
     #[arg(long, env = "BACKLAY_DATABASE_CONNECTIONS", default_value_t = backlay_store::DEFAULT_POSTGRES_CONNECTIONS, value_parser = clap::value_parser!(u32).range(i64::from(backlay_store::MIN_POSTGRES_CONNECTIONS)..=1000))]
     database_connections: u32,
     /// Where the Betfair-compatible Exchange Stream (TLS) listens: host:port, or `off`
-    /// (default: --addr's host on port 8443).
+    /// (default: --addr's host on port 8443, or on a free port when --addr's port is 0; when
+    /// that default is taken, the server starts without the stream and says so).
     #[arg(long, env = "BACKLAY_BETFAIR_STREAM_ADDR")]
     betfair_stream_addr: Option<String>,
     /// The stream's certificate chain (PEM); with --betfair-stream-key. Without both, a
@@ -198,14 +199,19 @@ struct ServeArgs {
 impl ServeArgs {
     /// The Betfair stream's settings; `None` when `off`.
     fn betfair_stream(&self) -> anyhow::Result<Option<BetfairStreamConfig>> {
-        let addr = match self.betfair_stream_addr.as_deref().map(str::trim) {
+        let (addr, default_addr) = match self.betfair_stream_addr.as_deref().map(str::trim) {
             Some(text) if text.eq_ignore_ascii_case("off") => return Ok(None),
-            Some(text) if !text.is_empty() => text.parse::<SocketAddr>().map_err(|_| {
-                anyhow::anyhow!(
-                    "--betfair-stream-addr (BACKLAY_BETFAIR_STREAM_ADDR) must be host:port such as 0.0.0.0:8443, or off; not {text:?}"
-                )
-            })?,
-            _ => SocketAddr::new(self.addr.ip(), DEFAULT_BETFAIR_STREAM_PORT),
+            Some(text) if !text.is_empty() => {
+                let addr = text.parse::<SocketAddr>().map_err(|_| {
+                    anyhow::anyhow!(
+                        "--betfair-stream-addr (BACKLAY_BETFAIR_STREAM_ADDR) must be host:port such as 0.0.0.0:8443, or off; not {text:?}"
+                    )
+                })?;
+                (addr, false)
+            }
+            // A server on a free port (tests, scripts) gets a free stream port too.
+            _ if self.addr.port() == 0 => (SocketAddr::new(self.addr.ip(), 0), true),
+            _ => (SocketAddr::new(self.addr.ip(), DEFAULT_BETFAIR_STREAM_PORT), true),
         };
         if self.betfair_stream_cert.is_some() != self.betfair_stream_key.is_some() {
             anyhow::bail!(
@@ -216,6 +222,7 @@ impl ServeArgs {
             addr,
             cert_file: self.betfair_stream_cert.clone(),
             key_file: self.betfair_stream_key.clone(),
+            default_addr,
         }))
     }
 }

@@ -38,6 +38,10 @@ pub struct BetfairStreamConfig {
     /// a self-signed pair is made at first start and kept (`betfair::stream::tls`).
     pub cert_file: Option<PathBuf>,
     pub key_file: Option<PathBuf>,
+    /// The address is the default, not one the operator gave: when it cannot be bound (another
+    /// server on this machine has it), the server starts without the stream and says so,
+    /// rather than not at all.
+    pub default_addr: bool,
 }
 
 /// `Debug` prints the database URL without its password (the secret key source prints no key).

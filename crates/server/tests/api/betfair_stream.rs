@@ -28,6 +28,7 @@ fn with_stream(config: &mut backlay_server::Config) {
         addr: "127.0.0.1:0".parse().unwrap(),
         cert_file: None,
         key_file: None,
+        default_addr: false,
     });
 }
 

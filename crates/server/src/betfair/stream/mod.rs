@@ -86,9 +86,19 @@ impl Bound {
     pub async fn bind(config: &crate::Config) -> anyhow::Result<Option<Bound>> {
         let Some(settings) = &config.betfair_stream else { return Ok(None) };
         let acceptor = tls::acceptor(settings, &config.database_url, &config.secret_key)?;
-        let listener = TcpListener::bind(settings.addr).await.map_err(|e| {
-            anyhow::anyhow!("cannot listen for the Betfair stream on {}: {e}", settings.addr)
-        })?;
+        let listener = match TcpListener::bind(settings.addr).await {
+            Ok(listener) => listener,
+            Err(err) if settings.default_addr => {
+                tracing::warn!(
+                    "no Betfair stream: its default address {} cannot be used ({err}); give one with --betfair-stream-addr",
+                    settings.addr
+                );
+                return Ok(None);
+            }
+            Err(err) => {
+                anyhow::bail!("cannot listen for the Betfair stream on {}: {err}", settings.addr)
+            }
+        };
         Ok(Some(Bound { listener, acceptor }))
     }
 

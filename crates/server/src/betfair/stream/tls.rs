@@ -148,6 +148,7 @@ mod tests {
             addr: "127.0.0.1:0".parse().unwrap(),
             cert_file: None,
             key_file: None,
+            default_addr: false,
         };
         acceptor(&settings, &url, &SecretKeySource::BesideDatabase).unwrap();
         let key = dir.path().join("b.stream.key");
