@@ -291,6 +291,19 @@ async fn a_bot_sees_a_web_bet_in_its_market_and_order_streams(app: TestApp) {
         (json!("INVALID_INPUT"), json!(true))
     );
 
+    // At most 10 connections per account: two are open (the market and order streams).
+    let mut more = Vec::new();
+    for _ in 0..8 {
+        more.push(Client::authenticated(&app, &session).await);
+    }
+    let mut eleventh = Client::connect(&app).await;
+    eleventh.next().await.unwrap();
+    eleventh
+        .send(json!({ "op": "authentication", "id": 2, "appKey": "test-bot", "session": session }))
+        .await;
+    assert_eq!(eleventh.next().await.unwrap()["errorCode"], "MAX_CONNECTION_LIMIT_EXCEEDED");
+    drop(more);
+
     // A connection that never authenticates is closed after a few seconds.
     let mut silent = Client::connect(&app).await;
     silent.next().await.unwrap();

@@ -326,7 +326,8 @@ struct Markets {
 struct Orders {
     id: Option<i64>,
     subscription: OrderSubscription,
-    sent: HashMap<i64, Value>,
+    /// By bet id: the order's market and its `uo` as last sent.
+    sent: HashMap<i64, (i64, Value)>,
     dirty: HashSet<i64>,
     /// Re-read every order (after missed events).
     everything_dirty: bool,
@@ -864,7 +865,7 @@ impl Connection {
         Ok(Some(Orders {
             id,
             subscription,
-            sent: image.into_iter().map(|o| (o.bet_id, o.uo)).collect(),
+            sent: image.into_iter().map(|o| (o.bet_id, (o.market_id, o.uo))).collect(),
             dirty: HashSet::new(),
             everything_dirty: false,
             flush_at: None,
@@ -887,14 +888,13 @@ impl Connection {
                 Err(err) => tracing::warn!("Betfair stream: reading orders failed: {err}"),
             }
             // And the markets of orders sent still working, which may have ended since.
-            let working: Vec<i64> = orders.sent.keys().copied().collect();
-            for bet_id in working {
-                if orders.sent.get(&bet_id).is_some_and(|uo| uo["status"] == "E") {
-                    if let Ok(bet) = self.state.store.bet(bet_id).await {
-                        market_ids.insert(bet.market_id);
-                    }
-                }
-            }
+            market_ids.extend(
+                orders
+                    .sent
+                    .values()
+                    .filter(|(_, uo)| uo["status"] == "E")
+                    .map(|(market_id, _)| *market_id),
+            );
         }
         for market_id in market_ids {
             match self.state.store.bets_of_user_in_market(user_id, market_id).await {
@@ -909,7 +909,7 @@ impl Connection {
             .await
             .into_iter()
             .filter(|o| orders::wanted(o, orders.subscription.strategy_refs.as_ref()))
-            .filter(|o| orders.sent.get(&o.bet_id) != Some(&o.uo))
+            .filter(|o| orders.sent.get(&o.bet_id).is_none_or(|(_, uo)| *uo != o.uo))
             .collect();
         if changed.is_empty() {
             return Ok(());
@@ -917,7 +917,7 @@ impl Connection {
         if orders.sent.len() + changed.len() > MAX_REMEMBERED_ORDERS {
             orders.sent.clear();
         }
-        orders.sent.extend(changed.iter().map(|o| (o.bet_id, o.uo.clone())));
+        orders.sent.extend(changed.iter().map(|o| (o.bet_id, (o.market_id, o.uo.clone()))));
         let message = json!({
             "op": "ocm", "id": orders.id, "clk": self.next_clk(), "pt": now_ms(),
             "oc": orders::market_changes(&changed, false),
