@@ -5,7 +5,8 @@
 #
 #   tests/betfair/run.sh         # what `make test-bots` runs (after `cargo build -p backlay`)
 #
-# Starts the server on a free loopback port, exports BACKLAY_URL for the tests (backlay.py),
+# Starts the server on a free loopback port (its Betfair stream on another), exports BACKLAY_URL,
+# BACKLAY_STREAM_HOST and BACKLAY_STREAM_PORT for the tests (backlay.py),
 # runs every tests/betfair/test_*.py with unittest, and fails on a failed test or on any ERROR
 # line in the server's log. The server is stopped by its process id whatever happens.
 #
@@ -59,8 +60,12 @@ until [[ -n $BACKLAY_URL ]]; do
   BACKLAY_URL=$(grep -so 'http://127\.0\.0\.1:[0-9]*' "$WORK/server.out" | head -1 || true)
   [[ -n $BACKLAY_URL ]] || sleep 0.2
 done
-export BACKLAY_URL
-log "server at $BACKLAY_URL"
+# The server prints "Betfair stream (TLS) at <host>:<port>" right after its URL line.
+stream=$(grep -so 'Betfair stream (TLS) at [0-9.]*:[0-9]*' "$WORK/server.out" | head -1 || true)
+[[ -n $stream ]] || { log "the server did not say where its Betfair stream listens:"; cat "$WORK/server.out" >&2; exit 1; }
+stream=${stream##* at }
+export BACKLAY_URL BACKLAY_STREAM_HOST=${stream%:*} BACKLAY_STREAM_PORT=${stream##*:}
+log "server at $BACKLAY_URL, stream at $BACKLAY_STREAM_HOST:$BACKLAY_STREAM_PORT"
 
 status=0
 timeout "$TESTS_TIMEOUT_S" "$BOT_PYTHON" -m unittest discover -s tests/betfair -t tests/betfair -p 'test_*.py' -v || status=$?
