@@ -145,6 +145,7 @@ impl Quote {
                 "demo-maker-{market_id}-{}-{}-{}",
                 self.selection_id, self.side, self.price
             ),
+            refs: Default::default(),
         }
     }
 }

@@ -65,6 +65,18 @@ pub struct BetRow {
     pub client_ref: Option<String>,
     pub request_hash: Option<String>,
     pub created_at_ms: i64,
+    /// The bot API's references (Betfair's customerOrderRef and customerStrategyRef).
+    pub refs: BotRefs,
+}
+
+/// A bot's own references for one bet (Betfair's `customerOrderRef`, at most 32 characters,
+/// and `customerStrategyRef`, at most 15), stored with it and returned wherever the bet is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BotRefs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order_ref: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy_ref: Option<String>,
 }
 
 /// A bet stored by a batch of placements: its id was reserved ([`Writer::reserve_bet_ids`])
@@ -85,6 +97,7 @@ pub struct BatchBet {
     pub client_ref: Option<String>,
     pub request_hash: String,
     pub created_at_ms: i64,
+    pub refs: BotRefs,
 }
 
 /// A user's account as a batch of placements reads it, locked until the batch commits.
@@ -116,10 +129,14 @@ pub struct FillRow {
     pub backer_profit_minor: i64,
 }
 
-const BET_COLUMNS: &str = "id, user_id, market_id, runner_id, side, price, line, stake_minor, matched_minor, \
-     remaining_minor, cancelled_minor, lapsed_minor, persistence, status, pnl_minor, client_ref, request_hash, created_at_ms";
+const BET_COLUMNS: &str = BET_COLUMNS_PUBLIC;
 
-fn bet_from_row(row: &AnyRow) -> Result<BetRow, sqlx::Error> {
+/// Every column of a stored bet, in [`BetRow`]'s order (for the queries of other modules).
+pub(crate) const BET_COLUMNS_PUBLIC: &str = "id, user_id, market_id, runner_id, side, price, line, stake_minor, matched_minor, \
+     remaining_minor, cancelled_minor, lapsed_minor, persistence, status, pnl_minor, client_ref, request_hash, created_at_ms, \
+     customer_order_ref, customer_strategy_ref";
+
+pub(crate) fn bet_from_row(row: &AnyRow) -> Result<BetRow, sqlx::Error> {
     Ok(BetRow {
         bet_id: row.try_get("id")?,
         user_id: row.try_get("user_id")?,
@@ -139,6 +156,10 @@ fn bet_from_row(row: &AnyRow) -> Result<BetRow, sqlx::Error> {
         client_ref: row.try_get("client_ref")?,
         request_hash: row.try_get("request_hash")?,
         created_at_ms: row.try_get("created_at_ms")?,
+        refs: BotRefs {
+            order_ref: row.try_get("customer_order_ref")?,
+            strategy_ref: row.try_get("customer_strategy_ref")?,
+        },
     })
 }
 
@@ -372,6 +393,23 @@ impl Writer {
         Ok(())
     }
 
+    /// Sets an unmatched bet's persistence (the bot API's updateOrders; the market's task
+    /// changes its book in step). False when the bet has nothing unmatched.
+    pub async fn set_bet_persistence(
+        &mut self,
+        bet_id: i64,
+        persistence: Persistence,
+    ) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE bets SET persistence = $1 WHERE id = $2 AND remaining_minor > 0",
+        )
+        .bind(persistence.as_str())
+        .bind(bet_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Reads the funds of `user_ids` and keeps them locked until the transaction ends
     /// (PostgreSQL: `FOR UPDATE`, taken in user order so that two markets' batches do not
     /// deadlock on each other; SQLite: `BEGIN IMMEDIATE` already holds the one write lock).
@@ -470,8 +508,9 @@ impl Writer {
         for chunk in bets.chunks(ROWS_PER_STATEMENT) {
             let sql = format!(
                 "INSERT INTO bets (id, user_id, market_id, runner_id, side, price, line, stake_minor, matched_minor, \
-                 remaining_minor, persistence, status, client_ref, request_hash, created_at_ms) VALUES {}",
-                placeholders(chunk.len(), 15)
+                 remaining_minor, persistence, status, client_ref, request_hash, created_at_ms, \
+                 customer_order_ref, customer_strategy_ref) VALUES {}",
+                placeholders(chunk.len(), 17)
             );
             let mut query = sqlx::query(&sql);
             for bet in chunk {
@@ -490,7 +529,9 @@ impl Writer {
                     .bind(BetStatus::live(bet.matched_minor, bet.remaining_minor).as_str())
                     .bind(bet.client_ref.as_deref())
                     .bind(bet.request_hash.as_str())
-                    .bind(bet.created_at_ms);
+                    .bind(bet.created_at_ms)
+                    .bind(bet.refs.order_ref.as_deref())
+                    .bind(bet.refs.strategy_ref.as_deref());
             }
             query.execute(self.conn()).await?;
         }

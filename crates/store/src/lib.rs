@@ -22,6 +22,7 @@
 
 pub mod audit;
 pub mod bets;
+pub mod bot_bets;
 pub mod buttons;
 pub mod casino;
 pub mod catalogue;

@@ -392,6 +392,22 @@ impl OrderBook {
         Ok(cancelled_minor)
     }
 
+    /// Changes what happens to a resting order at suspension (LAPSE or PERSIST); it keeps its
+    /// place in the queue. Returns the persistence it had.
+    pub fn set_persistence(
+        &mut self,
+        order_id: OrderId,
+        persistence: Persistence,
+    ) -> Result<Persistence, BookError> {
+        let slot = *self.index.get(&order_id).ok_or(BookError::UnknownOrder(order_id))?;
+        let side = self.side_mut(slot.side);
+        let level = &mut side.levels[usize::from(slot.tick)];
+        let position = level.position(slot.seq);
+        let before = level.queue[position].persistence;
+        level.queue[position].persistence = persistence;
+        Ok(before)
+    }
+
     /// Removes every LAPSE order (the market was suspended or turned in-play) and keeps the
     /// PERSIST ones. Returns the lapsed orders, oldest first.
     pub fn lapse_all(&mut self) -> Vec<RestingOrder> {
@@ -868,6 +884,18 @@ mod tests {
         let ids: Vec<u64> = book.iter_resting().map(|o| o.order_id.0).collect();
         assert_eq!(ids, vec![1, 3]);
         assert_eq!(book.available_to_lay(3), vec![(price("5.00"), 20_00)]);
+    }
+
+    #[test]
+    fn persistence_changes_in_place_and_decides_the_next_lapse() {
+        let mut book = book();
+        book.place(&order(1, ANN, Side::Back, "3.00", 10_00)).unwrap();
+        book.place(&order(2, BOB, Side::Back, "3.00", 20_00)).unwrap();
+        assert_eq!(book.set_persistence(OrderId(1), Persistence::Persist), Ok(Persistence::Lapse));
+        assert_eq!(book.set_persistence(OrderId(9), Persistence::Persist), Err(BookError::UnknownOrder(OrderId(9))));
+        let lapsed: Vec<u64> = book.lapse_all().iter().map(|o| o.order_id.0).collect();
+        assert_eq!(lapsed, vec![2]);
+        assert_eq!(book.order(OrderId(1)).map(|o| o.persistence), Some(Persistence::Persist));
     }
 
     #[test]

@@ -45,7 +45,7 @@ use super::bet::{Bet, BetError, Selection};
 use super::book::{BookError, NewOrder, OrderBook, PlaceOutcome, RestingOrder};
 use super::exposure::{FancyBookRow, Position};
 use super::settlement::{settle_positions, MarketResult, Settlement};
-use super::{OrderId, RunnerId, UserId};
+use super::{OrderId, Persistence, RunnerId, UserId};
 
 /// The most runners a market has.
 pub const MAX_RUNNERS: usize = 64;
@@ -456,6 +456,18 @@ impl Market {
             position.add_unmatched(&RestingOrder { remaining_minor, ..before }.unmatched_bet());
         }
         Ok(cancelled_minor)
+    }
+
+    /// Changes an unmatched order's persistence (allowed while suspended: it only decides what
+    /// the next suspension does). Returns the persistence it had.
+    pub fn set_persistence(
+        &mut self,
+        runner: RunnerId,
+        order_id: OrderId,
+        persistence: Persistence,
+    ) -> Result<Persistence, MarketError> {
+        let index = self.book_index(runner)?;
+        Ok(self.books[index].set_persistence(order_id, persistence)?)
     }
 
     /// Lapses every LAPSE order (the market turned in-play); PERSIST orders stay. Returns the

@@ -157,6 +157,7 @@ async fn place_bet(
             persistence,
             client_ref,
             request_hash: hex::encode(Sha256::digest(fingerprint.as_bytes())),
+            refs: Default::default(),
         })
         .await?;
     let message = answer.message.clone();

@@ -40,7 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use backlay_core::exchange::MarketStatus;
+use backlay_core::exchange::{MarketStatus, Persistence};
 use backlay_core::money::Money;
 use backlay_store::cluster::Fence;
 use backlay_store::Store;
@@ -71,6 +71,12 @@ pub(crate) enum Command {
         bet_id: i64,
         size: Option<Money>,
         reply: oneshot::Sender<Result<CancelAnswer, AppError>>,
+    },
+    SetPersistence {
+        user_id: i64,
+        bet_id: i64,
+        persistence: Persistence,
+        reply: oneshot::Sender<Result<bool, AppError>>,
     },
     SetStatus {
         status: MarketStatus,
@@ -341,6 +347,17 @@ impl Engine {
                     .await??;
                 Answer::Cancelled { cancel }
             }
+            Call::SetPersistence { user_id, bet_id, persistence } => {
+                let changed = self
+                    .send(market_id, handle, |reply| Command::SetPersistence {
+                        user_id,
+                        bet_id,
+                        persistence,
+                        reply,
+                    })
+                    .await??;
+                Answer::Updated { changed }
+            }
             Call::SetStatus { status, by } => {
                 if status.is_suspended() {
                     // Counted on arrival: a bet in its delay is refused even while this
@@ -437,6 +454,21 @@ impl Engine {
     ) -> Result<CancelAnswer, AppError> {
         match self.call(market_id, Call::Cancel { user_id, bet_id, size }).await? {
             Answer::Cancelled { cancel } => Ok(cancel),
+            other => Err(other.unexpected()),
+        }
+    }
+
+    /// Changes an unmatched bet's persistence (LAPSE or PERSIST), in the book and stored.
+    /// Answers false when it already had that persistence.
+    pub async fn set_persistence(
+        &self,
+        market_id: i64,
+        user_id: i64,
+        bet_id: i64,
+        persistence: Persistence,
+    ) -> Result<bool, AppError> {
+        match self.call(market_id, Call::SetPersistence { user_id, bet_id, persistence }).await? {
+            Answer::Updated { changed } => Ok(changed),
             other => Err(other.unexpected()),
         }
     }

@@ -6,7 +6,7 @@
 //! Money travels as minor units and prices as hundredths (the `with` modules below), never as
 //! the API's JSON numbers, so nothing is rounded on the way.
 
-use backlay_core::exchange::MarketStatus;
+use backlay_core::exchange::{MarketStatus, Persistence};
 use backlay_core::money::Money;
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +29,11 @@ pub enum Call {
         bet_id: i64,
         #[serde(with = "minor_opt")]
         size: Option<Money>,
+    },
+    SetPersistence {
+        user_id: i64,
+        bet_id: i64,
+        persistence: Persistence,
     },
     SetStatus {
         status: MarketStatus,
@@ -99,6 +104,7 @@ pub enum Answer {
     Bet { bet: BetAnswer },
     Cancelled { cancel: CancelAnswer },
     Done,
+    Updated { changed: bool },
     Settled { message: String },
     Preview { preview: SettlementPreview },
     View { view: MarketView },

@@ -142,6 +142,7 @@ mod tests {
             client_ref: None,
             request_hash: None,
             created_at_ms: 1_735_725_590_000,
+            refs: Default::default(),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use backlay_core::exchange::{MarketKind, MarketStatus, RestingOrder};
+use backlay_core::exchange::{MarketKind, MarketStatus, Persistence, RestingOrder};
 use backlay_core::money::Money;
 
 use serde_json::json;
@@ -71,6 +71,55 @@ impl MarketActor {
                     cancelled: Money::from_minor(cancelled),
                     remaining: Money::from_minor(remaining),
                 })
+            }
+            Err(err) => {
+                self.reload().await;
+                Err(err)
+            }
+        }
+    }
+
+    /// Changes an unmatched bet's persistence in the book and in the store (the bot API's
+    /// updateOrders). Answers false when it already had it.
+    pub(super) async fn set_persistence(
+        &mut self,
+        user_id: i64,
+        bet_id: i64,
+        persistence: Persistence,
+    ) -> Result<bool, AppError> {
+        let not_found =
+            || AppError::NotFound(format!("You have no unmatched bet {bet_id} in this market."));
+        let order_id = order_of_bet(bet_id);
+        let (runner, resting) = self
+            .market
+            .spec()
+            .runners()
+            .iter()
+            .find_map(|r| self.market.book(*r).and_then(|b| b.order(order_id)).map(|o| (*r, o)))
+            .ok_or_else(not_found)?;
+        if resting.user_id.0 != user_id {
+            return Err(not_found());
+        }
+        if resting.persistence == persistence {
+            return Ok(false);
+        }
+        let result: Result<(), AppError> = async {
+            let mut writer = self.store.begin_write().await?;
+            if !writer.set_bet_persistence(bet_id, persistence).await? {
+                return Err(AppError::Internal(anyhow::anyhow!(
+                    "bet {bet_id} rests in the book but has nothing unmatched stored"
+                )));
+            }
+            writer.commit().await?;
+            Ok(())
+        }
+        .await;
+        match result {
+            Ok(()) => {
+                self.market
+                    .set_persistence(runner, order_id, persistence)
+                    .map_err(market_error)?;
+                Ok(true)
             }
             Err(err) => {
                 self.reload().await;

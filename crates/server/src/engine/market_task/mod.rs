@@ -245,6 +245,11 @@ impl MarketActor {
                     }
                     let _ = reply.send(answer);
                 }
+                Command::SetPersistence { user_id, bet_id, persistence, reply } => {
+                    let answer = self.set_persistence(user_id, bet_id, persistence).await;
+                    self.note_lost(&answer);
+                    let _ = reply.send(answer);
+                }
                 Command::SetStatus { status, by, reply } => {
                     let answer = self.set_status(status, by.as_ref()).await;
                     self.note_lost(&answer);
@@ -363,6 +368,7 @@ impl MarketActor {
                 Command::Place(_, reply) => drop(reply.send(Err(refusal()))),
                 Command::Cancel { reply, .. } => drop(reply.send(Err(refusal()))),
                 Command::SetStatus { reply, .. } => drop(reply.send(Err(refusal()))),
+                Command::SetPersistence { reply, .. } => drop(reply.send(Err(refusal()))),
                 Command::SetRates { reply, .. } => drop(reply.send(Err(refusal()))),
                 Command::SetLimits { reply, .. } => drop(reply.send(Err(refusal()))),
                 Command::Preview { reply, .. } => drop(reply.send(Err(refusal()))),

@@ -270,6 +270,7 @@ impl MarketActor {
             client_ref: request.client_ref.clone(),
             request_hash: request.request_hash.clone(),
             created_at_ms: now_ms(),
+            refs: request.refs.clone(),
         });
         let (matched_minor, price_size_sum) =
             self.apply_placement(planned, user, bet_id, batch).map_err(Broken)?;

@@ -4,6 +4,7 @@
 use backlay_core::exchange::{BetSide, MarketStatus, Persistence, Settlement};
 use backlay_core::money::Money;
 use backlay_core::odds::Price;
+use backlay_store::bets::BotRefs;
 use backlay_store::markets::MarketSetup;
 
 use serde::{Deserialize, Serialize};
@@ -34,6 +35,9 @@ pub struct PlaceBet {
     /// Fingerprint of the request body, to tell a repeat from a different bet with the same
     /// `client_ref`.
     pub request_hash: String,
+    /// The bot API's references, stored with the bet (none from the web app).
+    #[serde(default)]
+    pub refs: BotRefs,
 }
 
 /// A bet on its way through the market's task.
