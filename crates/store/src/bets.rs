@@ -400,13 +400,12 @@ impl Writer {
         bet_id: i64,
         persistence: Persistence,
     ) -> StoreResult<bool> {
-        let done = sqlx::query(
-            "UPDATE bets SET persistence = $1 WHERE id = $2 AND remaining_minor > 0",
-        )
-        .bind(persistence.as_str())
-        .bind(bet_id)
-        .execute(self.conn())
-        .await?;
+        let done =
+            sqlx::query("UPDATE bets SET persistence = $1 WHERE id = $2 AND remaining_minor > 0")
+                .bind(persistence.as_str())
+                .bind(bet_id)
+                .execute(self.conn())
+                .await?;
         Ok(done.rows_affected() == 1)
     }
 

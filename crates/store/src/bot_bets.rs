@@ -46,10 +46,36 @@ pub struct BotBetQuery {
     /// On the bet's placing time (current) or its market's settling time (settled, void).
     pub from_ms: Option<i64>,
     pub to_ms: Option<i64>,
+    /// Only bets with something unmatched (true) or with nothing unmatched (false).
+    pub unmatched: Option<bool>,
     /// Oldest first when true.
     pub oldest_first: bool,
     pub offset: i64,
     pub limit: i64,
+}
+
+impl BotBetQuery {
+    /// Every bet of `user_id` in `state`, oldest first, the first page.
+    pub fn new(user_id: i64, state: BotBetState) -> BotBetQuery {
+        BotBetQuery {
+            user_id,
+            state,
+            bet_ids: Vec::new(),
+            market_ids: Vec::new(),
+            match_ids: Vec::new(),
+            sport_ids: Vec::new(),
+            runner_ids: Vec::new(),
+            order_refs: Vec::new(),
+            strategy_refs: Vec::new(),
+            side: None,
+            from_ms: None,
+            to_ms: None,
+            unmatched: None,
+            oldest_first: true,
+            offset: 0,
+            limit: BOT_BETS_MAX,
+        }
+    }
 }
 
 /// A bet with what a bot's reports name: its market, match and sport.
@@ -125,6 +151,11 @@ impl Store {
                 .collect();
             wheres.push(format!("{column} IN ({})", list.join(", ")));
         }
+        match query.unmatched {
+            Some(true) => wheres.push("b.remaining_minor > 0".into()),
+            Some(false) => wheres.push("b.remaining_minor = 0".into()),
+            None => {}
+        }
         if let Some(side) = &query.side {
             binds.push(Bound::Text(side.clone()));
             wheres.push(format!("b.side = ${}", binds.len()));
@@ -196,8 +227,7 @@ impl Store {
     ) -> StoreResult<Vec<BetRow>> {
         let mut found = Vec::new();
         for chunk in client_refs.chunks(crate::bets::ROWS_PER_STATEMENT) {
-            let list =
-                (2..chunk.len() + 2).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+            let list = (2..chunk.len() + 2).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
             let sql = format!(
                 "SELECT {BET_COLUMNS_PUBLIC} FROM bets WHERE user_id = $1 AND client_ref IN ({list})"
             );

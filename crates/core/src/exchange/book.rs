@@ -892,7 +892,10 @@ mod tests {
         book.place(&order(1, ANN, Side::Back, "3.00", 10_00)).unwrap();
         book.place(&order(2, BOB, Side::Back, "3.00", 20_00)).unwrap();
         assert_eq!(book.set_persistence(OrderId(1), Persistence::Persist), Ok(Persistence::Lapse));
-        assert_eq!(book.set_persistence(OrderId(9), Persistence::Persist), Err(BookError::UnknownOrder(OrderId(9))));
+        assert_eq!(
+            book.set_persistence(OrderId(9), Persistence::Persist),
+            Err(BookError::UnknownOrder(OrderId(9)))
+        );
         let lapsed: Vec<u64> = book.lapse_all().iter().map(|o| o.order_id.0).collect();
         assert_eq!(lapsed, vec![2]);
         assert_eq!(book.order(OrderId(1)).map(|o| o.persistence), Some(Persistence::Persist));

@@ -553,6 +553,7 @@ async fn list_market_book(state: &AppState, caller: &Caller, params: &Value) -> 
             Some(view) => (view.status, view.in_play, &view.setup),
             None => (row.status, event.in_play, &row.setup),
         };
+        let mut own = super::orders::book_orders(state, caller, market_id, params).await?;
         let mut runners = setup.runners.clone();
         runners.sort_by_key(|r| (r.sort_order, r.runner_id));
         let runners: Vec<Value> = runners
@@ -582,6 +583,14 @@ async fn list_market_book(state: &AppState, caller: &Caller, params: &Value) -> 
                         "availableToLay": side(live.map(|l| &l.lay)),
                         "tradedVolume": if projection.traded { traded.ladder(r.runner_id) } else { Vec::new() },
                     });
+                }
+                if let Some((orders, matches)) = own.remove(&r.runner_id) {
+                    if let Some(orders) = orders {
+                        runner["orders"] = Value::Array(orders);
+                    }
+                    if let Some(matches) = matches {
+                        runner["matches"] = Value::Array(matches);
+                    }
                 }
                 runner
             })

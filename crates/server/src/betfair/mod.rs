@@ -23,8 +23,10 @@
 //! - money is in rupees with two decimals, prices on the same ladder as the web app;
 //! - dates are `2030-01-01T10:00:00.000Z` (milliseconds and `Z`, as Betfair writes them).
 
+mod account;
 mod catalogue;
 mod identity;
+mod orders;
 mod rpc;
 pub mod stream;
 

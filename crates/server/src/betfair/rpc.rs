@@ -22,7 +22,7 @@ use axum::routing::post;
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
-use super::{caller, catalogue, Caller};
+use super::{account, caller, catalogue, orders, Caller};
 use crate::error::AppError;
 use crate::AppState;
 
@@ -183,8 +183,11 @@ async fn run(
         _ => return Err(ApiNgError::input("params must be a JSON object.")),
     };
     let answered = match api {
-        Api::Betting => catalogue::call(state, caller, operation, &params).await,
-        Api::Account => None,
+        Api::Betting => match catalogue::call(state, caller, operation, &params).await {
+            Some(answer) => Some(answer),
+            None => orders::call(state, caller, operation, &params).await,
+        },
+        Api::Account => account::call(state, caller, operation, &params).await,
     };
     answered.unwrap_or_else(|| {
         Err(ApiNgError::input(format!(

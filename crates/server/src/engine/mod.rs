@@ -53,7 +53,7 @@ use wire::{Answer, Call};
 
 pub(crate) use market_task::{
     average_price, market_closed, not_a_status_to_set, stored_matched_bets, MARKET_CLOSED,
-    VIEW_DEPTH,
+    REPEAT_MESSAGE, VIEW_DEPTH,
 };
 pub use market_task::{
     ActedBy, BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate,

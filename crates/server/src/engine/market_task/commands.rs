@@ -116,9 +116,7 @@ impl MarketActor {
         .await;
         match result {
             Ok(()) => {
-                self.market
-                    .set_persistence(runner, order_id, persistence)
-                    .map_err(market_error)?;
+                self.market.set_persistence(runner, order_id, persistence).map_err(market_error)?;
                 Ok(true)
             }
             Err(err) => {

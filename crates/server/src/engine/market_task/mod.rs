@@ -39,7 +39,7 @@ pub(crate) use rebuild::stored_matched_bets;
 mod settle;
 mod types;
 
-pub(crate) use placement::average_price;
+pub(crate) use placement::{average_price, REPEAT_MESSAGE};
 pub(crate) use types::Placement;
 pub use types::{
     ActedBy, BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate,

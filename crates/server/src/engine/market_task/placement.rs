@@ -501,7 +501,7 @@ impl MarketActor {
     }
 }
 
-const REPEAT_MESSAGE: &str = "This bet was already placed with the same client_ref.";
+pub(crate) const REPEAT_MESSAGE: &str = "This bet was already placed with the same client_ref.";
 
 /// `Ok` when `request` repeats the request stored with `request_hash`; a 409 otherwise.
 fn repeat_of(request: &PlaceBet, request_hash: &str, client_ref: &str) -> Result<(), PlaceError> {
