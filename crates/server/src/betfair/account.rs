@@ -88,9 +88,11 @@ async fn account_statement(
         Some("EXCHANGE") => Some("settlement,void"),
         Some("DEPOSITS_WITHDRAWALS") => Some("deposit,withdraw"),
         Some("POKER_ROOM") => None,
-        Some(other) => return Err(ApiNgError::input(format!(
+        Some(other) => {
+            return Err(ApiNgError::input(format!(
             "includeItem must be ALL, EXCHANGE, DEPOSITS_WITHDRAWALS or POKER_ROOM, not {other}."
-        ))),
+        )))
+        }
     };
     let Some(kinds) = kinds else {
         return Ok(json!({ "accountStatement": [], "moreAvailable": false }));
