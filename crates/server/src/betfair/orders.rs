@@ -1354,3 +1354,101 @@ fn rolled_up(matched: Vec<Matched>, projection: &str) -> Vec<Value> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_refusals_map_to_betfairs_codes() {
+        let unprocessable = |m: &str| AppError::Unprocessable(m.into());
+        let conflict = |m: &str| AppError::Conflict(m.into());
+        let cases = [
+            (
+                unprocessable("Insufficient funds: this bet needs ₹10 and you have ₹5 available."),
+                Refusal::InsufficientFunds,
+            ),
+            (
+                unprocessable("This bet would take your exposure over your limit of ₹100."),
+                Refusal::LossLimit,
+            ),
+            (unprocessable("The minimum stake here is ₹100."), Refusal::InvalidBetSize),
+            (unprocessable("This account cannot bet."), Refusal::AccountLocked),
+            (conflict(crate::engine::MARKET_CLOSED), Refusal::NotOpen),
+            (conflict("This market is suspended and takes no bets now."), Refusal::Suspended),
+            (
+                conflict("This market is suspended (ball running) and takes no bets now."),
+                Refusal::Suspended,
+            ),
+            (
+                conflict(
+                    "The market was suspended during the bet delay, so the bet was not placed.",
+                ),
+                Refusal::Suspended,
+            ),
+            (conflict("The market is busy. Try again in a moment."), Refusal::Error),
+            (AppError::NotFound("Runner 9 is not in this market.".into()), Refusal::InvalidRunner),
+            (AppError::NotFound("There is no market with id 9.".into()), Refusal::InvalidMarket),
+            (AppError::field("price", "2.51 is not on the ladder."), Refusal::InvalidOdds),
+        ];
+        for (err, refusal) in cases {
+            assert_eq!(refusal_of(&err), refusal, "{err}");
+        }
+        assert_eq!(Refusal::InsufficientFunds.report_code(), "INSUFFICIENT_FUNDS");
+        assert_eq!(Refusal::Suspended.report_code(), "MARKET_SUSPENDED");
+        assert_eq!(Refusal::Suspended.instruction_code(), "ERROR_IN_ORDER");
+        assert_eq!(Refusal::InvalidOdds.report_code(), "BET_ACTION_ERROR");
+        assert_eq!(Refusal::InvalidOdds.instruction_code(), "INVALID_ODDS");
+    }
+
+    #[test]
+    fn numbers_are_read_as_exact_decimal_text() {
+        assert_eq!(number_text(&json!(2.5)).as_deref(), Some("2.5"));
+        assert_eq!(number_text(&json!(10)).as_deref(), Some("10"));
+        assert_eq!(number_text(&json!(1.01)).as_deref(), Some("1.01"));
+        assert_eq!(number_text(&json!("3.50")).as_deref(), Some("3.5"));
+        assert_eq!(number_text(&json!(-2)), None);
+        assert_eq!(number_text(&json!(null)), None);
+    }
+
+    #[test]
+    fn place_instructions_refuse_what_backlay_does_not_offer() {
+        let read = |limit: Value| {
+            read_instruction(&json!({ "orderType": "LIMIT", "selectionId": 11, "side": "BACK", "limitOrder": limit }))
+                .map(|o| o.echo())
+                .map_err(|(refusal, _)| refusal)
+        };
+        assert_eq!(
+            read(
+                json!({ "size": 10, "price": 2, "persistenceType": "PERSIST", "timeInForce": null })
+            ),
+            Ok(json!({
+                "selectionId": 11, "handicap": 0.0, "side": "BACK", "orderType": "LIMIT",
+                "limitOrder": { "size": 10.0, "price": 2.0, "persistenceType": "PERSIST" },
+            }))
+        );
+        assert_eq!(
+            read(json!({ "size": 10, "price": 2, "persistenceType": "MARKET_ON_CLOSE" })),
+            Err(Refusal::InvalidPersistence)
+        );
+        assert_eq!(
+            read(
+                json!({ "size": 10, "price": 2, "persistenceType": "LAPSE", "timeInForce": "FILL_OR_KILL" })
+            ),
+            Err(Refusal::InvalidOrderType)
+        );
+        assert_eq!(
+            read(json!({ "size": 10.001, "price": 2, "persistenceType": "LAPSE" })),
+            Err(Refusal::InvalidBetSize)
+        );
+        assert!(read(json!({ "size": 10, "price": 2.02, "persistenceType": "LAPSE" })).is_ok());
+        assert_eq!(
+            read(json!({ "size": 10, "price": 2.01, "persistenceType": "LAPSE" })),
+            Err(Refusal::InvalidOdds)
+        );
+        let on_close = read_instruction(
+            &json!({ "orderType": "MARKET_ON_CLOSE", "selectionId": 11, "side": "BACK" }),
+        );
+        assert_eq!(on_close.map_err(|(r, _)| r).err(), Some(Refusal::InvalidOrderType));
+    }
+}
