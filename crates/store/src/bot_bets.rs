@@ -106,8 +106,10 @@ impl Store {
         wheres.push(
             match query.state {
                 BotBetState::Current => "b.status IN ('open', 'matched')",
-                BotBetState::Settled => "b.status = 'settled'",
-                BotBetState::Voided => "b.status = 'void'",
+                // What was matched is what a settlement or void closes; a bet cancelled or
+                // lapsed whole before is listed as such, not as settled.
+                BotBetState::Settled => "b.status = 'settled' AND b.matched_minor > 0",
+                BotBetState::Voided => "b.status = 'void' AND b.matched_minor > 0",
                 BotBetState::Lapsed => "b.lapsed_minor > 0",
                 BotBetState::Cancelled => "b.cancelled_minor > 0",
             }

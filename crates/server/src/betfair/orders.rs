@@ -554,36 +554,37 @@ fn repeated_bet_ids(items: &[Value]) -> bool {
     items.iter().filter_map(|i| i.get("betId").and_then(parse_id)).any(|id| !seen.insert(id))
 }
 
-/// Cancels (part of) one of the caller's bets: the cancel report.
+/// Cancels (part of) one of the caller's bets: the size cancelled and the cancel report, or
+/// the failed report.
 async fn cancel_one(
     state: &AppState,
     caller: &Caller,
-    bet: Option<BetRow>,
+    bet: Option<&BetRow>,
     instruction: Value,
     size: Option<Money>,
-) -> (bool, Value) {
-    let Some(bet) = bet else { return (false, failed("INVALID_BET_ID", Some(instruction))) };
+) -> Result<(Money, Value), Value> {
+    let Some(bet) = bet else { return Err(failed("INVALID_BET_ID", Some(instruction))) };
     if bet.remaining_minor == 0 {
-        return (false, failed("BET_TAKEN_OR_LAPSED", Some(instruction)));
+        return Err(failed("BET_TAKEN_OR_LAPSED", Some(instruction)));
     }
     match state.engine.cancel(bet.market_id, caller.user.id, bet.bet_id, size).await {
-        Ok(answer) => (
-            true,
+        Ok(answer) => Ok((
+            answer.cancelled,
             json!({
                 "status": "SUCCESS",
                 "instruction": instruction,
                 "sizeCancelled": rupees(answer.cancelled),
                 "cancelledDate": date_text(now_ms()),
             }),
-        ),
-        // Matched or lapsed in the meantime.
-        Err(AppError::NotFound(_)) => (false, failed("BET_TAKEN_OR_LAPSED", Some(instruction))),
+        )),
+        // Matched or lapsed in the meantime, or the market closed.
+        Err(AppError::NotFound(_)) => Err(failed("BET_TAKEN_OR_LAPSED", Some(instruction))),
         Err(AppError::Conflict(message)) if message == crate::engine::MARKET_CLOSED => {
-            (false, failed("BET_TAKEN_OR_LAPSED", Some(instruction)))
+            Err(failed("BET_TAKEN_OR_LAPSED", Some(instruction)))
         }
         Err(err) => {
             tracing::warn!("a bot's cancel failed: {err}");
-            (false, failed("ERROR_IN_ORDER", Some(instruction)))
+            Err(failed("ERROR_IN_ORDER", Some(instruction)))
         }
     }
 }
@@ -627,9 +628,9 @@ async fn cancel_orders(state: &AppState, caller: &Caller, params: &Map<String, V
             .await?;
         for bot_bet in bets {
             let instruction = json!({ "betId": bot_bet.bet.bet_id.to_string() });
-            let (ok, item) = cancel_one(state, caller, Some(bot_bet.bet), instruction, None).await;
-            passed += usize::from(ok);
-            reports.push(item);
+            let answer = cancel_one(state, caller, Some(&bot_bet.bet), instruction, None).await;
+            passed += usize::from(answer.is_ok());
+            reports.push(answer.map_or_else(|failed| failed, |(_, report)| report));
         }
     } else {
         for item in instructions {
@@ -649,9 +650,9 @@ async fn cancel_orders(state: &AppState, caller: &Caller, params: &Map<String, V
                 }
             };
             let bet = own_bet(state, caller, id_value.and_then(parse_id), market_id).await?;
-            let (ok, report) = cancel_one(state, caller, bet, instruction, size).await;
-            passed += usize::from(ok);
-            reports.push(report);
+            let answer = cancel_one(state, caller, bet.as_ref(), instruction, size).await;
+            passed += usize::from(answer.is_ok());
+            reports.push(answer.map_or_else(|failed| failed, |(_, report)| report));
         }
     }
     let status = overall(passed, reports.len());
@@ -712,8 +713,7 @@ async fn replace_orders(
             ));
             continue;
         };
-        let (Some(bet), Some(selection_id)) = (bet.clone(), bet.as_ref().and_then(|b| b.runner_id))
-        else {
+        let Some((bet, selection_id)) = bet.and_then(|b| b.runner_id.map(|r| (b, r))) else {
             first_code.get_or_insert("BET_ACTION_ERROR");
             reports.push(failure(
                 "INVALID_BET_ID",
@@ -722,29 +722,28 @@ async fn replace_orders(
             ));
             continue;
         };
-        let (cancelled, cancel_report) =
-            cancel_one(state, caller, Some(bet.clone()), cancel_instruction, None).await;
-        if !cancelled {
-            let code = cancel_report["errorCode"].as_str().unwrap_or("ERROR_IN_ORDER").to_string();
-            first_code.get_or_insert("BET_ACTION_ERROR");
-            let mut item =
-                failure("ERROR_IN_ORDER", cancel_report, failed("RELATED_ACTION_FAILED", None));
-            item["errorCode"] = json!(code);
-            reports.push(item);
-            continue;
-        }
-        let size_minor = cancel_report["sizeCancelled"]
-            .as_f64()
-            .map(|_| ())
-            .and_then(|()| number_text(&cancel_report["sizeCancelled"]))
-            .and_then(|t| Money::parse_decimal(&t).ok())
-            .unwrap_or(Money::from_minor(bet.remaining_minor));
+        // The whole remaining size is cancelled, then placed again at the new price.
+        let (size, cancel_report) =
+            match cancel_one(state, caller, Some(&bet), cancel_instruction, None).await {
+                Ok(cancelled) => cancelled,
+                Err(cancel_report) => {
+                    first_code.get_or_insert("BET_ACTION_ERROR");
+                    let code = cancel_report["errorCode"].as_str().unwrap_or("ERROR_IN_ORDER");
+                    reports.push(json!({
+                        "status": "FAILURE",
+                        "errorCode": code,
+                        "cancelInstructionReport": cancel_report,
+                        "placeInstructionReport": failed("RELATED_ACTION_FAILED", None),
+                    }));
+                    continue;
+                }
+            };
         let order = PlaceInstruction {
             selection_id,
             side: bet.side,
             price: new_price,
             price_text: new_price.to_string(),
-            size: size_minor,
+            size,
             persistence: bet.persistence,
             order_ref: bet.refs.order_ref.clone(),
         };
@@ -1223,7 +1222,8 @@ async fn list_market_pnl(
             .collect();
         answer.push(json!({
             "marketId": market_id_text(market_id),
-            "commissionApplied": view.setup.commission_bp as f64 / 100.0,
+            // ifWin is before commission (netOfCommission is not offered).
+            "commissionApplied": 0.0,
             "profitAndLosses": pnls,
         }));
     }

@@ -248,6 +248,10 @@ impl MarketActor {
                 Command::SetPersistence { user_id, bet_id, persistence, reply } => {
                     let answer = self.set_persistence(user_id, bet_id, persistence).await;
                     self.note_lost(&answer);
+                    if matches!(answer, Ok(true)) {
+                        // The order stream shows an order's persistence.
+                        self.publish([user_id].into());
+                    }
                     let _ = reply.send(answer);
                 }
                 Command::SetStatus { status, by, reply } => {
