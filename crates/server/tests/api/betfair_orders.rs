@@ -443,3 +443,41 @@ async fn someone_elses_bet_is_refused_as_an_unknown_one(app: TestApp) {
     assert_eq!(mine[0]["persistenceType"], "LAPSE");
 }
 both_databases!(someone_elses_bet_is_refused_as_an_unknown_one);
+
+/// In a cluster a bot's order and its persistence change reach the market's owner from any
+/// node, references included (they travel in the engine's wire calls).
+#[tokio::test]
+async fn a_bots_orders_reach_the_markets_owner_from_another_node() {
+    let Some(first) = crate::common::spawn_app(crate::common::Db::Postgres).await else { return };
+    let second = first.second_node().await;
+    let (market, market_id, runners) = exchange_market(&first, "Bots across nodes").await;
+    let store = first.store().await;
+    let owner = store.owner_of(&format!("market:{market_id}")).await.unwrap().expect("an owner");
+    assert_eq!(owner.url, root(&first), "the node that created the market runs it");
+
+    let demo = bot_login(&second, "demo").await;
+    let mut back = limit(runners[0], "BACK", json!(3), json!(10));
+    back["customerOrderRef"] = json!("across-ref");
+    let placed = betting(&second, &demo, "placeOrders", json!({ "marketId": market, "customerRef": "across-1", "customerStrategyRef": "across", "instructions": [back.clone()] })).await;
+    assert_eq!(placed["status"], "SUCCESS", "{placed}");
+    let bet_id = placed["instructionReports"][0]["betId"].as_str().unwrap().to_string();
+    let again = betting(
+        &second,
+        &demo,
+        "placeOrders",
+        json!({ "marketId": market, "customerRef": "across-1", "instructions": [back] }),
+    )
+    .await;
+    assert_eq!(again["errorCode"], "DUPLICATE_TRANSACTION", "{again}");
+
+    let updated = betting(&second, &demo, "updateOrders", json!({ "marketId": market, "instructions": [{ "betId": bet_id, "newPersistenceType": "PERSIST" }] })).await;
+    assert_eq!(updated["status"], "SUCCESS", "{updated}");
+    // Suspended on the owner: the order, now PERSIST in the owner's book, stays.
+    set_status(&first, market_id, "suspended").await;
+    let orders = current(&first, &demo, json!({})).await;
+    assert_eq!(orders.len(), 1, "{orders:?}");
+    assert_eq!(orders[0]["sizeRemaining"], 10.0);
+    assert_eq!(orders[0]["persistenceType"], "PERSIST");
+    assert_eq!(orders[0]["customerOrderRef"], "across-ref");
+    assert_eq!(orders[0]["customerStrategyRef"], "across");
+}
