@@ -423,8 +423,7 @@ async fn place_one(
     }))
 }
 
-/// The list under `key` (absent or null: empty), at most [`MAX_INSTRUCTIONS`] unless the
-/// caller reports the excess itself.
+/// The list under `key` (absent or null: empty); its callers bound its length.
 fn list_param<'a>(params: &'a Map<String, Value>, key: &str) -> Result<&'a [Value], ApiNgError> {
     match params.get(key) {
         None | Some(Value::Null) => Ok(&[]),
@@ -1374,6 +1373,8 @@ mod tests {
             ),
             (unprocessable("The minimum stake here is ₹100."), Refusal::InvalidBetSize),
             (unprocessable("This account cannot bet."), Refusal::AccountLocked),
+            (AppError::betting_locked(), Refusal::AccountLocked),
+            (unprocessable("Your stake limit is ₹500 a bet."), Refusal::InvalidBetSize),
             (conflict(crate::engine::MARKET_CLOSED), Refusal::NotOpen),
             (conflict("This market is suspended and takes no bets now."), Refusal::Suspended),
             (
