@@ -277,6 +277,12 @@ async fn refusals_are_failure_reports_with_betfairs_codes(app: TestApp) {
         "INVALID_PERSISTENCE_TYPE",
     );
 
+    let too_many: Vec<Value> =
+        (0..201).map(|_| limit(runners[0], "BACK", json!(2.5), json!(5))).collect();
+    let too_many = place(&app, &demo, &market, json!(too_many)).await;
+    assert_eq!(too_many["errorCode"], "TOO_MANY_INSTRUCTIONS", "{too_many}");
+    assert_eq!(too_many["instructionReports"], json!([]));
+
     // More than the account holds: a lay at 1000 risks 999 times its size.
     let funds = call(&app, &demo, "account", "getAccountFunds", json!({})).await;
     let size = minor(&funds["availableToBetBalance"]) / 100 / 999 + 1;
