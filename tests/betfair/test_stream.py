@@ -126,6 +126,21 @@ class OrderStream(unittest.TestCase):
             done = wait_for(lambda: order() if order().status == "EXECUTION_COMPLETE" else None, "the cancellation")
             self.assertEqual(done.size_cancelled, 50.0)
             self.assertEqual(done.size_remaining, 0.0)
+
+            # The bot's own order carries its references (flumine follows its orders by them).
+            placed = client.betting.place_orders(
+                market_id=market_id,
+                instructions=[filters.place_instruction(
+                    order_type="LIMIT", selection_id=selections[0], side="BACK", handicap=0,
+                    limit_order=filters.limit_order(size=20, price=4.0, persistence_type="LAPSE"),
+                    customer_order_ref="strategy-1")],
+                customer_strategy_ref="strat",
+            )
+            own_id = placed.place_instruction_reports[0].bet_id
+            bot_order = wait_for(lambda: next((o for c in listener.snap() for o in c.orders if o.bet_id == own_id), None), "the bot's order")
+            self.assertEqual(bot_order.customer_order_ref, "strategy-1")
+            self.assertEqual(bot_order.customer_strategy_ref, "strat")
+            self.assertEqual(bot_order.side, "BACK")
         finally:
             stream.stop()
             thread.join(5)

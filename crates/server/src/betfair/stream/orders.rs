@@ -30,13 +30,12 @@ pub(super) struct Order {
 }
 
 /// The customer's references of a bet, `(rfo, rfs)`; `""` when unset (betfairlightweight
-/// requires both keys).
-///
-/// MERGE (issue 17, branch bf-orders): migration 0015 adds `customer_order_ref` and
-/// `customer_strategy_ref` to bets. Once `BetRow` carries them, answer them here; flumine
-/// ignores every order whose `rfo` is empty.
-fn customer_refs(_bet: &BetRow) -> (String, String) {
-    (String::new(), String::new())
+/// requires both keys, and flumine follows its orders by `rfo`).
+fn customer_refs(bet: &BetRow) -> (String, String) {
+    (
+        bet.refs.order_ref.clone().unwrap_or_default(),
+        bet.refs.strategy_ref.clone().unwrap_or_default(),
+    )
 }
 
 fn size(minor: i64) -> f64 {
@@ -142,7 +141,10 @@ mod tests {
             client_ref: None,
             request_hash: None,
             created_at_ms: 1_735_725_590_000,
-            refs: Default::default(),
+            refs: backlay_store::bets::BotRefs {
+                order_ref: Some("strategy-1".into()),
+                strategy_ref: None,
+            },
         }
     }
 
@@ -155,7 +157,7 @@ mod tests {
             json!({
                 "id": "1001", "p": 2.5, "s": 10.0, "side": "B", "status": "E", "pt": "L", "ot": "L",
                 "pd": 1_735_725_590_000_i64, "md": 1_735_725_600_000_i64, "avp": 2.5,
-                "sm": 4.0, "sr": 6.0, "sl": 0.0, "sc": 0.0, "sv": 0.0, "rfo": "", "rfs": ""
+                "sm": 4.0, "sr": 6.0, "sl": 0.0, "sc": 0.0, "sv": 0.0, "rfo": "strategy-1", "rfs": ""
             })
         );
         let cancelled = super::order(&bet(0, 0, BetStatus::Closed), None).unwrap();
