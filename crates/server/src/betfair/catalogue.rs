@@ -16,7 +16,9 @@ use time::format_description::well_known::Rfc3339;
 use time::{OffsetDateTime, PrimitiveDateTime};
 
 use super::rpc::{ApiNgError, OpResult};
-use super::{date_text, market_id_text, market_type_code, parse_id, parse_market_id, Caller};
+use super::{
+    date_text, market_id_text, market_type_code, parse_id, parse_market_id, text_item, Caller,
+};
 use crate::AppState;
 
 /// Most markets one listMarketCatalogue answers (Betfair's limit too).
@@ -96,28 +98,12 @@ struct MarketFilter {
     text_query: Option<String>,
 }
 
-/// The array under `key`, each item read by `item` (which names what a bad item is).
 fn set_of<T: std::hash::Hash + Eq>(
     filter: &Map<String, Value>,
     key: &str,
     item: impl Fn(&Value) -> Option<T>,
 ) -> Result<Option<HashSet<T>>, ApiNgError> {
-    match filter.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| {
-                item(v)
-                    .ok_or_else(|| ApiNgError::input(format!("{key} holds {v}, which is not one.")))
-            })
-            .collect::<Result<HashSet<T>, _>>()
-            .map(Some),
-        Some(other) => Err(ApiNgError::input(format!("{key} must be a list, not {other}."))),
-    }
-}
-
-fn text_item(value: &Value) -> Option<String> {
-    value.as_str().map(|t| t.trim().to_uppercase())
+    super::set_of(filter, key, item).map_err(ApiNgError::input)
 }
 
 fn flag(filter: &Map<String, Value>, key: &str) -> Result<Option<bool>, ApiNgError> {

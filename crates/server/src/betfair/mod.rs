@@ -72,6 +72,29 @@ pub(crate) fn parse_id(value: &Value) -> Option<i64> {
     }
 }
 
+/// The list under `key` of a request's object, each item read by `item` (absent or null:
+/// `None`). The error says which key and what was wrong, for the caller's own error type.
+pub(crate) fn set_of<T: std::hash::Hash + Eq>(
+    object: &serde_json::Map<String, Value>,
+    key: &str,
+    item: impl Fn(&Value) -> Option<T>,
+) -> Result<Option<std::collections::HashSet<T>>, String> {
+    match object.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| item(v).ok_or_else(|| format!("{key} holds {v}, which is not one.")))
+            .collect::<Result<_, _>>()
+            .map(Some),
+        Some(other) => Err(format!("{key} must be a list, not {other}.")),
+    }
+}
+
+/// A code sent as text (a market type, a country), compared in capitals.
+pub(crate) fn text_item(value: &Value) -> Option<String> {
+    value.as_str().map(|t| t.trim().to_uppercase())
+}
+
 /// A date as Betfair writes one (`2030-01-01T10:00:00.000Z`; betfairlightweight reads nothing
 /// else).
 pub(crate) fn date_text(epoch_ms: i64) -> String {

@@ -663,11 +663,13 @@ async fn cancel_orders(state: &AppState, caller: &Caller, params: &Map<String, V
     Ok(Value::Object(top))
 }
 
-async fn replace_orders(
-    state: &AppState,
-    caller: &Caller,
-    params: &Map<String, Value>,
-) -> OpResult {
+/// What replaceOrders and updateOrders read first: the report so far (FAILURE until an
+/// instruction passes), the market, and the instructions; or, when the request as a whole is
+/// refused (no market, too many instructions, a bet named twice), the report that says so.
+fn edits_of<'a>(
+    params: &'a Map<String, Value>,
+    what: &str,
+) -> Result<Result<Edits<'a>, Value>, ApiNgError> {
     let customer_ref =
         text_param(params, "customerRef", CUSTOMER_REF_MAX_CHARS).map_err(ApiNgError::input)?;
     let market_value = params.get("marketId").filter(|v| !v.is_null());
@@ -675,11 +677,11 @@ async fn replace_orders(
     let instructions = list_param(params, "instructions")?;
     let mut top = report("FAILURE", market_value, customer_ref.as_deref());
     if instructions.is_empty() {
-        return Err(ApiNgError::input(
-            "instructions is required: at least one replace instruction.",
-        ));
+        return Err(ApiNgError::input(format!(
+            "instructions is required: at least one {what} instruction."
+        )));
     }
-    let early = if market_id.is_none() {
+    let refused = if market_id.is_none() {
         Some("INVALID_MARKET_ID")
     } else if instructions.len() > MAX_INSTRUCTIONS {
         Some("TOO_MANY_INSTRUCTIONS")
@@ -688,11 +690,30 @@ async fn replace_orders(
     } else {
         None
     };
-    if let Some(code) = early {
+    if let Some(code) = refused {
         top.insert("errorCode".into(), json!(code));
         top.insert("instructionReports".into(), json!([]));
-        return Ok(Value::Object(top));
+        return Ok(Err(Value::Object(top)));
     }
+    Ok(Ok(Edits { top, market_id, instructions }))
+}
+
+/// A replaceOrders or updateOrders request that may go on ([`edits_of`]).
+struct Edits<'a> {
+    top: Map<String, Value>,
+    market_id: Option<i64>,
+    instructions: &'a [Value],
+}
+
+async fn replace_orders(
+    state: &AppState,
+    caller: &Caller,
+    params: &Map<String, Value>,
+) -> OpResult {
+    let Edits { mut top, market_id, instructions } = match edits_of(params, "replace")? {
+        Ok(edits) => edits,
+        Err(refused) => return Ok(refused),
+    };
     let mut reports = Vec::new();
     let mut passed = 0;
     let mut first_code: Option<&str> = None;
@@ -776,31 +797,10 @@ async fn replace_orders(
 }
 
 async fn update_orders(state: &AppState, caller: &Caller, params: &Map<String, Value>) -> OpResult {
-    let customer_ref =
-        text_param(params, "customerRef", CUSTOMER_REF_MAX_CHARS).map_err(ApiNgError::input)?;
-    let market_value = params.get("marketId").filter(|v| !v.is_null());
-    let market_id = market_value.and_then(parse_market_id);
-    let instructions = list_param(params, "instructions")?;
-    let mut top = report("FAILURE", market_value, customer_ref.as_deref());
-    if instructions.is_empty() {
-        return Err(ApiNgError::input(
-            "instructions is required: at least one update instruction.",
-        ));
-    }
-    let early = if market_id.is_none() {
-        Some("INVALID_MARKET_ID")
-    } else if instructions.len() > MAX_INSTRUCTIONS {
-        Some("TOO_MANY_INSTRUCTIONS")
-    } else if repeated_bet_ids(instructions) {
-        Some("DUPLICATE_BETIDS")
-    } else {
-        None
+    let Edits { mut top, market_id, instructions } = match edits_of(params, "update")? {
+        Ok(edits) => edits,
+        Err(refused) => return Ok(refused),
     };
-    if let Some(code) = early {
-        top.insert("errorCode".into(), json!(code));
-        top.insert("instructionReports".into(), json!([]));
-        return Ok(Value::Object(top));
-    }
     let mut reports = Vec::new();
     let mut passed = 0;
     for item in instructions {

@@ -7,7 +7,7 @@ use crate::both_databases;
 use crate::common::TestApp;
 
 /// The server's root (the test app's base is `<root>/api`).
-fn root(app: &TestApp) -> String {
+pub(crate) fn root(app: &TestApp) -> String {
     app.base.trim_end_matches("/api").to_string()
 }
 
@@ -26,7 +26,8 @@ async fn identity(app: &TestApp, path: &str, form: &[(&str, &str)], token: Optio
     answer.json().await.unwrap()
 }
 
-async fn bot_login(app: &TestApp, user: &str, password: &str) -> String {
+/// A bot's log-in at `/betfair/identity/login`: its session token.
+pub(crate) async fn bot_login(app: &TestApp, user: &str, password: &str) -> String {
     let answer = identity(app, "login", &[("username", user), ("password", password)], None).await;
     assert_eq!(answer["status"], "SUCCESS", "{answer}");
     answer["token"].as_str().unwrap().to_string()
@@ -40,7 +41,8 @@ async fn betting(app: &TestApp, token: Option<&str>, operation: &str, params: Va
     .await
 }
 
-async fn rpc(app: &TestApp, token: Option<&str>, api: &str, body: Value) -> Value {
+/// One JSON-RPC request (a call or a batch) of `api` (betting or account): the whole answer.
+pub(crate) async fn rpc(app: &TestApp, token: Option<&str>, api: &str, body: Value) -> Value {
     let mut request = app
         .client
         .post(format!("{}/betfair/exchange/{api}/json-rpc/v1", root(app)))
@@ -56,7 +58,7 @@ async fn rpc(app: &TestApp, token: Option<&str>, api: &str, body: Value) -> Valu
 
 /// A match-odds market of its own, open, on a cricket match of the test demo (which has no
 /// exchange markets of its own): (match id, whether the match is in play, market id, runners).
-async fn exchange_market(app: &TestApp, name: &str) -> (i64, bool, i64, Vec<i64>) {
+pub(crate) async fn exchange_market(app: &TestApp, name: &str) -> (i64, bool, i64, Vec<i64>) {
     let admin = app.admin().await;
     let matches = app.post("match/getMatches", Some(&admin), json!({ "sport_id": 4 })).await;
     let game = &matches.data()[0];

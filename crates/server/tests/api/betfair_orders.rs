@@ -4,48 +4,19 @@
 
 use serde_json::{json, Value};
 
+use crate::betfair::{root, rpc};
 use crate::both_databases;
 use crate::common::{minor, TestApp};
-
-/// The server's root (the test app's base is `<root>/api`).
-fn root(app: &TestApp) -> String {
-    app.base.trim_end_matches("/api").to_string()
-}
-
-async fn bot_login(app: &TestApp, user: &str) -> String {
-    let answer: Value = app
-        .client
-        .post(format!("{}/betfair/identity/login", root(app)))
-        .header("X-Application", "tests")
-        .form(&[("username", user), ("password", "Demo@1234")])
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(answer["status"], "SUCCESS", "{answer}");
-    answer["token"].as_str().unwrap().to_string()
-}
 
 /// One JSON-RPC call (`api` is betting or account): its `result`, or the whole answer when
 /// there is none.
 async fn call(app: &TestApp, token: &str, api: &str, operation: &str, params: Value) -> Value {
     let prefix = if api == "account" { "AccountAPING" } else { "SportsAPING" };
-    let answer = app
-        .client
-        .post(format!("{}/betfair/exchange/{api}/json-rpc/v1", root(app)))
-        .header("X-Application", "tests")
-        .header("X-Authentication", token)
-        .json(&json!({ "jsonrpc": "2.0", "method": format!("{prefix}/v1.0/{operation}"), "params": params, "id": 1 }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 200, "JSON-RPC answers are always 200");
-    let mut body: Value = answer.json().await.unwrap();
-    match body.get_mut("result") {
+    let body = json!({ "jsonrpc": "2.0", "method": format!("{prefix}/v1.0/{operation}"), "params": params, "id": 1 });
+    let mut answer = rpc(app, Some(token), api, body).await;
+    match answer.get_mut("result") {
         Some(result) => result.take(),
-        None => body,
+        None => answer,
     }
 }
 
@@ -55,13 +26,13 @@ async fn betting(app: &TestApp, token: &str, operation: &str, params: Value) -> 
 
 /// A match-odds market of its own, open, no bet delay: ("1.<id>", its id, runners).
 async fn exchange_market(app: &TestApp, name: &str) -> (String, i64, Vec<i64>) {
-    let admin = app.admin().await;
-    let matches = app.post("match/getMatches", Some(&admin), json!({ "sport_id": 4 })).await;
-    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
-    let (market, runners) = app
-        .open_market(&admin, match_id, json!({ "type": "match_odds", "name": name, "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }))
-        .await;
+    let (_, _, market, runners) = crate::betfair::exchange_market(app, name).await;
     (format!("1.{market}"), market, runners)
+}
+
+/// A demo client's bot session.
+async fn bot_login(app: &TestApp, user: &str) -> String {
+    crate::betfair::bot_login(app, user, "Demo@1234").await
 }
 
 fn limit(selection_id: i64, side: &str, price: Value, size: Value) -> Value {

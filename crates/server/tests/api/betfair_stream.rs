@@ -144,21 +144,7 @@ impl Client {
 }
 
 async fn bot_session(app: &TestApp, user_name: &str) -> String {
-    let root = app.base.trim_end_matches("/api");
-    let answer: Value = app
-        .client
-        .post(format!("{root}/betfair/identity/login"))
-        .header("X-Application", "test-bot")
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(format!("username={user_name}&password=Demo%401234"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(answer["status"], "SUCCESS", "{answer}");
-    answer["token"].as_str().unwrap().to_string()
+    crate::betfair::bot_login(app, user_name, "Demo@1234").await
 }
 
 /// Whether an mcm's runner changes offer `size` at `price` on either side.

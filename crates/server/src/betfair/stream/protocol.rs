@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use serde_json::{json, Map, Value};
 
-use crate::betfair::{parse_id, parse_market_id};
+use crate::betfair::{parse_id, parse_market_id, text_item};
 
 /// `heartbeatMs` is clamped to this range (Betfair's), null is the upper end.
 pub(super) const HEARTBEAT_MS: (u64, u64) = (500, 5_000);
@@ -156,21 +156,7 @@ fn set_of<T: std::hash::Hash + Eq>(
     key: &str,
     item: impl Fn(&Value) -> Option<T>,
 ) -> Result<Option<HashSet<T>>, Refusal> {
-    match object.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| {
-                item(v).ok_or_else(|| Refusal::input(format!("{key} holds {v}, which is not one.")))
-            })
-            .collect::<Result<HashSet<T>, _>>()
-            .map(Some),
-        Some(other) => Err(Refusal::input(format!("{key} must be a list, not {other}."))),
-    }
-}
-
-fn text_item(value: &Value) -> Option<String> {
-    value.as_str().map(|t| t.trim().to_uppercase())
+    crate::betfair::set_of(object, key, item).map_err(Refusal::input)
 }
 
 /// A number of milliseconds within `range`; null is `default`.
