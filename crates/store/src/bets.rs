@@ -887,27 +887,11 @@ impl Store {
         &self,
         bet_ids: &[i64],
     ) -> StoreResult<BTreeMap<i64, i128>> {
-        let mut sums: BTreeMap<i64, i128> = BTreeMap::new();
-        for chunk in bet_ids.chunks(ROWS_PER_STATEMENT) {
-            let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
-            // Each side through its own index (fills_back_bet, fills_lay_bet); a fill between
-            // two listed bets counts once for each.
-            let sql = format!(
-                "SELECT back_bet_id AS bet_id, price, size_minor FROM fills WHERE back_bet_id IN ({list}) \
-                 UNION ALL SELECT lay_bet_id AS bet_id, price, size_minor FROM fills WHERE lay_bet_id IN ({list})"
-            );
-            let mut query = sqlx::query(&sql);
-            for bet_id in chunk {
-                query = query.bind(*bet_id);
-            }
-            for row in query.fetch_all(self.pool()).await? {
-                let bet_id: i64 = row.try_get("bet_id")?;
-                let price: i64 = row.try_get("price")?;
-                let size_minor: i64 = row.try_get("size_minor")?;
-                *sums.entry(bet_id).or_default() += i128::from(price) * i128::from(size_minor);
-            }
-        }
-        Ok(sums)
+        let summaries = self.fill_summaries(bet_ids).await?;
+        Ok(summaries
+            .into_iter()
+            .map(|(bet_id, summary)| (bet_id, summary.price_size_sum))
+            .collect())
     }
 }
 

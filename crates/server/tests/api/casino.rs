@@ -18,32 +18,8 @@ use backlay_server::Config;
 use backlay_store::Store;
 use serde_json::{json, Value};
 
+use crate::both_databases;
 use crate::common::{minor, read_until, TestApp};
-
-/// Runs a test once per database with the configuration it needs.
-macro_rules! casino_test {
-    ($name:ident, $adjust:expr) => {
-        mod $name {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                if let Some(app) =
-                    $crate::common::spawn_app_with($crate::common::Db::Sqlite, $adjust).await
-                {
-                    super::$name(app).await;
-                }
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                if let Some(app) =
-                    $crate::common::spawn_app_with($crate::common::Db::Postgres, $adjust).await
-                {
-                    super::$name(app).await;
-                }
-            }
-        }
-    };
-}
 
 fn runner_off(config: &mut Config) {
     config.casino = false;
@@ -303,7 +279,7 @@ async fn bet_in_window_settles_once_and_pays_the_payout(app: TestApp) {
     assert_eq!((debits, credits), (200_00, expected));
     app.assert_ledger_sound(&admin).await;
 }
-casino_test!(bet_in_window_settles_once_and_pays_the_payout, super::runner_off);
+both_databases!(bet_in_window_settles_once_and_pays_the_payout, super::runner_off);
 
 async fn bad_bets_are_refused_with_4xx_and_no_ledger_change(app: TestApp) {
     let store = Store::connect(app.database_url()).await.unwrap();
@@ -399,7 +375,7 @@ async fn bad_bets_are_refused_with_4xx_and_no_ledger_change(app: TestApp) {
     assert_eq!(ledger_entries(&app, &admin).await, entries);
     app.assert_ledger_sound(&admin).await;
 }
-casino_test!(bad_bets_are_refused_with_4xx_and_no_ledger_change, super::runner_off);
+both_databases!(bad_bets_are_refused_with_4xx_and_no_ledger_change, super::runner_off);
 
 async fn the_runner_plays_settles_and_opens_the_next_round(app: TestApp) {
     let admin = app.admin().await;
@@ -471,7 +447,7 @@ async fn the_runner_plays_settles_and_opens_the_next_round(app: TestApp) {
     assert_eq!(next["last_results"][0]["round_id"], round_id.as_str());
     app.assert_ledger_sound(&admin).await;
 }
-casino_test!(the_runner_plays_settles_and_opens_the_next_round, super::runner_on);
+both_databases!(the_runner_plays_settles_and_opens_the_next_round, super::runner_on);
 
 /// Rounds a stopped server left half-way are finished by the next start's runner: one closed
 /// but never dealt (with a bet in it), one still open until its close time.
@@ -542,7 +518,7 @@ async fn a_restarted_runner_resumes_unfinished_rounds(app: TestApp) {
     assert_eq!(app.balance_minor(&demo).await, before - 25_00 + expected);
     app.assert_ledger_sound(&admin).await;
 }
-casino_test!(a_restarted_runner_resumes_unfinished_rounds, super::runner_off);
+both_databases!(a_restarted_runner_resumes_unfinished_rounds, super::runner_off);
 
 async fn next_round(stream: &mut reqwest::Response, buffer: &mut String) -> Value {
     read_until(stream, buffer, |event, _| event == "round").await.1
@@ -659,4 +635,4 @@ async fn the_stream_pushes_each_step_of_the_runner(app: TestApp) {
     let detail = app.post("casino/round", Some(&demo), json!({ "round_id": round_id })).await;
     assert_eq!(detail.data()["phase"], "settled");
 }
-casino_test!(the_stream_pushes_each_step_of_the_runner, super::runner_on);
+both_databases!(the_stream_pushes_each_step_of_the_runner, super::runner_on);
