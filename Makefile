@@ -137,9 +137,10 @@ test-rust: build-tests
 
 # The demo feed's API test follows the feed's clock (60 times real time): beside the other suites
 # on two cores its scheduler fell minutes behind (fresh-clone runs), so it is #[ignore]d in
-# test-rust and run here on its own, on SQLite and PostgreSQL.
+# test-rust and run here on its own, on SQLite and PostgreSQL. --workspace, as in test-rust,
+# so that the build's features are the same and nothing is compiled again.
 test-paced: build-tests
-	$(CARGO_LINTED) test -p backlay-server --test api --locked -- --ignored demo_feed::
+	$(CARGO_LINTED) test --workspace --test api --locked -- --ignored demo_feed::
 
 test-web: web/node_modules/.installed
 	cd web && $(NPM) test
