@@ -20,8 +20,12 @@
 //! A list stream (`GET stream?list=<sport id|all>&ticket=…`) keeps the home and sport pages'
 //! prices live: a `snapshot` event with the match-odds line ([`ListOdds`]: best back and lay
 //! with sizes per runner, and the market's status) of every active match of the sport (or of
-//! all), then an `odds` event with one match's line whenever it changes, coalesced per market
-//! like the match stream's `market` events. A listener that falls behind gets a fresh snapshot.
+//! all), and a `score` event for each of those matches with a score or result set (the list
+//! shows in-play scores: one set between the page's fetch of the list and the stream's start
+//! would otherwise be missing until the next), then an `odds` event with one match's line
+//! whenever it changes, coalesced per market like the match stream's `market` events, and a
+//! `score` event whenever one is set. A listener that falls behind gets a fresh snapshot and
+//! the scores again.
 //!
 //! A casino stream sends a `round` event ([`RoundEvent`](crate::casino::RoundEvent)) with the
 //! game's current round on connect, then one each time the runner takes a step (opened,
@@ -299,10 +303,10 @@ async fn list_events(state: AppState, sport_id: Option<i64>) -> Result<LiveEvent
     // Subscribe before the snapshot so no change between the two is missed.
     let events = state.live_books.subscribe();
     let lines = list_lines(&state, sport_id).await?;
-    let snapshot = list_snapshot(&state, &lines).await;
+    let first = list_snapshot(&state, sport_id, &lines).await?;
     let follow =
         stream::unfold((state, events, lines), move |(state, mut events, mut lines)| async move {
-            let event = loop {
+            let out = loop {
                 match events.recv().await {
                     Ok(LiveEvent::Book(book)) => {
                         let Some(line) = &book.list_json else { continue };
@@ -316,26 +320,29 @@ async fn list_events(state: AppState, sport_id: Option<i64>) -> Result<LiveEvent
                             lines.entry(book.market_id).or_insert(false);
                         }
                         if lines.get(&book.market_id) == Some(&true) {
-                            break Event::default().event("odds").data(&**line);
+                            break vec![Event::default().event("odds").data(&**line)];
                         }
                     }
                     // A listed match's score: the list shows it on in-play rows.
                     Ok(LiveEvent::Score(_, sport, json)) if sport_id.is_none_or(|s| s == sport) => {
-                        break Event::default().event("score").data(&*json);
+                        break vec![Event::default().event("score").data(&*json)];
                     }
                     Ok(LiveEvent::Score(..)) => continue,
                     Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
                         if let Ok(fresh) = list_lines(&state, sport_id).await {
                             lines = fresh;
-                            break list_snapshot(&state, &lines).await;
+                            if let Ok(again) = list_snapshot(&state, sport_id, &lines).await {
+                                break again;
+                            }
                         }
                     }
                     Err(RecvError::Closed) => return None,
                 }
             };
-            Some((Ok(event), (state, events, lines)))
-        });
-    Ok(stream::once(async move { Ok(snapshot) }).chain(follow).boxed())
+            Some((stream::iter(out.into_iter().map(Ok)), (state, events, lines)))
+        })
+        .flatten();
+    Ok(stream::iter(first.into_iter().map(Ok)).chain(follow).boxed())
 }
 
 /// Every live match-odds market → whether it is a listed match's line (its match is active, of
@@ -344,14 +351,8 @@ async fn list_lines(
     state: &AppState,
     sport_id: Option<i64>,
 ) -> Result<HashMap<i64, bool>, AppError> {
-    let filter = MatchFilter {
-        sport_id,
-        is_active: Some(true),
-        listed_only: true,
-        ..MatchFilter::default()
-    };
     let mut unlined: HashSet<i64> =
-        state.store.matches(&filter).await?.into_iter().map(|m| m.match_id).collect();
+        state.store.matches(&listed(sport_id)).await?.into_iter().map(|m| m.match_id).collect();
     let mut lines = HashMap::new();
     // Ordered by market id, so the first of a match's match-odds markets is met first.
     for (match_id, market_id, market_type) in state.store.live_market_types().await? {
@@ -362,8 +363,13 @@ async fn list_lines(
     Ok(lines)
 }
 
-/// The `snapshot` of a list: the line of each listed market that is running.
-async fn list_snapshot(state: &AppState, lines: &HashMap<i64, bool>) -> Event {
+/// The `snapshot` of a list (the line of each listed market that is running), then a `score`
+/// for each listed match of the sport with a score or result set.
+async fn list_snapshot(
+    state: &AppState,
+    sport_id: Option<i64>,
+    lines: &HashMap<i64, bool>,
+) -> Result<Vec<Event>, AppError> {
     let mut snapshot = Vec::new();
     for (&market_id, _) in lines.iter().filter(|(_, listed)| **listed) {
         if let Ok(view) = state.engine.view(market_id, None).await {
@@ -371,7 +377,19 @@ async fn list_snapshot(state: &AppState, lines: &HashMap<i64, bool>) -> Event {
         }
     }
     snapshot.sort_by_key(|line| line.match_id);
-    Event::default().event("snapshot").json_data(&snapshot).unwrap_or_default()
+    let mut events =
+        vec![Event::default().event("snapshot").json_data(&snapshot).unwrap_or_default()];
+    for listed in state.store.matches(&listed(sport_id)).await? {
+        if listed.score.is_some() || listed.result.is_some() {
+            events.push(score_event(&LiveScore::of(&listed)));
+        }
+    }
+    Ok(events)
+}
+
+/// The matches a list shows: active, not finished, of the sport (or of all).
+fn listed(sport_id: Option<i64>) -> MatchFilter {
+    MatchFilter { sport_id, is_active: Some(true), listed_only: true, ..MatchFilter::default() }
 }
 
 fn round_event(news: &RoundNews) -> Event {

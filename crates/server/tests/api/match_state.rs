@@ -400,3 +400,31 @@ async fn a_list_stream_sends_the_scores_of_its_sport(app: TestApp) {
     assert_eq!(score["score"]["target"], 181);
 }
 both_databases!(a_list_stream_sends_the_scores_of_its_sport);
+
+async fn a_list_stream_opened_after_a_score_was_set_sends_it_after_its_snapshot(app: TestApp) {
+    let (admin, demo) = (app.admin().await, app.demo().await);
+    let (cricket, name) = first_match(&app, &demo, 4).await;
+    let (home, away) = sides(&name);
+    // Set before the stream opens: a page that fetched the list just before would miss it.
+    app.post(
+        "admin/match/score",
+        Some(&admin),
+        json!({ "match_id": cricket, "score": chase(&home, &away) }),
+    )
+    .await
+    .expect(200);
+    let ticket = app.post("stream/ticket", Some(&demo), json!({})).await.data()["ticket"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut response =
+        app.client.get(format!("{}/stream?list=4&ticket={ticket}", app.base)).send().await.unwrap();
+    let mut buffer = String::new();
+    read_until(&mut response, &mut buffer, |event, _| event == "snapshot").await;
+    let (_, score) = read_until(&mut response, &mut buffer, |event, data| {
+        event == "score" && data["match_id"] == json!(cricket)
+    })
+    .await;
+    assert_eq!(score["score"]["target"], 181);
+}
+both_databases!(a_list_stream_opened_after_a_score_was_set_sends_it_after_its_snapshot);
