@@ -69,7 +69,16 @@ export function useLiveList(queryKey: QueryKey, list: number | 'all' | null): nu
         queryClient.setQueryData<Match[]>(key, (matches) => (matches ? lines.reduce(applyListOdds, matches) : matches)),
       {
         poll: () => queryClient.refetchQueries({ queryKey: key, exact: true }),
-        onScore: (score) => queryClient.setQueryData<Match[]>(key, (matches) => (matches ? applyListScore(matches, score) : matches)),
+        onScore: (score) => {
+          const matches = queryClient.getQueryData<Match[]>(key);
+          if (matches?.some((m) => m.match_id === score.match_id)) {
+            queryClient.setQueryData<Match[]>(key, (current) => (current ? applyListScore(current, score) : current));
+          } else {
+            // The list has not arrived yet (or came without this match): a score applied to
+            // nothing would be lost until the next ball, so fetch the list again, which has it.
+            void queryClient.invalidateQueries({ queryKey: key, exact: true });
+          }
+        },
         onState: setState,
       },
     );
