@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use backlay_store::throttle::ThrottleKey;
-use backlay_store::{Store, StoreResult};
+use backlay_store::{Store, StoreResult, Writer};
 
 use crate::session::new_token;
 
@@ -282,10 +282,8 @@ impl LoginThrottle {
         let mut writer = self.store.begin_write().await?;
         let mut states = Vec::new();
         for (key, limit) in keys.with_limits(&self.policy) {
-            let stored =
-                writer.lock_throttle_key(key, now_ms, now_ms - ATTEMPT_IN_FLIGHT_MAX_MS).await?;
-            let in_flight = writer.login_attempts_in_flight(key).await?;
-            states.push((key, limit, Failures::new(stored, in_flight)));
+            let stored = lock_key(&mut writer, key, now_ms).await?;
+            states.push((key, limit, failures(&mut writer, key, stored).await?));
         }
         // Refused: the transaction rolls back, leaving everything as it was. `now_ms` was read
         // before this transaction waited for its locks, so a block set meanwhile by an attempt
@@ -330,26 +328,18 @@ impl LoginThrottle {
         let mut writer = self.store.begin_write().await?;
         let mut states = Vec::new();
         for (key, limit) in keys.with_limits(&self.policy) {
-            let stored =
-                writer.lock_throttle_key(key, now_ms, now_ms - ATTEMPT_IN_FLIGHT_MAX_MS).await?;
-            states.push((key, limit, stored));
+            states.push((key, limit, lock_key(&mut writer, key, now_ms).await?));
         }
         writer.delete_login_attempt(attempt_id).await?;
         for (key, limit, stored) in states {
-            let in_flight = writer.login_attempts_in_flight(key).await?;
-            let mut entry = Failures::new(stored, in_flight);
+            let mut entry = failures(&mut writer, key, stored).await?;
             match outcome {
                 Outcome::Failed => entry.fail(now_ms, &self.policy, limit),
                 // Only the name's count: see the module docs.
                 Outcome::Succeeded if Some(key) == keys.user.as_ref() => entry.count = 0,
                 Outcome::Succeeded | Outcome::Released => {}
             }
-            if entry.is_idle(now_ms) {
-                writer.delete_throttle_key(key).await?;
-            } else {
-                let expires_at_ms = entry.expires_at_ms(now_ms, self.policy.window_ms);
-                writer.save_throttle_key(key, &entry.stored(), expires_at_ms).await?;
-            }
+            self.write_back(&mut writer, key, &entry, now_ms).await?;
         }
         writer.commit().await
     }
@@ -371,17 +361,31 @@ impl LoginThrottle {
     pub async fn record_failure(&self, keys: &AttemptKeys, now_ms: i64) -> StoreResult<()> {
         let mut writer = self.store.begin_write().await?;
         for (key, limit) in keys.with_limits(&self.policy) {
-            let stored =
-                writer.lock_throttle_key(key, now_ms, now_ms - ATTEMPT_IN_FLIGHT_MAX_MS).await?;
-            let in_flight = writer.login_attempts_in_flight(key).await?;
-            let mut entry = Failures::new(stored, in_flight);
+            let stored = lock_key(&mut writer, key, now_ms).await?;
+            let mut entry = failures(&mut writer, key, stored).await?;
             entry.fail(now_ms, &self.policy, limit);
-            let expires_at_ms = entry.expires_at_ms(now_ms, self.policy.window_ms);
-            writer.save_throttle_key(key, &entry.stored(), expires_at_ms).await?;
+            self.write_back(&mut writer, key, &entry, now_ms).await?;
         }
         writer.commit().await?;
         self.after_write(now_ms).await;
         Ok(())
+    }
+
+    /// Writes a key's state back in the caller's transaction, or deletes its row when there is
+    /// nothing left to remember (no failures in the window, no block).
+    async fn write_back(
+        &self,
+        writer: &mut Writer,
+        key: &str,
+        entry: &Failures,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        if entry.is_idle(now_ms) {
+            writer.delete_throttle_key(key).await
+        } else {
+            let expires_at_ms = entry.expires_at_ms(now_ms, self.policy.window_ms);
+            writer.save_throttle_key(key, &entry.stored(), expires_at_ms).await
+        }
     }
 
     /// Every [`SWEEP_EVERY`]th write of this node sweeps (see the module docs). A sweep that
@@ -400,6 +404,18 @@ impl LoginThrottle {
             .sweep_login_throttle(now_ms, now_ms - ATTEMPT_IN_FLIGHT_MAX_MS, SWEEP_BATCH)
             .await
     }
+}
+
+/// Locks `key`'s row for the caller's transaction (attempts on any node queue on it) and reads
+/// it, forgetting attempts in flight that started too long ago to be alive.
+async fn lock_key(writer: &mut Writer, key: &str, now_ms: i64) -> StoreResult<ThrottleKey> {
+    writer.lock_throttle_key(key, now_ms, now_ms - ATTEMPT_IN_FLIGHT_MAX_MS).await
+}
+
+/// The key's failures as stored, with the attempts still in flight on it counted in.
+async fn failures(writer: &mut Writer, key: &str, stored: ThrottleKey) -> StoreResult<Failures> {
+    let in_flight = writer.login_attempts_in_flight(key).await?;
+    Ok(Failures::new(stored, in_flight))
 }
 
 #[cfg(test)]

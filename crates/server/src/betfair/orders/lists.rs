@@ -9,39 +9,37 @@ pub(super) fn ids_param(
     key: &str,
     item: impl Fn(&Value) -> Option<i64>,
 ) -> Result<Vec<i64>, ApiNgError> {
-    let items = list_param(params, key)?;
-    if items.len() > BOT_FILTER_MAX {
-        return Err(ApiNgError::new(
-            "TOO_MUCH_DATA",
-            format!("{key} may hold at most {BOT_FILTER_MAX} ids."),
-        ));
-    }
-    items
-        .iter()
-        .map(|v| {
-            item(v)
-                .ok_or_else(|| ApiNgError::input(format!("{key} holds {v}, which is not an id.")))
-        })
-        .collect()
+    bounded_list(params, key, ("ids", "an id"), item)
 }
 
 pub(super) fn texts_param(
     params: &Map<String, Value>,
     key: &str,
 ) -> Result<Vec<String>, ApiNgError> {
+    bounded_list(params, key, ("references", "text"), |v| v.as_str().map(str::to_string))
+}
+
+/// The list under `key`, at most [`BOT_FILTER_MAX`] items, each read by `item`; `what` names
+/// the items (plural, and one) in the refusals.
+fn bounded_list<T>(
+    params: &Map<String, Value>,
+    key: &str,
+    what: (&str, &str),
+    item: impl Fn(&Value) -> Option<T>,
+) -> Result<Vec<T>, ApiNgError> {
     let items = list_param(params, key)?;
     if items.len() > BOT_FILTER_MAX {
         return Err(ApiNgError::new(
             "TOO_MUCH_DATA",
-            format!("{key} may hold at most {BOT_FILTER_MAX} references."),
+            format!("{key} may hold at most {BOT_FILTER_MAX} {}.", what.0),
         ));
     }
     items
         .iter()
         .map(|v| {
-            v.as_str()
-                .map(str::to_string)
-                .ok_or_else(|| ApiNgError::input(format!("{key} holds {v}, which is not text.")))
+            item(v).ok_or_else(|| {
+                ApiNgError::input(format!("{key} holds {v}, which is not {}.", what.1))
+            })
         })
         .collect()
 }
