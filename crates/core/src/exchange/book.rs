@@ -555,6 +555,12 @@ impl OrderBook {
             _ => true,
         }
     }
+
+    /// Whether a resting LAY is at or above a resting BACK: never, by construction (matching
+    /// and [`OrderBook::restore`] both refuse it); for callers that assert it.
+    pub fn is_crossed(&self) -> bool {
+        !self.is_uncrossed()
+    }
 }
 
 impl fmt::Debug for OrderBook {

@@ -7,6 +7,12 @@
 //! unmatched order and happens once: a second settle is refused
 //! ([`MarketError::AlreadySettled`]) and changes nothing.
 //!
+//! A book is never crossed: matching leaves every resting LAY below every resting BACK. A
+//! stored book that is crossed all the same (written by an older version) is rebuilt with the
+//! younger order of each crossing pair held apart ([`Market::hold_crossing_order`]): counted in
+//! its user's exposure, out of the book, and the market suspended until every such order is
+//! cancelled ([`Market::cancel_crossing_order`]); it cannot reopen before.
+//!
 //! Worked example: Ann lays 100.00 at 3.00 (LAPSE) and 50.00 at 4.00 (PERSIST), both
 //! unmatched, so her exposure is 200.00 + 150.00 = 350.00. The ball starts running: the market
 //! is suspended, the LAPSE order lapses and her exposure falls to 150.00; no bet is taken
@@ -331,6 +337,13 @@ pub enum MarketError {
     /// An amount beyond `i64`.
     #[error("the amounts in this market are too large to settle")]
     Overflow,
+    /// Reopening a market whose stored book was crossed before its crossing orders are
+    /// cancelled (see the module docs).
+    #[error("this market's stored book is crossed ({orders} unmatched bets would match resting ones): an operator must resolve it before it reopens")]
+    Crossed {
+        /// Orders held apart.
+        orders: usize,
+    },
     /// The order book refused.
     #[error(transparent)]
     Book(#[from] BookError),
@@ -348,6 +361,9 @@ pub struct Market {
     /// One per runner, in the spec's order; none on house markets.
     books: Vec<OrderBook>,
     positions: BTreeMap<UserId, Position>,
+    /// Stored unmatched orders that would have matched a resting order when the market was
+    /// rebuilt (see the module docs), oldest first.
+    crossing: Vec<RestingOrder>,
 }
 
 impl Market {
@@ -358,7 +374,14 @@ impl Market {
         } else {
             Vec::new()
         };
-        Market { spec, status: MarketStatus::Open, result: None, books, positions: BTreeMap::new() }
+        Market {
+            spec,
+            status: MarketStatus::Open,
+            result: None,
+            books,
+            positions: BTreeMap::new(),
+            crossing: Vec::new(),
+        }
     }
 
     /// The market's set-up.
@@ -446,6 +469,11 @@ impl Market {
         size_minor: Option<i64>,
     ) -> Result<i64, MarketError> {
         let index = self.book_index(runner)?;
+        if let Some(at) =
+            self.crossing.iter().position(|o| o.order_id == order_id && o.runner == runner)
+        {
+            return self.cancel_held(at, size_minor);
+        }
         let book = &mut self.books[index];
         let before = book.order(order_id).ok_or(BookError::UnknownOrder(order_id))?;
         let cancelled_minor = book.cancel(order_id, size_minor)?;
@@ -473,8 +501,12 @@ impl Market {
     /// Lapses every LAPSE order (the market turned in-play); PERSIST orders stay. Returns the
     /// lapsed orders, by runner then oldest first.
     pub fn lapse_orders(&mut self) -> Vec<RestingOrder> {
-        let lapsed: Vec<RestingOrder> =
+        let mut lapsed: Vec<RestingOrder> =
             self.books.iter_mut().flat_map(OrderBook::lapse_all).collect();
+        let (held_lapsed, held_kept): (Vec<_>, Vec<_>) =
+            self.crossing.drain(..).partition(|o| o.persistence == Persistence::Lapse);
+        self.crossing = held_kept;
+        lapsed.extend(held_lapsed);
         self.forget_unmatched(&lapsed);
         lapsed
     }
@@ -497,9 +529,12 @@ impl Market {
         Ok(self.lapse_orders())
     }
 
-    /// Opens a suspended market again.
+    /// Opens a suspended market again; refused while it holds crossing orders.
     pub fn reopen(&mut self) -> Result<(), MarketError> {
         self.check_not_settled()?;
+        if !self.crossing.is_empty() {
+            return Err(MarketError::Crossed { orders: self.crossing.len() });
+        }
         self.status = MarketStatus::Open;
         Ok(())
     }
@@ -560,6 +595,68 @@ impl Market {
         Ok(())
     }
 
+    /// Start-up: holds apart a stored unmatched order that [`Market::restore_order`] refused as
+    /// crossing the book (see the module docs): it counts in its user's exposure, rests in no
+    /// book, and the market is suspended (if it was open) until it is cancelled.
+    pub fn hold_crossing_order(
+        &mut self,
+        runner: RunnerId,
+        order: &NewOrder,
+    ) -> Result<(), MarketError> {
+        let index = self.book_index(runner)?;
+        if !(1..=super::MAX_STAKE_MINOR).contains(&order.size_minor) {
+            return Err(BookError::InvalidSize { size_minor: order.size_minor }.into());
+        }
+        let known = self.books[index].order(order.order_id).is_some()
+            || self.crossing.iter().any(|o| o.order_id == order.order_id);
+        if known {
+            return Err(BookError::DuplicateOrder(order.order_id).into());
+        }
+        let held = RestingOrder {
+            runner,
+            order_id: order.order_id,
+            user_id: order.user_id,
+            side: order.side,
+            price: order.price,
+            remaining_minor: order.size_minor,
+            persistence: order.persistence,
+        };
+        self.position_mut(order.user_id).add_unmatched(&held.unmatched_bet());
+        self.crossing.push(held);
+        if self.status == MarketStatus::Open {
+            self.status = MarketStatus::Suspended;
+        }
+        Ok(())
+    }
+
+    /// The orders held apart because they crossed the stored book, oldest first.
+    pub fn crossing_orders(&self) -> &[RestingOrder] {
+        &self.crossing
+    }
+
+    /// Cancels in whole an order held apart as crossing the book (the operator's way out of a
+    /// crossed book). Returns it as it was. The market stays suspended: reopening is the
+    /// operator's next decision.
+    pub fn cancel_crossing_order(
+        &mut self,
+        order_id: OrderId,
+    ) -> Result<RestingOrder, MarketError> {
+        let at = self
+            .crossing
+            .iter()
+            .position(|o| o.order_id == order_id)
+            .ok_or(BookError::UnknownOrder(order_id))?;
+        let order = self.crossing[at];
+        self.cancel_held(at, None)?;
+        Ok(order)
+    }
+
+    /// Whether some runner's book has a resting LAY at or above a resting BACK. Never, by
+    /// construction: checked where a batch is written all the same.
+    pub fn is_crossed(&self) -> bool {
+        self.books.iter().any(OrderBook::is_crossed)
+    }
+
     /// Start-up: puts the market in its stored status, lapsing nothing (lapses were stored
     /// when they happened). A closed or void market restored this way takes nothing more, and
     /// has no result in memory: its settlement is already stored.
@@ -579,8 +676,9 @@ impl Market {
     /// closed or void market it answers [`MarketError::AlreadySettled`] and changes nothing.
     pub fn settle(&mut self, result: &MarketResult) -> Result<SettledMarket, MarketError> {
         let settlement = self.settlement(result)?;
-        let cancelled_orders: Vec<RestingOrder> =
+        let mut cancelled_orders: Vec<RestingOrder> =
             self.books.iter_mut().flat_map(OrderBook::cancel_all).collect();
+        cancelled_orders.append(&mut self.crossing);
         self.forget_unmatched(&cancelled_orders);
         self.status = if result.is_void() { MarketStatus::Void } else { MarketStatus::Closed };
         self.result = Some(result.clone());
@@ -627,6 +725,28 @@ impl Market {
 
     fn position_mut(&mut self, user_id: UserId) -> &mut Position {
         self.positions.entry(user_id).or_default()
+    }
+
+    /// Cancels `size_minor` (all when `None` or at least what remains) of the held crossing
+    /// order at `at`; returns the size cancelled.
+    fn cancel_held(&mut self, at: usize, size_minor: Option<i64>) -> Result<i64, MarketError> {
+        if size_minor.is_some_and(|size| size <= 0) {
+            return Err(BookError::InvalidCancelSize.into());
+        }
+        let before = self.crossing[at];
+        let cancelled_minor =
+            size_minor.map_or(before.remaining_minor, |size| size.min(before.remaining_minor));
+        let remaining_minor = before.remaining_minor - cancelled_minor;
+        let position = self.position_mut(before.user_id);
+        position.remove_unmatched(&before.unmatched_bet());
+        if remaining_minor > 0 {
+            let after = RestingOrder { remaining_minor, ..before };
+            position.add_unmatched(&after.unmatched_bet());
+            self.crossing[at] = after;
+        } else {
+            self.crossing.remove(at);
+        }
+        Ok(cancelled_minor)
     }
 
     fn forget_unmatched(&mut self, orders: &[RestingOrder]) {
@@ -912,5 +1032,71 @@ mod tests {
         }
         let next = order(4, BOB, Side::Back, "2.00", 10_00);
         assert_eq!(restored.place_order(A, &next), original.place_order(A, &next));
+    }
+
+    /// A crossed stored book (a back at 1.97 under a lay at 1.97, as an older version could
+    /// write after a failed write) rebuilds with the younger order held apart: counted in its
+    /// user's exposure, out of the book, the market suspended and unable to reopen until the
+    /// held order is cancelled, which releases its exposure.
+    #[test]
+    fn a_crossed_stored_book_is_held_suspended_until_the_younger_order_is_cancelled() {
+        let mut market = exchange_market();
+        market.restore_order(A, &order(1, ANN, Side::Back, "1.97", 10_00)).unwrap();
+        let younger = order(2, BOB, Side::Lay, "1.97", 10_00);
+        assert_eq!(
+            market.restore_order(A, &younger),
+            Err(MarketError::Book(BookError::WouldCross(OrderId(2))))
+        );
+        market.hold_crossing_order(A, &younger).unwrap();
+        assert_eq!(market.status(), MarketStatus::Suspended);
+        assert!(!market.is_crossed(), "the held order rests in no book");
+        // Bob's lay of 10.00 at 1.97 risks 9.70, held apart or not.
+        assert_eq!(market.exposure_minor(BOB), 9_70);
+        assert_eq!(market.crossing_orders().len(), 1);
+        assert_eq!(market.reopen(), Err(MarketError::Crossed { orders: 1 }));
+        assert_eq!(
+            market.hold_crossing_order(A, &younger),
+            Err(MarketError::Book(BookError::DuplicateOrder(OrderId(2))))
+        );
+
+        let cancelled = market.cancel_crossing_order(OrderId(2)).unwrap();
+        assert_eq!((cancelled.user_id, cancelled.remaining_minor), (BOB, 10_00));
+        assert_eq!(market.exposure_minor(BOB), 0);
+        assert_eq!(market.exposure_minor(ANN), 10_00);
+        assert_eq!(market.status(), MarketStatus::Suspended, "reopening is the operator's call");
+        market.reopen().unwrap();
+        // The book matches again as usual.
+        let outcome = market.place_order(A, &order(3, BOB, Side::Lay, "1.97", 4_00)).unwrap();
+        assert_eq!(outcome.matched_minor(), 4_00);
+    }
+
+    /// Held crossing orders are unmatched orders like any other: a bettor may cancel part of
+    /// one, a suspension lapses a LAPSE one, and a result cancels what is left.
+    #[test]
+    fn held_crossing_orders_cancel_lapse_and_settle_as_unmatched_orders() {
+        let mut market = exchange_market();
+        market.restore_order(A, &order(1, ANN, Side::Lay, "2.00", 10_00)).unwrap();
+        let persist =
+            order(2, BOB, Side::Back, "1.90", 10_00).with_persistence(Persistence::Persist);
+        let lapse = order(3, BOB, Side::Back, "2.00", 5_00);
+        for held in [persist, lapse] {
+            market.hold_crossing_order(A, &held).unwrap();
+        }
+        assert_eq!(market.exposure_minor(BOB), 15_00);
+        assert_eq!(market.cancel(A, OrderId(2), Some(4_00)), Ok(4_00));
+        assert_eq!(market.exposure_minor(BOB), 11_00);
+        let lapsed = market.suspend().unwrap();
+        assert_eq!(
+            lapsed.iter().map(|o| o.order_id).collect::<Vec<_>>(),
+            vec![OrderId(1), OrderId(3)]
+        );
+        assert_eq!(market.exposure_minor(BOB), 6_00);
+        assert_eq!(market.crossing_orders().len(), 1);
+        let settled = market.settle(&MarketResult::Winner(A)).unwrap();
+        assert_eq!(
+            settled.cancelled_orders.iter().map(|o| o.order_id).collect::<Vec<_>>(),
+            vec![OrderId(2)]
+        );
+        assert!(market.crossing_orders().is_empty());
     }
 }
