@@ -55,6 +55,9 @@ enum MarketCommand {
         #[arg(long)]
         ball_running: bool,
     },
+    /// Resolve a market whose stored book was crossed (it loaded suspended, saying so in the
+    /// server's log): cancel the younger order of each crossing pair, returning its exposure.
+    ResolveCrossed { market: i64 },
     /// Post a bookmaker runner's rates: --runner ID --back 45 --lay 50 (repeatable as a list).
     BookmakerRates {
         market: i64,
@@ -196,6 +199,9 @@ pub async fn run(args: MarketArgs) -> anyhow::Result<()> {
         MarketCommand::Suspend { market, ball_running } => {
             let status = if ball_running { "ball_running" } else { "suspended" };
             api.post("admin/market/status", json!({ "market_id": market, "status": status })).await?
+        }
+        MarketCommand::ResolveCrossed { market } => {
+            api.post("admin/market/resolveCrossed", json!({ "market_id": market })).await?
         }
         MarketCommand::BookmakerRates { market, runners } => {
             let mut list = Vec::new();

@@ -81,6 +81,12 @@ pub enum AppError {
     /// the market over in time.
     #[error("{0}")]
     Moved(String),
+    /// 503: the database is not answering or cannot take the work now (a connection cut, a
+    /// full disk), or a market is being checked against it after such a failure. Nothing the
+    /// caller did: try again after `retry_after_s`. The cause, if any, is logged (WARN), never
+    /// shown.
+    #[error("{message}")]
+    Unavailable { message: String, retry_after_s: u64, cause: Option<Arc<anyhow::Error>> },
     /// 500: our fault. The cause is logged, never shown.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -108,6 +114,15 @@ impl AppError {
         AppError::Unprocessable("Betting is locked on this account: ask your agent.".into())
     }
 
+    /// The 503 of a request that needed the database while it was not answering.
+    pub fn database_unavailable(cause: impl Into<anyhow::Error>) -> AppError {
+        AppError::Unavailable {
+            message: DATABASE_UNAVAILABLE.into(),
+            retry_after_s: 1,
+            cause: Some(Arc::new(cause.into())),
+        }
+    }
+
     pub fn invalid(message: impl Into<String>) -> AppError {
         AppError::Invalid { message: message.into(), errors: FieldErrors::new() }
     }
@@ -124,7 +139,9 @@ impl AppError {
             AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::PasswordChangeRequired => StatusCode::PRECONDITION_REQUIRED,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Busy { .. } | AppError::Moved(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Busy { .. } | AppError::Moved(_) | AppError::Unavailable { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -136,14 +153,22 @@ pub struct LoggedCause(pub Arc<anyhow::Error>);
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let status = self.status_code();
-        let data = match &self {
+        // A database that stopped answering, met deep inside some other failure, is still a
+        // 503 to try again, not our fault.
+        let this = match self {
+            AppError::Internal(cause) if database_is_unavailable(&cause) => {
+                AppError::database_unavailable(cause)
+            }
+            other => other,
+        };
+        let status = this.status_code();
+        let data = match &this {
             AppError::Invalid { errors, .. } if !errors.is_empty() => {
                 serde_json::json!({ "errors": errors })
             }
             _ => serde_json::Value::Null,
         };
-        let message = match &self {
+        let message = match &this {
             AppError::Internal(_) => {
                 "Something went wrong on our side. Please try again.".to_string()
             }
@@ -151,10 +176,16 @@ impl IntoResponse for AppError {
         };
         let mut response =
             (status, Json(Envelope { status: false, message, data })).into_response();
-        match self {
+        match this {
             AppError::TooManyRequests { retry_after_s, .. }
             | AppError::Busy { retry_after_s, .. } => {
                 response.headers_mut().insert("retry-after", HeaderValue::from(retry_after_s));
+            }
+            AppError::Unavailable { retry_after_s, cause, .. } => {
+                response.headers_mut().insert("retry-after", HeaderValue::from(retry_after_s));
+                if let Some(cause) = cause {
+                    response.extensions_mut().insert(LoggedCause(cause));
+                }
             }
             AppError::Moved(_) => {
                 response.headers_mut().insert("retry-after", HeaderValue::from(1));
@@ -182,11 +213,27 @@ impl From<StoreError> for AppError {
                 backlay_core::money::Money::from_minor(limit_minor).rupees()
             )),
             StoreError::Fenced { .. } => AppError::Moved(MOVED.into()),
+            err @ StoreError::Database(_) if err.is_unavailable() => {
+                AppError::database_unavailable(err)
+            }
             StoreError::Database(err) => AppError::Internal(err.into()),
             secret @ StoreError::Secret { .. } => AppError::Internal(secret.into()),
         }
     }
 }
+
+/// Whether `cause`'s chain holds a database error that means "unavailable" (see
+/// `StoreError::is_unavailable`).
+fn database_is_unavailable(cause: &anyhow::Error) -> bool {
+    cause.chain().any(|link| {
+        link.downcast_ref::<StoreError>().is_some_and(StoreError::is_unavailable)
+            || link.downcast_ref::<sqlx::Error>().is_some_and(backlay_store::is_unavailable)
+    })
+}
+
+/// What a request hears while the database is not answering.
+pub const DATABASE_UNAVAILABLE: &str =
+    "The exchange cannot reach its database just now. Try again in a moment.";
 
 /// What a command hears when its market or table changed servers and was not taken over in time.
 pub const MOVED: &str = "This market is moving to another server. Try again in a moment.";
@@ -240,6 +287,9 @@ pub(crate) async fn log_server_errors(request: Request, next: Next) -> Response 
             Some(LoggedCause(cause)) => tracing::error!("server error: {cause:#}"),
             None => tracing::error!("server error"),
         }
+    } else if let Some(LoggedCause(cause)) = response.extensions().get::<LoggedCause>() {
+        // A 503 for database trouble: the operator should see why, once.
+        tracing::warn!("unavailable: {cause:#}");
     }
     response
 }

@@ -213,6 +213,16 @@ impl Store {
         Ok(bet_from_row(&row)?)
     }
 
+    /// Whether a bet with this id is stored: how the engine learns whether a batch whose commit
+    /// failed was committed after all (a batch's bets are stored together or not at all).
+    pub async fn is_bet_stored(&self, bet_id: i64) -> StoreResult<bool> {
+        let found: Option<i64> = sqlx::query_scalar("SELECT id FROM bets WHERE id = $1")
+            .bind(bet_id)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(found.is_some())
+    }
+
     /// Every bet of a market, oldest first (the engine rebuilds its books from these).
     pub async fn bets_of_market(&self, market_id: i64) -> StoreResult<Vec<BetRow>> {
         let rows = sqlx::query(&format!(

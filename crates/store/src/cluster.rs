@@ -109,15 +109,24 @@ impl Store {
     /// Extends a node's lease by `lease_ms` from now, if it has not run out; `false` when it
     /// had (the node is dead to the others, and must join again under a new id).
     pub async fn renew_lease(&self, node_id: &str, lease_ms: i64) -> StoreResult<bool> {
-        let renewed = sqlx::query(&format!(
-            "UPDATE cluster_nodes SET expires_at_ms = {NOW_MS} + $2 \
-             WHERE node_id = $1 AND expires_at_ms > {NOW_MS}"
-        ))
-        .bind(node_id)
-        .bind(lease_ms)
-        .execute(&self.writers)
-        .await?;
+        let renewed = renew_lease_query(node_id, lease_ms).execute(&self.writers).await?;
         Ok(renewed.rows_affected() == 1)
+    }
+
+    /// [`Store::renew_lease`] on a connection of its own, opened for it and closed after: a
+    /// renewal that failed may have drawn a pooled connection the database had cut, and the
+    /// pool's other idle connections may be dead the same way.
+    pub async fn renew_lease_on_new_connection(
+        &self,
+        node_id: &str,
+        lease_ms: i64,
+    ) -> StoreResult<bool> {
+        use sqlx::Connection;
+        let options = self.writers.connect_options();
+        let mut conn = sqlx::AnyConnection::connect_with(&options).await?;
+        let renewed = renew_lease_query(node_id, lease_ms).execute(&mut conn).await;
+        let _ = conn.close().await;
+        Ok(renewed?.rows_affected() == 1)
     }
 
     /// A node leaving (shutting down): it gives up what it owns and its lease, so the others take
@@ -248,10 +257,12 @@ impl Store {
 
 impl Writer {
     /// Checks that `fence` still holds (see the module docs), keeping the row share-locked
-    /// until this transaction ends; [`StoreError::Fenced`] when it does not.
+    /// until this transaction ends; [`StoreError::Fenced`] when it does not. Notes the
+    /// transaction's id on the way (the share lock gives it one anyway), so that an owner whose
+    /// COMMIT failed can learn whether it was made ([`Store::is_transaction_in_progress`]).
     pub(crate) async fn check_fence(&mut self, fence: &Fence) -> StoreResult<()> {
-        let held = sqlx::query(&format!(
-            "SELECT 1 FROM cluster_owners o \
+        let held: Option<i64> = sqlx::query_scalar(&format!(
+            "SELECT CAST(CAST(pg_current_xact_id() AS TEXT) AS BIGINT) FROM cluster_owners o \
              WHERE o.resource = $1 AND o.node_id = $2 AND o.token = $3 AND EXISTS \
                (SELECT 1 FROM cluster_nodes n WHERE n.node_id = $2 AND n.expires_at_ms > {NOW_MS}) \
              FOR SHARE"
@@ -262,11 +273,44 @@ impl Writer {
         .fetch_optional(self.conn())
         .await?;
         match held {
-            Some(_) => Ok(()),
+            Some(xact_id) => {
+                self.xact_id = Some(xact_id);
+                Ok(())
+            }
             None => Err(StoreError::Fenced { resource: fence.resource.clone() }),
         }
     }
 }
+
+impl Store {
+    /// Whether the transaction `xact_id` ([`Writer::xact_id`]) may still commit: its backend
+    /// has not finished it. A COMMIT whose answer was lost (the connection cut) may still be
+    /// applied after the client saw the error; a reader that wants to see its outcome waits
+    /// until this is false. Transactions too old for PostgreSQL to remember count as finished.
+    pub async fn is_transaction_in_progress(&self, xact_id: i64) -> StoreResult<bool> {
+        let status: Option<String> =
+            sqlx::query_scalar("SELECT pg_xact_status(CAST(CAST($1 AS TEXT) AS xid8))")
+                .bind(xact_id)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(status.as_deref() == Some("in progress"))
+    }
+}
+
+/// The renewal of a node's lease: see [`Store::renew_lease`].
+fn renew_lease_query(
+    node_id: &str,
+    lease_ms: i64,
+) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments<'_>> {
+    sqlx::query(&RENEW_LEASE_SQL).bind(node_id).bind(lease_ms)
+}
+
+static RENEW_LEASE_SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "UPDATE cluster_nodes SET expires_at_ms = {NOW_MS} + $2 \
+         WHERE node_id = $1 AND expires_at_ms > {NOW_MS}"
+    )
+});
 
 /// The advisory lock servers starting on one PostgreSQL take in turn (`Store::start_lock`).
 const START_LOCK_KEY: i64 = 0x0062_6163_6b6c_6179; // "backlay" in ASCII

@@ -61,9 +61,18 @@ pub struct Writer {
     tx: sqlx::Transaction<'static, sqlx::Any>,
     engine: Engine,
     keyring: Option<Arc<secrets::Keyring>>,
+    /// PostgreSQL's id of the transaction, where it is known (a fenced store's writes).
+    xact_id: Option<i64>,
 }
 
 impl Writer {
+    /// PostgreSQL's id of this transaction, on a fenced store ([`Store::fenced`]): after a
+    /// COMMIT that failed, [`Store::is_transaction_in_progress`] says when its outcome is
+    /// settled. `None` elsewhere (on SQLite a failed COMMIT is rolled back before it returns).
+    pub fn xact_id(&self) -> Option<i64> {
+        self.xact_id
+    }
+
     pub async fn commit(self) -> StoreResult<()> {
         self.tx.commit().await?;
         Ok(())
@@ -110,6 +119,49 @@ pub enum StoreError {
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
+impl StoreError {
+    /// The database could not be reached or could not take the work now, through nothing the
+    /// caller did: a connection cut or refused, the database restarting or shutting down, no
+    /// connection free in time, too many connections, a full disk, a lock not had in time, a
+    /// serialization failure. Worth trying again in a moment; a write that failed this way at
+    /// its commit may or may not have been made.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, StoreError::Database(err) if is_unavailable(err))
+    }
+}
+
+/// [`StoreError::is_unavailable`] of the driver's own error, for callers that meet it inside
+/// another error's chain.
+pub fn is_unavailable(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| is_unavailable_code(&code)),
+        _ => false,
+    }
+}
+
+/// Whether a database error code says "unavailable" in the sense of
+/// [`StoreError::is_unavailable`]. PostgreSQL's codes are SQLSTATEs, always five characters;
+/// SQLite's are its extended result codes as numbers (at most four digits), whose low byte is
+/// the primary code.
+fn is_unavailable_code(code: &str) -> bool {
+    if code.len() == 5 {
+        // Class 08 connection exception; class 53 insufficient resources (53100 disk full,
+        // 53300 too many connections); 57P01–57P03 the server shutting down or starting;
+        // 40001 serialization failure and 40P01 deadlock.
+        return code.starts_with("08")
+            || code.starts_with("53")
+            || matches!(code, "57P01" | "57P02" | "57P03" | "40001" | "40P01");
+    }
+    // SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN.
+    code.parse::<i64>().is_ok_and(|extended| matches!(extended & 0xff, 5 | 6 | 10 | 13 | 14))
+}
+
 /// Handle to the database: cheap to clone, shared by every request.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -129,6 +181,9 @@ pub struct Store {
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx_macros::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator =
     sqlx_macros::migrate!("./migrations/postgres");
+
+/// How long [`Store::ping`] waits for a new connection to answer.
+const PING_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// How long a SQLite writer waits for the write lock before giving up.
 const SQLITE_BUSY_TIMEOUT_MS: u64 = 15_000;
@@ -220,16 +275,29 @@ impl Store {
             Engine::Sqlite => self.writers.begin_with("BEGIN IMMEDIATE").await?,
             Engine::Postgres => self.writers.begin().await?,
         };
-        let mut writer = Writer { tx, engine: self.engine, keyring: self.keyring.clone() };
+        let mut writer =
+            Writer { tx, engine: self.engine, keyring: self.keyring.clone(), xact_id: None };
         if let Some(fence) = &self.fence {
             writer.check_fence(fence).await?;
         }
         Ok(writer)
     }
 
-    /// True when the database answers a trivial query.
+    /// True when the database answers a trivial query: on a pooled connection, or, when that
+    /// fails (it may be one the database cut, which the pool then drops), on a new one.
     pub async fn ping(&self) -> bool {
-        sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
+        use sqlx::Connection;
+        if sqlx::query("SELECT 1").execute(&self.pool).await.is_ok() {
+            return true;
+        }
+        let options = self.pool.connect_options();
+        let fresh = async {
+            let mut conn = sqlx::AnyConnection::connect_with(&options).await?;
+            let answered = sqlx::query("SELECT 1").execute(&mut conn).await;
+            let _ = conn.close().await;
+            answered.map(|_| ())
+        };
+        matches!(tokio::time::timeout(PING_TIMEOUT, fresh).await, Ok(Ok(())))
     }
 
     pub async fn close(&self) {
@@ -375,6 +443,27 @@ pub(crate) fn flag(value: bool) -> i64 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn database_codes_that_mean_try_again() {
+        use super::is_unavailable_code as unavailable;
+        // PostgreSQL: a cut connection, a shutdown, a full disk, too many clients, a deadlock.
+        for code in ["08006", "57P01", "57P02", "57P03", "53100", "53300", "40001", "40P01"] {
+            assert!(unavailable(code), "{code}");
+        }
+        // PostgreSQL: a unique, foreign-key or check violation is a bug or a conflict.
+        for code in ["23505", "23503", "23514", "42P01"] {
+            assert!(!unavailable(code), "{code}");
+        }
+        // SQLite: BUSY, IOERR_WRITE (778), FULL, CANTOPEN.
+        for code in ["5", "778", "13", "14"] {
+            assert!(unavailable(code), "{code}");
+        }
+        // SQLite: CONSTRAINT_UNIQUE (2067), CONSTRAINT_FOREIGNKEY (787), CONSTRAINT_CHECK (275).
+        for code in ["2067", "787", "275"] {
+            assert!(!unavailable(code), "{code}");
+        }
+    }
+
     use super::casino::{CasinoRound, NewRound, RoundPhase};
     use super::providers::{CasinoProvider, NewCasinoProvider};
     use super::security::TotpState;

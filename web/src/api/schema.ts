@@ -359,6 +359,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/market/resolveCrossed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolves a market whose stored book was found crossed when it was loaded (a resting back at
+         *     or below a resting lay, written by an older version): such a market loads suspended with
+         *     the younger order of each crossing pair held out of the book, and cannot reopen until this
+         *     cancels those orders, returning their exposure; audited. The market stays suspended.
+         */
+        post: operations["resolve_crossed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/market/result": {
         parameters: {
             query?: never;
@@ -2458,6 +2480,27 @@ export interface components {
              */
             target: number | null;
         };
+        /** @description An unmatched bet cancelled to resolve a crossed book. */
+        CrossingCancelledRow: {
+            /** Format: int64 */
+            bet_id: number;
+            /**
+             * Format: double
+             * @description The unmatched stake cancelled (its exposure returned to the user).
+             */
+            cancelled: number;
+            /**
+             * Format: double
+             * @description Decimal odds.
+             */
+            price: number;
+            /** Format: int64 */
+            selection_id: number;
+            /** @description back or lay. */
+            side: string;
+            /** Format: int64 */
+            user_id: number;
+        };
         /**
          * @description A row of current bets: a sports bet, or (with `type: casino`) a casino bet whose round has
          *     not settled yet.
@@ -2951,7 +2994,7 @@ export interface components {
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_Health: {
             data: {
-                /** @description "ok" or "database unreachable". */
+                /** @description "ok", or "unavailable" while the database does not answer. */
                 database: string;
                 version: string;
             };
@@ -3957,6 +4000,31 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Vec_CrossingCancelledRow: {
+            data: {
+                /** Format: int64 */
+                bet_id: number;
+                /**
+                 * Format: double
+                 * @description The unmatched stake cancelled (its exposure returned to the user).
+                 */
+                cancelled: number;
+                /**
+                 * Format: double
+                 * @description Decimal odds.
+                 */
+                price: number;
+                /** Format: int64 */
+                selection_id: number;
+                /** @description back or lay. */
+                side: string;
+                /** Format: int64 */
+                user_id: number;
+            }[];
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_Vec_LiveMatch: {
             data: {
                 in_play: boolean;
@@ -4214,7 +4282,7 @@ export interface components {
             text_secondry_color: string;
         };
         Health: {
-            /** @description "ok" or "database unreachable". */
+            /** @description "ok", or "unavailable" while the database does not answer. */
             database: string;
             version: string;
         };
@@ -4530,6 +4598,10 @@ export interface components {
             /** @description Runner markets: P&L per runner. */
             runners: components["schemas"]["RunnerPosition"][];
             type: components["schemas"]["MarketType"];
+        };
+        MarketRequest: {
+            /** Format: int64 */
+            market_id: number;
         };
         /** @enum {string} */
         MarketStatus: "open" | "suspended" | "ball_running" | "closed" | "void";
@@ -7219,6 +7291,89 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_Option_String"];
                 };
             };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resolve_crossed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarketRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Vec_CrossingCancelledRow"];
+                };
+            };
+            /** @description The body is not valid JSON, has the wrong shape, or a field is invalid (data.errors) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,6 @@
-//! `GET /api/health`: 200 when the server can reach its database, 503 otherwise.
+//! `GET /api/health`: 200 when the server can reach its database, 503 (`database:
+//! "unavailable"`) while it cannot: a load balancer takes the node out of rotation, and an
+//! operator sees why.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -16,7 +18,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 #[derive(Serialize, ToSchema)]
 pub struct Health {
-    /// "ok" or "database unreachable".
+    /// "ok", or "unavailable" while the database does not answer.
     pub database: String,
     pub version: String,
 }
@@ -27,7 +29,7 @@ async fn health(State(state): State<AppState>) -> (StatusCode, Json<Envelope<Hea
     let database_ok = state.store.ping().await;
     let status = if database_ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     let health = Health {
-        database: if database_ok { "ok" } else { "database unreachable" }.to_string(),
+        database: if database_ok { "ok" } else { "unavailable" }.to_string(),
         version: env!("CARGO_PKG_VERSION").to_string(),
     };
     (

@@ -24,6 +24,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(set_rates))
         .routes(routes!(declare_result))
         .routes(routes!(void_market))
+        .routes(routes!(resolve_crossed))
 }
 
 pub(crate) fn require_admin(operator: &Operator) -> Result<(), AppError> {
@@ -199,6 +200,61 @@ async fn set_status(
     let status: MarketStatus = text.parse().map_err(|_| not_a_status_to_set(text))?;
     state.engine.set_status(body.market_id.0, status, Some(acted_by(operator, ip))).await?;
     Ok(ok_with(format!("Market is {status}."), None))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct MarketRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+}
+
+/// An unmatched bet cancelled to resolve a crossed book.
+#[derive(Serialize, ToSchema)]
+pub struct CrossingCancelledRow {
+    pub bet_id: i64,
+    pub user_id: i64,
+    pub selection_id: i64,
+    /// back or lay.
+    pub side: String,
+    /// Decimal odds.
+    pub price: f64,
+    /// The unmatched stake cancelled (its exposure returned to the user).
+    #[schema(value_type = f64)]
+    pub cancelled: Money,
+}
+
+/// Resolves a market whose stored book was found crossed when it was loaded (a resting back at
+/// or below a resting lay, written by an older version): such a market loads suspended with
+/// the younger order of each crossing pair held out of the book, and cannot reopen until this
+/// cancels those orders, returning their exposure; audited. The market stays suspended.
+#[utoipa::path(post, path = "/admin/market/resolveCrossed", tag = "admin", request_body = MarketRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Vec<CrossingCancelledRow>>), (status = 403), (status = 404), (status = 409)))]
+async fn resolve_crossed(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<MarketRequest>,
+) -> ApiResult<Vec<CrossingCancelledRow>> {
+    require_admin(&operator)?;
+    let cancelled = state.engine.resolve_crossed(body.market_id.0, acted_by(operator, ip)).await?;
+    let rows: Vec<CrossingCancelledRow> = cancelled
+        .into_iter()
+        .map(|c| CrossingCancelledRow {
+            bet_id: c.bet_id,
+            user_id: c.user_id,
+            selection_id: c.selection_id,
+            side: c.side.as_str().to_string(),
+            price: f64::from(c.price) / 100.0,
+            cancelled: c.cancelled,
+        })
+        .collect();
+    Ok(ok_with(
+        format!(
+            "{} crossing bet(s) cancelled and their exposure returned; the market stays suspended until you open it.",
+            rows.len()
+        ),
+        rows,
+    ))
 }
 
 #[derive(Deserialize, ToSchema)]

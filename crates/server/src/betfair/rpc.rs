@@ -152,9 +152,9 @@ impl From<AppError> for ApiNgError {
             AppError::TooManyRequests { message, .. } => {
                 ApiNgError::new("TOO_MANY_REQUESTS", message)
             }
-            AppError::Busy { message, .. } | AppError::Moved(message) => {
-                ApiNgError::new("SERVICE_BUSY", message)
-            }
+            AppError::Busy { message, .. }
+            | AppError::Moved(message)
+            | AppError::Unavailable { message, .. } => ApiNgError::new("SERVICE_BUSY", message),
             other => ApiNgError::unexpected(other),
         }
     }

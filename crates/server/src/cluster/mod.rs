@@ -116,6 +116,11 @@ impl Node {
         self.id.read().expect("node id lock").clone()
     }
 
+    /// How long this node's lease lasts from a renewal.
+    pub(crate) fn lease(&self) -> Duration {
+        Duration::from_millis(u64::try_from(self.lease_ms).unwrap_or(1_000))
+    }
+
     pub(crate) fn is_me(&self, node_id: &str) -> bool {
         *self.id() == *node_id
     }
@@ -192,6 +197,19 @@ impl Node {
 
     /// One turn of steps 2–4 of the module docs.
     async fn balance(&self, engine: &Engine, jobs: &mut NodeJobs) -> Result<(), AppError> {
+        // A market's task that gave its market up (it could not rebuild it from the database
+        // within the lease, `engine`'s recovery) or found it taken over: released, for any node
+        // (this one too) to take and load afresh. Kept to retry while the database is away.
+        for (market_id, fence) in engine.reap_ended().await {
+            if let Some(fence) = fence {
+                tracing::info!(market_id, "releasing a market whose task ended here");
+                jobs.to_release.push(fence);
+            }
+        }
+        while let Some(fence) = jobs.to_release.last() {
+            self.store.release(fence).await?;
+            jobs.to_release.pop();
+        }
         let me = self.id();
         let view = self.store.cluster_view().await?;
         if !view.nodes.iter().any(|n| *n.node_id == *me) {
@@ -336,24 +354,83 @@ impl Node {
 /// Renews the node's lease every third of its length, for as long as the node exists. Apart
 /// from the ownership loop, so that a slow turn of it (many markets to load) never lets the
 /// lease pass.
+///
+/// A renewal that fails (the database cut its connections, or is briefly away) is retried at
+/// once and then every [`RENEW_RETRY`], each time on a connection opened for it, for as long
+/// as the lease may still hold: one cut costs a retry, not every market of the node. When the
+/// lease has passed by this node's clock (from the start of the last renewal that landed)
+/// without a renewal landing, the node counts its lease as lost, as the others already do.
 async fn renew(node: std::sync::Weak<Node>) {
+    let mut renewed_at = tokio::time::Instant::now();
     loop {
         let every = match node.upgrade() {
             Some(node) => {
-                match node.store.renew_lease(&node.id(), node.lease_ms).await {
-                    Ok(true) => {}
+                let lease = node.lease();
+                let attempt = tokio::time::Instant::now();
+                match renew_once(&node, lease, false).await {
+                    Ok(true) => renewed_at = attempt,
                     Ok(false) => node.lease_lost.store(true, Ordering::Release),
-                    // Until the database answers again nothing can be written anyway; if the
-                    // lease passes meanwhile, the others take over and this node's writes fail
-                    // their fence.
-                    Err(err) => tracing::warn!("renewing the cluster lease failed: {err}"),
+                    Err(err) => {
+                        tracing::warn!("renewing the cluster lease failed, retrying: {err}");
+                        renewed_at = retry_renewal(&node, lease, renewed_at).await;
+                    }
                 }
-                Duration::from_millis(u64::try_from(node.lease_ms / 3).unwrap_or(1_000))
+                lease / 3
             }
             None => return,
         };
         tokio::time::sleep(every).await;
     }
+}
+
+/// Pause between retries of a failed renewal.
+const RENEW_RETRY: Duration = Duration::from_millis(100);
+
+/// One renewal, on a pooled connection or a new one, bounded by a third of the lease.
+async fn renew_once(node: &Node, lease: Duration, new_connection: bool) -> Result<bool, AppError> {
+    let renewal = async {
+        if new_connection {
+            node.store.renew_lease_on_new_connection(&node.id(), node.lease_ms).await
+        } else {
+            node.store.renew_lease(&node.id(), node.lease_ms).await
+        }
+    };
+    match tokio::time::timeout(lease / 3, renewal).await {
+        Ok(renewed) => Ok(renewed?),
+        Err(_) => Err(AppError::Internal(anyhow::anyhow!("no answer in {:?}", lease / 3))),
+    }
+}
+
+/// Retries a failed renewal until one lands or the lease passes (see [`renew`]); answers when
+/// the last renewal that landed started.
+async fn retry_renewal(
+    node: &Node,
+    lease: Duration,
+    mut renewed_at: tokio::time::Instant,
+) -> tokio::time::Instant {
+    let mut retries: u32 = 0;
+    while tokio::time::Instant::now() < renewed_at + lease {
+        let attempt = tokio::time::Instant::now();
+        match renew_once(node, lease, true).await {
+            Ok(true) => {
+                tracing::info!(retries, "the cluster lease is renewed again");
+                renewed_at = attempt;
+                return renewed_at;
+            }
+            Ok(false) => {
+                node.lease_lost.store(true, Ordering::Release);
+                return renewed_at;
+            }
+            Err(_) => retries += 1,
+        }
+        tokio::time::sleep(RENEW_RETRY).await;
+    }
+    tracing::warn!(
+        retries,
+        "the cluster lease passed while the database did not answer: this node gives up its markets"
+    );
+    node.lease_lost.store(true, Ordering::Release);
+    renewed_at
 }
 
 fn table_resource(game_id: i64) -> String {
@@ -409,11 +486,19 @@ pub struct NodeJobs {
     pub leader_job: Option<LeaderJob>,
     tables: HashMap<i64, RunningTable>,
     leading: Option<(Fence, RunsWithServer)>,
+    /// Markets whose tasks ended here, to release (retried each turn until it works).
+    to_release: Vec<Fence>,
 }
 
 impl NodeJobs {
     pub fn new(casino: Option<Tables>, leader_job: Option<LeaderJob>) -> NodeJobs {
-        NodeJobs { casino, leader_job, tables: HashMap::new(), leading: None }
+        NodeJobs {
+            casino,
+            leader_job,
+            tables: HashMap::new(),
+            leading: None,
+            to_release: Vec::new(),
+        }
     }
 
     fn stop_all(&mut self) {
@@ -421,6 +506,8 @@ impl NodeJobs {
             table.task.abort();
         }
         self.leading = None;
+        // A node that rejoins under a new id owns nothing its old id held.
+        self.to_release.clear();
     }
 }
 

@@ -56,8 +56,8 @@ pub(crate) use market_task::{
     REPEAT_MESSAGE, VIEW_DEPTH,
 };
 pub use market_task::{
-    ActedBy, BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate,
-    RunnerView, SettlementPreview, StakeLimits, Suspensions,
+    ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketView, PlaceBet, PlacementStatus,
+    RatesUpdate, RunnerView, SettlementPreview, StakeLimits, Suspensions,
 };
 
 /// How many commands may wait for one market before callers are told to retry.
@@ -106,10 +106,34 @@ pub(crate) enum Command {
         result: market_task::ResultInput,
         reply: oneshot::Sender<Result<SettlementPreview, AppError>>,
     },
+    /// The operator's way out of a crossed stored book: cancels every order held apart.
+    ResolveCrossed {
+        by: ActedBy,
+        reply: oneshot::Sender<Result<Vec<CrossingCancelled>, AppError>>,
+    },
     View {
         user_id: Option<i64>,
-        reply: oneshot::Sender<MarketView>,
+        reply: oneshot::Sender<Result<MarketView, AppError>>,
     },
+}
+
+impl Command {
+    /// Answers the command with `refusal` without running it.
+    pub(crate) fn refuse(self, refusal: fn() -> AppError) {
+        match self {
+            Command::Place(_, reply) => drop(reply.send(Err(refusal()))),
+            Command::Cancel { reply, .. } => drop(reply.send(Err(refusal()))),
+            Command::SetPersistence { reply, .. } => drop(reply.send(Err(refusal()))),
+            Command::SetStatus { reply, .. } => drop(reply.send(Err(refusal()))),
+            Command::SetRates { reply, .. } => drop(reply.send(Err(refusal()))),
+            Command::SetLimits { reply, .. } => drop(reply.send(Err(refusal()))),
+            Command::SetInPlay { reply, .. } => drop(reply.send(Err(refusal()))),
+            Command::Settle { reply, .. } => drop(reply.send(Err(refusal()))),
+            Command::Preview { reply, .. } => drop(reply.send(Err(refusal()))),
+            Command::ResolveCrossed { reply, .. } => drop(reply.send(Err(refusal()))),
+            Command::View { reply, .. } => drop(reply.send(Err(refusal()))),
+        }
+    }
 }
 
 /// Counters of the engine's work since start, for operators and the load benchmark.
@@ -225,12 +249,19 @@ impl Engine {
             Some(fence) => self.store.fenced(fence.clone()),
             None => self.store.clone(),
         };
+        // On a cluster a task that cannot rebuild its market after a failed write gives it up
+        // within the lease, for a node that can (`market_task/recovery.rs`).
+        let give_up_after = match (&fence, &self.node) {
+            (Some(_), Some(node)) => Some(node.lease()),
+            _ => None,
+        };
         let actor = market_task::MarketActor::load(
             store,
             market_id,
             self.stats.clone(),
             self.changes.clone(),
             suspensions.clone(),
+            give_up_after,
         )
         .await?;
         let (commands, receiver) = mpsc::channel(MARKET_QUEUE_LEN);
@@ -240,6 +271,19 @@ impl Engine {
             old.task.abort();
         }
         Ok(())
+    }
+
+    /// Takes out the markets whose tasks ended by themselves (a task that gave its market up,
+    /// or found it taken over), with the fences they were held by, for the ownership loop to
+    /// release.
+    pub(crate) async fn reap_ended(&self) -> Vec<(i64, Option<Fence>)> {
+        let mut markets = self.markets.write().await;
+        let ended: Vec<i64> =
+            markets.iter().filter(|(_, r)| r.task.is_finished()).map(|(id, _)| *id).collect();
+        ended
+            .into_iter()
+            .filter_map(|id| markets.remove(&id).map(|running| (id, running.fence)))
+            .collect()
     }
 
     /// The markets whose tasks run here, with what they are held by.
@@ -406,9 +450,21 @@ impl Engine {
                 Answer::Preview { preview }
             }
             Call::View { user_id } => {
-                let view =
-                    self.send(market_id, handle, |reply| Command::View { user_id, reply }).await?;
+                let view = self
+                    .send(market_id, handle, |reply| Command::View { user_id, reply })
+                    .await??;
                 Answer::View { view }
+            }
+            Call::ResolveCrossed { by } => {
+                let by = by.ok_or_else(|| {
+                    AppError::Internal(anyhow::anyhow!(
+                        "a crossed book resolved without an operator"
+                    ))
+                })?;
+                let cancelled = self
+                    .send(market_id, handle, |reply| Command::ResolveCrossed { by, reply })
+                    .await??;
+                Answer::CrossingCancelled { cancelled }
             }
         })
     }
@@ -546,6 +602,20 @@ impl Engine {
     ) -> Result<String, AppError> {
         match self.call(market_id, Call::Settle { result, by }).await? {
             Answer::Settled { message } => Ok(message),
+            other => Err(other.unexpected()),
+        }
+    }
+
+    /// Cancels every order of the market held apart because the stored book was crossed
+    /// (`backlay_core::exchange::Market::hold_crossing_order`), returning its exposure; audited.
+    /// The market stays suspended for the operator to reopen.
+    pub async fn resolve_crossed(
+        &self,
+        market_id: i64,
+        by: ActedBy,
+    ) -> Result<Vec<CrossingCancelled>, AppError> {
+        match self.call(market_id, Call::ResolveCrossed { by: Some(by) }).await? {
+            Answer::CrossingCancelled { cancelled } => Ok(cancelled),
             other => Err(other.unexpected()),
         }
     }

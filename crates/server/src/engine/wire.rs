@@ -11,8 +11,8 @@ use backlay_core::money::Money;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ActedBy, BetAnswer, CancelAnswer, MarketView, PlaceBet, RatesUpdate, ResultInput,
-    SettlementPreview, StakeLimits,
+    ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketView, PlaceBet, RatesUpdate,
+    ResultInput, SettlementPreview, StakeLimits,
 };
 use crate::error::{AppError, FieldErrors};
 
@@ -64,6 +64,10 @@ pub enum Call {
     View {
         user_id: Option<i64>,
     },
+    ResolveCrossed {
+        #[serde(skip)]
+        by: Option<ActedBy>,
+    },
 }
 
 impl Call {
@@ -81,7 +85,8 @@ impl Call {
             Call::SetStatus { by, .. }
             | Call::SetRates { by, .. }
             | Call::SetLimits { by, .. }
-            | Call::Settle { by, .. } => by.as_ref(),
+            | Call::Settle { by, .. }
+            | Call::ResolveCrossed { by } => by.as_ref(),
             _ => None,
         }
     }
@@ -91,7 +96,8 @@ impl Call {
             Call::SetStatus { by, .. }
             | Call::SetRates { by, .. }
             | Call::SetLimits { by, .. }
-            | Call::Settle { by, .. } => *by = acted_by,
+            | Call::Settle { by, .. }
+            | Call::ResolveCrossed { by } => *by = acted_by,
             _ => {}
         }
     }
@@ -108,6 +114,7 @@ pub enum Answer {
     Settled { message: String },
     Preview { preview: SettlementPreview },
     View { view: MarketView },
+    CrossingCancelled { cancelled: Vec<CrossingCancelled> },
 }
 
 impl Answer {
@@ -154,7 +161,10 @@ impl WireError {
         let (errors, retry_after_s) = match err {
             AppError::Invalid { errors, .. } => (errors.clone(), None),
             AppError::TooManyRequests { retry_after_s, .. }
-            | AppError::Busy { retry_after_s, .. } => (FieldErrors::new(), Some(*retry_after_s)),
+            | AppError::Busy { retry_after_s, .. }
+            | AppError::Unavailable { retry_after_s, .. } => {
+                (FieldErrors::new(), Some(*retry_after_s))
+            }
             _ => (FieldErrors::new(), None),
         };
         let message = match err {

@@ -3,14 +3,14 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use backlay_core::exchange::{MarketKind, MarketStatus, Persistence, RestingOrder};
+use backlay_core::exchange::{BetSide, MarketKind, MarketStatus, Persistence, RestingOrder};
 use backlay_core::money::Money;
 
 use serde_json::json;
 
 use super::{
     bet_of_order, market_closed, market_error, not_a_status_to_set, order_of_bet, ActedBy,
-    CancelAnswer, MarketActor, RatesUpdate, StakeLimits,
+    CancelAnswer, CrossingCancelled, MarketActor, RatesUpdate, StakeLimits,
 };
 use crate::error::AppError;
 
@@ -41,12 +41,18 @@ impl MarketActor {
             }
         }
         let order_id = order_of_bet(bet_id);
+        // In its book, or held apart from a crossed stored book (`rebuild`): the bettor sees
+        // it among their unmatched bets either way.
         let (runner, resting) = self
             .market
             .spec()
             .runners()
             .iter()
             .find_map(|r| self.market.book(*r).and_then(|b| b.order(order_id)).map(|o| (*r, o)))
+            .or_else(|| {
+                let held = self.market.crossing_orders().iter().find(|o| o.order_id == order_id);
+                held.map(|o| (o.runner, *o))
+            })
             .ok_or_else(not_found)?;
         if resting.user_id.0 != user_id {
             return Err(not_found());
@@ -59,7 +65,7 @@ impl MarketActor {
             writer.record_unmatched_removal(bet_id, cancelled, false).await?;
             let mut pending = HashMap::new();
             self.sync_exposures(&mut writer, &BTreeSet::from([user_id]), &mut pending).await?;
-            writer.commit().await?;
+            self.commit(writer).await?;
             Ok(pending)
         }
         .await;
@@ -72,10 +78,81 @@ impl MarketActor {
                     remaining: Money::from_minor(remaining),
                 })
             }
-            Err(err) => {
-                self.reload().await;
-                Err(err)
+            Err(err) => Err(self.write_failed(err)),
+        }
+    }
+
+    /// The operator's way out of a crossed stored book (`rebuild`): cancels every order held
+    /// apart, the younger of each crossing pair, returning its exposure to its user; stores
+    /// the market as suspended; audits what was cancelled. One transaction. The market stays
+    /// suspended: reopening it is the operator's next decision.
+    pub(super) async fn resolve_crossed(
+        &mut self,
+        by: &ActedBy,
+    ) -> Result<Vec<CrossingCancelled>, AppError> {
+        let held: Vec<RestingOrder> = self.market.crossing_orders().to_vec();
+        if held.is_empty() {
+            return Err(AppError::Conflict(
+                "This market's book is not crossed: there is nothing to resolve.".into(),
+            ));
+        }
+        let before = self.market.status();
+        for order in &held {
+            self.market.cancel_crossing_order(order.order_id).map_err(market_error)?;
+        }
+        let kind = self.kind();
+        let cancelled: Vec<CrossingCancelled> = held
+            .iter()
+            .map(|order| CrossingCancelled {
+                bet_id: bet_of_order(order.order_id),
+                user_id: order.user_id.0,
+                selection_id: order.runner.0,
+                side: BetSide::on(kind, order.side),
+                price: order.price.hundredths(),
+                cancelled: Money::from_minor(order.remaining_minor),
+            })
+            .collect();
+        let result: Result<HashMap<i64, i64>, AppError> = async {
+            let mut writer = self.store.begin_write().await?;
+            if !writer.set_market_status(self.setup.market_id, MarketStatus::Suspended).await? {
+                return Err(market_closed());
             }
+            let mut touched = BTreeSet::new();
+            for order in &held {
+                let bet_id = bet_of_order(order.order_id);
+                writer.record_unmatched_removal(bet_id, order.remaining_minor, false).await?;
+                touched.insert(order.user_id.0);
+            }
+            let mut pending = HashMap::new();
+            self.sync_exposures(&mut writer, &touched, &mut pending).await?;
+            let detail = json!({
+                "before": before,
+                "after": MarketStatus::Suspended,
+                "cancelled": cancelled.iter().map(|c| json!({
+                    "bet_id": c.bet_id,
+                    "user_id": c.user_id,
+                    "selection_id": c.selection_id,
+                    "side": c.side,
+                    "price": f64::from(c.price) / 100.0,
+                    "size": c.cancelled,
+                })).collect::<Vec<_>>(),
+            });
+            self.audit(&mut writer, Some(by), "market.resolve_crossed", detail).await?;
+            self.commit(writer).await?;
+            Ok(pending)
+        }
+        .await;
+        match result {
+            Ok(pending) => {
+                self.stored_exposure.extend(pending);
+                tracing::warn!(
+                    market_id = self.setup.market_id,
+                    bets = ?cancelled.iter().map(|c| c.bet_id).collect::<Vec<_>>(),
+                    "the crossed book is resolved: the held orders are cancelled; the market stays suspended"
+                );
+                Ok(cancelled)
+            }
+            Err(err) => Err(self.write_failed(err)),
         }
     }
 
@@ -110,7 +187,7 @@ impl MarketActor {
                     "bet {bet_id} rests in the book but has nothing unmatched stored"
                 )));
             }
-            writer.commit().await?;
+            self.commit(writer).await?;
             Ok(())
         }
         .await;
@@ -119,10 +196,7 @@ impl MarketActor {
                 self.market.set_persistence(runner, order_id, persistence).map_err(market_error)?;
                 Ok(true)
             }
-            Err(err) => {
-                self.reload().await;
-                Err(err)
-            }
+            Err(err) => Err(self.write_failed(err)),
         }
     }
 
@@ -164,7 +238,7 @@ impl MarketActor {
 
     /// Stores orders lapsed in memory (and the market's new status, if any) with their users'
     /// lower exposure, in one transaction. Answers the users whose orders lapsed; on a failure
-    /// the market is reloaded from what is stored.
+    /// the market is rebuilt from what is stored before it serves again (`recovery`).
     async fn store_lapses(
         &mut self,
         lapsed: &[RestingOrder],
@@ -192,7 +266,7 @@ impl MarketActor {
             }
             let mut pending = HashMap::new();
             self.sync_exposures(&mut writer, &touched, &mut pending).await?;
-            writer.commit().await?;
+            self.commit(writer).await?;
             Ok(pending)
         }
         .await;
@@ -202,20 +276,14 @@ impl MarketActor {
                 self.stored_exposure.extend(pending);
                 Ok(users)
             }
-            Err(err) => {
-                self.reload().await;
-                Err(err)
-            }
+            Err(err) => Err(self.write_failed(err)),
         }
     }
 
-    pub(super) async fn set_rates(
-        &mut self,
-        rates: RatesUpdate,
-        by: Option<&ActedBy>,
-    ) -> Result<(), AppError> {
+    /// Stores new posted prices with their audit entry, in one transaction.
+    async fn write_rates(&self, rates: &RatesUpdate, by: Option<&ActedBy>) -> Result<(), AppError> {
         let mut writer = self.store.begin_write().await?;
-        let detail = match (&rates, self.kind()) {
+        let detail = match (rates, self.kind()) {
             (RatesUpdate::Bookmaker(runners), MarketKind::Bookmaker) => {
                 let mut before = Vec::with_capacity(runners.len());
                 let mut after = Vec::with_capacity(runners.len());
@@ -248,7 +316,18 @@ impl MarketActor {
             }
         };
         self.audit(&mut writer, by, "market.rates", detail).await?;
-        writer.commit().await?;
+        self.commit(writer).await?;
+        Ok(())
+    }
+
+    /// Posts bookmaker rates or a fancy's lines, stored first.
+    pub(super) async fn set_rates(
+        &mut self,
+        rates: RatesUpdate,
+        by: Option<&ActedBy>,
+    ) -> Result<(), AppError> {
+        let written = self.write_rates(&rates, by).await;
+        written.map_err(|err| self.write_failed(err))?;
         match rates {
             RatesUpdate::Bookmaker(runners) => {
                 for (runner_id, back, lay) in runners {
@@ -276,6 +355,15 @@ impl MarketActor {
         limits: StakeLimits,
         by: &ActedBy,
     ) -> Result<(), AppError> {
+        let written = self.write_limits(&limits, by).await;
+        written.map_err(|err| self.write_failed(err))?;
+        self.setup.min_stake_minor = limits.min_stake_minor;
+        self.setup.max_stake_minor = limits.max_stake_minor;
+        Ok(())
+    }
+
+    /// Stores new stake limits with their audit entry, in one transaction.
+    async fn write_limits(&self, limits: &StakeLimits, by: &ActedBy) -> Result<(), AppError> {
         let mut writer = self.store.begin_write().await?;
         if !writer
             .set_market_stake_limits(
@@ -293,9 +381,6 @@ impl MarketActor {
             "after": { "min_stake": money(limits.min_stake_minor), "max_stake": money(limits.max_stake_minor) },
         });
         self.audit(&mut writer, Some(by), "market.limits", detail).await?;
-        writer.commit().await?;
-        self.setup.min_stake_minor = limits.min_stake_minor;
-        self.setup.max_stake_minor = limits.max_stake_minor;
-        Ok(())
+        self.commit(writer).await
     }
 }

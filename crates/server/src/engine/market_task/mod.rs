@@ -10,7 +10,8 @@
 //! - `commands`: the operator's commands (status, in play, rates and lines) and cancels;
 //! - `settle`: settling or voiding once, checked against the stored bets;
 //! - `rebuild`: loading the market from what was committed, at start and after a failed
-//!   write.
+//!   write;
+//! - `recovery`: after a failed write, serving nothing from memory until it is rebuilt.
 //!
 //! ```text
 //! commands ──▶ run: Place ─(in play: delay queue)─▶ placement batch ─▶ commit ─▶ answers
@@ -19,8 +20,9 @@
 //! ```
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use backlay_core::exchange::{
     Market, MarketError, MarketKind, MarketStatus, OrderId, RunnerId, UserId,
@@ -36,14 +38,15 @@ mod delay;
 mod placement;
 mod rebuild;
 pub(crate) use rebuild::stored_matched_bets;
+mod recovery;
 mod settle;
 mod types;
 
 pub(crate) use placement::{average_price, REPEAT_MESSAGE};
 pub(crate) use types::Placement;
 pub use types::{
-    ActedBy, BetAnswer, CancelAnswer, MarketView, PlaceBet, PlacementStatus, RatesUpdate,
-    ResultInput, RunnerView, SettlementPreview, StakeLimits,
+    ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketView, PlaceBet, PlacementStatus,
+    RatesUpdate, ResultInput, RunnerView, SettlementPreview, StakeLimits,
 };
 
 use super::{Command, EngineStats, MarketChange};
@@ -73,6 +76,15 @@ pub(crate) struct MarketActor {
     /// A write found that this server no longer owns the market (another node of the cluster
     /// took it over): the task ends, and whatever it still holds hears "moving".
     lost: bool,
+    /// A write failed: memory may differ from the database, and nothing is served from it
+    /// until it is rebuilt (`recovery`).
+    unverified: bool,
+    /// The PostgreSQL transaction whose COMMIT failed, whose fate the rebuild waits for; 0 for
+    /// none (PostgreSQL's transaction ids start at 3). Atomic only so that `&self` may set it.
+    failed_commit: AtomicI64,
+    /// On a cluster: how long the task may stay unverified before it gives the market up (the
+    /// node's lease). `None` on a server on its own, which keeps trying.
+    give_up_after: Option<Duration>,
 }
 
 /// How many suspensions and results were sent to a market since its task started, counted
@@ -98,6 +110,11 @@ const MAX_BETS_PER_COMMIT: usize = 256;
 /// Most bets one market holds in their bet delay; beyond it a bet is refused as "busy".
 const MAX_DELAYED_BETS: usize = 4096;
 
+/// What the caller of a change hears when its write failed and it may or may not have been
+/// made.
+pub(crate) const UNCONFIRMED_CHANGE: &str = "The exchange could not confirm this change with \
+    its database: it may not have been made. Check, then try again in a moment.";
+
 /// What every command sent to a settled or void market hears.
 pub(crate) const MARKET_CLOSED: &str = "This market is closed.";
 
@@ -120,7 +137,7 @@ fn suspended_during_delay() -> AppError {
 enum End {
     /// The market was resulted or voided.
     Settled,
-    /// Another server took the market over.
+    /// Another server took the market over, or this one gave it up.
     Moved,
 }
 
@@ -158,6 +175,9 @@ fn market_error(err: MarketError) -> AppError {
     match err {
         MarketError::NotOpen { status } => not_open(status),
         MarketError::AlreadySettled { .. } => market_closed(),
+        crossed @ MarketError::Crossed { .. } => {
+            AppError::Conflict(capitalised(&crossed.to_string()))
+        }
         other => AppError::invalid(capitalised(&other.to_string())),
     }
 }
@@ -187,6 +207,22 @@ impl MarketActor {
                 delayed.refuse_all(moved);
                 self.answer_to_the_end(commands, End::Moved).await;
                 return;
+            }
+            if self.unverified {
+                match self.recover(&mut commands, &mut delayed, next.take()).await {
+                    recovery::Recovery::Verified(held) => next = held,
+                    recovery::Recovery::GaveUp => {
+                        delayed.refuse_all(moved);
+                        self.answer_to_the_end(commands, End::Moved).await;
+                        return;
+                    }
+                    recovery::Recovery::Closed => {
+                        delayed.refuse_all(moved);
+                        return;
+                    }
+                }
+                // The rebuild counted a suspension: bets in their delay are refused now.
+                delayed.refuse_overtaken(self.suspensions.count(), suspended_during_delay);
             }
             let command = match next.take() {
                 Some(command) => command,
@@ -239,7 +275,6 @@ impl MarketActor {
                 }
                 Command::Cancel { user_id, bet_id, size, reply } => {
                     let answer = self.cancel(user_id, bet_id, size).await;
-                    self.note_lost(&answer);
                     if answer.is_ok() {
                         self.publish([user_id].into());
                     }
@@ -247,7 +282,6 @@ impl MarketActor {
                 }
                 Command::SetPersistence { user_id, bet_id, persistence, reply } => {
                     let answer = self.set_persistence(user_id, bet_id, persistence).await;
-                    self.note_lost(&answer);
                     if matches!(answer, Ok(true)) {
                         // The order stream shows an order's persistence.
                         self.publish([user_id].into());
@@ -256,7 +290,6 @@ impl MarketActor {
                 }
                 Command::SetStatus { status, by, reply } => {
                     let answer = self.set_status(status, by.as_ref()).await;
-                    self.note_lost(&answer);
                     if let Ok(lapsed) = &answer {
                         self.publish(lapsed.clone());
                     }
@@ -264,7 +297,6 @@ impl MarketActor {
                 }
                 Command::SetInPlay { in_play, reply } => {
                     let answer = self.set_in_play(in_play).await;
-                    self.note_lost(&answer);
                     if let Ok(lapsed) = &answer {
                         self.publish(lapsed.clone());
                     }
@@ -272,7 +304,6 @@ impl MarketActor {
                 }
                 Command::SetRates { rates, by, reply } => {
                     let answer = self.set_rates(rates, by.as_ref()).await;
-                    self.note_lost(&answer);
                     if answer.is_ok() {
                         self.publish(BTreeSet::new());
                     }
@@ -280,7 +311,6 @@ impl MarketActor {
                 }
                 Command::SetLimits { limits, by, reply } => {
                     let answer = self.set_limits(limits, &by).await;
-                    self.note_lost(&answer);
                     if answer.is_ok() {
                         self.publish(BTreeSet::new());
                     }
@@ -292,7 +322,6 @@ impl MarketActor {
                 Command::Settle { result, by, reply } => {
                     let users: BTreeSet<i64> = self.market.users().map(|u| u.0).collect();
                     let answer = self.settle(result, by.as_ref()).await;
-                    self.note_lost(&answer);
                     let settled = answer.is_ok();
                     if settled {
                         self.publish(users);
@@ -304,19 +333,19 @@ impl MarketActor {
                         return;
                     }
                 }
+                Command::ResolveCrossed { by, reply } => {
+                    let answer = self.resolve_crossed(&by).await;
+                    if let Ok(resolved) = &answer {
+                        self.publish(resolved.iter().map(|order| order.user_id).collect());
+                    }
+                    let _ = reply.send(answer);
+                }
                 Command::View { user_id, reply } => {
-                    let _ = reply.send(self.view(user_id));
+                    let _ = reply.send(Ok(self.view(user_id)));
                 }
             }
             // A suspension (or a reload) overtook the bets in their delay: tell them now.
             delayed.refuse_overtaken(self.suspensions.count(), suspended_during_delay);
-        }
-    }
-
-    /// Notes an answer that says another server took the market over.
-    fn note_lost<T>(&mut self, answer: &Result<T, AppError>) {
-        if matches!(answer, Err(AppError::Moved(_))) {
-            self.lost = true;
         }
     }
 
@@ -369,19 +398,11 @@ impl MarketActor {
         commands.close();
         while let Some(command) = commands.recv().await {
             match command {
-                Command::Place(_, reply) => drop(reply.send(Err(refusal()))),
-                Command::Cancel { reply, .. } => drop(reply.send(Err(refusal()))),
-                Command::SetStatus { reply, .. } => drop(reply.send(Err(refusal()))),
-                Command::SetPersistence { reply, .. } => drop(reply.send(Err(refusal()))),
-                Command::SetRates { reply, .. } => drop(reply.send(Err(refusal()))),
-                Command::SetLimits { reply, .. } => drop(reply.send(Err(refusal()))),
-                Command::Preview { reply, .. } => drop(reply.send(Err(refusal()))),
                 Command::SetInPlay { reply, .. } if settled => drop(reply.send(Ok(()))),
-                Command::SetInPlay { reply, .. } => drop(reply.send(Err(refusal()))),
-                Command::Settle { reply, .. } => drop(reply.send(Err(refusal()))),
-                Command::View { user_id, reply } if settled => drop(reply.send(self.view(user_id))),
-                // The engine hears the dropped reply as "moving", and asks the new owner.
-                Command::View { reply, .. } => drop(reply),
+                Command::View { user_id, reply } if settled => {
+                    drop(reply.send(Ok(self.view(user_id))))
+                }
+                other => other.refuse(refusal),
             }
         }
     }

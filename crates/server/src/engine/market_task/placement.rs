@@ -11,10 +11,11 @@
 //! 3. write what the batch noted: its bets, fills and makers' matched sizes, every touched
 //!    user's exposure in this market and the change to their account total; commit; answer.
 //!
-//! If the store fails, nothing of the batch is kept: the market is reloaded from what was
-//! committed and the batch is tried once more (a PostgreSQL deadlock, or a `client_ref` raced
-//! in by another market's batch, passes the second time); a second failure answers every bet
-//! of the batch with an error.
+//! If the store fails, nothing of the batch is kept: the market is rebuilt from what was
+//! committed (and serves nothing until it is, `recovery`), and the batch is tried once more (a
+//! PostgreSQL deadlock, or a `client_ref` raced in by another market's batch, passes the second
+//! time) unless its COMMIT was in fact made; a second failure answers every bet of the batch
+//! 503, as does a failure whose outcome the database cannot tell yet.
 //!
 //! Worked example: while the task commits one batch, three bets on one runner arrive: Ann
 //! backs 100.00 at 2.00, Bob lays 100.00 at 2.00, Ann backs 50.00 at 3.00. Ann holds 120.00,
@@ -56,23 +57,10 @@ impl MarketActor {
     /// the users whose bets, positions or exposure the batch changed.
     pub(super) async fn place_batch(&mut self, batch: Vec<(Placement, Reply)>) -> BTreeSet<i64> {
         let (requests, replies): (Vec<Placement>, Vec<Reply>) = batch.into_iter().unzip();
-        let mut outcome = self.try_batch(&requests).await;
-        if let Err(AppError::Moved(_)) = &outcome {
-            // Another server owns the market now: nothing was written, and the bets go there.
-            self.lost = true;
-            for reply in replies {
-                let _ = reply.send(Err(super::moved()));
-            }
-            return BTreeSet::new();
-        }
-        if let Err(err) = &outcome {
-            tracing::warn!(
-                market_id = self.setup.market_id,
-                bets = requests.len(),
-                "placing a batch failed, trying once more: {err}"
-            );
-            outcome = self.try_batch(&requests).await;
-        }
+        let outcome = match self.write_batch(&requests).await {
+            Ok(outcome) => Ok(outcome),
+            Err(failure) => self.after_failed_batch(&requests, failure).await,
+        };
         match outcome {
             Ok((answers, placed, touched)) => {
                 self.stats.record_commit(placed);
@@ -81,32 +69,99 @@ impl MarketActor {
                 }
                 touched
             }
-            Err(err) => {
-                tracing::error!(
-                    market_id = self.setup.market_id,
-                    "placing a batch of bets failed: {err}"
-                );
+            Err(refusal) => {
                 for reply in replies {
-                    let _ = reply.send(Err(AppError::Internal(anyhow::anyhow!(
-                        "placing a batch of bets failed"
-                    ))));
+                    let _ = reply.send(Err(refusal()));
                 }
                 BTreeSet::new()
             }
         }
     }
 
-    /// One attempt at a batch: the answers, how many bets were placed and whom they touched,
-    /// or the store's error after the market was reloaded from what is committed.
-    async fn try_batch(&mut self, requests: &[Placement]) -> Result<BatchOutcome, AppError> {
-        let outcome = self.write_batch(requests).await;
-        if matches!(outcome, Err(ref err) if !matches!(err, AppError::Moved(_))) {
-            self.reload().await;
+    /// After a batch's write failed, memory holds its matching, which is not (or not known to
+    /// be) stored: the market is rebuilt from the database at once if it can be (else before
+    /// anything else is served, `recovery`). Rebuilt, the batch's fate is known: committed
+    /// after all (its COMMIT's answer was lost), its answers stand; not committed (a deadlock,
+    /// a `client_ref` raced in by another market's batch), it is tried once more. Otherwise
+    /// every bet of the batch hears the refusal returned: nothing is acknowledged that is not
+    /// committed.
+    async fn after_failed_batch(
+        &mut self,
+        requests: &[Placement],
+        failure: BatchFailure,
+    ) -> Result<BatchOutcome, fn() -> AppError> {
+        let err = self.write_failed(failure.error);
+        if self.lost {
+            // Another server owns the market now: nothing was written, and the bets go there.
+            return Err(super::moved);
         }
-        outcome
+        tracing::warn!(
+            market_id = self.setup.market_id,
+            bets = requests.len(),
+            "placing a batch of bets failed, rebuilding the market to try once more: {err}"
+        );
+        let unknown = |unconfirmed: &Option<Unconfirmed>| match unconfirmed {
+            Some(unconfirmed) if unconfirmed.first_bet_id.is_some() => {
+                unconfirmed_bet as fn() -> AppError
+            }
+            _ => not_placed,
+        };
+        if self.reload().await.is_err() {
+            return Err(unknown(&failure.unconfirmed));
+        }
+        if let Some(unconfirmed) = failure.unconfirmed {
+            match unconfirmed.was_committed(&self.store).await {
+                Ok(true) => return Ok(unconfirmed.outcome),
+                Ok(false) => {}
+                Err(_) => return Err(unconfirmed_bet),
+            }
+        }
+        match self.write_batch(requests).await {
+            Ok(outcome) => Ok(outcome),
+            Err(second) => {
+                let err = self.write_failed(second.error);
+                if self.lost {
+                    return Err(super::moved);
+                }
+                tracing::error!(
+                    market_id = self.setup.market_id,
+                    bets = requests.len(),
+                    "placing a batch of bets failed a second time: {err}"
+                );
+                Err(unknown(&second.unconfirmed))
+            }
+        }
     }
 
-    async fn write_batch(&mut self, placements: &[Placement]) -> Result<BatchOutcome, AppError> {
+    /// One attempt at a batch: its answers, how many bets were placed and whom they touched.
+    async fn write_batch(
+        &mut self,
+        placements: &[Placement],
+    ) -> Result<BatchOutcome, BatchFailure> {
+        let (writer, batch, answers, placed) = self
+            .prepare_batch(placements)
+            .await
+            .map_err(|error| BatchFailure { error, unconfirmed: None })?;
+        let first_bet_id = batch.bets.first().map(|bet| bet.bet_id);
+        let outcome = (answers, placed, batch.touched);
+        match self.commit(writer).await {
+            Ok(()) => {
+                self.stored_exposure.extend(batch.counted);
+                Ok(outcome)
+            }
+            Err(error) => Err(BatchFailure {
+                error,
+                unconfirmed: Some(Unconfirmed { outcome, first_bet_id }),
+            }),
+        }
+    }
+
+    /// Steps 1–3 of the module docs but the commit: the transaction, ready to commit, with what
+    /// it holds and the answers.
+    async fn prepare_batch(
+        &mut self,
+        placements: &[Placement],
+    ) -> Result<(Writer, Batch, Vec<Result<BetAnswer, AppError>>, u64), AppError> {
         let mut writer = self.store.begin_write().await?;
         let requests: Vec<&PlaceBet> = placements.iter().map(|p| &p.bet).collect();
         let users: Vec<i64> = requests.iter().map(|r| r.user_id).collect();
@@ -144,13 +199,11 @@ impl MarketActor {
             }
         }
         self.write_noted(&mut writer, &mut batch).await?;
-        writer.commit().await?;
-        self.stored_exposure.extend(batch.counted);
-        Ok((answers, placed, batch.touched))
+        Ok((writer, batch, answers, placed))
     }
 
     /// Ids for `count` new bets, from the ids this task reserved ahead; reserves more, in the
-    /// batch's transaction, when they run out. A failed batch reloads the task, which forgets
+    /// batch's transaction, when they run out. A failed batch rebuilds the task, which forgets
     /// the spare ids along with the rolled-back reservation.
     async fn take_bet_ids(
         &mut self,
@@ -431,7 +484,18 @@ impl MarketActor {
 
     /// Writes what the batch noted: its bets (with what they matched), the fills, the makers'
     /// matched sizes, and each touched user's exposure here and in their account's total.
+    ///
+    /// The book written is the book matched: memory was rebuilt from the database after any
+    /// failed write (`recovery`), so it held what is stored when the batch began, and the batch
+    /// writes exactly what matching changed. Matching never leaves a book crossed; that is
+    /// asserted here, where it would otherwise be stored.
     async fn write_noted(&self, writer: &mut Writer, batch: &mut Batch) -> Result<(), AppError> {
+        if self.market.is_crossed() {
+            return Err(AppError::Internal(anyhow::anyhow!(
+                "market {}: matching left a book crossed; the batch is not written",
+                self.setup.market_id
+            )));
+        }
         for bet in &mut batch.bets {
             if let Some((matched_minor, remaining_minor)) = batch.matches.remove(&bet.bet_id) {
                 bet.matched_minor = matched_minor;
@@ -502,6 +566,55 @@ impl MarketActor {
 }
 
 pub(crate) const REPEAT_MESSAGE: &str = "This bet was already placed with the same client_ref.";
+
+/// A batch's write that failed: why, and, when it was its COMMIT that failed, what it would
+/// have answered had it been made.
+struct BatchFailure {
+    error: AppError,
+    unconfirmed: Option<Unconfirmed>,
+}
+
+/// A batch whose COMMIT failed: made or not, only the database can tell.
+struct Unconfirmed {
+    outcome: BatchOutcome,
+    /// The first bet it placed (a batch's bets are stored together or not at all); `None` when
+    /// it placed none and its answers stand either way.
+    first_bet_id: Option<i64>,
+}
+
+impl Unconfirmed {
+    /// Whether the batch was committed, asked once the fate of its transaction is settled.
+    async fn was_committed(&self, store: &backlay_store::Store) -> Result<bool, AppError> {
+        match self.first_bet_id {
+            Some(bet_id) => Ok(store.is_bet_stored(bet_id).await?),
+            None => Ok(true),
+        }
+    }
+}
+
+/// What each bet of a batch hears when its write failed before the commit, or failed twice.
+fn not_placed() -> AppError {
+    AppError::Unavailable {
+        message: "Your bet was not placed: the exchange could not write it to its database. Try \
+                  again in a moment."
+            .into(),
+        retry_after_s: 1,
+        cause: None,
+    }
+}
+
+/// What each bet of a batch hears when its COMMIT failed and the database cannot tell yet
+/// whether it was made.
+fn unconfirmed_bet() -> AppError {
+    AppError::Unavailable {
+        message: "The exchange could not confirm your bet with its database. Check your open \
+                  bets before you place it again (sent again with the same client_ref, a bet is \
+                  never placed twice)."
+            .into(),
+        retry_after_s: 1,
+        cause: None,
+    }
+}
 
 /// `Ok` when `request` repeats the request stored with `request_hash`; a 409 otherwise.
 fn repeat_of(request: &PlaceBet, request_hash: &str, client_ref: &str) -> Result<(), PlaceError> {
@@ -608,7 +721,7 @@ impl Batch {
 enum PlaceError {
     /// The bet is refused for its own reasons; the batch carries on.
     Refused(AppError),
-    /// The store failed: the batch is abandoned and the market reloaded.
+    /// The store failed: the batch is abandoned and the market rebuilt.
     Broken(AppError),
 }
 

@@ -1,10 +1,18 @@
 //! Rebuilding a market at start (and after a failed write) from what was committed: its
 //! stored bets, fills as matched bets, unmatched orders back into their books oldest first.
+//!
+//! A stored book is never crossed (`placement.rs` asserts it where a batch is written). One
+//! that is all the same (written by an older version after a failed write) still loads: each
+//! order that would match a resting one is held apart, counted in its user's exposure, and the
+//! market loads suspended with an ERROR in the log, until an operator cancels the held orders
+//! (`admin/market/resolveCrossed`, `MarketActor::resolve_crossed`). A market that no server
+//! can load would take no bets and could not be settled.
 
 use std::collections::VecDeque;
+use std::time::Duration;
 
 use backlay_core::exchange::{
-    Bet, Market, MarketError, MarketKind, MarketSpec, NewOrder, RunnerId, Side, UserId,
+    Bet, BookError, Market, MarketError, MarketKind, MarketSpec, NewOrder, RunnerId, Side, UserId,
 };
 use backlay_core::odds::Price;
 use backlay_store::bets::{BetRow, FillRow};
@@ -12,7 +20,7 @@ use backlay_store::Store;
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
-use super::{market_error, order_of_bet, MarketActor, Suspensions};
+use super::{bet_of_order, market_error, order_of_bet, MarketActor, Suspensions};
 use crate::engine::{EngineStats, MarketChange};
 use crate::error::AppError;
 
@@ -92,6 +100,7 @@ impl MarketActor {
         stats: Arc<EngineStats>,
         changes: broadcast::Sender<MarketChange>,
         suspensions: Arc<Suspensions>,
+        give_up_after: Option<Duration>,
     ) -> Result<MarketActor, AppError> {
         let row = store.market(market_id).await?;
         let setup = row.setup;
@@ -128,7 +137,25 @@ impl MarketActor {
                 bet.remaining_minor,
             )
             .with_persistence(bet.persistence);
-            market.restore_order(RunnerId(bet.runner_id.unwrap_or(0)), &order).map_err(internal)?;
+            let runner = RunnerId(bet.runner_id.unwrap_or(0));
+            match market.restore_order(runner, &order) {
+                Err(MarketError::Book(BookError::WouldCross(_))) => {
+                    market.hold_crossing_order(runner, &order).map_err(internal)?
+                }
+                restored => restored.map_err(internal)?,
+            }
+        }
+        if !market.crossing_orders().is_empty() {
+            let held: Vec<i64> =
+                market.crossing_orders().iter().map(|o| bet_of_order(o.order_id)).collect();
+            tracing::error!(
+                market_id,
+                bets = ?held,
+                "the stored book of this market is crossed: the younger order of each crossing \
+                 pair is held out of the book and the market is suspended until an operator \
+                 cancels them (admin/market/resolveCrossed, or `backlay admin market \
+                 resolve-crossed`)"
+            );
         }
         let stored_exposure = store.exposures_of_market(market_id).await?.into_iter().collect();
         let the_match = store.match_by_id(setup.match_id).await?;
@@ -144,31 +171,29 @@ impl MarketActor {
             stats,
             changes,
             lost: false,
+            unverified: false,
+            failed_commit: std::sync::atomic::AtomicI64::new(0),
+            give_up_after,
         })
     }
 
-    /// After a failure part-way through a change, memory may be ahead of the database:
-    /// start again from what is stored.
-    pub(super) async fn reload(&mut self) {
-        let suspensions = self.suspensions.clone();
-        match MarketActor::load(
+    /// Rebuilds the market from what is stored, once the fate of a COMMIT that failed is
+    /// settled (`recovery`). On an error the market stays unverified.
+    pub(super) async fn reload(&mut self) -> Result<(), AppError> {
+        self.settle_failed_commit().await?;
+        let fresh = MarketActor::load(
             self.store.clone(),
             self.setup.market_id,
             self.stats.clone(),
             self.changes.clone(),
-            suspensions,
+            self.suspensions.clone(),
+            self.give_up_after,
         )
-        .await
-        {
-            Ok(fresh) => {
-                *self = fresh;
-                // A reload may have lost track of a suspension: count one, so bets in their
-                // delay are refused rather than placed on a market we are unsure of.
-                self.suspensions.count_one();
-            }
-            Err(err) => {
-                tracing::error!(market_id = self.setup.market_id, "reloading market failed: {err}")
-            }
-        }
+        .await?;
+        *self = fresh;
+        // A reload may have lost track of a suspension: count one, so bets in their delay are
+        // refused rather than placed on a market we are unsure of.
+        self.suspensions.count_one();
+        Ok(())
     }
 }

@@ -182,7 +182,7 @@ impl MarketActor {
             });
             let action = if void { "market.void" } else { "market.result" };
             self.audit(&mut writer, by, action, detail).await?;
-            writer.commit().await?;
+            self.commit(writer).await?;
             Ok(if void {
                 format!("{label} is void: every bet is off.")
             } else {
@@ -190,10 +190,7 @@ impl MarketActor {
             })
         }
         .await;
-        if outcome.is_err() {
-            self.reload().await;
-        }
-        outcome
+        outcome.map_err(|err| self.write_failed(err))
     }
 
     /// Every matched bet's P&L under `result` as (bet id, user id, P&L), from what is stored

@@ -89,6 +89,19 @@ pub struct CancelAnswer {
     pub remaining: Money,
 }
 
+/// An order of a crossed stored book, cancelled by the operator to resolve it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrossingCancelled {
+    pub bet_id: i64,
+    pub user_id: i64,
+    pub selection_id: i64,
+    pub side: BetSide,
+    /// In hundredths of decimal odds.
+    pub price: u32,
+    #[serde(with = "minor")]
+    pub cancelled: Money,
+}
+
 /// New posted prices: bookmaker rates per runner, or a fancy market's lines and rates.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum RatesUpdate {
