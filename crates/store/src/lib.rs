@@ -152,10 +152,12 @@ pub fn is_unavailable(err: &sqlx::Error) -> bool {
 fn is_unavailable_code(code: &str) -> bool {
     if code.len() == 5 {
         // Class 08 connection exception; class 53 insufficient resources (53100 disk full,
-        // 53300 too many connections); 57P01–57P03 the server shutting down or starting;
-        // 40001 serialization failure and 40P01 deadlock.
+        // 53300 too many connections); class 55, an object not ready (55000: the database is
+        // not accepting connections, 55P03: a lock not had in time); 57P01–57P03 the server
+        // shutting down or starting; 40001 serialization failure and 40P01 deadlock.
         return code.starts_with("08")
             || code.starts_with("53")
+            || code.starts_with("55")
             || matches!(code, "57P01" | "57P02" | "57P03" | "40001" | "40P01");
     }
     // SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN.
@@ -447,7 +449,10 @@ mod tests {
     fn database_codes_that_mean_try_again() {
         use super::is_unavailable_code as unavailable;
         // PostgreSQL: a cut connection, a shutdown, a full disk, too many clients, a deadlock.
-        for code in ["08006", "57P01", "57P02", "57P03", "53100", "53300", "40001", "40P01"] {
+        for code in [
+            "08006", "57P01", "57P02", "57P03", "53100", "53300", "55000", "55P03", "40001",
+            "40P01",
+        ] {
             assert!(unavailable(code), "{code}");
         }
         // PostgreSQL: a unique, foreign-key or check violation is a bug or a conflict.
