@@ -14,11 +14,21 @@ use super::{
 };
 use crate::error::AppError;
 
-/// A status an operator set, for the stored row and the audit log.
+/// A status an operator set, for the stored row, and what the audit log says of it.
 struct StatusChange<'a> {
-    before: MarketStatus,
     after: MarketStatus,
     by: Option<&'a ActedBy>,
+    action: &'static str,
+    detail: serde_json::Value,
+}
+
+/// How orders taken out of a book are recorded on their bets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Removal {
+    /// At a suspension or the off (LAPSE orders).
+    Lapsed,
+    /// By their owner, or by the operator resolving a crossed book.
+    Cancelled,
 }
 
 impl MarketActor {
@@ -60,26 +70,13 @@ impl MarketActor {
         let cancelled =
             self.market.cancel(runner, order_id, size.map(Money::minor)).map_err(market_error)?;
         let remaining = resting.remaining_minor - cancelled;
-        let result: Result<HashMap<i64, i64>, AppError> = async {
-            let mut writer = self.store.begin_write().await?;
-            writer.record_unmatched_removal(bet_id, cancelled, false).await?;
-            let mut pending = HashMap::new();
-            self.sync_exposures(&mut writer, &BTreeSet::from([user_id]), &mut pending).await?;
-            self.commit(writer).await?;
-            Ok(pending)
-        }
-        .await;
-        match result {
-            Ok(pending) => {
-                self.stored_exposure.extend(pending);
-                Ok(CancelAnswer {
-                    bet_id,
-                    cancelled: Money::from_minor(cancelled),
-                    remaining: Money::from_minor(remaining),
-                })
-            }
-            Err(err) => Err(self.write_failed(err)),
-        }
+        let removed = RestingOrder { remaining_minor: cancelled, ..resting };
+        self.store_removals(&[removed], Removal::Cancelled, None).await?;
+        Ok(CancelAnswer {
+            bet_id,
+            cancelled: Money::from_minor(cancelled),
+            remaining: Money::from_minor(remaining),
+        })
     }
 
     /// The operator's way out of a crossed stored book (`rebuild`): cancels every order held
@@ -112,48 +109,31 @@ impl MarketActor {
                 cancelled: Money::from_minor(order.remaining_minor),
             })
             .collect();
-        let result: Result<HashMap<i64, i64>, AppError> = async {
-            let mut writer = self.store.begin_write().await?;
-            if !writer.set_market_status(self.setup.market_id, MarketStatus::Suspended).await? {
-                return Err(market_closed());
-            }
-            let mut touched = BTreeSet::new();
-            for order in &held {
-                let bet_id = bet_of_order(order.order_id);
-                writer.record_unmatched_removal(bet_id, order.remaining_minor, false).await?;
-                touched.insert(order.user_id.0);
-            }
-            let mut pending = HashMap::new();
-            self.sync_exposures(&mut writer, &touched, &mut pending).await?;
-            let detail = json!({
-                "before": before,
-                "after": MarketStatus::Suspended,
-                "cancelled": cancelled.iter().map(|c| json!({
-                    "bet_id": c.bet_id,
-                    "user_id": c.user_id,
-                    "selection_id": c.selection_id,
-                    "side": c.side,
-                    "price": f64::from(c.price) / 100.0,
-                    "size": c.cancelled,
-                })).collect::<Vec<_>>(),
-            });
-            self.audit(&mut writer, Some(by), "market.resolve_crossed", detail).await?;
-            self.commit(writer).await?;
-            Ok(pending)
-        }
-        .await;
-        match result {
-            Ok(pending) => {
-                self.stored_exposure.extend(pending);
-                tracing::warn!(
-                    market_id = self.setup.market_id,
-                    bets = ?cancelled.iter().map(|c| c.bet_id).collect::<Vec<_>>(),
-                    "the crossed book is resolved: the held orders are cancelled; the market stays suspended"
-                );
-                Ok(cancelled)
-            }
-            Err(err) => Err(self.write_failed(err)),
-        }
+        let detail = json!({
+            "before": before,
+            "after": MarketStatus::Suspended,
+            "cancelled": cancelled.iter().map(|c| json!({
+                "bet_id": c.bet_id,
+                "user_id": c.user_id,
+                "selection_id": c.selection_id,
+                "side": c.side,
+                "price": f64::from(c.price) / 100.0,
+                "size": c.cancelled,
+            })).collect::<Vec<_>>(),
+        });
+        let change = StatusChange {
+            after: MarketStatus::Suspended,
+            by: Some(by),
+            action: "market.resolve_crossed",
+            detail,
+        };
+        self.store_removals(&held, Removal::Cancelled, Some(change)).await?;
+        tracing::warn!(
+            market_id = self.setup.market_id,
+            bets = ?cancelled.iter().map(|c| c.bet_id).collect::<Vec<_>>(),
+            "the crossed book is resolved: the held orders are cancelled; the market stays suspended"
+        );
+        Ok(cancelled)
     }
 
     /// Changes an unmatched bet's persistence in the book and in the store (the bot API's
@@ -221,7 +201,9 @@ impl MarketActor {
                 return Err(not_a_status_to_set(status.as_str()))
             }
         };
-        self.store_lapses(&lapsed, Some(StatusChange { before, after: status, by })).await
+        let detail = json!({ "before": before, "after": status });
+        let change = StatusChange { after: status, by, action: "market.status", detail };
+        self.store_removals(&lapsed, Removal::Lapsed, Some(change)).await
     }
 
     /// The match went in play (or back): at the off every unmatched LAPSE order lapses and
@@ -231,17 +213,19 @@ impl MarketActor {
             return Ok(BTreeSet::new());
         }
         let lapsed = if in_play { self.market.lapse_orders() } else { Vec::new() };
-        let lapsed_users = self.store_lapses(&lapsed, None).await?;
+        let lapsed_users = self.store_removals(&lapsed, Removal::Lapsed, None).await?;
         self.in_play = in_play;
         Ok(lapsed_users)
     }
 
-    /// Stores orders lapsed in memory (and the market's new status, if any) with their users'
-    /// lower exposure, in one transaction. Answers the users whose orders lapsed; on a failure
-    /// the market is rebuilt from what is stored before it serves again (`recovery`).
-    async fn store_lapses(
+    /// Stores orders taken out of the books in memory (and the market's new status, if any,
+    /// audited) with their users' lower exposure, in one transaction. Answers the users whose
+    /// orders went; on a failure the market is rebuilt from what is stored before it serves
+    /// again (`recovery`).
+    async fn store_removals(
         &mut self,
-        lapsed: &[RestingOrder],
+        removed: &[RestingOrder],
+        how: Removal,
         status: Option<StatusChange<'_>>,
     ) -> Result<BTreeSet<i64>, AppError> {
         let result: Result<HashMap<i64, i64>, AppError> = async {
@@ -250,18 +234,13 @@ impl MarketActor {
                 if !writer.set_market_status(self.setup.market_id, change.after).await? {
                     return Err(market_closed());
                 }
-                let detail = json!({ "before": change.before, "after": change.after });
-                self.audit(&mut writer, change.by, "market.status", detail).await?;
+                self.audit(&mut writer, change.by, change.action, change.detail).await?;
             }
             let mut touched = BTreeSet::new();
-            for order in lapsed {
-                writer
-                    .record_unmatched_removal(
-                        bet_of_order(order.order_id),
-                        order.remaining_minor,
-                        true,
-                    )
-                    .await?;
+            for order in removed {
+                let bet_id = bet_of_order(order.order_id);
+                let lapsed = how == Removal::Lapsed;
+                writer.record_unmatched_removal(bet_id, order.remaining_minor, lapsed).await?;
                 touched.insert(order.user_id.0);
             }
             let mut pending = HashMap::new();
