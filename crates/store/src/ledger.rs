@@ -163,18 +163,22 @@ impl Store {
             .await?)
     }
 
-    /// Checks the ledger's invariants over the whole database.
+    /// Checks the ledger's invariants over the whole database, every figure read from one
+    /// snapshot ([`Store::begin_snapshot`]): on a running server a transfer committed between
+    /// two of the reads would otherwise show as a fault.
     pub async fn ledger_check(&self) -> StoreResult<LedgerCheck> {
-        let pool = self.pool();
-        let accounts: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM ledger_accounts").fetch_one(pool).await?;
+        let mut snapshot = self.begin_snapshot().await?;
+        let conn = &mut *snapshot;
+        let accounts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger_accounts")
+            .fetch_one(&mut *conn)
+            .await?;
         let entries: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM ledger_entries").fetch_one(pool).await?;
+            sqlx::query_scalar("SELECT COUNT(*) FROM ledger_entries").fetch_one(&mut *conn).await?;
         // SUM over BIGINT is NUMERIC on PostgreSQL: cast back so both engines answer an integer.
         let total_minor: i64 = sqlx::query_scalar(
             "SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM ledger_entries",
         )
-        .fetch_one(pool)
+        .fetch_one(&mut *conn)
         .await?;
         let mismatched_accounts = sqlx::query(
             "SELECT a.id, a.balance_minor, CAST(COALESCE(SUM(e.amount_minor), 0) AS BIGINT) AS entries_sum \
@@ -182,7 +186,7 @@ impl Store {
              GROUP BY a.id, a.balance_minor \
              HAVING a.balance_minor <> CAST(COALESCE(SUM(e.amount_minor), 0) AS BIGINT)",
         )
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await?
         .iter()
         .map(|row| Ok((row.try_get("id")?, row.try_get("balance_minor")?, row.try_get("entries_sum")?)))
@@ -190,12 +194,12 @@ impl Store {
         let unbalanced_transactions = sqlx::query_scalar(
             "SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING SUM(amount_minor) <> 0",
         )
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await?;
         let overdrawn_accounts = sqlx::query_scalar(
             "SELECT id FROM ledger_accounts WHERE may_go_negative = 0 AND balance_minor - exposure_minor < 0",
         )
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await?;
         // The funds check reads an account's exposure; settlement releases it per market. The
         // two are written in the same transactions and must always agree.
@@ -205,7 +209,7 @@ impl Store {
              WHERE a.user_id IS NOT NULL GROUP BY a.id, a.exposure_minor \
              HAVING a.exposure_minor <> CAST(COALESCE(SUM(m.exposure_minor), 0) AS BIGINT)",
         )
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await?
         .iter()
         .map(|row| Ok((row.try_get("id")?, row.try_get("exposure_minor")?, row.try_get("markets_sum")?)))
@@ -219,11 +223,12 @@ impl Store {
                FROM ledger_accounts a WHERE a.share_of_user_id IS NOT NULL) shares \
              WHERE balance_minor <> splits_sum",
         )
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await?
         .iter()
         .map(|row| Ok((row.try_get("share_of_user_id")?, row.try_get("balance_minor")?, row.try_get("splits_sum")?)))
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        snapshot.commit().await?;
         Ok(LedgerCheck {
             accounts,
             entries,

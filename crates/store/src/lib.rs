@@ -227,6 +227,20 @@ impl Store {
         Ok(writer)
     }
 
+    /// A read-only transaction whose statements all see the database at one moment: for a
+    /// check that compares figures read by several statements, where a write landing between
+    /// two of them would show as a fault. PostgreSQL: `REPEATABLE READ`, its snapshot taken at
+    /// the first statement. SQLite: a deferred `BEGIN`, whose first read fixes the snapshot the
+    /// later reads see (WAL). Dropped, it rolls back; it writes nothing either way.
+    pub async fn begin_snapshot(&self) -> StoreResult<sqlx::Transaction<'static, sqlx::Any>> {
+        Ok(match self.engine {
+            Engine::Sqlite => self.pool.begin_with("BEGIN").await?,
+            Engine::Postgres => {
+                self.pool.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY").await?
+            }
+        })
+    }
+
     /// True when the database answers a trivial query.
     pub async fn ping(&self) -> bool {
         sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
