@@ -11,7 +11,8 @@
 //! `UPDATE`, which PostgreSQL re-evaluates after waiting for a concurrent writer's row lock.
 //!
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
-//! grouped by area: [`users`], [`downline`], [`sessions`], [`security`], [`ledger`], [`bets`], [`markets`],
+//! grouped by area: [`users`], [`downline`], [`sessions`], [`security`], [`ledger`], [`bets`]
+//! (read as the exchange's bets by [`positions`]), [`markets`],
 //! [`payments`], [`payee`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`uploads`], [`audit`],
 //! and what every server on one database shares: [`throttle`] (log-in counts), [`tickets`]
 //! (stream tickets).
@@ -33,6 +34,7 @@ pub mod markets;
 pub mod partnership;
 pub mod payee;
 pub mod payments;
+pub mod positions;
 pub mod providers;
 pub mod secrets;
 pub mod security;
