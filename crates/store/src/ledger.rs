@@ -15,11 +15,14 @@
 //! same transaction as the entries are written. That makes the funds check one conditional
 //! `UPDATE … WHERE balance_minor - exposure_minor + amount >= 0`: atomic on both engines, so two
 //! transfers at once can never take an account below zero. [`Store::ledger_check`] verifies that
-//! every balance equals the sum of its entries and that every transaction sums to zero.
+//! every balance equals the sum of its entries and that every transaction sums to zero, and
+//! (with [`crate::exposure_check`]) that the exposure reserved is what the stored bets put at
+//! risk.
 //! Entries are append-only; a correction is a reversing transaction.
 
 use sqlx::Row;
 
+use crate::exposure_check::{self, CrossedBook, ExposureMismatch};
 use crate::{Store, StoreError, StoreResult, Writer};
 
 /// The system accounts created by the first migration.
@@ -116,6 +119,11 @@ pub struct LedgerCheck {
     /// Agents' share accounts whose balance differs from the sum of their partnership splits:
     /// (agent's user id, balance, sum of splits).
     pub share_mismatches: Vec<(i64, i64, i64)>,
+    /// Users whose exposure reserved in a live market is not the worst case of their stored
+    /// fills and live bets there, as the engine computes it ([`exposure_check`]).
+    pub reserved_exposure_mismatches: Vec<ExposureMismatch>,
+    /// Runners of live exchange markets where a resting back is at or below a resting lay.
+    pub crossed_books: Vec<CrossedBook>,
 }
 
 impl LedgerCheck {
@@ -126,6 +134,8 @@ impl LedgerCheck {
             && self.overdrawn_accounts.is_empty()
             && self.exposure_mismatches.is_empty()
             && self.share_mismatches.is_empty()
+            && self.reserved_exposure_mismatches.is_empty()
+            && self.crossed_books.is_empty()
     }
 }
 
@@ -228,6 +238,11 @@ impl Store {
         .iter()
         .map(|row| Ok((row.try_get("share_of_user_id")?, row.try_get("balance_minor")?, row.try_get("splits_sum")?)))
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        // Each market's exposures against the bets they stand for: what the sum above cannot
+        // see, a row that agrees with the total but not with the bets.
+        let reserved_exposure_mismatches =
+            exposure_check::reserved_exposure_mismatches(&mut *conn).await?;
+        let crossed_books = exposure_check::crossed_books(&mut *conn).await?;
         snapshot.commit().await?;
         Ok(LedgerCheck {
             accounts,
@@ -238,6 +253,8 @@ impl Store {
             overdrawn_accounts,
             exposure_mismatches,
             share_mismatches,
+            reserved_exposure_mismatches,
+            crossed_books,
         })
     }
 }

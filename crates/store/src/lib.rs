@@ -11,8 +11,8 @@
 //! `UPDATE`, which PostgreSQL re-evaluates after waiting for a concurrent writer's row lock.
 //!
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
-//! grouped by area: [`users`], [`downline`], [`sessions`], [`security`], [`ledger`], [`bets`]
-//! (read as the exchange's bets by [`positions`]), [`markets`],
+//! grouped by area: [`users`], [`downline`], [`sessions`], [`security`], [`ledger`] (with
+//! [`exposure_check`]), [`bets`] (read as the exchange's bets by [`positions`]), [`markets`],
 //! [`payments`], [`payee`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`uploads`], [`audit`],
 //! and what every server on one database shares: [`throttle`] (log-in counts), [`tickets`]
 //! (stream tickets).
@@ -29,6 +29,7 @@ pub mod casino;
 pub mod catalogue;
 pub mod cluster;
 pub mod downline;
+pub mod exposure_check;
 pub mod ledger;
 pub mod markets;
 pub mod partnership;

@@ -1,8 +1,9 @@
 //! A market's stored rows read as the exchange's bets: the matched bets of its fills (an
 //! exchange market) or of its house bets (bookmaker, fancy), and the unmatched part of each
 //! live order. The engine rebuilds a market from these, settlement checks each bet's P&L
-//! against them, and the console's market analysis sums them; [`worst_case_exposures`]
-//! recomputes every user's worst case from them, exactly as the engine would.
+//! against them, the console's market analysis sums them, and the ledger check recomputes
+//! every user's worst case from them ([`worst_case_exposures`]): one reading of the rows, so
+//! the check holds the database to exactly what the engine would make of it.
 //!
 //! Example: on match odds (runners 1 and 2) ann lays 100.00 on runner 1 at 2.50; bob backs
 //! 60.00 of it. Stored: one fill and ann's bet with 40.00 remaining.
