@@ -2,7 +2,7 @@
 //! someone with access to the server's machine. Each command calls the same
 //! `backlay_server::operator` function as the HTTP API, acting as the console.
 
-use backlay_core::money::Money;
+use backlay_core::money::{Money, Rupees};
 use backlay_server::casino_art::tile_image_url;
 use backlay_server::clock::parse_iso;
 use backlay_server::operator::{
@@ -10,6 +10,7 @@ use backlay_server::operator::{
     TransferDirection,
 };
 use backlay_server::secret_key::{self, SecretKeySource};
+use backlay_store::ledger::LedgerCheck;
 use backlay_store::secrets::{self, Keyring, SealReport};
 use backlay_store::users::Role;
 use backlay_store::{Engine, Store};
@@ -444,14 +445,11 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
                 Money::from_minor(check.total_minor)
             );
             if !check.is_sound() {
+                let findings = ledger_findings(&check);
                 anyhow::bail!(
-                    "the ledger is NOT sound: mismatched accounts {:?}, unbalanced transactions {:?}, overdrawn accounts {:?}, \
-                     exposure not the sum of its markets {:?}, share accounts not the sum of their splits {:?}",
-                    check.mismatched_accounts,
-                    check.unbalanced_transactions,
-                    check.overdrawn_accounts,
-                    check.exposure_mismatches,
-                    check.share_mismatches
+                    "the ledger is NOT sound ({} finding(s)):\n  {}",
+                    findings.len(),
+                    findings.join("\n  ")
                 );
             }
             println!("ledger is sound");
@@ -732,5 +730,112 @@ fn describe(err: backlay_server::error::AppError) -> String {
             .collect::<Vec<_>>()
             .join("; "),
         other => other.to_string(),
+    }
+}
+
+/// What the ledger check found, one line per finding, in words an operator can act on: which
+/// row, what is stored and what it should be.
+fn ledger_findings(check: &LedgerCheck) -> Vec<String> {
+    let rupees = |minor: i64| Rupees(Money::from_minor(minor));
+    let odds = |hundredths: i64| format!("{}.{:02}", hundredths / 100, hundredths % 100);
+    let mut findings = Vec::new();
+    if check.total_minor != 0 {
+        findings.push(format!("all entries sum to {}, not zero", rupees(check.total_minor)));
+    }
+    for (account, balance, sum) in &check.mismatched_accounts {
+        findings.push(format!(
+            "account {account}: balance {}, but its entries sum to {}",
+            rupees(*balance),
+            rupees(*sum)
+        ));
+    }
+    for transaction in &check.unbalanced_transactions {
+        findings.push(format!("transaction {transaction}: its entries do not sum to zero"));
+    }
+    for account in &check.overdrawn_accounts {
+        findings.push(format!("account {account}: overdrawn (its exposure is above its balance)"));
+    }
+    for (account, exposure, sum) in &check.exposure_mismatches {
+        findings.push(format!(
+            "account {account}: exposure {}, but its exposures per market sum to {}",
+            rupees(*exposure),
+            rupees(*sum)
+        ));
+    }
+    for (agent, balance, sum) in &check.share_mismatches {
+        findings.push(format!(
+            "share account of user {agent}: balance {}, but its partnership splits sum to {}",
+            rupees(*balance),
+            rupees(*sum)
+        ));
+    }
+    for m in &check.reserved_exposure_mismatches {
+        let effect = if m.reserved_minor < m.worst_case_minor {
+            "too little: they can bet money they do not have"
+        } else {
+            "too much: money of theirs is locked"
+        };
+        findings.push(format!(
+            "user {} ({}), market {}: {} reserved, worst case {} ({effect})",
+            m.user_id,
+            m.user_name,
+            m.market_id,
+            rupees(m.reserved_minor),
+            rupees(m.worst_case_minor)
+        ));
+    }
+    for c in &check.crossed_books {
+        findings.push(format!(
+            "market {}, runner {}: a back at {} (bet {}) rests at or below a lay at {} (bet {}); \
+             the two should have matched",
+            c.market_id,
+            c.runner_id,
+            odds(c.back_price),
+            c.back_bet_id,
+            odds(c.lay_price),
+            c.lay_bet_id
+        ));
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use backlay_store::exposure_check::{CrossedBook, ExposureMismatch};
+
+    use super::*;
+
+    #[test]
+    fn each_finding_names_its_row_and_both_figures() {
+        let check = LedgerCheck {
+            exposure_mismatches: vec![(31, 500_00, 400_00)],
+            reserved_exposure_mismatches: vec![ExposureMismatch {
+                user_id: 12,
+                user_name: "wc1".into(),
+                market_id: 206,
+                reserved_minor: 224_78,
+                worst_case_minor: 267_46,
+            }],
+            crossed_books: vec![CrossedBook {
+                market_id: 206,
+                runner_id: 31,
+                back_price: 197,
+                lay_price: 200,
+                back_bet_id: 5012,
+                lay_bet_id: 5013,
+            }],
+            ..LedgerCheck::default()
+        };
+        assert_eq!(
+            ledger_findings(&check),
+            [
+                "account 31: exposure ₹500.00, but its exposures per market sum to ₹400.00",
+                "user 12 (wc1), market 206: ₹224.78 reserved, worst case ₹267.46 (too little: \
+                 they can bet money they do not have)",
+                "market 206, runner 31: a back at 1.97 (bet 5012) rests at or below a lay at 2.00 \
+                 (bet 5013); the two should have matched",
+            ]
+        );
+        assert!(ledger_findings(&LedgerCheck::default()).is_empty());
     }
 }

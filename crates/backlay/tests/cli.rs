@@ -322,6 +322,61 @@ fn markets_are_run_from_the_console_through_the_running_server() {
     );
     drop(server);
     assert!(console.ok(&["admin", "ledger-check"]).contains("ledger is sound"));
+
+    // 1.00 reserved for demo in a live market where demo has no bet, the account's total
+    // raised with it: every total is still the sum of its markets, but nothing is at risk.
+    let (demo, market) = reserve_without_a_bet(&console.database_url, "demo", 1_00);
+    let refused = console.refused(&["admin", "ledger-check"]);
+    assert!(refused.contains("the ledger is NOT sound (1 finding(s))"), "{refused}");
+    assert!(
+        refused.contains(&format!(
+            "user {demo} (demo), market {market}: ₹1.00 reserved, worst case ₹0.00 (too much: \
+             money of theirs is locked)"
+        )),
+        "{refused}"
+    );
+}
+
+/// Stores `exposure_minor` for the user in the first live market where they have no bet, and
+/// adds it to their account's total, behind the server's back: (user id, market id).
+fn reserve_without_a_bet(database_url: &str, user_name: &str, exposure_minor: i64) -> (i64, i64) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let store = backlay_store::Store::connect(database_url).await.unwrap();
+        let user: i64 = sqlx::query_scalar("SELECT id FROM users WHERE user_name = $1")
+            .bind(user_name)
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+        let market: i64 = sqlx::query_scalar(
+            "SELECT id FROM markets WHERE status NOT IN ('closed', 'void') \
+             AND id NOT IN (SELECT market_id FROM bets WHERE user_id = $1) ORDER BY id LIMIT 1",
+        )
+        .bind(user)
+        .fetch_one(store.pool())
+        .await
+        .expect("the demo has live markets");
+        sqlx::query(
+            "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES ($1, $2, $3) \
+             ON CONFLICT (user_id, market_id) DO UPDATE SET exposure_minor = excluded.exposure_minor",
+        )
+        .bind(user)
+        .bind(market)
+        .bind(exposure_minor)
+        .execute(store.pool())
+        .await
+        .unwrap();
+        sqlx::query(
+            "UPDATE ledger_accounts SET exposure_minor = exposure_minor + $1 WHERE user_id = $2",
+        )
+        .bind(exposure_minor)
+        .bind(user)
+        .execute(store.pool())
+        .await
+        .unwrap();
+        store.close().await;
+        (user, market)
+    })
 }
 
 #[test]

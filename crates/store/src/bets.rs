@@ -163,8 +163,35 @@ pub(crate) fn bet_from_row(row: &AnyRow) -> Result<BetRow, sqlx::Error> {
     })
 }
 
-fn bets_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<BetRow>> {
+pub(crate) fn bets_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<BetRow>> {
     rows.iter().map(bet_from_row).collect::<Result<_, _>>().map_err(Into::into)
+}
+
+/// The fills of `fills f` with the users on each side, in [`FillRow`]'s order; a `WHERE`
+/// follows.
+pub(crate) const FILLS_WITH_USERS: &str =
+    "SELECT f.id, f.market_id, f.runner_id, f.back_bet_id, b.user_id AS back_user_id, f.lay_bet_id, \
+     l.user_id AS lay_user_id, f.price, f.size_minor, f.backer_profit_minor FROM fills f \
+     JOIN bets b ON b.id = f.back_bet_id JOIN bets l ON l.id = f.lay_bet_id";
+
+pub(crate) fn fills_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<FillRow>> {
+    rows.iter()
+        .map(|row| {
+            Ok(FillRow {
+                fill_id: row.try_get("id")?,
+                market_id: row.try_get("market_id")?,
+                runner_id: row.try_get("runner_id")?,
+                back_bet_id: row.try_get("back_bet_id")?,
+                back_user_id: row.try_get("back_user_id")?,
+                lay_bet_id: row.try_get("lay_bet_id")?,
+                lay_user_id: row.try_get("lay_user_id")?,
+                price: row.try_get("price")?,
+                size_minor: row.try_get("size_minor")?,
+                backer_profit_minor: row.try_get("backer_profit_minor")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(Into::into)
 }
 
 /// Rows per multi-row statement: far below either engine's limit on bound parameters.
@@ -266,32 +293,11 @@ impl Store {
 
     /// Every fill of a market, oldest first, with the users on each side.
     pub async fn fills_of_market(&self, market_id: i64) -> StoreResult<Vec<FillRow>> {
-        let rows = sqlx::query(
-            "SELECT f.id, f.market_id, f.runner_id, f.back_bet_id, b.user_id AS back_user_id, f.lay_bet_id, \
-             l.user_id AS lay_user_id, f.price, f.size_minor, f.backer_profit_minor FROM fills f \
-             JOIN bets b ON b.id = f.back_bet_id JOIN bets l ON l.id = f.lay_bet_id \
-             WHERE f.market_id = $1 ORDER BY f.id",
-        )
-        .bind(market_id)
-        .fetch_all(self.pool())
-        .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(FillRow {
-                    fill_id: row.try_get("id")?,
-                    market_id: row.try_get("market_id")?,
-                    runner_id: row.try_get("runner_id")?,
-                    back_bet_id: row.try_get("back_bet_id")?,
-                    back_user_id: row.try_get("back_user_id")?,
-                    lay_bet_id: row.try_get("lay_bet_id")?,
-                    lay_user_id: row.try_get("lay_user_id")?,
-                    price: row.try_get("price")?,
-                    size_minor: row.try_get("size_minor")?,
-                    backer_profit_minor: row.try_get("backer_profit_minor")?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(Into::into)
+        let rows = sqlx::query(&format!("{FILLS_WITH_USERS} WHERE f.market_id = $1 ORDER BY f.id"))
+            .bind(market_id)
+            .fetch_all(self.pool())
+            .await?;
+        fills_from_rows(&rows)
     }
 
     /// Stored exposure per user in a market.

@@ -15,11 +15,14 @@
 //! same transaction as the entries are written. That makes the funds check one conditional
 //! `UPDATE … WHERE balance_minor - exposure_minor + amount >= 0`: atomic on both engines, so two
 //! transfers at once can never take an account below zero. [`Store::ledger_check`] verifies that
-//! every balance equals the sum of its entries and that every transaction sums to zero.
+//! every balance equals the sum of its entries and that every transaction sums to zero, and
+//! (with [`crate::exposure_check`]) that the exposure reserved is what the stored bets put at
+//! risk.
 //! Entries are append-only; a correction is a reversing transaction.
 
 use sqlx::Row;
 
+use crate::exposure_check::{self, CrossedBook, ExposureMismatch};
 use crate::{Store, StoreError, StoreResult, Writer};
 
 /// The system accounts created by the first migration.
@@ -116,6 +119,11 @@ pub struct LedgerCheck {
     /// Agents' share accounts whose balance differs from the sum of their partnership splits:
     /// (agent's user id, balance, sum of splits).
     pub share_mismatches: Vec<(i64, i64, i64)>,
+    /// Users whose exposure reserved in a live market is not the worst case of their stored
+    /// fills and live bets there, as the engine computes it ([`exposure_check`]).
+    pub reserved_exposure_mismatches: Vec<ExposureMismatch>,
+    /// Runners of live exchange markets where a resting back is at or below a resting lay.
+    pub crossed_books: Vec<CrossedBook>,
 }
 
 impl LedgerCheck {
@@ -126,6 +134,8 @@ impl LedgerCheck {
             && self.overdrawn_accounts.is_empty()
             && self.exposure_mismatches.is_empty()
             && self.share_mismatches.is_empty()
+            && self.reserved_exposure_mismatches.is_empty()
+            && self.crossed_books.is_empty()
     }
 }
 
@@ -163,18 +173,22 @@ impl Store {
             .await?)
     }
 
-    /// Checks the ledger's invariants over the whole database.
+    /// Checks the ledger's invariants over the whole database, every figure read from one
+    /// snapshot ([`Store::begin_snapshot`]): on a running server a transfer committed between
+    /// two of the reads would otherwise show as a fault.
     pub async fn ledger_check(&self) -> StoreResult<LedgerCheck> {
-        let pool = self.pool();
-        let accounts: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM ledger_accounts").fetch_one(pool).await?;
+        let mut snapshot = self.begin_snapshot().await?;
+        let conn = &mut *snapshot;
+        let accounts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger_accounts")
+            .fetch_one(&mut *conn)
+            .await?;
         let entries: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM ledger_entries").fetch_one(pool).await?;
+            sqlx::query_scalar("SELECT COUNT(*) FROM ledger_entries").fetch_one(&mut *conn).await?;
         // SUM over BIGINT is NUMERIC on PostgreSQL: cast back so both engines answer an integer.
         let total_minor: i64 = sqlx::query_scalar(
             "SELECT CAST(COALESCE(SUM(amount_minor), 0) AS BIGINT) FROM ledger_entries",
         )
-        .fetch_one(pool)
+        .fetch_one(&mut *conn)
         .await?;
         let mismatched_accounts = sqlx::query(
             "SELECT a.id, a.balance_minor, CAST(COALESCE(SUM(e.amount_minor), 0) AS BIGINT) AS entries_sum \
@@ -182,7 +196,7 @@ impl Store {
              GROUP BY a.id, a.balance_minor \
              HAVING a.balance_minor <> CAST(COALESCE(SUM(e.amount_minor), 0) AS BIGINT)",
         )
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await?
         .iter()
         .map(|row| Ok((row.try_get("id")?, row.try_get("balance_minor")?, row.try_get("entries_sum")?)))
@@ -190,12 +204,12 @@ impl Store {
         let unbalanced_transactions = sqlx::query_scalar(
             "SELECT transaction_id FROM ledger_entries GROUP BY transaction_id HAVING SUM(amount_minor) <> 0",
         )
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await?;
         let overdrawn_accounts = sqlx::query_scalar(
             "SELECT id FROM ledger_accounts WHERE may_go_negative = 0 AND balance_minor - exposure_minor < 0",
         )
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await?;
         // The funds check reads an account's exposure; settlement releases it per market. The
         // two are written in the same transactions and must always agree.
@@ -205,7 +219,7 @@ impl Store {
              WHERE a.user_id IS NOT NULL GROUP BY a.id, a.exposure_minor \
              HAVING a.exposure_minor <> CAST(COALESCE(SUM(m.exposure_minor), 0) AS BIGINT)",
         )
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await?
         .iter()
         .map(|row| Ok((row.try_get("id")?, row.try_get("exposure_minor")?, row.try_get("markets_sum")?)))
@@ -219,11 +233,17 @@ impl Store {
                FROM ledger_accounts a WHERE a.share_of_user_id IS NOT NULL) shares \
              WHERE balance_minor <> splits_sum",
         )
-        .fetch_all(pool)
+        .fetch_all(&mut *conn)
         .await?
         .iter()
         .map(|row| Ok((row.try_get("share_of_user_id")?, row.try_get("balance_minor")?, row.try_get("splits_sum")?)))
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        // Each market's exposures against the bets they stand for: what the sum above cannot
+        // see, a row that agrees with the total but not with the bets.
+        let reserved_exposure_mismatches =
+            exposure_check::reserved_exposure_mismatches(&mut *conn).await?;
+        let crossed_books = exposure_check::crossed_books(&mut *conn).await?;
+        snapshot.commit().await?;
         Ok(LedgerCheck {
             accounts,
             entries,
@@ -233,6 +253,8 @@ impl Store {
             overdrawn_accounts,
             exposure_mismatches,
             share_mismatches,
+            reserved_exposure_mismatches,
+            crossed_books,
         })
     }
 }

@@ -11,7 +11,8 @@
 //! `UPDATE`, which PostgreSQL re-evaluates after waiting for a concurrent writer's row lock.
 //!
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
-//! grouped by area: [`users`], [`downline`], [`sessions`], [`security`], [`ledger`], [`bets`], [`markets`],
+//! grouped by area: [`users`], [`downline`], [`sessions`], [`security`], [`ledger`] (with
+//! [`exposure_check`]), [`bets`] (read as the exchange's bets by [`positions`]), [`markets`],
 //! [`payments`], [`payee`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`uploads`], [`audit`],
 //! and what every server on one database shares: [`throttle`] (log-in counts), [`tickets`]
 //! (stream tickets).
@@ -28,11 +29,13 @@ pub mod casino;
 pub mod catalogue;
 pub mod cluster;
 pub mod downline;
+pub mod exposure_check;
 pub mod ledger;
 pub mod markets;
 pub mod partnership;
 pub mod payee;
 pub mod payments;
+pub mod positions;
 pub mod providers;
 pub mod secrets;
 pub mod security;
@@ -283,6 +286,20 @@ impl Store {
             writer.check_fence(fence).await?;
         }
         Ok(writer)
+    }
+
+    /// A read-only transaction whose statements all see the database at one moment: for a
+    /// check that compares figures read by several statements, where a write landing between
+    /// two of them would show as a fault. PostgreSQL: `REPEATABLE READ`, its snapshot taken at
+    /// the first statement. SQLite: a deferred `BEGIN`, whose first read fixes the snapshot the
+    /// later reads see (WAL). Dropped, it rolls back; it writes nothing either way.
+    pub async fn begin_snapshot(&self) -> StoreResult<sqlx::Transaction<'static, sqlx::Any>> {
+        Ok(match self.engine {
+            Engine::Sqlite => self.pool.begin_with("BEGIN").await?,
+            Engine::Postgres => {
+                self.pool.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY").await?
+            }
+        })
     }
 
     /// True when the database answers a trivial query: on a pooled connection, or, when that

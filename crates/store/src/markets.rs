@@ -176,13 +176,22 @@ async fn fetch_markets(
     .bind(value)
     .fetch_all(&mut *conn)
     .await?;
+    // Both lists are in market id order: a search, not a walk, finds each runner's market
+    // (the engine loads every live market at start, and the ledger check reads them all).
     for row in &runner_rows {
         let (market_id, runner) = runner_from_row(row)?;
-        if let Some(market) = markets.iter_mut().find(|m| m.setup.market_id == market_id) {
-            market.setup.runners.push(runner);
+        if let Ok(index) = markets.binary_search_by_key(&market_id, |m| m.setup.market_id) {
+            markets[index].setup.runners.push(runner);
         }
     }
     Ok(markets)
+}
+
+/// Every market not yet closed or void, with its runners, in id order.
+pub(crate) async fn fetch_live_markets(
+    conn: &mut sqlx::AnyConnection,
+) -> StoreResult<Vec<MarketRow>> {
+    fetch_markets(conn, MarketFilter::Live).await
 }
 
 /// One market by id; `NotFound` when there is none.
@@ -225,7 +234,7 @@ impl Store {
     /// Every market not yet closed or void (the engine loads these at start-up).
     pub async fn live_markets(&self) -> StoreResult<Vec<MarketRow>> {
         let mut conn = self.pool().acquire().await?;
-        fetch_markets(&mut conn, MarketFilter::Live).await
+        fetch_live_markets(&mut conn).await
     }
 }
 

@@ -299,7 +299,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Verifies the ledger: every balance is the sum of its entries, every transaction sums to zero. */
+        /**
+         * Verifies the ledger: every balance is the sum of its entries, every transaction sums to
+         *     zero, no account is overdrawn, every exposure is the sum of its markets and every share
+         *     account the sum of its splits; and in every live market, each user's reserved exposure is
+         *     the worst case of their stored bets and no resting back is at or below a resting lay.
+         */
         get: operations["ledger_check"];
         put?: never;
         post?: never;
@@ -2480,6 +2485,30 @@ export interface components {
              */
             target: number | null;
         };
+        /**
+         * @description A runner whose best resting back is at or below its best resting lay, with the oldest order
+         *     at each of the two prices.
+         */
+        CrossedBookItem: {
+            /** Format: int64 */
+            back_bet_id: number;
+            /**
+             * Format: double
+             * @description Decimal odds, e.g. 1.97.
+             */
+            back_price: number;
+            /** Format: int64 */
+            lay_bet_id: number;
+            /**
+             * Format: double
+             * @description Decimal odds, at least `back_price`.
+             */
+            lay_price: number;
+            /** Format: int64 */
+            market_id: number;
+            /** Format: int64 */
+            selection_id: number;
+        };
         /** @description An unmatched bet cancelled to resolve a crossed book. */
         CrossingCancelledRow: {
             /** Format: int64 */
@@ -3011,6 +3040,11 @@ export interface components {
                  * @description Chips in circulation: minus the issuance account.
                  */
                 chips_issued: number;
+                /**
+                 * @description Runners of live exchange markets where a resting back is at or below a resting lay: two
+                 *     orders that should have matched (at most 1,000).
+                 */
+                crossed_books: components["schemas"]["CrossedBookItem"][];
                 /** Format: int64 */
                 entries: number;
                 /**
@@ -3021,6 +3055,11 @@ export interface components {
                 /** @description (account id, stored balance, sum of entries) in minor units. */
                 mismatched_accounts: number[][];
                 overdrawn_accounts: number[];
+                /**
+                 * @description Users whose exposure reserved in a live market is not what their stored bets there can
+                 *     lose at worst, as the engine computes it from the fills and live bets (at most 1,000).
+                 */
+                reserved_exposure_mismatches: components["schemas"]["ExposureMismatchItem"][];
                 /**
                  * @description (agent's user id, share account balance, sum of its partnership splits) in minor units,
                  *     where the two differ.
@@ -4214,6 +4253,24 @@ export interface components {
             /** Format: int64 */
             user_id: number;
         };
+        /** @description A user's exposure in one live market that is not the worst case of their bets there. */
+        ExposureMismatchItem: {
+            /** Format: int64 */
+            market_id: number;
+            /**
+             * Format: double
+             * @description What is reserved (the funds check counts it as spent).
+             */
+            reserved: number;
+            /** Format: int64 */
+            user_id: number;
+            user_name: string;
+            /**
+             * Format: double
+             * @description What the user's stored bets in the market can lose at worst: what should be reserved.
+             */
+            worst_case: number;
+        };
         ExposureRow: {
             market_details: components["schemas"]["MarketExposure"][];
             /** Format: int64 */
@@ -4332,6 +4389,11 @@ export interface components {
              * @description Chips in circulation: minus the issuance account.
              */
             chips_issued: number;
+            /**
+             * @description Runners of live exchange markets where a resting back is at or below a resting lay: two
+             *     orders that should have matched (at most 1,000).
+             */
+            crossed_books: components["schemas"]["CrossedBookItem"][];
             /** Format: int64 */
             entries: number;
             /**
@@ -4342,6 +4404,11 @@ export interface components {
             /** @description (account id, stored balance, sum of entries) in minor units. */
             mismatched_accounts: number[][];
             overdrawn_accounts: number[];
+            /**
+             * @description Users whose exposure reserved in a live market is not what their stored bets there can
+             *     lose at worst, as the engine computes it from the fills and live bets (at most 1,000).
+             */
+            reserved_exposure_mismatches: components["schemas"]["ExposureMismatchItem"][];
             /**
              * @description (agent's user id, share account balance, sum of its partnership splits) in minor units,
              *     where the two differ.

@@ -282,3 +282,140 @@ async fn an_exposure_that_is_not_the_sum_of_its_markets_is_reported(app: TestApp
     assert_eq!((mismatches[0][1].as_i64(), mismatches[0][2].as_i64()), (Some(1), Some(0)));
 }
 both_databases!(an_exposure_that_is_not_the_sum_of_its_markets_is_reported);
+
+/// Places a bet that must be taken; its id.
+async fn place(app: &TestApp, token: &str, body: serde_json::Value) -> i64 {
+    let answer = app.post("bet/placeBet", Some(token), body).await;
+    answer.expect(200);
+    answer.data()["bet_id"].as_i64().unwrap()
+}
+
+/// Changes a user's stored exposure in one market, and their account's total with it, behind
+/// the server's back.
+async fn shift_exposure(
+    store: &backlay_store::Store,
+    user_id: i64,
+    market_id: i64,
+    delta_minor: i64,
+) {
+    let done = sqlx::query(
+        "UPDATE market_exposures SET exposure_minor = exposure_minor + $1 WHERE user_id = $2 AND market_id = $3",
+    )
+    .bind(delta_minor)
+    .bind(user_id)
+    .bind(market_id)
+    .execute(store.pool())
+    .await
+    .unwrap();
+    assert_eq!(done.rows_affected(), 1, "user {user_id} has exposure in market {market_id}");
+    sqlx::query(
+        "UPDATE ledger_accounts SET exposure_minor = exposure_minor + $1 WHERE user_id = $2",
+    )
+    .bind(delta_minor)
+    .bind(user_id)
+    .execute(store.pool())
+    .await
+    .unwrap();
+}
+
+/// The check holds each user's exposure in each live market to the worst case of their stored
+/// bets there, as the engine computes it, and finds runners where a resting back sits at or
+/// below a resting lay. Rows changed behind the server's back (its markets in memory stay as
+/// they were; the check reads only the database) are named with both figures, even where the
+/// account's total was changed to match, which the sum check above cannot see.
+async fn the_check_holds_reserved_exposure_to_the_bets_and_finds_crossed_books(app: TestApp) {
+    let admin = app.admin().await;
+    let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
+    let demo2_id = app.user_id(&admin, "demo2").await;
+    let matches = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let (odds, runners) = app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 })).await;
+    let (bookmaker, bm_runners) = app.open_market(&admin, match_id, json!({ "type": "bookmaker", "name": "Bookmaker", "runners": ["Home", "Away"], "min_stake": 1 })).await;
+    app.post("admin/market/rates", Some(&admin), json!({ "market_id": bookmaker, "runners": [
+        { "selection_id": bm_runners[0], "back": 45, "lay": 50 }, { "selection_id": bm_runners[1], "back": 180, "lay": 190 }
+    ] })).await.expect(200);
+    let (fancy, _) = app
+        .open_market(
+            &admin,
+            match_id,
+            json!({ "type": "fancy", "name": "10 over runs", "min_stake": 1 }),
+        )
+        .await;
+    app.post("admin/market/rates", Some(&admin), json!({ "market_id": fancy, "line_no": 56, "rate_no": 100, "line_yes": 57, "rate_yes": 100 })).await.expect(200);
+    // A matched pair (demo's lay of 100.00 at 2.50 meets demo2's back of 60.00; 40.00 of the
+    // lay rests), a resting back, a bookmaker bet and a fancy bet.
+    let lay = place(&app, &demo, json!({ "market_id": odds, "selection_id": runners[0], "side": "lay", "price": 2.5, "stake": 100 })).await;
+    place(&app, &demo2, json!({ "market_id": odds, "selection_id": runners[0], "side": "back", "price": 2.5, "stake": 60 })).await;
+    place(&app, &demo2, json!({ "market_id": odds, "selection_id": runners[1], "side": "back", "price": 4, "stake": 10 })).await;
+    place(&app, &demo, json!({ "market_id": bookmaker, "selection_id": bm_runners[0], "side": "back", "price": 45, "stake": 1000 })).await;
+    place(
+        &app,
+        &demo2,
+        json!({ "market_id": fancy, "side": "yes", "price": 100, "line": 57, "stake": 200 }),
+    )
+    .await;
+    let check = app.get("admin/ledger/check", Some(&admin)).await;
+    check.expect(200);
+    assert_eq!(check.data()["sound"], true, "{}", check.body);
+    assert_eq!(check.data()["reserved_exposure_mismatches"], json!([]));
+    assert_eq!(check.data()["crossed_books"], json!([]));
+
+    // demo2 on match odds: Home wins +90.00 − 10.00 (the resting back on Away), Away wins
+    // −60.00: 60.00 reserved. Take 1.00 off it and put 1.00 on the fancy's 200.00, each with
+    // the account's total, so that every total is still the sum of its markets.
+    let store = backlay_store::Store::connect(app.database_url()).await.unwrap();
+    shift_exposure(&store, demo2_id, odds, -1_00).await;
+    shift_exposure(&store, demo2_id, fancy, 1_00).await;
+    let check = app.get("admin/ledger/check", Some(&admin)).await;
+    check.expect(200);
+    assert_eq!(check.data()["sound"], false, "{}", check.body);
+    assert_eq!(check.data()["exposure_mismatches"], json!([]), "the sum still holds");
+    let mismatches = check.data()["reserved_exposure_mismatches"].as_array().unwrap();
+    let found: Vec<(i64, &str, i64, i64, i64)> = mismatches
+        .iter()
+        .map(|m| {
+            (
+                m["user_id"].as_i64().unwrap(),
+                m["user_name"].as_str().unwrap(),
+                m["market_id"].as_i64().unwrap(),
+                minor(&m["reserved"]),
+                minor(&m["worst_case"]),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [(demo2_id, "demo2", odds, 59_00, 60_00), (demo2_id, "demo2", fancy, 201_00, 200_00)],
+        "{}",
+        check.body
+    );
+    assert_eq!(check.data()["crossed_books"], json!([]));
+    shift_exposure(&store, demo2_id, odds, 1_00).await;
+    shift_exposure(&store, demo2_id, fancy, -1_00).await;
+    app.assert_ledger_sound(&admin).await;
+
+    // demo2 backs Home at 5.00 and demo lays 5.00 more at 2.50: neither crosses, both rest.
+    // Then the back's price is lowered to 2.50 in the database: a back and a lay at one price,
+    // which the engine would have matched. The oldest lay at 2.50 is the first one; the back
+    // at 3.00 is not the lowest.
+    place(&app, &demo2, json!({ "market_id": odds, "selection_id": runners[0], "side": "back", "price": 3, "stake": 10 })).await;
+    let back = place(&app, &demo2, json!({ "market_id": odds, "selection_id": runners[0], "side": "back", "price": 5, "stake": 10 })).await;
+    place(&app, &demo, json!({ "market_id": odds, "selection_id": runners[0], "side": "lay", "price": 2.5, "stake": 5 })).await;
+    app.assert_ledger_sound(&admin).await;
+    sqlx::query("UPDATE bets SET price = 250 WHERE id = $1")
+        .bind(back)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let check = app.get("admin/ledger/check", Some(&admin)).await;
+    check.expect(200);
+    assert_eq!(check.data()["sound"], false, "{}", check.body);
+    assert_eq!(
+        check.data()["crossed_books"],
+        json!([{ "market_id": odds, "selection_id": runners[0], "back_price": 2.5, "lay_price": 2.5,
+                 "back_bet_id": back, "lay_bet_id": lay }])
+    );
+    // An unmatched back risks its stake whatever its price: the exposure still agrees.
+    assert_eq!(check.data()["reserved_exposure_mismatches"], json!([]), "{}", check.body);
+}
+both_databases!(the_check_holds_reserved_exposure_to_the_bets_and_finds_crossed_books);

@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use backlay_core::exchange::{
-    Bet, BookError, Market, MarketError, MarketKind, MarketSpec, NewOrder, RunnerId, Side, UserId,
+    Bet, BookError, Market, MarketError, MarketKind, MarketSpec, NewOrder, RunnerId, UserId,
 };
 use backlay_core::odds::Price;
 use backlay_store::bets::{BetRow, FillRow};
@@ -24,59 +24,18 @@ use super::{bet_of_order, market_error, order_of_bet, MarketActor, Suspensions};
 use crate::engine::{EngineStats, MarketChange};
 use crate::error::AppError;
 
-/// The stored matched bet of one side of a fill, or of a house bet.
-pub(super) fn matched_bet(kind: MarketKind, bet: &BetRow) -> Result<Bet, AppError> {
-    let side = bet.side.side();
-    let rate = u32::try_from(bet.price).unwrap_or(0);
-    let made = match kind {
-        MarketKind::Fancy => Bet::fancy(
-            u32::try_from(bet.line.unwrap_or(0)).unwrap_or(0),
-            side,
-            rate,
-            bet.matched_minor,
-        ),
-        _ => Bet::bookmaker(RunnerId(bet.runner_id.unwrap_or(0)), side, rate, bet.matched_minor),
-    };
-    made.map_err(|e| {
-        AppError::Internal(anyhow::anyhow!("stored bet {} is invalid: {e}", bet.bet_id))
-    })
-}
-
 /// Every matched bet of a market with its bet id and user, from what was committed: both sides
 /// of each fill of an exchange market (a bet matched in several fills appears once per fill),
 /// the matched part of each live bet of a house-banked one. The market is rebuilt from these,
 /// the settlement checks each bet's P&L against them, and the console's market analysis sums
-/// them over a downline.
+/// them over a downline. The reading itself is the store's, shared with the ledger check.
 pub(crate) fn matched_bets(
     kind: MarketKind,
     fills: &[FillRow],
     bets: &[BetRow],
 ) -> Result<Vec<(i64, UserId, Bet)>, AppError> {
-    let mut matched = Vec::new();
-    for fill in fills {
-        let price =
-            Price::from_hundredths(u32::try_from(fill.price).unwrap_or(0)).map_err(|e| {
-                AppError::Internal(anyhow::anyhow!(
-                    "fill {} has price {}: {e}",
-                    fill.fill_id,
-                    fill.price
-                ))
-            })?;
-        for (bet_id, user, side) in [
-            (fill.back_bet_id, fill.back_user_id, Side::Back),
-            (fill.lay_bet_id, fill.lay_user_id, Side::Lay),
-        ] {
-            let bet = Bet::exchange(RunnerId(fill.runner_id), side, price, fill.size_minor)
-                .map_err(|e| AppError::Internal(anyhow::anyhow!("fill {}: {e}", fill.fill_id)))?;
-            matched.push((bet_id, UserId(user), bet));
-        }
-    }
-    if kind.is_house_banked() {
-        for bet in bets.iter().filter(|bet| bet.matched_minor > 0 && bet.status.is_live()) {
-            matched.push((bet.bet_id, UserId(bet.user_id), matched_bet(kind, bet)?));
-        }
-    }
-    Ok(matched)
+    backlay_store::positions::matched_bets(kind, fills, bets)
+        .map_err(|e| AppError::Internal(e.into()))
 }
 
 /// [`matched_bets`] of a stored market, reading only what its kind is matched from: the fills
