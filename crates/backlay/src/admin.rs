@@ -787,13 +787,15 @@ fn ledger_findings(check: &LedgerCheck) -> Vec<String> {
     for c in &check.crossed_books {
         findings.push(format!(
             "market {}, runner {}: a back at {} (bet {}) rests at or below a lay at {} (bet {}); \
-             the two should have matched",
+             the two should have matched (the market loads suspended: `backlay admin market \
+             resolve-crossed {}` cancels the younger of each such pair)",
             c.market_id,
             c.runner_id,
             odds(c.back_price),
             c.back_bet_id,
             odds(c.lay_price),
-            c.lay_bet_id
+            c.lay_bet_id,
+            c.market_id
         ));
     }
     findings
@@ -833,7 +835,8 @@ mod tests {
                 "user 12 (wc1), market 206: ₹224.78 reserved, worst case ₹267.46 (too little: \
                  they can bet money they do not have)",
                 "market 206, runner 31: a back at 1.97 (bet 5012) rests at or below a lay at 2.00 \
-                 (bet 5013); the two should have matched",
+                 (bet 5013); the two should have matched (the market loads suspended: `backlay \
+                 admin market resolve-crossed 206` cancels the younger of each such pair)",
             ]
         );
         assert!(ledger_findings(&LedgerCheck::default()).is_empty());
