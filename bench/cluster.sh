@@ -6,7 +6,7 @@
 #
 # 1. builds the release server and the bench tools;
 # 2. failover: runs the process test that kills the owner of a busy market among three release
-#    servers (crates/backlay/tests/crash_safety.rs) CLUSTER_KILLS times with the default lease,
+#    servers (crates/backlay/tests/crash_safety/kills.rs) CLUSTER_KILLS times with the default lease,
 #    and copies its "cluster failover: ..." line (kill -9 → first bet on that market sent after
 #    the kill and placed through another node, p50/p99);
 # 3. placeBet over one node, then over three nodes, each on a fresh PostgreSQL database

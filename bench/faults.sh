@@ -4,7 +4,7 @@
 #
 #   bench/faults.sh
 #
-# Crash safety: crates/backlay/tests/crash_safety.rs against the release binary, with
+# Crash safety: crates/backlay/tests/crash_safety/ against the release binary, with
 # CRASH_KILLS kills (default 200; `make test` uses 10) on SQLite and on PostgreSQL: bettors
 # place and cancel bets, the server is killed with SIGKILL at random moments and restarted on
 # the same database, lost answers are sent again with their client_ref, and every

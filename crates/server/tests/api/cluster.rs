@@ -1,6 +1,6 @@
 //! Several servers on one PostgreSQL (issue 16): the fence that keeps a node that lost a market
 //! from writing to it, and calls reaching a market's owner from any node. (Killing owners under
-//! load, with real processes, is `crates/backlay/tests/crash_safety.rs`.)
+//! load, with real processes, is `crates/backlay/tests/crash_safety/kills.rs`.)
 
 use backlay_store::cluster::Fence;
 use backlay_store::StoreError;
