@@ -1,8 +1,20 @@
-//! The end checks of every test: what the bettors were told is what is stored, nothing is
-//! half-applied, exposure is what the stored bets make it, the engine's book is the stored one,
-//! and the ledger is sound.
+//! The end checks of every test, run on what is stored once the faults are over and on a server
+//! that rebuilt its engine from it:
+//!
+//! - every acknowledged bet is stored once with its id and stake, nothing is stored that nobody
+//!   was told of, no `client_ref` twice for a user, no bet half-applied;
+//! - no exchange book is crossed: on each live runner the lowest resting back is above the
+//!   highest resting lay (else they should have matched);
+//! - each user's stored exposure in a market, and their account's reserved exposure, is what
+//!   their stored bets make it (recomputed here with `backlay_core`, not read from the server);
+//! - the engine shows each user the positions and the book the stored bets make;
+//! - the ledger check is sound;
+//! - no answer was a 5xx other than a 503, and every 503 said when to try again.
+//!
+//! Each check notes what it finds in a [`Verdict`] instead of failing at once, so that a run
+//! that went wrong says everything that went wrong (and prints its counts) before it fails.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use backlay_core::exchange::{
     exposure_minor, position_per_runner, Bet, MarketKind, MarketSpec, RunnerId, Side,
@@ -12,29 +24,75 @@ use backlay_store::Store;
 use serde_json::{json, Value};
 use sqlx::Row;
 
-use crate::harness::{call, match_of, user_id_of, Markets, Reply, SentBet};
+use crate::harness::{call, get, match_of, user_id_of, Markets, Reply, SentBet, Tally};
+
 /// Price levels the match page shows per side (the engine's `BOOK_DEPTH`).
 const BOOK_DEPTH: usize = 3;
+/// Problems a failing test lists; the rest are counted.
+const LISTED_MAX: usize = 40;
+
+/// What the end checks found: the counts a run prints, and every problem.
+#[derive(Default)]
+pub struct Verdict {
+    pub exposure_mismatches: usize,
+    pub crossed_books: usize,
+    pub problems: Vec<String>,
+}
+
+impl Verdict {
+    /// Fails the test when anything was found, listing it.
+    pub fn assert_sound(&self, after: &str) {
+        let listed: Vec<&str> = self.problems.iter().take(LISTED_MAX).map(String::as_str).collect();
+        assert!(
+            self.problems.is_empty(),
+            "{} problems after {after}:\n- {}{}",
+            self.problems.len(),
+            listed.join("\n- "),
+            if self.problems.len() > LISTED_MAX { "\n- …" } else { "" }
+        );
+    }
+}
+
+/// Every end check, on `store` and on the server at `base` (whose engine was rebuilt from
+/// `store`), for the bets `tally` says the bettors were told of.
+pub async fn end_checks(
+    store: &Store,
+    base: &str,
+    admin: &str,
+    tokens: &HashMap<&str, String>,
+    markets: Markets,
+    tally: &Tally,
+) -> Verdict {
+    let mut verdict = Verdict { problems: tally.problems.clone(), ..Verdict::default() };
+    for error in &tally.server_errors {
+        verdict.problems.push(format!("a 5xx other than 503: {error}"));
+    }
+    if tally.no_retry_after > 0 {
+        verdict.problems.push(format!("{} 503s had no Retry-After header", tally.no_retry_after));
+    }
+    bets_as_told(store, &tally.acknowledged, &mut verdict).await;
+    crossed_books(store, &mut verdict).await;
+    exposure_and_engine(store, base, tokens, markets, &mut verdict).await;
+    let check = ledger_check(base, admin).await;
+    if check["sound"] != true {
+        verdict.problems.push(format!("the ledger check is not sound: {check}"));
+    }
+    verdict
+}
 
 /// The ledger check's answer.
 pub async fn ledger_check(base: &str, admin: &str) -> Value {
-    let check: Value = reqwest::Client::new()
-        .get(format!("{base}/admin/ledger/check"))
-        .bearer_auth(admin)
-        .send()
+    get(&reqwest::Client::new(), base, "admin/ledger/check", Some(admin))
         .await
-        .expect("the ledger check answers")
-        .json()
-        .await
-        .unwrap();
-    check["data"].clone()
+        .data("the ledger check")
 }
 
 /// Every acknowledged bet stored once with its id and stake; nothing stored that nobody was
-/// told of; no bet half-applied.
-pub async fn check_bets_as_told(
+/// told of; no `client_ref` stored twice for a user; no bet half-applied.
+async fn bets_as_told(
     store: &Store,
     acknowledged: &BTreeMap<String, (SentBet, i64, i64)>,
+    verdict: &mut Verdict,
 ) {
     let rows = sqlx::query(
         "SELECT id, client_ref, stake_minor, matched_minor, remaining_minor, cancelled_minor, lapsed_minor FROM bets \
@@ -51,27 +109,43 @@ pub async fn check_bets_as_told(
             .iter()
             .map(|c| row.get::<i64, _>(*c))
             .sum();
-        assert_eq!(
-            parts, stake,
-            "bet {id} ({client_ref}) is half-applied: its parts add up to {parts} of {stake}"
-        );
-        assert!(
-            stored.insert(client_ref.clone(), (id, stake)).is_none(),
-            "{client_ref} is stored twice"
-        );
+        if parts != stake {
+            verdict.problems.push(format!(
+                "bet {id} ({client_ref}) is half-applied: its parts add up to {parts} of {stake}"
+            ));
+        }
+        if stored.insert(client_ref.clone(), (id, stake)).is_some() {
+            verdict.problems.push(format!("{client_ref} is stored twice"));
+        }
+    }
+    // The client_ref is unique per user by a constraint; this says so if it ever is not.
+    let twice = sqlx::query(
+        "SELECT user_id, client_ref, COUNT(*) AS n FROM bets WHERE client_ref IS NOT NULL \
+         GROUP BY user_id, client_ref HAVING COUNT(*) > 1",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    for row in &twice {
+        verdict.problems.push(format!(
+            "user {}'s client_ref {} is stored {} times",
+            row.get::<i64, _>("user_id"),
+            row.get::<String, _>("client_ref"),
+            row.get::<i64, _>("n")
+        ));
     }
     for (client_ref, (_, bet_id, stake)) in acknowledged {
-        assert_eq!(
-            stored.get(client_ref),
-            Some(&(*bet_id, *stake)),
-            "acknowledged bet {client_ref} (id {bet_id}) is not stored as told"
-        );
+        if stored.get(client_ref) != Some(&(*bet_id, *stake)) {
+            verdict.problems.push(format!(
+                "acknowledged bet {client_ref} (id {bet_id}, stake {stake}) is not stored as told: {:?}",
+                stored.get(client_ref)
+            ));
+        }
     }
     for client_ref in stored.keys() {
-        assert!(
-            acknowledged.contains_key(client_ref),
-            "{client_ref} is stored but its bettor was never told"
-        );
+        if !acknowledged.contains_key(client_ref) {
+            verdict.problems.push(format!("{client_ref} is stored but its bettor was never told"));
+        }
     }
     let unfilled = sqlx::query(
         "SELECT b.id FROM bets b LEFT JOIN (SELECT bet_id, CAST(SUM(size_minor) AS BIGINT) AS filled FROM \
@@ -82,22 +156,57 @@ pub async fn check_bets_as_told(
     .fetch_all(store.pool())
     .await
     .unwrap();
-    assert!(
-        unfilled.is_empty(),
-        "{} exchange bets matched more or less than their fills",
-        unfilled.len()
-    );
+    if !unfilled.is_empty() {
+        verdict.problems.push(format!(
+            "{} exchange bets matched more or less than their fills",
+            unfilled.len()
+        ));
+    }
 }
 
-/// Each user's stored exposure per market is what their stored bets make it; the engine,
-/// rebuilt from the database, shows each user the positions their stored fills make, and the
-/// book their stored unmatched bets make.
-pub async fn check_exposure_and_engine(
+/// No live exchange book is crossed: on each runner of a market not closed, void or settled,
+/// the lowest price of the backs still resting is above the highest price of the lays still
+/// resting. (A back at 1.97 and a lay at 1.97 both resting would have matched: one of them was
+/// kept from a batch that was never committed, or the book was never written whole.)
+async fn crossed_books(store: &Store, verdict: &mut Verdict) {
+    let crossed = sqlx::query(
+        "SELECT b.market_id, b.runner_id, \
+                MIN(CASE WHEN b.side = 'back' THEN b.price END) AS lowest_back, \
+                MAX(CASE WHEN b.side = 'lay' THEN b.price END) AS highest_lay \
+         FROM bets b JOIN markets m ON m.id = b.market_id \
+         WHERE m.market_type IN ('match_odds', 'win', 'place') AND m.status NOT IN ('closed', 'void') \
+           AND m.settled_at_ms IS NULL AND b.remaining_minor > 0 \
+         GROUP BY b.market_id, b.runner_id \
+         HAVING MIN(CASE WHEN b.side = 'back' THEN b.price END) <= MAX(CASE WHEN b.side = 'lay' THEN b.price END)",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    verdict.crossed_books = crossed.len();
+    for row in &crossed {
+        verdict.problems.push(format!(
+            "market {} runner {}: the stored book is crossed (a back resting at {} against a lay at {})",
+            row.get::<i64, _>("market_id"),
+            row.get::<i64, _>("runner_id"),
+            row.get::<i64, _>("lowest_back") as f64 / 100.0,
+            row.get::<i64, _>("highest_lay") as f64 / 100.0
+        ));
+    }
+}
+
+/// Each user's stored exposure per market is what their stored bets make it, and each bettor's
+/// reserved exposure (their account's) the sum of that over their markets; the engine, rebuilt
+/// from the database, shows each user the positions their stored fills make, and the book their
+/// stored unmatched bets make.
+async fn exposure_and_engine(
     store: &Store,
     base: &str,
     tokens: &HashMap<&str, String>,
     markets: Markets,
+    verdict: &mut Verdict,
 ) {
+    // user → their exposure in the test's markets, recomputed.
+    let mut recomputed: HashMap<i64, i64> = HashMap::new();
     for (market, kind, runners) in [
         (markets.exchange, MarketKind::OneWinner, markets.exchange_runners),
         (markets.bookmaker, MarketKind::Bookmaker, markets.bookmaker_runners),
@@ -149,7 +258,7 @@ pub async fn check_exposure_and_engine(
         }
         let stored: HashMap<i64, i64> =
             store.exposures_of_market(market).await.unwrap().into_iter().collect();
-        let users: std::collections::BTreeSet<i64> =
+        let users: BTreeSet<i64> =
             matched.keys().chain(unmatched.keys()).chain(stored.keys()).copied().collect();
         for user in users {
             let expected = exposure_minor(
@@ -157,35 +266,42 @@ pub async fn check_exposure_and_engine(
                 matched.get(&user).map_or(&[][..], Vec::as_slice),
                 unmatched.get(&user).map_or(&[][..], Vec::as_slice),
             );
-            assert_eq!(
-                stored.get(&user).copied().unwrap_or(0),
-                expected,
-                "market {market}: user {user}'s stored exposure"
-            );
+            *recomputed.entry(user).or_default() += expected;
+            let stored = stored.get(&user).copied().unwrap_or(0);
+            if stored != expected {
+                verdict.exposure_mismatches += 1;
+                verdict.problems.push(format!(
+                    "market {market}: user {user}'s stored exposure is {stored}, their stored bets make it {expected}"
+                ));
+            }
         }
 
         let client = reqwest::Client::new();
+        let match_id = match_of(store, market).await;
         for (name, token) in tokens {
-            let detail = match call(
-                &client,
-                base,
-                "match/matchDetail",
-                Some(token),
-                &json!({ "match_id": match_of(store, market).await }),
-            )
-            .await
-            {
+            let body = json!({ "match_id": match_id });
+            let detail = match call(&client, base, "match/matchDetail", Some(token), &body).await {
                 Reply::Answer(200, body) => body["data"].clone(),
-                Reply::Answer(status, body) => panic!("matchDetail answered {status}: {body}"),
+                Reply::Answer(status, body) => {
+                    verdict.problems.push(format!("matchDetail answered {status}: {body}"));
+                    continue;
+                }
+                Reply::Unavailable { body, .. } => {
+                    verdict.problems.push(format!("matchDetail answered 503: {body}"));
+                    continue;
+                }
                 Reply::Lost => panic!("matchDetail: no answer"),
             };
-            let book = detail["markets"]
+            let Some(book) = detail["markets"]
                 .as_array()
                 .unwrap()
                 .iter()
                 .find(|m| m["market_id"] == market)
-                .expect("the market on the page")
-                .clone();
+                .cloned()
+            else {
+                verdict.problems.push(format!("market {market} is not on its match's page"));
+                continue;
+            };
             let user_id = user_id_of(store, name).await;
             let positions: HashMap<i64, i64> =
                 position_per_runner(&spec, matched.get(&user_id).map_or(&[][..], Vec::as_slice))
@@ -194,11 +310,15 @@ pub async fn check_exposure_and_engine(
                     .collect();
             for runner in book["runners"].as_array().unwrap() {
                 let selection = runner["selection_id"].as_i64().unwrap();
-                assert_eq!(
+                let (shown, stored) = (
                     to_minor(&runner["position"]),
                     positions.get(&selection).copied().unwrap_or(0),
-                    "market {market}: {name}'s position on {selection}"
                 );
+                if shown != stored {
+                    verdict.problems.push(format!(
+                        "market {market}: {name}'s position on {selection} is {shown} in the engine, {stored} in the stored fills"
+                    ));
+                }
                 if kind != MarketKind::OneWinner {
                     continue;
                 }
@@ -223,9 +343,45 @@ pub async fn check_exposure_and_engine(
                             )
                         })
                         .collect();
-                    assert_eq!(shown, from_db, "market {market}: the engine's {column} column of {selection} differs from the stored unmatched bets");
+                    if shown != from_db {
+                        verdict.problems.push(format!(
+                            "market {market}: the engine's {column} column of {selection} differs from the stored unmatched bets: {shown:?} shown, {from_db:?} stored"
+                        ));
+                    }
                 }
             }
+        }
+    }
+
+    // Reserved exposure: the bettors' accounts against what their bets make it (the test's
+    // markets recomputed above, any other market as stored).
+    let accounts: HashMap<i64, i64> =
+        sqlx::query("SELECT user_id, exposure_minor FROM ledger_accounts WHERE kind = 'user'")
+            .fetch_all(store.pool())
+            .await
+            .unwrap()
+            .iter()
+            .map(|row| (row.get("user_id"), row.get("exposure_minor")))
+            .collect();
+    let elsewhere = sqlx::query("SELECT user_id, market_id, exposure_minor FROM market_exposures")
+        .fetch_all(store.pool())
+        .await
+        .unwrap();
+    for name in tokens.keys() {
+        let user = user_id_of(store, name).await;
+        let other_markets: i64 = elsewhere
+            .iter()
+            .filter(|row| row.get::<i64, _>("user_id") == user)
+            .filter(|row| ![markets.exchange, markets.bookmaker].contains(&row.get("market_id")))
+            .map(|row| row.get::<i64, _>("exposure_minor"))
+            .sum();
+        let expected = recomputed.get(&user).copied().unwrap_or(0) + other_markets;
+        let reserved = accounts.get(&user).copied().unwrap_or(0);
+        if reserved != expected {
+            verdict.exposure_mismatches += 1;
+            verdict.problems.push(format!(
+                "{name}'s reserved exposure is {reserved}, their stored bets make it {expected}"
+            ));
         }
     }
 }

@@ -105,9 +105,29 @@ impl Drop for Server {
 /// What a call's answer was, or that none came (the server died under it).
 pub enum Reply {
     Answer(u16, Value),
+    /// 503: the server cannot do it now (its database is unreachable, the market is reloading
+    /// or moving), and says when to try again (Retry-After, in seconds; `None` when missing).
+    /// What was asked is not known to be done: a bet is sent again with the same `client_ref`.
+    Unavailable {
+        retry_after: Option<Duration>,
+        body: Value,
+    },
     Lost,
 }
 
+impl Reply {
+    /// The `data` of a 200 answer; any other answer fails the test, saying what `what` got.
+    pub fn data(self, what: &str) -> Value {
+        match self {
+            Reply::Answer(200, body) => body["data"].clone(),
+            Reply::Answer(status, body) => panic!("{what} answered {status}: {body}"),
+            Reply::Unavailable { body, .. } => panic!("{what} answered 503: {body}"),
+            Reply::Lost => panic!("{what}: no answer"),
+        }
+    }
+}
+
+/// POSTs `body` as JSON to `base/path`.
 pub async fn call(
     client: &reqwest::Client,
     base: &str,
@@ -115,8 +135,16 @@ pub async fn call(
     token: Option<&str>,
     body: &Value,
 ) -> Reply {
-    let mut request =
-        client.post(format!("{base}/{path}")).json(body).timeout(Duration::from_secs(10));
+    send(client.post(format!("{base}/{path}")).json(body), token).await
+}
+
+/// GETs `base/path`.
+pub async fn get(client: &reqwest::Client, base: &str, path: &str, token: Option<&str>) -> Reply {
+    send(client.get(format!("{base}/{path}")), token).await
+}
+
+async fn send(mut request: reqwest::RequestBuilder, token: Option<&str>) -> Reply {
+    request = request.timeout(Duration::from_secs(10));
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
@@ -124,13 +152,30 @@ pub async fn call(
         return Reply::Lost;
     };
     let status = response.status().as_u16();
-    match response.text().await {
-        Ok(text) => Reply::Answer(
-            status,
-            serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}")),
-        ),
-        Err(_) => Reply::Lost,
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .and_then(|value| value.to_str().ok()?.parse().ok())
+        .map(Duration::from_secs);
+    let Ok(text) = response.text().await else {
+        return Reply::Lost;
+    };
+    let body =
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+    if status == 503 {
+        Reply::Unavailable { retry_after, body }
+    } else {
+        Reply::Answer(status, body)
     }
+}
+
+/// The longest a bettor waits after a 503 before it goes on, whatever Retry-After says.
+const BACK_OFF_MAX: Duration = Duration::from_secs(2);
+
+/// How long to back off after a 503: its Retry-After (1 s if it named none), at most
+/// [`BACK_OFF_MAX`].
+pub fn back_off(retry_after: Option<Duration>) -> Duration {
+    retry_after.unwrap_or(Duration::from_secs(1)).min(BACK_OFF_MAX)
 }
 
 /// The markets the bettors use.
@@ -150,15 +195,41 @@ pub struct SentBet {
     pub body: Value,
 }
 
-/// What one user's bettor saw in one life of the server.
+/// What one user's bettor saw in one life of the server (or one round of faults).
 #[derive(Default)]
 pub struct Seen {
     /// client_ref → (bet id, stake in minor units), from 200 answers.
     pub acknowledged: Vec<(SentBet, i64, i64)>,
     /// When each acknowledged bet was sent and when its answer came, and its market.
     pub acked_at: Vec<(Instant, Instant, i64)>,
-    pub lost: Vec<SentBet>,
+    /// Bets not known to be placed, to send again with their `client_ref`: the answer was lost
+    /// (the server died under it), or was a 503 (or a 500, which fails the test anyway).
+    pub unknown: Vec<SentBet>,
+    /// Bets whose answer was lost.
+    pub lost: usize,
+    /// 503s, to placeBet and cancelBet.
+    pub unavailable: usize,
+    /// 503s without a Retry-After header.
+    pub no_retry_after: usize,
+    /// Bets refused (4xx): not placed, and so told.
     pub refused: usize,
+    /// Every 5xx answer but a 503, as "path: status body": the API never owes one.
+    pub server_errors: Vec<String>,
+}
+
+impl Seen {
+    /// Notes an answer a bettor must never get (a 5xx but a 503), printing it as it comes.
+    fn server_error(&mut self, path: &str, status: u16, body: &Value) {
+        eprintln!("{path} answered {status}: {body}");
+        self.server_errors.push(format!("{path}: {status} {body}"));
+    }
+
+    /// Notes a 503 and answers how long to back off.
+    fn unavailable(&mut self, retry_after: Option<Duration>) -> Duration {
+        self.unavailable += 1;
+        self.no_retry_after += usize::from(retry_after.is_none());
+        back_off(retry_after)
+    }
 }
 
 pub fn stake_minor(body: &Value) -> i64 {
@@ -166,7 +237,9 @@ pub fn stake_minor(body: &Value) -> i64 {
 }
 
 /// Places and cancels bets until the server dies, the bound is reached or `stop` says so,
-/// counting each bet acknowledged on `acks`.
+/// counting each bet acknowledged on `acks`. A 503 is "not known to be done": the bet is kept
+/// to send again with its `client_ref` (never counted as refused), and the bettor backs off by
+/// the answer's Retry-After before it goes on.
 #[allow(clippy::too_many_arguments)] // a test's worker: each argument is one thing it is given
 pub async fn bettor(
     base: String,
@@ -176,7 +249,7 @@ pub async fn bettor(
     seed: u64,
     life: u32,
     acks: watch::Sender<usize>,
-    stop: watch::Receiver<bool>,
+    mut stop: watch::Receiver<bool>,
 ) -> Seen {
     let client = reqwest::Client::new();
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
@@ -186,84 +259,132 @@ pub async fn bettor(
         if *stop.borrow() {
             break;
         }
+        let mut back_off = None;
         if !mine.is_empty() && rng.gen_bool(0.15) {
             let bet_id = mine[rng.gen_range(0..mine.len())];
             match call(&client, &base, "bet/cancelBet", Some(&token), &json!({ "bet_id": bet_id }))
                 .await
             {
                 Reply::Lost => break,
-                Reply::Answer(status, body) => {
-                    assert!(status < 500, "cancelBet answered {status}: {body}")
+                Reply::Unavailable { retry_after, .. } => {
+                    back_off = Some(seen.unavailable(retry_after))
                 }
+                Reply::Answer(status, body) if status >= 500 => {
+                    seen.server_error("cancelBet", status, &body)
+                }
+                Reply::Answer(..) => {}
             }
-            continue;
-        }
-        let side = if rng.gen_bool(0.5) { "back" } else { "lay" };
-        let runner = rng.gen_range(0..2);
-        let client_ref = format!("crash-{user}-{life}-{n}");
-        let body = if rng.gen_bool(0.75) {
-            let price = EXCHANGE_PRICES[rng.gen_range(0..EXCHANGE_PRICES.len())];
-            json!({ "market_id": markets.exchange, "selection_id": markets.exchange_runners[runner], "side": side,
-                    "price": price, "stake": rng.gen_range(1..=20), "persistence": "persist", "client_ref": client_ref })
         } else {
-            let rate = match (runner, side) {
-                (0, "back") => 90,
-                (0, _) => 95,
-                (_, "back") => 100,
-                _ => 110,
-            };
-            json!({ "market_id": markets.bookmaker, "selection_id": markets.bookmaker_runners[runner], "side": side,
-                    "price": rate, "stake": rng.gen_range(1..=20), "client_ref": client_ref })
-        };
-        let sent = SentBet { user, client_ref, body };
-        let sent_at = Instant::now();
-        match call(&client, &base, "bet/placeBet", Some(&token), &sent.body).await {
-            Reply::Lost => {
-                seen.lost.push(sent);
-                break;
+            let sent = random_bet(&mut rng, user, format!("crash-{user}-{life}-{n}"), markets);
+            let sent_at = Instant::now();
+            match call(&client, &base, "bet/placeBet", Some(&token), &sent.body).await {
+                Reply::Lost => {
+                    seen.lost += 1;
+                    seen.unknown.push(sent);
+                    break;
+                }
+                Reply::Answer(200, answer) => {
+                    let bet_id = answer["data"]["bet_id"].as_i64().expect("a bet id");
+                    mine.push(bet_id);
+                    let stake = stake_minor(&sent.body);
+                    let market = sent.body["market_id"].as_i64().expect("a market id");
+                    seen.acked_at.push((sent_at, Instant::now(), market));
+                    seen.acknowledged.push((sent, bet_id, stake));
+                    acks.send_modify(|n| *n += 1);
+                }
+                Reply::Unavailable { retry_after, .. } => {
+                    back_off = Some(seen.unavailable(retry_after));
+                    seen.unknown.push(sent);
+                }
+                Reply::Answer(status, answer) if status >= 500 => {
+                    seen.server_error("placeBet", status, &answer);
+                    seen.unknown.push(sent);
+                }
+                Reply::Answer(..) => seen.refused += 1,
             }
-            Reply::Answer(200, answer) => {
-                let bet_id = answer["data"]["bet_id"].as_i64().expect("a bet id");
-                mine.push(bet_id);
-                let stake = stake_minor(&sent.body);
-                let market = sent.body["market_id"].as_i64().expect("a market id");
-                seen.acked_at.push((sent_at, Instant::now(), market));
-                seen.acknowledged.push((sent, bet_id, stake));
-                acks.send_modify(|n| *n += 1);
-            }
-            Reply::Answer(status, answer) => {
-                assert!(status < 500, "placeBet answered {status}: {answer}");
-                seen.refused += 1;
-            }
+        }
+        if let Some(wait) = back_off {
+            let _ = tokio::time::timeout(wait, stop.wait_for(|stop| *stop)).await;
         }
     }
     seen
 }
 
-/// Logs in (sessions outlive restarts: they are stored).
-pub async fn login(base: &str, user: &str, password: &str) -> String {
-    let client = reqwest::Client::new();
-    match call(
-        &client,
-        base,
-        "user/login",
-        None,
-        &json!({ "user_name": user, "password": password }),
-    )
-    .await
-    {
-        Reply::Answer(200, body) => body["data"]["token"].as_str().unwrap().to_string(),
-        Reply::Answer(status, body) => panic!("log-in of {user}: {status} {body}"),
-        Reply::Lost => panic!("log-in of {user}: no answer"),
+/// A bet on one of the markets, drawn from `rng`: three in four on the exchange market at a
+/// price near evens, the rest on the bookmaker market at its posted rate.
+fn random_bet(
+    rng: &mut rand::rngs::StdRng,
+    user: &'static str,
+    client_ref: String,
+    markets: Markets,
+) -> SentBet {
+    let side = if rng.gen_bool(0.5) { "back" } else { "lay" };
+    let runner = rng.gen_range(0..2);
+    let body = if rng.gen_bool(0.75) {
+        let price = EXCHANGE_PRICES[rng.gen_range(0..EXCHANGE_PRICES.len())];
+        json!({ "market_id": markets.exchange, "selection_id": markets.exchange_runners[runner], "side": side,
+                "price": price, "stake": rng.gen_range(1..=20), "persistence": "persist", "client_ref": client_ref })
+    } else {
+        let rate = match (runner, side) {
+            (0, "back") => 90,
+            (0, _) => 95,
+            (_, "back") => 100,
+            _ => 110,
+        };
+        json!({ "market_id": markets.bookmaker, "selection_id": markets.bookmaker_runners[runner], "side": side,
+                "price": rate, "stake": rng.gen_range(1..=20), "client_ref": client_ref })
+    };
+    SentBet { user, client_ref, body }
+}
+
+/// What the bettors of a test were told over all its lives (or rounds of faults) and the
+/// resends, and what went wrong on the way.
+#[derive(Default)]
+pub struct Tally {
+    /// client_ref → (the bet as sent, its id, its stake in minor units), from 200 answers.
+    pub acknowledged: BTreeMap<String, (SentBet, i64, i64)>,
+    /// Bets not known to be placed yet, to send again ([`send_again`]).
+    pub unknown: Vec<SentBet>,
+    pub lost: usize,
+    pub unavailable: usize,
+    pub no_retry_after: usize,
+    pub refused: usize,
+    pub server_errors: Vec<String>,
+    /// What went wrong that the end checks cannot see (betting that did not resume, a health
+    /// answer that lied), one sentence each.
+    pub problems: Vec<String>,
+}
+
+impl Tally {
+    /// Adds what one bettor saw.
+    pub fn add(&mut self, seen: Seen) {
+        for ack in seen.acknowledged {
+            self.acknowledged.insert(ack.0.client_ref.clone(), ack);
+        }
+        self.unknown.extend(seen.unknown);
+        self.lost += seen.lost;
+        self.unavailable += seen.unavailable;
+        self.no_retry_after += seen.no_retry_after;
+        self.refused += seen.refused;
+        self.server_errors.extend(seen.server_errors);
+    }
+
+    /// Notes a problem, printing it as it is found.
+    pub fn problem(&mut self, problem: String) {
+        eprintln!("problem: {problem}");
+        self.problems.push(problem);
     }
 }
 
+/// Logs in (sessions outlive restarts: they are stored).
+pub async fn login(base: &str, user: &str, password: &str) -> String {
+    let body = json!({ "user_name": user, "password": password });
+    let data = call(&reqwest::Client::new(), base, "user/login", None, &body).await;
+    data.data(&format!("log-in of {user}"))["token"].as_str().unwrap().to_string()
+}
+
 pub async fn admin_call(base: &str, admin: &str, path: &str, body: Value) -> Value {
-    match call(&reqwest::Client::new(), base, path, Some(admin), &body).await {
-        Reply::Answer(200, body) => body["data"].clone(),
-        Reply::Answer(status, body) => panic!("{path}: {status} {body}"),
-        Reply::Lost => panic!("{path}: no answer"),
-    }
+    call(&reqwest::Client::new(), base, path, Some(admin), &body).await.data(path)
 }
 
 /// An exchange market and a bookmaker market on the demo's in-play match, with no bet delay
@@ -322,30 +443,55 @@ pub const LEASE_FLAGS: [&str; 2] = ["--cluster-lease-ms", "1000"];
 pub const USERS: [(&str, &str); 3] =
     [("demo", "Demo@1234"), ("demo2", "Demo@1234"), ("maker", "Maker@1234")];
 
-/// Sends again, through `base`, the bets whose answers were lost, each with its `client_ref`,
-/// noting the answers: a bet stored before its answer was lost answers as first placed, one
-/// not stored is placed now. One bet either way.
-pub async fn send_again(
-    base: &str,
-    tokens: &HashMap<&str, String>,
-    lost: Vec<SentBet>,
-    acknowledged: &mut BTreeMap<String, (SentBet, i64, i64)>,
-) {
+/// How long a bet sent again may keep answering 503 before the test gives up on it.
+const SEND_AGAIN_WAIT: Duration = Duration::from_secs(30);
+
+/// Sends again, through `base`, the bets not known to be placed (their answer was lost, or was
+/// a 503), each with its `client_ref`, noting the answers: a bet stored before its answer was
+/// lost answers as first placed, one not stored is placed now. One bet either way. A 503 is
+/// tried again after its Retry-After, for up to [`SEND_AGAIN_WAIT`].
+pub async fn send_again(base: &str, tokens: &HashMap<&str, String>, tally: &mut Tally) {
     let client = reqwest::Client::new();
-    for sent in lost {
-        match call(&client, base, "bet/placeBet", Some(&tokens[sent.user]), &sent.body).await {
-            Reply::Answer(200, answer) => {
-                let bet_id = answer["data"]["bet_id"].as_i64().unwrap();
-                let stake = stake_minor(&sent.body);
-                acknowledged.insert(sent.client_ref.clone(), (sent, bet_id, stake));
+    for sent in std::mem::take(&mut tally.unknown) {
+        let deadline = Instant::now() + SEND_AGAIN_WAIT;
+        loop {
+            let reply =
+                call(&client, base, "bet/placeBet", Some(&tokens[sent.user]), &sent.body).await;
+            let wait = match reply {
+                Reply::Answer(200, answer) => {
+                    let bet_id = answer["data"]["bet_id"].as_i64().unwrap();
+                    let stake = stake_minor(&sent.body);
+                    tally.acknowledged.insert(sent.client_ref.clone(), (sent, bet_id, stake));
+                    break;
+                }
+                Reply::Answer(status, answer) if status >= 500 => {
+                    eprintln!("a repeated placeBet answered {status}: {answer}");
+                    tally.server_errors.push(format!("placeBet sent again: {status} {answer}"));
+                    Duration::from_secs(1)
+                }
+                Reply::Answer(..) => {
+                    tally.refused += 1;
+                    break;
+                }
+                Reply::Unavailable { retry_after, .. } => {
+                    tally.unavailable += 1;
+                    tally.no_retry_after += usize::from(retry_after.is_none());
+                    back_off(retry_after)
+                }
+                Reply::Lost => panic!("{base} did not answer a bet sent again"),
+            };
+            if Instant::now() + wait > deadline {
+                tally.problem(format!(
+                    "{} sent again was not placed in {SEND_AGAIN_WAIT:?}: the last answer was a 5xx",
+                    sent.client_ref
+                ));
+                break;
             }
-            Reply::Answer(status, answer) => {
-                assert!(status < 500, "a repeated placeBet answered {status}: {answer}")
-            }
-            Reply::Lost => panic!("{base} did not answer a bet sent again"),
+            tokio::time::sleep(wait).await;
         }
     }
 }
+
 pub async fn match_of(store: &Store, market: i64) -> i64 {
     store.market(market).await.unwrap().setup.match_id
 }
@@ -396,7 +542,8 @@ pub const NODES: usize = 3;
 pub async fn owner_of(store: &Store, nodes: &[Server], market: i64) -> usize {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        if let Some(owner) = store.owner_of(&format!("market:{market}")).await.unwrap() {
+        // An error (the test's own connection cut by a fault) is asked again, as "no owner".
+        if let Ok(Some(owner)) = store.owner_of(&format!("market:{market}")).await {
             if let Some(index) = nodes.iter().position(|n| n.base.starts_with(&owner.url)) {
                 return index;
             }

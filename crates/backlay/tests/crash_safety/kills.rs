@@ -2,7 +2,7 @@
 //! (SQLite and PostgreSQL), the owner of the busy market killed on a three-node cluster, and a
 //! node frozen (SIGSTOP) past its lease.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::time::Duration;
 
 use backlay_store::Store;
@@ -11,10 +11,10 @@ use serde_json::{json, Value};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use crate::checks::{check_bets_as_told, check_exposure_and_engine, ledger_check};
+use crate::checks::end_checks;
 use crate::harness::{
     bettor, call, create_markets, login, match_of, on_fresh_postgres, owner_of, send_again,
-    stake_minor, Reply, SentBet, Server, LEASE_FLAGS, NODES, USERS,
+    stake_minor, SentBet, Server, Tally, LEASE_FLAGS, NODES, USERS,
 };
 
 /// The kill comes after this many acknowledged bets in a life, at least one (drawn per life).
@@ -40,8 +40,8 @@ async fn kill_and_restart_while_betting(database_url: &str) {
     }
 
     let mut rng = rand::rngs::StdRng::seed_from_u64(0xC0FFEE);
-    let mut acknowledged: BTreeMap<String, (SentBet, i64, i64)> = BTreeMap::new();
-    let (mut lost_total, mut refused_total, mut kills) = (0, 0, 0);
+    let mut tally = Tally::default();
+    let mut kills = 0;
     let wanted = kills_wanted();
     for life in 0..wanted as u32 {
         if run_started.elapsed() > RUN_MAX_FIXED + RUN_MAX_PER_KILL * wanted as u32 {
@@ -72,39 +72,33 @@ async fn kill_and_restart_while_betting(database_url: &str) {
         let _ = acked.wait_for(|n| *n >= kill_after).await;
         server.kill9();
         kills += 1;
-        let mut lost = Vec::new();
         for bettor in bettors {
-            let seen = bettor.await.expect("a bettor finished");
-            refused_total += seen.refused;
-            lost.extend(seen.lost);
-            for ack in seen.acknowledged {
-                acknowledged.insert(ack.0.client_ref.clone(), ack);
-            }
+            tally.add(bettor.await.expect("a bettor finished"));
         }
         server = Server::start_with(database_url, &log, false, &LEASE_FLAGS).await;
         // The bets whose answer died with the server, sent again: stored before the kill, the
         // first answer comes back; not stored, they are placed now. One bet either way.
-        lost_total += lost.len();
-        send_again(&server.base, &tokens, lost, &mut acknowledged).await;
+        send_again(&server.base, &tokens, &mut tally).await;
     }
     assert_eq!(kills, wanted, "the run's time bound cut the kills short");
     assert!(
-        acknowledged.len() >= kills * 3,
+        tally.acknowledged.len() >= kills * 3,
         "too few bets acknowledged ({}) to test anything",
-        acknowledged.len()
+        tally.acknowledged.len()
     );
     eprintln!(
-        "crash safety on {}: {kills} kills, {} bets acknowledged, {lost_total} answers lost and sent again, {refused_total} refused, {:.1} s",
+        "crash safety on {}: {kills} kills, {} bets acknowledged, {} answers lost and sent again, {} refused, {:.1} s",
         database_url.split(':').next().unwrap_or("?"),
-        acknowledged.len(),
+        tally.acknowledged.len(),
+        tally.lost,
+        tally.refused,
         run_started.elapsed().as_secs_f64()
     );
 
     let store = Store::connect(database_url).await.unwrap();
-    check_bets_as_told(&store, &acknowledged).await;
-    check_exposure_and_engine(&store, &server.base, &tokens, markets).await;
-    let check = ledger_check(&server.base, &admin).await;
-    assert_eq!(check["sound"], true, "ledger after {kills} kills: {check}");
+    end_checks(&store, &server.base, &admin, &tokens, markets, &tally)
+        .await
+        .assert_sound(&format!("{kills} kills"));
 }
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_acknowledged_bet_survives_kill_9_on_sqlite() {
@@ -136,11 +130,8 @@ fn cluster_lease_ms() -> String {
 /// Opens the live stream of a match on a node (a ticket, then the stream).
 async fn open_stream(base: &str, token: &str, match_id: i64) -> reqwest::Response {
     let client = reqwest::Client::new();
-    let ticket = match call(&client, base, "stream/ticket", Some(token), &json!({})).await {
-        Reply::Answer(200, body) => body["data"]["ticket"].as_str().unwrap().to_string(),
-        Reply::Answer(status, body) => panic!("stream/ticket answered {status}: {body}"),
-        Reply::Lost => panic!("stream/ticket: no answer"),
-    };
+    let ticket = call(&client, base, "stream/ticket", Some(token), &json!({})).await;
+    let ticket = ticket.data("stream/ticket")["ticket"].as_str().unwrap().to_string();
     let response = client
         .get(format!("{base}/stream?match_id={match_id}&ticket={ticket}"))
         .send()
@@ -206,9 +197,8 @@ async fn kill_owners_while_betting_on_three_nodes(database_url: &str) {
 
     let match_id = match_of(&store, markets.exchange).await;
     let mut rng = rand::rngs::StdRng::seed_from_u64(0xC1A5);
-    let mut acknowledged: BTreeMap<String, (SentBet, i64, i64)> = BTreeMap::new();
+    let mut tally = Tally::default();
     let mut failovers_ms: Vec<u128> = Vec::new();
-    let (mut lost_total, mut refused_total) = (0, 0);
     let wanted = std::env::var("CLUSTER_KILLS").ok().and_then(|k| k.parse().ok()).unwrap_or(3);
     for life in 0..wanted as u32 {
         let owner = owner_of(&store, &nodes, markets.exchange).await;
@@ -257,22 +247,17 @@ async fn kill_owners_while_betting_on_three_nodes(database_url: &str) {
         // Betting goes on a little longer, for the stream to show its changes.
         tokio::time::sleep(Duration::from_millis(600)).await;
         let _ = stop.send(true);
-        let mut lost = Vec::new();
         let mut first_after_kill: Option<Instant> = None;
         for bettor in bettors {
             let seen = bettor.await.expect("a bettor finished");
-            refused_total += seen.refused;
-            lost.extend(seen.lost);
             // Only bets sent after the kill: one sent before may have been committed by the
             // dying owner, its answer arriving just after.
-            for (sent_at, at, market) in seen.acked_at {
-                if sent_at > killed_at && market == markets.exchange {
-                    first_after_kill = Some(first_after_kill.map_or(at, |first| first.min(at)));
+            for (sent_at, at, market) in &seen.acked_at {
+                if *sent_at > killed_at && *market == markets.exchange {
+                    first_after_kill = Some(first_after_kill.map_or(*at, |first| first.min(*at)));
                 }
             }
-            for ack in seen.acknowledged {
-                acknowledged.insert(ack.0.client_ref.clone(), ack);
-            }
+            tally.add(seen);
         }
         assert!(resumed, "life {life}: betting did not resume after the owner was killed");
         let first = first_after_kill.unwrap_or_else(|| {
@@ -289,27 +274,27 @@ async fn kill_owners_while_betting_on_three_nodes(database_url: &str) {
         // The killed node comes back (as a new node), and the bets whose answers died with it
         // are sent again through another node: one bet each, whatever happened to the first.
         nodes[owner] = Server::start_with(database_url, &log(owner), false, &flags).await;
-        lost_total += lost.len();
-        send_again(&nodes[(owner + 1) % NODES].base, &tokens, lost, &mut acknowledged).await;
+        send_again(&nodes[(owner + 1) % NODES].base, &tokens, &mut tally).await;
     }
     assert_eq!(failovers_ms.len(), wanted);
     let mut sorted = failovers_ms.clone();
     sorted.sort_unstable();
     eprintln!(
         "cluster failover: {} kills of the busy market's owner (lease {lease} ms), first bet sent after the kill placed \
-         on another node after p50 {} ms, p99 {} ms, max {} ms; {} bets acknowledged, {lost_total} \
-         answers lost and sent again, {refused_total} refused, {:.1} s",
+         on another node after p50 {} ms, p99 {} ms, max {} ms; {} bets acknowledged, {} \
+         answers lost and sent again, {} refused, {:.1} s",
         sorted.len(),
         quantile(&sorted, 0.5),
         quantile(&sorted, 0.99),
         sorted[sorted.len() - 1],
-        acknowledged.len(),
+        tally.acknowledged.len(),
+        tally.lost,
+        tally.refused,
         run_started.elapsed().as_secs_f64()
     );
-    check_bets_as_told(&store, &acknowledged).await;
-    check_exposure_and_engine(&store, &nodes[2].base, &tokens, markets).await;
-    let check = ledger_check(&nodes[1].base, &admin).await;
-    assert_eq!(check["sound"], true, "ledger after the kills: {check}");
+    end_checks(&store, &nodes[2].base, &admin, &tokens, markets, &tally)
+        .await
+        .assert_sound("the kills");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -344,19 +329,16 @@ async fn a_frozen_owner_wakes_fenced_off(database_url: &str) {
                       "price": "2.00", "stake": 5, "persistence": "persist", "client_ref": format!("crash-frozen-{n}") }),
     };
     let client = reqwest::Client::new();
-    let mut acknowledged: BTreeMap<String, (SentBet, i64, i64)> = BTreeMap::new();
+    let mut tally = Tally::default();
     let place = |node: &Server, sent: SentBet| {
         let (client, base, token) = (client.clone(), node.base.clone(), tokens["demo"].clone());
         async move {
-            match call(&client, &base, "bet/placeBet", Some(&token), &sent.body).await {
-                Reply::Answer(200, answer) => {
-                    let bet_id = answer["data"]["bet_id"].as_i64().unwrap();
-                    let stake = stake_minor(&sent.body);
-                    (sent.client_ref.clone(), (sent, bet_id, stake))
-                }
-                Reply::Answer(status, answer) => panic!("placeBet answered {status}: {answer}"),
-                Reply::Lost => panic!("placeBet got no answer"),
-            }
+            let answer = call(&client, &base, "bet/placeBet", Some(&token), &sent.body)
+                .await
+                .data("placeBet");
+            let bet_id = answer["bet_id"].as_i64().unwrap();
+            let stake = stake_minor(&sent.body);
+            (sent.client_ref.clone(), (sent, bet_id, stake))
         }
     };
     let owner = owner_of(&store, &nodes, markets.exchange).await;
@@ -364,7 +346,7 @@ async fn a_frozen_owner_wakes_fenced_off(database_url: &str) {
     let resource = format!("market:{}", markets.exchange);
     let frozen_id = store.owner_of(&resource).await.unwrap().expect("an owner").node_id;
     let (key, placed) = place(&nodes[owner], bet(1)).await;
-    acknowledged.insert(key, placed);
+    tally.acknowledged.insert(key, placed);
 
     nodes[owner].signal("STOP");
     let waiting = tokio::spawn(place(&nodes[owner], bet(2)));
@@ -374,11 +356,11 @@ async fn a_frozen_owner_wakes_fenced_off(database_url: &str) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let (key, placed) = place(&nodes[other], bet(3)).await;
-    acknowledged.insert(key, placed);
+    tally.acknowledged.insert(key, placed);
 
     nodes[owner].signal("CONT");
     let (key, placed) = waiting.await.expect("the bet sent to the frozen node is answered");
-    acknowledged.insert(key, placed);
+    tally.acknowledged.insert(key, placed);
     // The woken node joins again under a new id, and may take the market back as its fair
     // share; it never again owns it as the node that froze.
     let now_id = store.owner_of(&resource).await.unwrap().map(|o| o.node_id);
@@ -401,10 +383,9 @@ async fn a_frozen_owner_wakes_fenced_off(database_url: &str) {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    check_bets_as_told(&store, &acknowledged).await;
-    check_exposure_and_engine(&store, &nodes[owner].base, &tokens, markets).await;
-    let check = ledger_check(&nodes[owner].base, &admin).await;
-    assert_eq!(check["sound"], true, "ledger after the freeze: {check}");
+    end_checks(&store, &nodes[owner].base, &admin, &tokens, markets, &tally)
+        .await
+        .assert_sound("the freeze");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
