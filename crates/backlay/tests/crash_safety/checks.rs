@@ -15,6 +15,7 @@
 //! that went wrong says everything that went wrong (and prints its counts) before it fails.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::Duration;
 
 use backlay_core::exchange::{
     exposure_minor, position_per_runner, Bet, MarketKind, MarketSpec, RunnerId, Side,
@@ -23,8 +24,11 @@ use backlay_core::odds::Price;
 use backlay_store::Store;
 use serde_json::{json, Value};
 use sqlx::Row;
+use tokio::time::Instant;
 
-use crate::harness::{call, get, match_of, user_id_of, Markets, Reply, SentBet, Tally};
+use crate::harness::{
+    back_off, call, get, match_of, stake_minor, user_id_of, Markets, Reply, SentBet, Tally,
+};
 
 /// Price levels the match page shows per side (the engine's `BOOK_DEPTH`).
 const BOOK_DEPTH: usize = 3;
@@ -63,19 +67,25 @@ pub async fn end_checks(
     markets: Markets,
     tally: &Tally,
 ) -> Verdict {
-    let mut verdict = Verdict { problems: tally.problems.clone(), ..Verdict::default() };
-    for error in &tally.server_errors {
-        verdict.problems.push(format!("a 5xx other than 503: {error}"));
-    }
-    if tally.no_retry_after > 0 {
-        verdict.problems.push(format!("{} 503s had no Retry-After header", tally.no_retry_after));
-    }
+    let mut verdict = Verdict::default();
     bets_as_told(store, &tally.acknowledged, &mut verdict).await;
     crossed_books(store, &mut verdict).await;
     exposure_and_engine(store, base, tokens, markets, &mut verdict).await;
     let check = ledger_check(base, admin).await;
     if check["sound"] != true {
         verdict.problems.push(format!("the ledger check is not sound: {check}"));
+    }
+    verdict.problems.extend(tally.problems.iter().cloned());
+    if tally.no_retry_after > 0 {
+        verdict.problems.push(format!("{} 503s had no Retry-After header", tally.no_retry_after));
+    }
+    // The same 500 comes many times: each once, with its count.
+    let mut errors: BTreeMap<&str, usize> = BTreeMap::new();
+    for error in &tally.server_errors {
+        *errors.entry(error.as_str()).or_default() += 1;
+    }
+    for (error, n) in errors {
+        verdict.problems.push(format!("{n}× a 5xx other than 503: {error}"));
     }
     verdict
 }
@@ -388,4 +398,64 @@ async fn exposure_and_engine(
 
 pub fn to_minor(value: &Value) -> i64 {
     (value.as_f64().unwrap_or_else(|| panic!("not a number: {value}")) * 100.0).round() as i64
+}
+
+/// How long a market may take to take a bet again once the faults are over.
+const TAKES_BETS_WAIT: Duration = Duration::from_secs(30);
+
+/// Every market loads and takes bets again, through every node: one small bet on each market
+/// through each of `bases` must answer 200 within [`TAKES_BETS_WAIT`] (a 503 or a lost answer
+/// is tried again, with the same `client_ref`, until then). The bets join `tally`'s; an exchange
+/// bet backs at 10.00, far from the book, so it rests.
+pub async fn markets_take_bets(
+    bases: &[&str],
+    token: &str,
+    markets: Markets,
+    tag: &str,
+    tally: &mut Tally,
+) {
+    let client = reqwest::Client::new();
+    for (node, base) in bases.iter().enumerate() {
+        for (market, runner, price) in [
+            (markets.exchange, markets.exchange_runners[0], json!("10.00")),
+            (markets.bookmaker, markets.bookmaker_runners[0], json!(90)),
+        ] {
+            let client_ref = format!("crash-demo-probe-{tag}-{node}-{market}");
+            let body = json!({ "market_id": market, "selection_id": runner, "side": "back",
+                               "price": price, "stake": 1, "persistence": "persist", "client_ref": client_ref });
+            let deadline = Instant::now() + TAKES_BETS_WAIT;
+            let last = loop {
+                let (wait, last) = match call(&client, base, "bet/placeBet", Some(token), &body)
+                    .await
+                {
+                    Reply::Answer(200, answer) => {
+                        let bet_id = answer["data"]["bet_id"].as_i64().expect("a bet id");
+                        let sent = SentBet { user: "demo", client_ref: client_ref.clone(), body };
+                        let stake = stake_minor(&sent.body);
+                        tally.acknowledged.insert(client_ref, (sent, bet_id, stake));
+                        break None;
+                    }
+                    Reply::Unavailable { retry_after, body } => {
+                        (back_off(retry_after), format!("503 {body}"))
+                    }
+                    Reply::Lost => (Duration::from_millis(500), "no answer".to_string()),
+                    Reply::Answer(status, answer) => {
+                        if status >= 500 {
+                            tally.server_errors.push(format!("placeBet: {status} {answer}"));
+                        }
+                        break Some(format!("{status} {answer}"));
+                    }
+                };
+                if Instant::now() + wait > deadline {
+                    break Some(format!("{last} after {TAKES_BETS_WAIT:?}"));
+                }
+                tokio::time::sleep(wait).await;
+            };
+            if let Some(last) = last {
+                tally.problem(format!(
+                    "market {market} did not take a bet through node {node} after the faults: {last}"
+                ));
+            }
+        }
+    }
 }

@@ -102,6 +102,35 @@ impl Drop for Server {
     }
 }
 
+/// The server's ERROR lines in `log` without their time and colours, each once with how many
+/// times it came, the first `max` of them: what a failing test shows of what the server saw.
+pub fn log_errors(log: &Path, max: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let mut counted: Vec<(String, usize)> = Vec::new();
+    for line in text.lines().map(without_colours) {
+        let Some((_time, message)) = line.split_once(" ERROR ") else { continue };
+        match counted.iter_mut().find(|(seen, _)| seen == message) {
+            Some((_, n)) => *n += 1,
+            None => counted.push((message.to_string(), 1)),
+        }
+    }
+    counted.into_iter().take(max).map(|(message, n)| format!("{n}× {message}")).collect()
+}
+
+/// A log line without its ANSI colour codes (`ESC [ … m`).
+fn without_colours(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            chars.by_ref().find(|c| *c == 'm');
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
+}
+
 /// What a call's answer was, or that none came (the server died under it).
 pub enum Reply {
     Answer(u16, Value),
@@ -218,14 +247,13 @@ pub struct Seen {
 }
 
 impl Seen {
-    /// Notes an answer a bettor must never get (a 5xx but a 503), printing it as it comes.
-    fn server_error(&mut self, path: &str, status: u16, body: &Value) {
-        eprintln!("{path} answered {status}: {body}");
+    /// Notes an answer a bettor must never get (a 5xx but a 503).
+    pub fn server_error(&mut self, path: &str, status: u16, body: &Value) {
         self.server_errors.push(format!("{path}: {status} {body}"));
     }
 
     /// Notes a 503 and answers how long to back off.
-    fn unavailable(&mut self, retry_after: Option<Duration>) -> Duration {
+    pub fn unavailable(&mut self, retry_after: Option<Duration>) -> Duration {
         self.unavailable += 1;
         self.no_retry_after += usize::from(retry_after.is_none());
         back_off(retry_after)
@@ -239,7 +267,8 @@ pub fn stake_minor(body: &Value) -> i64 {
 /// Places and cancels bets until the server dies, the bound is reached or `stop` says so,
 /// counting each bet acknowledged on `acks`. A 503 is "not known to be done": the bet is kept
 /// to send again with its `client_ref` (never counted as refused), and the bettor backs off by
-/// the answer's Retry-After before it goes on.
+/// the answer's Retry-After before it goes on. A 500 is noted (it fails the test at the end)
+/// and otherwise taken as a 503 without a Retry-After.
 #[allow(clippy::too_many_arguments)] // a test's worker: each argument is one thing it is given
 pub async fn bettor(
     base: String,
@@ -259,7 +288,7 @@ pub async fn bettor(
         if *stop.borrow() {
             break;
         }
-        let mut back_off = None;
+        let mut pause = None;
         if !mine.is_empty() && rng.gen_bool(0.15) {
             let bet_id = mine[rng.gen_range(0..mine.len())];
             match call(&client, &base, "bet/cancelBet", Some(&token), &json!({ "bet_id": bet_id }))
@@ -267,10 +296,11 @@ pub async fn bettor(
             {
                 Reply::Lost => break,
                 Reply::Unavailable { retry_after, .. } => {
-                    back_off = Some(seen.unavailable(retry_after))
+                    pause = Some(seen.unavailable(retry_after))
                 }
                 Reply::Answer(status, body) if status >= 500 => {
-                    seen.server_error("cancelBet", status, &body)
+                    seen.server_error("cancelBet", status, &body);
+                    pause = Some(back_off(None));
                 }
                 Reply::Answer(..) => {}
             }
@@ -293,17 +323,18 @@ pub async fn bettor(
                     acks.send_modify(|n| *n += 1);
                 }
                 Reply::Unavailable { retry_after, .. } => {
-                    back_off = Some(seen.unavailable(retry_after));
+                    pause = Some(seen.unavailable(retry_after));
                     seen.unknown.push(sent);
                 }
                 Reply::Answer(status, answer) if status >= 500 => {
                     seen.server_error("placeBet", status, &answer);
+                    pause = Some(back_off(None));
                     seen.unknown.push(sent);
                 }
                 Reply::Answer(..) => seen.refused += 1,
             }
         }
-        if let Some(wait) = back_off {
+        if let Some(wait) = pause {
             let _ = tokio::time::timeout(wait, stop.wait_for(|stop| *stop)).await;
         }
     }
@@ -345,6 +376,8 @@ pub struct Tally {
     pub acknowledged: BTreeMap<String, (SentBet, i64, i64)>,
     /// Bets not known to be placed yet, to send again ([`send_again`]).
     pub unknown: Vec<SentBet>,
+    /// Bets sent again so far.
+    pub sent_again: usize,
     pub lost: usize,
     pub unavailable: usize,
     pub no_retry_after: usize,
@@ -452,7 +485,9 @@ const SEND_AGAIN_WAIT: Duration = Duration::from_secs(30);
 /// tried again after its Retry-After, for up to [`SEND_AGAIN_WAIT`].
 pub async fn send_again(base: &str, tokens: &HashMap<&str, String>, tally: &mut Tally) {
     let client = reqwest::Client::new();
-    for sent in std::mem::take(&mut tally.unknown) {
+    let unknown = std::mem::take(&mut tally.unknown);
+    tally.sent_again += unknown.len();
+    for sent in unknown {
         let deadline = Instant::now() + SEND_AGAIN_WAIT;
         loop {
             let reply =
@@ -465,7 +500,6 @@ pub async fn send_again(base: &str, tokens: &HashMap<&str, String>, tally: &mut 
                     break;
                 }
                 Reply::Answer(status, answer) if status >= 500 => {
-                    eprintln!("a repeated placeBet answered {status}: {answer}");
                     tally.server_errors.push(format!("placeBet sent again: {status} {answer}"));
                     Duration::from_secs(1)
                 }
@@ -500,6 +534,12 @@ pub async fn user_id_of(store: &Store, name: &str) -> i64 {
     store.user_id_by_name(name).await.unwrap().expect("a demo user")
 }
 
+/// The PostgreSQL database the tests create theirs from, and the nemesis cuts from.
+pub fn postgres_admin_url() -> String {
+    std::env::var("BACKLAY_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
+}
+
 static DATABASES: AtomicU32 = AtomicU32::new(0);
 
 /// A fresh PostgreSQL database for one test, dropped after `run`; `None` (the test is skipped,
@@ -510,8 +550,7 @@ where
     Fut: std::future::Future<Output = ()>,
 {
     use sqlx::Connection;
-    let admin_url = std::env::var("BACKLAY_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into());
+    let admin_url = postgres_admin_url();
     let mut conn = match sqlx::PgConnection::connect(&admin_url).await {
         Ok(conn) => conn,
         Err(err) if std::env::var("CI").as_deref() == Ok("true") => {
@@ -530,6 +569,11 @@ where
     sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.unwrap();
     let database_url = format!("{}/{name}", admin_url.rsplit_once('/').unwrap().0);
     run(database_url).await;
+    // A test that cut the database's connections lets them in again when it ends (db_cuts);
+    // should it not have, DROP DATABASE would still work, but say so here all the same.
+    let _ = sqlx::query(&format!("ALTER DATABASE {name} ALLOW_CONNECTIONS true"))
+        .execute(&mut conn)
+        .await;
     let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
         .execute(&mut conn)
         .await;
