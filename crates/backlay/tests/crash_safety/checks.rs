@@ -195,7 +195,7 @@ async fn crossed_books(store: &Store, verdict: &mut Verdict) {
     verdict.crossed_books = crossed.len();
     for row in &crossed {
         verdict.problems.push(format!(
-            "market {} runner {}: the stored book is crossed (a back resting at {} against a lay at {})",
+            "market {} runner {}: the stored book is crossed (a back resting at {:.2} against a lay at {:.2})",
             row.get::<i64, _>("market_id"),
             row.get::<i64, _>("runner_id"),
             row.get::<i64, _>("lowest_back") as f64 / 100.0,
@@ -405,8 +405,8 @@ const TAKES_BETS_WAIT: Duration = Duration::from_secs(30);
 
 /// Every market loads and takes bets again, through every node: one small bet on each market
 /// through each of `bases` must answer 200 within [`TAKES_BETS_WAIT`] (a 503 or a lost answer
-/// is tried again, with the same `client_ref`, until then). The bets join `tally`'s; an exchange
-/// bet backs at 10.00, far from the book, so it rests.
+/// is tried again, with the same `client_ref`, until then), all at once. The bets join
+/// `tally`'s; an exchange bet backs at 10.00, far above the book, so it rests.
 pub async fn markets_take_bets(
     bases: &[&str],
     token: &str,
@@ -414,7 +414,7 @@ pub async fn markets_take_bets(
     tag: &str,
     tally: &mut Tally,
 ) {
-    let client = reqwest::Client::new();
+    let mut probes = Vec::new();
     for (node, base) in bases.iter().enumerate() {
         for (market, runner, price) in [
             (markets.exchange, markets.exchange_runners[0], json!("10.00")),
@@ -423,39 +423,56 @@ pub async fn markets_take_bets(
             let client_ref = format!("crash-demo-probe-{tag}-{node}-{market}");
             let body = json!({ "market_id": market, "selection_id": runner, "side": "back",
                                "price": price, "stake": 1, "persistence": "persist", "client_ref": client_ref });
-            let deadline = Instant::now() + TAKES_BETS_WAIT;
-            let last = loop {
-                let (wait, last) = match call(&client, base, "bet/placeBet", Some(token), &body)
-                    .await
-                {
-                    Reply::Answer(200, answer) => {
-                        let bet_id = answer["data"]["bet_id"].as_i64().expect("a bet id");
-                        let sent = SentBet { user: "demo", client_ref: client_ref.clone(), body };
-                        let stake = stake_minor(&sent.body);
-                        tally.acknowledged.insert(client_ref, (sent, bet_id, stake));
-                        break None;
-                    }
-                    Reply::Unavailable { retry_after, body } => {
-                        (back_off(retry_after), format!("503 {body}"))
-                    }
-                    Reply::Lost => (Duration::from_millis(500), "no answer".to_string()),
-                    Reply::Answer(status, answer) => {
-                        if status >= 500 {
-                            tally.server_errors.push(format!("placeBet: {status} {answer}"));
-                        }
-                        break Some(format!("{status} {answer}"));
-                    }
-                };
-                if Instant::now() + wait > deadline {
-                    break Some(format!("{last} after {TAKES_BETS_WAIT:?}"));
-                }
-                tokio::time::sleep(wait).await;
-            };
-            if let Some(last) = last {
+            let sent = SentBet { user: "demo", client_ref, body };
+            let probe = probe(base.to_string(), token.to_string(), sent);
+            probes.push((node, market, tokio::spawn(probe)));
+        }
+    }
+    for (node, market, probe) in probes {
+        match probe.await.expect("a probe finished") {
+            Ok((sent, bet_id)) => {
+                let stake = stake_minor(&sent.body);
+                tally.acknowledged.insert(sent.client_ref.clone(), (sent, bet_id, stake));
+            }
+            Err((last, server_error)) => {
+                tally.server_errors.extend(server_error);
                 tally.problem(format!(
                     "market {market} did not take a bet through node {node} after the faults: {last}"
                 ));
             }
         }
+    }
+}
+
+/// Sends one bet until it is placed (its id) or refused, or [`TAKES_BETS_WAIT`] passes (the
+/// last answer, and whether it was a 5xx other than 503).
+async fn probe(
+    base: String,
+    token: String,
+    sent: SentBet,
+) -> Result<(SentBet, i64), (String, Option<String>)> {
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + TAKES_BETS_WAIT;
+    loop {
+        let (wait, last) =
+            match call(&client, &base, "bet/placeBet", Some(&token), &sent.body).await {
+                Reply::Answer(200, answer) => {
+                    let bet_id = answer["data"]["bet_id"].as_i64().expect("a bet id");
+                    return Ok((sent, bet_id));
+                }
+                Reply::Unavailable { retry_after, body } => {
+                    (back_off(retry_after), format!("503 {body}"))
+                }
+                Reply::Lost => (Duration::from_millis(500), "no answer".to_string()),
+                Reply::Answer(status, answer) => {
+                    let last = format!("{status} {answer}");
+                    let server_error = (status >= 500).then(|| format!("placeBet: {last}"));
+                    return Err((last, server_error));
+                }
+            };
+        if Instant::now() + wait > deadline {
+            return Err((format!("{last} after {TAKES_BETS_WAIT:?}"), None));
+        }
+        tokio::time::sleep(wait).await;
     }
 }

@@ -476,19 +476,25 @@ pub const LEASE_FLAGS: [&str; 2] = ["--cluster-lease-ms", "1000"];
 pub const USERS: [(&str, &str); 3] =
     [("demo", "Demo@1234"), ("demo2", "Demo@1234"), ("maker", "Maker@1234")];
 
-/// How long a bet sent again may keep answering 503 before the test gives up on it.
+/// How long the bets sent again may keep answering 503, all of them together, before the test
+/// gives up on those left.
 const SEND_AGAIN_WAIT: Duration = Duration::from_secs(30);
 
 /// Sends again, through `base`, the bets not known to be placed (their answer was lost, or was
 /// a 503), each with its `client_ref`, noting the answers: a bet stored before its answer was
 /// lost answers as first placed, one not stored is placed now. One bet either way. A 503 is
-/// tried again after its Retry-After, for up to [`SEND_AGAIN_WAIT`].
+/// tried again after its Retry-After, for up to [`SEND_AGAIN_WAIT`] in all.
 pub async fn send_again(base: &str, tokens: &HashMap<&str, String>, tally: &mut Tally) {
     let client = reqwest::Client::new();
     let unknown = std::mem::take(&mut tally.unknown);
     tally.sent_again += unknown.len();
+    let deadline = Instant::now() + SEND_AGAIN_WAIT;
+    let mut given_up = Vec::new();
     for sent in unknown {
-        let deadline = Instant::now() + SEND_AGAIN_WAIT;
+        if Instant::now() > deadline {
+            given_up.push(sent.client_ref);
+            continue;
+        }
         loop {
             let reply =
                 call(&client, base, "bet/placeBet", Some(&tokens[sent.user]), &sent.body).await;
@@ -501,7 +507,7 @@ pub async fn send_again(base: &str, tokens: &HashMap<&str, String>, tally: &mut 
                 }
                 Reply::Answer(status, answer) if status >= 500 => {
                     tally.server_errors.push(format!("placeBet sent again: {status} {answer}"));
-                    Duration::from_secs(1)
+                    back_off(None)
                 }
                 Reply::Answer(..) => {
                     tally.refused += 1;
@@ -515,14 +521,18 @@ pub async fn send_again(base: &str, tokens: &HashMap<&str, String>, tally: &mut 
                 Reply::Lost => panic!("{base} did not answer a bet sent again"),
             };
             if Instant::now() + wait > deadline {
-                tally.problem(format!(
-                    "{} sent again was not placed in {SEND_AGAIN_WAIT:?}: the last answer was a 5xx",
-                    sent.client_ref
-                ));
+                given_up.push(sent.client_ref);
                 break;
             }
             tokio::time::sleep(wait).await;
         }
+    }
+    if !given_up.is_empty() {
+        tally.problem(format!(
+            "{} bets sent again still answered a 5xx after {SEND_AGAIN_WAIT:?}: {}",
+            given_up.len(),
+            given_up.join(", ")
+        ));
     }
 }
 
@@ -584,15 +594,28 @@ pub const NODES: usize = 3;
 
 /// The index of the node that owns `market` now, waiting (bounded) for one to.
 pub async fn owner_of(store: &Store, nodes: &[Server], market: i64) -> usize {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let owner = owner_within(store, nodes, market, Duration::from_secs(30)).await;
+    owner.unwrap_or_else(|| panic!("no live node owns market {market}"))
+}
+
+/// The index of the node that owns `market`, once one of `nodes` does, within `wait`.
+pub async fn owner_within(
+    store: &Store,
+    nodes: &[Server],
+    market: i64,
+    wait: Duration,
+) -> Option<usize> {
+    let deadline = Instant::now() + wait;
     loop {
         // An error (the test's own connection cut by a fault) is asked again, as "no owner".
         if let Ok(Some(owner)) = store.owner_of(&format!("market:{market}")).await {
             if let Some(index) = nodes.iter().position(|n| n.base.starts_with(&owner.url)) {
-                return index;
+                return Some(index);
             }
         }
-        assert!(Instant::now() < deadline, "no live node owns market {market}");
+        if Instant::now() > deadline {
+            return None;
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
