@@ -34,7 +34,8 @@ use tokio::time::Instant;
 use crate::checks::{end_checks, markets_take_bets};
 use crate::harness::{
     bettor, call, create_markets, get, log_errors, login, match_of, on_fresh_postgres,
-    postgres_admin_url, send_again, Reply, Seen, Server, Tally, LEASE_FLAGS, USERS,
+    owner_within, postgres_admin_url, send_again, Reply, Seen, Server, Tally, LEASE_FLAGS, NODES,
+    USERS,
 };
 
 /// The faults of a cut test (`DB_CUTS`).
@@ -57,6 +58,8 @@ const RESUME_WAIT: Duration = Duration::from_secs(30);
 const OUTAGE_MS: std::ops::RangeInclusive<u64> = 1_500..=3_000;
 /// How long a server may take to answer its health check with 200 once the database is back.
 const HEALTHY_AGAIN_WAIT: Duration = Duration::from_secs(20);
+/// How long the markets may wait for an owner after the restart at the end.
+const OWNER_WAIT: Duration = Duration::from_secs(30);
 /// How often the health check is asked during an outage.
 const HEALTH_POLL: Duration = Duration::from_millis(100);
 
@@ -382,10 +385,15 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
         server.kill9();
         *server = Server::start_with(database_url, &log(i), false, &LEASE_FLAGS).await;
     }
+    let store = Store::connect(database_url).await.unwrap();
+    for market in [markets.exchange, markets.bookmaker] {
+        if owner_within(&store, &servers, market, OWNER_WAIT).await.is_none() {
+            tally.problem(format!("no node owns market {market} {OWNER_WAIT:?} after the restart"));
+        }
+    }
     let bases: Vec<&str> = servers.iter().map(|s| s.base.as_str()).collect();
     markets_take_bets(&bases, &tokens["demo"], markets, "end", &mut tally).await;
 
-    let store = Store::connect(database_url).await.unwrap();
     let verdict = end_checks(&store, &servers[0].base, &admin, &tokens, markets, &tally).await;
     eprintln!(
         "faults on postgres ({label}): {} cuts and {} outages ({} backends cut), 0 kills, 0 freezes; \
@@ -421,6 +429,19 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
 async fn one_node_keeps_every_acknowledged_bet_when_the_database_is_cut() {
     on_fresh_postgres("the database cut test", |url| async move {
         let plan = Plan { label: "one node", nodes: 1, faults: &[Fault::Cut, Fault::Outage] };
+        faults_while_betting(&url, plan).await
+    })
+    .await;
+}
+
+/// Three nodes on one PostgreSQL: every outage outlasts their lease, so that each node finds
+/// its lease passed, drops its markets and joins again; afterwards every market has an owner
+/// and takes bets through every node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_nodes_keep_every_acknowledged_bet_when_the_database_is_cut() {
+    on_fresh_postgres("the three-node database cut test", |url| async move {
+        let plan =
+            Plan { label: "three nodes", nodes: NODES, faults: &[Fault::Cut, Fault::Outage] };
         faults_while_betting(&url, plan).await
     })
     .await;
