@@ -26,16 +26,14 @@ use std::time::Duration;
 
 use backlay_store::Store;
 use rand::{Rng, SeedableRng};
-use serde_json::json;
 use sqlx::Connection;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::checks::{end_checks, markets_take_bets};
 use crate::harness::{
-    bettor, call, create_markets, get, log_errors, login, match_of, on_fresh_postgres,
-    owner_within, postgres_admin_url, send_again, Reply, Seen, Server, Tally, LEASE_FLAGS, NODES,
-    USERS,
+    bettor, create_markets, get, log_errors, login, match_of, on_fresh_postgres, owner_within,
+    postgres_admin_url, reader, send_again, Reply, Server, Tally, LEASE_FLAGS, NODES, USERS,
 };
 
 /// The faults of a cut test (`DB_CUTS`).
@@ -149,49 +147,6 @@ struct Faults {
     outages: usize,
     /// Backends the cuts and outages terminated.
     backends_cut: usize,
-}
-
-/// Reads what a bettor's pages read (balance, open bets, exposure, the match page) through
-/// `base` until `stop` says so or the node dies: during a fault each answer must be a 200 or a
-/// 503 with a Retry-After, never a 500.
-async fn reader(base: String, token: String, match_id: i64, stop: watch::Receiver<bool>) -> Seen {
-    let client = reqwest::Client::new();
-    let mut seen = Seen::default();
-    let match_page = json!({ "match_id": match_id });
-    // Bounded: a read every 100 ms for at most the longest round.
-    for n in 0..(RUN_MAX_PER_FAULT + RESUME_WAIT).as_millis() / 100 {
-        if *stop.borrow() {
-            break;
-        }
-        let (path, reply) = match n % 4 {
-            0 => (
-                "user/getUserBalance",
-                get(&client, &base, "user/getUserBalance", Some(&token)).await,
-            ),
-            1 => (
-                "bet/openBets",
-                call(&client, &base, "bet/openBets", Some(&token), &json!({})).await,
-            ),
-            2 => (
-                "bet/getExposureDetail",
-                get(&client, &base, "bet/getExposureDetail", Some(&token)).await,
-            ),
-            _ => (
-                "match/matchDetail",
-                call(&client, &base, "match/matchDetail", Some(&token), &match_page).await,
-            ),
-        };
-        match reply {
-            Reply::Lost => break,
-            Reply::Unavailable { retry_after, .. } => {
-                seen.unavailable(retry_after);
-            }
-            Reply::Answer(status, body) if status >= 500 => seen.server_error(path, status, &body),
-            Reply::Answer(..) => {}
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    seen
 }
 
 /// Asks every node's health check while the database refuses connections, for `hold`: answers,

@@ -409,6 +409,56 @@ impl Tally {
     }
 }
 
+/// Reads a reader makes at most, one every 100 ms: longer than any round of faults.
+const READS_MAX: usize = 1_000;
+
+/// Reads what a bettor's pages read (balance, open bets, exposure, the match page) through
+/// `base` until `stop` says so or the node dies: during a fault each answer must be a 200 or a
+/// 503 with a Retry-After, never a 500.
+pub async fn reader(
+    base: String,
+    token: String,
+    match_id: i64,
+    stop: watch::Receiver<bool>,
+) -> Seen {
+    let client = reqwest::Client::new();
+    let mut seen = Seen::default();
+    let match_page = json!({ "match_id": match_id });
+    for n in 0..READS_MAX {
+        if *stop.borrow() {
+            break;
+        }
+        let (path, reply) = match n % 4 {
+            0 => (
+                "user/getUserBalance",
+                get(&client, &base, "user/getUserBalance", Some(&token)).await,
+            ),
+            1 => (
+                "bet/openBets",
+                call(&client, &base, "bet/openBets", Some(&token), &json!({})).await,
+            ),
+            2 => (
+                "bet/getExposureDetail",
+                get(&client, &base, "bet/getExposureDetail", Some(&token)).await,
+            ),
+            _ => (
+                "match/matchDetail",
+                call(&client, &base, "match/matchDetail", Some(&token), &match_page).await,
+            ),
+        };
+        match reply {
+            Reply::Lost => break,
+            // Counted with the bets' 503s only when it lacks its Retry-After.
+            Reply::Unavailable { retry_after: None, .. } => seen.no_retry_after += 1,
+            Reply::Unavailable { .. } => {}
+            Reply::Answer(status, body) if status >= 500 => seen.server_error(path, status, &body),
+            Reply::Answer(..) => {}
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    seen
+}
+
 /// Logs in (sessions outlive restarts: they are stored).
 pub async fn login(base: &str, user: &str, password: &str) -> String {
     let body = json!({ "user_name": user, "password": password });

@@ -26,10 +26,12 @@
 //! 10) sets the number of kills; the longer run in `bench/faults.sh` raises it.
 //!
 //! One test binary (each links the whole server): `harness` starts servers and drives the
-//! bettors, `checks` holds the end checks, `kills` the tests above, and `db_cuts` the same
-//! bettors while the database's connections are cut (issue 27).
+//! bettors, `checks` holds the end checks, `kills` the tests above, `db_cuts` the same bettors
+//! while the database's connections are cut and `disk_full` while SQLite's disk is full
+//! (issue 27).
 
 mod checks;
 mod db_cuts;
+mod disk_full;
 mod harness;
 mod kills;
