@@ -18,8 +18,11 @@
 //! same database, every market must load and take a bet through every node, and the end checks
 //! (`checks`) run.
 //!
-//! `DB_CUTS` sets the faults per test (default 6: cuts and outages in turn); `bench/faults.sh`
-//! raises it.
+//! `DB_CUTS` sets the faults per test (default 6: cuts and outages in turn). The long run,
+//! `bench/faults.sh`, raises it, and also runs an ignored test on three nodes whose nemesis
+//! picks at random among cuts, outages, kill -9 of the busy market's owner and freezing it past
+//! its lease; each test prints one `faults on postgres (…)` line that the script copies into
+//! `bench/RESULTS.md`.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -54,9 +57,12 @@ const ACKS_AFTER_FAULT: usize = 10;
 const RESUME_WAIT: Duration = Duration::from_secs(30);
 /// How long an outage holds, drawn per outage: always past the cluster lease (`LEASE_FLAGS`).
 const OUTAGE_MS: std::ops::RangeInclusive<u64> = 1_500..=3_000;
+/// How long a node stays frozen, drawn per freeze: past its lease too.
+const FREEZE_MS: std::ops::RangeInclusive<u64> = 1_500..=2_500;
 /// How long a server may take to answer its health check with 200 once the database is back.
 const HEALTHY_AGAIN_WAIT: Duration = Duration::from_secs(20);
-/// How long the markets may wait for an owner after the restart at the end.
+/// How long a market may wait for an owner (before a kill or a freeze, and after the restart
+/// at the end).
 const OWNER_WAIT: Duration = Duration::from_secs(30);
 /// How often the health check is asked during an outage.
 const HEALTH_POLL: Duration = Duration::from_millis(100);
@@ -138,6 +144,11 @@ enum Fault {
     Cut,
     /// Connections refused for [`OUTAGE_MS`], every backend terminated at its start.
     Outage,
+    /// The node that owns the busy exchange market killed with SIGKILL and started again.
+    KillOwner,
+    /// The node that owns the busy exchange market frozen (SIGSTOP) for [`FREEZE_MS`], past
+    /// its lease, then woken (SIGCONT).
+    FreezeOwner,
 }
 
 /// What a run's nemesis did.
@@ -147,6 +158,8 @@ struct Faults {
     outages: usize,
     /// Backends the cuts and outages terminated.
     backends_cut: usize,
+    kills: usize,
+    freezes: usize,
 }
 
 /// Asks every node's health check while the database refuses connections, for `hold`: answers,
@@ -201,15 +214,16 @@ struct Plan {
     /// Its name in the summary line ("one node").
     label: &'static str,
     nodes: usize,
-    /// The faults the nemesis does, in turn, `DB_CUTS` in all.
+    /// The faults the nemesis does, `DB_CUTS` in all: in turn, or drawn at random.
     faults: &'static [Fault],
+    at_random: bool,
 }
 
 /// Starts the plan's servers on `database_url` (the first with the demo data), bets on every
 /// node while the nemesis does its faults, sends the bets not known to be placed again, kills
 /// every node and starts it again on the same database, and checks.
 async fn faults_while_betting(database_url: &str, plan: Plan) {
-    let Plan { label, nodes, faults: menu } = plan;
+    let Plan { label, nodes, faults: menu, at_random } = plan;
     let dir = tempfile::tempdir().unwrap();
     let log = |i: usize| dir.path().join(format!("node{i}.log"));
     let run_started = Instant::now();
@@ -223,10 +237,10 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
     for (user, password) in USERS {
         tokens.insert(user, login(&servers[0].base, user, password).await);
     }
-    let match_id = {
-        let store = Store::connect(database_url).await.unwrap();
-        match_of(&store, markets.exchange).await
-    };
+    // The test's own connections, to find a market's owner: the nemesis cuts them too, and a
+    // question that fails is asked again.
+    let watcher = Store::connect_with(database_url, 4).await.unwrap();
+    let match_id = match_of(&watcher, markets.exchange).await;
 
     let mut nemesis = Nemesis::new(database_url).await;
     let mut rng = rand::rngs::StdRng::seed_from_u64(0xC075);
@@ -238,7 +252,8 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
             tally.problem(format!("the run's time bound cut the faults short after {round}"));
             break;
         }
-        let fault = menu[round % menu.len()];
+        let fault =
+            if at_random { menu[rng.gen_range(0..menu.len())] } else { menu[round % menu.len()] };
         // A bettor per user, spread over the nodes, and a reader of the pages on one of them.
         let (acks, mut acked) = watch::channel(0);
         let (stop, stopped) = watch::channel(false);
@@ -307,6 +322,28 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
                     ));
                 }
             }
+            Fault::KillOwner | Fault::FreezeOwner => {
+                let Some(owner) =
+                    owner_within(&watcher, &servers, markets.exchange, OWNER_WAIT).await
+                else {
+                    tally.problem(format!(
+                        "round {round}: no node owned market {} for {OWNER_WAIT:?}",
+                        markets.exchange
+                    ));
+                    break;
+                };
+                if fault == Fault::KillOwner {
+                    faults.kills += 1;
+                    servers[owner].kill9();
+                    servers[owner] =
+                        Server::start_with(database_url, &log(owner), false, &LEASE_FLAGS).await;
+                } else {
+                    faults.freezes += 1;
+                    servers[owner].signal("STOP");
+                    tokio::time::sleep(Duration::from_millis(rng.gen_range(FREEZE_MS))).await;
+                    servers[owner].signal("CONT");
+                }
+            }
         }
         // Betting resumes without a restart: a few more bets acknowledged, in a bound.
         let after_fault = *acked.borrow();
@@ -332,6 +369,7 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
         }
     }
     drop(nemesis);
+    watcher.close().await;
 
     // The faults are over: the bets not known to be placed are sent again; then every node is
     // killed and started again on the same database, and must load every market and take bets.
@@ -351,12 +389,14 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
 
     let verdict = end_checks(&store, &servers[0].base, &admin, &tokens, markets, &tally).await;
     eprintln!(
-        "faults on postgres ({label}): {} cuts and {} outages ({} backends cut), 0 kills, 0 freezes; \
+        "faults on postgres ({label}): {} cuts and {} outages ({} backends cut), {} kills, {} freezes; \
          {} bets checked, {} not known to be placed sent again ({} answers lost, {} 503s), {} refused; \
          exposure mismatches: {}; crossed books: {}; 500s: {}; problems: {}; {:.1} s",
         faults.cuts,
         faults.outages,
         faults.backends_cut,
+        faults.kills,
+        faults.freezes,
         tally.acknowledged.len(),
         tally.sent_again,
         tally.lost,
@@ -377,13 +417,21 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
             eprintln!("node {i}'s log, its first ERROR lines:\n{}", errors.join("\n"));
         }
     }
-    verdict.assert_sound(&format!("{} cuts and {} outages", faults.cuts, faults.outages));
+    verdict.assert_sound(&format!(
+        "{} cuts, {} outages, {} kills and {} freezes",
+        faults.cuts, faults.outages, faults.kills, faults.freezes
+    ));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_node_keeps_every_acknowledged_bet_when_the_database_is_cut() {
     on_fresh_postgres("the database cut test", |url| async move {
-        let plan = Plan { label: "one node", nodes: 1, faults: &[Fault::Cut, Fault::Outage] };
+        let plan = Plan {
+            label: "one node",
+            nodes: 1,
+            faults: &[Fault::Cut, Fault::Outage],
+            at_random: false,
+        };
         faults_while_betting(&url, plan).await
     })
     .await;
@@ -395,8 +443,31 @@ async fn one_node_keeps_every_acknowledged_bet_when_the_database_is_cut() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_nodes_keep_every_acknowledged_bet_when_the_database_is_cut() {
     on_fresh_postgres("the three-node database cut test", |url| async move {
-        let plan =
-            Plan { label: "three nodes", nodes: NODES, faults: &[Fault::Cut, Fault::Outage] };
+        let plan = Plan {
+            label: "three nodes",
+            nodes: NODES,
+            faults: &[Fault::Cut, Fault::Outage],
+            at_random: false,
+        };
+        faults_while_betting(&url, plan).await
+    })
+    .await;
+}
+
+/// The long run (`bench/faults.sh`, `DB_CUTS` faults): three nodes while the nemesis picks at
+/// random among a cut, an outage longer than the lease, a kill -9 of the busy market's owner
+/// (started again at once) and a freeze of it past its lease. Run by hand with
+/// `cargo test -p backlay --test crash_safety -- --ignored faults_of_every_kind`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "the long run of bench/faults.sh; make test runs the cuts alone"]
+async fn three_nodes_keep_every_acknowledged_bet_through_faults_of_every_kind() {
+    on_fresh_postgres("the mixed faults test", |url| async move {
+        let plan = Plan {
+            label: "three nodes, cuts, kills and freezes",
+            nodes: NODES,
+            faults: &[Fault::Cut, Fault::Outage, Fault::KillOwner, Fault::FreezeOwner],
+            at_random: true,
+        };
         faults_while_betting(&url, plan).await
     })
     .await;
