@@ -52,7 +52,7 @@ crash_outcome=$(grep -E "^test result" "$crash_log" | tail -1 || true)
 
 echo "database faults: $DB_CUTS per test on PostgreSQL, and a full disk on SQLite…"
 DB_CUTS=$DB_CUTS cargo test -p backlay --test crash_safety -- --nocapture --test-threads=1 --include-ignored db_cuts:: disk_full:: 2>&1 |
-  tee "$faults_log" | grep -E "^faults on|^test |test result|panicked" || true
+  tee "$faults_log" | grep -E "faults on|^test |test result|panicked" || true
 faults_outcome=$(grep -E "^test result" "$faults_log" | tail -1 || true)
 
 {
@@ -66,7 +66,7 @@ faults_outcome=$(grep -E "^test result" "$faults_log" | tail -1 || true)
   echo
   echo "### Database faults (release binary, DB_CUTS=$DB_CUTS: connections cut and refused, kills, freezes; SQLite's disk full)"
   echo
-  grep -oE "^faults on .*" "$faults_log" | sed "s/^/- /" || true
+  grep -oE "faults on (postgres|sqlite) .*" "$faults_log" | sed "s/^/- /" || true
   # What failed: each failing test's message, its first problems (the message lists them all).
   grep -E -A12 "^thread '.*' .*panicked" "$faults_log" | grep -E "panicked|problems after|^- " |
     sed -E "s/^- /    - /; s/^thread '([^']*)'.*/- \1 failed:/; s/^([0-9]+ problems after)/  \1/" | head -60 || true
