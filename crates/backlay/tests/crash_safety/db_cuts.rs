@@ -323,7 +323,7 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
                 }
             }
             Fault::KillOwner | Fault::FreezeOwner => {
-                let Some(owner) =
+                let Some((owner, _)) =
                     owner_within(&watcher, &servers, markets.exchange, OWNER_WAIT).await
                 else {
                     tally.problem(format!(

@@ -645,22 +645,24 @@ pub const NODES: usize = 3;
 /// The index of the node that owns `market` now, waiting (bounded) for one to.
 pub async fn owner_of(store: &Store, nodes: &[Server], market: i64) -> usize {
     let owner = owner_within(store, nodes, market, Duration::from_secs(30)).await;
-    owner.unwrap_or_else(|| panic!("no live node owns market {market}"))
+    owner.unwrap_or_else(|| panic!("no live node owns market {market}")).0
 }
 
-/// The index of the node that owns `market`, once one of `nodes` does, within `wait`.
+/// The index and node id of the node that owns `market`, once one of `nodes` does, within
+/// `wait`. (Both from one lookup: a node that has just joined is given markets one at a time,
+/// so two lookups may see two owners.)
 pub async fn owner_within(
     store: &Store,
     nodes: &[Server],
     market: i64,
     wait: Duration,
-) -> Option<usize> {
+) -> Option<(usize, String)> {
     let deadline = Instant::now() + wait;
     loop {
         // An error (the test's own connection cut by a fault) is asked again, as "no owner".
         if let Ok(Some(owner)) = store.owner_of(&format!("market:{market}")).await {
             if let Some(index) = nodes.iter().position(|n| n.base.starts_with(&owner.url)) {
-                return Some(index);
+                return Some((index, owner.node_id));
             }
         }
         if Instant::now() > deadline {

@@ -13,8 +13,8 @@ use tokio::time::Instant;
 
 use crate::checks::end_checks;
 use crate::harness::{
-    bettor, call, create_markets, login, match_of, on_fresh_postgres, owner_of, send_again,
-    stake_minor, SentBet, Server, Tally, LEASE_FLAGS, NODES, USERS,
+    bettor, call, create_markets, login, match_of, on_fresh_postgres, owner_of, owner_within,
+    send_again, stake_minor, SentBet, Server, Tally, LEASE_FLAGS, NODES, USERS,
 };
 
 /// The kill comes after this many acknowledged bets in a life, at least one (drawn per life).
@@ -341,10 +341,12 @@ async fn a_frozen_owner_wakes_fenced_off(database_url: &str) {
             (sent.client_ref.clone(), (sent, bet_id, stake))
         }
     };
-    let owner = owner_of(&store, &nodes, markets.exchange).await;
+    let (owner, frozen_id) =
+        owner_within(&store, &nodes, markets.exchange, Duration::from_secs(30))
+            .await
+            .expect("an owner");
     let other = 1 - owner;
     let resource = format!("market:{}", markets.exchange);
-    let frozen_id = store.owner_of(&resource).await.unwrap().expect("an owner").node_id;
     let (key, placed) = place(&nodes[owner], bet(1)).await;
     tally.acknowledged.insert(key, placed);
 
