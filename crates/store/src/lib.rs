@@ -53,7 +53,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyPool, Connection, Executor};
 
 pub use sqlx::Any;
 
@@ -305,7 +305,6 @@ impl Store {
     /// True when the database answers a trivial query: on a pooled connection, or, when that
     /// fails (it may be one the database cut, which the pool then drops), on a new one.
     pub async fn ping(&self) -> bool {
-        use sqlx::Connection;
         if sqlx::query("SELECT 1").execute(&self.pool).await.is_ok() {
             return true;
         }
@@ -349,6 +348,21 @@ async fn open_pool(
         // that died (a database restart) fails its next query and is dropped; callers see an
         // error once, and the engine retries a failed batch.
         .test_before_acquire(false)
+        // SQLite rolls a transaction back by itself when its COMMIT fails (a full disk), and
+        // the driver, not knowing, keeps counting it as open: the ROLLBACK it sends when the
+        // transaction is dropped fails too, and the connection would refuse every later BEGIN
+        // ("non-zero transaction depth"), so every later write, until a restart. Such a
+        // connection is closed instead of kept. The ping first lets the driver's queued ROLLBACK
+        // run, so a connection whose rollback worked is kept.
+        .after_release(move |conn, _meta| {
+            Box::pin(async move {
+                if engine != Engine::Sqlite {
+                    return Ok(true);
+                }
+                conn.ping().await?;
+                Ok(!conn.is_in_transaction())
+            })
+        })
         .after_connect(move |conn, _meta| {
             Box::pin(async move {
                 if engine == Engine::Postgres {
