@@ -90,7 +90,8 @@ impl MarketActor {
         requests: &[Placement],
         failure: BatchFailure,
     ) -> Result<BatchOutcome, fn() -> AppError> {
-        let err = self.write_failed(failure.error);
+        let cause = super::recovery::cause_of(&failure.error);
+        let _ = self.write_failed(failure.error);
         if self.lost {
             // Another server owns the market now: nothing was written, and the bets go there.
             return Err(super::moved);
@@ -98,7 +99,7 @@ impl MarketActor {
         tracing::warn!(
             market_id = self.setup.market_id,
             bets = requests.len(),
-            "placing a batch of bets failed, rebuilding the market to try once more: {err}"
+            "placing a batch of bets failed, rebuilding the market to try once more: {cause}"
         );
         let unknown = |unconfirmed: &Option<Unconfirmed>| match unconfirmed {
             Some(unconfirmed) if unconfirmed.first_bet_id.is_some() => {
@@ -119,14 +120,15 @@ impl MarketActor {
         match self.write_batch(requests).await {
             Ok(outcome) => Ok(outcome),
             Err(second) => {
-                let err = self.write_failed(second.error);
+                let cause = super::recovery::cause_of(&second.error);
+                let _ = self.write_failed(second.error);
                 if self.lost {
                     return Err(super::moved);
                 }
                 tracing::error!(
                     market_id = self.setup.market_id,
                     bets = requests.len(),
-                    "placing a batch of bets failed a second time: {err}"
+                    "placing a batch of bets failed a second time: {cause}"
                 );
                 Err(unknown(&second.unconfirmed))
             }

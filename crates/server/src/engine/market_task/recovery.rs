@@ -84,14 +84,12 @@ impl MarketActor {
         }
         self.unverified = true;
         match err {
-            AppError::Internal(cause) => {
-                tracing::warn!(market_id = self.setup.market_id, "a write failed: {cause:#}");
-                unconfirmed(UNCONFIRMED_CHANGE)
-            }
-            AppError::Unavailable { cause, .. } => {
-                if let Some(cause) = cause {
-                    tracing::warn!(market_id = self.setup.market_id, "a write failed: {cause:#}");
-                }
+            AppError::Internal(_) | AppError::Unavailable { .. } => {
+                tracing::warn!(
+                    market_id = self.setup.market_id,
+                    "a write failed: {}",
+                    cause_of(&err)
+                );
                 unconfirmed(UNCONFIRMED_CHANGE)
             }
             refusal => refusal,
@@ -158,7 +156,8 @@ impl MarketActor {
                     tracing::error!(
                         market_id,
                         "after a failed write the market cannot be rebuilt from the database; it \
-                         takes no commands until it is: {err:#}"
+                         takes no commands until it is: {}",
+                        cause_of(&err)
                     );
                     delayed.refuse_all(unavailable);
                     if let Some(command) = held.take() {
@@ -166,7 +165,12 @@ impl MarketActor {
                     }
                 }
                 Err(err) if attempts % WARN_EVERY_ATTEMPTS == 0 => {
-                    tracing::warn!(market_id, attempts, "still cannot rebuild the market: {err:#}");
+                    tracing::warn!(
+                        market_id,
+                        attempts,
+                        "still cannot rebuild the market: {}",
+                        cause_of(&err)
+                    );
                 }
                 Err(_) => {}
             }
@@ -190,6 +194,16 @@ impl MarketActor {
             }
             pause = (pause * 2).min(RELOAD_PAUSE_MAX);
         }
+    }
+}
+
+/// What went wrong behind an error, for the log: the cause of a 500 or of a 503 for database
+/// trouble (never shown to a client), else the error itself.
+pub(super) fn cause_of(err: &AppError) -> String {
+    match err {
+        AppError::Internal(cause) => format!("{cause:#}"),
+        AppError::Unavailable { cause: Some(cause), .. } => format!("{cause:#}"),
+        other => other.to_string(),
     }
 }
 
