@@ -99,6 +99,16 @@ export function BetSlip({
         );
         return;
       }
+      if (error instanceof ApiError && error.httpStatus === 503) {
+        // The exchange is briefly unavailable (its database, a market being checked): the bet
+        // was not placed, or its placing could not be confirmed. Either way the same bet goes
+        // again with the same client_ref, which can never place it twice.
+        setUnsure({ body: fingerprint, clientRef });
+        const message = `${error.message} Press Place Bet again to send the same bet: it cannot be placed twice.`;
+        setServerError(message);
+        toastError(message);
+        return;
+      }
       setUnsure(null);
       const message = betErrorMessage(error);
       setServerError(message);

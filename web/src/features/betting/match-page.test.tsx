@@ -268,6 +268,32 @@ describe('the match page', () => {
     expect((placed(calls)[2].body as { client_ref: string }).client_ref).not.toBe(a);
   });
 
+  it('after a 503 (the exchange briefly unavailable) says so and resends the same bet with the same client_ref', async () => {
+    let attempt = 0;
+    const calls = setUp({
+      'POST /api/bet/placeBet': () => {
+        attempt += 1;
+        if (attempt === 1) {
+          return { httpStatus: 503, message: 'The exchange could not confirm your bet with its database. Check your open bets before you place it again.' };
+        }
+        return { data: { bet_id: 7, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'This bet was already placed with the same client_ref.' } };
+      },
+    });
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const user = userEvent.setup();
+    const slip = await screen.findByTestId('bet-slip');
+    await user.type(within(slip).getByTestId('slip-stake'), '100');
+    await user.click(within(slip).getByTestId('place-bet'));
+    const error = await within(slip).findByTestId('slip-error');
+    expect(error).toHaveTextContent('could not confirm your bet');
+    expect(error).toHaveTextContent('Press Place Bet again to send the same bet');
+    expect(error).not.toHaveTextContent('Bet not placed');
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(await screen.findByTestId('bet-outcome')).toHaveTextContent('already placed');
+    const [a, b] = placed(calls).map((c) => (c.body as { client_ref: string }).client_ref);
+    expect(b).toBe(a);
+  });
+
   it('sends a fancy Yes at the posted line and rate, and a bookmaker bet at the rate', async () => {
     const calls = setUp({
       'POST /api/match/matchDetail': { data: detail([matchOdds(), { ...bookmaker, status: 'open' }, fancy]) },
