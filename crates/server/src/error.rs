@@ -127,6 +127,16 @@ impl AppError {
         AppError::Invalid { message: message.into(), errors: FieldErrors::new() }
     }
 
+    /// What went wrong behind this error, for the log: the cause of a 500, or of a 503 for
+    /// database trouble (never shown to a client), else the error itself.
+    pub fn cause_for_log(&self) -> String {
+        match self {
+            AppError::Internal(cause) => format!("{cause:#}"),
+            AppError::Unavailable { cause: Some(cause), .. } => format!("{cause:#}"),
+            other => other.to_string(),
+        }
+    }
+
     pub fn status_code(&self) -> StatusCode {
         match self {
             AppError::Invalid { .. } => StatusCode::BAD_REQUEST,

@@ -171,7 +171,10 @@ impl Node {
                 continue;
             }
             if let Err(err) = self.balance(&engine, &mut jobs).await {
-                tracing::warn!("the cluster's ownership loop failed this turn: {err}");
+                tracing::warn!(
+                    "the cluster's ownership loop failed this turn: {}",
+                    err.cause_for_log()
+                );
             }
         }
     }
@@ -371,7 +374,7 @@ async fn renew(node: std::sync::Weak<Node>) {
                     Ok(true) => renewed_at = attempt,
                     Ok(false) => node.lease_lost.store(true, Ordering::Release),
                     Err(err) => {
-                        tracing::warn!("renewing the cluster lease failed, retrying: {err}");
+                        tracing::warn!("renewing the cluster lease failed, retrying: {err:#}");
                         renewed_at = retry_renewal(&node, lease, renewed_at).await;
                     }
                 }
@@ -386,8 +389,13 @@ async fn renew(node: std::sync::Weak<Node>) {
 /// Pause between retries of a failed renewal.
 const RENEW_RETRY: Duration = Duration::from_millis(100);
 
-/// One renewal, on a pooled connection or a new one, bounded by a third of the lease.
-async fn renew_once(node: &Node, lease: Duration, new_connection: bool) -> Result<bool, AppError> {
+/// One renewal, on a pooled connection or a new one, bounded by a third of the lease; the
+/// error is the database's own, for the log.
+async fn renew_once(
+    node: &Node,
+    lease: Duration,
+    new_connection: bool,
+) -> Result<bool, anyhow::Error> {
     let renewal = async {
         if new_connection {
             node.store.renew_lease_on_new_connection(&node.id(), node.lease_ms).await
@@ -397,7 +405,7 @@ async fn renew_once(node: &Node, lease: Duration, new_connection: bool) -> Resul
     };
     match tokio::time::timeout(lease / 3, renewal).await {
         Ok(renewed) => Ok(renewed?),
-        Err(_) => Err(AppError::Internal(anyhow::anyhow!("no answer in {:?}", lease / 3))),
+        Err(_) => Err(anyhow::anyhow!("no answer in {:?}", lease / 3)),
     }
 }
 

@@ -90,7 +90,7 @@ impl MarketActor {
         requests: &[Placement],
         failure: BatchFailure,
     ) -> Result<BatchOutcome, fn() -> AppError> {
-        let cause = super::recovery::cause_of(&failure.error);
+        let cause = failure.error.cause_for_log();
         let _ = self.write_failed(failure.error);
         if self.lost {
             // Another server owns the market now: nothing was written, and the bets go there.
@@ -120,7 +120,7 @@ impl MarketActor {
         match self.write_batch(requests).await {
             Ok(outcome) => Ok(outcome),
             Err(second) => {
-                let cause = super::recovery::cause_of(&second.error);
+                let cause = second.error.cause_for_log();
                 let _ = self.write_failed(second.error);
                 if self.lost {
                     return Err(super::moved);

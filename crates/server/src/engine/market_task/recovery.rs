@@ -17,7 +17,8 @@
 //!    the market from the database ([`MarketActor::reload`]).
 //! 3. Until both succeed, every command for the market, and every bet in its bet delay, is
 //!    answered 503 with Retry-After ([`unavailable`]), and the task tries again with back-off
-//!    (50 ms doubling to 2 s).
+//!    (50 ms doubling to 2 s): a WARN at the first failure (often a pooled connection the same
+//!    cut killed, and the next attempt works), an ERROR once it has lasted 2 s.
 //! 4. On a cluster, a task that cannot reload within the node's lease gives the market up
 //!    ([`Recovery::GaveUp`]): its commands hear "moving", the ownership loop releases the
 //!    market, and whichever node takes it next loads it from the database as a restart does.
@@ -44,9 +45,10 @@ const RELOAD_PAUSE_MAX: Duration = Duration::from_secs(2);
 /// How long a task waits for a transaction whose COMMIT failed to finish before it tries again
 /// later: PostgreSQL ends a transaction left idle sooner than that (`IDLE_IN_TRANSACTION_MS`).
 const FATE_WAIT: Duration = Duration::from_secs(6);
-/// While a market stays unverified, a WARN every this many failed attempts (the first is an
-/// ERROR).
+/// While a market stays unverified, a WARN every this many failed attempts; an ERROR once it
+/// has taken no commands for [`REPORT_AFTER`].
 const WARN_EVERY_ATTEMPTS: u32 = 20;
+const REPORT_AFTER: Duration = Duration::from_secs(2);
 
 /// What the caller of a market hears while the market is being checked against the database.
 pub(crate) fn unavailable() -> AppError {
@@ -88,7 +90,7 @@ impl MarketActor {
                 tracing::warn!(
                     market_id = self.setup.market_id,
                     "a write failed: {}",
-                    cause_of(&err)
+                    err.cause_for_log()
                 );
                 unconfirmed(UNCONFIRMED_CHANGE)
             }
@@ -138,6 +140,7 @@ impl MarketActor {
         let started = Instant::now();
         let mut pause = RELOAD_PAUSE_FIRST;
         let mut attempts: u32 = 0;
+        let mut reported = false;
         loop {
             attempts += 1;
             match self.reload().await {
@@ -152,27 +155,39 @@ impl MarketActor {
                     }
                     return Recovery::Verified(held);
                 }
-                Err(err) if attempts == 1 => {
-                    tracing::error!(
-                        market_id,
-                        "after a failed write the market cannot be rebuilt from the database; it \
-                         takes no commands until it is: {}",
-                        cause_of(&err)
-                    );
-                    delayed.refuse_all(unavailable);
-                    if let Some(command) = held.take() {
-                        command.refuse(unavailable);
+                Err(err) => {
+                    if attempts == 1 {
+                        // Often a pooled connection the same cut killed: the next attempt, on
+                        // another, usually works.
+                        tracing::warn!(
+                            market_id,
+                            "after a failed write the market cannot be rebuilt from the database \
+                             yet; it takes no commands until it is: {}",
+                            err.cause_for_log()
+                        );
+                        delayed.refuse_all(unavailable);
+                        if let Some(command) = held.take() {
+                            command.refuse(unavailable);
+                        }
+                    } else if !reported && started.elapsed() >= REPORT_AFTER {
+                        reported = true;
+                        tracing::error!(
+                            market_id,
+                            attempts,
+                            "the market has taken no commands for {:?}: it cannot be rebuilt from \
+                             the database: {}",
+                            REPORT_AFTER,
+                            err.cause_for_log()
+                        );
+                    } else if attempts % WARN_EVERY_ATTEMPTS == 0 {
+                        tracing::warn!(
+                            market_id,
+                            attempts,
+                            "still cannot rebuild the market: {}",
+                            err.cause_for_log()
+                        );
                     }
                 }
-                Err(err) if attempts % WARN_EVERY_ATTEMPTS == 0 => {
-                    tracing::warn!(
-                        market_id,
-                        attempts,
-                        "still cannot rebuild the market: {}",
-                        cause_of(&err)
-                    );
-                }
-                Err(_) => {}
             }
             if self.give_up_after.is_some_and(|limit| started.elapsed() >= limit) {
                 tracing::error!(
@@ -194,16 +209,6 @@ impl MarketActor {
             }
             pause = (pause * 2).min(RELOAD_PAUSE_MAX);
         }
-    }
-}
-
-/// What went wrong behind an error, for the log: the cause of a 500 or of a 503 for database
-/// trouble (never shown to a client), else the error itself.
-pub(super) fn cause_of(err: &AppError) -> String {
-    match err {
-        AppError::Internal(cause) => format!("{cause:#}"),
-        AppError::Unavailable { cause: Some(cause), .. } => format!("{cause:#}"),
-        other => other.to_string(),
     }
 }
 
