@@ -15,9 +15,7 @@
 //! accounts of one downline on both sides of a fill cancel out: what is left is what the
 //! downline as a whole has at stake against the rest of the exchange.
 
-use backlay_core::exchange::{
-    Bet, FancyBookRow, MarketKind, MarketSpec, Position, RunnerId, UserId,
-};
+use backlay_core::exchange::{Bet, FancyBookRow, MarketKind, Position, UserId};
 use backlay_store::markets::MarketRow;
 
 use crate::error::AppError;
@@ -43,12 +41,7 @@ pub fn house_position(
 ) -> Result<HousePosition, AppError> {
     let setup = &market.setup;
     let kind = setup.kind();
-    let runners = if kind == MarketKind::Fancy {
-        Vec::new()
-    } else {
-        setup.runners.iter().map(|r| RunnerId(r.runner_id)).collect()
-    };
-    let spec = MarketSpec::new(kind, runners, 0).map_err(|e| {
+    let spec = setup.spec().map_err(|e| {
         AppError::Internal(anyhow::anyhow!("market {} cannot be analysed: {e}", setup.market_id))
     })?;
     let mut position = Position::new();

@@ -29,7 +29,7 @@
 
 use std::collections::BTreeMap;
 
-use backlay_core::exchange::{BetSide, MarketKind, MarketSpec, MarketStatus, MarketType, RunnerId};
+use backlay_core::exchange::{BetSide, MarketSpec, MarketStatus, MarketType};
 use sqlx::{AnyConnection, Row};
 
 use crate::bets::{
@@ -101,15 +101,7 @@ fn of_market<T>(rows: &[T], market_id: i64, market_of: impl Fn(&T) -> i64) -> &[
 
 /// The exchange's set-up of a stored market, as the engine makes it when it loads the market.
 fn spec_of(market: &MarketRow) -> Result<MarketSpec, String> {
-    let setup = &market.setup;
-    let kind = setup.kind();
-    let runners = if kind == MarketKind::Fancy {
-        Vec::new()
-    } else {
-        setup.runners.iter().map(|r| RunnerId(r.runner_id)).collect()
-    };
-    MarketSpec::new(kind, runners, u32::try_from(setup.commission_bp).unwrap_or(0))
-        .map_err(|e| e.to_string())
+    market.setup.spec().map_err(|e| e.to_string())
 }
 
 /// A live market whose stored rows the engine could not rebuild: the check cannot say what

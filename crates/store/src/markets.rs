@@ -49,6 +49,21 @@ impl MarketSetup {
     pub fn kind(&self) -> backlay_core::exchange::MarketKind {
         self.market_type.kind(u32::try_from(self.winners).unwrap_or(1))
     }
+
+    /// The exchange's set-up of this market (its kind, runners and commission), as the engine
+    /// builds it when it loads the market, and every check of stored bets against it.
+    pub fn spec(
+        &self,
+    ) -> Result<backlay_core::exchange::MarketSpec, backlay_core::exchange::MarketError> {
+        use backlay_core::exchange::{MarketKind, MarketSpec, RunnerId};
+        let kind = self.kind();
+        let runners = if kind == MarketKind::Fancy {
+            Vec::new()
+        } else {
+            self.runners.iter().map(|r| RunnerId(r.runner_id)).collect()
+        };
+        MarketSpec::new(kind, runners, u32::try_from(self.commission_bp).unwrap_or(0))
+    }
 }
 
 backlay_core::named_enum! {

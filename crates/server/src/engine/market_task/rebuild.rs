@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use backlay_core::exchange::{
-    Bet, BookError, Market, MarketError, MarketKind, MarketSpec, NewOrder, RunnerId, UserId,
+    Bet, BookError, Market, MarketError, MarketKind, NewOrder, RunnerId, UserId,
 };
 use backlay_core::odds::Price;
 use backlay_store::bets::{BetRow, FillRow};
@@ -64,13 +64,7 @@ impl MarketActor {
         let row = store.market(market_id).await?;
         let setup = row.setup;
         let kind = setup.kind();
-        let runners = if kind == MarketKind::Fancy {
-            Vec::new()
-        } else {
-            setup.runners.iter().map(|r| RunnerId(r.runner_id)).collect()
-        };
-        let spec = MarketSpec::new(kind, runners, u32::try_from(setup.commission_bp).unwrap_or(0))
-            .map_err(market_error)?;
+        let spec = setup.spec().map_err(market_error)?;
         let mut market = Market::new(spec);
         // Nothing lapses here: lapses were stored when they happened.
         market.restore_status(row.status);
