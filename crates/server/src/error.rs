@@ -114,6 +114,11 @@ impl AppError {
         AppError::Unprocessable("Betting is locked on this account: ask your agent.".into())
     }
 
+    /// A 503 to try again in a second, with `message` and no cause to log.
+    pub fn unavailable(message: impl Into<String>) -> AppError {
+        AppError::Unavailable { message: message.into(), retry_after_s: 1, cause: None }
+    }
+
     /// The 503 of a request that needed the database while it was not answering.
     pub fn database_unavailable(cause: impl Into<anyhow::Error>) -> AppError {
         AppError::Unavailable {

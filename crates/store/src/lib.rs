@@ -352,11 +352,12 @@ async fn open_pool(
         // the driver, not knowing, keeps counting it as open: the ROLLBACK it sends when the
         // transaction is dropped fails too, and the connection would refuse every later BEGIN
         // ("non-zero transaction depth"), so every later write, until a restart. Such a
-        // connection is closed instead of kept. The ping first lets the driver's queued ROLLBACK
-        // run, so a connection whose rollback worked is kept.
+        // connection is closed instead of kept. A connection out of any transaction (nearly
+        // every release) is kept at once; otherwise a ping first lets the driver's queued
+        // ROLLBACK run, so one whose rollback worked is kept too.
         .after_release(move |conn, _meta| {
             Box::pin(async move {
-                if engine != Engine::Sqlite {
+                if engine != Engine::Sqlite || !conn.is_in_transaction() {
                     return Ok(true);
                 }
                 conn.ping().await?;

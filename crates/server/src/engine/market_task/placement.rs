@@ -596,26 +596,19 @@ impl Unconfirmed {
 
 /// What each bet of a batch hears when its write failed before the commit, or failed twice.
 fn not_placed() -> AppError {
-    AppError::Unavailable {
-        message: "Your bet was not placed: the exchange could not write it to its database. Try \
-                  again in a moment."
-            .into(),
-        retry_after_s: 1,
-        cause: None,
-    }
+    AppError::unavailable(
+        "Your bet was not placed: the exchange could not write it to its database. Try again in \
+         a moment.",
+    )
 }
 
 /// What each bet of a batch hears when its COMMIT failed and the database cannot tell yet
 /// whether it was made.
 fn unconfirmed_bet() -> AppError {
-    AppError::Unavailable {
-        message: "The exchange could not confirm your bet with its database. Check your open \
-                  bets before you place it again (sent again with the same client_ref, a bet is \
-                  never placed twice)."
-            .into(),
-        retry_after_s: 1,
-        cause: None,
-    }
+    AppError::unavailable(
+        "The exchange could not confirm your bet with its database. Check your open bets before \
+         you place it again (sent again with the same client_ref, a bet is never placed twice).",
+    )
 }
 
 /// `Ok` when `request` repeats the request stored with `request_hash`; a 409 otherwise.

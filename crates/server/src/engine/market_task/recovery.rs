@@ -52,14 +52,10 @@ const REPORT_AFTER: Duration = Duration::from_secs(2);
 
 /// What the caller of a market hears while the market is being checked against the database.
 pub(crate) fn unavailable() -> AppError {
-    AppError::Unavailable {
-        message: "This market is being checked against the exchange's database after a failed \
-                  write and takes no bets or changes for a moment. Nothing was done; try again \
-                  shortly."
-            .into(),
-        retry_after_s: 1,
-        cause: None,
-    }
+    AppError::unavailable(
+        "This market is being checked against the exchange's database after a failed write and \
+         takes no bets or changes for a moment. Nothing was done; try again shortly.",
+    )
 }
 
 /// How a recovery ended.
@@ -92,7 +88,7 @@ impl MarketActor {
                     "a write failed: {}",
                     err.cause_for_log()
                 );
-                unconfirmed(UNCONFIRMED_CHANGE)
+                AppError::unavailable(UNCONFIRMED_CHANGE)
             }
             refusal => refusal,
         }
@@ -210,9 +206,4 @@ impl MarketActor {
             pause = (pause * 2).min(RELOAD_PAUSE_MAX);
         }
     }
-}
-
-/// The 503 of a change whose write failed and whose fate is not known yet.
-fn unconfirmed(message: &str) -> AppError {
-    AppError::Unavailable { message: message.into(), retry_after_s: 1, cause: None }
 }
