@@ -30,13 +30,13 @@ use std::time::Duration;
 use backlay_store::Store;
 use rand::{Rng, SeedableRng};
 use sqlx::Connection;
-use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::checks::{end_checks, markets_take_bets};
 use crate::harness::{
-    bettor, create_markets, get, log_errors, login, match_of, on_fresh_postgres, owner_within,
-    postgres_admin_url, reader, send_again, Reply, Server, Tally, LEASE_FLAGS, NODES, USERS,
+    create_markets, get, log_errors, login, match_of, on_fresh_postgres, owner_within,
+    postgres_admin_url, reader, send_again, spawn_bettors, told_of_within, Reply, Round, Server,
+    Tally, LEASE_FLAGS, NODES, USERS,
 };
 
 /// The faults of a cut test (`DB_CUTS`).
@@ -255,40 +255,22 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
         let fault =
             if at_random { menu[rng.gen_range(0..menu.len())] } else { menu[round % menu.len()] };
         // A bettor per user, spread over the nodes, and a reader of the pages on one of them.
-        let (acks, mut acked) = watch::channel(0);
-        let (stop, stopped) = watch::channel(false);
-        let bettors: Vec<_> = USERS
-            .iter()
-            .enumerate()
-            .map(|(i, (user, _))| {
-                tokio::spawn(bettor(
-                    servers[i % nodes].base.clone(),
-                    user,
-                    tokens[user].clone(),
-                    markets,
-                    rng.gen(),
-                    2000 + round as u32,
-                    acks.clone(),
-                    stopped.clone(),
-                ))
-            })
-            .collect();
-        drop(acks);
+        let Round { bettors, mut acked, stop } = spawn_bettors(
+            |i| servers[i % nodes].base.clone(),
+            &tokens,
+            markets,
+            &mut rng,
+            |_| 2000 + round as u32,
+        );
         let reader = tokio::spawn(reader(
             servers[round % nodes].base.clone(),
             tokens["demo"].clone(),
             match_id,
-            stopped.clone(),
+            stop.subscribe(),
         ));
 
         let fault_after = rng.gen_range(1..=ACKS_BEFORE_FAULT_MAX);
-        // (Each wait's answer is read at once: a borrow of the count held on would stop the
-        // bettors.)
-        let started = matches!(
-            tokio::time::timeout(ACKS_BEFORE_FAULT_WAIT, acked.wait_for(|n| *n >= fault_after))
-                .await,
-            Ok(Ok(_))
-        );
+        let started = told_of_within(&mut acked, fault_after, ACKS_BEFORE_FAULT_WAIT).await;
         if !started {
             tally.problem(format!(
                 "round {round}: the bettors were told of {} bets in {ACKS_BEFORE_FAULT_WAIT:?}, not {fault_after}",
@@ -347,14 +329,7 @@ async fn faults_while_betting(database_url: &str, plan: Plan) {
         }
         // Betting resumes without a restart: a few more bets acknowledged, in a bound.
         let after_fault = *acked.borrow();
-        let resumed = matches!(
-            tokio::time::timeout(
-                RESUME_WAIT,
-                acked.wait_for(|n| *n >= after_fault + ACKS_AFTER_FAULT)
-            )
-            .await,
-            Ok(Ok(_))
-        );
+        let resumed = told_of_within(&mut acked, after_fault + ACKS_AFTER_FAULT, RESUME_WAIT).await;
         let _ = stop.send(true);
         for bettor in bettors {
             tally.add(bettor.await.expect("a bettor finished"));

@@ -18,13 +18,13 @@ use std::process::Command;
 use std::time::Duration;
 
 use backlay_store::Store;
-use rand::{Rng, SeedableRng};
-use tokio::sync::watch;
+use rand::SeedableRng;
 use tokio::time::Instant;
 
 use crate::checks::{end_checks, markets_take_bets};
 use crate::harness::{
-    bettor, create_markets, log_errors, login, match_of, reader, send_again, Server, Tally, USERS,
+    create_markets, log_errors, login, match_of, reader, send_again, spawn_bettors, told_of_within,
+    Round, Server, Tally, USERS,
 };
 
 /// The tmpfs's size: the demo database and its WAL take about 5 MiB.
@@ -121,37 +121,15 @@ async fn bet_while_the_disk_fills() {
 
     let mut rng = rand::rngs::StdRng::seed_from_u64(0xF111);
     let mut tally = Tally::default();
-    let (acks, mut acked) = watch::channel(0);
-    let (stop, stopped) = watch::channel(false);
-    let bettors: Vec<_> = USERS
-        .iter()
-        .enumerate()
-        .map(|(i, (user, _))| {
-            tokio::spawn(bettor(
-                server.base.clone(),
-                user,
-                tokens[user].clone(),
-                markets,
-                rng.gen(),
-                3000 + i as u32,
-                acks.clone(),
-                stopped.clone(),
-            ))
-        })
-        .collect();
-    drop(acks);
+    let Round { bettors, mut acked, stop } =
+        spawn_bettors(|_| server.base.clone(), &tokens, markets, &mut rng, |i| 3000 + i as u32);
     let reader = tokio::spawn(reader(
         server.base.clone(),
         tokens["demo"].clone(),
         match_id,
-        stopped.clone(),
+        stop.subscribe(),
     ));
-    // (Each wait's answer is read at once: a borrow of the count held on would stop the bettors.)
-    let started = matches!(
-        tokio::time::timeout(ACKS_BEFORE_FULL_WAIT, acked.wait_for(|n| *n >= ACKS_BEFORE_FULL))
-            .await,
-        Ok(Ok(_))
-    );
+    let started = told_of_within(&mut acked, ACKS_BEFORE_FULL, ACKS_BEFORE_FULL_WAIT).await;
     if !started {
         tally.problem(format!(
             "the bettors were told of {} bets in {ACKS_BEFORE_FULL_WAIT:?}, not {ACKS_BEFORE_FULL}",
@@ -177,11 +155,7 @@ async fn bet_while_the_disk_fills() {
     let full_for = filled_at.elapsed();
 
     let after_room = *acked.borrow();
-    let resumed = matches!(
-        tokio::time::timeout(RESUME_WAIT, acked.wait_for(|n| *n >= after_room + ACKS_AFTER_ROOM))
-            .await,
-        Ok(Ok(_))
-    );
+    let resumed = told_of_within(&mut acked, after_room + ACKS_AFTER_ROOM, RESUME_WAIT).await;
     let _ = stop.send(true);
     for bettor in bettors {
         tally.add(bettor.await.expect("a bettor finished"));

@@ -523,6 +523,55 @@ pub async fn create_markets(base: &str, admin: &str) -> Markets {
 /// takes the markets over: the shortest lease keeps each restart quick (SQLite ignores it).
 pub const LEASE_FLAGS: [&str; 2] = ["--cluster-lease-ms", "1000"];
 
+/// The bettors of one round, one per user of [`USERS`], running until `stop` says so (or
+/// their server dies): their handles, and the count of bets they were told of.
+pub struct Round {
+    pub bettors: Vec<tokio::task::JoinHandle<Seen>>,
+    pub acked: watch::Receiver<usize>,
+    pub stop: watch::Sender<bool>,
+}
+
+/// Waits (bounded by `within`) until the bettors have been told of `at_least` bets; false when
+/// they were not in time (or all stopped first). The count is read at once and never held: a
+/// borrow of it held on would stop the bettors.
+pub async fn told_of_within(
+    acked: &mut watch::Receiver<usize>,
+    at_least: usize,
+    within: Duration,
+) -> bool {
+    matches!(tokio::time::timeout(within, acked.wait_for(|n| *n >= at_least)).await, Ok(Ok(_)))
+}
+
+/// Starts a [`Round`]: the `i`th user bets through `base_of(i)`, its `client_ref`s named by
+/// `life_of(i)` (unique per user and life).
+pub fn spawn_bettors(
+    base_of: impl Fn(usize) -> String,
+    tokens: &HashMap<&str, String>,
+    markets: Markets,
+    rng: &mut impl Rng,
+    life_of: impl Fn(usize) -> u32,
+) -> Round {
+    let (acks, acked) = watch::channel(0);
+    let (stop, stopped) = watch::channel(false);
+    let bettors = USERS
+        .iter()
+        .enumerate()
+        .map(|(i, (user, _))| {
+            tokio::spawn(bettor(
+                base_of(i),
+                user,
+                tokens[user].clone(),
+                markets,
+                rng.gen(),
+                life_of(i),
+                acks.clone(),
+                stopped.clone(),
+            ))
+        })
+        .collect();
+    Round { bettors, acked, stop }
+}
+
 pub const USERS: [(&str, &str); 3] =
     [("demo", "Demo@1234"), ("demo2", "Demo@1234"), ("maker", "Maker@1234")];
 

@@ -13,8 +13,9 @@ use tokio::time::Instant;
 
 use crate::checks::end_checks;
 use crate::harness::{
-    bettor, call, create_markets, login, match_of, on_fresh_postgres, owner_of, owner_within,
-    send_again, stake_minor, SentBet, Server, Tally, LEASE_FLAGS, NODES, USERS,
+    call, create_markets, login, match_of, on_fresh_postgres, owner_of, owner_within, send_again,
+    spawn_bettors, stake_minor, told_of_within, Round, SentBet, Server, Tally, LEASE_FLAGS, NODES,
+    USERS,
 };
 
 /// The kill comes after this many acknowledged bets in a life, at least one (drawn per life).
@@ -47,25 +48,13 @@ async fn kill_and_restart_while_betting(database_url: &str) {
         if run_started.elapsed() > RUN_MAX_FIXED + RUN_MAX_PER_KILL * wanted as u32 {
             break;
         }
-        let (acks, mut acked) = watch::channel(0);
-        let (_stop, stopped) = watch::channel(false);
-        let bettors: Vec<_> = USERS
-            .iter()
-            .enumerate()
-            .map(|(i, (user, _))| {
-                tokio::spawn(bettor(
-                    server.base.clone(),
-                    user,
-                    tokens[user].clone(),
-                    markets,
-                    rng.gen(),
-                    life * 10 + i as u32,
-                    acks.clone(),
-                    stopped.clone(),
-                ))
-            })
-            .collect();
-        drop(acks);
+        let Round { bettors, mut acked, stop: _stop } = spawn_bettors(
+            |_| server.base.clone(),
+            &tokens,
+            markets,
+            &mut rng,
+            |i| life * 10 + i as u32,
+        );
         // Killed once that many bets are acknowledged, or when every bettor has stopped (the
         // channel closes) should they reach their bound first.
         let kill_after = rng.gen_range(1..=ACKS_BEFORE_KILL_MAX);
@@ -203,30 +192,18 @@ async fn kill_owners_while_betting_on_three_nodes(database_url: &str) {
     for life in 0..wanted as u32 {
         let owner = owner_of(&store, &nodes, markets.exchange).await;
         // Two bettors on the other nodes, one on the owner (its answers die with it).
-        let (acks, mut acked) = watch::channel(0);
-        let (stop, stopped) = watch::channel(false);
-        let bettors: Vec<_> = USERS
-            .iter()
-            .enumerate()
-            .map(|(i, (user, _))| {
-                tokio::spawn(bettor(
-                    nodes[(owner + 1 + i) % NODES].base.clone(),
-                    user,
-                    tokens[user].clone(),
-                    markets,
-                    rng.gen(),
-                    1000 + life * 10 + i as u32,
-                    acks.clone(),
-                    stopped.clone(),
-                ))
-            })
-            .collect();
-        drop(acks);
+        let Round { bettors, mut acked, stop } = spawn_bettors(
+            |i| nodes[(owner + 1 + i) % NODES].base.clone(),
+            &tokens,
+            markets,
+            &mut rng,
+            |i| 1000 + life * 10 + i as u32,
+        );
         // A live stream of the market's match on a node that survives, opened before the kill.
         let watcher = tokio::spawn(watch_market(
             open_stream(&nodes[(owner + 1) % NODES].base, &tokens["demo"], match_id).await,
             markets.exchange,
-            stopped.clone(),
+            stop.subscribe(),
         ));
         let kill_after = rng.gen_range(1..=60);
         let _ = acked.wait_for(|n| *n >= kill_after).await;
@@ -235,15 +212,7 @@ async fn kill_owners_while_betting_on_three_nodes(database_url: &str) {
         nodes[owner].kill9();
         // The survivors' bets wait for the take-over and go on: stop once a few more were
         // acknowledged (or, should betting not resume, after a bound the test then fails on).
-        // (The answer is read at once: a borrow of the count held on would stop the bettors.)
-        let resumed = matches!(
-            tokio::time::timeout(
-                Duration::from_secs(30),
-                acked.wait_for(|n| *n >= before_kill + 10),
-            )
-            .await,
-            Ok(Ok(_))
-        );
+        let resumed = told_of_within(&mut acked, before_kill + 10, Duration::from_secs(30)).await;
         // Betting goes on a little longer, for the stream to show its changes.
         tokio::time::sleep(Duration::from_millis(600)).await;
         let _ = stop.send(true);
