@@ -197,6 +197,11 @@ pub(crate) fn fills_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<FillRow>> {
 /// Rows per multi-row statement: far below either engine's limit on bound parameters.
 pub(crate) const ROWS_PER_STATEMENT: usize = 100;
 
+/// `$1, $2, …, $n`: an `IN (…)` list of `n` bound values.
+pub(crate) fn numbered(n: usize) -> String {
+    (1..=n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+}
+
 /// `($1, $2), ($3, $4), …`: `rows` groups of `columns` numbered placeholders.
 pub(crate) fn placeholders(rows: usize, columns: usize) -> String {
     let mut text = String::with_capacity(rows * columns * 5);
@@ -269,7 +274,7 @@ impl Store {
     ) -> StoreResult<Vec<(i64, i64, i64, i64)>> {
         let mut traded = Vec::new();
         for chunk in market_ids.chunks(ROWS_PER_STATEMENT) {
-            let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+            let list = numbered(chunk.len());
             let sql = format!(
                 "SELECT market_id, runner_id, price, CAST(SUM(size_minor) AS BIGINT) AS size_minor FROM fills \
                  WHERE market_id IN ({list}) GROUP BY market_id, runner_id, price \
@@ -435,7 +440,7 @@ impl Writer {
         sorted.dedup();
         let mut funds = Vec::with_capacity(sorted.len());
         for chunk in sorted.chunks(ROWS_PER_STATEMENT) {
-            let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+            let list = numbered(chunk.len());
             let lock = if self.engine == crate::Engine::Postgres { " FOR UPDATE OF a" } else { "" };
             let sql = format!(
                 "SELECT a.user_id, a.balance_minor, a.exposure_minor, u.max_exposure_minor, \
@@ -946,7 +951,7 @@ impl Store {
     pub async fn fill_summaries(&self, bet_ids: &[i64]) -> StoreResult<BTreeMap<i64, FillSummary>> {
         let mut summaries: BTreeMap<i64, FillSummary> = BTreeMap::new();
         for chunk in bet_ids.chunks(ROWS_PER_STATEMENT) {
-            let list = (1..=chunk.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+            let list = numbered(chunk.len());
             let sql = format!(
                 "SELECT back_bet_id AS bet_id, price, size_minor, created_at_ms FROM fills WHERE back_bet_id IN ({list}) \
                  UNION ALL SELECT lay_bet_id AS bet_id, price, size_minor, created_at_ms FROM fills WHERE lay_bet_id IN ({list})"

@@ -33,7 +33,7 @@ use backlay_core::exchange::{BetSide, MarketSpec, MarketStatus, MarketType};
 use sqlx::{AnyConnection, Row};
 
 use crate::bets::{
-    bets_from_rows, fills_from_rows, BetStatus, BET_COLUMNS_PUBLIC, FILLS_WITH_USERS,
+    bets_from_rows, fills_from_rows, numbered, BetStatus, BET_COLUMNS_PUBLIC, FILLS_WITH_USERS,
     ROWS_PER_STATEMENT,
 };
 use crate::markets::{fetch_live_markets, MarketRow};
@@ -85,11 +85,6 @@ fn settled_market_statuses() -> String {
 
 fn live_bet_statuses() -> String {
     quoted(BetStatus::ALL.iter().filter(|s| s.is_live()).map(|s| s.as_str()))
-}
-
-/// `$1, $2, …, $n`.
-fn numbered(n: usize) -> String {
-    (1..=n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
 }
 
 /// The rows of `market_id` in `rows`, which are in market order.
