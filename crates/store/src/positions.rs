@@ -22,7 +22,9 @@
 
 use std::collections::BTreeMap;
 
-use backlay_core::exchange::{Bet, MarketKind, MarketSpec, Position, RunnerId, Side, UserId};
+use backlay_core::exchange::{
+    Bet, MarketKind, MarketSpec, NewOrder, OrderId, Position, RunnerId, Side, UserId,
+};
 use backlay_core::odds::Price;
 
 use crate::bets::{BetRow, FillRow};
@@ -77,16 +79,34 @@ impl BetRow {
         made.map_err(|e| InvalidStoredBet(format!("stored bet {} is invalid: {e}", self.bet_id)))
     }
 
-    /// The unmatched part of an exchange order, as the bet it would be if matched at its own
-    /// price; `None` when nothing of it rests.
-    pub fn unmatched_bet(&self) -> Result<Option<Bet>, InvalidStoredBet> {
+    /// The unmatched part of an exchange order as it rests in its runner's book (the order's
+    /// id is the bet's), which is how the engine puts it back at start; `None` when nothing of
+    /// it rests.
+    pub fn resting_order(&self) -> Result<Option<(RunnerId, NewOrder)>, InvalidStoredBet> {
         if self.remaining_minor == 0 {
             return Ok(None);
         }
         let hundredths = small(self.price, || format!("the price of bet {}", self.bet_id))?;
         let price = Price::from_hundredths(hundredths)
             .map_err(|e| InvalidStoredBet(format!("bet {}: {e}", self.bet_id)))?;
-        Bet::exchange(RunnerId(self.runner()?), self.side.side(), price, self.remaining_minor)
+        let order_id = u64::try_from(self.bet_id)
+            .map_err(|_| InvalidStoredBet(format!("bet id {} is not positive", self.bet_id)))?;
+        let order = NewOrder::new(
+            OrderId(order_id),
+            UserId(self.user_id),
+            self.side.side(),
+            price,
+            self.remaining_minor,
+        )
+        .with_persistence(self.persistence);
+        Ok(Some((RunnerId(self.runner()?), order)))
+    }
+
+    /// The unmatched part of an exchange order, as the bet it would be if matched at its own
+    /// price; `None` when nothing of it rests.
+    pub fn unmatched_bet(&self) -> Result<Option<Bet>, InvalidStoredBet> {
+        let Some((runner, order)) = self.resting_order()? else { return Ok(None) };
+        Bet::exchange(runner, order.side, order.price, order.size_minor)
             .map(Some)
             .map_err(|e| InvalidStoredBet(format!("bet {}: {e}", self.bet_id)))
     }

@@ -629,6 +629,15 @@ impl Market {
         Ok(())
     }
 
+    /// An unmatched order of this market: resting in its runner's book, or held apart from a
+    /// crossed stored book (its owner may cancel it like any other).
+    pub fn unmatched_order(&self, order_id: OrderId) -> Option<RestingOrder> {
+        self.books
+            .iter()
+            .find_map(|book| book.order(order_id))
+            .or_else(|| self.crossing.iter().find(|o| o.order_id == order_id).copied())
+    }
+
     /// The orders held apart because they crossed the stored book, oldest first.
     pub fn crossing_orders(&self) -> &[RestingOrder] {
         &self.crossing

@@ -53,22 +53,14 @@ impl MarketActor {
         let order_id = order_of_bet(bet_id);
         // In its book, or held apart from a crossed stored book (`rebuild`): the bettor sees
         // it among their unmatched bets either way.
-        let (runner, resting) = self
-            .market
-            .spec()
-            .runners()
-            .iter()
-            .find_map(|r| self.market.book(*r).and_then(|b| b.order(order_id)).map(|o| (*r, o)))
-            .or_else(|| {
-                let held = self.market.crossing_orders().iter().find(|o| o.order_id == order_id);
-                held.map(|o| (o.runner, *o))
-            })
-            .ok_or_else(not_found)?;
+        let resting = self.market.unmatched_order(order_id).ok_or_else(not_found)?;
         if resting.user_id.0 != user_id {
             return Err(not_found());
         }
-        let cancelled =
-            self.market.cancel(runner, order_id, size.map(Money::minor)).map_err(market_error)?;
+        let cancelled = self
+            .market
+            .cancel(resting.runner, order_id, size.map(Money::minor))
+            .map_err(market_error)?;
         let remaining = resting.remaining_minor - cancelled;
         let removed = RestingOrder { remaining_minor: cancelled, ..resting };
         self.store_removals(&[removed], Removal::Cancelled, None).await?;

@@ -11,16 +11,13 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use backlay_core::exchange::{
-    Bet, BookError, Market, MarketError, MarketKind, NewOrder, RunnerId, UserId,
-};
-use backlay_core::odds::Price;
+use backlay_core::exchange::{Bet, BookError, Market, MarketError, MarketKind, UserId};
 use backlay_store::bets::{BetRow, FillRow};
 use backlay_store::Store;
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
-use super::{bet_of_order, market_error, order_of_bet, MarketActor, Suspensions};
+use super::{bet_of_order, market_error, MarketActor, Suspensions};
 use crate::engine::{EngineStats, MarketChange};
 use crate::error::AppError;
 
@@ -77,20 +74,10 @@ impl MarketActor {
             market.restore_matched(user, &bet).map_err(internal)?;
         }
         // House-banked bets are taken whole or refused: none waits in a book.
-        let unmatched =
-            bets.iter().filter(|bet| !kind.is_house_banked() && bet.remaining_minor > 0);
-        for bet in unmatched {
-            let price = Price::from_hundredths(u32::try_from(bet.price).unwrap_or(0))
-                .map_err(|e| AppError::Internal(anyhow::anyhow!("bet {}: {e}", bet.bet_id)))?;
-            let order = NewOrder::new(
-                order_of_bet(bet.bet_id),
-                UserId(bet.user_id),
-                bet.side.side(),
-                price,
-                bet.remaining_minor,
-            )
-            .with_persistence(bet.persistence);
-            let runner = RunnerId(bet.runner_id.unwrap_or(0));
+        let orders = if kind.is_house_banked() { &[][..] } else { &bets[..] };
+        for bet in orders {
+            let resting = bet.resting_order().map_err(|e| AppError::Internal(e.into()))?;
+            let Some((runner, order)) = resting else { continue };
             match market.restore_order(runner, &order) {
                 Err(MarketError::Book(BookError::WouldCross(_))) => {
                     market.hold_crossing_order(runner, &order).map_err(internal)?
