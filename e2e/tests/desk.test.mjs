@@ -130,6 +130,14 @@ test('the desk runs a match from the keyboard, the client sees it live, the resu
   await fancyRow.getByTestId('fancy-no').filter({ hasText: '49' }).waitFor(WITHIN_A_SECOND);
   await fancyRow.getByTestId('fancy-yes').filter({ hasText: '49' }).waitFor(WITHIN_A_SECOND);
   const fancyMs = Date.now() - sent;
+  // `y` picks YES alone: `+` moves it to 50 while NO stays at 49; `y` again, both together.
+  await desk.keyboard.press('y');
+  await deskRow(fancyId).getByTestId('desk-side').filter({ hasText: 'YES alone' }).waitFor();
+  await desk.keyboard.press('+');
+  await fancyRow.getByTestId('fancy-yes').filter({ hasText: '50' }).waitFor(WITHIN_A_SECOND);
+  await fancyRow.getByTestId('fancy-no').filter({ hasText: '49' }).waitFor();
+  await desk.keyboard.press('y');
+  await deskRow(fancyId).getByTestId('desk-side').waitFor({ state: 'detached' });
 
   // Ball running (space), shown on the client; `b` opens again.
   await desk.keyboard.press(' ');

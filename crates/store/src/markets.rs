@@ -20,6 +20,30 @@ pub struct MarketRow {
     pub result_runner_id: Option<i64>,
     pub result_value: Option<i64>,
     pub settled_at_ms: Option<i64>,
+    /// The desk's spread for this market ([`MarketRow::desk_spread`]); `None` is the default.
+    pub stored_desk_spread: Option<i64>,
+}
+
+/// The desk's spread on a bookmaker with none set: its lay is posted 5 rate points above its
+/// back (back 45, lay 50).
+pub const DEFAULT_BOOKMAKER_SPREAD: i64 = 5;
+/// The desk's spread on a fancy with none set: its YES line at its NO line (NO 50, YES 50 at even
+/// rates, as a fresh fancy opens).
+pub const DEFAULT_FANCY_SPREAD: i64 = 0;
+/// The widest spread the desk may set, in rate points or runs.
+pub const MAX_DESK_SPREAD: i64 = 1_000;
+
+impl MarketRow {
+    /// How far the desk posts the second side from the one it types: a bookmaker's lay above
+    /// its back (rate points), a fancy's YES line above its NO line (runs). It is only the
+    /// desk's working setting, never read by matching or settlement, so it lives on the row and
+    /// not in the engine's [`MarketSetup`].
+    pub fn desk_spread(&self) -> i64 {
+        self.stored_desk_spread.unwrap_or(match self.setup.market_type {
+            MarketType::Fancy => DEFAULT_FANCY_SPREAD,
+            _ => DEFAULT_BOOKMAKER_SPREAD,
+        })
+    }
 }
 
 /// What the operator set up and posts on a market: its type, limits, bet delay, commission,
@@ -103,7 +127,7 @@ pub struct NewMarket<'a> {
 
 const MARKET_COLUMNS: &str = "id, match_id, market_type, name, status, bet_delay_ms, min_stake_minor, \
      max_stake_minor, commission_bp, winners, line_no, rate_no, line_yes, rate_yes, result_runner_id, \
-     result_value, settled_at_ms, created_at_ms";
+     result_value, settled_at_ms, created_at_ms, desk_spread";
 
 fn market_from_row(row: &AnyRow) -> Result<MarketRow, sqlx::Error> {
     let setup = MarketSetup {
@@ -129,6 +153,7 @@ fn market_from_row(row: &AnyRow) -> Result<MarketRow, sqlx::Error> {
         result_runner_id: row.try_get("result_runner_id")?,
         result_value: row.try_get("result_value")?,
         settled_at_ms: row.try_get("settled_at_ms")?,
+        stored_desk_spread: row.try_get("desk_spread")?,
     })
 }
 
@@ -323,6 +348,19 @@ impl Writer {
         )
         .bind(min_stake_minor)
         .bind(max_stake_minor)
+        .bind(market_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Sets the desk's spread of a market that is not settled; false when there is no such
+    /// market or it is settled (closed or void).
+    pub async fn set_desk_spread(&mut self, market_id: i64, spread: i64) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE markets SET desk_spread = $1 WHERE id = $2 AND status NOT IN ('closed', 'void')",
+        )
+        .bind(spread)
         .bind(market_id)
         .execute(self.conn())
         .await?;

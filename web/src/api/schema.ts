@@ -423,6 +423,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/market/spread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sets the desk's spread on a bookmaker or fancy market: where a typed back rate puts the lay,
+         *     or a typed NO line the YES line (operator::desk).
+         */
+        post: operations["set_spread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/market/status": {
         parameters: {
             query?: never;
@@ -2628,6 +2648,12 @@ export interface components {
             result_value: number | null;
             /**
              * Format: int64
+             * @description How far the desk posts the second side from a rate or line it types: a bookmaker's lay
+             *     above its back (rate points), a fancy's YES line above its NO line (runs).
+             */
+            spread: number;
+            /**
+             * Format: int64
              * @description How many runners a place market pays (as created: `winners`); 1 for any other market.
              */
             winners: number;
@@ -3134,6 +3160,17 @@ export interface components {
                 max_stake: number;
                 /** Format: double */
                 min_stake: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_MarketSpread: {
+            data: {
+                /** Format: int64 */
+                market_id: number;
+                /** Format: int64 */
+                spread: number;
             };
             message: string;
             status: boolean;
@@ -4670,6 +4707,12 @@ export interface components {
             /** Format: int64 */
             market_id: number;
         };
+        MarketSpread: {
+            /** Format: int64 */
+            market_id: number;
+            /** Format: int64 */
+            spread: number;
+        };
         /** @enum {string} */
         MarketStatus: "open" | "suspended" | "ball_running" | "closed" | "void";
         /** @enum {string} */
@@ -5729,6 +5772,15 @@ export interface components {
             is_active?: number | null;
             /** Format: int64 */
             sport_id?: number | null;
+        };
+        SpreadRequest: {
+            /** Format: int64 */
+            market_id: number;
+            /**
+             * Format: int64
+             * @description Rate points (bookmaker) or runs (fancy), 0 to 1000.
+             */
+            spread: number;
         };
         /** @description One button, checked. */
         StakeButton: {
@@ -7638,6 +7690,88 @@ export interface operations {
                 };
             };
             /** @description The market is closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    set_spread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpreadRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MarketSpread"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The market is settled */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
 //! The trading desk's calls (admin only): a match's markets with everything the desk shows in
-//! one read, a market's stake limits changed live, and what declaring a result would move
-//! before it is declared.
+//! one read, a market's stake limits changed live, the desk's spread per market
+//! (operator::desk), and what declaring a result would move before it is declared.
 //!
 //! The preview is the settlement itself run on the market as it stands, writing nothing
 //! (`Market::settlement`, which `Market::settle` uses too), checked against the stored bets as
@@ -20,6 +20,7 @@ use crate::engine::ResultInput;
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{AmountInput, ApiJson, Checks, FlexBool, FlexI64};
 use crate::market_book::{market_book, MarketBook};
+use crate::operator::{set_desk_spread, OperatorContext};
 use crate::session::{ClientIp, Operator};
 use crate::AppState;
 
@@ -28,6 +29,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(desk_markets))
         .routes(routes!(set_limits))
         .routes(routes!(result_preview))
+        .routes(routes!(set_spread))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -54,6 +56,9 @@ pub struct DeskMarket {
     /// A fancy's declared run total, once resulted.
     #[schema(required = true)]
     pub result_value: Option<i64>,
+    /// How far the desk posts the second side from a rate or line it types: a bookmaker's lay
+    /// above its back (rate points), a fancy's YES line above its NO line (runs).
+    pub spread: i64,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -83,8 +88,13 @@ async fn desk_markets(
     let in_play = the_match.in_play;
     let mut markets = Vec::new();
     for row in state.store.markets_of_match(match_id).await? {
-        let (commission_bp, winners, result_selection_id, result_value) =
-            (row.setup.commission_bp, row.setup.winners, row.result_runner_id, row.result_value);
+        let (commission_bp, winners, result_selection_id, result_value, spread) = (
+            row.setup.commission_bp,
+            row.setup.winners,
+            row.result_runner_id,
+            row.result_value,
+            row.desk_spread(),
+        );
         let result_selection_ids = result_runners(&row.setup.runners, result_selection_id);
         let book = market_book(&state, row, in_play, None).await;
         markets.push(DeskMarket {
@@ -94,6 +104,7 @@ async fn desk_markets(
             result_selection_id,
             result_selection_ids,
             result_value,
+            spread,
         });
     }
     Ok(ok(DeskMatch { the_match: MatchItem::from(the_match), markets }))
@@ -153,6 +164,40 @@ async fn set_limits(
         format!("Stakes are now {min_stake} to {max_stake}."),
         MarketLimits { market_id, min_stake, max_stake },
     ))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct SpreadRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+    /// Rate points (bookmaker) or runs (fancy), 0 to 1000.
+    #[schema(value_type = i64, minimum = 0, maximum = 1000)]
+    pub spread: FlexI64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MarketSpread {
+    pub market_id: i64,
+    pub spread: i64,
+}
+
+/// Sets the desk's spread on a bookmaker or fancy market: where a typed back rate puts the lay,
+/// or a typed NO line the YES line (operator::desk).
+#[utoipa::path(post, path = "/admin/market/spread", tag = "admin", request_body = SpreadRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<MarketSpread>), (status = 400), (status = 401), (status = 403), (status = 404),
+        (status = 409, description = "The market is settled")))]
+async fn set_spread(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<SpreadRequest>,
+) -> ApiResult<MarketSpread> {
+    require_admin(&operator)?;
+    let by = acted_by(operator, ip);
+    let ctx = OperatorContext { store: &state.store, actor: by.actor, client_ip: by.client_ip };
+    let market_id = body.market_id.0;
+    let spread = set_desk_spread(&ctx, market_id, body.spread.0).await?;
+    Ok(ok_with(format!("The desk's spread is now {spread}."), MarketSpread { market_id, spread }))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -511,6 +511,7 @@ async fn only_an_admin_runs_the_desk(app: TestApp) {
         ),
         ("admin/market/result", json!({ "market_id": fancy, "result": 10 })),
         ("admin/market/void", json!({ "market_id": bm })),
+        ("admin/market/spread", json!({ "market_id": bm, "spread": 9 })),
     ];
     let total = audit_total(&app, &admin).await;
     for (path, body) in &calls {
@@ -534,7 +535,82 @@ async fn only_an_admin_runs_the_desk(app: TestApp) {
         (book["status"].clone(), minor(&book["min_stake"]), minor(&book["max_stake"])),
         (json!("open"), 1_00, 1000_00)
     );
+    assert_eq!(book["spread"], 5, "the bookmaker's spread is still the default");
     let line = market_of(&desk, fancy);
     assert_eq!((line["status"].clone(), line["line_no"].clone()), (json!("open"), json!(50)));
 }
 both_databases!(only_an_admin_runs_the_desk);
+
+/// Each market keeps its own spread: the type's default (bookmaker 5 rate points, fancy 0 runs)
+/// until the desk sets one, audited with before and after; bad values, exchange markets and
+/// settled markets are refused naming why, and change nothing.
+async fn the_desk_sets_a_spread_per_market(app: TestApp) {
+    let admin = app.admin().await;
+    let match_id = a_match(&app, &admin).await;
+    let (bm, runners, fancy) = desk_markets(&app, &admin, match_id).await;
+    let spreads = |desk: &Answer| {
+        (market_of(desk, bm)["spread"].clone(), market_of(desk, fancy)["spread"].clone())
+    };
+    let desk = app.post("admin/desk/markets", Some(&admin), json!({ "match_id": match_id })).await;
+    assert_eq!(spreads(&desk), (json!(5), json!(0)), "the defaults: {}", desk.body);
+
+    let set = app
+        .post("admin/market/spread", Some(&admin), json!({ "market_id": bm, "spread": 3 }))
+        .await;
+    set.expect(200);
+    assert_eq!(set.data()["spread"], 3);
+    app.post("admin/market/spread", Some(&admin), json!({ "market_id": fancy, "spread": 2 }))
+        .await
+        .expect(200);
+    let desk = app.post("admin/desk/markets", Some(&admin), json!({ "match_id": match_id })).await;
+    assert_eq!(spreads(&desk), (json!(3), json!(2)), "each market its own: {}", desk.body);
+    let audited = audit_rows(&app, &admin, 2).await;
+    assert_eq!(audited[1]["action"], "market.spread", "{audited:?}");
+    assert_eq!(audited[1]["target"], format!("market:{bm}"));
+    assert_eq!(
+        (audited[1]["detail"]["before"].clone(), audited[1]["detail"]["after"].clone()),
+        (json!(5), json!(3))
+    );
+
+    let (odds, _) = app
+        .open_market(
+            &admin,
+            match_id,
+            json!({ "type": "match_odds", "name": "Odds", "runners": ["A", "B"] }),
+        )
+        .await;
+    let total = audit_total(&app, &admin).await;
+    for (body, status, field) in [
+        (json!({ "market_id": bm, "spread": -1 }), 400, Some("spread")),
+        (json!({ "market_id": bm, "spread": 1001 }), 400, Some("spread")),
+        (json!({ "market_id": 987_654, "spread": 2 }), 404, None),
+    ] {
+        let answer = app.post("admin/market/spread", Some(&admin), body.clone()).await;
+        assert_eq!(answer.status.as_u16(), status, "{body}: {}", answer.body);
+        if let Some(field) = field {
+            assert!(!answer.field_error(field).is_empty(), "{body}: {}", answer.body);
+        }
+    }
+    let answer = app
+        .post("admin/market/spread", Some(&admin), json!({ "market_id": odds, "spread": 2 }))
+        .await;
+    assert_eq!(answer.status.as_u16(), 400, "{}", answer.body);
+    assert!(answer.field_error("market_id").contains("exchange market"), "{}", answer.body);
+    app.post(
+        "admin/market/result",
+        Some(&admin),
+        json!({ "market_id": bm, "winner_selection_id": runners[0] }),
+    )
+    .await
+    .expect(200);
+    let answer = app
+        .post("admin/market/spread", Some(&admin), json!({ "market_id": bm, "spread": 2 }))
+        .await;
+    assert_eq!(answer.status.as_u16(), 409, "{}", answer.body);
+    assert!(answer.message().contains("settled"), "{}", answer.body);
+    // The settlement was audited; the refusals were not.
+    assert_eq!(audit_total(&app, &admin).await, total + 1);
+    let desk = app.post("admin/desk/markets", Some(&admin), json!({ "match_id": match_id })).await;
+    assert_eq!(spreads(&desk), (json!(3), json!(2)));
+}
+both_databases!(the_desk_sets_a_spread_per_market);

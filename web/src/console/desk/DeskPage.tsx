@@ -22,12 +22,13 @@ import {
   setFancyLines,
   setInPlay,
   setLimits,
+  setSpread,
   setStatus,
   type DeskMarket,
   type DeskMatch,
 } from './api';
 import './desk.css';
-import { applyCommand, INITIAL_DESK_KEYS, KEY_MAP, pressKey, without, type DeskCommand, type DeskKeysState, type DeskRow } from './desk-keys';
+import { applyCommand, INITIAL_DESK_KEYS, KEY_MAP, pressKey, without, type DeskCommand, type DeskKeysState, type DeskRow, type DeskSide } from './desk-keys';
 
 /** The desk's routes: a match's desk, or where to pick one. */
 export function DeskRoutes() {
@@ -61,12 +62,13 @@ function DeskIndex() {
 }
 
 /** A market the keys work on, from what the server and the stream say. */
-function deskRow(market: DeskMarket | MarketBook): DeskRow | null {
+function deskRow(market: DeskMarket): DeskRow | null {
   if (market.type === 'fancy') {
     return {
       kind: 'fancy',
       marketId: market.market_id,
       status: market.status,
+      spread: market.spread,
       lineNo: market.line_no,
       rateNo: market.rate_no,
       lineYes: market.line_yes,
@@ -78,6 +80,7 @@ function deskRow(market: DeskMarket | MarketBook): DeskRow | null {
       kind: 'bookmaker',
       marketId: market.market_id,
       status: market.status,
+      spread: market.spread,
       runners: market.runners.map((r) => ({ selectionId: r.selection_id, back: r.back[0]?.price ?? null, lay: r.lay[0]?.price ?? null })),
     };
   }
@@ -98,6 +101,7 @@ function withCommand(desk: DeskMatch, command: DeskCommand): DeskMatch {
   const markets = desk.markets.map((m) => {
     if (m.market_id !== command.marketId) return m;
     if (command.kind === 'status') return { ...m, status: command.status };
+    if (command.kind === 'spread') return { ...m, spread: command.spread };
     if (command.kind === 'fancy') {
       return { ...m, line_no: command.lineNo, rate_no: command.rateNo, line_yes: command.lineYes, rate_yes: command.rateYes };
     }
@@ -121,6 +125,8 @@ function send(command: DeskCommand) {
       return setFancyLines(command.marketId, command);
     case 'bookmaker':
       return setBookmakerRates(command.marketId, command.runners);
+    case 'spread':
+      return setSpread(command.marketId, command.spread);
   }
 }
 
@@ -268,6 +274,14 @@ export function DeskPage() {
                             </span>
                           ))
                         )}
+                        <span className="muted small" data-testid="desk-spread">
+                          {' '}· spread {row.spread}
+                        </span>
+                        {isSelected && keys.side !== 'both' && (
+                          <span className="status-chip pending" data-testid="desk-side">
+                            {sideLabel(row.kind, keys.side)} alone
+                          </span>
+                        )}
                         {isSelected && keys.entry !== null && (
                           <span className="desk-entry" data-testid="desk-entry"> ⌨ {keys.entry} ⏎</span>
                         )}
@@ -288,6 +302,12 @@ export function DeskPage() {
       </QueryState>
     </PageCard>
   );
+}
+
+/** What `n` or `y` picked, as the desk calls it on this market. */
+function sideLabel(kind: DeskRow['kind'], side: DeskSide): string {
+  if (kind === 'fancy') return side === 'low' ? 'NO' : 'YES';
+  return side === 'low' ? 'back' : 'lay';
 }
 
 function KeyMap() {

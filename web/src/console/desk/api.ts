@@ -36,6 +36,11 @@ export function setBookmakerRates(marketId: number, runners: { selectionId: numb
   });
 }
 
+/** The desk's spread on a bookmaker (rate points of lay above back) or a fancy (runs of YES above NO). */
+export function setSpread(marketId: number, spread: number): Promise<Answer<Schemas['MarketSpread']>> {
+  return apiPost<Schemas['MarketSpread']>('admin/market/spread', { market_id: marketId, spread });
+}
+
 /** Amounts as plain decimal text ("100.50"), read exactly by the server. */
 export function setLimits(marketId: number, minStake: string, maxStake: string): Promise<Answer<MarketLimits>> {
   return apiPost<MarketLimits>('admin/market/limits', { market_id: marketId, min_stake: minStake, max_stake: maxStake });

@@ -5,12 +5,13 @@ const bookmaker: DeskRow = {
   kind: 'bookmaker',
   marketId: 1,
   status: 'open',
+  spread: 5,
   runners: [
     { selectionId: 11, back: 45, lay: 50 },
     { selectionId: 12, back: null, lay: null },
   ],
 };
-const fancy: DeskRow = { kind: 'fancy', marketId: 2, status: 'open', lineNo: 50, rateNo: 100, lineYes: 51, rateYes: 90 };
+const fancy: DeskRow = { kind: 'fancy', marketId: 2, status: 'open', spread: 1, lineNo: 50, rateNo: 100, lineYes: 51, rateYes: 90 };
 const settled: DeskRow = { ...fancy, marketId: 3, status: 'closed' };
 const rows = [bookmaker, fancy, settled];
 
@@ -43,7 +44,7 @@ describe('selecting', () => {
   });
 
   it('keeps the selection inside the rows when they shrink', () => {
-    expect(pressKey({ selected: 5, runner: 0, entry: null }, 's', rows.slice(0, 2)).command).toEqual({ kind: 'status', marketId: 2, status: 'suspended' });
+    expect(pressKey({ ...INITIAL_DESK_KEYS, selected: 5 }, 's', rows.slice(0, 2)).command).toEqual({ kind: 'status', marketId: 2, status: 'suspended' });
   });
 });
 
@@ -83,11 +84,17 @@ describe('fancy lines and rates', () => {
     expect(press(['-'], INITIAL_DESK_KEYS, low).commands[0]).toMatchObject({ lineNo: 0, lineYes: 1 });
   });
 
-  it('opens a fresh fancy at the typed line with even rates', () => {
-    const fresh = [{ ...fancy, lineNo: null, rateNo: null, lineYes: null, rateYes: null }];
+  it('opens a fresh fancy at the typed line with even rates, YES at the spread', () => {
+    const fresh = [{ ...fancy, spread: 0, lineNo: null, rateNo: null, lineYes: null, rateYes: null }];
     expect(press(['4', '2', 'Enter'], INITIAL_DESK_KEYS, fresh).commands).toEqual([
       { kind: 'fancy', marketId: 2, lineNo: 42, rateNo: 100, lineYes: 42, rateYes: 100 },
     ]);
+    expect(press(['4', '2', 'Enter'], INITIAL_DESK_KEYS, [{ ...fresh[0], spread: 3 }]).commands[0]).toMatchObject({ lineNo: 42, lineYes: 45 });
+  });
+
+  it('a typed line puts YES at the market spread, whatever the gap was', () => {
+    const wide = [{ ...fancy, spread: 2, lineNo: 50, lineYes: 57 }];
+    expect(press(['6', '0', 'Enter'], INITIAL_DESK_KEYS, wide).commands[0]).toMatchObject({ lineNo: 60, lineYes: 62 });
   });
 
   it('typed digits then Enter set the line; Esc and Backspace edit the entry', () => {
@@ -107,6 +114,56 @@ describe('fancy lines and rates', () => {
   });
 });
 
+describe('one side alone (n and y)', () => {
+  it('n moves the NO line alone and never above YES; n again moves both', () => {
+    const picked = press(['j', 'n']);
+    expect(picked.state.side).toBe('low');
+    expect(picked.commands).toEqual([]);
+    expect(press(['j', 'n', '-']).commands[0]).toMatchObject({ lineNo: 49, lineYes: 51 });
+    expect(press(['j', 'n', '+', '+']).commands.map((c) => c.kind === 'fancy' && [c.lineNo, c.lineYes])).toEqual([
+      [51, 51],
+      [51, 51],
+    ]);
+    expect(press(['j', 'n', 'n']).state.side).toBe('both');
+  });
+
+  it('y moves the YES line and rate alone and never below NO', () => {
+    expect(press(['j', 'y', '+']).commands[0]).toMatchObject({ lineNo: 50, lineYes: 52, rateNo: 100, rateYes: 90 });
+    expect(press(['j', 'y', ']']).commands[0]).toMatchObject({ rateNo: 100, rateYes: 91 });
+    const level = [{ ...fancy, lineYes: 50 }];
+    expect(press(['y', '-'], INITIAL_DESK_KEYS, level).commands[0]).toMatchObject({ lineNo: 50, lineYes: 50 });
+    expect(press(['j', 'y', '7', '0', 'Enter']).commands[0]).toMatchObject({ lineNo: 50, lineYes: 70 });
+    // A typed YES below NO takes NO down with it.
+    expect(press(['j', 'y', '4', '0', 'Enter']).commands[0]).toMatchObject({ lineNo: 40, lineYes: 40 });
+  });
+
+  it('n and y set a bookmaker runner back or lay alone, keeping back ≤ lay', () => {
+    expect(press(['y', '5', '8', 'Enter']).commands[0]).toMatchObject({ runners: [{ back: 45, lay: 58 }, {}] });
+    expect(press(['y', ']']).commands[0]).toMatchObject({ runners: [{ back: 45, lay: 51 }, {}] });
+    expect(press(['n', '[']).commands[0]).toMatchObject({ runners: [{ back: 44, lay: 50 }, {}] });
+    expect(press(['n', '6', '0', 'Enter']).commands[0]).toMatchObject({ runners: [{ back: 60, lay: 60 }, {}] });
+  });
+
+  it('another market goes back to both sides', () => {
+    expect(press(['y', 'j']).state.side).toBe('both');
+    expect(press(['y', 'l']).state.side).toBe('high');
+  });
+});
+
+describe('the spread', () => {
+  it('typed digits then / set the market spread', () => {
+    expect(press(['3', '/']).commands).toEqual([{ kind: 'spread', marketId: 1, spread: 3 }]);
+    expect(press(['9', '9', '9', '9', '/']).commands[0]).toMatchObject({ spread: 1000 });
+    expect(press(['/']).last).toMatchObject({ command: null, handled: false });
+    expect(applyCommand(bookmaker, { kind: 'spread', marketId: 1, spread: 3 })).toMatchObject({ spread: 3 });
+  });
+
+  it('a typed back rate puts the lay at the market spread', () => {
+    const narrow = [{ ...bookmaker, spread: 2 }];
+    expect(press(['8', '0', 'Enter'], INITIAL_DESK_KEYS, narrow).commands[0]).toMatchObject({ runners: [{ back: 80, lay: 82 }, {}] });
+  });
+});
+
 describe('bookmaker rates', () => {
   it('[ and ] move the selected runner back and lay together', () => {
     expect(press([']']).commands).toEqual([
@@ -115,7 +172,7 @@ describe('bookmaker rates', () => {
     expect(press(['[']).commands[0]).toMatchObject({ runners: [{ back: 44, lay: 49 }, {}] });
   });
 
-  it('a typed rate sets the runner back rate, lay above it by the spread it had (or the default)', () => {
+  it('a typed rate sets the runner back rate, lay above it by the market spread', () => {
     expect(press(['8', '0', 'Enter']).commands[0]).toMatchObject({ runners: [{ back: 80, lay: 85 }, { back: null }] });
     expect(press(['l', '3', '0', 'Enter']).commands[0]).toMatchObject({ runners: [{ back: 45, lay: 50 }, { selectionId: 12, back: 30, lay: 35 }] });
   });
