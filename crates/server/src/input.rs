@@ -35,7 +35,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
 }
 
 /// The body's bytes, or the 413 or 400 of one that cannot be read.
-async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, AppError> {
+pub(crate) async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, AppError> {
     Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.into_response().status() == StatusCode::PAYLOAD_TOO_LARGE {
             AppError::PayloadTooLarge(format!(
@@ -49,7 +49,7 @@ async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, App
 }
 
 /// The JSON text of a body: an empty one reads as `{}`.
-fn json_text(bytes: &[u8]) -> &[u8] {
+pub(crate) fn json_text(bytes: &[u8]) -> &[u8] {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         b"{}"
     } else {

@@ -94,7 +94,8 @@ export function dataOr<T, F>(answer: Answer<T>, fallback: F): T | F {
   return answer.status ? answer.data : fallback;
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<T>> {
+/** Sends a call with the headers every call carries; throws only when the server cannot be reached. */
+async function send(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> {
   const cleanPath = path.replace(/^\/+/, '');
   // Spec §2: a user who must change the password is sent there before each outgoing request.
   if (mustChangePassword() && !ALLOWED_BEFORE_PASSWORD_CHANGE.has(cleanPath)) {
@@ -113,9 +114,8 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
   if (body !== undefined) headers['Content-Type'] = raw ? 'application/octet-stream' : 'application/json';
 
   scheduleConsoleClear();
-  let response: Response;
   try {
-    response = await fetch(`${API_BASE}/${cleanPath}`, {
+    return await fetch(`${API_BASE}/${cleanPath}`, {
       method,
       headers,
       body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
@@ -123,7 +123,14 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
   } catch {
     throw new ApiError(0, 'Could not reach the server. Check your connection and try again.');
   }
+}
 
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer<T>> {
+  return answerOf<T>(await send(method, path, body));
+}
+
+/** An answer read as the envelope, with the session rules every call keeps. */
+async function answerOf<T>(response: Response): Promise<Answer<T>> {
   const envelope = await readEnvelope(response);
   const message = envelope?.message || `The server answered ${response.status} ${response.statusText}`.trim();
 
@@ -143,6 +150,27 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
     throw new ApiError(response.status, message, envelope?.data ?? null);
   }
   return envelope as Envelope<T>;
+}
+
+/** A CSV download: the file's text and the name the server gave it. */
+export interface CsvFile {
+  text: string;
+  fileName: string;
+}
+
+/**
+ * A list or report as CSV: the same call and filters with `format: 'csv'` (crates/server/src/api/
+ * export.rs). A refusal (a bad filter, an ended session) is answered as any call's is.
+ */
+export async function apiDownloadCsv(path: string, body: Record<string, unknown>): Promise<CsvFile | SessionEnded> {
+  const response = await send('POST', path, { ...body, format: 'csv' });
+  if (response.ok && (response.headers.get('Content-Type') ?? '').startsWith('text/csv')) {
+    const named = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '');
+    return { text: await response.text(), fileName: named?.[1] ?? 'download.csv' };
+  }
+  const answer = await answerOf<unknown>(response);
+  if ('sessionEnded' in answer) return answer;
+  throw new ApiError(response.status, 'The server did not answer with a CSV file.');
 }
 
 /** The body as an envelope, or null when it is not one (e.g. a proxy's HTML error page). */

@@ -4277,6 +4277,8 @@ export interface components {
             /** @enum {boolean} */
             status: false;
         };
+        /** @enum {string} */
+        ExportFormat: "json" | "csv";
         /** @description The spec's client reads `data.data`. */
         ExposureDetail: {
             data: components["schemas"]["ExposureRow"][];
@@ -4336,6 +4338,10 @@ export interface components {
              */
             minute: number;
             sport?: string;
+        };
+        /** @description The `format` field beside a request's own fields. */
+        FormatField: {
+            format?: null | components["schemas"]["ExportFormat"];
         };
         GapLoginAnswer: {
             /** @description The game's address with the launch token; the client frames it at casino/mac88/game. */
@@ -4487,6 +4493,44 @@ export interface components {
              */
             parent_id?: number | null;
         };
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Listing_AccountOf_CurrentBetsRequest: ({
+            status?: null | components["schemas"]["BetPart"];
+            type?: null | components["schemas"]["BetKind"];
+        } & {
+            /**
+             * Format: int64
+             * @description The caller's own account or one of its downline.
+             */
+            user_id: number;
+        }) & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Listing_AccountOf_StatementRequest: ({
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+            type?: null | components["schemas"]["StatementType"];
+        } & {
+            /**
+             * Format: int64
+             * @description The caller's own account or one of its downline.
+             */
+            user_id: number;
+        }) & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Listing_CurrentBetsRequest: {
+            status?: null | components["schemas"]["BetPart"];
+            type?: null | components["schemas"]["BetKind"];
+        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Listing_StatementRequest: {
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+            type?: null | components["schemas"]["StatementType"];
+        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         /** @description One wallet call of a provider's on the caller's money. */
         LiveCasinoBetRow: {
             /** Format: double */
@@ -4837,31 +4881,6 @@ export interface components {
             page?: number | null;
         };
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
-        Paging_AccountOf_CurrentBetsRequest: ({
-            status?: null | components["schemas"]["BetPart"];
-            type?: null | components["schemas"]["BetKind"];
-        } & {
-            /**
-             * Format: int64
-             * @description The caller's own account or one of its downline.
-             */
-            user_id: number;
-        }) & components["schemas"]["PageRequest"];
-        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
-        Paging_AccountOf_StatementRequest: ({
-            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
-            from_date?: string | null;
-            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
-            to_date?: string | null;
-            type?: null | components["schemas"]["StatementType"];
-        } & {
-            /**
-             * Format: int64
-             * @description The caller's own account or one of its downline.
-             */
-            user_id: number;
-        }) & components["schemas"]["PageRequest"];
-        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_AuditRequest: {
             /** @description An action (`chips.transfer`) or its area (`chips`: every `chips.…` action). */
             action?: string | null;
@@ -4881,11 +4900,6 @@ export interface components {
             date?: string | null;
             /** @description The game's code (`teen20`, `dt6` …) or id. */
             game_code: string;
-        } & components["schemas"]["PageRequest"];
-        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
-        Paging_CurrentBetsRequest: {
-            status?: null | components["schemas"]["BetPart"];
-            type?: null | components["schemas"]["BetKind"];
         } & components["schemas"]["PageRequest"];
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_DownlineListRequest: {
@@ -4926,14 +4940,6 @@ export interface components {
             side?: null | components["schemas"]["BetSide"];
             /** @description Part of the user name, any case (at most 50 characters). */
             user?: string | null;
-        } & components["schemas"]["PageRequest"];
-        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
-        Paging_StatementRequest: {
-            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
-            from_date?: string | null;
-            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
-            to_date?: string | null;
-            type?: null | components["schemas"]["StatementType"];
         } & components["schemas"]["PageRequest"];
         PartnershipMarketRow: {
             /** Format: double */
@@ -10168,7 +10174,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Paging_AccountOf_CurrentBetsRequest"];
+                "application/json": components["schemas"]["Listing_AccountOf_CurrentBetsRequest"];
             };
         };
         responses: {
@@ -10178,6 +10184,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_CurrentBetEntry"];
+                    "text/csv": string;
                 };
             };
             400: {
@@ -10393,7 +10400,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Paging_AccountOf_StatementRequest"];
+                "application/json": components["schemas"]["Listing_AccountOf_StatementRequest"];
             };
         };
         responses: {
@@ -10403,6 +10410,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_StatementRow"];
+                    "text/csv": string;
                 };
             };
             400: {
@@ -11540,7 +11548,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Paging_StatementRequest"];
+                "application/json": components["schemas"]["Listing_StatementRequest"];
             };
         };
         responses: {
@@ -11550,6 +11558,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_StatementRow"];
+                    "text/csv": string;
                 };
             };
             400: {
@@ -11662,7 +11671,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Paging_CurrentBetsRequest"];
+                "application/json": components["schemas"]["Listing_CurrentBetsRequest"];
             };
         };
         responses: {
@@ -11672,6 +11681,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_CurrentBetEntry"];
+                    "text/csv": string;
                 };
             };
             400: {

@@ -8,7 +8,14 @@ export interface Call {
   body: unknown;
 }
 
-export type Answer = { httpStatus?: number; status?: boolean; message?: string; data?: unknown };
+export type Answer = {
+  httpStatus?: number;
+  status?: boolean;
+  message?: string;
+  data?: unknown;
+  /** A CSV download instead of the envelope: its text and the file name the server gives. */
+  csv?: { text: string; fileName: string };
+};
 export type Answers = Record<string, Answer | ((call: Call) => Answer)>;
 
 /**
@@ -30,8 +37,16 @@ export function stubServer(answers: Answers, fallback?: Answer): Call[] {
       calls.push(call);
       const answer = answers[`${call.method} ${call.path}`] ?? fallback;
       if (!answer) return Promise.reject(new Error(`unexpected call ${call.method} ${call.path}`));
-      const { httpStatus = 200, status = httpStatus < 400, message = '', data = null } =
+      const { httpStatus = 200, status = httpStatus < 400, message = '', data = null, csv } =
         typeof answer === 'function' ? answer(call) : answer;
+      if (csv) {
+        return Promise.resolve(
+          new Response(csv.text, {
+            status: httpStatus,
+            headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${csv.fileName}"` },
+          }),
+        );
+      }
       return Promise.resolve(
         new Response(JSON.stringify({ status, message, data }), {
           status: httpStatus,

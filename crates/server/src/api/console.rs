@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use axum::extract::State;
+use axum::response::Response;
 use backlay_core::exchange::{BetSide, MarketStatus, MarketType};
 use backlay_core::money::Money;
 use backlay_core::named::one_of;
@@ -25,9 +26,10 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::bet::display_price;
+use super::export::Listing;
 use super::matches::SEARCH_MAX_CHARS;
 use super::report::{
-    current_bets_page, settled_bets_of, statement_page, CurrentBetEntry, CurrentBetsRequest,
+    current_bets_answer, settled_bets_of, statement_answer, CurrentBetEntry, CurrentBetsRequest,
     SettledBetRow, StatementRequest, StatementRow,
 };
 use crate::clock::iso_utc;
@@ -241,29 +243,29 @@ pub struct AccountOf<F> {
 }
 
 /// The account's statement, as the account sees its own (`report/accountStatement`).
-#[utoipa::path(post, path = "/console/account/statement", tag = "console", request_body = Paging<AccountOf<StatementRequest>>, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<StatementRow>>), (status = 400), (status = 403),
+#[utoipa::path(post, path = "/console/account/statement", tag = "console", request_body = Listing<AccountOf<StatementRequest>>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<Paged<StatementRow>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 403),
         (status = 404, description = "Not an account of the caller's downline")))]
 async fn console_account_statement(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    Paging { request: body, page }: Paging<AccountOf<StatementRequest>>,
-) -> ApiResult<Paged<StatementRow>> {
+    Listing { request: body, page, format }: Listing<AccountOf<StatementRequest>>,
+) -> Result<Response, AppError> {
     let account = readable_account(&state, &authed.user, body.user_id.0).await?;
-    Ok(ok(statement_page(&state, account.id, &body.request, page).await?))
+    statement_answer(state, account.id, body.request, page, format.parse()?).await
 }
 
 /// The account's current bets, as the account sees its own (`report/currentBets`).
-#[utoipa::path(post, path = "/console/account/bets", tag = "console", request_body = Paging<AccountOf<CurrentBetsRequest>>, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<CurrentBetEntry>>), (status = 400), (status = 403),
+#[utoipa::path(post, path = "/console/account/bets", tag = "console", request_body = Listing<AccountOf<CurrentBetsRequest>>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<Paged<CurrentBetEntry>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 403),
         (status = 404, description = "Not an account of the caller's downline")))]
 async fn account_bets(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    Paging { request: body, page }: Paging<AccountOf<CurrentBetsRequest>>,
-) -> ApiResult<Paged<CurrentBetEntry>> {
+    Listing { request: body, page, format }: Listing<AccountOf<CurrentBetsRequest>>,
+) -> Result<Response, AppError> {
     let account = readable_account(&state, &authed.user, body.user_id.0).await?;
-    Ok(ok(current_bets_page(&state, account.id, &body.request, page).await?))
+    current_bets_answer(state, account.id, body.request, page, format.parse()?).await
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -12,6 +12,7 @@ pub mod bet;
 pub mod casino;
 pub mod console;
 pub mod desk;
+pub mod export;
 pub mod health;
 pub mod market;
 pub mod matches;

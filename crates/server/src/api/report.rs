@@ -16,6 +16,9 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::bet::{bet_item, BetItem};
 use crate::clock::iso_utc;
+use axum::response::Response;
+
+use super::export::{list_answer, Cell, CsvRow, ExportFormat, Listing};
 use crate::error::{ok, ApiResult, AppError, Envelope};
 use crate::input::{choice_field, date_bound, ApiJson, FlexI64, PageRequest, Paged, Paging};
 use crate::session::CurrentUser;
@@ -29,7 +32,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(live_casino_bets))
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Clone, Deserialize, ToSchema, Default)]
 pub struct StatementRequest {
     /// yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning.
     #[serde(default)]
@@ -106,14 +109,47 @@ backlay_core::named_enum! {
     }
 }
 
-#[utoipa::path(post, path = "/report/accountStatement", tag = "user", request_body = Paging<StatementRequest>, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<StatementRow>>), (status = 400), (status = 401)))]
+#[utoipa::path(post, path = "/report/accountStatement", tag = "user", request_body = Listing<StatementRequest>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<Paged<StatementRow>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 401)))]
 async fn account_statement(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
-    Paging { request: body, page }: Paging<StatementRequest>,
-) -> ApiResult<Paged<StatementRow>> {
-    Ok(ok(statement_page(&state, authed.user.id, &body, page).await?))
+    Listing { request, page, format }: Listing<StatementRequest>,
+) -> Result<Response, AppError> {
+    statement_answer(state, authed.user.id, request, page, format.parse()?).await
+}
+
+/// A user's statement in the format asked for: one page as JSON, or all of it as CSV.
+pub(crate) async fn statement_answer(
+    state: AppState,
+    user_id: i64,
+    request: StatementRequest,
+    page: PageRequest,
+    format: ExportFormat,
+) -> Result<Response, AppError> {
+    list_answer(format, page, "statement", move |page| {
+        let (state, request) = (state.clone(), request.clone());
+        async move { statement_page(&state, user_id, &request, page).await }
+    })
+    .await
+}
+
+impl CsvRow for StatementRow {
+    const HEADER: &'static [&'static str] =
+        &["date", "description", "credit", "debit", "balance", "remark", "kind", "market_id"];
+
+    fn cells(&self) -> Vec<Cell> {
+        vec![
+            Cell::Figure(self.date.clone()),
+            Cell::text(&self.description),
+            Cell::money(self.credit),
+            Cell::money(self.debit),
+            Cell::money(self.balance),
+            Cell::text(&self.remark),
+            Cell::text(&self.kind),
+            Cell::opt_int(self.market_id),
+        ]
+    }
 }
 
 /// One page of a user's account statement: the caller's own here, an account of the caller's
@@ -153,7 +189,7 @@ pub(crate) async fn statement_page(
     Ok(Paged { rows, total, page, limit })
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Clone, Deserialize, ToSchema, Default)]
 pub struct CurrentBetsRequest {
     /// sports (default) or casino.
     #[serde(default, rename = "type")]
@@ -188,14 +224,91 @@ pub enum CurrentBetEntry {
     Casino(super::casino::CasinoBetItem),
 }
 
-#[utoipa::path(post, path = "/report/currentBets", tag = "user", request_body = Paging<CurrentBetsRequest>, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<CurrentBetEntry>>), (status = 400), (status = 401)))]
+#[utoipa::path(post, path = "/report/currentBets", tag = "user", request_body = Listing<CurrentBetsRequest>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<Paged<CurrentBetEntry>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 401)))]
 async fn current_bets(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
-    Paging { request: body, page }: Paging<CurrentBetsRequest>,
-) -> ApiResult<Paged<CurrentBetEntry>> {
-    Ok(ok(current_bets_page(&state, authed.user.id, &body, page).await?))
+    Listing { request, page, format }: Listing<CurrentBetsRequest>,
+) -> Result<Response, AppError> {
+    current_bets_answer(state, authed.user.id, request, page, format.parse()?).await
+}
+
+/// A user's current bets in the format asked for: one page as JSON, or all of them as CSV.
+pub(crate) async fn current_bets_answer(
+    state: AppState,
+    user_id: i64,
+    request: CurrentBetsRequest,
+    page: PageRequest,
+    format: ExportFormat,
+) -> Result<Response, AppError> {
+    list_answer(format, page, "bets", move |page| {
+        let (state, request) = (state.clone(), request.clone());
+        async move { current_bets_page(&state, user_id, &request, page).await }
+    })
+    .await
+}
+
+impl CsvRow for CurrentBetEntry {
+    const HEADER: &'static [&'static str] = &[
+        "date",
+        "bet_id",
+        "match",
+        "market",
+        "market_type",
+        "selection",
+        "side",
+        "price",
+        "avg_price_matched",
+        "line",
+        "stake",
+        "matched",
+        "remaining",
+        "status",
+    ];
+
+    fn cells(&self) -> Vec<Cell> {
+        let decimal =
+            |value: Option<f64>| Cell::Figure(value.map(|v| v.to_string()).unwrap_or_default());
+        match self {
+            CurrentBetEntry::Sports(row) => {
+                let bet = &row.bet;
+                vec![
+                    Cell::Figure(bet.date.clone()),
+                    Cell::int(bet.bet_id),
+                    Cell::text(&row.match_name),
+                    Cell::text(&row.market_name),
+                    Cell::text(row.market_type.as_str()),
+                    Cell::text(row.selection_name.clone().unwrap_or_default()),
+                    Cell::text(bet.side.as_str()),
+                    decimal(Some(bet.price)),
+                    decimal(bet.avg_price_matched),
+                    Cell::opt_int(bet.line),
+                    Cell::money(bet.stake),
+                    Cell::money(bet.matched),
+                    Cell::money(bet.remaining),
+                    Cell::text(bet.status.as_str()),
+                ]
+            }
+            // A casino bet is taken whole at its odds: matched is its stake.
+            CurrentBetEntry::Casino(bet) => vec![
+                Cell::Figure(bet.date.clone()),
+                Cell::int(bet.bet_id),
+                Cell::text(&bet.game_name),
+                Cell::text(&bet.market_name),
+                Cell::text("casino"),
+                Cell::text(&bet.market),
+                Cell::text("back"),
+                Cell::text(&bet.odds),
+                Cell::Figure(String::new()),
+                Cell::Figure(String::new()),
+                Cell::money(bet.stake),
+                Cell::money(bet.stake),
+                Cell::money(Money::ZERO),
+                Cell::text(bet.status.as_str()),
+            ],
+        }
+    }
 }
 
 /// One page of a user's current bets: the caller's own here, an account of the caller's

@@ -356,6 +356,32 @@ impl TestApp {
         self.send(self.client.post(format!("{}/{path}", self.base)).json(&body), token).await
     }
 
+    /// Posts `body` and reads the answer as text, whatever it is (a CSV download):
+    /// (status, content type, content disposition, text).
+    pub async fn download(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: Value,
+    ) -> (StatusCode, String, String, String) {
+        let mut request = self.client.post(format!("{}/{path}", self.base)).json(&body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("request sent");
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let (content_type, disposition) = (header("content-type"), header("content-disposition"));
+        let status = response.status();
+        (status, content_type, disposition, response.text().await.expect("body read"))
+    }
+
     /// Posts raw bytes as JSON (for malformed-body tests).
     pub async fn post_raw(
         &self,

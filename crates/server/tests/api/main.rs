@@ -19,6 +19,7 @@ mod demo_feed;
 mod desk;
 mod errors;
 mod exchange;
+mod export;
 mod ledger;
 mod live_relay;
 mod match_state;

@@ -47,6 +47,7 @@ export function AccountStatementPage() {
         testId="account-statement-page"
         path="report/accountStatement"
         params={{ ...range, type }}
+        download
         columns={columns}
         filters={
           <DateRangeFilter
@@ -140,6 +141,7 @@ export function CurrentBetPage() {
       testId="current-bet-page"
       path="report/currentBets"
       params={{ type, status }}
+      download
       columns={columns}
       filters={
         <div className="filter-row">

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { PageCard } from '../../components/PageCard';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
@@ -42,6 +43,7 @@ export function ReportView({
   filters,
   columns,
   testId,
+  download = false,
 }: {
   title: string;
   path: ReportPath;
@@ -49,6 +51,8 @@ export function ReportView({
   filters?: ReactNode;
   columns: Column[];
   testId: string;
+  /** Offer the report as CSV with the applied filters (the server answers `format: 'csv'`). */
+  download?: boolean;
 }) {
   const [page, setPage] = useState(1);
   const [paramsKey, setParamsKey] = useState(JSON.stringify(params));
@@ -66,7 +70,7 @@ export function ReportView({
   const data = query.data;
 
   return (
-    <PageCard title={title} testId={testId}>
+    <PageCard title={title} testId={testId} actions={download ? <DownloadCsvButton path={path} params={params} /> : undefined}>
       {filters && <div className="report-filters">{filters}</div>}
       <QueryState isPending={query.isPending} error={query.error}>
         <div className="table-wrap">
