@@ -287,6 +287,14 @@ pub(crate) async fn settled_bets_of(
     market_id: i64,
 ) -> Result<Vec<SettledBetRow>, AppError> {
     let bets = state.store.settled_bets_of_market(user_id, market_id).await?;
+    settled_rows(state, bets).await
+}
+
+/// Closed bets as their rows show them, with average matched prices from their fills.
+pub(crate) async fn settled_rows(
+    state: &AppState,
+    bets: Vec<CurrentBet>,
+) -> Result<Vec<SettledBetRow>, AppError> {
     let ids: Vec<i64> = bets.iter().map(|settled| settled.bet.bet_id).collect();
     let sums = state.store.matched_price_size_sums(&ids).await?;
     Ok(bets

@@ -19,6 +19,7 @@ mod casino_categories;
 mod casino_games;
 mod catalogue;
 mod match_state;
+mod payee;
 mod payments;
 mod providers;
 mod settings;
@@ -38,6 +39,7 @@ pub use catalogue::{
     CreateMarket, CreateMatch, CATALOGUE_NAME_MAX_CHARS,
 };
 pub use match_state::{score_kind_of_sport, set_match_state, MatchStateUpdate};
+pub use payee::{set_payment_details, PayeeDetails};
 pub use payments::{approve_request, reject_request, REMARK_MAX_CHARS};
 pub use providers::{
     add_casino_provider, add_world_casino_game, rotate_provider_secret,
