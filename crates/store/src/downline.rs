@@ -18,7 +18,9 @@
 //! ([`BETTING_KINDS`]: sports settlements after commission and voids, in-house casino stakes and
 //! payouts, providers' games), that is every line of its statement except chips moving to and
 //! from its parent. A parent's betting P&L (the console's downline list) is the sum over its whole
-//! downline and itself.
+//! downline and itself, and so are its **branch totals** (balance and exposure): the downline page
+//! pairs every account of each listed account's branch with it in one recursive walk and sums
+//! them in one GROUP BY, whatever the page size.
 
 use backlay_core::exchange::BetSide;
 use sqlx::{Any, Executor, Row};

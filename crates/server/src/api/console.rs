@@ -1,5 +1,13 @@
-//! The console's reads under `/api/console/…`: the downline list, any downline account's
-//! statement, bets and P&L, and the market analysis with its bet list.
+//! The console's reads under `/api/console/…`: the downline list (a parent's children, or a
+//! search through every level with each hit's path), any downline account's header, statement,
+//! bets, settled bets and P&L, and the market analysis with its bet list; and one write, the
+//! downline's bulk action, which only calls the operator functions of the single-account
+//! routes once per account.
+//!
+//! **Branch totals**: an agent's row stands for its branch, the agent and everyone under it.
+//! With boss (400.00) → sub (250.00) → clients 200.00 and 100.00 (20.00 of it held for a bet),
+//! boss's row shows its own 400.00 and its branch's balance 950.00, exposure 20.00, available
+//! 930.00; a client's branch is itself.
 //!
 //! Who sees what: an admin every account; an agent its own account and its downline at any
 //! depth ([`backlay_store::downline`]); a client nothing (403), a stranger nothing (401). An
