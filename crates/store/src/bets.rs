@@ -846,6 +846,17 @@ fn named_bets_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<CurrentBet>> {
         .map_err(Into::into)
 }
 
+/// Which closed bets a history page holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SettledBetsFilter {
+    /// Placed at or after.
+    pub from_ms: i64,
+    /// Placed at or before.
+    pub to_ms: i64,
+    /// "" (all), "won", "lost" or "void".
+    pub outcome: &'static str,
+}
+
 /// Most bets one market's settled-bets list returns: far more than a bettor places on one
 /// market, and a bound on the answer.
 pub const SETTLED_BETS_OF_MARKET_MAX: i64 = 1_000;
@@ -899,6 +910,45 @@ impl Store {
         .fetch_all(self.pool())
         .await?;
         named_bets_from_rows(&rows)
+    }
+
+    /// One page of a user's closed bets (settled or void), newest first, placed between two
+    /// times, narrowed by outcome, and how many match.
+    pub async fn settled_bets_page(
+        &self,
+        user_id: i64,
+        filter: &SettledBetsFilter,
+        offset: i64,
+        limit: i64,
+    ) -> StoreResult<(Vec<CurrentBet>, i64)> {
+        // $4: '' every closed bet, 'won' / 'lost' by the bet's own result, 'void'.
+        let filter_sql = format!(
+            "{NAMED_BETS_FROM} WHERE b.user_id = $1 AND b.status IN ('settled', 'void') \
+             AND b.created_at_ms >= $2 AND b.created_at_ms <= $3 \
+             AND ($4 = '' OR ($4 = 'void' AND b.status = 'void') \
+                  OR ($4 = 'won' AND b.status = 'settled' AND COALESCE(b.pnl_minor, 0) > 0) \
+                  OR ($4 = 'lost' AND b.status = 'settled' AND COALESCE(b.pnl_minor, 0) < 0))"
+        );
+        let rows = sqlx::query(&format!(
+            "SELECT {} {filter_sql} ORDER BY b.id DESC LIMIT $5 OFFSET $6",
+            named_bet_columns()
+        ))
+        .bind(user_id)
+        .bind(filter.from_ms)
+        .bind(filter.to_ms)
+        .bind(filter.outcome)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(self.pool())
+        .await?;
+        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {filter_sql}"))
+            .bind(user_id)
+            .bind(filter.from_ms)
+            .bind(filter.to_ms)
+            .bind(filter.outcome)
+            .fetch_one(self.pool())
+            .await?;
+        Ok((named_bets_from_rows(&rows)?, total))
     }
 
     /// Σ price × size over each bet's fills (hundredths × minor units), by bet id, for their

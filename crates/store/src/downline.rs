@@ -18,7 +18,9 @@
 //! ([`BETTING_KINDS`]: sports settlements after commission and voids, in-house casino stakes and
 //! payouts, providers' games), that is every line of its statement except chips moving to and
 //! from its parent. A parent's betting P&L (the console's downline list) is the sum over its whole
-//! downline and itself.
+//! downline and itself, and so are its **branch totals** (balance and exposure): the downline page
+//! pairs every account of each listed account's branch with it in one recursive walk and sums
+//! them in one GROUP BY, whatever the page size.
 
 use backlay_core::exchange::BetSide;
 use sqlx::{Any, Executor, Row};
@@ -101,9 +103,10 @@ impl DownlineSort {
     fn column(self) -> &'static str {
         match self {
             DownlineSort::Name => "u.user_name_key",
-            DownlineSort::Balance => "a.balance_minor",
-            DownlineSort::Exposure => "a.exposure_minor",
-            DownlineSort::Available => "a.balance_minor - a.exposure_minor",
+            // What the list shows: the branch's sums (a client's branch is itself).
+            DownlineSort::Balance => "t.balance_minor",
+            DownlineSort::Exposure => "t.exposure_minor",
+            DownlineSort::Available => "t.balance_minor - t.exposure_minor",
             DownlineSort::Pnl => "COALESCE(p.pnl_minor, 0)",
             // Never logged in sorts before any log-in.
             DownlineSort::LastLogin => "COALESCE(u.last_login_at_ms, -1)",
@@ -111,27 +114,48 @@ impl DownlineSort {
     }
 }
 
-/// One page of a parent's direct children.
+/// Which accounts a downline page lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// The direct children of this account, their names containing the text (empty: all).
+    Children { parent_id: i64, search: String },
+    /// Every account under this one at any depth whose name contains the text.
+    Search { under_id: i64, search: String },
+    /// This one account (a page of one row, for an account's header).
+    One(i64),
+}
+
+/// One page of a downline listing.
 #[derive(Clone, Debug)]
 pub struct DownlineQuery {
-    pub parent_id: i64,
-    /// Part of the user name, any case; empty: everyone.
-    pub search: String,
+    pub listing: Listing,
     pub sort: DownlineSort,
     pub descending: bool,
     pub offset: i64,
     pub limit: i64,
 }
 
-/// A child account as the console's downline list shows it.
+/// The sums over an account and everyone under it (its branch).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BranchTotals {
+    pub balance_minor: i64,
+    pub exposure_minor: i64,
+    /// How many accounts the branch holds, the account included.
+    pub accounts: i64,
+}
+
+/// An account as the console's downline list shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DownlineRow {
     pub user_id: i64,
     pub user_name: String,
     pub role: Role,
+    pub parent_id: Option<i64>,
     pub is_locked: bool,
     /// Can log in, cannot bet.
     pub is_bet_locked: bool,
+    /// An agent's partnership in basis points (cumulative from the bottom); 0 for a client.
+    pub partnership_bp: u32,
     /// What the parent says the account owes or is owed (a number, not money).
     pub credit_reference_minor: i64,
     /// The largest stake of one bet; None: no cap but each market's.
@@ -139,11 +163,17 @@ pub struct DownlineRow {
     /// The most exposure across markets; None: no limit.
     pub max_exposure_minor: Option<i64>,
     pub last_login_at_ms: Option<i64>,
+    /// The account's own chips.
     pub balance_minor: i64,
     pub exposure_minor: i64,
+    /// The account and everyone under it.
+    pub branch: BranchTotals,
     /// Betting P&L of the account and everyone under it (module documentation).
     pub pnl_minor: i64,
     pub children: i64,
+    /// The accounts from the first level under the listing's anchor down to this one (this
+    /// one last), as (id, name): `[agent, client]` for a client found two levels down.
+    pub path: Vec<(i64, String)>,
 }
 
 /// A bet of the downline in one market, with its owner's name and its runner's.
@@ -227,6 +257,27 @@ impl Store {
             .map_err(Into::into)
     }
 
+    /// The accounts from the top of the tree down to `user_id` (it last), as (id, name): the
+    /// console's trail to an account. Empty for an unknown id.
+    pub async fn account_path(&self, user_id: i64) -> StoreResult<Vec<(i64, String)>> {
+        let rows = sqlx::query(
+            "WITH RECURSIVE up(id, parent_id, depth) AS ( \
+                 SELECT id, parent_id, 0 FROM users WHERE id = $1 \
+                 UNION ALL \
+                 SELECT u.id, u.parent_id, up.depth + 1 FROM users u JOIN up ON u.id = up.parent_id \
+                 WHERE up.depth < $2) \
+             SELECT up.id, u.user_name FROM up JOIN users u ON u.id = up.id ORDER BY up.depth DESC",
+        )
+        .bind(user_id)
+        .bind(TREE_DEPTH_MAX)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("id")?, row.try_get("user_name")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
     /// Every user under `ancestor_id` at any depth (not the ancestor), by id.
     pub async fn downline_user_ids(&self, ancestor_id: i64) -> StoreResult<Vec<i64>> {
         Ok(sqlx::query_scalar(&format!("{TREE_CTE} SELECT DISTINCT id FROM tree ORDER BY id"))
@@ -236,8 +287,10 @@ impl Store {
             .await?)
     }
 
-    /// One page of `parent_id`'s direct children with their balances and the betting P&L of
-    /// each child's subtree, and how many children match the search.
+    /// One page of a downline listing ([`Listing`]) with each account's own chips, the sums
+    /// of its branch and the betting P&L of its branch, and how many accounts the listing
+    /// holds. Two statements whatever the page size (the rows, the count): each row's branch
+    /// is summed in the same pass, never one read per row.
     pub async fn downline_page(
         &self,
         query: &DownlineQuery,
@@ -245,62 +298,107 @@ impl Store {
         let kinds = betting_kinds_sql();
         let direction = if query.descending { "DESC" } else { "ASC" };
         let sort = query.sort.column();
-        // root_id is the child each row of the subtree belongs to, so one pass sums every
-        // child's subtree.
-        let sql = format!(
-            "WITH RECURSIVE tree(root_id, id, depth) AS ( \
-                 SELECT id, id, 1 FROM users WHERE parent_id = $1 \
+        // $1 anchor, $2 depth cap, $3 name pattern, $4 1: the anchor itself is the one row,
+        // $5 1: any depth (a search), else the first level only. One statement for the three
+        // listings: PostgreSQL refuses a bound value its statement never names.
+        let (anchor, pattern, one, anywhere) = match &query.listing {
+            Listing::Children { parent_id, search } => (*parent_id, contains_pattern(search), 0, 0),
+            Listing::Search { under_id, search } => (*under_id, contains_pattern(search), 0, 1),
+            Listing::One(user_id) => (*user_id, contains_pattern(""), 1, 0),
+        };
+        // `below` walks down from the anchor carrying each account's path ('/' never stands in a
+        // user name); `roots` are the listed accounts; `branch` pairs every account of each
+        // listed one's branch with it (`root_id`), so one GROUP BY sums every row's branch.
+        let ctes = format!(
+            "WITH RECURSIVE below(id, depth, path_ids, path_names) AS ( \
+                 SELECT u.id, 1, CAST(u.id AS TEXT), CAST(u.user_name AS TEXT) FROM users u \
+                 WHERE ($4 = 0 AND u.parent_id = $1) OR ($4 = 1 AND u.id = $1) \
                  UNION ALL \
-                 SELECT t.root_id, u.id, t.depth + 1 FROM users u JOIN tree t ON u.parent_id = t.id \
-                 WHERE t.depth < $2), \
+                 SELECT u.id, b.depth + 1, b.path_ids || '/' || CAST(u.id AS TEXT), \
+                     b.path_names || '/' || CAST(u.user_name AS TEXT) \
+                 FROM users u JOIN below b ON u.parent_id = b.id WHERE $5 = 1 AND b.depth < $2), \
+             roots(id, path_ids, path_names) AS ( \
+                 SELECT b.id, MIN(b.path_ids), MIN(b.path_names) FROM below b JOIN users u ON u.id = b.id \
+                 WHERE u.user_name_key LIKE $3 ESCAPE '\\' GROUP BY b.id), \
+             branch(root_id, id, depth) AS ( \
+                 SELECT id, id, 0 FROM roots \
+                 UNION ALL \
+                 SELECT br.root_id, u.id, br.depth + 1 FROM users u JOIN branch br ON u.parent_id = br.id \
+                 WHERE br.depth < $2), \
+             totals(root_id, balance_minor, exposure_minor, accounts) AS ( \
+                 SELECT br.root_id, CAST(SUM(a.balance_minor) AS BIGINT), CAST(SUM(a.exposure_minor) AS BIGINT), \
+                     COUNT(*) FROM branch br JOIN ledger_accounts a ON a.user_id = br.id GROUP BY br.root_id), \
              pnl(root_id, pnl_minor) AS ( \
-                 SELECT t.root_id, CAST(SUM(e.amount_minor) AS BIGINT) FROM tree t \
-                 JOIN ledger_accounts la ON la.user_id = t.id \
+                 SELECT br.root_id, CAST(SUM(e.amount_minor) AS BIGINT) FROM branch br \
+                 JOIN ledger_accounts la ON la.user_id = br.id \
                  JOIN ledger_entries e ON e.account_id = la.id \
                  JOIN ledger_transactions x ON x.id = e.transaction_id \
-                 WHERE x.kind IN ({kinds}) GROUP BY t.root_id) \
-             SELECT u.id, u.user_name, u.role, u.is_locked, u.is_bet_locked, u.credit_reference_minor, \
-                 u.max_stake_minor, u.max_exposure_minor, u.last_login_at_ms, a.balance_minor, a.exposure_minor, \
-                 COALESCE(p.pnl_minor, 0) AS pnl_minor, \
-                 (SELECT COUNT(*) FROM users c WHERE c.parent_id = u.id) AS children \
-             FROM users u JOIN ledger_accounts a ON a.user_id = u.id \
-             LEFT JOIN pnl p ON p.root_id = u.id \
-             WHERE u.parent_id = $1 AND u.user_name_key LIKE $3 ESCAPE '\\' \
-             ORDER BY {sort} {direction}, u.id {direction} LIMIT $4 OFFSET $5"
+                 WHERE x.kind IN ({kinds}) GROUP BY br.root_id)"
         );
-        let pattern = contains_pattern(&query.search);
+        let sql = format!(
+            "{ctes} SELECT u.id, u.user_name, u.role, u.parent_id, u.is_locked, u.is_bet_locked, u.partnership_bp, \
+                 u.credit_reference_minor, u.max_stake_minor, u.max_exposure_minor, u.last_login_at_ms, \
+                 a.balance_minor, a.exposure_minor, t.balance_minor AS branch_balance_minor, \
+                 t.exposure_minor AS branch_exposure_minor, t.accounts AS branch_accounts, \
+                 COALESCE(p.pnl_minor, 0) AS pnl_minor, r.path_ids, r.path_names, \
+                 (SELECT COUNT(*) FROM users c WHERE c.parent_id = u.id) AS children \
+             FROM roots r JOIN users u ON u.id = r.id JOIN ledger_accounts a ON a.user_id = u.id \
+             JOIN totals t ON t.root_id = u.id LEFT JOIN pnl p ON p.root_id = u.id \
+             ORDER BY {sort} {direction}, u.id {direction} LIMIT $6 OFFSET $7"
+        );
         let rows = sqlx::query(&sql)
-            .bind(query.parent_id)
+            .bind(anchor)
             .bind(TREE_DEPTH_MAX)
             .bind(&pattern)
+            .bind(one)
+            .bind(anywhere)
             .bind(query.limit)
             .bind(query.offset)
             .fetch_all(self.pool())
             .await?;
-        let total: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM users WHERE parent_id = $1 AND user_name_key LIKE $2 ESCAPE '\\'",
-        )
-        .bind(query.parent_id)
-        .bind(&pattern)
-        .fetch_one(self.pool())
-        .await?;
+        // The count needs only the listed accounts; the unused CTEs are never evaluated, but
+        // they keep $1–$5 named the same way.
+        let total: i64 = sqlx::query_scalar(&format!("{ctes} SELECT COUNT(*) FROM roots"))
+            .bind(anchor)
+            .bind(TREE_DEPTH_MAX)
+            .bind(&pattern)
+            .bind(one)
+            .bind(anywhere)
+            .fetch_one(self.pool())
+            .await?;
         let rows = rows
             .iter()
             .map(|row| {
+                let partnership_bp: i64 = row.try_get("partnership_bp")?;
+                let ids: String = row.try_get("path_ids")?;
+                let names: String = row.try_get("path_names")?;
+                let path = ids
+                    .split('/')
+                    .zip(names.split('/'))
+                    .map(|(id, name)| (id.parse().unwrap_or_default(), name.to_string()))
+                    .collect();
                 Ok(DownlineRow {
                     user_id: row.try_get("id")?,
                     user_name: row.try_get("user_name")?,
                     role: named(row, "role")?,
+                    parent_id: row.try_get("parent_id")?,
                     is_locked: row.try_get::<i64, _>("is_locked")? != 0,
                     is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0,
+                    partnership_bp: u32::try_from(partnership_bp).unwrap_or(0),
                     credit_reference_minor: row.try_get("credit_reference_minor")?,
                     max_stake_minor: row.try_get("max_stake_minor")?,
                     max_exposure_minor: row.try_get("max_exposure_minor")?,
                     last_login_at_ms: row.try_get("last_login_at_ms")?,
                     balance_minor: row.try_get("balance_minor")?,
                     exposure_minor: row.try_get("exposure_minor")?,
+                    branch: BranchTotals {
+                        balance_minor: row.try_get("branch_balance_minor")?,
+                        exposure_minor: row.try_get("branch_exposure_minor")?,
+                        accounts: row.try_get("branch_accounts")?,
+                    },
                     pnl_minor: row.try_get("pnl_minor")?,
                     children: row.try_get("children")?,
+                    path,
                 })
             })
             .collect::<Result<Vec<_>, sqlx::Error>>()?;
@@ -523,8 +621,7 @@ mod tests {
         let (_dir, store) = store().await;
         let [_, master, agent, c1, _, agent2, _] = example_tree(&store).await;
         let page = |search: &str, sort, descending, offset, limit| DownlineQuery {
-            parent_id: master,
-            search: search.into(),
+            listing: Listing::Children { parent_id: master, search: String::from(search) },
             sort,
             descending,
             offset,
@@ -536,6 +633,8 @@ mod tests {
         assert_eq!(rows.iter().map(|r| r.user_id).collect::<Vec<_>>(), vec![agent, agent2]);
         assert_eq!(rows[0].children, 2);
         assert_eq!(rows[0].role, Role::Agent);
+        assert_eq!(rows[0].branch.accounts, 3, "the agent and its two clients");
+        assert_eq!(rows[0].path, vec![(agent, "agent".to_string())]);
         let (rows, total) =
             store.downline_page(&page("", DownlineSort::Name, true, 1, 1)).await.unwrap();
         assert_eq!((rows.len(), rows[0].user_id, total), (1, agent, 2));
@@ -546,14 +645,62 @@ mod tests {
         let (_, total) =
             store.downline_page(&page("t_", DownlineSort::Name, false, 0, 10)).await.unwrap();
         assert_eq!(total, 1);
+        // Children only: the clients two levels down are not listed.
+        let (_, total) =
+            store.downline_page(&page("c_", DownlineSort::Name, false, 0, 10)).await.unwrap();
+        assert_eq!(total, 0);
         let (rows, _) = store
             .downline_page(&DownlineQuery {
-                parent_id: agent,
+                listing: Listing::Children { parent_id: agent, search: String::new() },
                 ..page("", DownlineSort::Pnl, false, 0, 10)
             })
             .await
             .unwrap();
         assert_eq!(rows[0].user_id, c1);
         assert_eq!(rows[0].pnl_minor, 0);
+    }
+
+    #[tokio::test]
+    async fn a_search_reaches_every_level_and_names_the_path() {
+        let (_dir, store) = store().await;
+        let [admin, master, agent, c1, c2, agent2, c3] = example_tree(&store).await;
+        let search = |under_id, text: &str| DownlineQuery {
+            listing: Listing::Search { under_id, search: String::from(text) },
+            sort: DownlineSort::Name,
+            descending: false,
+            offset: 0,
+            limit: 10,
+        };
+        let step = |id: i64, name: &str| (id, name.to_string());
+        // c_three and c_two, two levels below the master, three below the admin.
+        let (rows, total) = store.downline_page(&search(admin, "c_t")).await.unwrap();
+        assert_eq!(total, 2);
+        let found: Vec<_> = rows.iter().map(|r| (r.user_id, r.path.clone())).collect();
+        assert_eq!(
+            found,
+            vec![
+                (c3, vec![step(master, "master"), step(agent2, "agent_b"), step(c3, "c_three")]),
+                (c2, vec![step(master, "master"), step(agent, "agent"), step(c2, "c_two")]),
+            ]
+        );
+        // Under the agent, its cousin's client is not found.
+        let (rows, total) = store.downline_page(&search(agent, "c_")).await.unwrap();
+        assert_eq!(total, 2);
+        assert_eq!(rows.iter().map(|r| r.user_id).collect::<Vec<_>>(), vec![c1, c2]);
+        assert_eq!(rows[0].path, vec![step(c1, "c_one")]);
+        let (rows, total) = store
+            .downline_page(&DownlineQuery { listing: Listing::One(agent2), ..search(admin, "") })
+            .await
+            .unwrap();
+        assert_eq!((total, rows[0].user_id, rows[0].branch.accounts), (1, agent2, 2));
+        assert_eq!(
+            store.account_path(c3).await.unwrap(),
+            vec![
+                step(admin, "admin"),
+                step(master, "master"),
+                step(agent2, "agent_b"),
+                step(c3, "c_three")
+            ]
+        );
     }
 }

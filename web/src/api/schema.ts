@@ -558,7 +558,10 @@ export interface paths {
         /** The details the calling agent or admin shows its own clients; null when it set none. */
         get: operations["own_details"];
         put?: never;
-        /** Sets (replaces) the UPI id and/or bank account the caller's clients pay deposits to. */
+        /**
+         * Sets (replaces) the UPI id and/or bank account the clients of the caller (or, for an admin,
+         *     of the agent `user_id`) pay deposits to; audited.
+         */
         post: operations["set_own_details"];
         delete?: never;
         options?: never;
@@ -992,6 +995,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/account/betHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account's closed bets (settled or void) newest first, by the date placed and how each
+         *     ended, each with what it won or lost (`report/settledBets`' rows across markets).
+         */
+        post: operations["account_bet_history"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/account/bets": {
         parameters: {
             query?: never;
@@ -1003,6 +1026,23 @@ export interface paths {
         put?: never;
         /** The account's current bets, as the account sees its own (`report/currentBets`). */
         post: operations["account_bets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/account/paymentDetails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The details a downline account (an agent) set for its clients; null when it set none. */
+        post: operations["account_details"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1063,6 +1103,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/account/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One account's header: its chips and its branch's, terms, status and partnership, and the
+         *     way down to it from the caller.
+         */
+        post: operations["account_summary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/downline/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Does one action to each account, in order, through the same operator functions as the
+         *     single-account calls (`admin/user/lock`, `admin/user/terms`, `admin/user/transfer`): each
+         *     account on its own, so one refused (outside the caller's downline, not its child for chips,
+         *     too few chips) leaves the others done; the answer says per account what happened.
+         */
+        post: operations["downline_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/downline/list": {
         parameters: {
             query?: never;
@@ -1073,8 +1155,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The accounts directly under `parent_id` (default: the caller) with balance, exposure,
-         *     available, credit reference, P&L, status and last log-in; searched by name, sorted, paged.
+         * The accounts directly under `parent_id` (default: the caller), or with `search` every
+         *     account under it at any depth with its path, each with its own chips and its branch's
+         *     (balance, exposure, available, P&L), partnership, terms, status and last log-in; sorted,
+         *     paged.
          */
         post: operations["downline_list"];
         delete?: never;
@@ -1852,6 +1936,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountDetailsRequest: {
+            /**
+             * Format: int64
+             * @description The caller's own account or one of its downline.
+             */
+            user_id: number;
+        };
         AccountPnl: {
             role: components["schemas"]["Role"];
             /** @description Latest first, at most 500. */
@@ -1884,6 +1975,16 @@ export interface components {
         };
         /** @enum {string} */
         AccountStatus: "active" | "locked" | "bet_locked";
+        AccountSummary: {
+            /** @description The account as the downline list shows it (its path: just itself). */
+            account: components["schemas"]["DownlineAccount"];
+            /** @description From the caller (an admin: the top of the tree) down to the account, it last. */
+            trail: components["schemas"]["PathStep"][];
+        };
+        AccountSummaryRequest: {
+            /** Format: int64 */
+            user_id: number;
+        };
         ApproveRequest: {
             /** @description A note for the user (at most 200 characters). */
             remark?: string;
@@ -1972,6 +2073,15 @@ export interface components {
             bank_name: string;
             ifsc: string;
         };
+        BetHistoryRequest: {
+            /** @description Placed from: yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: the beginning. */
+            from_date?: string | null;
+            outcome?: null | components["schemas"]["BetOutcome"];
+            /** @description Placed until: yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now. */
+            to_date?: string | null;
+            /** Format: int64 */
+            user_id: number;
+        };
         BetItem: {
             /**
              * Format: double
@@ -2012,11 +2122,44 @@ export interface components {
         /** @enum {string} */
         BetKind: "sports" | "casino";
         /** @enum {string} */
+        BetOutcome: "won" | "lost" | "void";
+        /** @enum {string} */
         BetPart: "matched" | "unmatched";
         /** @enum {string} */
         BetSide: "back" | "lay" | "yes" | "no";
         /** @enum {string} */
         BetStatus: "open" | "matched" | "closed" | "settled" | "void";
+        /** @enum {string} */
+        BulkAction: "lock" | "unlock" | "bet_lock" | "bet_unlock" | "give_chips";
+        BulkOutcome: {
+            /** Format: int64 */
+            done: number;
+            /** Format: int64 */
+            failed: number;
+            /** @description One per account, in the order asked. */
+            results: components["schemas"]["BulkResult"][];
+        };
+        BulkRequest: {
+            /** @description lock, unlock, bet_lock, bet_unlock or give_chips. */
+            action?: components["schemas"]["BulkAction"];
+            /**
+             * Format: double
+             * @description give_chips: the chips each account gets.
+             */
+            amount?: number | null;
+            /** @description give_chips: the remark on each transfer (at most 200 characters). */
+            remark?: string;
+            /** @description The accounts, in the order to act on them (at most 100, each once). */
+            user_ids?: number[];
+        };
+        /** @description What happened to one account of a bulk action. */
+        BulkResult: {
+            message: string;
+            /** @description True: done; false: `message` says why not (nothing was changed on this account). */
+            ok: boolean;
+            /** Format: int64 */
+            user_id: number;
+        };
         /**
          * @description One button. The spec's client sends `name` and `value` (its call table: "list of entries
          *     with name, value, type"); `button_name` and `button_value`, the names `getButtonValue`
@@ -2673,15 +2816,37 @@ export interface components {
             /** @description The account's password. */
             password: string;
         };
-        /** @description A direct child of the listed parent. */
+        /**
+         * @description An account of the listing. Its own chips (`balance`, `exposure`, `available`) are what a
+         *     transfer moves; the `branch_…` figures sum the account and everyone under it (a client's
+         *     branch is itself), which is what an agent row stands for.
+         */
         DownlineAccount: {
             /**
              * Format: double
              * @description balance − exposure.
              */
             available: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description The account's own chips.
+             */
             balance: number;
+            /**
+             * Format: double
+             * @description branch_balance − branch_exposure.
+             */
+            branch_available: number;
+            /**
+             * Format: double
+             * @description The chips of the account and everyone under it.
+             */
+            branch_balance: number;
+            /**
+             * Format: double
+             * @description The exposure of the account and everyone under it.
+             */
+            branch_exposure: number;
             /**
              * Format: int64
              * @description How many accounts are directly under it.
@@ -2694,7 +2859,7 @@ export interface components {
             credit_reference: number;
             /**
              * Format: double
-             * @description Held for open bets.
+             * @description Held for the account's own open bets.
              */
             exposure: number;
             /** @description The last log-in; null: never. */
@@ -2710,8 +2875,24 @@ export interface components {
              */
             max_stake: number | null;
             /**
+             * Format: int64
+             * @description -1 for an account without a parent (the operator).
+             */
+            parent_id: number;
+            /**
              * Format: double
-             * @description Betting P&L of the account and everyone under it (see the module documentation).
+             * @description An agent's partnership in percent (40 = 40%), cumulative from the bottom; 0 for a client.
+             */
+            partnership: number;
+            /**
+             * @description From the first level under the listed parent down to this account (it last): one step
+             *     for a child, more for a search hit deeper down.
+             */
+            path: components["schemas"]["PathStep"][];
+            /**
+             * Format: double
+             * @description Betting P&L of the account and everyone under it, as they see it: positive, the branch
+             *     won from the house (see the module documentation).
              */
             pnl: number;
             role: components["schemas"]["Role"];
@@ -2727,12 +2908,53 @@ export interface components {
              * @description Whose direct children to list: the caller (default) or an account of its downline.
              */
             parent_id?: number | null;
-            /** @description Part of the user name, any case (at most 50 characters). */
+            /**
+             * @description Part of the user name, any case (at most 50 characters). Given: every account under the
+             *     parent at any depth whose name holds it; absent or empty: the parent's direct children.
+             */
             search?: string | null;
             sort?: null | components["schemas"]["DownlineSort"];
         };
         /** @enum {string} */
         DownlineSort: "name" | "balance" | "exposure" | "available" | "pnl" | "last_login";
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Downloadable_AccountOf_CurrentBetsRequest: ({
+            status?: null | components["schemas"]["BetPart"];
+            type?: null | components["schemas"]["BetKind"];
+        } & {
+            /**
+             * Format: int64
+             * @description The caller's own account or one of its downline.
+             */
+            user_id: number;
+        }) & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Downloadable_AccountOf_StatementRequest: ({
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+            type?: null | components["schemas"]["StatementType"];
+        } & {
+            /**
+             * Format: int64
+             * @description The caller's own account or one of its downline.
+             */
+            user_id: number;
+        }) & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Downloadable_CurrentBetsRequest: {
+            status?: null | components["schemas"]["BetPart"];
+            type?: null | components["schemas"]["BetKind"];
+        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Downloadable_StatementRequest: {
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+            type?: null | components["schemas"]["StatementType"];
+        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         EnableRequest: {
             /** @description A current code from the app, for the secret `user/security/setup` gave. */
             otp: string;
@@ -2763,6 +2985,17 @@ export interface components {
                 /** Format: int64 */
                 user_id: number;
                 user_name: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_AccountSummary: {
+            data: {
+                /** @description The account as the downline list shows it (its path: just itself). */
+                account: components["schemas"]["DownlineAccount"];
+                /** @description From the caller (an admin: the top of the tree) down to the account, it last. */
+                trail: components["schemas"]["PathStep"][];
             };
             message: string;
             status: boolean;
@@ -2854,6 +3087,19 @@ export interface components {
                 account_number: string;
                 bank_name: string;
                 ifsc: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_BulkOutcome: {
+            data: {
+                /** Format: int64 */
+                done: number;
+                /** Format: int64 */
+                failed: number;
+                /** @description One per account, in the order asked. */
+                results: components["schemas"]["BulkResult"][];
             };
             message: string;
             status: boolean;
@@ -3361,8 +3607,26 @@ export interface components {
                      * @description balance − exposure.
                      */
                     available: number;
-                    /** Format: double */
+                    /**
+                     * Format: double
+                     * @description The account's own chips.
+                     */
                     balance: number;
+                    /**
+                     * Format: double
+                     * @description branch_balance − branch_exposure.
+                     */
+                    branch_available: number;
+                    /**
+                     * Format: double
+                     * @description The chips of the account and everyone under it.
+                     */
+                    branch_balance: number;
+                    /**
+                     * Format: double
+                     * @description The exposure of the account and everyone under it.
+                     */
+                    branch_exposure: number;
                     /**
                      * Format: int64
                      * @description How many accounts are directly under it.
@@ -3375,7 +3639,7 @@ export interface components {
                     credit_reference: number;
                     /**
                      * Format: double
-                     * @description Held for open bets.
+                     * @description Held for the account's own open bets.
                      */
                     exposure: number;
                     /** @description The last log-in; null: never. */
@@ -3391,8 +3655,24 @@ export interface components {
                      */
                     max_stake: number | null;
                     /**
+                     * Format: int64
+                     * @description -1 for an account without a parent (the operator).
+                     */
+                    parent_id: number;
+                    /**
                      * Format: double
-                     * @description Betting P&L of the account and everyone under it (see the module documentation).
+                     * @description An agent's partnership in percent (40 = 40%), cumulative from the bottom; 0 for a client.
+                     */
+                    partnership: number;
+                    /**
+                     * @description From the first level under the listed parent down to this account (it last): one step
+                     *     for a child, more for a search hit deeper down.
+                     */
+                    path: components["schemas"]["PathStep"][];
+                    /**
+                     * Format: double
+                     * @description Betting P&L of the account and everyone under it, as they see it: positive, the branch
+                     *     won from the house (see the module documentation).
                      */
                     pnl: number;
                     role: components["schemas"]["Role"];
@@ -3551,6 +3831,28 @@ export interface components {
                     /** @description deposit or withdraw. */
                     type: components["schemas"]["PaymentKind"];
                 }[];
+                /** Format: int64 */
+                total: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Paged_SettledBetRow: {
+            /** @description A page of rows: `{rows, total, page, limit}`. */
+            data: {
+                /** Format: int64 */
+                limit: number;
+                /** Format: int64 */
+                page: number;
+                rows: (components["schemas"]["CurrentBetRow"] & {
+                    /**
+                     * Format: double
+                     * @description What this bet won (positive) or lost (negative) before commission, which is taken on
+                     *     the market's net win (the statement line shows it); 0 on a void market.
+                     */
+                    pnl: number;
+                })[];
                 /** Format: int64 */
                 total: number;
             };
@@ -4493,44 +4795,6 @@ export interface components {
              */
             parent_id?: number | null;
         };
-        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
-        Listing_AccountOf_CurrentBetsRequest: ({
-            status?: null | components["schemas"]["BetPart"];
-            type?: null | components["schemas"]["BetKind"];
-        } & {
-            /**
-             * Format: int64
-             * @description The caller's own account or one of its downline.
-             */
-            user_id: number;
-        }) & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
-        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
-        Listing_AccountOf_StatementRequest: ({
-            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
-            from_date?: string | null;
-            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
-            to_date?: string | null;
-            type?: null | components["schemas"]["StatementType"];
-        } & {
-            /**
-             * Format: int64
-             * @description The caller's own account or one of its downline.
-             */
-            user_id: number;
-        }) & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
-        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
-        Listing_CurrentBetsRequest: {
-            status?: null | components["schemas"]["BetPart"];
-            type?: null | components["schemas"]["BetKind"];
-        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
-        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
-        Listing_StatementRequest: {
-            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
-            from_date?: string | null;
-            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
-            to_date?: string | null;
-            type?: null | components["schemas"]["StatementType"];
-        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         /** @description One wallet call of a provider's on the caller's money. */
         LiveCasinoBetRow: {
             /** Format: double */
@@ -4892,6 +5156,16 @@ export interface components {
             to_date?: string | null;
         } & components["schemas"]["PageRequest"];
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
+        Paging_BetHistoryRequest: {
+            /** @description Placed from: yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: the beginning. */
+            from_date?: string | null;
+            outcome?: null | components["schemas"]["BetOutcome"];
+            /** @description Placed until: yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now. */
+            to_date?: string | null;
+            /** Format: int64 */
+            user_id: number;
+        } & components["schemas"]["PageRequest"];
+        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_CasinoResultRequest: {
             /**
              * Format: date
@@ -4909,7 +5183,10 @@ export interface components {
              * @description Whose direct children to list: the caller (default) or an account of its downline.
              */
             parent_id?: number | null;
-            /** @description Part of the user name, any case (at most 50 characters). */
+            /**
+             * @description Part of the user name, any case (at most 50 characters). Given: every account under the
+             *     parent at any depth whose name holds it; absent or empty: the parent's direct children.
+             */
             search?: string | null;
             sort?: null | components["schemas"]["DownlineSort"];
         } & components["schemas"]["PageRequest"];
@@ -5046,6 +5323,12 @@ export interface components {
              * @description What the agents above it and the operator took.
              */
             upline_share: number;
+            /** Format: int64 */
+            user_id: number;
+            user_name: string;
+        };
+        /** @description One step of the way down the tree to an account. */
+        PathStep: {
             /** Format: int64 */
             user_id: number;
             user_name: string;
@@ -5692,6 +5975,11 @@ export interface components {
             upi_id?: string;
             /** @description The payee name for UPI apps (at most 64 characters); empty: the user name. */
             upi_name?: string;
+            /**
+             * Format: int64
+             * @description Whose details: the caller (default); an admin may name any agent.
+             */
+            user_id?: number | null;
         };
         /** @description A bet its market's settlement or void closed. */
         SettledBetRow: components["schemas"]["CurrentBetRow"] & {
@@ -8374,8 +8662,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description user_id is not an account the caller may set details for */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is over 64 KiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An agent naming another account: only an admin sets another's details */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10165,6 +10471,81 @@ export interface operations {
             };
         };
     };
+    account_bet_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Paging_BetHistoryRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Paged_SettledBetRow"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an account of the caller's downline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     account_bets: {
         parameters: {
             query?: never;
@@ -10174,7 +10555,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Listing_AccountOf_CurrentBetsRequest"];
+                "application/json": components["schemas"]["Downloadable_AccountOf_CurrentBetsRequest"];
             };
         };
         responses: {
@@ -10185,6 +10566,81 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_CurrentBetEntry"];
                     "text/csv": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an account of the caller's downline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    account_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountDetailsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_PaymentDetailsItem"];
                 };
             };
             400: {
@@ -10400,7 +10856,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Listing_AccountOf_StatementRequest"];
+                "application/json": components["schemas"]["Downloadable_AccountOf_StatementRequest"];
             };
         };
         responses: {
@@ -10440,6 +10896,147 @@ export interface operations {
             };
             /** @description Not an account of the caller's downline */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    account_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountSummaryRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AccountSummary"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an account of the caller's downline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    downline_bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BulkOutcome"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11548,7 +12145,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Listing_StatementRequest"];
+                "application/json": components["schemas"]["Downloadable_StatementRequest"];
             };
         };
         responses: {
@@ -11671,7 +12268,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Listing_CurrentBetsRequest"];
+                "application/json": components["schemas"]["Downloadable_CurrentBetsRequest"];
             };
         };
         responses: {

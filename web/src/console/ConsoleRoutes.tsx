@@ -6,7 +6,7 @@ import { consoleRole, sectionsFor, type ConsoleSection } from './nav';
 import { ConsoleNotFound } from './ConsoleNotFound';
 
 const DownlinePage = lazyNamed(() => import('./accounts/DownlinePage'), 'DownlinePage');
-const PaymentsPage = lazyNamed(() => import('./payments/PaymentsPage'), 'PaymentsPage');
+const PaymentsRoutes = lazyNamed(() => import('./payments/PaymentsPage'), 'PaymentsRoutes');
 const AuditPage = lazyNamed(() => import('./audit/AuditPage'), 'AuditPage');
 const SiteSettingsPage = lazyNamed(() => import('./settings/SiteSettingsPage'), 'SiteSettingsPage');
 const RiskRoutes = lazyNamed(() => import('./risk/RiskPages'), 'RiskRoutes');
@@ -23,7 +23,7 @@ const CasinoPage = lazyNamed(() => import('./casino/CasinoPage'), 'CasinoPage');
  */
 const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { path: 'downline', label: 'Downline', roles: ['admin', 'agent'], element: <DownlinePage /> },
-  { path: 'payments', label: 'Payments', roles: ['admin', 'agent'], element: <PaymentsPage /> },
+  { path: 'payments', label: 'Payments', roles: ['admin', 'agent'], element: <PaymentsRoutes /> },
   { path: 'audit', label: 'Audit log', roles: ['admin'], element: <AuditPage /> },
   { path: 'settings', label: 'Settings', roles: ['admin'], element: <SiteSettingsPage /> },
   { path: 'markets', label: 'Markets', roles: ['admin'], element: <CatalogueRoutes /> },

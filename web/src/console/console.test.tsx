@@ -21,6 +21,12 @@ const ravi = {
   status: 'active',
   last_login: '2026-11-22T08:30:00.000Z',
   children: 0,
+  parent_id: 2,
+  partnership: 0,
+  branch_balance: 1500.5,
+  branch_exposure: 200.25,
+  branch_available: 1300.25,
+  path: [{ user_id: 9, user_name: 'ravi' }],
 };
 const page = (rows: unknown[]) => ({ data: { rows, total: rows.length, page: 1, limit: 25 } });
 
@@ -148,7 +154,7 @@ describe('the downline', () => {
       'POST /api/console/downline/list': (call) =>
         (call.body as { parent_id?: number }).parent_id === 5
           ? page([ravi])
-          : page([{ ...ravi, user_id: 5, user_name: 'sub', role: 'agent', children: 1 }]),
+          : page([{ ...ravi, user_id: 5, user_name: 'sub', role: 'agent', children: 1, path: [{ user_id: 5, user_name: 'sub' }] }]),
     });
     storeSession(agent);
     renderApp('/console/downline');
@@ -201,7 +207,7 @@ describe('the downline', () => {
     stubServer({
       ...CONSOLE,
       'POST /api/console/downline/list': (call) =>
-        (call.body as { parent_id?: number }).parent_id === 5 ? page([]) : page([{ ...ravi, user_id: 5, user_name: 'master', role: 'agent', children: 0 }]),
+        (call.body as { parent_id?: number }).parent_id === 5 ? page([]) : page([{ ...ravi, user_id: 5, user_name: 'master', role: 'agent', children: 0, path: [{ user_id: 5, user_name: 'master' }] }]),
       'POST /api/admin/user/create': {
         httpStatus: 400,
         message: 'Check the fields.',

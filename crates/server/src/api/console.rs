@@ -1,5 +1,13 @@
-//! The console's reads under `/api/console/…`: the downline list, any downline account's
-//! statement, bets and P&L, and the market analysis with its bet list.
+//! The console's reads under `/api/console/…`: the downline list (a parent's children, or a
+//! search through every level with each hit's path), any downline account's header, statement,
+//! bets, settled bets and P&L, and the market analysis with its bet list; and one write, the
+//! downline's bulk action, which only calls the operator functions of the single-account
+//! routes once per account.
+//!
+//! **Branch totals**: an agent's row stands for its branch, the agent and everyone under it.
+//! With boss (400.00) → sub (250.00) → clients 200.00 and 100.00 (20.00 of it held for a bet),
+//! boss's row shows its own 400.00 and its branch's balance 950.00, exposure 20.00, available
+//! 930.00; a client's branch is itself.
 //!
 //! Who sees what: an admin every account; an agent its own account and its downline at any
 //! depth ([`backlay_store::downline`]); a client nothing (403), a stranger nothing (401). An
@@ -18,7 +26,9 @@ use axum::response::Response;
 use backlay_core::exchange::{BetSide, MarketStatus, MarketType};
 use backlay_core::money::Money;
 use backlay_core::named::one_of;
-use backlay_store::downline::{DownlineQuery, DownlineSort, MarketBetsQuery, Scope};
+use backlay_store::downline::{
+    DownlineQuery, DownlineRow, DownlineSort, Listing, MarketBetsQuery, Scope,
+};
 use backlay_store::users::{Role, User};
 use backlay_store::StoreError;
 use serde::{Deserialize, Serialize};
@@ -26,28 +36,31 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::bet::display_price;
-use super::export::Listing;
+use super::export::Downloadable;
 use super::matches::SEARCH_MAX_CHARS;
 use super::report::{
-    current_bets_answer, settled_bets_of, statement_answer, CurrentBetEntry, CurrentBetsRequest,
-    SettledBetRow, StatementRequest, StatementRow,
+    current_bets_answer, settled_bets_of, settled_rows, statement_answer, CurrentBetEntry,
+    CurrentBetsRequest, SettledBetRow, StatementRequest, StatementRow,
 };
 use crate::clock::iso_utc;
 use crate::engine::stored_matched_bets;
-use crate::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
+use crate::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
 use crate::input::{choice_field, date_bound, ApiJson, FlexI64, Paged, Paging};
 use crate::market_analysis::house_position;
 use crate::market_book::FancyRange;
-use crate::operator::not_in_downline;
+use crate::operator::{self, not_in_downline};
 use crate::session::Operator;
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(downline_list))
+        .routes(routes!(downline_bulk))
+        .routes(routes!(account_summary))
         .routes(routes!(console_account_statement))
         .routes(routes!(account_bets))
         .routes(routes!(account_settled_bets))
+        .routes(routes!(account_bet_history))
         .routes(routes!(account_pnl))
         .routes(routes!(live_matches))
         .routes(routes!(market_analysis))
@@ -122,10 +135,12 @@ backlay_core::named_enum! {
 
 #[derive(Deserialize, ToSchema, Default)]
 pub struct DownlineListRequest {
-    /// Part of the user name, any case (at most 50 characters).
+    /// Part of the user name, any case (at most 50 characters). Given: every account under the
+    /// parent at any depth whose name holds it; absent or empty: the parent's direct children.
     #[serde(default)]
     pub search: Option<String>,
-    /// name (default), balance, exposure, available, pnl or last_login.
+    /// name (default), balance, exposure, available, pnl or last_login; the amounts are the
+    /// branch's (the account and everyone under it).
     #[serde(default)]
     #[schema(value_type = Option<DownlineSort>)]
     pub sort: Option<String>,
@@ -139,21 +154,49 @@ pub struct DownlineListRequest {
     pub parent_id: Option<FlexI64>,
 }
 
-/// A direct child of the listed parent.
+/// One step of the way down the tree to an account.
+#[derive(Serialize, ToSchema)]
+pub struct PathStep {
+    pub user_id: i64,
+    pub user_name: String,
+}
+
+fn steps(path: Vec<(i64, String)>) -> Vec<PathStep> {
+    path.into_iter().map(|(user_id, user_name)| PathStep { user_id, user_name }).collect()
+}
+
+/// An account of the listing. Its own chips (`balance`, `exposure`, `available`) are what a
+/// transfer moves; the `branch_…` figures sum the account and everyone under it (a client's
+/// branch is itself), which is what an agent row stands for.
 #[derive(Serialize, ToSchema)]
 pub struct DownlineAccount {
     pub user_id: i64,
     pub user_name: String,
     pub role: Role,
+    /// -1 for an account without a parent (the operator).
+    pub parent_id: i64,
+    /// An agent's partnership in percent (40 = 40%), cumulative from the bottom; 0 for a client.
+    pub partnership: f64,
+    /// The account's own chips.
     #[schema(value_type = f64)]
     pub balance: Money,
-    /// Held for open bets.
+    /// Held for the account's own open bets.
     #[schema(value_type = f64)]
     pub exposure: Money,
     /// balance − exposure.
     #[schema(value_type = f64)]
     pub available: Money,
-    /// Betting P&L of the account and everyone under it (see the module documentation).
+    /// The chips of the account and everyone under it.
+    #[schema(value_type = f64)]
+    pub branch_balance: Money,
+    /// The exposure of the account and everyone under it.
+    #[schema(value_type = f64)]
+    pub branch_exposure: Money,
+    /// branch_balance − branch_exposure.
+    #[schema(value_type = f64)]
+    pub branch_available: Money,
+    /// Betting P&L of the account and everyone under it, as they see it: positive, the branch
+    /// won from the house (see the module documentation).
     #[schema(value_type = f64)]
     pub pnl: Money,
     /// What the parent says the account owes or is owed (a number on the account, not money).
@@ -171,10 +214,47 @@ pub struct DownlineAccount {
     pub last_login: Option<String>,
     /// How many accounts are directly under it.
     pub children: i64,
+    /// From the first level under the listed parent down to this account (it last): one step
+    /// for a child, more for a search hit deeper down.
+    pub path: Vec<PathStep>,
 }
 
-/// The accounts directly under `parent_id` (default: the caller) with balance, exposure,
-/// available, credit reference, P&L, status and last log-in; searched by name, sorted, paged.
+impl From<DownlineRow> for DownlineAccount {
+    fn from(row: DownlineRow) -> DownlineAccount {
+        DownlineAccount {
+            user_id: row.user_id,
+            user_name: row.user_name,
+            role: row.role,
+            parent_id: row.parent_id.unwrap_or(-1),
+            partnership: f64::from(row.partnership_bp) / 100.0,
+            balance: Money::from_minor(row.balance_minor),
+            exposure: Money::from_minor(row.exposure_minor),
+            available: Money::from_minor(row.balance_minor - row.exposure_minor),
+            branch_balance: Money::from_minor(row.branch.balance_minor),
+            branch_exposure: Money::from_minor(row.branch.exposure_minor),
+            branch_available: Money::from_minor(
+                row.branch.balance_minor - row.branch.exposure_minor,
+            ),
+            pnl: Money::from_minor(row.pnl_minor),
+            credit_reference: Money::from_minor(row.credit_reference_minor),
+            max_stake: row.max_stake_minor.map(Money::from_minor),
+            max_exposure: row.max_exposure_minor.map(Money::from_minor),
+            status: match (row.is_locked, row.is_bet_locked) {
+                (true, _) => AccountStatus::Locked,
+                (false, true) => AccountStatus::BetLocked,
+                (false, false) => AccountStatus::Active,
+            },
+            last_login: row.last_login_at_ms.map(iso_utc),
+            children: row.children,
+            path: steps(row.path),
+        }
+    }
+}
+
+/// The accounts directly under `parent_id` (default: the caller), or with `search` every
+/// account under it at any depth with its path, each with its own chips and its branch's
+/// (balance, exposure, available, P&L), partnership, terms, status and last log-in; sorted,
+/// paged.
 #[utoipa::path(post, path = "/console/downline/list", tag = "console", request_body = Paging<DownlineListRequest>, security(("bearer" = [])),
     responses((status = 200, body = Envelope<Paged<DownlineAccount>>), (status = 400), (status = 403),
         (status = 404, description = "parent_id is not in the caller's downline")))]
@@ -195,38 +275,188 @@ async fn downline_list(
         Some(FlexI64(parent_id)) => readable_account(&state, &authed.user, parent_id).await?.id,
         None => authed.user.id,
     };
-    let query = DownlineQuery {
-        parent_id,
-        search,
-        sort,
-        descending: order == SortOrder::Desc,
-        offset,
-        limit,
+    let listing = if search.is_empty() {
+        Listing::Children { parent_id, search }
+    } else {
+        Listing::Search { under_id: parent_id, search }
     };
+    let query =
+        DownlineQuery { listing, sort, descending: order == SortOrder::Desc, offset, limit };
     let (rows, total) = state.store.downline_page(&query).await?;
-    let rows = rows
-        .into_iter()
-        .map(|row| DownlineAccount {
-            user_id: row.user_id,
-            user_name: row.user_name,
-            role: row.role,
-            balance: Money::from_minor(row.balance_minor),
-            exposure: Money::from_minor(row.exposure_minor),
-            available: Money::from_minor(row.balance_minor - row.exposure_minor),
-            pnl: Money::from_minor(row.pnl_minor),
-            credit_reference: Money::from_minor(row.credit_reference_minor),
-            max_stake: row.max_stake_minor.map(Money::from_minor),
-            max_exposure: row.max_exposure_minor.map(Money::from_minor),
-            status: match (row.is_locked, row.is_bet_locked) {
-                (true, _) => AccountStatus::Locked,
-                (false, true) => AccountStatus::BetLocked,
-                (false, false) => AccountStatus::Active,
-            },
-            last_login: row.last_login_at_ms.map(iso_utc),
-            children: row.children,
-        })
-        .collect();
+    let rows = rows.into_iter().map(DownlineAccount::from).collect();
     Ok(ok(Paged { rows, total, page, limit }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// console/downline/bulk
+
+/// Most accounts one bulk action names (a page of the downline list is 25 to 100).
+pub const BULK_ACCOUNTS_MAX: usize = 100;
+
+backlay_core::named_enum! {
+    /// What a bulk action does to each account.
+    pub enum BulkAction as "action" {
+        /// Ends its sessions; it cannot log in until unlocked.
+        Lock = "lock",
+        Unlock = "unlock",
+        /// Can log in, cannot bet.
+        BetLock = "bet_lock",
+        BetUnlock = "bet_unlock",
+        /// Chips from the account's parent (the caller must be that parent, or an admin).
+        GiveChips = "give_chips",
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct BulkRequest {
+    /// The accounts, in the order to act on them (at most 100, each once).
+    #[serde(default)]
+    #[schema(value_type = Vec<i64>)]
+    pub user_ids: Vec<FlexI64>,
+    /// lock, unlock, bet_lock, bet_unlock or give_chips.
+    #[serde(default)]
+    #[schema(value_type = BulkAction)]
+    pub action: Option<String>,
+    /// give_chips: the chips each account gets.
+    #[serde(default)]
+    #[schema(value_type = Option<f64>, minimum = 0.01, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
+    pub amount: Option<crate::input::AmountInput>,
+    /// give_chips: the remark on each transfer (at most 200 characters).
+    #[serde(default)]
+    pub remark: String,
+}
+
+/// What happened to one account of a bulk action.
+#[derive(Serialize, ToSchema)]
+pub struct BulkResult {
+    pub user_id: i64,
+    /// True: done; false: `message` says why not (nothing was changed on this account).
+    pub ok: bool,
+    pub message: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BulkOutcome {
+    pub done: i64,
+    pub failed: i64,
+    /// One per account, in the order asked.
+    pub results: Vec<BulkResult>,
+}
+
+/// Does one action to each account, in order, through the same operator functions as the
+/// single-account calls (`admin/user/lock`, `admin/user/terms`, `admin/user/transfer`): each
+/// account on its own, so one refused (outside the caller's downline, not its child for chips,
+/// too few chips) leaves the others done; the answer says per account what happened.
+#[utoipa::path(post, path = "/console/downline/bulk", tag = "console", request_body = BulkRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<BulkOutcome>), (status = 400), (status = 403)))]
+async fn downline_bulk(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: crate::session::ClientIp,
+    ApiJson(body): ApiJson<BulkRequest>,
+) -> ApiResult<BulkOutcome> {
+    let action =
+        body.action.as_deref().map(str::trim).filter(|text| !text.is_empty()).ok_or_else(|| {
+            AppError::field("action", format!("Choose an action: {}.", one_of(BulkAction::NAMES)))
+        })?;
+    let action = action.parse::<BulkAction>().map_err(|_| {
+        AppError::field(
+            "action",
+            format!("{action} is not an action: use {}.", one_of(BulkAction::NAMES)),
+        )
+    })?;
+    if body.user_ids.is_empty() {
+        return Err(AppError::field("user_ids", "Select at least one account."));
+    }
+    if body.user_ids.len() > BULK_ACCOUNTS_MAX {
+        return Err(AppError::field(
+            "user_ids",
+            format!("Select at most {BULK_ACCOUNTS_MAX} accounts at a time."),
+        ));
+    }
+    let mut seen = HashSet::new();
+    if let Some(FlexI64(twice)) = body.user_ids.iter().find(|id| !seen.insert(id.0)) {
+        return Err(AppError::field("user_ids", format!("Account {twice} is selected twice.")));
+    }
+    let amount = match (action, body.amount) {
+        (BulkAction::GiveChips, Some(amount)) if amount.0.is_positive() => Some(amount.0),
+        (BulkAction::GiveChips, _) => {
+            return Err(AppError::field("amount", "Give an amount of chips more than 0."))
+        }
+        (_, _) => None,
+    };
+    if body.remark.chars().count() > 200 {
+        return Err(AppError::field("remark", "Remark must be at most 200 characters."));
+    }
+    let ctx = super::operator_context(&state, operator, ip);
+    let mut results = Vec::with_capacity(body.user_ids.len());
+    for FlexI64(user_id) in body.user_ids {
+        let done = match action {
+            BulkAction::Lock | BulkAction::Unlock => {
+                let locked = action == BulkAction::Lock;
+                operator::set_locked(&ctx, user_id, locked).await.map(|user| {
+                    let word = if locked { "locked" } else { "unlocked" };
+                    format!("{} is {word}.", user.user_name)
+                })
+            }
+            BulkAction::BetLock | BulkAction::BetUnlock => {
+                let bet_locked = action == BulkAction::BetLock;
+                let terms =
+                    operator::AccountTerms { bet_locked: Some(bet_locked), ..Default::default() };
+                operator::set_account_terms(&ctx, user_id, &terms).await.map(|user| {
+                    let word = if bet_locked { "bet-locked" } else { "free to bet" };
+                    format!("{} is {word}.", user.user_name)
+                })
+            }
+            BulkAction::GiveChips => {
+                let amount = amount.expect("give_chips was checked to carry an amount");
+                operator::transfer(
+                    &ctx,
+                    user_id,
+                    amount,
+                    operator::TransferDirection::Deposit,
+                    &body.remark,
+                )
+                .await
+                .map(|outcome| {
+                    format!(
+                        "Given {}; balance now {}.",
+                        amount.rupees(),
+                        outcome.user_balance.rupees()
+                    )
+                })
+            }
+        };
+        results.push(match done {
+            Ok(message) => BulkResult { user_id, ok: true, message },
+            Err(error) => {
+                // A refusal is the account's answer; a server fault is logged here (it never
+                // reaches the middleware, the request as a whole succeeds) and not shown.
+                let message = if error.status_code().is_server_error() {
+                    tracing::error!(user_id, cause = %error.cause_for_log(), "bulk action failed");
+                    "Not done: the server could not do it now; try this account again.".to_string()
+                } else {
+                    error.to_string()
+                };
+                BulkResult { user_id, ok: false, message }
+            }
+        });
+    }
+    let done = results.iter().filter(|r| r.ok).count();
+    let failed = results.len() - done;
+    let message = if failed == 0 {
+        format!("Done for all {done}.")
+    } else {
+        format!("{done} of {} done; {failed} not done.", results.len())
+    };
+    Ok(ok_with(
+        message,
+        BulkOutcome {
+            done: i64::try_from(done).unwrap_or(i64::MAX),
+            failed: i64::try_from(failed).unwrap_or(i64::MAX),
+            results,
+        },
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -242,27 +472,71 @@ pub struct AccountOf<F> {
     pub request: F,
 }
 
+#[derive(Deserialize, ToSchema)]
+pub struct AccountSummaryRequest {
+    #[schema(value_type = i64)]
+    pub user_id: FlexI64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AccountSummary {
+    /// The account as the downline list shows it (its path: just itself).
+    pub account: DownlineAccount,
+    /// From the caller (an admin: the top of the tree) down to the account, it last.
+    pub trail: Vec<PathStep>,
+}
+
+/// One account's header: its chips and its branch's, terms, status and partnership, and the
+/// way down to it from the caller.
+#[utoipa::path(post, path = "/console/account/summary", tag = "console", request_body = AccountSummaryRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<AccountSummary>), (status = 400), (status = 403),
+        (status = 404, description = "Not an account of the caller's downline")))]
+async fn account_summary(
+    State(state): State<AppState>,
+    Operator(authed): Operator,
+    ApiJson(body): ApiJson<AccountSummaryRequest>,
+) -> ApiResult<AccountSummary> {
+    let account = readable_account(&state, &authed.user, body.user_id.0).await?;
+    let query = DownlineQuery {
+        listing: Listing::One(account.id),
+        sort: DownlineSort::Name,
+        descending: false,
+        offset: 0,
+        limit: 1,
+    };
+    let (rows, _) = state.store.downline_page(&query).await?;
+    let row = rows.into_iter().next().ok_or_else(not_in_downline)?;
+    let mut path = state.store.account_path(account.id).await?;
+    // An agent's trail starts at itself: what is above it is not its business.
+    if authed.user.role != Role::Admin {
+        if let Some(at) = path.iter().position(|(id, _)| *id == authed.user.id) {
+            path.drain(..at);
+        }
+    }
+    Ok(ok(AccountSummary { account: DownlineAccount::from(row), trail: steps(path) }))
+}
+
 /// The account's statement, as the account sees its own (`report/accountStatement`).
-#[utoipa::path(post, path = "/console/account/statement", tag = "console", request_body = Listing<AccountOf<StatementRequest>>, security(("bearer" = [])),
+#[utoipa::path(post, path = "/console/account/statement", tag = "console", request_body = Downloadable<AccountOf<StatementRequest>>, security(("bearer" = [])),
     responses((status = 200, content((Envelope<Paged<StatementRow>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 403),
         (status = 404, description = "Not an account of the caller's downline")))]
 async fn console_account_statement(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    Listing { request: body, page, format }: Listing<AccountOf<StatementRequest>>,
+    Downloadable { request: body, page, format }: Downloadable<AccountOf<StatementRequest>>,
 ) -> Result<Response, AppError> {
     let account = readable_account(&state, &authed.user, body.user_id.0).await?;
     statement_answer(state, account.id, body.request, page, format.parse()?).await
 }
 
 /// The account's current bets, as the account sees its own (`report/currentBets`).
-#[utoipa::path(post, path = "/console/account/bets", tag = "console", request_body = Listing<AccountOf<CurrentBetsRequest>>, security(("bearer" = [])),
+#[utoipa::path(post, path = "/console/account/bets", tag = "console", request_body = Downloadable<AccountOf<CurrentBetsRequest>>, security(("bearer" = [])),
     responses((status = 200, content((Envelope<Paged<CurrentBetEntry>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 403),
         (status = 404, description = "Not an account of the caller's downline")))]
 async fn account_bets(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    Listing { request: body, page, format }: Listing<AccountOf<CurrentBetsRequest>>,
+    Downloadable { request: body, page, format }: Downloadable<AccountOf<CurrentBetsRequest>>,
 ) -> Result<Response, AppError> {
     let account = readable_account(&state, &authed.user, body.user_id.0).await?;
     current_bets_answer(state, account.id, body.request, page, format.parse()?).await
@@ -288,6 +562,65 @@ async fn account_settled_bets(
 ) -> ApiResult<Vec<SettledBetRow>> {
     let account = readable_account(&state, &authed.user, body.user_id.0).await?;
     Ok(ok(settled_bets_of(&state, account.id, body.market_id.0).await?))
+}
+
+backlay_core::named_enum! {
+    /// Which closed bets a history shows, by how each ended.
+    pub enum BetOutcome as "outcome" {
+        Won = "won",
+        Lost = "lost",
+        Void = "void",
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct BetHistoryRequest {
+    #[schema(value_type = i64)]
+    pub user_id: FlexI64,
+    /// Placed from: yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: the beginning.
+    #[serde(default)]
+    pub from_date: Option<String>,
+    /// Placed until: yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now.
+    #[serde(default)]
+    pub to_date: Option<String>,
+    /// won, lost or void; absent or empty: every closed bet.
+    #[serde(default)]
+    #[schema(value_type = Option<BetOutcome>)]
+    pub outcome: Option<String>,
+}
+
+/// The account's closed bets (settled or void) newest first, by the date placed and how each
+/// ended, each with what it won or lost (`report/settledBets`' rows across markets).
+#[utoipa::path(post, path = "/console/account/betHistory", tag = "console", request_body = Paging<BetHistoryRequest>, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Paged<SettledBetRow>>), (status = 400), (status = 403),
+        (status = 404, description = "Not an account of the caller's downline")))]
+async fn account_bet_history(
+    State(state): State<AppState>,
+    Operator(authed): Operator,
+    Paging { request: body, page }: Paging<BetHistoryRequest>,
+) -> ApiResult<Paged<SettledBetRow>> {
+    let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
+    let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
+    if from_ms > to_ms {
+        return Err(AppError::field("to_date", "to_date must not be before from_date."));
+    }
+    let outcome = match body.outcome.as_deref().map(str::trim).filter(|text| !text.is_empty()) {
+        None => "",
+        Some(text) => text
+            .parse::<BetOutcome>()
+            .map_err(|_| {
+                AppError::field(
+                    "outcome",
+                    format!("{text} is not an outcome: use {}.", one_of(BetOutcome::NAMES)),
+                )
+            })?
+            .as_str(),
+    };
+    let (page, limit, offset) = page.resolve()?;
+    let account = readable_account(&state, &authed.user, body.user_id.0).await?;
+    let filter = backlay_store::bets::SettledBetsFilter { from_ms, to_ms, outcome };
+    let (bets, total) = state.store.settled_bets_page(account.id, &filter, offset, limit).await?;
+    Ok(ok(Paged { rows: settled_rows(&state, bets).await?, total, page, limit }))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -248,7 +248,7 @@ where
 // Read as [`crate::input::Paging`] reads one: the body parsed once per part, each ignoring the
 // others' fields, so that an error names its field.
 #[derive(Debug, ToSchema)]
-pub struct Listing<F> {
+pub struct Downloadable<F> {
     #[serde(flatten)]
     pub request: F,
     #[serde(flatten)]
@@ -257,13 +257,13 @@ pub struct Listing<F> {
     pub format: FormatField,
 }
 
-impl<S: Send + Sync, F: DeserializeOwned> axum::extract::FromRequest<S> for Listing<F> {
+impl<S: Send + Sync, F: DeserializeOwned> axum::extract::FromRequest<S> for Downloadable<F> {
     type Rejection = AppError;
 
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, AppError> {
         let bytes = crate::input::read_body(req, state).await?;
         let text = crate::input::json_text(&bytes);
-        Ok(Listing {
+        Ok(Downloadable {
             request: parse_json(text)?,
             page: parse_json(text)?,
             format: parse_json(text)?,

@@ -1,7 +1,8 @@
 //! Where a bettor pays and is paid: the deposit page's payee (`payment/details`: the UPI id and
 //! its `upi://pay` link for a QR code, and/or a bank account, of the nearest agent above the
-//! user that set any, else the operator's), the payee's own setting of them
-//! (`admin/payment/details`, an agent or admin for itself), and the bettor's saved bank
+//! user that set any, else the operator's), the payee's setting of them
+//! (`admin/payment/details`: an agent or admin for itself, an admin also for any agent;
+//! `console/account/paymentDetails` reads a downline account's), and the bettor's saved bank
 //! account (`payment/bankAccount`, also saved by every withdrawal and offered again).
 
 use axum::extract::State;
@@ -11,17 +12,20 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use super::console::readable_account;
 use super::payment::{bank_account, BANK_TEXT_MAX_CHARS};
 use crate::clock::{iso_utc, now_ms};
 use crate::error::{ok, ok_with, ApiResult, Envelope};
-use crate::input::{ApiJson, Checks};
-use crate::session::{CurrentUser, Operator};
+use crate::input::{ApiJson, Checks, FlexI64};
+use crate::operator::{self, PayeeDetails};
+use crate::session::{ClientIp, CurrentUser, Operator};
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(payee_details))
         .routes(routes!(own_details, set_own_details))
+        .routes(routes!(account_details))
         .routes(routes!(saved_bank_account, save_bank_account))
 }
 
@@ -135,8 +139,33 @@ async fn own_details(
     Ok(ok(details.map(PaymentDetailsItem::from)))
 }
 
+#[derive(Deserialize, ToSchema)]
+pub struct AccountDetailsRequest {
+    /// The caller's own account or one of its downline.
+    #[schema(value_type = i64)]
+    pub user_id: FlexI64,
+}
+
+/// The details a downline account (an agent) set for its clients; null when it set none.
+#[utoipa::path(post, path = "/console/account/paymentDetails", tag = "console", request_body = AccountDetailsRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Option<PaymentDetailsItem>>), (status = 400), (status = 403),
+        (status = 404, description = "Not an account of the caller's downline")))]
+async fn account_details(
+    State(state): State<AppState>,
+    Operator(authed): Operator,
+    ApiJson(body): ApiJson<AccountDetailsRequest>,
+) -> ApiResult<Option<PaymentDetailsItem>> {
+    let account = readable_account(&state, &authed.user, body.user_id.0).await?;
+    let details = state.store.own_payment_details(account.id).await?;
+    Ok(ok(details.map(PaymentDetailsItem::from)))
+}
+
 #[derive(Deserialize, ToSchema, Default)]
 pub struct SetPaymentDetailsRequest {
+    /// Whose details: the caller (default); an admin may name any agent.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub user_id: Option<FlexI64>,
     /// e.g. backlay.agent@okaxis; empty: no UPI.
     #[serde(default)]
     pub upi_id: String,
@@ -160,26 +189,54 @@ pub struct SetPaymentDetailsRequest {
     pub clear: bool,
 }
 
-/// Sets (replaces) the UPI id and/or bank account the caller's clients pay deposits to.
+/// Sets (replaces) the UPI id and/or bank account the clients of the caller (or, for an admin,
+/// of the agent `user_id`) pay deposits to; audited.
 #[utoipa::path(post, path = "/admin/payment/details", tag = "admin", request_body = SetPaymentDetailsRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Option<PaymentDetailsItem>>), (status = 400), (status = 401), (status = 403)))]
+    responses((status = 200, body = Envelope<Option<PaymentDetailsItem>>), (status = 400), (status = 401), (status = 403),
+        (status = 404, description = "user_id is not an account the caller may set details for"),
+        (status = 422, description = "An agent naming another account: only an admin sets another's details")))]
 async fn set_own_details(
     State(state): State<AppState>,
-    Operator(authed): Operator,
+    operator: Operator,
+    ip: ClientIp,
     ApiJson(body): ApiJson<SetPaymentDetailsRequest>,
 ) -> ApiResult<Option<PaymentDetailsItem>> {
-    let user_id = authed.user.id;
+    let user_id = body.user_id.map_or(operator.0.user.id, |id| id.0);
+    let own = user_id == operator.0.user.id;
+    let ctx = super::operator_context(&state, operator, ip);
     if body.clear {
-        let mut writer = state.store.begin_write().await?;
-        let had = writer.clear_payment_details(user_id).await?;
-        writer.commit().await?;
-        let message = if had {
-            "Payment details removed: your clients now see the ones set above you."
-        } else {
-            "You had no payment details set."
+        let (user, had) = operator::set_payment_details(&ctx, user_id, None).await?;
+        let message = match (had, own) {
+            (true, true) => {
+                "Payment details removed: your clients now see the ones set above you.".to_string()
+            }
+            (true, false) => format!(
+                "{}'s payment details removed: their clients now see the ones set above them.",
+                user.user_name
+            ),
+            (false, true) => "You had no payment details set.".to_string(),
+            (false, false) => format!("{} had no payment details set.", user.user_name),
         };
         return Ok(ok_with(message, None));
     }
+    let details = payee_details_of(&body)?;
+    let (user, _) = operator::set_payment_details(&ctx, user_id, Some(&details)).await?;
+    let saved = state.store.own_payment_details(user.id).await?;
+    let message = if own {
+        "Payment details saved: your clients see them on their deposit page.".to_string()
+    } else {
+        format!(
+            "Payment details of {} saved: their clients see them on their deposit page.",
+            user.user_name
+        )
+    };
+    Ok(ok_with(message, saved.map(PaymentDetailsItem::from)))
+}
+
+/// The request's details, every field checked at once (a message next to each field).
+fn payee_details_of(
+    body: &SetPaymentDetailsRequest,
+) -> Result<PayeeDetails, crate::error::AppError> {
     let mut checks = Checks::default();
     let given = |text: &str| !text.trim().is_empty();
     let upi = given(&body.upi_id).then(|| upi_id(&mut checks, "upi_id", &body.upi_id));
@@ -220,16 +277,7 @@ async fn set_own_details(
         );
     }
     checks.finish()?;
-    let mut writer = state.store.begin_write().await?;
-    writer
-        .set_payment_details(user_id, upi.as_deref(), upi_name.as_deref(), bank.as_ref(), now_ms())
-        .await?;
-    writer.commit().await?;
-    let details = state.store.own_payment_details(user_id).await?;
-    Ok(ok_with(
-        "Payment details saved: your clients see them on their deposit page.",
-        details.map(PaymentDetailsItem::from),
-    ))
+    Ok(PayeeDetails { upi_id: upi, upi_name, bank })
 }
 
 #[derive(Serialize, ToSchema)]

@@ -18,7 +18,7 @@ use super::bet::{bet_item, BetItem};
 use crate::clock::iso_utc;
 use axum::response::Response;
 
-use super::export::{list_answer, Cell, CsvRow, ExportFormat, Listing};
+use super::export::{list_answer, Cell, CsvRow, Downloadable, ExportFormat};
 use crate::error::{ok, ApiResult, AppError, Envelope};
 use crate::input::{choice_field, date_bound, ApiJson, FlexI64, PageRequest, Paged, Paging};
 use crate::session::CurrentUser;
@@ -109,12 +109,12 @@ backlay_core::named_enum! {
     }
 }
 
-#[utoipa::path(post, path = "/report/accountStatement", tag = "user", request_body = Listing<StatementRequest>, security(("bearer" = [])),
+#[utoipa::path(post, path = "/report/accountStatement", tag = "user", request_body = Downloadable<StatementRequest>, security(("bearer" = [])),
     responses((status = 200, content((Envelope<Paged<StatementRow>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 401)))]
 async fn account_statement(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
-    Listing { request, page, format }: Listing<StatementRequest>,
+    Downloadable { request, page, format }: Downloadable<StatementRequest>,
 ) -> Result<Response, AppError> {
     statement_answer(state, authed.user.id, request, page, format.parse()?).await
 }
@@ -224,12 +224,12 @@ pub enum CurrentBetEntry {
     Casino(super::casino::CasinoBetItem),
 }
 
-#[utoipa::path(post, path = "/report/currentBets", tag = "user", request_body = Listing<CurrentBetsRequest>, security(("bearer" = [])),
+#[utoipa::path(post, path = "/report/currentBets", tag = "user", request_body = Downloadable<CurrentBetsRequest>, security(("bearer" = [])),
     responses((status = 200, content((Envelope<Paged<CurrentBetEntry>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 401)))]
 async fn current_bets(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
-    Listing { request, page, format }: Listing<CurrentBetsRequest>,
+    Downloadable { request, page, format }: Downloadable<CurrentBetsRequest>,
 ) -> Result<Response, AppError> {
     current_bets_answer(state, authed.user.id, request, page, format.parse()?).await
 }
@@ -400,6 +400,14 @@ pub(crate) async fn settled_bets_of(
     market_id: i64,
 ) -> Result<Vec<SettledBetRow>, AppError> {
     let bets = state.store.settled_bets_of_market(user_id, market_id).await?;
+    settled_rows(state, bets).await
+}
+
+/// Closed bets as their rows show them, with average matched prices from their fills.
+pub(crate) async fn settled_rows(
+    state: &AppState,
+    bets: Vec<CurrentBet>,
+) -> Result<Vec<SettledBetRow>, AppError> {
     let ids: Vec<i64> = bets.iter().map(|settled| settled.bet.bet_id).collect();
     let sums = state.store.matched_price_size_sums(&ids).await?;
     Ok(bets

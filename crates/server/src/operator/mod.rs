@@ -20,6 +20,7 @@ mod casino_games;
 mod catalogue;
 mod desk;
 mod match_state;
+mod payee;
 mod payments;
 mod providers;
 mod settings;
@@ -40,6 +41,7 @@ pub use catalogue::{
 };
 pub use desk::set_desk_spread;
 pub use match_state::{score_kind_of_sport, set_match_state, MatchStateUpdate};
+pub use payee::{set_payment_details, PayeeDetails};
 pub use payments::{approve_request, reject_request, REMARK_MAX_CHARS};
 pub use providers::{
     add_casino_provider, add_world_casino_game, rotate_provider_secret,

@@ -68,6 +68,7 @@ async fn no_operator_route_leaks_or_changes_anything_for_an_outsider(app: TestAp
         "terms": { "bet_locked": 1, "credit_reference": 1 }, "max_exposure": 1,
         "status": "suspended", "winner_selection_id": 1, "result": 1, "void": 1, "min_stake": 1, "max_stake": 2,
         "request_id": 1, "remark": "x", "user": VICTIM, "search": VICTIM,
+        "user_ids": [victim_id], "action": "lock",
     });
     let before = snapshot(&app, &admin).await;
     let document = app.openapi().await;
@@ -111,6 +112,7 @@ async fn no_operator_route_leaks_or_changes_anything_for_an_outsider(app: TestAp
             // even say the account is there.
             let mut ghost_body = body.clone();
             ghost_body["user_id"] = json!(987_654_321);
+            ghost_body["user_ids"] = json!([987_654_321]);
             let ghost = call_with(Some(outsider.clone()), ghost_body).await;
             assert_eq!(
                 (answer.status, answer.message()),

@@ -17,6 +17,7 @@ mod console_casino;
 mod crossed_book;
 mod demo_feed;
 mod desk;
+mod downline_views;
 mod errors;
 mod exchange;
 mod export;

@@ -18,6 +18,7 @@ import { passwordSchema } from '../../lib/password';
 import { toastSuccess } from '../../lib/toast';
 import { z } from '../../lib/zod';
 import { amountText } from '../money-input';
+import { AccountFigures } from './AccountFigures';
 import {
   createAccount,
   DOWNLINE_QUERY_KEY,
@@ -319,9 +320,8 @@ export function TermsDialog({ user, onClose }: { user: DownlineRow; onClose: () 
   return (
     <Modal title={`Terms of ${user.user_name}`} onClose={onClose} size="sm" testId="terms-dialog">
       <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate>
-        <p className="muted small">
-          Exposure now: <b>{formatMoney(user.exposure)}</b>. Leave max stake or exposure limit empty for none.
-        </p>
+        <AccountFigures user={user} />
+        <p className="muted small">Leave max stake or exposure limit empty for none.</p>
         <Field label="Credit reference" error={errors.credit_reference?.message}>
           <input inputMode="decimal" autoComplete="off" data-testid="terms-credit-reference" {...register('credit_reference')} />
         </Field>

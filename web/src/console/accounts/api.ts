@@ -12,9 +12,24 @@ export type SortOrder = Schemas['SortOrder'];
 export type TransferDirection = 'deposit' | 'withdraw';
 export type TransferData = Schemas['TransferData'];
 
+export type PathStep = Schemas['PathStep'];
+export type AccountSummary = Schemas['AccountSummary'];
+export type BulkAction = Schemas['BulkAction'];
+export type BulkOutcome = Schemas['BulkOutcome'];
+
 export const DOWNLINE_PAGE_LIMIT = 25;
-/** Every downline list the console holds; a change to an account or a payment makes them stale. */
+/**
+ * Every downline list and account header the console holds; a change to an account or a
+ * payment makes them stale.
+ */
 export const DOWNLINE_QUERY_KEY = ['console', 'downline'] as const;
+/** An account's header (its figures and its trail from the caller). */
+export const accountSummaryKey = (userId: number) => [...DOWNLINE_QUERY_KEY, 'summary', userId] as const;
+/**
+ * How often figures on console screens are read again while shown (balances, exposure,
+ * P&L): bets settle and chips move without the console doing anything.
+ */
+export const FIGURES_REFRESH_MS = 5_000;
 
 export interface DownlineListQuery {
   /** Whose children: null lists the caller's own. */
@@ -35,6 +50,28 @@ export function listDownline(query: DownlineListQuery): Promise<Answer<Page<Down
     order: query.order,
     page: query.page,
     limit: DOWNLINE_PAGE_LIMIT,
+  });
+}
+
+/** An account's figures, terms, status and the way down to it from the caller. */
+export function accountSummary(userId: number): Promise<Answer<AccountSummary>> {
+  return apiPost<AccountSummary>('console/account/summary', { user_id: userId });
+}
+
+export interface BulkInput {
+  action: BulkAction;
+  userIds: number[];
+  /** give_chips: as typed ("100.50"). */
+  amount?: string;
+  remark?: string;
+}
+
+/** One action on each account in order; the answer says per account what happened. */
+export function bulkAction(input: BulkInput): Promise<Answer<BulkOutcome>> {
+  return apiPost<BulkOutcome>('console/downline/bulk', {
+    action: input.action,
+    user_ids: input.userIds,
+    ...(input.action === 'give_chips' ? { amount: input.amount, remark: input.remark ?? '' } : {}),
   });
 }
 

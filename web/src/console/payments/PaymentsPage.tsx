@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link, Route, Routes } from 'react-router';
 import { dataOr } from '../../api/client';
 import { Field } from '../../components/Field';
 import { Modal } from '../../components/Modal';
@@ -12,11 +13,22 @@ import { formatIstDateTime, formatMoney } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
 import { toastSuccess } from '../../lib/toast';
 import { z } from '../../lib/zod';
-import { DOWNLINE_QUERY_KEY } from '../accounts/api';
+import { DOWNLINE_QUERY_KEY, FIGURES_REFRESH_MS } from '../accounts/api';
 import { EmptyRow, PagedFooter } from '../TableParts';
+import { PaymentDetailsPage } from './PaymentDetailsPage';
 import { approvePayment, listPayments, PAYMENTS_PAGE_LIMIT, rejectPayment, type PaymentRequestRow, type PaymentStatus } from './api';
 
 const PAYMENTS_QUERY_KEY = ['console', 'payments'] as const;
+
+/** `#/console/payments/…`: the requests, and the details clients pay to. */
+export function PaymentsRoutes() {
+  return (
+    <Routes>
+      <Route index element={<PaymentsPage />} />
+      <Route path="details" element={<PaymentDetailsPage />} />
+    </Routes>
+  );
+}
 const FILTERS: { status: PaymentStatus | null; label: string }[] = [
   { status: 'pending', label: 'Pending' },
   { status: 'approved', label: 'Approved' },
@@ -35,10 +47,19 @@ export function PaymentsPage() {
     queryKey: [...PAYMENTS_QUERY_KEY, status, page],
     queryFn: async () => dataOr(await listPayments(status, page), null),
     placeholderData: keepPreviousData,
+    refetchInterval: FIGURES_REFRESH_MS,
   });
   const data = query.data;
   return (
-    <PageCard title="Payment requests" testId="payments-page">
+    <PageCard
+      title="Payment requests"
+      testId="payments-page"
+      actions={
+        <Link className="btn btn-sm" to="/console/payments/details" data-testid="payments-own-details">
+          Your payment details
+        </Link>
+      }
+    >
       <div className="chip-tabs" role="group" aria-label="Status">
         {FILTERS.map((filter) => (
           <button

@@ -1,6 +1,6 @@
 // Payment requests of the caller's clients (all, for an admin): decided by the parent, whose
 // balance pays a deposit and receives a withdrawal.
-import { apiPost, type Answer } from '../../api/client';
+import { apiGet, apiPost, dataOr, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
 import type { Page } from '../../features/reports/api';
 
@@ -20,4 +20,35 @@ export function approvePayment(requestId: number, remark: string): Promise<Answe
 
 export function rejectPayment(requestId: number, remark: string): Promise<Answer<Schemas['RejectedData']>> {
   return apiPost<Schemas['RejectedData']>('admin/payment/reject', { request_id: requestId, remark });
+}
+
+/** What a payee shows its clients on their deposit page. */
+export type PayeeDetails = Schemas['PaymentDetailsItem'];
+
+/** The fields of the payment details form, as typed; empty: not given. */
+export interface PayeeDetailsInput {
+  upi_id: string;
+  upi_name: string;
+  account_name: string;
+  account_number: string;
+  ifsc: string;
+  bank_name: string;
+}
+
+/** `userId` null: the caller's own (else an account the caller may read). */
+export async function getPayeeDetails(userId: number | null): Promise<PayeeDetails | null> {
+  const answer =
+    userId === null
+      ? await apiGet<PayeeDetails | null>('admin/payment/details')
+      : await apiPost<PayeeDetails | null>('console/account/paymentDetails', { user_id: userId });
+  return dataOr(answer, null);
+}
+
+/** Sets (replaces) the details; `userId` null: the caller's own, else (an admin) an agent's. */
+export function setPayeeDetails(userId: number | null, input: PayeeDetailsInput): Promise<Answer<PayeeDetails | null>> {
+  return apiPost<PayeeDetails | null>('admin/payment/details', { ...(userId === null ? {} : { user_id: userId }), ...input });
+}
+
+export function clearPayeeDetails(userId: number | null): Promise<Answer<PayeeDetails | null>> {
+  return apiPost<PayeeDetails | null>('admin/payment/details', { ...(userId === null ? {} : { user_id: userId }), clear: true });
 }

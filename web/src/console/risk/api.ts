@@ -16,6 +16,8 @@ export type CurrentBetEntry = Schemas['CurrentBetEntry'];
 export type SportsBet = Schemas['CurrentBetRow'];
 export type AccountPnl = Schemas['AccountPnl'];
 export type PnlRow = Schemas['PnlRow'];
+export type SettledBetRow = Schemas['SettledBetRow'];
+export type BetOutcome = Schemas['BetOutcome'];
 export type BetSideFilter = '' | 'back' | 'lay' | 'yes' | 'no';
 
 export const RISK_BETS_PAGE_LIMIT = 25;
@@ -57,4 +59,24 @@ export function accountBets(userId: number, page: number): Promise<Answer<Page<C
 
 export function accountPnl(userId: number): Promise<Answer<AccountPnl>> {
   return apiPost<AccountPnl>('console/account/pnl', { user_id: userId });
+}
+
+export interface BetHistoryFilter {
+  /** yyyy-MM-dd; empty: no bound. */
+  from: string;
+  to: string;
+  /** Empty: every closed bet. */
+  outcome: BetOutcome | '';
+}
+
+/** The account's closed bets, newest first, by the date placed and how each ended. */
+export function accountBetHistory(userId: number, filter: BetHistoryFilter, page: number): Promise<Answer<Page<SettledBetRow>>> {
+  return apiPost<Page<SettledBetRow>>('console/account/betHistory', {
+    user_id: userId,
+    ...(filter.from ? { from_date: filter.from } : {}),
+    ...(filter.to ? { to_date: filter.to } : {}),
+    ...(filter.outcome ? { outcome: filter.outcome } : {}),
+    page,
+    limit: ACCOUNT_PAGE_LIMIT,
+  });
 }
