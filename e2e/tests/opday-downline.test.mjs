@@ -64,7 +64,7 @@ test("the operator searches, drills down and back, reads a branch's totals and s
   assert.match(hashOf(page), /^#\/console\/downline\?under=\d+$/);
   const drilledUrl = page.url();
   const clients = await page.getByTestId('downline-balance').allTextContents();
-  assert.equal(branch, own + clients.map(paise).reduce((sum, p) => sum + p, 0), `${rupees(branch / 100)} is not the agent's ${rupees(own / 100)} and ${clients}`);
+  assert.equal(branch, own + clients.map(paise).reduce((sum, p) => sum + p, 0), `${rupees(branch / 100)} is not the agent's ${rupees(own / 100)} and ${clients.join(", ")}`);
   // Back walks up to the top; the drilled address opens the same place when shared.
   await page.goBack();
   await agentRow.waitFor();

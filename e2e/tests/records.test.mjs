@@ -9,6 +9,8 @@
 // the prices under the test; a second bettor (demo2, through the API) offers the lay at 3.80.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { readFile } from 'node:fs/promises';
+import { csvRecords } from '../csv.mjs';
 import { launchBrowser, logInAs, newPage, shoot, startServer } from '../harness.mjs';
 import { exactly } from '../rupees.mjs';
 import { assertFitsEveryViewport, VIEWPORTS } from '../viewport.mjs';
@@ -161,5 +163,16 @@ test('the settlement line of the statement opens the bets it settled, at their m
   assert.equal(await bet.getByTestId('settled-bet-matched').innerText(), '3.80');
   assert.equal(await bet.getByTestId('settled-bet-pnl').innerText(), '₹280.00');
   await assertFitsEveryViewport(page, 'records-settled-bets');
+  await modal.getByTestId('modal-close').click();
+
+  // The statement downloads as CSV and parses: the same line, money in rupees, a date in ISO-8601.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-csv').click()]);
+  assert.match(download.suggestedFilename(), /^statement-\d{4}-\d{2}-\d{2}\.csv$/);
+  const records = csvRecords(await readFile(/** @type {string} */ (await download.path()), 'utf8'));
+  const won = records.find((r) => r.description === `${MATCH_NAME} / Match Odds: won`);
+  assert.ok(won, JSON.stringify(records));
+  assert.equal(won.credit, '280.00');
+  assert.match(won.date, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  assert.equal(won.market_id, String(ids.matchOdds));
   assert.deepEqual(pageErrors, []);
 });

@@ -2948,6 +2948,21 @@ export interface components {
             type?: null | components["schemas"]["BetKind"];
         } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Downloadable_DownlineListRequest: {
+            order?: null | components["schemas"]["SortOrder"];
+            /**
+             * Format: int64
+             * @description Whose direct children to list: the caller (default) or an account of its downline.
+             */
+            parent_id?: number | null;
+            /**
+             * @description Part of the user name, any case (at most 50 characters). Given: every account under the
+             *     parent at any depth whose name holds it; absent or empty: the parent's direct children.
+             */
+            search?: string | null;
+            sort?: null | components["schemas"]["DownlineSort"];
+        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
         Downloadable_StatementRequest: {
             /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
             from_date?: string | null;
@@ -5174,21 +5189,6 @@ export interface components {
             date?: string | null;
             /** @description The game's code (`teen20`, `dt6` …) or id. */
             game_code: string;
-        } & components["schemas"]["PageRequest"];
-        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
-        Paging_DownlineListRequest: {
-            order?: null | components["schemas"]["SortOrder"];
-            /**
-             * Format: int64
-             * @description Whose direct children to list: the caller (default) or an account of its downline.
-             */
-            parent_id?: number | null;
-            /**
-             * @description Part of the user name, any case (at most 50 characters). Given: every account under the
-             *     parent at any depth whose name holds it; absent or empty: the parent's direct children.
-             */
-            search?: string | null;
-            sort?: null | components["schemas"]["DownlineSort"];
         } & components["schemas"]["PageRequest"];
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_ListPaymentsRequest: {
@@ -11073,7 +11073,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Paging_DownlineListRequest"];
+                "application/json": components["schemas"]["Downloadable_DownlineListRequest"];
             };
         };
         responses: {
@@ -11083,6 +11083,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_DownlineAccount"];
+                    "text/csv": string;
                 };
             };
             400: {

@@ -36,7 +36,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::bet::display_price;
-use super::export::Downloadable;
+use super::export::{list_answer, Cell, CsvRow, Downloadable};
 use super::matches::SEARCH_MAX_CHARS;
 use super::report::{
     current_bets_answer, settled_bets_of, settled_rows, statement_answer, CurrentBetEntry,
@@ -45,7 +45,7 @@ use super::report::{
 use crate::clock::iso_utc;
 use crate::engine::stored_matched_bets;
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
-use crate::input::{choice_field, date_bound, ApiJson, FlexI64, Paged, Paging};
+use crate::input::{choice_field, date_bound, ApiJson, FlexI64, PageRequest, Paged, Paging};
 use crate::market_analysis::house_position;
 use crate::market_book::FancyRange;
 use crate::operator::{self, not_in_downline};
@@ -133,7 +133,7 @@ backlay_core::named_enum! {
     }
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Clone, Deserialize, ToSchema, Default)]
 pub struct DownlineListRequest {
     /// Part of the user name, any case (at most 50 characters). Given: every account under the
     /// parent at any depth whose name holds it; absent or empty: the parent's direct children.
@@ -255,14 +255,29 @@ impl From<DownlineRow> for DownlineAccount {
 /// account under it at any depth with its path, each with its own chips and its branch's
 /// (balance, exposure, available, P&L), partnership, terms, status and last log-in; sorted,
 /// paged.
-#[utoipa::path(post, path = "/console/downline/list", tag = "console", request_body = Paging<DownlineListRequest>, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<DownlineAccount>>), (status = 400), (status = 403),
+#[utoipa::path(post, path = "/console/downline/list", tag = "console", request_body = Downloadable<DownlineListRequest>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<Paged<DownlineAccount>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 403),
         (status = 404, description = "parent_id is not in the caller's downline")))]
 async fn downline_list(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    Paging { request: body, page }: Paging<DownlineListRequest>,
-) -> ApiResult<Paged<DownlineAccount>> {
+    Downloadable { request, page, format }: Downloadable<DownlineListRequest>,
+) -> Result<Response, AppError> {
+    let caller = authed.user;
+    list_answer(format.parse()?, page, "downline", move |page| {
+        let (state, caller, request) = (state.clone(), caller.clone(), request.clone());
+        async move { downline_page(&state, &caller, &request, page).await }
+    })
+    .await
+}
+
+/// One page of the downline list as `caller` may read it.
+async fn downline_page(
+    state: &AppState,
+    caller: &User,
+    body: &DownlineListRequest,
+    page: PageRequest,
+) -> Result<Paged<DownlineAccount>, AppError> {
     let search = search_field("search", body.search.as_deref())?;
     let sort = choice_field("sort", body.sort.as_deref(), DownlineSort::Name, |text| {
         format!("{text} is not a sort: use {}.", one_of(DownlineSort::NAMES))
@@ -272,8 +287,8 @@ async fn downline_list(
     })?;
     let (page, limit, offset) = page.resolve()?;
     let parent_id = match body.parent_id {
-        Some(FlexI64(parent_id)) => readable_account(&state, &authed.user, parent_id).await?.id,
-        None => authed.user.id,
+        Some(FlexI64(parent_id)) => readable_account(state, caller, parent_id).await?.id,
+        None => caller.id,
     };
     let listing = if search.is_empty() {
         Listing::Children { parent_id, search }
@@ -284,7 +299,53 @@ async fn downline_list(
         DownlineQuery { listing, sort, descending: order == SortOrder::Desc, offset, limit };
     let (rows, total) = state.store.downline_page(&query).await?;
     let rows = rows.into_iter().map(DownlineAccount::from).collect();
-    Ok(ok(Paged { rows, total, page, limit }))
+    Ok(Paged { rows, total, page, limit })
+}
+
+impl CsvRow for DownlineAccount {
+    const HEADER: &'static [&'static str] = &[
+        "user_id",
+        "user_name",
+        "role",
+        "path",
+        "partnership",
+        "balance",
+        "exposure",
+        "available",
+        "branch_balance",
+        "branch_exposure",
+        "branch_available",
+        "pnl",
+        "credit_reference",
+        "max_stake",
+        "max_exposure",
+        "status",
+        "last_login",
+    ];
+
+    fn cells(&self) -> Vec<Cell> {
+        let path = self.path.iter().map(|step| step.user_name.as_str()).collect::<Vec<_>>();
+        let limit = |money: Option<Money>| money.map_or(Cell::text(""), Cell::money);
+        vec![
+            Cell::int(self.user_id),
+            Cell::text(&self.user_name),
+            Cell::text(self.role.as_str()),
+            Cell::text(path.join(" › ")),
+            Cell::Figure(self.partnership.to_string()),
+            Cell::money(self.balance),
+            Cell::money(self.exposure),
+            Cell::money(self.available),
+            Cell::money(self.branch_balance),
+            Cell::money(self.branch_exposure),
+            Cell::money(self.branch_available),
+            Cell::money(self.pnl),
+            Cell::money(self.credit_reference),
+            limit(self.max_stake),
+            limit(self.max_exposure),
+            Cell::text(self.status.as_str()),
+            Cell::Figure(self.last_login.clone().unwrap_or_default()),
+        ]
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

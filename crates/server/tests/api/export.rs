@@ -191,3 +191,40 @@ async fn current_bets_download_as_the_list_shows_them(app: TestApp) {
     assert_eq!(ours[column(&header, "side")], "yes");
 }
 both_databases!(current_bets_download_as_the_list_shows_them);
+
+async fn the_downline_downloads_with_its_search_and_paths(app: TestApp) {
+    let (admin, agent) = (app.admin().await, app.agent().await);
+    app.new_user(&agent, "csv_deep_one", "client").await;
+    app.new_user(&agent, "csv_deep_two", "client").await;
+    // From the top, a search reaches the agent's clients with their path.
+    let body = json!({ "search": "csv_deep", "sort": "name", "order": "desc" });
+    let listed = app.post("console/downline/list", Some(&admin), body.clone()).await;
+    listed.expect(200);
+    let mut csv_body = body.clone();
+    csv_body["format"] = json!("csv");
+    let (status, _, disposition, text) =
+        app.download("console/downline/list", Some(&admin), csv_body).await;
+    assert_eq!(status.as_u16(), 200, "{text}");
+    assert!(disposition.contains("downline-"), "{disposition}");
+    let (header, rows) = parse(&text);
+    let names: Vec<&str> = rows.iter().map(|r| r[column(&header, "user_name")].as_str()).collect();
+    assert_eq!(names, ["csv_deep_two", "csv_deep_one"], "the search and the order as listed");
+    assert_eq!(rows.len() as u64, listed.data()["total"].as_u64().unwrap());
+    assert_eq!(
+        rows[0][column(&header, "path")],
+        "agent › csv_deep_two",
+        "the way down from the caller: {text}"
+    );
+    assert_eq!(paise(&rows[0][column(&header, "balance")]), 0);
+    // An agent's download holds its own downline only.
+    let (_, _, _, text) =
+        app.download("console/downline/list", Some(&agent), json!({ "format": "csv" })).await;
+    let (header, rows) = parse(&text);
+    assert!(
+        rows.iter().all(|r| r[column(&header, "user_name")] != "agent"
+            && r[column(&header, "user_name")] != "admin"),
+        "{text}"
+    );
+    assert!(rows.iter().any(|r| r[column(&header, "user_name")] == "csv_deep_one"), "{text}");
+}
+both_databases!(the_downline_downloads_with_its_search_and_paths);

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { dataOr } from '../../api/client';
@@ -204,9 +205,12 @@ export function DownlinePage() {
       title="Downline"
       testId="downline-page"
       actions={
-        <button type="button" className="btn btn-sm" onClick={() => setDialog({ kind: 'create' })} data-testid="create-account">
-          Create account
-        </button>
+        <span className="row-actions">
+          <DownloadCsvButton path="console/downline/list" params={{ ...(under === null ? {} : { parent_id: under }), ...(search ? { search } : {}), sort, order }} />
+          <button type="button" className="btn btn-sm" onClick={() => setDialog({ kind: 'create' })} data-testid="create-account">
+            Create account
+          </button>
+        </span>
       }
     >
       <form className="console-toolbar" role="search" onSubmit={applySearch}>

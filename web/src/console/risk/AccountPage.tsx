@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { dataOr } from '../../api/client';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { PageCard } from '../../components/PageCard';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
@@ -182,6 +183,9 @@ function StatementTab({ userId }: { userId: number }) {
   const data = query.data;
   return (
     <QueryState isPending={query.isPending} error={query.error}>
+      <div className="console-toolbar">
+        <DownloadCsvButton path="console/account/statement" params={{ user_id: userId }} />
+      </div>
       <div className="table-wrap">
         <table className="data-table stack-on-phone" data-testid="account-statement">
           <thead>
@@ -227,6 +231,9 @@ function BetsTab({ userId }: { userId: number }) {
   const sports = (data?.rows ?? []).filter((row): row is SportsBet => 'side' in row);
   return (
     <QueryState isPending={query.isPending} error={query.error}>
+      <div className="console-toolbar">
+        <DownloadCsvButton path="console/account/bets" params={{ user_id: userId, type: 'sports' }} />
+      </div>
       <div className="table-wrap">
         <table className="data-table stack-on-phone" data-testid="account-bets">
           <thead>
