@@ -769,6 +769,13 @@ fn ledger_findings(check: &LedgerCheck) -> Vec<String> {
             rupees(*sum)
         ));
     }
+    for (user, balance, sum) in &check.cash_mismatches {
+        findings.push(format!(
+            "cash account of user {user}: balance {}, but its cash settlements sum to {}",
+            rupees(*balance),
+            rupees(*sum)
+        ));
+    }
     for m in &check.reserved_exposure_mismatches {
         let effect = if m.reserved_minor < m.worst_case_minor {
             "too little: they can bet money they do not have"
