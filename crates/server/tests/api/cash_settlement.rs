@@ -164,6 +164,16 @@ async fn cash_received_from_a_client_clears_what_it_owes(app: TestApp) {
     .await;
     beyond.expect(400);
     assert!(beyond.field_error("amount").contains("at most ₹600.00"), "{}", beyond.message());
+    // Two settlements at once cannot both take the 400 still owed: the second waits for the
+    // first's lock on the pair's cash accounts, then finds only 100 left.
+    let body = json!({ "user_id": client_id, "amount": 300, "direction": "received" });
+    let (first, second) =
+        tokio::join!(settle(&app, &agent, body.clone()), settle(&app, &agent, body));
+    let mut statuses = [first.status.as_u16(), second.status.as_u16()];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 400], "{} / {}", first.message(), second.message());
+    let row = row_of(&report(&app, &agent, json!({})).await, client_id);
+    assert_eq!((minor(&row["settled"]), minor(&row["remaining"])), (900_00, 100_00));
 
     // The agent pays its master the 600 it owes up: both sides of that pair settle to 0.
     settle(&app, &master, json!({ "user_id": agent_id, "amount": 600, "direction": "received" }))
@@ -190,7 +200,7 @@ async fn cash_received_from_a_client_clears_what_it_owes(app: TestApp) {
     let audit = app.post("admin/audit", Some(&admin), json!({ "action": "cash.settle" })).await;
     audit.expect(200);
     let entries = audit.data()["rows"].as_array().unwrap().clone();
-    assert_eq!(entries.len(), 3, "{entries:?}");
+    assert_eq!(entries.len(), 4, "{entries:?}");
     let first = entries.last().unwrap();
     assert_eq!(first["actor_name"], "agent1");
     assert_eq!(first["target"], format!("user:{client_id} (punter1)"));
