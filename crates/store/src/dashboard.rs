@@ -123,6 +123,27 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Markets not yet settled (status not closed or void) where accounts in `scope` have
+    /// matched bets, the most matched stake first, at most `limit`: the markets whose house
+    /// position the dashboard works out, instead of every live market's.
+    pub async fn live_markets_bet_on(&self, scope: Scope, limit: i64) -> StoreResult<Vec<i64>> {
+        let (root, everyone) = scope_binds(scope);
+        Ok(sqlx::query_scalar(&format!(
+            "{TREE_CTE} SELECT b.market_id FROM markets m JOIN bets b ON b.market_id = m.id \
+             WHERE m.status NOT IN ('closed', 'void') AND b.matched_minor > 0 \
+               AND ($3 = 1 OR b.user_id IN (SELECT id FROM tree)) \
+             GROUP BY b.market_id ORDER BY SUM(b.matched_minor) DESC, b.market_id LIMIT $4"
+        ))
+        .bind(root)
+        .bind(TREE_DEPTH_MAX)
+        .bind(everyone)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?)
+    }
+}
+
 /// The tree's root and the "everyone" flag of a scope's query: everyone walks no tree (-1 is
 /// never a user id).
 fn scope_binds(scope: Scope) -> (i64, i64) {

@@ -21,8 +21,9 @@
 //! day of 1,000, turnover 1,200 from 2 bets by 1 active bettor, and the bookmaker market among
 //! the top markets with what the house loses if the client's runner wins.
 //!
-//! Bounds: at most [`DASHBOARD_DAYS_MAX`] days; [`TOP_MARKETS_MAX`] markets; the live markets'
-//! positions are read from their matched bets as the market analysis reads them.
+//! Bounds: at most [`DASHBOARD_DAYS_MAX`] days; [`TOP_MARKETS_MAX`] markets, found among the
+//! [`POSITIONS_MAX`] live markets with the most matched stake of the branch, whose positions are
+//! read from their matched bets as the market analysis reads them.
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -55,6 +56,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
 pub const DASHBOARD_DAYS_MAX: i64 = 366;
 /// How many live markets with the largest house exposure it lists.
 pub const TOP_MARKETS_MAX: usize = 5;
+/// Of how many live markets (those with the most matched stake of the branch) it works out the
+/// house position to find them: the page is read every few seconds.
+pub const POSITIONS_MAX: i64 = 100;
 
 #[derive(Deserialize, ToSchema, Default)]
 pub struct DashboardRequest {
@@ -232,7 +236,6 @@ async fn live_business(
         }
     };
     let counts = |user_id: i64| branch.as_ref().is_none_or(|set| set.contains(&user_id));
-    let mut exposures = Vec::new();
     let mut markets_of_match: BTreeMap<i64, i64> = BTreeMap::new();
     let mut match_names: HashMap<i64, (String, bool, i64)> = HashMap::new();
     for market in state.store.live_markets().await? {
@@ -242,8 +245,15 @@ async fn live_business(
             let the_match = state.store.match_by_id(match_id).await?;
             slot.insert((the_match.name, the_match.in_play, the_match.open_date_ms));
         }
-        let matched =
-            stored_matched_bets(&state.store, market.setup.kind(), market.setup.market_id).await?;
+    }
+    let mut exposures = Vec::new();
+    for market_id in state.store.live_markets_bet_on(scope, POSITIONS_MAX).await? {
+        let market = state.store.market(market_id).await?;
+        let match_id = market.setup.match_id;
+        let Some((match_name, _, _)) = match_names.get(&match_id) else {
+            continue; // settled between the two reads
+        };
+        let matched = stored_matched_bets(&state.store, market.setup.kind(), market_id).await?;
         let position = house_position(&market, &matched, counts)?;
         if position.bets == 0 {
             continue;
@@ -256,9 +266,9 @@ async fn live_business(
             .min()
             .unwrap_or(0);
         exposures.push(DashboardMarket {
-            market_id: market.setup.market_id,
+            market_id,
             match_id,
-            match_name: match_names[&match_id].0.clone(),
+            match_name: match_name.clone(),
             market_name: market.setup.name.clone(),
             market_type: market.setup.market_type,
             exposure: Money::from_minor((-worst_minor).max(0)),
