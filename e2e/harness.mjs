@@ -384,6 +384,10 @@ export async function chooseOwnPassword(page, given, own) {
  *   no role: the form's own choice, a client; an agent's partnership in percent
  */
 export async function createAccount(page, userName, password, { role, partnership } = {}) {
+  // The console lands on its dashboard: the downline is one click away.
+  if (!(await page.getByTestId('downline-page').isVisible())) {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Downline', exact: true }).click();
+  }
   await page.getByTestId('create-account').click();
   const dialog = page.getByTestId('create-account-dialog');
   await dialog.getByTestId('create-user-name').fill(userName);

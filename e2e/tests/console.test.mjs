@@ -48,10 +48,12 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   // The operator lands on the console, not the betting app.
   const operator = await freshPage(browser, server.baseUrl);
   await logIn(operator.page, 'admin', 'Admin@1234');
-  await operator.page.getByTestId('downline-page').waitFor();
-  assert.equal(hashOf(operator.page), '#/console/downline');
+  await operator.page.getByTestId('dashboard-page').waitFor();
+  assert.equal(hashOf(operator.page), '#/console/dashboard');
   const nav = await operator.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
-  assert.deepEqual(nav.slice(0, 4), ['Downline', 'Payments', 'Audit log', 'Settings']);
+  assert.deepEqual(nav.slice(0, 5), ['Dashboard', 'Downline', 'Payments', 'Audit log', 'Settings']);
+  await operator.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Downline', exact: true }).click();
+  await operator.page.getByTestId('downline-page').waitFor();
 
   // A taken name: the server's refusal shows next to the field.
   await operator.page.getByTestId('create-account').click();
@@ -75,10 +77,11 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   const agent = await freshPage(browser, server.baseUrl);
   await logIn(agent.page, 'mohan', 'Start@1234');
   await chooseOwnPassword(agent.page, 'Start@1234', 'Mohan@2026');
-  await agent.page.getByTestId('downline-page').waitFor();
-  assert.equal(hashOf(agent.page), '#/console/downline');
+  await agent.page.getByTestId('dashboard-page').waitFor();
+  assert.equal(hashOf(agent.page), '#/console/dashboard');
   await agent.page.getByTestId('console-balance').filter({ hasText: '₹25,000.00' }).waitFor();
-  assert.deepEqual(await agent.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents(), ['Downline', 'Payments', 'Risk', 'Reports']);
+  assert.deepEqual(await agent.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents(), ['Dashboard', 'Downline', 'Payments', 'Risk', 'Reports']);
+  await agent.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Downline', exact: true }).click();
   await agent.page.getByText('No accounts yet: create one.').waitFor();
 
   const clientRow = await createAccount(agent.page, 'sita', 'Start@1234');
@@ -129,7 +132,7 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
 test('the operator switches an in-house table off and the client lobby no longer lists it, then on again', async () => {
   const operator = await freshPage(browser, server.baseUrl);
   await logIn(operator.page, 'admin', 'Admin@1234');
-  await operator.page.getByTestId('downline-page').waitFor();
+  await operator.page.getByTestId('dashboard-page').waitFor();
   await operator.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Casino' }).click();
   const dragonTiger = operator.page.getByTestId('table-active-dt6');
   await dragonTiger.waitFor();

@@ -47,7 +47,7 @@ test('the desk runs a match from the keyboard, the client sees it live, the resu
   collectErrors(desk, 'desk');
   await desk.goto(`${server.baseUrl}/#/login`);
   await logIn(desk, 'admin', 'Admin@1234');
-  await desk.getByTestId('downline-page').waitFor();
+  await desk.getByTestId('dashboard-page').waitFor();
   await desk.goto(`${server.baseUrl}/#/console/markets`);
   const matchForm = desk.getByTestId('match-form');
   await matchForm.getByTestId('match-series').locator('option').nth(1).waitFor({ state: 'attached' });

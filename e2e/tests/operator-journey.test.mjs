@@ -287,8 +287,9 @@ test('the operator builds the agent tree, runs a match from the desk, and the re
   await agent.getByTestId('report-tab-collection').click();
   const collectionRow = (/** @type {import('playwright-core').Page} */ page, /** @type {string} */ name) =>
     page.getByTestId('report-collection-row').filter({ has: page.getByRole('cell', { name, exact: true }) });
-  assert.deepEqual(await cells(collectionRow(agent, LAYER.name)), [LAYER.name, rupees(LAYER_HOUSE), '']);
-  assert.deepEqual(await cells(collectionRow(agent, BACKER.name)), [BACKER.name, '', rupees(-BACKER_HOUSE)]);
+  // Then the cash settled (none yet), what remains and the Settle button.
+  assert.deepEqual(await cells(collectionRow(agent, LAYER.name)), [LAYER.name, rupees(LAYER_HOUSE), '', '', rupees(LAYER_HOUSE), 'Settle']);
+  assert.deepEqual(await cells(collectionRow(agent, BACKER.name)), [BACKER.name, '', rupees(-BACKER_HOUSE), '', rupees(BACKER_HOUSE), 'Settle']);
   assert.equal(await summary(agent, 'report-own-share'), rupees(share(HOUSE, agentPercent)));
   assert.equal(await summary(agent, 'report-pay-upline'), rupees(HOUSE - share(HOUSE, agentPercent)));
   assert.equal(await summary(agent, 'report-balance'), rupees(0));
@@ -304,7 +305,8 @@ test('the operator builds the agent tree, runs a match from the desk, and the re
   const upline = HOUSE - share(HOUSE, agentPercent) - share(HOUSE, masterPercent);
   assert.deepEqual(await cells(agentsLine), [AGENT.name, `${agentPercent}%`, rupees(HOUSE), rupees(share(HOUSE, agentPercent)), rupees(share(HOUSE, masterPercent)), rupees(upline)]);
   await master.getByTestId('report-tab-collection').click();
-  assert.deepEqual(await cells(collectionRow(master, AGENT.name)), [AGENT.name, rupees(HOUSE - share(HOUSE, agentPercent)), '']);
+  const agentOwes = HOUSE - share(HOUSE, agentPercent);
+  assert.deepEqual(await cells(collectionRow(master, AGENT.name)), [AGENT.name, rupees(agentOwes), '', '', rupees(agentOwes), 'Settle']);
   assert.equal(await summary(master, 'report-own-share'), rupees(share(HOUSE, masterPercent)));
   assert.equal(await summary(master, 'report-pay-upline'), rupees(upline));
   assert.equal(await summary(master, 'report-balance'), rupees(0));

@@ -55,7 +55,7 @@ test("the operator watches the house's position move as the demo bettor bets", a
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${server.baseUrl}/#/login`);
   await logIn(page, 'admin', 'Admin@1234');
-  await page.getByTestId('downline-page').waitFor();
+  await page.getByTestId('dashboard-page').waitFor();
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Risk' }).click();
   await page.getByTestId('risk-match-link').filter({ hasText: 'Risk Lions v Risk Tigers' }).click();
   const card = page.locator(`[data-testid="risk-market"][data-market-id="${bookmaker.market_id}"]`);

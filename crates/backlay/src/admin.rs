@@ -6,8 +6,8 @@ use backlay_core::money::{Money, Rupees};
 use backlay_server::casino_art::tile_image_url;
 use backlay_server::clock::parse_iso;
 use backlay_server::operator::{
-    self, Actor, AddProvider, AddWorldCasinoGame, CreateMatch, CreateUser, OperatorContext,
-    TransferDirection,
+    self, Actor, AddProvider, AddWorldCasinoGame, CashDirection, CreateMatch, CreateUser,
+    OperatorContext, TransferDirection,
 };
 use backlay_server::secret_key::{self, SecretKeySource};
 use backlay_store::ledger::LedgerCheck;
@@ -60,6 +60,20 @@ enum AdminCommand {
         /// deposit (parent → user) or withdraw (user → parent).
         #[arg(long, value_parser = parse_direction)]
         direction: TransferDirection,
+        #[arg(long, default_value = "")]
+        remark: String,
+    },
+    /// Record cash handed over between a user and its parent against what the collection
+    /// report says is owed (no chips move; console/collection/settle).
+    SettleCash {
+        #[arg(long)]
+        user: String,
+        /// Amount, e.g. 1000 or 99.50: at most what is owed.
+        #[arg(long, value_parser = parse_amount)]
+        amount: Money,
+        /// received (the user paid its parent) or paid (the parent paid the user).
+        #[arg(long, value_parser = parse_cash_direction)]
+        direction: CashDirection,
         #[arg(long, default_value = "")]
         remark: String,
     },
@@ -304,6 +318,10 @@ fn parse_direction(text: &str) -> Result<TransferDirection, String> {
     text.parse().map_err(|err: backlay_core::named::UnknownName| err.to_string())
 }
 
+fn parse_cash_direction(text: &str) -> Result<CashDirection, String> {
+    text.parse().map_err(|err: backlay_core::named::UnknownName| err.to_string())
+}
+
 async fn user_id(store: &Store, name: &str) -> anyhow::Result<i64> {
     store
         .user_id_by_name(name)
@@ -363,6 +381,16 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
             println!(
                 "done: {user} now has {}, their parent {}",
                 outcome.user_balance, outcome.parent_balance
+            );
+        }
+        AdminCommand::SettleCash { user, amount, direction, remark } => {
+            let id = user_id(&store, &user).await?;
+            let done =
+                operator::settle_cash(&ctx, id, amount, direction, &remark).await.map_err(fail)?;
+            println!(
+                "recorded: {user} owed its parent {}, now {}",
+                done.owed_before.rupees(),
+                done.owed_after.rupees()
             );
         }
         AdminCommand::Mint { to, amount } => {
@@ -765,6 +793,13 @@ fn ledger_findings(check: &LedgerCheck) -> Vec<String> {
     for (agent, balance, sum) in &check.share_mismatches {
         findings.push(format!(
             "share account of user {agent}: balance {}, but its partnership splits sum to {}",
+            rupees(*balance),
+            rupees(*sum)
+        ));
+    }
+    for (user, balance, sum) in &check.cash_mismatches {
+        findings.push(format!(
+            "cash account of user {user}: balance {}, but its cash settlements sum to {}",
             rupees(*balance),
             rupees(*sum)
         ));

@@ -124,6 +124,18 @@ fn an_operator_sets_up_users_and_chips_from_the_console() {
         "withdraw",
     ]);
     assert!(refused.contains("cl1 has only ₹500.00 available"), "{refused}");
+    // Cash is settled only against what is owed: cl1 has lost nothing.
+    let refused = console.refused(&[
+        "admin",
+        "settle-cash",
+        "--user",
+        "cl1",
+        "--amount",
+        "100",
+        "--direction",
+        "received",
+    ]);
+    assert!(refused.contains("There is no cash to receive from cl1 now"), "{refused}");
     let listing = console.ok(&["admin", "list-users", "--parent", "ag1"]);
     assert!(
         listing.contains("cl1") && listing.contains("500.00") && listing.contains("1 user(s)"),

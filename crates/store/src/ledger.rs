@@ -119,6 +119,9 @@ pub struct LedgerCheck {
     /// Agents' share accounts whose balance differs from the sum of their partnership splits:
     /// (agent's user id, balance, sum of splits).
     pub share_mismatches: Vec<(i64, i64, i64)>,
+    /// Users' cash accounts whose balance differs from their cash settlements
+    /// ([`crate::cash`]): (user id, balance, net of settlements).
+    pub cash_mismatches: Vec<(i64, i64, i64)>,
     /// Users whose exposure reserved in a live market is not the worst case of their stored
     /// fills and live bets there, as the engine computes it ([`exposure_check`]).
     pub reserved_exposure_mismatches: Vec<ExposureMismatch>,
@@ -134,6 +137,7 @@ impl LedgerCheck {
             && self.overdrawn_accounts.is_empty()
             && self.exposure_mismatches.is_empty()
             && self.share_mismatches.is_empty()
+            && self.cash_mismatches.is_empty()
             && self.reserved_exposure_mismatches.is_empty()
             && self.crossed_books.is_empty()
     }
@@ -238,6 +242,20 @@ impl Store {
         .iter()
         .map(|row| Ok((row.try_get("share_of_user_id")?, row.try_get("balance_minor")?, row.try_get("splits_sum")?)))
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        // A cash account moves only by cash settlements: received as a parent, paid as a child.
+        let cash_mismatches = sqlx::query(
+            "SELECT cash_of_user_id, balance_minor, settled_sum FROM ( \
+               SELECT a.cash_of_user_id, a.balance_minor, \
+               CAST(COALESCE((SELECT SUM(c.amount_minor) FROM cash_settlements c WHERE c.parent_user_id = a.cash_of_user_id), 0) \
+                  - COALESCE((SELECT SUM(c.amount_minor) FROM cash_settlements c WHERE c.child_user_id = a.cash_of_user_id), 0) AS BIGINT) AS settled_sum \
+               FROM ledger_accounts a WHERE a.cash_of_user_id IS NOT NULL) cash \
+             WHERE balance_minor <> settled_sum",
+        )
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|row| Ok((row.try_get("cash_of_user_id")?, row.try_get("balance_minor")?, row.try_get("settled_sum")?)))
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
         // Each market's exposures against the bets they stand for: what the sum above cannot
         // see, a row that agrees with the total but not with the bets.
         let reserved_exposure_mismatches =
@@ -253,6 +271,7 @@ impl Store {
             overdrawn_accounts,
             exposure_mismatches,
             share_mismatches,
+            cash_mismatches,
             reserved_exposure_mismatches,
             crossed_books,
         })
@@ -366,33 +385,43 @@ pub struct StatementLine {
     /// The market this line settled or voided (see [`NewTransaction::market_id`]).
     pub market_id: Option<i64>,
     pub created_at_ms: i64,
+    /// A line of the user's cash account (a cash settlement): `balance_after_minor` is then the
+    /// net cash settled, not chips.
+    pub is_cash: bool,
 }
 
 impl Store {
     /// A user's ledger entries between two times (inclusive, epoch ms), newest first, of the
     /// transaction kinds listed (comma-separated, e.g. "deposit,withdraw"; empty: every kind).
+    /// With `with_cash`, the entries of the user's cash account ([`crate::cash`]) too: the
+    /// settlements of cash with its parent and children, each line saying which book it is in.
+    #[allow(clippy::too_many_arguments)] // one statement read, each argument a filter of it
     pub async fn statement(
         &self,
         user_id: i64,
         from_ms: i64,
         to_ms: i64,
         kinds: &str,
+        with_cash: bool,
         offset: i64,
         limit: i64,
     ) -> StoreResult<(Vec<StatementLine>, i64)> {
         // The kind filter is one text parameter so both engines take the same statement.
         let filter = "FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id \
              JOIN ledger_accounts a ON a.id = e.account_id \
-             WHERE a.user_id = $1 AND e.created_at_ms >= $2 AND e.created_at_ms <= $3 \
+             WHERE (a.user_id = $1 OR ($5 = 1 AND a.cash_of_user_id = $1)) \
+             AND e.created_at_ms >= $2 AND e.created_at_ms <= $3 \
              AND ($4 = '' OR (',' || $4 || ',') LIKE ('%,' || t.kind || ',%'))";
+        let with_cash = i64::from(with_cash);
         let rows = sqlx::query(&format!(
-            "SELECT e.id, t.kind, e.amount_minor, e.balance_after_minor, e.description, t.remark, t.market_id, e.created_at_ms \
-             {filter} ORDER BY e.id DESC LIMIT $5 OFFSET $6"
+            "SELECT e.id, t.kind, e.amount_minor, e.balance_after_minor, e.description, t.remark, t.market_id, e.created_at_ms, \
+             a.cash_of_user_id {filter} ORDER BY e.id DESC LIMIT $6 OFFSET $7"
         ))
         .bind(user_id)
         .bind(from_ms)
         .bind(to_ms)
         .bind(kinds)
+        .bind(with_cash)
         .bind(limit)
         .bind(offset)
         .fetch_all(self.pool())
@@ -402,6 +431,7 @@ impl Store {
             .bind(from_ms)
             .bind(to_ms)
             .bind(kinds)
+            .bind(with_cash)
             .fetch_one(self.pool())
             .await?;
         let lines = rows
@@ -416,6 +446,7 @@ impl Store {
                     remark: row.try_get("remark")?,
                     market_id: row.try_get("market_id")?,
                     created_at_ms: row.try_get("created_at_ms")?,
+                    is_cash: row.try_get::<Option<i64>, _>("cash_of_user_id")?.is_some(),
                 })
             })
             .collect::<Result<_, sqlx::Error>>()?;

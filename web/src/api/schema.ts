@@ -302,7 +302,7 @@ export interface paths {
         /**
          * Verifies the ledger: every balance is the sum of its entries, every transaction sums to
          *     zero, no account is overdrawn, every exposure is the sum of its markets and every share
-         *     account the sum of its splits; and in every live market, each user's reserved exposure is
+         *     account the sum of its splits, every cash account the sum of its cash settlements; and in every live market, each user's reserved exposure is
          *     the worst case of their stored bets and no resting back is at or below a resting lay.
          */
         get: operations["ledger_check"];
@@ -1117,6 +1117,44 @@ export interface paths {
          *     way down to it from the caller.
          */
         post: operations["account_summary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/collection/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records cash received from a direct child (or paid to it) against what the collection report
+         *     says it owes: a ledger entry between the two accounts' cash books (no chips move), shown in
+         *     both statements and in the report, audited. Never more than is owed.
+         */
+        post: operations["settle_cash"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The business of the caller's branch over a period (default: today). */
+        post: operations["dashboard"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2203,6 +2241,8 @@ export interface components {
              */
             size?: number | null;
         };
+        /** @enum {string} */
+        CashDirection: "received" | "paid";
         /** @description Everything the console's Casino screen shows. */
         CasinoAdminData: {
             /** @description The world-casino catalogue, in the lobby's order. */
@@ -2710,6 +2750,91 @@ export interface components {
         CurrentBetsRequest: {
             status?: null | components["schemas"]["BetPart"];
             type?: null | components["schemas"]["BetKind"];
+        };
+        Dashboard: {
+            /**
+             * Format: int64
+             * @description Accounts that placed them.
+             */
+            active_bettors: number;
+            /**
+             * Format: int64
+             * @description Sports bets placed in the period.
+             */
+            bets: number;
+            by_product: components["schemas"]["ProductResults"];
+            /** @description Every day of the period, oldest first. */
+            days: components["schemas"]["DayResult"][];
+            /** @description The period, as days at UTC+5:30 (yyyy-MM-dd). */
+            from_date: string;
+            /**
+             * Format: double
+             * @description The house's result (GGR) in the period: the sum of `by_product` and of `days`.
+             */
+            house_result: number;
+            /** @description Matches with markets not yet settled, soonest first. */
+            live_matches: components["schemas"]["DashboardMatch"][];
+            /**
+             * Format: double
+             * @description Exposure held now by the branch's accounts.
+             */
+            open_exposure: number;
+            /**
+             * Format: int64
+             * @description Payment requests waiting for the caller's decision.
+             */
+            pending_payments: number;
+            to_date: string;
+            /** @description Live markets with the largest house exposure against the branch, largest first. */
+            top_markets: components["schemas"]["DashboardMarket"][];
+            /**
+             * Format: double
+             * @description Matched stakes of the sports bets placed in the period.
+             */
+            turnover: number;
+        };
+        /** @description A live market and what the house loses on it at worst against the branch. */
+        DashboardMarket: {
+            /**
+             * Format: int64
+             * @description Matched bets of the branch on it.
+             */
+            bets: number;
+            /**
+             * Format: double
+             * @description What the house loses if the worst runner wins (or the worst run range comes): at least 0.
+             */
+            exposure: number;
+            /** Format: int64 */
+            market_id: number;
+            market_name: string;
+            market_type: components["schemas"]["MarketType"];
+            /** Format: int64 */
+            match_id: number;
+            match_name: string;
+        };
+        DashboardMatch: {
+            in_play: boolean;
+            /**
+             * Format: int64
+             * @description Its markets not yet settled.
+             */
+            markets: number;
+            /** Format: int64 */
+            match_id: number;
+            name: string;
+        };
+        DashboardRequest: {
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: today. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: the end of today. */
+            to_date?: string | null;
+        };
+        DayResult: {
+            /** @description yyyy-MM-dd at UTC+5:30. */
+            date: string;
+            /** Format: double */
+            house_result: number;
         };
         /** @description One step of a deal: a card to a position, or a position's draw shown whole. */
         DealStepItem: {
@@ -3236,6 +3361,53 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_Dashboard: {
+            data: {
+                /**
+                 * Format: int64
+                 * @description Accounts that placed them.
+                 */
+                active_bettors: number;
+                /**
+                 * Format: int64
+                 * @description Sports bets placed in the period.
+                 */
+                bets: number;
+                by_product: components["schemas"]["ProductResults"];
+                /** @description Every day of the period, oldest first. */
+                days: components["schemas"]["DayResult"][];
+                /** @description The period, as days at UTC+5:30 (yyyy-MM-dd). */
+                from_date: string;
+                /**
+                 * Format: double
+                 * @description The house's result (GGR) in the period: the sum of `by_product` and of `days`.
+                 */
+                house_result: number;
+                /** @description Matches with markets not yet settled, soonest first. */
+                live_matches: components["schemas"]["DashboardMatch"][];
+                /**
+                 * Format: double
+                 * @description Exposure held now by the branch's accounts.
+                 */
+                open_exposure: number;
+                /**
+                 * Format: int64
+                 * @description Payment requests waiting for the caller's decision.
+                 */
+                pending_payments: number;
+                to_date: string;
+                /** @description Live markets with the largest house exposure against the branch, largest first. */
+                top_markets: components["schemas"]["DashboardMarket"][];
+                /**
+                 * Format: double
+                 * @description Matched stakes of the sports bets placed in the period.
+                 */
+                turnover: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_DeskMatch: {
             data: {
                 /** @description Every market of the match, settled ones included, oldest first. */
@@ -3322,6 +3494,11 @@ export interface components {
             data: {
                 /** Format: int64 */
                 accounts: number;
+                /**
+                 * @description (user id, cash account balance, net of its cash settlements) in minor units, where the
+                 *     two differ.
+                 */
+                cash_mismatches: number[][];
                 /**
                  * Format: double
                  * @description Chips in circulation: minus the issuance account.
@@ -3885,9 +4062,12 @@ export interface components {
                 rows: {
                     /**
                      * Format: double
-                     * @description The balance right after this line.
+                     * @description The balance right after this line, of the book the line is in: chips, or (a cash line)
+                     *     the net cash the account has received in settlements with its parent and children.
                      */
                     balance: number;
+                    /** @description chips (what the account bets with) or cash (a cash settlement, which moves no chips). */
+                    book: components["schemas"]["StatementBook"];
                     /** Format: double */
                     credit: number;
                     date: string;
@@ -3961,7 +4141,27 @@ export interface components {
                  * @description What the account owes its parent (negative: is owed); 0 for the operator.
                  */
                 pay_upline: number;
+                /**
+                 * Format: double
+                 * @description collect_total − settled_total.
+                 */
+                remaining_total: number;
                 rows: components["schemas"]["PartnershipRow"][];
+                /**
+                 * Format: double
+                 * @description Cash settled with the children in the period in all (positive: received).
+                 */
+                settled_total: number;
+                /**
+                 * Format: double
+                 * @description pay_upline − upline_settled: what the account still owes its parent.
+                 */
+                upline_remaining: number;
+                /**
+                 * Format: double
+                 * @description Cash the account paid its parent in the period (negative: received from it).
+                 */
+                upline_settled: number;
                 /** Format: int64 */
                 user_id: number;
                 user_name: string;
@@ -4205,6 +4405,30 @@ export interface components {
                  * @description 1 when log-in asks for a code.
                  */
                 enabled: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_SettleCashData: {
+            data: {
+                /**
+                 * Format: double
+                 * @description And now.
+                 */
+                owed_after: number;
+                /**
+                 * Format: double
+                 * @description What the child owed the caller before (negative: was owed), over all time.
+                 */
+                owed_before: number;
+                /** Format: int64 */
+                settlement_id: number;
+                /** Format: int64 */
+                transaction_id: number;
+                /** Format: int64 */
+                user_id: number;
+                user_name: string;
             };
             message: string;
             status: boolean;
@@ -4745,6 +4969,11 @@ export interface components {
             /** Format: int64 */
             accounts: number;
             /**
+             * @description (user id, cash account balance, net of its cash settlements) in minor units, where the
+             *     two differ.
+             */
+            cash_mismatches: number[][];
+            /**
              * Format: double
              * @description Chips in circulation: minus the issuance account.
              */
@@ -5264,7 +5493,27 @@ export interface components {
              * @description What the account owes its parent (negative: is owed); 0 for the operator.
              */
             pay_upline: number;
+            /**
+             * Format: double
+             * @description collect_total − settled_total.
+             */
+            remaining_total: number;
             rows: components["schemas"]["PartnershipRow"][];
+            /**
+             * Format: double
+             * @description Cash settled with the children in the period in all (positive: received).
+             */
+            settled_total: number;
+            /**
+             * Format: double
+             * @description pay_upline − upline_settled: what the account still owes its parent.
+             */
+            upline_remaining: number;
+            /**
+             * Format: double
+             * @description Cash the account paid its parent in the period (negative: received from it).
+             */
+            upline_settled: number;
             /** Format: int64 */
             user_id: number;
             user_name: string;
@@ -5307,6 +5556,8 @@ export interface components {
              * @description The house's result against every client under the child.
              */
             house_result: number;
+            /** @description When the period's last cash settlement with the child was recorded (ISO-8601 UTC). */
+            last_settled_at: string | null;
             /**
              * Format: double
              * @description What the account reported on took.
@@ -5317,7 +5568,17 @@ export interface components {
              * @description The child's partnership in percent (agents).
              */
             partnership: number;
+            /**
+             * Format: double
+             * @description collect − settled: what is still to collect (negative: still to pay).
+             */
+            remaining: number;
             role: components["schemas"]["Role"];
+            /**
+             * Format: double
+             * @description Cash the account and the child settled in the period (positive: the account received).
+             */
+            settled: number;
             /**
              * Format: double
              * @description What the agents above it and the operator took.
@@ -5510,6 +5771,17 @@ export interface components {
             price: number;
             /** Format: double */
             size: number;
+        };
+        /** @description The house's result per product. Positive: the house won. */
+        ProductResults: {
+            /** Format: double */
+            bookmaker: number;
+            /** Format: double */
+            casino: number;
+            /** Format: double */
+            exchange_commission: number;
+            /** Format: double */
+            fancy: number;
         };
         ProviderAddRequest: {
             /** @description What it signs as: 1–32 lower-case letters, digits, '-' or '_', e.g. evo. */
@@ -5981,6 +6253,41 @@ export interface components {
              */
             user_id?: number | null;
         };
+        SettleCashData: {
+            /**
+             * Format: double
+             * @description And now.
+             */
+            owed_after: number;
+            /**
+             * Format: double
+             * @description What the child owed the caller before (negative: was owed), over all time.
+             */
+            owed_before: number;
+            /** Format: int64 */
+            settlement_id: number;
+            /** Format: int64 */
+            transaction_id: number;
+            /** Format: int64 */
+            user_id: number;
+            user_name: string;
+        };
+        SettleCashRequest: {
+            /**
+             * Format: double
+             * @description More than 0, at most 2 decimals, at most what is owed in that direction.
+             */
+            amount: number;
+            /** @description received (the child paid the caller) or paid (the caller paid the child). */
+            direction: components["schemas"]["CashDirection"];
+            /** @description At most 200 characters. */
+            remark?: string;
+            /**
+             * Format: int64
+             * @description A direct child of the caller.
+             */
+            user_id: number;
+        };
         /** @description A bet its market's settlement or void closed. */
         SettledBetRow: components["schemas"]["CurrentBetRow"] & {
             /**
@@ -6082,6 +6389,8 @@ export interface components {
             /** Format: double */
             button_value: number;
         };
+        /** @enum {string} */
+        StatementBook: "chips" | "cash";
         StatementRequest: {
             /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
             from_date?: string | null;
@@ -6092,9 +6401,12 @@ export interface components {
         StatementRow: {
             /**
              * Format: double
-             * @description The balance right after this line.
+             * @description The balance right after this line, of the book the line is in: chips, or (a cash line)
+             *     the net cash the account has received in settlements with its parent and children.
              */
             balance: number;
+            /** @description chips (what the account bets with) or cash (a cash settlement, which moves no chips). */
+            book: components["schemas"]["StatementBook"];
             /** Format: double */
             credit: number;
             date: string;
@@ -6113,7 +6425,7 @@ export interface components {
             remark: string;
         };
         /** @enum {string} */
-        StatementType: "all" | "deposit_withdraw" | "sports" | "casino";
+        StatementType: "all" | "deposit_withdraw" | "sports" | "casino" | "cash";
         StaticGame: {
             /** @description Crash Games, Live Game Shows, Live, Poker, Virtual or Live Dealer. */
             category: string;
@@ -10971,6 +11283,145 @@ export interface operations {
             };
             /** @description Not an account of the caller's downline */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    settle_cash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettleCashRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SettleCashData"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not an account of the caller's downline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    dashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Dashboard"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,6 +5,7 @@ import { ConsoleLayout } from './ConsoleLayout';
 import { consoleRole, sectionsFor, type ConsoleSection } from './nav';
 import { ConsoleNotFound } from './ConsoleNotFound';
 
+const DashboardPage = lazyNamed(() => import('./dashboard/DashboardPage'), 'DashboardPage');
 const DownlinePage = lazyNamed(() => import('./accounts/DownlinePage'), 'DownlinePage');
 const PaymentsRoutes = lazyNamed(() => import('./payments/PaymentsPage'), 'PaymentsRoutes');
 const AuditPage = lazyNamed(() => import('./audit/AuditPage'), 'AuditPage');
@@ -17,11 +18,12 @@ const ReportsPage = lazyNamed(() => import('./reports/ReportsPage'), 'ReportsPag
 const CasinoPage = lazyNamed(() => import('./casino/CasinoPage'), 'CasinoPage');
 
 /**
- * Every console screen, in the navigation's order: Downline, Payments, Audit log, Settings,
+ * Every console screen, in the navigation's order: Dashboard (the landing page), Downline, Payments, Audit log, Settings,
  * Markets/Desk, Risk, Reports, Casino. An area adds its screen here (one lazy import and one
  * entry) when the screen exists, so the navigation never links to nothing.
  */
 const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
+  { path: 'dashboard', label: 'Dashboard', roles: ['admin', 'agent'], element: <DashboardPage /> },
   { path: 'downline', label: 'Downline', roles: ['admin', 'agent'], element: <DownlinePage /> },
   { path: 'payments', label: 'Payments', roles: ['admin', 'agent'], element: <PaymentsRoutes /> },
   { path: 'audit', label: 'Audit log', roles: ['admin'], element: <AuditPage /> },

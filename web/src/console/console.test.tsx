@@ -35,6 +35,13 @@ const CONSOLE: Answers = {
   'POST /api/console/downline/list': page([ravi]),
   'POST /api/admin/payment/list': page([]),
   'POST /api/admin/audit': page([]),
+  'POST /api/console/dashboard': {
+    data: {
+      from_date: '2026-11-22', to_date: '2026-11-22', turnover: 0, bets: 0, active_bettors: 0, house_result: 0,
+      by_product: { exchange_commission: 0, bookmaker: 0, fancy: 0, casino: 0 },
+      days: [{ date: '2026-11-22', house_result: 0 }], open_exposure: 0, pending_payments: 0, top_markets: [], live_matches: [],
+    },
+  },
 };
 
 const navLabels = () =>
@@ -64,9 +71,9 @@ describe('the console guard', () => {
     stubServer(CONSOLE);
     storeSession(agent);
     renderApp('/console');
-    expect(await screen.findByTestId('downline-page')).toBeInTheDocument();
-    expect(window.location.hash).toBe('#/console/downline');
-    expect(navLabels()).toEqual(['Downline', 'Payments', 'Risk', 'Reports']);
+    expect(await screen.findByTestId('dashboard-page')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/console/dashboard');
+    expect(navLabels()).toEqual(['Dashboard', 'Downline', 'Payments', 'Risk', 'Reports']);
     expect(screen.getByTestId('console-user-name')).toHaveTextContent('agent');
     expect(await screen.findByTestId('console-balance')).toHaveTextContent('₹1,500.00');
   });
@@ -84,7 +91,7 @@ describe('the console guard', () => {
     storeSession(admin);
     renderApp('/console/audit');
     expect(await screen.findByTestId('audit-page')).toBeInTheDocument();
-    expect(navLabels()).toEqual(['Downline', 'Payments', 'Audit log', 'Settings', 'Markets', 'Trading desk', 'Risk', 'Reports', 'Casino']);
+    expect(navLabels()).toEqual(['Dashboard', 'Downline', 'Payments', 'Audit log', 'Settings', 'Markets', 'Trading desk', 'Risk', 'Reports', 'Casino']);
   });
 
   it('lands an admin on the console after log-in', async () => {
@@ -94,8 +101,8 @@ describe('the console guard', () => {
     await user.type(await screen.findByTestId('login-user-name'), 'admin');
     await user.type(screen.getByTestId('login-password'), 'Admin@1234');
     await user.click(screen.getByTestId('login-submit'));
-    expect(await screen.findByTestId('downline-page')).toBeInTheDocument();
-    expect(window.location.hash).toBe('#/console/downline');
+    expect(await screen.findByTestId('dashboard-page')).toBeInTheDocument();
+    expect(window.location.hash).toBe('#/console/dashboard');
   });
 });
 

@@ -728,6 +728,10 @@ pub struct LedgerCheckData {
     /// where the two differ.
     #[schema(value_type = Vec<Vec<i64>>)]
     pub share_mismatches: Vec<(i64, i64, i64)>,
+    /// (user id, cash account balance, net of its cash settlements) in minor units, where the
+    /// two differ.
+    #[schema(value_type = Vec<Vec<i64>>)]
+    pub cash_mismatches: Vec<(i64, i64, i64)>,
     /// Users whose exposure reserved in a live market is not what their stored bets there can
     /// lose at worst, as the engine computes it from the fills and live bets (at most 1,000).
     pub reserved_exposure_mismatches: Vec<ExposureMismatchItem>,
@@ -775,7 +779,7 @@ fn decimal_odds(hundredths: i64) -> f64 {
 
 /// Verifies the ledger: every balance is the sum of its entries, every transaction sums to
 /// zero, no account is overdrawn, every exposure is the sum of its markets and every share
-/// account the sum of its splits; and in every live market, each user's reserved exposure is
+/// account the sum of its splits, every cash account the sum of its cash settlements; and in every live market, each user's reserved exposure is
 /// the worst case of their stored bets and no resting back is at or below a resting lay.
 #[utoipa::path(get, path = "/admin/ledger/check", tag = "admin", security(("bearer" = [])),
     responses((status = 200, body = Envelope<LedgerCheckData>), (status = 403)))]
@@ -799,6 +803,7 @@ async fn ledger_check(
         overdrawn_accounts: check.overdrawn_accounts,
         exposure_mismatches: check.exposure_mismatches,
         share_mismatches: check.share_mismatches,
+        cash_mismatches: check.cash_mismatches,
         reserved_exposure_mismatches: check
             .reserved_exposure_mismatches
             .into_iter()

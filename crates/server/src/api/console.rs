@@ -70,7 +70,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 /// Most lines of a P&L answer (markets and casino kinds in the period).
 const PNL_ROWS_MAX: i64 = 500;
 
-fn scope_of(caller: &User) -> Scope {
+pub(crate) fn scope_of(caller: &User) -> Scope {
     match caller.role {
         Role::Admin => Scope::Everyone,
         _ => Scope::Under(caller.id),

@@ -11,6 +11,7 @@ pub mod auth;
 pub mod bet;
 pub mod casino;
 pub mod console;
+pub mod dashboard;
 pub mod desk;
 pub mod export;
 pub mod health;
@@ -232,6 +233,7 @@ fn api_routes() -> (Router<AppState>, oas::OpenApi) {
                 .merge(admin_casino::routes())
                 .merge(console::routes())
                 .merge(partnership_report::routes())
+                .merge(dashboard::routes())
                 .merge(market::routes())
                 .merge(desk::routes())
                 .merge(report::routes())

@@ -8,6 +8,14 @@
 //! settlement. The figures balance: what the children owe, less what the account owes its
 //! parent, less its share, is zero. Per market: the house's result and the account's share.
 //!
+//! **Cash settled** (`console/collection/settle`, [`crate::operator::settle_cash`],
+//! `backlay_store::cash`): each row also says how much cash the account and the child settled in
+//! the same period (`settled`, positive: the account received it), when last, and what is still
+//! to collect (`remaining` = `collect` − `settled`); the account's own settlements with its
+//! parent likewise (`upline_settled`, `upline_remaining`). Settlements belong to no market, so a
+//! report of one match or market counts none. A child with settlements but no result in the
+//! period still has a row (collect 0, remaining −settled).
+//!
 //! The house's result is the house's own markets (bookmaker, fancy, in-house casino) and the
 //! commission on exchange winnings; exchange money matched between clients moves between them
 //! and is in neither.
@@ -17,6 +25,7 @@ use std::collections::HashMap;
 use axum::extract::State;
 use backlay_core::money::Money;
 use backlay_core::partnership::downline_report;
+use backlay_store::cash::Settled;
 use backlay_store::partnership::SplitFilter;
 use backlay_store::users::Role;
 use serde::{Deserialize, Serialize};
@@ -24,14 +33,17 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::console::readable_account;
+use super::operator_context;
 
-use crate::error::{ok, ApiResult, AppError, Envelope};
-use crate::input::{date_bound, ApiJson, FlexI64};
-use crate::session::Operator;
+use crate::clock::iso_utc;
+use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
+use crate::input::{date_bound, AmountInput, ApiJson, FlexI64};
+use crate::operator::{self, CashDirection};
+use crate::session::{ClientIp, Operator};
 use crate::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(partnership_report))
+    OpenApiRouter::new().routes(routes!(partnership_report)).routes(routes!(settle_cash))
 }
 
 #[derive(Deserialize, ToSchema, Default)]
@@ -79,6 +91,15 @@ pub struct PartnershipRow {
     /// What the child owes the account after settlement (negative: is owed).
     #[schema(value_type = f64)]
     pub collect: Money,
+    /// Cash the account and the child settled in the period (positive: the account received).
+    #[schema(value_type = f64)]
+    pub settled: Money,
+    /// When the period's last cash settlement with the child was recorded (ISO-8601 UTC).
+    #[schema(required = true)]
+    pub last_settled_at: Option<String>,
+    /// collect − settled: what is still to collect (negative: still to pay).
+    #[schema(value_type = f64)]
+    pub remaining: Money,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -112,6 +133,18 @@ pub struct PartnershipReport {
     /// What the account owes its parent (negative: is owed); 0 for the operator.
     #[schema(value_type = f64)]
     pub pay_upline: Money,
+    /// Cash settled with the children in the period in all (positive: received).
+    #[schema(value_type = f64)]
+    pub settled_total: Money,
+    /// collect_total − settled_total.
+    #[schema(value_type = f64)]
+    pub remaining_total: Money,
+    /// Cash the account paid its parent in the period (negative: received from it).
+    #[schema(value_type = f64)]
+    pub upline_settled: Money,
+    /// pay_upline − upline_settled: what the account still owes its parent.
+    #[schema(value_type = f64)]
+    pub upline_remaining: Money,
     /// collect_total − pay_upline − own_share: always 0 (the report is checked before it is
     /// sent).
     #[schema(value_type = f64)]
@@ -161,11 +194,23 @@ async fn partnership_report(
             account.id
         )));
     }
-    let rows = report
+    // Settlements belong to no market: a report of one match or market counts none.
+    let by_market = filter.match_id.is_some() || filter.market_id.is_some();
+    let mut settled = if by_market {
+        HashMap::new()
+    } else {
+        state.store.cash_settled_with_children(account.id, from_ms, to_ms).await?
+    };
+    let upline_settled = match (by_market, is_operator) {
+        (false, false) => state.store.cash_settled_with_parent(account.id, from_ms, to_ms).await?,
+        _ => Settled::default(),
+    };
+    let mut rows: Vec<PartnershipRow> = report
         .children
         .iter()
         .map(|child| {
             let node = &tree[&child.child_id];
+            let cash = settled.remove(&child.child_id).unwrap_or_default();
             PartnershipRow {
                 user_id: child.child_id,
                 user_name: node.user_name.clone(),
@@ -176,9 +221,34 @@ async fn partnership_report(
                 own_share: Money::from_minor(child.own_share_minor),
                 upline_share: Money::from_minor(child.upline_share_minor),
                 collect: Money::from_minor(child.collect_minor),
+                settled: Money::from_minor(cash.amount_minor),
+                last_settled_at: cash.last_at_ms.map(iso_utc),
+                remaining: Money::from_minor(child.collect_minor - cash.amount_minor),
             }
         })
         .collect();
+    // Children settled with in the period but without a result in it.
+    let mut settled_only: Vec<_> = settled.into_iter().collect();
+    settled_only.sort_unstable_by_key(|(child_id, _)| *child_id);
+    for (child_id, cash) in settled_only {
+        let Some(node) = tree.get(&child_id) else { continue };
+        rows.push(PartnershipRow {
+            user_id: child_id,
+            user_name: node.user_name.clone(),
+            role: node.role,
+            partnership: f64::from(node.partnership_bp) / 100.0,
+            house_result: Money::ZERO,
+            downline_share: Money::ZERO,
+            own_share: Money::ZERO,
+            upline_share: Money::ZERO,
+            collect: Money::ZERO,
+            settled: Money::from_minor(cash.amount_minor),
+            last_settled_at: cash.last_at_ms.map(iso_utc),
+            remaining: Money::from_minor(-cash.amount_minor),
+        });
+    }
+    let settled_total_minor: i64 = rows.iter().map(|row| row.settled.minor()).sum();
+    let collect_total_minor: i64 = report.children.iter().map(|c| c.collect_minor).sum();
     let markets = markets
         .iter()
         .map(|market| {
@@ -200,9 +270,80 @@ async fn partnership_report(
         partnership: if is_operator { 100.0 } else { f64::from(account.partnership_bp) / 100.0 },
         rows,
         own_share: Money::from_minor(report.own_share_minor),
-        collect_total: Money::from_minor(report.children.iter().map(|c| c.collect_minor).sum()),
+        collect_total: Money::from_minor(collect_total_minor),
         pay_upline: Money::from_minor(report.pay_upline_minor),
+        settled_total: Money::from_minor(settled_total_minor),
+        remaining_total: Money::from_minor(collect_total_minor - settled_total_minor),
+        // The account's settlements with its parent are stored from the parent's side.
+        upline_settled: Money::from_minor(upline_settled.amount_minor),
+        upline_remaining: Money::from_minor(report.pay_upline_minor - upline_settled.amount_minor),
         balance: Money::from_minor(report.imbalance_minor()),
         markets,
     }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct SettleCashRequest {
+    /// A direct child of the caller.
+    #[schema(value_type = i64)]
+    pub user_id: FlexI64,
+    /// More than 0, at most 2 decimals, at most what is owed in that direction.
+    #[schema(value_type = f64, exclusive_minimum = 0, maximum = 1_000_000_000_000.0, multiple_of = 0.01)]
+    pub amount: AmountInput,
+    /// received (the child paid the caller) or paid (the caller paid the child).
+    pub direction: CashDirection,
+    /// At most 200 characters.
+    #[serde(default)]
+    pub remark: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SettleCashData {
+    pub settlement_id: i64,
+    pub transaction_id: i64,
+    pub user_id: i64,
+    pub user_name: String,
+    /// What the child owed the caller before (negative: was owed), over all time.
+    #[schema(value_type = f64)]
+    pub owed_before: Money,
+    /// And now.
+    #[schema(value_type = f64)]
+    pub owed_after: Money,
+}
+
+/// Records cash received from a direct child (or paid to it) against what the collection report
+/// says it owes: a ledger entry between the two accounts' cash books (no chips move), shown in
+/// both statements and in the report, audited. Never more than is owed.
+#[utoipa::path(post, path = "/console/collection/settle", tag = "console", request_body = SettleCashRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<SettleCashData>), (status = 400), (status = 401), (status = 403),
+        (status = 404, description = "Not an account of the caller's downline")))]
+async fn settle_cash(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<SettleCashRequest>,
+) -> ApiResult<SettleCashData> {
+    let ctx = operator_context(&state, operator, ip);
+    let done =
+        operator::settle_cash(&ctx, body.user_id.0, body.amount.0, body.direction, &body.remark)
+            .await?;
+    let message = match body.direction {
+        CashDirection::Received => {
+            format!("Cash {} received from {}.", body.amount.0.rupees(), done.child.user_name)
+        }
+        CashDirection::Paid => {
+            format!("Cash {} paid to {}.", body.amount.0.rupees(), done.child.user_name)
+        }
+    };
+    Ok(ok_with(
+        message,
+        SettleCashData {
+            settlement_id: done.settlement_id,
+            transaction_id: done.transaction_id,
+            user_id: done.child.id,
+            user_name: done.child.user_name.to_string(),
+            owed_before: done.owed_before,
+            owed_after: done.owed_after,
+        },
+    ))
 }

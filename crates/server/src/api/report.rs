@@ -54,9 +54,12 @@ pub struct StatementRow {
     pub credit: Money,
     #[schema(value_type = f64)]
     pub debit: Money,
-    /// The balance right after this line.
+    /// The balance right after this line, of the book the line is in: chips, or (a cash line)
+    /// the net cash the account has received in settlements with its parent and children.
     #[schema(value_type = f64)]
     pub balance: Money,
+    /// chips (what the account bets with) or cash (a cash settlement, which moves no chips).
+    pub book: StatementBook,
     pub remark: String,
     /// deposit, withdraw, settlement, mint …
     pub kind: String,
@@ -78,6 +81,18 @@ backlay_core::named_enum! {
         Sports = "sports",
         /// The in-house casino and outside providers' games.
         Casino = "casino",
+        /// Cash settled with the parent and the children (no chips move).
+        Cash = "cash",
+    }
+}
+
+backlay_core::named_enum! {
+    /// Which of an account's books a statement line is in.
+    pub enum StatementBook as "statement book" {
+        /// The chips balance the account bets with.
+        Chips = "chips",
+        /// Cash settled with its parent and children (store::cash).
+        Cash = "cash",
     }
 }
 
@@ -89,6 +104,7 @@ impl StatementType {
             StatementType::DepositWithdraw => "deposit,withdraw",
             StatementType::Sports => "settlement,void",
             StatementType::Casino => "casino,live_casino",
+            StatementType::Cash => backlay_store::cash::CASH_SETTLEMENT_KIND,
         }
     }
 }
@@ -172,7 +188,7 @@ pub(crate) async fn statement_page(
     let kinds = statement_type.ledger_kinds();
     let (page, limit, offset) = page.resolve()?;
     let (lines, total) =
-        state.store.statement(user_id, from_ms, to_ms, kinds, offset, limit).await?;
+        state.store.statement(user_id, from_ms, to_ms, kinds, true, offset, limit).await?;
     let rows = lines
         .into_iter()
         .map(|line| StatementRow {
@@ -181,6 +197,7 @@ pub(crate) async fn statement_page(
             credit: Money::from_minor(line.amount_minor.max(0)),
             debit: Money::from_minor((-line.amount_minor).max(0)),
             balance: Money::from_minor(line.balance_after_minor),
+            book: if line.is_cash { StatementBook::Cash } else { StatementBook::Chips },
             remark: line.remark,
             kind: line.kind,
             market_id: line.market_id,

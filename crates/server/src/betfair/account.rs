@@ -104,6 +104,8 @@ async fn account_statement(
             from_ms.unwrap_or(0),
             to_ms.unwrap_or(i64::MAX),
             kinds,
+            // Betfair's statement is of the wallet bet with; cash settled is not in it.
+            false,
             offset,
             limit,
         )

@@ -15,6 +15,7 @@
 //! [`mint`] (admin only), which debits the `issuance` account.
 
 mod accounts;
+mod cash;
 mod casino_categories;
 mod casino_games;
 mod catalogue;
@@ -30,6 +31,7 @@ pub use accounts::{
     set_locked, transfer, transfer_in, AccountTerms, CreateUser, TransferDirection,
     TransferOutcome,
 };
+pub use cash::{settle_cash, CashDirection, CashSettlement, CASH_REMARK_MAX_CHARS};
 pub use casino_categories::{
     add_casino_category, move_casino_category, order_casino_category, remove_casino_category,
     rename_casino_category,

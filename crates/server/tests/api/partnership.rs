@@ -31,7 +31,7 @@ async fn first_login(app: &TestApp, name: &str) -> String {
     token
 }
 
-async fn deposit(app: &TestApp, operator: &str, user_id: i64, amount: i64) {
+pub(crate) async fn deposit(app: &TestApp, operator: &str, user_id: i64, amount: i64) {
     app.post(
         "admin/user/transfer",
         Some(operator),
@@ -43,7 +43,7 @@ async fn deposit(app: &TestApp, operator: &str, user_id: i64, amount: i64) {
 
 /// admin → master (70%) → agent (40%) → client, with chips down the tree. Returns
 /// (master id, agent id, client id, master token, agent token, client token).
-async fn tree(app: &TestApp, admin: &str) -> (i64, i64, i64, String, String, String) {
+pub(crate) async fn tree(app: &TestApp, admin: &str) -> (i64, i64, i64, String, String, String) {
     let master = create(app, admin, "master1", "agent", json!({ "partnership": 70 })).await;
     master.expect(200);
     assert_eq!(master.data()["partnership"], 70.0);
@@ -73,7 +73,7 @@ async fn tree(app: &TestApp, admin: &str) -> (i64, i64, i64, String, String, Str
 }
 
 /// A fancy market on the demo match, open at 56/57 even money, without a bet delay.
-async fn fancy(app: &TestApp, admin: &str, client: &str, name: &str) -> i64 {
+pub(crate) async fn fancy(app: &TestApp, admin: &str, client: &str, name: &str) -> i64 {
     let matches = app.post("match/getMatches", Some(client), json!({ "sport_id": 4 })).await;
     let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
     let (market, _) = app
@@ -90,7 +90,7 @@ async fn fancy(app: &TestApp, admin: &str, client: &str, name: &str) -> i64 {
 }
 
 /// The partnership report as `token` reads it.
-async fn report(app: &TestApp, token: &str, body: Value) -> Value {
+pub(crate) async fn report(app: &TestApp, token: &str, body: Value) -> Value {
     let answer = app.post("console/report/partnership", Some(token), body).await;
     answer.expect(200);
     answer.data().clone()

@@ -5,11 +5,12 @@ import { dataOr } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { DateRangeFilter, defaultRange, type DateRangeValue } from '../../features/reports/DateRange';
-import { formatMinorMoney, formatMoney } from '../../lib/format';
+import { formatIstDateTime, formatMinorMoney, formatMoney } from '../../lib/format';
 import { toMinor } from '../../lib/money';
 import { useSession } from '../../lib/session';
 import { EmptyRow } from '../TableParts';
 import { partnershipReport, reportKeys, type PartnershipReport, type PartnershipRow } from './api';
+import { SettleCashDialog } from './SettleCashDialog';
 import { byMatch, collectionLines, pnlTotals } from './sums';
 import './reports.css';
 
@@ -89,7 +90,12 @@ export function ReportsPage() {
             <p className="muted small" data-testid="report-partnership">
               {report.user_name}'s partnership: {percent(report.partnership)}. Money is the house's result: positive when the clients lost.
             </p>
-            {tab === 'pnl' ? <PnlTab report={report} onDrill={drill} onScope={setScope} /> : <CollectionTab report={report} />}
+            {tab === 'pnl' ? (
+              <PnlTab report={report} onDrill={drill} onScope={setScope} />
+            ) : (
+              // Cash is settled by the parent itself: on its own report, not one drilled into.
+              <CollectionTab report={report} canSettle={trail.length === 0 && !scope} />
+            )}
           </>
         )}
       </QueryState>
@@ -222,8 +228,10 @@ function ScopeTable({ title, what, lines, onScope }: { title: string; what: 'mat
   );
 }
 
-function CollectionTab({ report }: { report: PartnershipReport }) {
+function CollectionTab({ report, canSettle }: { report: PartnershipReport; canSettle: boolean }) {
   const lines = collectionLines(report);
+  const [settling, setSettling] = useState<PartnershipRow | null>(null);
+  const columns = canSettle ? 6 : 5;
   return (
     <>
       <div className="table-wrap">
@@ -233,17 +241,33 @@ function CollectionTab({ report }: { report: PartnershipReport }) {
               <th scope="col">Name</th>
               <th scope="col" className="num">To receive</th>
               <th scope="col" className="num">To pay</th>
+              <th scope="col" className="num">Cash settled</th>
+              <th scope="col" className="num">Remaining</th>
+              {canSettle && <th scope="col">Cash</th>}
             </tr>
           </thead>
           <tbody>
             {lines.rows.length === 0 ? (
-              <EmptyRow colSpan={3}>Nobody owes anything for these dates.</EmptyRow>
+              <EmptyRow colSpan={columns}>Nobody owes anything for these dates.</EmptyRow>
             ) : (
               lines.rows.map(({ row, receiveMinor, payMinor }) => (
                 <tr key={row.user_id} data-testid="report-collection-row">
                   <td data-label="Name">{row.user_name}</td>
                   <td data-label="To receive" className="num">{receiveMinor ? formatMinorMoney(receiveMinor) : ''}</td>
                   <td data-label="To pay" className="num">{payMinor ? formatMinorMoney(payMinor) : ''}</td>
+                  <td data-label="Cash settled" className="num" data-testid="report-collection-settled">
+                    <SettledText row={row} />
+                  </td>
+                  <td data-label="Remaining" className="num" data-testid="report-collection-remaining">
+                    {formatMoney(row.remaining)}
+                  </td>
+                  {canSettle && (
+                    <td>
+                      <button type="button" className="btn btn-sm" onClick={() => setSettling(row)} data-testid="report-settle">
+                        Settle
+                      </button>
+                    </td>
+                  )}
                 </tr>
               ))
             )}
@@ -253,10 +277,14 @@ function CollectionTab({ report }: { report: PartnershipReport }) {
               <th scope="row">Total</th>
               <td data-label="To receive" className="num">{formatMinorMoney(lines.receiveMinor)}</td>
               <td data-label="To pay" className="num">{formatMinorMoney(lines.payMinor)}</td>
+              <td data-label="Cash settled" className="num">{formatMoney(report.settled_total)}</td>
+              <td data-label="Remaining" className="num" data-testid="report-remaining-total">{formatMoney(report.remaining_total)}</td>
+              {canSettle && <td />}
             </tr>
           </tfoot>
         </table>
       </div>
+      {settling && <SettleCashDialog row={settling} onClose={() => setSettling(null)} />}
       <dl className="report-summary" data-testid="report-collection-summary">
         <div data-testid="report-collect-total">
           <dt>Your downline owes you in all</dt>
@@ -265,6 +293,10 @@ function CollectionTab({ report }: { report: PartnershipReport }) {
         <div data-testid="report-pay-upline">
           <dt>You pay your upline</dt>
           <dd>{formatMoney(report.pay_upline)}</dd>
+        </div>
+        <div data-testid="report-upline-settled">
+          <dt>Cash settled with your upline</dt>
+          <dd>{formatMoney(report.upline_settled)}, remaining {formatMoney(report.upline_remaining)}</dd>
         </div>
         <div data-testid="report-own-share">
           <dt>Your share</dt>
@@ -280,6 +312,17 @@ function CollectionTab({ report }: { report: PartnershipReport }) {
           These figures do not balance; tell the operator's support before settling up.
         </p>
       )}
+    </>
+  );
+}
+
+/** "₹700.00 on 27/11/2026 14:05:09" (received; negative: paid), or nothing. */
+function SettledText({ row }: { row: PartnershipRow }) {
+  if (toMinor(row.settled) === 0 && !row.last_settled_at) return null;
+  return (
+    <>
+      {formatMoney(row.settled)}
+      {row.last_settled_at && <span className="muted small"> on {formatIstDateTime(row.last_settled_at)}</span>}
     </>
   );
 }

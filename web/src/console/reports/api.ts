@@ -7,6 +7,8 @@ import type { Schemas } from '../../api/contract';
 export type PartnershipReport = Schemas['PartnershipReport'];
 export type PartnershipRow = Schemas['PartnershipRow'];
 export type PartnershipMarketRow = Schemas['PartnershipMarketRow'];
+export type SettleCashData = Schemas['SettleCashData'];
+export type CashDirection = 'received' | 'paid';
 
 export interface PartnershipQuery {
   /** The account reported on; absent: the caller. */
@@ -20,6 +22,8 @@ export interface PartnershipQuery {
 }
 
 export const reportKeys = {
+  /** Every partnership report (a settlement changes them all). */
+  all: ['console', 'report'] as const,
   partnership: (q: PartnershipQuery) => ['console', 'report', 'partnership', q.userId, q.from_date, q.to_date, q.matchId ?? null, q.marketId ?? null] as const,
 };
 
@@ -31,4 +35,9 @@ export function partnershipReport(q: PartnershipQuery): Promise<Answer<Partnersh
     ...(q.matchId === undefined ? {} : { match_id: q.matchId }),
     ...(q.marketId === undefined ? {} : { market_id: q.marketId }),
   });
+}
+
+/** Cash received from a direct child (or paid to it), against what the collection report says. */
+export function settleCash(userId: number, direction: CashDirection, amount: string, remark: string): Promise<Answer<SettleCashData>> {
+  return apiPost<SettleCashData>('console/collection/settle', { user_id: userId, direction, amount, remark });
 }

@@ -16,12 +16,16 @@ const MASTER_REPORT: PartnershipReport = {
   user_name: 'master',
   partnership: 70,
   rows: [
-    { user_id: 5, user_name: 'sub', role: 'agent', partnership: 40, house_result: 1000, downline_share: 400, own_share: 300, upline_share: 300, collect: 600 },
-    { user_id: 9, user_name: 'ravi', role: 'client', partnership: 0, house_result: -200, downline_share: 0, own_share: -140, upline_share: -60, collect: -200 },
+    { user_id: 5, user_name: 'sub', role: 'agent', partnership: 40, house_result: 1000, downline_share: 400, own_share: 300, upline_share: 300, collect: 600, settled: 0, last_settled_at: null, remaining: 600 },
+    { user_id: 9, user_name: 'ravi', role: 'client', partnership: 0, house_result: -200, downline_share: 0, own_share: -140, upline_share: -60, collect: -200, settled: 0, last_settled_at: null, remaining: -200 },
   ],
   own_share: 160,
   collect_total: 400,
   pay_upline: 240,
+  settled_total: 0,
+  remaining_total: 400,
+  upline_settled: 0,
+  upline_remaining: 240,
   balance: 0,
   markets: [
     { market_id: 70, match_id: 7, name: 'India v Pakistan / Bookmaker', house_result: 1000, own_share: 300 },
@@ -34,10 +38,14 @@ const SUB_REPORT: PartnershipReport = {
   user_id: 5,
   user_name: 'sub',
   partnership: 40,
-  rows: [{ user_id: 11, user_name: 'asha', role: 'client', partnership: 0, house_result: 1000, downline_share: 0, own_share: 400, upline_share: 600, collect: 1000 }],
+  rows: [{ user_id: 11, user_name: 'asha', role: 'client', partnership: 0, house_result: 1000, downline_share: 0, own_share: 400, upline_share: 600, collect: 1000, settled: 0, last_settled_at: null, remaining: 1000 }],
   own_share: 400,
   collect_total: 1000,
   pay_upline: 600,
+  settled_total: 0,
+  remaining_total: 1000,
+  upline_settled: 0,
+  upline_remaining: 600,
   balance: 0,
   markets: [{ market_id: 70, match_id: 7, name: 'India v Pakistan / Bookmaker', house_result: 1000, own_share: 400 }],
 };
@@ -154,10 +162,10 @@ describe('the collection report', () => {
     await user.click(screen.getByTestId('report-tab-collection'));
     const rows = screen.getAllByTestId('report-collection-row');
     expect(rows.map(cells)).toEqual([
-      ['sub', '₹600.00', ''],
-      ['ravi', '', '₹200.00'],
+      ['sub', '₹600.00', '', '', '₹600.00', 'Settle'],
+      ['ravi', '', '₹200.00', '', '-₹200.00', 'Settle'],
     ]);
-    expect(cells(screen.getByTestId('report-collection-total'))).toEqual(['₹600.00', '₹200.00']);
+    expect(cells(screen.getByTestId('report-collection-total'))).toEqual(['₹600.00', '₹200.00', '₹0.00', '₹400.00', '']);
     expect(screen.getByTestId('report-collect-total')).toHaveTextContent('₹400.00');
     expect(screen.getByTestId('report-pay-upline')).toHaveTextContent('You pay your upline₹240.00');
     expect(screen.getByTestId('report-own-share')).toHaveTextContent('Your share₹160.00');
@@ -175,5 +183,59 @@ describe('the collection report', () => {
     await user.click(screen.getByTestId('report-tab-collection'));
     expect(within(screen.getByTestId('report-balance')).getByText('₹0.50')).toHaveClass('pnl', 'lose');
     expect(screen.getByTestId('report-unbalanced')).toBeInTheDocument();
+  });
+
+  it('records cash received from a child, prefilled with what remains, and shows it settled', async () => {
+    const settledReport: PartnershipReport = {
+      ...MASTER_REPORT,
+      rows: [{ ...MASTER_REPORT.rows[0], settled: 500, last_settled_at: '2026-11-22T08:30:00.000Z', remaining: 100 }, MASTER_REPORT.rows[1]],
+      settled_total: 500,
+      remaining_total: -100,
+    };
+    let settled = false;
+    const calls = stubServer({
+      ...server(),
+      'POST /api/console/report/partnership': () => ({ data: settled ? settledReport : MASTER_REPORT }),
+      'POST /api/console/collection/settle': (call: Call) => {
+        if ((call.body as { amount: string }).amount === '600.00') {
+          return { httpStatus: 400, message: 'Too much.', data: { errors: { amount: '₹600.00 is more than can be settled. Settle at most ₹500.00.' } } };
+        }
+        settled = true;
+        return { message: 'Cash ₹500.00 received from sub.', data: { settlement_id: 1, transaction_id: 9, user_id: 5, user_name: 'sub', owed_before: 600, owed_after: 100 } };
+      },
+    });
+    storeSession(master);
+    renderApp('/console/reports');
+    const user = userEvent.setup();
+    await screen.findAllByTestId('report-pnl-row');
+    await user.click(screen.getByTestId('report-tab-collection'));
+    await user.click(screen.getAllByTestId('report-settle')[0]);
+    const dialog = await screen.findByTestId('settle-dialog');
+    expect(within(dialog).getByTestId('settle-amount')).toHaveValue('600.00');
+    expect(within(dialog).getByTestId('settle-received')).toBeChecked();
+    await user.click(within(dialog).getByTestId('settle-submit'));
+    expect(await within(dialog).findByText('₹600.00 is more than can be settled. Settle at most ₹500.00.')).toBeInTheDocument();
+    await user.clear(within(dialog).getByTestId('settle-amount'));
+    await user.type(within(dialog).getByTestId('settle-amount'), '500');
+    await user.type(within(dialog).getByTestId('settle-remark'), 'at the shop');
+    await user.click(within(dialog).getByTestId('settle-submit'));
+    await waitFor(() => expect(screen.queryByTestId('settle-dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path === '/api/console/collection/settle').at(-1)?.body).toEqual({ user_id: 5, direction: 'received', amount: '500', remark: 'at the shop' });
+    const row = (await screen.findAllByTestId('report-collection-settled'))[0];
+    await waitFor(() => expect(row).toHaveTextContent('₹500.00 on 22/11/2026 14:00:00'));
+    expect(screen.getAllByTestId('report-collection-remaining')[0]).toHaveTextContent('₹100.00');
+    expect(screen.getByTestId('report-remaining-total')).toHaveTextContent('-₹100.00');
+  });
+
+  it("offers no settling on a report drilled into: cash is settled by the parent itself", async () => {
+    stubServer(server());
+    storeSession(master);
+    renderApp('/console/reports');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('report-drill'));
+    await screen.findByText("sub's partnership: 40%. Money is the house's result: positive when the clients lost.");
+    await user.click(screen.getByTestId('report-tab-collection'));
+    await screen.findAllByTestId('report-collection-row');
+    expect(screen.queryByTestId('report-settle')).not.toBeInTheDocument();
   });
 });

@@ -13,6 +13,8 @@ const STATEMENT_TYPES = [
   { value: 'deposit_withdraw', label: 'Deposit/Withdraw' },
   { value: 'sports', label: 'Sports' },
   { value: 'casino', label: 'Casino' },
+  // Cash handed to or by the parent (console/collection/settle): its own book, no chips moved.
+  { value: 'cash', label: 'Cash settled' },
 ];
 
 export function AccountStatementPage() {
