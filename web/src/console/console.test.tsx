@@ -198,7 +198,7 @@ describe('the downline', () => {
   });
 
   it("shows an admin the refusal of an account's place where the parent is named", async () => {
-    stubServer({
+    const calls = stubServer({
       ...CONSOLE,
       'POST /api/console/downline/list': (call) =>
         (call.body as { parent_id?: number }).parent_id === 5 ? page([]) : page([{ ...ravi, user_id: 5, user_name: 'master', role: 'agent', children: 0 }]),
@@ -222,6 +222,8 @@ describe('the downline', () => {
     await user.type(within(dialog).getByTestId('create-password'), 'Start@1234');
     await user.click(within(dialog).getByTestId('create-submit'));
     expect(await within(dialog).findByTestId('create-parent-error')).toHaveTextContent('A client cannot be placed under the agent master.');
+    // Drilled in, the form asks for the account it names as the parent (issue 28).
+    expect(calls.find((c) => c.path === '/api/admin/user/create')?.body).toMatchObject({ parent_id: 5, user_name: 'sita' });
     expect(within(dialog).queryByTestId('error-message')).not.toBeInTheDocument();
   });
 

@@ -29,7 +29,8 @@ pub struct CreateUser {
     /// Keeps the password rule.
     pub password: String,
     pub role: Role,
-    /// Parent; defaults to the acting admin or agent. Ignored for an agent actor (always self).
+    /// Parent; defaults to the acting admin or agent. An agent may name itself or an agent of its
+    /// downline.
     pub parent_id: Option<i64>,
     /// True for users a parent creates (they must choose their own password); the demo and the
     /// console may create users who need not.
@@ -121,9 +122,10 @@ pub async fn create_user(
 ) -> Result<User, AppError> {
     let user_name = request.user_name;
     let parent_id = match (&ctx.actor, request.role) {
-        // An agent creates sub-agents and clients under itself.
+        // An agent creates sub-agents and clients under itself or an agent of its downline
+        // (checked below, with the parent read).
         (Actor::User(actor), Role::Agent | Role::Client) if actor.role == Role::Agent => {
-            Some(actor.id)
+            Some(request.parent_id.unwrap_or(actor.id))
         }
         (Actor::User(actor), Role::Admin) if actor.role == Role::Admin => {
             // Not a right the admin lacks (403 would end their session) but one no API call has.
@@ -152,10 +154,19 @@ pub async fn create_user(
     let mut writer = ctx.store.begin_write().await?;
     let partnership_bp = request.partnership_bp.unwrap_or(0);
     if let Some(parent_id) = parent_id {
-        let parent = writer
-            .user_by_id(parent_id)
-            .await
-            .or_not_found(|| format!("There is no user with id {parent_id}."))?;
+        let parent = match &ctx.actor {
+            // An agent's own downline only; anyone else's account, or nobody's, is the same 404.
+            Actor::User(actor) if actor.role == Role::Agent && actor.id != parent_id => {
+                if !writer.is_in_downline(actor.id, parent_id).await? {
+                    return Err(super::not_in_downline());
+                }
+                writer.user_by_id(parent_id).await?
+            }
+            _ => writer
+                .user_by_id(parent_id)
+                .await
+                .or_not_found(|| format!("There is no user with id {parent_id}."))?,
+        };
         let allowed = match request.role {
             Role::Client | Role::Agent => matches!(parent.role, Role::Agent | Role::Admin),
             Role::Admin => false,

@@ -5,6 +5,7 @@ mod common;
 mod admin;
 mod auth;
 mod betfair;
+mod branch;
 mod betfair_orders;
 mod betfair_stream;
 mod casino;
