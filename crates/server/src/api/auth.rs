@@ -18,9 +18,7 @@ use crate::clock::now_ms;
 use crate::error::{ok_with, ApiResult, AppError, Envelope};
 use crate::input::{text_field, user_name_field, ApiJson, Checks};
 use crate::password::{password_rule_violation, PASSWORD_MAX_CHARS};
-use crate::session::{
-    account_locked, start_session, too_many_attempts, Authed, ClientIp, LoginData,
-};
+use crate::session::{lock_refusal, start_session, too_many_attempts, Authed, ClientIp, LoginData};
 use crate::throttle::{Attempt, AttemptKeys};
 use crate::AppState;
 
@@ -110,8 +108,8 @@ pub(crate) async fn check_password(
         attempt.failed(now_ms()).await?;
         return Err(incorrect_credentials());
     }
-    if user.is_locked {
-        return Err(account_locked());
+    if let Some(refusal) = lock_refusal(&state.store, &user).await? {
+        return Err(refusal);
     }
     Ok((user, attempt))
 }
@@ -134,6 +132,8 @@ fn placeholder_user() -> User {
         is_bet_locked: false,
         max_stake_minor: None,
         last_login_at_ms: None,
+        locked_by_user_id: None,
+        bet_locked_by_user_id: None,
     }
 }
 

@@ -587,7 +587,9 @@ pub async fn mint(
     ))
 }
 
-/// Locks or unlocks a user. Locking ends their sessions at once.
+/// Locks or unlocks a user, and with it the branch below it (`backlay_store::branch_locks`):
+/// locking ends the sessions of the user and of everyone below at once; unlocking gives each
+/// account below the state it has on its own.
 pub async fn set_locked(
     ctx: &OperatorContext<'_>,
     user_id: i64,
@@ -601,14 +603,21 @@ pub async fn set_locked(
         }
     }
     writer.set_locked(user.id, locked).await?;
+    let mut sessions_ended = 0;
     if locked {
-        writer.revoke_user_sessions(user.id, -1, now_ms()).await?;
+        sessions_ended += writer.revoke_user_sessions(user.id, -1, now_ms()).await?;
+        sessions_ended += writer.revoke_branch_sessions(user.id, now_ms()).await?;
     }
     ctx.audit(
         &mut writer,
         if locked { "user.lock" } else { "user.unlock" },
         format!("user:{}", user.id),
-        serde_json::json!({}),
+        serde_json::json!({
+            "user_name": user.user_name,
+            "before": { "is_locked": user.is_locked },
+            "after": { "is_locked": locked },
+            "sessions_ended": sessions_ended,
+        }),
     )
     .await?;
     let user = writer.user_by_id(user.id).await?;
