@@ -278,6 +278,9 @@ async fn casino_events(state: AppState, code: &str) -> Result<LiveEvents, AppErr
         .casino_game_by_code(code)
         .await
         .or_not_found(|| format!("There is no casino game {code}."))?;
+    if !game.is_active {
+        return Err(super::casino::table_switched_off(&game));
+    }
     // Subscribe before reading the current round so no step between the two is missed.
     let events = state.round_events.subscribe(game.id);
     let current = state
