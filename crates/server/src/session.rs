@@ -301,6 +301,24 @@ pub(crate) async fn insert_session(
             now_ms + state.config.session_ttl_ms,
         )
         .await?;
+    // Every session opened is a log-in (the web app's, the bot API's, after a code), recorded
+    // with it.
+    writer
+        .audit(
+            backlay_store::audit::NewAuditEntry {
+                actor_user_id: Some(user.id),
+                action: "user.login",
+                target: format!("user:{}", user.id),
+                detail: serde_json::json!({
+                    "user_name": user.user_name,
+                    "role": user.role.as_str(),
+                    "security_auth": security_enabled,
+                }),
+                client_ip: ip,
+            },
+            now_ms,
+        )
+        .await?;
     Ok(LoginData {
         token,
         user_id: user.id,

@@ -1903,10 +1903,14 @@ export interface components {
             actor_user_id: number;
             client_ip: string | null;
             date: string;
+            /** @description The rest: names beside ids, before → after, money in rupees. */
             detail: Record<string, unknown>;
             /** Format: int64 */
             id: number;
+            /** @description Whom: `user:<id>`, `market:<id>`, `payment_request:<id>`… */
             target: string;
+            /** @description The account a `user:<id>` target names; "" for other targets. */
+            target_name: string;
         };
         BTreeMap: {
             [key: string]: string;
@@ -3253,10 +3257,14 @@ export interface components {
                     actor_user_id: number;
                     client_ip: string | null;
                     date: string;
+                    /** @description The rest: names beside ids, before → after, money in rupees. */
                     detail: Record<string, unknown>;
                     /** Format: int64 */
                     id: number;
+                    /** @description Whom: `user:<id>`, `market:<id>`, `payment_request:<id>`… */
                     target: string;
+                    /** @description The account a `user:<id>` target names; "" for other targets. */
+                    target_name: string;
                 }[];
                 /** Format: int64 */
                 total: number;

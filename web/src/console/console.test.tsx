@@ -364,7 +364,8 @@ describe('the audit log', () => {
       actor_name: 'agent',
       action: 'chips.transfer',
       target: 'user:9',
-      detail: { direction: 'deposit', amount_minor: 150050 },
+      target_name: 'ravi',
+      detail: { direction: 'deposit', amount: 1500.5, user_balance: { before: 100, after: 1600.5 } },
       client_ip: '10.0.0.7',
       date: '2026-11-22T08:30:00.000Z',
     };
@@ -382,6 +383,9 @@ describe('the audit log', () => {
     expect(within(row).getByText('agent')).toBeInTheDocument();
     expect(within(row).getByText('22/11/2026 14:00:00')).toBeInTheDocument();
     expect(within(row).getByText(/direction: deposit/)).toBeInTheDocument();
+    // Whom by name and id; a balance before → after, in rupees (issue 28).
+    expect(within(row).getByText('ravi (user #9)')).toBeInTheDocument();
+    expect(within(row).getByText(/user_balance: 100 → 1600\.5/)).toBeInTheDocument();
     expect(calls.find((c) => c.path === '/api/admin/audit')?.body).toEqual({ page: 1, limit: 50 });
 
     await user.type(screen.getByTestId('audit-action'), 'chips');

@@ -153,6 +153,7 @@ pub async fn create_user(
     let password_hash = passwords.hash(request.password).await?;
     let mut writer = ctx.store.begin_write().await?;
     let partnership_bp = request.partnership_bp.unwrap_or(0);
+    let mut parent_name = None;
     if let Some(parent_id) = parent_id {
         let parent = match &ctx.actor {
             // An agent's own downline only; anyone else's account, or nobody's, is the same 404.
@@ -171,6 +172,7 @@ pub async fn create_user(
             Role::Client | Role::Agent => matches!(parent.role, Role::Agent | Role::Admin),
             Role::Admin => false,
         };
+        parent_name = Some(parent.user_name.clone());
         if !allowed {
             return Err(AppError::field(
                 "parent_id",
@@ -243,6 +245,7 @@ pub async fn create_user(
             "user_name": user_name,
             "role": request.role.as_str(),
             "parent_id": parent_id,
+            "parent_name": parent_name,
             "after": terms_json(&user),
         }),
     )
@@ -300,11 +303,11 @@ fn percent(bp: u32) -> String {
 /// The account's terms as the audit log records them (before and after a change).
 fn terms_json(user: &User) -> serde_json::Value {
     serde_json::json!({
-        "partnership_bp": user.partnership_bp,
-        "credit_reference_minor": user.credit_reference_minor,
+        "partnership": percent(user.partnership_bp),
+        "credit_reference": Money::from_minor(user.credit_reference_minor),
         "is_bet_locked": user.is_bet_locked,
-        "max_stake_minor": user.max_stake_minor,
-        "max_exposure_minor": user.max_exposure_minor,
+        "max_stake": user.max_stake_minor.map(Money::from_minor),
+        "max_exposure": user.max_exposure_minor.map(Money::from_minor),
     })
 }
 
@@ -505,18 +508,30 @@ pub async fn transfer_in(
         }
         Err(other) => return Err(other.into()),
     };
-    ctx.audit(
-        writer,
-        "chips.transfer",
-        format!("user:{}", user.id),
-        serde_json::json!({ "direction": kind, "amount_minor": amount.minor(), "parent_id": parent.id, "transaction_id": posted.transaction_id }),
-    )
-    .await?;
     let balance_after = |account_id| {
         Money::from_minor(
             posted.balance_after(account_id).expect("the transfer posted to this account"),
         )
     };
+    let (user_after, parent_after) = (balance_after(user_account), balance_after(parent_account));
+    let before_after = |after: Money, moved_minor: i64| serde_json::json!({ "before": Money::from_minor(after.minor() - moved_minor), "after": after });
+    ctx.audit(
+        writer,
+        "chips.transfer",
+        format!("user:{}", user.id),
+        serde_json::json!({
+            "direction": kind,
+            "amount": amount,
+            "user_name": user.user_name,
+            "parent_id": parent.id,
+            "parent_name": parent.user_name,
+            "remark": remark.trim(),
+            "user_balance": before_after(user_after, user_amount),
+            "parent_balance": before_after(parent_after, parent_amount),
+            "transaction_id": posted.transaction_id,
+        }),
+    )
+    .await?;
     Ok(TransferOutcome {
         transaction_id: posted.transaction_id,
         user_balance: balance_after(user_account),
@@ -578,7 +593,15 @@ pub async fn mint(
         &mut writer,
         "chips.mint",
         format!("user:{}", admin.id),
-        serde_json::json!({ "amount_minor": amount.minor(), "transaction_id": posted.transaction_id }),
+        serde_json::json!({
+            "user_name": admin.user_name,
+            "amount": amount,
+            "balance": {
+                "before": Money::from_minor(posted.balance_after(admin_account).expect("the mint posted to the admin") - amount.minor()),
+                "after": Money::from_minor(posted.balance_after(admin_account).expect("the mint posted to the admin")),
+            },
+            "transaction_id": posted.transaction_id,
+        }),
     )
     .await?;
     writer.commit().await?;
@@ -641,7 +664,11 @@ pub async fn set_exposure_limit(
         &mut writer,
         "user.exposure_limit",
         format!("user:{}", user.id),
-        serde_json::json!({ "max_exposure_minor": limit.map(Money::minor) }),
+        serde_json::json!({
+            "user_name": user.user_name,
+            "before": { "max_exposure": user.max_exposure_minor.map(Money::from_minor) },
+            "after": { "max_exposure": limit },
+        }),
     )
     .await?;
     let user = writer.user_by_id(user.id).await?;

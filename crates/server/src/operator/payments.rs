@@ -134,7 +134,7 @@ async fn claim_transfer_record(
             drop(writer);
             ctx.store
                 .audit(
-                    audit("payment.approve_failed", serde_json::json!({ "user_id": request.user_id, "error": refused.to_string() })),
+                    audit("payment.approve_failed", serde_json::json!({ "user_id": request.user_id, "user_name": request.user_name, "error": refused.to_string() })),
                     now_ms(),
                 )
                 .await?;
@@ -151,8 +151,9 @@ async fn claim_transfer_record(
                 "payment.approve",
                 serde_json::json!({
                     "user_id": request.user_id,
+                    "user_name": request.user_name,
                     "type": request.kind().as_str(),
-                    "amount_minor": request.amount_minor,
+                    "amount": Money::from_minor(request.amount_minor),
                     "transaction_id": outcome.transaction_id,
                     "remark": remark,
                 }),
@@ -188,8 +189,9 @@ pub async fn reject_request(
                 target: format!("payment_request:{}", request.id),
                 detail: serde_json::json!({
                     "user_id": request.user_id,
+                    "user_name": request.user_name,
                     "type": request.kind().as_str(),
-                    "amount_minor": request.amount_minor,
+                    "amount": Money::from_minor(request.amount_minor),
                     "remark": remark,
                 }),
                 client_ip: ctx.client_ip.as_deref(),

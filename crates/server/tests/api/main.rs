@@ -3,11 +3,12 @@
 mod common;
 
 mod admin;
+mod audit_trail;
 mod auth;
 mod betfair;
-mod branch;
 mod betfair_orders;
 mod betfair_stream;
+mod branch;
 mod casino;
 mod casino_lobby;
 mod catalogue;

@@ -164,7 +164,7 @@ async fn a_deposit_approved_by_the_agent_moves_chips_from_agent_to_client(app: T
     let actions = audit_actions(&app, &admin).await;
     let approval = actions.iter().find(|row| row["action"] == "payment.approve").expect("audited");
     assert_eq!(approval["target"], format!("payment_request:{request_id}"));
-    assert_eq!(approval["detail"]["amount_minor"], 500_25);
+    assert_eq!(approval["detail"]["amount"], 500.25);
     assert!(actions.iter().any(|row| row["action"] == "chips.transfer"));
     app.assert_ledger_sound(&admin).await;
 }
