@@ -61,9 +61,22 @@ pub struct AuditListed {
     pub entry: AuditEntry,
     /// `None` for the operator console and the system, or a user no longer there.
     pub actor_name: Option<String>,
-    /// The account a `user:<id>` target names; `None` for other targets.
+    /// What the target names ([`TARGET_NAMES`]): the account, the market, the match, or the
+    /// account that asked for a payment; `None` for other targets or one no longer there.
     pub target_name: Option<String>,
 }
+
+/// The targets read back with a name, and the read of the names (`id`, `name`) of a list of
+/// their ids (fixed SQL, the list's placeholders appended).
+const TARGET_NAMES: [(&str, &str); 4] = [
+    ("user", "SELECT id, user_name AS name FROM users WHERE id IN"),
+    ("market", "SELECT id, name FROM markets WHERE id IN"),
+    ("match", "SELECT id, name FROM matches WHERE id IN"),
+    (
+        "payment_request",
+        "SELECT r.id, u.user_name AS name FROM payment_requests r JOIN users u ON u.id = r.user_id WHERE r.id IN",
+    ),
+];
 
 /// The action of the hourly count of log-ins with unknown user names.
 pub const UNKNOWN_LOGIN_ACTION: &str = "user.login_unknown";
@@ -134,38 +147,40 @@ impl Store {
                 })
             })
             .collect::<Result<Vec<_>, sqlx::Error>>()?;
-        self.name_user_targets(&mut entries).await?;
+        self.name_targets(&mut entries).await?;
         Ok((entries, total))
     }
 
-    /// Fills in the names of the accounts the page's `user:<id>` targets name, in one read
-    /// (a page is bounded, so is the list).
-    async fn name_user_targets(&self, entries: &mut [AuditListed]) -> StoreResult<()> {
-        let target_id = |entry: &AuditListed| {
-            entry.entry.target.strip_prefix("user:").and_then(|id| id.parse::<i64>().ok())
-        };
-        let mut ids: Vec<i64> = entries.iter().filter_map(target_id).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        if ids.is_empty() {
-            return Ok(());
-        }
-        let sql = format!(
-            "SELECT id, user_name FROM users WHERE id IN ({})",
-            crate::bets::numbered(ids.len())
-        );
-        let mut query = sqlx::query(&sql);
-        for id in &ids {
-            query = query.bind(*id);
-        }
-        let names: std::collections::HashMap<i64, String> = query
-            .fetch_all(self.pool())
-            .await?
-            .iter()
-            .map(|row| Ok((row.try_get("id")?, row.try_get("user_name")?)))
-            .collect::<Result<_, sqlx::Error>>()?;
-        for entry in entries {
-            entry.target_name = target_id(entry).and_then(|id| names.get(&id).cloned());
+    /// Fills in what the page's targets name ([`TARGET_NAMES`]), one read per kind of target
+    /// on the page (a page is bounded, so is each list).
+    async fn name_targets(&self, entries: &mut [AuditListed]) -> StoreResult<()> {
+        for (prefix, select) in TARGET_NAMES {
+            let target_id = |entry: &AuditListed| {
+                let id = entry.entry.target.strip_prefix(prefix)?.strip_prefix(':')?;
+                id.parse::<i64>().ok()
+            };
+            let mut ids: Vec<i64> = entries.iter().filter_map(target_id).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            if ids.is_empty() {
+                continue;
+            }
+            let sql = format!("{select} ({})", crate::bets::numbered(ids.len()));
+            let mut query = sqlx::query(&sql);
+            for id in &ids {
+                query = query.bind(*id);
+            }
+            let names: std::collections::HashMap<i64, String> = query
+                .fetch_all(self.pool())
+                .await?
+                .iter()
+                .map(|row| Ok((row.try_get("id")?, row.try_get("name")?)))
+                .collect::<Result<_, sqlx::Error>>()?;
+            for entry in entries.iter_mut() {
+                if let Some(name) = target_id(entry).and_then(|id| names.get(&id)) {
+                    entry.target_name = Some(name.clone());
+                }
+            }
         }
         Ok(())
     }

@@ -1909,7 +1909,10 @@ export interface components {
             id: number;
             /** @description Whom: `user:<id>`, `market:<id>`, `payment_request:<id>`… */
             target: string;
-            /** @description The account a `user:<id>` target names; "" for other targets. */
+            /**
+             * @description What the target names: the account (`user:`), the market, the match, or the account
+             *     that asked (`payment_request:`); "" for other targets.
+             */
             target_name: string;
         };
         BTreeMap: {
@@ -3263,7 +3266,10 @@ export interface components {
                     id: number;
                     /** @description Whom: `user:<id>`, `market:<id>`, `payment_request:<id>`… */
                     target: string;
-                    /** @description The account a `user:<id>` target names; "" for other targets. */
+                    /**
+                     * @description What the target names: the account (`user:`), the market, the match, or the account
+                     *     that asked (`payment_request:`); "" for other targets.
+                     */
                     target_name: string;
                 }[];
                 /** Format: int64 */

@@ -853,7 +853,8 @@ pub struct AuditRow {
     pub action: String,
     /// Whom: `user:<id>`, `market:<id>`, `payment_request:<id>`…
     pub target: String,
-    /// The account a `user:<id>` target names; "" for other targets.
+    /// What the target names: the account (`user:`), the market, the match, or the account
+    /// that asked (`payment_request:`); "" for other targets.
     pub target_name: String,
     /// The rest: names beside ids, before → after, money in rupees.
     #[schema(value_type = Object)]

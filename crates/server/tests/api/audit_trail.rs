@@ -104,6 +104,7 @@ async fn a_transfer_and_a_payment_request_are_recorded_in_rupees_with_balances(a
     let entry = &entries(&app, &admin, "payment.request").await[0];
     assert_eq!(entry["actor_user_id"], demo_id);
     assert_eq!(entry["target"], format!("payment_request:{request_id}"));
+    assert_eq!(entry["target_name"], "demo");
     assert_eq!(entry["detail"]["user_name"], "demo");
     assert_eq!(entry["detail"]["type"], "deposit");
     assert_eq!(entry["detail"]["amount"], 250.75);
@@ -122,5 +123,15 @@ async fn a_transfer_and_a_payment_request_are_recorded_in_rupees_with_balances(a
     assert_eq!(entry["target_name"], "demo");
     assert_eq!(entry["detail"]["before"]["credit_reference"], 0.0);
     assert_eq!(entry["detail"]["after"]["credit_reference"], 1500.5);
+
+    // A market's entries name the market.
+    let matches = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let (market_id, _) = app
+        .open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Audited Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }))
+        .await;
+    let entry = &entries(&app, &admin, "market").await[0];
+    assert_eq!(entry["target"], format!("market:{market_id}"));
+    assert_eq!(entry["target_name"], "Audited Odds");
 }
 both_databases!(a_transfer_and_a_payment_request_are_recorded_in_rupees_with_balances);
