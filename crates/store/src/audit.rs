@@ -200,10 +200,13 @@ impl Store {
         let window_start_ms = now_ms - now_ms.rem_euclid(UNKNOWN_LOGIN_WINDOW_MS);
         let name: String = user_name.chars().take(UNKNOWN_LOGIN_NAME_CHARS_MAX).collect();
         let mut writer = self.begin_write().await?;
-        let current: Option<(i64, String)> = sqlx::query_as(
+        // PostgreSQL: the hour's entry held until commit, so two attempts at once count two
+        // (SQLite's one writer already orders them).
+        let lock = if writer.engine == crate::Engine::Postgres { " FOR UPDATE" } else { "" };
+        let current: Option<(i64, String)> = sqlx::query_as(&format!(
             "SELECT id, detail FROM audit_log WHERE action = $1 AND created_at_ms >= $2 \
-             ORDER BY id DESC LIMIT 1",
-        )
+             ORDER BY id DESC LIMIT 1{lock}"
+        ))
         .bind(UNKNOWN_LOGIN_ACTION)
         .bind(window_start_ms)
         .fetch_optional(writer.conn())
