@@ -234,6 +234,26 @@ pub(crate) fn account_locked() -> AppError {
     AppError::Unprocessable("This account is locked. Contact your agent.".into())
 }
 
+/// Why `user` may not log in when it is locked, on its own ([`account_locked`]) or by an agent
+/// above it, named (`backlay_store::branch_locks`); `None` when it may. The locker is read only
+/// for a refusal.
+pub(crate) async fn lock_refusal(
+    store: &backlay_store::Store,
+    user: &User,
+) -> Result<Option<AppError>, AppError> {
+    if user.is_locked {
+        return Ok(Some(account_locked()));
+    }
+    let Some(locker_id) = user.locked_by_user_id else { return Ok(None) };
+    let locker = store.user_by_id(locker_id).await?;
+    let message = if user.parent_id == Some(locker_id) {
+        format!("Your account is locked: your agent {} is locked.", locker.user_name)
+    } else {
+        format!("Your account is locked: {}, an agent above yours, is locked.", locker.user_name)
+    };
+    Ok(Some(AppError::Unprocessable(message)))
+}
+
 pub(crate) fn too_many_attempts(refused: Refused) -> AppError {
     let message = match refused {
         Refused::Blocked { retry_after_s } => {
@@ -279,6 +299,24 @@ pub(crate) async fn insert_session(
             ip,
             now_ms,
             now_ms + state.config.session_ttl_ms,
+        )
+        .await?;
+    // Every session opened is a log-in (the web app's, the bot API's, after a code), recorded
+    // with it.
+    writer
+        .audit(
+            backlay_store::audit::NewAuditEntry {
+                actor_user_id: Some(user.id),
+                action: "user.login",
+                target: format!("user:{}", user.id),
+                detail: serde_json::json!({
+                    "user_name": user.user_name,
+                    "role": user.role.as_str(),
+                    "security_auth": security_enabled,
+                }),
+                client_ip: ip,
+            },
+            now_ms,
         )
         .await?;
     Ok(LoginData {

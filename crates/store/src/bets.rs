@@ -444,7 +444,8 @@ impl Writer {
             let lock = if self.engine == crate::Engine::Postgres { " FOR UPDATE OF a" } else { "" };
             let sql = format!(
                 "SELECT a.user_id, a.balance_minor, a.exposure_minor, u.max_exposure_minor, \
-                 u.is_bet_locked, u.max_stake_minor FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id IN ({list}) ORDER BY a.user_id{lock}"
+                 u.is_bet_locked, u.is_locked, u.locked_by_user_id, u.bet_locked_by_user_id, \
+                 u.max_stake_minor FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id IN ({list}) ORDER BY a.user_id{lock}"
             );
             let mut query = sqlx::query(&sql);
             for user_id in chunk {
@@ -456,7 +457,12 @@ impl Writer {
                     balance_minor: row.try_get("balance_minor")?,
                     exposure_minor: row.try_get("exposure_minor")?,
                     max_exposure_minor: row.try_get("max_exposure_minor")?,
-                    is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0,
+                    // On its own or by an agent above it, and a locked account bets no more
+                    // than a bet-locked one (crate::branch_locks).
+                    is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0
+                        || row.try_get::<i64, _>("is_locked")? != 0
+                        || row.try_get::<Option<i64>, _>("locked_by_user_id")?.is_some()
+                        || row.try_get::<Option<i64>, _>("bet_locked_by_user_id")?.is_some(),
                     max_stake_minor: row.try_get("max_stake_minor")?,
                 });
             }

@@ -154,7 +154,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT a.balance_minor, a.exposure_minor FROM sessions s JOIN users u ON u.id = s.user_id \
              JOIN ledger_accounts a ON a.user_id = u.id \
-             WHERE s.token_hash = $1 AND s.revoked_at_ms IS NULL AND s.expires_at_ms > $2 AND u.is_locked = 0",
+             WHERE s.token_hash = $1 AND s.revoked_at_ms IS NULL AND s.expires_at_ms > $2 AND u.is_locked = 0 AND u.locked_by_user_id IS NULL",
         )
         .bind(token_hash)
         .bind(now_ms)

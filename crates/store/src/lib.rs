@@ -24,6 +24,7 @@
 pub mod audit;
 pub mod bets;
 pub mod bot_bets;
+pub mod branch_locks;
 pub mod buttons;
 pub mod cash;
 pub mod casino;

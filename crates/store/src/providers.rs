@@ -244,6 +244,7 @@ impl Store {
     pub async fn provider_session(&self, token_hash: &str) -> StoreResult<Option<ProviderSession>> {
         let row = sqlx::query(
             "SELECT s.id, s.provider_id, s.user_id, u.user_name, u.is_locked, u.is_bet_locked, u.max_stake_minor, \
+             u.locked_by_user_id, u.bet_locked_by_user_id, \
              s.game_pk, g.game_code, g.game_name, s.expires_at_ms \
              FROM provider_sessions s JOIN users u ON u.id = s.user_id JOIN world_casino_games g ON g.id = s.game_pk \
              WHERE s.token_hash = $1",
@@ -257,8 +258,11 @@ impl Store {
             provider_id: row.try_get("provider_id")?,
             user_id: row.try_get("user_id")?,
             user_name: row.try_get("user_name")?,
-            user_is_locked: row.try_get::<i64, _>("is_locked")? == 1,
-            user_is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? == 1,
+            // Locked or bet-locked on its own or by an agent above it (crate::branch_locks).
+            user_is_locked: row.try_get::<i64, _>("is_locked")? == 1
+                || row.try_get::<Option<i64>, _>("locked_by_user_id")?.is_some(),
+            user_is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? == 1
+                || row.try_get::<Option<i64>, _>("bet_locked_by_user_id")?.is_some(),
             user_max_stake_minor: row.try_get("max_stake_minor")?,
             game_pk: row.try_get("game_pk")?,
             game_code: row.try_get("game_code")?,

@@ -24,7 +24,7 @@ impl Store {
         let sql = format!(
             "SELECT s.id AS session_id, {} \
              FROM sessions s JOIN users u ON u.id = s.user_id \
-             WHERE s.token_hash = $1 AND s.revoked_at_ms IS NULL AND s.expires_at_ms > $2 AND u.is_locked = 0",
+             WHERE s.token_hash = $1 AND s.revoked_at_ms IS NULL AND s.expires_at_ms > $2 AND u.is_locked = 0 AND u.locked_by_user_id IS NULL",
             crate::users::user_columns_of("u")
         );
         let row =
@@ -111,6 +111,26 @@ impl Writer {
         .bind(now_ms)
         .bind(user_id)
         .bind(keep_session_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Revokes the live sessions of every account under `ancestor_id`, at any depth: a lock on
+    /// an agent ends its whole branch's sessions, so that lifting it opens none of them again.
+    pub async fn revoke_branch_sessions(
+        &mut self,
+        ancestor_id: i64,
+        now_ms: i64,
+    ) -> StoreResult<u64> {
+        let done = sqlx::query(&format!(
+            "{} UPDATE sessions SET revoked_at_ms = $3 \
+             WHERE revoked_at_ms IS NULL AND user_id IN (SELECT id FROM tree)",
+            crate::downline::TREE_CTE
+        ))
+        .bind(ancestor_id)
+        .bind(crate::downline::TREE_DEPTH_MAX)
+        .bind(now_ms)
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected())

@@ -7,6 +7,7 @@ use backlay_core::user::UserName;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Executor, Row};
 
+use crate::branch_locks::Lock;
 use crate::{flag, is_unique_violation, named, Store, StoreError, StoreResult, Writer};
 
 backlay_core::named_enum! {
@@ -41,6 +42,23 @@ pub struct User {
     /// The largest stake of one bet, on top of each market's own limit.
     pub max_stake_minor: Option<i64>,
     pub last_login_at_ms: Option<i64>,
+    /// The nearest account above this one that is locked on its own: this one is locked too
+    /// ([`crate::branch_locks`]).
+    pub locked_by_user_id: Option<i64>,
+    /// The nearest account above this one that is bet-locked on its own.
+    pub bet_locked_by_user_id: Option<i64>,
+}
+
+impl User {
+    /// Locked on its own or by an agent above it: no log-in, no session, no bet.
+    pub fn is_effectively_locked(&self) -> bool {
+        self.is_locked || self.locked_by_user_id.is_some()
+    }
+
+    /// May not bet: bet-locked or locked, on its own or by an agent above it.
+    pub fn is_effectively_bet_locked(&self) -> bool {
+        self.is_bet_locked || self.bet_locked_by_user_id.is_some() || self.is_effectively_locked()
+    }
 }
 
 /// A user to create. The password arrives already hashed; `Debug` leaves the hash out (it is
@@ -75,7 +93,8 @@ impl std::fmt::Debug for NewUser<'_> {
 
 pub(crate) const USER_COLUMNS: &str = "id, user_name, role, parent_id, is_locked, \
      is_change_password, dial_code, mobile, max_exposure_minor, created_at_ms, partnership_bp, \
-     credit_reference_minor, is_bet_locked, max_stake_minor, last_login_at_ms";
+     credit_reference_minor, is_bet_locked, max_stake_minor, last_login_at_ms, locked_by_user_id, \
+     bet_locked_by_user_id";
 
 /// [`USER_COLUMNS`] of the table aliased `alias`, for joins.
 pub(crate) fn user_columns_of(alias: &str) -> String {
@@ -99,6 +118,8 @@ pub(crate) fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
         is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0,
         max_stake_minor: row.try_get("max_stake_minor")?,
         last_login_at_ms: row.try_get("last_login_at_ms")?,
+        locked_by_user_id: row.try_get("locked_by_user_id")?,
+        bet_locked_by_user_id: row.try_get("bet_locked_by_user_id")?,
     })
 }
 
@@ -231,6 +252,9 @@ impl Writer {
             }
             Err(err) => return Err(err.into()),
         };
+        if let Some(parent_id) = new.parent_id {
+            self.inherit_locks(user_id, parent_id).await?;
+        }
         self.open_user_account(user_id, now_ms).await?;
         Ok(user_id)
     }
@@ -269,7 +293,8 @@ impl Writer {
         Ok(())
     }
 
-    /// Sets the terms a parent keeps on an account (credit reference, bet-lock, stake cap).
+    /// Sets the terms a parent keeps on an account (credit reference, bet-lock, stake cap); a
+    /// bet-lock covers the account's branch ([`crate::branch_locks`]).
     pub async fn set_account_terms(
         &mut self,
         user_id: i64,
@@ -278,27 +303,20 @@ impl Writer {
         max_stake_minor: Option<i64>,
     ) -> StoreResult<()> {
         let done = sqlx::query(
-            "UPDATE users SET credit_reference_minor = $1, is_bet_locked = $2, max_stake_minor = $3 WHERE id = $4",
+            "UPDATE users SET credit_reference_minor = $1, max_stake_minor = $2 WHERE id = $3",
         )
         .bind(credit_reference_minor)
-        .bind(flag(bet_locked))
         .bind(max_stake_minor)
         .bind(user_id)
         .execute(self.conn())
         .await?;
-        one_row_changed(done.rows_affected())
+        one_row_changed(done.rows_affected())?;
+        self.set_own_lock(user_id, Lock::Betting, bet_locked).await
     }
 
+    /// Locks or unlocks the account and, with it, its branch ([`crate::branch_locks`]).
     pub async fn set_locked(&mut self, user_id: i64, locked: bool) -> StoreResult<()> {
-        let done = sqlx::query("UPDATE users SET is_locked = $1 WHERE id = $2")
-            .bind(flag(locked))
-            .bind(user_id)
-            .execute(self.conn())
-            .await?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound);
-        }
-        Ok(())
+        self.set_own_lock(user_id, Lock::Account, locked).await
     }
 }
 

@@ -2062,10 +2062,17 @@ export interface components {
             actor_user_id: number;
             client_ip: string | null;
             date: string;
+            /** @description The rest: names beside ids, before → after, money in rupees. */
             detail: Record<string, unknown>;
             /** Format: int64 */
             id: number;
+            /** @description Whom: `user:<id>`, `market:<id>`, `payment_request:<id>`… */
             target: string;
+            /**
+             * @description What the target names: the account (`user:`), the market, the match, or the account
+             *     that asked (`payment_request:`); "" for other targets.
+             */
+            target_name: string;
         };
         BTreeMap: {
             [key: string]: string;
@@ -3728,10 +3735,17 @@ export interface components {
                     actor_user_id: number;
                     client_ip: string | null;
                     date: string;
+                    /** @description The rest: names beside ids, before → after, money in rupees. */
                     detail: Record<string, unknown>;
                     /** Format: int64 */
                     id: number;
+                    /** @description Whom: `user:<id>`, `market:<id>`, `payment_request:<id>`… */
                     target: string;
+                    /**
+                     * @description What the target names: the account (`user:`), the market, the match, or the account
+                     *     that asked (`payment_request:`); "" for other targets.
+                     */
+                    target_name: string;
                 }[];
                 /** Format: int64 */
                 total: number;

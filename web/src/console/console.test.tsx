@@ -211,7 +211,7 @@ describe('the downline', () => {
   });
 
   it("shows an admin the refusal of an account's place where the parent is named", async () => {
-    stubServer({
+    const calls = stubServer({
       ...CONSOLE,
       'POST /api/console/downline/list': (call) =>
         (call.body as { parent_id?: number }).parent_id === 5 ? page([]) : page([{ ...ravi, user_id: 5, user_name: 'master', role: 'agent', children: 0, path: [{ user_id: 5, user_name: 'master' }] }]),
@@ -235,6 +235,8 @@ describe('the downline', () => {
     await user.type(within(dialog).getByTestId('create-password'), 'Start@1234');
     await user.click(within(dialog).getByTestId('create-submit'));
     expect(await within(dialog).findByTestId('create-parent-error')).toHaveTextContent('A client cannot be placed under the agent master.');
+    // Drilled in, the form asks for the account it names as the parent (issue 28).
+    expect(calls.find((c) => c.path === '/api/admin/user/create')?.body).toMatchObject({ parent_id: 5, user_name: 'sita' });
     expect(within(dialog).queryByTestId('error-message')).not.toBeInTheDocument();
   });
 
@@ -375,7 +377,8 @@ describe('the audit log', () => {
       actor_name: 'agent',
       action: 'chips.transfer',
       target: 'user:9',
-      detail: { direction: 'deposit', amount_minor: 150050 },
+      target_name: 'ravi',
+      detail: { direction: 'deposit', amount: 1500.5, user_balance: { before: 100, after: 1600.5 } },
       client_ip: '10.0.0.7',
       date: '2026-11-22T08:30:00.000Z',
     };
@@ -393,6 +396,9 @@ describe('the audit log', () => {
     expect(within(row).getByText('agent')).toBeInTheDocument();
     expect(within(row).getByText('22/11/2026 14:00:00')).toBeInTheDocument();
     expect(within(row).getByText(/direction: deposit/)).toBeInTheDocument();
+    // Whom by name and id; a balance before → after, in rupees (issue 28).
+    expect(within(row).getByText('ravi (user #9)')).toBeInTheDocument();
+    expect(within(row).getByText(/user_balance: 100 → 1600\.5/)).toBeInTheDocument();
     expect(calls.find((c) => c.path === '/api/admin/audit')?.body).toEqual({ page: 1, limit: 50 });
 
     await user.type(screen.getByTestId('audit-action'), 'chips');

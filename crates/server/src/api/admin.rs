@@ -856,7 +856,12 @@ pub struct AuditRow {
     /// The acting user's name; "" for the console or the system.
     pub actor_name: String,
     pub action: String,
+    /// Whom: `user:<id>`, `market:<id>`, `payment_request:<id>`…
     pub target: String,
+    /// What the target names: the account (`user:`), the market, the match, or the account
+    /// that asked (`payment_request:`); "" for other targets.
+    pub target_name: String,
+    /// The rest: names beside ids, before → after, money in rupees.
     #[schema(value_type = Object)]
     pub detail: serde_json::Value,
     #[schema(required = true)]
@@ -880,12 +885,13 @@ async fn audit_log(
     let (entries, total) = state.store.audit_entries(&filter, offset, limit).await?;
     let rows = entries
         .into_iter()
-        .map(|AuditListed { entry: e, actor_name }| AuditRow {
+        .map(|AuditListed { entry: e, actor_name, target_name }| AuditRow {
             id: e.id,
             actor_user_id: e.actor_user_id.unwrap_or(-1),
             actor_name: actor_name.unwrap_or_default(),
             action: e.action,
             target: e.target,
+            target_name: target_name.unwrap_or_default(),
             detail: serde_json::from_str(&e.detail).unwrap_or(serde_json::Value::Null),
             client_ip: e.client_ip,
             date: iso_utc(e.created_at_ms),

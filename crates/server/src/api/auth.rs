@@ -18,9 +18,7 @@ use crate::clock::now_ms;
 use crate::error::{ok_with, ApiResult, AppError, Envelope};
 use crate::input::{text_field, user_name_field, ApiJson, Checks};
 use crate::password::{password_rule_violation, PASSWORD_MAX_CHARS};
-use crate::session::{
-    account_locked, start_session, too_many_attempts, Authed, ClientIp, LoginData,
-};
+use crate::session::{lock_refusal, start_session, too_many_attempts, Authed, ClientIp, LoginData};
 use crate::throttle::{Attempt, AttemptKeys};
 use crate::AppState;
 
@@ -108,12 +106,39 @@ pub(crate) async fn check_password(
     let matches = state.passwords.verify(password, hash).await?;
     if !matches || user.id == 0 {
         attempt.failed(now_ms()).await?;
+        if user.id == 0 {
+            // Counted into the hour's one entry: the table cannot be grown by sending names.
+            state.store.audit_unknown_login(user_name, ip, now_ms()).await?;
+        } else {
+            // A known name: one entry each, as many as the throttle lets through for the name.
+            audit_refused_login(state, &user, ip, "Incorrect password.").await?;
+        }
         return Err(incorrect_credentials());
     }
-    if user.is_locked {
-        return Err(account_locked());
+    if let Some(refusal) = lock_refusal(&state.store, &user).await? {
+        audit_refused_login(state, &user, ip, &refusal.to_string()).await?;
+        return Err(refusal);
     }
     Ok((user, attempt))
+}
+
+/// A refused log-in of a known account: whose, why, from where. No actor: whoever typed the
+/// name is not known to be its holder.
+async fn audit_refused_login(
+    state: &AppState,
+    user: &User,
+    ip: Option<&str>,
+    reason: &str,
+) -> Result<(), AppError> {
+    let entry = backlay_store::audit::NewAuditEntry {
+        actor_user_id: None,
+        action: "user.login_failed",
+        target: format!("user:{}", user.id),
+        detail: serde_json::json!({ "user_name": user.user_name, "reason": reason }),
+        client_ip: ip,
+    };
+    state.store.audit(entry, now_ms()).await?;
+    Ok(())
 }
 
 /// Stands in for an unknown user so the password check still runs; id 0 is never a real user.
@@ -134,6 +159,8 @@ fn placeholder_user() -> User {
         is_bet_locked: false,
         max_stake_minor: None,
         last_login_at_ms: None,
+        locked_by_user_id: None,
+        bet_locked_by_user_id: None,
     }
 }
 

@@ -344,6 +344,16 @@ fn stored_json(text: &Option<String>) -> Option<Value> {
     text.as_deref().and_then(|t| serde_json::from_str(t).ok())
 }
 
+/// A table the operator switched off is out of the lobby and cannot be opened by its address
+/// either (its table, its stream); 404, so the page stops asking and offers the lobby. Its
+/// past rounds stay readable (`casino/round`, the bettor's history).
+pub(crate) fn table_switched_off(game: &CasinoGame) -> AppError {
+    AppError::NotFound(format!(
+        "{} is switched off: choose another table in the casino.",
+        game.title
+    ))
+}
+
 async fn game_of(
     state: &AppState,
     match_id: Option<FlexI64>,
@@ -375,6 +385,9 @@ async fn round_state(
     ApiJson(body): ApiJson<RoundStateRequest>,
 ) -> ApiResult<RoundStateAnswer> {
     let game = game_of(&state, body.match_id, body.game_code.as_deref()).await?;
+    if !game.is_active {
+        return Err(table_switched_off(&game));
+    }
     let now = now_ms();
     let (last, _) = state.store.casino_results(game.id, 0, i64::MAX, 0, 10).await?;
     let last_results = last

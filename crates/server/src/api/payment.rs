@@ -94,6 +94,7 @@ pub struct RequestCreated {
 async fn deposit(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
+    ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<DepositRequest>,
 ) -> ApiResult<RequestCreated> {
     require_payments_open(&state.store, &authed.user).await?;
@@ -102,9 +103,14 @@ async fn deposit(
     let reference =
         text_field(&mut checks, "reference", "Reference", &body.reference, REFERENCE_MAX_CHARS);
     checks.finish()?;
-    let request_id =
-        create_request(&state.store, &authed.user, amount, PaymentDetails::Deposit { reference })
-            .await?;
+    let request_id = create_request(
+        &state.store,
+        &authed.user,
+        ip.as_deref(),
+        amount,
+        PaymentDetails::Deposit { reference },
+    )
+    .await?;
     Ok(ok_with(
         format!(
             "Deposit request of {} sent. Your agent will credit it once the transfer is confirmed.",
@@ -121,6 +127,7 @@ async fn deposit(
 async fn withdraw(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
+    ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<WithdrawRequest>,
 ) -> ApiResult<RequestCreated> {
     require_payments_open(&state.store, &authed.user).await?;
@@ -134,9 +141,14 @@ async fn withdraw(
         &body.ifsc,
     );
     checks.finish()?;
-    let request_id =
-        create_request(&state.store, &authed.user, amount, PaymentDetails::Withdraw(account))
-            .await?;
+    let request_id = create_request(
+        &state.store,
+        &authed.user,
+        ip.as_deref(),
+        amount,
+        PaymentDetails::Withdraw(account),
+    )
+    .await?;
     Ok(ok_with(
         format!(
             "Withdraw request of {} sent. Your agent will pay it out once approved.",
@@ -219,10 +231,12 @@ fn ifsc(checks: &mut Checks, text: &str) -> String {
     code
 }
 
-/// Stores a pending request after the limits: open requests, and for a withdrawal the funds.
+/// Stores a pending request after the limits: open requests, and for a withdrawal the funds;
+/// audited with it.
 async fn create_request(
     store: &Store,
     user: &User,
+    ip: Option<&str>,
     amount: Money,
     details: PaymentDetails,
 ) -> Result<i64, AppError> {
@@ -257,6 +271,27 @@ async fn create_request(
     if let PaymentDetails::Withdraw(account) = &details {
         writer.save_bank_account(user.id, account, now).await?;
     }
+    let mut detail = serde_json::json!({
+        "user_id": user.id,
+        "user_name": user.user_name,
+        "type": details.kind().as_str(),
+        "amount": amount,
+    });
+    if let PaymentDetails::Deposit { reference } = &details {
+        detail["reference"] = reference.as_str().into();
+    }
+    writer
+        .audit(
+            backlay_store::audit::NewAuditEntry {
+                actor_user_id: Some(user.id),
+                action: "payment.request",
+                target: format!("payment_request:{request_id}"),
+                detail,
+                client_ip: ip,
+            },
+            now,
+        )
+        .await?;
     writer.commit().await?;
     Ok(request_id)
 }

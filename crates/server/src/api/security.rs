@@ -31,8 +31,8 @@ use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{ApiJson, Checks};
 use crate::password::PASSWORD_MAX_CHARS;
 use crate::session::{
-    account_locked, insert_session, new_token, token_hash, too_many_attempts, ClientIp,
-    CurrentUser, LoginData,
+    insert_session, lock_refusal, new_token, token_hash, too_many_attempts, ClientIp, CurrentUser,
+    LoginData,
 };
 use crate::throttle::AttemptKeys;
 use crate::totp::{self, Check, Secret};
@@ -164,8 +164,8 @@ async fn verify_otp(
 
     let refused = match totp::check(&secret, &code, now, totp_state.last_step) {
         Check::Accepted { step } => {
-            if user.is_locked {
-                return Err(account_locked());
+            if let Some(refusal) = lock_refusal(&state.store, &user).await? {
+                return Err(refusal);
             }
             let mut writer = state.store.begin_write().await?;
             if !writer

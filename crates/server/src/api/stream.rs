@@ -37,7 +37,9 @@
 //! issued the ticket. The one task that serialises the engine's changes for every stream is in
 //! [`crate::live`]; the casino's steps come serialised from [`crate::casino::RoundEvents`].
 //!
-//! Every stream ends when the server starts shutting down ([`AppState::stopping`]).
+//! Every stream ends when the server starts shutting down ([`AppState::stopping`]), and when
+//! its user is locked, on its own or with its branch (checked every [`LOCK_CHECK_MS`], on
+//! whichever node holds the stream, as the lock is in the database).
 
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
@@ -182,14 +184,34 @@ async fn live_stream(
             )
         })?;
     // A stream never ends by itself: it ends when the server starts shutting down, so that
-    // shutdown does not wait on it (the page's EventSource reconnects to the next server).
+    // shutdown does not wait on it (the page's EventSource reconnects to the next server), or
+    // when its user is locked.
     let stopping = state.stopping.clone().cancelled_owned();
+    let ends =
+        futures::future::select(Box::pin(stopping), Box::pin(until_locked(state.clone(), user_id)));
     let events = match Subject::parse(&query)? {
         Subject::Match(match_id) => match_events(state, user_id, match_id).await?,
         Subject::Casino(code) => casino_events(state, &code).await?,
         Subject::List(sport_id) => list_events(state, sport_id).await?,
     };
-    Ok(Sse::new(events.take_until(stopping)).keep_alive(KeepAlive::default()))
+    Ok(Sse::new(events.take_until(ends)).keep_alive(KeepAlive::default()))
+}
+
+/// How often an open stream checks that its user is not locked: a lock ends the user's
+/// streams within this long. One read of the user's row by its key per stream per period.
+pub const LOCK_CHECK_MS: u64 = 2_000;
+
+/// Completes once `user_id` is locked (on its own or by an agent above it) or gone. A failed
+/// read ends nothing: the next check decides.
+async fn until_locked(state: AppState, user_id: i64) {
+    loop {
+        match state.store.user_by_id(user_id).await {
+            Ok(user) if user.is_effectively_locked() => return,
+            Err(backlay_store::StoreError::NotFound) => return,
+            Ok(_) | Err(_) => {}
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(LOCK_CHECK_MS)).await;
+    }
 }
 
 async fn match_events(
@@ -256,6 +278,9 @@ async fn casino_events(state: AppState, code: &str) -> Result<LiveEvents, AppErr
         .casino_game_by_code(code)
         .await
         .or_not_found(|| format!("There is no casino game {code}."))?;
+    if !game.is_active {
+        return Err(super::casino::table_switched_off(&game));
+    }
     // Subscribe before reading the current round so no step between the two is missed.
     let events = state.round_events.subscribe(game.id);
     let current = state

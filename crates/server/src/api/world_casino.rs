@@ -143,7 +143,7 @@ async fn gap_login(
     CurrentUser(authed): CurrentUser,
     ApiJson(body): ApiJson<GapLoginRequest>,
 ) -> ApiResult<GapLoginAnswer> {
-    if authed.user.is_bet_locked {
+    if authed.user.is_effectively_bet_locked() {
         return Err(AppError::betting_locked());
     }
     let game_id = body.game_id.0.trim();

@@ -54,7 +54,7 @@ pub async fn place_bet(store: &Store, bet: NewBet<'_>) -> Result<PlacedBet, AppE
     }
     let player = store.user_by_id(user_id).await?;
     crate::operator::check_stake_allowed(
-        player.is_bet_locked,
+        player.is_effectively_bet_locked(),
         player.max_stake_minor,
         stake_minor,
     )?;

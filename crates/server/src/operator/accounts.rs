@@ -29,7 +29,8 @@ pub struct CreateUser {
     /// Keeps the password rule.
     pub password: String,
     pub role: Role,
-    /// Parent; defaults to the acting admin or agent. Ignored for an agent actor (always self).
+    /// Parent; defaults to the acting admin or agent. An agent may name itself or an agent of its
+    /// downline.
     pub parent_id: Option<i64>,
     /// True for users a parent creates (they must choose their own password); the demo and the
     /// console may create users who need not.
@@ -121,9 +122,10 @@ pub async fn create_user(
 ) -> Result<User, AppError> {
     let user_name = request.user_name;
     let parent_id = match (&ctx.actor, request.role) {
-        // An agent creates sub-agents and clients under itself.
+        // An agent creates sub-agents and clients under itself or an agent of its downline
+        // (checked below, with the parent read).
         (Actor::User(actor), Role::Agent | Role::Client) if actor.role == Role::Agent => {
-            Some(actor.id)
+            Some(request.parent_id.unwrap_or(actor.id))
         }
         (Actor::User(actor), Role::Admin) if actor.role == Role::Admin => {
             // Not a right the admin lacks (403 would end their session) but one no API call has.
@@ -151,15 +153,26 @@ pub async fn create_user(
     let password_hash = passwords.hash(request.password).await?;
     let mut writer = ctx.store.begin_write().await?;
     let partnership_bp = request.partnership_bp.unwrap_or(0);
+    let mut parent_name = None;
     if let Some(parent_id) = parent_id {
-        let parent = writer
-            .user_by_id(parent_id)
-            .await
-            .or_not_found(|| format!("There is no user with id {parent_id}."))?;
+        let parent = match &ctx.actor {
+            // An agent's own downline only; anyone else's account, or nobody's, is the same 404.
+            Actor::User(actor) if actor.role == Role::Agent && actor.id != parent_id => {
+                if !writer.is_in_downline(actor.id, parent_id).await? {
+                    return Err(super::not_in_downline());
+                }
+                writer.user_by_id(parent_id).await?
+            }
+            _ => writer
+                .user_by_id(parent_id)
+                .await
+                .or_not_found(|| format!("There is no user with id {parent_id}."))?,
+        };
         let allowed = match request.role {
             Role::Client | Role::Agent => matches!(parent.role, Role::Agent | Role::Admin),
             Role::Admin => false,
         };
+        parent_name = Some(parent.user_name.clone());
         if !allowed {
             return Err(AppError::field(
                 "parent_id",
@@ -232,6 +245,7 @@ pub async fn create_user(
             "user_name": user_name,
             "role": request.role.as_str(),
             "parent_id": parent_id,
+            "parent_name": parent_name,
             "after": terms_json(&user),
         }),
     )
@@ -289,11 +303,11 @@ fn percent(bp: u32) -> String {
 /// The account's terms as the audit log records them (before and after a change).
 fn terms_json(user: &User) -> serde_json::Value {
     serde_json::json!({
-        "partnership_bp": user.partnership_bp,
-        "credit_reference_minor": user.credit_reference_minor,
+        "partnership": percent(user.partnership_bp),
+        "credit_reference": Money::from_minor(user.credit_reference_minor),
         "is_bet_locked": user.is_bet_locked,
-        "max_stake_minor": user.max_stake_minor,
-        "max_exposure_minor": user.max_exposure_minor,
+        "max_stake": user.max_stake_minor.map(Money::from_minor),
+        "max_exposure": user.max_exposure_minor.map(Money::from_minor),
     })
 }
 
@@ -494,18 +508,30 @@ pub async fn transfer_in(
         }
         Err(other) => return Err(other.into()),
     };
-    ctx.audit(
-        writer,
-        "chips.transfer",
-        format!("user:{}", user.id),
-        serde_json::json!({ "direction": kind, "amount_minor": amount.minor(), "parent_id": parent.id, "transaction_id": posted.transaction_id }),
-    )
-    .await?;
     let balance_after = |account_id| {
         Money::from_minor(
             posted.balance_after(account_id).expect("the transfer posted to this account"),
         )
     };
+    let (user_after, parent_after) = (balance_after(user_account), balance_after(parent_account));
+    let before_after = |after: Money, moved_minor: i64| serde_json::json!({ "before": Money::from_minor(after.minor() - moved_minor), "after": after });
+    ctx.audit(
+        writer,
+        "chips.transfer",
+        format!("user:{}", user.id),
+        serde_json::json!({
+            "direction": kind,
+            "amount": amount,
+            "user_name": user.user_name,
+            "parent_id": parent.id,
+            "parent_name": parent.user_name,
+            "remark": remark.trim(),
+            "user_balance": before_after(user_after, user_amount),
+            "parent_balance": before_after(parent_after, parent_amount),
+            "transaction_id": posted.transaction_id,
+        }),
+    )
+    .await?;
     Ok(TransferOutcome {
         transaction_id: posted.transaction_id,
         user_balance: balance_after(user_account),
@@ -567,7 +593,15 @@ pub async fn mint(
         &mut writer,
         "chips.mint",
         format!("user:{}", admin.id),
-        serde_json::json!({ "amount_minor": amount.minor(), "transaction_id": posted.transaction_id }),
+        serde_json::json!({
+            "user_name": admin.user_name,
+            "amount": amount,
+            "balance": {
+                "before": Money::from_minor(posted.balance_after(admin_account).expect("the mint posted to the admin") - amount.minor()),
+                "after": Money::from_minor(posted.balance_after(admin_account).expect("the mint posted to the admin")),
+            },
+            "transaction_id": posted.transaction_id,
+        }),
     )
     .await?;
     writer.commit().await?;
@@ -576,7 +610,9 @@ pub async fn mint(
     ))
 }
 
-/// Locks or unlocks a user. Locking ends their sessions at once.
+/// Locks or unlocks a user, and with it the branch below it (`backlay_store::branch_locks`):
+/// locking ends the sessions of the user and of everyone below at once; unlocking gives each
+/// account below the state it has on its own.
 pub async fn set_locked(
     ctx: &OperatorContext<'_>,
     user_id: i64,
@@ -590,14 +626,21 @@ pub async fn set_locked(
         }
     }
     writer.set_locked(user.id, locked).await?;
+    let mut sessions_ended = 0;
     if locked {
-        writer.revoke_user_sessions(user.id, -1, now_ms()).await?;
+        sessions_ended += writer.revoke_user_sessions(user.id, -1, now_ms()).await?;
+        sessions_ended += writer.revoke_branch_sessions(user.id, now_ms()).await?;
     }
     ctx.audit(
         &mut writer,
         if locked { "user.lock" } else { "user.unlock" },
         format!("user:{}", user.id),
-        serde_json::json!({}),
+        serde_json::json!({
+            "user_name": user.user_name,
+            "before": { "is_locked": user.is_locked },
+            "after": { "is_locked": locked },
+            "sessions_ended": sessions_ended,
+        }),
     )
     .await?;
     let user = writer.user_by_id(user.id).await?;
@@ -621,7 +664,11 @@ pub async fn set_exposure_limit(
         &mut writer,
         "user.exposure_limit",
         format!("user:{}", user.id),
-        serde_json::json!({ "max_exposure_minor": limit.map(Money::minor) }),
+        serde_json::json!({
+            "user_name": user.user_name,
+            "before": { "max_exposure": user.max_exposure_minor.map(Money::from_minor) },
+            "after": { "max_exposure": limit },
+        }),
     )
     .await?;
     let user = writer.user_by_id(user.id).await?;

@@ -34,28 +34,26 @@ fn remark_field(remark: &str, required: bool) -> Result<String, AppError> {
     Ok(remark.to_string())
 }
 
-/// Loads a request an actor may decide: the console, an admin, or the user's parent.
+/// Loads a request an actor may decide: the console, an admin, or the user's parent. An agent
+/// gets the same 404 for another branch's request as for an id nobody has (as for accounts,
+/// [`operator::not_in_downline`]): it learns nothing of another downline, not even that the
+/// request is there.
 async fn decidable_request(
     ctx: &OperatorContext<'_>,
     request_id: i64,
 ) -> Result<PaymentRequest, AppError> {
-    let request = ctx
-        .store
-        .payment_request(request_id)
-        .await
-        .or_not_found(|| format!("There is no payment request {request_id}."))?;
+    let is_operator = matches!(&ctx.actor, Actor::Console)
+        || matches!(&ctx.actor, Actor::User(user) if user.role == Role::Admin);
+    let not_theirs = || AppError::NotFound("No such payment request from your clients.".into());
+    let request = match ctx.store.payment_request(request_id).await {
+        Err(backlay_store::StoreError::NotFound) if !is_operator => return Err(not_theirs()),
+        found => found.or_not_found(|| format!("There is no payment request {request_id}."))?,
+    };
     match &ctx.actor {
-        Actor::Console => {}
-        Actor::User(user) if user.role == Role::Admin => {}
-        Actor::User(user) if request.parent_id == Some(user.id) => {}
-        Actor::User(_) => {
-            // Not the requester's name: an agent learns nothing of another downline.
-            return Err(AppError::Forbidden(format!(
-                "Payment request {request_id} is not from one of your clients."
-            )));
-        }
+        _ if is_operator => Ok(request),
+        Actor::User(user) if request.parent_id == Some(user.id) => Ok(request),
+        _ => Err(not_theirs()),
     }
-    Ok(request)
 }
 
 /// The 409 for a request that is not pending (any more).
@@ -136,7 +134,7 @@ async fn claim_transfer_record(
             drop(writer);
             ctx.store
                 .audit(
-                    audit("payment.approve_failed", serde_json::json!({ "user_id": request.user_id, "error": refused.to_string() })),
+                    audit("payment.approve_failed", serde_json::json!({ "user_id": request.user_id, "user_name": request.user_name, "error": refused.to_string() })),
                     now_ms(),
                 )
                 .await?;
@@ -153,8 +151,9 @@ async fn claim_transfer_record(
                 "payment.approve",
                 serde_json::json!({
                     "user_id": request.user_id,
+                    "user_name": request.user_name,
                     "type": request.kind().as_str(),
-                    "amount_minor": request.amount_minor,
+                    "amount": Money::from_minor(request.amount_minor),
                     "transaction_id": outcome.transaction_id,
                     "remark": remark,
                 }),
@@ -190,8 +189,9 @@ pub async fn reject_request(
                 target: format!("payment_request:{}", request.id),
                 detail: serde_json::json!({
                     "user_id": request.user_id,
+                    "user_name": request.user_name,
                     "type": request.kind().as_str(),
-                    "amount_minor": request.amount_minor,
+                    "amount": Money::from_minor(request.amount_minor),
                     "remark": remark,
                 }),
                 client_ip: ctx.client_ip.as_deref(),

@@ -262,11 +262,19 @@ async fn an_agent_creates_sub_agents_under_itself_but_never_an_admin(app: TestAp
     let admin = app.admin().await;
     let agent_id = app.user_id(&admin, "agent").await;
     let demo_id = app.user_id(&admin, "demo").await;
-    // Asked to place it elsewhere, the agent's sub-agent still goes under the agent itself.
+    // Its own client cannot be the parent of a sub-agent.
     let answer = create_user(
         &app,
         &agent,
         json!({ "user_name": "subagent", "password": "First@123", "role": "agent", "parent_id": demo_id }),
+    )
+    .await;
+    answer.expect(400);
+    assert!(answer.field_error("parent_id").contains("the client demo"), "{}", answer.body);
+    let answer = create_user(
+        &app,
+        &agent,
+        json!({ "user_name": "subagent", "password": "First@123", "role": "agent" }),
     )
     .await;
     answer.expect(200);
@@ -298,15 +306,20 @@ async fn an_agent_creates_clients_under_itself_only(app: TestApp) {
     assert_eq!(answer.data()["parent_id"], agent_id);
     assert_eq!(answer.data()["role"], "client");
 
-    // A parent_id naming someone else is ignored: an agent always creates under itself.
-    let answer = create_user(
-        &app,
-        &agent,
-        json!({ "user_name": "agents_other", "password": "First@123", "role": "client", "parent_id": admin_id }),
-    )
-    .await;
-    answer.expect(200);
-    assert_eq!(answer.data()["parent_id"], agent_id);
+    // A parent_id outside its downline (its own parent, or nobody) is the same 404, and
+    // creates nobody.
+    let before = all_users(&app, &admin).await.len();
+    for parent_id in [admin_id, 999_999] {
+        let answer = create_user(
+            &app,
+            &agent,
+            json!({ "user_name": "agents_other", "password": "First@123", "role": "client", "parent_id": parent_id }),
+        )
+        .await;
+        answer.expect(404);
+        assert_eq!(answer.message(), "No such account in your downline.");
+    }
+    assert_eq!(all_users(&app, &admin).await.len(), before);
 }
 both_databases!(an_agent_creates_clients_under_itself_only);
 
@@ -1412,7 +1425,7 @@ async fn a_transfer_is_in_the_audit_log_with_its_actor(app: TestApp) {
     assert_eq!(newest["actor_user_id"], admin_id);
     assert_eq!(newest["target"], format!("user:{demo_id}"));
     assert_eq!(newest["detail"]["direction"], "deposit");
-    assert_eq!(newest["detail"]["amount_minor"], 1000);
+    assert_eq!(newest["detail"]["amount"], 10.0);
     assert_eq!(newest["detail"]["parent_id"], agent_id);
     assert_eq!(newest["detail"]["transaction_id"], transaction_id);
     assert!(
@@ -1478,7 +1491,7 @@ async fn the_audit_log_is_filtered_by_who_what_and_when(app: TestApp) {
     let answer = audit(json!({ "actor": "AGENT", "action": "chips" })).await;
     answer.expect(200);
     assert_eq!(answer.data()["total"], 1);
-    assert_eq!(answer.data()["rows"][0]["detail"]["amount_minor"], 500);
+    assert_eq!(answer.data()["rows"][0]["detail"]["amount"], 5.0);
     let answer = audit(json!({ "actor": "admin", "limit": 100 })).await;
     answer.expect(200);
     let rows = answer.data()["rows"].as_array().unwrap();
@@ -1497,7 +1510,11 @@ async fn the_audit_log_is_filtered_by_who_what_and_when(app: TestApp) {
         backlay_server::clock::iso_utc(backlay_server::clock::parse_iso(&locked_at).unwrap() - 1);
     let answer = audit(json!({ "action": "user", "to_date": just_before, "limit": 100 })).await;
     answer.expect(200);
-    assert!(actions(&answer).iter().all(|a| a == "user.create"), "{:?}", actions(&answer));
+    assert!(
+        actions(&answer).iter().all(|a| a == "user.create" || a == "user.login"),
+        "{:?}",
+        actions(&answer)
+    );
     let answer = audit(json!({ "to_date": "2001-01-01" })).await;
     answer.expect(200);
     assert_eq!(answer.data()["total"], 0);

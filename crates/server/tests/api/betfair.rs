@@ -12,7 +12,12 @@ pub(crate) fn root(app: &TestApp) -> String {
 }
 
 /// A bot's log-in form at `/betfair/identity/<path>`: the JSON answer.
-async fn identity(app: &TestApp, path: &str, form: &[(&str, &str)], token: Option<&str>) -> Value {
+pub(crate) async fn identity(
+    app: &TestApp,
+    path: &str,
+    form: &[(&str, &str)],
+    token: Option<&str>,
+) -> Value {
     let mut request = app
         .client
         .post(format!("{}/betfair/identity/{path}", root(app)))

@@ -3,10 +3,12 @@
 mod common;
 
 mod admin;
+mod audit_trail;
 mod auth;
 mod betfair;
 mod betfair_orders;
 mod betfair_stream;
+mod branch;
 mod cash_settlement;
 mod casino;
 mod casino_lobby;

@@ -164,7 +164,7 @@ async fn a_deposit_approved_by_the_agent_moves_chips_from_agent_to_client(app: T
     let actions = audit_actions(&app, &admin).await;
     let approval = actions.iter().find(|row| row["action"] == "payment.approve").expect("audited");
     assert_eq!(approval["target"], format!("payment_request:{request_id}"));
-    assert_eq!(approval["detail"]["amount_minor"], 500_25);
+    assert_eq!(approval["detail"]["amount"], 500.25);
     assert!(actions.iter().any(|row| row["action"] == "chips.transfer"));
     app.assert_ledger_sound(&admin).await;
 }
@@ -391,17 +391,17 @@ async fn only_the_parent_or_an_admin_decides(app: TestApp) {
     reject(&app, &demo, request_id, "no").await.expect(403);
     app.post("admin/payment/list", Some(&demo), json!({})).await.expect(403);
 
-    // Another agent neither sees nor decides it.
-    let answer = approve(&app, &agent_b, request_id).await;
-    answer.expect(403);
-    assert!(
-        answer
-            .message()
-            .contains(&format!("Payment request {request_id} is not from one of your clients")),
-        "{}",
-        answer.message()
-    );
-    reject(&app, &agent_b, request_id, "no").await.expect(403);
+    // Another agent neither sees nor decides it, and cannot tell it from an id nobody has:
+    // the same 404 for both, as for accounts.
+    let unknown = approve(&app, &agent_b, 999_999).await;
+    unknown.expect(404);
+    for answer in
+        [approve(&app, &agent_b, request_id).await, reject(&app, &agent_b, request_id, "no").await]
+    {
+        answer.expect(404);
+        assert_eq!(answer.message(), unknown.message());
+        assert_eq!(answer.message(), "No such payment request from your clients.");
+    }
     assert!(operator_list(&app, &agent_b, None).await.is_empty());
     assert_eq!(request_status(&app, &agent, request_id).await, "pending");
 
@@ -415,7 +415,8 @@ async fn only_the_parent_or_an_admin_decides(app: TestApp) {
     assert_eq!(ids(operator_list(&app, &admin, None).await), vec![other_id, request_id]);
     reject(&app, &admin, other_id, "Not received").await.expect(200);
 
-    let answer = approve(&app, &agent, 999_999).await;
+    approve(&app, &agent, 999_999).await.expect(404);
+    let answer = approve(&app, &admin, 999_999).await;
     answer.expect(404);
     assert!(answer.message().contains("999999"), "{}", answer.message());
     assert_eq!(app.balance_minor(&demo).await, DEMO_START);

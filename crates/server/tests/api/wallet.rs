@@ -489,6 +489,42 @@ async fn a_bet_lock_or_stake_cap_set_while_the_game_is_open_stops_the_next_debit
 }
 both_databases!(a_bet_lock_or_stake_cap_set_while_the_game_is_open_stops_the_next_debit);
 
+/// A lock or bet-lock on the player's agent stops the provider's next debit as the player's
+/// own does (issue 28: a lock on an agent covers its branch); lifted, the player plays on.
+async fn a_lock_on_the_players_agent_stops_the_next_debit(app: TestApp) {
+    let ctx = ctx(&app).await;
+    let admin = app.admin().await;
+    let agent_id = app.user_id(&admin, "agent").await;
+    let demo = app.demo().await;
+    let token = player_token(&app, &demo).await;
+    let debit = |tx: &'static str| {
+        wallet(
+            &app,
+            &ctx.provider,
+            "debit",
+            json!({ "token": token, "tx_id": tx, "round": tx, "amount": "1" }),
+        )
+    };
+    let set = |path: &'static str, body: Value| app.post(path, Some(&admin), body);
+    debit("agent-0").await.expect(200);
+    let before = money(&app, &ctx, &demo).await;
+    set("admin/user/terms", json!({ "user_id": agent_id, "terms": { "bet_locked": 1 } }))
+        .await
+        .expect(200);
+    refused(&debit("agent-1").await, 422, "bet_not_allowed");
+    set("admin/user/terms", json!({ "user_id": agent_id, "terms": { "bet_locked": 0 } }))
+        .await
+        .expect(200);
+    set("admin/user/lock", json!({ "user_id": agent_id, "locked": 1 })).await.expect(200);
+    refused(&debit("agent-2").await, 403, "player_locked");
+    set("admin/user/lock", json!({ "user_id": agent_id, "locked": 0 })).await.expect(200);
+    let demo = app.demo().await;
+    assert_eq!(money(&app, &ctx, &demo).await, before, "nothing moved while locked");
+    debit("agent-3").await.expect(200);
+    assert_sound(&ctx).await;
+}
+both_databases!(a_lock_on_the_players_agent_stops_the_next_debit);
+
 async fn a_credit_for_an_unknown_debit_is_refused(app: TestApp) {
     let ctx = ctx(&app).await;
     let demo = app.demo().await;

@@ -86,7 +86,7 @@ export function AuditPage() {
                     <td data-label="When">{formatIstDateTime(row.date)}</td>
                     <td data-label="Who">{actor(row)}</td>
                     <td data-label="Action"><code>{row.action}</code></td>
-                    <td data-label="Target">{row.target}</td>
+                    <td data-label="Target">{target(row)}</td>
                     <td data-label="Detail"><Detail detail={row.detail} /></td>
                     <td data-label="From">{row.client_ip ?? ''}</td>
                   </tr>
@@ -107,12 +107,29 @@ function actor(row: AuditRow): string {
   return row.actor_name || `User #${row.actor_user_id}`;
 }
 
-/** An entry's detail (before → after and the like) as key: value lines. */
+/** Whom: the account's name beside its id (`ravi (user #9)`), or the bare target. */
+function target(row: AuditRow): string {
+  const [kind, id] = row.target.split(':');
+  if (!row.target_name || id === undefined) return row.target;
+  return `${row.target_name} (${kind.replace('_', ' ')} #${id})`;
+}
+
+/** A value of a detail line; `{ before, after }` reads as `before → after`. */
+function detailValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && 'before' in value && 'after' in value && Object.keys(value).length === 2) {
+    return `${detailValue(value.before)} → ${detailValue(value.after)}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * An entry's detail as key: value lines; money is in rupees, a change reads before → after
+ * (both a `{ before, after }` value and the `before` and `after` keys of a whole entry).
+ */
 function Detail({ detail }: { detail: unknown }) {
   if (detail === null || detail === undefined) return null;
   if (typeof detail !== 'object') return <>{JSON.stringify(detail)}</>;
-  const lines = Object.entries(detail as Record<string, unknown>).map(
-    ([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
-  );
+  const lines = Object.entries(detail as Record<string, unknown>).map(([key, value]) => `${key}: ${detailValue(value)}`);
   return <pre className="audit-detail">{lines.join('\n')}</pre>;
 }

@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { stubServer } from '../../testing/fake-server';
 import { storeSession } from '../../testing/render';
+import { QUICK_CASINO_GAMES } from './casino-games';
 import { Sidebar } from './Sidebar';
 
 const tree = [
@@ -21,9 +22,15 @@ const tree = [
   },
 ];
 
-function renderSidebar() {
+/** The in-house tables the server lists as on: every quick-launch one unless `off` names it. */
+function casinoList(off: string[] = []) {
+  return { data: QUICK_CASINO_GAMES.filter((g) => !off.includes(g.code)).map((g, i) => ({ match_id: i + 1, game_code: g.code, name: g.name, title: g.name, series_id: 'cards', image: '', rules: [] })) };
+}
+
+function renderSidebar(off: string[] = []) {
   storeSession();
   stubServer({
+    'POST /api/casino/getCasinoList': casinoList(off),
     'GET /api/globalSetting/getGlobalSetting': { data: {} },
     'POST /api/series/getSeriesHeader': { data: tree },
     'POST /api/match/getMatches': (call) => ({
@@ -44,13 +51,22 @@ function renderSidebar() {
 }
 
 describe('sidebar', () => {
-  it("lists the 16 'Others' casino games in the spec's order", () => {
+  it("lists the 16 'Others' casino games in the spec's order", async () => {
     renderSidebar();
+    await within(screen.getByTestId('sidebar-others')).findByText('TP T20');
     const names = within(screen.getByTestId('sidebar-others')).getAllByRole('link').map((a) => a.textContent);
     expect(names).toEqual([
       'TP T20', 'TP 1 DAY', 'TP TEST', 'DT 1 DAY', 'TP 2 Card', 'HILOW', 'POKER', 'QUEEN', 'BACCARAT',
       'AMAR AKBAR ANTHONEY', 'BOLLYWOOD', 'TRIO', 'ANDAR BAHAR', 'MUFLIS TP', 'ROULETTE', 'WORLI MATAKA',
     ]);
+  });
+
+  it('leaves out a table the operator switched off (issue 28)', async () => {
+    renderSidebar(['dt6']);
+    const others = screen.getByTestId('sidebar-others');
+    await within(others).findByText('TP T20');
+    expect(within(others).getAllByRole('link')).toHaveLength(15);
+    expect(within(others).queryByText('DT 1 DAY')).not.toBeInTheDocument();
   });
 
   it('lists sports cricket first without horse and greyhound racing, and stores the tree as testData', async () => {

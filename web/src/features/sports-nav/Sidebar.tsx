@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { NavLink } from 'react-router';
+import { casinoGamesKey, getCasinoGames } from '../../api/casino-games';
 import { AppDownloadLink } from '../../components/AppDownloadLink';
 import { LOCAL_KEYS, readJson, writeJson } from '../../lib/storage';
 import { getSeriesMatches, getSidebarTree, type SportWithSeries } from './api';
@@ -26,13 +27,18 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const [openSport, setOpenSport] = useState<number | null>(null);
   const [openSeries, setOpenSeries] = useState<number | null>(null);
   const sports = sidebarSports(Array.isArray(tree.data) ? tree.data : []);
+  // Only tables the operator has on (the server lists no other): a switched-off one leaves
+  // the sidebar as it leaves the lobby. Until the list is read, none is offered.
+  const casino = useQuery({ queryKey: casinoGamesKey(), queryFn: () => getCasinoGames(), staleTime: 60_000 });
+  const activeCodes = new Set((casino.data ?? []).map((game) => game.game_code));
+  const quickGames = QUICK_CASINO_GAMES.filter((game) => activeCodes.has(game.code));
 
   return (
     <nav className="sidebar" aria-label="Sports and games" data-testid="sidebar">
       <AppDownloadLink className="sidebar-app-link" />
       <h2 className="sidebar-heading">Others</h2>
       <ul className="sidebar-list" data-testid="sidebar-others">
-        {QUICK_CASINO_GAMES.map((game) => (
+        {quickGames.map((game) => (
           <li key={game.code}>
             <NavLink to={`/casino/match/${game.code}`} onClick={onNavigate}>
               {game.name}
