@@ -1589,7 +1589,6 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The caller's own deposit and withdraw requests, newest first. */
         post: operations["payment_statement"];
         delete?: never;
         options?: never;
@@ -3049,6 +3048,37 @@ export interface components {
         };
         /** @enum {string} */
         DownlineSort: "name" | "balance" | "exposure" | "available" | "pnl" | "last_login";
+        /** @description A report that can be downloaded (one list, not paged): its own fields and `format`. */
+        DownloadableReport_AccountPnlRequest: {
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+            /** Format: int64 */
+            user_id: number;
+        } & components["schemas"]["FormatField"];
+        /** @description A report that can be downloaded (one list, not paged): its own fields and `format`. */
+        DownloadableReport_PartnershipReportRequest: {
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /**
+             * Format: int64
+             * @description Only this market.
+             */
+            market_id?: number | null;
+            /**
+             * Format: int64
+             * @description Only this match's markets.
+             */
+            match_id?: number | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+            /**
+             * Format: int64
+             * @description The account reported on: the caller (default) or an agent of its downline.
+             */
+            user_id?: number | null;
+        } & components["schemas"]["FormatField"];
         /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
         Downloadable_AccountOf_CurrentBetsRequest: ({
             status?: null | components["schemas"]["BetPart"];
@@ -3075,6 +3105,17 @@ export interface components {
             user_id: number;
         }) & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Downloadable_AuditRequest: {
+            /** @description An action (`chips.transfer`) or its area (`chips`: every `chips.…` action). */
+            action?: string | null;
+            /** @description Only what this user (by name) did. */
+            actor?: string | null;
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
+            from_date?: string | null;
+            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
+            to_date?: string | null;
+        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
         Downloadable_CurrentBetsRequest: {
             status?: null | components["schemas"]["BetPart"];
             type?: null | components["schemas"]["BetKind"];
@@ -3094,6 +3135,13 @@ export interface components {
             search?: string | null;
             sort?: null | components["schemas"]["DownlineSort"];
         } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Downloadable_ListPaymentsRequest: {
+            /** @description pending, processing, approved or rejected; absent: all. */
+            status?: string | null;
+        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Downloadable_PaymentStatementRequest: Record<string, unknown> & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
         Downloadable_StatementRequest: {
             /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
@@ -5403,17 +5451,6 @@ export interface components {
             page?: number | null;
         };
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
-        Paging_AuditRequest: {
-            /** @description An action (`chips.transfer`) or its area (`chips`: every `chips.…` action). */
-            action?: string | null;
-            /** @description Only what this user (by name) did. */
-            actor?: string | null;
-            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
-            from_date?: string | null;
-            /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
-            to_date?: string | null;
-        } & components["schemas"]["PageRequest"];
-        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_BetHistoryRequest: {
             /** @description Placed from: yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: the beginning. */
             from_date?: string | null;
@@ -5432,11 +5469,6 @@ export interface components {
             date?: string | null;
             /** @description The game's code (`teen20`, `dt6` …) or id. */
             game_code: string;
-        } & components["schemas"]["PageRequest"];
-        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
-        Paging_ListPaymentsRequest: {
-            /** @description pending, processing, approved or rejected; absent: all. */
-            status?: string | null;
         } & components["schemas"]["PageRequest"];
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_ListUsersRequest: {
@@ -5657,6 +5689,11 @@ export interface components {
             user_id: number;
             user_name: string;
         };
+        /**
+         * @description The caller's own deposit and withdraw requests, newest first.
+         *     A bettor's payment statement takes no filters of its own: `page`, `limit` and `format`.
+         */
+        PaymentStatementRequest: Record<string, unknown>;
         PaymentStatementRow: {
             /** Format: double */
             amount: number;
@@ -6662,7 +6699,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Paging_AuditRequest"];
+                "application/json": components["schemas"]["Downloadable_AuditRequest"];
             };
         };
         responses: {
@@ -6672,6 +6709,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_AuditRow"];
+                    "text/csv": string;
                 };
             };
             400: {
@@ -9035,7 +9073,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Paging_ListPaymentsRequest"];
+                "application/json": components["schemas"]["Downloadable_ListPaymentsRequest"];
             };
         };
         responses: {
@@ -9045,6 +9083,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_PaymentRequestRow"];
+                    "text/csv": string;
                 };
             };
             400: {
@@ -11032,7 +11071,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AccountPnlRequest"];
+                "application/json": components["schemas"]["DownloadableReport_AccountPnlRequest"];
             };
         };
         responses: {
@@ -11042,6 +11081,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_AccountPnl"];
+                    "text/csv": string;
                 };
             };
             400: {
@@ -11807,7 +11847,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PartnershipReportRequest"];
+                "application/json": components["schemas"]["DownloadableReport_PartnershipReportRequest"];
             };
         };
         responses: {
@@ -11817,6 +11857,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_PartnershipReport"];
+                    "text/csv": string;
                 };
             };
             400: {
@@ -12849,7 +12890,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PageRequest"];
+                "application/json": components["schemas"]["Downloadable_PaymentStatementRequest"];
             };
         };
         responses: {
@@ -12859,6 +12900,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_PaymentStatementRow"];
+                    "text/csv": string;
                 };
             };
             400: {

@@ -6,6 +6,7 @@ use super::operator_context;
 use std::collections::BTreeMap;
 
 use axum::extract::State;
+use axum::response::Response;
 use backlay_core::money::Money;
 use backlay_core::score::ScoreInput;
 use backlay_store::audit::{AuditFilter, AuditListed};
@@ -14,10 +15,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use super::export::{list_answer, Cell, CsvRow, Downloadable};
 use crate::clock::{iso_utc, parse_iso};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{
-    date_bound, present, AmountInput, ApiJson, FlexBool, FlexI64, Paged, Paging, PercentInput,
+    date_bound, present, AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged, Paging,
+    PercentInput,
 };
 use crate::live::LiveScore;
 use crate::operator::{
@@ -831,7 +834,7 @@ async fn ledger_check(
     }))
 }
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Clone, Deserialize, ToSchema, Default)]
 pub struct AuditRequest {
     /// Only what this user (by name) did.
     #[serde(default)]
@@ -870,18 +873,30 @@ pub struct AuditRow {
 }
 
 /// The audit log, newest first, filtered by who, what and when (admin only).
-#[utoipa::path(post, path = "/admin/audit", tag = "admin", request_body = Paging<AuditRequest>, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<AuditRow>>), (status = 400), (status = 403)))]
+#[utoipa::path(post, path = "/admin/audit", tag = "admin", request_body = Downloadable<AuditRequest>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<Paged<AuditRow>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 403)))]
 async fn audit_log(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    Paging { request: body, page }: Paging<AuditRequest>,
-) -> ApiResult<Paged<AuditRow>> {
+    Downloadable { request, page, format }: Downloadable<AuditRequest>,
+) -> Result<Response, AppError> {
     if authed.user.role != Role::Admin {
         return Err(AppError::Forbidden("Only an admin can read the audit log.".into()));
     }
+    list_answer(format.parse()?, page, "audit", move |page| {
+        let (state, request) = (state.clone(), request.clone());
+        async move { audit_page(&state, request, page).await }
+    })
+    .await
+}
+
+async fn audit_page(
+    state: &AppState,
+    request: AuditRequest,
+    page: PageRequest,
+) -> Result<Paged<AuditRow>, AppError> {
     let (page, limit, offset) = page.resolve()?;
-    let filter = audit_filter(&state, body).await?;
+    let filter = audit_filter(state, request).await?;
     let (entries, total) = state.store.audit_entries(&filter, offset, limit).await?;
     let rows = entries
         .into_iter()
@@ -897,7 +912,36 @@ async fn audit_log(
             date: iso_utc(e.created_at_ms),
         })
         .collect();
-    Ok(ok(Paged { rows, total, page, limit }))
+    Ok(Paged { rows, total, page, limit })
+}
+
+impl CsvRow for AuditRow {
+    const HEADER: &'static [&'static str] = &[
+        "date",
+        "id",
+        "actor_user_id",
+        "actor_name",
+        "action",
+        "target",
+        "target_name",
+        "client_ip",
+        "detail",
+    ];
+
+    fn cells(&self) -> Vec<Cell> {
+        vec![
+            Cell::Figure(self.date.clone()),
+            Cell::int(self.id),
+            Cell::int(self.actor_user_id),
+            Cell::text(&self.actor_name),
+            Cell::text(&self.action),
+            Cell::text(&self.target),
+            Cell::text(&self.target_name),
+            Cell::text(self.client_ip.clone().unwrap_or_default()),
+            // The detail as its JSON text: a spreadsheet shows it whole.
+            Cell::text(self.detail.to_string()),
+        ]
+    }
 }
 
 /// The request's filters, each refused on its own field when it cannot pick anything.

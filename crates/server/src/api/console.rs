@@ -36,7 +36,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::bet::display_price;
-use super::export::{list_answer, Cell, CsvRow, Downloadable};
+use super::export::{list_answer, report_answer, Cell, CsvRow, Downloadable, DownloadableReport};
 use super::matches::SEARCH_MAX_CHARS;
 use super::report::{
     current_bets_answer, settled_bets_of, settled_rows, statement_answer, CurrentBetEntry,
@@ -728,14 +728,15 @@ pub struct AccountPnl {
 
 /// The account's betting P&L per settled market and per casino kind (an agent: summed over its
 /// downline), latest first; see the module documentation for what counts.
-#[utoipa::path(post, path = "/console/account/pnl", tag = "console", request_body = AccountPnlRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<AccountPnl>), (status = 400), (status = 403),
+#[utoipa::path(post, path = "/console/account/pnl", tag = "console", request_body = DownloadableReport<AccountPnlRequest>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<AccountPnl> = "application/json"), (String = "text/csv"))), (status = 400), (status = 403),
         (status = 404, description = "Not an account of the caller's downline")))]
 async fn account_pnl(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    ApiJson(body): ApiJson<AccountPnlRequest>,
-) -> ApiResult<AccountPnl> {
+    DownloadableReport { request: body, format }: DownloadableReport<AccountPnlRequest>,
+) -> Result<Response, AppError> {
+    let format = format.parse()?;
     let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
     let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
     if from_ms > to_ms {
@@ -755,13 +756,30 @@ async fn account_pnl(
             date: iso_utc(line.last_at_ms),
         })
         .collect();
-    Ok(ok(AccountPnl {
+    let pnl = AccountPnl {
         user_id: account.id,
         user_name: account.user_name,
         role: account.role,
         total,
         rows,
-    }))
+    };
+    report_answer(format, "pnl", pnl, |pnl| pnl.rows.iter().collect())
+}
+
+impl CsvRow for PnlRow {
+    const HEADER: &'static [&'static str] =
+        &["date", "kind", "market_id", "match", "market", "pnl"];
+
+    fn cells(&self) -> Vec<Cell> {
+        vec![
+            Cell::Figure(self.date.clone()),
+            Cell::text(&self.kind),
+            Cell::opt_int(self.market_id),
+            Cell::text(self.match_name.clone().unwrap_or_default()),
+            Cell::text(self.market_name.clone().unwrap_or_default()),
+            Cell::money(self.pnl),
+        ]
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -271,6 +271,25 @@ impl<S: Send + Sync, F: DeserializeOwned> axum::extract::FromRequest<S> for Down
     }
 }
 
+/// A report that can be downloaded (one list, not paged): its own fields and `format`.
+#[derive(Debug, ToSchema)]
+pub struct DownloadableReport<F> {
+    #[serde(flatten)]
+    pub request: F,
+    #[serde(flatten)]
+    pub format: FormatField,
+}
+
+impl<S: Send + Sync, F: DeserializeOwned> axum::extract::FromRequest<S> for DownloadableReport<F> {
+    type Rejection = AppError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, AppError> {
+        let bytes = crate::input::read_body(req, state).await?;
+        let text = crate::input::json_text(&bytes);
+        Ok(DownloadableReport { request: parse_json(text)?, format: parse_json(text)? })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,7 @@
 use std::collections::HashMap;
 
 use axum::extract::State;
+use axum::response::Response;
 use backlay_core::money::Money;
 use backlay_core::partnership::downline_report;
 use backlay_store::cash::Settled;
@@ -35,8 +36,9 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::console::readable_account;
 use super::operator_context;
 
+use super::export::{report_answer, Cell, CsvRow, DownloadableReport};
 use crate::clock::iso_utc;
-use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
+use crate::error::{ok_with, ApiResult, AppError, Envelope};
 use crate::input::{date_bound, AmountInput, ApiJson, FlexI64};
 use crate::operator::{self, CashDirection};
 use crate::session::{ClientIp, Operator};
@@ -153,13 +155,14 @@ pub struct PartnershipReport {
 }
 
 /// The P&L of an account with its downline, split by partnership, and the collection report.
-#[utoipa::path(post, path = "/console/report/partnership", tag = "admin", request_body = PartnershipReportRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<PartnershipReport>), (status = 400), (status = 401), (status = 403), (status = 404)))]
+#[utoipa::path(post, path = "/console/report/partnership", tag = "admin", request_body = DownloadableReport<PartnershipReportRequest>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<PartnershipReport> = "application/json"), (String = "text/csv"))), (status = 400), (status = 401), (status = 403), (status = 404)))]
 async fn partnership_report(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    ApiJson(body): ApiJson<PartnershipReportRequest>,
-) -> ApiResult<PartnershipReport> {
+    DownloadableReport { request: body, format }: DownloadableReport<PartnershipReportRequest>,
+) -> Result<Response, AppError> {
+    let format = format.parse()?;
     let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
     let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
     if to_ms < from_ms {
@@ -264,7 +267,7 @@ async fn partnership_report(
             }
         })
         .collect();
-    Ok(ok(PartnershipReport {
+    let report = PartnershipReport {
         user_id: account.id,
         user_name: account.user_name,
         partnership: if is_operator { 100.0 } else { f64::from(account.partnership_bp) / 100.0 },
@@ -279,7 +282,43 @@ async fn partnership_report(
         upline_remaining: Money::from_minor(report.pay_upline_minor - upline_settled.amount_minor),
         balance: Money::from_minor(report.imbalance_minor()),
         markets,
-    }))
+    };
+    // The download is the collection report: one row per direct child.
+    report_answer(format, "collection", report, |report| report.rows.iter().collect())
+}
+
+impl CsvRow for PartnershipRow {
+    const HEADER: &'static [&'static str] = &[
+        "user_id",
+        "user_name",
+        "role",
+        "partnership",
+        "house_result",
+        "downline_share",
+        "own_share",
+        "upline_share",
+        "collect",
+        "settled",
+        "last_settled_at",
+        "remaining",
+    ];
+
+    fn cells(&self) -> Vec<Cell> {
+        vec![
+            Cell::int(self.user_id),
+            Cell::text(&self.user_name),
+            Cell::text(self.role.as_str()),
+            Cell::Figure(self.partnership.to_string()),
+            Cell::money(self.house_result),
+            Cell::money(self.downline_share),
+            Cell::money(self.own_share),
+            Cell::money(self.upline_share),
+            Cell::money(self.collect),
+            Cell::money(self.settled),
+            Cell::Figure(self.last_settled_at.clone().unwrap_or_default()),
+            Cell::money(self.remaining),
+        ]
+    }
 }
 
 #[derive(Deserialize, ToSchema)]

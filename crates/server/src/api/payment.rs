@@ -14,6 +14,7 @@
 
 use super::operator_context;
 use axum::extract::State;
+use axum::response::Response;
 use backlay_core::money::Money;
 use backlay_core::named::one_of;
 use backlay_store::payments::{
@@ -25,9 +26,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use super::export::{list_answer, Cell, CsvRow, Downloadable};
 use crate::clock::{iso_utc, now_ms};
-use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
-use crate::input::{text_field, AmountInput, ApiJson, Checks, FlexI64, PageRequest, Paged, Paging};
+use crate::error::{ok_with, ApiResult, AppError, Envelope};
+use crate::input::{text_field, AmountInput, ApiJson, Checks, FlexI64, Paged};
 use crate::operator::{approve_request, reject_request};
 use crate::session::{ClientIp, CurrentUser, Operator};
 use crate::AppState;
@@ -350,22 +352,47 @@ impl From<&PaymentRequest> for PaymentStatementRow {
 }
 
 /// The caller's own deposit and withdraw requests, newest first.
-#[utoipa::path(post, path = "/report/paymentStatement", tag = "user", request_body = PageRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<PaymentStatementRow>>), (status = 400), (status = 401)))]
+/// A bettor's payment statement takes no filters of its own: `page`, `limit` and `format`.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+pub struct PaymentStatementRequest {}
+
+#[utoipa::path(post, path = "/report/paymentStatement", tag = "user", request_body = Downloadable<PaymentStatementRequest>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<Paged<PaymentStatementRow>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 401)))]
 async fn payment_statement(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
-    ApiJson(body): ApiJson<PageRequest>,
-) -> ApiResult<Paged<PaymentStatementRow>> {
-    let (page, limit, offset) = body.resolve()?;
-    let filter = PaymentFilter { user_id: Some(authed.user.id), ..PaymentFilter::default() };
-    let (requests, total) = state.store.payment_requests(filter, offset, limit).await?;
-    Ok(ok(Paged {
-        rows: requests.iter().map(PaymentStatementRow::from).collect(),
-        total,
-        page,
-        limit,
-    }))
+    Downloadable { page, format, .. }: Downloadable<PaymentStatementRequest>,
+) -> Result<Response, AppError> {
+    let user_id = authed.user.id;
+    list_answer(format.parse()?, page, "payments", move |page| {
+        let state = state.clone();
+        async move {
+            let (page, limit, offset) = page.resolve()?;
+            let filter = PaymentFilter { user_id: Some(user_id), ..PaymentFilter::default() };
+            let (requests, total) = state.store.payment_requests(filter, offset, limit).await?;
+            let rows = requests.iter().map(PaymentStatementRow::from).collect();
+            Ok(Paged { rows, total, page, limit })
+        }
+    })
+    .await
+}
+
+impl CsvRow for PaymentStatementRow {
+    const HEADER: &'static [&'static str] =
+        &["date", "request_id", "kind", "amount", "status", "reference", "remark", "decided_at"];
+
+    fn cells(&self) -> Vec<Cell> {
+        vec![
+            Cell::Figure(self.date.clone()),
+            Cell::int(self.request_id),
+            Cell::text(self.kind.as_str()),
+            Cell::money(self.amount),
+            Cell::text(self.status.as_str()),
+            Cell::text(&self.reference),
+            Cell::text(&self.remark),
+            Cell::Figure(self.decided_at.clone().unwrap_or_default()),
+        ]
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -449,13 +476,13 @@ impl From<PaymentRequest> for PaymentRequestRow {
 }
 
 /// Payment requests, newest first: an admin sees all, an agent those of their own clients.
-#[utoipa::path(post, path = "/admin/payment/list", tag = "admin", request_body = Paging<ListPaymentsRequest>, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<PaymentRequestRow>>), (status = 400), (status = 401), (status = 403)))]
+#[utoipa::path(post, path = "/admin/payment/list", tag = "admin", request_body = Downloadable<ListPaymentsRequest>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<Paged<PaymentRequestRow>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 401), (status = 403)))]
 async fn list(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    Paging { request: body, page }: Paging<ListPaymentsRequest>,
-) -> ApiResult<Paged<PaymentRequestRow>> {
+    Downloadable { request: body, page, format }: Downloadable<ListPaymentsRequest>,
+) -> Result<Response, AppError> {
     let status = match body.status.as_deref().map(str::trim).unwrap_or("") {
         "" | "all" => None,
         text => Some(text.parse::<PaymentStatus>().map_err(|_| {
@@ -465,21 +492,62 @@ async fn list(
             )
         })?),
     };
-    let (page, limit, offset) = page.resolve()?;
     let parent_id = match authed.user.role {
         Role::Admin => None,
         _ => Some(authed.user.id),
     };
-    let (requests, total) = state
-        .store
-        .payment_requests(PaymentFilter { status, parent_id, user_id: None }, offset, limit)
-        .await?;
-    Ok(ok(Paged {
-        rows: requests.into_iter().map(PaymentRequestRow::from).collect(),
-        total,
-        page,
-        limit,
-    }))
+    list_answer(format.parse()?, page, "payment-requests", move |page| {
+        let state = state.clone();
+        async move {
+            let (page, limit, offset) = page.resolve()?;
+            let filter = PaymentFilter { status, parent_id, user_id: None };
+            let (requests, total) = state.store.payment_requests(filter, offset, limit).await?;
+            let rows = requests.into_iter().map(PaymentRequestRow::from).collect();
+            Ok(Paged { rows, total, page, limit })
+        }
+    })
+    .await
+}
+
+impl CsvRow for PaymentRequestRow {
+    const HEADER: &'static [&'static str] = &[
+        "date",
+        "request_id",
+        "user_id",
+        "user_name",
+        "kind",
+        "amount",
+        "status",
+        "reference",
+        "account_holder",
+        "bank_name",
+        "account_number",
+        "ifsc",
+        "remark",
+        "decided_at",
+        "transaction_id",
+    ];
+
+    fn cells(&self) -> Vec<Cell> {
+        let text = |value: &Option<String>| Cell::text(value.clone().unwrap_or_default());
+        vec![
+            Cell::Figure(self.date.clone()),
+            Cell::int(self.request_id),
+            Cell::int(self.user_id),
+            Cell::text(&self.user_name),
+            Cell::text(self.kind.as_str()),
+            Cell::money(self.amount),
+            Cell::text(self.status.as_str()),
+            text(&self.reference),
+            text(&self.account_holder),
+            text(&self.bank_name),
+            text(&self.account_number),
+            text(&self.ifsc),
+            Cell::text(&self.remark),
+            Cell::Figure(self.decided_at.clone().unwrap_or_default()),
+            Cell::opt_int(self.transaction_id),
+        ]
+    }
 }
 
 #[derive(Deserialize, ToSchema)]

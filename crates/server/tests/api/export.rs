@@ -228,3 +228,61 @@ async fn the_downline_downloads_with_its_search_and_paths(app: TestApp) {
     assert!(rows.iter().any(|r| r[column(&header, "user_name")] == "csv_deep_one"), "{text}");
 }
 both_databases!(the_downline_downloads_with_its_search_and_paths);
+
+/// Each other list and report downloads what its JSON answer lists, row for row: the audit log,
+/// payment requests (the operator's and the bettor's), an account's P&L and the collection report.
+async fn every_other_list_and_report_downloads_as_it_reads(app: TestApp) {
+    let (admin, agent) = (app.admin().await, app.agent().await);
+    let (client_id, client) = client_with_statement(&app, &agent, "csv_every", 2).await;
+    app.post("payment/withdraw", Some(&client), json!({ "amount": "1.50", "account_holder": "Csv Every", "bank_name": "=Bank", "account_number": "12345678", "ifsc": "ABCD0123456" }))
+        .await;
+    let agent_id = app.user_id(&admin, "agent").await;
+    let cases = [
+        (&admin, "admin/audit", json!({ "action": "chips.transfer" }), "audit-", "action"),
+        (&agent, "admin/payment/list", json!({}), "payment-requests-", "user_name"),
+        (&client, "report/paymentStatement", json!({}), "payments-", "kind"),
+        (&agent, "console/account/pnl", json!({ "user_id": client_id }), "pnl-", "pnl"),
+        (
+            &admin,
+            "console/report/partnership",
+            json!({ "user_id": agent_id }),
+            "collection-",
+            "collect",
+        ),
+    ];
+    for (token, path, body, stem, a_column) in cases {
+        let listed = app.post(path, Some(token), body.clone()).await;
+        listed.expect(200);
+        let json_rows = listed.data()["rows"].as_array().unwrap().len();
+        let mut csv_body = body.clone();
+        csv_body["format"] = json!("csv");
+        let (status, content_type, disposition, text) =
+            app.download(path, Some(token), csv_body).await;
+        assert_eq!(status.as_u16(), 200, "{path}: {text}");
+        assert!(content_type.starts_with("text/csv"), "{path}: {content_type}");
+        assert!(disposition.contains(stem), "{path}: {disposition}");
+        let (header, rows) = parse(&text);
+        column(&header, a_column);
+        assert_eq!(rows.len(), json_rows, "{path}: {text}");
+    }
+    // The audit download names the transfers with their remark made safe.
+    let (_, _, _, text) = app
+        .download(
+            "admin/audit",
+            Some(&admin),
+            json!({ "action": "chips.transfer", "format": "csv" }),
+        )
+        .await;
+    assert!(text.contains("csv_every"), "{text}");
+    // The payment request's bank name is text a spreadsheet would run: made safe.
+    let (_, _, _, text) =
+        app.download("admin/payment/list", Some(&agent), json!({ "format": "csv" })).await;
+    let (header, rows) = parse(&text);
+    let ours = rows
+        .iter()
+        .find(|r| r[column(&header, "user_name")] == "csv_every")
+        .expect("the request is listed");
+    assert_eq!(ours[column(&header, "bank_name")], "'=Bank");
+    assert_eq!(paise(&ours[column(&header, "amount")]), 1_50);
+}
+both_databases!(every_other_list_and_report_downloads_as_it_reads);

@@ -2,11 +2,12 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError, dataOr } from '../../api/client';
 import { Field } from '../../components/Field';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { formatIstDateTime } from '../../lib/format';
 import { EmptyRow, PagedFooter } from '../TableParts';
-import { AUDIT_PAGE_LIMIT, listAudit, NO_AUDIT_FILTERS, type AuditFilters, type AuditRow } from './api';
+import { AUDIT_PAGE_LIMIT, auditParams, listAudit, NO_AUDIT_FILTERS, type AuditFilters, type AuditRow } from './api';
 
 /** Areas of actions to suggest; the server takes any area or action. */
 const ACTION_AREAS = ['chips', 'user', 'payment', 'settings', 'market', 'match', 'series', 'sport', 'casino_game', 'casino_category', 'provider', 'world_casino', 'image'];
@@ -32,7 +33,7 @@ export function AuditPage() {
   };
   const edit = (key: keyof AuditFilters) => (event: { target: { value: string } }) => setDraft({ ...draft, [key]: event.target.value });
   return (
-    <PageCard title="Audit log" testId="audit-page">
+    <PageCard title="Audit log" testId="audit-page" actions={<DownloadCsvButton path="admin/audit" params={auditParams(filters)} />}>
       <form className="filter-row" onSubmit={apply} aria-label="Filters" data-testid="audit-filters">
         <Field label="Who (user name)" error={fieldErrors.actor}>
           <input value={draft.actor} onChange={edit('actor')} autoComplete="off" data-testid="audit-actor" />

@@ -21,7 +21,11 @@ export interface AuditFilters {
 
 export const NO_AUDIT_FILTERS: AuditFilters = { actor: '', action: '', from_date: '', to_date: '' };
 
+/** The filters that are set, as the call takes them (the list's and its download's). */
+export function auditParams(filters: AuditFilters): Record<string, string> {
+  return Object.fromEntries((Object.entries(filters) as [string, string][]).filter(([, value]) => value.trim() !== ''));
+}
+
 export function listAudit(filters: AuditFilters, page: number): Promise<Answer<Page<AuditRow>>> {
-  const given = Object.fromEntries((Object.entries(filters) as [string, string][]).filter(([, value]) => value.trim() !== ''));
-  return apiPost<Page<AuditRow>>('admin/audit', { ...given, page, limit: AUDIT_PAGE_LIMIT });
+  return apiPost<Page<AuditRow>>('admin/audit', { ...auditParams(filters), page, limit: AUDIT_PAGE_LIMIT });
 }

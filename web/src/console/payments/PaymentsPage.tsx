@@ -6,6 +6,7 @@ import { Link, Route, Routes } from 'react-router';
 import { dataOr } from '../../api/client';
 import { Field } from '../../components/Field';
 import { Modal } from '../../components/Modal';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { PageCard } from '../../components/PageCard';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { BALANCE_QUERY_KEY } from '../../hooks/useBalance';
@@ -55,9 +56,12 @@ export function PaymentsPage() {
       title="Payment requests"
       testId="payments-page"
       actions={
-        <Link className="btn btn-sm" to="/console/payments/details" data-testid="payments-own-details">
-          Your payment details
-        </Link>
+        <span className="row-actions">
+          <DownloadCsvButton path="admin/payment/list" params={status === null ? {} : { status }} />
+          <Link className="btn btn-sm" to="/console/payments/details" data-testid="payments-own-details">
+            Your payment details
+          </Link>
+        </span>
       }
     >
       <div className="chip-tabs" role="group" aria-label="Status">

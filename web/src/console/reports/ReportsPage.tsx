@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { dataOr } from '../../api/client';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { DateRangeFilter, defaultRange, type DateRangeValue } from '../../features/reports/DateRange';
@@ -9,7 +10,7 @@ import { formatIstDateTime, formatMinorMoney, formatMoney } from '../../lib/form
 import { toMinor } from '../../lib/money';
 import { useSession } from '../../lib/session';
 import { EmptyRow } from '../TableParts';
-import { partnershipReport, reportKeys, type PartnershipReport, type PartnershipRow } from './api';
+import { partnershipParams, partnershipReport, reportKeys, type PartnershipReport, type PartnershipRow } from './api';
 import { SettleCashDialog } from './SettleCashDialog';
 import { byMatch, collectionLines, pnlTotals } from './sums';
 import './reports.css';
@@ -55,7 +56,11 @@ export function ReportsPage() {
   const report = query.data;
   const drill = (row: PartnershipRow) => setTrail((t) => [...t, { userId: row.user_id, name: row.user_name }]);
   return (
-    <PageCard title="Partnership report" testId="reports-page">
+    <PageCard
+      title="Partnership report"
+      testId="reports-page"
+      actions={<DownloadCsvButton path="console/report/partnership" params={partnershipParams(request)} label="Download collection CSV" />}
+    >
       <DateRangeFilter initial={range} onApply={setRange} />
       <nav aria-label="Breadcrumb" className="report-trail" data-testid="report-trail">
         {[{ userId: -1, name: me?.user_name ?? 'You' }, ...trail].map((crumb, index, all) =>

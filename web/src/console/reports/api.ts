@@ -27,14 +27,19 @@ export const reportKeys = {
   partnership: (q: PartnershipQuery) => ['console', 'report', 'partnership', q.userId, q.from_date, q.to_date, q.matchId ?? null, q.marketId ?? null] as const,
 };
 
-export function partnershipReport(q: PartnershipQuery): Promise<Answer<PartnershipReport>> {
-  return apiPost<PartnershipReport>('console/report/partnership', {
+/** The report's call body (the report's and its download's). */
+export function partnershipParams(q: PartnershipQuery): Record<string, unknown> {
+  return {
     ...(q.userId === null ? {} : { user_id: q.userId }),
     from_date: q.from_date,
     to_date: q.to_date,
     ...(q.matchId === undefined ? {} : { match_id: q.matchId }),
     ...(q.marketId === undefined ? {} : { market_id: q.marketId }),
-  });
+  };
+}
+
+export function partnershipReport(q: PartnershipQuery): Promise<Answer<PartnershipReport>> {
+  return apiPost<PartnershipReport>('console/report/partnership', partnershipParams(q));
 }
 
 /** Cash received from a direct child (or paid to it), against what the collection report says. */

@@ -130,6 +130,9 @@ export function AccountPage() {
         <QueryState isPending={pnl.isPending} error={pnl.error}>
           {pnl.data && (
             <>
+              <div className="console-toolbar">
+                <DownloadCsvButton path="console/account/pnl" params={{ user_id: userId }} />
+              </div>
               <p data-testid="account-pnl-total">
                 Total P&amp;L{pnl.data.role === 'agent' ? ' of the downline' : ''}: <Money amount={pnl.data.total} />
               </p>

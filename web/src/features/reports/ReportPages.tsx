@@ -87,7 +87,7 @@ export function PaymentStatementPage() {
     { label: 'Decided', keys: ['decided_at'], kind: 'date' },
     { label: 'Remark', keys: ['remark'] },
   ];
-  return <ReportView title="Payment Statement" testId="payment-statement-page" path="report/paymentStatement" params={{}} columns={columns} />;
+  return <ReportView title="Payment Statement" testId="payment-statement-page" path="report/paymentStatement" params={{}} columns={columns} download />;
 }
 
 /** A casino round's id as a link to its detail page (seed, cards, the commitment check). */
