@@ -28,6 +28,7 @@ pub mod buttons;
 pub mod casino;
 pub mod catalogue;
 pub mod cluster;
+pub mod correction;
 pub mod downline;
 pub mod exposure_check;
 pub mod ledger;

@@ -84,7 +84,7 @@ impl StatementType {
         match self {
             StatementType::All => "",
             StatementType::DepositWithdraw => "deposit,withdraw",
-            StatementType::Sports => "settlement,void",
+            StatementType::Sports => "settlement,void,result_corrected",
             StatementType::Casino => "casino,live_casino",
         }
     }

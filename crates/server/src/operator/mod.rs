@@ -18,6 +18,7 @@ mod accounts;
 mod casino_categories;
 mod casino_games;
 mod catalogue;
+mod correction;
 mod match_state;
 mod payments;
 mod providers;
@@ -37,6 +38,7 @@ pub use catalogue::{
     create_market, create_match, create_series, create_sport, set_match_active, set_match_in_play,
     CreateMarket, CreateMatch, CATALOGUE_NAME_MAX_CHARS,
 };
+pub use correction::{unsettle_market, CorrectedAccount, Correction, CorrectionLine};
 pub use match_state::{score_kind_of_sport, set_match_state, MatchStateUpdate};
 pub use payments::{approve_request, reject_request, REMARK_MAX_CHARS};
 pub use providers::{

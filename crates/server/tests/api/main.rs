@@ -14,6 +14,7 @@ mod cluster;
 mod console;
 mod console_access;
 mod console_casino;
+mod correction;
 mod crossed_book;
 mod demo_feed;
 mod desk;
