@@ -162,19 +162,24 @@ impl Writer {
         .await?;
 
         let reversed = self.uncorrected_settlement(market_id).await?;
-        let settled_pnl: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM bets WHERE market_id = $1 AND status = 'settled' AND pnl_minor <> 0",
-        )
-        .bind(market_id)
-        .fetch_one(self.conn())
-        .await?;
-        if reversed.is_empty() && settled_pnl > 0 {
-            // Settled before settlements named their market (migration 0009): which ledger
-            // lines were this market's is written only in words, and no guess is posted.
-            return Err(StoreError::Conflict(format!(
-                "market {market_id} was settled before settlements were linked to their market: \
-                 its result cannot be corrected here"
-            )));
+        if reversed.is_empty() {
+            // No linked settlement: nothing moved (every client's bets netted to zero, or a
+            // void), or the market was settled before settlements named their market
+            // (migration 0009), when only the remark (its label) said which market it was:
+            // such a settlement is not guessed at.
+            let unlinked: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM ledger_transactions WHERE market_id IS NULL \
+                 AND kind IN ('settlement', 'void') AND remark = $1",
+            )
+            .bind(label)
+            .fetch_one(self.conn())
+            .await?;
+            if unlinked > 0 {
+                return Err(StoreError::Conflict(format!(
+                    "{label} was settled before settlements were linked to their market: its \
+                     result cannot be corrected here"
+                )));
+            }
         }
         // Bets back to where the market's close found them (less what it cancelled).
         let bets = sqlx::query(
