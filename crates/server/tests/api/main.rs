@@ -15,6 +15,7 @@ mod console;
 mod console_access;
 mod console_casino;
 mod correction;
+mod correction_property;
 mod crossed_book;
 mod demo_feed;
 mod desk;
