@@ -597,7 +597,16 @@ function CorrectionDialog({ market, onClose, onCorrected }: { market: DeskMarket
           </p>
         )}
         <Field label="Reason (kept in the audit log)" error={errors.reason}>
-          <input value={reason} onChange={(e) => setReason(e.target.value)} maxLength={200} data-testid="correction-reason" autoFocus />
+          <input
+            value={reason}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setErrors((now) => ({ ...now, reason: '' }));
+            }}
+            maxLength={200}
+            data-testid="correction-reason"
+            autoFocus
+          />
         </Field>
         {errors.form && <ErrorMessage>{errors.form}</ErrorMessage>}
         <div className="modal-actions">
