@@ -178,11 +178,24 @@ pub async fn unsettle_market(
              can be taken back)."
         )));
     };
+    let mut lines = lines_of(&unsettled);
+    // A client whose settlement moved nothing (a void) has no entry to read its name and
+    // balance from: read them here, in the same transaction.
+    for line in lines.iter_mut().filter(|l| l.user_name.is_none()) {
+        let Some(user_id) = line.user_id.filter(|_| line.account == CorrectedAccount::Client)
+        else {
+            continue;
+        };
+        let funds = writer.funds_of_user(user_id).await?;
+        line.user_name = Some(writer.user_by_id(user_id).await?.user_name);
+        line.balance_before_minor = funds.balance_minor;
+        line.balance_after_minor = funds.balance_minor;
+    }
     let correction = Correction {
         market_id,
         label: label.clone(),
         was: unsettled.was,
-        lines: lines_of(&unsettled),
+        lines,
         bets: unsettled.bets,
         applied: apply,
     };

@@ -300,7 +300,11 @@ async fn a_void_is_corrected_and_the_market_reopens_for_bets(app: TestApp) {
     corrected.expect(200);
     assert_eq!(corrected.data()["was"], "void");
     // A void moved no money: nothing is posted, the exposure comes back.
-    assert_eq!(minor(&line_of(corrected.data(), "client", Some(t.loser_id))["amount"]), 0);
+    let line = line_of(corrected.data(), "client", Some(t.loser_id));
+    assert_eq!(line["user_name"], "closer");
+    assert_eq!((minor(&line["amount"]), minor(&line["balance_after"])), (0, 2_000_00));
+    assert_eq!(minor(&line["available_after"]), 1_700_00);
+    assert_eq!(corrected.data()["clients_negative"], 0);
     assert_eq!(exposure_minor(&app, &t.loser).await, 300_00);
     assert_eq!(app.balance_minor(&t.loser).await, 2_000_00);
     app.assert_ledger_sound(&t.admin).await;
