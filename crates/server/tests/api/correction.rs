@@ -325,3 +325,36 @@ async fn a_void_is_corrected_and_the_market_reopens_for_bets(app: TestApp) {
     app.assert_ledger_sound(&t.admin).await;
 }
 both_databases!(a_void_is_corrected_and_the_market_reopens_for_bets);
+
+async fn a_settlement_older_than_its_market_link_is_not_guessed_at(app: TestApp) {
+    let t = tree(&app).await;
+    let market = fancy(&app, &t.admin, &t.winner, "18 over runs").await;
+    bet(&app, &t.winner, market, "yes", 57, 100).await;
+    app.post("admin/market/result", Some(&t.admin), json!({ "market_id": market, "result": 70 }))
+        .await
+        .expect(200);
+    // As a version before migration 0009 stored it: the market named only in the remark.
+    let store = app.store().await;
+    sqlx::query("UPDATE ledger_transactions SET market_id = NULL WHERE market_id = $1")
+        .bind(market)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let refused = app
+        .post(
+            "admin/market/unsettle",
+            Some(&t.admin),
+            json!({ "market_id": market, "reason": "old" }),
+        )
+        .await;
+    refused.expect(409);
+    assert!(refused.message().contains("before settlements were linked"), "{}", refused.body);
+    // Nothing of it happened: still settled, the winnings where they were.
+    assert_eq!(app.balance_minor(&t.winner).await, 2_100_00);
+    let again = app
+        .post("admin/market/result", Some(&t.admin), json!({ "market_id": market, "result": 10 }))
+        .await;
+    again.expect(409);
+    app.assert_ledger_sound(&t.admin).await;
+}
+both_databases!(a_settlement_older_than_its_market_link_is_not_guessed_at);
