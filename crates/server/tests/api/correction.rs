@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use crate::both_databases;
-use crate::common::{minor, TestApp};
+use crate::common::{minor, read_until, TestApp};
 
 async fn create(app: &TestApp, operator: &str, name: &str, role: &str, extra: Value) -> i64 {
     let mut body = json!({ "user_name": name, "password": "First@123", "role": role });
@@ -286,10 +286,29 @@ both_databases!(a_wrong_result_is_corrected_and_the_right_one_declared);
 
 async fn a_void_is_corrected_and_the_market_reopens_for_bets(app: TestApp) {
     let t = tree(&app).await;
+    // The match the fancy goes on (the first listed; once its markets are settled it may not be).
+    let match_id =
+        app.post("match/getMatches", Some(&t.loser), json!({ "sport_id": 4 })).await.data()[0]
+            ["match_id"]
+            .as_i64()
+            .unwrap();
     let market = fancy(&app, &t.admin, &t.winner, "15 over runs").await;
     bet(&app, &t.loser, market, "yes", 57, 300).await;
     app.post("admin/market/void", Some(&t.admin), json!({ "market_id": market })).await.expect(200);
     assert_eq!(exposure_minor(&app, &t.loser).await, 0);
+    // The bettor's live stream, open on the match.
+    let ticket = app.post("stream/ticket", Some(&t.loser), json!({})).await.data()["ticket"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut stream = app
+        .client
+        .get(format!("{}/stream?match_id={match_id}&ticket={ticket}", app.base))
+        .send()
+        .await
+        .unwrap();
+    let mut buffer = String::new();
+    read_until(&mut stream, &mut buffer, |event, _| event == "snapshot").await;
     let corrected = app
         .post(
             "admin/market/unsettle",
@@ -305,6 +324,15 @@ async fn a_void_is_corrected_and_the_market_reopens_for_bets(app: TestApp) {
     assert_eq!((minor(&line["amount"]), minor(&line["balance_after"])), (0, 2_000_00));
     assert_eq!(minor(&line["available_after"]), 1_700_00);
     assert_eq!(corrected.data()["clients_negative"], 0);
+    // The stream tells the bettor the market is live again, and to fetch its own figures.
+    read_until(&mut stream, &mut buffer, |event, value| {
+        event == "market" && value["market_id"] == market && value["status"] == "suspended"
+    })
+    .await;
+    read_until(&mut stream, &mut buffer, |event, value| {
+        event == "mine" && value["market_id"] == market
+    })
+    .await;
     assert_eq!(exposure_minor(&app, &t.loser).await, 300_00);
     assert_eq!(app.balance_minor(&t.loser).await, 2_000_00);
     app.assert_ledger_sound(&t.admin).await;
