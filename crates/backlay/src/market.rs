@@ -77,6 +77,17 @@ enum MarketCommand {
         #[arg(long, default_value_t = 100)]
         rate_yes: i64,
     },
+    /// Correct a result: take a resulted or void market back to suspended, reversing its
+    /// settlement (clients, agents' shares, house) with "Result corrected: …" entries; then
+    /// declare the right result. With --preview, only print what would move.
+    Unsettle {
+        market: i64,
+        /// Why (required to correct; kept in the audit log).
+        #[arg(long, default_value = "")]
+        reason: String,
+        #[arg(long)]
+        preview: bool,
+    },
     /// Declare the winner (or a fancy's result) and settle.
     Result {
         market: i64,
@@ -228,6 +239,12 @@ pub async fn run(args: MarketArgs) -> anyhow::Result<()> {
                 _ => anyhow::bail!("give --winner SELECTION_ID or --runs N"),
             };
             api.post("admin/market/result", body).await?
+        }
+        MarketCommand::Unsettle { market, preview: true, .. } => {
+            api.post("admin/market/unsettlePreview", json!({ "market_id": market })).await?
+        }
+        MarketCommand::Unsettle { market, reason, preview: false } => {
+            api.post("admin/market/unsettle", json!({ "market_id": market, "reason": reason })).await?
         }
         MarketCommand::Void { market } => api.post("admin/market/void", json!({ "market_id": market })).await?,
         MarketCommand::Score { match_id, score, result, clear_result } => {

@@ -319,6 +319,23 @@ fn markets_are_run_from_the_console_through_the_running_server() {
         "{}",
         String::from_utf8_lossy(&again.stderr)
     );
+    // A result corrected from the console: previewed, then taken back with a reason, after
+    // which the market is live again and takes a new result.
+    let preview = run(market(&["unsettle", &market_id, "--preview"]));
+    assert!(
+        String::from_utf8_lossy(&preview.stdout).contains("\"applied\":false"),
+        "{}",
+        String::from_utf8_lossy(&preview.stderr)
+    );
+    let no_reason = run(market(&["unsettle", &market_id]));
+    assert!(String::from_utf8_lossy(&no_reason.stderr).contains("(400"));
+    let corrected = run(market(&["unsettle", &market_id, "--reason", "wrong winner"]));
+    assert!(
+        String::from_utf8_lossy(&corrected.stdout).contains("Declare the right result"),
+        "{}",
+        String::from_utf8_lossy(&corrected.stderr)
+    );
+    assert!(run(market(&["void", &market_id])).status.success());
     let wrong_password = console.run(&[
         "admin",
         "market",

@@ -15,7 +15,7 @@
 //! ```
 //!
 //! An account's **betting P&L** is the sum of its ledger lines of the betting kinds
-//! ([`BETTING_KINDS`]: sports settlements after commission and voids, in-house casino stakes and
+//! ([`BETTING_KINDS`]: sports settlements after commission, voids and results corrected, in-house casino stakes and
 //! payouts, providers' games), that is every line of its statement except chips moving to and
 //! from its parent. A parent's betting P&L (the console's downline list) is the sum over its whole
 //! downline and itself, and so are its **branch totals** (balance and exposure): the downline page
@@ -33,7 +33,8 @@ use crate::{named, Store, StoreResult, Writer};
 pub const TREE_DEPTH_MAX: i64 = 16;
 
 /// The ledger transaction kinds that are betting results (see the module documentation).
-pub const BETTING_KINDS: [&str; 4] = ["settlement", "void", "casino", "live_casino"];
+pub const BETTING_KINDS: [&str; 5] =
+    ["settlement", "void", "result_corrected", "casino", "live_casino"];
 
 /// `IN (…)` list of [`BETTING_KINDS`], quoted for SQL (fixed words, never user input).
 fn betting_kinds_sql() -> String {

@@ -71,6 +71,15 @@ pub struct NewTransaction {
     pub postings: Vec<Posting>,
 }
 
+/// Whether a debit may take an account that may not go negative below zero.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Overdraft {
+    /// The funds check: a transfer, a withdrawal, a stake.
+    Refused,
+    /// The money is owed whatever the account holds ([`Writer::post_owed`]).
+    Owed,
+}
+
 /// A user's money as the ledger holds it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Funds {
@@ -111,7 +120,8 @@ pub struct LedgerCheck {
     pub mismatched_accounts: Vec<(i64, i64, i64)>,
     /// Transactions whose entries do not sum to zero.
     pub unbalanced_transactions: Vec<i64>,
-    /// Accounts that may not go negative but whose available funds are below zero.
+    /// Accounts that may not go negative but whose available funds are below zero (a client a
+    /// result's correction took below zero may: `store::correction`).
     pub overdrawn_accounts: Vec<i64>,
     /// Users' accounts whose exposure differs from the sum of their exposures per market:
     /// (account id, stored exposure, sum over markets).
@@ -314,6 +324,28 @@ impl Writer {
     /// may not go negative below its exposure fails with `InsufficientFunds` (naming what is
     /// available) and the caller's transaction must be dropped: nothing is written.
     pub async fn post(&mut self, transaction: NewTransaction, now_ms: i64) -> StoreResult<Posted> {
+        self.post_with(transaction, now_ms, Overdraft::Refused).await
+    }
+
+    /// Posts a balanced transaction whose debits are owed whatever the account holds: a
+    /// market's settlement (a loss comes out of exposure reserved when the bet was placed, so it
+    /// is never refused there) and a result's correction (winnings taken back from a client who
+    /// already spent them: the account goes below zero and collection recovers it). A user's
+    /// account only goes below zero once a correction allowed it (`store::correction`).
+    pub async fn post_owed(
+        &mut self,
+        transaction: NewTransaction,
+        now_ms: i64,
+    ) -> StoreResult<Posted> {
+        self.post_with(transaction, now_ms, Overdraft::Owed).await
+    }
+
+    async fn post_with(
+        &mut self,
+        transaction: NewTransaction,
+        now_ms: i64,
+        overdraft: Overdraft,
+    ) -> StoreResult<Posted> {
         let NewTransaction { kind, actor_user_id, remark, market_id, mut postings } = transaction;
         assert!(postings.len() >= 2, "a ledger transaction needs at least two postings");
         assert!(postings.iter().all(|p| p.amount_minor != 0), "a posting of zero is meaningless");
@@ -338,11 +370,12 @@ impl Writer {
         for posting in &postings {
             let balance_after: Option<i64> = sqlx::query_scalar(
                 "UPDATE ledger_accounts SET balance_minor = balance_minor + $1 \
-                 WHERE id = $2 AND (may_go_negative = 1 OR $1 >= 0 OR balance_minor - exposure_minor + $1 >= 0) \
+                 WHERE id = $2 AND ((may_go_negative = 1 AND user_id IS NULL) OR $3 = 1 OR $1 >= 0 OR balance_minor - exposure_minor + $1 >= 0) \
                  RETURNING balance_minor",
             )
             .bind(posting.amount_minor)
             .bind(posting.account_id)
+            .bind(i64::from(overdraft == Overdraft::Owed))
             .fetch_optional(self.conn())
             .await?;
             let Some(balance_after) = balance_after else {

@@ -30,6 +30,7 @@ pub mod cash;
 pub mod casino;
 pub mod catalogue;
 pub mod cluster;
+pub mod correction;
 pub mod dashboard;
 pub mod downline;
 pub mod exposure_check;

@@ -459,6 +459,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/market/unsettle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Corrects a result: takes a resulted or void market back to suspended, reversing every
+         *     posting of its settlement with new "Result corrected: …" entries (clients, agents' shares,
+         *     house, commission), bets back to matched and exposure reserved again; a client may go below
+         *     zero. Then declare the right result (or void) as usual. Audited with the reason.
+         */
+        post: operations["unsettle_market"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/market/unsettlePreview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What correcting the market's result would move, per client and per agent's share, from the
+         *     same transaction as the correction (rolled back): nothing is written.
+         */
+        post: operations["unsettle_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/market/void": {
         parameters: {
             query?: never;
@@ -2513,6 +2555,63 @@ export interface components {
             /** @description Accepted for the spec's form; the current password is `master_password`. */
             old_password?: string | null;
         };
+        /**
+         * @description Whose account a line of a correction moves.
+         * @enum {string}
+         */
+        CorrectedAccount: "client" | "share" | "house" | "commission";
+        /** @description A result's correction, made or previewed. */
+        CorrectionAnswer: {
+            /** @description True once made; false for a preview. */
+            applied: boolean;
+            /**
+             * Format: int64
+             * @description Bets taken back to matched.
+             */
+            bets: number;
+            /**
+             * Format: int64
+             * @description Clients left with less than nothing available (their agent collects it).
+             */
+            clients_negative: number;
+            /** @description Clients, then agents' shares, then the house and commission. */
+            lines: components["schemas"]["CorrectionLineView"][];
+            /** @description "Match / Market". */
+            market: string;
+            /** Format: int64 */
+            market_id: number;
+            /** @description The market's status before the correction (closed or void). */
+            was: components["schemas"]["MarketStatus"];
+        };
+        /** @description What a correction moves on one account. */
+        CorrectionLineView: {
+            account: components["schemas"]["CorrectedAccount"];
+            /**
+             * Format: double
+             * @description What the correction posts: the settlement's movement, negated.
+             */
+            amount: number;
+            /**
+             * Format: double
+             * @description Balance after less all of the exposure reserved here: below zero, the client owes it.
+             */
+            available_after: number;
+            /** Format: double */
+            balance_after: number;
+            /** Format: double */
+            balance_before: number;
+            /**
+             * Format: double
+             * @description A client's exposure in the market, reserved again until the new result.
+             */
+            exposure: number;
+            /**
+             * Format: int64
+             * @description The client, or the agent whose partnership share it is.
+             */
+            user_id?: number | null;
+            user_name?: string | null;
+        };
         CreateMarketRequest: {
             /**
              * Format: int64
@@ -3391,6 +3490,34 @@ export interface components {
                 /** Format: int64 */
                 order: number;
                 sport_id: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_CorrectionAnswer: {
+            /** @description A result's correction, made or previewed. */
+            data: {
+                /** @description True once made; false for a preview. */
+                applied: boolean;
+                /**
+                 * Format: int64
+                 * @description Bets taken back to matched.
+                 */
+                bets: number;
+                /**
+                 * Format: int64
+                 * @description Clients left with less than nothing available (their agent collects it).
+                 */
+                clients_negative: number;
+                /** @description Clients, then agents' shares, then the house and commission. */
+                lines: components["schemas"]["CorrectionLineView"][];
+                /** @description "Match / Market". */
+                market: string;
+                /** Format: int64 */
+                market_id: number;
+                /** @description The market's status before the correction (closed or void). */
+                was: components["schemas"]["MarketStatus"];
             };
             message: string;
             status: boolean;
@@ -6585,6 +6712,16 @@ export interface components {
             /** Format: int64 */
             user_id: number;
         };
+        UnsettlePreviewRequest: {
+            /** Format: int64 */
+            market_id: number;
+        };
+        UnsettleRequest: {
+            /** Format: int64 */
+            market_id: number;
+            /** @description Why the result is corrected: required, kept in the audit log (at most 200 characters). */
+            reason?: string;
+        };
         UploadedImageItem: {
             /** @description The name it is stored and served under (made safe; the extension follows the type). */
             name: string;
@@ -8512,6 +8649,171 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    unsettle_market: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnsettleRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CorrectionAnswer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The market has no result to correct */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    unsettle_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnsettlePreviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CorrectionAnswer"];
+                };
+            };
+            /** @description The body is not valid JSON, has the wrong shape, or a field is invalid (data.errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The market has no result to correct */
             409: {
                 headers: {
                     [name: string]: unknown;

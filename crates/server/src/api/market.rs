@@ -11,9 +11,9 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::engine::{not_a_status_to_set, ActedBy, RatesUpdate, ResultInput, StakeLimits};
-use crate::error::{ok_with, ApiResult, AppError, Envelope};
+use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{AmountInput, ApiJson, Checks, FlexI64};
-use crate::operator::{self, Actor, CreateMarket, OperatorContext};
+use crate::operator::{self, Actor, CorrectedAccount, Correction, CreateMarket, OperatorContext};
 use crate::session::{ClientIp, Operator};
 use crate::AppState;
 
@@ -24,6 +24,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(set_rates))
         .routes(routes!(declare_result))
         .routes(routes!(void_market))
+        .routes(routes!(unsettle_preview))
+        .routes(routes!(unsettle_market))
         .routes(routes!(resolve_crossed))
 }
 
@@ -404,6 +406,134 @@ impl ResultRequest {
             )),
         }
     }
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct UnsettlePreviewRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct UnsettleRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+    /// Why the result is corrected: required, kept in the audit log (at most 200 characters).
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// What a correction moves on one account.
+#[derive(Serialize, ToSchema)]
+pub struct CorrectionLineView {
+    pub account: CorrectedAccount,
+    /// The client, or the agent whose partnership share it is.
+    pub user_id: Option<i64>,
+    pub user_name: Option<String>,
+    /// What the correction posts: the settlement's movement, negated.
+    #[schema(value_type = f64)]
+    pub amount: Money,
+    #[schema(value_type = f64)]
+    pub balance_before: Money,
+    #[schema(value_type = f64)]
+    pub balance_after: Money,
+    /// A client's exposure in the market, reserved again until the new result.
+    #[schema(value_type = f64)]
+    pub exposure: Money,
+    /// Balance after less all of the exposure reserved here: below zero, the client owes it.
+    #[schema(value_type = f64)]
+    pub available_after: Money,
+}
+
+/// A result's correction, made or previewed.
+#[derive(Serialize, ToSchema)]
+pub struct CorrectionAnswer {
+    pub market_id: i64,
+    /// "Match / Market".
+    pub market: String,
+    /// The market's status before the correction (closed or void).
+    pub was: MarketStatus,
+    /// True once made; false for a preview.
+    pub applied: bool,
+    /// Bets taken back to matched.
+    pub bets: i64,
+    /// Clients left with less than nothing available (their agent collects it).
+    pub clients_negative: i64,
+    /// Clients, then agents' shares, then the house and commission.
+    pub lines: Vec<CorrectionLineView>,
+}
+
+impl From<Correction> for CorrectionAnswer {
+    fn from(correction: Correction) -> CorrectionAnswer {
+        let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        CorrectionAnswer {
+            market_id: correction.market_id,
+            market: correction.label.clone(),
+            was: correction.was,
+            applied: correction.applied,
+            bets: count(correction.bets),
+            clients_negative: count(correction.clients_negative() as u64),
+            lines: correction
+                .lines
+                .iter()
+                .map(|l| CorrectionLineView {
+                    account: l.account,
+                    user_id: l.user_id,
+                    user_name: l.user_name.clone(),
+                    amount: Money::from_minor(l.amount_minor),
+                    balance_before: Money::from_minor(l.balance_before_minor),
+                    balance_after: Money::from_minor(l.balance_after_minor),
+                    exposure: Money::from_minor(l.exposure_minor),
+                    available_after: Money::from_minor(l.balance_after_minor - l.exposure_minor),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// What correcting the market's result would move, per client and per agent's share, from the
+/// same transaction as the correction (rolled back): nothing is written.
+#[utoipa::path(post, path = "/admin/market/unsettlePreview", tag = "admin", request_body = UnsettlePreviewRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<CorrectionAnswer>), (status = 401), (status = 403), (status = 404),
+        (status = 409, description = "The market has no result to correct")))]
+async fn unsettle_preview(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<UnsettlePreviewRequest>,
+) -> ApiResult<CorrectionAnswer> {
+    require_admin(&operator)?;
+    let by = acted_by(operator, ip);
+    let ctx = OperatorContext { store: &state.store, actor: by.actor, client_ip: by.client_ip };
+    let correction =
+        operator::unsettle_market(&ctx, &state.engine, body.market_id.0, "", false).await?;
+    Ok(ok(correction.into()))
+}
+
+/// Corrects a result: takes a resulted or void market back to suspended, reversing every
+/// posting of its settlement with new "Result corrected: …" entries (clients, agents' shares,
+/// house, commission), bets back to matched and exposure reserved again; a client may go below
+/// zero. Then declare the right result (or void) as usual. Audited with the reason.
+#[utoipa::path(post, path = "/admin/market/unsettle", tag = "admin", request_body = UnsettleRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<CorrectionAnswer>), (status = 400), (status = 401), (status = 403), (status = 404),
+        (status = 409, description = "The market has no result to correct")))]
+async fn unsettle_market(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<UnsettleRequest>,
+) -> ApiResult<CorrectionAnswer> {
+    require_admin(&operator)?;
+    let by = acted_by(operator, ip);
+    let ctx = OperatorContext { store: &state.store, actor: by.actor, client_ip: by.client_ip };
+    let correction =
+        operator::unsettle_market(&ctx, &state.engine, body.market_id.0, &body.reason, true)
+            .await?;
+    let message = format!(
+        "{}: the result is taken back and the market is suspended. Declare the right result.",
+        correction.label
+    );
+    Ok(ok_with(message, correction.into()))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -102,7 +102,7 @@ impl StatementType {
         match self {
             StatementType::All => "",
             StatementType::DepositWithdraw => "deposit,withdraw",
-            StatementType::Sports => "settlement,void",
+            StatementType::Sports => "settlement,void,result_corrected",
             StatementType::Casino => "casino,live_casino",
             StatementType::Cash => backlay_store::cash::CASH_SETTLEMENT_KIND,
         }

@@ -436,7 +436,17 @@ impl Engine {
                 let message = self
                     .send(market_id, handle, |reply| Command::Settle { result, by, reply })
                     .await??;
-                self.markets.write().await.remove(&market_id);
+                {
+                    // Only the task that settled: a correction may already have started the
+                    // market's next one (`operator::unsettle_market`).
+                    let mut markets = self.markets.write().await;
+                    if markets
+                        .get(&market_id)
+                        .is_some_and(|r| r.handle.commands.same_channel(&handle.commands))
+                    {
+                        markets.remove(&market_id);
+                    }
+                }
                 if let Some(node) = &self.node {
                     // The market is gone: nobody is to own it any more.
                     node.forget(&market_resource(market_id)).await;

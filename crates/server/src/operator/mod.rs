@@ -19,6 +19,7 @@ mod cash;
 mod casino_categories;
 mod casino_games;
 mod catalogue;
+mod correction;
 mod desk;
 mod match_state;
 mod payee;
@@ -41,6 +42,7 @@ pub use catalogue::{
     create_market, create_match, create_series, create_sport, set_match_active, set_match_in_play,
     CreateMarket, CreateMatch, CATALOGUE_NAME_MAX_CHARS,
 };
+pub use correction::{unsettle_market, CorrectedAccount, Correction, CorrectionLine};
 pub use desk::set_desk_spread;
 pub use match_state::{score_kind_of_sport, set_match_state, MatchStateUpdate};
 pub use payee::{set_payment_details, PayeeDetails};

@@ -112,3 +112,65 @@ async fn a_bet_sent_to_any_node_is_placed_once_by_the_markets_owner() {
     late.expect(409);
     first.assert_ledger_sound(&admin).await;
 }
+
+/// A settled market has no owner: a correction sent to any node takes it back, the market is
+/// owned again (by whichever node claims it first) and a result sent to the other node reaches
+/// its task there.
+#[tokio::test]
+async fn a_result_corrected_on_one_node_is_resulted_again_through_the_other() {
+    let Some(first) = spawn_app(Db::Postgres).await else { return };
+    let second = first.second_node().await;
+    let admin = first.admin().await;
+    let demo = second.demo().await;
+    let matches = first.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let (market, runners) = first
+        .open_market(&admin, match_id, json!({ "type": "bookmaker", "name": "Corrected across nodes", "runners": ["Home", "Away"], "min_stake": 1 }))
+        .await;
+    first
+        .post("admin/market/rates", Some(&admin), json!({ "market_id": market, "runners": [
+            { "selection_id": runners[0], "back": 90, "lay": 95 }, { "selection_id": runners[1], "back": 105, "lay": 110 }] }))
+        .await
+        .expect(200);
+    let before = second.balance_minor(&demo).await;
+    second
+        .post("bet/placeBet", Some(&demo), json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": 90, "stake": 100 }))
+        .await
+        .expect(200);
+    first
+        .post(
+            "admin/market/result",
+            Some(&admin),
+            json!({ "market_id": market, "winner_selection_id": runners[0] }),
+        )
+        .await
+        .expect(200);
+    assert_eq!(second.balance_minor(&demo).await, before + 90_00);
+    let store = first.store().await;
+    assert!(
+        store.owner_of(&format!("market:{market}")).await.unwrap().is_none(),
+        "settled: unowned"
+    );
+
+    let second_admin = second.admin().await;
+    second
+        .post(
+            "admin/market/unsettle",
+            Some(&second_admin),
+            json!({ "market_id": market, "reason": "wrong winner" }),
+        )
+        .await
+        .expect(200);
+    assert_eq!(second.balance_minor(&demo).await, before);
+    assert!(store.owner_of(&format!("market:{market}")).await.unwrap().is_some(), "owned again");
+    first
+        .post(
+            "admin/market/result",
+            Some(&admin),
+            json!({ "market_id": market, "winner_selection_id": runners[1] }),
+        )
+        .await
+        .expect(200);
+    assert_eq!(second.balance_minor(&demo).await, before - 100_00);
+    first.assert_ledger_sound(&admin).await;
+}

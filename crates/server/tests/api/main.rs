@@ -17,6 +17,8 @@ mod cluster;
 mod console;
 mod console_access;
 mod console_casino;
+mod correction;
+mod correction_property;
 mod crossed_book;
 mod dashboard;
 mod demo_feed;

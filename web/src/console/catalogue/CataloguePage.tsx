@@ -1,6 +1,8 @@
 // `#/console/markets[/<matchId>]`: the catalogue. Create a series, a match and its markets;
 // open, suspend, turn in play; declare a result or void, after a confirmation that shows what
-// settling moves (admin/market/resultPreview: the settlement's own figures, nothing written).
+// settling moves (admin/market/resultPreview: the settlement's own figures, nothing written);
+// correct a wrong result ("Correct result…": admin/market/unsettle, after its preview per client
+// and per share and a reason), which takes the market back to suspended for the right one.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
@@ -13,12 +15,15 @@ import { formatMoney } from '../../lib/format';
 import { toastSuccess } from '../../lib/toast';
 import '../desk/desk.css';
 import {
+  correctResult,
   declareResult,
   deskKey,
   getDesk,
+  previewCorrection,
   previewResult,
   setInPlay,
   setStatus,
+  type CorrectionLine,
   type DeskMarket,
   type Outcome,
 } from '../desk/api';
@@ -219,6 +224,7 @@ function MatchMarkets({ matchId }: { matchId: number }) {
   const queryClient = useQueryClient();
   const desk = useQuery({ queryKey: deskKey(matchId), queryFn: async () => dataOr(await getDesk(matchId), null) });
   const [resulting, setResulting] = useState<{ market: DeskMarket; void: boolean } | null>(null);
+  const [correcting, setCorrecting] = useState<DeskMarket | null>(null);
   // Refusals by market id; the match's own (in play) under 0.
   const [rowError, setRowError] = useState<Record<number, string>>({});
   const refresh = () => queryClient.invalidateQueries({ queryKey: deskKey(matchId) });
@@ -290,6 +296,9 @@ function MatchMarkets({ matchId }: { matchId: number }) {
                           <button type="button" className="btn btn-sm btn-danger" data-testid="market-void" onClick={() => setResulting({ market: m, void: true })}>Void…</button>
                         </>
                       )}
+                      {settled && (
+                        <button type="button" className="btn btn-sm btn-danger" data-testid="market-correct" onClick={() => setCorrecting(m)}>Correct result…</button>
+                      )}
                     </td>
                   </tr>
                 );
@@ -297,6 +306,16 @@ function MatchMarkets({ matchId }: { matchId: number }) {
             </tbody>
           </table>
           <MarketForm matchId={matchId} onCreated={() => void refresh()} />
+          {correcting && (
+            <CorrectionDialog
+              market={correcting}
+              onClose={() => setCorrecting(null)}
+              onCorrected={() => {
+                setCorrecting(null);
+                void refresh();
+              }}
+            />
+          )}
           {resulting && (
             <ResultDialog
               market={resulting.market}
@@ -489,6 +508,111 @@ function ResultDialog({ market, voiding, onClose, onSettled }: { market: DeskMar
           <button type="button" className="btn" onClick={onClose}>Cancel</button>
           <button type="button" className="btn btn-primary" disabled={busy || !figures} onClick={() => void confirm()} data-testid="result-confirm">
             {voiding ? 'Void market' : 'Declare result'}
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
+
+const ACCOUNT_LABEL: Record<CorrectionLine['account'], string> = {
+  client: 'Client',
+  share: 'Agent share',
+  house: 'House',
+  commission: 'Commission',
+};
+
+/**
+ * Take a wrong result back: what the correction moves per client and per agent's share (the
+ * correction's own transaction, rolled back), and the reason, which the audit log keeps.
+ */
+function CorrectionDialog({ market, onClose, onCorrected }: { market: DeskMarket; onClose: () => void; onCorrected: () => void }) {
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const preview = useQuery({
+    queryKey: ['console', 'correctionPreview', market.market_id],
+    queryFn: async () => dataOr(await previewCorrection(market.market_id), null),
+    retry: false,
+  });
+  const confirm = async () => {
+    if (!reason.trim()) {
+      setErrors({ reason: 'Say why the result is being corrected: it is kept in the audit log.' });
+      return;
+    }
+    setBusy(true);
+    setErrors({});
+    try {
+      const answer = await correctResult(market.market_id, reason.trim());
+      if (!answer.status) return;
+      toastSuccess(answer.message);
+      onCorrected();
+    } catch (failure) {
+      setErrors(refusal(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const figures = preview.data;
+  return (
+    <Modal title={`Correct the result of ${market.name}`} onClose={onClose} testId="correction-dialog">
+      <div className="stack-form">
+        <p>
+          Every posting of this market&apos;s {market.status === 'void' ? 'void' : 'settlement'} is reversed by new
+          &ldquo;Result corrected&rdquo; entries, its bets are live again and the market is suspended. Then declare the right
+          result. A client who has spent the winnings taken back goes below zero and owes them.
+        </p>
+        {preview.error && <ErrorMessage>{errorMessage(preview.error)}</ErrorMessage>}
+        {figures && (
+          <table className="data-table" data-testid="correction-preview">
+            <thead>
+              <tr>
+                <th scope="col">Account</th>
+                <th scope="col">Moves</th>
+                <th scope="col">Balance after</th>
+                <th scope="col">Exposure back</th>
+              </tr>
+            </thead>
+            <tbody>
+              {figures.lines.length === 0 && <EmptyRow colSpan={4}>No money moves.</EmptyRow>}
+              {figures.lines.map((line) => (
+                <tr key={`${line.account}-${line.user_id ?? 0}`} data-testid={`correction-${line.account}-${line.user_id ?? 0}`}>
+                  <td>
+                    {ACCOUNT_LABEL[line.account]} {line.user_name ?? (line.user_id !== null ? `#${line.user_id}` : '')}
+                  </td>
+                  <td>{line.amount >= 0 ? '+' : ''}{formatMoney(line.amount)}</td>
+                  <td className={`pnl ${line.balance_after < 0 ? 'lose' : ''}`}>
+                    {line.account === 'client' || line.account === 'share' ? formatMoney(line.balance_after) : ''}
+                    {line.account === 'client' && line.available_after < 0 && <span className="small"> (owes {formatMoney(-line.available_after)})</span>}
+                  </td>
+                  <td>{line.account === 'client' ? formatMoney(line.exposure) : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {figures && figures.clients_negative > 0 && (
+          <p className="field-error" data-testid="correction-negative">
+            {figures.clients_negative} client{figures.clients_negative === 1 ? '' : 's'} will owe more than they hold.
+          </p>
+        )}
+        <Field label="Reason (kept in the audit log)" error={errors.reason}>
+          <input
+            value={reason}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setErrors((now) => ({ ...now, reason: '' }));
+            }}
+            maxLength={200}
+            data-testid="correction-reason"
+            autoFocus
+          />
+        </Field>
+        {errors.form && <ErrorMessage>{errors.form}</ErrorMessage>}
+        <div className="modal-actions">
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn btn-danger" disabled={busy || !figures} onClick={() => void confirm()} data-testid="correction-confirm">
+            Correct result
           </button>
         </div>
       </div>

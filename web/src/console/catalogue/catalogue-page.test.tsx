@@ -100,4 +100,38 @@ describe('the catalogue: place markets', () => {
     await waitFor(() => expect(calls.some((c) => c.path === '/api/admin/market/create')).toBe(true));
     expect(calls.find((c) => c.path === '/api/admin/market/create')?.body).toMatchObject({ type: 'place', runners: ['A', 'B', 'C', 'D'], winners: 2 });
   });
+
+  it('corrects a settled market after showing what moves per client and per share, with a reason', async () => {
+    const correction = {
+      market_id: 42, market: '14:30 Ascot / Earlier place', was: 'closed', applied: false, bets: 2, clients_negative: 1,
+      lines: [
+        { account: 'client', user_id: 7, user_name: 'ravi', amount: -1000, balance_before: 100, balance_after: -900, exposure: 1000, available_after: -1900 },
+        { account: 'share', user_id: 5, user_name: 'wagent', amount: 200, balance_before: 200, balance_after: 400, exposure: 0, available_after: 400 },
+        { account: 'house', user_id: null, user_name: null, amount: 800, balance_before: 0, balance_after: 0, exposure: 0, available_after: 0 },
+      ],
+    };
+    const calls = server({
+      'POST /api/admin/market/unsettlePreview': { data: correction },
+      'POST /api/admin/market/unsettle': { message: 'Taken back.', data: { ...correction, applied: true } },
+    });
+    storeSession(admin);
+    renderApp('/console/markets/9');
+    const row = await screen.findByTestId('catalogue-market-42');
+    // Only a settled market offers it.
+    expect(within(await screen.findByTestId('catalogue-market-41')).queryByTestId('market-correct')).toBeNull();
+    await userEvent.click(within(row).getByTestId('market-correct'));
+    const dialog = await screen.findByTestId('correction-dialog');
+    expect(await within(dialog).findByTestId('correction-client-7')).toHaveTextContent('ravi');
+    expect(within(dialog).getByTestId('correction-client-7')).toHaveTextContent('owes');
+    expect(within(dialog).getByTestId('correction-share-5')).toHaveTextContent('wagent');
+    expect(within(dialog).getByTestId('correction-negative')).toHaveTextContent('1 client will owe');
+    // No reason, no correction.
+    await userEvent.click(within(dialog).getByTestId('correction-confirm'));
+    expect(within(dialog).getByText(/Say why the result is being corrected/)).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/api/admin/market/unsettle')).toEqual([]);
+    await userEvent.type(within(dialog).getByTestId('correction-reason'), 'Wrong winner');
+    await userEvent.click(within(dialog).getByTestId('correction-confirm'));
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/admin/market/unsettle')).toBe(true));
+    expect(calls.find((c) => c.path === '/api/admin/market/unsettle')?.body).toEqual({ market_id: 42, reason: 'Wrong winner' });
+  });
 });

@@ -69,3 +69,16 @@ export function declareResult(marketId: number, outcome: Outcome): Promise<Answe
 export function setInPlay(matchId: number, inPlay: boolean): Promise<Answer<string | null>> {
   return apiPost<string | null>('admin/match/inPlay', { match_id: matchId, in_play: inPlay ? 1 : 0 });
 }
+
+export type CorrectionAnswer = Schemas['CorrectionAnswer'];
+export type CorrectionLine = Schemas['CorrectionLineView'];
+
+/** What correcting a market's result would move, per client and per agent's share (nothing written). */
+export function previewCorrection(marketId: number): Promise<Answer<CorrectionAnswer>> {
+  return apiPost<CorrectionAnswer>('admin/market/unsettlePreview', { market_id: marketId });
+}
+
+/** Takes a resulted or void market back to suspended, reversing its settlement; audited with `reason`. */
+export function correctResult(marketId: number, reason: string): Promise<Answer<CorrectionAnswer>> {
+  return apiPost<CorrectionAnswer>('admin/market/unsettle', { market_id: marketId, reason });
+}

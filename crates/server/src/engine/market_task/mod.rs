@@ -198,6 +198,10 @@ impl MarketActor {
     pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         let mut delayed = DelayedBets::default();
         let mut next: Option<Command> = None;
+        // The market as loaded, to whoever listens: nobody at start-up, but a market whose
+        // result was just corrected (`operator::unsettle_market`) is live again for its
+        // bettors, and one taken over from another node is shown as this node has it.
+        self.publish(self.market.users().map(|u| u.0).collect());
         loop {
             if self.lost {
                 tracing::info!(

@@ -140,8 +140,11 @@ impl MarketActor {
                 });
             }
             if !postings.is_empty() {
+                // A loss comes out of exposure reserved when the bet was placed, so the funds
+                // check cannot refuse it, except for a client a correction took below zero,
+                // who owes the loss all the same (`store::correction`).
                 let posted = writer
-                    .post(
+                    .post_owed(
                         NewTransaction {
                             kind: if void { "void" } else { "settlement" },
                             actor_user_id: None,
