@@ -3215,6 +3215,16 @@ export interface components {
             to_date?: string | null;
         } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Downloadable_BetHistoryRequest: {
+            /** @description Placed from: yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: the beginning. */
+            from_date?: string | null;
+            outcome?: null | components["schemas"]["BetOutcome"];
+            /** @description Placed until: yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now. */
+            to_date?: string | null;
+            /** Format: int64 */
+            user_id: number;
+        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
         Downloadable_CurrentBetsRequest: {
             status?: null | components["schemas"]["BetPart"];
             type?: null | components["schemas"]["BetKind"];
@@ -5577,16 +5587,6 @@ export interface components {
             /** Format: int64 */
             page?: number | null;
         };
-        /** @description A list request: its own fields and, beside them, `page` and `limit`. */
-        Paging_BetHistoryRequest: {
-            /** @description Placed from: yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: the beginning. */
-            from_date?: string | null;
-            outcome?: null | components["schemas"]["BetOutcome"];
-            /** @description Placed until: yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now. */
-            to_date?: string | null;
-            /** Format: int64 */
-            user_id: number;
-        } & components["schemas"]["PageRequest"];
         /** @description A list request: its own fields and, beside them, `page` and `limit`. */
         Paging_CasinoResultRequest: {
             /**
@@ -11147,7 +11147,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Paging_BetHistoryRequest"];
+                "application/json": components["schemas"]["Downloadable_BetHistoryRequest"];
             };
         };
         responses: {
@@ -11157,6 +11157,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_SettledBetRow"];
+                    "text/csv": string;
                 };
             };
             400: {

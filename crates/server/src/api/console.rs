@@ -634,7 +634,7 @@ backlay_core::named_enum! {
     }
 }
 
-#[derive(Deserialize, ToSchema)]
+#[derive(Clone, Deserialize, ToSchema)]
 pub struct BetHistoryRequest {
     #[schema(value_type = i64)]
     pub user_id: FlexI64,
@@ -652,14 +652,15 @@ pub struct BetHistoryRequest {
 
 /// The account's closed bets (settled or void) newest first, by the date placed and how each
 /// ended, each with what it won or lost (`report/settledBets`' rows across markets).
-#[utoipa::path(post, path = "/console/account/betHistory", tag = "console", request_body = Paging<BetHistoryRequest>, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<Paged<SettledBetRow>>), (status = 400), (status = 403),
+#[utoipa::path(post, path = "/console/account/betHistory", tag = "console", request_body = Downloadable<BetHistoryRequest>, security(("bearer" = [])),
+    responses((status = 200, content((Envelope<Paged<SettledBetRow>> = "application/json"), (String = "text/csv"))), (status = 400), (status = 403),
         (status = 404, description = "Not an account of the caller's downline")))]
 async fn account_bet_history(
     State(state): State<AppState>,
     Operator(authed): Operator,
-    Paging { request: body, page }: Paging<BetHistoryRequest>,
-) -> ApiResult<Paged<SettledBetRow>> {
+    Downloadable { request: body, page, format }: Downloadable<BetHistoryRequest>,
+) -> Result<Response, AppError> {
+    let format = format.parse()?;
     let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
     let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
     if from_ms > to_ms {
@@ -677,11 +678,18 @@ async fn account_bet_history(
             })?
             .as_str(),
     };
-    let (page, limit, offset) = page.resolve()?;
     let account = readable_account(&state, &authed.user, body.user_id.0).await?;
-    let filter = backlay_store::bets::SettledBetsFilter { from_ms, to_ms, outcome };
-    let (bets, total) = state.store.settled_bets_page(account.id, &filter, offset, limit).await?;
-    Ok(ok(Paged { rows: settled_rows(&state, bets).await?, total, page, limit }))
+    list_answer(format, page, "bet-history", move |page| {
+        let state = state.clone();
+        async move {
+            let (page, limit, offset) = page.resolve()?;
+            let filter = backlay_store::bets::SettledBetsFilter { from_ms, to_ms, outcome };
+            let (bets, total) =
+                state.store.settled_bets_page(account.id, &filter, offset, limit).await?;
+            Ok(Paged { rows: settled_rows(&state, bets).await?, total, page, limit })
+        }
+    })
+    .await
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -266,47 +266,55 @@ pub(crate) async fn current_bets_answer(
     .await
 }
 
+/// The columns of a bet in a download (current bets; the history adds its P&L).
+const BET_COLUMNS: &[&str] = &[
+    "date",
+    "bet_id",
+    "match",
+    "market",
+    "market_type",
+    "selection",
+    "side",
+    "price",
+    "avg_price_matched",
+    "line",
+    "stake",
+    "matched",
+    "remaining",
+    "status",
+];
+
+fn decimal_cell(value: Option<f64>) -> Cell {
+    Cell::Figure(value.map(|v| v.to_string()).unwrap_or_default())
+}
+
+/// A sports bet's cells, in [`BET_COLUMNS`]' order.
+fn sports_bet_cells(row: &CurrentBetRow) -> Vec<Cell> {
+    let bet = &row.bet;
+    vec![
+        Cell::Figure(bet.date.clone()),
+        Cell::int(bet.bet_id),
+        Cell::text(&row.match_name),
+        Cell::text(&row.market_name),
+        Cell::text(row.market_type.as_str()),
+        Cell::text(row.selection_name.clone().unwrap_or_default()),
+        Cell::text(bet.side.as_str()),
+        decimal_cell(Some(bet.price)),
+        decimal_cell(bet.avg_price_matched),
+        Cell::opt_int(bet.line),
+        Cell::money(bet.stake),
+        Cell::money(bet.matched),
+        Cell::money(bet.remaining),
+        Cell::text(bet.status.as_str()),
+    ]
+}
+
 impl CsvRow for CurrentBetEntry {
-    const HEADER: &'static [&'static str] = &[
-        "date",
-        "bet_id",
-        "match",
-        "market",
-        "market_type",
-        "selection",
-        "side",
-        "price",
-        "avg_price_matched",
-        "line",
-        "stake",
-        "matched",
-        "remaining",
-        "status",
-    ];
+    const HEADER: &'static [&'static str] = BET_COLUMNS;
 
     fn cells(&self) -> Vec<Cell> {
-        let decimal =
-            |value: Option<f64>| Cell::Figure(value.map(|v| v.to_string()).unwrap_or_default());
         match self {
-            CurrentBetEntry::Sports(row) => {
-                let bet = &row.bet;
-                vec![
-                    Cell::Figure(bet.date.clone()),
-                    Cell::int(bet.bet_id),
-                    Cell::text(&row.match_name),
-                    Cell::text(&row.market_name),
-                    Cell::text(row.market_type.as_str()),
-                    Cell::text(row.selection_name.clone().unwrap_or_default()),
-                    Cell::text(bet.side.as_str()),
-                    decimal(Some(bet.price)),
-                    decimal(bet.avg_price_matched),
-                    Cell::opt_int(bet.line),
-                    Cell::money(bet.stake),
-                    Cell::money(bet.matched),
-                    Cell::money(bet.remaining),
-                    Cell::text(bet.status.as_str()),
-                ]
-            }
+            CurrentBetEntry::Sports(row) => sports_bet_cells(row),
             // A casino bet is taken whole at its odds: matched is its stake.
             CurrentBetEntry::Casino(bet) => vec![
                 Cell::Figure(bet.date.clone()),
@@ -325,6 +333,32 @@ impl CsvRow for CurrentBetEntry {
                 Cell::text(bet.status.as_str()),
             ],
         }
+    }
+}
+
+impl CsvRow for SettledBetRow {
+    const HEADER: &'static [&'static str] = &[
+        "date",
+        "bet_id",
+        "match",
+        "market",
+        "market_type",
+        "selection",
+        "side",
+        "price",
+        "avg_price_matched",
+        "line",
+        "stake",
+        "matched",
+        "remaining",
+        "status",
+        "pnl",
+    ];
+
+    fn cells(&self) -> Vec<Cell> {
+        let mut cells = sports_bet_cells(&self.bet);
+        cells.push(Cell::money(self.pnl));
+        cells
     }
 }
 
@@ -539,13 +573,14 @@ mod tests {
 
     #[test]
     fn each_choice_has_one_name() {
-        assert_eq!(StatementType::NAMES, ["all", "deposit_withdraw", "sports", "casino"]);
+        assert_eq!(StatementType::NAMES, ["all", "deposit_withdraw", "sports", "casino", "cash"]);
         assert_eq!(BetKind::NAMES, ["sports", "casino"]);
         assert_eq!(BetPart::NAMES, ["matched", "unmatched"]);
         for statement_type in StatementType::ALL {
             assert_eq!(statement_type.as_str().parse::<StatementType>(), Ok(*statement_type));
         }
-        assert_eq!(StatementType::Sports.ledger_kinds(), "settlement,void");
+        assert_eq!(StatementType::Sports.ledger_kinds(), "settlement,void,result_corrected");
+        assert_eq!(StatementType::Cash.ledger_kinds(), "cash_settlement");
         assert_eq!(StatementType::All.ledger_kinds(), "");
     }
 }

@@ -230,7 +230,8 @@ async fn the_downline_downloads_with_its_search_and_paths(app: TestApp) {
 both_databases!(the_downline_downloads_with_its_search_and_paths);
 
 /// Each other list and report downloads what its JSON answer lists, row for row: the audit log,
-/// payment requests (the operator's and the bettor's), an account's P&L and the collection report.
+/// payment requests (the operator's and the bettor's), an account's P&L and bet history, and the
+/// collection report.
 async fn every_other_list_and_report_downloads_as_it_reads(app: TestApp) {
     let (admin, agent) = (app.admin().await, app.agent().await);
     let (client_id, client) = client_with_statement(&app, &agent, "csv_every", 2).await;
@@ -242,6 +243,13 @@ async fn every_other_list_and_report_downloads_as_it_reads(app: TestApp) {
         (&agent, "admin/payment/list", json!({}), "payment-requests-", "user_name"),
         (&client, "report/paymentStatement", json!({}), "payments-", "kind"),
         (&agent, "console/account/pnl", json!({ "user_id": client_id }), "pnl-", "pnl"),
+        (
+            &agent,
+            "console/account/betHistory",
+            json!({ "user_id": client_id }),
+            "bet-history-",
+            "pnl",
+        ),
         (
             &admin,
             "console/report/partnership",

@@ -16,6 +16,7 @@ import {
   accountBetHistory,
   accountBets,
   accountPnl,
+  betHistoryParams,
   accountStatement,
   ACCOUNT_PAGE_LIMIT,
   riskKeys,
@@ -311,6 +312,7 @@ function HistoryTab({ userId }: { userId: number }) {
           </select>
         </label>
         <button type="submit" className="btn btn-sm" data-testid="history-apply">Show</button>
+        <DownloadCsvButton path="console/account/betHistory" params={betHistoryParams(userId, filter)} />
       </form>
       <QueryState isPending={query.isPending} error={query.error}>
         <div className="table-wrap">

@@ -69,14 +69,17 @@ export interface BetHistoryFilter {
   outcome: BetOutcome | '';
 }
 
-/** The account's closed bets, newest first, by the date placed and how each ended. */
-export function accountBetHistory(userId: number, filter: BetHistoryFilter, page: number): Promise<Answer<Page<SettledBetRow>>> {
-  return apiPost<Page<SettledBetRow>>('console/account/betHistory', {
+/** The history's call body for `filter` (the list's and its download's). */
+export function betHistoryParams(userId: number, filter: BetHistoryFilter): Record<string, unknown> {
+  return {
     user_id: userId,
     ...(filter.from ? { from_date: filter.from } : {}),
     ...(filter.to ? { to_date: filter.to } : {}),
     ...(filter.outcome ? { outcome: filter.outcome } : {}),
-    page,
-    limit: ACCOUNT_PAGE_LIMIT,
-  });
+  };
+}
+
+/** The account's closed bets, newest first, by the date placed and how each ended. */
+export function accountBetHistory(userId: number, filter: BetHistoryFilter, page: number): Promise<Answer<Page<SettledBetRow>>> {
+  return apiPost<Page<SettledBetRow>>('console/account/betHistory', { ...betHistoryParams(userId, filter), page, limit: ACCOUNT_PAGE_LIMIT });
 }
