@@ -70,7 +70,7 @@ test('the agent reads its dashboard, equal to the reports, and records cash rece
   const today = figures.from_date;
   // Each tile equals the sum of its report's rows, read the way the console reads them.
   const report = await call(agent, 'console/report/partnership', { from_date: today, to_date: today });
-  const houseMinor = report.markets.reduce((sum, m) => sum + paise(m.house_result), 0);
+  const houseMinor = report.markets.reduce((/** @type {number} */ sum, /** @type {{ house_result: number }} */ m) => sum + paise(m.house_result), 0);
   assert.equal(paise(figures.house_result), houseMinor);
   assert.ok(houseMinor >= 100_000, `the client's loss is in it: ${houseMinor}`);
   await page.getByTestId('dashboard-house-result').getByText(rupees(houseMinor, 'minor'), { exact: true }).waitFor();
@@ -89,7 +89,7 @@ test('the agent reads its dashboard, equal to the reports, and records cash rece
   const pending = await call(agent, 'admin/payment/list', { status: 'pending' });
   await page.getByTestId('dashboard-pending-payments').getByText(String(pending.total), { exact: true }).waitFor();
   const downline = await call(agent, 'console/downline/list', { limit: 100 });
-  const exposureMinor = downline.rows.reduce((sum, row) => sum + paise(row.exposure), 0);
+  const exposureMinor = downline.rows.reduce((/** @type {number} */ sum, /** @type {{ exposure: number }} */ row) => sum + paise(row.exposure), 0);
   await page.getByTestId('dashboard-open-exposure').getByText(rupees(exposureMinor, 'minor'), { exact: true }).waitFor();
   const top = page.getByTestId('dashboard-top-market').filter({ hasText: 'Cash 10 over runs' });
   await top.waitFor();

@@ -155,6 +155,11 @@ pub struct DownlineRow {
     pub is_locked: bool,
     /// Can log in, cannot bet.
     pub is_bet_locked: bool,
+    /// The agent above whose lock covers this account, whatever its own state
+    /// ([`crate::branch_locks`]).
+    pub locked_by: Option<String>,
+    /// The agent above whose bet-lock covers this account.
+    pub bet_locked_by: Option<String>,
     /// An agent's partnership in basis points (cumulative from the bottom); 0 for a client.
     pub partnership_bp: u32,
     /// What the parent says the account owes or is owed (a number, not money).
@@ -342,7 +347,9 @@ impl Store {
                  a.balance_minor, a.exposure_minor, t.balance_minor AS branch_balance_minor, \
                  t.exposure_minor AS branch_exposure_minor, t.accounts AS branch_accounts, \
                  COALESCE(p.pnl_minor, 0) AS pnl_minor, r.path_ids, r.path_names, \
-                 (SELECT COUNT(*) FROM users c WHERE c.parent_id = u.id) AS children \
+                 (SELECT COUNT(*) FROM users c WHERE c.parent_id = u.id) AS children, \
+                 (SELECT l.user_name FROM users l WHERE l.id = u.locked_by_user_id) AS locked_by, \
+                 (SELECT l.user_name FROM users l WHERE l.id = u.bet_locked_by_user_id) AS bet_locked_by \
              FROM roots r JOIN users u ON u.id = r.id JOIN ledger_accounts a ON a.user_id = u.id \
              JOIN totals t ON t.root_id = u.id LEFT JOIN pnl p ON p.root_id = u.id \
              ORDER BY {sort} {direction}, u.id {direction} LIMIT $6 OFFSET $7"
@@ -385,6 +392,8 @@ impl Store {
                     parent_id: row.try_get("parent_id")?,
                     is_locked: row.try_get::<i64, _>("is_locked")? != 0,
                     is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0,
+                    locked_by: row.try_get("locked_by")?,
+                    bet_locked_by: row.try_get("bet_locked_by")?,
                     partnership_bp: u32::try_from(partnership_bp).unwrap_or(0),
                     credit_reference_minor: row.try_get("credit_reference_minor")?,
                     max_stake_minor: row.try_get("max_stake_minor")?,

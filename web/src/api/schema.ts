@@ -3062,6 +3062,8 @@ export interface components {
              * @description The account's own chips.
              */
             balance: number;
+            /** @description The agent above whose bet-lock covers the account: it cannot bet. Null: none above. */
+            bet_locked_by: string | null;
             /**
              * Format: double
              * @description branch_balance − branch_exposure.
@@ -3095,6 +3097,11 @@ export interface components {
             /** @description The last log-in; null: never. */
             last_login: string | null;
             /**
+             * @description The agent above whose lock covers the account: it cannot log in whatever its own status
+             *     says, until that agent is unlocked. Null: no lock above.
+             */
+            locked_by: string | null;
+            /**
              * Format: double
              * @description The most exposure across markets; null: no limit.
              */
@@ -3126,6 +3133,7 @@ export interface components {
              */
             pnl: number;
             role: components["schemas"]["Role"];
+            /** @description The account's own state (what unlocking it changes). */
             status: components["schemas"]["AccountStatus"];
             /** Format: int64 */
             user_id: number;
@@ -4003,6 +4011,8 @@ export interface components {
                      * @description The account's own chips.
                      */
                     balance: number;
+                    /** @description The agent above whose bet-lock covers the account: it cannot bet. Null: none above. */
+                    bet_locked_by: string | null;
                     /**
                      * Format: double
                      * @description branch_balance − branch_exposure.
@@ -4036,6 +4046,11 @@ export interface components {
                     /** @description The last log-in; null: never. */
                     last_login: string | null;
                     /**
+                     * @description The agent above whose lock covers the account: it cannot log in whatever its own status
+                     *     says, until that agent is unlocked. Null: no lock above.
+                     */
+                    locked_by: string | null;
+                    /**
                      * Format: double
                      * @description The most exposure across markets; null: no limit.
                      */
@@ -4067,6 +4082,7 @@ export interface components {
                      */
                     pnl: number;
                     role: components["schemas"]["Role"];
+                    /** @description The account's own state (what unlocking it changes). */
                     status: components["schemas"]["AccountStatus"];
                     /** Format: int64 */
                     user_id: number;

@@ -208,7 +208,15 @@ pub struct DownlineAccount {
     /// The most exposure across markets; null: no limit.
     #[schema(value_type = Option<f64>, required = true)]
     pub max_exposure: Option<Money>,
+    /// The account's own state (what unlocking it changes).
     pub status: AccountStatus,
+    /// The agent above whose lock covers the account: it cannot log in whatever its own status
+    /// says, until that agent is unlocked. Null: no lock above.
+    #[schema(required = true)]
+    pub locked_by: Option<String>,
+    /// The agent above whose bet-lock covers the account: it cannot bet. Null: none above.
+    #[schema(required = true)]
+    pub bet_locked_by: Option<String>,
     /// The last log-in; null: never.
     #[schema(required = true)]
     pub last_login: Option<String>,
@@ -244,6 +252,8 @@ impl From<DownlineRow> for DownlineAccount {
                 (false, true) => AccountStatus::BetLocked,
                 (false, false) => AccountStatus::Active,
             },
+            locked_by: row.locked_by,
+            bet_locked_by: row.bet_locked_by,
             last_login: row.last_login_at_ms.map(iso_utc),
             children: row.children,
             path: steps(row.path),
@@ -320,6 +330,8 @@ impl CsvRow for DownlineAccount {
         "max_stake",
         "max_exposure",
         "status",
+        "locked_by",
+        "bet_locked_by",
         "last_login",
     ];
 
@@ -343,6 +355,8 @@ impl CsvRow for DownlineAccount {
             limit(self.max_stake),
             limit(self.max_exposure),
             Cell::text(self.status.as_str()),
+            Cell::text(self.locked_by.clone().unwrap_or_default()),
+            Cell::text(self.bet_locked_by.clone().unwrap_or_default()),
             Cell::Figure(self.last_login.clone().unwrap_or_default()),
         ]
     }

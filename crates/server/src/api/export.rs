@@ -114,6 +114,14 @@ pub trait CsvRow {
     fn cells(&self) -> Vec<Cell>;
 }
 
+/// A row's cells, as many as its header names (a row of another width is a bug here, never
+/// the caller's: the download would fail half-written).
+fn row_cells<T: CsvRow>(row: &T) -> Vec<Cell> {
+    let cells = row.cells();
+    debug_assert_eq!(cells.len(), T::HEADER.len(), "a CSV row has as many cells as its header");
+    cells
+}
+
 /// Rows as CSV text (quoted where a cell needs it, lines ending in CRLF as RFC 4180 says).
 fn csv_text<'a>(rows: impl IntoIterator<Item = Vec<Cell>> + 'a) -> Result<Vec<u8>, csv::Error> {
     let mut writer =
@@ -159,7 +167,7 @@ pub fn report_answer<R: Serialize, T: CsvRow>(
         ExportFormat::Json => Ok(ok(report).into_response()),
         ExportFormat::Csv => {
             let header = std::iter::once(T::HEADER.iter().map(|h| Cell::text(*h)).collect());
-            let body = csv_text(header.chain(rows(&report).into_iter().map(CsvRow::cells)))
+            let body = csv_text(header.chain(rows(&report).into_iter().map(row_cells)))
                 .map_err(csv_failed)?;
             Ok(csv_response(file_stem, Body::from(body)))
         }
@@ -205,7 +213,7 @@ where
     let first = fetch(page_at(1)).await?;
     let header = T::HEADER.iter().map(|h| Cell::text(*h)).collect::<Vec<_>>();
     let written = i64::try_from(first.rows.len()).unwrap_or(i64::MAX);
-    let head = csv_text(std::iter::once(header).chain(first.rows.iter().map(CsvRow::cells)))
+    let head = csv_text(std::iter::once(header).chain(first.rows.iter().map(row_cells)))
         .map_err(csv_failed)?;
     let pages = Pages { fetch, next_page: 2, written, total: first.total };
     let rest = futures::stream::try_unfold(pages, |mut pages| async move {
@@ -233,7 +241,7 @@ where
         }
         pages.next_page += 1;
         let room = usize::try_from(wanted - pages.written).unwrap_or(0);
-        let rows: Vec<_> = page.rows.iter().take(room).map(CsvRow::cells).collect();
+        let rows: Vec<_> = page.rows.iter().take(room).map(row_cells).collect();
         pages.written += i64::try_from(rows.len()).unwrap_or(i64::MAX);
         let bytes = csv_text(rows).map_err(std::io::Error::other)?;
         Ok::<_, std::io::Error>(Some((Bytes::from(bytes), pages)))

@@ -175,6 +175,33 @@ async fn a_masters_lock_keeps_its_whole_branch_out_until_it_is_lifted(app: TestA
     assert_eq!(bot["loginStatus"], "ACCOUNT_ALREADY_LOCKED", "{bot}");
     // Outside the branch nothing changed.
     app.login("demo", "Demo@1234").await;
+    // The console says whose lock holds each account, beside its own state.
+    let listed = app
+        .post("console/downline/list", Some(&t.admin), json!({ "search": "_client", "limit": 100 }))
+        .await;
+    listed.expect(200);
+    let held: Vec<(String, String, Option<String>)> = listed.data()["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["user_name"].as_str().unwrap().to_string(),
+                r["status"].as_str().unwrap().to_string(),
+                r["locked_by"].as_str().map(String::from),
+            )
+        })
+        .collect();
+    for (name, status, by) in [
+        ("deep_client", "active", "master"),
+        ("own_client", "active", "master"),
+        ("lone_client", "locked", "master"),
+    ] {
+        assert!(
+            held.contains(&(name.to_string(), status.to_string(), Some(by.to_string()))),
+            "{name}: {held:?}"
+        );
+    }
 
     // Lifted: each account is back to its own state; the one locked on its own stays locked.
     lock(&app, &t.admin, t.master_id, 0).await;
@@ -186,6 +213,9 @@ async fn a_masters_lock_keeps_its_whole_branch_out_until_it_is_lifted(app: TestA
     assert_eq!(answer.message(), "This account is locked. Contact your agent.");
     // The old sessions stay ended.
     app.get("user/getUserBalance", Some(&deep_client)).await.expect(401);
+    let listed =
+        app.post("console/downline/list", Some(&t.admin), json!({ "search": "deep_client" })).await;
+    assert_eq!(listed.data()["rows"][0]["locked_by"], serde_json::Value::Null, "{}", listed.body);
 
     // A lock under a locked agent: lifting the upper one leaves the lower one's.
     lock(&app, &t.admin, t.master_id, 1).await;

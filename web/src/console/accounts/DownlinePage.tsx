@@ -311,6 +311,11 @@ export function DownlinePage() {
                       <td data-label="Credit ref." className="num" data-testid="downline-credit-reference">{formatMoney(row.credit_reference)}</td>
                       <td data-label="Status">
                         <span className={`status-chip${row.status === 'active' ? '' : ' locked'}`} data-testid="downline-status">{STATUS_LABEL[row.status]}</span>
+                        {(row.locked_by ?? row.bet_locked_by) && (
+                          <span className="status-chip locked" data-testid="downline-held-by" title="A lock on an agent above covers its whole branch">
+                            {row.locked_by ? `Locked by ${row.locked_by}` : `Bet-locked by ${row.bet_locked_by ?? ''}`}
+                          </span>
+                        )}
                       </td>
                       <td data-label="Last log-in" className="small">{row.last_login ? formatIstDateTime(row.last_login) : <span className="muted">never</span>}</td>
                       <td data-label="Actions">
