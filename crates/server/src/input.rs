@@ -452,6 +452,22 @@ pub fn date_bound(
     }
 }
 
+/// A report's period from its optional `from_date` and `to_date` ([`date_bound`]: a day at
+/// UTC+5:30 or an ISO-8601 time) as (from_ms, to_ms), each `default` when absent; a `to_date`
+/// before the `from_date` is refused on `to_date`.
+pub fn date_range(
+    from_date: &Option<String>,
+    to_date: &Option<String>,
+    (default_from_ms, default_to_ms): (i64, i64),
+) -> Result<(i64, i64), AppError> {
+    let from_ms = date_bound("from_date", from_date, false, default_from_ms)?;
+    let to_ms = date_bound("to_date", to_date, true, default_to_ms)?;
+    if to_ms < from_ms {
+        return Err(AppError::field("to_date", "to_date must not be before from_date."));
+    }
+    Ok((from_ms, to_ms))
+}
+
 /// Most rows one page may hold.
 pub const MAX_PAGE_LIMIT: i64 = 100;
 pub const DEFAULT_PAGE_LIMIT: i64 = 20;

@@ -19,7 +19,7 @@ use super::export::{list_answer, Cell, CsvRow, Downloadable};
 use crate::clock::{iso_utc, parse_iso};
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use crate::input::{
-    date_bound, present, AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged, Paging,
+    date_range, present, AmountInput, ApiJson, FlexBool, FlexI64, PageRequest, Paged, Paging,
     PercentInput,
 };
 use crate::live::LiveScore;
@@ -946,11 +946,7 @@ impl CsvRow for AuditRow {
 
 /// The request's filters, each refused on its own field when it cannot pick anything.
 async fn audit_filter(state: &AppState, body: AuditRequest) -> Result<AuditFilter, AppError> {
-    let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
-    let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
-    if from_ms > to_ms {
-        return Err(AppError::field("to_date", "to_date must not be before from_date."));
-    }
+    let (from_ms, to_ms) = date_range(&body.from_date, &body.to_date, (0, i64::MAX))?;
     let action = body.action.map(|a| a.trim().to_lowercase()).filter(|a| !a.is_empty());
     if let Some(action) = &action {
         let known = |c: char| c.is_ascii_lowercase() || c == '_' || c == '.';

@@ -45,7 +45,7 @@ use super::report::{
 use crate::clock::iso_utc;
 use crate::engine::stored_matched_bets;
 use crate::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
-use crate::input::{choice_field, date_bound, ApiJson, FlexI64, PageRequest, Paged, Paging};
+use crate::input::{choice_field, date_range, ApiJson, FlexI64, PageRequest, Paged, Paging};
 use crate::market_analysis::house_position;
 use crate::market_book::FancyRange;
 use crate::operator::{self, not_in_downline};
@@ -675,11 +675,7 @@ async fn account_bet_history(
     Downloadable { request: body, page, format }: Downloadable<BetHistoryRequest>,
 ) -> Result<Response, AppError> {
     let format = format.parse()?;
-    let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
-    let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
-    if from_ms > to_ms {
-        return Err(AppError::field("to_date", "to_date must not be before from_date."));
-    }
+    let (from_ms, to_ms) = date_range(&body.from_date, &body.to_date, (0, i64::MAX))?;
     let outcome = match body.outcome.as_deref().map(str::trim).filter(|text| !text.is_empty()) {
         None => "",
         Some(text) => text
@@ -759,11 +755,7 @@ async fn account_pnl(
     DownloadableReport { request: body, format }: DownloadableReport<AccountPnlRequest>,
 ) -> Result<Response, AppError> {
     let format = format.parse()?;
-    let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
-    let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
-    if from_ms > to_ms {
-        return Err(AppError::field("to_date", "to_date must not be before from_date."));
-    }
+    let (from_ms, to_ms) = date_range(&body.from_date, &body.to_date, (0, i64::MAX))?;
     let account = readable_account(&state, &authed.user, body.user_id.0).await?;
     let lines = state.store.betting_pnl(account.id, from_ms, to_ms, PNL_ROWS_MAX).await?;
     let total = Money::from_minor(lines.iter().map(|line| line.pnl_minor).sum());

@@ -43,7 +43,7 @@ use super::console::scope_of;
 use crate::clock::{now_ms, DISPLAY_OFFSET_MS};
 use crate::engine::stored_matched_bets;
 use crate::error::{ok, ApiResult, AppError, Envelope};
-use crate::input::{date_bound, ApiJson};
+use crate::input::{date_range, ApiJson};
 use crate::market_analysis::house_position;
 use crate::session::Operator;
 use crate::AppState;
@@ -153,11 +153,8 @@ async fn dashboard(
     ApiJson(body): ApiJson<DashboardRequest>,
 ) -> ApiResult<Dashboard> {
     let today = day_of(now_ms());
-    let from_ms = date_bound("from_date", &body.from_date, false, day_start(today))?;
-    let to_ms = date_bound("to_date", &body.to_date, true, day_start(today + 1) - 1)?;
-    if to_ms < from_ms {
-        return Err(AppError::field("to_date", "to_date must not be before from_date."));
-    }
+    let (from_ms, to_ms) =
+        date_range(&body.from_date, &body.to_date, (day_start(today), day_start(today + 1) - 1))?;
     let (first_day, last_day) = (day_of(from_ms), day_of(to_ms));
     if last_day - first_day + 1 > DASHBOARD_DAYS_MAX {
         return Err(AppError::field(

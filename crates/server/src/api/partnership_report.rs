@@ -39,7 +39,7 @@ use super::operator_context;
 use super::export::{report_answer, Cell, CsvRow, DownloadableReport};
 use crate::clock::iso_utc;
 use crate::error::{ok_with, ApiResult, AppError, Envelope};
-use crate::input::{date_bound, AmountInput, ApiJson, FlexI64};
+use crate::input::{date_range, AmountInput, ApiJson, FlexI64};
 use crate::operator::{self, CashDirection};
 use crate::session::{ClientIp, Operator};
 use crate::AppState;
@@ -163,11 +163,7 @@ async fn partnership_report(
     DownloadableReport { request: body, format }: DownloadableReport<PartnershipReportRequest>,
 ) -> Result<Response, AppError> {
     let format = format.parse()?;
-    let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
-    let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
-    if to_ms < from_ms {
-        return Err(AppError::field("to_date", "to_date must not be before from_date."));
-    }
+    let (from_ms, to_ms) = date_range(&body.from_date, &body.to_date, (0, i64::MAX))?;
     let caller = &authed.user;
     let account =
         readable_account(&state, caller, body.user_id.map_or(caller.id, |id| id.0)).await?;

@@ -20,7 +20,7 @@ use axum::response::Response;
 
 use super::export::{list_answer, Cell, CsvRow, Downloadable, ExportFormat};
 use crate::error::{ok, ApiResult, AppError, Envelope};
-use crate::input::{choice_field, date_bound, ApiJson, FlexI64, PageRequest, Paged, Paging};
+use crate::input::{choice_field, date_range, ApiJson, FlexI64, PageRequest, Paged, Paging};
 use crate::session::CurrentUser;
 use crate::AppState;
 
@@ -176,11 +176,7 @@ pub(crate) async fn statement_page(
     body: &StatementRequest,
     page: PageRequest,
 ) -> Result<Paged<StatementRow>, AppError> {
-    let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
-    let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
-    if from_ms > to_ms {
-        return Err(AppError::field("to_date", "to_date must not be before from_date."));
-    }
+    let (from_ms, to_ms) = date_range(&body.from_date, &body.to_date, (0, i64::MAX))?;
     let statement_type =
         choice_field("type", body.statement_type.as_deref(), StatementType::All, |text| {
             format!("{text} is not a statement type: use {}.", one_of(StatementType::NAMES))
@@ -543,11 +539,7 @@ async fn live_casino_bets(
     CurrentUser(authed): CurrentUser,
     Paging { request: body, page }: Paging<LiveCasinoBetsRequest>,
 ) -> ApiResult<Paged<LiveCasinoBetRow>> {
-    let from_ms = date_bound("from_date", &body.from_date, false, 0)?;
-    let to_ms = date_bound("to_date", &body.to_date, true, i64::MAX)?;
-    if from_ms > to_ms {
-        return Err(AppError::field("to_date", "to_date must not be before from_date."));
-    }
+    let (from_ms, to_ms) = date_range(&body.from_date, &body.to_date, (0, i64::MAX))?;
     let (page, limit, offset) = page.resolve()?;
     let (lines, total) =
         state.store.live_casino_lines(authed.user.id, from_ms, to_ms, offset, limit).await?;
