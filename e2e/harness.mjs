@@ -378,16 +378,26 @@ export async function chooseOwnPassword(page, given, own) {
 }
 
 /**
+ * Opens the console's Downline screen: the console lands on its dashboard, the downline is one
+ * click away. A page already on it stays where it is (drilled in or searched).
+ * @param {import('playwright-core').Page} page
+ */
+export async function openDownline(page) {
+  await page.getByTestId('console-layout').waitFor();
+  if (!(await page.getByTestId('downline-page').isVisible())) {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Downline', exact: true }).click();
+  }
+  await page.getByTestId('downline-page').waitFor();
+}
+
+/**
  * Creates an account from the console's downline screen and answers its row.
  * @param {import('playwright-core').Page} page @param {string} userName @param {string} password
  * @param {{ role?: 'agent' | 'client', partnership?: string }} [terms]
  *   no role: the form's own choice, a client; an agent's partnership in percent
  */
 export async function createAccount(page, userName, password, { role, partnership } = {}) {
-  // The console lands on its dashboard: the downline is one click away.
-  if (!(await page.getByTestId('downline-page').isVisible())) {
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Downline', exact: true }).click();
-  }
+  await openDownline(page);
   await page.getByTestId('create-account').click();
   const dialog = page.getByTestId('create-account-dialog');
   await dialog.getByTestId('create-user-name').fill(userName);

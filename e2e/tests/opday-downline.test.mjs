@@ -6,7 +6,7 @@
 // are what the agent's client reads on the app's deposit page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { freshPage, launchBrowser, logIn, logInAs, startServer } from '../harness.mjs';
+import { freshPage, launchBrowser, logIn, logInAs, openDownline, startServer } from '../harness.mjs';
 import { rupees } from '../rupees.mjs';
 
 const UPI_ID = 'opday.agent@okaxis';
@@ -39,7 +39,7 @@ const hashOf = (page) => new URL(page.url()).hash;
 test("the operator searches, drills down and back, reads a branch's totals and sets an agent's payment details", async () => {
   const { page, errors } = await freshPage(browser, server.baseUrl);
   await logIn(page, 'admin', 'Admin@1234');
-  await page.getByTestId('downline-page').waitFor();
+  await openDownline(page);
 
   // A search from the top reaches two levels down and names the way there.
   await page.getByTestId('downline-search').fill('demo2');

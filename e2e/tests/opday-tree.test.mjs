@@ -8,7 +8,7 @@
 // journey's); what is checked goes through the screens.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { freshPage, launchBrowser, logIn, startServer } from '../harness.mjs';
+import { freshPage, launchBrowser, logIn, openDownline, startServer } from '../harness.mjs';
 
 const OWN_PASSWORD = 'Tree@2026';
 const MASTER = 'tmaster';
@@ -81,7 +81,7 @@ test('a client created inside a drilled-in agent lands there', { timeout: 60_000
   const agentId = await account(master, AGENT, 'agent', { partnership: 40 });
 
   const page = await pageOf(MASTER, OWN_PASSWORD);
-  await page.getByTestId('console-layout').waitFor();
+  await openDownline(page);
   await page.locator(`[data-testid="downline-row"][data-user-name="${AGENT}"]`).getByTestId('downline-open').click();
   await page.getByTestId('downline-trail').filter({ hasText: AGENT }).waitFor();
   await page.getByTestId('create-account').click();
@@ -114,7 +114,7 @@ test("a master's lock keeps its whole branch out until it is lifted", { timeout:
 
   // The operator locks the master from the console.
   const admin = await pageOf('admin', 'Admin@1234');
-  await admin.getByTestId('console-layout').waitFor();
+  await openDownline(admin);
   const masterRow = admin.locator(`[data-testid="downline-row"][data-user-name="${MASTER}"]`);
   await masterRow.getByTestId('row-lock').click();
   await admin.getByTestId('lock-confirm').click();
