@@ -29,6 +29,7 @@ pub mod serve;
 pub mod session;
 pub mod settings;
 pub mod stake_buttons;
+pub mod stream_locks;
 pub mod throttle;
 pub mod totp;
 pub mod uploads;
@@ -72,6 +73,8 @@ pub struct AppState {
     pub provider: Arc<provider::BuiltinProvider>,
     /// Cancelled when the server starts shutting down: live streams end on it.
     pub stopping: CancellationToken,
+    /// The users holding live streams here, checked for locks together ([`stream_locks`]).
+    pub stream_locks: Arc<stream_locks::StreamLocks>,
     /// On PostgreSQL: this server as a node of the cluster (`cluster`). `None` on SQLite,
     /// where the one server runs everything.
     pub node: Option<Arc<cluster::Node>>,
@@ -109,8 +112,10 @@ impl AppState {
             live_relay::start(&config.database_url, &live_books, &round_events, stopping.clone())
                 .await?;
         }
+        let stream_locks = stream_locks::StreamLocks::start(store.clone(), stopping.clone());
         Ok(AppState {
             public_url: public_url.into(),
+            stream_locks,
             provider: Arc::new(provider),
             live_books,
             round_events,

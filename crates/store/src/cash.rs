@@ -36,7 +36,8 @@ use std::collections::HashMap;
 use backlay_core::partnership::{downline_report, SplitLine};
 use sqlx::Row;
 
-use crate::downline::TREE_DEPTH_MAX;
+use crate::downline::{TREE_CTE, TREE_DEPTH_MAX};
+use crate::ledger::SideAccount;
 use crate::{Store, StoreResult, Writer};
 
 /// The ledger transaction kind of a cash settlement (its statement lines' kind).
@@ -111,30 +112,13 @@ impl Store {
 }
 
 impl Writer {
-    /// The user's cash account, opened on first use.
-    pub async fn cash_account_of(&mut self, user_id: i64) -> StoreResult<i64> {
-        let code = format!("cash:{user_id}");
-        sqlx::query(
-            "INSERT INTO ledger_accounts (code, kind, cash_of_user_id, may_go_negative, created_at_ms) \
-             VALUES ($1, 'house', $2, 1, 0) ON CONFLICT (code) DO NOTHING",
-        )
-        .bind(&code)
-        .bind(user_id)
-        .execute(self.conn())
-        .await?;
-        Ok(sqlx::query_scalar("SELECT id FROM ledger_accounts WHERE code = $1")
-            .bind(&code)
-            .fetch_one(self.conn())
-            .await?)
-    }
-
     /// Takes the write lock on both users' cash accounts (opened if need be) until this
     /// transaction ends, in id order, and gives their ids (parent's, child's). Two settlements
     /// of one pair then check what is owed one after the other: on PostgreSQL the no-op
     /// `UPDATE` holds the rows; on SQLite the transaction already holds the database.
     pub async fn lock_cash_accounts(&mut self, parent: i64, child: i64) -> StoreResult<(i64, i64)> {
-        let parent_account = self.cash_account_of(parent).await?;
-        let child_account = self.cash_account_of(child).await?;
+        let parent_account = self.side_account_of(SideAccount::Cash, parent).await?;
+        let child_account = self.side_account_of(SideAccount::Cash, child).await?;
         let mut ids = [parent_account, child_account];
         ids.sort_unstable();
         for id in ids {
@@ -156,35 +140,23 @@ impl Writer {
         child: i64,
     ) -> StoreResult<CashOwed> {
         // The child's branch (itself and everyone under it) with each one's parent.
-        let tree = sqlx::query(
-            "WITH RECURSIVE tree(id, parent_id, depth) AS ( \
-                 SELECT id, parent_id, 0 FROM users WHERE id = $1 \
-               UNION ALL \
-                 SELECT u.id, u.parent_id, t.depth + 1 FROM users u JOIN tree t ON u.parent_id = t.id \
-                 WHERE t.depth < $2) \
-             SELECT DISTINCT id, parent_id FROM tree",
-        )
-        .bind(child)
-        .bind(TREE_DEPTH_MAX)
-        .fetch_all(self.conn())
-        .await?;
-        let mut parent_of = HashMap::with_capacity(tree.len());
-        for row in &tree {
-            let id: i64 = row.try_get("id")?;
-            let parent_id: Option<i64> = row.try_get("parent_id")?;
-            parent_of.insert(id, if id == child { parent } else { parent_id.unwrap_or(parent) });
+        let below = sqlx::query(&format!("{TREE_CTE} SELECT DISTINCT id, parent_id FROM tree"))
+            .bind(child)
+            .bind(TREE_DEPTH_MAX)
+            .fetch_all(self.conn())
+            .await?;
+        let mut parent_of = HashMap::with_capacity(below.len() + 1);
+        parent_of.insert(child, parent);
+        for row in &below {
+            parent_of.insert(row.try_get("id")?, row.try_get("parent_id")?);
         }
         // Every level's part of the branch's clients' results, summed per client and level:
         // what the report adds up, without the per-market detail.
-        let rows = sqlx::query(
-            "WITH RECURSIVE tree(id, depth) AS ( \
-                 SELECT id, 0 FROM users WHERE id = $1 \
-               UNION ALL \
-                 SELECT u.id, t.depth + 1 FROM users u JOIN tree t ON u.parent_id = t.id WHERE t.depth < $2) \
-             SELECT client_user_id, user_id, CAST(SUM(amount_minor) AS BIGINT) AS amount_minor \
-             FROM partnership_splits WHERE client_user_id IN (SELECT id FROM tree) \
-             GROUP BY client_user_id, user_id",
-        )
+        let rows = sqlx::query(&format!(
+            "{TREE_CTE} SELECT client_user_id, user_id, CAST(SUM(amount_minor) AS BIGINT) AS amount_minor \
+             FROM partnership_splits WHERE client_user_id = $1 OR client_user_id IN (SELECT id FROM tree) \
+             GROUP BY client_user_id, user_id"
+        ))
         .bind(child)
         .bind(TREE_DEPTH_MAX)
         .fetch_all(self.conn())

@@ -50,6 +50,25 @@ impl SystemAccount {
     }
 }
 
+/// A user's account beside its own chips, opened on first use, which may go negative: an
+/// agent's share of the house's results ([`crate::partnership`]) and the cash a user settled
+/// with its parent and children ([`crate::cash`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SideAccount {
+    Share,
+    Cash,
+}
+
+impl SideAccount {
+    /// The account's code (`share:7`) and the column naming its user.
+    fn code_and_column(self, user_id: i64) -> (String, &'static str) {
+        match self {
+            SideAccount::Share => (format!("share:{user_id}"), "share_of_user_id"),
+            SideAccount::Cash => (format!("cash:{user_id}"), "cash_of_user_id"),
+        }
+    }
+}
+
 /// One leg of a transaction: `amount_minor` is added to the account (negative = debit).
 #[derive(Clone, Debug)]
 pub struct Posting {
@@ -325,6 +344,23 @@ impl Writer {
     /// available) and the caller's transaction must be dropped: nothing is written.
     pub async fn post(&mut self, transaction: NewTransaction, now_ms: i64) -> StoreResult<Posted> {
         self.post_with(transaction, now_ms, Overdraft::Refused).await
+    }
+
+    /// The user's `side` account ([`SideAccount`]), opened on first use.
+    pub async fn side_account_of(&mut self, side: SideAccount, user_id: i64) -> StoreResult<i64> {
+        let (code, column) = side.code_and_column(user_id);
+        sqlx::query(&format!(
+            "INSERT INTO ledger_accounts (code, kind, {column}, may_go_negative, created_at_ms) \
+             VALUES ($1, 'house', $2, 1, 0) ON CONFLICT (code) DO NOTHING"
+        ))
+        .bind(&code)
+        .bind(user_id)
+        .execute(self.conn())
+        .await?;
+        Ok(sqlx::query_scalar("SELECT id FROM ledger_accounts WHERE code = $1")
+            .bind(&code)
+            .fetch_one(self.conn())
+            .await?)
     }
 
     /// Posts a balanced transaction whose debits are owed whatever the account holds: a

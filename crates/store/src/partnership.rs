@@ -29,7 +29,7 @@ use sqlx::Row;
 
 use crate::bets::{placeholders, ROWS_PER_STATEMENT};
 use crate::downline::{TREE_CTE, TREE_DEPTH_MAX};
-use crate::ledger::Posting;
+use crate::ledger::{Posting, SideAccount};
 use crate::{Store, StoreError, StoreResult, Writer};
 
 /// Which of the house's accounts a result belongs to.
@@ -248,7 +248,7 @@ impl Writer {
                 let entry = match split_so_far.agents.get_mut(&(part, user_id)) {
                     Some(entry) => entry,
                     None => {
-                        let account_id = self.share_account_of(user_id).await?;
+                        let account_id = self.side_account_of(SideAccount::Share, user_id).await?;
                         split_so_far.agents.entry((part, user_id)).or_insert((account_id, 0))
                     }
                 };
@@ -263,23 +263,6 @@ impl Writer {
             amount_minor: parts.operator_minor,
         });
         Ok(())
-    }
-
-    /// The agent's share account, opened on first use.
-    pub async fn share_account_of(&mut self, user_id: i64) -> StoreResult<i64> {
-        let code = format!("share:{user_id}");
-        sqlx::query(
-            "INSERT INTO ledger_accounts (code, kind, share_of_user_id, may_go_negative, created_at_ms) \
-             VALUES ($1, 'house', $2, 1, 0) ON CONFLICT (code) DO NOTHING",
-        )
-        .bind(&code)
-        .bind(user_id)
-        .execute(self.conn())
-        .await?;
-        Ok(sqlx::query_scalar("SELECT id FROM ledger_accounts WHERE code = $1")
-            .bind(&code)
-            .fetch_one(self.conn())
-            .await?)
     }
 
     /// Writes the split's rows under the transaction that posted it (None: nothing was posted),

@@ -29,6 +29,7 @@ use backlay_core::named::one_of;
 use backlay_store::downline::{
     DownlineQuery, DownlineRow, DownlineSort, Listing, MarketBetsQuery, Scope,
 };
+use backlay_store::markets::MarketRow;
 use backlay_store::users::{Role, User};
 use backlay_store::StoreError;
 use serde::{Deserialize, Serialize};
@@ -825,17 +826,26 @@ async fn live_matches(
     State(state): State<AppState>,
     _operator: Operator,
 ) -> ApiResult<Vec<LiveMatch>> {
-    // One read of every unsettled market, grouped by match.
+    Ok(ok(live_matches_with_markets(&state).await?.0))
+}
+
+/// The matches with markets not yet settled, soonest first, and those markets: one read of
+/// every unsettled market, grouped by match, and one read of each match (the risk screens'
+/// list and the dashboard's).
+pub(crate) async fn live_matches_with_markets(
+    state: &AppState,
+) -> Result<(Vec<LiveMatch>, Vec<MarketRow>), AppError> {
+    let markets = state.store.live_markets().await?;
     let mut by_match: BTreeMap<i64, Vec<LiveMarketRef>> = BTreeMap::new();
-    for market in state.store.live_markets().await? {
+    for market in &markets {
         by_match.entry(market.setup.match_id).or_default().push(LiveMarketRef {
             market_id: market.setup.market_id,
-            name: market.setup.name,
+            name: market.setup.name.clone(),
             market_type: market.setup.market_type,
         });
     }
     let mut matches = Vec::with_capacity(by_match.len());
-    for (match_id, markets) in by_match {
+    for (match_id, refs) in by_match {
         let the_match = state.store.match_by_id(match_id).await?;
         matches.push((
             the_match.open_date_ms,
@@ -846,12 +856,12 @@ async fn live_matches(
                 series_name: the_match.series_name,
                 in_play: the_match.in_play,
                 open_date: iso_utc(the_match.open_date_ms),
-                markets,
+                markets: refs,
             },
         ));
     }
     matches.sort_by_key(|(open_ms, live)| (*open_ms, live.match_id));
-    Ok(ok(matches.into_iter().map(|(_, live)| live).collect()))
+    Ok((matches.into_iter().map(|(_, live)| live).collect(), markets))
 }
 
 #[derive(Deserialize, ToSchema)]

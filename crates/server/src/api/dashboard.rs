@@ -25,7 +25,6 @@
 //! [`POSITIONS_MAX`] live markets with the most matched stake of the branch, whose positions are
 //! read from their matched bets as the market analysis reads them.
 
-use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use axum::extract::State;
@@ -33,13 +32,14 @@ use backlay_core::exchange::MarketType;
 use backlay_core::money::Money;
 use backlay_store::dashboard::DAY_MS;
 use backlay_store::downline::Scope;
+use backlay_store::markets::MarketRow;
 use backlay_store::payments::{PaymentFilter, PaymentStatus};
 use backlay_store::users::Role;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::console::scope_of;
+use super::console::{live_matches_with_markets, scope_of};
 use crate::clock::{now_ms, DISPLAY_OFFSET_MS};
 use crate::engine::stored_matched_bets;
 use crate::error::{ok, ApiResult, AppError, Envelope};
@@ -233,25 +233,20 @@ async fn live_business(
         }
     };
     let counts = |user_id: i64| branch.as_ref().is_none_or(|set| set.contains(&user_id));
-    let mut markets_of_match: BTreeMap<i64, i64> = BTreeMap::new();
-    let mut match_names: HashMap<i64, (String, bool, i64)> = HashMap::new();
-    for market in state.store.live_markets().await? {
-        let match_id = market.setup.match_id;
-        *markets_of_match.entry(match_id).or_default() += 1;
-        if let Entry::Vacant(slot) = match_names.entry(match_id) {
-            let the_match = state.store.match_by_id(match_id).await?;
-            slot.insert((the_match.name, the_match.in_play, the_match.open_date_ms));
-        }
-    }
+    let (live, markets) = live_matches_with_markets(state).await?;
+    let match_names: HashMap<i64, &str> =
+        live.iter().map(|m| (m.match_id, m.name.as_str())).collect();
+    let markets: HashMap<i64, MarketRow> =
+        markets.into_iter().map(|market| (market.setup.market_id, market)).collect();
     let mut exposures = Vec::new();
     for market_id in state.store.live_markets_bet_on(scope, POSITIONS_MAX).await? {
-        let market = state.store.market(market_id).await?;
-        let match_id = market.setup.match_id;
-        let Some((match_name, _, _)) = match_names.get(&match_id) else {
+        let Some(market) = markets.get(&market_id) else {
             continue; // settled between the two reads
         };
+        let match_id = market.setup.match_id;
+        let match_name = match_names.get(&match_id).copied().unwrap_or_default();
         let matched = stored_matched_bets(&state.store, market.setup.kind(), market_id).await?;
-        let position = house_position(&market, &matched, counts)?;
+        let position = house_position(market, &matched, counts)?;
         if position.bets == 0 {
             continue;
         }
@@ -265,7 +260,7 @@ async fn live_business(
         exposures.push(DashboardMarket {
             market_id,
             match_id,
-            match_name: match_name.clone(),
+            match_name: match_name.to_owned(),
             market_name: market.setup.name.clone(),
             market_type: market.setup.market_type,
             exposure: Money::from_minor((-worst_minor).max(0)),
@@ -274,15 +269,16 @@ async fn live_business(
     }
     exposures.sort_by_key(|m| (std::cmp::Reverse(m.exposure.minor()), m.market_id));
     exposures.truncate(TOP_MARKETS_MAX);
-    let mut matches: Vec<(i64, DashboardMatch)> = markets_of_match
+    let matches = live
         .into_iter()
-        .map(|(match_id, markets)| {
-            let (name, in_play, open_ms) = match_names[&match_id].clone();
-            (open_ms, DashboardMatch { match_id, name, in_play, markets })
+        .map(|m| DashboardMatch {
+            match_id: m.match_id,
+            name: m.name,
+            in_play: m.in_play,
+            markets: i64::try_from(m.markets.len()).unwrap_or(i64::MAX),
         })
         .collect();
-    matches.sort_by_key(|(open_ms, m)| (*open_ms, m.match_id));
-    Ok((exposures, matches.into_iter().map(|(_, m)| m).collect()))
+    Ok((exposures, matches))
 }
 
 /// The day (since 1970-01-01, at UTC+5:30) of an epoch-ms time.

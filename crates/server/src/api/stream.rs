@@ -38,11 +38,12 @@
 //! [`crate::live`]; the casino's steps come serialised from [`crate::casino::RoundEvents`].
 //!
 //! Every stream ends when the server starts shutting down ([`AppState::stopping`]), and when
-//! its user is locked, on its own or with its branch (checked every [`LOCK_CHECK_MS`], on
-//! whichever node holds the stream, as the lock is in the database).
+//! its user is locked, on its own or with its branch ([`crate::stream_locks`]: the users holding
+//! streams on a server are checked together every `LOCK_CHECK_MS`).
 
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
+use std::sync::Arc;
 
 use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -187,31 +188,16 @@ async fn live_stream(
     // shutdown does not wait on it (the page's EventSource reconnects to the next server), or
     // when its user is locked.
     let stopping = state.stopping.clone().cancelled_owned();
-    let ends =
-        futures::future::select(Box::pin(stopping), Box::pin(until_locked(state.clone(), user_id)));
+    let ends = futures::future::select(
+        Box::pin(stopping),
+        Box::pin(Arc::clone(&state.stream_locks).until_locked(user_id)),
+    );
     let events = match Subject::parse(&query)? {
         Subject::Match(match_id) => match_events(state, user_id, match_id).await?,
         Subject::Casino(code) => casino_events(state, &code).await?,
         Subject::List(sport_id) => list_events(state, sport_id).await?,
     };
     Ok(Sse::new(events.take_until(ends)).keep_alive(KeepAlive::default()))
-}
-
-/// How often an open stream checks that its user is not locked: a lock ends the user's
-/// streams within this long. One read of the user's row by its key per stream per period.
-pub const LOCK_CHECK_MS: u64 = 2_000;
-
-/// Completes once `user_id` is locked (on its own or by an agent above it) or gone. A failed
-/// read ends nothing: the next check decides.
-async fn until_locked(state: AppState, user_id: i64) {
-    loop {
-        match state.store.user_by_id(user_id).await {
-            Ok(user) if user.is_effectively_locked() => return,
-            Err(backlay_store::StoreError::NotFound) => return,
-            Ok(_) | Err(_) => {}
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(LOCK_CHECK_MS)).await;
-    }
 }
 
 async fn match_events(

@@ -131,6 +131,15 @@ pub async fn settle_cash(
         };
         return Err(AppError::field("amount", message));
     }
+    // What the refusal above keeps: the net settled ends within what the report says is owed
+    // (or nearer to it than it was).
+    let settled_after_minor = owed.settled_minor + received_minor;
+    assert!(
+        (low.min(owed.settled_minor)..=high.max(owed.settled_minor)).contains(&settled_after_minor),
+        "cash settled {settled_after_minor} outside 0..{} for user {}",
+        owed.collect_minor,
+        child.id
+    );
     let owed_minor = owed.owed_minor();
     let owed = Money::from_minor(owed_minor);
     let with_remark = |text: String| {
