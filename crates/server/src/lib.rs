@@ -5,36 +5,19 @@
 //! answer in the [`error::Envelope`]. Operator actions that both the HTTP API and the
 //! `backlay admin` command perform live once, in [`operator`].
 
-pub mod api;
-pub mod betfair;
-pub mod casino;
-pub mod casino_art;
-pub mod clock;
-pub mod cluster;
-pub mod config;
-pub mod engine;
-pub mod error;
-pub mod input;
-pub mod live;
-pub mod live_relay;
-pub mod market_analysis;
-pub mod market_book;
-pub mod node_lock;
-pub mod operator;
-pub mod password;
-pub mod provider;
-pub mod request_log;
-pub mod secret_key;
 pub mod serve;
-pub mod session;
-pub mod settings;
-pub mod stake_buttons;
-pub mod stream_locks;
-pub mod throttle;
-pub mod totp;
-pub mod uploads;
-pub mod wallet;
 mod web;
+
+// The crates it assembles, under the names the binary, the demo and the API tests use.
+pub use backlay_api as api;
+pub use backlay_casino_runtime::{self as casino, art as casino_art, provider, wallet};
+pub use backlay_engine::{self as engine, cluster};
+pub use backlay_kit::{
+    clock, config, error, input, node_lock, password, request_log, secret_key, settings, throttle,
+    token, totp, uploads,
+};
+pub use backlay_live::{self as live, market_book, relay as live_relay, stream_locks};
+pub use backlay_operator::{self as operator, session, AppState};
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -43,108 +26,30 @@ use axum::Router;
 use backlay_store::Store;
 use tokio_util::sync::CancellationToken;
 
-/// The API's OpenAPI document, as `/api/openapi.json` serves it (`backlay openapi` prints it).
-pub use api::openapi_document;
+pub use cluster::RunsWithServer;
 pub use config::Config;
 
-use crate::throttle::LoginThrottle;
-
-/// What every handler can reach. Cheap to clone.
-#[derive(Clone)]
-pub struct AppState {
-    pub store: Store,
-    pub config: Arc<Config>,
-    pub throttle: Arc<LoginThrottle>,
-    /// The running markets (books in memory, one task each).
-    pub engine: Arc<engine::Engine>,
-    /// The engine's changes as serialised market books, for every stream.
-    pub live_books: Arc<live::LiveBooks>,
-    /// The casino runner's steps (round opened, closed, dealt, settled), for the table streams.
-    pub round_events: Arc<casino::RoundEvents>,
-    /// A hash to verify against when the user name is unknown, so that an unknown name and a
-    /// wrong password take the same time.
-    pub dummy_password_hash: Arc<String>,
-    /// The bounded password hasher every hash and check goes through.
-    pub passwords: password::Passwords,
-    /// The origin browsers reach the server at (no trailing `/`): `Config::public_url`, or
-    /// `http://` and the bound address.
-    pub public_url: Arc<str>,
-    /// The built-in casino provider's backend (its secret, its dealt tables).
-    pub provider: Arc<provider::BuiltinProvider>,
-    /// Cancelled when the server starts shutting down: live streams end on it.
-    pub stopping: CancellationToken,
-    /// The users holding live streams here, checked for locks together ([`stream_locks`]).
-    pub stream_locks: Arc<stream_locks::StreamLocks>,
-    /// On PostgreSQL: this server as a node of the cluster (`cluster`). `None` on SQLite,
-    /// where the one server runs everything.
-    pub node: Option<Arc<cluster::Node>>,
+/// The API's OpenAPI document, as `/api/openapi.json` serves it (`backlay openapi` prints it).
+pub fn openapi_document() -> utoipa::openapi::OpenApi {
+    api::openapi_document(backlay_console_api::routes())
 }
 
-impl AppState {
-    pub async fn new(
-        store: Store,
-        config: Config,
-        passwords: password::Passwords,
-    ) -> anyhow::Result<AppState> {
-        let dummy_password_hash = passwords.hash(session::new_token()).await?;
-        let public_url = match &config.public_url {
-            Some(url) => {
-                config::parse_public_url(url).map_err(|e| anyhow::anyhow!("--public-url: {e}"))?
-            }
-            None => format!("http://{}", config.addr),
-        };
-        let provider = provider::BuiltinProvider::ensure(&store, clock::now_ms()).await?;
-        let node = match store.engine() {
-            backlay_store::Engine::Postgres => {
-                let url = match &config.node_url {
-                    Some(url) => url.clone(),
-                    None => format!("http://{}", config.addr),
-                };
-                Some(cluster::Node::join(store.clone(), url, config.cluster_lease_ms).await?)
-            }
-            backlay_store::Engine::Sqlite => None,
-        };
-        let engine = engine::Engine::start(store.clone(), node.clone()).await?;
-        let live_books = live::LiveBooks::start(&engine);
-        let round_events = Arc::<casino::RoundEvents>::default();
-        let stopping = CancellationToken::new();
-        if store.engine() == backlay_store::Engine::Postgres {
-            live_relay::start(&config.database_url, &live_books, &round_events, stopping.clone())
-                .await?;
-        }
-        let stream_locks = stream_locks::StreamLocks::start(store.clone(), stopping.clone());
-        Ok(AppState {
-            public_url: public_url.into(),
-            stream_locks,
-            provider: Arc::new(provider),
-            live_books,
-            round_events,
-            engine,
-            throttle: Arc::new(LoginThrottle::new(config.throttle.clone(), store.clone())),
-            store,
-            config: Arc::new(config),
-            dummy_password_hash: Arc::new(dummy_password_hash),
-            stopping,
-            passwords,
-            node,
-        })
-    }
-}
-
-/// The whole app: API, OpenAPI document, the built-in casino provider (`/provider/…`), the
-/// in-house games' art (`/casino/art/…`), the operator's uploaded images (`/upload/image/…`)
-/// and web client, each request with its id and log span ([`request_log`]).
-pub fn app(state: AppState) -> Router {
+/// The whole app: API, OpenAPI document, the bot API, the calls between nodes, the built-in
+/// casino provider (`/provider/…`, whose row and secret it creates when missing), the in-house
+/// games' art (`/casino/art/…`), the operator's uploaded images (`/upload/image/…`) and web
+/// client, each request with its id and log span ([`request_log`]).
+pub async fn app(state: AppState) -> anyhow::Result<Router> {
+    let provider = provider::BuiltinProvider::ensure(&state.store, clock::now_ms()).await?;
     let web = web::router(&state);
-    request_log::layer(
-        api::router(state.clone())
-            .merge(betfair::routes(state.clone()))
-            .merge(cluster::forward::routes(state.clone()))
-            .merge(provider::routes(state.clone()))
+    Ok(request_log::layer(
+        api::router(state.clone(), backlay_console_api::routes())
+            .merge(backlay_betfair::routes(state.clone()))
+            .merge(cluster::forward::routes(state.store.clone(), state.engine.clone()))
+            .merge(provider::routes(state.clone(), Arc::new(provider)))
             .merge(casino_art::routes())
-            .merge(uploads::routes(state))
+            .merge(backlay_console_api::uploads::image_routes(state))
             .merge(web),
-    )
+    ))
 }
 
 /// What the binary adds to a server as it starts (the demo, `backlay_demo`): [`Server::build_with`]
@@ -172,9 +77,6 @@ pub trait StartHooks: Send {
         None
     }
 }
-
-/// Something that runs as long as the server does and stops when dropped.
-pub type RunsWithServer = Box<dyn std::any::Any + Send>;
 
 /// No hooks: the product on its own.
 impl StartHooks for () {
@@ -241,8 +143,9 @@ impl Server {
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
         // The address actually bound (port 0 picks one), for the default public URL.
         config.addr = listener.local_addr()?;
-        let betfair_stream = betfair::stream::Bound::bind(&config).await?;
-        let betfair_stream_addr = betfair_stream.as_ref().map(betfair::stream::Bound::local_addr);
+        let betfair_stream = backlay_betfair::stream::Bound::bind(&config).await?;
+        let betfair_stream_addr =
+            betfair_stream.as_ref().map(backlay_betfair::stream::Bound::local_addr);
         let casino_settings = config.casino.then(|| casino::RunnerSettings {
             betting_window_ms: config.casino_betting_window_ms,
             result_pause_ms: config.casino_result_pause_ms,
@@ -276,9 +179,8 @@ impl Server {
                 if let Some(settings) = &casino_settings {
                     casino::runner::check_settings(settings)?;
                 }
-                let tables = casino_settings.map(|settings| cluster::Tables {
-                    settings,
-                    events: state.round_events.clone(),
+                let tables = casino_settings.map(|settings| -> Box<dyn cluster::Tables> {
+                    Box::new(casino::TableRunner { settings, events: state.round_events.clone() })
                 });
                 let jobs = cluster::NodeJobs::new(tables, leader_job);
                 (None, None, Some(cluster::Running::start(node, state.engine.clone(), jobs)))
@@ -291,7 +193,7 @@ impl Server {
         }
         Ok(Server {
             listener,
-            router: app(state),
+            router: app(state).await?,
             hooked,
             casino,
             leading,

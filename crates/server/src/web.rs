@@ -29,7 +29,7 @@ use backlay_store::Store;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::AppState;
+use backlay_operator::AppState;
 
 const NOT_BUILT_PAGE: &str = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Backlay</title></head>\
 <body><h1>Backlay</h1>\
@@ -180,8 +180,8 @@ impl FramePolicy {
                 return csp.clone();
             }
         }
-        let origins = match crate::settings::load(&self.store).await {
-            Ok(settings) => crate::settings::frame_origins(
+        let origins = match backlay_kit::settings::load(&self.store).await {
+            Ok(settings) => backlay_kit::settings::frame_origins(
                 settings.get("casino_frame_origins").map(String::as_str).unwrap_or_default(),
                 &self.public_url,
             ),

@@ -324,7 +324,7 @@ impl TestApp {
             .expect("the second node starts");
         let stopping = state.stopping.clone();
         let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
-        let router = backlay_server::app(state);
+        let router = backlay_server::app(state).await.unwrap();
         let handle = tokio::spawn(async move {
             let stopped = async {
                 let _ = stopped.await;

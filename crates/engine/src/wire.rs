@@ -1,0 +1,271 @@
+//! A market's commands as the engine routes them ([`Call`] and its [`Answer`]), in the form one
+//! server of a cluster sends another: the node that took a request runs the call on the
+//! market's task when it owns the market, and otherwise sends it to the owner
+//! (`cluster::forward`), which runs it on its task and sends the answer back.
+//!
+//! Money travels as minor units and prices as hundredths (the `with` modules below), never as
+//! the API's JSON numbers, so nothing is rounded on the way.
+
+use backlay_core::exchange::{MarketStatus, Persistence};
+use backlay_core::money::Money;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketView, PlaceBet, RatesUpdate,
+    ResultInput, SettlementPreview, StakeLimits,
+};
+use backlay_kit::error::{AppError, FieldErrors};
+
+/// A command for one market. The operator who acted (`by`) is not serialised here: it travels
+/// beside the call as a user id ([`Forwarded`]) and is looked up again by the owner.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "call", rename_all = "snake_case")]
+pub enum Call {
+    Place {
+        bet: PlaceBet,
+    },
+    Cancel {
+        user_id: i64,
+        bet_id: i64,
+        #[serde(with = "minor_opt")]
+        size: Option<Money>,
+    },
+    SetPersistence {
+        user_id: i64,
+        bet_id: i64,
+        persistence: Persistence,
+    },
+    SetStatus {
+        status: MarketStatus,
+        #[serde(skip)]
+        by: Option<ActedBy>,
+    },
+    SetRates {
+        rates: RatesUpdate,
+        #[serde(skip)]
+        by: Option<ActedBy>,
+    },
+    SetLimits {
+        limits: StakeLimits,
+        #[serde(skip)]
+        by: Option<ActedBy>,
+    },
+    SetInPlay {
+        in_play: bool,
+    },
+    Settle {
+        result: ResultInput,
+        #[serde(skip)]
+        by: Option<ActedBy>,
+    },
+    Preview {
+        result: ResultInput,
+    },
+    View {
+        user_id: Option<i64>,
+    },
+    ResolveCrossed {
+        #[serde(skip)]
+        by: Option<ActedBy>,
+    },
+}
+
+impl Call {
+    /// May this call be sent again when it is not known whether the first sending ran? All
+    /// may, but a bet without a `client_ref`: a second sending could place it twice.
+    pub fn safe_to_repeat(&self) -> bool {
+        match self {
+            Call::Place { bet } => bet.client_ref.is_some(),
+            _ => true,
+        }
+    }
+
+    pub(crate) fn acted_by(&self) -> Option<&ActedBy> {
+        match self {
+            Call::SetStatus { by, .. }
+            | Call::SetRates { by, .. }
+            | Call::SetLimits { by, .. }
+            | Call::Settle { by, .. }
+            | Call::ResolveCrossed { by } => by.as_ref(),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn set_acted_by(&mut self, acted_by: Option<ActedBy>) {
+        match self {
+            Call::SetStatus { by, .. }
+            | Call::SetRates { by, .. }
+            | Call::SetLimits { by, .. }
+            | Call::Settle { by, .. }
+            | Call::ResolveCrossed { by } => *by = acted_by,
+            _ => {}
+        }
+    }
+}
+
+/// What a [`Call`] answers.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "answer", rename_all = "snake_case")]
+pub enum Answer {
+    Bet { bet: BetAnswer },
+    Cancelled { cancel: CancelAnswer },
+    Done,
+    Updated { changed: bool },
+    Settled { message: String },
+    Preview { preview: SettlementPreview },
+    View { view: MarketView },
+    CrossingCancelled { cancelled: Vec<CrossingCancelled> },
+}
+
+impl Answer {
+    /// The 500 for an answer of the wrong kind (a server of another version in the cluster).
+    pub(crate) fn unexpected(self) -> AppError {
+        AppError::Internal(anyhow::anyhow!(
+            "the market's task answered {self:?}, not what was asked"
+        ))
+    }
+}
+
+/// A call on its way to the market's owner.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Forwarded {
+    pub market_id: i64,
+    pub call: Call,
+    /// The operator who acted: `None` inside, and the console's own actions, carry none.
+    pub by: Option<ForwardedActor>,
+    /// When the sender sealed it (its clock): a sealed call older than a bound is refused, so a
+    /// copy cannot be replayed later.
+    pub sent_at_ms: i64,
+}
+
+/// [`ActedBy`] by reference: the owner reads the user again.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ForwardedActor {
+    /// `None`: the operator's console (`backlay admin`).
+    pub user_id: Option<i64>,
+    pub client_ip: Option<String>,
+}
+
+/// An [`AppError`] as it crosses between servers: its status, message, field errors and wait.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct WireError {
+    pub status: u16,
+    pub message: String,
+    #[serde(default)]
+    pub errors: FieldErrors,
+    pub retry_after_s: Option<u64>,
+}
+
+impl WireError {
+    pub fn of(err: &AppError) -> WireError {
+        let (errors, retry_after_s) = match err {
+            AppError::Invalid { errors, .. } => (errors.clone(), None),
+            AppError::TooManyRequests { retry_after_s, .. }
+            | AppError::Busy { retry_after_s, .. }
+            | AppError::Unavailable { retry_after_s, .. } => {
+                (FieldErrors::new(), Some(*retry_after_s))
+            }
+            _ => (FieldErrors::new(), None),
+        };
+        let message = match err {
+            // The cause stays in the owner's log.
+            AppError::Internal(_) => "the market's owner failed".to_string(),
+            other => other.to_string(),
+        };
+        WireError { status: err.status_code().as_u16(), message, errors, retry_after_s }
+    }
+
+    /// The error again, as the owner gave it.
+    pub fn into_app_error(self) -> AppError {
+        let WireError { status, message, errors, retry_after_s } = self;
+        match status {
+            400 => AppError::Invalid { message, errors },
+            401 => AppError::Unauthorized(message),
+            403 => AppError::Forbidden(message),
+            404 => AppError::NotFound(message),
+            405 => AppError::MethodNotAllowed(message),
+            409 => AppError::Conflict(message),
+            413 => AppError::PayloadTooLarge(message),
+            422 => AppError::Unprocessable(message),
+            428 => AppError::PasswordChangeRequired,
+            429 => AppError::TooManyRequests { message, retry_after_s: retry_after_s.unwrap_or(1) },
+            503 => match retry_after_s {
+                Some(retry_after_s) => AppError::Busy { message, retry_after_s },
+                None => AppError::Moved(message),
+            },
+            _ => AppError::Internal(anyhow::anyhow!(
+                "the market's owner answered {status}: {message}"
+            )),
+        }
+    }
+}
+
+/// [`Money`] as minor units.
+pub(crate) mod minor {
+    use backlay_core::money::Money;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(money: &Money, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_i64(money.minor())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Money, D::Error> {
+        i64::deserialize(d).map(Money::from_minor)
+    }
+}
+
+/// An optional [`Money`] as minor units.
+pub(crate) mod minor_opt {
+    use backlay_core::money::Money;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(money: &Option<Money>, s: S) -> Result<S::Ok, S::Error> {
+        money.map(Money::minor).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Money>, D::Error> {
+        Ok(Option::<i64>::deserialize(d)?.map(Money::from_minor))
+    }
+}
+
+/// One side of a runner's book, `(price, money)` best first, as `(hundredths, minor)`.
+pub(crate) mod book_side {
+    use backlay_core::money::Money;
+    use backlay_core::odds::Price;
+    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(side: &[(Price, Money)], s: S) -> Result<S::Ok, S::Error> {
+        let raw: Vec<(u32, i64)> = side.iter().map(|(p, m)| (p.hundredths(), m.minor())).collect();
+        raw.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(Price, Money)>, D::Error> {
+        Vec::<(u32, i64)>::deserialize(d)?
+            .into_iter()
+            .map(|(p, m)| {
+                Ok((Price::from_hundredths(p).map_err(D::Error::custom)?, Money::from_minor(m)))
+            })
+            .collect()
+    }
+}
+
+/// A fancy book's rows `(from, to, pnl)` with the P&L as minor units.
+pub(crate) mod fancy_rows {
+    use backlay_core::money::Money;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    type Row = (u32, Option<u32>, Money);
+
+    pub fn serialize<S: Serializer>(rows: &[Row], s: S) -> Result<S::Ok, S::Error> {
+        let raw: Vec<(u32, Option<u32>, i64)> =
+            rows.iter().map(|(from, to, pnl)| (*from, *to, pnl.minor())).collect();
+        raw.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Row>, D::Error> {
+        Ok(Vec::<(u32, Option<u32>, i64)>::deserialize(d)?
+            .into_iter()
+            .map(|(from, to, pnl)| (from, to, Money::from_minor(pnl)))
+            .collect())
+    }
+}

@@ -1,0 +1,222 @@
+//! Server configuration. The `backlay` binary fills it from flags and their environment twins
+//! (ARCHITECTURE.md §9); tests build it directly.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use backlay_casino::dealing::Pace;
+
+use crate::secret_key::SecretKeySource;
+use crate::throttle::ThrottlePolicy;
+
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://./data/backlay.db";
+pub const DEFAULT_WEB_DIR: &str = "web/dist";
+/// How long a log-in lasts.
+pub const DEFAULT_SESSION_TTL_MS: i64 = 24 * 60 * 60 * 1000;
+/// How long a connection may take to send a request's headers (and stay idle between requests).
+pub const DEFAULT_HEADER_TIMEOUT_S: u64 = 10;
+/// How long a request's body may take to arrive, from the end of its headers.
+pub const DEFAULT_BODY_TIMEOUT_S: u64 = 10;
+/// Connections served at once; more wait in the listen queue.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 4096;
+/// How long shutdown waits for requests in flight before it closes what is left.
+pub const DEFAULT_SHUTDOWN_GRACE_S: u64 = 10;
+/// How long a node of a cluster stays alive to the others without renewing its lease
+/// (`cluster`): a dead node's markets move within about this.
+pub const DEFAULT_CLUSTER_LEASE_MS: i64 = 3_000;
+/// The Betfair-compatible stream's port when only `--addr` is given: beside the HTTP port's
+/// host, on the port HTTPS alternates usually take.
+pub const DEFAULT_BETFAIR_STREAM_PORT: u16 = 8443;
+
+/// The casino runner's default betting window (`backlay_casino_runtime::runner`).
+pub const DEFAULT_BETTING_WINDOW_MS: i64 = 30_000;
+/// The casino runner's default time a result stays on the table before the next round opens:
+/// long enough to read the winner and one's own win.
+pub const DEFAULT_RESULT_PAUSE_MS: i64 = 10_000;
+
+/// The Betfair-compatible Exchange Stream (`backlay_betfair::stream`): a TLS listener of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BetfairStreamConfig {
+    /// Where it listens (port 0 picks one).
+    pub addr: SocketAddr,
+    /// The operator's certificate chain and private key (PEM). Both or neither: with neither,
+    /// a self-signed pair is made at first start and kept (`betfair::stream::tls`).
+    pub cert_file: Option<PathBuf>,
+    pub key_file: Option<PathBuf>,
+    /// The address is the default, not one the operator gave: when it cannot be bound (another
+    /// server on this machine has it), the server starts without the stream and says so,
+    /// rather than not at all.
+    pub default_addr: bool,
+}
+
+/// `Debug` prints the database URL without its password (the secret key source prints no key).
+#[derive(Clone)]
+pub struct Config {
+    pub addr: SocketAddr,
+    pub database_url: String,
+    /// The built web app (`index.html` and its assets).
+    pub web_dir: PathBuf,
+    pub session_ttl_ms: i64,
+    /// Take the client address from `X-Forwarded-For` (only behind a proxy you run).
+    pub trust_forwarded_for: bool,
+    /// With `trust_forwarded_for`: how many proxies of yours append to `X-Forwarded-For`; the
+    /// client's address is that many entries from the right (`session::ClientIp`).
+    pub trusted_proxy_hops: usize,
+    pub throttle: ThrottlePolicy,
+    /// Run the in-house casino's rounds (`casino::runner`): on with the demo in the binary;
+    /// tests choose.
+    pub casino: bool,
+    /// How long a casino round takes bets (tests shorten it).
+    pub casino_betting_window_ms: i64,
+    /// How long a casino result stays on the table before the next round opens.
+    pub casino_result_pause_ms: i64,
+    /// How fast a closed round's cards are dealt before the result (`backlay_casino::dealing`).
+    pub casino_deal_pace: Pace,
+    /// Run only these casino games (client or rules codes); empty: every active game.
+    pub casino_games: Vec<String>,
+    /// The origin browsers reach this server at (`https://bet.example.com`), where the
+    /// built-in casino provider's pages are served and framed from. `None`: `http://` and the
+    /// address the server bound (fine on one machine; set it behind a proxy or on 0.0.0.0).
+    pub public_url: Option<String>,
+    /// A connection must send a request's headers within this (the first request, and each
+    /// next one on a kept-alive connection, so it also closes idle connections).
+    pub header_timeout_ms: u64,
+    /// A request's body must arrive whole within this after its headers.
+    pub body_timeout_ms: u64,
+    /// Connections served at once; further ones wait in the listen queue until one closes.
+    pub max_connections: usize,
+    /// At shutdown, how long requests in flight may take to finish before their connections
+    /// are closed (live streams end at once).
+    pub shutdown_grace_ms: u64,
+    /// The key that seals TOTP and providers' secrets in the database (`secret_key`), and the
+    /// calls between the nodes of a cluster.
+    pub secret_key: SecretKeySource,
+    /// On PostgreSQL (a cluster of one or more nodes): the base URL the other nodes reach this
+    /// one at, to send it the calls of the markets it owns. `None`: `http://` and the address
+    /// the server bound (right when that is not 0.0.0.0).
+    pub node_url: Option<String>,
+    /// On PostgreSQL: the node's lease (`cluster`).
+    pub cluster_lease_ms: i64,
+    /// On PostgreSQL: the most connections the server's pools open (a third for writes); the
+    /// live relay takes 3 more. Every node of a cluster has its own, within PostgreSQL's
+    /// `max_connections`.
+    pub database_connections: u32,
+    /// The Betfair-compatible Exchange Stream; `None`: not served. The binary serves it by
+    /// default (`--betfair-stream-addr`); tests that want it ask.
+    pub betfair_stream: Option<BetfairStreamConfig>,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("addr", &self.addr)
+            .field("database_url", &backlay_store::url_without_password(&self.database_url))
+            .field("web_dir", &self.web_dir)
+            .field("session_ttl_ms", &self.session_ttl_ms)
+            .field("trust_forwarded_for", &self.trust_forwarded_for)
+            .field("trusted_proxy_hops", &self.trusted_proxy_hops)
+            .field("throttle", &self.throttle)
+            .field("casino", &self.casino)
+            .field("casino_betting_window_ms", &self.casino_betting_window_ms)
+            .field("casino_result_pause_ms", &self.casino_result_pause_ms)
+            .field("casino_deal_pace", &self.casino_deal_pace)
+            .field("casino_games", &self.casino_games)
+            .field("public_url", &self.public_url)
+            .field("header_timeout_ms", &self.header_timeout_ms)
+            .field("body_timeout_ms", &self.body_timeout_ms)
+            .field("max_connections", &self.max_connections)
+            .field("shutdown_grace_ms", &self.shutdown_grace_ms)
+            .field("secret_key", &self.secret_key)
+            .field("node_url", &self.node_url)
+            .field("cluster_lease_ms", &self.cluster_lease_ms)
+            .field("database_connections", &self.database_connections)
+            .field("betfair_stream", &self.betfair_stream)
+            .finish()
+    }
+}
+
+/// Checks a public URL: `http(s)://host[:port]`, no path, query or credentials; answers it
+/// without a trailing `/`.
+pub fn parse_public_url(text: &str) -> Result<String, String> {
+    let url = text.trim().trim_end_matches('/');
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| format!("{text:?} is not a public URL such as https://bet.example.com (http or https, no path)"))?;
+    let (host, port) = match rest.rsplit_once(':') {
+        Some((host, port)) if !rest.ends_with(']') => (host, Some(port)),
+        _ => (rest, None),
+    };
+    let host_ok = !host.is_empty()
+        && (host.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+            || (host.starts_with('[')
+                && host.ends_with(']')
+                && host[1..host.len() - 1].chars().all(|c| c.is_ascii_hexdigit() || c == ':')));
+    if !host_ok || port.is_some_and(|p| p.parse::<u16>().is_err()) {
+        return Err(format!(
+            "{text:?} is not a public URL such as https://bet.example.com (http or https, no path)"
+        ));
+    }
+    Ok(url.to_lowercase())
+}
+
+impl Config {
+    /// Defaults for everything but the database.
+    pub fn with_database(database_url: impl Into<String>) -> Config {
+        Config {
+            addr: DEFAULT_ADDR.parse().expect("valid default address"),
+            database_url: database_url.into(),
+            web_dir: PathBuf::from(DEFAULT_WEB_DIR),
+            session_ttl_ms: DEFAULT_SESSION_TTL_MS,
+            trust_forwarded_for: false,
+            trusted_proxy_hops: 1,
+            throttle: ThrottlePolicy::default(),
+            casino: false,
+            casino_betting_window_ms: DEFAULT_BETTING_WINDOW_MS,
+            casino_result_pause_ms: DEFAULT_RESULT_PAUSE_MS,
+            casino_deal_pace: Pace::DEFAULT,
+            casino_games: Vec::new(),
+            public_url: None,
+            header_timeout_ms: DEFAULT_HEADER_TIMEOUT_S * 1000,
+            body_timeout_ms: DEFAULT_BODY_TIMEOUT_S * 1000,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            shutdown_grace_ms: DEFAULT_SHUTDOWN_GRACE_S * 1000,
+            secret_key: SecretKeySource::BesideDatabase,
+            node_url: None,
+            cluster_lease_ms: DEFAULT_CLUSTER_LEASE_MS,
+            database_connections: backlay_store::DEFAULT_POSTGRES_CONNECTIONS,
+            betfair_stream: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_public_url, Config};
+    use crate::secret_key::SecretKeySource;
+
+    #[test]
+    fn debug_prints_no_password_and_no_key() {
+        let mut config = Config::with_database("postgres://backlay:s3cret@db:5432/backlay");
+        config.secret_key = SecretKeySource::Text("a2V5LW1hdGVyaWFs".into());
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("s3cret"), "{printed}");
+        assert!(!printed.contains("a2V5LW1hdGVyaWFs"), "{printed}");
+        assert!(printed.contains("postgres://backlay:***@db:5432/backlay"), "{printed}");
+    }
+
+    #[test]
+    fn public_urls_are_origins() {
+        assert_eq!(
+            parse_public_url("https://Bet.Example.com/").unwrap(),
+            "https://bet.example.com"
+        );
+        assert_eq!(parse_public_url("http://127.0.0.1:8080").unwrap(), "http://127.0.0.1:8080");
+        assert_eq!(parse_public_url("http://[::1]:8080").unwrap(), "http://[::1]:8080");
+        assert!(parse_public_url("bet.example.com").is_err());
+        assert!(parse_public_url("https://bet.example.com/path").is_err());
+        assert!(parse_public_url("https://user@bet.example.com").is_err());
+        assert!(parse_public_url("https://bet.example.com:99999").is_err());
+    }
+}
