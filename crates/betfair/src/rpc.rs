@@ -138,6 +138,7 @@ impl From<AppError> for ApiNgError {
             | AppError::Conflict(message)
             | AppError::Unprocessable(message)
             | AppError::MethodNotAllowed(message) => ApiNgError::input(message),
+            AppError::Refused(refusal) => ApiNgError::input(refusal.to_string()),
             AppError::Unauthorized(message) => {
                 ApiNgError::new("INVALID_SESSION_INFORMATION", message)
             }

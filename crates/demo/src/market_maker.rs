@@ -34,6 +34,7 @@ use super::scheduler::DemoClock;
 use super::simulator::DemoRng;
 use backlay_server::engine::PlaceBet;
 use backlay_server::error::AppError;
+use backlay_server::refusal::Refusal;
 use backlay_server::AppState;
 
 /// How the maker quotes one kind of market.
@@ -262,7 +263,7 @@ fn log_requote(market_id: i64, result: Result<Requoted, AppError>) {
     match result {
         Ok(outcome) => {
             let (expected, unexpected): (Vec<_>, Vec<_>) =
-                outcome.refused.iter().partition(|e| matches!(e, AppError::Conflict(_)));
+                outcome.refused.iter().partition(|e| market_moved_on(e));
             if let Some(first) = unexpected.first() {
                 tracing::warn!(
                     market_id,
@@ -278,11 +279,25 @@ fn log_requote(market_id: i64, result: Result<Requoted, AppError>) {
                 );
             }
         }
-        Err(AppError::Conflict(message)) => {
-            tracing::debug!(market_id, "demo market-maker: re-quote skipped: {message}")
+        Err(err) if market_moved_on(&err) => {
+            tracing::debug!(market_id, "demo market-maker: re-quote skipped: {err}")
         }
         Err(err) => tracing::warn!(market_id, "demo market-maker: re-quote failed: {err}"),
     }
+}
+
+/// A refusal that only means the market moved on: suspended, settled, or a state that changed
+/// under the maker (a 409).
+fn market_moved_on(err: &AppError) -> bool {
+    matches!(
+        err,
+        AppError::Conflict(_)
+            | AppError::Refused(
+                Refusal::MarketNotOpen { .. }
+                    | Refusal::MarketClosed
+                    | Refusal::SuspendedDuringDelay
+            )
+    )
 }
 
 /// A market the maker looks after.

@@ -50,11 +50,11 @@ use tokio::sync::{broadcast, mpsc, oneshot, RwLock};
 
 use crate::cluster::Node;
 use backlay_kit::error::{AppError, MOVED};
+use backlay_kit::refusal::Refusal;
 use wire::{Answer, Call};
 
 pub use market_task::{
-    average_price, market_closed, not_a_status_to_set, stored_matched_bets, MARKET_CLOSED,
-    REPEAT_MESSAGE, VIEW_DEPTH,
+    average_price, market_closed, not_a_status_to_set, stored_matched_bets, VIEW_DEPTH,
 };
 pub use market_task::{
     ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketView, PlaceBet, PlacementStatus,
@@ -599,7 +599,7 @@ impl Engine {
         }
         match self.call_done(market_id, Call::SetInPlay { in_play }).await {
             // Settled while we asked: nothing left to lapse.
-            Err(AppError::Conflict(message)) if message == MARKET_CLOSED => Ok(()),
+            Err(AppError::Refused(Refusal::MarketClosed)) => Ok(()),
             answer => answer,
         }
     }

@@ -15,6 +15,7 @@ use super::{
     ResultInput, SettlementPreview, StakeLimits,
 };
 use backlay_kit::error::{AppError, FieldErrors};
+use backlay_kit::refusal::Refusal;
 
 /// A command for one market. The operator who acted (`by`) is not serialised here: it travels
 /// beside the call as a user id ([`Forwarded`]) and is looked up again by the owner.
@@ -154,6 +155,9 @@ pub struct WireError {
     #[serde(default)]
     pub errors: FieldErrors,
     pub retry_after_s: Option<u64>,
+    /// A bet's refusal crosses as itself, facts and all, for callers that match on it.
+    #[serde(default)]
+    pub refusal: Option<Refusal>,
 }
 
 impl WireError {
@@ -172,12 +176,19 @@ impl WireError {
             AppError::Internal(_) => "the market's owner failed".to_string(),
             other => other.to_string(),
         };
-        WireError { status: err.status_code().as_u16(), message, errors, retry_after_s }
+        let refusal = match err {
+            AppError::Refused(refusal) => Some(refusal.clone()),
+            _ => None,
+        };
+        WireError { status: err.status_code().as_u16(), message, errors, retry_after_s, refusal }
     }
 
     /// The error again, as the owner gave it.
     pub fn into_app_error(self) -> AppError {
-        let WireError { status, message, errors, retry_after_s } = self;
+        let WireError { status, message, errors, retry_after_s, refusal } = self;
+        if let Some(refusal) = refusal {
+            return AppError::Refused(refusal);
+        }
         match status {
             400 => AppError::Invalid { message, errors },
             401 => AppError::Unauthorized(message),

@@ -3,13 +3,13 @@
 //! permission checks and its audit entry), and the parent's terms every way of betting asks
 //! ([`check_stake_allowed`]). Below the engine and the operator services, which both need them.
 
-use backlay_core::money::Money;
 use backlay_store::audit::NewAuditEntry;
 use backlay_store::users::{Role, User};
 use backlay_store::{Store, Writer};
 
 use crate::clock::now_ms;
 use crate::error::AppError;
+use crate::refusal::Refusal;
 
 /// Who is acting.
 #[derive(Clone, Debug)]
@@ -125,10 +125,9 @@ pub fn check_stake_allowed(
         return Err(AppError::betting_locked());
     }
     match max_stake_minor {
-        Some(cap_minor) if stake_minor > cap_minor => Err(AppError::Unprocessable(format!(
-            "Your stake limit is {} a bet.",
-            Money::from_minor(cap_minor).rupees()
-        ))),
+        Some(cap_minor) if stake_minor > cap_minor => {
+            Err(AppError::Refused(Refusal::StakeCap { cap_minor }))
+        }
         _ => Ok(()),
     }
 }

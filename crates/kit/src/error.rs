@@ -14,6 +14,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use backlay_store::StoreError;
+
+use crate::refusal::Refusal;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -62,9 +64,14 @@ pub enum AppError {
     Conflict(String),
     #[error("{0}")]
     PayloadTooLarge(String),
-    /// 422: a business rule says no (insufficient funds, limits).
+    /// 422: a business rule says no.
     #[error("{0}")]
     Unprocessable(String),
+    /// A bet refused, with the facts of why (insufficient funds, a limit, the market's status):
+    /// its status and words are the refusal's own ([`Refusal`]), and callers that act on the
+    /// reason (the bot API) match on it.
+    #[error("{0}")]
+    Refused(Refusal),
     /// 428: the user must change the password given to them before doing anything else.
     #[error("Change your password before you continue.")]
     PasswordChangeRequired,
@@ -111,7 +118,7 @@ impl AppError {
     /// A bet from an account its parent has bet-locked (it may still log in): 422, not 403,
     /// so that the client app keeps its session.
     pub fn betting_locked() -> AppError {
-        AppError::Unprocessable("Betting is locked on this account: ask your agent.".into())
+        AppError::Refused(Refusal::BettingLocked)
     }
 
     /// A 503 to try again in a second, with `message` and no cause to log.
@@ -152,6 +159,7 @@ impl AppError {
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Refused(refusal) => refusal.status(),
             AppError::PasswordChangeRequired => StatusCode::PRECONDITION_REQUIRED,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Busy { .. } | AppError::Moved(_) | AppError::Unavailable { .. } => {
@@ -219,14 +227,15 @@ impl From<StoreError> for AppError {
         match err {
             StoreError::NotFound => AppError::NotFound("Not found.".into()),
             StoreError::Conflict(message) => AppError::Conflict(capitalise(&message)),
-            StoreError::InsufficientFunds { available_minor } => AppError::Unprocessable(format!(
-                "Insufficient funds: {} available.",
-                backlay_core::money::Money::from_minor(available_minor).rupees()
-            )),
-            StoreError::ExposureLimit { limit_minor } => AppError::Unprocessable(format!(
-                "This would take your exposure over your limit of {}.",
-                backlay_core::money::Money::from_minor(limit_minor).rupees()
-            )),
+            StoreError::InsufficientFunds { available_minor } => {
+                AppError::Refused(Refusal::InsufficientFunds {
+                    needed_minor: None,
+                    available_minor,
+                })
+            }
+            StoreError::ExposureLimit { limit_minor } => {
+                AppError::Refused(Refusal::ExposureLimit { limit_minor, this_bet: false })
+            }
             StoreError::Fenced { .. } => AppError::Moved(MOVED.into()),
             err @ StoreError::Database(_) if err.is_unavailable() => {
                 AppError::database_unavailable(err)

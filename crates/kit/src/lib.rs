@@ -14,6 +14,7 @@ pub mod input;
 pub mod market_analysis;
 pub mod node_lock;
 pub mod password;
+pub mod refusal;
 pub mod request_log;
 pub mod secret_key;
 pub mod settings;

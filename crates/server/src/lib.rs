@@ -13,8 +13,8 @@ pub use backlay_api as api;
 pub use backlay_casino_runtime::{self as casino, art as casino_art, provider, wallet};
 pub use backlay_engine::{self as engine, cluster};
 pub use backlay_kit::{
-    clock, config, error, input, node_lock, password, request_log, secret_key, settings, throttle,
-    token, totp, uploads,
+    clock, config, error, input, node_lock, password, refusal, request_log, secret_key, settings,
+    throttle, token, totp, uploads,
 };
 pub use backlay_live::{self as live, market_book, relay as live_relay, stream_locks};
 pub use backlay_operator::{self as operator, session, AppState};

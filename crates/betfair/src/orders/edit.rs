@@ -64,7 +64,7 @@ pub(super) async fn cancel_one(
         )),
         // Matched or lapsed in the meantime, or the market closed.
         Err(AppError::NotFound(_)) => Err(failed("BET_TAKEN_OR_LAPSED", Some(instruction))),
-        Err(AppError::Conflict(message)) if message == backlay_engine::MARKET_CLOSED => {
+        Err(AppError::Refused(BetRefusal::MarketClosed)) => {
             Err(failed("BET_TAKEN_OR_LAPSED", Some(instruction)))
         }
         Err(err) => {

@@ -41,6 +41,7 @@ use super::{date_text, market_id_text, market_type_code, parse_id, parse_market_
 use backlay_engine::{average_price, PlaceBet};
 use backlay_kit::clock::now_ms;
 use backlay_kit::error::AppError;
+use backlay_kit::refusal::Refusal as BetRefusal;
 use backlay_operator::AppState;
 
 mod edit;
@@ -150,17 +151,23 @@ impl Refusal {
 /// caller's funds or a status that changed meanwhile, and arrives as the web API's error.
 pub(crate) fn refusal_of(err: &AppError) -> Refusal {
     match err {
-        AppError::Unprocessable(message) if message.starts_with("Insufficient funds") => {
-            Refusal::InsufficientFunds
-        }
-        AppError::Unprocessable(message) if message.contains("exposure over your limit") => {
-            Refusal::LossLimit
-        }
-        AppError::Unprocessable(message) if message.contains("stake") => Refusal::InvalidBetSize,
+        // Every reason the engine gives, by match: a new one does not compile until it has its
+        // Betfair code here.
+        AppError::Refused(refused) => match refused {
+            BetRefusal::InsufficientFunds { .. } => Refusal::InsufficientFunds,
+            BetRefusal::ExposureLimit { .. } => Refusal::LossLimit,
+            BetRefusal::StakeCap { .. }
+            | BetRefusal::StakeBelowMinimum { .. }
+            | BetRefusal::StakeAboveMaximum { .. } => Refusal::InvalidBetSize,
+            BetRefusal::BettingLocked => Refusal::AccountLocked,
+            BetRefusal::MarketClosed => Refusal::NotOpen,
+            BetRefusal::MarketNotOpen { .. } | BetRefusal::SuspendedDuringDelay => {
+                Refusal::Suspended
+            }
+            BetRefusal::UnknownRunner { .. } => Refusal::InvalidRunner,
+        },
+        // The account's own state (locked, a parent who cannot take bets).
         AppError::Unprocessable(_) | AppError::Forbidden(_) => Refusal::AccountLocked,
-        AppError::Conflict(message) if message == backlay_engine::MARKET_CLOSED => Refusal::NotOpen,
-        AppError::Conflict(message) if message.contains("suspended") => Refusal::Suspended,
-        AppError::NotFound(message) if message.starts_with("Runner") => Refusal::InvalidRunner,
         AppError::NotFound(_) => Refusal::InvalidMarket,
         AppError::Invalid { errors, .. } if errors.contains_key("price") => Refusal::InvalidOdds,
         AppError::Invalid { errors, .. } if errors.contains_key("stake") => Refusal::InvalidBetSize,
@@ -279,35 +286,39 @@ mod tests {
 
     #[test]
     fn engine_refusals_map_to_betfairs_codes() {
-        let unprocessable = |m: &str| AppError::Unprocessable(m.into());
-        let conflict = |m: &str| AppError::Conflict(m.into());
+        let refused = AppError::Refused;
         let cases = [
             (
-                unprocessable("Insufficient funds: this bet needs ₹10 and you have ₹5 available."),
+                refused(BetRefusal::InsufficientFunds {
+                    needed_minor: Some(10_00),
+                    available_minor: 5_00,
+                }),
                 Refusal::InsufficientFunds,
             ),
             (
-                unprocessable("This bet would take your exposure over your limit of ₹100."),
+                refused(BetRefusal::ExposureLimit { limit_minor: 100_00, this_bet: true }),
                 Refusal::LossLimit,
             ),
-            (unprocessable("The minimum stake here is ₹100."), Refusal::InvalidBetSize),
-            (unprocessable("This account cannot bet."), Refusal::AccountLocked),
+            (refused(BetRefusal::StakeBelowMinimum { min_minor: 100_00 }), Refusal::InvalidBetSize),
+            (refused(BetRefusal::StakeAboveMaximum { max_minor: 100_00 }), Refusal::InvalidBetSize),
+            (AppError::Unprocessable("This account cannot bet.".into()), Refusal::AccountLocked),
             (AppError::betting_locked(), Refusal::AccountLocked),
-            (unprocessable("Your stake limit is ₹500 a bet."), Refusal::InvalidBetSize),
-            (conflict(backlay_engine::MARKET_CLOSED), Refusal::NotOpen),
-            (conflict("This market is suspended and takes no bets now."), Refusal::Suspended),
+            (refused(BetRefusal::StakeCap { cap_minor: 500_00 }), Refusal::InvalidBetSize),
+            (refused(BetRefusal::MarketClosed), Refusal::NotOpen),
             (
-                conflict("This market is suspended (ball running) and takes no bets now."),
+                refused(BetRefusal::MarketNotOpen { status: MarketStatus::Suspended }),
                 Refusal::Suspended,
             ),
             (
-                conflict(
-                    "The market was suspended during the bet delay, so the bet was not placed.",
-                ),
+                refused(BetRefusal::MarketNotOpen { status: MarketStatus::BallRunning }),
                 Refusal::Suspended,
             ),
-            (conflict("The market is busy. Try again in a moment."), Refusal::Error),
-            (AppError::NotFound("Runner 9 is not in this market.".into()), Refusal::InvalidRunner),
+            (refused(BetRefusal::SuspendedDuringDelay), Refusal::Suspended),
+            (
+                AppError::Conflict("The market is busy. Try again in a moment.".into()),
+                Refusal::Error,
+            ),
+            (refused(BetRefusal::UnknownRunner { runner_id: 9 }), Refusal::InvalidRunner),
             (AppError::NotFound("There is no market with id 9.".into()), Refusal::InvalidMarket),
             (AppError::field("price", "2.51 is not on the ladder."), Refusal::InvalidOdds),
         ];

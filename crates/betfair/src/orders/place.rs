@@ -165,7 +165,7 @@ pub(super) async fn place_one(
         })
         .await
         .map_err(|err| refusal_of(&err))?;
-    if answer.message == backlay_engine::REPEAT_MESSAGE {
+    if answer.repeated {
         // A copy of this request placed it first (see the module docs).
         return Err(Refusal::Duplicate);
     }

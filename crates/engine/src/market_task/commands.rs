@@ -13,6 +13,7 @@ use super::{
     CancelAnswer, CrossingCancelled, MarketActor, RatesUpdate, StakeLimits,
 };
 use backlay_kit::error::AppError;
+use backlay_kit::refusal::Refusal;
 
 /// A status an operator set, for the stored row, and what the audit log says of it.
 struct StatusChange<'a> {
@@ -262,9 +263,9 @@ impl MarketActor {
                     let Some(runner) =
                         self.setup.runners.iter().find(|r| r.runner_id == *runner_id)
                     else {
-                        return Err(AppError::NotFound(format!(
-                            "Runner {runner_id} is not in this market."
-                        )));
+                        return Err(AppError::Refused(Refusal::UnknownRunner {
+                            runner_id: *runner_id,
+                        }));
                     };
                     writer.set_runner_rates(*runner_id, *back, *lay).await?;
                     before.push(json!({ "selection_id": runner_id, "back": runner.back_rate, "lay": runner.lay_rate }));

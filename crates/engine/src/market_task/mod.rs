@@ -42,7 +42,7 @@ mod recovery;
 mod settle;
 mod types;
 
-pub use placement::{average_price, REPEAT_MESSAGE};
+pub use placement::average_price;
 pub(crate) use types::Placement;
 pub use types::{
     ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketView, PlaceBet, PlacementStatus,
@@ -52,6 +52,7 @@ pub use types::{
 use super::{Command, EngineStats, MarketChange};
 use backlay_kit::actor::OperatorContext;
 use backlay_kit::error::AppError;
+use backlay_kit::refusal::Refusal;
 use delay::DelayedBets;
 
 /// Best prices a market's view holds per side: the web app shows 3 (`market_book`), the bot
@@ -115,21 +116,16 @@ const MAX_DELAYED_BETS: usize = 4096;
 pub(crate) const UNCONFIRMED_CHANGE: &str = "The exchange could not confirm this change with \
     its database: it may not have been made. Check, then try again in a moment.";
 
-/// What every command sent to a settled or void market hears.
-pub const MARKET_CLOSED: &str = "This market is closed.";
-
-/// 409 "This market is closed.": the market was resulted or voided.
+/// 409 "This market is closed.": what every command sent to a settled or void market hears.
 pub fn market_closed() -> AppError {
-    AppError::Conflict(MARKET_CLOSED.into())
+    AppError::Refused(Refusal::MarketClosed)
 }
 
 /// Where each placement's answer goes.
 pub(crate) type Reply = tokio::sync::oneshot::Sender<Result<BetAnswer, AppError>>;
 
 fn suspended_during_delay() -> AppError {
-    AppError::Conflict(
-        "The market was suspended during the bet delay, so the bet was not placed.".into(),
-    )
+    AppError::Refused(Refusal::SuspendedDuringDelay)
 }
 
 /// Why a market's task ends while commands may still wait in its queue.
@@ -154,11 +150,8 @@ fn not_open(status: MarketStatus) -> AppError {
             AppError::Internal(anyhow::anyhow!("an open market was taken for a closed one"))
         }
         MarketStatus::Closed | MarketStatus::Void => market_closed(),
-        MarketStatus::BallRunning => AppError::Conflict(
-            "This market is suspended (ball running) and takes no bets now.".into(),
-        ),
-        MarketStatus::Suspended => {
-            AppError::Conflict(format!("This market is {status} and takes no bets now."))
+        MarketStatus::BallRunning | MarketStatus::Suspended => {
+            AppError::Refused(Refusal::MarketNotOpen { status })
         }
     }
 }
@@ -455,9 +448,11 @@ impl MarketActor {
     ) -> Result<&backlay_store::markets::RunnerRow, AppError> {
         let selection_id = selection_id
             .ok_or_else(|| AppError::field("selection_id", "Choose a runner (selection_id)."))?;
-        self.setup.runners.iter().find(|r| r.runner_id == selection_id).ok_or_else(|| {
-            AppError::NotFound(format!("Runner {selection_id} is not in this market."))
-        })
+        self.setup
+            .runners
+            .iter()
+            .find(|r| r.runner_id == selection_id)
+            .ok_or(AppError::Refused(Refusal::UnknownRunner { runner_id: selection_id }))
     }
 
     /// Brings every listed user's stored exposure to what the market now says.

@@ -45,6 +45,7 @@ use super::{
 };
 use backlay_kit::clock::now_ms;
 use backlay_kit::error::AppError;
+use backlay_kit::refusal::Refusal;
 
 /// Bet ids a market task reserves at a time (PostgreSQL: one statement per this many bets).
 const BET_IDS_RESERVED_AHEAD: usize = 256;
@@ -241,8 +242,11 @@ impl MarketActor {
         if let Some(client_ref) = &request.client_ref {
             let key = (request.user_id, client_ref.clone());
             if let Some((request_hash, answer)) = batch.placed_refs.get(&key) {
-                return repeat_of(request, request_hash, client_ref)
-                    .map(|()| BetAnswer { message: REPEAT_MESSAGE.into(), ..answer.clone() });
+                return repeat_of(request, request_hash, client_ref).map(|()| BetAnswer {
+                    message: REPEAT_MESSAGE.into(),
+                    repeated: true,
+                    ..answer.clone()
+                });
             }
             if let Some(stored) = batch.used_refs.get(&key) {
                 repeat_of(request, stored.request_hash.as_deref().unwrap_or(""), client_ref)?;
@@ -251,16 +255,14 @@ impl MarketActor {
         }
         let stake_minor = request.stake.minor();
         if stake_minor < self.setup.min_stake_minor {
-            return Err(Refused(AppError::Unprocessable(format!(
-                "The minimum stake here is {}.",
-                Money::from_minor(self.setup.min_stake_minor).rupees()
-            ))));
+            return Err(Refused(AppError::Refused(Refusal::StakeBelowMinimum {
+                min_minor: self.setup.min_stake_minor,
+            })));
         }
         if stake_minor > self.setup.max_stake_minor {
-            return Err(Refused(AppError::Unprocessable(format!(
-                "The maximum stake here is {}.",
-                Money::from_minor(self.setup.max_stake_minor).rupees()
-            ))));
+            return Err(Refused(AppError::Refused(Refusal::StakeAboveMaximum {
+                max_minor: self.setup.max_stake_minor,
+            })));
         }
         if !request.side.fits(kind) {
             return Err(Refused(AppError::field(
@@ -344,6 +346,7 @@ impl MarketActor {
             size_matched: Money::from_minor(matched_minor),
             avg_price_matched: average_price(matched_minor, price_size_sum, house_rate),
             message,
+            repeated: false,
         };
         if let Some(client_ref) = &request.client_ref {
             batch
@@ -563,11 +566,13 @@ impl MarketActor {
             size_matched: Money::from_minor(bet.matched_minor),
             avg_price_matched: average_price(bet.matched_minor, price_size_sum, house_rate),
             message: REPEAT_MESSAGE.into(),
+            repeated: true,
         })
     }
 }
 
-pub const REPEAT_MESSAGE: &str = "This bet was already placed with the same client_ref.";
+/// What a repeated request hears.
+const REPEAT_MESSAGE: &str = "This bet was already placed with the same client_ref.";
 
 /// A batch's write that failed: why, and, when it was its COMMIT that failed, what it would
 /// have answered had it been made.
@@ -662,18 +667,17 @@ impl Funds {
     fn reserve(&mut self, delta_minor: i64) -> Result<(), AppError> {
         if delta_minor > 0 {
             if self.available_minor < delta_minor {
-                return Err(AppError::Unprocessable(format!(
-                    "Insufficient funds: this bet needs {} and you have {} available.",
-                    Money::from_minor(delta_minor).rupees(),
-                    Money::from_minor(self.available_minor.max(0)).rupees()
-                )));
+                return Err(AppError::Refused(Refusal::InsufficientFunds {
+                    needed_minor: Some(delta_minor),
+                    available_minor: self.available_minor,
+                }));
             }
             if let Some(limit_minor) = self.max_exposure_minor {
                 if self.exposure_minor + delta_minor > limit_minor {
-                    return Err(AppError::Unprocessable(format!(
-                        "This bet would take your exposure over your limit of {}.",
-                        Money::from_minor(limit_minor).rupees()
-                    )));
+                    return Err(AppError::Refused(Refusal::ExposureLimit {
+                        limit_minor,
+                        this_bet: true,
+                    }));
                 }
             }
         }

@@ -78,6 +78,10 @@ pub struct BetAnswer {
     /// Average matched price (odds, or the rate on house markets); `None` when nothing matched.
     pub avg_price_matched: Option<f64>,
     pub message: String,
+    /// The request repeated one already placed under its `client_ref`: this is that bet, not a
+    /// new one (the bot API answers `DUPLICATE_TRANSACTION`).
+    #[serde(default)]
+    pub repeated: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

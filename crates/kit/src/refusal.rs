@@ -1,0 +1,163 @@
+//! Why a bet was refused, as facts: the money it needed and what was available, the limit it
+//! would pass, the market's status. The engine, the casino and the wallet refuse with a
+//! [`Refusal`] (inside [`AppError::Refused`](crate::error::AppError::Refused)); each edge reads
+//! it by match, never by its words:
+//! - the web API writes its status and message here, in [`Refusal::status`] and its `Display`,
+//!   the one place a refusal's text is written;
+//! - the bot API maps it to Betfair's error codes (`backlay_betfair::orders::refusal_of`);
+//! - between the nodes of a cluster it travels as itself (`backlay_engine::wire::WireError`).
+//!
+//! Example: a ₹1,000 back at 2.5 from an account with ₹400 available is
+//! `InsufficientFunds { needed_minor: 1_000_00, available_minor: 400_00 }`, which the web app
+//! shows as 422 "Insufficient funds: this bet needs ₹1,000.00 and you have ₹400.00
+//! available." and a bot hears as `INSUFFICIENT_FUNDS`.
+
+use std::fmt;
+
+use axum::http::StatusCode;
+use backlay_core::exchange::MarketStatus;
+use backlay_core::money::Money;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "refusal", rename_all = "snake_case")]
+pub enum Refusal {
+    /// 422: the bet's worst case (or a wallet debit) needs more than the account has available.
+    /// `needed_minor` is `None` where only the available balance is known (a chip transfer).
+    InsufficientFunds { needed_minor: Option<i64>, available_minor: i64 },
+    /// 422: the account's exposure would pass the limit its parent set. `this_bet`: said of a
+    /// bet ("This bet would …"), else of a move of money ("This would …").
+    ExposureLimit { limit_minor: i64, this_bet: bool },
+    /// 422: the parent has bet-locked the account (it may still log in).
+    BettingLocked,
+    /// 422: the stake is above the cap the account's parent set.
+    StakeCap { cap_minor: i64 },
+    /// 422: the stake is below the market's (or table's) minimum.
+    StakeBelowMinimum { min_minor: i64 },
+    /// 422: the stake is above the market's (or table's) maximum.
+    StakeAboveMaximum { max_minor: i64 },
+    /// 409: the market is suspended or the ball is running; it may open again.
+    MarketNotOpen { status: MarketStatus },
+    /// 409: an in-play bet waited out its delay and the market was suspended meanwhile.
+    SuspendedDuringDelay,
+    /// 409: the market is settled or void, for good.
+    MarketClosed,
+    /// 404: the runner is not in this market.
+    UnknownRunner { runner_id: i64 },
+}
+
+impl Refusal {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Refusal::InsufficientFunds { .. }
+            | Refusal::ExposureLimit { .. }
+            | Refusal::BettingLocked
+            | Refusal::StakeCap { .. }
+            | Refusal::StakeBelowMinimum { .. }
+            | Refusal::StakeAboveMaximum { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Refusal::MarketNotOpen { .. }
+            | Refusal::SuspendedDuringDelay
+            | Refusal::MarketClosed => StatusCode::CONFLICT,
+            Refusal::UnknownRunner { .. } => StatusCode::NOT_FOUND,
+        }
+    }
+}
+
+/// The message a person reads (the web API's `message`).
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rupees = |minor: i64| Money::from_minor(minor).rupees();
+        match *self {
+            Refusal::InsufficientFunds { needed_minor: Some(needed), available_minor } => write!(
+                f,
+                "Insufficient funds: this bet needs {} and you have {} available.",
+                rupees(needed),
+                rupees(available_minor.max(0))
+            ),
+            Refusal::InsufficientFunds { needed_minor: None, available_minor } => {
+                write!(f, "Insufficient funds: {} available.", rupees(available_minor))
+            }
+            Refusal::ExposureLimit { limit_minor, this_bet } => write!(
+                f,
+                "This {}would take your exposure over your limit of {}.",
+                if this_bet { "bet " } else { "" },
+                rupees(limit_minor)
+            ),
+            Refusal::BettingLocked => {
+                f.write_str("Betting is locked on this account: ask your agent.")
+            }
+            Refusal::StakeCap { cap_minor } => {
+                write!(f, "Your stake limit is {} a bet.", rupees(cap_minor))
+            }
+            Refusal::StakeBelowMinimum { min_minor } => {
+                write!(f, "The minimum stake here is {}.", rupees(min_minor))
+            }
+            Refusal::StakeAboveMaximum { max_minor } => {
+                write!(f, "The maximum stake here is {}.", rupees(max_minor))
+            }
+            Refusal::MarketNotOpen { status: MarketStatus::BallRunning } => {
+                f.write_str("This market is suspended (ball running) and takes no bets now.")
+            }
+            Refusal::MarketNotOpen { status } => {
+                write!(f, "This market is {status} and takes no bets now.")
+            }
+            Refusal::SuspendedDuringDelay => f.write_str(
+                "The market was suspended during the bet delay, so the bet was not placed.",
+            ),
+            Refusal::MarketClosed => f.write_str("This market is closed."),
+            Refusal::UnknownRunner { runner_id } => {
+                write!(f, "Runner {runner_id} is not in this market.")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_refusal_says_its_facts_in_words_and_crosses_nodes_as_itself() {
+        let cases = [
+            (
+                Refusal::InsufficientFunds { needed_minor: Some(1_000_00), available_minor: -5 },
+                422,
+                "Insufficient funds: this bet needs ₹1,000.00 and you have ₹0.00 available.",
+            ),
+            (
+                Refusal::InsufficientFunds { needed_minor: None, available_minor: 400_50 },
+                422,
+                "Insufficient funds: ₹400.50 available.",
+            ),
+            (
+                Refusal::ExposureLimit { limit_minor: 100_00, this_bet: true },
+                422,
+                "This bet would take your exposure over your limit of ₹100.00.",
+            ),
+            (
+                Refusal::ExposureLimit { limit_minor: 100_00, this_bet: false },
+                422,
+                "This would take your exposure over your limit of ₹100.00.",
+            ),
+            (Refusal::StakeCap { cap_minor: 500_00 }, 422, "Your stake limit is ₹500.00 a bet."),
+            (
+                Refusal::MarketNotOpen { status: MarketStatus::BallRunning },
+                409,
+                "This market is suspended (ball running) and takes no bets now.",
+            ),
+            (
+                Refusal::MarketNotOpen { status: MarketStatus::Suspended },
+                409,
+                "This market is suspended and takes no bets now.",
+            ),
+            (Refusal::MarketClosed, 409, "This market is closed."),
+            (Refusal::UnknownRunner { runner_id: 9 }, 404, "Runner 9 is not in this market."),
+        ];
+        for (refusal, status, message) in cases {
+            assert_eq!(refusal.status().as_u16(), status, "{refusal:?}");
+            assert_eq!(refusal.to_string(), message);
+            let wire = serde_json::to_string(&refusal).unwrap();
+            assert_eq!(serde_json::from_str::<Refusal>(&wire).unwrap(), refusal, "{wire}");
+        }
+    }
+}
