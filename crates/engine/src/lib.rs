@@ -27,7 +27,7 @@
 //!
 //! In a cluster (several servers on one PostgreSQL, `crate::cluster`) each market's task runs
 //! on the one node that owns it, and is rebuilt the same way when another node takes it over.
-//! Every call ([`wire::Call`]) goes to the market's task here, or to the node that owns it;
+//! Every call ([`Call`], `market_task/calls.rs`) goes to the market's task here, or to the node that owns it;
 //! while the market changes servers a call waits for the new owner, and every write of a task
 //! checks that its node still owns the market (the store's fence), so a node that lost a
 //! market can never write to it.
@@ -41,8 +41,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use backlay_core::exchange::{MarketStatus, Persistence};
-use backlay_core::money::Money;
 use backlay_store::cluster::Fence;
 use backlay_store::Store;
 use tokio::sync::mpsc::error::TrySendError;
@@ -50,7 +48,6 @@ use tokio::sync::{broadcast, mpsc, oneshot, RwLock};
 
 use crate::cluster::Node;
 use backlay_kit::error::{AppError, MOVED};
-use backlay_kit::refusal::Refusal;
 use wire::{Answer, Call};
 
 pub use market_task::{
@@ -64,58 +61,12 @@ pub use market_task::{
 /// How many commands may wait for one market before callers are told to retry.
 const MARKET_QUEUE_LEN: usize = 1024;
 
-/// Commands a market task takes.
+/// What a market's task takes from its queue: a placement (batched with the others waiting:
+/// group commit), or any other call ([`Call`], run by `MarketActor::run_call` in
+/// `market_task/calls.rs`).
 pub(crate) enum Command {
     Place(market_task::Placement, oneshot::Sender<Result<BetAnswer, AppError>>),
-    Cancel {
-        user_id: i64,
-        bet_id: i64,
-        size: Option<Money>,
-        reply: oneshot::Sender<Result<CancelAnswer, AppError>>,
-    },
-    SetPersistence {
-        user_id: i64,
-        bet_id: i64,
-        persistence: Persistence,
-        reply: oneshot::Sender<Result<bool, AppError>>,
-    },
-    SetStatus {
-        status: MarketStatus,
-        by: Option<ActedBy>,
-        reply: oneshot::Sender<Result<(), AppError>>,
-    },
-    SetRates {
-        rates: RatesUpdate,
-        by: Option<ActedBy>,
-        reply: oneshot::Sender<Result<(), AppError>>,
-    },
-    SetLimits {
-        limits: StakeLimits,
-        by: ActedBy,
-        reply: oneshot::Sender<Result<(), AppError>>,
-    },
-    SetInPlay {
-        in_play: bool,
-        reply: oneshot::Sender<Result<(), AppError>>,
-    },
-    Settle {
-        result: market_task::ResultInput,
-        by: Option<ActedBy>,
-        reply: oneshot::Sender<Result<String, AppError>>,
-    },
-    Preview {
-        result: market_task::ResultInput,
-        reply: oneshot::Sender<Result<SettlementPreview, AppError>>,
-    },
-    /// The operator's way out of a crossed stored book: cancels every order held apart.
-    ResolveCrossed {
-        by: ActedBy,
-        reply: oneshot::Sender<Result<Vec<CrossingCancelled>, AppError>>,
-    },
-    View {
-        user_id: Option<i64>,
-        reply: oneshot::Sender<Result<MarketView, AppError>>,
-    },
+    Call(Call, oneshot::Sender<Result<Answer, AppError>>),
 }
 
 impl Command {
@@ -123,16 +74,7 @@ impl Command {
     pub(crate) fn refuse(self, refusal: fn() -> AppError) {
         match self {
             Command::Place(_, reply) => drop(reply.send(Err(refusal()))),
-            Command::Cancel { reply, .. } => drop(reply.send(Err(refusal()))),
-            Command::SetPersistence { reply, .. } => drop(reply.send(Err(refusal()))),
-            Command::SetStatus { reply, .. } => drop(reply.send(Err(refusal()))),
-            Command::SetRates { reply, .. } => drop(reply.send(Err(refusal()))),
-            Command::SetLimits { reply, .. } => drop(reply.send(Err(refusal()))),
-            Command::SetInPlay { reply, .. } => drop(reply.send(Err(refusal()))),
-            Command::Settle { reply, .. } => drop(reply.send(Err(refusal()))),
-            Command::Preview { reply, .. } => drop(reply.send(Err(refusal()))),
-            Command::ResolveCrossed { reply, .. } => drop(reply.send(Err(refusal()))),
-            Command::View { reply, .. } => drop(reply.send(Err(refusal()))),
+            Command::Call(_, reply) => drop(reply.send(Err(refusal()))),
         }
     }
 }
@@ -373,111 +315,48 @@ impl Engine {
         handle: &MarketHandle,
         call: Call,
     ) -> Result<Answer, AppError> {
-        Ok(match call {
+        match call {
             Call::Place { bet } => {
                 let placement = market_task::Placement::arriving(bet, handle.suspensions.count());
                 let bet = self
                     .send(market_id, handle, |reply| Command::Place(placement, reply))
                     .await??;
-                Answer::Bet { bet }
+                Ok(Answer::Bet { bet })
             }
-            Call::Cancel { user_id, bet_id, size } => {
-                let cancel = self
-                    .send(market_id, handle, |reply| Command::Cancel {
-                        user_id,
-                        bet_id,
-                        size,
-                        reply,
-                    })
-                    .await??;
-                Answer::Cancelled { cancel }
-            }
-            Call::SetPersistence { user_id, bet_id, persistence } => {
-                let changed = self
-                    .send(market_id, handle, |reply| Command::SetPersistence {
-                        user_id,
-                        bet_id,
-                        persistence,
-                        reply,
-                    })
-                    .await??;
-                Answer::Updated { changed }
-            }
-            Call::SetStatus { status, by } => {
-                if status.is_suspended() {
+            call => {
+                if call.suspends_bets_in_delay() {
                     // Counted on arrival: a bet in its delay is refused even while this
                     // command still waits in the task's queue.
                     handle.suspensions.count_one();
                 }
-                self.send(market_id, handle, |reply| Command::SetStatus { status, by, reply })
-                    .await??;
-                Answer::Done
-            }
-            Call::SetRates { rates, by } => {
-                self.send(market_id, handle, |reply| Command::SetRates { rates, by, reply })
-                    .await??;
-                Answer::Done
-            }
-            Call::SetLimits { limits, by } => {
-                let by = by.ok_or_else(|| {
-                    AppError::Internal(anyhow::anyhow!("stake limits set without an operator"))
-                })?;
-                self.send(market_id, handle, |reply| Command::SetLimits { limits, by, reply })
-                    .await??;
-                Answer::Done
-            }
-            Call::SetInPlay { in_play } => {
-                self.send(market_id, handle, |reply| Command::SetInPlay { in_play, reply })
-                    .await??;
-                Answer::Done
-            }
-            Call::Settle { result, by } => {
-                // Bets in their delay are refused from the moment the result arrives.
-                handle.suspensions.count_one();
-                let message = self
-                    .send(market_id, handle, |reply| Command::Settle { result, by, reply })
-                    .await??;
-                {
-                    // Only the task that settled: a correction may already have started the
-                    // market's next one (`operator::unsettle_market`).
-                    let mut markets = self.markets.write().await;
-                    if markets
-                        .get(&market_id)
-                        .is_some_and(|r| r.handle.commands.same_channel(&handle.commands))
-                    {
-                        markets.remove(&market_id);
-                    }
+                let settles = matches!(call, Call::Settle { .. });
+                let answer =
+                    self.send(market_id, handle, |reply| Command::Call(call, reply)).await??;
+                if settles {
+                    self.forget_settled(market_id, handle).await;
                 }
-                if let Some(node) = &self.node {
-                    // The market is gone: nobody is to own it any more.
-                    node.forget(&market_resource(market_id)).await;
-                }
-                Answer::Settled { message }
+                Ok(answer)
             }
-            Call::Preview { result } => {
-                let preview = self
-                    .send(market_id, handle, |reply| Command::Preview { result, reply })
-                    .await??;
-                Answer::Preview { preview }
+        }
+    }
+
+    /// A market settled by its task here: the engine and the cluster let it go.
+    async fn forget_settled(&self, market_id: i64, handle: &MarketHandle) {
+        {
+            // Only the task that settled: a correction may already have started the
+            // market's next one (`operator::unsettle_market`).
+            let mut markets = self.markets.write().await;
+            if markets
+                .get(&market_id)
+                .is_some_and(|r| r.handle.commands.same_channel(&handle.commands))
+            {
+                markets.remove(&market_id);
             }
-            Call::View { user_id } => {
-                let view = self
-                    .send(market_id, handle, |reply| Command::View { user_id, reply })
-                    .await??;
-                Answer::View { view }
-            }
-            Call::ResolveCrossed { by } => {
-                let by = by.ok_or_else(|| {
-                    AppError::Internal(anyhow::anyhow!(
-                        "a crossed book resolved without an operator"
-                    ))
-                })?;
-                let cancelled = self
-                    .send(market_id, handle, |reply| Command::ResolveCrossed { by, reply })
-                    .await??;
-                Answer::CrossingCancelled { cancelled }
-            }
-        })
+        }
+        if let Some(node) = &self.node {
+            // The market is gone: nobody is to own it any more.
+            node.forget(&market_resource(market_id)).await;
+        }
     }
 
     async fn send<T>(
@@ -499,143 +378,6 @@ impl Engine {
         match answer.await {
             Ok(answer) => Ok(answer),
             Err(_) => Err(self.without_task(market_id).await),
-        }
-    }
-
-    /// Places a bet. On an in-play market with a bet delay the market's task holds the bet for
-    /// the delay and refuses it if a suspension or a result arrived in the meantime (no
-    /// past-posting; see the module docs).
-    pub async fn place(&self, bet: PlaceBet) -> Result<BetAnswer, AppError> {
-        match self.call(bet.market_id, Call::Place { bet }).await? {
-            Answer::Bet { bet } => Ok(bet),
-            other => Err(other.unexpected()),
-        }
-    }
-
-    pub async fn cancel(
-        &self,
-        market_id: i64,
-        user_id: i64,
-        bet_id: i64,
-        size: Option<Money>,
-    ) -> Result<CancelAnswer, AppError> {
-        match self.call(market_id, Call::Cancel { user_id, bet_id, size }).await? {
-            Answer::Cancelled { cancel } => Ok(cancel),
-            other => Err(other.unexpected()),
-        }
-    }
-
-    /// Changes an unmatched bet's persistence (LAPSE or PERSIST), in the book and stored.
-    /// Answers false when it already had that persistence.
-    pub async fn set_persistence(
-        &self,
-        market_id: i64,
-        user_id: i64,
-        bet_id: i64,
-        persistence: Persistence,
-    ) -> Result<bool, AppError> {
-        match self.call(market_id, Call::SetPersistence { user_id, bet_id, persistence }).await? {
-            Answer::Updated { changed } => Ok(changed),
-            other => Err(other.unexpected()),
-        }
-    }
-
-    /// Runs a call that answers nothing but success.
-    async fn call_done(&self, market_id: i64, call: Call) -> Result<(), AppError> {
-        match self.call(market_id, call).await? {
-            Answer::Done => Ok(()),
-            other => Err(other.unexpected()),
-        }
-    }
-
-    /// Opens or suspends a market (a result, not a status, closes one). With `by`, the change
-    /// is audited in its own transaction.
-    pub async fn set_status(
-        &self,
-        market_id: i64,
-        status: MarketStatus,
-        by: Option<ActedBy>,
-    ) -> Result<(), AppError> {
-        self.call_done(market_id, Call::SetStatus { status, by }).await
-    }
-
-    /// Posts bookmaker rates or fancy lines; with `by`, audited (before → after).
-    pub async fn set_rates(
-        &self,
-        market_id: i64,
-        rates: RatesUpdate,
-        by: Option<ActedBy>,
-    ) -> Result<(), AppError> {
-        self.call_done(market_id, Call::SetRates { rates, by }).await
-    }
-
-    /// Changes a running market's stake limits; the next placement is checked against them.
-    pub async fn set_limits(
-        &self,
-        market_id: i64,
-        limits: StakeLimits,
-        by: ActedBy,
-    ) -> Result<(), AppError> {
-        self.call_done(market_id, Call::SetLimits { limits, by: Some(by) }).await
-    }
-
-    /// What declaring `result` would post now, without declaring it.
-    pub async fn preview_settlement(
-        &self,
-        market_id: i64,
-        result: market_task::ResultInput,
-    ) -> Result<SettlementPreview, AppError> {
-        match self.call(market_id, Call::Preview { result }).await? {
-            Answer::Preview { preview } => Ok(preview),
-            other => Err(other.unexpected()),
-        }
-    }
-
-    /// Tells a running market its match went in play (or back). A settled market has nothing
-    /// left to lapse; on a server on its own, neither has one without a task (not loaded).
-    pub async fn set_in_play(&self, market_id: i64, in_play: bool) -> Result<(), AppError> {
-        if self.node.is_none() && self.local(market_id).await.is_none() {
-            return Ok(());
-        }
-        match self.call_done(market_id, Call::SetInPlay { in_play }).await {
-            // Settled while we asked: nothing left to lapse.
-            Err(AppError::Refused(Refusal::MarketClosed)) => Ok(()),
-            answer => answer,
-        }
-    }
-
-    /// Declares the result (or void) and settles; the task ends with the market.
-    pub async fn settle(
-        &self,
-        market_id: i64,
-        result: market_task::ResultInput,
-        by: Option<ActedBy>,
-    ) -> Result<String, AppError> {
-        match self.call(market_id, Call::Settle { result, by }).await? {
-            Answer::Settled { message } => Ok(message),
-            other => Err(other.unexpected()),
-        }
-    }
-
-    /// Cancels every order of the market held apart because the stored book was crossed
-    /// (`backlay_core::exchange::Market::hold_crossing_order`), returning its exposure; audited.
-    /// The market stays suspended for the operator to reopen.
-    pub async fn resolve_crossed(
-        &self,
-        market_id: i64,
-        by: ActedBy,
-    ) -> Result<Vec<CrossingCancelled>, AppError> {
-        match self.call(market_id, Call::ResolveCrossed { by: Some(by) }).await? {
-            Answer::CrossingCancelled { cancelled } => Ok(cancelled),
-            other => Err(other.unexpected()),
-        }
-    }
-
-    /// The market as the page shows it, with `user_id`'s position when given.
-    pub async fn view(&self, market_id: i64, user_id: Option<i64>) -> Result<MarketView, AppError> {
-        match self.call(market_id, Call::View { user_id }).await? {
-            Answer::View { view } => Ok(view),
-            other => Err(other.unexpected()),
         }
     }
 

@@ -1,131 +1,16 @@
-//! A market's commands as the engine routes them ([`Call`] and its [`Answer`]), in the form one
-//! server of a cluster sends another: the node that took a request runs the call on the
+//! A market's commands as one server of a cluster sends them to another (each [`Call`] and its
+//! [`Answer`] are defined with what the task does with them, in `market_task/calls.rs`): the node that took a request runs the call on the
 //! market's task when it owns the market, and otherwise sends it to the owner
 //! (`cluster::forward`), which runs it on its task and sends the answer back.
 //!
 //! Money travels as minor units and prices as hundredths (the `with` modules below), never as
 //! the API's JSON numbers, so nothing is rounded on the way.
 
-use backlay_core::exchange::{MarketStatus, Persistence};
-use backlay_core::money::Money;
 use serde::{Deserialize, Serialize};
 
-use super::{
-    ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketView, PlaceBet, RatesUpdate,
-    ResultInput, SettlementPreview, StakeLimits,
-};
+pub use crate::market_task::calls::{Answer, Call};
 use backlay_kit::error::{AppError, FieldErrors};
 use backlay_kit::refusal::Refusal;
-
-/// A command for one market. The operator who acted (`by`) is not serialised here: it travels
-/// beside the call as a user id ([`Forwarded`]) and is looked up again by the owner.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "call", rename_all = "snake_case")]
-pub enum Call {
-    Place {
-        bet: PlaceBet,
-    },
-    Cancel {
-        user_id: i64,
-        bet_id: i64,
-        #[serde(with = "minor_opt")]
-        size: Option<Money>,
-    },
-    SetPersistence {
-        user_id: i64,
-        bet_id: i64,
-        persistence: Persistence,
-    },
-    SetStatus {
-        status: MarketStatus,
-        #[serde(skip)]
-        by: Option<ActedBy>,
-    },
-    SetRates {
-        rates: RatesUpdate,
-        #[serde(skip)]
-        by: Option<ActedBy>,
-    },
-    SetLimits {
-        limits: StakeLimits,
-        #[serde(skip)]
-        by: Option<ActedBy>,
-    },
-    SetInPlay {
-        in_play: bool,
-    },
-    Settle {
-        result: ResultInput,
-        #[serde(skip)]
-        by: Option<ActedBy>,
-    },
-    Preview {
-        result: ResultInput,
-    },
-    View {
-        user_id: Option<i64>,
-    },
-    ResolveCrossed {
-        #[serde(skip)]
-        by: Option<ActedBy>,
-    },
-}
-
-impl Call {
-    /// May this call be sent again when it is not known whether the first sending ran? All
-    /// may, but a bet without a `client_ref`: a second sending could place it twice.
-    pub fn safe_to_repeat(&self) -> bool {
-        match self {
-            Call::Place { bet } => bet.client_ref.is_some(),
-            _ => true,
-        }
-    }
-
-    pub(crate) fn acted_by(&self) -> Option<&ActedBy> {
-        match self {
-            Call::SetStatus { by, .. }
-            | Call::SetRates { by, .. }
-            | Call::SetLimits { by, .. }
-            | Call::Settle { by, .. }
-            | Call::ResolveCrossed { by } => by.as_ref(),
-            _ => None,
-        }
-    }
-
-    pub(crate) fn set_acted_by(&mut self, acted_by: Option<ActedBy>) {
-        match self {
-            Call::SetStatus { by, .. }
-            | Call::SetRates { by, .. }
-            | Call::SetLimits { by, .. }
-            | Call::Settle { by, .. }
-            | Call::ResolveCrossed { by } => *by = acted_by,
-            _ => {}
-        }
-    }
-}
-
-/// What a [`Call`] answers.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "answer", rename_all = "snake_case")]
-pub enum Answer {
-    Bet { bet: BetAnswer },
-    Cancelled { cancel: CancelAnswer },
-    Done,
-    Updated { changed: bool },
-    Settled { message: String },
-    Preview { preview: SettlementPreview },
-    View { view: MarketView },
-    CrossingCancelled { cancelled: Vec<CrossingCancelled> },
-}
-
-impl Answer {
-    /// The 500 for an answer of the wrong kind (a server of another version in the cluster).
-    pub(crate) fn unexpected(self) -> AppError {
-        AppError::Internal(anyhow::anyhow!(
-            "the market's task answered {self:?}, not what was asked"
-        ))
-    }
-}
 
 /// A call on its way to the market's owner.
 #[derive(Debug, Serialize, Deserialize)]

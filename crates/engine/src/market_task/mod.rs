@@ -33,6 +33,7 @@ use backlay_store::{Store, Writer};
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::Instant;
 
+pub(crate) mod calls;
 mod commands;
 mod delay;
 mod placement;
@@ -53,6 +54,7 @@ use super::{Command, EngineStats, MarketChange};
 use backlay_kit::actor::OperatorContext;
 use backlay_kit::error::AppError;
 use backlay_kit::refusal::Refusal;
+use calls::{Answer, Call};
 use delay::DelayedBets;
 
 /// Best prices a market's view holds per side: the web app shows 3 (`market_book`), the bot
@@ -270,56 +272,15 @@ impl MarketActor {
                         self.publish(touched);
                     }
                 }
-                Command::Cancel { user_id, bet_id, size, reply } => {
-                    let answer = self.cancel(user_id, bet_id, size).await;
-                    if answer.is_ok() {
-                        self.publish([user_id].into());
-                    }
-                    let _ = reply.send(answer);
-                }
-                Command::SetPersistence { user_id, bet_id, persistence, reply } => {
-                    let answer = self.set_persistence(user_id, bet_id, persistence).await;
-                    if matches!(answer, Ok(true)) {
-                        // The order stream shows an order's persistence.
-                        self.publish([user_id].into());
-                    }
-                    let _ = reply.send(answer);
-                }
-                Command::SetStatus { status, by, reply } => {
-                    let answer = self.set_status(status, by.as_ref()).await;
-                    if let Ok(lapsed) = &answer {
-                        self.publish(lapsed.clone());
-                    }
-                    let _ = reply.send(answer.map(|_| ()));
-                }
-                Command::SetInPlay { in_play, reply } => {
-                    let answer = self.set_in_play(in_play).await;
-                    if let Ok(lapsed) = &answer {
-                        self.publish(lapsed.clone());
-                    }
-                    let _ = reply.send(answer.map(|_| ()));
-                }
-                Command::SetRates { rates, by, reply } => {
-                    let answer = self.set_rates(rates, by.as_ref()).await;
-                    if answer.is_ok() {
-                        self.publish(BTreeSet::new());
-                    }
-                    let _ = reply.send(answer);
-                }
-                Command::SetLimits { limits, by, reply } => {
-                    let answer = self.set_limits(limits, &by).await;
-                    if answer.is_ok() {
-                        self.publish(BTreeSet::new());
-                    }
-                    let _ = reply.send(answer);
-                }
-                Command::Preview { result, reply } => {
-                    let _ = reply.send(self.preview(result).await);
-                }
-                Command::Settle { result, by, reply } => {
-                    let users: BTreeSet<i64> = self.market.users().map(|u| u.0).collect();
-                    let answer = self.settle(result, by.as_ref()).await;
-                    let settled = answer.is_ok();
+                Command::Call(call, reply) => {
+                    let settles = matches!(call, Call::Settle { .. });
+                    let users: BTreeSet<i64> = if settles {
+                        self.market.users().map(|u| u.0).collect()
+                    } else {
+                        BTreeSet::new()
+                    };
+                    let answer = self.run_call(call).await;
+                    let settled = settles && answer.is_ok();
                     if settled {
                         self.publish(users);
                     }
@@ -329,16 +290,6 @@ impl MarketActor {
                         self.answer_to_the_end(commands, End::Settled).await;
                         return;
                     }
-                }
-                Command::ResolveCrossed { by, reply } => {
-                    let answer = self.resolve_crossed(&by).await;
-                    if let Ok(resolved) = &answer {
-                        self.publish(resolved.iter().map(|order| order.user_id).collect());
-                    }
-                    let _ = reply.send(answer);
-                }
-                Command::View { user_id, reply } => {
-                    let _ = reply.send(Ok(self.view(user_id)));
                 }
             }
             // A suspension (or a reload) overtook the bets in their delay: tell them now.
@@ -395,9 +346,11 @@ impl MarketActor {
         commands.close();
         while let Some(command) = commands.recv().await {
             match command {
-                Command::SetInPlay { reply, .. } if settled => drop(reply.send(Ok(()))),
-                Command::View { user_id, reply } if settled => {
-                    drop(reply.send(Ok(self.view(user_id))))
+                Command::Call(Call::SetInPlay { .. }, reply) if settled => {
+                    drop(reply.send(Ok(Answer::Done)))
+                }
+                Command::Call(Call::View { user_id }, reply) if settled => {
+                    drop(reply.send(Ok(Answer::View { view: self.view(user_id) })))
                 }
                 other => other.refuse(refusal),
             }
