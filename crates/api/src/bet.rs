@@ -8,6 +8,7 @@ use axum::extract::State;
 use backlay_core::exchange::{BetSide, MarketType, Persistence};
 use backlay_core::money::Money;
 use backlay_core::named::one_of;
+use backlay_core::odds::Quote;
 use backlay_store::bets::{BetRow, BetStatus};
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
@@ -151,7 +152,7 @@ async fn place_bet(
             market_id: body.market_id.0,
             selection_id: body.selection_id.map(|s| s.0),
             side,
-            price_text: body.price.0,
+            price: Quote::read(&body.price.0),
             line: body.line.map(|l| l.0),
             stake,
             persistence,

@@ -38,7 +38,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::decimal::DecimalText;
 
@@ -231,6 +231,72 @@ impl FromStr for Price {
 impl Serialize for Price {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_f64(self.to_f64_for_json())
+    }
+}
+
+/// A price as a bettor quoted it, read once where it arrives (the web API's body, the bot
+/// API's instruction, the demo's quotes) into both things it can mean, for the market to pick
+/// by its kind: a ladder price on an exchange market ([`Quote::ladder_price`]), a whole-number
+/// rate on a bookmaker or fancy market ([`Quote::whole`]). The text stays with it, for a
+/// refusal that names what was typed, and is how it travels between servers.
+///
+/// ```
+/// use backlay_core::odds::{Price, Quote};
+/// let quote = Quote::read("2.50");
+/// assert_eq!(quote.ladder_price(), Ok(Price::from_hundredths(250).unwrap()));
+/// assert_eq!(quote.whole(), None);
+/// assert_eq!(Quote::read("45").whole(), Some(45));
+/// assert!(Quote::read("2.51").ladder_price().is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quote {
+    text: String,
+    ladder: Result<Price, OddsError>,
+    whole: Option<i64>,
+}
+
+impl Quote {
+    /// Reads `text` (a plain decimal such as `2.5` or `45`; anything else is kept, and refused
+    /// by whichever meaning the market asks for).
+    pub fn read(text: &str) -> Quote {
+        Quote {
+            text: text.to_owned(),
+            ladder: Price::parse_decimal(text),
+            whole: text.trim().parse().ok(),
+        }
+    }
+
+    /// A ladder price, quoted as itself.
+    pub fn of_price(price: Price) -> Quote {
+        Quote { text: price.to_string(), ladder: Ok(price), whole: None }
+    }
+
+    /// The ladder price it is, or why it is none (off the ladder, out of range, malformed).
+    pub fn ladder_price(&self) -> Result<Price, OddsError> {
+        self.ladder.clone()
+    }
+
+    /// The whole number it is (a bookmaker's or fancy's rate); `None` for a fraction.
+    pub fn whole(&self) -> Option<i64> {
+        self.whole
+    }
+
+    /// As it was quoted.
+    pub fn as_text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// As its text: `"2.50"`, `"45"`.
+impl Serialize for Quote {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text)
+    }
+}
+
+impl<'de> Deserialize<'de> for Quote {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Quote, D::Error> {
+        Ok(Quote::read(&String::deserialize(deserializer)?))
     }
 }
 

@@ -137,7 +137,7 @@ impl Quote {
             market_id,
             selection_id: Some(self.selection_id),
             side: self.side,
-            price_text: self.price.to_string(),
+            price: backlay_core::odds::Quote::of_price(self.price),
             line: None,
             stake: Money::from_minor(self.size_minor),
             persistence: Persistence::Persist,

@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use backlay_core::exchange::{BetSide, MarketStatus, MarketType, Persistence};
 use backlay_core::money::Money;
-use backlay_core::odds::Price;
+use backlay_core::odds::{Price, Quote};
 use backlay_store::bets::{BetRow, BotRefs};
 use backlay_store::bot_bets::{BotBet, BotBetQuery, BotBetState, BOT_BETS_MAX, BOT_FILTER_MAX};
 use backlay_store::markets::{MarketSetup, RunnerStatus};

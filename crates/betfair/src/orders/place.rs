@@ -155,7 +155,7 @@ pub(super) async fn place_one(
             market_id,
             selection_id: Some(order.selection_id),
             side: order.side,
-            price_text: order.price.to_string(),
+            price: Quote::of_price(order.price),
             line: None,
             stake: order.size,
             persistence: order.persistence,

@@ -35,7 +35,6 @@ use backlay_core::exchange::{
     Bet, BetSide, MarketKind, NewOrder, OrderId, RunnerId, Selection, Side, UserId,
 };
 use backlay_core::money::Money;
-use backlay_core::odds::Price;
 use backlay_store::bets::{AccountFunds, BatchBet, BetRow, FillRow};
 use backlay_store::Writer;
 
@@ -367,7 +366,9 @@ impl MarketActor {
         match self.kind() {
             MarketKind::OneWinner | MarketKind::Place { .. } => {
                 let runner = RunnerId(self.runner_row(request.selection_id)?.runner_id);
-                let price = Price::parse_decimal(&request.price_text)
+                let price = request
+                    .price
+                    .ladder_price()
                     .map_err(|e| AppError::field("price", capitalised(&e.to_string())))?;
                 let order =
                     NewOrder::new(OrderId(0), UserId(request.user_id), side, price, stake_minor)
@@ -376,7 +377,7 @@ impl MarketActor {
             }
             MarketKind::Bookmaker => {
                 let runner = self.runner_row(request.selection_id)?;
-                let rate: i64 = request.price_text.trim().parse().map_err(|_| {
+                let rate = request.price.whole().ok_or_else(|| {
                     AppError::field("price", "The rate is a whole number such as 45.")
                 })?;
                 let posted = if side == Side::Back { runner.back_rate } else { runner.lay_rate };
@@ -405,7 +406,7 @@ impl MarketActor {
                 Ok(PlannedBet::House(bet, rate))
             }
             MarketKind::Fancy => {
-                let rate: i64 = request.price_text.trim().parse().map_err(|_| {
+                let rate = request.price.whole().ok_or_else(|| {
                     AppError::field("price", "The rate is a whole number such as 100.")
                 })?;
                 let line = request

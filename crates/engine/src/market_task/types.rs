@@ -3,7 +3,7 @@
 
 use backlay_core::exchange::{BetSide, MarketStatus, Persistence, Settlement};
 use backlay_core::money::Money;
-use backlay_core::odds::Price;
+use backlay_core::odds::{Price, Quote};
 use backlay_store::bets::BotRefs;
 use backlay_store::markets::MarketSetup;
 
@@ -24,9 +24,10 @@ pub struct PlaceBet {
     pub selection_id: Option<i64>,
     /// As the bettor named it; the market checks the name fits it (yes/no on a fancy).
     pub side: BetSide,
-    /// The price exactly as sent: odds ("2.50") on exchange markets, the rate ("45") on
-    /// bookmaker and fancy markets.
-    pub price_text: String,
+    /// The price as quoted, read once where it arrived: odds ("2.50") on exchange markets, the
+    /// rate ("45") on bookmaker and fancy markets; the market takes the meaning of its kind.
+    #[serde(rename = "price_text")]
+    pub price: Quote,
     pub line: Option<i64>,
     #[serde(with = "minor")]
     pub stake: Money,
