@@ -1,5 +1,5 @@
 // The live stream (crates/server/src/api/stream.rs, docs/api.md "Live stream"): one client for
-// every page that follows something live — a match's markets (features/betting/stream.ts) or
+// every page that follows something live — a match's markets (match-stream.ts) or
 // a casino table's rounds (features/casino/useRoundStream.ts).
 //
 // EventSource cannot send an Authorization header, so each connection first asks
