@@ -1,6 +1,7 @@
 // The live stream (crates/server/src/api/stream.rs, docs/api.md "Live stream"): one client for
-// every page that follows something live — a match's markets (features/betting/stream.ts) or
-// a casino table's rounds (features/casino/useRoundStream.ts).
+// every page that follows something live — a match's markets (match-stream.ts), the match
+// lists (features/matches/useLiveList.ts) or a casino table's rounds
+// (features/casino/useCasinoTable.ts).
 //
 // EventSource cannot send an Authorization header, so each connection first asks
 // `stream/ticket` and opens `GET /api/stream?…&ticket=…`; the caller names the events it

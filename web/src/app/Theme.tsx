@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { assetUrl, useGlobalSetting, type GlobalSetting } from '../hooks/useGlobalSetting';
+import { assetUrl, type GlobalSetting } from '../api/global-setting';
+import { useGlobalSetting } from '../hooks/useGlobalSetting';
 
 /** The global setting's colour fields as CSS variables (see app.css for their use). */
 export const THEME_VARIABLES: [keyof GlobalSetting, string][] = [

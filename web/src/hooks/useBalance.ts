@@ -1,18 +1,14 @@
 // The header's balance (spec §4): fetched every 5,000 ms, also after an error (silently),
 // and at once after a successful bet.
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiGet, dataOr } from '../api/client';
-import type { Schemas } from '../api/contract';
+import { BALANCE_QUERY_KEY, getBalance, type Balance } from '../api/balance';
 import { queryClient } from '../lib/query-client';
 import { SESSION_KEYS, readJson, writeJson } from '../lib/storage';
 
-export type Balance = Schemas['Balance'];
-
 export const BALANCE_REFRESH_MS = 5000;
-export const BALANCE_QUERY_KEY = ['user', 'balance'] as const;
 
 async function fetchBalance(): Promise<Balance | null> {
-  const balance = dataOr(await apiGet<Balance>('user/getUserBalance'), null);
+  const balance = await getBalance();
   if (balance) writeJson(sessionStorage, SESSION_KEYS.exposureBalance, balance);
   return balance;
 }

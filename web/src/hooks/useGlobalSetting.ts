@@ -1,24 +1,15 @@
-// Site settings (theme, logo, title, site message, payment gateway): no token needed, kept in
-// localStorage `globalData` so the theme is right before the first answer.
+// Site settings (api/global-setting.ts), kept in localStorage `globalData` so the theme is right
+// before the first answer.
 import { useQuery } from '@tanstack/react-query';
-import { apiGet, dataOr } from '../api/client';
-import type { Schemas } from '../api/contract';
+import { getGlobalSetting, GLOBAL_SETTING_KEY, type GlobalSetting } from '../api/global-setting';
 import { LOCAL_KEYS, readJson, writeJson } from '../lib/storage';
-
-/** Until the first answer the app holds what localStorage kept, where an older server wrote some fields as text. */
-type AlsoText<T, K extends keyof T> = Omit<T, K> & { [F in K]: T[F] | string };
-
-/** Partial: a stored copy may lack fields, and a call the session ended under leaves nothing. */
-export type GlobalSetting = Partial<AlsoText<Schemas['GlobalSetting'], 'payment_gateway' | 'is_show_apk' | 'casino_frame_origins'>>;
-
-export const GLOBAL_SETTING_KEY = ['globalSetting'] as const;
 
 export function storedGlobalSetting(): GlobalSetting | null {
   return readJson<GlobalSetting>(localStorage, LOCAL_KEYS.globalData);
 }
 
 async function fetchGlobalSetting(): Promise<GlobalSetting> {
-  const setting = dataOr(await apiGet<GlobalSetting>('globalSetting/getGlobalSetting'), null) ?? {};
+  const setting = await getGlobalSetting();
   writeJson(localStorage, LOCAL_KEYS.globalData, setting);
   return setting;
 }
@@ -40,12 +31,4 @@ export function paymentGatewayOn(setting: GlobalSetting | undefined | null): boo
 export function appDownloadUrl(setting: GlobalSetting | undefined | null): string | null {
   const url = setting?.apk_url?.trim();
   return Number(setting?.is_show_apk) === 1 && url && /^https:\/\//i.test(url) ? url : null;
-}
-
-/** A logo or favicon value as an address: absolute and rooted values as they are, bare names under upload/image. */
-export function assetUrl(value: string | undefined): string | null {
-  const v = value?.trim();
-  if (!v) return null;
-  if (/^(https?:|data:|\/)/.test(v)) return v;
-  return `/upload/image/${v}`;
 }

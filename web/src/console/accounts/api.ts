@@ -2,7 +2,7 @@
 // admin/user/…; the server checks that each account is in the caller's downline.
 import { apiPost, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
-import type { Page } from '../../features/reports/api';
+import type { Page } from '../../api/page';
 
 export type UserSummary = Schemas['UserSummary'];
 /** One row of console/downline/list: a direct child with its chips, P&L and terms. */

@@ -2,7 +2,7 @@
 // on the server by who, what and when.
 import { apiPost, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
-import type { Page } from '../../features/reports/api';
+import type { Page } from '../../api/page';
 
 export type AuditRow = Schemas['AuditRow'];
 

@@ -5,13 +5,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, Route, Routes, useParams } from 'react-router';
-import { browserEventSource, getStreamTicket } from '../../api/live-stream';
+import { browserEventSource, getStreamTicket, type StreamState } from '../../api/live-stream';
+import { MatchStream, streamUrl, type MarketBook } from '../../api/match-stream';
 import { ApiError, dataOr, errorMessage } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { formatMoney } from '../../lib/format';
-import { MatchStream, type StreamState } from '../../features/betting/stream';
-import { streamUrl, type MarketBook } from '../../features/betting/api';
 import { LiveMatchesTable } from '../LiveMatchesTable';
 import { amountText } from '../money-input';
 import { listLiveMatches, riskKeys } from '../risk/api';

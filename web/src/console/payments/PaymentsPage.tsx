@@ -3,13 +3,13 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Route, Routes } from 'react-router';
+import { BALANCE_QUERY_KEY } from '../../api/balance';
 import { dataOr } from '../../api/client';
 import { Field } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { PageCard } from '../../components/PageCard';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
-import { BALANCE_QUERY_KEY } from '../../hooks/useBalance';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
 import { toastSuccess } from '../../lib/toast';

@@ -2,7 +2,7 @@
 // balance pays a deposit and receives a withdrawal.
 import { apiGet, apiPost, dataOr, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
-import type { Page } from '../../features/reports/api';
+import type { Page } from '../../api/page';
 
 export type PaymentRequestRow = Schemas['PaymentRequestRow'];
 export type PaymentStatus = Schemas['PaymentStatus'];

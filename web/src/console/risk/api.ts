@@ -3,7 +3,7 @@
 // keeps an agent to its own downline; these only ask.
 import { apiGet, apiPost, type Answer } from '../../api/client';
 import type { Schemas } from '../../api/contract';
-import type { Page } from '../../features/reports/api';
+import type { Page } from '../../api/page';
 
 export type LiveMatch = Schemas['LiveMatch'];
 export type MatchAnalysis = Schemas['MatchAnalysis'];

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
+import { assetUrl } from '../../api/global-setting';
 import { AppDownloadLink } from '../../components/AppDownloadLink';
-import { assetUrl, useGlobalSetting } from '../../hooks/useGlobalSetting';
+import { useGlobalSetting } from '../../hooks/useGlobalSetting';
 
 /** The login and sign-up pages' frame: the site's logo or title over a card. */
 export function AuthFrame({ title, children }: { title: string; children: ReactNode }) {

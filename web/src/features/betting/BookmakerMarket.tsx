@@ -1,4 +1,4 @@
-import type { MarketBook } from './api';
+import type { MarketBook } from '../../api/match-stream';
 import { MarketHead } from './ExchangeMarket';
 import { PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
 import type { Pick } from './selection';

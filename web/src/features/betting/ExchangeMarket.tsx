@@ -1,5 +1,6 @@
+import type { MarketBook } from '../../api/match-stream';
 import { formatMoney } from '../../lib/format';
-import type { MarketBook, PriceSize } from './api';
+import type { PriceSize } from './api';
 import { formatSize } from '../../lib/size';
 import { PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
 import type { Pick } from './selection';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { formatMoney } from '../../lib/format';
-import type { MarketBook } from './api';
+import type { MarketBook } from '../../api/match-stream';
 import { FancyBookModal } from './FancyBook';
 import { PriceCell, StatusOverlay } from './PriceCell';
 import type { Pick } from './selection';

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import type { MarketBook, MarketType, PlaceBetResult } from './api';
+import type { MarketBook } from '../../api/match-stream';
+import type { MarketType, PlaceBetResult } from './api';
 import { BetSlip } from './BetSlip';
 import { BookmakerMarket } from './BookmakerMarket';
 import { ExchangeMarket } from './ExchangeMarket';

@@ -1,15 +1,16 @@
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
+import type { StreamState } from '../../api/live-stream';
+import type { MarketBook } from '../../api/match-stream';
 import { QueryState } from '../../components/QueryState';
 import { ResultBanner } from '../../components/live-score/ResultBanner';
 import { ScoreStrip } from '../../components/live-score/ScoreStrip';
 import { hasEnded } from '../../components/live-score/score';
 import { formatIstDateTime } from '../../lib/format';
-import type { BetSide, MarketBook } from './api';
+import type { BetSide } from './api';
 import { MatchBoard } from './MatchBoard';
 import type { Pick } from './selection';
 import { useMatchBook } from './useMatchBook';
-import type { StreamState } from './stream';
 
 /**
  * A match with its score, markets, the bet slip and open bets, live. The header says In-Play

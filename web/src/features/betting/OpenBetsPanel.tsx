@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
+import type { MarketBook } from '../../api/match-stream';
 import { refreshBalanceNow } from '../../hooks/useBalance';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
 import { toastError, toastSuccess } from '../../lib/toast';
-import { cancelBet, getOpenBets, matchDetailKey, openBetsKey, type BetItem, type MarketBook } from './api';
+import { cancelBet, getOpenBets, matchDetailKey, openBetsKey, type BetItem } from './api';
 import { betPrices, sideLabel } from '../../lib/bet-record';
 
 /** While the caller has unmatched bets, they may be matched at any moment: look again this often. */

@@ -1,4 +1,5 @@
-// The betting area's server calls (crates/server/src/api/{matches,bet,stream}.rs, docs/api.md).
+// The betting area's server calls (crates/server/src/api/{matches,bet}.rs, docs/api.md); the match's
+// stream and its books are in api/match-stream.ts.
 import { apiPost, dataOr } from '../../api/client';
 import type { Schemas } from '../../api/contract';
 
@@ -12,7 +13,6 @@ export type PriceSize = Schemas['PriceSize'];
 export type RunnerBook = Schemas['RunnerBook'];
 /** A fancy's P&L for the caller over a run range. */
 export type FancyRange = Schemas['FancyRange'];
-export type MarketBook = Schemas['MarketBook'];
 export type MatchDetail = Schemas['MatchDetail'];
 
 export const matchDetailKey = (matchId: number) => ['matchDetail', matchId] as const;
@@ -54,8 +54,4 @@ export type CancelResult = Schemas['CancelBetData'];
 export async function cancelBet(betId: number): Promise<{ message: string; data: CancelResult | null }> {
   const answer = await apiPost<CancelResult>('bet/cancelBet', { bet_id: betId });
   return { message: answer.message, data: dataOr(answer, null) };
-}
-
-export function streamUrl(matchId: number, ticket: string): string {
-  return `/api/stream?match_id=${encodeURIComponent(matchId)}&ticket=${encodeURIComponent(ticket)}`;
 }

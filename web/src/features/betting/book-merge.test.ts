@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MarketBook, MatchDetail, OpenBets } from './api';
+import type { MarketBook } from '../../api/match-stream';
+import type { MatchDetail, OpenBets } from './api';
 import { applyMarket, applySnapshot, changeTouchesCaller } from './book-merge';
 
 const market = (id: number, overrides: Partial<MarketBook> = {}) =>

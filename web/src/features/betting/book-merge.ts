@@ -1,7 +1,8 @@
 // Folding the public stream into the caller's match detail. Stream books carry no positions
 // and no fancy book (they are the same for every listener), so those stay as the last
 // `match/matchDetail` said until it is fetched again.
-import type { MarketBook, MatchDetail, OpenBets } from './api';
+import type { MarketBook } from '../../api/match-stream';
+import type { MatchDetail, OpenBets } from './api';
 
 export function mergeMarket(previous: MarketBook | undefined, incoming: MarketBook): MarketBook {
   if (!previous) return incoming;

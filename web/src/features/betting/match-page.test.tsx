@@ -3,10 +3,11 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import type { MarketBook } from '../../api/match-stream';
 import { FakeSource } from '../../testing/fake-event-source';
 import { EMPTY_CATALOGUE, stubServer, type Answers, type Call } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
-import type { MarketBook, MatchDetail } from './api';
+import type { MatchDetail } from './api';
 import { FancyBook } from './FancyBook';
 
 const base = { match_id: 100, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [] };

@@ -1,7 +1,8 @@
 // What the bet slip holds and what it may send: the picked market, runner and side, the odds
 // and stake as typed, and why (in words) it cannot be placed yet.
+import type { MarketBook } from '../../api/match-stream';
 import { sideLabel } from '../../lib/bet-record';
-import type { BetSide, MarketBook, PlaceBetInput } from './api';
+import type { BetSide, PlaceBetInput } from './api';
 import { formatOdds, oddsProblem, parseOddsText } from './ladder';
 import { decimalText, parseStake, pricingOf, stakeProblem, type PricingKind, type SlipBet } from './slip-math';
 

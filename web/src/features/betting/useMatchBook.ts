@@ -3,11 +3,11 @@
 // change may have touched them.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { browserEventSource, getStreamTicket } from '../../api/live-stream';
+import { browserEventSource, getStreamTicket, type StreamState } from '../../api/live-stream';
+import { MatchStream, streamUrl } from '../../api/match-stream';
 import { refreshBalanceNow } from '../../hooks/useBalance';
-import { getMatchDetail, matchDetailKey, openBetsKey, streamUrl, type MatchDetail, type OpenBets } from './api';
+import { getMatchDetail, matchDetailKey, openBetsKey, type MatchDetail, type OpenBets } from './api';
 import { applyMarket, applySnapshot, changeTouchesCaller } from './book-merge';
-import { MatchStream, type StreamState } from './stream';
 
 /** Changes that touch the caller within this window cause one refetch. */
 const FOLLOW_UP_MS = 400;

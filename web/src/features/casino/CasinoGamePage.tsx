@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
-import { assetUrl, useGlobalSetting } from '../../hooks/useGlobalSetting';
+import { assetUrl } from '../../api/global-setting';
+import { useGlobalSetting } from '../../hooks/useGlobalSetting';
 import { useSession } from '../../lib/session';
 import { allowedFrameOrigins, frameableUrl } from './frame-policy';
 

@@ -1,4 +1,4 @@
-import type { GlobalSetting } from '../../hooks/useGlobalSetting';
+import type { GlobalSetting } from '../../api/global-setting';
 
 /**
  * The origins the casino game page may frame. The server is to publish them as the global

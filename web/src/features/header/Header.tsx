@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { assetUrl, useGlobalSetting } from '../../hooks/useGlobalSetting';
+import { assetUrl } from '../../api/global-setting';
+import { useGlobalSetting } from '../../hooks/useGlobalSetting';
 import { useBalance } from '../../hooks/useBalance';
 import { formatMoney } from '../../lib/format';
 import { useSession } from '../../lib/session';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import type { GlobalSetting } from '../../hooks/useGlobalSetting';
+import type { GlobalSetting } from '../../api/global-setting';
 import type { UserInfo } from '../../lib/session';
 import { LOCAL_KEYS } from '../../lib/storage';
 import { userMenuItems, type MenuAction } from './menu';

@@ -1,4 +1,5 @@
-import { paymentGatewayOn, type GlobalSetting } from '../../hooks/useGlobalSetting';
+import type { GlobalSetting } from '../../api/global-setting';
+import { paymentGatewayOn } from '../../hooks/useGlobalSetting';
 import { CONSOLE_PATH, hasParent, isConsoleUser, type UserInfo } from '../../lib/session';
 
 export type MenuAction = 'buttonValues' | 'changePassword' | 'rules';

@@ -1,5 +1,6 @@
 import { apiPost, dataOr } from '../../api/client';
 import type { Schemas } from '../../api/contract';
+import type { Page } from '../../api/page';
 
 /** Each report's row, as the server's document describes it. */
 export interface ReportRows {
@@ -11,9 +12,6 @@ export interface ReportRows {
 }
 
 export type ReportPath = keyof ReportRows;
-
-/** Lists that grow answer `{rows, total, page, limit}` (shared/design/API.md). */
-export type Page<R> = Omit<Schemas['Envelope_Paged_StatementRow']['data'], 'rows'> & { rows: R[] };
 
 /** A row as the report table reads it: by the keys its columns name. */
 export type Row = Record<string, unknown>;

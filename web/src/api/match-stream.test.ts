@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeSource } from '../../testing/fake-event-source';
-import type { MarketBook } from './api';
-import { MatchStream, type StreamState } from './stream';
+import { FakeSource } from '../testing/fake-event-source';
+import type { StreamState } from './live-stream';
+import { MatchStream, type MarketBook } from './match-stream';
 
 const market = (id: number, status = 'open') => ({ market_id: id, status }) as unknown as MarketBook;
 

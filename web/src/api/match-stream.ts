@@ -1,5 +1,7 @@
 // The live market stream of one match (crates/server/src/api/stream.rs), on the shared stream
-// client (src/api/live-stream.ts: tickets, reconnects with back-off, polling while down).
+// client (live-stream.ts: tickets, reconnects with back-off, polling while down). The match page
+// follows it (features/betting/useMatchBook.ts) and so do the console's desk and risk screens,
+// so it lives here rather than in either.
 //
 // The server sends a `snapshot` event (every market of the match) and then `market` events
 // (one changed market, at most 5 a second each), and a `score` event (the match's live state:
@@ -7,11 +9,17 @@
 // and fancy books are empty there, and come from `match/matchDetail`; a `mine` event
 // ({market_id}) tells this user that their own bets, positions or exposure in that market
 // changed.
-import { LiveStream, parseEventData, type EventSourceLike, type StreamState } from '../../api/live-stream';
-import type { LiveScore } from '../../components/live-score/score';
-import type { MarketBook } from './api';
+import type { Schemas } from './contract';
+import { LiveStream, parseEventData, type EventSourceLike, type StreamState } from './live-stream';
 
-export { BACKOFF_MS, POLL_MS, type EventSourceLike, type StreamState } from '../../api/live-stream';
+/** One market's book: what the stream sends, and what `match/matchDetail` lists. */
+export type MarketBook = Schemas['MarketBook'];
+/** The stream's `score` event. */
+type LiveScore = Schemas['LiveScore'];
+
+export function streamUrl(matchId: number, ticket: string): string {
+  return `/api/stream?match_id=${encodeURIComponent(matchId)}&ticket=${encodeURIComponent(ticket)}`;
+}
 
 export interface MatchStreamOptions {
   matchId: number;
