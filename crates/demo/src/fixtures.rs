@@ -3,7 +3,7 @@
 //! between two teams of a demo series, a race at a demo venue — so a match an operator adds by
 //! hand ("Lions v Tigers") is left alone, in the demo database as in real operation.
 
-use super::simulator::DemoRng;
+use super::rng::DemoRng;
 
 /// The demo's sports that have markets and are played by the feed.
 pub const CRICKET: i64 = 4;

@@ -16,12 +16,14 @@
 //!   win probabilities and fancy projections the prices come from;
 //! - [`market_maker`] — the `maker` account re-quoting exchange markets around the fair price;
 //! - [`fancy`] — a cricket match's fancy lines and odd/even markets: names, prices, results;
-//! - [`fixtures`] — the teams, batsmen, venues and runner names the feed knows (and drives).
+//! - [`fixtures`] — the teams, batsmen, venues and runner names the feed knows (and drives);
+//! - `rng` — the seeded generator every random draw comes from ([`simulator::DemoRng`]).
 
 pub mod fancy;
 pub mod fixtures;
 pub mod market_maker;
 mod play;
+mod rng;
 pub mod scheduler;
 pub mod simulator;
 

@@ -30,8 +30,8 @@ use backlay_core::odds::Price;
 use backlay_store::bets::BetRow;
 use tokio::task::JoinSet;
 
+use super::rng::DemoRng;
 use super::scheduler::DemoClock;
-use super::simulator::DemoRng;
 use backlay_server::engine::PlaceBet;
 use backlay_server::error::AppError;
 use backlay_server::refusal::Refusal;

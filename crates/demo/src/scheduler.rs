@@ -33,7 +33,7 @@ use super::fixtures::{
 };
 use super::market_maker::MarketMaker;
 use super::play;
-use super::simulator::DemoRng;
+use super::rng::DemoRng;
 use backlay_server::clock::{iso_utc, now_ms, DISPLAY_OFFSET_MS};
 use backlay_server::error::AppError;
 use backlay_server::operator::{self, Actor, CreateMarket, CreateMatch, OperatorContext};
