@@ -22,6 +22,7 @@
 //! every [`SESSION_CHECK_MS`]. Refusals are `status` FAILURE with `connectionClosed: true`,
 //! and the connection closes.
 
+mod lines;
 mod market;
 mod orders;
 mod protocol;
@@ -34,7 +35,7 @@ use std::time::Duration;
 
 use backlay_store::bets::BetRow;
 use serde_json::{json, Value};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
@@ -45,6 +46,7 @@ use crate::{market_type_code, session_user, Caller};
 use backlay_kit::clock::now_ms;
 use backlay_live::{LiveBook, LiveEvent};
 use backlay_operator::AppState;
+use lines::{LineReader, Writer};
 use market::{MarketSnapshot, SentMarket};
 use protocol::{MarketFilter, MarketSubscription, OrderSubscription, Refusal, Request};
 
@@ -217,7 +219,7 @@ async fn refuse_at_once(acceptor: TlsAcceptor, tcp: tokio::net::TcpStream, conne
         tokio::time::timeout(Duration::from_millis(HANDSHAKE_TIMEOUT_MS), acceptor.accept(tcp));
     let Ok(Ok(stream)) = handshake.await else { return };
     let (reader, writer) = tokio::io::split(stream);
-    let mut out = Writer { half: writer };
+    let mut out = Writer::new(writer);
     if out.send(&protocol::connection(connection_id)).await.is_err() {
         return;
     }
@@ -242,68 +244,6 @@ fn request_id(request: Request) -> Option<i64> {
         | Request::Heartbeat { id }
         | Request::Markets { id, .. }
         | Request::Orders { id, .. } => id,
-    }
-}
-
-/// Reads CRLF- (or LF-) ended lines of at most [`MAX_LINE_BYTES`].
-struct LineReader<R> {
-    reader: R,
-    buffer: Vec<u8>,
-}
-
-impl<R: AsyncRead + Unpin> LineReader<R> {
-    fn new(reader: R) -> Self {
-        LineReader { reader, buffer: Vec::new() }
-    }
-
-    /// The next line; `None` at the end; an error for a line too long or not UTF-8.
-    async fn next(&mut self) -> Result<Option<String>, Refusal> {
-        loop {
-            if let Some(end) = self.buffer.iter().position(|b| *b == b'\n') {
-                let mut line: Vec<u8> = self.buffer.drain(..=end).collect();
-                line.pop();
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-                if line.iter().all(u8::is_ascii_whitespace) {
-                    continue;
-                }
-                return String::from_utf8(line)
-                    .map(Some)
-                    .map_err(|_| Refusal::new("INVALID_INPUT", "Requests must be UTF-8 JSON."));
-            }
-            if self.buffer.len() > MAX_LINE_BYTES {
-                return Err(Refusal::new(
-                    "INVALID_INPUT",
-                    format!("A request line may be at most {MAX_LINE_BYTES} bytes."),
-                ));
-            }
-            let mut chunk = [0u8; 4096];
-            match self.reader.read(&mut chunk).await {
-                Ok(0) | Err(_) => return Ok(None),
-                Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
-            }
-        }
-    }
-}
-
-struct Writer<W> {
-    half: W,
-}
-
-impl<W: AsyncWrite + Unpin> Writer<W> {
-    /// Writes one message and its CRLF; an error when it cannot within [`WRITE_TIMEOUT_MS`].
-    async fn send(&mut self, message: &Value) -> Result<(), ()> {
-        let mut bytes = serde_json::to_vec(message).map_err(|_| ())?;
-        bytes.extend_from_slice(b"\r\n");
-        let write = async {
-            self.half.write_all(&bytes).await?;
-            self.half.flush().await
-        };
-        match tokio::time::timeout(Duration::from_millis(WRITE_TIMEOUT_MS), write).await {
-            Ok(Ok(())) => Ok(()),
-            _ => Err(()),
-        }
     }
 }
 
@@ -372,7 +312,7 @@ impl Connection {
 
     async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(mut self, stream: S) {
         let (reader, writer) = tokio::io::split(stream);
-        let mut out = Writer { half: writer };
+        let mut out = Writer::new(writer);
         // Lines are read by a task of their own, so that waiting for one never loses half of it.
         let (requests_tx, mut requests) = mpsc::channel::<Result<String, Refusal>>(REQUEST_BACKLOG);
         let reading = tokio::spawn(async move {
@@ -390,7 +330,7 @@ impl Connection {
         if let Some((id, refusal)) = end {
             let _ = out.send(&protocol::failure(id, &self.connection_id, &refusal)).await;
         }
-        let _ = out.half.shutdown().await;
+        let _ = out.shutdown().await;
         reading.abort();
     }
 
