@@ -26,11 +26,12 @@ mod lines;
 mod market;
 mod orders;
 mod protocol;
+mod registry;
 pub mod tls;
 
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use backlay_store::bets::BetRow;
@@ -49,6 +50,7 @@ use backlay_operator::AppState;
 use lines::{LineReader, Writer};
 use market::{MarketSnapshot, SentMarket};
 use protocol::{MarketFilter, MarketSubscription, OrderSubscription, Refusal, Request};
+use registry::Registry;
 
 /// Stream connections served at once.
 pub const MAX_CONNECTIONS: usize = 200;
@@ -115,59 +117,8 @@ impl Bound {
     }
 }
 
-/// The connections open, in all (permits) and per client.
-struct Registry {
-    all: Arc<Semaphore>,
-    per_user: Mutex<HashMap<i64, usize>>,
-    /// The last market read after each market's last event, shared by the connections.
-    snapshots: Mutex<HashMap<i64, ReadAfter>>,
-}
-
-/// A market as read after an event (which is kept, so that its address stays its own).
-type ReadAfter = (Arc<LiveBook>, Arc<MarketSnapshot>);
-
-/// A client's place among the connections; given back when dropped.
-struct UserSlot {
-    registry: Arc<Registry>,
-    user_id: i64,
-}
-
-impl Drop for UserSlot {
-    fn drop(&mut self) {
-        let mut per_user = self.registry.per_user.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(count) = per_user.get_mut(&self.user_id) {
-            *count -= 1;
-            if *count == 0 {
-                per_user.remove(&self.user_id);
-            }
-        }
-    }
-}
-
-impl Registry {
-    /// How many more connections this client may open.
-    fn remaining_for(&self, user_id: i64) -> usize {
-        let per_user = self.per_user.lock().unwrap_or_else(|e| e.into_inner());
-        MAX_CONNECTIONS_PER_USER.saturating_sub(per_user.get(&user_id).copied().unwrap_or(0))
-    }
-
-    fn take_user_slot(self: &Arc<Self>, user_id: i64) -> Option<UserSlot> {
-        let mut per_user = self.per_user.lock().unwrap_or_else(|e| e.into_inner());
-        let count = per_user.entry(user_id).or_default();
-        if *count >= MAX_CONNECTIONS_PER_USER {
-            return None;
-        }
-        *count += 1;
-        Some(UserSlot { registry: self.clone(), user_id })
-    }
-}
-
 async fn accept_loop(bound: Bound, state: AppState) {
-    let registry = Arc::new(Registry {
-        all: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
-        per_user: Mutex::new(HashMap::new()),
-        snapshots: Mutex::new(HashMap::new()),
-    });
+    let registry = Arc::new(Registry::new());
     // Beyond the limit a connection is still answered (with MAX_CONNECTION_LIMIT_EXCEEDED, so
     // that the client says why), up to as many again; past that it is dropped unanswered.
     let answering_refusals = Arc::new(Semaphore::new(MAX_CONNECTIONS));
@@ -187,9 +138,9 @@ async fn accept_loop(bound: Bound, state: AppState) {
         };
         next_id += 1;
         let connection_id = format!("{:x}-{next_id:06}", now_ms());
-        let permit = match registry.all.clone().try_acquire_owned() {
-            Ok(permit) => Some(permit),
-            Err(_) => match answering_refusals.clone().try_acquire_owned() {
+        let permit = match registry.take_connection() {
+            Some(permit) => Some(permit),
+            None => match answering_refusals.clone().try_acquire_owned() {
                 Ok(permit) => {
                     let acceptor = bound.acceptor.clone();
                     tokio::spawn(async move {
@@ -683,27 +634,13 @@ impl Connection {
         event: Option<Arc<LiveBook>>,
     ) -> Option<Arc<MarketSnapshot>> {
         if let Some(event) = &event {
-            let cached = self
-                .registry
-                .snapshots
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&market_id)
-                .cloned();
-            if let Some((seen, snapshot)) = cached {
-                if Arc::ptr_eq(&seen, event) {
-                    return Some(snapshot);
-                }
+            if let Some(snapshot) = self.registry.snapshot_read_after(market_id, event) {
+                return Some(snapshot);
             }
         }
         let snapshot = Arc::new(self.snapshot(market_id).await?);
         if let Some(event) = event {
-            // Holding the event keeps its address from being reused while it is the key.
-            let mut snapshots = self.registry.snapshots.lock().unwrap_or_else(|e| e.into_inner());
-            if snapshots.len() >= MAX_CACHED_SNAPSHOTS {
-                snapshots.clear();
-            }
-            snapshots.insert(market_id, (event, snapshot.clone()));
+            self.registry.keep_snapshot(market_id, event, snapshot.clone());
         }
         Some(snapshot)
     }
