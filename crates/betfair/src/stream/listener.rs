@@ -10,10 +10,11 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tokio_rustls::TlsAcceptor;
 
+use super::connection::Connection;
 use super::lines::{LineReader, Writer};
 use super::protocol::{self, Refusal};
 use super::registry::Registry;
-use super::{tls, Connection, AUTH_TIMEOUT_MS, HANDSHAKE_TIMEOUT_MS, MAX_CONNECTIONS};
+use super::{tls, AUTH_TIMEOUT_MS, HANDSHAKE_TIMEOUT_MS, MAX_CONNECTIONS};
 use backlay_kit::clock::now_ms;
 use backlay_operator::AppState;
 
