@@ -21,11 +21,19 @@
 //! (a reader that does not keep up) closes the connection, and the session is checked again
 //! every [`SESSION_CHECK_MS`]. Refusals are `status` FAILURE with `connectionClosed: true`,
 //! and the connection closes.
+//!
+//! Where each part lives: [`Bound`] binds and accepts ([`listener`]); [`registry`] counts the
+//! connections, in all and per client, and keeps the market reads they share; [`lines`] reads
+//! and writes the CRLF-delimited lines within the limits; [`connection`] is one connection's
+//! state machine, with its market and order subscriptions in [`market_subscription`] and
+//! [`order_subscription`]; [`protocol`] reads requests and words the answers.
 
 mod connection;
 mod lines;
 mod listener;
 mod market;
+mod market_subscription;
+mod order_subscription;
 mod orders;
 mod protocol;
 mod registry;
