@@ -45,6 +45,18 @@ pub(super) enum Request {
     Orders { id: Option<i64>, subscription: OrderSubscription },
 }
 
+impl Request {
+    /// The id the client gave the request, for the answer to carry.
+    pub(super) fn id(&self) -> Option<i64> {
+        match self {
+            Request::Authentication { id, .. }
+            | Request::Heartbeat { id }
+            | Request::Markets { id, .. }
+            | Request::Orders { id, .. } => *id,
+        }
+    }
+}
+
 /// The market data a subscription asks for (`marketDataFilter.fields`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Fields {
