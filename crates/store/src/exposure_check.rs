@@ -33,11 +33,11 @@ use backlay_core::exchange::{BetSide, MarketSpec, MarketStatus, MarketType};
 use sqlx::{AnyConnection, Row};
 
 use crate::bets::{
-    bets_from_rows, fills_from_rows, numbered, BetStatus, BET_COLUMNS_PUBLIC, FILLS_WITH_USERS,
-    ROWS_PER_STATEMENT,
+    bets_from_rows, fills_from_rows, BetStatus, BET_COLUMNS_PUBLIC, FILLS_WITH_USERS,
 };
 use crate::markets::{fetch_live_markets, MarketRow};
 use crate::positions::worst_case_exposures;
+use crate::sql::{numbered, ROWS_PER_STATEMENT};
 use crate::{StoreError, StoreResult};
 
 /// Live markets whose bets and fills one pass reads: bounds the rows held at once, and each

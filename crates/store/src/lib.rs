@@ -45,6 +45,7 @@ pub mod secrets;
 pub mod security;
 pub mod sessions;
 pub mod settings;
+pub(crate) mod sql;
 pub mod throttle;
 pub mod tickets;
 pub mod uploads;

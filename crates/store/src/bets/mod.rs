@@ -8,6 +8,7 @@ use backlay_core::exchange::{BetSide, MarketStatus, MarketType, Persistence};
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
+use crate::sql::{numbered, placeholders, ROWS_PER_STATEMENT};
 use crate::{named, Store, StoreError, StoreResult, Writer};
 
 backlay_core::named_enum! {
@@ -192,34 +193,6 @@ pub(crate) fn fills_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<FillRow>> {
         })
         .collect::<Result<_, sqlx::Error>>()
         .map_err(Into::into)
-}
-
-/// Rows per multi-row statement: far below either engine's limit on bound parameters.
-pub(crate) const ROWS_PER_STATEMENT: usize = 100;
-
-/// `$1, $2, …, $n`: an `IN (…)` list of `n` bound values.
-pub(crate) fn numbered(n: usize) -> String {
-    (1..=n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
-}
-
-/// `($1, $2), ($3, $4), …`: `rows` groups of `columns` numbered placeholders.
-pub(crate) fn placeholders(rows: usize, columns: usize) -> String {
-    let mut text = String::with_capacity(rows * columns * 5);
-    for row in 0..rows {
-        if row > 0 {
-            text.push_str(", ");
-        }
-        text.push('(');
-        for column in 0..columns {
-            if column > 0 {
-                text.push_str(", ");
-            }
-            text.push('$');
-            text.push_str(&(row * columns + column + 1).to_string());
-        }
-        text.push(')');
-    }
-    text
 }
 
 /// One user's exposure in one market, with the match it belongs to (for getExposureDetail).
