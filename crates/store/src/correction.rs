@@ -43,12 +43,9 @@ use sqlx::Row;
 use crate::bets::{
     bets_from_rows, fills_from_rows, BetStatus, BET_COLUMNS_PUBLIC, FILLS_WITH_USERS,
 };
-use crate::ledger::{NewTransaction, Posted, Posting};
+use crate::ledger::{NewTransaction, Posted, Posting, TransactionKind};
 use crate::markets::fetch_market;
 use crate::{StoreError, StoreResult, Writer};
-
-/// The kind of a correction's ledger transaction.
-pub const RESULT_CORRECTED: &str = "result_corrected";
 
 /// What every line of a correction says before the line it reverses.
 pub const CORRECTED_PREFIX: &str = "Result corrected: ";
@@ -106,7 +103,7 @@ impl Writer {
              ORDER BY e.id",
         )
         .bind(market_id)
-        .bind(RESULT_CORRECTED)
+        .bind(TransactionKind::ResultCorrected.as_str())
         .fetch_all(self.conn())
         .await?;
         rows.iter()
@@ -270,7 +267,7 @@ impl Writer {
             let posted = self
                 .post_owed(
                     NewTransaction {
-                        kind: RESULT_CORRECTED,
+                        kind: TransactionKind::ResultCorrected,
                         actor_user_id,
                         remark: format!("{CORRECTED_PREFIX}{label}"),
                         market_id: Some(market_id),
