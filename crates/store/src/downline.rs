@@ -27,6 +27,7 @@ use sqlx::{Any, Executor, Row};
 
 use crate::bets::BetStatus;
 use crate::ledger::TransactionKind;
+use crate::sql::quoted;
 use crate::users::Role;
 use crate::{named, Store, StoreResult, Writer};
 
@@ -44,7 +45,7 @@ pub const BETTING_KINDS: [TransactionKind; 5] = [
 
 /// `IN (…)` list of [`BETTING_KINDS`], quoted for SQL (fixed words, never user input).
 fn betting_kinds_sql() -> String {
-    BETTING_KINDS.iter().map(|kind| format!("'{}'", kind.as_str())).collect::<Vec<_>>().join(", ")
+    quoted(BETTING_KINDS.map(TransactionKind::as_str))
 }
 
 /// The CTE `tree(id, parent_id, depth)` of every user under `$1`, capped at `$2` levels.
@@ -717,6 +718,14 @@ mod tests {
                 step(agent2, "agent_b"),
                 step(c3, "c_three")
             ]
+        );
+    }
+
+    #[test]
+    fn the_betting_kinds_named_in_sql_are_the_enums_own() {
+        assert_eq!(
+            betting_kinds_sql(),
+            "'settlement', 'void', 'result_corrected', 'casino', 'live_casino'"
         );
     }
 }

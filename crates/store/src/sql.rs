@@ -1,10 +1,12 @@
 //! SQL text the repositories share: bound-parameter lists for `IN (…)` and multi-row
-//! `VALUES`, and how many rows one such statement may carry. Both engines take the same `$N`
-//! placeholders, so the text is built once here.
+//! `VALUES`, how many rows one such statement may carry, and an enum's names quoted for an
+//! `IN (…)`. Both engines take the same `$N` placeholders and quoting, so the text is built
+//! once here.
 //!
 //! ```text
-//! numbered(3)          = "$1, $2, $3"
-//! placeholders(2, 3)   = "($1, $2, $3), ($4, $5, $6)"
+//! numbered(3)                      = "$1, $2, $3"
+//! placeholders(2, 3)               = "($1, $2, $3), ($4, $5, $6)"
+//! quoted(["open", "matched"])      = "'open', 'matched'"
 //! ```
 
 /// Rows per multi-row statement: far below either engine's limit on bound parameters.
@@ -33,6 +35,11 @@ pub(crate) fn placeholders(rows: usize, columns: usize) -> String {
         text.push(')');
     }
     text
+}
+
+/// `'a', 'b'`: names of states for an `IN (…)`. They are the enums' own names, never input.
+pub(crate) fn quoted<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    names.into_iter().map(|name| format!("'{name}'")).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]
