@@ -9,6 +9,7 @@ use backlay_core::exchange::MarketType;
 use backlay_core::money::Money;
 use backlay_core::named::one_of;
 use backlay_store::bets::CurrentBet;
+use backlay_store::ledger::TransactionKind;
 use backlay_store::wallet::{LiveCasinoLine, ProviderRoundState, WalletKind};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -62,7 +63,8 @@ pub struct StatementRow {
     pub book: StatementBook,
     pub remark: String,
     /// deposit, withdraw, settlement, mint …
-    pub kind: String,
+    #[schema(value_type = String)]
+    pub kind: TransactionKind,
     /// The market a settlement or void line settled: `report/settledBets` lists the caller's
     /// bets it settled. Null on every other line (and on settlements stored before markets
     /// were linked).
@@ -97,14 +99,15 @@ backlay_core::named_enum! {
 }
 
 impl StatementType {
-    /// The ledger transaction kinds it lists, comma-separated (empty: every kind).
-    fn ledger_kinds(self) -> &'static str {
+    /// The ledger transaction kinds it lists (none: every kind).
+    fn ledger_kinds(self) -> &'static [TransactionKind] {
+        use TransactionKind as K;
         match self {
-            StatementType::All => "",
-            StatementType::DepositWithdraw => "deposit,withdraw",
-            StatementType::Sports => "settlement,void,result_corrected",
-            StatementType::Casino => "casino,live_casino",
-            StatementType::Cash => backlay_store::cash::CASH_SETTLEMENT_KIND,
+            StatementType::All => &[],
+            StatementType::DepositWithdraw => &[K::Deposit, K::Withdraw],
+            StatementType::Sports => &[K::Settlement, K::Void, K::ResultCorrected],
+            StatementType::Casino => &[K::Casino, K::LiveCasino],
+            StatementType::Cash => &[K::CashSettlement],
         }
     }
 }
@@ -162,7 +165,7 @@ impl CsvRow for StatementRow {
             Cell::money(self.debit),
             Cell::money(self.balance),
             Cell::text(&self.remark),
-            Cell::text(&self.kind),
+            Cell::text(self.kind.as_str()),
             Cell::opt_int(self.market_id),
         ]
     }
@@ -571,8 +574,13 @@ mod tests {
         for statement_type in StatementType::ALL {
             assert_eq!(statement_type.as_str().parse::<StatementType>(), Ok(*statement_type));
         }
-        assert_eq!(StatementType::Sports.ledger_kinds(), "settlement,void,result_corrected");
-        assert_eq!(StatementType::Cash.ledger_kinds(), "cash_settlement");
-        assert_eq!(StatementType::All.ledger_kinds(), "");
+        // As the store's filter reads them: the kinds' names, comma-separated.
+        let ledger_kinds = |statement_type: StatementType| {
+            let kinds = statement_type.ledger_kinds().iter();
+            kinds.map(|kind| kind.as_str()).collect::<Vec<_>>().join(",")
+        };
+        assert_eq!(ledger_kinds(StatementType::Sports), "settlement,void,result_corrected");
+        assert_eq!(ledger_kinds(StatementType::Cash), "cash_settlement");
+        assert_eq!(ledger_kinds(StatementType::All), "");
     }
 }

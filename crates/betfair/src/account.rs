@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use backlay_core::money::Money;
-use backlay_store::ledger::StatementLine;
+use backlay_store::ledger::{StatementLine, TransactionKind};
 use serde_json::{json, Map, Value};
 
 use super::catalogue::{rupees, time_range};
@@ -83,10 +83,12 @@ async fn account_statement(
     let offset = number("fromRecord")?;
     let count = number("recordCount")?;
     let limit = if count == 0 { MAX_STATEMENT_LINES } else { count.min(MAX_STATEMENT_LINES) };
-    let kinds = match params.get("includeItem").and_then(Value::as_str) {
-        None | Some("ALL") => Some(""),
-        Some("EXCHANGE") => Some("settlement,void"),
-        Some("DEPOSITS_WITHDRAWALS") => Some("deposit,withdraw"),
+    use TransactionKind::{Deposit, Settlement, Void, Withdraw};
+    let include_item = params.get("includeItem").and_then(Value::as_str);
+    let kinds: Option<&[TransactionKind]> = match include_item {
+        None | Some("ALL") => Some(&[]),
+        Some("EXCHANGE") => Some(&[Settlement, Void]),
+        Some("DEPOSITS_WITHDRAWALS") => Some(&[Deposit, Withdraw]),
         Some("POKER_ROOM") => None,
         Some(other) => {
             return Err(ApiNgError::input(format!(
@@ -151,10 +153,10 @@ struct MarketNames {
 /// One ledger line as Betfair's strict AccountStatement: exactly its seven keys, with a
 /// strict legacyData.
 fn statement_item(line: &StatementLine, market: Option<&MarketNames>) -> Value {
-    let settled = matches!(line.kind.as_str(), "settlement" | "void");
-    let win_lose = match (line.kind.as_str(), line.amount_minor) {
-        ("settlement", amount) if amount > 0 => "RESULT_WON",
-        ("settlement", amount) if amount < 0 => "RESULT_LOST",
+    let settled = matches!(line.kind, TransactionKind::Settlement | TransactionKind::Void);
+    let win_lose = match (line.kind, line.amount_minor) {
+        (TransactionKind::Settlement, amount) if amount > 0 => "RESULT_WON",
+        (TransactionKind::Settlement, amount) if amount < 0 => "RESULT_LOST",
         _ => "RESULT_NOT_APPLICABLE",
     };
     let unknown_item = json!({

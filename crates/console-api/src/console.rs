@@ -29,6 +29,7 @@ use backlay_core::named::one_of;
 use backlay_store::downline::{
     DownlineQuery, DownlineRow, DownlineSort, Listing, MarketBetsQuery, Scope,
 };
+use backlay_store::ledger::TransactionKind;
 use backlay_store::markets::MarketRow;
 use backlay_store::users::{Role, User};
 use backlay_store::StoreError;
@@ -721,7 +722,8 @@ pub struct AccountPnlRequest {
 #[derive(Serialize, ToSchema)]
 pub struct PnlRow {
     /// settlement, void, casino (in-house tables) or live_casino (providers' games).
-    pub kind: String,
+    #[schema(value_type = String)]
+    pub kind: TransactionKind,
     /// The market settled (settlement, void); null for casino lines.
     #[schema(required = true)]
     pub market_id: Option<i64>,
@@ -790,7 +792,7 @@ impl CsvRow for PnlRow {
     fn cells(&self) -> Vec<Cell> {
         vec![
             Cell::Figure(self.date.clone()),
-            Cell::text(&self.kind),
+            Cell::text(self.kind.as_str()),
             Cell::opt_int(self.market_id),
             Cell::text(self.match_name.clone().unwrap_or_default()),
             Cell::text(self.market_name.clone().unwrap_or_default()),

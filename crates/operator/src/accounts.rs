@@ -11,7 +11,7 @@
 use backlay_core::money::Money;
 use backlay_core::partnership::WHOLE_BP;
 use backlay_core::user::UserName;
-use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
+use backlay_store::ledger::{NewTransaction, Posting, SystemAccount, TransactionKind};
 use backlay_store::users::{NewUser, Role, User};
 use backlay_store::{StoreError, Writer};
 
@@ -431,13 +431,13 @@ pub async fn transfer_in(
     let parent_account = writer.account_of_user(parent.id).await?;
     let (kind, debited, user_text, parent_text) = match direction {
         TransferDirection::Deposit => (
-            "deposit",
+            TransactionKind::Deposit,
             &parent,
             format!("Deposit from {}", parent.user_name),
             format!("Deposit to {}", user.user_name),
         ),
         TransferDirection::Withdraw => (
-            "withdraw",
+            TransactionKind::Withdraw,
             &user,
             format!("Withdrawal by {}", parent.user_name),
             format!("Withdrawal from {}", user.user_name),
@@ -549,7 +549,7 @@ pub async fn mint(
     let posted = writer
         .post(
             NewTransaction {
-                kind: "mint",
+                kind: TransactionKind::Mint,
                 actor_user_id: ctx.actor_user_id(),
                 remark: String::new(),
                 market_id: None,

@@ -24,8 +24,8 @@
 //!   together or not at all.
 
 use backlay_core::money::Money;
-use backlay_store::cash::{NewCashSettlement, CASH_SETTLEMENT_KIND};
-use backlay_store::ledger::{NewTransaction, Posting};
+use backlay_store::cash::NewCashSettlement;
+use backlay_store::ledger::{NewTransaction, Posting, TransactionKind};
 use backlay_store::users::{Role, User};
 use backlay_store::StoreError;
 
@@ -163,7 +163,7 @@ pub async fn settle_cash(
     let posted = writer
         .post(
             NewTransaction {
-                kind: CASH_SETTLEMENT_KIND,
+                kind: TransactionKind::CashSettlement,
                 actor_user_id: ctx.actor_user_id(),
                 remark: remark.to_owned(),
                 market_id: None,

@@ -165,7 +165,7 @@ impl Store {
             if ids.is_empty() {
                 continue;
             }
-            let sql = format!("{select} ({})", crate::bets::numbered(ids.len()));
+            let sql = format!("{select} ({})", crate::sql::numbered(ids.len()));
             let mut query = sqlx::query(&sql);
             for id in &ids {
                 query = query.bind(*id);

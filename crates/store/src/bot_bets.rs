@@ -228,7 +228,7 @@ impl Store {
         client_refs: &[String],
     ) -> StoreResult<Vec<BetRow>> {
         let mut found = Vec::new();
-        for chunk in client_refs.chunks(crate::bets::ROWS_PER_STATEMENT) {
+        for chunk in client_refs.chunks(crate::sql::ROWS_PER_STATEMENT) {
             let list = (2..chunk.len() + 2).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
             let sql = format!(
                 "SELECT {BET_COLUMNS_PUBLIC} FROM bets WHERE user_id = $1 AND client_ref IN ({list})"

@@ -113,14 +113,14 @@ impl Writer {
 
 impl crate::Store {
     /// Of `user_ids`, those that are locked (on their own or by an agent above) or no longer
-    /// there: one statement per [`crate::bets::ROWS_PER_STATEMENT`] ids, for the one check of
+    /// there: one statement per [`crate::sql::ROWS_PER_STATEMENT`] ids, for the one check of
     /// every user holding a live stream.
     pub async fn locked_or_gone_among(&self, user_ids: &[i64]) -> StoreResult<Vec<i64>> {
         let mut open = std::collections::HashSet::with_capacity(user_ids.len());
-        for chunk in user_ids.chunks(crate::bets::ROWS_PER_STATEMENT) {
+        for chunk in user_ids.chunks(crate::sql::ROWS_PER_STATEMENT) {
             let sql = format!(
                 "SELECT id FROM users WHERE id IN ({}) AND is_locked = 0 AND locked_by_user_id IS NULL",
-                crate::bets::numbered(chunk.len())
+                crate::sql::numbered(chunk.len())
             );
             let mut query = sqlx::query_scalar::<_, i64>(&sql);
             for id in chunk {

@@ -40,9 +40,6 @@ use crate::downline::{TREE_CTE, TREE_DEPTH_MAX};
 use crate::ledger::SideAccount;
 use crate::{Store, StoreResult, Writer};
 
-/// The ledger transaction kind of a cash settlement (its statement lines' kind).
-pub const CASH_SETTLEMENT_KIND: &str = "cash_settlement";
-
 /// What a parent and one child settled in cash over a period.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Settled {

@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use crate::ledger::{NewTransaction, Posting, SystemAccount};
+use crate::ledger::{NewTransaction, Posting, SystemAccount, TransactionKind};
 use crate::partnership::{HouseSplit, Part};
 use crate::{flag, is_foreign_key_violation, named, Store, StoreError, StoreResult, Writer};
 
@@ -546,7 +546,7 @@ impl Writer {
         let posted = self
             .post(
                 NewTransaction {
-                    kind: "casino",
+                    kind: TransactionKind::Casino,
                     actor_user_id: Some(bet.user_id),
                     remark: bet.remark.clone(),
                     market_id: None,
@@ -661,7 +661,7 @@ impl Writer {
             let posted = self
                 .post(
                     NewTransaction {
-                        kind: "casino",
+                        kind: TransactionKind::Casino,
                         actor_user_id: None,
                         remark: remark.to_owned(),
                         market_id: None,

@@ -43,15 +43,19 @@ use sqlx::Row;
 use crate::bets::{
     bets_from_rows, fills_from_rows, BetStatus, BET_COLUMNS_PUBLIC, FILLS_WITH_USERS,
 };
-use crate::ledger::{NewTransaction, Posted, Posting};
+use crate::ledger::{NewTransaction, Posted, Posting, TransactionKind};
 use crate::markets::fetch_market;
+use crate::sql::quoted;
 use crate::{StoreError, StoreResult, Writer};
-
-/// The kind of a correction's ledger transaction.
-pub const RESULT_CORRECTED: &str = "result_corrected";
 
 /// What every line of a correction says before the line it reverses.
 pub const CORRECTED_PREFIX: &str = "Result corrected: ";
+
+/// `'settlement', 'void'`: the kinds of a market's result, which a correction reverses, for an
+/// `IN (…)`.
+fn market_result_kinds() -> String {
+    quoted([TransactionKind::Settlement, TransactionKind::Void].map(TransactionKind::as_str))
+}
 
 /// One entry of the settlement a correction reverses, with whose account it moved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,18 +99,19 @@ impl Writer {
         &mut self,
         market_id: i64,
     ) -> StoreResult<Vec<SettledEntry>> {
-        let rows = sqlx::query(
+        let rows = sqlx::query(&format!(
             "SELECT e.transaction_id, e.account_id, a.code, a.user_id, a.share_of_user_id, u.user_name, \
              e.amount_minor, a.balance_minor, e.description \
              FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id \
              JOIN ledger_accounts a ON a.id = e.account_id \
              LEFT JOIN users u ON u.id = COALESCE(a.user_id, a.share_of_user_id) \
-             WHERE t.market_id = $1 AND t.kind IN ('settlement', 'void') \
+             WHERE t.market_id = $1 AND t.kind IN ({}) \
                AND t.id > COALESCE((SELECT MAX(c.id) FROM ledger_transactions c WHERE c.market_id = $1 AND c.kind = $2), 0) \
              ORDER BY e.id",
-        )
+            market_result_kinds()
+        ))
         .bind(market_id)
-        .bind(RESULT_CORRECTED)
+        .bind(TransactionKind::ResultCorrected.as_str())
         .fetch_all(self.conn())
         .await?;
         rows.iter()
@@ -167,10 +172,11 @@ impl Writer {
             // void), or the market was settled before settlements named their market
             // (migration 0009), when only the remark (its label) said which market it was:
             // such a settlement is not guessed at.
-            let unlinked: i64 = sqlx::query_scalar(
+            let unlinked: i64 = sqlx::query_scalar(&format!(
                 "SELECT COUNT(*) FROM ledger_transactions WHERE market_id IS NULL \
-                 AND kind IN ('settlement', 'void') AND remark = $1",
-            )
+                 AND kind IN ({}) AND remark = $1",
+                market_result_kinds()
+            ))
             .bind(label)
             .fetch_one(self.conn())
             .await?;
@@ -270,7 +276,7 @@ impl Writer {
             let posted = self
                 .post_owed(
                     NewTransaction {
-                        kind: RESULT_CORRECTED,
+                        kind: TransactionKind::ResultCorrected,
                         actor_user_id,
                         remark: format!("{CORRECTED_PREFIX}{label}"),
                         market_id: Some(market_id),
@@ -298,5 +304,15 @@ impl Writer {
         };
 
         Ok(Some(Unsettled { was: market.status, reversed, posted, exposures, bets }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kinds_named_in_sql_are_the_enums_own() {
+        assert_eq!(market_result_kinds(), "'settlement', 'void'");
     }
 }

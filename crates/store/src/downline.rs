@@ -26,6 +26,8 @@ use backlay_core::exchange::BetSide;
 use sqlx::{Any, Executor, Row};
 
 use crate::bets::BetStatus;
+use crate::ledger::TransactionKind;
+use crate::sql::quoted;
 use crate::users::Role;
 use crate::{named, Store, StoreResult, Writer};
 
@@ -33,12 +35,17 @@ use crate::{named, Store, StoreResult, Writer};
 pub const TREE_DEPTH_MAX: i64 = 16;
 
 /// The ledger transaction kinds that are betting results (see the module documentation).
-pub const BETTING_KINDS: [&str; 5] =
-    ["settlement", "void", "result_corrected", "casino", "live_casino"];
+pub const BETTING_KINDS: [TransactionKind; 5] = [
+    TransactionKind::Settlement,
+    TransactionKind::Void,
+    TransactionKind::ResultCorrected,
+    TransactionKind::Casino,
+    TransactionKind::LiveCasino,
+];
 
 /// `IN (…)` list of [`BETTING_KINDS`], quoted for SQL (fixed words, never user input).
 fn betting_kinds_sql() -> String {
-    BETTING_KINDS.iter().map(|kind| format!("'{kind}'")).collect::<Vec<_>>().join(", ")
+    quoted(BETTING_KINDS.map(TransactionKind::as_str))
 }
 
 /// The CTE `tree(id, parent_id, depth)` of every user under `$1`, capped at `$2` levels.
@@ -212,8 +219,8 @@ pub struct MarketBetsQuery {
 /// The betting P&L of one settled market (or, for casino lines, of one kind) over a period.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PnlLine {
-    /// settlement, void, casino or live_casino.
-    pub kind: String,
+    /// One of [`BETTING_KINDS`].
+    pub kind: TransactionKind,
     pub market_id: Option<i64>,
     pub market_name: Option<String>,
     pub match_name: Option<String>,
@@ -448,7 +455,7 @@ impl Store {
         rows.iter()
             .map(|row| {
                 Ok(PnlLine {
-                    kind: row.try_get("kind")?,
+                    kind: named(row, "kind")?,
                     market_id: row.try_get("market_id")?,
                     market_name: row.try_get("market_name")?,
                     match_name: row.try_get("match_name")?,
@@ -711,6 +718,14 @@ mod tests {
                 step(agent2, "agent_b"),
                 step(c3, "c_three")
             ]
+        );
+    }
+
+    #[test]
+    fn the_betting_kinds_named_in_sql_are_the_enums_own() {
+        assert_eq!(
+            betting_kinds_sql(),
+            "'settlement', 'void', 'result_corrected', 'casino', 'live_casino'"
         );
     }
 }

@@ -33,11 +33,11 @@ use backlay_core::exchange::{BetSide, MarketSpec, MarketStatus, MarketType};
 use sqlx::{AnyConnection, Row};
 
 use crate::bets::{
-    bets_from_rows, fills_from_rows, numbered, BetStatus, BET_COLUMNS_PUBLIC, FILLS_WITH_USERS,
-    ROWS_PER_STATEMENT,
+    bets_from_rows, fills_from_rows, BetStatus, BET_COLUMNS_PUBLIC, FILLS_WITH_USERS,
 };
 use crate::markets::{fetch_live_markets, MarketRow};
 use crate::positions::worst_case_exposures;
+use crate::sql::{numbered, quoted, ROWS_PER_STATEMENT};
 use crate::{StoreError, StoreResult};
 
 /// Live markets whose bets and fills one pass reads: bounds the rows held at once, and each
@@ -72,11 +72,6 @@ pub struct CrossedBook {
     pub lay_price: i64,
     pub back_bet_id: i64,
     pub lay_bet_id: i64,
-}
-
-/// `'a', 'b'`: names of states for an `IN (…)`. They are the enums' own names, never input.
-fn quoted<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    names.map(|name| format!("'{name}'")).collect::<Vec<_>>().join(", ")
 }
 
 fn settled_market_statuses() -> String {

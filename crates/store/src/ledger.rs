@@ -23,7 +23,7 @@
 use sqlx::Row;
 
 use crate::exposure_check::{self, CrossedBook, ExposureMismatch};
-use crate::{Store, StoreError, StoreResult, Writer};
+use crate::{named, Store, StoreError, StoreResult, Writer};
 
 /// The system accounts created by the first migration.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -69,6 +69,31 @@ impl SideAccount {
     }
 }
 
+backlay_core::named_enum! {
+    /// What a ledger transaction is: stored by this name in `ledger_transactions.kind`, and
+    /// shown by it in statements and reports.
+    pub enum TransactionKind as "transaction kind" {
+        /// Chips issued to an admin from `issuance`.
+        Mint = "mint",
+        /// Chips from a parent to its child.
+        Deposit = "deposit",
+        /// Chips from a child back to its parent.
+        Withdraw = "withdraw",
+        /// A market's result: winnings and losses, commission, the agents' shares.
+        Settlement = "settlement",
+        /// A voided market's settlement.
+        Void = "void",
+        /// A settlement or void reversed ([`crate::correction`]).
+        ResultCorrected = "result_corrected",
+        /// An in-house casino round's stakes and payouts.
+        Casino = "casino",
+        /// A provider's game through the seamless wallet ([`crate::wallet`]).
+        LiveCasino = "live_casino",
+        /// Cash settled between a parent and a child ([`crate::cash`]); no chips move.
+        CashSettlement = "cash_settlement",
+    }
+}
+
 /// One leg of a transaction: `amount_minor` is added to the account (negative = debit).
 #[derive(Clone, Debug)]
 pub struct Posting {
@@ -81,8 +106,7 @@ pub struct Posting {
 /// A transaction to post: its postings must sum to zero.
 #[derive(Clone, Debug)]
 pub struct NewTransaction {
-    /// 'mint', 'deposit', 'withdraw', later 'settlement', 'commission', 'void' …
-    pub kind: &'static str,
+    pub kind: TransactionKind,
     pub actor_user_id: Option<i64>,
     pub remark: String,
     /// The market a settlement or void settles (its statement lines open that market's bets).
@@ -391,7 +415,7 @@ impl Writer {
         let transaction_id: i64 = sqlx::query_scalar(
             "INSERT INTO ledger_transactions (kind, actor_user_id, remark, market_id, created_at_ms) VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
-        .bind(kind)
+        .bind(kind.as_str())
         .bind(actor_user_id)
         .bind(&remark)
         .bind(market_id)
@@ -446,7 +470,7 @@ impl Writer {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StatementLine {
     pub entry_id: i64,
-    pub kind: String,
+    pub kind: TransactionKind,
     pub amount_minor: i64,
     pub balance_after_minor: i64,
     pub description: String,
@@ -461,7 +485,7 @@ pub struct StatementLine {
 
 impl Store {
     /// A user's ledger entries between two times (inclusive, epoch ms), newest first, of the
-    /// transaction kinds listed (comma-separated, e.g. "deposit,withdraw"; empty: every kind).
+    /// transaction kinds listed (none listed: every kind).
     /// With `with_cash`, the entries of the user's cash account ([`crate::cash`]) too: the
     /// settlements of cash with its parent and children, each line saying which book it is in.
     #[allow(clippy::too_many_arguments)] // one statement read, each argument a filter of it
@@ -470,12 +494,14 @@ impl Store {
         user_id: i64,
         from_ms: i64,
         to_ms: i64,
-        kinds: &str,
+        kinds: &[TransactionKind],
         with_cash: bool,
         offset: i64,
         limit: i64,
     ) -> StoreResult<(Vec<StatementLine>, i64)> {
-        // The kind filter is one text parameter so both engines take the same statement.
+        // The kind filter is one text parameter ("deposit,withdraw"; empty: every kind) so both
+        // engines take the same statement.
+        let kinds = kinds.iter().map(|kind| kind.as_str()).collect::<Vec<_>>().join(",");
         let filter = "FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id \
              JOIN ledger_accounts a ON a.id = e.account_id \
              WHERE (a.user_id = $1 OR ($5 = 1 AND a.cash_of_user_id = $1)) \
@@ -489,7 +515,7 @@ impl Store {
         .bind(user_id)
         .bind(from_ms)
         .bind(to_ms)
-        .bind(kinds)
+        .bind(&kinds)
         .bind(with_cash)
         .bind(limit)
         .bind(offset)
@@ -499,7 +525,7 @@ impl Store {
             .bind(user_id)
             .bind(from_ms)
             .bind(to_ms)
-            .bind(kinds)
+            .bind(&kinds)
             .bind(with_cash)
             .fetch_one(self.pool())
             .await?;
@@ -508,7 +534,7 @@ impl Store {
             .map(|row| {
                 Ok(StatementLine {
                     entry_id: row.try_get("id")?,
-                    kind: row.try_get("kind")?,
+                    kind: named(row, "kind")?,
                     amount_minor: row.try_get("amount_minor")?,
                     balance_after_minor: row.try_get("balance_after_minor")?,
                     description: row.try_get("description")?,

@@ -45,6 +45,7 @@ pub mod secrets;
 pub mod security;
 pub mod sessions;
 pub mod settings;
+pub(crate) mod sql;
 pub mod throttle;
 pub mod tickets;
 pub mod uploads;
@@ -607,7 +608,7 @@ mod tests {
         assert!(format!("{round:?}").contains(SECRET));
     }
 
-    use super::{bets, casino, markets, named, payments, users, wallet, Store};
+    use super::{bets, casino, ledger, markets, named, payments, users, wallet, Store};
     use backlay_core::exchange::{BetSide, MarketStatus, MarketType, Persistence};
     use backlay_core::named::UnknownName;
     use std::str::FromStr;
@@ -658,6 +659,7 @@ mod tests {
             users::Role,
             payments::PaymentKind,
             payments::PaymentStatus,
+            ledger::TransactionKind,
             casino::RoundPhase,
             casino::CasinoBetStatus,
             wallet::WalletKind,

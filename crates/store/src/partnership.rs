@@ -27,9 +27,9 @@ use std::collections::{BTreeMap, HashMap};
 use backlay_core::partnership::{split, Level, SplitLine};
 use sqlx::Row;
 
-use crate::bets::{placeholders, ROWS_PER_STATEMENT};
 use crate::downline::{TREE_CTE, TREE_DEPTH_MAX};
 use crate::ledger::{Posting, SideAccount};
+use crate::sql::{placeholders, ROWS_PER_STATEMENT};
 use crate::{Store, StoreError, StoreResult, Writer};
 
 /// Which of the house's accounts a result belongs to.

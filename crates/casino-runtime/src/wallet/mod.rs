@@ -54,8 +54,6 @@ pub const MAX_REF_CHARS: usize = 128;
 pub const MAX_TOKEN_CHARS: usize = 256;
 /// Largest amount one wallet call may move: 1,00,00,00,000.00.
 pub const MAX_WALLET_AMOUNT_MINOR: i64 = 1_000_000_000_00;
-/// The ledger kind of every wallet posting (the account statement's casino filter lists it).
-pub const LEDGER_KIND: &str = "live_casino";
 
 /// The four calls.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 
 use axum::http::StatusCode;
 use backlay_core::money::Money;
-use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
+use backlay_store::ledger::{NewTransaction, Posting, SystemAccount, TransactionKind};
 use backlay_store::providers::{CasinoProvider, ProviderSession};
 use backlay_store::wallet::{NewWalletTx, ProviderRoundState, WalletKind, WalletTx};
 use backlay_store::{StoreError, Writer};
@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use super::error::{conflict, unauthorised};
 use super::{
     CallContext, CreditRequest, DebitRequest, MoveAnswer, RollbackRequest, WalletError,
-    LEDGER_KIND, MAX_REF_CHARS, MAX_TOKEN_CHARS, MAX_WALLET_AMOUNT_MINOR,
+    MAX_REF_CHARS, MAX_TOKEN_CHARS, MAX_WALLET_AMOUNT_MINOR,
 };
 use backlay_kit::input::{AmountInput, TextId};
 use backlay_operator::session::token_hash;
@@ -173,7 +173,8 @@ async fn post_move(
     let posted = w
         .post(
             NewTransaction {
-                kind: LEDGER_KIND,
+                // Every wallet posting: the account statement's casino filter lists it.
+                kind: TransactionKind::LiveCasino,
                 actor_user_id: Some(session.user_id),
                 remark,
                 market_id: None,

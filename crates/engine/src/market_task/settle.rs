@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use backlay_core::exchange::{MarketResult, MarketStatus, RunnerId, Settlement};
 use backlay_core::money::Money;
 use backlay_store::bets::BetStatus;
-use backlay_store::ledger::{NewTransaction, Posting, SystemAccount};
+use backlay_store::ledger::{NewTransaction, Posting, SystemAccount, TransactionKind};
 use backlay_store::partnership::{HouseSplit, Part};
 
 use super::rebuild::stored_matched_bets;
@@ -146,7 +146,7 @@ impl MarketActor {
                 let posted = writer
                     .post_owed(
                         NewTransaction {
-                            kind: if void { "void" } else { "settlement" },
+                            kind: if void { TransactionKind::Void } else { TransactionKind::Settlement },
                             actor_user_id: None,
                             remark: label.clone(),
                             market_id: Some(self.setup.market_id),

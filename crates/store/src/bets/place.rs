@@ -1,0 +1,280 @@
+//! A batch of placements, written in one transaction with the funds check: the accounts'
+//! funds locked, the bets' ids reserved, a repeated `client_ref` found, then the bets, their
+//! fills and what matched stored several rows per statement. And the later changes to a live
+//! bet: a part cancelled or lapsed, its persistence.
+
+use backlay_core::exchange::{BetSide, Persistence};
+use sqlx::Row;
+
+use super::{bet_from_row, BetRow, BetStatus, BotRefs, FillRow, BET_COLUMNS};
+use crate::sql::{numbered, placeholders, ROWS_PER_STATEMENT};
+use crate::{StoreResult, Writer};
+
+/// A bet stored by a batch of placements: its id was reserved ([`Writer::reserve_bet_ids`])
+/// and its matched size is known by the time it is written.
+#[derive(Clone, Debug)]
+pub struct BatchBet {
+    pub bet_id: i64,
+    pub user_id: i64,
+    pub market_id: i64,
+    pub runner_id: Option<i64>,
+    pub side: BetSide,
+    pub price: i64,
+    pub line: Option<i64>,
+    pub stake_minor: i64,
+    pub matched_minor: i64,
+    pub remaining_minor: i64,
+    pub persistence: Persistence,
+    pub client_ref: Option<String>,
+    pub request_hash: String,
+    pub created_at_ms: i64,
+    pub refs: BotRefs,
+}
+
+/// A user's account as a batch of placements reads it, locked until the batch commits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AccountFunds {
+    pub user_id: i64,
+    pub balance_minor: i64,
+    /// Over every market.
+    pub exposure_minor: i64,
+    /// The operator's limit on the total exposure, if any.
+    pub max_exposure_minor: Option<i64>,
+    /// The parent's bet-lock: the account may not bet.
+    pub is_bet_locked: bool,
+    /// The parent's cap on one bet's stake, if any.
+    pub max_stake_minor: Option<i64>,
+}
+
+impl Writer {
+    /// Reads the funds of `user_ids` and keeps them locked until the transaction ends
+    /// (PostgreSQL: `FOR UPDATE`, taken in user order so that two markets' batches do not
+    /// deadlock on each other; SQLite: `BEGIN IMMEDIATE` already holds the one write lock).
+    /// Users without an account are left out.
+    pub async fn lock_funds(&mut self, user_ids: &[i64]) -> StoreResult<Vec<AccountFunds>> {
+        let mut sorted = user_ids.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut funds = Vec::with_capacity(sorted.len());
+        for chunk in sorted.chunks(ROWS_PER_STATEMENT) {
+            let list = numbered(chunk.len());
+            let lock = if self.engine == crate::Engine::Postgres { " FOR UPDATE OF a" } else { "" };
+            let sql = format!(
+                "SELECT a.user_id, a.balance_minor, a.exposure_minor, u.max_exposure_minor, \
+                 u.is_bet_locked, u.is_locked, u.locked_by_user_id, u.bet_locked_by_user_id, \
+                 u.max_stake_minor FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id IN ({list}) ORDER BY a.user_id{lock}"
+            );
+            let mut query = sqlx::query(&sql);
+            for user_id in chunk {
+                query = query.bind(*user_id);
+            }
+            for row in query.fetch_all(self.conn()).await? {
+                funds.push(AccountFunds {
+                    user_id: row.try_get("user_id")?,
+                    balance_minor: row.try_get("balance_minor")?,
+                    exposure_minor: row.try_get("exposure_minor")?,
+                    max_exposure_minor: row.try_get("max_exposure_minor")?,
+                    // On its own or by an agent above it, and a locked account bets no more
+                    // than a bet-locked one (crate::branch_locks).
+                    is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0
+                        || row.try_get::<i64, _>("is_locked")? != 0
+                        || row.try_get::<Option<i64>, _>("locked_by_user_id")?.is_some()
+                        || row.try_get::<Option<i64>, _>("bet_locked_by_user_id")?.is_some(),
+                    max_stake_minor: row.try_get("max_stake_minor")?,
+                });
+            }
+        }
+        Ok(funds)
+    }
+
+    /// Reserves `count` new bet ids, increasing, never given before and never given again
+    /// once this transaction commits. PostgreSQL takes them from the column's sequence; SQLite
+    /// moves AUTOINCREMENT's high-water mark past them.
+    pub async fn reserve_bet_ids(&mut self, count: usize) -> StoreResult<Vec<i64>> {
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let count_i64 = i64::try_from(count).expect("a reservation is small");
+        match self.engine {
+            crate::Engine::Postgres => {
+                let mut ids: Vec<i64> =
+                    sqlx::query_scalar("SELECT nextval(pg_get_serial_sequence('bets', 'id')) FROM generate_series(1, $1)")
+                        .bind(count_i64)
+                        .fetch_all(self.conn())
+                        .await?;
+                ids.sort_unstable();
+                Ok(ids)
+            }
+            crate::Engine::Sqlite => {
+                sqlx::query("INSERT INTO sqlite_sequence (name, seq) SELECT 'bets', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'bets')")
+                    .execute(self.conn())
+                    .await?;
+                let highest: i64 = sqlx::query_scalar(
+                    "UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE((SELECT MAX(id) FROM bets), 0)) + $1 \
+                     WHERE name = 'bets' RETURNING seq",
+                )
+                .bind(count_i64)
+                .fetch_one(self.conn())
+                .await?;
+                Ok((highest - count_i64 + 1..=highest).collect())
+            }
+        }
+    }
+
+    /// The bets already placed with any of these `(user_id, client_ref)` keys.
+    pub async fn bets_by_client_refs(&mut self, keys: &[(i64, &str)]) -> StoreResult<Vec<BetRow>> {
+        let columns =
+            BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
+        let mut found = Vec::new();
+        for chunk in keys.chunks(ROWS_PER_STATEMENT) {
+            // A join from the list (not `IN`) so that both engines look each key up in the
+            // (user_id, client_ref) index.
+            let sql = format!(
+                "SELECT {columns} FROM (VALUES {}) AS k JOIN bets b ON b.user_id = k.column1 AND b.client_ref = k.column2",
+                placeholders(chunk.len(), 2)
+            );
+            let mut query = sqlx::query(&sql);
+            for (user_id, client_ref) in chunk {
+                query = query.bind(*user_id).bind(*client_ref);
+            }
+            for row in query.fetch_all(self.conn()).await? {
+                found.push(bet_from_row(&row)?);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Stores a batch's bets, several rows per statement. A `client_ref` the user already used
+    /// fails the statement (the batch checked its keys first; only a race with another
+    /// market's batch gets here).
+    pub async fn insert_bets(&mut self, bets: &[BatchBet]) -> StoreResult<()> {
+        for chunk in bets.chunks(ROWS_PER_STATEMENT) {
+            let sql = format!(
+                "INSERT INTO bets (id, user_id, market_id, runner_id, side, price, line, stake_minor, matched_minor, \
+                 remaining_minor, persistence, status, client_ref, request_hash, created_at_ms, \
+                 customer_order_ref, customer_strategy_ref) VALUES {}",
+                placeholders(chunk.len(), 17)
+            );
+            let mut query = sqlx::query(&sql);
+            for bet in chunk {
+                query = query
+                    .bind(bet.bet_id)
+                    .bind(bet.user_id)
+                    .bind(bet.market_id)
+                    .bind(bet.runner_id)
+                    .bind(bet.side.as_str())
+                    .bind(bet.price)
+                    .bind(bet.line)
+                    .bind(bet.stake_minor)
+                    .bind(bet.matched_minor)
+                    .bind(bet.remaining_minor)
+                    .bind(bet.persistence.as_str())
+                    .bind(BetStatus::live(bet.matched_minor, bet.remaining_minor).as_str())
+                    .bind(bet.client_ref.as_deref())
+                    .bind(bet.request_hash.as_str())
+                    .bind(bet.created_at_ms)
+                    .bind(bet.refs.order_ref.as_deref())
+                    .bind(bet.refs.strategy_ref.as_deref());
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+
+    /// Stores fills, several rows per statement.
+    pub async fn insert_fills(&mut self, fills: &[FillRow], now_ms: i64) -> StoreResult<()> {
+        for chunk in fills.chunks(ROWS_PER_STATEMENT) {
+            let sql = format!(
+                "INSERT INTO fills (market_id, runner_id, back_bet_id, lay_bet_id, price, size_minor, backer_profit_minor, created_at_ms) \
+                 VALUES {}",
+                placeholders(chunk.len(), 8)
+            );
+            let mut query = sqlx::query(&sql);
+            for fill in chunk {
+                query = query
+                    .bind(fill.market_id)
+                    .bind(fill.runner_id)
+                    .bind(fill.back_bet_id)
+                    .bind(fill.lay_bet_id)
+                    .bind(fill.price)
+                    .bind(fill.size_minor)
+                    .bind(fill.backer_profit_minor)
+                    .bind(now_ms);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+
+    /// Records matching on several bets at once: per bet, `(bet_id, matched_minor more,
+    /// remaining_minor now)`.
+    pub async fn record_matches(&mut self, matches: &[(i64, i64, i64)]) -> StoreResult<()> {
+        for chunk in matches.chunks(ROWS_PER_STATEMENT) {
+            // A VALUES list names its columns column1, column2, … on both engines.
+            let sql = format!(
+                "UPDATE bets SET matched_minor = bets.matched_minor + v.column2, remaining_minor = v.column3, \
+                 status = CASE WHEN v.column3 > 0 THEN 'open' ELSE 'matched' END \
+                 FROM (VALUES {}) AS v WHERE bets.id = v.column1",
+                placeholders(chunk.len(), 3)
+            );
+            let mut query = sqlx::query(&sql);
+            for (bet_id, matched_minor, remaining_minor) in chunk {
+                query = query.bind(*bet_id).bind(*matched_minor).bind(*remaining_minor);
+            }
+            query.execute(self.conn()).await?;
+        }
+        Ok(())
+    }
+
+    /// Σ price × size over a bet's fills (hundredths × minor units), for its average price.
+    pub async fn matched_price_size_sum(&mut self, bet_id: i64) -> StoreResult<i128> {
+        let rows = sqlx::query(
+            "SELECT price, size_minor FROM fills WHERE back_bet_id = $1 OR lay_bet_id = $1",
+        )
+        .bind(bet_id)
+        .fetch_all(self.conn())
+        .await?;
+        let mut sum: i128 = 0;
+        for row in &rows {
+            sum += i128::from(row.try_get::<i64, _>("price")?)
+                * i128::from(row.try_get::<i64, _>("size_minor")?);
+        }
+        Ok(sum)
+    }
+
+    /// Takes `size_minor` off a bet's unmatched part, as cancelled or lapsed.
+    pub async fn record_unmatched_removal(
+        &mut self,
+        bet_id: i64,
+        size_minor: i64,
+        lapsed: bool,
+    ) -> StoreResult<()> {
+        let column = if lapsed { "lapsed_minor" } else { "cancelled_minor" };
+        sqlx::query(&format!(
+            "UPDATE bets SET {column} = {column} + $1, remaining_minor = remaining_minor - $1, \
+             status = CASE WHEN remaining_minor - $1 > 0 THEN 'open' WHEN matched_minor > 0 THEN 'matched' ELSE 'closed' END \
+             WHERE id = $2"
+        ))
+        .bind(size_minor)
+        .bind(bet_id)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
+
+    /// Sets an unmatched bet's persistence (the bot API's updateOrders; the market's task
+    /// changes its book in step). False when the bet has nothing unmatched.
+    pub async fn set_bet_persistence(
+        &mut self,
+        bet_id: i64,
+        persistence: Persistence,
+    ) -> StoreResult<bool> {
+        let done =
+            sqlx::query("UPDATE bets SET persistence = $1 WHERE id = $2 AND remaining_minor > 0")
+                .bind(persistence.as_str())
+                .bind(bet_id)
+                .execute(self.conn())
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

@@ -1,0 +1,56 @@
+//! SQL text the repositories share: bound-parameter lists for `IN (…)` and multi-row
+//! `VALUES`, how many rows one such statement may carry, and an enum's names quoted for an
+//! `IN (…)`. Both engines take the same `$N` placeholders and quoting, so the text is built
+//! once here.
+//!
+//! ```text
+//! numbered(3)                      = "$1, $2, $3"
+//! placeholders(2, 3)               = "($1, $2, $3), ($4, $5, $6)"
+//! quoted(["open", "matched"])      = "'open', 'matched'"
+//! ```
+
+/// Rows per multi-row statement: far below either engine's limit on bound parameters.
+pub(crate) const ROWS_PER_STATEMENT: usize = 100;
+
+/// `$1, $2, …, $n`: an `IN (…)` list of `n` bound values.
+pub(crate) fn numbered(n: usize) -> String {
+    (1..=n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+}
+
+/// `($1, $2), ($3, $4), …`: `rows` groups of `columns` numbered placeholders.
+pub(crate) fn placeholders(rows: usize, columns: usize) -> String {
+    let mut text = String::with_capacity(rows * columns * 5);
+    for row in 0..rows {
+        if row > 0 {
+            text.push_str(", ");
+        }
+        text.push('(');
+        for column in 0..columns {
+            if column > 0 {
+                text.push_str(", ");
+            }
+            text.push('$');
+            text.push_str(&(row * columns + column + 1).to_string());
+        }
+        text.push(')');
+    }
+    text
+}
+
+/// `'a', 'b'`: names of states for an `IN (…)`. They are the enums' own names, never input.
+pub(crate) fn quoted<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    names.into_iter().map(|name| format!("'{name}'")).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_number_every_value_once_in_order() {
+        assert_eq!(numbered(0), "");
+        assert_eq!(numbered(3), "$1, $2, $3");
+        assert_eq!(placeholders(1, 1), "($1)");
+        assert_eq!(placeholders(2, 3), "($1, $2, $3), ($4, $5, $6)");
+    }
+}
