@@ -138,8 +138,10 @@ fuzz_database() {
   local name=$1 database_url=$2 server_log=$REPORT_DIR/server-$1.log started=$SECONDS
   log "$name: starting $BACKLAY_BIN"
   # Port 0: the kernel picks a free port and the server prints the address it got.
-  # A fresh secret key per database (PostgreSQL has no default place for one).
+  # A fresh secret key per database (PostgreSQL has no default place for one). Eight database
+  # connections: it runs beside the API tests, within make test's share of PostgreSQL (README).
   BACKLAY_LOG=info NO_COLOR=1 "$BACKLAY_BIN" serve --addr 127.0.0.1:0 --database-url "$database_url" --demo \
+    --database-connections 8 \
     --secret-key-file "$WORK/secret-$name.key" --create-secret-key \
     --web-dir "$WORK/no-web" >"$WORK/server-$name.out" 2>"$server_log" &
   SERVER_PID=$!
