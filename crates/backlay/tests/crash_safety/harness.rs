@@ -46,10 +46,10 @@ impl Server {
             .arg(log.with_file_name("secret.key"))
             .arg("--create-secret-key")
             .arg(if first { "--demo" } else { "--no-demo" })
-            // The six servers of the PostgreSQL tests run at once: with the default pools
-            // (24 + 3 each) they came near PostgreSQL's limit of 100 connections, and past it in
-            // a CI run (log-ins went unanswered while the pools waited for a connection).
-            .args(["--database-connections", "9"])
+            // Small pools, and two PostgreSQL tests at a time (`POSTGRES_TESTS`): with more,
+            // the servers of these tests and of `make test`'s other suites passed PostgreSQL's
+            // limit of 100 connections (log-ins went unanswered while the pools waited).
+            .args(["--database-connections", "6"])
             .args(extra)
             .env("BACKLAY_LOG", "warn")
             .stdout(Stdio::null())
@@ -651,6 +651,11 @@ pub fn postgres_admin_url() -> String {
 
 static DATABASES: AtomicU32 = AtomicU32::new(0);
 
+/// The PostgreSQL tests that may run at once: each starts up to three servers, and all of them
+/// together (with the API tests' and the fuzzer's servers of `make test`) would pass
+/// PostgreSQL's 100 connections; two at once hold at most 6 servers × (6 + 3) (README, "Tests").
+static POSTGRES_TESTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 /// A fresh PostgreSQL database for one test, dropped after `run`; `None` (the test is skipped,
 /// saying so) when PostgreSQL is unreachable outside CI.
 pub async fn on_fresh_postgres<F, Fut>(what: &str, run: F)
@@ -659,6 +664,7 @@ where
     Fut: std::future::Future<Output = ()>,
 {
     use sqlx::Connection;
+    let _slot = POSTGRES_TESTS.acquire().await.expect("the semaphore is never closed");
     let admin_url = postgres_admin_url();
     let mut conn = match sqlx::PgConnection::connect(&admin_url).await {
         Ok(conn) => conn,
