@@ -50,7 +50,6 @@ pub use runner::{start, CasinoRunner, RunnerSettings, TableRunner};
 pub const MIN_STAKE_MINOR: i64 = 1_00;
 /// Largest casino stake on one bet: 1,00,000.00.
 pub const MAX_STAKE_MINOR: i64 = 100_000_00;
-pub use backlay_kit::config::{DEFAULT_BETTING_WINDOW_MS, DEFAULT_RESULT_PAUSE_MS};
 
 /// The rules of a stored game.
 pub fn game_kind(kind_code: &str) -> anyhow::Result<GameKind> {

@@ -39,8 +39,7 @@ pub(super) struct Markets {
 impl Markets {
     /// When something is next due: the conflated changes, or else a heartbeat.
     pub(super) fn due_at(&self) -> Instant {
-        let heartbeat = self.last_sent + Duration::from_millis(self.subscription.heartbeat_ms);
-        self.flush_at.map_or(heartbeat, |at| at.min(heartbeat))
+        super::due_at(self.last_sent, self.subscription.heartbeat_ms, self.flush_at)
     }
 
     /// Events were missed: every market covered is read afresh, now.

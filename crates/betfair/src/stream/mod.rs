@@ -41,6 +41,10 @@ pub mod tls;
 
 pub use listener::Bound;
 
+use std::time::Duration;
+
+use tokio::time::Instant;
+
 /// Stream connections served at once.
 pub const MAX_CONNECTIONS: usize = 200;
 /// Stream connections of one client at once.
@@ -67,3 +71,10 @@ const MAX_REMEMBERED_ORDERS: usize = 100_000;
 const MAX_CACHED_SNAPSHOTS: usize = 10_000;
 /// Most of one client's orders an order image holds.
 const MAX_IMAGE_ORDERS: i64 = 1_000;
+
+/// When a subscription next has something to send: its conflated changes at `flush_at`, or
+/// else a heartbeat `heartbeat_ms` after it last sent.
+fn due_at(last_sent: Instant, heartbeat_ms: u64, flush_at: Option<Instant>) -> Instant {
+    let heartbeat = last_sent + Duration::from_millis(heartbeat_ms);
+    flush_at.map_or(heartbeat, |at| at.min(heartbeat))
+}

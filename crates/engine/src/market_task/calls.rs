@@ -143,8 +143,8 @@ impl Answer {
 
 impl MarketActor {
     /// Runs one call on the market (a placement goes through `place_batch` instead) and tells
-    /// the live stream what it changed. A settlement's publication and the task's end are the
-    /// run loop's (`mod.rs`).
+    /// the live stream what it changed. After a settlement the run loop ends the task
+    /// (`mod.rs`).
     pub(super) async fn run_call(&mut self, call: Call) -> Result<Answer, AppError> {
         Ok(match call {
             Call::Place { .. } => {
@@ -190,7 +190,11 @@ impl MarketActor {
             }
             Call::Preview { result } => Answer::Preview { preview: self.preview(result).await? },
             Call::Settle { result, by } => {
-                Answer::Settled { message: self.settle(result, by.as_ref()).await? }
+                // Everyone with a bet here, read before the settlement lets the market go.
+                let users = self.market.users().map(|u| u.0).collect();
+                let message = self.settle(result, by.as_ref()).await?;
+                self.publish(users);
+                Answer::Settled { message }
             }
             Call::ResolveCrossed { by } => {
                 let by = by.ok_or_else(|| {

@@ -7,6 +7,8 @@
 //! - `types`: what goes in and out (a placement and its answer, prices, results, the view);
 //! - `placement`: placing bets in batches, one transaction each (group commit);
 //! - `delay`: the in-play bet delay, kept inside the task;
+//! - `calls`: every command but a placement, in one place: its wire form, its answer, how the
+//!   task runs it and the engine's method that sends it;
 //! - `commands`: the operator's commands (status, in play, rates and lines) and cancels;
 //! - `settle`: settling or voiding once, checked against the stored bets;
 //! - `rebuild`: loading the market from what was committed, at start and after a failed
@@ -273,17 +275,8 @@ impl MarketActor {
                     }
                 }
                 Command::Call(call, reply) => {
-                    let settles = matches!(call, Call::Settle { .. });
-                    let users: BTreeSet<i64> = if settles {
-                        self.market.users().map(|u| u.0).collect()
-                    } else {
-                        BTreeSet::new()
-                    };
                     let answer = self.run_call(call).await;
-                    let settled = settles && answer.is_ok();
-                    if settled {
-                        self.publish(users);
-                    }
+                    let settled = matches!(answer, Ok(Answer::Settled { .. }));
                     let _ = reply.send(answer);
                     if settled {
                         delayed.refuse_all(market_closed);
