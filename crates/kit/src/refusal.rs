@@ -44,6 +44,8 @@ pub enum Refusal {
     MarketClosed,
     /// 404: the runner is not in this market.
     UnknownRunner { runner_id: i64 },
+    /// 409: the runner was withdrawn from the market (a non-runner) and takes no bets.
+    RunnerRemoved { runner_id: i64 },
 }
 
 impl Refusal {
@@ -57,7 +59,8 @@ impl Refusal {
             | Refusal::StakeAboveMaximum { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Refusal::MarketNotOpen { .. }
             | Refusal::SuspendedDuringDelay
-            | Refusal::MarketClosed => StatusCode::CONFLICT,
+            | Refusal::MarketClosed
+            | Refusal::RunnerRemoved { .. } => StatusCode::CONFLICT,
             Refusal::UnknownRunner { .. } => StatusCode::NOT_FOUND,
         }
     }
@@ -108,6 +111,9 @@ impl fmt::Display for Refusal {
             Refusal::UnknownRunner { runner_id } => {
                 write!(f, "Runner {runner_id} is not in this market.")
             }
+            Refusal::RunnerRemoved { runner_id } => {
+                write!(f, "Runner {runner_id} was withdrawn from this market and takes no bets.")
+            }
         }
     }
 }
@@ -152,6 +158,11 @@ mod tests {
             ),
             (Refusal::MarketClosed, 409, "This market is closed."),
             (Refusal::UnknownRunner { runner_id: 9 }, 404, "Runner 9 is not in this market."),
+            (
+                Refusal::RunnerRemoved { runner_id: 9 },
+                409,
+                "Runner 9 was withdrawn from this market and takes no bets.",
+            ),
         ];
         for (refusal, status, message) in cases {
             assert_eq!(refusal.status().as_u16(), status, "{refusal:?}");

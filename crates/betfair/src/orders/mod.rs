@@ -31,7 +31,6 @@ use backlay_core::money::Money;
 use backlay_core::odds::{Price, Quote};
 use backlay_store::bets::{BetRow, BotRefs};
 use backlay_store::bot_bets::{BotBet, BotBetQuery, BotBetState, BOT_BETS_MAX, BOT_FILTER_MAX};
-use backlay_store::markets::{MarketSetup, RunnerStatus};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -145,10 +144,11 @@ impl Refusal {
     }
 }
 
-/// The engine's refusal of a placement in Betfair's terms. The bot API checks what it can
-/// from the market's own facts first (status, runners, the ladder, stake limits: see
-/// [`check_instruction`]); what is left is decided inside the market's task, against the
-/// caller's funds or a status that changed meanwhile, and arrives as the web API's error.
+/// The engine's refusal of a placement in Betfair's terms. The bot API reads an instruction
+/// (Betfair's envelope: its fields, the ladder, a positive size) and the market's status (which
+/// fails the whole call); everything else (the runner, the stake limits, the caller's funds, a
+/// status that changed meanwhile) is decided inside the market's task, as for the web app, and
+/// arrives here as the engine's error.
 pub(crate) fn refusal_of(err: &AppError) -> Refusal {
     match err {
         // Every reason the engine gives, by match: a new one does not compile until it has its
@@ -165,6 +165,7 @@ pub(crate) fn refusal_of(err: &AppError) -> Refusal {
                 Refusal::Suspended
             }
             BetRefusal::UnknownRunner { .. } => Refusal::InvalidRunner,
+            BetRefusal::RunnerRemoved { .. } => Refusal::RunnerRemoved,
         },
         // The account's own state (locked, a parent who cannot take bets).
         AppError::Unprocessable(_) | AppError::Forbidden(_) => Refusal::AccountLocked,
@@ -319,6 +320,7 @@ mod tests {
                 Refusal::Error,
             ),
             (refused(BetRefusal::UnknownRunner { runner_id: 9 }), Refusal::InvalidRunner),
+            (refused(BetRefusal::RunnerRemoved { runner_id: 9 }), Refusal::RunnerRemoved),
             (AppError::NotFound("There is no market with id 9.".into()), Refusal::InvalidMarket),
             (AppError::field("price", "2.51 is not on the ladder."), Refusal::InvalidOdds),
         ];

@@ -1,14 +1,16 @@
-//! placeOrders: each instruction read, checked against the market (ladder, runner, stake
-//! limits, status) and placed on its own through the engine; `customerRef` as the key that
-//! never places twice (see the parent module).
+//! placeOrders: each instruction read (its price on Betfair's ladder, its size a positive
+//! amount) and placed on its own through the engine, which alone decides the runner, the stake
+//! limits and the funds; the market's status is read first because Betfair fails the whole call
+//! for it; `customerRef` as the key that never places twice (see the parent module).
 
 use super::*;
 
-/// The market as orders find it: its setup when it takes bets, or why not.
+/// The market as orders find it: its id when it takes bets, or why not (a refusal of the whole
+/// call, Betfair's envelope; the engine checks the status again as it places).
 pub(super) async fn market_for_orders(
     state: &AppState,
     market_id: Option<i64>,
-) -> Result<Result<MarketSetup, Refusal>, ApiNgError> {
+) -> Result<Result<i64, Refusal>, ApiNgError> {
     let Some(market_id) = market_id else { return Ok(Err(Refusal::InvalidMarket)) };
     let row = match state.store.market(market_id).await {
         Ok(row) => row,
@@ -18,16 +20,16 @@ pub(super) async fn market_for_orders(
     if market_type_code(row.setup.market_type).is_none() {
         return Ok(Err(Refusal::InvalidMarket));
     }
-    let (status, setup) = if state.engine.is_running(market_id).await {
+    let status = if state.engine.is_running(market_id).await {
         match state.engine.view(market_id, None).await {
-            Ok(view) => (view.status, view.setup),
+            Ok(view) => view.status,
             Err(err) => return Ok(Err(refusal_of(&err))),
         }
     } else {
-        (row.status, row.setup)
+        row.status
     };
     Ok(match status {
-        MarketStatus::Open => Ok(setup),
+        MarketStatus::Open => Ok(row.setup.market_id),
         MarketStatus::Suspended | MarketStatus::BallRunning => Err(Refusal::Suspended),
         MarketStatus::Closed | MarketStatus::Void => Err(Refusal::NotOpen),
     })
@@ -105,28 +107,6 @@ pub(super) fn read_instruction(
         limit.get("price").and_then(number_text).ok_or((Refusal::InvalidOdds, None))?;
     let price = Price::parse_decimal(&price_text).map_err(|_| (Refusal::InvalidOdds, None))?;
     Ok(PlaceInstruction { selection_id, side, price, price_text, size, persistence, order_ref })
-}
-
-/// The checks of an instruction against the market's own facts, before the engine.
-pub(super) fn check_instruction(
-    order: &PlaceInstruction,
-    market: &MarketSetup,
-) -> Result<(), Refusal> {
-    let runner = market
-        .runners
-        .iter()
-        .find(|r| r.runner_id == order.selection_id)
-        .ok_or(Refusal::InvalidRunner)?;
-    match runner.status {
-        RunnerStatus::Active => {}
-        RunnerStatus::Removed => return Err(Refusal::RunnerRemoved),
-        RunnerStatus::Winner | RunnerStatus::Loser => return Err(Refusal::NotOpen),
-    }
-    let size_minor = order.size.minor();
-    if size_minor < market.min_stake_minor || size_minor > market.max_stake_minor {
-        return Err(Refusal::InvalidBetSize);
-    }
-    Ok(())
 }
 
 /// Places one instruction through the engine, as the web app places a bet.
@@ -220,8 +200,8 @@ pub(super) async fn place_orders(
         }
     }
     let market_id = market_value.and_then(parse_market_id);
-    let market = match market_for_orders(state, market_id).await? {
-        Ok(market) => market,
+    let market_id = match market_for_orders(state, market_id).await? {
+        Ok(market_id) => market_id,
         Err(refusal) => {
             let reports = instructions
                 .iter()
@@ -232,14 +212,11 @@ pub(super) async fn place_orders(
             return fail_all(top, refusal, reports);
         }
     };
-    let market_id = market.market_id;
     let placing = instructions.iter().enumerate().map(|(index, value)| {
         let client_ref = client_refs.as_ref().map(|refs| refs[index].clone());
         let strategy_ref = strategy_ref.clone();
-        let market = &market;
         async move {
             let order = read_instruction(value)?;
-            check_instruction(&order, market).map_err(|r| (r, Some(order.echo())))?;
             place_one(state, caller, market_id, &order, client_ref, strategy_ref)
                 .await
                 .map_err(|r| (r, Some(order.echo())))

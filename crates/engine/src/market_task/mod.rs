@@ -30,7 +30,7 @@ use backlay_core::exchange::{
     Market, MarketError, MarketKind, MarketStatus, OrderId, RunnerId, UserId,
 };
 use backlay_core::money::Money;
-use backlay_store::markets::MarketSetup;
+use backlay_store::markets::{MarketSetup, RunnerStatus};
 use backlay_store::{Store, Writer};
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::Instant;
@@ -394,11 +394,16 @@ impl MarketActor {
     ) -> Result<&backlay_store::markets::RunnerRow, AppError> {
         let selection_id = selection_id
             .ok_or_else(|| AppError::field("selection_id", "Choose a runner (selection_id)."))?;
-        self.setup
+        let runner = self
+            .setup
             .runners
             .iter()
             .find(|r| r.runner_id == selection_id)
-            .ok_or(AppError::Refused(Refusal::UnknownRunner { runner_id: selection_id }))
+            .ok_or(AppError::Refused(Refusal::UnknownRunner { runner_id: selection_id }))?;
+        if runner.status == RunnerStatus::Removed {
+            return Err(AppError::Refused(Refusal::RunnerRemoved { runner_id: selection_id }));
+        }
+        Ok(runner)
     }
 
     /// Brings every listed user's stored exposure to what the market now says.
