@@ -25,7 +25,7 @@ FUZZ_VENV := target/fuzz-venv
 # betfairlightweight (pinned in tests/betfair/requirements.txt), for the bot API's tests.
 BOT_VENV := target/betfair-venv
 
-.PHONY: help run test web-checks test-tools build-tests lint lint-fmt lint-web deps-rust deps-node deps-python web server test-rust test-paced test-web test-e2e test-fuzz test-bots chromium release clean
+.PHONY: help run test web-checks test-tools build-tests lint lint-fmt lint-web deps-rust deps-node deps-python web server test-rust test-crash-safety test-paced test-web test-e2e test-fuzz test-bots chromium release clean
 
 help:
 	@echo "make run    build everything and start Backlay (SQLite, demo data) on http://127.0.0.1:8080"
@@ -40,14 +40,15 @@ run: web server
 #   1. compile: the workspace's tests (clippy linting them as they compile, both cores most of
 #      the time), beside the web app's lint and build and the installs of the browser and the
 #      fuzzer's tools (mostly waiting on the network);
-#   2. the Rust tests (mostly waiting: bet delays, commits, servers starting), the web unit
-#      tests, the fuzzer and the bot API's tests, each on one core or less;
+#   2. the Rust tests (mostly waiting: bet delays, commits, servers starting), the crash-safety
+#      tests beside them, the web unit tests, the fuzzer and the bot API's tests, each on one
+#      core or less;
 #   3. the demo feed's API test on its own (test-paced below);
 #   4. the browser tests on their own, two test files at a time (each file starts its own
 #      server and browser, and mostly waits on rounds and polls; e2e/package.json).
 test: lint-fmt
 	$(MAKE) --no-print-directory -j3 --output-sync=target build-tests web-checks test-tools
-	$(MAKE) --no-print-directory -j3 --output-sync=target test-rust test-web test-fuzz test-bots
+	$(MAKE) --no-print-directory -j4 --output-sync=target test-rust test-crash-safety test-web test-fuzz test-bots
 	$(MAKE) --no-print-directory test-paced
 	$(MAKE) --no-print-directory test-e2e
 	@echo "make test: all suites passed"
@@ -64,6 +65,7 @@ test-tools: chromium $(FUZZ_VENV)/.installed $(BOT_VENV)/.installed
 # tests (build-tests below); `make lint` runs it on its own, as `cargo clippy` (a check, no code).
 lint: lint-fmt lint-web
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	$(CARGO) clippy --workspace --test crash_safety --locked -- -D warnings
 
 lint-fmt: deps-rust
 	$(CARGO) fmt --all --check
@@ -118,8 +120,9 @@ release: web deps-rust
 # with clippy's lints (clippy-driver) as the wrapper of the workspace's own crates, and run the
 # same way under `cargo test` it lints every target and compiles it too, instead of a second
 # pass (`cargo check`) over every dependency. CLIPPY_ARGS is how cargo clippy hands the driver
-# its `-- -D warnings`. The doc tests are not a target of --all-targets, so they run after, with
-# the same wrapper so that they reuse the same build.
+# its `-- -D warnings`. build-tests names its targets as --all-targets does, with `--test '*'`
+# for every test target, the crash-safety tests too (which --all-targets leaves out). The doc
+# tests are not a target, so they run after, with the same wrapper so that they reuse the build.
 # Most API tests wait (bet delays, database commits, a server's start) more than they compute,
 # so more of them run at once than there are cores (RUST_TEST_THREADS, read by every test
 # binary; the criterion bench, run once as a test, takes no --test-threads). MAKEFLAGS is cleared
@@ -129,11 +132,17 @@ CARGO_LINTED = MAKEFLAGS= RUSTC_WORKSPACE_WRAPPER="$$(rustup which clippy-driver
 
 build-tests: deps-rust
 	@test -x "$$(rustup which clippy-driver)" || { echo "clippy-driver is missing: rustup component add clippy"; exit 1; }
-	$(CARGO_LINTED) test --workspace --all-targets --locked --no-run
+	$(CARGO_LINTED) test --workspace --lib --bins --examples --benches --test '*' --locked --no-run
 
 test-rust: build-tests
 	RUST_TEST_THREADS=$(RUST_TEST_THREADS) $(CARGO_LINTED) test --workspace --all-targets --locked --no-fail-fast
 	$(CARGO_LINTED) test --workspace --doc --locked
+
+# The crash-safety tests, beside test-rust (whose API tests are its longest part): a plain
+# `cargo test` leaves them out (crates/backlay/Cargo.toml). Their PostgreSQL tests run one at a
+# time, for the connections (README, "Tests").
+test-crash-safety: build-tests
+	$(CARGO_LINTED) test --workspace --test crash_safety --locked --no-fail-fast
 
 # The demo feed's API test follows the feed's clock (60 times real time): beside the other suites
 # on two cores its scheduler fell minutes behind (fresh-clone runs), so it is #[ignore]d in

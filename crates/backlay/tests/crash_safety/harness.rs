@@ -652,9 +652,10 @@ pub fn postgres_admin_url() -> String {
 static DATABASES: AtomicU32 = AtomicU32::new(0);
 
 /// The PostgreSQL tests that may run at once: each starts up to three servers, and all of them
-/// together (with the API tests' and the fuzzer's servers of `make test`) would pass
-/// PostgreSQL's 100 connections; two at once hold at most 6 servers × (6 + 3) (README, "Tests").
-static POSTGRES_TESTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+/// together (with the API tests' and the fuzzer's servers, which `make test` runs beside them)
+/// would pass PostgreSQL's 100 connections; one at a time holds at most 3 servers × (6 + 3)
+/// (README, "Tests").
+static POSTGRES_TESTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
 
 /// A fresh PostgreSQL database for one test, dropped after `run`; `None` (the test is skipped,
 /// saying so) when PostgreSQL is unreachable outside CI.
