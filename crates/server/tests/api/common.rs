@@ -47,6 +47,12 @@ fn with_database(url: &str, database: &str) -> String {
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
 
+/// The test databases' names start so, then the test process's id: `backlay_test_<pid>_<n>_<random>`.
+const TEST_DATABASE_PREFIX: &str = "backlay_test_";
+
+/// Set once the databases left behind by earlier runs were dropped.
+static LEFTOVERS_DROPPED: tokio::sync::OnceCell<()> = tokio::sync::OnceCell::const_new();
+
 /// A fresh PostgreSQL database for one test, or `None` when PostgreSQL is unreachable outside CI.
 async fn fresh_postgres() -> Option<(String, String)> {
     let admin_url = postgres_admin_url();
@@ -60,8 +66,9 @@ async fn fresh_postgres() -> Option<(String, String)> {
             return None;
         }
     };
+    LEFTOVERS_DROPPED.get_or_init(|| drop_leftovers(&mut conn)).await;
     let name = format!(
-        "backlay_test_{}_{}_{}",
+        "{TEST_DATABASE_PREFIX}{}_{}_{}",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed),
         rand::random::<u32>()
@@ -70,7 +77,39 @@ async fn fresh_postgres() -> Option<(String, String)> {
         .execute(&mut conn)
         .await
         .expect("create test database");
+    // These tests check what the server does, not PostgreSQL's durability (the crash-safety
+    // tests, on databases of their own, do): a commit here need not wait for its WAL to reach
+    // the disk. Transactions, locks and isolation are PostgreSQL's as ever.
+    sqlx::query(&format!("ALTER DATABASE {name} SET synchronous_commit = off"))
+        .execute(&mut conn)
+        .await
+        .expect("configure test database");
     Some((with_database(&admin_url, &name), name))
+}
+
+/// Drops the test databases of test processes that are gone: a test's database is dropped in
+/// the background when it ends (see `Drop for TestApp`), and those still being dropped when the
+/// process exits are left behind. Only where a process can be looked up (`/proc`).
+async fn drop_leftovers(conn: &mut sqlx::PgConnection) {
+    if !std::path::Path::new("/proc/self").exists() {
+        return;
+    }
+    let pattern = format!("{}%", TEST_DATABASE_PREFIX.replace('_', "\\_"));
+    let names: Vec<String> =
+        sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE $1")
+            .bind(pattern)
+            .fetch_all(&mut *conn)
+            .await
+            .unwrap_or_default();
+    for name in names {
+        let pid = name.strip_prefix(TEST_DATABASE_PREFIX).and_then(|rest| rest.split('_').next());
+        let gone = pid.is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists());
+        if gone {
+            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&mut *conn)
+                .await;
+        }
+    }
 }
 
 pub async fn spawn_app(db: Db) -> Option<TestApp> {
@@ -166,9 +205,11 @@ impl Drop for TestApp {
             server.abort();
         }
         if let Some(name) = self.postgres_db.take() {
-            // Drop is not async: drop the database from a thread with its own runtime.
+            // Drop is not async: drop the database from a thread with its own runtime, in the
+            // background (a DROP DATABASE takes about a second, which the test need not wait
+            // for; one left behind at the process's exit is dropped by the next run).
             let admin_url = postgres_admin_url();
-            let _ = std::thread::spawn(move || {
+            std::thread::spawn(move || {
                 let runtime =
                     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
                 runtime.block_on(async move {
@@ -179,8 +220,7 @@ impl Drop for TestApp {
                                 .await;
                     }
                 });
-            })
-            .join();
+            });
         }
     }
 }
