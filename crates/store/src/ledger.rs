@@ -386,6 +386,25 @@ impl Writer {
         })
     }
 
+    /// The user's funds, read with a write lock on their ledger account held until this
+    /// transaction ends. On PostgreSQL the no-op `UPDATE` takes the row lock, so two requests of
+    /// one user (or a request and a transfer) are checked one after the other; on SQLite the
+    /// transaction already holds the database's write lock.
+    pub async fn lock_funds_of_user(&mut self, user_id: i64) -> StoreResult<Funds> {
+        let row = sqlx::query(
+            "UPDATE ledger_accounts SET balance_minor = balance_minor WHERE user_id = $1 \
+             RETURNING balance_minor, exposure_minor",
+        )
+        .bind(user_id)
+        .fetch_optional(self.conn())
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        Ok(Funds {
+            balance_minor: row.try_get("balance_minor")?,
+            exposure_minor: row.try_get("exposure_minor")?,
+        })
+    }
+
     pub async fn system_account(&mut self, account: SystemAccount) -> StoreResult<i64> {
         Ok(sqlx::query_scalar("SELECT id FROM ledger_accounts WHERE code = $1")
             .bind(account.code())

@@ -13,17 +13,17 @@
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
 //! grouped by area: [`users`], [`downline`], [`sessions`], [`security`], [`ledger`] (with
 //! [`exposure_check`]), [`bets`] (read as the exchange's bets by [`positions`]), [`markets`],
-//! [`payments`], [`payee`], [`catalogue`], [`settings`], [`buttons`], [`uploads`], [`audit`],
-//! and what every server on one database shares: [`throttle`] (log-in counts), [`tickets`]
-//! (stream tickets). The casino's tables are in `backlay-casino-store`, a sibling crate over the
-//! same schema and pool, which adds its methods through traits with the helpers of
-//! [`repository`].
+//! [`catalogue`], [`settings`], [`buttons`], [`uploads`], and what every server on one database
+//! shares: [`throttle`] (log-in counts), [`tickets`] (stream tickets). Two sibling crates hold a
+//! job's tables over the same schema and pool, and add their methods through traits with the
+//! helpers of [`repository`]: `backlay-casino-store` (the casino's games, providers and
+//! wallet) and `backlay-office-store` (payment requests and payees, the dashboard's figures,
+//! the audit log).
 //!
 //! Secrets (TOTP secrets, providers' signing secrets) are sealed with the server's key on the way
 //! in and opened on the way out, in the repositories, with the [`secrets::Keyring`] given to
 //! [`Store::with_keyring`]; a store without one refuses to read or write them.
 
-pub mod audit;
 pub mod bets;
 pub mod bot_bets;
 pub mod branch_locks;
@@ -32,14 +32,11 @@ pub mod cash;
 pub mod catalogue;
 pub mod cluster;
 pub mod correction;
-pub mod dashboard;
 pub mod downline;
 pub mod exposure_check;
 pub mod ledger;
 pub mod markets;
 pub mod partnership;
-pub mod payee;
-pub mod payments;
 pub mod positions;
 pub mod repository;
 pub mod secrets;
@@ -527,7 +524,7 @@ mod tests {
         assert!(format!("{totp:?}").contains("has_secret: true"));
     }
 
-    use super::{bets, ledger, markets, named, payments, users, Store};
+    use super::{bets, ledger, markets, named, users, Store};
     use backlay_core::exchange::{BetSide, MarketStatus, MarketType, Persistence};
     use backlay_core::named::UnknownName;
     use std::str::FromStr;
@@ -576,8 +573,6 @@ mod tests {
             bets::BetStatus,
             markets::RunnerStatus,
             users::Role,
-            payments::PaymentKind,
-            payments::PaymentStatus,
             ledger::TransactionKind
         );
     }

@@ -1,5 +1,6 @@
-//! What a repository is written with: the helpers the store's own modules use to read rows
-//! and tell a conflict from a failure, public for the store's sibling crates
+//! What a repository is written with: the helpers the store's own modules use to read rows,
+//! tell a conflict from a failure, seal a column and build SQL text, public for the store's
+//! sibling crates
 //! (`backlay-casino-store`, `backlay-office-store`). Those hold a job's tables over the same
 //! schema and pool, and add their methods to [`Store`](crate::Store) and
 //! [`Writer`](crate::Writer) through traits; with [`Writer::conn`](crate::Writer::conn),
@@ -9,7 +10,9 @@
 
 use std::str::FromStr;
 
+pub use crate::downline::TREE_CTE;
 pub use crate::secrets::{open_column, seal_column};
+pub use crate::sql::numbered;
 
 /// True for a unique-constraint violation (both engines report it through the same kind).
 pub fn is_unique_violation(err: &sqlx::Error) -> bool {

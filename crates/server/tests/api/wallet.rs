@@ -25,6 +25,7 @@ use serde_json::{json, Value};
 use crate::both_databases;
 use crate::common::{minor, Answer, TestApp};
 use backlay_casino_store::{ProviderReads, ProviderWrites, WalletReads};
+use backlay_office_store::AuditLog;
 
 /// A provider as a test signs for it.
 pub(crate) struct Provider {
