@@ -19,6 +19,7 @@ use backlay_kit::error::{ok_with, ApiResult, AppError, Envelope};
 use backlay_kit::input::{text_field, user_name_field, ApiJson, Checks};
 use backlay_kit::password::{password_rule_violation, PASSWORD_MAX_CHARS};
 use backlay_kit::throttle::AttemptKeys;
+use backlay_office_store::AuditWrites;
 use backlay_operator::session::{
     check_password, start_session, too_many_attempts, Authed, ClientIp, LoginData,
 };
@@ -157,7 +158,7 @@ async fn signup(
         .await?;
     writer
         .audit(
-            backlay_store::audit::NewAuditEntry {
+            backlay_office_store::audit::NewAuditEntry {
                 actor_user_id: Some(user_id),
                 action: "user.signup",
                 target: format!("user:{user_id}"),
@@ -252,7 +253,7 @@ async fn change_password(
     let revoked = writer.revoke_user_sessions(authed.user.id, authed.session_id, now).await?;
     writer
         .audit(
-            backlay_store::audit::NewAuditEntry {
+            backlay_office_store::audit::NewAuditEntry {
                 actor_user_id: Some(authed.user.id),
                 action: "user.password_change",
                 target: format!("user:{}", authed.user.id),

@@ -13,8 +13,10 @@ use backlay_casino::fair::verify;
 use backlay_casino::games::GameKind;
 use backlay_casino::market::Odds;
 use backlay_casino::round::Round;
+use backlay_casino_store::casino::{
+    CasinoBet, CasinoBetStatus, CasinoGame, CasinoRound, RoundPhase,
+};
 use backlay_core::money::Money;
-use backlay_store::casino::{CasinoBet, CasinoBetStatus, CasinoGame, CasinoRound, RoundPhase};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -24,6 +26,7 @@ use super::bet::NumberText;
 use backlay_casino_runtime::art::tile_image_url;
 use backlay_casino_runtime::bets::{self, NewBet};
 use backlay_casino_runtime::rebuild;
+use backlay_casino_store::CasinoReads;
 use backlay_kit::clock::{iso_utc, now_ms, parse_report_date};
 use backlay_kit::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
 use backlay_kit::input::{AmountInput, ApiJson, FlexI64, Paged, Paging};

@@ -17,7 +17,7 @@ use axum::extract::State;
 use axum::response::Response;
 use backlay_core::money::Money;
 use backlay_core::named::one_of;
-use backlay_store::payments::{
+use backlay_office_store::payments::{
     BankAccount, PaymentDetails, PaymentFilter, PaymentKind, PaymentRequest, PaymentStatus,
 };
 use backlay_store::users::{Role, User};
@@ -30,6 +30,7 @@ use super::export::{list_answer, Cell, CsvRow, Downloadable};
 use backlay_kit::clock::{iso_utc, now_ms};
 use backlay_kit::error::{ok_with, ApiResult, AppError, Envelope};
 use backlay_kit::input::{text_field, AmountInput, ApiJson, Checks, FlexI64, Paged};
+use backlay_office_store::{AuditWrites, PayeeWrites, PaymentReads, PaymentWrites};
 use backlay_operator::session::{ClientIp, CurrentUser, Operator};
 use backlay_operator::AppState;
 use backlay_operator::{approve_request, reject_request};
@@ -284,7 +285,7 @@ async fn create_request(
     }
     writer
         .audit(
-            backlay_store::audit::NewAuditEntry {
+            backlay_office_store::audit::NewAuditEntry {
                 actor_user_id: Some(user.id),
                 action: "payment.request",
                 target: format!("payment_request:{request_id}"),

@@ -5,12 +5,12 @@
 use std::collections::BTreeMap;
 
 use axum::extract::State;
+use backlay_casino_store::wallet::{LiveCasinoLine, ProviderRoundState, WalletKind};
 use backlay_core::exchange::MarketType;
 use backlay_core::money::Money;
 use backlay_core::named::one_of;
 use backlay_store::bets::CurrentBet;
 use backlay_store::ledger::TransactionKind;
-use backlay_store::wallet::{LiveCasinoLine, ProviderRoundState, WalletKind};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -20,6 +20,7 @@ use axum::response::Response;
 use backlay_kit::clock::iso_utc;
 
 use super::export::{list_answer, Cell, CsvRow, Downloadable, ExportFormat};
+use backlay_casino_store::WalletReads;
 use backlay_kit::error::{ok, ApiResult, AppError, Envelope};
 use backlay_kit::input::{choice_field, date_range, ApiJson, FlexI64, PageRequest, Paged, Paging};
 use backlay_operator::session::CurrentUser;

@@ -19,7 +19,7 @@
 //! A code is refused if its step was already used (see [`backlay_kit::totp`]).
 
 use axum::extract::State;
-use backlay_store::audit::NewAuditEntry;
+use backlay_office_store::audit::NewAuditEntry;
 use backlay_store::security::NewOtpChallenge;
 use backlay_store::users::User;
 use serde::{Deserialize, Serialize};
@@ -32,6 +32,7 @@ use backlay_kit::input::{ApiJson, Checks};
 use backlay_kit::password::PASSWORD_MAX_CHARS;
 use backlay_kit::throttle::AttemptKeys;
 use backlay_kit::totp::{self, Check, Secret};
+use backlay_office_store::AuditWrites;
 use backlay_operator::session::{
     insert_session, lock_refusal, new_token, token_hash, too_many_attempts, ClientIp, CurrentUser,
     LoginData,

@@ -55,6 +55,7 @@ use tokio::sync::broadcast::error::RecvError;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use backlay_casino_store::CasinoReads;
 use backlay_kit::clock::now_ms;
 use backlay_kit::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use backlay_live::market_book::{market_books, ListOdds, OddsSummary};

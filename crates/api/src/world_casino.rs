@@ -8,12 +8,13 @@
 use std::collections::HashMap;
 
 use axum::extract::State;
-use backlay_store::providers::WorldCasinoGame;
+use backlay_casino_store::providers::WorldCasinoGame;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use backlay_casino_runtime::art::tile_image_url;
+use backlay_casino_store::{CasinoReads, ProviderReads, ProviderWrites};
 use backlay_kit::clock::now_ms;
 use backlay_kit::error::{ok, ApiResult, AppError, Envelope};
 use backlay_kit::input::{ApiJson, FlexBool, TextId};

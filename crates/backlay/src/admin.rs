@@ -17,6 +17,7 @@ use backlay_store::{Engine, Store};
 use clap::{Args, Subcommand};
 
 use crate::{DatabaseArgs, SecretKeyArgs};
+use backlay_casino_store::{CasinoReads, ProviderReads};
 
 #[derive(Args)]
 pub struct AdminArgs {
@@ -553,7 +554,7 @@ async fn game_image_command(
     ctx: &OperatorContext<'_>,
     command: GameImageCommand,
 ) -> Result<(), backlay_server::error::AppError> {
-    let show = |game: &backlay_store::casino::CasinoGame| {
+    let show = |game: &backlay_casino_store::casino::CasinoGame| {
         println!(
             "{:<10} {:<26} {}",
             game.game_code,

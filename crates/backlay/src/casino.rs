@@ -13,6 +13,7 @@ use backlay_store::Store;
 use clap::{Args, Subcommand};
 
 use crate::DatabaseArgs;
+use backlay_casino_store::CasinoReads;
 
 #[derive(Args)]
 pub struct CasinoArgs {

@@ -6,11 +6,12 @@
 
 use backlay_casino::market::{Market, Odds};
 use backlay_casino::round::BetRefusal;
+use backlay_casino_store::casino::{CasinoGame, CasinoRound, NewCasinoBet};
 use backlay_core::money::Money;
-use backlay_store::casino::{CasinoGame, CasinoRound, NewCasinoBet};
 use backlay_store::Store;
 
 use super::{rebuild, MAX_STAKE_MINOR, MIN_STAKE_MINOR};
+use backlay_casino_store::{CasinoReads, CasinoWrites};
 use backlay_kit::clock::{iso_utc, now_ms};
 use backlay_kit::error::{AppError, OrNotFound};
 

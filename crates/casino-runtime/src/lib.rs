@@ -36,13 +36,14 @@ use backlay_casino::fair::ServerSeed;
 use backlay_casino::games::GameKind;
 use backlay_casino::market::{payout, Market, Odds, Verdict};
 use backlay_casino::round::{Phase, Round};
-use backlay_core::money::Money;
-use backlay_store::casino::{
+use backlay_casino_store::casino::{
     CasinoBetStatus, CasinoGame, CasinoRound, NewRound, RoundPhase, SettledRound,
 };
+use backlay_core::money::Money;
 use backlay_store::Store;
 use rand::RngCore;
 
+use backlay_casino_store::{CasinoReads, CasinoWrites};
 pub use backlay_live::round_events::{RoundEvent, RoundEvents};
 pub use runner::{start, CasinoRunner, RunnerSettings, TableRunner};
 
@@ -163,7 +164,7 @@ pub async fn settle_round(
     let mut pure = rebuild(&round)?;
     let outcome = pure.settle()?.clone();
     let title = game_kind(&round.kind)?.title();
-    let judge = |bet: &backlay_store::casino::CasinoBet| {
+    let judge = |bet: &backlay_casino_store::casino::CasinoBet| {
         let odds = u32::try_from(bet.odds_hundredths)
             .ok()
             .filter(|o| *o > 100 && *o <= Odds::MAX_HUNDREDTHS);
@@ -186,7 +187,7 @@ pub async fn settle_round(
         };
         (status, payout(&market, bet.stake_minor, &outcome))
     };
-    let describe = |bet: &backlay_store::casino::CasinoBet| {
+    let describe = |bet: &backlay_casino_store::casino::CasinoBet| {
         format!(
             "Casino {}: {title} round {}, {} {} at {}.{:02}",
             match outcome.verdict(&bet.market_code) {

@@ -21,10 +21,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use backlay_casino::dealing::Pace;
-use backlay_store::casino::{CasinoGame, CasinoRound, RoundPhase};
+use backlay_casino_store::casino::{CasinoGame, CasinoRound, RoundPhase};
 use backlay_store::Store;
 use tokio::task::JoinHandle;
 
+use backlay_casino_store::CasinoReads;
 use backlay_engine::cluster::Tables;
 use backlay_kit::clock::now_ms;
 use backlay_live::round_events::{RoundEvents, RoundNews};

@@ -9,14 +9,15 @@
 
 use axum::extract::State;
 use backlay_api::operator_context;
-use backlay_store::casino::CasinoGame;
+use backlay_casino_store::casino::CasinoGame;
+use backlay_casino_store::providers::{CasinoProvider, WorldCasinoGame, WORLD_CASINO_CATEGORIES};
 use backlay_store::catalogue::CasinoSport;
-use backlay_store::providers::{CasinoProvider, WorldCasinoGame, WORLD_CASINO_CATEGORIES};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use backlay_casino_runtime::art::tile_image_url;
+use backlay_casino_store::{CasinoReads, ProviderReads};
 use backlay_kit::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use backlay_kit::input::{ApiJson, FlexBool, FlexI64};
 use backlay_operator::session::{ClientIp, Operator};

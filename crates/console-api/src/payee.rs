@@ -6,8 +6,8 @@
 //! account (`payment/bankAccount`, also saved by every withdrawal and offered again).
 
 use axum::extract::State;
-use backlay_store::payee::{PayeeBank, PaymentDetails};
-use backlay_store::payments::BankAccount;
+use backlay_office_store::payee::{PayeeBank, PaymentDetails};
+use backlay_office_store::payments::BankAccount;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -17,6 +17,7 @@ use backlay_api::payment::{bank_account, BANK_TEXT_MAX_CHARS};
 use backlay_kit::clock::{iso_utc, now_ms};
 use backlay_kit::error::{ok, ok_with, ApiResult, Envelope};
 use backlay_kit::input::{ApiJson, Checks, FlexI64};
+use backlay_office_store::{PayeeReads, PayeeWrites};
 use backlay_operator::session::{ClientIp, CurrentUser, Operator};
 use backlay_operator::AppState;
 use backlay_operator::{self as operator, PayeeDetails};

@@ -3,13 +3,14 @@
 //! permission checks and its audit entry), and the parent's terms every way of betting asks
 //! ([`check_stake_allowed`]). Below the engine and the operator services, which both need them.
 
-use backlay_store::audit::NewAuditEntry;
+use backlay_office_store::audit::NewAuditEntry;
 use backlay_store::users::{Role, User};
 use backlay_store::{Store, Writer};
 
 use crate::clock::now_ms;
 use crate::error::AppError;
 use crate::refusal::Refusal;
+use backlay_office_store::AuditWrites;
 
 /// Who is acting.
 #[derive(Clone, Debug)]

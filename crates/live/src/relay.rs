@@ -43,7 +43,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use backlay_store::casino::RoundPhase;
+use backlay_casino_store::casino::RoundPhase;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};

@@ -27,7 +27,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use backlay_store::casino::{CasinoRound, RoundPhase};
+use backlay_casino_store::casino::{CasinoRound, RoundPhase};
 use serde::Serialize;
 use tokio::sync::broadcast::{self, error::TryRecvError};
 use utoipa::ToSchema;

@@ -16,6 +16,7 @@
 use backlay_store::catalogue::CasinoSport;
 
 use super::OperatorContext;
+use backlay_casino_store::CasinoReads;
 use backlay_kit::error::{AppError, OrNotFound};
 use backlay_kit::input::Checks;
 

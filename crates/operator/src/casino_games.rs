@@ -14,9 +14,10 @@
 //! art back (the column's foreign key is `ON DELETE SET NULL`). An empty name resets the tile
 //! to the art.
 
-use backlay_store::casino::CasinoGame;
+use backlay_casino_store::casino::CasinoGame;
 
 use super::OperatorContext;
+use backlay_casino_store::{CasinoReads, CasinoWrites};
 use backlay_kit::error::{AppError, OrNotFound};
 use backlay_kit::uploads::{is_stored_name, IMAGE_NAME_MAX_CHARS};
 

@@ -1,15 +1,16 @@
 //! The payment details a payee publishes to the clients below it (a UPI id and/or a bank
-//! account; `backlay_store::payee` finds the nearest payee above a client). An agent or admin
+//! account; `backlay_office_store::payee` finds the nearest payee above a client). An agent or admin
 //! sets its own; an admin also any agent's, so that an agent who cannot work the console is
 //! still paid to the right place.
 
-use backlay_store::payee::PayeeBank;
+use backlay_office_store::payee::PayeeBank;
 use backlay_store::users::{Role, User};
 use backlay_store::StoreError;
 
 use super::{Actor, OperatorContext};
 use backlay_kit::clock::now_ms;
 use backlay_kit::error::AppError;
+use backlay_office_store::PayeeWrites;
 
 /// What a payee shows its clients; at least one of the two.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,13 +9,14 @@
 //! chips move once.
 
 use backlay_core::money::Money;
-use backlay_store::audit::NewAuditEntry;
-use backlay_store::payments::{PaymentKind, PaymentRequest, PaymentStatus};
+use backlay_office_store::audit::NewAuditEntry;
+use backlay_office_store::payments::{PaymentKind, PaymentRequest, PaymentStatus};
 use backlay_store::users::Role;
 
 use super::{self as operator, Actor, OperatorContext, TransferDirection, TransferOutcome};
 use backlay_kit::clock::now_ms;
 use backlay_kit::error::{AppError, OrNotFound};
+use backlay_office_store::{AuditLog, AuditWrites, PaymentReads, PaymentWrites};
 
 /// The same bound as a transfer's remark.
 pub const REMARK_MAX_CHARS: usize = 200;

@@ -1,10 +1,11 @@
 //! Outside game providers and the world-casino catalogue (docs/wallet.md, docs/operating.md).
 
-use backlay_store::providers::{
+use backlay_casino_store::providers::{
     NewCasinoProvider, NewWorldCasinoGame, MAX_WORLD_CASINO_GAMES, WORLD_CASINO_CATEGORIES,
 };
 
 use super::{OperatorContext, CATALOGUE_NAME_MAX_CHARS};
+use backlay_casino_store::{ProviderReads, ProviderWrites};
 use backlay_kit::clock::now_ms;
 use backlay_kit::error::{AppError, OrNotFound};
 use backlay_kit::input::Checks;

@@ -26,6 +26,7 @@ use backlay_kit::error::AppError;
 use backlay_kit::throttle::{Attempt, AttemptKeys, Refused};
 
 pub use backlay_kit::token::{new_token, token_hash};
+use backlay_office_store::{AuditLog, AuditWrites};
 
 /// A caller with a live session.
 #[derive(Clone, Debug)]
@@ -305,7 +306,7 @@ pub async fn insert_session(
     // with it.
     writer
         .audit(
-            backlay_store::audit::NewAuditEntry {
+            backlay_office_store::audit::NewAuditEntry {
                 actor_user_id: Some(user.id),
                 action: "user.login",
                 target: format!("user:{}", user.id),
@@ -384,7 +385,7 @@ async fn audit_refused_login(
     ip: Option<&str>,
     reason: &str,
 ) -> Result<(), AppError> {
-    let entry = backlay_store::audit::NewAuditEntry {
+    let entry = backlay_office_store::audit::NewAuditEntry {
         actor_user_id: None,
         action: "user.login_failed",
         target: format!("user:{}", user.id),

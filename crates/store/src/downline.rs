@@ -49,7 +49,7 @@ fn betting_kinds_sql() -> String {
 }
 
 /// The CTE `tree(id, parent_id, depth)` of every user under `$1`, capped at `$2` levels.
-pub(crate) const TREE_CTE: &str = "WITH RECURSIVE tree(id, parent_id, depth) AS ( \
+pub const TREE_CTE: &str = "WITH RECURSIVE tree(id, parent_id, depth) AS ( \
      SELECT id, parent_id, 1 FROM users WHERE parent_id = $1 \
      UNION ALL \
      SELECT u.id, u.parent_id, t.depth + 1 FROM users u JOIN tree t ON u.parent_id = t.id WHERE t.depth < $2)";

@@ -87,7 +87,7 @@ backlay_core::named_enum! {
         ResultCorrected = "result_corrected",
         /// An in-house casino round's stakes and payouts.
         Casino = "casino",
-        /// A provider's game through the seamless wallet ([`crate::wallet`]).
+        /// A provider's game through the seamless wallet (`backlay_casino_store::wallet`).
         LiveCasino = "live_casino",
         /// Cash settled between a parent and a child ([`crate::cash`]); no chips move.
         CashSettlement = "cash_settlement",
@@ -222,6 +222,21 @@ impl Store {
         .transpose()
     }
 
+    /// A user's balance and exposure.
+    pub async fn funds_of_user(&self, user_id: i64) -> StoreResult<Funds> {
+        let row = sqlx::query(
+            "SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_optional(self.pool())
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        Ok(Funds {
+            balance_minor: row.try_get("balance_minor")?,
+            exposure_minor: row.try_get("exposure_minor")?,
+        })
+    }
+
     /// Balance of a system account.
     pub async fn system_balance(&self, account: SystemAccount) -> StoreResult<i64> {
         Ok(sqlx::query_scalar("SELECT balance_minor FROM ledger_accounts WHERE code = $1")
@@ -354,6 +369,40 @@ impl Writer {
             .fetch_optional(self.conn())
             .await?
             .ok_or(StoreError::NotFound)
+    }
+
+    /// A user's balance and exposure as this transaction sees them.
+    pub async fn funds_of_user(&mut self, user_id: i64) -> StoreResult<Funds> {
+        let row = sqlx::query(
+            "SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_optional(self.conn())
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        Ok(Funds {
+            balance_minor: row.try_get("balance_minor")?,
+            exposure_minor: row.try_get("exposure_minor")?,
+        })
+    }
+
+    /// The user's funds, read with a write lock on their ledger account held until this
+    /// transaction ends. On PostgreSQL the no-op `UPDATE` takes the row lock, so two requests of
+    /// one user (or a request and a transfer) are checked one after the other; on SQLite the
+    /// transaction already holds the database's write lock.
+    pub async fn lock_funds_of_user(&mut self, user_id: i64) -> StoreResult<Funds> {
+        let row = sqlx::query(
+            "UPDATE ledger_accounts SET balance_minor = balance_minor WHERE user_id = $1 \
+             RETURNING balance_minor, exposure_minor",
+        )
+        .bind(user_id)
+        .fetch_optional(self.conn())
+        .await?
+        .ok_or(StoreError::NotFound)?;
+        Ok(Funds {
+            balance_minor: row.try_get("balance_minor")?,
+            exposure_minor: row.try_get("exposure_minor")?,
+        })
     }
 
     pub async fn system_account(&mut self, account: SystemAccount) -> StoreResult<i64> {

@@ -13,34 +13,32 @@
 //! Repositories are `impl Store` (reads) and `impl Writer` (writes in a transaction) blocks
 //! grouped by area: [`users`], [`downline`], [`sessions`], [`security`], [`ledger`] (with
 //! [`exposure_check`]), [`bets`] (read as the exchange's bets by [`positions`]), [`markets`],
-//! [`payments`], [`payee`], [`catalogue`], [`casino`], [`providers`], [`wallet`], [`settings`], [`buttons`], [`uploads`], [`audit`],
-//! and what every server on one database shares: [`throttle`] (log-in counts), [`tickets`]
-//! (stream tickets).
+//! [`catalogue`], [`settings`], [`buttons`], [`uploads`], and what every server on one database
+//! shares: [`throttle`] (log-in counts), [`tickets`] (stream tickets). Two sibling crates hold a
+//! job's tables over the same schema and pool, and add their methods through traits with the
+//! helpers of [`repository`]: `backlay-casino-store` (the casino's games, providers and
+//! wallet) and `backlay-office-store` (payment requests and payees, the dashboard's figures,
+//! the audit log).
 //!
 //! Secrets (TOTP secrets, providers' signing secrets) are sealed with the server's key on the way
 //! in and opened on the way out, in the repositories, with the [`secrets::Keyring`] given to
 //! [`Store::with_keyring`]; a store without one refuses to read or write them.
 
-pub mod audit;
 pub mod bets;
 pub mod bot_bets;
 pub mod branch_locks;
 pub mod buttons;
 pub mod cash;
-pub mod casino;
 pub mod catalogue;
 pub mod cluster;
 pub mod correction;
-pub mod dashboard;
 pub mod downline;
 pub mod exposure_check;
 pub mod ledger;
 pub mod markets;
 pub mod partnership;
-pub mod payee;
-pub mod payments;
 pub mod positions;
-pub mod providers;
+pub mod repository;
 pub mod secrets;
 pub mod security;
 pub mod sessions;
@@ -50,7 +48,6 @@ pub mod throttle;
 pub mod tickets;
 pub mod uploads;
 pub mod users;
-pub mod wallet;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -59,6 +56,9 @@ use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Connection, Executor};
+
+// The helpers every repository here uses, by their short names (`crate::named`).
+use repository::{flag, is_unique_violation, like_escape, named};
 
 pub use sqlx::Any;
 
@@ -86,12 +86,15 @@ impl Writer {
         Ok(())
     }
 
-    /// The connection inside the transaction, for the repositories' queries.
-    pub(crate) fn conn(&mut self) -> &mut sqlx::AnyConnection {
+    /// The connection inside the transaction, for the repositories' queries (here and in the
+    /// store's sibling crates: [`repository`]).
+    pub fn conn(&mut self) -> &mut sqlx::AnyConnection {
         &mut self.tx
     }
 
-    pub(crate) fn keyring(&self) -> Result<&secrets::Keyring, secrets::SecretError> {
+    /// The keys that seal and open the secret columns, for the repositories that hold one
+    /// ([`repository::seal_column`]); `NoKey` on a store without them.
+    pub fn keyring(&self) -> Result<&secrets::Keyring, secrets::SecretError> {
         self.keyring.as_deref().ok_or(secrets::SecretError::NoKey)
     }
 }
@@ -263,7 +266,9 @@ impl Store {
         self
     }
 
-    pub(crate) fn keyring(&self) -> Result<&secrets::Keyring, secrets::SecretError> {
+    /// The keys that open the secret columns, for the repositories that hold one
+    /// ([`repository::open_column`]); `NoKey` on a store without them.
+    pub fn keyring(&self) -> Result<&secrets::Keyring, secrets::SecretError> {
         self.keyring.as_deref().ok_or(secrets::SecretError::NoKey)
     }
 
@@ -446,40 +451,6 @@ pub fn sqlite_path(database_url: &str) -> String {
     rest.split('?').next().unwrap_or_default().to_string()
 }
 
-/// True for a unique-constraint violation (both engines report it through the same kind).
-pub(crate) fn is_unique_violation(err: &sqlx::Error) -> bool {
-    matches!(err, sqlx::Error::Database(db) if db.kind() == sqlx::error::ErrorKind::UniqueViolation)
-}
-
-pub(crate) fn is_foreign_key_violation(err: &sqlx::Error) -> bool {
-    matches!(err, sqlx::Error::Database(db) if db.kind() == sqlx::error::ErrorKind::ForeignKeyViolation)
-}
-
-/// Reads a text column that holds one of a named enum's names (`backlay_core::named`), such
-/// as a market's status. A name the enum does not know is an error naming the column and the
-/// value, never a panic.
-pub(crate) fn named<T>(row: &sqlx::any::AnyRow, column: &str) -> Result<T, sqlx::Error>
-where
-    T: FromStr<Err = backlay_core::named::UnknownName>,
-{
-    let text: String = sqlx::Row::try_get(row, column)?;
-    // Quoted, as sqlx names the column of its own decoding errors.
-    text.parse().map_err(|err| sqlx::Error::ColumnDecode {
-        index: format!("{column:?}"),
-        source: Box::new(err),
-    })
-}
-
-/// SQL flags are 0/1 integers on both engines.
-/// `text` with `\`, `%` and `_` escaped for `LIKE … ESCAPE '\'`, so that they match themselves.
-pub(crate) fn like_escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
-}
-
-pub(crate) fn flag(value: bool) -> i64 {
-    i64::from(value)
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -506,8 +477,6 @@ mod tests {
         }
     }
 
-    use super::casino::{CasinoRound, NewRound, RoundPhase};
-    use super::providers::{CasinoProvider, NewCasinoProvider};
     use super::security::TotpState;
     use super::users::{NewUser, Role};
     use super::{engine_of, url_without_password};
@@ -548,67 +517,14 @@ mod tests {
             mobile: None,
             partnership_bp: 0,
         };
-        let new_provider = NewCasinoProvider {
-            code: "acme",
-            name: "Acme",
-            hmac_secret: SECRET,
-            launch_url: None,
-            is_active: true,
-        };
-        let provider = CasinoProvider {
-            id: 1,
-            code: "acme".into(),
-            name: "Acme".into(),
-            hmac_secret: SECRET.into(),
-            launch_url: None,
-            is_builtin: false,
-            is_active: true,
-        };
-        let new_round = NewRound {
-            game_id: 1,
-            round_id: "r1",
-            commitment: "c",
-            secret_seed_hex: SECRET,
-            opened_at_ms: 0,
-            close_at_ms: 1,
-        };
-        let mut round = CasinoRound {
-            id: 1,
-            round_id: "r1".into(),
-            game_id: 1,
-            kind: "teen20".into(),
-            commitment: "c".into(),
-            secret_seed_hex: SECRET.into(),
-            phase: RoundPhase::Closed,
-            opened_at_ms: 0,
-            close_at_ms: 1,
-            bet_count: 0,
-            staked_minor: 0,
-            deal_json: None,
-            result_json: None,
-            winner: None,
-            dealt_at_ms: None,
-            paid_minor: None,
-            settled_at_ms: None,
-        };
-        let printed = [
-            format!("{totp:?}"),
-            format!("{user:?}"),
-            format!("{new_provider:?}"),
-            format!("{provider:?}"),
-            format!("{new_round:?}"),
-            format!("{round:?}"),
-        ];
+        let printed = [format!("{totp:?}"), format!("{user:?}")];
         for text in printed {
             assert!(!text.contains(SECRET), "{text}");
         }
         assert!(format!("{totp:?}").contains("has_secret: true"));
-        // Once dealt, the seed is public and `Debug` shows it.
-        round.phase = RoundPhase::Dealt;
-        assert!(format!("{round:?}").contains(SECRET));
     }
 
-    use super::{bets, casino, ledger, markets, named, payments, users, wallet, Store};
+    use super::{bets, ledger, markets, named, users, Store};
     use backlay_core::exchange::{BetSide, MarketStatus, MarketType, Persistence};
     use backlay_core::named::UnknownName;
     use std::str::FromStr;
@@ -657,13 +573,7 @@ mod tests {
             bets::BetStatus,
             markets::RunnerStatus,
             users::Role,
-            payments::PaymentKind,
-            payments::PaymentStatus,
-            ledger::TransactionKind,
-            casino::RoundPhase,
-            casino::CasinoBetStatus,
-            wallet::WalletKind,
-            wallet::ProviderRoundState
+            ledger::TransactionKind
         );
     }
 

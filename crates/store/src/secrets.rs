@@ -16,9 +16,10 @@
 //! (an attacker's own TOTP secret into a victim's row) does not open there.
 //!
 //! The cipher is RustCrypto's `chacha20poly1305`; nothing of the cryptography is written here.
-//! The store opens and seals in the repositories ([`crate::security`], [`crate::providers`]),
-//! so callers only ever see clear text, and [`Store::seal_secrets`] seals rows written in clear
-//! before this existed.
+//! The store opens and seals in the repositories ([`crate::security`], and the providers' in
+//! `backlay_casino_store::providers`, with [`open_column`] and [`seal_column`]), so callers only
+//! ever see clear text, and [`Store::seal_secrets`] seals rows written in clear before this
+//! existed.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -470,7 +471,7 @@ impl Store {
 }
 
 /// Opens the value of a sealed column, naming its place in the error.
-pub(crate) fn open_column(
+pub fn open_column(
     keyring: Result<&Keyring, SecretError>,
     value: &str,
     slot: SecretSlot,
@@ -481,7 +482,7 @@ pub(crate) fn open_column(
 }
 
 /// Seals a value for its column.
-pub(crate) fn seal_column(
+pub fn seal_column(
     keyring: Result<&Keyring, SecretError>,
     plain: &str,
     slot: SecretSlot,

@@ -13,7 +13,7 @@
 pub(crate) const ROWS_PER_STATEMENT: usize = 100;
 
 /// `$1, $2, …, $n`: an `IN (…)` list of `n` bound values.
-pub(crate) fn numbered(n: usize) -> String {
+pub fn numbered(n: usize) -> String {
     (1..=n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
 }
 

@@ -29,9 +29,10 @@ use std::sync::Mutex;
 
 use backlay_casino::fair::ServerSeed;
 use backlay_casino::games::GameKind;
-use backlay_store::providers::{CasinoProvider, NewCasinoProvider, NewWorldCasinoGame};
+use backlay_casino_store::providers::{CasinoProvider, NewCasinoProvider, NewWorldCasinoGame};
 use backlay_store::Store;
 
+use backlay_casino_store::ProviderWrites;
 pub use play::routes;
 
 /// The built-in provider's code (what it signs as).

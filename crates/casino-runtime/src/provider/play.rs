@@ -27,6 +27,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use super::{BuiltinProvider, PendingTable, MAX_TABLES, TABLE_TTL_MS};
 use crate::wallet::{self, SignedBy, WalletCall, WalletError};
 use crate::{new_seed, MAX_STAKE_MINOR, MIN_STAKE_MINOR};
+use backlay_casino_store::ProviderReads;
 use backlay_kit::clock::now_ms;
 use backlay_kit::config::Config;
 use backlay_kit::error::{ok, AppError, Envelope};

@@ -1,11 +1,12 @@
 //! Writing refusals to the audit log, with an allowance per address for calls that fail the
 //! signature check.
 
-use backlay_store::audit::NewAuditEntry;
+use backlay_office_store::audit::NewAuditEntry;
 
 use super::{CallContext, SignedBy, WalletCall, WalletError};
 use backlay_kit::clock::now_ms;
 use backlay_kit::throttle::AttemptKeys;
+use backlay_office_store::AuditLog;
 use backlay_operator::AppState;
 
 /// Whether to write a refusal to the audit log. A call that failed its signature check could

@@ -11,7 +11,7 @@
 //!
 //! Money moves between the player's ledger account and the `provider_games` system account, one
 //! balanced ledger transaction per call, in the same write transaction as the call's row in
-//! `wallet_transactions` (see `backlay_store::wallet` for how a repeated tx id is caught by the
+//! `wallet_transactions` (see `backlay_casino_store::wallet` for how a repeated tx id is caught by the
 //! UNIQUE constraint and answered with the first answer). Example, provider `evo`:
 //!
 //! ```text

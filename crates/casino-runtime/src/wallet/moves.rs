@@ -2,10 +2,10 @@
 //! the call's fields, the answer to a repeated tx id, and the ledger posting.
 
 use axum::http::StatusCode;
+use backlay_casino_store::providers::{CasinoProvider, ProviderSession};
+use backlay_casino_store::wallet::{NewWalletTx, ProviderRoundState, WalletKind, WalletTx};
 use backlay_core::money::Money;
 use backlay_store::ledger::{NewTransaction, Posting, SystemAccount, TransactionKind};
-use backlay_store::providers::{CasinoProvider, ProviderSession};
-use backlay_store::wallet::{NewWalletTx, ProviderRoundState, WalletKind, WalletTx};
 use backlay_store::{StoreError, Writer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -15,6 +15,7 @@ use super::{
     CallContext, CreditRequest, DebitRequest, MoveAnswer, RollbackRequest, WalletError,
     MAX_REF_CHARS, MAX_TOKEN_CHARS, MAX_WALLET_AMOUNT_MINOR,
 };
+use backlay_casino_store::{ProviderReads, WalletReads, WalletWrites};
 use backlay_kit::input::{AmountInput, TextId};
 use backlay_operator::session::token_hash;
 use backlay_operator::AppState;

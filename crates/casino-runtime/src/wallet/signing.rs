@@ -2,12 +2,13 @@
 //! signature and timestamp against its provider.
 
 use axum::http::{HeaderMap, StatusCode};
-use backlay_store::providers::CasinoProvider;
+use backlay_casino_store::providers::CasinoProvider;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
 use super::error::unauthorised;
 use super::WalletError;
+use backlay_casino_store::ProviderReads;
 use backlay_operator::AppState;
 
 type HmacSha256 = Hmac<Sha256>;

@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::response::Response;
 use backlay_core::money::Money;
-use backlay_store::audit::{AuditFilter, AuditListed};
+use backlay_office_store::audit::{AuditFilter, AuditListed};
 use backlay_store::users::Role;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -13,6 +13,7 @@ use backlay_api::export::{list_answer, Cell, CsvRow, Downloadable};
 use backlay_kit::clock::iso_utc;
 use backlay_kit::error::{ok, ApiResult, AppError, Envelope};
 use backlay_kit::input::{date_range, PageRequest, Paged};
+use backlay_office_store::AuditLog;
 use backlay_operator::session::Operator;
 use backlay_operator::AppState;
 

@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use backlay_store::casino::CasinoGame;
+use backlay_casino_store::casino::CasinoGame;
 use backlay_store::cluster::{ClusterView, Fence, LiveNode};
 use backlay_store::Store;
 use backlay_store::StoreResult;

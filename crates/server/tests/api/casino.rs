@@ -20,6 +20,7 @@ use serde_json::{json, Value};
 
 use crate::both_databases;
 use crate::common::{minor, read_until, TestApp};
+use backlay_casino_store::CasinoReads;
 
 fn runner_off(config: &mut Config) {
     config.casino = false;
@@ -489,7 +490,7 @@ async fn a_restarted_runner_resumes_unfinished_rounds(app: TestApp) {
     for round in [&closed, &open] {
         loop {
             let now = store.casino_round(&round.round_id).await.unwrap();
-            if now.phase == backlay_store::casino::RoundPhase::Settled {
+            if now.phase == backlay_casino_store::casino::RoundPhase::Settled {
                 // The open round was not cut short: it closed at its close time, not before.
                 assert!(now.dealt_at_ms.unwrap() >= round.close_at_ms);
                 break;

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use crate::both_databases;
 use crate::common::{spawn_app, Answer, Db, TestApp};
+use backlay_casino_store::{CasinoReads, ProviderReads, ProviderWrites};
 
 fn origin(app: &TestApp) -> String {
     app.base.trim_end_matches("/api").to_string()

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use crate::both_databases;
 use crate::common::TestApp;
 use crate::wallet::{launch_url, query_param, wallet, Provider};
+use backlay_casino_store::{CasinoReads, ProviderReads};
 
 async fn casino_list(app: &TestApp, admin: &str) -> Value {
     let answer = app.get("admin/casino/list", Some(admin)).await;

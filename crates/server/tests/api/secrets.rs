@@ -15,6 +15,7 @@ use crate::both_databases;
 use crate::common::TestApp;
 use crate::security::{clear_of_step_edge, code, enable, otp_token, verify};
 use crate::wallet::{launch_url, player_token, query_param, wallet, Provider};
+use backlay_casino_store::ProviderReads;
 
 /// A raw column value, as a dump of the database shows it.
 async fn raw(store: &Store, sql: &str) -> String {

@@ -24,6 +24,8 @@ use serde_json::{json, Value};
 
 use crate::both_databases;
 use crate::common::{minor, Answer, TestApp};
+use backlay_casino_store::{ProviderReads, ProviderWrites, WalletReads};
+use backlay_office_store::AuditLog;
 
 /// A provider as a test signs for it.
 pub(crate) struct Provider {
@@ -1193,7 +1195,7 @@ async fn gaplogin_answers_a_launch_url_the_wallet_accepts(app: TestApp) {
     // Another provider cannot use it.
     let mut w = ctx.store.begin_write().await.unwrap();
     w.insert_casino_provider(
-        &backlay_store::providers::NewCasinoProvider {
+        &backlay_casino_store::providers::NewCasinoProvider {
             code: "evo",
             name: "Evo Live",
             hmac_secret: &"e".repeat(64),
@@ -1503,7 +1505,7 @@ async fn the_built_in_provider_plays_through_the_wallet(app: TestApp) {
         ctx.store.provider_round(provider_id, round).await.unwrap().expect("a provider round");
     assert_eq!(stored.debited_minor, 100_00);
     assert_eq!(stored.credited_minor, expected_payout);
-    assert_eq!(stored.state, backlay_store::wallet::ProviderRoundState::Settled);
+    assert_eq!(stored.state, backlay_casino_store::wallet::ProviderRoundState::Settled);
     let report = app.post("report/liveCasinoBets", Some(&demo), json!({})).await;
     report.expect(200);
     let kinds: Vec<&str> = report.data()["rows"]

@@ -19,11 +19,13 @@
 //! lock or PostgreSQL's row lock orders them: the first changes one row and goes on to the
 //! transfer, the second changes none and is told the request is already being decided.
 
+use std::future::Future;
+
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use crate::ledger::Funds;
-use crate::{is_unique_violation, named, Store, StoreError, StoreResult, Writer};
+use backlay_store::repository::{is_unique_violation, named};
+use backlay_store::{Store, StoreError, StoreResult, Writer};
 
 backlay_core::named_enum! {
     /// What a request asks for.
@@ -149,8 +151,23 @@ pub struct PaymentFilter {
     pub user_id: Option<i64>,
 }
 
-impl Store {
-    pub async fn payment_request(&self, request_id: i64) -> StoreResult<PaymentRequest> {
+/// The payment requests' reads on the [`Store`]: a trait, because `Store` is backlay-store's
+/// type and only that crate can add methods of its own to it.
+pub trait PaymentReads {
+    fn payment_request(
+        &self,
+        request_id: i64,
+    ) -> impl Future<Output = StoreResult<PaymentRequest>> + Send;
+    fn payment_requests(
+        &self,
+        filter: PaymentFilter,
+        offset: i64,
+        limit: i64,
+    ) -> impl Future<Output = StoreResult<(Vec<PaymentRequest>, i64)>> + Send;
+}
+
+impl PaymentReads for Store {
+    async fn payment_request(&self, request_id: i64) -> StoreResult<PaymentRequest> {
         let row = sqlx::query(&format!(
             "SELECT {REQUEST_COLUMNS} FROM payment_requests r JOIN users u ON u.id = r.user_id WHERE r.id = $1"
         ))
@@ -162,7 +179,7 @@ impl Store {
     }
 
     /// Requests matching `filter`, newest first, and how many match in all.
-    pub async fn payment_requests(
+    async fn payment_requests(
         &self,
         filter: PaymentFilter,
         offset: i64,
@@ -196,28 +213,48 @@ impl Store {
     }
 }
 
-impl Writer {
-    /// The user's funds, read with a write lock on their ledger account held until this
-    /// transaction ends. On PostgreSQL the no-op `UPDATE` takes the row lock, so two requests of
-    /// one user (or a request and a transfer) are checked one after the other; on SQLite the
-    /// transaction already holds the database's write lock.
-    pub async fn lock_funds_of_user(&mut self, user_id: i64) -> StoreResult<Funds> {
-        let row = sqlx::query(
-            "UPDATE ledger_accounts SET balance_minor = balance_minor WHERE user_id = $1 \
-             RETURNING balance_minor, exposure_minor",
-        )
-        .bind(user_id)
-        .fetch_optional(self.conn())
-        .await?
-        .ok_or(StoreError::NotFound)?;
-        Ok(Funds {
-            balance_minor: row.try_get("balance_minor")?,
-            exposure_minor: row.try_get("exposure_minor")?,
-        })
-    }
+/// The payment requests' writes in a [`Writer`]'s transaction: a trait, because `Writer` is
+/// backlay-store's type and only that crate can add methods of its own to it.
+pub trait PaymentWrites {
+    fn open_payment_requests(
+        &mut self,
+        user_id: i64,
+    ) -> impl Future<Output = StoreResult<OpenRequests>> + Send;
+    fn insert_payment_request(
+        &mut self,
+        user_id: i64,
+        amount_minor: i64,
+        details: &PaymentDetails,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<i64>> + Send;
+    fn claim_payment_request(
+        &mut self,
+        request_id: i64,
+        decided_by_user_id: Option<i64>,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+    fn approve_payment_request(
+        &mut self,
+        request_id: i64,
+        transaction_id: i64,
+        remark: &str,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+    fn release_payment_request(
+        &mut self,
+        request_id: i64,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+    fn reject_payment_request(
+        &mut self,
+        request_id: i64,
+        decided_by_user_id: Option<i64>,
+        remark: &str,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+}
 
+impl PaymentWrites for Writer {
     /// How many requests of the user are open, and how much the open withdrawals add up to.
-    pub async fn open_payment_requests(&mut self, user_id: i64) -> StoreResult<OpenRequests> {
+    async fn open_payment_requests(&mut self, user_id: i64) -> StoreResult<OpenRequests> {
         // SUM over BIGINT is NUMERIC on PostgreSQL: cast back so both engines answer an integer.
         let row = sqlx::query(
             "SELECT COUNT(*) AS open_count, \
@@ -236,7 +273,7 @@ impl Writer {
     /// Stores a new pending request and returns its id. A deposit whose reference is already
     /// on a pending or approved deposit is a `Conflict` (the unique index decides, so two
     /// identical requests at once cannot both get in).
-    pub async fn insert_payment_request(
+    async fn insert_payment_request(
         &mut self,
         user_id: i64,
         amount_minor: i64,
@@ -275,7 +312,7 @@ impl Writer {
 
     /// Claims a pending request for an approval: pending → processing. False when it was not
     /// pending (already decided, or another approval holds it).
-    pub async fn claim_payment_request(
+    async fn claim_payment_request(
         &mut self,
         request_id: i64,
         decided_by_user_id: Option<i64>,
@@ -293,7 +330,7 @@ impl Writer {
     }
 
     /// Marks a claimed request approved with the transfer it caused: processing → approved.
-    pub async fn approve_payment_request(
+    async fn approve_payment_request(
         &mut self,
         request_id: i64,
         transaction_id: i64,
@@ -315,7 +352,7 @@ impl Writer {
     }
 
     /// Gives a claimed request back when its transfer was refused: processing → pending.
-    pub async fn release_payment_request(&mut self, request_id: i64) -> StoreResult<bool> {
+    async fn release_payment_request(&mut self, request_id: i64) -> StoreResult<bool> {
         let changed = sqlx::query(
             "UPDATE payment_requests SET status = 'pending', decided_by_user_id = NULL \
              WHERE id = $1 AND status = 'processing'",
@@ -328,7 +365,7 @@ impl Writer {
     }
 
     /// Rejects a pending request: pending → rejected. False when it was not pending.
-    pub async fn reject_payment_request(
+    async fn reject_payment_request(
         &mut self,
         request_id: i64,
         decided_by_user_id: Option<i64>,

@@ -1,6 +1,6 @@
 //! The in-house casino's games, rounds and bets (`casino_games`, `casino_rounds`,
 //! `casino_bets`). The rules live in `backlay_casino`; this module only stores what a round
-//! did and moves its money through the [`ledger`](crate::ledger).
+//! did and moves its money through the [`ledger`](backlay_store::ledger).
 //!
 //! A round's row follows its phase, each step one conditional `UPDATE` so that two callers
 //! can never both take it:
@@ -22,13 +22,15 @@
 //! however many callers ask at once.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use crate::ledger::{NewTransaction, Posting, SystemAccount, TransactionKind};
-use crate::partnership::{HouseSplit, Part};
-use crate::{flag, is_foreign_key_violation, named, Store, StoreError, StoreResult, Writer};
+use backlay_store::ledger::{NewTransaction, Posting, SystemAccount, TransactionKind};
+use backlay_store::partnership::{HouseSplit, Part};
+use backlay_store::repository::{flag, is_foreign_key_violation, named};
+use backlay_store::{Store, StoreError, StoreResult, Writer};
 
 /// A game of the sidebar's list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -279,9 +281,53 @@ fn bet_from_row(row: &AnyRow) -> Result<CasinoBet, sqlx::Error> {
     })
 }
 
-impl Store {
+/// The casino's reads on the [`Store`]: a trait, because `Store` is backlay-store's type and
+/// only that crate can add methods of its own to it.
+pub trait CasinoReads {
+    fn casino_games(
+        &self,
+        active_only: bool,
+        series_id: Option<&str>,
+    ) -> impl Future<Output = StoreResult<Vec<CasinoGame>>> + Send;
+    fn casino_game(&self, id: i64) -> impl Future<Output = StoreResult<CasinoGame>> + Send;
+    fn casino_game_by_code(
+        &self,
+        code: &str,
+    ) -> impl Future<Output = StoreResult<CasinoGame>> + Send;
+    fn casino_round(&self, round_id: &str)
+        -> impl Future<Output = StoreResult<CasinoRound>> + Send;
+    fn latest_casino_round(
+        &self,
+        game_id: i64,
+    ) -> impl Future<Output = StoreResult<Option<CasinoRound>>> + Send;
+    fn unfinished_casino_rounds(
+        &self,
+        game_id: i64,
+    ) -> impl Future<Output = StoreResult<Vec<CasinoRound>>> + Send;
+    fn casino_results(
+        &self,
+        game_id: i64,
+        from_ms: i64,
+        to_ms: i64,
+        offset: i64,
+        limit: i64,
+    ) -> impl Future<Output = StoreResult<(Vec<CasinoRound>, i64)>> + Send;
+    fn casino_bets_in_round(
+        &self,
+        user_id: i64,
+        round_pk: i64,
+    ) -> impl Future<Output = StoreResult<Vec<CasinoBet>>> + Send;
+    fn open_casino_bets(
+        &self,
+        user_id: i64,
+        offset: i64,
+        limit: i64,
+    ) -> impl Future<Output = StoreResult<(Vec<CasinoBet>, i64)>> + Send;
+}
+
+impl CasinoReads for Store {
     /// The games in display order: every game, or only the active ones of one series.
-    pub async fn casino_games(
+    async fn casino_games(
         &self,
         active_only: bool,
         series_id: Option<&str>,
@@ -298,7 +344,7 @@ impl Store {
     }
 
     /// The game with this `match_id`.
-    pub async fn casino_game(&self, id: i64) -> StoreResult<CasinoGame> {
+    async fn casino_game(&self, id: i64) -> StoreResult<CasinoGame> {
         let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM casino_games WHERE id = $1"))
             .bind(id)
             .fetch_optional(self.pool())
@@ -308,7 +354,7 @@ impl Store {
     }
 
     /// The game whose client code or rules code is `code`.
-    pub async fn casino_game_by_code(&self, code: &str) -> StoreResult<CasinoGame> {
+    async fn casino_game_by_code(&self, code: &str) -> StoreResult<CasinoGame> {
         let row = sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} FROM casino_games WHERE game_code = $1 OR kind = $1 ORDER BY id LIMIT 1"
         ))
@@ -320,7 +366,7 @@ impl Store {
     }
 
     /// A round by its public id.
-    pub async fn casino_round(&self, round_id: &str) -> StoreResult<CasinoRound> {
+    async fn casino_round(&self, round_id: &str) -> StoreResult<CasinoRound> {
         let row = sqlx::query(&format!(
             "SELECT {ROUND_COLUMNS} FROM casino_rounds r JOIN casino_games g ON g.id = r.game_id WHERE r.round_id = $1"
         ))
@@ -332,7 +378,7 @@ impl Store {
     }
 
     /// The game's newest round, whatever its phase.
-    pub async fn latest_casino_round(&self, game_id: i64) -> StoreResult<Option<CasinoRound>> {
+    async fn latest_casino_round(&self, game_id: i64) -> StoreResult<Option<CasinoRound>> {
         let row = sqlx::query(&format!(
             "SELECT {ROUND_COLUMNS} FROM casino_rounds r JOIN casino_games g ON g.id = r.game_id \
              WHERE r.game_id = $1 ORDER BY r.id DESC LIMIT 1"
@@ -344,7 +390,7 @@ impl Store {
     }
 
     /// The game's rounds not yet settled, oldest first (what a restarted runner resumes).
-    pub async fn unfinished_casino_rounds(&self, game_id: i64) -> StoreResult<Vec<CasinoRound>> {
+    async fn unfinished_casino_rounds(&self, game_id: i64) -> StoreResult<Vec<CasinoRound>> {
         let rows = sqlx::query(&format!(
             "SELECT {ROUND_COLUMNS} FROM casino_rounds r JOIN casino_games g ON g.id = r.game_id \
              WHERE r.game_id = $1 AND r.phase <> 'settled' ORDER BY r.id"
@@ -357,7 +403,7 @@ impl Store {
 
     /// Settled rounds of a game settled between two times (inclusive), newest first, and how
     /// many there are.
-    pub async fn casino_results(
+    async fn casino_results(
         &self,
         game_id: i64,
         from_ms: i64,
@@ -388,7 +434,7 @@ impl Store {
     }
 
     /// A user's bets in one round, oldest first.
-    pub async fn casino_bets_in_round(
+    async fn casino_bets_in_round(
         &self,
         user_id: i64,
         round_pk: i64,
@@ -405,7 +451,7 @@ impl Store {
     }
 
     /// A user's casino bets still waiting for their round, newest first, and how many.
-    pub async fn open_casino_bets(
+    async fn open_casino_bets(
         &self,
         user_id: i64,
         offset: i64,
@@ -430,10 +476,55 @@ impl Store {
     }
 }
 
-impl Writer {
+/// The casino's writes in a [`Writer`]'s transaction: a trait, because `Writer` is
+/// backlay-store's type and only that crate can add methods of its own to it.
+pub trait CasinoWrites {
+    fn set_casino_game_active(
+        &mut self,
+        game_id: i64,
+        active: bool,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+    fn set_casino_game_image(
+        &mut self,
+        game_id: i64,
+        image_name: Option<&str>,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+    fn insert_casino_round(
+        &mut self,
+        round: &NewRound<'_>,
+    ) -> impl Future<Output = StoreResult<i64>> + Send;
+    fn close_casino_round(
+        &mut self,
+        round_pk: i64,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+    fn reveal_casino_round(
+        &mut self,
+        round_pk: i64,
+        deal_json: &str,
+        result_json: &str,
+        winner: &str,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+    fn place_casino_bet(
+        &mut self,
+        bet: &NewCasinoBet<'_>,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<(i64, i64)>> + Send;
+    fn settle_casino_round(
+        &mut self,
+        round_pk: i64,
+        remark: &str,
+        now_ms: i64,
+        judge: impl Fn(&CasinoBet) -> (CasinoBetStatus, i64) + Send,
+        describe: impl Fn(&CasinoBet) -> String + Send,
+    ) -> impl Future<Output = StoreResult<Option<SettledRound>>> + Send;
+}
+
+impl CasinoWrites for Writer {
     /// Switches a game on or off; `NotFound` when no game has `game_id`. Off, its rounds stop
     /// opening and bets on it are refused; a round already open still settles.
-    pub async fn set_casino_game_active(&mut self, game_id: i64, active: bool) -> StoreResult<()> {
+    async fn set_casino_game_active(&mut self, game_id: i64, active: bool) -> StoreResult<()> {
         let updated = sqlx::query("UPDATE casino_games SET is_active = $2 WHERE id = $1")
             .bind(game_id)
             .bind(flag(active))
@@ -448,7 +539,7 @@ impl Writer {
     /// Shows the uploaded image `image_name` on the game's tile instead of its art, or the art
     /// again with `None`. `NotFound` when no game has `game_id` or no uploaded image has that
     /// name (the foreign key refuses it, so a name can never point at nothing).
-    pub async fn set_casino_game_image(
+    async fn set_casino_game_image(
         &mut self,
         game_id: i64,
         image_name: Option<&str>,
@@ -467,7 +558,7 @@ impl Writer {
     }
 
     /// Stores a new round in its betting phase; returns its row id.
-    pub async fn insert_casino_round(&mut self, round: &NewRound<'_>) -> StoreResult<i64> {
+    async fn insert_casino_round(&mut self, round: &NewRound<'_>) -> StoreResult<i64> {
         assert!(round.close_at_ms > round.opened_at_ms, "a round closes after it opens");
         Ok(sqlx::query_scalar(
             "INSERT INTO casino_rounds (round_id, game_id, commitment, seed_hex, opened_at_ms, close_at_ms) \
@@ -485,7 +576,7 @@ impl Writer {
 
     /// betting → closed, only at or after its close time. False when it was not betting or
     /// it is too early.
-    pub async fn close_casino_round(&mut self, round_pk: i64, now_ms: i64) -> StoreResult<bool> {
+    async fn close_casino_round(&mut self, round_pk: i64, now_ms: i64) -> StoreResult<bool> {
         let result = sqlx::query(
             "UPDATE casino_rounds SET phase = 'closed' WHERE id = $1 AND phase = 'betting' AND close_at_ms <= $2",
         )
@@ -497,7 +588,7 @@ impl Writer {
     }
 
     /// closed → dealt, with the deal and result made public. False when it was not closed.
-    pub async fn reveal_casino_round(
+    async fn reveal_casino_round(
         &mut self,
         round_pk: i64,
         deal_json: &str,
@@ -523,7 +614,7 @@ impl Writer {
     /// its close, debits the stake into the house (refused with the available amount when the
     /// user cannot cover it), and stores the bet. Returns the bet id and the user's balance
     /// after. Drop the writer on error: nothing is written.
-    pub async fn place_casino_bet(
+    async fn place_casino_bet(
         &mut self,
         bet: &NewCasinoBet<'_>,
         now_ms: i64,
@@ -589,13 +680,13 @@ impl Writer {
     /// `None`, so a second or concurrent call changes nothing), judges every bet with `judge`
     /// (status and what the bettor gets back, stake included), and pays the winners from the
     /// house in one ledger transaction. `describe` writes a winner's statement line.
-    pub async fn settle_casino_round(
+    async fn settle_casino_round(
         &mut self,
         round_pk: i64,
         remark: &str,
         now_ms: i64,
-        judge: impl Fn(&CasinoBet) -> (CasinoBetStatus, i64),
-        describe: impl Fn(&CasinoBet) -> String,
+        judge: impl Fn(&CasinoBet) -> (CasinoBetStatus, i64) + Send,
+        describe: impl Fn(&CasinoBet) -> String + Send,
     ) -> StoreResult<Option<SettledRound>> {
         let claimed = sqlx::query(
             "UPDATE casino_rounds SET phase = 'settled', settled_at_ms = $2 WHERE id = $1 AND phase = 'dealt'",

@@ -21,11 +21,13 @@
 //! rollback of d1       → refused: the round is settled
 //! ```
 
+use std::future::Future;
+
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use crate::ledger::Funds;
-use crate::{is_unique_violation, named, Store, StoreError, StoreResult, Writer};
+use backlay_store::repository::{is_unique_violation, named};
+use backlay_store::{Store, StoreError, StoreResult, Writer};
 
 backlay_core::named_enum! {
     /// What a wallet call did.
@@ -157,9 +159,36 @@ fn tx_from_row(row: &AnyRow) -> Result<WalletTx, sqlx::Error> {
     })
 }
 
-impl Store {
+/// The seamless wallet's reads on the [`Store`]: a trait, because `Store` is backlay-store's
+/// type and only that crate can add methods of its own to it.
+pub trait WalletReads {
+    fn wallet_tx_by_ref(
+        &self,
+        provider_id: i64,
+        provider_tx_id: &str,
+    ) -> impl Future<Output = StoreResult<Option<WalletTx>>> + Send;
+    fn rollback_of(
+        &self,
+        debit_id: i64,
+    ) -> impl Future<Output = StoreResult<Option<WalletTx>>> + Send;
+    fn provider_round(
+        &self,
+        provider_id: i64,
+        round_ref: &str,
+    ) -> impl Future<Output = StoreResult<Option<ProviderRound>>> + Send;
+    fn live_casino_lines(
+        &self,
+        user_id: i64,
+        from_ms: i64,
+        to_ms: i64,
+        offset: i64,
+        limit: i64,
+    ) -> impl Future<Output = StoreResult<(Vec<LiveCasinoLine>, i64)>> + Send;
+}
+
+impl WalletReads for Store {
     /// The accepted call a provider sent with this tx id.
-    pub async fn wallet_tx_by_ref(
+    async fn wallet_tx_by_ref(
         &self,
         provider_id: i64,
         provider_tx_id: &str,
@@ -173,7 +202,7 @@ impl Store {
     }
 
     /// The rollback that undid a debit, if any.
-    pub async fn rollback_of(&self, debit_id: i64) -> StoreResult<Option<WalletTx>> {
+    async fn rollback_of(&self, debit_id: i64) -> StoreResult<Option<WalletTx>> {
         let row = sqlx::query(&format!(
             "SELECT {TX_COLUMNS} FROM wallet_transactions WHERE reverses_id = $1"
         ))
@@ -184,7 +213,7 @@ impl Store {
     }
 
     /// A provider round by the provider's id for it.
-    pub async fn provider_round(
+    async fn provider_round(
         &self,
         provider_id: i64,
         round_ref: &str,
@@ -199,24 +228,9 @@ impl Store {
         Ok(row.as_ref().map(round_from_row).transpose()?)
     }
 
-    /// A user's balance and exposure.
-    pub async fn funds_of_user(&self, user_id: i64) -> StoreResult<Funds> {
-        let row = sqlx::query(
-            "SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1",
-        )
-        .bind(user_id)
-        .fetch_optional(self.pool())
-        .await?
-        .ok_or(StoreError::NotFound)?;
-        Ok(Funds {
-            balance_minor: row.try_get("balance_minor")?,
-            exposure_minor: row.try_get("exposure_minor")?,
-        })
-    }
-
     /// A user's wallet calls made between two times (inclusive, epoch ms), newest first, and
     /// how many there are.
-    pub async fn live_casino_lines(
+    async fn live_casino_lines(
         &self,
         user_id: i64,
         from_ms: i64,
@@ -274,9 +288,67 @@ impl Store {
     }
 }
 
-impl Writer {
+/// The seamless wallet's writes in a [`Writer`]'s transaction: a trait, because `Writer` is
+/// backlay-store's type and only that crate can add methods of its own to it.
+pub trait WalletWrites {
+    fn wallet_tx_by_ref(
+        &mut self,
+        provider_id: i64,
+        provider_tx_id: &str,
+    ) -> impl Future<Output = StoreResult<Option<WalletTx>>> + Send;
+    fn rollback_of(
+        &mut self,
+        debit_id: i64,
+    ) -> impl Future<Output = StoreResult<Option<WalletTx>>> + Send;
+    fn provider_round(
+        &mut self,
+        provider_id: i64,
+        round_ref: &str,
+    ) -> impl Future<Output = StoreResult<Option<ProviderRound>>> + Send;
+    fn provider_round_by_id(
+        &mut self,
+        round_pk: i64,
+    ) -> impl Future<Output = StoreResult<ProviderRound>> + Send;
+    fn open_provider_round(
+        &mut self,
+        provider_id: i64,
+        round_ref: &str,
+        user_id: i64,
+        game_code: &str,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<ProviderRound>> + Send;
+    fn claim_wallet_tx(
+        &mut self,
+        tx: &NewWalletTx<'_>,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<Option<i64>>> + Send;
+    fn finish_wallet_tx(
+        &mut self,
+        id: i64,
+        answer_json: &str,
+        ledger_transaction_id: Option<i64>,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+    fn add_round_debit(
+        &mut self,
+        round_pk: i64,
+        amount_minor: i64,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+    fn settle_provider_round(
+        &mut self,
+        round_pk: i64,
+        credited_minor: i64,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+    fn remove_round_debit(
+        &mut self,
+        round_pk: i64,
+        amount_minor: i64,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+}
+
+impl WalletWrites for Writer {
     /// The accepted call a provider sent with this tx id, as this transaction sees it.
-    pub async fn wallet_tx_by_ref(
+    async fn wallet_tx_by_ref(
         &mut self,
         provider_id: i64,
         provider_tx_id: &str,
@@ -290,7 +362,7 @@ impl Writer {
     }
 
     /// The rollback that undid a debit, as this transaction sees it.
-    pub async fn rollback_of(&mut self, debit_id: i64) -> StoreResult<Option<WalletTx>> {
+    async fn rollback_of(&mut self, debit_id: i64) -> StoreResult<Option<WalletTx>> {
         let row = sqlx::query(&format!(
             "SELECT {TX_COLUMNS} FROM wallet_transactions WHERE reverses_id = $1"
         ))
@@ -300,7 +372,7 @@ impl Writer {
         Ok(row.as_ref().map(tx_from_row).transpose()?)
     }
 
-    pub async fn provider_round(
+    async fn provider_round(
         &mut self,
         provider_id: i64,
         round_ref: &str,
@@ -315,7 +387,7 @@ impl Writer {
         Ok(row.as_ref().map(round_from_row).transpose()?)
     }
 
-    pub async fn provider_round_by_id(&mut self, round_pk: i64) -> StoreResult<ProviderRound> {
+    async fn provider_round_by_id(&mut self, round_pk: i64) -> StoreResult<ProviderRound> {
         let row =
             sqlx::query(&format!("SELECT {ROUND_COLUMNS} FROM provider_rounds WHERE id = $1"))
                 .bind(round_pk)
@@ -327,7 +399,7 @@ impl Writer {
 
     /// The round `round_ref` of a provider, opened for `user_id` when it is new. An existing
     /// round comes back as it is (perhaps another user's, or settled): the caller checks.
-    pub async fn open_provider_round(
+    async fn open_provider_round(
         &mut self,
         provider_id: i64,
         round_ref: &str,
@@ -354,7 +426,7 @@ impl Writer {
     /// Claims a tx id by inserting its row, before any money moves. `None` when the id (or,
     /// for a rollback, the debit) was taken: on PostgreSQL the transaction is then aborted, so
     /// drop the writer and read what took it.
-    pub async fn claim_wallet_tx(
+    async fn claim_wallet_tx(
         &mut self,
         tx: &NewWalletTx<'_>,
         now_ms: i64,
@@ -389,7 +461,7 @@ impl Writer {
     }
 
     /// Stores a claimed call's answer and ledger transaction, in the same transaction.
-    pub async fn finish_wallet_tx(
+    async fn finish_wallet_tx(
         &mut self,
         id: i64,
         answer_json: &str,
@@ -405,7 +477,7 @@ impl Writer {
     }
 
     /// Adds a debit to an open round; false when the round is no longer open.
-    pub async fn add_round_debit(&mut self, round_pk: i64, amount_minor: i64) -> StoreResult<bool> {
+    async fn add_round_debit(&mut self, round_pk: i64, amount_minor: i64) -> StoreResult<bool> {
         assert!(amount_minor > 0, "a debit takes money");
         let done = sqlx::query("UPDATE provider_rounds SET debited_minor = debited_minor + $1 WHERE id = $2 AND state = 'open'")
             .bind(amount_minor)
@@ -416,7 +488,7 @@ impl Writer {
     }
 
     /// Settles an open round with its credit; false when it is no longer open.
-    pub async fn settle_provider_round(
+    async fn settle_provider_round(
         &mut self,
         round_pk: i64,
         credited_minor: i64,
@@ -437,11 +509,7 @@ impl Writer {
 
     /// Takes a rolled-back debit out of an open round; the round is rolled back when nothing
     /// is left debited in it. False when the round is no longer open.
-    pub async fn remove_round_debit(
-        &mut self,
-        round_pk: i64,
-        amount_minor: i64,
-    ) -> StoreResult<bool> {
+    async fn remove_round_debit(&mut self, round_pk: i64, amount_minor: i64) -> StoreResult<bool> {
         assert!(amount_minor > 0, "a debit took money");
         let done = sqlx::query(
             "UPDATE provider_rounds SET debited_minor = debited_minor - $1, \
@@ -453,20 +521,5 @@ impl Writer {
         .execute(self.conn())
         .await?;
         Ok(done.rows_affected() == 1)
-    }
-
-    /// A user's balance and exposure as this transaction sees them.
-    pub async fn funds_of_user(&mut self, user_id: i64) -> StoreResult<Funds> {
-        let row = sqlx::query(
-            "SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1",
-        )
-        .bind(user_id)
-        .fetch_optional(self.conn())
-        .await?
-        .ok_or(StoreError::NotFound)?;
-        Ok(Funds {
-            balance_minor: row.try_get("balance_minor")?,
-            exposure_minor: row.try_get("exposure_minor")?,
-        })
     }
 }

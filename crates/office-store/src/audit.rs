@@ -10,9 +10,12 @@
 //! a user name nobody has ([`Store::audit_unknown_login`]) are counted into one entry per
 //! hour instead of one each.
 
+use std::future::Future;
+
 use sqlx::Row;
 
-use crate::{Store, StoreResult, Writer};
+use backlay_store::repository::{like_escape, numbered};
+use backlay_store::{Engine, Store, StoreResult, Writer};
 
 #[derive(Clone, Debug)]
 pub struct AuditEntry {
@@ -94,9 +97,32 @@ const AUDIT_WHERE: &str = "WHERE ($1 = -1 OR l.actor_user_id = $1) \
      AND ($2 = '' OR l.action = $2 OR l.action LIKE $3 ESCAPE '\\') \
      AND l.created_at_ms >= $4 AND l.created_at_ms <= $5";
 
-impl Store {
+/// The audit log on the [`Store`]: its pages, and entries written each in a transaction of
+/// its own (so not `AuditReads`). A trait, because `Store` is backlay-store's type and only
+/// that crate can add methods of its own to it.
+pub trait AuditLog {
+    fn audit_entries(
+        &self,
+        filter: &AuditFilter,
+        offset: i64,
+        limit: i64,
+    ) -> impl Future<Output = StoreResult<(Vec<AuditListed>, i64)>> + Send;
+    fn audit_unknown_login(
+        &self,
+        user_name: &str,
+        client_ip: Option<&str>,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+    fn audit(
+        &self,
+        entry: NewAuditEntry<'_>,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+}
+
+impl AuditLog for Store {
     /// The entries `filter` picks, newest first, with how many it picks in all.
-    pub async fn audit_entries(
+    async fn audit_entries(
         &self,
         filter: &AuditFilter,
         offset: i64,
@@ -104,7 +130,7 @@ impl Store {
     ) -> StoreResult<(Vec<AuditListed>, i64)> {
         let actor = filter.actor_user_id.unwrap_or(-1);
         let action = filter.action.as_deref().map(str::trim).unwrap_or_default();
-        let area = format!("{}.%", crate::like_escape(action));
+        let area = format!("{}.%", like_escape(action));
         let sql = format!(
             "SELECT l.id, l.actor_user_id, l.action, l.target, l.detail, l.client_ip, l.created_at_ms, \
              u.user_name AS actor_name FROM audit_log l LEFT JOIN users u ON u.id = l.actor_user_id \
@@ -147,42 +173,8 @@ impl Store {
                 })
             })
             .collect::<Result<Vec<_>, sqlx::Error>>()?;
-        self.name_targets(&mut entries).await?;
+        name_targets(self, &mut entries).await?;
         Ok((entries, total))
-    }
-
-    /// Fills in what the page's targets name ([`TARGET_NAMES`]), one read per kind of target
-    /// on the page (a page is bounded, so is each list).
-    async fn name_targets(&self, entries: &mut [AuditListed]) -> StoreResult<()> {
-        for (prefix, select) in TARGET_NAMES {
-            let target_id = |entry: &AuditListed| {
-                let id = entry.entry.target.strip_prefix(prefix)?.strip_prefix(':')?;
-                id.parse::<i64>().ok()
-            };
-            let mut ids: Vec<i64> = entries.iter().filter_map(target_id).collect();
-            ids.sort_unstable();
-            ids.dedup();
-            if ids.is_empty() {
-                continue;
-            }
-            let sql = format!("{select} ({})", crate::sql::numbered(ids.len()));
-            let mut query = sqlx::query(&sql);
-            for id in &ids {
-                query = query.bind(*id);
-            }
-            let names: std::collections::HashMap<i64, String> = query
-                .fetch_all(self.pool())
-                .await?
-                .iter()
-                .map(|row| Ok((row.try_get("id")?, row.try_get("name")?)))
-                .collect::<Result<_, sqlx::Error>>()?;
-            for entry in entries.iter_mut() {
-                if let Some(name) = target_id(entry).and_then(|id| names.get(&id)) {
-                    entry.target_name = Some(name.clone());
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Records a log-in with a user name nobody has. An attacker can send as many names as the
@@ -191,7 +183,7 @@ impl Store {
     /// [`UNKNOWN_LOGIN_SAMPLES_MAX`] distinct names and addresses. The table grows by at most
     /// one such entry an hour, each of bounded size. (Two first attempts of an hour at once may
     /// each start one: a second entry that hour, no more than the writers at that moment.)
-    pub async fn audit_unknown_login(
+    async fn audit_unknown_login(
         &self,
         user_name: &str,
         client_ip: Option<&str>,
@@ -202,7 +194,7 @@ impl Store {
         let mut writer = self.begin_write().await?;
         // PostgreSQL: the hour's entry held until commit, so two attempts at once count two
         // (SQLite's one writer already orders them).
-        let lock = if writer.engine == crate::Engine::Postgres { " FOR UPDATE" } else { "" };
+        let lock = if self.engine() == Engine::Postgres { " FOR UPDATE" } else { "" };
         let current: Option<(i64, String)> = sqlx::query_as(&format!(
             "SELECT id, detail FROM audit_log WHERE action = $1 AND created_at_ms >= $2 \
              ORDER BY id DESC LIMIT 1{lock}"
@@ -260,16 +252,61 @@ impl Store {
     }
 
     /// Writes one entry outside any other transaction (security events such as a refused log-in).
-    pub async fn audit(&self, entry: NewAuditEntry<'_>, now_ms: i64) -> StoreResult<()> {
+    async fn audit(&self, entry: NewAuditEntry<'_>, now_ms: i64) -> StoreResult<()> {
         let mut writer = self.begin_write().await?;
         writer.audit(entry, now_ms).await?;
         writer.commit().await
     }
 }
 
-impl Writer {
+/// Fills in what the page's targets name ([`TARGET_NAMES`]), one read per kind of target
+/// on the page (a page is bounded, so is each list).
+async fn name_targets(store: &Store, entries: &mut [AuditListed]) -> StoreResult<()> {
+    for (prefix, select) in TARGET_NAMES {
+        let target_id = |entry: &AuditListed| {
+            let id = entry.entry.target.strip_prefix(prefix)?.strip_prefix(':')?;
+            id.parse::<i64>().ok()
+        };
+        let mut ids: Vec<i64> = entries.iter().filter_map(target_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.is_empty() {
+            continue;
+        }
+        let sql = format!("{select} ({})", numbered(ids.len()));
+        let mut query = sqlx::query(&sql);
+        for id in &ids {
+            query = query.bind(*id);
+        }
+        let names: std::collections::HashMap<i64, String> = query
+            .fetch_all(store.pool())
+            .await?
+            .iter()
+            .map(|row| Ok((row.try_get("id")?, row.try_get("name")?)))
+            .collect::<Result<_, sqlx::Error>>()?;
+        for entry in entries.iter_mut() {
+            if let Some(name) = target_id(entry).and_then(|id| names.get(&id)) {
+                entry.target_name = Some(name.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An audit entry written in a [`Writer`]'s transaction, beside the action it records: a
+/// trait, because `Writer` is backlay-store's type and only that crate can add methods of its
+/// own to it.
+pub trait AuditWrites {
+    fn audit(
+        &mut self,
+        entry: NewAuditEntry<'_>,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+}
+
+impl AuditWrites for Writer {
     /// Writes one entry in the caller's transaction, so the action and its record land together.
-    pub async fn audit(&mut self, entry: NewAuditEntry<'_>, now_ms: i64) -> StoreResult<()> {
+    async fn audit(&mut self, entry: NewAuditEntry<'_>, now_ms: i64) -> StoreResult<()> {
         sqlx::query(
             "INSERT INTO audit_log (actor_user_id, action, target, detail, client_ip, created_at_ms) \
              VALUES ($1, $2, $3, $4, $5, $6)",

@@ -7,17 +7,20 @@
 //! origin decides the address). The server creates that row and its secret at start when
 //! missing, and lists the in-house games in the catalogue under it.
 //!
-//! The signing secret is stored sealed ([`crate::secrets`]), bound to the provider's code (what it
-//! signs as, unique and never changed): a dump of the table signs nothing.
+//! The signing secret is stored sealed ([`backlay_store::secrets`]), bound to the provider's
+//! code (what it signs as, unique and never changed): a dump of the table signs nothing.
 //!
 //! A launch session is the provider's handle on one player and one game: the token goes to the
 //! provider in the launch URL, and only its SHA-256 is stored here, like log-in sessions.
 
+use std::future::Future;
+
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use crate::secrets::{open_column, seal_column, Keyring, SecretError, SecretSlot};
-use crate::{flag, is_unique_violation, Store, StoreError, StoreResult, Writer};
+use backlay_store::repository::{flag, is_unique_violation, open_column, seal_column};
+use backlay_store::secrets::{Keyring, SecretError, SecretSlot};
+use backlay_store::{Store, StoreError, StoreResult, Writer};
 
 /// A game provider.
 #[derive(Clone, PartialEq, Eq)]
@@ -187,9 +190,31 @@ fn game_from_row(row: &AnyRow) -> Result<WorldCasinoGame, sqlx::Error> {
     })
 }
 
-impl Store {
+/// The providers' reads on the [`Store`]: a trait, because `Store` is backlay-store's type and
+/// only that crate can add methods of its own to it.
+pub trait ProviderReads {
+    fn casino_provider_by_code(
+        &self,
+        code: &str,
+    ) -> impl Future<Output = StoreResult<Option<CasinoProvider>>> + Send;
+    fn casino_providers(&self) -> impl Future<Output = StoreResult<Vec<CasinoProvider>>> + Send;
+    fn builtin_casino_provider(
+        &self,
+    ) -> impl Future<Output = StoreResult<Option<CasinoProvider>>> + Send;
+    fn world_casino_games(&self) -> impl Future<Output = StoreResult<Vec<WorldCasinoGame>>> + Send;
+    fn world_casino_game(
+        &self,
+        game_id: &str,
+    ) -> impl Future<Output = StoreResult<Option<WorldCasinoGame>>> + Send;
+    fn provider_session(
+        &self,
+        token_hash: &str,
+    ) -> impl Future<Output = StoreResult<Option<ProviderSession>>> + Send;
+}
+
+impl ProviderReads for Store {
     /// The provider that signs as `code`.
-    pub async fn casino_provider_by_code(&self, code: &str) -> StoreResult<Option<CasinoProvider>> {
+    async fn casino_provider_by_code(&self, code: &str) -> StoreResult<Option<CasinoProvider>> {
         let row = sqlx::query(&format!(
             "SELECT {PROVIDER_COLUMNS} FROM casino_providers WHERE code = $1"
         ))
@@ -200,7 +225,7 @@ impl Store {
     }
 
     /// Every provider, the built-in one first, then by code.
-    pub async fn casino_providers(&self) -> StoreResult<Vec<CasinoProvider>> {
+    async fn casino_providers(&self) -> StoreResult<Vec<CasinoProvider>> {
         let rows = sqlx::query(&format!(
             "SELECT {PROVIDER_COLUMNS} FROM casino_providers ORDER BY is_builtin DESC, code"
         ))
@@ -210,7 +235,7 @@ impl Store {
     }
 
     /// The built-in provider, once the server has created it.
-    pub async fn builtin_casino_provider(&self) -> StoreResult<Option<CasinoProvider>> {
+    async fn builtin_casino_provider(&self) -> StoreResult<Option<CasinoProvider>> {
         let row = sqlx::query(&format!(
             "SELECT {PROVIDER_COLUMNS} FROM casino_providers WHERE is_builtin = 1"
         ))
@@ -220,7 +245,7 @@ impl Store {
     }
 
     /// The whole catalogue (at most [`MAX_WORLD_CASINO_GAMES`]), in display order.
-    pub async fn world_casino_games(&self) -> StoreResult<Vec<WorldCasinoGame>> {
+    async fn world_casino_games(&self) -> StoreResult<Vec<WorldCasinoGame>> {
         let rows = sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} {GAME_FROM} ORDER BY g.display_order, g.id LIMIT $1"
         ))
@@ -231,7 +256,7 @@ impl Store {
     }
 
     /// The catalogue game with this public id.
-    pub async fn world_casino_game(&self, game_id: &str) -> StoreResult<Option<WorldCasinoGame>> {
+    async fn world_casino_game(&self, game_id: &str) -> StoreResult<Option<WorldCasinoGame>> {
         let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} {GAME_FROM} WHERE g.game_id = $1"))
             .bind(game_id)
             .fetch_optional(self.pool())
@@ -241,7 +266,7 @@ impl Store {
 
     /// The launch session of a token hash, expired or not, whatever its provider: the wallet
     /// decides what an expired session, a locked player or another provider's token may do.
-    pub async fn provider_session(&self, token_hash: &str) -> StoreResult<Option<ProviderSession>> {
+    async fn provider_session(&self, token_hash: &str) -> StoreResult<Option<ProviderSession>> {
         let row = sqlx::query(
             "SELECT s.id, s.provider_id, s.user_id, u.user_name, u.is_locked, u.is_bet_locked, u.max_stake_minor, \
              u.locked_by_user_id, u.bet_locked_by_user_id, \
@@ -258,7 +283,7 @@ impl Store {
             provider_id: row.try_get("provider_id")?,
             user_id: row.try_get("user_id")?,
             user_name: row.try_get("user_name")?,
-            // Locked or bet-locked on its own or by an agent above it (crate::branch_locks).
+            // Locked or bet-locked on its own or by an agent above it (backlay_store::branch_locks).
             user_is_locked: row.try_get::<i64, _>("is_locked")? == 1
                 || row.try_get::<Option<i64>, _>("locked_by_user_id")?.is_some(),
             user_is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? == 1
@@ -272,9 +297,50 @@ impl Store {
     }
 }
 
-impl Writer {
+/// The providers' writes in a [`Writer`]'s transaction: a trait, because `Writer` is
+/// backlay-store's type and only that crate can add methods of its own to it.
+pub trait ProviderWrites {
+    fn insert_casino_provider(
+        &mut self,
+        provider: &NewCasinoProvider<'_>,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<i64>> + Send;
+    fn ensure_builtin_casino_provider(
+        &mut self,
+        provider: &NewCasinoProvider<'_>,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<CasinoProvider>> + Send;
+    fn add_world_casino_game(
+        &mut self,
+        game: &NewWorldCasinoGame<'_>,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+    fn ensure_builtin_world_casino_game(
+        &mut self,
+        game: &NewWorldCasinoGame<'_>,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+    fn set_casino_provider_secret(
+        &mut self,
+        code: &str,
+        hmac_secret: &str,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+    fn set_world_casino_game_active(
+        &mut self,
+        game_id: &str,
+        active: bool,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+    fn insert_provider_session(
+        &mut self,
+        token_hash: &str,
+        user_id: i64,
+        game: &WorldCasinoGame,
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> impl Future<Output = StoreResult<i64>> + Send;
+}
+
+impl ProviderWrites for Writer {
     /// Adds a provider; a code already taken (or a second built-in provider) is a conflict.
-    pub async fn insert_casino_provider(
+    async fn insert_casino_provider(
         &mut self,
         provider: &NewCasinoProvider<'_>,
         now_ms: i64,
@@ -305,7 +371,7 @@ impl Writer {
 
     /// The built-in provider, created with `provider` when there is none yet. Two servers
     /// starting at once both end with the same row: the insert does nothing on a conflict.
-    pub async fn ensure_builtin_casino_provider(
+    async fn ensure_builtin_casino_provider(
         &mut self,
         provider: &NewCasinoProvider<'_>,
         now_ms: i64,
@@ -337,51 +403,20 @@ impl Writer {
                 provider.code
             ))
         })?;
-        let keyring = self.keyring.clone();
-        provider_from_row(&row, keyring.as_deref().ok_or(SecretError::NoKey))
+        provider_from_row(&row, self.keyring())
     }
 
     /// Adds a game to the catalogue unless the provider already lists its code (or the public
     /// id is taken); true when it was added.
-    pub async fn add_world_casino_game(
-        &mut self,
-        game: &NewWorldCasinoGame<'_>,
-    ) -> StoreResult<bool> {
-        let added = self
-            .write_catalogue_row(
-                "INSERT INTO world_casino_games (game_id, provider_id, game_code, game_name, category, sub_provider_name, \
-                 sub_type, url_thumb, display_order) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
-                game,
-            )
-            .await?;
+    async fn add_world_casino_game(&mut self, game: &NewWorldCasinoGame<'_>) -> StoreResult<bool> {
+        let added = write_catalogue_row(
+            self,
+            "INSERT INTO world_casino_games (game_id, provider_id, game_code, game_name, category, sub_provider_name, \
+             sub_type, url_thumb, display_order) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING",
+            game,
+        )
+        .await?;
         Ok(added == 1)
-    }
-
-    /// Runs `sql`, an insert of a catalogue row whose $1…$9 are `game`'s columns in the order
-    /// the two inserts above and below name them; answers how many rows it wrote.
-    async fn write_catalogue_row(
-        &mut self,
-        sql: &str,
-        game: &NewWorldCasinoGame<'_>,
-    ) -> StoreResult<u64> {
-        assert!(
-            WORLD_CASINO_CATEGORIES.contains(&game.category),
-            "unknown category {}",
-            game.category
-        );
-        let done = sqlx::query(sql)
-            .bind(game.game_id)
-            .bind(game.provider_id)
-            .bind(game.game_code)
-            .bind(game.game_name)
-            .bind(game.category)
-            .bind(game.sub_provider_name)
-            .bind(game.sub_type)
-            .bind(game.url_thumb)
-            .bind(game.display_order)
-            .execute(self.conn())
-            .await?;
-        Ok(done.rows_affected())
     }
 
     /// Lists one of the built-in provider's games, or corrects the row an earlier server
@@ -389,21 +424,21 @@ impl Writer {
     /// about the in-house games follows the code. The operator's choices on the row (switched
     /// off, its image) and its place in the list stay. One statement, so two servers starting
     /// at once end with the same row.
-    pub async fn ensure_builtin_world_casino_game(
+    async fn ensure_builtin_world_casino_game(
         &mut self,
         game: &NewWorldCasinoGame<'_>,
     ) -> StoreResult<()> {
         // The WHERE keeps an outside provider's row out of reach even if given its id.
-        let written = self
-            .write_catalogue_row(
-                "INSERT INTO world_casino_games (game_id, provider_id, game_code, game_name, category, sub_provider_name, \
-                 sub_type, url_thumb, display_order) \
-                 SELECT $1, id, $3, $4, $5, $6, $7, $8, $9 FROM casino_providers WHERE id = $2 AND is_builtin = 1 \
-                 ON CONFLICT (provider_id, game_code) DO UPDATE SET game_name = excluded.game_name, \
-                 category = excluded.category, sub_type = excluded.sub_type",
-                game,
-            )
-            .await?;
+        let written = write_catalogue_row(
+            self,
+            "INSERT INTO world_casino_games (game_id, provider_id, game_code, game_name, category, sub_provider_name, \
+             sub_type, url_thumb, display_order) \
+             SELECT $1, id, $3, $4, $5, $6, $7, $8, $9 FROM casino_providers WHERE id = $2 AND is_builtin = 1 \
+             ON CONFLICT (provider_id, game_code) DO UPDATE SET game_name = excluded.game_name, \
+             category = excluded.category, sub_type = excluded.sub_type",
+            game,
+        )
+        .await?;
         if written == 0 {
             return Err(StoreError::NotFound);
         }
@@ -413,7 +448,7 @@ impl Writer {
     /// Replaces an outside provider's signing secret; `NotFound` when there is no such outside
     /// provider (the built-in one's secret is held by the running server, so it is not changed
     /// here).
-    pub async fn set_casino_provider_secret(
+    async fn set_casino_provider_secret(
         &mut self,
         code: &str,
         hmac_secret: &str,
@@ -433,7 +468,7 @@ impl Writer {
     }
 
     /// Switches a catalogue game on or off; `NotFound` for an unknown public id.
-    pub async fn set_world_casino_game_active(
+    async fn set_world_casino_game_active(
         &mut self,
         game_id: &str,
         active: bool,
@@ -450,7 +485,7 @@ impl Writer {
     }
 
     /// Stores a launch session (the token's hash only).
-    pub async fn insert_provider_session(
+    async fn insert_provider_session(
         &mut self,
         token_hash: &str,
         user_id: i64,
@@ -471,4 +506,27 @@ impl Writer {
         .fetch_one(self.conn())
         .await?)
     }
+}
+
+/// Runs `sql`, an insert of a catalogue row whose $1…$9 are `game`'s columns in the order
+/// the two inserts of the impl above name them; answers how many rows it wrote.
+async fn write_catalogue_row(
+    w: &mut Writer,
+    sql: &str,
+    game: &NewWorldCasinoGame<'_>,
+) -> StoreResult<u64> {
+    assert!(WORLD_CASINO_CATEGORIES.contains(&game.category), "unknown category {}", game.category);
+    let done = sqlx::query(sql)
+        .bind(game.game_id)
+        .bind(game.provider_id)
+        .bind(game.game_code)
+        .bind(game.game_name)
+        .bind(game.category)
+        .bind(game.sub_provider_name)
+        .bind(game.sub_type)
+        .bind(game.url_thumb)
+        .bind(game.display_order)
+        .execute(w.conn())
+        .await?;
+    Ok(done.rows_affected())
 }

@@ -8,11 +8,13 @@
 //! `demo` (parent `agent`) is shown the operator's UPI id. Once `agent` sets its own, `demo`
 //! sees the agent's.
 
+use std::future::Future;
+
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use crate::payments::BankAccount;
-use crate::{Store, StoreResult, Writer};
+use backlay_store::{Store, StoreResult, Writer};
 
 /// The bank account half of a payee's details.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,9 +70,26 @@ const DETAILS_SELECT: &str =
      d.account_number, d.ifsc, d.bank_name, d.updated_at_ms \
      FROM payment_details d JOIN users u ON u.id = d.user_id";
 
-impl Store {
+/// The payment details' reads on the [`Store`]: a trait, because `Store` is backlay-store's
+/// type and only that crate can add methods of its own to it.
+pub trait PayeeReads {
+    fn own_payment_details(
+        &self,
+        user_id: i64,
+    ) -> impl Future<Output = StoreResult<Option<PaymentDetails>>> + Send;
+    fn payment_details_for(
+        &self,
+        user_id: i64,
+    ) -> impl Future<Output = StoreResult<Option<PaymentDetails>>> + Send;
+    fn saved_bank_account(
+        &self,
+        user_id: i64,
+    ) -> impl Future<Output = StoreResult<Option<BankAccount>>> + Send;
+}
+
+impl PayeeReads for Store {
     /// The details this user (an agent or an admin) set for its own clients, if any.
-    pub async fn own_payment_details(&self, user_id: i64) -> StoreResult<Option<PaymentDetails>> {
+    async fn own_payment_details(&self, user_id: i64) -> StoreResult<Option<PaymentDetails>> {
         let row = sqlx::query(&format!("{DETAILS_SELECT} WHERE d.user_id = $1"))
             .bind(user_id)
             .fetch_optional(self.pool())
@@ -80,7 +99,7 @@ impl Store {
 
     /// The details a client pays to: the nearest ancestor's that set any, else the first
     /// operator's (lowest id) that did; `None` when nobody above has set any.
-    pub async fn payment_details_for(&self, user_id: i64) -> StoreResult<Option<PaymentDetails>> {
+    async fn payment_details_for(&self, user_id: i64) -> StoreResult<Option<PaymentDetails>> {
         let mut next = self.user_by_id(user_id).await?.parent_id;
         for _ in 0..MAX_ANCESTORS {
             let Some(ancestor) = next else { break };
@@ -98,7 +117,7 @@ impl Store {
     }
 
     /// The bank account the user saved (with a withdrawal, or on its own).
-    pub async fn saved_bank_account(&self, user_id: i64) -> StoreResult<Option<BankAccount>> {
+    async fn saved_bank_account(&self, user_id: i64) -> StoreResult<Option<BankAccount>> {
         let row = sqlx::query(
             "SELECT account_holder, bank_name, account_number, ifsc FROM saved_bank_accounts WHERE user_id = $1",
         )
@@ -115,9 +134,32 @@ impl Store {
     }
 }
 
-impl Writer {
+/// The payment details' writes in a [`Writer`]'s transaction: a trait, because `Writer` is
+/// backlay-store's type and only that crate can add methods of its own to it.
+pub trait PayeeWrites {
+    fn set_payment_details(
+        &mut self,
+        user_id: i64,
+        upi_id: Option<&str>,
+        upi_name: Option<&str>,
+        bank: Option<&PayeeBank>,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+    fn clear_payment_details(
+        &mut self,
+        user_id: i64,
+    ) -> impl Future<Output = StoreResult<bool>> + Send;
+    fn save_bank_account(
+        &mut self,
+        user_id: i64,
+        account: &BankAccount,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+}
+
+impl PayeeWrites for Writer {
     /// Sets (replaces) the details `user_id` shows its clients. At least one of UPI and bank.
-    pub async fn set_payment_details(
+    async fn set_payment_details(
         &mut self,
         user_id: i64,
         upi_id: Option<&str>,
@@ -147,7 +189,7 @@ impl Writer {
 
     /// Removes the details `user_id` set; its clients then see the next ancestor's. Whether
     /// there were any.
-    pub async fn clear_payment_details(&mut self, user_id: i64) -> StoreResult<bool> {
+    async fn clear_payment_details(&mut self, user_id: i64) -> StoreResult<bool> {
         let deleted = sqlx::query("DELETE FROM payment_details WHERE user_id = $1")
             .bind(user_id)
             .execute(self.conn())
@@ -157,7 +199,7 @@ impl Writer {
     }
 
     /// Remembers the bank account the user wants to be paid to, replacing the one before.
-    pub async fn save_bank_account(
+    async fn save_bank_account(
         &mut self,
         user_id: i64,
         account: &BankAccount,

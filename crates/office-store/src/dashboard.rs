@@ -10,10 +10,13 @@
 //! The period is bounded by the caller (the API takes at most a year) and each query walks an
 //! index: splits by client and time, bets by user (`bets_user`) and time, accounts by user.
 
+use std::future::Future;
+
 use sqlx::Row;
 
-use crate::downline::{Scope, TREE_CTE, TREE_DEPTH_MAX};
-use crate::{Store, StoreResult};
+use backlay_store::downline::{Scope, TREE_DEPTH_MAX};
+use backlay_store::repository::TREE_CTE;
+use backlay_store::{Store, StoreResult};
 
 /// A day in ms: `(ms + offset_ms) / DAY_MS` numbers the day of `ms` in the zone `offset_ms` ahead of UTC.
 pub const DAY_MS: i64 = 86_400_000;
@@ -40,11 +43,35 @@ pub struct BetActivity {
     pub bettors: i64,
 }
 
-impl Store {
+/// The dashboard's reads on the [`Store`]: a trait, because `Store` is backlay-store's type and
+/// only that crate can add methods of its own to it.
+pub trait DashboardReads {
+    fn house_result_by_day(
+        &self,
+        root: i64,
+        from_ms: i64,
+        to_ms: i64,
+        offset_ms: i64,
+    ) -> impl Future<Output = StoreResult<Vec<ProductDay>>> + Send;
+    fn bet_activity(
+        &self,
+        scope: Scope,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> impl Future<Output = StoreResult<BetActivity>> + Send;
+    fn branch_exposure(&self, scope: Scope) -> impl Future<Output = StoreResult<i64>> + Send;
+    fn live_markets_bet_on(
+        &self,
+        scope: Scope,
+        limit: i64,
+    ) -> impl Future<Output = StoreResult<Vec<i64>>> + Send;
+}
+
+impl DashboardReads for Store {
     /// The house's result against the clients under `root`, per day and product, from `from_ms`
     /// to before `to_ms` (the partnership report's bounds), days starting `offset_ms` ahead of
     /// UTC (the reports' UTC+5:30). Times are after 1970, so integer division is the floor.
-    pub async fn house_result_by_day(
+    async fn house_result_by_day(
         &self,
         root: i64,
         from_ms: i64,
@@ -82,7 +109,7 @@ impl Store {
     }
 
     /// Sports bets placed by accounts in `scope` from `from_ms` to before `to_ms`.
-    pub async fn bet_activity(
+    async fn bet_activity(
         &self,
         scope: Scope,
         from_ms: i64,
@@ -109,7 +136,7 @@ impl Store {
     }
 
     /// The exposure held now by the accounts in `scope`.
-    pub async fn branch_exposure(&self, scope: Scope) -> StoreResult<i64> {
+    async fn branch_exposure(&self, scope: Scope) -> StoreResult<i64> {
         let (root, everyone) = scope_binds(scope);
         Ok(sqlx::query_scalar(&format!(
             "{TREE_CTE} SELECT CAST(COALESCE(SUM(a.exposure_minor), 0) AS BIGINT) FROM ledger_accounts a \
@@ -121,13 +148,11 @@ impl Store {
         .fetch_one(self.pool())
         .await?)
     }
-}
 
-impl Store {
     /// Markets not yet settled (status not closed or void) where accounts in `scope` have
     /// matched bets, the most matched stake first, at most `limit`: the markets whose house
     /// position the dashboard works out, instead of every live market's.
-    pub async fn live_markets_bet_on(&self, scope: Scope, limit: i64) -> StoreResult<Vec<i64>> {
+    async fn live_markets_bet_on(&self, scope: Scope, limit: i64) -> StoreResult<Vec<i64>> {
         let (root, everyone) = scope_binds(scope);
         Ok(sqlx::query_scalar(&format!(
             "{TREE_CTE} SELECT b.market_id FROM markets m JOIN bets b ON b.market_id = m.id \
