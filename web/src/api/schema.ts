@@ -5936,26 +5936,13 @@ export interface components {
             /** Format: int64 */
             match_id: number;
         };
-        PreviewRequest: {
-            /** Format: int64 */
-            market_id: number;
-            /** @description The placed runners (place markets). */
-            placed_selection_ids?: number[] | null;
-            /**
-             * Format: int64
-             * @description The run total (fancy).
-             */
-            result?: number | null;
+        /** @description The result to preview, as `admin/market/result` takes it, or `void` instead. */
+        PreviewRequest: components["schemas"]["ResultRequest"] & {
             /**
              * Format: int64
              * @description 1: preview voiding the market instead of a result.
              */
             void?: number | null;
-            /**
-             * Format: int64
-             * @description The winning runner (match odds, win, bookmaker).
-             */
-            winner_selection_id?: number | null;
         };
         PriceSize: {
             /**
