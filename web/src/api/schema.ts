@@ -3330,7 +3330,7 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
-        Envelope_BTreeMap_String_Vec_SearchHit: {
+        Envelope_BTreeMap_String_Vec_MatchSummary: {
             data: {
                 [key: string]: {
                     /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec). */
@@ -4888,7 +4888,7 @@ export interface components {
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_Vec_MatchItem: {
-            data: {
+            data: (components["schemas"]["MatchSummary"] & {
                 /** @description Over for bettors: every market of the match is settled. */
                 finished: boolean;
                 has_bookmaker: boolean;
@@ -4900,24 +4900,12 @@ export interface components {
                 in_play: boolean;
                 /** Format: int64 */
                 is_active: number;
-                /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both names are in the spec). */
-                match_Date: string;
-                /** Format: int64 */
-                match_id: number;
-                match_name: string;
-                name: string;
                 odds: null | components["schemas"]["OddsSummary"];
-                open_date: string;
                 /** @description How the match ended ("Chennai Super Kings won by 12 runs"); null until declared. */
                 result: string | null;
                 score: null | components["schemas"]["ScoreView"];
-                /** Format: int64 */
-                series_id: number;
                 series_name: string;
-                /** Format: int64 */
-                sport_id: number;
-                sport_name: string;
-            }[];
+            })[];
             message: string;
             status: boolean;
         };
@@ -5499,7 +5487,7 @@ export interface components {
             /** Format: int64 */
             match_id: number;
         };
-        MatchItem: {
+        MatchItem: components["schemas"]["MatchSummary"] & {
             /** @description Over for bettors: every market of the match is settled. */
             finished: boolean;
             has_bookmaker: boolean;
@@ -5511,23 +5499,11 @@ export interface components {
             in_play: boolean;
             /** Format: int64 */
             is_active: number;
-            /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both names are in the spec). */
-            match_Date: string;
-            /** Format: int64 */
-            match_id: number;
-            match_name: string;
-            name: string;
             odds: null | components["schemas"]["OddsSummary"];
-            open_date: string;
             /** @description How the match ended ("Chennai Super Kings won by 12 runs"); null until declared. */
             result: string | null;
             score: null | components["schemas"]["ScoreView"];
-            /** Format: int64 */
-            series_id: number;
             series_name: string;
-            /** Format: int64 */
-            sport_id: number;
-            sport_name: string;
         };
         MatchScoreRequest: {
             /** Format: int64 */
@@ -5538,6 +5514,26 @@ export interface components {
              */
             result?: string | null;
             score?: null | components["schemas"]["ScoreInput"];
+        };
+        /**
+         * @description A match in brief: the spec's Match entity's fields (`match_id`, `name`, `match_name`,
+         *     `match_Date`, `open_date`, `sport_id`, `sport_name`) and its series. What a search by name
+         *     finds, and the first fields of every `MatchItem`.
+         */
+        MatchSummary: {
+            /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec). */
+            match_Date: string;
+            /** Format: int64 */
+            match_id: number;
+            /** @description The same as `name` (both are in the spec). */
+            match_name: string;
+            name: string;
+            open_date: string;
+            /** Format: int64 */
+            series_id: number;
+            /** Format: int64 */
+            sport_id: number;
+            sport_name: string;
         };
         MatchesRequest: {
             /** Format: int64 */
@@ -6355,25 +6351,6 @@ export interface components {
             /** @enum {string} */
             sport: "race";
         });
-        /**
-         * @description A match found by name: the spec's Match entity's fields (`match_id`, `name`, `match_name`,
-         *     `match_Date`, `open_date`, `sport_id`, `sport_name`) and its series.
-         */
-        SearchHit: {
-            /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec). */
-            match_Date: string;
-            /** Format: int64 */
-            match_id: number;
-            /** @description The same as `name` (both are in the spec). */
-            match_name: string;
-            name: string;
-            open_date: string;
-            /** Format: int64 */
-            series_id: number;
-            /** Format: int64 */
-            sport_id: number;
-            sport_name: string;
-        };
         SearchRequest: {
             search: string;
         };
@@ -12631,7 +12608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BTreeMap_String_Vec_SearchHit"];
+                    "application/json": components["schemas"]["Envelope_BTreeMap_String_Vec_MatchSummary"];
                 };
             };
             400: {
