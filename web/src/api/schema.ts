@@ -3654,27 +3654,12 @@ export interface components {
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_GlobalSetting: {
-            data: {
-                /** @description Where the "Download the app" link leads (shown when is_show_apk is 1); empty: no link. */
-                apk_url: string;
-                bg_primary_color: string;
-                bg_secondry_color: string;
+            data: components["schemas"]["PublicSettings"] & {
                 /**
                  * @description Origins of casino providers whose game pages may be framed (casino/mac88/game): the
                  *     operator's list and the server's public origin (the built-in provider).
                  */
                 casino_frame_origins: string[];
-                favicon: string;
-                /** Format: int64 */
-                is_show_apk: number;
-                logo: string;
-                other_color: string;
-                /** Format: int64 */
-                payment_gateway: number;
-                site_message: string;
-                site_title: string;
-                text_primary_color: string;
-                text_secondry_color: string;
             };
             message: string;
             status: boolean;
@@ -4651,16 +4636,12 @@ export interface components {
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_SiteSettings: {
             /** @description Every setting with its value, its default if never set: what `admin/settings` changes. */
-            data: {
+            data: components["schemas"]["PublicSettings"] & {
                 /**
                  * Format: int64
                  * @description How many levels of agents may stand between the operator and a client (1 to 8).
                  */
                 agent_levels: number;
-                /** @description Where the client app's "Download the app" link leads; empty: no link. */
-                apk_url: string;
-                bg_primary_color: string;
-                bg_secondry_color: string;
                 /** @description The operator's own list, comma-separated (the public setting adds the server's origin). */
                 casino_frame_origins: string;
                 /** @description The casino tables' stake buttons of a user who never set their own. */
@@ -4669,22 +4650,11 @@ export interface components {
                 default_buttons_game: components["schemas"]["StakeButton"][];
                 /** @description The agent or admin sign-ups are placed under; empty: none. */
                 default_parent: string;
-                favicon: string;
-                /** Format: int64 */
-                is_show_apk: number;
-                logo: string;
-                other_color: string;
-                /** Format: int64 */
-                payment_gateway: number;
                 /**
                  * Format: int64
                  * @description 1: visitors may sign up (as clients of `default_parent`).
                  */
                 signup_enabled: number;
-                site_message: string;
-                site_title: string;
-                text_primary_color: string;
-                text_secondry_color: string;
             };
             message: string;
             status: boolean;
@@ -5103,27 +5073,12 @@ export interface components {
             /** @description Where the client would like the player sent back to. */
             redirectUrl?: string | null;
         };
-        GlobalSetting: {
-            /** @description Where the "Download the app" link leads (shown when is_show_apk is 1); empty: no link. */
-            apk_url: string;
-            bg_primary_color: string;
-            bg_secondry_color: string;
+        GlobalSetting: components["schemas"]["PublicSettings"] & {
             /**
              * @description Origins of casino providers whose game pages may be framed (casino/mac88/game): the
              *     operator's list and the server's public origin (the built-in provider).
              */
             casino_frame_origins: string[];
-            favicon: string;
-            /** Format: int64 */
-            is_show_apk: number;
-            logo: string;
-            other_color: string;
-            /** Format: int64 */
-            payment_gateway: number;
-            site_message: string;
-            site_title: string;
-            text_primary_color: string;
-            text_secondry_color: string;
         };
         Health: {
             /** @description "ok", or "unavailable" while the database does not answer. */
@@ -5976,6 +5931,32 @@ export interface components {
             /** @description 64 hex digits: hand it to the provider (docs/wallet.md). Never shown again. */
             secret: string;
         };
+        /**
+         * @description The settings every visitor's client reads: the site's name, message, images and colours,
+         *     and its switches for payments and the app. Both `globalSetting/getGlobalSetting` (public)
+         *     and the admin's read-back of `admin/settings` answer them first, each then adding
+         *     `casino_frame_origins` in its own form (a list with the server's origin; the text stored).
+         */
+        PublicSettings: {
+            /**
+             * @description Where the client app's "Download the app" link leads (shown when is_show_apk is 1);
+             *     empty: no link.
+             */
+            apk_url: string;
+            bg_primary_color: string;
+            bg_secondry_color: string;
+            favicon: string;
+            /** Format: int64 */
+            is_show_apk: number;
+            logo: string;
+            other_color: string;
+            /** Format: int64 */
+            payment_gateway: number;
+            site_message: string;
+            site_title: string;
+            text_primary_color: string;
+            text_secondry_color: string;
+        };
         Race: {
             /** @description Being run now: off, not yet resulted. */
             in_play: boolean;
@@ -6471,16 +6452,12 @@ export interface components {
             user_name: string;
         };
         /** @description Every setting with its value, its default if never set: what `admin/settings` changes. */
-        SiteSettings: {
+        SiteSettings: components["schemas"]["PublicSettings"] & {
             /**
              * Format: int64
              * @description How many levels of agents may stand between the operator and a client (1 to 8).
              */
             agent_levels: number;
-            /** @description Where the client app's "Download the app" link leads; empty: no link. */
-            apk_url: string;
-            bg_primary_color: string;
-            bg_secondry_color: string;
             /** @description The operator's own list, comma-separated (the public setting adds the server's origin). */
             casino_frame_origins: string;
             /** @description The casino tables' stake buttons of a user who never set their own. */
@@ -6489,22 +6466,11 @@ export interface components {
             default_buttons_game: components["schemas"]["StakeButton"][];
             /** @description The agent or admin sign-ups are placed under; empty: none. */
             default_parent: string;
-            favicon: string;
-            /** Format: int64 */
-            is_show_apk: number;
-            logo: string;
-            other_color: string;
-            /** Format: int64 */
-            payment_gateway: number;
             /**
              * Format: int64
              * @description 1: visitors may sign up (as clients of `default_parent`).
              */
             signup_enabled: number;
-            site_message: string;
-            site_title: string;
-            text_primary_color: string;
-            text_secondry_color: string;
         };
         /** @enum {string} */
         SortOrder: "asc" | "desc";
