@@ -48,18 +48,45 @@ pub struct MatchesRequest {
     pub is_active: Option<FlexBool>,
 }
 
+/// A match in brief: the spec's Match entity's fields (`match_id`, `name`, `match_name`,
+/// `match_Date`, `open_date`, `sport_id`, `sport_name`) and its series. What a search by name
+/// finds, and the first fields of every `MatchItem`.
 #[derive(Serialize, ToSchema)]
-pub struct MatchItem {
+pub struct MatchSummary {
     pub match_id: i64,
     pub name: String,
+    /// The same as `name` (both are in the spec).
     pub match_name: String,
-    /// Scheduled start, ISO-8601 UTC (the same as `open_date`; both names are in the spec).
+    /// Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec).
     #[serde(rename = "match_Date")]
     pub match_date: String,
     pub open_date: String,
     pub sport_id: i64,
     pub sport_name: String,
     pub series_id: i64,
+}
+
+impl From<&Match> for MatchSummary {
+    fn from(m: &Match) -> MatchSummary {
+        let open_date = iso_utc(m.open_date_ms);
+        MatchSummary {
+            match_id: m.match_id,
+            name: m.name.clone(),
+            match_name: m.name.clone(),
+            match_date: open_date.clone(),
+            open_date,
+            sport_id: m.sport_id,
+            sport_name: m.sport_name.clone(),
+            series_id: m.series_id,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MatchItem {
+    // First, so that its fields lead the object as they always have.
+    #[serde(flatten)]
+    pub summary: MatchSummary,
     pub series_name: String,
     pub is_active: i64,
     /// Being played now: not before the off, not once a result is declared or every market
@@ -83,17 +110,9 @@ pub struct MatchItem {
 
 impl From<Match> for MatchItem {
     fn from(m: Match) -> MatchItem {
-        let open_date = iso_utc(m.open_date_ms);
         let live = LiveScore::of(&m);
         MatchItem {
-            match_id: m.match_id,
-            match_name: m.name.clone(),
-            name: m.name,
-            match_date: open_date.clone(),
-            open_date,
-            sport_id: m.sport_id,
-            sport_name: m.sport_name,
-            series_id: m.series_id,
+            summary: MatchSummary::from(&m),
             series_name: m.series_name,
             is_active: i64::from(m.is_active),
             in_play: live.in_play,
@@ -154,31 +173,14 @@ pub struct SearchRequest {
     pub search: String,
 }
 
-/// A match found by name: the spec's Match entity's fields (`match_id`, `name`, `match_name`,
-/// `match_Date`, `open_date`, `sport_id`, `sport_name`) and its series.
-#[derive(Serialize, ToSchema)]
-pub struct SearchHit {
-    pub match_id: i64,
-    pub name: String,
-    /// The same as `name` (both are in the spec).
-    pub match_name: String,
-    /// Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec).
-    #[serde(rename = "match_Date")]
-    pub match_date: String,
-    pub open_date: String,
-    pub sport_id: i64,
-    pub sport_name: String,
-    pub series_id: i64,
-}
-
 /// Active matches whose name contains the text, ignoring case, grouped by sport name.
 #[utoipa::path(post, path = "/match/searchByMatchNameHeader", tag = "catalogue", request_body = SearchRequest, security(("bearer" = [])),
-    responses((status = 200, description = "Sport name → matches", body = Envelope<BTreeMap<String, Vec<SearchHit>>>), (status = 400), (status = 401)))]
+    responses((status = 200, description = "Sport name → matches", body = Envelope<BTreeMap<String, Vec<MatchSummary>>>), (status = 400), (status = 401)))]
 async fn search_by_match_name_header(
     State(state): State<AppState>,
     _user: CurrentUser,
     ApiJson(body): ApiJson<SearchRequest>,
-) -> ApiResult<BTreeMap<String, Vec<SearchHit>>> {
+) -> ApiResult<BTreeMap<String, Vec<MatchSummary>>> {
     let text = body.search.trim();
     if text.is_empty() {
         return Err(AppError::field("search", "Type part of a match name to search."));
@@ -189,19 +191,9 @@ async fn search_by_match_name_header(
             format!("Search text must be at most {SEARCH_MAX_CHARS} characters."),
         ));
     }
-    let mut grouped: BTreeMap<String, Vec<SearchHit>> = BTreeMap::new();
+    let mut grouped: BTreeMap<String, Vec<MatchSummary>> = BTreeMap::new();
     for m in state.store.search_matches(text, SEARCH_LIMIT).await? {
-        let open_date = iso_utc(m.open_date_ms);
-        grouped.entry(m.sport_name.clone()).or_default().push(SearchHit {
-            match_id: m.match_id,
-            name: m.name.clone(),
-            match_name: m.name,
-            match_date: open_date.clone(),
-            open_date,
-            sport_id: m.sport_id,
-            sport_name: m.sport_name,
-            series_id: m.series_id,
-        });
+        grouped.entry(m.sport_name.clone()).or_default().push(MatchSummary::from(&m));
     }
     Ok(ok(grouped))
 }

@@ -7,7 +7,7 @@
 //! the settlement is. Example: a client's ₹100 YES at line 50 rate 100 and another's ₹200 NO at
 //! the same line; result 52 → clients win ₹100 and lose ₹200, house +₹100, 2 bets, 2 clients.
 
-use axum::extract::State;
+use axum::extract::{FromRequest, Request, State};
 use backlay_core::money::Money;
 use backlay_store::markets::{RunnerRow, RunnerStatus};
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,9 @@ use super::market::{acted_by, require_admin, stake_limits, ResultRequest};
 use backlay_api::matches::MatchItem;
 use backlay_engine::ResultInput;
 use backlay_kit::error::{ok, ok_with, ApiResult, AppError, Envelope, OrNotFound};
-use backlay_kit::input::{AmountInput, ApiJson, Checks, FlexBool, FlexI64};
+use backlay_kit::input::{
+    json_text, parse_json, read_body, AmountInput, ApiJson, Checks, FlexBool, FlexI64,
+};
 use backlay_live::market_book::{market_book, MarketBook};
 use backlay_operator::session::{ClientIp, Operator};
 use backlay_operator::AppState;
@@ -200,26 +202,39 @@ async fn set_spread(
     Ok(ok_with(format!("The desk's spread is now {spread}."), MarketSpread { market_id, spread }))
 }
 
-#[derive(Deserialize, ToSchema)]
+/// The result to preview, as `admin/market/result` takes it, or `void` instead.
+//
+// Read as [`Paging`](backlay_kit::input::Paging) reads a list request: the body parsed once as
+// the result and once for `void`, each ignoring the other's fields, so that an error in either
+// names its field (`#[serde(flatten)]` would lose the name, and cannot read our number fields).
+// The flatten here only shapes the OpenAPI schema.
+#[derive(ToSchema)]
 pub struct PreviewRequest {
-    #[schema(value_type = i64)]
-    pub market_id: FlexI64,
-    /// The winning runner (match odds, win, bookmaker).
-    #[serde(default)]
-    #[schema(value_type = Option<i64>)]
-    pub winner_selection_id: Option<FlexI64>,
-    /// The placed runners (place markets).
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<i64>>)]
-    pub placed_selection_ids: Option<Vec<FlexI64>>,
-    /// The run total (fancy).
-    #[serde(default)]
-    #[schema(value_type = Option<i64>)]
-    pub result: Option<FlexI64>,
+    #[serde(flatten)]
+    pub result: ResultRequest,
     /// 1: preview voiding the market instead of a result.
     #[serde(default)]
     #[schema(value_type = Option<i64>, minimum = 0, maximum = 1)]
     pub void: Option<FlexBool>,
+}
+
+/// The part of a [`PreviewRequest`] beside the result.
+#[derive(Deserialize)]
+struct VoidPart {
+    #[serde(default)]
+    void: Option<FlexBool>,
+}
+
+impl<S: Send + Sync> FromRequest<S> for PreviewRequest {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
+        let bytes = read_body(req, state).await?;
+        let text = json_text(&bytes);
+        let result = parse_json(text)?;
+        let VoidPart { void } = parse_json(text)?;
+        Ok(PreviewRequest { result, void })
+    }
 }
 
 /// What settling would move, as the settlement itself computes it (nothing is written).
@@ -257,17 +272,12 @@ pub struct ResultPreview {
 async fn result_preview(
     State(state): State<AppState>,
     operator: Operator,
-    ApiJson(body): ApiJson<PreviewRequest>,
+    body: PreviewRequest,
 ) -> ApiResult<ResultPreview> {
     require_admin(&operator)?;
-    let market_id = body.market_id.0;
+    let named = body.result;
+    let market_id = named.market_id.0;
     let void = body.void.is_some_and(|v| v.0);
-    let named = ResultRequest {
-        market_id: body.market_id,
-        winner_selection_id: body.winner_selection_id,
-        placed_selection_ids: body.placed_selection_ids,
-        result: body.result,
-    };
     let result = match (void, named.names_a_result()) {
         (true, false) => ResultInput::Void,
         (true, true) => {

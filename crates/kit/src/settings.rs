@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use backlay_core::user::UserName;
 use backlay_store::users::{Role, User};
 use backlay_store::Store;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::error::AppError;
 use crate::input::Checks;
@@ -81,6 +83,51 @@ pub async fn load(store: &Store) -> Result<BTreeMap<String, String>, AppError> {
         SETTINGS.iter().map(|(key, default, _)| (key.to_string(), default.to_string())).collect();
     settings.extend(store.settings().await?);
     Ok(settings)
+}
+
+/// The settings every visitor's client reads: the site's name, message, images and colours,
+/// and its switches for payments and the app. Both `globalSetting/getGlobalSetting` (public)
+/// and the admin's read-back of `admin/settings` answer them first, each then adding
+/// `casino_frame_origins` in its own form (a list with the server's origin; the text stored).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PublicSettings {
+    pub site_title: String,
+    pub site_message: String,
+    pub logo: String,
+    pub favicon: String,
+    pub payment_gateway: i64,
+    pub is_show_apk: i64,
+    /// Where the client app's "Download the app" link leads (shown when is_show_apk is 1);
+    /// empty: no link.
+    pub apk_url: String,
+    pub bg_primary_color: String,
+    pub bg_secondry_color: String,
+    pub text_primary_color: String,
+    pub text_secondry_color: String,
+    pub other_color: String,
+}
+
+impl PublicSettings {
+    /// From the settings read by [`load`]. A flag is stored as `0` or `1` only ([`validate`]),
+    /// and reads 1 when it holds `1`.
+    pub fn from_settings(settings: &BTreeMap<String, String>) -> PublicSettings {
+        let text = |key: &str| settings.get(key).cloned().unwrap_or_default();
+        let flag = |key: &str| i64::from(settings.get(key).map(String::as_str) == Some("1"));
+        PublicSettings {
+            site_title: text("site_title"),
+            site_message: text("site_message"),
+            logo: text("logo"),
+            favicon: text("favicon"),
+            payment_gateway: flag("payment_gateway"),
+            is_show_apk: flag("is_show_apk"),
+            apk_url: text("apk_url"),
+            bg_primary_color: text("bg_primary_color"),
+            bg_secondry_color: text("bg_secondry_color"),
+            text_primary_color: text("text_primary_color"),
+            text_secondry_color: text("text_secondry_color"),
+            other_color: text("other_color"),
+        }
+    }
 }
 
 /// How many levels of agents the operator allows under itself (`agent_levels`).
@@ -238,7 +285,7 @@ mod tests {
 
     use backlay_core::money::Money;
 
-    use super::{default_buttons, frame_origins, keys, StakeButton};
+    use super::{default_buttons, frame_origins, keys, PublicSettings, StakeButton};
     use crate::input::Checks;
 
     #[test]
@@ -325,6 +372,27 @@ mod tests {
         assert!(validate("default_buttons_casino", "[]")
             .unwrap_err()
             .contains("at least one Casino button"));
+    }
+
+    #[test]
+    fn a_flag_is_stored_as_0_or_1_and_read_as_that_number() {
+        for key in ["payment_gateway", "is_show_apk"] {
+            assert_eq!(validate(key, " 1 "), Ok("1".into()));
+            assert_eq!(validate(key, "0"), Ok("0".into()));
+            for bad in ["", "2", "-1", "01", "1.0", "true", "yes"] {
+                assert!(validate(key, bad).unwrap_err().contains("0 or 1"), "{key} {bad:?}");
+            }
+        }
+        let read = |payment_gateway: &str, is_show_apk: &str| {
+            let settings = BTreeMap::from([
+                ("payment_gateway".to_string(), payment_gateway.to_string()),
+                ("is_show_apk".to_string(), is_show_apk.to_string()),
+            ]);
+            let public = PublicSettings::from_settings(&settings);
+            (public.payment_gateway, public.is_show_apk)
+        };
+        assert_eq!(read("1", "0"), (1, 0));
+        assert_eq!(read("0", "1"), (0, 1));
     }
 
     #[test]

@@ -3330,7 +3330,7 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
-        Envelope_BTreeMap_String_Vec_SearchHit: {
+        Envelope_BTreeMap_String_Vec_MatchSummary: {
             data: {
                 [key: string]: {
                     /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec). */
@@ -3654,27 +3654,12 @@ export interface components {
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_GlobalSetting: {
-            data: {
-                /** @description Where the "Download the app" link leads (shown when is_show_apk is 1); empty: no link. */
-                apk_url: string;
-                bg_primary_color: string;
-                bg_secondry_color: string;
+            data: components["schemas"]["PublicSettings"] & {
                 /**
                  * @description Origins of casino providers whose game pages may be framed (casino/mac88/game): the
                  *     operator's list and the server's public origin (the built-in provider).
                  */
                 casino_frame_origins: string[];
-                favicon: string;
-                /** Format: int64 */
-                is_show_apk: number;
-                logo: string;
-                other_color: string;
-                /** Format: int64 */
-                payment_gateway: number;
-                site_message: string;
-                site_title: string;
-                text_primary_color: string;
-                text_secondry_color: string;
             };
             message: string;
             status: boolean;
@@ -4651,16 +4636,12 @@ export interface components {
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_SiteSettings: {
             /** @description Every setting with its value, its default if never set: what `admin/settings` changes. */
-            data: {
+            data: components["schemas"]["PublicSettings"] & {
                 /**
                  * Format: int64
                  * @description How many levels of agents may stand between the operator and a client (1 to 8).
                  */
                 agent_levels: number;
-                /** @description Where the client app's "Download the app" link leads; empty: no link. */
-                apk_url: string;
-                bg_primary_color: string;
-                bg_secondry_color: string;
                 /** @description The operator's own list, comma-separated (the public setting adds the server's origin). */
                 casino_frame_origins: string;
                 /** @description The casino tables' stake buttons of a user who never set their own. */
@@ -4669,22 +4650,11 @@ export interface components {
                 default_buttons_game: components["schemas"]["StakeButton"][];
                 /** @description The agent or admin sign-ups are placed under; empty: none. */
                 default_parent: string;
-                favicon: string;
-                /** Format: int64 */
-                is_show_apk: number;
-                logo: string;
-                other_color: string;
-                /** Format: int64 */
-                payment_gateway: number;
                 /**
                  * Format: int64
                  * @description 1: visitors may sign up (as clients of `default_parent`).
                  */
                 signup_enabled: number;
-                site_message: string;
-                site_title: string;
-                text_primary_color: string;
-                text_secondry_color: string;
             };
             message: string;
             status: boolean;
@@ -4888,7 +4858,7 @@ export interface components {
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_Vec_MatchItem: {
-            data: {
+            data: (components["schemas"]["MatchSummary"] & {
                 /** @description Over for bettors: every market of the match is settled. */
                 finished: boolean;
                 has_bookmaker: boolean;
@@ -4900,24 +4870,12 @@ export interface components {
                 in_play: boolean;
                 /** Format: int64 */
                 is_active: number;
-                /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both names are in the spec). */
-                match_Date: string;
-                /** Format: int64 */
-                match_id: number;
-                match_name: string;
-                name: string;
                 odds: null | components["schemas"]["OddsSummary"];
-                open_date: string;
                 /** @description How the match ended ("Chennai Super Kings won by 12 runs"); null until declared. */
                 result: string | null;
                 score: null | components["schemas"]["ScoreView"];
-                /** Format: int64 */
-                series_id: number;
                 series_name: string;
-                /** Format: int64 */
-                sport_id: number;
-                sport_name: string;
-            }[];
+            })[];
             message: string;
             status: boolean;
         };
@@ -5115,27 +5073,12 @@ export interface components {
             /** @description Where the client would like the player sent back to. */
             redirectUrl?: string | null;
         };
-        GlobalSetting: {
-            /** @description Where the "Download the app" link leads (shown when is_show_apk is 1); empty: no link. */
-            apk_url: string;
-            bg_primary_color: string;
-            bg_secondry_color: string;
+        GlobalSetting: components["schemas"]["PublicSettings"] & {
             /**
              * @description Origins of casino providers whose game pages may be framed (casino/mac88/game): the
              *     operator's list and the server's public origin (the built-in provider).
              */
             casino_frame_origins: string[];
-            favicon: string;
-            /** Format: int64 */
-            is_show_apk: number;
-            logo: string;
-            other_color: string;
-            /** Format: int64 */
-            payment_gateway: number;
-            site_message: string;
-            site_title: string;
-            text_primary_color: string;
-            text_secondry_color: string;
         };
         Health: {
             /** @description "ok", or "unavailable" while the database does not answer. */
@@ -5499,7 +5442,7 @@ export interface components {
             /** Format: int64 */
             match_id: number;
         };
-        MatchItem: {
+        MatchItem: components["schemas"]["MatchSummary"] & {
             /** @description Over for bettors: every market of the match is settled. */
             finished: boolean;
             has_bookmaker: boolean;
@@ -5511,23 +5454,11 @@ export interface components {
             in_play: boolean;
             /** Format: int64 */
             is_active: number;
-            /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both names are in the spec). */
-            match_Date: string;
-            /** Format: int64 */
-            match_id: number;
-            match_name: string;
-            name: string;
             odds: null | components["schemas"]["OddsSummary"];
-            open_date: string;
             /** @description How the match ended ("Chennai Super Kings won by 12 runs"); null until declared. */
             result: string | null;
             score: null | components["schemas"]["ScoreView"];
-            /** Format: int64 */
-            series_id: number;
             series_name: string;
-            /** Format: int64 */
-            sport_id: number;
-            sport_name: string;
         };
         MatchScoreRequest: {
             /** Format: int64 */
@@ -5538,6 +5469,26 @@ export interface components {
              */
             result?: string | null;
             score?: null | components["schemas"]["ScoreInput"];
+        };
+        /**
+         * @description A match in brief: the spec's Match entity's fields (`match_id`, `name`, `match_name`,
+         *     `match_Date`, `open_date`, `sport_id`, `sport_name`) and its series. What a search by name
+         *     finds, and the first fields of every `MatchItem`.
+         */
+        MatchSummary: {
+            /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec). */
+            match_Date: string;
+            /** Format: int64 */
+            match_id: number;
+            /** @description The same as `name` (both are in the spec). */
+            match_name: string;
+            name: string;
+            open_date: string;
+            /** Format: int64 */
+            series_id: number;
+            /** Format: int64 */
+            sport_id: number;
+            sport_name: string;
         };
         MatchesRequest: {
             /** Format: int64 */
@@ -5936,26 +5887,13 @@ export interface components {
             /** Format: int64 */
             match_id: number;
         };
-        PreviewRequest: {
-            /** Format: int64 */
-            market_id: number;
-            /** @description The placed runners (place markets). */
-            placed_selection_ids?: number[] | null;
-            /**
-             * Format: int64
-             * @description The run total (fancy).
-             */
-            result?: number | null;
+        /** @description The result to preview, as `admin/market/result` takes it, or `void` instead. */
+        PreviewRequest: components["schemas"]["ResultRequest"] & {
             /**
              * Format: int64
              * @description 1: preview voiding the market instead of a result.
              */
             void?: number | null;
-            /**
-             * Format: int64
-             * @description The winning runner (match odds, win, bookmaker).
-             */
-            winner_selection_id?: number | null;
         };
         PriceSize: {
             /**
@@ -5992,6 +5930,32 @@ export interface components {
             code: string;
             /** @description 64 hex digits: hand it to the provider (docs/wallet.md). Never shown again. */
             secret: string;
+        };
+        /**
+         * @description The settings every visitor's client reads: the site's name, message, images and colours,
+         *     and its switches for payments and the app. Both `globalSetting/getGlobalSetting` (public)
+         *     and the admin's read-back of `admin/settings` answer them first, each then adding
+         *     `casino_frame_origins` in its own form (a list with the server's origin; the text stored).
+         */
+        PublicSettings: {
+            /**
+             * @description Where the client app's "Download the app" link leads (shown when is_show_apk is 1);
+             *     empty: no link.
+             */
+            apk_url: string;
+            bg_primary_color: string;
+            bg_secondry_color: string;
+            favicon: string;
+            /** Format: int64 */
+            is_show_apk: number;
+            logo: string;
+            other_color: string;
+            /** Format: int64 */
+            payment_gateway: number;
+            site_message: string;
+            site_title: string;
+            text_primary_color: string;
+            text_secondry_color: string;
         };
         Race: {
             /** @description Being run now: off, not yet resulted. */
@@ -6368,25 +6332,6 @@ export interface components {
             /** @enum {string} */
             sport: "race";
         });
-        /**
-         * @description A match found by name: the spec's Match entity's fields (`match_id`, `name`, `match_name`,
-         *     `match_Date`, `open_date`, `sport_id`, `sport_name`) and its series.
-         */
-        SearchHit: {
-            /** @description Scheduled start, ISO-8601 UTC (the same as `open_date`; both are in the spec). */
-            match_Date: string;
-            /** Format: int64 */
-            match_id: number;
-            /** @description The same as `name` (both are in the spec). */
-            match_name: string;
-            name: string;
-            open_date: string;
-            /** Format: int64 */
-            series_id: number;
-            /** Format: int64 */
-            sport_id: number;
-            sport_name: string;
-        };
         SearchRequest: {
             search: string;
         };
@@ -6507,16 +6452,12 @@ export interface components {
             user_name: string;
         };
         /** @description Every setting with its value, its default if never set: what `admin/settings` changes. */
-        SiteSettings: {
+        SiteSettings: components["schemas"]["PublicSettings"] & {
             /**
              * Format: int64
              * @description How many levels of agents may stand between the operator and a client (1 to 8).
              */
             agent_levels: number;
-            /** @description Where the client app's "Download the app" link leads; empty: no link. */
-            apk_url: string;
-            bg_primary_color: string;
-            bg_secondry_color: string;
             /** @description The operator's own list, comma-separated (the public setting adds the server's origin). */
             casino_frame_origins: string;
             /** @description The casino tables' stake buttons of a user who never set their own. */
@@ -6525,22 +6466,11 @@ export interface components {
             default_buttons_game: components["schemas"]["StakeButton"][];
             /** @description The agent or admin sign-ups are placed under; empty: none. */
             default_parent: string;
-            favicon: string;
-            /** Format: int64 */
-            is_show_apk: number;
-            logo: string;
-            other_color: string;
-            /** Format: int64 */
-            payment_gateway: number;
             /**
              * Format: int64
              * @description 1: visitors may sign up (as clients of `default_parent`).
              */
             signup_enabled: number;
-            site_message: string;
-            site_title: string;
-            text_primary_color: string;
-            text_secondry_color: string;
         };
         /** @enum {string} */
         SortOrder: "asc" | "desc";
@@ -12644,7 +12574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BTreeMap_String_Vec_SearchHit"];
+                    "application/json": components["schemas"]["Envelope_BTreeMap_String_Vec_MatchSummary"];
                 };
             };
             400: {

@@ -12,7 +12,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use backlay_kit::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use backlay_kit::input::{AmountInput, ApiJson};
-use backlay_kit::settings::default_buttons;
+use backlay_kit::settings::{default_buttons, PublicSettings};
 use backlay_kit::stake_buttons::StakeButton;
 use backlay_operator::session::{ClientIp, Operator};
 use backlay_operator::AppState;
@@ -77,19 +77,8 @@ async fn mint(
 /// Every setting with its value, its default if never set: what `admin/settings` changes.
 #[derive(Serialize, ToSchema)]
 pub struct SiteSettings {
-    pub site_title: String,
-    pub site_message: String,
-    pub logo: String,
-    pub favicon: String,
-    pub payment_gateway: i64,
-    pub is_show_apk: i64,
-    /// Where the client app's "Download the app" link leads; empty: no link.
-    pub apk_url: String,
-    pub bg_primary_color: String,
-    pub bg_secondry_color: String,
-    pub text_primary_color: String,
-    pub text_secondry_color: String,
-    pub other_color: String,
+    #[serde(flatten)]
+    pub public: PublicSettings,
     /// The operator's own list, comma-separated (the public setting adds the server's origin).
     pub casino_frame_origins: String,
     /// 1: visitors may sign up (as clients of `default_parent`).
@@ -109,18 +98,7 @@ impl SiteSettings {
         let text = |key: &str| settings.get(key).cloned().unwrap_or_default();
         let number = |key: &str| settings.get(key).and_then(|v| v.parse().ok()).unwrap_or(0);
         SiteSettings {
-            site_title: text("site_title"),
-            site_message: text("site_message"),
-            logo: text("logo"),
-            favicon: text("favicon"),
-            payment_gateway: number("payment_gateway"),
-            is_show_apk: number("is_show_apk"),
-            apk_url: text("apk_url"),
-            bg_primary_color: text("bg_primary_color"),
-            bg_secondry_color: text("bg_secondry_color"),
-            text_primary_color: text("text_primary_color"),
-            text_secondry_color: text("text_secondry_color"),
-            other_color: text("other_color"),
+            public: PublicSettings::from_settings(settings),
             casino_frame_origins: text("casino_frame_origins"),
             signup_enabled: number("signup_enabled"),
             default_parent: text("default_parent"),

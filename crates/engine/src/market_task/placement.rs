@@ -35,7 +35,7 @@ use backlay_core::exchange::{
     Bet, BetSide, MarketKind, NewOrder, OrderId, RunnerId, Selection, Side, UserId,
 };
 use backlay_core::money::Money;
-use backlay_store::bets::{AccountFunds, BatchBet, BetRow, FillRow};
+use backlay_store::bets::{AccountFunds, BetRow, BetStatus, FillRow};
 use backlay_store::Writer;
 
 use super::{
@@ -311,7 +311,8 @@ impl MarketActor {
                 *rate,
             ),
         };
-        batch.bets.push(BatchBet {
+        // Unmatched as placed: `write_noted` gives it what the batch matched before storing it.
+        batch.bets.push(BetRow {
             bet_id,
             user_id: user,
             market_id: self.setup.market_id,
@@ -322,9 +323,13 @@ impl MarketActor {
             stake_minor,
             matched_minor: 0,
             remaining_minor: stake_minor,
+            cancelled_minor: 0,
+            lapsed_minor: 0,
             persistence: request.persistence,
+            status: BetStatus::live(0, stake_minor),
+            pnl_minor: None,
             client_ref: request.client_ref.clone(),
-            request_hash: request.request_hash.clone(),
+            request_hash: Some(request.request_hash.clone()),
             created_at_ms: now_ms(),
             refs: request.refs.clone(),
         });
@@ -506,6 +511,7 @@ impl MarketActor {
             if let Some((matched_minor, remaining_minor)) = batch.matches.remove(&bet.bet_id) {
                 bet.matched_minor = matched_minor;
                 bet.remaining_minor = remaining_minor;
+                bet.status = BetStatus::live(matched_minor, remaining_minor);
             }
         }
         writer.insert_bets(&batch.bets).await?;
@@ -701,7 +707,8 @@ struct Batch {
     /// Each user's exposure in this market as counted in their account's total now, where the
     /// batch changed it.
     counted: HashMap<i64, i64>,
-    bets: Vec<BatchBet>,
+    /// The bets it placed, as they will be stored.
+    bets: Vec<BetRow>,
     fills: Vec<FillRow>,
     /// Per bet: the size matched in this batch, and what is left unmatched now.
     matches: BTreeMap<i64, (i64, i64)>,

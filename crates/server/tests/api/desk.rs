@@ -379,6 +379,58 @@ async fn preview_refuses_bad_input_naming_the_field(app: TestApp) {
 }
 both_databases!(preview_refuses_bad_input_naming_the_field);
 
+async fn the_preview_reads_its_result_as_the_result_does(app: TestApp) {
+    let admin = app.admin().await;
+    let match_id = a_match(&app, &admin).await;
+    let (bm, runners, _) = desk_markets(&app, &admin, match_id).await;
+    // The same answer from both routes, naming the field.
+    for (body, field, error) in [
+        (
+            json!({ "market_id": "abc", "winner_selection_id": "x" }),
+            "market_id",
+            "\"abc\" is not a whole number.",
+        ),
+        (
+            json!({ "market_id": bm, "winner_selection_id": "x" }),
+            "winner_selection_id",
+            "\"x\" is not a whole number.",
+        ),
+        (
+            json!({ "market_id": bm, "placed_selection_ids": [runners[0], "x"] }),
+            "placed_selection_ids[1]",
+            "\"x\" is not a whole number.",
+        ),
+        (json!({ "market_id": bm, "result": 1.5 }), "result", "Expected a whole number, not 1.5."),
+        (json!({ "winner_selection_id": runners[0] }), "market_id", "market_id is required."),
+    ] {
+        let preview = app.post("admin/market/resultPreview", Some(&admin), body.clone()).await;
+        let result = app.post("admin/market/result", Some(&admin), body.clone()).await;
+        preview.expect(400);
+        assert_eq!(preview.body, result.body, "{body}");
+        assert_eq!(preview.field_error(field), error, "{body}: {}", preview.body);
+    }
+    // Ids as text or with a point, and void as 1, "1", true or 0, read through both parts.
+    for body in [
+        json!({ "market_id": bm.to_string(), "winner_selection_id": runners[0].to_string() }),
+        json!({ "market_id": format!("{bm}.0"), "void": "1" }),
+        json!({ "market_id": bm as f64, "void": true }),
+        json!({ "market_id": bm, "void": 1 }),
+        json!({ "market_id": bm, "void": 0, "winner_selection_id": runners[1] as f64 }),
+    ] {
+        let answer = app.post("admin/market/resultPreview", Some(&admin), body.clone()).await;
+        answer.expect(200);
+        assert_eq!(answer.data()["market_id"], bm, "{body}: {}", answer.body);
+    }
+    let answer = app
+        .post("admin/market/resultPreview", Some(&admin), json!({ "market_id": bm, "void": "x" }))
+        .await;
+    answer.expect(400);
+    assert_eq!(answer.field_error("void"), "Expected 1 or 0 (or true/false), not x.");
+    let desk = app.post("admin/desk/markets", Some(&admin), json!({ "match_id": match_id })).await;
+    assert_eq!(market_of(&desk, bm)["status"], "open");
+}
+both_databases!(the_preview_reads_its_result_as_the_result_does);
+
 async fn the_desk_reads_a_match_with_everything_it_runs(app: TestApp) {
     let admin = app.admin().await;
     let match_id = a_match(&app, &admin).await;

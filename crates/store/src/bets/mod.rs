@@ -27,7 +27,7 @@ mod reads;
 mod reports;
 mod settle;
 
-pub use place::{AccountFunds, BatchBet};
+pub use place::AccountFunds;
 pub use reads::{FillSummary, BETS_OF_USER_IN_MARKET_MAX};
 pub use reports::{CurrentBet, ExposureRow, SettledBetsFilter, SETTLED_BETS_OF_MARKET_MAX};
 

@@ -3,33 +3,12 @@
 //! fills and what matched stored several rows per statement. And the later changes to a live
 //! bet: a part cancelled or lapsed, its persistence.
 
-use backlay_core::exchange::{BetSide, Persistence};
+use backlay_core::exchange::Persistence;
 use sqlx::Row;
 
-use super::{bet_from_row, BetRow, BetStatus, BotRefs, FillRow, BET_COLUMNS};
+use super::{bet_from_row, BetRow, FillRow, BET_COLUMNS};
 use crate::sql::{numbered, placeholders, ROWS_PER_STATEMENT};
 use crate::{StoreResult, Writer};
-
-/// A bet stored by a batch of placements: its id was reserved ([`Writer::reserve_bet_ids`])
-/// and its matched size is known by the time it is written.
-#[derive(Clone, Debug)]
-pub struct BatchBet {
-    pub bet_id: i64,
-    pub user_id: i64,
-    pub market_id: i64,
-    pub runner_id: Option<i64>,
-    pub side: BetSide,
-    pub price: i64,
-    pub line: Option<i64>,
-    pub stake_minor: i64,
-    pub matched_minor: i64,
-    pub remaining_minor: i64,
-    pub persistence: Persistence,
-    pub client_ref: Option<String>,
-    pub request_hash: String,
-    pub created_at_ms: i64,
-    pub refs: BotRefs,
-}
 
 /// A user's account as a batch of placements reads it, locked until the batch commits.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -144,16 +123,16 @@ impl Writer {
         Ok(found)
     }
 
-    /// Stores a batch's bets, several rows per statement. A `client_ref` the user already used
-    /// fails the statement (the batch checked its keys first; only a race with another
-    /// market's batch gets here).
-    pub async fn insert_bets(&mut self, bets: &[BatchBet]) -> StoreResult<()> {
+    /// Stores a batch's bets as given, every column, several rows per statement. Their ids were
+    /// reserved ([`Writer::reserve_bet_ids`]) and what they matched is known by now. A
+    /// `client_ref` the user already used fails the statement (the batch checked its keys
+    /// first; only a race with another market's batch gets here).
+    pub async fn insert_bets(&mut self, bets: &[BetRow]) -> StoreResult<()> {
+        let columns = BET_COLUMNS.split(", ").count();
         for chunk in bets.chunks(ROWS_PER_STATEMENT) {
             let sql = format!(
-                "INSERT INTO bets (id, user_id, market_id, runner_id, side, price, line, stake_minor, matched_minor, \
-                 remaining_minor, persistence, status, client_ref, request_hash, created_at_ms, \
-                 customer_order_ref, customer_strategy_ref) VALUES {}",
-                placeholders(chunk.len(), 17)
+                "INSERT INTO bets ({BET_COLUMNS}) VALUES {}",
+                placeholders(chunk.len(), columns)
             );
             let mut query = sqlx::query(&sql);
             for bet in chunk {
@@ -168,10 +147,13 @@ impl Writer {
                     .bind(bet.stake_minor)
                     .bind(bet.matched_minor)
                     .bind(bet.remaining_minor)
+                    .bind(bet.cancelled_minor)
+                    .bind(bet.lapsed_minor)
                     .bind(bet.persistence.as_str())
-                    .bind(BetStatus::live(bet.matched_minor, bet.remaining_minor).as_str())
+                    .bind(bet.status.as_str())
+                    .bind(bet.pnl_minor)
                     .bind(bet.client_ref.as_deref())
-                    .bind(bet.request_hash.as_str())
+                    .bind(bet.request_hash.as_deref())
                     .bind(bet.created_at_ms)
                     .bind(bet.refs.order_ref.as_deref())
                     .bind(bet.refs.strategy_ref.as_deref());

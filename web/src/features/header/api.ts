@@ -1,7 +1,7 @@
 import { apiGet, apiPost, dataOr } from '../../api/client';
 import type { Schemas } from '../../api/contract';
 
-export type SearchHit = Schemas['SearchHit'];
+export type SearchHit = Schemas['MatchSummary'];
 
 /** `match/searchByMatchNameHeader` answers sport name → matches. */
 export type SearchAnswer = Record<string, SearchHit[]>;
