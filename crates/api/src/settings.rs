@@ -17,7 +17,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Serialize, ToSchema)]
 pub struct GlobalSetting {
     #[serde(flatten)]
-    pub site: PublicSettings,
+    pub public: PublicSettings,
     /// Origins of casino providers whose game pages may be framed (casino/mac88/game): the
     /// operator's list and the server's public origin (the built-in provider).
     pub casino_frame_origins: Vec<String>,
@@ -29,7 +29,7 @@ async fn get_global_setting(State(state): State<AppState>) -> ApiResult<GlobalSe
     let settings = load(&state.store).await?;
     let frame_setting = settings.get("casino_frame_origins").map_or("", String::as_str);
     Ok(ok(GlobalSetting {
-        site: PublicSettings::from_settings(&settings),
+        public: PublicSettings::from_settings(&settings),
         casino_frame_origins: frame_origins(frame_setting, &state.public_url),
     }))
 }

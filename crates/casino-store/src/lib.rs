@@ -19,10 +19,7 @@ pub use wallet::{WalletReads, WalletWrites};
 
 #[cfg(test)]
 mod tests {
-    use std::str::FromStr;
-
-    use backlay_core::named::UnknownName;
-    use backlay_store::repository::named;
+    use backlay_store::repository::assert_names_read_back;
     use backlay_store::Store;
 
     use super::casino::{self, CasinoRound, NewRound, RoundPhase};
@@ -89,42 +86,25 @@ mod tests {
         assert!(format!("{round:?}").contains(SECRET));
     }
 
-    /// `text` as a column `state` of a row, read as `T`.
-    async fn read<T>(store: &Store, text: &str) -> Result<T, sqlx::Error>
-    where
-        T: FromStr<Err = UnknownName>,
-    {
-        let row =
-            sqlx::query("SELECT $1 AS state").bind(text).fetch_one(store.pool()).await.unwrap();
-        named(&row, "state")
-    }
-
-    macro_rules! reads_back {
-        ($store:expr, $($named:ty),+) => {$(
-            for value in <$named>::ALL {
-                assert_eq!(read::<$named>(&$store, value.as_str()).await.unwrap(), *value);
-            }
-            let err = read::<$named>(&$store, "not_a_state").await.unwrap_err();
-            assert!(
-                matches!(&err, sqlx::Error::ColumnDecode { index, .. } if index == "\"state\""),
-                "{err:?}"
-            );
-            assert!(err.to_string().contains("\"not_a_state\" is not a"), "{err}");
-        )+};
-    }
-
     #[tokio::test]
     async fn every_stored_state_reads_back_and_an_unknown_one_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", dir.path().join("named.db").display());
         let store = Store::connect(&url).await.unwrap();
         store.migrate().await.unwrap();
-        reads_back!(
-            store,
-            casino::RoundPhase,
-            casino::CasinoBetStatus,
-            wallet::WalletKind,
-            wallet::ProviderRoundState
-        );
+        assert_names_read_back(&store, casino::RoundPhase::ALL, casino::RoundPhase::as_str).await;
+        assert_names_read_back(
+            &store,
+            casino::CasinoBetStatus::ALL,
+            casino::CasinoBetStatus::as_str,
+        )
+        .await;
+        assert_names_read_back(&store, wallet::WalletKind::ALL, wallet::WalletKind::as_str).await;
+        assert_names_read_back(
+            &store,
+            wallet::ProviderRoundState::ALL,
+            wallet::ProviderRoundState::as_str,
+        )
+        .await;
     }
 }

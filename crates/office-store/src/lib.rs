@@ -21,37 +21,10 @@ pub use payments::{PaymentReads, PaymentWrites};
 
 #[cfg(test)]
 mod tests {
-    use std::str::FromStr;
-
-    use backlay_core::named::UnknownName;
-    use backlay_store::repository::named;
+    use backlay_store::repository::assert_names_read_back;
     use backlay_store::Store;
 
     use super::payments;
-
-    /// `text` as a column `state` of a row, read as `T`.
-    async fn read<T>(store: &Store, text: &str) -> Result<T, sqlx::Error>
-    where
-        T: FromStr<Err = UnknownName>,
-    {
-        let row =
-            sqlx::query("SELECT $1 AS state").bind(text).fetch_one(store.pool()).await.unwrap();
-        named(&row, "state")
-    }
-
-    macro_rules! reads_back {
-        ($store:expr, $($named:ty),+) => {$(
-            for value in <$named>::ALL {
-                assert_eq!(read::<$named>(&$store, value.as_str()).await.unwrap(), *value);
-            }
-            let err = read::<$named>(&$store, "not_a_state").await.unwrap_err();
-            assert!(
-                matches!(&err, sqlx::Error::ColumnDecode { index, .. } if index == "\"state\""),
-                "{err:?}"
-            );
-            assert!(err.to_string().contains("\"not_a_state\" is not a"), "{err}");
-        )+};
-    }
 
     #[tokio::test]
     async fn every_stored_state_reads_back_and_an_unknown_one_is_refused() {
@@ -59,6 +32,13 @@ mod tests {
         let url = format!("sqlite://{}", dir.path().join("named.db").display());
         let store = Store::connect(&url).await.unwrap();
         store.migrate().await.unwrap();
-        reads_back!(store, payments::PaymentKind, payments::PaymentStatus);
+        assert_names_read_back(&store, payments::PaymentKind::ALL, payments::PaymentKind::as_str)
+            .await;
+        assert_names_read_back(
+            &store,
+            payments::PaymentStatus::ALL,
+            payments::PaymentStatus::as_str,
+        )
+        .await;
     }
 }

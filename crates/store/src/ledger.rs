@@ -130,7 +130,20 @@ pub struct Funds {
     pub exposure_minor: i64,
 }
 
+/// A user's funds, as [`Funds`] reads them from `ledger_accounts`.
+const FUNDS_OF_USER: &str =
+    "SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1";
+
 impl Funds {
+    /// From a row with `balance_minor` and `exposure_minor`; no row is an unknown account.
+    fn from_row(row: Option<sqlx::any::AnyRow>) -> StoreResult<Funds> {
+        let row = row.ok_or(StoreError::NotFound)?;
+        Ok(Funds {
+            balance_minor: row.try_get("balance_minor")?,
+            exposure_minor: row.try_get("exposure_minor")?,
+        })
+    }
+
     /// What the user may still bet or withdraw.
     pub fn available_minor(&self) -> i64 {
         self.balance_minor - self.exposure_minor
@@ -213,28 +226,12 @@ impl Store {
         .bind(now_ms)
         .fetch_optional(self.pool())
         .await?;
-        row.map(|row| {
-            Ok(Funds {
-                balance_minor: row.try_get("balance_minor")?,
-                exposure_minor: row.try_get("exposure_minor")?,
-            })
-        })
-        .transpose()
+        row.map(|row| Funds::from_row(Some(row))).transpose()
     }
 
     /// A user's balance and exposure.
     pub async fn funds_of_user(&self, user_id: i64) -> StoreResult<Funds> {
-        let row = sqlx::query(
-            "SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1",
-        )
-        .bind(user_id)
-        .fetch_optional(self.pool())
-        .await?
-        .ok_or(StoreError::NotFound)?;
-        Ok(Funds {
-            balance_minor: row.try_get("balance_minor")?,
-            exposure_minor: row.try_get("exposure_minor")?,
-        })
+        Funds::from_row(sqlx::query(FUNDS_OF_USER).bind(user_id).fetch_optional(self.pool()).await?)
     }
 
     /// Balance of a system account.
@@ -373,17 +370,7 @@ impl Writer {
 
     /// A user's balance and exposure as this transaction sees them.
     pub async fn funds_of_user(&mut self, user_id: i64) -> StoreResult<Funds> {
-        let row = sqlx::query(
-            "SELECT balance_minor, exposure_minor FROM ledger_accounts WHERE user_id = $1",
-        )
-        .bind(user_id)
-        .fetch_optional(self.conn())
-        .await?
-        .ok_or(StoreError::NotFound)?;
-        Ok(Funds {
-            balance_minor: row.try_get("balance_minor")?,
-            exposure_minor: row.try_get("exposure_minor")?,
-        })
+        Funds::from_row(sqlx::query(FUNDS_OF_USER).bind(user_id).fetch_optional(self.conn()).await?)
     }
 
     /// The user's funds, read with a write lock on their ledger account held until this
@@ -397,12 +384,8 @@ impl Writer {
         )
         .bind(user_id)
         .fetch_optional(self.conn())
-        .await?
-        .ok_or(StoreError::NotFound)?;
-        Ok(Funds {
-            balance_minor: row.try_get("balance_minor")?,
-            exposure_minor: row.try_get("exposure_minor")?,
-        })
+        .await?;
+        Funds::from_row(row)
     }
 
     pub async fn system_account(&mut self, account: SystemAccount) -> StoreResult<i64> {

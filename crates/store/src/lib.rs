@@ -524,10 +524,9 @@ mod tests {
         assert!(format!("{totp:?}").contains("has_secret: true"));
     }
 
-    use super::{bets, ledger, markets, named, users, Store};
+    use super::repository::assert_names_read_back;
+    use super::{bets, ledger, markets, users, Store};
     use backlay_core::exchange::{BetSide, MarketStatus, MarketType, Persistence};
-    use backlay_core::named::UnknownName;
-    use std::str::FromStr;
 
     async fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
@@ -537,44 +536,23 @@ mod tests {
         (dir, store)
     }
 
-    /// `text` as a column `state` of a row, read as `T`.
-    async fn read<T>(store: &Store, text: &str) -> Result<T, sqlx::Error>
-    where
-        T: FromStr<Err = UnknownName>,
-    {
-        let row =
-            sqlx::query("SELECT $1 AS state").bind(text).fetch_one(store.pool()).await.unwrap();
-        named(&row, "state")
-    }
-
-    macro_rules! reads_back {
-        ($store:expr, $($named:ty),+) => {$(
-            for value in <$named>::ALL {
-                assert_eq!(read::<$named>(&$store, value.as_str()).await.unwrap(), *value);
-            }
-            let err = read::<$named>(&$store, "not_a_state").await.unwrap_err();
-            assert!(
-                matches!(&err, sqlx::Error::ColumnDecode { index, .. } if index == "\"state\""),
-                "{err:?}"
-            );
-            assert!(err.to_string().contains("\"not_a_state\" is not a"), "{err}");
-        )+};
-    }
-
     #[tokio::test]
     async fn every_stored_state_reads_back_and_an_unknown_one_is_refused() {
         let (_dir, store) = store().await;
-        reads_back!(
-            store,
-            BetSide,
-            Persistence,
-            MarketType,
-            MarketStatus,
-            bets::BetStatus,
-            markets::RunnerStatus,
-            users::Role,
-            ledger::TransactionKind
-        );
+        assert_names_read_back(&store, BetSide::ALL, BetSide::as_str).await;
+        assert_names_read_back(&store, Persistence::ALL, Persistence::as_str).await;
+        assert_names_read_back(&store, MarketType::ALL, MarketType::as_str).await;
+        assert_names_read_back(&store, MarketStatus::ALL, MarketStatus::as_str).await;
+        assert_names_read_back(&store, bets::BetStatus::ALL, bets::BetStatus::as_str).await;
+        assert_names_read_back(&store, markets::RunnerStatus::ALL, markets::RunnerStatus::as_str)
+            .await;
+        assert_names_read_back(&store, users::Role::ALL, users::Role::as_str).await;
+        assert_names_read_back(
+            &store,
+            ledger::TransactionKind::ALL,
+            ledger::TransactionKind::as_str,
+        )
+        .await;
     }
 
     #[tokio::test]

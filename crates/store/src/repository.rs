@@ -8,7 +8,12 @@
 //! this is all they reach inside the store. Handlers and services call repositories, never
 //! these.
 
+use std::fmt::Debug;
 use std::str::FromStr;
+
+use backlay_core::named::UnknownName;
+
+use crate::Store;
 
 pub use crate::downline::TREE_CTE;
 pub use crate::secrets::{open_column, seal_column};
@@ -46,4 +51,30 @@ pub fn like_escape(text: &str) -> String {
 /// SQL flags are 0/1 integers on both engines.
 pub fn flag(value: bool) -> i64 {
     i64::from(value)
+}
+
+/// For the tests of the store crates' named states: every one of `all` read back through
+/// [`named`] as itself, and a name none of them has refused with an error naming the column and
+/// the value. Panics, as a test's assertion does, when either does not hold.
+pub async fn assert_names_read_back<T>(store: &Store, all: &[T], name: fn(T) -> &'static str)
+where
+    T: FromStr<Err = UnknownName> + Copy + PartialEq + Debug,
+{
+    async fn read<T: FromStr<Err = UnknownName>>(
+        store: &Store,
+        text: &str,
+    ) -> Result<T, sqlx::Error> {
+        let row =
+            sqlx::query("SELECT $1 AS state").bind(text).fetch_one(store.pool()).await.unwrap();
+        named(&row, "state")
+    }
+    for value in all {
+        assert_eq!(read::<T>(store, name(*value)).await.unwrap(), *value);
+    }
+    let err = read::<T>(store, "not_a_state").await.unwrap_err();
+    assert!(
+        matches!(&err, sqlx::Error::ColumnDecode { index, .. } if index == "\"state\""),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("\"not_a_state\" is not a"), "{err}");
 }

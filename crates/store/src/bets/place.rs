@@ -6,7 +6,7 @@
 use backlay_core::exchange::Persistence;
 use sqlx::Row;
 
-use super::{bet_from_row, BetRow, FillRow, BET_COLUMNS};
+use super::{bet_from_row, BetRow, BetStatus, FillRow, BET_COLUMNS};
 use crate::sql::{numbered, placeholders, ROWS_PER_STATEMENT};
 use crate::{StoreResult, Writer};
 
@@ -128,6 +128,16 @@ impl Writer {
     /// `client_ref` the user already used fails the statement (the batch checked its keys
     /// first; only a race with another market's batch gets here).
     pub async fn insert_bets(&mut self, bets: &[BetRow]) -> StoreResult<()> {
+        // A new bet is live and whole: matched and unmatched make its stake, and its status is
+        // theirs (the engine computes them; a wrong row here would misstate money).
+        assert!(
+            bets.iter().all(|bet| bet.matched_minor + bet.remaining_minor == bet.stake_minor
+                && bet.cancelled_minor == 0
+                && bet.lapsed_minor == 0
+                && bet.pnl_minor.is_none()
+                && bet.status == BetStatus::live(bet.matched_minor, bet.remaining_minor)),
+            "a new bet's matched and unmatched parts make its stake, and its status is theirs"
+        );
         let columns = BET_COLUMNS.split(", ").count();
         for chunk in bets.chunks(ROWS_PER_STATEMENT) {
             let sql = format!(
