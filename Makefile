@@ -15,7 +15,7 @@ CARGO ?= cargo
 NPM ?= npm
 # The server binary `make run` starts, and the one every test runs: `cargo test` builds it for
 # the CLI and crash tests, and the browser tests and the fuzzer use that same build, so a fresh
-# clone compiles the workspace once (dependencies are optimised even there: Cargo.toml's
+# clone compiles the workspace once (unoptimised but for the password hash: Cargo.toml's
 # profiles). `make release` builds the optimised binary a deployment runs.
 BACKLAY_BIN := target/debug/backlay
 # The PostgreSQL the API tests use (a fresh database per test is created inside it).
@@ -40,17 +40,18 @@ run: web server
 #   1. compile: the workspace's tests (clippy linting them as they compile, both cores most of
 #      the time), beside the web app's lint and build and the installs of the browser and the
 #      fuzzer's tools (mostly waiting on the network);
-#   2. the Rust tests (mostly waiting: bet delays, commits, servers starting), the crash-safety
-#      tests beside them, the web unit tests, the fuzzer and the bot API's tests, each on one
-#      core or less;
+#   2. the Rust tests (the API tests keep both cores busy: their servers, PostgreSQL, password
+#      hashes), the crash-safety tests beside them (mostly waiting on kills and restarts), the
+#      web unit tests and the bot API's tests;
 #   3. the demo feed's API test on its own (test-paced below);
-#   4. the browser tests on their own, two test files at a time (each file starts its own
-#      server and browser, and mostly waits on rounds and polls; e2e/package.json).
+#   4. the browser tests, two test files at a time (each file starts its own server and
+#      browser, and mostly waits on rounds and polls: less than a core; e2e/package.json),
+#      beside the fuzzer (about a core).
 test: lint-fmt
 	$(MAKE) --no-print-directory -j3 --output-sync=target build-tests web-checks test-tools
-	$(MAKE) --no-print-directory -j4 --output-sync=target test-rust test-crash-safety test-web test-fuzz test-bots
+	$(MAKE) --no-print-directory -j4 --output-sync=target test-rust test-crash-safety test-web test-bots
 	$(MAKE) --no-print-directory test-paced
-	$(MAKE) --no-print-directory test-e2e
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-e2e test-fuzz
 	@echo "make test: all suites passed"
 
 # One after the other: they share the two cores with the Rust build.

@@ -252,7 +252,7 @@ async fn seed(store: &Store, passwords: &Passwords) -> Result<(), backlay_server
     let create = |user_name: &'static str, password: &str, role: Role, parent_id: Option<i64>| {
         let console = &console;
         let request = CreateUser::parse(user_name, password.into(), role, parent_id, false);
-        async move { operator::create_user(console, passwords, request?).await }
+        async move { operator::create_demo_user(console, passwords, request?).await }
     };
     let admin = create("admin", "Admin@1234", Role::Admin, None).await?;
     let agent = create("agent", "Agent@1234", Role::Agent, Some(admin.id)).await?;

@@ -19,6 +19,7 @@
 //! The hash is the library's (`hash_password_into_with_memory`, the call it offers for
 //! caller-held memory); only the PHC string around it is put together here.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use argon2::password_hash::rand_core::OsRng;
@@ -220,6 +221,33 @@ impl Passwords {
             .map_err(PasswordError::Failed)
     }
 
+    /// The hash of a password everyone may know (the demo's, printed at start), made once per
+    /// process and handed out again, salt and all. The demo seeds every fresh database with the
+    /// same few log-ins, and the API tests start a thousand servers in one process: hashing
+    /// those passwords afresh for each was a third of those tests' CPU. Never for a password a
+    /// person chose: accounts given it share one hash, which tells whoever reads two of them
+    /// that their passwords are the same.
+    pub async fn hash_published(&self, password: &str) -> Result<String, PasswordError> {
+        static MADE: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
+        if let Some(hash) = MADE.lock().expect("published hashes lock").get(password) {
+            return Ok(hash.clone());
+        }
+        let hash = self.hash(password.to_owned()).await?;
+        MADE.lock().expect("published hashes lock").insert(password.to_owned(), hash.clone());
+        Ok(hash)
+    }
+
+    /// A hash no known password matches (of a random salt string), made once per process: a
+    /// log-in naming nobody is checked against it, so that it takes as long as one naming
+    /// somebody.
+    pub async fn dummy_hash(&self) -> Result<String, PasswordError> {
+        static DUMMY: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+        DUMMY
+            .get_or_try_init(|| self.hash(SaltString::generate(&mut OsRng).to_string()))
+            .await
+            .cloned()
+    }
+
     /// True when `password` matches the PHC string `hash`. A malformed stored hash is an error.
     pub async fn verify(&self, password: String, hash: String) -> Result<bool, PasswordError> {
         self.run(move |memory| verify_in(memory, password.as_bytes(), &hash))
@@ -256,6 +284,22 @@ mod tests {
             passwords.verify("x".into(), "not a hash".into()).await,
             Err(PasswordError::Failed(_))
         ));
+    }
+
+    #[tokio::test]
+    async fn a_published_password_is_hashed_once_per_process_and_the_dummy_matches_nothing() {
+        let passwords = Passwords::for_this_machine();
+        let first = passwords.hash_published("Published@1").await.unwrap();
+        assert_eq!(passwords.hash_published("Published@1").await.unwrap(), first);
+        assert!(passwords.verify("Published@1".into(), first.clone()).await.unwrap());
+        let other = passwords.hash_published("Published@2").await.unwrap();
+        assert_ne!(other, first);
+        assert!(passwords.verify("Published@2".into(), other).await.unwrap());
+
+        let dummy = passwords.dummy_hash().await.unwrap();
+        assert_eq!(Passwords::for_this_machine().dummy_hash().await.unwrap(), dummy);
+        assert!(!passwords.verify(String::new(), dummy.clone()).await.unwrap());
+        assert!(!passwords.verify("Published@1".into(), dummy).await.unwrap());
     }
 
     #[tokio::test]

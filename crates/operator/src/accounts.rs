@@ -19,7 +19,7 @@ use super::{Actor, OperatorContext};
 use backlay_kit::clock::now_ms;
 use backlay_kit::error::{AppError, OrNotFound};
 use backlay_kit::input::{user_name_field, Checks};
-use backlay_kit::password::{password_rule_violation, Passwords};
+use backlay_kit::password::{password_rule_violation, PasswordError, Passwords};
 
 /// A user to create, parsed where the request comes in ([`CreateUser::parse`]). `Debug`
 /// leaves the password out.
@@ -120,6 +120,26 @@ pub async fn create_user(
     passwords: &Passwords,
     request: CreateUser,
 ) -> Result<User, AppError> {
+    create_user_hashed_by(ctx, request, async |password| passwords.hash(password).await).await
+}
+
+/// [`create_user`] for the demo's log-ins, whose passwords are printed at start: their hashes
+/// are made once per process ([`Passwords::hash_published`]), not once per fresh database.
+pub async fn create_demo_user(
+    ctx: &OperatorContext<'_>,
+    passwords: &Passwords,
+    request: CreateUser,
+) -> Result<User, AppError> {
+    create_user_hashed_by(ctx, request, async |password| passwords.hash_published(&password).await)
+        .await
+}
+
+/// Creates the user, its password hashed by `hash` once the request has passed its checks.
+async fn create_user_hashed_by(
+    ctx: &OperatorContext<'_>,
+    request: CreateUser,
+    hash: impl AsyncFnOnce(String) -> Result<String, PasswordError>,
+) -> Result<User, AppError> {
     let user_name = request.user_name;
     let parent_id = match (&ctx.actor, request.role) {
         // An agent creates sub-agents and clients under itself or an agent of its downline
@@ -150,7 +170,7 @@ pub async fn create_user(
     }
     checks.finish()?;
     let agent_levels = backlay_kit::settings::agent_levels(ctx.store).await?;
-    let password_hash = passwords.hash(request.password).await?;
+    let password_hash = hash(request.password).await?;
     let mut writer = ctx.store.begin_write().await?;
     let partnership_bp = request.partnership_bp.unwrap_or(0);
     let mut parent_name = None;

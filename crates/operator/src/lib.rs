@@ -29,8 +29,9 @@ pub mod session;
 mod settings;
 
 pub use accounts::{
-    create_user, mint, reset_password, set_account_terms, set_exposure_limit, set_locked, transfer,
-    transfer_in, AccountTerms, CreateUser, TransferDirection, TransferOutcome,
+    create_demo_user, create_user, mint, reset_password, set_account_terms, set_exposure_limit,
+    set_locked, transfer, transfer_in, AccountTerms, CreateUser, TransferDirection,
+    TransferOutcome,
 };
 pub use cash::{settle_cash, CashDirection, CashSettlement, CASH_REMARK_MAX_CHARS};
 pub use casino_categories::{

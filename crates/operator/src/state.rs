@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 
-use crate::session;
 use backlay_engine::cluster;
 use backlay_engine::Engine;
 use backlay_kit::config::{self, Config};
@@ -53,7 +52,7 @@ impl AppState {
         config: Config,
         passwords: password::Passwords,
     ) -> anyhow::Result<AppState> {
-        let dummy_password_hash = passwords.hash(session::new_token()).await?;
+        let dummy_password_hash = passwords.dummy_hash().await?;
         let public_url = match &config.public_url {
             Some(url) => {
                 config::parse_public_url(url).map_err(|e| anyhow::anyhow!("--public-url: {e}"))?

@@ -67,13 +67,14 @@ async fn fresh_postgres() -> Option<(String, String)> {
         }
     };
     LEFTOVERS_DROPPED.get_or_init(|| drop_leftovers(&mut conn)).await;
+    let template = MIGRATED_TEMPLATE.get_or_init(|| migrated_template(&admin_url, &mut conn)).await;
     let name = format!(
         "{TEST_DATABASE_PREFIX}{}_{}_{}",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed),
         rand::random::<u32>()
     );
-    sqlx::query(&format!("CREATE DATABASE {name}"))
+    sqlx::query(&format!("CREATE DATABASE {name} TEMPLATE {template}"))
         .execute(&mut conn)
         .await
         .expect("create test database");
@@ -85,6 +86,30 @@ async fn fresh_postgres() -> Option<(String, String)> {
         .await
         .expect("configure test database");
     Some((with_database(&admin_url, &name), name))
+}
+
+/// The database each test's is copied from, migrated: made once per test process.
+static MIGRATED_TEMPLATE: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+
+/// A database with every migration applied, `backlay_test_<pid>_template`, that the tests'
+/// databases are copied from (`CREATE DATABASE … TEMPLATE`): the server that starts on a copy
+/// finds its migrations applied. Migrating each test's database afresh took about half a
+/// second of PostgreSQL's work per test; with the copy the API tests took 250 s instead of 290
+/// (bench/RESULTS.md, 2026-11-28). Left for the next run's sweep, as a test database is
+/// ([`drop_leftovers`]).
+async fn migrated_template(admin_url: &str, conn: &mut sqlx::PgConnection) -> String {
+    let name = format!("{TEST_DATABASE_PREFIX}{}_template", std::process::id());
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut *conn)
+        .await
+        .expect("create the template database");
+    let store = backlay_store::Store::connect_with(&with_database(admin_url, &name), 4)
+        .await
+        .expect("connect to the template database");
+    store.migrate().await.expect("migrate the template database");
+    // A database is copied only while nobody is connected to it.
+    store.close().await;
+    name
 }
 
 /// Drops the test databases of test processes that are gone: a test's database is dropped in
@@ -130,7 +155,7 @@ pub fn test_demo() -> Demo {
 /// Starts the app with this much of the demo, after letting the test adjust the configuration.
 /// The database connections of a test server on PostgreSQL (the fewest the store opens: two
 /// for writes, two for reads), so that eight tests at once, each server with its 3 for live
-/// data, hold at most 56 of PostgreSQL's connections, and `make test` with the fuzzer's server
+/// data, hold at most 56 of PostgreSQL's connections, and `make test` with the crash-safety tests
 /// beside them stays within 70 (README, "Tests"; the default limit is 100).
 pub const TEST_DATABASE_CONNECTIONS: u32 = 4;
 
