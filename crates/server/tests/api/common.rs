@@ -91,14 +91,17 @@ async fn fresh_postgres() -> Option<(String, String)> {
 /// The database each test's is copied from, migrated: made once per test process.
 static MIGRATED_TEMPLATE: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
 
-/// A database with every migration applied, `backlay_test_<pid>_template`, that the tests'
+/// A database with every migration applied, `backlay_test_<pid>_template_<random>`, that the tests'
 /// databases are copied from (`CREATE DATABASE … TEMPLATE`): the server that starts on a copy
 /// finds its migrations applied. Migrating each test's database afresh took about half a
 /// second of PostgreSQL's work per test; with the copy the API tests took 250 s instead of 290
 /// (bench/RESULTS.md, 2026-11-28). Left for the next run's sweep, as a test database is
 /// ([`drop_leftovers`]).
 async fn migrated_template(admin_url: &str, conn: &mut sqlx::PgConnection) -> String {
-    let name = format!("{TEST_DATABASE_PREFIX}{}_template", std::process::id());
+    // Random too: the sweep before it keeps a leftover of a run whose process id this one
+    // reuses, as it keeps this run's own.
+    let name =
+        format!("{TEST_DATABASE_PREFIX}{}_template_{}", std::process::id(), rand::random::<u32>());
     sqlx::query(&format!("CREATE DATABASE {name}"))
         .execute(&mut *conn)
         .await
