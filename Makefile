@@ -42,16 +42,17 @@ run: web server
 #      fuzzer's tools (mostly waiting on the network);
 #   2. the Rust tests (the API tests keep both cores busy: their servers, PostgreSQL, password
 #      hashes), the crash-safety tests beside them (mostly waiting on kills and restarts), the
-#      web unit tests and the bot API's tests;
+#      web unit tests, the fuzzer and the bot API's tests;
 #   3. the demo feed's API test on its own (test-paced below);
-#   4. the browser tests, two test files at a time (each file starts its own server and
-#      browser, and mostly waits on rounds and polls: less than a core; e2e/package.json),
-#      beside the fuzzer (about a core).
+#   4. the browser tests on their own, two test files at a time (each file starts its own
+#      server and browser, and mostly waits on rounds and polls; e2e/package.json). Beside the
+#      fuzzer one failed (76b39d1): opday-cash's baseline read raced the demo's liquidity,
+#      which is posted in the background after the server starts.
 test: lint-fmt
 	$(MAKE) --no-print-directory -j3 --output-sync=target build-tests web-checks test-tools
-	$(MAKE) --no-print-directory -j4 --output-sync=target test-rust test-crash-safety test-web test-bots
+	$(MAKE) --no-print-directory -j4 --output-sync=target test-rust test-crash-safety test-web test-fuzz test-bots
 	$(MAKE) --no-print-directory test-paced
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-e2e test-fuzz
+	$(MAKE) --no-print-directory test-e2e
 	@echo "make test: all suites passed"
 
 # One after the other: they share the two cores with the Rust build.

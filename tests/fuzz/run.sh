@@ -149,8 +149,7 @@ fuzz_database() {
   log "$name: starting $BACKLAY_BIN"
   # Port 0: the kernel picks a free port and the server prints the address it got.
   # A fresh secret key per database (PostgreSQL has no default place for one). Eight database
-  # connections: it runs beside the browser tests (the cluster test's nodes are on PostgreSQL),
-  # within make test's share of PostgreSQL (README).
+  # connections: it runs beside the API tests, within make test's share of PostgreSQL (README).
   BACKLAY_LOG=info NO_COLOR=1 "$BACKLAY_BIN" serve --addr 127.0.0.1:0 --database-url "$database_url" --demo \
     --database-connections 8 \
     --secret-key-file "$WORK/secret-$name.key" --create-secret-key \

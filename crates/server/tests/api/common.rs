@@ -158,8 +158,8 @@ pub fn test_demo() -> Demo {
 /// Starts the app with this much of the demo, after letting the test adjust the configuration.
 /// The database connections of a test server on PostgreSQL (the fewest the store opens: two
 /// for writes, two for reads), so that eight tests at once, each server with its 3 for live
-/// data, hold at most 56 of PostgreSQL's connections, and `make test` with the crash-safety tests
-/// beside them stays within 70 (README, "Tests"; the default limit is 100).
+/// data, hold at most 56 of PostgreSQL's connections, and `make test` with the fuzzer's server and
+/// the crash-safety tests beside them stays within 80 (README, "Tests"; the default limit is 100).
 pub const TEST_DATABASE_CONNECTIONS: u32 = 4;
 
 pub async fn spawn_app_with_demo(
