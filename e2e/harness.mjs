@@ -50,6 +50,10 @@ const HEALTH_POLL_MS = 100;
 const HEALTH_REQUEST_TIMEOUT_MS = 2_000;
 const STOP_TIMEOUT_MS = 5_000;
 const OUTPUT_KEEP_CHARS = 32 * 1024;
+/** How many of the server's last lines `waitForOutput` looks back through. */
+const OUTPUT_KEEP_LINES = 2_000;
+/** How long `waitForOutput` waits by default. */
+const OUTPUT_WAIT_MS = 60_000;
 const PAGE_TIMEOUT_MS = 10_000;
 
 /** Servers still running, killed if the test process exits without stopping them. @type {Set<import('node:child_process').ChildProcess>} */
@@ -64,6 +68,9 @@ process.on('exit', () => {
  * @property {number} port
  * @property {string} dataDir   the fresh temporary directory holding e2e.db
  * @property {() => string} logs  the tail of the server's stderr and stdout
+ * @property {(pattern: RegExp, timeoutMs?: number) => Promise<void>} waitForOutput  resolves once
+ *   the server has written a line matching `pattern` (since it started), e.g. a background job's
+ *   "done"; rejects with the logs after `timeoutMs`
  * @property {() => Promise<void>} stop  kill the server and remove its directory (safe to call twice)
  * @property {() => Promise<void>} kill9  SIGKILL the server (no goodbye to its cluster) and wait for it to exit
  * @property {(apiPath: string, body: unknown, token?: string) => Promise<{ status: number, body: any }>} api
@@ -100,8 +107,35 @@ export async function startServer({ extraArgs = [], databaseUrl } = {}) {
   /** @type {Error | null} */
   let spawnError = null;
   const keepTail = (/** @type {string} */ text) => text.slice(-OUTPUT_KEEP_CHARS);
-  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr = keepTail(stderr + chunk)));
-  child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout = keepTail(stdout + chunk)));
+  // Every complete line the server writes is offered to the `waitForOutput` calls waiting; the
+  // last OUTPUT_KEEP_LINES are kept for the calls that come later.
+  /** @type {string[]} */
+  const lines = [];
+  /** @type {Set<{ pattern: RegExp, resolve: () => void }>} */
+  const waiting = new Set();
+  const partial = { stderr: '', stdout: '' };
+  const onOutput = (/** @type {'stderr' | 'stdout'} */ stream, /** @type {string} */ chunk) => {
+    const complete = (partial[stream] + chunk).split('\n');
+    partial[stream] = complete.pop() ?? '';
+    for (const line of complete) {
+      lines.push(line);
+      for (const waiter of waiting) {
+        if (waiter.pattern.test(line)) {
+          waiting.delete(waiter);
+          waiter.resolve();
+        }
+      }
+    }
+    if (lines.length > OUTPUT_KEEP_LINES) lines.splice(0, lines.length - OUTPUT_KEEP_LINES);
+  };
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    stderr = keepTail(stderr + chunk);
+    onOutput('stderr', chunk);
+  });
+  child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    stdout = keepTail(stdout + chunk);
+    onOutput('stdout', chunk);
+  });
   child.on('error', (error) => (spawnError = error));
   // 'close' comes after the exit *and* the last output, so an early death is
   // reported with all it said. A child that could not be spawned emits only 'error'.
@@ -157,7 +191,28 @@ export async function startServer({ extraArgs = [], databaseUrl } = {}) {
     });
     return { status: response.status, body: await response.json() };
   }
-  return { baseUrl, port, dataDir, logs, stop, kill9, api };
+  /** @type {Server['waitForOutput']} */
+  async function waitForOutput(pattern, timeoutMs = OUTPUT_WAIT_MS) {
+    if (lines.some((line) => pattern.test(line))) return;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    /** @type {{ pattern: RegExp, resolve: () => void } | undefined} */
+    let waiter;
+    try {
+      await new Promise((resolve, reject) => {
+        waiter = { pattern, resolve: () => resolve(undefined) };
+        waiting.add(waiter);
+        timer = setTimeout(
+          () => reject(new Error(`the server wrote nothing matching ${pattern} in ${timeoutMs} ms\n${logs()}`)),
+          timeoutMs,
+        );
+      });
+    } finally {
+      clearTimeout(timer);
+      if (waiter) waiting.delete(waiter);
+    }
+  }
+  return { baseUrl, port, dataDir, logs, stop, kill9, api, waitForOutput };
 }
 
 /**

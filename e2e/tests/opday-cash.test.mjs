@@ -46,7 +46,9 @@ const paise = (amount) => Math.round(amount * 100);
 test('the agent reads its dashboard, equal to the reports, and records cash received from a client', async () => {
   const [admin, agent, client] = await Promise.all([token('admin', 'Admin@1234'), token('agent', 'Agent@1234'), token('demo', 'Demo@1234')]);
   const matchId = (await call(client, 'match/getMatches', { sport_id: 4 }))[0].match_id;
-  // The demo data has bets of its own today: the bets here are compared by what they add.
+  // The demo data has bets of its own today: the bets here are compared by what they add, once
+  // the demo's market-maker (posting in the background) has placed all of its own.
+  await server.waitForOutput(/demo market-maker: liquidity posted/);
   const baseline = await call(agent, 'console/dashboard', {});
   /** A fancy open at 56/57 even money. @param {string} name */
   const fancy = async (name) => {

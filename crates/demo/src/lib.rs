@@ -466,7 +466,8 @@ fn fair_prices(match_name: &str, runners: usize) -> Vec<u32> {
 
 /// The market-maker posts its prices on the seeded markets once (the feed, when it runs, keeps
 /// them up to date instead), through the same placement path as any bettor: in-play markets
-/// make it wait out the bet delay too.
+/// make it wait out the bet delay too. Logs "demo market-maker: liquidity posted" when every
+/// market's orders are placed or refused: tests that count the day's bets wait for it.
 pub async fn post_liquidity(state: AppState, markets: Vec<(i64, Vec<(i64, u32)>)>) {
     let Ok(Some(maker)) = state.store.user_id_by_name("maker").await else { return };
     let placements = markets.iter().map(|(market_id, runners)| {
@@ -499,6 +500,7 @@ pub async fn post_liquidity(state: AppState, markets: Vec<(i64, Vec<(i64, u32)>)
             Err(err) => tracing::warn!("demo market-maker: cannot post liquidity: {err}"),
         }
     }
+    tracing::info!("demo market-maker: liquidity posted on {} markets", markets.len());
 }
 
 #[cfg(test)]
