@@ -9,6 +9,7 @@ import { FakeSource } from '../../testing/fake-event-source';
 import { EMPTY_CATALOGUE, stubServer, type Answers, type Call } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
 import type { RoundState } from './table-api';
+import { CATCH_UP_CARD_MS } from './useBettingClock';
 import { SETTLED_FOLLOW_UP_MS, TABLE_LIVE_POLL_MS, TABLE_POLL_MS } from './useCasinoTable';
 
 const ROUND = 'dt1day-1795356000000';
@@ -234,6 +235,41 @@ describe('the casino table', () => {
       expect(within(tiger).getByRole('img', { name: 'King of clubs' })).toBeInTheDocument();
       // The winner waits for the result.
       expect(screen.queryByTestId('casino-winner')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a page that falls behind the deal still turns the cards up one at a time', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const dealtAt = Date.now() - 1000;
+      setUp(() =>
+        dragonTiger({
+          status: 'dealing',
+          dealing: {
+            seats: ['Andar', 'Bahar'],
+            steps: [
+              { seat: 0, card: '2D', draw: null, at_ms: 1200 },
+              { seat: 1, card: 'KC', draw: null, at_ms: 2400 },
+              { seat: 0, card: '9H', draw: null, at_ms: 3600 },
+            ],
+            elapsed_ms: Date.now() - dealtAt,
+            ends_in_ms: 4800 - (Date.now() - dealtAt),
+          },
+        }),
+      );
+      renderApp('/casino/match/dt6');
+      expect(await screen.findByTestId('casino-status')).toHaveTextContent('dealing');
+      expect(screen.queryAllByTestId('casino-dealt-card')).toHaveLength(0);
+      // The device stalls for 3 s: when the page next runs, all three cards are due.
+      vi.setSystemTime(Date.now() + 3000);
+      for (const cards of [1, 2, 3]) {
+        await act(async () => {
+          await vi.advanceTimersByTimeAsync(CATCH_UP_CARD_MS);
+        });
+        expect(screen.getAllByTestId('casino-dealt-card')).toHaveLength(cards);
+      }
     } finally {
       vi.useRealTimers();
     }

@@ -50,20 +50,44 @@ export function useBettingOpen(table: TableNow | null | undefined): boolean {
 }
 
 /**
+ * How far apart the cards turn up while a page catches up with the deal: when it falls behind
+ * (a timer that fired late on a busy device, an answer that came late), the cards it missed
+ * still come one at a time, this far apart, rather than several at once.
+ */
+export const CATCH_UP_CARD_MS = 250;
+
+/**
  * While the table deals: the ms since the deal began by the local clock (the server's count at
  * its answer plus the time since), re-rendering when the next card is due, so every page shows
- * each card at the moment the server's timeline says. Null when not dealing.
+ * each card at the moment the server's timeline says. A page that first sees the deal under way
+ * shows the cards dealt so far at once; after that it shows at most one card more per render
+ * (CATCH_UP_CARD_MS). Null when not dealing.
  */
 export function useDealElapsed(table: TableNow): number | null {
   const dealing = table.status === 'dealing' ? table.dealing : null;
   const [now, setNow] = useState(() => Date.now());
-  const elapsed = dealing ? dealing.elapsed_ms + Math.max(0, Math.max(now, table.received_at_ms) - table.received_at_ms) : null;
+  // How far into which round's deal the page showed at its last card.
+  const [shown, setShown] = useState<{ round: string | null; ms: number } | null>(null);
+  const clock = dealing ? dealing.elapsed_ms + Math.max(0, Math.max(now, table.received_at_ms) - table.received_at_ms) : null;
+  let elapsed = clock;
+  if (dealing && clock !== null && shown?.round === table.round_id) {
+    const due = nextStepAtMs(dealing, shown.ms);
+    if (due !== null) elapsed = Math.min(clock, due);
+  }
+  const round = table.round_id;
   useEffect(() => {
-    if (!dealing || elapsed === null) return undefined;
+    if (!dealing || elapsed === null || clock === null) return undefined;
     const next = nextStepAtMs(dealing, elapsed);
     if (next === null) return undefined;
-    const timer = setTimeout(() => setNow(Date.now()), next - elapsed + 1);
+    const behind = next <= clock;
+    const timer = setTimeout(
+      () => {
+        setShown({ round, ms: elapsed });
+        setNow(Date.now());
+      },
+      behind ? CATCH_UP_CARD_MS : next - clock + 1,
+    );
     return () => clearTimeout(timer);
-  }, [dealing, elapsed]);
+  }, [dealing, elapsed, clock, round]);
   return elapsed;
 }
