@@ -77,6 +77,21 @@ function setUp(table: () => RoundState | { httpStatus: number; message: string }
   return calls;
 }
 
+/**
+ * A table 1 s into its deal when the page opens: `cards` turn up 1.2 s apart from 1.2 s, to the
+ * seats in turn, and the server's count of the deal moves on between the table's polls.
+ */
+function dealingTable(seats: string[], cards: string[]): void {
+  const dealtAt = Date.now() - 1000;
+  const steps = cards.map((card, i) => ({ seat: i % seats.length, card, draw: null, at_ms: 1200 * (i + 1) }));
+  setUp(() =>
+    dragonTiger({
+      status: 'dealing',
+      dealing: { seats, steps, elapsed_ms: Date.now() - dealtAt, ends_in_ms: 1200 * (cards.length + 1) - (Date.now() - dealtAt) },
+    }),
+  );
+}
+
 const bets = (calls: Call[]) => calls.filter((c) => c.path === '/api/casino/placeBet');
 const balanceCalls = (calls: Call[]) => calls.filter((c) => c.path === '/api/user/getUserBalance').length;
 
@@ -197,23 +212,7 @@ describe('the casino table', () => {
   it('deals the cards one by one on the server timeline, then shows nothing of the result early', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      // The server's count of the deal moves on between the table's polls.
-      const dealtAt = Date.now() - 1000;
-      setUp(() =>
-        dragonTiger({
-          status: 'dealing',
-          dealing: {
-            seats: ['Dragon', 'Tiger'],
-            steps: [
-              { seat: 0, card: '2D', draw: null, at_ms: 1200 },
-              { seat: 1, card: 'KC', draw: null, at_ms: 2400 },
-            ],
-            // 1 s into the deal when the page opened.
-            elapsed_ms: Date.now() - dealtAt,
-            ends_in_ms: 3600 - (Date.now() - dealtAt),
-          },
-        }),
-      );
+      dealingTable(['Dragon', 'Tiger'], ['2D', 'KC']);
       renderApp('/casino/match/dt6');
 
       expect(await screen.findByTestId('casino-status')).toHaveTextContent('dealing');
@@ -243,22 +242,7 @@ describe('the casino table', () => {
   it('a page that falls behind the deal still turns the cards up one at a time', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      const dealtAt = Date.now() - 1000;
-      setUp(() =>
-        dragonTiger({
-          status: 'dealing',
-          dealing: {
-            seats: ['Andar', 'Bahar'],
-            steps: [
-              { seat: 0, card: '2D', draw: null, at_ms: 1200 },
-              { seat: 1, card: 'KC', draw: null, at_ms: 2400 },
-              { seat: 0, card: '9H', draw: null, at_ms: 3600 },
-            ],
-            elapsed_ms: Date.now() - dealtAt,
-            ends_in_ms: 4800 - (Date.now() - dealtAt),
-          },
-        }),
-      );
+      dealingTable(['Andar', 'Bahar'], ['2D', 'KC', '9H']);
       renderApp('/casino/match/dt6');
       expect(await screen.findByTestId('casino-status')).toHaveTextContent('dealing');
       expect(screen.queryAllByTestId('casino-dealt-card')).toHaveLength(0);
