@@ -149,7 +149,6 @@ fuzz_as() {
 # each user; the client's refused operations get REFUSED_EXAMPLES fuzzed cases each (0: none).
 fuzz_database() {
   local name=$1 database_url=$2 refused_examples=$3 server_log=$REPORT_DIR/server-$1.log started=$SECONDS
-  shift 3
   log "$name: starting $BACKLAY_BIN"
   # Port 0: the kernel picks a free port and the server prints the address it got.
   # A fresh secret key per database (PostgreSQL has no default place for one). Eight database

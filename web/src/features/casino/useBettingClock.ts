@@ -68,13 +68,11 @@ export function useDealElapsed(table: TableNow): number | null {
   const [now, setNow] = useState(() => Date.now());
   // How far into which round's deal the page showed at its last card.
   const [shown, setShown] = useState<{ round: string | null; ms: number } | null>(null);
-  const clock = dealing ? dealing.elapsed_ms + Math.max(0, Math.max(now, table.received_at_ms) - table.received_at_ms) : null;
-  let elapsed = clock;
-  if (dealing && clock !== null && shown?.round === table.round_id) {
-    const due = nextStepAtMs(dealing, shown.ms);
-    if (due !== null) elapsed = Math.min(clock, due);
-  }
   const round = table.round_id;
+  const clock = dealing ? dealing.elapsed_ms + Math.max(0, Math.max(now, table.received_at_ms) - table.received_at_ms) : null;
+  // Once this deal has been shown, no further than the card after the last one shown.
+  const due = dealing && shown?.round === round ? nextStepAtMs(dealing, shown.ms) : null;
+  const elapsed = clock !== null && due !== null ? Math.min(clock, due) : clock;
   useEffect(() => {
     if (!dealing || elapsed === null || clock === null) return undefined;
     const next = nextStepAtMs(dealing, elapsed);
