@@ -1,15 +1,15 @@
 //! `backlay admin …`: the operator actions of `/api/admin/…`, run straight on the database by
 //! someone with access to the server's machine. Each command calls the same
-//! `backlay_server::operator` function as the HTTP API, acting as the console.
+//! `backlay_operator` function as the HTTP API, acting as the console.
 
+use backlay_casino_runtime::art::tile_image_url;
 use backlay_core::money::{Money, Rupees};
-use backlay_server::casino_art::tile_image_url;
-use backlay_server::clock::parse_iso;
-use backlay_server::operator::{
-    self, Actor, AddProvider, AddWorldCasinoGame, CashDirection, CreateMatch, CreateUser,
-    OperatorContext, TransferDirection,
+use backlay_kit::clock::parse_iso;
+use backlay_kit::secret_key::{self, SecretKeySource};
+use backlay_operator::{
+    self as operator, Actor, AddProvider, AddWorldCasinoGame, CashDirection, CreateMatch,
+    CreateUser, OperatorContext, TransferDirection,
 };
-use backlay_server::secret_key::{self, SecretKeySource};
 use backlay_store::ledger::LedgerCheck;
 use backlay_store::secrets::{self, Keyring, SealReport};
 use backlay_store::users::Role;
@@ -353,7 +353,7 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
         store
     };
     let ctx = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
-    let fail = |e: backlay_server::error::AppError| anyhow::anyhow!("{}", describe(e));
+    let fail = |e: backlay_kit::error::AppError| anyhow::anyhow!("{}", describe(e));
     match args.command {
         AdminCommand::CreateUser {
             name,
@@ -367,7 +367,7 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
                 Some(parent) => Some(user_id(&store, &parent).await?),
                 None => None,
             };
-            let passwords = backlay_server::password::Passwords::for_this_machine();
+            let passwords = backlay_kit::password::Passwords::for_this_machine();
             let mut request =
                 CreateUser::parse(&name, password, role, parent_id, must_change_password)
                     .map_err(fail)?;
@@ -508,7 +508,7 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
 async fn category_command(
     ctx: &OperatorContext<'_>,
     command: CategoryCommand,
-) -> Result<(), backlay_server::error::AppError> {
+) -> Result<(), backlay_kit::error::AppError> {
     match command {
         CategoryCommand::List => {
             println!("{:>6}  {:<20} {:<28} active", "order", "id", "name");
@@ -553,7 +553,7 @@ async fn category_command(
 async fn game_image_command(
     ctx: &OperatorContext<'_>,
     command: GameImageCommand,
-) -> Result<(), backlay_server::error::AppError> {
+) -> Result<(), backlay_kit::error::AppError> {
     let show = |game: &backlay_casino_store::casino::CasinoGame| {
         println!(
             "{:<10} {:<26} {}",
@@ -580,14 +580,14 @@ async fn game_image_command(
 }
 
 async fn image_command(ctx: &OperatorContext<'_>, command: ImageCommand) -> anyhow::Result<()> {
-    let fail = |e: backlay_server::error::AppError| anyhow::anyhow!("{}", describe(e));
+    let fail = |e: backlay_kit::error::AppError| anyhow::anyhow!("{}", describe(e));
     match command {
         ImageCommand::Upload { file, name } => {
             let size = std::fs::metadata(&file)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?
                 .len();
             // Checked before reading, so a huge file is not read to be refused.
-            let limit = backlay_server::uploads::MAX_IMAGE_BYTES as u64;
+            let limit = backlay_kit::uploads::MAX_IMAGE_BYTES as u64;
             if size > limit {
                 anyhow::bail!(
                     "{} is {} KiB; an image may be at most {} KiB",
@@ -600,7 +600,7 @@ async fn image_command(ctx: &OperatorContext<'_>, command: ImageCommand) -> anyh
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
             let given = name.unwrap_or_else(|| file.to_string_lossy().into_owned());
             let stored =
-                backlay_server::uploads::upload_image(ctx, &given, &bytes).await.map_err(fail)?;
+                backlay_kit::uploads::upload_image(ctx, &given, &bytes).await.map_err(fail)?;
             println!("stored as {stored}: served at /upload/image/{stored}");
             println!("use it: backlay admin set-setting logo {stored} (or favicon)");
         }
@@ -613,7 +613,7 @@ async fn image_command(ctx: &OperatorContext<'_>, command: ImageCommand) -> anyh
             }
         }
         ImageCommand::Remove { name } => {
-            backlay_server::uploads::remove_image(ctx, &name).await.map_err(fail)?;
+            backlay_kit::uploads::remove_image(ctx, &name).await.map_err(fail)?;
             println!("removed {name}");
         }
     }
@@ -623,7 +623,7 @@ async fn image_command(ctx: &OperatorContext<'_>, command: ImageCommand) -> anyh
 async fn provider_command(
     ctx: &OperatorContext<'_>,
     command: ProviderCommand,
-) -> Result<(), backlay_server::error::AppError> {
+) -> Result<(), backlay_kit::error::AppError> {
     match command {
         ProviderCommand::List => {
             for provider in ctx.store.casino_providers().await? {
@@ -751,9 +751,9 @@ fn check_report(report: &SealReport) -> anyhow::Result<()> {
 }
 
 /// The message of an operator error, with field errors spelled out.
-fn describe(err: backlay_server::error::AppError) -> String {
+fn describe(err: backlay_kit::error::AppError) -> String {
     match err {
-        backlay_server::error::AppError::Invalid { errors, .. } if !errors.is_empty() => errors
+        backlay_kit::error::AppError::Invalid { errors, .. } if !errors.is_empty() => errors
             .iter()
             .map(|(field, problem)| format!("{field}: {problem}"))
             .collect::<Vec<_>>()

@@ -73,7 +73,7 @@ async fn verify_command(args: VerifyArgs) -> anyhow::Result<()> {
                     round.phase.as_str()
                 );
             };
-            let game = backlay_server::casino::game_kind(&round.kind)?;
+            let game = backlay_casino_runtime::game_kind(&round.kind)?;
             (
                 seed.to_string(),
                 round.commitment.clone(),

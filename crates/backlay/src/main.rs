@@ -21,13 +21,14 @@ use std::path::PathBuf;
 
 use backlay_casino::dealing::Pace;
 use backlay_demo::{Demo, DEMO_LOGINS};
-use backlay_server::config::{
+use backlay_kit::config::Config;
+use backlay_kit::config::{
     BetfairStreamConfig, DEFAULT_ADDR, DEFAULT_BETFAIR_STREAM_PORT, DEFAULT_BODY_TIMEOUT_S,
     DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
 };
-use backlay_server::secret_key::SecretKeySource;
-use backlay_server::{Config, Server};
+use backlay_kit::secret_key::SecretKeySource;
+use backlay_server::Server;
 use backlay_store::{url_without_password, Engine, Store};
 use clap::{Args, Parser, Subcommand};
 
@@ -174,7 +175,7 @@ struct ServeArgs {
     node_url: Option<String>,
     /// On PostgreSQL, milliseconds a server of the cluster stays alive to the others without
     /// renewing its lease: a dead server's markets move to the others within about this.
-    #[arg(long, env = "BACKLAY_CLUSTER_LEASE_MS", default_value_t = backlay_server::config::DEFAULT_CLUSTER_LEASE_MS, value_parser = clap::value_parser!(i64).range(1000..=60000))]
+    #[arg(long, env = "BACKLAY_CLUSTER_LEASE_MS", default_value_t = backlay_kit::config::DEFAULT_CLUSTER_LEASE_MS, value_parser = clap::value_parser!(i64).range(1000..=60000))]
     cluster_lease_ms: i64,
     /// On PostgreSQL, the most database connections this server opens (a third of them for
     /// writes), plus 3 for live data across the cluster. Keep the sum over every node under
@@ -228,7 +229,7 @@ impl ServeArgs {
 }
 
 fn public_url(text: &str) -> Result<String, String> {
-    backlay_server::config::parse_public_url(text)
+    backlay_kit::config::parse_public_url(text)
 }
 
 /// The on/off settings of `serve`, each from its flag pair or its environment twin, all read

@@ -1,6 +1,6 @@
 //! The seamless wallet's records: provider rounds (`provider_rounds`) and the wallet calls that
 //! moved money (`wallet_transactions`). The protocol (signatures, refusals) is the server's
-//! (`backlay_server::wallet`); this module stores what a call did, inside the caller's write
+//! (`backlay_casino_runtime::wallet`); this module stores what a call did, inside the caller's write
 //! transaction, next to its ledger transaction.
 //!
 //! Idempotency rests on `UNIQUE (provider_id, provider_tx_id)`: a call first looks for its tx

@@ -34,14 +34,17 @@ use std::sync::Arc;
 use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_core::money::Money;
 use backlay_core::odds::{self, Price};
-use backlay_server::clock::now_ms;
-use backlay_server::cluster::LeaderJob;
-use backlay_server::error::AppError;
-use backlay_server::operator::{
-    self, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext, TransferDirection,
+use backlay_engine::cluster::LeaderJob;
+use backlay_engine::cluster::RunsWithServer;
+use backlay_kit::clock::now_ms;
+use backlay_kit::error::AppError;
+use backlay_kit::password::Passwords;
+use backlay_operator::AppState;
+use backlay_operator::{
+    self as operator, Actor, CreateMarket, CreateMatch, CreateUser, OperatorContext,
+    TransferDirection,
 };
-use backlay_server::password::Passwords;
-use backlay_server::{AppState, RunsWithServer, StartHooks};
+use backlay_server::StartHooks;
 use backlay_store::catalogue::{Match, MatchFilter};
 use backlay_store::users::{Role, User};
 use backlay_store::Store;
@@ -247,7 +250,7 @@ pub async fn seed_if_empty(store: &Store, passwords: &Passwords) -> anyhow::Resu
     Ok(true)
 }
 
-async fn seed(store: &Store, passwords: &Passwords) -> Result<(), backlay_server::error::AppError> {
+async fn seed(store: &Store, passwords: &Passwords) -> Result<(), backlay_kit::error::AppError> {
     let console = OperatorContext { store, actor: Actor::Console, client_ip: None };
     let create = |user_name: &'static str, password: &str, role: Role, parent_id: Option<i64>| {
         let console = &console;
@@ -325,8 +328,7 @@ async fn seed(store: &Store, passwords: &Passwords) -> Result<(), backlay_server
         };
         for race in 0..*races {
             let off_ms = base + first_hours * HOUR_MS + race as i64 * RACE_INTERVAL_MS;
-            let off =
-                backlay_server::clock::iso_utc(off_ms + backlay_server::clock::DISPLAY_OFFSET_MS);
+            let off = backlay_kit::clock::iso_utc(off_ms + backlay_kit::clock::DISPLAY_OFFSET_MS);
             operator::create_match(
                 &console,
                 CreateMatch {

@@ -32,10 +32,10 @@ use tokio::task::JoinSet;
 
 use super::rng::DemoRng;
 use super::scheduler::DemoClock;
-use backlay_server::engine::PlaceBet;
-use backlay_server::error::AppError;
-use backlay_server::refusal::Refusal;
-use backlay_server::AppState;
+use backlay_engine::PlaceBet;
+use backlay_kit::error::AppError;
+use backlay_kit::refusal::Refusal;
+use backlay_operator::AppState;
 
 /// How the maker quotes one kind of market.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

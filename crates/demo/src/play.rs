@@ -40,9 +40,9 @@ use super::simulator::{
     bookmaker_rates, fair_price, probabilities_of_prices, Cricket, Delivery, DemoRng, Football,
     Race, Tennis, BALLS_PER_INNINGS, BALLS_PER_OVER,
 };
-use backlay_server::engine::{RatesUpdate, ResultInput};
-use backlay_server::error::AppError;
-use backlay_server::operator::{self, MatchStateUpdate};
+use backlay_engine::{RatesUpdate, ResultInput};
+use backlay_kit::error::AppError;
+use backlay_operator::{self as operator, MatchStateUpdate};
 
 /// Cricket timing, demo milliseconds: the market is open between balls, suspended while the
 /// ball is bowled, and rests a little longer between overs and innings.

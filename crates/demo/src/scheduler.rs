@@ -34,10 +34,10 @@ use super::fixtures::{
 use super::market_maker::MarketMaker;
 use super::play;
 use super::rng::DemoRng;
-use backlay_server::clock::{iso_utc, now_ms, DISPLAY_OFFSET_MS};
-use backlay_server::error::AppError;
-use backlay_server::operator::{self, Actor, CreateMarket, CreateMatch, OperatorContext};
-use backlay_server::AppState;
+use backlay_kit::clock::{iso_utc, now_ms, DISPLAY_OFFSET_MS};
+use backlay_kit::error::AppError;
+use backlay_operator::AppState;
+use backlay_operator::{self as operator, Actor, CreateMarket, CreateMatch, OperatorContext};
 
 /// Demo time between the scheduler's looks at the fixtures.
 pub const SCHEDULER_INTERVAL_MS: i64 = 10_000;

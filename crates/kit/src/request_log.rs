@@ -7,7 +7,7 @@
 //! inside the span `request{id=… method=… path=…}`:
 //!
 //! ```text
-//! ERROR request{id=3f6c… method=POST path=/api/bet/placeBet}: backlay_server::api: server error: …
+//! ERROR request{id=3f6c… method=POST path=/api/bet/placeBet}: backlay_kit::error: server error: …
 //! ```
 //!
 //! The path is logged without its query, which may hold a token (a provider's launch URL

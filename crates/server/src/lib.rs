@@ -1,33 +1,25 @@
-//! The Backlay server: an axum app serving the JSON API under `/api`, its OpenAPI document at
-//! `/api/openapi.json`, and the built web app at `/`.
-//!
-//! A request flows handler (`api/<area>.rs`) → domain (`backlay_core`) → store (`backlay_store`) →
-//! answer in the [`error::Envelope`]. Operator actions that both the HTTP API and the
-//! `backlay admin` command perform live once, in [`operator`].
+//! The Backlay server: assembles the crates below it into one app and serves it — the JSON API
+//! under `/api` with its OpenAPI document (`backlay-api`, `backlay-console-api`), the bot API and
+//! its Exchange Stream (`backlay-betfair`), the calls between nodes, the built-in casino provider,
+//! the casino's art, uploaded images and the built web app at `/` ([`app`]); and starts and stops
+//! what runs beside the routes: the casino's round runner, the cluster's jobs, the start hooks a
+//! binary adds (the demo) ([`Server`]). Each crate's job is in docs/design-notes.md.
 
 pub mod serve;
 mod web;
-
-// The crates it assembles, under the names the binary, the demo and the API tests use.
-pub use backlay_api as api;
-pub use backlay_casino_runtime::{self as casino, art as casino_art, provider, wallet};
-pub use backlay_engine::{self as engine, cluster};
-pub use backlay_kit::{
-    clock, config, error, input, node_lock, password, refusal, request_log, secret_key, settings,
-    throttle, token, totp, uploads,
-};
-pub use backlay_live::{self as live, market_book, relay as live_relay, stream_locks};
-pub use backlay_operator::{self as operator, session, AppState};
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
+use backlay_api as api;
+use backlay_casino_runtime::{self as casino, art as casino_art, provider};
+use backlay_engine::cluster::{self, RunsWithServer};
+use backlay_kit::config::Config;
+use backlay_kit::{clock, node_lock, password, request_log, secret_key};
+use backlay_operator::AppState;
 use backlay_store::Store;
 use tokio_util::sync::CancellationToken;
-
-pub use cluster::RunsWithServer;
-pub use config::Config;
 
 /// The API's OpenAPI document, as `/api/openapi.json` serves it (`backlay openapi` prints it).
 pub fn openapi_document() -> utoipa::openapi::OpenApi {

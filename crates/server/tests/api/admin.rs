@@ -1507,7 +1507,7 @@ async fn the_audit_log_is_filtered_by_who_what_and_when(app: TestApp) {
     answer.expect(200);
     assert_eq!(actions(&answer), vec!["user.unlock", "user.lock"]);
     let just_before =
-        backlay_server::clock::iso_utc(backlay_server::clock::parse_iso(&locked_at).unwrap() - 1);
+        backlay_kit::clock::iso_utc(backlay_kit::clock::parse_iso(&locked_at).unwrap() - 1);
     let answer = audit(json!({ "action": "user", "to_date": just_before, "limit": 100 })).await;
     answer.expect(200);
     assert!(

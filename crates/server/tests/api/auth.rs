@@ -400,7 +400,7 @@ async fn the_right_most_forwarded_hop_is_the_client_postgres() {
 }
 
 async fn behind_two_proxies_the_second_hop_from_the_right_is_the_client(db: crate::common::Db) {
-    let adjust = |config: &mut backlay_server::Config| {
+    let adjust = |config: &mut backlay_kit::config::Config| {
         config.trust_forwarded_for = true;
         config.trusted_proxy_hops = 2;
     };

@@ -23,8 +23,8 @@ use crate::common::TestApp;
 /// Longest the test waits for any one message.
 const PATIENCE: Duration = Duration::from_secs(10);
 
-fn with_stream(config: &mut backlay_server::Config) {
-    config.betfair_stream = Some(backlay_server::config::BetfairStreamConfig {
+fn with_stream(config: &mut backlay_kit::config::Config) {
+    config.betfair_stream = Some(backlay_kit::config::BetfairStreamConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         cert_file: None,
         key_file: None,

@@ -2,7 +2,7 @@
 //! exactly once with the payout the rules give, the revealed seed against the commitment,
 //! the reports, and bad input.
 //!
-//! Most tests drive a round's steps themselves (`backlay_server::casino::{open_round, …}`, with
+//! Most tests drive a round's steps themselves (`backlay_casino_runtime::{open_round, …}`, with
 //! the runner off) so that nothing races the test; two run the real runner with a short
 //! window and watch rounds go by, one of them through the live stream (`stream?casino=`).
 
@@ -12,9 +12,9 @@ use backlay_casino::dealing::Pace;
 use backlay_casino::fair::verify;
 use backlay_casino::games::GameKind;
 use backlay_casino::market::{payout, Market, Odds};
-use backlay_server::casino::{close_round, open_round, reveal_round, settle_round};
-use backlay_server::clock::now_ms;
-use backlay_server::Config;
+use backlay_casino_runtime::{close_round, open_round, reveal_round, settle_round};
+use backlay_kit::clock::now_ms;
+use backlay_kit::config::Config;
 use backlay_store::Store;
 use serde_json::{json, Value};
 
@@ -473,9 +473,9 @@ async fn a_restarted_runner_resumes_unfinished_rounds(app: TestApp) {
     let open = open_round(&store, &baccarat, now_ms(), 1_000).await.unwrap();
 
     // The server "restarts": a runner starts on the same database.
-    let runner = backlay_server::casino::start(
+    let runner = backlay_casino_runtime::start(
         store.clone(),
-        backlay_server::casino::RunnerSettings {
+        backlay_casino_runtime::RunnerSettings {
             betting_window_ms: 1_000,
             result_pause_ms: 200,
             deal_pace: RUNNER_PACE,

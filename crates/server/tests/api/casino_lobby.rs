@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 
 use backlay_casino::games::GameKind;
-use backlay_server::casino_art::art_svg;
-use backlay_server::operator::{self, Actor, OperatorContext};
-use backlay_server::uploads::remove_image;
+use backlay_casino_runtime::art::art_svg;
+use backlay_kit::uploads::remove_image;
+use backlay_operator::{self as operator, Actor, OperatorContext};
 use serde_json::{json, Value};
 
 use crate::both_databases;

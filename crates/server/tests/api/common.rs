@@ -9,8 +9,9 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use backlay_demo::Demo;
-use backlay_server::secret_key::SecretKeySource;
-use backlay_server::{Config, Server};
+use backlay_kit::config::Config;
+use backlay_kit::secret_key::SecretKeySource;
+use backlay_server::Server;
 use backlay_store::secrets::Keyring;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -310,7 +311,7 @@ impl TestApp {
     pub fn secret_key_path(&self) -> std::path::PathBuf {
         match &self.config.secret_key {
             SecretKeySource::BesideDatabase => {
-                backlay_server::secret_key::beside_database(&self.config.database_url)
+                backlay_kit::secret_key::beside_database(&self.config.database_url)
             }
             SecretKeySource::File { path, .. } => path.clone(),
             SecretKeySource::Text(_) => panic!("the tests give the key in a file"),
@@ -387,8 +388,8 @@ impl TestApp {
             max_connections: config.max_connections,
             shutdown_grace_ms: config.shutdown_grace_ms,
         };
-        let passwords = backlay_server::password::Passwords::for_this_machine();
-        let state = backlay_server::AppState::new(self.store().await, config.clone(), passwords)
+        let passwords = backlay_kit::password::Passwords::for_this_machine();
+        let state = backlay_operator::AppState::new(self.store().await, config.clone(), passwords)
             .await
             .expect("the second node starts");
         let stopping = state.stopping.clone();

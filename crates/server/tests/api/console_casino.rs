@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use backlay_casino::fair::verify;
 use backlay_casino::games::GameKind;
 use backlay_casino::market::{payout, Market, Odds};
-use backlay_server::Config;
+use backlay_kit::config::Config;
 use serde_json::{json, Value};
 
 use crate::both_databases;

@@ -4,8 +4,8 @@
 //! clear before sealing existed. A sealed value copied into another row does not open, and a
 //! server given the wrong key refuses to start with a message that says so.
 
-use backlay_server::operator::{self, Actor, AddProvider, AddWorldCasinoGame, OperatorContext};
-use backlay_server::totp::Secret;
+use backlay_kit::totp::Secret;
+use backlay_operator::{self as operator, Actor, AddProvider, AddWorldCasinoGame, OperatorContext};
 use backlay_server::Server;
 use backlay_store::secrets::Keyring;
 use backlay_store::Store;
@@ -233,7 +233,7 @@ async fn a_rotated_key_reaches_the_running_server_and_a_restart(mut app: TestApp
 both_databases!(a_rotated_key_reaches_the_running_server_and_a_restart);
 
 async fn a_server_given_the_wrong_key_refuses_to_start_and_says_why(mut app: TestApp) {
-    use backlay_server::secret_key::SecretKeySource;
+    use backlay_kit::secret_key::SecretKeySource;
     let demo = app.demo().await;
     let s = clear_of_step_edge().await;
     enable(&app, &demo, s - 1).await;

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use backlay_server::totp::{self, Secret};
+use backlay_kit::totp::{self, Secret};
 use serde_json::json;
 
 use crate::both_databases;

@@ -4,8 +4,8 @@
 
 use crate::both_databases;
 use crate::common::TestApp;
-use backlay_server::operator::{self, Actor, OperatorContext};
-use backlay_server::uploads::upload_image;
+use backlay_kit::uploads::upload_image;
+use backlay_operator::{self as operator, Actor, OperatorContext};
 
 fn png() -> Vec<u8> {
     let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();

@@ -11,10 +11,10 @@ use std::collections::{BTreeSet, HashMap};
 use backlay_casino::fair::verify;
 use backlay_casino::games::GameKind;
 use backlay_casino::market::{payout, Market, Odds};
+use backlay_casino_runtime::wallet::signature;
 use backlay_core::money::Money;
-use backlay_server::clock::now_ms;
-use backlay_server::throttle::ThrottlePolicy;
-use backlay_server::wallet::signature;
+use backlay_kit::clock::now_ms;
+use backlay_kit::throttle::ThrottlePolicy;
 use backlay_store::ledger::SystemAccount;
 use backlay_store::Store;
 use futures::future::join_all;
@@ -1018,13 +1018,13 @@ fn assert_builtin_games_are_instant(games: &[Value]) {
 }
 
 /// Adds the outside provider "evo" (Evolution) the way the operator does; answers its secret.
-async fn add_evolution(console: &backlay_server::operator::OperatorContext<'_>) -> String {
-    let provider = backlay_server::operator::AddProvider {
+async fn add_evolution(console: &backlay_operator::OperatorContext<'_>) -> String {
+    let provider = backlay_operator::AddProvider {
         code: "evo".into(),
         name: "Evolution".into(),
         launch_url: "https://games.example.com/launch".into(),
     };
-    backlay_server::operator::add_casino_provider(console, provider).await.unwrap().1
+    backlay_operator::add_casino_provider(console, provider).await.unwrap().1
 }
 
 async fn a_catalogue_listed_by_an_older_server_is_corrected_at_start(mut app: TestApp) {
@@ -1041,7 +1041,7 @@ async fn a_catalogue_listed_by_an_older_server_is_corrected_at_start(mut app: Te
     ] {
         sqlx::query(sql).execute(store.pool()).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
-    use backlay_server::operator::{self, Actor, AddWorldCasinoGame, OperatorContext};
+    use backlay_operator::{self as operator, Actor, AddWorldCasinoGame, OperatorContext};
     let console = OperatorContext { store: &store, actor: Actor::Console, client_ip: None };
     add_evolution(&console).await;
     let studio_table = AddWorldCasinoGame {
@@ -1095,7 +1095,7 @@ both_databases!(a_catalogue_listed_by_an_older_server_is_corrected_at_start);
 async fn an_outside_provider_added_by_the_operator_launches_and_signs_with_its_secret(
     app: TestApp,
 ) {
-    use backlay_server::operator::{self, Actor, AddWorldCasinoGame, OperatorContext};
+    use backlay_operator::{self as operator, Actor, AddWorldCasinoGame, OperatorContext};
     let ctx = ctx(&app).await;
     let console = OperatorContext { store: &ctx.store, actor: Actor::Console, client_ip: None };
     let secret = add_evolution(&console).await;
@@ -1190,7 +1190,7 @@ async fn gaplogin_answers_a_launch_url_the_wallet_accepts(app: TestApp) {
         }
     };
     assert_eq!(count(token.clone()).await, 0);
-    assert_eq!(count(backlay_server::session::token_hash(&token)).await, 1);
+    assert_eq!(count(backlay_operator::session::token_hash(&token)).await, 1);
 
     // Another provider cannot use it.
     let mut w = ctx.store.begin_write().await.unwrap();
