@@ -7,8 +7,9 @@
 #
 # Starts the server on a free loopback port (its Betfair stream on another), exports BACKLAY_URL,
 # BACKLAY_STREAM_HOST and BACKLAY_STREAM_PORT for the tests (backlay.py),
-# runs every tests/betfair/test_*.py with unittest, and fails on a failed test or on any ERROR
-# line in the server's log. The server is stopped by its process id whatever happens.
+# runs every tests/betfair/test_*.py with unittest (test_feed.py runs `backlay feed show` on the
+# recordings in tests/feeds beside betfairlightweight's reader of them), and fails on a failed
+# test or on any ERROR line in the server's log. The server is stopped by its process id whatever happens.
 #
 # Environment: BACKLAY_BIN (target/debug/backlay), BOT_PYTHON (target/betfair-venv/bin/python,
 # which `make test-bots` installs from tests/betfair/requirements.txt), BOT_REPORT_DIR (where the
@@ -17,6 +18,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/../.."
 BACKLAY_BIN=${BACKLAY_BIN:-target/debug/backlay}
+export BACKLAY_BIN
 BOT_PYTHON=${BOT_PYTHON:-target/betfair-venv/bin/python}
 SERVER_START_TIMEOUT_S=60
 # The whole run's bound: the tests take seconds; a hang must not hold make test for long.

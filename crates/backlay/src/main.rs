@@ -13,6 +13,7 @@
 
 mod admin;
 mod casino;
+mod feed;
 mod market;
 mod open_files;
 
@@ -53,6 +54,8 @@ enum Command {
     Admin(admin::AdminArgs),
     /// The in-house casino: recompute a round from its revealed seed.
     Casino(casino::CasinoArgs),
+    /// Recorded Exchange Stream files: what they hold at a moment.
+    Feed(feed::FeedArgs),
     /// Print the API's OpenAPI document, as /api/openapi.json serves it (no database needed).
     Openapi,
 }
@@ -316,6 +319,7 @@ async fn main() {
         Command::Migrate(args) => migrate(args).await,
         Command::Admin(args) => admin::run(args).await,
         Command::Casino(args) => casino::run(args).await,
+        Command::Feed(args) => feed::run(args),
         Command::Openapi => openapi(),
     };
     if let Err(err) = result {

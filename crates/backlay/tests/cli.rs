@@ -846,3 +846,45 @@ fn an_operator_edits_casino_categories_and_uploads_a_logo_from_the_console() {
     let refused = console.refused(&["admin", "image", "remove", "fav.png"]);
     assert!(refused.contains("no uploaded image fav.png"), "{refused}");
 }
+
+#[test]
+fn a_recording_is_shown_as_it_stood_at_a_moment() {
+    let console = Console::new();
+    let win = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/feeds/flumine/1.197931750");
+    // The 100th message of the recording, and the book as it stood then.
+    let shown: serde_json::Value = serde_json::from_str(&console.ok(&[
+        "feed",
+        "show",
+        win,
+        "--until-pt",
+        "1650392800000",
+        "--levels",
+        "2",
+    ]))
+    .unwrap();
+    assert_eq!(shown["refused"], 0);
+    assert!(shown["pt"].as_i64().unwrap() <= 1650392800000);
+    let market = &shown["markets"][0];
+    assert_eq!(
+        (market["market_id"].as_str(), market["status"].as_str()),
+        (Some("1.197931750"), Some("OPEN"))
+    );
+    let runners = market["runners"].as_array().unwrap();
+    assert_eq!(runners.len(), 6);
+    for runner in runners {
+        let back = runner["back"].as_array().unwrap();
+        assert!(back.len() <= 2);
+        let prices: Vec<f64> = back.iter().map(|l| l["price"].as_f64().unwrap()).collect();
+        assert!(prices.windows(2).all(|w| w[0] > w[1]), "best price first: {prices:?}");
+    }
+    // Played to the end, the market is settled as recorded.
+    let end: serde_json::Value = serde_json::from_str(&console.ok(&["feed", "show", win])).unwrap();
+    assert_eq!(end["markets"][0]["status"], "CLOSED");
+
+    assert!(console
+        .refused(&["feed", "show", "/no/such/recording"])
+        .contains("/no/such/recording"));
+    assert!(console
+        .refused(&["feed", "show", win, "--levels", "0"])
+        .contains("0 is not in 1..=350"));
+}
