@@ -434,6 +434,7 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
                     in_play,
                     venue: None,
                     country_code: None,
+                    upstream_ref: None,
                 },
             )
             .await

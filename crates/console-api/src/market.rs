@@ -171,6 +171,7 @@ async fn create_market(
             max_stake_minor: limits.max_stake_minor,
             commission_bp,
             winners,
+            upstream: None,
         },
     )
     .await?;

@@ -311,6 +311,7 @@ async fn seed(store: &Store, passwords: &Passwords) -> Result<(), backlay_kit::e
                     in_play: *in_play,
                     venue: None,
                     country_code: None,
+                    upstream_ref: None,
                 },
             )
             .await?;
@@ -338,6 +339,7 @@ async fn seed(store: &Store, passwords: &Passwords) -> Result<(), backlay_kit::e
                     in_play: false,
                     venue: Some(venue.to_string()),
                     country_code: Some(country.to_string()),
+                    upstream_ref: None,
                 },
             )
             .await?;
@@ -401,6 +403,7 @@ pub async fn open_match_markets(
             max_stake_minor: 500_000_00,
             commission_bp: if market_type == MarketType::MatchOdds { 200 } else { 0 },
             winners: 1,
+            upstream: None,
         };
     let (market_id, selections) = operator::create_market(
         &console,

@@ -354,6 +354,7 @@ async fn open_race_markets(feed: &Feed, the_match: &Match) -> Result<(), AppErro
         max_stake_minor: 200_000_00,
         commission_bp: 200,
         winners: winners as i64,
+        upstream: None,
     };
     let win = market(MarketType::Win, "Win".into(), 1);
     let place = market(MarketType::Place, format!("Place ({} places)", race.places), race.places);
@@ -424,6 +425,7 @@ async fn replenish_matches(
         in_play: false,
         venue: None,
         country_code: None,
+        upstream_ref: None,
     };
     let match_id = operator::create_match(&feed.console(), request).await?;
     let the_match = feed.state.store.match_by_id(match_id).await?;
@@ -486,6 +488,7 @@ async fn replenish_races(
             in_play: false,
             venue: Some(venue.to_string()),
             country_code: Some(country.to_string()),
+            upstream_ref: None,
         };
         operator::create_match(&feed.console(), request).await?;
     }

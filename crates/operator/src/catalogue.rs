@@ -3,6 +3,7 @@
 use backlay_core::exchange::MarketType;
 use backlay_core::money::Money;
 use backlay_store::catalogue::{NewMatch, NewSeries, Sport};
+use backlay_store::upstream::UpstreamKind;
 
 use super::OperatorContext;
 use backlay_engine::Engine;
@@ -80,6 +81,9 @@ pub struct CreateMatch {
     pub in_play: bool,
     pub venue: Option<String>,
     pub country_code: Option<String>,
+    /// What an upstream feed calls the match ("betfair:31389771"), linked in the same
+    /// transaction (`backlay_store::upstream`); `None` for a match made by hand.
+    pub upstream_ref: Option<String>,
 }
 
 pub async fn create_match(
@@ -103,6 +107,9 @@ pub async fn create_match(
         )
         .await
         .or_not_found(|| format!("There is no series with id {}.", request.series_id))?;
+    if let Some(upstream_ref) = &request.upstream_ref {
+        writer.link_upstream(UpstreamKind::Match, upstream_ref, match_id).await?;
+    }
     ctx.audit(
         &mut writer,
         "match.create",
@@ -178,6 +185,16 @@ pub struct CreateMarket {
     pub max_stake_minor: i64,
     pub commission_bp: i64,
     pub winners: i64,
+    /// What an upstream feed calls the market and each of its runners (in `runners`' order),
+    /// linked in the same transaction; `None` for a market made by hand.
+    pub upstream: Option<UpstreamMarket>,
+}
+
+/// An upstream market's reference and its runners' ("1.197931750", ["1.197931750:37947503", …]).
+#[derive(Clone, Debug)]
+pub struct UpstreamMarket {
+    pub market_ref: String,
+    pub runner_refs: Vec<String>,
 }
 
 /// Creates a market (suspended) and starts its engine task; returns its id and runner ids.
@@ -223,6 +240,19 @@ pub async fn create_market(
     )
     .await?;
     let market = writer.market(market_id).await?;
+    if let Some(upstream) = &request.upstream {
+        if upstream.runner_refs.len() != market.setup.runners.len() {
+            return Err(AppError::Internal(anyhow::anyhow!(
+                "{} upstream runner references for {} runners",
+                upstream.runner_refs.len(),
+                market.setup.runners.len()
+            )));
+        }
+        writer.link_upstream(UpstreamKind::Market, &upstream.market_ref, market_id).await?;
+        for (runner_ref, runner) in upstream.runner_refs.iter().zip(&market.setup.runners) {
+            writer.link_upstream(UpstreamKind::Runner, runner_ref, runner.runner_id).await?;
+        }
+    }
     writer.commit().await?;
     engine.spawn(market_id).await?;
     Ok((market_id, market.setup.runners.iter().map(|r| r.runner_id).collect()))

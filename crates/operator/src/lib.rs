@@ -21,6 +21,7 @@ mod casino_games;
 mod catalogue;
 mod correction;
 mod desk;
+pub mod feeds;
 mod match_state;
 mod payee;
 mod payments;
@@ -41,7 +42,7 @@ pub use casino_categories::{
 pub use casino_games::{set_casino_game_active, set_casino_game_image};
 pub use catalogue::{
     create_market, create_match, create_series, create_sport, set_match_active, set_match_in_play,
-    CreateMarket, CreateMatch, CATALOGUE_NAME_MAX_CHARS,
+    CreateMarket, CreateMatch, UpstreamMarket, CATALOGUE_NAME_MAX_CHARS,
 };
 pub use correction::{unsettle_market, CorrectedAccount, Correction, CorrectionLine};
 pub use desk::set_desk_spread;

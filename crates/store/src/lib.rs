@@ -47,6 +47,7 @@ pub(crate) mod sql;
 pub mod throttle;
 pub mod tickets;
 pub mod uploads;
+pub mod upstream;
 pub mod users;
 
 use std::path::Path;

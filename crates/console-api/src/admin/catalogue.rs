@@ -144,6 +144,7 @@ async fn create_match(
             in_play: body.in_play.is_some_and(|p| p.0),
             venue: body.venue,
             country_code: body.country_code.map(|c| c.to_uppercase()),
+            upstream_ref: None,
         },
     )
     .await?;
