@@ -22,12 +22,12 @@ use std::path::PathBuf;
 
 use backlay_casino::dealing::Pace;
 use backlay_demo::{Demo, DEMO_LOGINS};
-use backlay_kit::config::Config;
 use backlay_kit::config::{
     BetfairStreamConfig, DEFAULT_ADDR, DEFAULT_BETFAIR_STREAM_PORT, DEFAULT_BODY_TIMEOUT_S,
     DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
 };
+use backlay_kit::config::{Config, FeedConfig, FeedSettle, FeedSource};
 use backlay_kit::secret_key::SecretKeySource;
 use backlay_server::Server;
 use backlay_store::{url_without_password, Engine, Store};
@@ -198,9 +198,59 @@ struct ServeArgs {
     /// The stream's private key (PEM); with --betfair-stream-cert.
     #[arg(long, env = "BACKLAY_BETFAIR_STREAM_KEY")]
     betfair_stream_key: Option<PathBuf>,
+    /// An upstream feed of events, markets, prices and scores: betfair-file:PATH, a recorded
+    /// Betfair Exchange Stream (plain, .gz or .bz2; a file or a folder). Repeatable; several
+    /// recordings play as one timeline in publish-time order. The markets they hold are made
+    /// here, move as upstream and are settled with the recorded result (docs/operating.md).
+    #[arg(long = "feed", env = "BACKLAY_FEED", value_delimiter = ',')]
+    feeds: Vec<String>,
+    /// A recording's pace: 1 as recorded, 10 ten times faster, 0 as fast as it goes.
+    #[arg(long, env = "BACKLAY_FEED_SPEED", default_value_t = 1.0)]
+    feed_speed: f64,
+    /// Stop the recordings before the first message published after this moment (their
+    /// `pt`, ms since the epoch), leaving every market as it was then.
+    #[arg(long, env = "BACKLAY_FEED_UNTIL_PT")]
+    feed_until_pt: Option<i64>,
+    /// listMarketCatalogue answers (JSON files or folders) naming the feed's markets and runners.
+    #[arg(long = "feed-catalogue", env = "BACKLAY_FEED_CATALOGUE", value_delimiter = ',')]
+    feed_catalogues: Vec<PathBuf>,
+    /// Who settles a feed's market when it closes with its winners: `auto` (at once) or
+    /// `confirm` (suspended, for an operator to declare the result).
+    #[arg(long, env = "BACKLAY_FEED_SETTLE", default_value = "auto")]
+    feed_settle: String,
 }
 
 impl ServeArgs {
+    /// The feed's settings; `None` without `--feed`.
+    fn feed(&self) -> anyhow::Result<Option<FeedConfig>> {
+        if self.feeds.is_empty() {
+            return Ok(None);
+        }
+        let sources = self
+            .feeds
+            .iter()
+            .map(|spec| FeedSource::parse(spec).map_err(|e| anyhow::anyhow!("--feed: {e}")))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        if !self.feed_speed.is_finite() || self.feed_speed < 0.0 {
+            anyhow::bail!(
+                "--feed-speed must be 0 (as fast as it goes) or more, not {}",
+                self.feed_speed
+            );
+        }
+        let settle = match self.feed_settle.trim() {
+            "auto" => FeedSettle::Auto,
+            "confirm" => FeedSettle::Confirm,
+            other => anyhow::bail!("--feed-settle must be auto or confirm, not {other:?}"),
+        };
+        Ok(Some(FeedConfig {
+            sources,
+            speed: self.feed_speed,
+            until_pt: self.feed_until_pt,
+            catalogues: self.feed_catalogues.clone(),
+            settle,
+        }))
+    }
+
     /// The Betfair stream's settings; `None` when `off`.
     fn betfair_stream(&self) -> anyhow::Result<Option<BetfairStreamConfig>> {
         let (addr, default_addr) = match self.betfair_stream_addr.as_deref().map(str::trim) {
@@ -331,6 +381,7 @@ async fn main() {
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let Switches { demo, demo_feed, casino, trust_forwarded_for, secret_key } = args.switches()?;
     let betfair_stream = args.betfair_stream()?;
+    let feed = args.feed()?;
     let mut config = Config::with_database(args.database.database_url.clone());
     config.addr = args.addr;
     let demo_settings =
@@ -353,6 +404,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.database_connections = args.database_connections;
     config.secret_key = secret_key;
     config.betfair_stream = betfair_stream;
+    config.feed = feed;
     let server = Server::build_with(config, demo_settings.start_hooks()).await?;
     let addr = server.local_addr();
     println!("Backlay is running at http://{addr}/  (API: http://{addr}/api, OpenAPI: http://{addr}/api/openapi.json)");

@@ -105,6 +105,58 @@ pub struct Config {
     /// The Betfair-compatible Exchange Stream; `None`: not served. The binary serves it by
     /// default (`--betfair-stream-addr`); tests that want it ask.
     pub betfair_stream: Option<BetfairStreamConfig>,
+    /// Upstream feeds of events, markets, prices and scores (`--feed`, crates/feed-runtime);
+    /// `None`: none.
+    pub feed: Option<FeedConfig>,
+}
+
+/// Where an upstream feed reads from (`--feed SPEC`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FeedSource {
+    /// `betfair-file:PATH`: a recorded Exchange Stream, a file or a folder of them.
+    BetfairFile(PathBuf),
+}
+
+impl FeedSource {
+    /// Reads a `--feed` spec.
+    pub fn parse(spec: &str) -> Result<FeedSource, String> {
+        let spec = spec.trim();
+        match spec.split_once(':') {
+            Some(("betfair-file", path)) if !path.trim().is_empty() => {
+                Ok(FeedSource::BetfairFile(PathBuf::from(path.trim())))
+            }
+            Some(("betfair-file", _)) => {
+                Err("betfair-file: needs the recording's path, as betfair-file:PATH".into())
+            }
+            _ => Err(format!(
+                "{spec:?} is not a feed: give betfair-file:PATH (a recorded Exchange Stream file or folder)"
+            )),
+        }
+    }
+}
+
+/// When a feed's market closes with its winners, who settles it (`--feed-settle`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FeedSettle {
+    /// At once, by the same settlement as a trader's result.
+    #[default]
+    Auto,
+    /// Held, suspended, for an operator to declare the result the feed gave.
+    Confirm,
+}
+
+/// The feeds a server runs, and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FeedConfig {
+    /// Every source; the recordings among them play as one timeline in publish-time order.
+    pub sources: Vec<FeedSource>,
+    /// Recordings' pace: 1 the recorded pace, 10 ten times faster, 0 as fast as they can go.
+    pub speed: f64,
+    /// Stop recordings before the first message published after this (`pt`, ms).
+    pub until_pt: Option<i64>,
+    /// `listMarketCatalogue` answers (JSON files) naming markets and runners.
+    pub catalogues: Vec<PathBuf>,
+    pub settle: FeedSettle,
 }
 
 impl std::fmt::Debug for Config {
@@ -132,6 +184,7 @@ impl std::fmt::Debug for Config {
             .field("cluster_lease_ms", &self.cluster_lease_ms)
             .field("database_connections", &self.database_connections)
             .field("betfair_stream", &self.betfair_stream)
+            .field("feed", &self.feed)
             .finish()
     }
 }
@@ -187,6 +240,7 @@ impl Config {
             cluster_lease_ms: DEFAULT_CLUSTER_LEASE_MS,
             database_connections: backlay_store::DEFAULT_POSTGRES_CONNECTIONS,
             betfair_stream: None,
+            feed: None,
         }
     }
 }

@@ -44,6 +44,8 @@ pub struct AppState {
     /// On PostgreSQL: this server as a node of the cluster ([`backlay_engine::cluster`]). `None` on SQLite,
     /// where the one server runs everything.
     pub node: Option<Arc<cluster::Node>>,
+    /// The upstream feeds' figures (crates/feed-runtime writes, the console reads).
+    pub feeds: Arc<crate::feeds::FeedBoard>,
 }
 
 impl AppState {
@@ -91,6 +93,7 @@ impl AppState {
             stopping,
             passwords,
             node,
+            feeds: Arc::default(),
         })
     }
 }

@@ -106,6 +106,8 @@ pub struct Server {
     node_lock: Option<node_lock::NodeLock>,
     /// Where the Betfair-compatible stream listens (`betfair::stream`), when it does.
     betfair_stream_addr: Option<SocketAddr>,
+    /// The upstream feed (`Config::feed`), when there is one: it stops with the server.
+    feed: Option<backlay_feed_runtime::FeedHandle>,
 }
 
 impl Server {
@@ -178,6 +180,11 @@ impl Server {
                 (None, None, Some(cluster::Running::start(node, state.engine.clone(), jobs)))
             }
         };
+        // After the start hooks, so that a demo's sports are there for the feed to join.
+        let feed = match &state.config.feed {
+            Some(feed) => Some(backlay_feed_runtime::start(state.clone(), feed)?),
+            None => None,
+        };
         let stopping = state.stopping.clone();
         // It accepts until `stopping`, which `run` cancels as the server stops.
         if let Some(stream) = betfair_stream {
@@ -194,6 +201,7 @@ impl Server {
             stopping,
             node_lock,
             betfair_stream_addr,
+            feed,
         })
     }
 
@@ -224,8 +232,12 @@ impl Server {
             stopping,
             node_lock,
             betfair_stream_addr: _,
+            feed,
         } = self;
         serve::run(listener, router, limits, shutdown, stopping).await;
+        if let Some(feed) = feed {
+            feed.stop().await;
+        }
         drop(hooked);
         drop(casino);
         drop(leading);

@@ -292,6 +292,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/feed/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every feed this server runs, as it stands (admin only). */
+        get: operations["feed_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/ledger/check": {
         parameters: {
             query?: never;
@@ -3644,6 +3661,14 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_FeedStatusData: {
+            data: {
+                feeds: components["schemas"]["FeedItem"][];
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_GapLoginAnswer: {
             data: {
                 /** @description The game's address with the launch token; the client frames it at casino/mac88/game. */
@@ -5041,6 +5066,58 @@ export interface components {
              * @description Inclusive; null: and above.
              */
             to: number | null;
+        };
+        /** @description One feed. */
+        FeedItem: {
+            first_refusal: string | null;
+            /**
+             * Format: int64
+             * @description How far behind the upstream it acts (live feeds; ms).
+             */
+            lag_ms: number | null;
+            /** @description The last market the feed could not make or move here, and why. */
+            last_error: string | null;
+            /**
+             * Format: int64
+             * @description The publish time of the last message applied (ms since the epoch).
+             */
+            last_pt: number | null;
+            markets: components["schemas"]["FeedMarketItem"][];
+            /**
+             * Format: int64
+             * @description Lines read and applied.
+             */
+            messages: number;
+            /**
+             * Format: int64
+             * @description Lines refused, and the first one's reason with its file and line.
+             */
+            refused: number;
+            /** @description What it reads: `betfair-file:PATH`, several joined by commas when they play as one. */
+            source: string;
+            /** @description running, finished (a recording at its end or at --feed-until-pt), or failed. */
+            state: string;
+        };
+        /** @description An upstream market and the market it is here. */
+        FeedMarketItem: {
+            /** Format: int64 */
+            market_id: number;
+            /** Format: int64 */
+            match_id: number;
+            runners: components["schemas"]["FeedRunnerItem"][];
+            /** @description The upstream's state: OPEN, SUSPENDED, CLOSED, INACTIVE. */
+            status: string;
+            upstream_market_id: string;
+        };
+        FeedRunnerItem: {
+            name: string;
+            /** Format: int64 */
+            selection_id: number;
+            /** Format: int64 */
+            upstream_selection_id: number;
+        };
+        FeedStatusData: {
+            feeds: components["schemas"]["FeedItem"][];
         };
         /** @description A football score. */
         FootballScore: {
@@ -7902,6 +7979,50 @@ export interface operations {
                 };
             };
             /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    feed_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FeedStatusData"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;

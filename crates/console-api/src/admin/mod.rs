@@ -5,6 +5,7 @@
 mod accounts;
 mod catalogue;
 mod checks;
+mod feed;
 mod site;
 
 use backlay_operator::AppState;
@@ -16,4 +17,5 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(site::routes())
         .merge(catalogue::routes())
         .merge(checks::routes())
+        .merge(feed::routes())
 }

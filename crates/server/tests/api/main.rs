@@ -27,6 +27,7 @@ mod downline_views;
 mod errors;
 mod exchange;
 mod export;
+mod feed;
 mod ledger;
 mod live_relay;
 mod match_state;

@@ -1,0 +1,128 @@
+//! The upstream's state moves the linked market, through the engine's own commands (audited as
+//! the console's):
+//!
+//! | upstream | here |
+//! |---|---|
+//! | OPEN | open |
+//! | SUSPENDED, INACTIVE | suspended |
+//! | `inPlay` turns true | the match in play (LAPSE orders lapse, the bet delay starts) |
+//! | CLOSED, winners named | settled: the WINNER (match odds, win), the WINNER and PLACED (place) |
+//! | CLOSED, no winner (abandoned) | void |
+//!
+//! With `--feed-settle confirm` a closed market is suspended instead and waits for an operator
+//! to declare the result the upstream gave. Every step looks at the market first, so a message
+//! seen twice (a reconnection's image) changes nothing.
+
+use backlay_core::exchange::{MarketStatus, MarketType};
+use backlay_engine::{ActedBy, ResultInput};
+use backlay_feed::message::{MarketDefinition, MarketStatus as Upstream, RunnerStatus};
+use backlay_kit::actor::{Actor, OperatorContext};
+use backlay_kit::config::FeedSettle;
+use backlay_kit::error::AppError;
+use backlay_operator::AppState;
+
+use crate::catalogue::LinkedMarket;
+
+/// What a sync did to the market, for the feed's log and figures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Moved {
+    Nothing,
+    Opened,
+    Suspended,
+    InPlay,
+    Settled(String),
+    Voided,
+    HeldForConfirmation,
+}
+
+/// Brings the market to the upstream's state.
+pub async fn sync(
+    state: &AppState,
+    linked: &LinkedMarket,
+    definition: &MarketDefinition,
+    settle: FeedSettle,
+) -> Result<Vec<Moved>, AppError> {
+    let market = state.store.market(linked.market_id).await?;
+    if matches!(market.status, MarketStatus::Closed | MarketStatus::Void) {
+        return Ok(vec![Moved::Nothing]);
+    }
+    let by = || Some(ActedBy { actor: Actor::Console, client_ip: None });
+    let mut moved = Vec::new();
+
+    if definition.in_play {
+        let the_match = state.store.match_by_id(linked.match_id).await?;
+        if !the_match.in_play {
+            let ctx =
+                OperatorContext { store: &state.store, actor: Actor::Console, client_ip: None };
+            backlay_operator::set_match_in_play(&ctx, &state.engine, linked.match_id, true).await?;
+            moved.push(Moved::InPlay);
+        }
+    }
+
+    match definition.status {
+        Upstream::Open if market.status != MarketStatus::Open => {
+            state.engine.set_status(linked.market_id, MarketStatus::Open, by()).await?;
+            moved.push(Moved::Opened);
+        }
+        Upstream::Suspended | Upstream::Inactive if market.status == MarketStatus::Open => {
+            state.engine.set_status(linked.market_id, MarketStatus::Suspended, by()).await?;
+            moved.push(Moved::Suspended);
+        }
+        Upstream::Closed => {
+            let result = result_of(linked, definition)?;
+            if settle == FeedSettle::Confirm {
+                if market.status == MarketStatus::Open {
+                    state
+                        .engine
+                        .set_status(linked.market_id, MarketStatus::Suspended, by())
+                        .await?;
+                }
+                moved.push(Moved::HeldForConfirmation);
+            } else {
+                let void = matches!(result, ResultInput::Void);
+                let message = state.engine.settle(linked.market_id, result, by()).await?;
+                moved.push(if void { Moved::Voided } else { Moved::Settled(message) });
+            }
+        }
+        _ => {}
+    }
+    if moved.is_empty() {
+        moved.push(Moved::Nothing);
+    }
+    Ok(moved)
+}
+
+/// The result a closed upstream market gives, in this market's runners.
+fn result_of(
+    linked: &LinkedMarket,
+    definition: &MarketDefinition,
+) -> Result<ResultInput, AppError> {
+    let runner = |selection_id: i64| {
+        linked.runners.get(&selection_id).copied().ok_or_else(|| {
+            AppError::Internal(anyhow::anyhow!(
+                "market {}: selection {selection_id} has no runner here",
+                linked.upstream_market_id
+            ))
+        })
+    };
+    let placed: Vec<i64> = definition
+        .runners
+        .iter()
+        .filter(|r| matches!(r.status, RunnerStatus::Winner | RunnerStatus::Placed))
+        .map(|r| runner(r.selection_id))
+        .collect::<Result<_, _>>()?;
+    Ok(match (linked.market_type, placed.as_slice()) {
+        (_, []) => ResultInput::Void,
+        (MarketType::Place, _) => ResultInput::Placed(placed),
+        (_, [winner]) => ResultInput::Winner(*winner),
+        // A dead heat in a one-winner market: Backlay settles one winner a market; hold it for
+        // an operator rather than pick one.
+        (_, _) => {
+            return Err(AppError::Unprocessable(format!(
+                "market {} closed with {} winners: declare its result by hand",
+                linked.upstream_market_id,
+                placed.len()
+            )))
+        }
+    })
+}

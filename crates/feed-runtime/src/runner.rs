@@ -1,0 +1,235 @@
+//! A feed's two tasks.
+//!
+//! A recording is read on a thread of its own (file reads and decompression block), paced by
+//! its publish times (`--feed-speed`) and stopped at `--feed-until-pt`; it hands each line over
+//! a channel of [`CHANNEL_LINES`] to the async task that mirrors it. When the mirroring falls
+//! behind, the reader waits on the full channel: memory stays bounded whatever the recording's
+//! length, and placement never waits on the feed (the feed is one more caller of the engine).
+//!
+//! The mirroring task applies what arrived to the [`Mirror`], then acts once per market that
+//! moved, however many of its lines came together (changes coalesce): the market is made or
+//! joined ([`catalogue::ensure_market`]) and brought to the upstream's state
+//! ([`lifecycle::sync`]). A market that cannot be made or moved is logged and noted in the
+//! feed's figures; the feed goes on with the others.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use backlay_feed::message::Message;
+use backlay_feed::recording::{Entry, Pace, Timeline};
+use backlay_feed::Mirror;
+use backlay_kit::config::{FeedConfig, FeedSource};
+use backlay_operator::feeds::{FeedMarket, FeedRunner, FeedState, FeedStatus};
+use backlay_operator::AppState;
+use tokio::sync::mpsc;
+
+use crate::catalogue::{self, Catalogue, LinkedMarket};
+use crate::lifecycle;
+
+/// Lines in flight between the reader and the mirroring task.
+pub const CHANNEL_LINES: usize = 1024;
+/// The most lines the mirroring task applies before it acts on the markets they moved.
+const LINES_PER_PASS: usize = 256;
+/// How often a paced reader waiting for a line's time looks whether it should stop.
+const STOP_CHECK: Duration = Duration::from_millis(200);
+
+/// A running feed: stop it with [`FeedHandle::stop`]; dropped, it stops reading.
+pub struct FeedHandle {
+    stop: Arc<AtomicBool>,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for FeedHandle {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl FeedHandle {
+    /// Stops reading; what was read is still mirrored.
+    pub async fn stop(mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+/// Starts the feed the configuration gives: its recordings as one timeline. Fails at once, with
+/// the reason, on a recording or catalogue that cannot be opened.
+pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle> {
+    let catalogue = Catalogue::load(&config.catalogues)
+        .map_err(|e| anyhow::anyhow!("--feed-catalogue: {e:#}"))?;
+    let paths: Vec<PathBuf> = config
+        .sources
+        .iter()
+        .map(|source| match source {
+            FeedSource::BetfairFile(path) => path.clone(),
+        })
+        .collect();
+    let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
+    let timeline = Timeline::open(&refs).map_err(|e| anyhow::anyhow!("--feed: {e}"))?;
+    let source =
+        paths.iter().map(|p| format!("betfair-file:{}", p.display())).collect::<Vec<_>>().join(",");
+    let index = state.feeds.add(FeedStatus::new(source.clone()));
+    let pace = Pace { speed: config.speed, until_pt: config.until_pt };
+    let stop = Arc::new(AtomicBool::new(false));
+    let (lines, received) = mpsc::channel(CHANNEL_LINES);
+    {
+        let stop = Arc::clone(&stop);
+        std::thread::Builder::new()
+            .name("feed-reader".into())
+            .spawn(move || read(timeline, pace, lines, &stop))?;
+    }
+    tracing::info!(%source, speed = config.speed, until_pt = ?config.until_pt, "feed: started");
+    let settle = config.settle;
+    let task = tokio::spawn(mirror(state, catalogue, received, index, settle));
+    Ok(FeedHandle { stop, task: Some(task) })
+}
+
+/// The reader thread: every line in timeline order, each at its time.
+fn read(mut timeline: Timeline, pace: Pace, lines: mpsc::Sender<Entry>, stop: &AtomicBool) {
+    let started = Instant::now();
+    let mut first_pt = None;
+    while let Some(pt) = timeline.next_pt() {
+        if !pace.plays(pt) || stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let first = *first_pt.get_or_insert(pt);
+        let due = started + Duration::from_millis(pace.due_after_ms(first, pt));
+        while let Some(wait) = due.checked_duration_since(Instant::now()) {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            std::thread::sleep(wait.min(STOP_CHECK));
+        }
+        let Some(entry) = timeline.next_entry() else { break };
+        if lines.blocking_send(entry).is_err() {
+            return; // the mirroring task ended: the server stops
+        }
+    }
+}
+
+/// The mirroring task.
+async fn mirror(
+    state: AppState,
+    catalogue: Catalogue,
+    mut received: mpsc::Receiver<Entry>,
+    index: usize,
+    settle: backlay_kit::config::FeedSettle,
+) {
+    let mut upstream = Mirror::default();
+    let mut linked: Vec<LinkedMarket> = Vec::new();
+    let mut batch = Vec::with_capacity(LINES_PER_PASS);
+    while received.recv_many(&mut batch, LINES_PER_PASS).await > 0 {
+        let mut moved = BTreeSet::new();
+        let (mut messages, mut refused, mut first_refusal) = (0u64, 0u64, None);
+        for entry in batch.drain(..) {
+            let (source, line) = (entry.source, entry.line);
+            match entry.message.and_then(|message: Message| upstream.apply(message)) {
+                Ok(applied) => {
+                    messages += 1;
+                    moved.extend(applied.markets);
+                }
+                Err(refusal) => {
+                    refused += 1;
+                    first_refusal.get_or_insert_with(|| {
+                        format!("{} line {line}: {refusal}", source.display())
+                    });
+                }
+            }
+        }
+        let mut last_error = None;
+        for market_id in moved {
+            let Some(market) = upstream.market(&market_id) else { continue };
+            let Some(definition) = market.definition() else { continue };
+            let result = async {
+                let link = match linked.iter().find(|l| l.upstream_market_id == market_id) {
+                    Some(link) => link.clone(),
+                    None => {
+                        let link =
+                            catalogue::ensure_market(&state, &catalogue, &market_id, definition)
+                                .await?;
+                        linked.push(link.clone());
+                        link
+                    }
+                };
+                lifecycle::sync(&state, &link, definition, settle).await
+            }
+            .await;
+            match result {
+                Ok(steps) => tracing::debug!(market = %market_id, ?steps, "feed: market synced"),
+                Err(err) => {
+                    tracing::warn!(market = %market_id, "feed: market not synced: {err}");
+                    last_error = Some(format!("market {market_id}: {err}"));
+                }
+            }
+        }
+        let markets = board_markets(&state, &upstream, &linked).await;
+        let last_pt = upstream.pt();
+        state.feeds.update(index, |status| {
+            status.messages += messages;
+            status.refused += refused;
+            if status.first_refusal.is_none() {
+                status.first_refusal = first_refusal;
+            }
+            if last_error.is_some() {
+                status.last_error = last_error;
+            }
+            status.last_pt = last_pt;
+            status.markets = markets;
+        });
+    }
+    let status = state.feeds.all().into_iter().nth(index);
+    tracing::info!(
+        messages = status.as_ref().map(|s| s.messages),
+        refused = status.as_ref().map(|s| s.refused),
+        "feed: finished"
+    );
+    state.feeds.update(index, |status| status.state = FeedState::Finished);
+}
+
+/// The feed's markets for its figures: the upstream's state and the runners' names here.
+async fn board_markets(
+    state: &AppState,
+    upstream: &Mirror,
+    linked: &[LinkedMarket],
+) -> Vec<FeedMarket> {
+    let mut markets = Vec::with_capacity(linked.len());
+    for link in linked {
+        let status = upstream
+            .market(&link.upstream_market_id)
+            .and_then(|m| m.status())
+            .map_or("UNKNOWN", |s| s.betfair_name())
+            .to_owned();
+        let names = match state.store.market(link.market_id).await {
+            Ok(row) => row.setup.runners,
+            Err(_) => Vec::new(),
+        };
+        let mut runners: Vec<FeedRunner> = link
+            .runners
+            .iter()
+            .map(|(&upstream_selection_id, &selection_id)| FeedRunner {
+                upstream_selection_id,
+                selection_id,
+                name: names
+                    .iter()
+                    .find(|r| r.runner_id == selection_id)
+                    .map(|r| r.name.clone())
+                    .unwrap_or_default(),
+            })
+            .collect();
+        runners.sort_by_key(|r| r.selection_id);
+        markets.push(FeedMarket {
+            upstream_market_id: link.upstream_market_id.clone(),
+            market_id: link.market_id,
+            match_id: link.match_id,
+            status,
+            runners,
+        });
+    }
+    markets
+}
