@@ -159,6 +159,7 @@ async fn place_bet(
             client_ref,
             request_hash: hex::encode(Sha256::digest(fingerprint.as_bytes())),
             refs: Default::default(),
+            house_liquidity: false,
         })
         .await?;
     let message = answer.message.clone();

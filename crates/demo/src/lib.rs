@@ -491,7 +491,14 @@ pub async fn post_liquidity(state: AppState, markets: Vec<(i64, Vec<(i64, u32)>)
                 market_maker::SPORTS_QUOTES,
                 market.min_stake_minor,
             );
-            market_maker::requote_market(state, maker, market.match_id, *market_id, &wanted).await
+            backlay_operator::house_orders::requote_market(
+                state,
+                market_maker::maker_house(maker),
+                market.match_id,
+                *market_id,
+                &wanted,
+            )
+            .await
         }
     });
     for result in futures::future::join_all(placements).await {

@@ -14,7 +14,8 @@
 //! at a wanted price with its full size stays; stale or part-matched ones are cancelled;
 //! missing ones are placed. A market is re-quoted every [`IN_PLAY_REQUOTE_MS`] of demo time in
 //! play ([`PRE_MATCH_REQUOTE_MS`] before the off) or at once after a big event, never twice at
-//! the same time, and never holds more than [`MAX_ORDERS_PER_MARKET`] orders.
+//! the same time, and never holds more than [`MAX_ORDERS_PER_MARKET`] orders (the diff itself is
+//! `backlay_operator::house_orders`, which the feed's house liquidity uses too).
 //!
 //! Example, match odds at fair 2.00: lays of about 1,000 at 2.00, 2,500 at 1.99 and 4,000 at
 //! 1.98 (say 1,350, 1,700 and 6,100); backs of about 1,000 at 2.02, 2,500 at 2.04 and 4,000
@@ -24,17 +25,15 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use backlay_core::exchange::{BetSide, Persistence};
-use backlay_core::money::Money;
+use backlay_core::exchange::BetSide;
 use backlay_core::odds::Price;
-use backlay_store::bets::BetRow;
 use tokio::task::JoinSet;
 
 use super::rng::DemoRng;
 use super::scheduler::DemoClock;
-use backlay_engine::PlaceBet;
 use backlay_kit::error::AppError;
 use backlay_kit::refusal::Refusal;
+use backlay_operator::house_orders::{requote_market, House, HouseOrder, Requoted};
 use backlay_operator::AppState;
 
 /// How the maker quotes one kind of market.
@@ -61,8 +60,6 @@ pub const IN_PLAY_REQUOTE_MS: i64 = 15_000;
 pub const PRE_MATCH_REQUOTE_MS: i64 = 30_000;
 /// How often (demo time) the maker looks for markets due a re-quote.
 const MAKER_TICK_MS: i64 = 2_000;
-/// The maker's live bets read per match: far above what it keeps there.
-const LIVE_BETS_READ: i64 = 1_000;
 
 /// The furthest, in ticks, the pre-match random walk takes a price from its fair price.
 pub const MAX_DRIFT_TICKS: i32 = 3;
@@ -111,44 +108,9 @@ pub fn varied_size(
     ((raw + step / 2) / step * step).max(step)
 }
 
-/// One order the maker wants resting in a market.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Quote {
-    pub selection_id: i64,
-    /// Lay (offered to backers) or back (offered to layers).
-    pub side: BetSide,
-    pub price: Price,
-    pub size_minor: i64,
-}
-
-impl Quote {
-    /// Whether a resting bet is this order, untouched.
-    fn is_resting_as(&self, bet: &BetRow) -> bool {
-        bet.runner_id == Some(self.selection_id)
-            && bet.side == self.side
-            && bet.price == i64::from(self.price.hundredths())
-            && bet.remaining_minor == self.size_minor
-            && bet.matched_minor == 0
-    }
-
-    fn placement(&self, maker_id: i64, market_id: i64) -> PlaceBet {
-        PlaceBet {
-            user_id: maker_id,
-            market_id,
-            selection_id: Some(self.selection_id),
-            side: self.side,
-            price: backlay_core::odds::Quote::of_price(self.price),
-            line: None,
-            stake: Money::from_minor(self.size_minor),
-            persistence: Persistence::Persist,
-            client_ref: None,
-            request_hash: format!(
-                "demo-maker-{market_id}-{}-{}-{}",
-                self.selection_id, self.side, self.price
-            ),
-            refs: Default::default(),
-        }
-    }
+/// The maker as the house that quotes: an ordinary client, held to each market's stake limits.
+pub fn maker_house(maker_id: i64) -> House {
+    House { user_id: maker_id, liquidity: false }
 }
 
 /// The orders the maker wants in a market for these fair prices: per runner, lays at fair and
@@ -159,7 +121,7 @@ pub fn quotes(
     fair: &[(i64, Price)],
     style: QuoteStyle,
     min_stake_minor: i64,
-) -> Vec<Quote> {
+) -> Vec<HouseOrder> {
     let mut wanted = Vec::new();
     for (selection_id, fair) in fair {
         let mut lay_price = Some(*fair);
@@ -173,7 +135,7 @@ pub fn quotes(
                     varied_size(*size_minor, market_id, *selection_id, BetSide::Lay, price);
                 let size_minor = varied.min(cap) / 100 * 100;
                 if size_minor >= min_stake_minor {
-                    wanted.push(Quote {
+                    wanted.push(HouseOrder {
                         selection_id: *selection_id,
                         side: BetSide::Lay,
                         price,
@@ -185,7 +147,7 @@ pub fn quotes(
                 let size_minor =
                     varied_size(*size_minor, market_id, *selection_id, BetSide::Back, price);
                 if size_minor >= min_stake_minor {
-                    wanted.push(Quote {
+                    wanted.push(HouseOrder {
                         selection_id: *selection_id,
                         side: BetSide::Back,
                         price,
@@ -199,62 +161,6 @@ pub fn quotes(
     }
     wanted.truncate(MAX_ORDERS_PER_MARKET);
     wanted
-}
-
-/// What a re-quote did.
-#[derive(Debug, Default)]
-pub struct Requoted {
-    pub kept: usize,
-    pub cancelled: usize,
-    pub placed: usize,
-    /// Placements the engine refused (a suspension during the bet delay, a settled market,
-    /// too little money).
-    pub refused: Vec<AppError>,
-}
-
-/// Brings the maker's orders in one market to `wanted`: cancels what is stale, places what is
-/// missing (in one go, so that the market's task commits them together).
-pub async fn requote_market(
-    state: &AppState,
-    maker_id: i64,
-    match_id: i64,
-    market_id: i64,
-    wanted: &[Quote],
-) -> Result<Requoted, AppError> {
-    let live = state.store.live_bets_of_user(maker_id, Some(match_id), LIVE_BETS_READ).await?;
-    let mut missing: Vec<&Quote> = wanted.iter().collect();
-    let mut stale = Vec::new();
-    let mut outcome = Requoted::default();
-    for (bet, _) in
-        live.iter().filter(|(bet, _)| bet.market_id == market_id && bet.remaining_minor > 0)
-    {
-        match missing.iter().position(|quote| quote.is_resting_as(bet)) {
-            Some(index) => {
-                missing.swap_remove(index);
-                outcome.kept += 1;
-            }
-            None => stale.push(bet.bet_id),
-        }
-    }
-    for bet_id in stale {
-        match state.engine.cancel(market_id, maker_id, bet_id, None).await {
-            Ok(_) => outcome.cancelled += 1,
-            // Matched or lapsed in the meantime: nothing left to cancel.
-            Err(AppError::NotFound(_)) => {}
-            Err(other) => return Err(other),
-        }
-    }
-    let placed = futures::future::join_all(
-        missing.iter().map(|quote| state.engine.place(quote.placement(maker_id, market_id))),
-    )
-    .await;
-    for result in placed {
-        match result {
-            Ok(_) => outcome.placed += 1,
-            Err(err) => outcome.refused.push(err),
-        }
-    }
-    Ok(outcome)
 }
 
 /// Logs a re-quote that went wrong: refusals that only mean the market moved on (suspended,
@@ -383,7 +289,7 @@ impl MarketMaker {
         };
         log_requote(
             market_id,
-            requote_market(&self.state, self.maker_id, match_id, market_id, &[]).await,
+            requote_market(&self.state, maker_house(self.maker_id), match_id, market_id, &[]).await,
         );
     }
 
@@ -420,7 +326,7 @@ impl MarketMaker {
                                 .map(|((selection, price), ticks)| (*selection, drifted(*price, *ticks)))
                                 .collect();
                             let wanted = quotes(market_id, &fair, tracked.market.style, tracked.market.min_stake_minor);
-                            let result = requote_market(&maker.state, maker.maker_id, tracked.market.match_id, market_id, &wanted).await;
+                            let result = requote_market(&maker.state, maker_house(maker.maker_id), tracked.market.match_id, market_id, &wanted).await;
                             log_requote(market_id, result);
                             // Settled (by the feed or an operator): nothing more to quote.
                             if !maker.state.engine.is_running(market_id).await {

@@ -22,6 +22,7 @@ mod catalogue;
 mod correction;
 mod desk;
 pub mod feeds;
+pub mod house_orders;
 mod match_state;
 mod payee;
 mod payments;

@@ -142,6 +142,7 @@ pub(super) async fn place_one(
             client_ref,
             request_hash: hex::encode(Sha256::digest(fingerprint.as_bytes())),
             refs: BotRefs { order_ref: order.order_ref.clone(), strategy_ref },
+            house_liquidity: false,
         })
         .await
         .map_err(|err| refusal_of(&err))?;

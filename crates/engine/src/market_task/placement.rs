@@ -253,12 +253,14 @@ impl MarketActor {
             }
         }
         let stake_minor = request.stake.minor();
-        if stake_minor < self.setup.min_stake_minor {
+        // The feed's house mirrors an upstream's levels however small: the stake limits are
+        // the bettors' (`PlaceBet::house_liquidity`).
+        if stake_minor < self.setup.min_stake_minor && !request.house_liquidity {
             return Err(Refused(AppError::Refused(Refusal::StakeBelowMinimum {
                 min_minor: self.setup.min_stake_minor,
             })));
         }
-        if stake_minor > self.setup.max_stake_minor {
+        if stake_minor > self.setup.max_stake_minor && !request.house_liquidity {
             return Err(Refused(AppError::Refused(Refusal::StakeAboveMaximum {
                 max_minor: self.setup.max_stake_minor,
             })));
@@ -293,7 +295,9 @@ impl MarketActor {
             .funds
             .get_mut(&user)
             .ok_or_else(|| Refused(AppError::Unprocessable("This account cannot bet.".into())))?;
-        funds.allows_stake(stake_minor).map_err(Refused)?;
+        if !request.house_liquidity {
+            funds.allows_stake(stake_minor).map_err(Refused)?;
+        }
         funds.reserve(reserve_minor - counted).map_err(Refused)?;
         batch.counted.insert(user, reserve_minor);
         batch.touched.insert(user);

@@ -39,6 +39,11 @@ pub struct PlaceBet {
     /// The bot API's references, stored with the bet (none from the web app).
     #[serde(default)]
     pub refs: BotRefs,
+    /// The feed's house mirroring an upstream's levels, however small: the market's stake
+    /// limits and the parent's terms (the bettors') do not bind it; its funds still do. Set only
+    /// by `backlay_operator::house_orders` for the feed's house, never from a request.
+    #[serde(default)]
+    pub house_liquidity: bool,
 }
 
 /// A bet on its way through the market's task.
