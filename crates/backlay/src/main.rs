@@ -218,6 +218,23 @@ struct ServeArgs {
     /// `confirm` (suspended, for an operator to declare the result).
     #[arg(long, env = "BACKLAY_FEED_SETTLE", default_value = "auto")]
     feed_settle: String,
+    /// The house offers the upstream's sizes scaled by this percentage.
+    #[arg(long, env = "BACKLAY_FEED_SIZE_PERCENT", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    feed_size_percent: u32,
+    /// The most the house offers at one price, in rupees (default: no cap).
+    #[arg(long, env = "BACKLAY_FEED_MAX_LEVEL_SIZE")]
+    feed_max_level_size: Option<String>,
+    /// Chips minted for the feed's house account when it is first made, in rupees.
+    #[arg(long, env = "BACKLAY_FEED_BANKROLL", default_value = "10000000")]
+    feed_bankroll: String,
+}
+
+/// A positive amount of rupees given on the command line, in minor units.
+fn rupees(flag: &str, text: &str) -> anyhow::Result<i64> {
+    let amount = backlay_core::money::Money::parse_decimal(text.trim())
+        .map_err(|e| anyhow::anyhow!("{flag}: {text:?} is not an amount of rupees: {e}"))?;
+    anyhow::ensure!(amount.is_positive(), "{flag} must be more than 0, not {text}");
+    Ok(amount.minor())
 }
 
 impl ServeArgs {
@@ -248,6 +265,13 @@ impl ServeArgs {
             until_pt: self.feed_until_pt,
             catalogues: self.feed_catalogues.clone(),
             settle,
+            size_percent: self.feed_size_percent,
+            max_level_minor: self
+                .feed_max_level_size
+                .as_deref()
+                .map(|text| rupees("--feed-max-level-size", text))
+                .transpose()?,
+            bankroll_minor: rupees("--feed-bankroll", &self.feed_bankroll)?,
         }))
     }
 

@@ -8,11 +8,14 @@
 //!   (`backlay_store::upstream`).
 //! - [`lifecycle`] — the upstream's state moves the market: open, suspended, in play (with the
 //!   upstream's bet delay), and closed with its winners, settled as a trader's result is.
+//! - [`liquidity`] — the upstream's ladder offered to bettors by the house account, scaled,
+//!   re-quoted as it moves, pulled when the upstream is not open.
 //! - [`runner`] — the feed's tasks: a recording read on its own thread, paced and bounded,
 //!   handed to the task that mirrors it; the feed's figures for the operator.
 
 pub mod catalogue;
 pub mod lifecycle;
+pub mod liquidity;
 pub mod runner;
 
 pub use runner::{start, FeedHandle};

@@ -18,16 +18,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use backlay_feed::message::Message;
+use backlay_core::exchange::MarketStatus;
+use backlay_feed::message::{MarketStatus as UpstreamStatus, Message};
 use backlay_feed::recording::{Entry, Pace, Timeline};
 use backlay_feed::Mirror;
 use backlay_kit::config::{FeedConfig, FeedSource};
+use backlay_kit::error::AppError;
 use backlay_operator::feeds::{FeedMarket, FeedRunner, FeedState, FeedStatus};
+use backlay_operator::house_orders::{requote_market, House, HouseOrder};
 use backlay_operator::AppState;
 use tokio::sync::mpsc;
 
 use crate::catalogue::{self, Catalogue, LinkedMarket};
 use crate::lifecycle;
+use crate::liquidity::{self, HouseTerms};
 
 /// Lines in flight between the reader and the mirroring task.
 pub const CHANNEL_LINES: usize = 1024;
@@ -85,8 +89,15 @@ pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle>
             .spawn(move || read(timeline, pace, lines, &stop))?;
     }
     tracing::info!(%source, speed = config.speed, until_pt = ?config.until_pt, "feed: started");
-    let settle = config.settle;
-    let task = tokio::spawn(mirror(state, catalogue, received, index, settle));
+    let terms = Terms {
+        settle: config.settle,
+        house: HouseTerms {
+            size_percent: config.size_percent,
+            max_level_minor: config.max_level_minor,
+        },
+        bankroll_minor: config.bankroll_minor,
+    };
+    let task = tokio::spawn(mirror(state, catalogue, received, index, terms));
     Ok(FeedHandle { stop, task: Some(task) })
 }
 
@@ -113,14 +124,32 @@ fn read(mut timeline: Timeline, pace: Pace, lines: mpsc::Sender<Entry>, stop: &A
     }
 }
 
+/// How the feed acts on its markets.
+#[derive(Clone, Copy, Debug)]
+struct Terms {
+    settle: backlay_kit::config::FeedSettle,
+    house: HouseTerms,
+    bankroll_minor: i64,
+}
+
 /// The mirroring task.
 async fn mirror(
     state: AppState,
     catalogue: Catalogue,
     mut received: mpsc::Receiver<Entry>,
     index: usize,
-    settle: backlay_kit::config::FeedSettle,
+    terms: Terms,
 ) {
+    let house = match liquidity::ensure_house(&state, terms.bankroll_minor).await {
+        Ok(house) => Some(house),
+        Err(err) => {
+            tracing::warn!("feed: no house account, so no house liquidity: {err}");
+            state.feeds.update(index, |status| {
+                status.last_error = Some(format!("the house account: {err}"));
+            });
+            None
+        }
+    };
     let mut upstream = Mirror::default();
     let mut linked: Vec<LinkedMarket> = Vec::new();
     let mut batch = Vec::with_capacity(LINES_PER_PASS);
@@ -157,7 +186,22 @@ async fn mirror(
                         link
                     }
                 };
-                lifecycle::sync(&state, &link, definition, settle).await
+                let open_upstream = definition.status == UpstreamStatus::Open;
+                // The house's orders are pulled before the market here is suspended or
+                // settled, and quoted only once it is open.
+                if let Some(house) = house.filter(|_| !open_upstream) {
+                    if open_here(&state, &link).await? {
+                        requote(&state, house, &link, &[]).await?;
+                    }
+                }
+                let steps = lifecycle::sync(&state, &link, definition, terms.settle).await?;
+                if let Some(house) = house.filter(|_| open_upstream) {
+                    if open_here(&state, &link).await? {
+                        let wanted = liquidity::wanted(&link, market, terms.house);
+                        requote(&state, house, &link, &wanted).await?;
+                    }
+                }
+                Ok::<_, AppError>(steps)
             }
             .await;
             match result {
@@ -190,6 +234,29 @@ async fn mirror(
         "feed: finished"
     );
     state.feeds.update(index, |status| status.state = FeedState::Finished);
+}
+
+async fn open_here(state: &AppState, link: &LinkedMarket) -> Result<bool, AppError> {
+    Ok(state.store.market(link.market_id).await?.status == MarketStatus::Open)
+}
+
+/// Brings the house's orders in a market to `wanted`; refusals (a level the house cannot fund)
+/// are logged, the rest stands.
+async fn requote(
+    state: &AppState,
+    house: House,
+    link: &LinkedMarket,
+    wanted: &[HouseOrder],
+) -> Result<(), AppError> {
+    let requoted = requote_market(state, house, link.match_id, link.market_id, wanted).await?;
+    if let Some(first) = requoted.refused.first() {
+        tracing::warn!(
+            market = %link.upstream_market_id,
+            refused = requoted.refused.len(),
+            "feed: house orders refused: {first}"
+        );
+    }
+    Ok(())
 }
 
 /// The feed's markets for its figures: the upstream's state and the runners' names here.

@@ -157,7 +157,16 @@ pub struct FeedConfig {
     /// `listMarketCatalogue` answers (JSON files) naming markets and runners.
     pub catalogues: Vec<PathBuf>,
     pub settle: FeedSettle,
+    /// The house offers the upstream's sizes scaled by this percentage (1–1000).
+    pub size_percent: u32,
+    /// The most the house offers at one price (minor units); `None`: no cap.
+    pub max_level_minor: Option<i64>,
+    /// Chips minted for the house account when the feed first makes it (minor units).
+    pub bankroll_minor: i64,
 }
+
+/// `--feed-bankroll`'s default: 1,00,00,000.00.
+pub const DEFAULT_FEED_BANKROLL_MINOR: i64 = 1_00_00_000_00;
 
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

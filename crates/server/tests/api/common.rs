@@ -350,6 +350,12 @@ impl TestApp {
         self.server = Some(handle);
     }
 
+    /// [`TestApp::restart`] with the configuration adjusted first.
+    pub async fn restart_with(&mut self, adjust: impl FnOnce(&mut Config)) {
+        adjust(&mut self.config);
+        self.restart().await;
+    }
+
     /// A second node on this app's database, served on another port, as a second server behind
     /// a load balancer. On PostgreSQL a second `Server`, a node of the cluster that takes its
     /// share of the markets. On SQLite, where a second server is refused (one per file), an

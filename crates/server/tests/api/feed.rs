@@ -19,7 +19,7 @@ const PLACE: &str = "1.197931751";
 const BEFORE_THE_OFF_PT: i64 = 1_650_392_800_000;
 const FEED_WAIT: Duration = Duration::from_secs(30);
 
-fn feeds() -> PathBuf {
+fn recordings() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/feeds/flumine")
 }
 
@@ -28,8 +28,11 @@ fn feed(files: &[PathBuf], until_pt: Option<i64>) -> FeedConfig {
         sources: files.iter().cloned().map(FeedSource::BetfairFile).collect(),
         speed: 0.0,
         until_pt,
-        catalogues: vec![feeds().join("catalogues")],
+        catalogues: vec![recordings().join("catalogues")],
         settle: FeedSettle::Auto,
+        size_percent: 100,
+        max_level_minor: None,
+        bankroll_minor: backlay_kit::config::DEFAULT_FEED_BANKROLL_MINOR,
     }
 }
 
@@ -49,7 +52,7 @@ async fn finished_feeds(app: &TestApp, admin: &str) -> Vec<Value> {
 }
 
 fn whole_race(config: &mut Config) {
-    config.feed = Some(feed(&[feeds().join(WIN)], None));
+    config.feed = Some(feed(&[recordings().join(WIN)], None));
 }
 
 async fn a_recorded_race_is_made_here_and_settled_with_its_winner(app: TestApp) {
@@ -118,7 +121,8 @@ async fn a_recorded_race_is_made_here_and_settled_with_its_winner(app: TestApp) 
 both_databases!(a_recorded_race_is_made_here_and_settled_with_its_winner, super::whole_race);
 
 fn both_markets_before_the_off(config: &mut Config) {
-    config.feed = Some(feed(&[feeds().join(WIN), feeds().join(PLACE)], Some(BEFORE_THE_OFF_PT)));
+    config.feed =
+        Some(feed(&[recordings().join(WIN), recordings().join(PLACE)], Some(BEFORE_THE_OFF_PT)));
 }
 
 async fn a_recording_stopped_before_the_off_leaves_its_markets_open(app: TestApp) {
@@ -148,7 +152,7 @@ both_databases!(
 fn with_bad_lines(config: &mut Config) {
     let dir = std::env::temp_dir().join(format!("backlay-feed-bad-{}", rand::random::<u64>()));
     std::fs::create_dir_all(&dir).unwrap();
-    let good = std::fs::read_to_string(feeds().join(WIN)).unwrap();
+    let good = std::fs::read_to_string(recordings().join(WIN)).unwrap();
     let mut lines: Vec<&str> = good.lines().collect();
     lines.insert(5, "{ a line cut short");
     lines.insert(9, r#"{"op":"mcm","pt":1650392680000,"mc":[{"id":"1.197931750","rc":[{"id":44331354,"atb":[[8.85,2]]}]}]}"#);
@@ -172,4 +176,134 @@ async fn bad_lines_are_counted_with_the_first_reason_and_the_race_still_settles(
 both_databases!(
     bad_lines_are_counted_with_the_first_reason_and_the_race_still_settles,
     super::with_bad_lines
+);
+
+/// Each upstream runner's best three levels to back and to lay at `until_pt`, read from the
+/// recordings here with the feed's own reader (held to betfairlightweight's by
+/// tests/betfair/test_feed.py): (upstream selection id → (back, lay)) as (hundredths, minor).
+type Levels = Vec<(u32, i64)>;
+fn upstream_best(
+    files: &[PathBuf],
+    until_pt: i64,
+) -> std::collections::HashMap<i64, (Levels, Levels)> {
+    use backlay_feed::recording::{Pace, Timeline};
+    let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let mut timeline = Timeline::open(&paths).unwrap();
+    let pace = Pace { speed: 0.0, until_pt: Some(until_pt) };
+    let mut mirror = backlay_feed::Mirror::default();
+    while timeline.next_pt().is_some_and(|pt| pace.plays(pt)) {
+        let entry = timeline.next_entry().unwrap();
+        mirror.apply(entry.message.unwrap()).unwrap();
+    }
+    let levels = |levels: Vec<backlay_feed::message::Level>| -> Levels {
+        levels.iter().take(3).map(|l| (l.price.hundredths(), l.size.minor())).collect()
+    };
+    mirror
+        .markets()
+        .flat_map(|m| m.runners().iter())
+        .map(|r| (r.selection_id(), (levels(r.available_to_back()), levels(r.available_to_lay()))))
+        .collect()
+}
+
+fn page_levels(levels: &Value) -> Levels {
+    levels
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                (l["price"].as_f64().unwrap() * 100.0).round() as u32,
+                crate::common::minor(&l["size"]),
+            )
+        })
+        .collect()
+}
+
+fn win_before_the_off(config: &mut Config) {
+    config.feed = Some(feed(&[recordings().join(WIN)], Some(BEFORE_THE_OFF_PT)));
+}
+
+async fn the_house_offers_the_upstream_ladder_and_pays_a_bettor_who_backed_the_winner(
+    mut app: TestApp,
+) {
+    let (admin, demo) = (app.admin().await, app.demo().await);
+    let feeds = finished_feeds(&app, &admin).await;
+    let market = feeds[0]["markets"][0].clone();
+    let (market_id, match_id) =
+        (market["market_id"].as_i64().unwrap(), market["match_id"].as_i64().unwrap());
+    let upstream_of: std::collections::HashMap<i64, i64> = market["runners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (r["selection_id"].as_i64().unwrap(), r["upstream_selection_id"].as_i64().unwrap())
+        })
+        .collect();
+
+    // The bettor's page shows, for every runner, the upstream's best three levels at sizes as
+    // upstream (100 %): the house's lays in the back column, its backs in the lay column.
+    let upstream = upstream_best(&[recordings().join(WIN)], BEFORE_THE_OFF_PT);
+    let detail = app
+        .post("match/matchDetail", Some(&demo), serde_json::json!({ "match_id": match_id }))
+        .await;
+    detail.expect(200);
+    let page = detail.data()["markets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["market_id"] == market_id)
+        .unwrap()
+        .clone();
+    assert_eq!(page["status"], "open");
+    for runner in page["runners"].as_array().unwrap() {
+        let selection = upstream_of[&runner["selection_id"].as_i64().unwrap()];
+        let (back, lay) = &upstream[&selection];
+        assert!(!back.is_empty() && !lay.is_empty(), "selection {selection} has prices upstream");
+        assert_eq!(&page_levels(&runner["back"]), back, "back column of {}", runner["name"]);
+        assert_eq!(&page_levels(&runner["lay"]), lay, "lay column of {}", runner["name"]);
+    }
+
+    // The bettor backs the winner-to-be at its best price, into the house's lay.
+    let winner = page["runners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "2. Sandwood Jet")
+        .unwrap()
+        .clone();
+    let best_back = winner["back"][0]["price"].as_f64().unwrap();
+    let before = app.balance_minor(&demo).await;
+    let bet = app
+        .post(
+            "bet/placeBet",
+            Some(&demo),
+            serde_json::json!({ "market_id": market_id, "selection_id": winner["selection_id"], "side": "back", "price": best_back.to_string(), "stake": 100 }),
+        )
+        .await;
+    bet.expect(200);
+    let matched = crate::common::minor(&bet.data()["size_matched"]);
+    assert!(matched > 0 && matched < 100_00, "the house's lay took some of it: {}", bet.body);
+    // The unmatched rest is cancelled, so that what is settled is what the house took.
+    app.post("bet/cancelBet", Some(&demo), serde_json::json!({ "bet_id": bet.data()["bet_id"] }))
+        .await
+        .expect(200);
+
+    // The rest of the race, replayed from the start on a restart: the market is joined, not
+    // made again, and settled with the recorded winner.
+    app.restart_with(|config| config.feed = Some(feed(&[recordings().join(WIN)], None))).await;
+    let admin = app.admin().await;
+    let again = finished_feeds(&app, &admin).await;
+    assert_eq!(again[0]["markets"][0]["market_id"], market_id);
+    assert_eq!(again[0]["markets"][0]["status"], "CLOSED");
+    let demo = app.demo().await;
+    let after = app.balance_minor(&demo).await;
+    // Won: matched × (price − 1), less at most the market's 2 % commission on it.
+    let gross = matched * ((best_back * 100.0).round() as i64 - 100) / 100;
+    let won = after - before;
+    assert!(won <= gross && won >= gross - gross * 2 / 100 - 1, "won {won} of {gross}");
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(
+    the_house_offers_the_upstream_ladder_and_pays_a_bettor_who_backed_the_winner,
+    super::win_before_the_off
 );
