@@ -5,13 +5,24 @@ test data), `backlay feed show FILE --until-pt PT` must show every runner with t
 traded price and best three levels to back and to lay that betfairlightweight's historical
 generator stream (with `StreamListener(max_latency=None)`, as tests/feeds/README.md says) shows
 at the same moment: the same prices, the same sizes to the penny.
+
+Then a server of its own replays the WIN recording at speed 0 to a moment before the off
+(`--feed … --feed-until-pt`), its house offering the upstream's sizes at 50 %: Backlay's
+listMarketBook over its own bot API, read by betfairlightweight, must show for every runner the
+upstream's best three prices to back and to lay at that moment, with half the sizes.
 """
 
 import json
 import os
+import re
 import subprocess
+import tempfile
+import time
 import unittest
+import urllib.request
 from pathlib import Path
+
+from betfairlightweight import filters
 
 import betfairlightweight
 from betfairlightweight import StreamListener
@@ -96,6 +107,101 @@ class MirrorAgainstBetfairlightweight(unittest.TestCase):
         self.assertEqual(market["status"], "CLOSED")
         winners = [runner["name"] for runner in market["runners"] if runner["status"] == "WINNER"]
         self.assertEqual(winners, ["2. Sandwood Jet"])
+
+
+BEFORE_THE_OFF_PT = 1650392800000
+SIZE_PERCENT = 50
+SERVER_START_S = 60
+
+
+def call(base, path, body=None, token=None, method="POST"):
+    data = None if method == "GET" else json.dumps(body or {}).encode()
+    request = urllib.request.Request(base + "/api/" + path, data=data, method=method)
+    request.add_header("content-type", "application/json")
+    if token:
+        request.add_header("authorization", "Bearer " + token)
+    with urllib.request.urlopen(request, timeout=15) as answer:
+        return json.load(answer)["data"]
+
+
+class HouseOverTheBotApi(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.TemporaryDirectory()
+        work = Path(cls.work.name)
+        cls.log = open(work / "server.log", "w")
+        cls.server = subprocess.Popen(
+            [BACKLAY_BIN, "serve", "--addr", "127.0.0.1:0", "--database-url", f"sqlite://{work}/feed.db",
+             "--demo", "--no-demo-feed", "--no-casino", "--betfair-stream-addr", "off",
+             "--web-dir", str(work / "no-web"),
+             "--feed", f"betfair-file:{RECORDINGS[0]}",
+             "--feed-catalogue", str(ROOT / "tests/feeds/flumine/catalogues"),
+             "--feed-speed", "0", "--feed-until-pt", str(BEFORE_THE_OFF_PT),
+             "--feed-size-percent", str(SIZE_PERCENT)],
+            stdout=subprocess.PIPE, stderr=cls.log, text=True,
+            env={**os.environ, "BACKLAY_LOG": "warn"},
+        )
+        deadline = time.monotonic() + SERVER_START_S
+        cls.base = None
+        while cls.base is None and time.monotonic() < deadline:
+            line = cls.server.stdout.readline()
+            found = re.search(r"http://127\.0\.0\.1:[0-9]+", line or "")
+            if found:
+                cls.base = found.group(0)
+        if cls.base is None:
+            cls.server.kill()
+            raise RuntimeError("the feed's server did not start: " + (work / "server.log").read_text()[-2000:])
+        admin = call(cls.base, "user/login", {"user_name": "admin", "password": "Admin@1234"})["token"]
+        while True:
+            feeds = call(cls.base, "admin/feed/status", token=admin, method="GET")["feeds"]
+            if feeds and feeds[0]["state"] == "finished":
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the feed never finished: {feeds}")
+            time.sleep(0.05)
+        cls.feed = feeds[0]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.terminate()
+        try:
+            cls.server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            cls.server.kill()
+        cls.server.stdout.close()
+        cls.log.close()
+        cls.work.cleanup()
+
+    def test_list_market_book_shows_the_upstream_best_three_at_the_scaled_sizes(self):
+        [market] = self.feed["markets"]
+        upstream_of = {r["selection_id"]: r["upstream_selection_id"] for r in market["runners"]}
+        pt, books = [m for m in reference_books(RECORDINGS[0]) if m[0] <= BEFORE_THE_OFF_PT][-1]
+        self.assertEqual(self.feed["last_pt"], pt)
+        reference = {r.selection_id: r for r in books[market["upstream_market_id"]].runners}
+
+        client = betfairlightweight.APIClient("demo", "Demo@1234", app_key="backlay-tests")
+        client.identity_uri = self.base + "/betfair/identity/"
+        client.api_uri = self.base + "/betfair/exchange/"
+        client.login_interactive()
+        [book] = client.betting.list_market_book(
+            market_ids=["1.%d" % market["market_id"]],
+            price_projection=filters.price_projection(price_data=["EX_BEST_OFFERS"]),
+        )
+        self.assertEqual(book.status, "OPEN")
+        self.assertEqual(len(book.runners), len(reference))
+        scaled = lambda levels: [(l.price, pennies(l.size) * SIZE_PERCENT // 100) for l in levels[:LEVELS]]
+        for runner in book.runners:
+            upstream = reference[upstream_of[runner.selection_id]]
+            at = f"selection {upstream.selection_id}"
+            self.assertEqual(
+                [(l.price, pennies(l.size)) for l in runner.ex.available_to_back],
+                scaled(upstream.ex.available_to_back), at,
+            )
+            self.assertEqual(
+                [(l.price, pennies(l.size)) for l in runner.ex.available_to_lay],
+                scaled(upstream.ex.available_to_lay), at,
+            )
+        client.logout()
 
 
 if __name__ == "__main__":
