@@ -10,6 +10,8 @@
 //!   upstream's bet delay), and closed with its winners, settled as a trader's result is.
 //! - [`liquidity`] — the upstream's ladder offered to bettors by the house account, scaled,
 //!   re-quoted as it moves, pulled when the upstream is not open.
+//! - [`scores`] — cricket scores on the match pages, through the desk's own service; a race
+//!   running turns its match in play.
 //! - [`runner`] — the feed's tasks: a recording read on its own thread, paced and bounded,
 //!   handed to the task that mirrors it; the feed's figures for the operator.
 
@@ -17,5 +19,6 @@ pub mod catalogue;
 pub mod lifecycle;
 pub mod liquidity;
 pub mod runner;
+pub mod scores;
 
 pub use runner::{start, FeedHandle};

@@ -8,9 +8,11 @@
 //!
 //! The mirroring task applies what arrived to the [`Mirror`], then acts once per market that
 //! moved, however many of its lines came together (changes coalesce): the market is made or
-//! joined ([`catalogue::ensure_market`]) and brought to the upstream's state
-//! ([`lifecycle::sync`]). A market that cannot be made or moved is logged and noted in the
-//! feed's figures; the feed goes on with the others.
+//! joined ([`catalogue::ensure_market`]), the house's orders pulled if the upstream is not open,
+//! the market brought to the upstream's state ([`lifecycle::sync`]) and, while both are open,
+//! the house's orders brought to the upstream's ladder ([`liquidity::wanted`]); then the scores
+//! and races that moved ([`crate::scores`]). A market that cannot be made or moved is logged and
+//! noted in the feed's figures; the feed goes on with the others.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -155,6 +157,8 @@ async fn mirror(
     let mut batch = Vec::with_capacity(LINES_PER_PASS);
     while received.recv_many(&mut batch, LINES_PER_PASS).await > 0 {
         let mut moved = BTreeSet::new();
+        let mut scored = BTreeSet::new();
+        let mut racing = BTreeSet::new();
         let (mut messages, mut refused, mut first_refusal) = (0u64, 0u64, None);
         for entry in batch.drain(..) {
             let (source, line) = (entry.source, entry.line);
@@ -162,6 +166,8 @@ async fn mirror(
                 Ok(applied) => {
                     messages += 1;
                     moved.extend(applied.markets);
+                    scored.extend(applied.scores);
+                    racing.extend(applied.races);
                 }
                 Err(refusal) => {
                     refused += 1;
@@ -210,6 +216,20 @@ async fn mirror(
                     tracing::warn!(market = %market_id, "feed: market not synced: {err}");
                     last_error = Some(format!("market {market_id}: {err}"));
                 }
+            }
+        }
+        // After the markets, so that a score's match has been made when its market came first.
+        for event_id in scored {
+            let Some(score) = upstream.score(&event_id) else { continue };
+            if let Err(err) = crate::scores::post_score(&state, score).await {
+                tracing::warn!(event = %event_id, "feed: score not posted: {err}");
+                last_error = Some(format!("score of event {event_id}: {err}"));
+            }
+        }
+        for market_id in racing {
+            if let Err(err) = crate::scores::race_off(&state, &market_id).await {
+                tracing::warn!(market = %market_id, "feed: race not turned in play: {err}");
+                last_error = Some(format!("race of market {market_id}: {err}"));
             }
         }
         let markets = board_markets(&state, &upstream, &linked).await;

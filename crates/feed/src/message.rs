@@ -272,6 +272,8 @@ pub struct CricketScore {
     pub scoreboard: Option<String>,
     pub current_innings: Option<u32>,
     pub innings: Vec<Innings>,
+    /// Overs per innings (20 for a T20), when the fixture says.
+    pub max_overs: Option<u32>,
     /// NA until there is one.
     pub winner: Option<String>,
 }
@@ -406,6 +408,7 @@ struct RawCricketChange {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct RawFixtureInfo {
+    max_overs: Option<u32>,
     fixture_status: Option<String>,
     event_description: Option<String>,
     event_status: Option<String>,
@@ -690,6 +693,7 @@ impl RawCricketChange {
             home_team: self.home_team.and_then(|team| team.name),
             away_team: self.away_team.and_then(|team| team.name),
             fixture_status: fixture.as_ref().and_then(|f| f.fixture_status.clone()),
+            max_overs: fixture.as_ref().and_then(|f| f.max_overs),
             event_status: fixture.and_then(|f| f.event_status),
             scoreboard: stats.as_ref().and_then(|s| s.scoreboard_status.clone()),
             current_innings: stats.as_ref().and_then(|s| s.current_innings),

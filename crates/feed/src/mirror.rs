@@ -241,6 +241,9 @@ fn merge_score(held: &mut CricketScore, news: CricketScore) {
     if news.current_innings.is_some() {
         held.current_innings = news.current_innings;
     }
+    if news.max_overs.is_some() {
+        held.max_overs = news.max_overs;
+    }
     if !news.innings.is_empty() {
         held.innings = news.innings;
     }

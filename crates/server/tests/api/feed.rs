@@ -307,3 +307,51 @@ both_databases!(
     the_house_offers_the_upstream_ladder_and_pays_a_bettor_who_backed_the_winner,
     super::win_before_the_off
 );
+
+/// betfairlightweight's cricket score stream with a match-odds market of its event before it
+/// (the recording holds the scores alone; the market's definition line is written here).
+fn cricket_with_its_market(config: &mut Config) {
+    let dir = std::env::temp_dir().join(format!("backlay-feed-cricket-{}", rand::random::<u64>()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let market = dir.join("market");
+    std::fs::write(
+        &market,
+        r#"{"op":"mcm","clk":"1","pt":1643299000000,"mc":[{"id":"1.179676557","img":true,"marketDefinition":{"eventTypeId":"4","eventId":"30610310","eventName":"Karachi Kings v Multan Sultans","marketType":"MATCH_ODDS","status":"OPEN","inPlay":true,"betDelay":5,"numberOfWinners":1,"runners":[{"id":1,"sortPriority":1,"status":"ACTIVE","name":"Karachi Kings"},{"id":2,"sortPriority":2,"status":"ACTIVE","name":"Multan Sultans"}]},"rc":[{"id":1,"atb":[[1.8,100]],"atl":[[1.85,80]]}]}]}"#,
+    )
+    .unwrap();
+    let scores = recordings().join("../betfairlightweight/CRICKET-1.179676557");
+    config.feed = Some(feed(&[market, scores], None));
+}
+
+async fn a_cricket_score_from_the_feed_is_on_the_match_page(app: TestApp) {
+    let (admin, demo) = (app.admin().await, app.demo().await);
+    let feeds = finished_feeds(&app, &admin).await;
+    assert_eq!((feeds[0]["messages"].as_u64(), feeds[0]["refused"].as_u64()), (Some(4), Some(0)));
+    let market = &feeds[0]["markets"][0];
+    let detail = app
+        .post(
+            "match/matchDetail",
+            Some(&demo),
+            serde_json::json!({ "match_id": market["match_id"] }),
+        )
+        .await;
+    detail.expect(200);
+    let the_match = &detail.data()["match"];
+    assert_eq!(the_match["name"], "Karachi Kings v Multan Sultans");
+    assert_eq!(the_match["in_play"], true);
+    // The latest score the stream sent: 81 for 2 after 13 overs of a T20.
+    let score = &the_match["score"];
+    assert_eq!(score["overs_limit"], 20, "{score}");
+    let innings = &score["innings"][0];
+    assert_eq!(
+        (innings["side"].as_str(), innings["runs"].as_u64(), innings["wickets"].as_u64()),
+        (Some("Karachi Kings"), Some(81), Some(2)),
+        "{score}"
+    );
+    assert_eq!(
+        (innings["overs"].as_u64(), innings["balls"].as_u64()),
+        (Some(13), Some(0)),
+        "{score}"
+    );
+}
+both_databases!(a_cricket_score_from_the_feed_is_on_the_match_page, super::cricket_with_its_market);
