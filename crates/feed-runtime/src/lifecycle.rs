@@ -27,6 +27,8 @@ use crate::catalogue::LinkedMarket;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Moved {
     Nothing,
+    /// The market here was already settled or void: nothing more to do with it.
+    Ended,
     Opened,
     Suspended,
     InPlay,
@@ -44,7 +46,7 @@ pub async fn sync(
 ) -> Result<Vec<Moved>, AppError> {
     let market = state.store.market(linked.market_id).await?;
     if matches!(market.status, MarketStatus::Closed | MarketStatus::Void) {
-        return Ok(vec![Moved::Nothing]);
+        return Ok(vec![Moved::Ended]);
     }
     let by = || Some(ActedBy { actor: Actor::Console, client_ip: None });
     let mut moved = Vec::new();

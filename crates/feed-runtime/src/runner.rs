@@ -32,7 +32,7 @@ use backlay_operator::AppState;
 use tokio::sync::mpsc;
 
 use crate::catalogue::{self, Catalogue, LinkedMarket};
-use crate::lifecycle;
+use crate::lifecycle::{self, Moved};
 use crate::liquidity::{self, HouseTerms};
 
 /// Lines in flight between the reader and the mirroring task.
@@ -153,7 +153,7 @@ async fn mirror(
         }
     };
     let mut upstream = Mirror::default();
-    let mut linked: Vec<LinkedMarket> = Vec::new();
+    let mut followed: Vec<Followed> = Vec::new();
     let mut batch = Vec::with_capacity(LINES_PER_PASS);
     while received.recv_many(&mut batch, LINES_PER_PASS).await > 0 {
         let mut moved = BTreeSet::new();
@@ -182,29 +182,45 @@ async fn mirror(
             let Some(market) = upstream.market(&market_id) else { continue };
             let Some(definition) = market.definition() else { continue };
             let result = async {
-                let link = match linked.iter().find(|l| l.upstream_market_id == market_id) {
-                    Some(link) => link.clone(),
-                    None => {
-                        let link =
-                            catalogue::ensure_market(&state, &catalogue, &market_id, definition)
-                                .await?;
-                        linked.push(link.clone());
-                        link
-                    }
-                };
-                let open_upstream = definition.status == UpstreamStatus::Open;
-                // The house's orders are pulled before the market here is suspended or
-                // settled, and quoted only once it is open.
-                if let Some(house) = house.filter(|_| !open_upstream) {
-                    if open_here(&state, &link).await? {
-                        requote(&state, house, &link, &[]).await?;
-                    }
+                let followed =
+                    match followed.iter().position(|f| f.link.upstream_market_id == market_id) {
+                        Some(at) => &mut followed[at],
+                        None => {
+                            let link = catalogue::ensure_market(
+                                &state, &catalogue, &market_id, definition,
+                            )
+                            .await?;
+                            followed.push(Followed::new(&state, link).await?);
+                            followed.last_mut().expect("pushed")
+                        }
+                    };
+                if followed.ended {
+                    return Ok(Vec::new());
                 }
-                let steps = lifecycle::sync(&state, &link, definition, terms.settle).await?;
-                if let Some(house) = house.filter(|_| open_upstream) {
-                    if open_here(&state, &link).await? {
-                        let wanted = liquidity::wanted(&link, market, terms.house);
-                        requote(&state, house, &link, &wanted).await?;
+                let link = &followed.link;
+                let upstream_state = (definition.status, definition.in_play);
+                let changed = followed.synced != Some(upstream_state);
+                let open_upstream = definition.status == UpstreamStatus::Open;
+                let mut steps = Vec::new();
+                if changed {
+                    // The house's orders are pulled before the market here is suspended or
+                    // settled.
+                    if let Some(house) = house.filter(|_| !open_upstream) {
+                        if open_here(&state, link).await? {
+                            requote(&state, house, link, &[]).await?;
+                        }
+                    }
+                    steps = lifecycle::sync(&state, link, definition, terms.settle).await?;
+                    followed.synced = Some(upstream_state);
+                    followed.ended = steps.iter().any(|step| {
+                        matches!(step, Moved::Ended | Moved::Settled(_) | Moved::Voided)
+                    });
+                }
+                // Quoted while both sides are open.
+                if let Some(house) = house.filter(|_| open_upstream && !followed.ended) {
+                    if open_here(&state, link).await? {
+                        let wanted = liquidity::wanted(link, market, terms.house);
+                        requote(&state, house, link, &wanted).await?;
                     }
                 }
                 Ok::<_, AppError>(steps)
@@ -232,7 +248,7 @@ async fn mirror(
                 last_error = Some(format!("race of market {market_id}: {err}"));
             }
         }
-        let markets = board_markets(&state, &upstream, &linked).await;
+        let markets = board_markets(&upstream, &followed);
         let last_pt = upstream.pt();
         state.feeds.update(index, |status| {
             status.messages += messages;
@@ -279,23 +295,20 @@ async fn requote(
     Ok(())
 }
 
-/// The feed's markets for its figures: the upstream's state and the runners' names here.
-async fn board_markets(
-    state: &AppState,
-    upstream: &Mirror,
-    linked: &[LinkedMarket],
-) -> Vec<FeedMarket> {
-    let mut markets = Vec::with_capacity(linked.len());
-    for link in linked {
-        let status = upstream
-            .market(&link.upstream_market_id)
-            .and_then(|m| m.status())
-            .map_or("UNKNOWN", |s| s.betfair_name())
-            .to_owned();
-        let names = match state.store.market(link.market_id).await {
-            Ok(row) => row.setup.runners,
-            Err(_) => Vec::new(),
-        };
+/// A market the feed follows here, and what it last did with it: the lifecycle acts only when
+/// the upstream's state changed, and nothing more once the market here is settled or void.
+struct Followed {
+    link: LinkedMarket,
+    /// The runners as the feed's figures show them, read once.
+    runners: Vec<FeedRunner>,
+    /// The upstream's (status, in play) the market was last brought to.
+    synced: Option<(UpstreamStatus, bool)>,
+    ended: bool,
+}
+
+impl Followed {
+    async fn new(state: &AppState, link: LinkedMarket) -> Result<Followed, AppError> {
+        let names = state.store.market(link.market_id).await?.setup.runners;
         let mut runners: Vec<FeedRunner> = link
             .runners
             .iter()
@@ -310,13 +323,24 @@ async fn board_markets(
             })
             .collect();
         runners.sort_by_key(|r| r.selection_id);
-        markets.push(FeedMarket {
-            upstream_market_id: link.upstream_market_id.clone(),
-            market_id: link.market_id,
-            match_id: link.match_id,
-            status,
-            runners,
-        });
+        Ok(Followed { link, runners, synced: None, ended: false })
     }
-    markets
+}
+
+/// The feed's markets for its figures: the upstream's state and the runners here.
+fn board_markets(upstream: &Mirror, followed: &[Followed]) -> Vec<FeedMarket> {
+    followed
+        .iter()
+        .map(|f| FeedMarket {
+            upstream_market_id: f.link.upstream_market_id.clone(),
+            market_id: f.link.market_id,
+            match_id: f.link.match_id,
+            status: upstream
+                .market(&f.link.upstream_market_id)
+                .and_then(|m| m.status())
+                .map_or("UNKNOWN", |s| s.betfair_name())
+                .to_owned(),
+            runners: f.runners.clone(),
+        })
+        .collect()
 }
