@@ -13,9 +13,9 @@
 //! Example: upstream 8.8 with 18.62 to back and 9.4 with 10.39 to lay, at 50 %: the house lays
 //! 9.31 at 8.8 and backs 5.19 at 9.4 (sizes rounded down to the paisa).
 //!
-//! Re-quoted after every pass of upstream changes (coalesced), as a diff
-//! (`backlay_operator::house_orders`); pulled whole when the upstream is not OPEN, before the
-//! market here is suspended or settled. Bettors' own orders still match each other first where
+//! Re-quoted as a diff (`backlay_operator::house_orders`), at most every
+//! `runner::REQUOTE_EVERY` a market and within that of its ladder moving; pulled whole when the
+//! upstream is not OPEN, before the market here is suspended or settled. Bettors' own orders still match each other first where
 //! better.
 
 use backlay_core::exchange::BetSide;

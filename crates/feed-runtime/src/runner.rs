@@ -14,7 +14,7 @@
 //! and races that moved ([`crate::scores`]). A market that cannot be made or moved is logged and
 //! noted in the feed's figures; the feed goes on with the others.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -39,6 +39,10 @@ use crate::liquidity::{self, HouseTerms};
 pub const CHANNEL_LINES: usize = 1024;
 /// The most lines the mirroring task applies before it acts on the markets they moved.
 const LINES_PER_PASS: usize = 256;
+/// The house re-quotes a market at most this often, and within this of its ladder moving (each
+/// upstream size change at a level is a cancel and a new order: re-quoting after every line
+/// churned thousands of bets a race).
+pub const REQUOTE_EVERY: Duration = Duration::from_millis(250);
 /// How often a paced reader waiting for a line's time looks whether it should stop.
 const STOP_CHECK: Duration = Duration::from_millis(200);
 
@@ -154,8 +158,31 @@ async fn mirror(
     };
     let mut upstream = Mirror::default();
     let mut followed: Vec<Followed> = Vec::new();
+    // Markets whose ladder moved since the house last quoted them, and when it last did.
+    let mut to_quote: BTreeSet<String> = BTreeSet::new();
+    let mut quoted_at: HashMap<String, Instant> = HashMap::new();
     let mut batch = Vec::with_capacity(LINES_PER_PASS);
-    while received.recv_many(&mut batch, LINES_PER_PASS).await > 0 {
+    loop {
+        // While the house owes a market a quote, wait for more lines only until it is due.
+        let next_due = to_quote
+            .iter()
+            .map(|id| {
+                quoted_at
+                    .get(id)
+                    .map_or(Duration::ZERO, |at| REQUOTE_EVERY.saturating_sub(at.elapsed()))
+            })
+            .min();
+        let received_lines = match next_due {
+            Some(wait) => {
+                tokio::time::timeout(wait, received.recv_many(&mut batch, LINES_PER_PASS))
+                    .await
+                    .ok()
+            }
+            None => Some(received.recv_many(&mut batch, LINES_PER_PASS).await),
+        };
+        if received_lines == Some(0) {
+            break; // the reader ended
+        }
         let mut moved = BTreeSet::new();
         let mut scored = BTreeSet::new();
         let mut racing = BTreeSet::new();
@@ -216,12 +243,9 @@ async fn mirror(
                         matches!(step, Moved::Ended | Moved::Settled(_) | Moved::Voided)
                     });
                 }
-                // Quoted while both sides are open.
-                if let Some(house) = house.filter(|_| open_upstream && !followed.ended) {
-                    if open_here(&state, link).await? {
-                        let wanted = liquidity::wanted(link, market, terms.house);
-                        requote(&state, house, link, &wanted).await?;
-                    }
+                // Quoted while both sides are open, at most every REQUOTE_EVERY (below).
+                if house.is_some() && open_upstream && !followed.ended {
+                    to_quote.insert(market_id.clone());
                 }
                 Ok::<_, AppError>(steps)
             }
@@ -248,6 +272,22 @@ async fn mirror(
                 last_error = Some(format!("race of market {market_id}: {err}"));
             }
         }
+        if let Some(house) = house {
+            if let Err(err) = quote_due(
+                &state,
+                house,
+                &upstream,
+                &followed,
+                &mut to_quote,
+                &mut quoted_at,
+                terms.house,
+                false,
+            )
+            .await
+            {
+                last_error = Some(err);
+            }
+        }
         let markets = board_markets(&upstream, &followed);
         let last_pt = upstream.pt();
         state.feeds.update(index, |status| {
@@ -263,6 +303,22 @@ async fn mirror(
             status.markets = markets;
         });
     }
+    if let Some(house) = house {
+        if let Err(err) = quote_due(
+            &state,
+            house,
+            &upstream,
+            &followed,
+            &mut to_quote,
+            &mut quoted_at,
+            terms.house,
+            true,
+        )
+        .await
+        {
+            state.feeds.update(index, |status| status.last_error = Some(err));
+        }
+    }
     let status = state.feeds.all().into_iter().nth(index);
     tracing::info!(
         messages = status.as_ref().map(|s| s.messages),
@@ -270,6 +326,52 @@ async fn mirror(
         "feed: finished"
     );
     state.feeds.update(index, |status| status.state = FeedState::Finished);
+}
+
+/// Re-quotes the markets whose ladder moved, each at most every [`REQUOTE_EVERY`] (the mirroring
+/// loop wakes when one falls due), or all of them with `flush` (the reader ended: the house's
+/// book ends as the upstream's stands). Every change between two quotes is in the second: the
+/// ladder quoted is the mirror's latest.
+#[allow(clippy::too_many_arguments)]
+async fn quote_due(
+    state: &AppState,
+    house: House,
+    upstream: &Mirror,
+    followed: &[Followed],
+    to_quote: &mut BTreeSet<String>,
+    quoted_at: &mut HashMap<String, Instant>,
+    terms: HouseTerms,
+    flush: bool,
+) -> Result<(), String> {
+    let mut last_error = None;
+    let due: Vec<String> = to_quote
+        .iter()
+        .filter(|id| flush || quoted_at.get(*id).is_none_or(|at| at.elapsed() >= REQUOTE_EVERY))
+        .cloned()
+        .collect();
+    for market_id in due {
+        to_quote.remove(&market_id);
+        quoted_at.insert(market_id.clone(), Instant::now());
+        let (Some(market), Some(f)) = (
+            upstream.market(&market_id),
+            followed.iter().find(|f| f.link.upstream_market_id == market_id),
+        ) else {
+            continue;
+        };
+        let quoted = async {
+            if f.ended || !open_here(state, &f.link).await? {
+                return Ok(());
+            }
+            let wanted = liquidity::wanted(&f.link, market, terms);
+            requote(state, house, &f.link, &wanted).await
+        }
+        .await;
+        if let Err(err) = quoted {
+            tracing::warn!(market = %market_id, "feed: house not re-quoted: {err}");
+            last_error = Some(format!("market {market_id}: {err}"));
+        }
+    }
+    last_error.map_or(Ok(()), Err)
 }
 
 async fn open_here(state: &AppState, link: &LinkedMarket) -> Result<bool, AppError> {
