@@ -121,6 +121,8 @@ pub struct LinkedMarket {
     pub market_type: MarketType,
     /// Upstream selection id → runner id here.
     pub runners: HashMap<i64, i64>,
+    /// Runner id here → its name, for the feed's figures.
+    pub runner_names: HashMap<i64, String>,
 }
 
 /// The market linked to an upstream market, made (with its sport, series and match) when there
@@ -217,6 +219,7 @@ pub async fn linked_market(
         match_id: market.setup.match_id,
         market_type: market.setup.market_type,
         runners,
+        runner_names: market.setup.runners.into_iter().map(|r| (r.runner_id, r.name)).collect(),
     }))
 }
 

@@ -91,7 +91,7 @@ pub async fn ensure_house(state: &AppState, bankroll_minor: i64) -> Result<House
     })?;
     let ctx = OperatorContext { store: &state.store, actor: Actor::Console, client_ip: None };
     // Nobody logs in as the house: a password nobody is told.
-    let password = format!("H{}9", hex_token());
+    let password = format!("H{}9", &backlay_kit::token::new_secret()[..32]);
     let request =
         CreateUser::parse(HOUSE_USER_NAME, password, Role::Client, Some(admin.id), false)?;
     let house = backlay_operator::create_user(&ctx, &state.passwords, request).await?;
@@ -107,15 +107,6 @@ pub async fn ensure_house(state: &AppState, bankroll_minor: i64) -> Result<House
     .await?;
     tracing::info!(user_id = house.id, bankroll = %amount, "feed: house account made");
     Ok(House { user_id: house.id, liquidity: true })
-}
-
-fn hex_token() -> String {
-    use std::fmt::Write;
-    let bytes: [u8; 16] = rand::random();
-    bytes.iter().fold(String::new(), |mut text, b| {
-        let _ = write!(text, "{b:02x}");
-        text
-    })
 }
 
 #[cfg(test)]
@@ -142,6 +133,7 @@ mod tests {
             match_id: 7,
             market_type: MarketType::Win,
             runners: HashMap::from([(11, 111), (12, 112)]),
+            runner_names: HashMap::new(),
         };
         let market = mirror.market("1.5").unwrap();
         let orders = |size_percent, max_level_minor| {

@@ -146,8 +146,8 @@ async fn mirror(
     index: usize,
     terms: Terms,
 ) {
-    let house = match liquidity::ensure_house(&state, terms.bankroll_minor).await {
-        Ok(house) => Some(house),
+    let mut quotes = match liquidity::ensure_house(&state, terms.bankroll_minor).await {
+        Ok(house) => Some(HouseQuotes::new(house, terms.house)),
         Err(err) => {
             tracing::warn!("feed: no house account, so no house liquidity: {err}");
             state.feeds.update(index, |status| {
@@ -157,22 +157,12 @@ async fn mirror(
         }
     };
     let mut upstream = Mirror::default();
+    let house = quotes.as_ref().map(|q| q.house);
     let mut followed: Vec<Followed> = Vec::new();
-    // Markets whose ladder moved since the house last quoted them, and when it last did.
-    let mut to_quote: BTreeSet<String> = BTreeSet::new();
-    let mut quoted_at: HashMap<String, Instant> = HashMap::new();
     let mut batch = Vec::with_capacity(LINES_PER_PASS);
     loop {
         // While the house owes a market a quote, wait for more lines only until it is due.
-        let next_due = to_quote
-            .iter()
-            .map(|id| {
-                quoted_at
-                    .get(id)
-                    .map_or(Duration::ZERO, |at| REQUOTE_EVERY.saturating_sub(at.elapsed()))
-            })
-            .min();
-        let received_lines = match next_due {
+        let received_lines = match quotes.as_ref().and_then(HouseQuotes::next_due) {
             Some(wait) => {
                 tokio::time::timeout(wait, received.recv_many(&mut batch, LINES_PER_PASS))
                     .await
@@ -217,7 +207,7 @@ async fn mirror(
                                 &state, &catalogue, &market_id, definition,
                             )
                             .await?;
-                            followed.push(Followed::new(&state, link).await?);
+                            followed.push(Followed::new(link));
                             followed.last_mut().expect("pushed")
                         }
                     };
@@ -243,9 +233,9 @@ async fn mirror(
                         matches!(step, Moved::Ended | Moved::Settled(_) | Moved::Voided)
                     });
                 }
-                // Quoted while both sides are open, at most every REQUOTE_EVERY (below).
-                if house.is_some() && open_upstream && !followed.ended {
-                    to_quote.insert(market_id.clone());
+                // Quoted while both sides are open, at most every REQUOTE_EVERY.
+                if let Some(quotes) = quotes.as_mut().filter(|_| open_upstream && !followed.ended) {
+                    quotes.owed.insert(market_id.clone());
                 }
                 Ok::<_, AppError>(steps)
             }
@@ -266,25 +256,21 @@ async fn mirror(
                 last_error = Some(format!("score of event {event_id}: {err}"));
             }
         }
-        for market_id in racing {
-            if let Err(err) = crate::scores::race_off(&state, &market_id).await {
-                tracing::warn!(market = %market_id, "feed: race not turned in play: {err}");
-                last_error = Some(format!("race of market {market_id}: {err}"));
+        // Once a market: the race is off.
+        for followed in
+            followed.iter_mut().filter(|f| !f.off && racing.contains(&f.link.upstream_market_id))
+        {
+            match crate::scores::race_off(&state, &followed.link).await {
+                Ok(()) => followed.off = true,
+                Err(err) => {
+                    let market_id = &followed.link.upstream_market_id;
+                    tracing::warn!(market = %market_id, "feed: race not turned in play: {err}");
+                    last_error = Some(format!("race of market {market_id}: {err}"));
+                }
             }
         }
-        if let Some(house) = house {
-            if let Err(err) = quote_due(
-                &state,
-                house,
-                &upstream,
-                &followed,
-                &mut to_quote,
-                &mut quoted_at,
-                terms.house,
-                false,
-            )
-            .await
-            {
+        if let Some(quotes) = quotes.as_mut() {
+            if let Err(err) = quotes.quote_due(&state, &upstream, &followed, false).await {
                 last_error = Some(err);
             }
         }
@@ -303,19 +289,8 @@ async fn mirror(
             status.markets = markets;
         });
     }
-    if let Some(house) = house {
-        if let Err(err) = quote_due(
-            &state,
-            house,
-            &upstream,
-            &followed,
-            &mut to_quote,
-            &mut quoted_at,
-            terms.house,
-            true,
-        )
-        .await
-        {
+    if let Some(quotes) = quotes.as_mut() {
+        if let Err(err) = quotes.quote_due(&state, &upstream, &followed, true).await {
             state.feeds.update(index, |status| status.last_error = Some(err));
         }
     }
@@ -328,50 +303,76 @@ async fn mirror(
     state.feeds.update(index, |status| status.state = FeedState::Finished);
 }
 
-/// Re-quotes the markets whose ladder moved, each at most every [`REQUOTE_EVERY`] (the mirroring
-/// loop wakes when one falls due), or all of them with `flush` (the reader ended: the house's
-/// book ends as the upstream's stands). Every change between two quotes is in the second: the
-/// ladder quoted is the mirror's latest.
-#[allow(clippy::too_many_arguments)]
-async fn quote_due(
-    state: &AppState,
+/// The house's quoting: which markets' ladders moved since it last quoted them, and when it
+/// last did.
+struct HouseQuotes {
     house: House,
-    upstream: &Mirror,
-    followed: &[Followed],
-    to_quote: &mut BTreeSet<String>,
-    quoted_at: &mut HashMap<String, Instant>,
     terms: HouseTerms,
-    flush: bool,
-) -> Result<(), String> {
-    let mut last_error = None;
-    let due: Vec<String> = to_quote
-        .iter()
-        .filter(|id| flush || quoted_at.get(*id).is_none_or(|at| at.elapsed() >= REQUOTE_EVERY))
-        .cloned()
-        .collect();
-    for market_id in due {
-        to_quote.remove(&market_id);
-        quoted_at.insert(market_id.clone(), Instant::now());
-        let (Some(market), Some(f)) = (
-            upstream.market(&market_id),
-            followed.iter().find(|f| f.link.upstream_market_id == market_id),
-        ) else {
-            continue;
-        };
-        let quoted = async {
-            if f.ended || !open_here(state, &f.link).await? {
-                return Ok(());
-            }
-            let wanted = liquidity::wanted(&f.link, market, terms);
-            requote(state, house, &f.link, &wanted).await
-        }
-        .await;
-        if let Err(err) = quoted {
-            tracing::warn!(market = %market_id, "feed: house not re-quoted: {err}");
-            last_error = Some(format!("market {market_id}: {err}"));
-        }
+    owed: BTreeSet<String>,
+    quoted_at: HashMap<String, Instant>,
+}
+
+impl HouseQuotes {
+    fn new(house: House, terms: HouseTerms) -> HouseQuotes {
+        HouseQuotes { house, terms, owed: BTreeSet::new(), quoted_at: HashMap::new() }
     }
-    last_error.map_or(Ok(()), Err)
+
+    /// How long until the first owed quote falls due; `None` when none is owed.
+    fn next_due(&self) -> Option<Duration> {
+        self.owed
+            .iter()
+            .map(|id| {
+                self.quoted_at
+                    .get(id)
+                    .map_or(Duration::ZERO, |at| REQUOTE_EVERY.saturating_sub(at.elapsed()))
+            })
+            .min()
+    }
+
+    /// Re-quotes the owed markets, each at most every [`REQUOTE_EVERY`] (the mirroring loop
+    /// wakes when one falls due), or all of them with `flush` (the reader ended: the house's
+    /// book ends as the upstream's stands). Every change between two quotes is in the second:
+    /// the ladder quoted is the mirror's latest.
+    async fn quote_due(
+        &mut self,
+        state: &AppState,
+        upstream: &Mirror,
+        followed: &[Followed],
+        flush: bool,
+    ) -> Result<(), String> {
+        let mut last_error = None;
+        let due: Vec<String> = self
+            .owed
+            .iter()
+            .filter(|id| {
+                flush || self.quoted_at.get(*id).is_none_or(|at| at.elapsed() >= REQUOTE_EVERY)
+            })
+            .cloned()
+            .collect();
+        for market_id in due {
+            self.owed.remove(&market_id);
+            self.quoted_at.insert(market_id.clone(), Instant::now());
+            let (Some(market), Some(f)) = (
+                upstream.market(&market_id),
+                followed.iter().find(|f| f.link.upstream_market_id == market_id),
+            ) else {
+                continue;
+            };
+            let quoted = async {
+                if f.ended || !open_here(state, &f.link).await? {
+                    return Ok(());
+                }
+                let wanted = liquidity::wanted(&f.link, market, self.terms);
+                requote(state, self.house, &f.link, &wanted).await
+            }
+            .await;
+            if let Err(err) = quoted {
+                tracing::warn!(market = %market_id, "feed: house not re-quoted: {err}");
+                last_error = Some(format!("market {market_id}: {err}"));
+            }
+        }
+        last_error.map_or(Ok(()), Err)
+    }
 }
 
 async fn open_here(state: &AppState, link: &LinkedMarket) -> Result<bool, AppError> {
@@ -406,26 +407,23 @@ struct Followed {
     /// The upstream's (status, in play) the market was last brought to.
     synced: Option<(UpstreamStatus, bool)>,
     ended: bool,
+    /// Its race was seen running and its match turned in play.
+    off: bool,
 }
 
 impl Followed {
-    async fn new(state: &AppState, link: LinkedMarket) -> Result<Followed, AppError> {
-        let names = state.store.market(link.market_id).await?.setup.runners;
+    fn new(link: LinkedMarket) -> Followed {
         let mut runners: Vec<FeedRunner> = link
             .runners
             .iter()
             .map(|(&upstream_selection_id, &selection_id)| FeedRunner {
                 upstream_selection_id,
                 selection_id,
-                name: names
-                    .iter()
-                    .find(|r| r.runner_id == selection_id)
-                    .map(|r| r.name.clone())
-                    .unwrap_or_default(),
+                name: link.runner_names.get(&selection_id).cloned().unwrap_or_default(),
             })
             .collect();
         runners.sort_by_key(|r| r.selection_id);
-        Ok(Followed { link, runners, synced: None, ended: false })
+        Followed { link, runners, synced: None, ended: false, off: false }
     }
 }
 

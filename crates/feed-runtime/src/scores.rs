@@ -13,6 +13,8 @@ use backlay_kit::error::AppError;
 use backlay_operator::{AppState, MatchStateUpdate};
 use backlay_store::upstream::UpstreamKind;
 
+use crate::catalogue::LinkedMarket;
+
 /// The match's score as the desk would post it; `None` when the feed has no innings yet.
 pub fn score_input(score: &CricketScore) -> Option<ScoreInput> {
     if score.innings.is_empty() {
@@ -64,20 +66,13 @@ pub async fn post_score(state: &AppState, score: &CricketScore) -> Result<bool, 
     Ok(true)
 }
 
-/// A race is running: its match goes in play (LAPSE orders lapse, the bet delay starts).
-pub async fn race_off(state: &AppState, upstream_market_id: &str) -> Result<bool, AppError> {
-    let Some(market_id) =
-        state.store.upstream_link(UpstreamKind::Market, upstream_market_id).await?
-    else {
-        return Ok(false);
-    };
-    let match_id = state.store.market(market_id).await?.setup.match_id;
-    if state.store.match_by_id(match_id).await?.in_play {
-        return Ok(false);
+/// A race is running: its match goes in play (LAPSE orders lapse, the bet delay starts), once.
+pub async fn race_off(state: &AppState, link: &LinkedMarket) -> Result<(), AppError> {
+    if state.store.match_by_id(link.match_id).await?.in_play {
+        return Ok(());
     }
     let ctx = OperatorContext { store: &state.store, actor: Actor::Console, client_ip: None };
-    backlay_operator::set_match_in_play(&ctx, &state.engine, match_id, true).await?;
-    Ok(true)
+    backlay_operator::set_match_in_play(&ctx, &state.engine, link.match_id, true).await
 }
 
 #[cfg(test)]

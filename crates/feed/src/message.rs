@@ -8,7 +8,7 @@
 //! not read at all.
 //!
 //! ```
-//! use backlay_feed::message::{Message, MarketStatus};
+//! use backlay_feed::message::Message;
 //!
 //! let line = r#"{"op":"mcm","pt":1650392673420,"clk":"AAAAAAAA","mc":[{"id":"1.197931750",
 //!   "rc":[{"id":44331354,"atb":[[8.8,18.62]],"atl":[[9.4,0]]}]}]}"#;
@@ -24,7 +24,6 @@
 //!     Message::read(off_ladder).unwrap_err().to_string(),
 //!     "market 1.1, selection 1: atb price 8.85 is not on Betfair's ladder"
 //! );
-//! # let _ = MarketStatus::Open;
 //! ```
 
 use backlay_core::money::Money;

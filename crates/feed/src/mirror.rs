@@ -47,9 +47,6 @@ pub struct Mirror {
     market_order: Vec<String>,
     scores: HashMap<String, CricketScore>,
     races: HashMap<String, RaceProgress>,
-    /// Where the market stream stands, to resume from after a drop.
-    clk: Option<String>,
-    initial_clk: Option<String>,
     /// The publish time of the last message applied.
     pt: Option<i64>,
 }
@@ -113,12 +110,6 @@ impl Mirror {
                 for change in message.markets {
                     applied.markets.push(change.market_id.clone());
                     self.apply_market(change, message.pt);
-                }
-                if message.clk.is_some() {
-                    self.clk = message.clk;
-                }
-                if message.initial_clk.is_some() {
-                    self.initial_clk = message.initial_clk;
                 }
                 self.pt = Some(message.pt);
             }
@@ -205,21 +196,9 @@ impl Mirror {
         self.races.get(market_id)
     }
 
-    /// Where the market stream stands (`clk`, `initialClk`), to resume from.
-    pub fn clocks(&self) -> (Option<&str>, Option<&str>) {
-        (self.clk.as_deref(), self.initial_clk.as_deref())
-    }
-
     /// The publish time of the last message applied.
     pub fn pt(&self) -> Option<i64> {
         self.pt
-    }
-
-    /// Forgets a market (closed and settled, or no longer followed): memory stays bounded by
-    /// what is mirrored.
-    pub fn forget(&mut self, market_id: &str) {
-        self.markets.remove(market_id);
-        self.market_order.retain(|id| id != market_id);
     }
 }
 

@@ -23,7 +23,7 @@
 //! ```
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use crate::message::{Message, Refusal};
@@ -144,34 +144,28 @@ impl Source {
     }
 
     fn read_ahead(&mut self) {
-        while !self.done {
-            match read_line(&mut self.lines) {
-                Ok(None) => self.done = true,
-                Ok(Some(line)) => {
-                    self.line += 1;
-                    let message = match line {
-                        Line::Text(text) if text.trim().is_empty() => continue,
-                        Line::Text(text) => Message::read(&text),
-                        Line::TooLong => Err(Refusal::TooLong { limit_bytes: MAX_LINE_BYTES }),
-                    };
-                    if let Some(pt) = message.as_ref().ok().and_then(Message::pt) {
-                        self.last_pt = pt;
-                    }
-                    self.ahead =
-                        Some(Entry { source: self.path.clone(), line: self.line, message });
-                    return;
-                }
-                Err(e) => {
-                    self.done = true;
-                    self.line += 1;
-                    let message =
-                        Err(Refusal::Malformed(format!("the file could not be read on: {e}")));
-                    self.ahead =
-                        Some(Entry { source: self.path.clone(), line: self.line, message });
-                    return;
-                }
-            }
+        if self.done {
+            return;
         }
+        let message = match read_message(&mut self.lines) {
+            Ok(None) => {
+                self.done = true;
+                return;
+            }
+            Ok(Some((lines, message))) => {
+                self.line += lines;
+                message
+            }
+            Err(e) => {
+                self.done = true;
+                self.line += 1;
+                Err(Refusal::Malformed(format!("the file could not be read on: {e}")))
+            }
+        };
+        if let Some(pt) = message.as_ref().ok().and_then(Message::pt) {
+            self.last_pt = pt;
+        }
+        self.ahead = Some(Entry { source: self.path.clone(), line: self.line, message });
     }
 }
 
@@ -251,28 +245,23 @@ impl Pace {
     }
 }
 
-/// Reads lines from any reader, for a stream as well as a file: the same bound, the same
-/// refusals.
-pub fn read_message(reader: &mut dyn BufRead) -> io::Result<Option<Result<Message, Refusal>>> {
+/// The next message of any reader, a stream's as well as a file's (the same bound, the same
+/// refusals), with how many lines it took: blank lines are passed over.
+pub fn read_message(
+    reader: &mut dyn BufRead,
+) -> io::Result<Option<(u64, Result<Message, Refusal>)>> {
+    let mut lines = 0;
     loop {
+        lines += 1;
         return match read_line(reader)? {
             None => Ok(None),
             Some(Line::Text(text)) if text.trim().is_empty() => continue,
-            Some(Line::Text(text)) => Ok(Some(Message::read(&text))),
-            Some(Line::TooLong) => Ok(Some(Err(Refusal::TooLong { limit_bytes: MAX_LINE_BYTES }))),
+            Some(Line::Text(text)) => Ok(Some((lines, Message::read(&text)))),
+            Some(Line::TooLong) => {
+                Ok(Some((lines, Err(Refusal::TooLong { limit_bytes: MAX_LINE_BYTES }))))
+            }
         };
     }
-}
-
-/// Whether a byte source is gzip or bzip2, by its first bytes (for tests and tools).
-pub fn compression_of(mut reader: impl Read) -> io::Result<&'static str> {
-    let mut head = [0u8; 3];
-    let read = reader.read(&mut head)?;
-    Ok(match &head[..read] {
-        [0x1f, 0x8b, ..] => "gzip",
-        [b'B', b'Z', b'h'] => "bzip2",
-        _ => "plain",
-    })
 }
 
 #[cfg(test)]
@@ -286,9 +275,10 @@ mod tests {
         let mut text = vec![b'x'; MAX_LINE_BYTES + 10];
         text.extend_from_slice(b"\n{\"op\":\"status\"}\r\n");
         let mut reader = Cursor::new(text);
-        assert!(matches!(read_message(&mut reader).unwrap(), Some(Err(Refusal::TooLong { .. }))));
-        assert!(matches!(read_message(&mut reader).unwrap(), Some(Ok(Message::Other { .. }))));
-        assert!(read_message(&mut reader).unwrap().is_none());
+        let mut next = || read_message(&mut reader).unwrap().map(|(_, message)| message);
+        assert!(matches!(next(), Some(Err(Refusal::TooLong { .. }))));
+        assert!(matches!(next(), Some(Ok(Message::Other { .. }))));
+        assert!(next().is_none());
     }
 
     #[test]
