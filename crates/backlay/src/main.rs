@@ -27,7 +27,9 @@ use backlay_kit::config::{
     DEFAULT_DATABASE_URL, DEFAULT_HEADER_TIMEOUT_S, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_SHUTDOWN_GRACE_S, DEFAULT_WEB_DIR,
 };
-use backlay_kit::config::{Config, FeedConfig, FeedSettle, FeedSource};
+use backlay_kit::config::{
+    Config, FeedConfig, FeedSettle, FeedSource, StreamAccess, StreamLogin, StreamMarketFilter,
+};
 use backlay_kit::secret_key::SecretKeySource;
 use backlay_server::Server;
 use backlay_store::{url_without_password, Engine, Store};
@@ -47,7 +49,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Start the server: JSON API under /api, the web app at /.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Apply database migrations and exit.
     Migrate(DatabaseArgs),
     /// Operator actions on the database (no server needed).
@@ -227,6 +229,41 @@ struct ServeArgs {
     /// Chips minted for the feed's house account when it is first made, in rupees.
     #[arg(long, env = "BACKLAY_FEED_BANKROLL", default_value = "10000000")]
     feed_bankroll: String,
+    /// A live stream (betfair-stream:HOST:PORT): the application key it is reached with.
+    #[arg(long, env = "BACKLAY_FEED_APP_KEY")]
+    feed_app_key: Option<String>,
+    /// A live stream: a session token to authenticate with (or log in with --feed-user).
+    #[arg(long, env = "BACKLAY_FEED_SESSION_TOKEN", hide_env_values = true)]
+    feed_session_token: Option<String>,
+    /// A live stream: the account to log in with at --feed-identity-url for a session token.
+    #[arg(long, env = "BACKLAY_FEED_USER")]
+    feed_user: Option<String>,
+    /// A live stream: --feed-user's password.
+    #[arg(long, env = "BACKLAY_FEED_PASSWORD", hide_env_values = true)]
+    feed_password: Option<String>,
+    /// A live stream: the identity service whose `login` gives the session token
+    /// (https://identitysso.betfair.com/api/ for Betfair, http://HOST:PORT/betfair/identity/
+    /// for another Backlay).
+    #[arg(long, env = "BACKLAY_FEED_IDENTITY_URL")]
+    feed_identity_url: Option<String>,
+    /// A live stream: the markets to mirror, by market id (1.234), event type id (7), country
+    /// (GB) or market type (WIN, MATCH_ODDS); comma-separated.
+    #[arg(long, env = "BACKLAY_FEED_MARKETS", value_delimiter = ',')]
+    feed_markets: Vec<String>,
+    /// A live stream: certificates (PEM) to trust besides the system's, such as another
+    /// Backlay's self-signed stream certificate.
+    #[arg(long = "feed-ca", env = "BACKLAY_FEED_CA", value_delimiter = ',')]
+    feed_ca: Vec<PathBuf>,
+    /// A live stream: the heartbeat asked of the upstream, in milliseconds.
+    #[arg(long, env = "BACKLAY_FEED_HEARTBEAT_MS", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(500..=5000))]
+    feed_heartbeat_ms: u32,
+    /// A live stream: changes within this many milliseconds sent as one by the upstream.
+    #[arg(long, env = "BACKLAY_FEED_CONFLATE_MS", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=120000))]
+    feed_conflate_ms: u32,
+    /// A live stream silent this many seconds (not even a heartbeat) has its markets suspended
+    /// here until it speaks again.
+    #[arg(long, env = "BACKLAY_FEED_SILENCE", default_value_t = backlay_kit::config::DEFAULT_FEED_SILENCE_SECS, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    feed_silence: u64,
 }
 
 /// A positive amount of rupees given on the command line, in minor units.
@@ -259,6 +296,7 @@ impl ServeArgs {
             "confirm" => FeedSettle::Confirm,
             other => anyhow::bail!("--feed-settle must be auto or confirm, not {other:?}"),
         };
+        let stream = self.feed_stream_access(&sources)?;
         Ok(Some(FeedConfig {
             sources,
             speed: self.feed_speed,
@@ -272,7 +310,60 @@ impl ServeArgs {
                 .map(|text| rupees("--feed-max-level-size", text))
                 .transpose()?,
             bankroll_minor: rupees("--feed-bankroll", &self.feed_bankroll)?,
+            stream,
+            silence: std::time::Duration::from_secs(self.feed_silence),
         }))
+    }
+
+    /// How the live streams among `sources` are reached: checked only when there is one.
+    fn feed_stream_access(&self, sources: &[FeedSource]) -> anyhow::Result<StreamAccess> {
+        let markets = StreamMarketFilter::parse(&self.feed_markets)
+            .map_err(|e| anyhow::anyhow!("--feed-markets: {e}"))?;
+        let given = |value: &Option<String>| {
+            value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned)
+        };
+        let login = match (
+            given(&self.feed_user),
+            given(&self.feed_password),
+            given(&self.feed_identity_url),
+        ) {
+            (Some(user), Some(password), Some(url)) => {
+                let identity_url = if url.ends_with('/') { url } else { format!("{url}/") };
+                anyhow::ensure!(
+                    identity_url.starts_with("https://") || identity_url.starts_with("http://"),
+                    "--feed-identity-url must be an http:// or https:// URL, not {identity_url:?}"
+                );
+                Some(StreamLogin { user, password, identity_url })
+            }
+            (None, None, None) => None,
+            _ => anyhow::bail!(
+                "--feed-user, --feed-password and --feed-identity-url go together: give all three to log in, or --feed-session-token"
+            ),
+        };
+        let access = StreamAccess {
+            app_key: given(&self.feed_app_key).unwrap_or_default(),
+            session_token: given(&self.feed_session_token),
+            login,
+            markets,
+            ca_files: self.feed_ca.clone(),
+            heartbeat_ms: self.feed_heartbeat_ms,
+            conflate_ms: self.feed_conflate_ms,
+        };
+        if sources.iter().any(|s| matches!(s, FeedSource::BetfairStream { .. })) {
+            anyhow::ensure!(
+                !access.app_key.is_empty(),
+                "a betfair-stream feed needs --feed-app-key (the application key to reach it with)"
+            );
+            anyhow::ensure!(
+                access.session_token.is_some() || access.login.is_some(),
+                "a betfair-stream feed needs --feed-session-token, or --feed-user, --feed-password and --feed-identity-url to log in"
+            );
+            anyhow::ensure!(
+                !access.markets.is_empty(),
+                "a betfair-stream feed needs --feed-markets: which markets to mirror (market ids, event type ids, countries or market types)"
+            );
+        }
+        Ok(access)
     }
 
     /// The Betfair stream's settings; `None` when `off`.
@@ -389,7 +480,7 @@ async fn main() {
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Serve(args) => serve(args).await,
+        Command::Serve(args) => serve(*args).await,
         Command::Migrate(args) => migrate(args).await,
         Command::Admin(args) => admin::run(args).await,
         Command::Casino(args) => casino::run(args).await,

@@ -20,5 +20,6 @@ pub mod lifecycle;
 pub mod liquidity;
 pub mod runner;
 pub mod scores;
+pub mod stream;
 
 pub use runner::{start, FeedHandle};

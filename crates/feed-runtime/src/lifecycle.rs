@@ -9,6 +9,9 @@
 //! | CLOSED, winners named | settled: the WINNER (match odds, win), the WINNER and PLACED (place) |
 //! | CLOSED, no winner (abandoned) | void |
 //!
+//! A live stream silent for `--feed-silence` has its markets suspended here ([`suspend`]) until
+//! it is heard again, when each is brought back to the upstream's state.
+//!
 //! With `--feed-settle confirm` a closed market is suspended instead and waits for an operator
 //! to declare the result the upstream gave. Every step looks at the market first, so a message
 //! seen twice (a reconnection's image) changes nothing.
@@ -92,6 +95,13 @@ pub async fn sync(
         moved.push(Moved::Nothing);
     }
     Ok(moved)
+}
+
+/// Suspends the market here, as an operator would (a live stream fell silent).
+pub async fn suspend(state: &AppState, linked: &LinkedMarket) -> Result<(), AppError> {
+    let by = Some(ActedBy { actor: Actor::Console, client_ip: None });
+    state.engine.set_status(linked.market_id, MarketStatus::Suspended, by).await?;
+    Ok(())
 }
 
 /// The result a closed upstream market gives, in this market's runners.

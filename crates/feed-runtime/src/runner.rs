@@ -34,6 +34,7 @@ use tokio::sync::mpsc;
 use crate::catalogue::{self, Catalogue, LinkedMarket};
 use crate::lifecycle::{self, Moved};
 use crate::liquidity::{self, HouseTerms};
+use crate::stream::{self, Stream};
 
 /// Lines in flight between the reader and the mirroring task.
 pub const CHANNEL_LINES: usize = 1024;
@@ -46,15 +47,20 @@ pub const REQUOTE_EVERY: Duration = Duration::from_millis(250);
 /// How often a paced reader waiting for a line's time looks whether it should stop.
 const STOP_CHECK: Duration = Duration::from_millis(200);
 
-/// A running feed: stop it with [`FeedHandle::stop`]; dropped, it stops reading.
+/// The running feeds: stop them with [`FeedHandle::stop`]; dropped, they stop reading.
 pub struct FeedHandle {
     stop: Arc<AtomicBool>,
+    /// The live streams' reading tasks.
+    streams: Vec<tokio::task::AbortHandle>,
     task: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Drop for FeedHandle {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        for stream in &self.streams {
+            stream.abort();
+        }
     }
 }
 
@@ -62,39 +68,87 @@ impl FeedHandle {
     /// Stops reading; what was read is still mirrored.
     pub async fn stop(mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        for stream in &self.streams {
+            stream.abort();
+        }
         if let Some(task) = self.task.take() {
             let _ = task.await;
         }
     }
 }
 
-/// Starts the feed the configuration gives: its recordings as one timeline. Fails at once, with
-/// the reason, on a recording or catalogue that cannot be opened.
+/// One feed's lines on their way to its mirroring task.
+struct Input {
+    /// Its entry in the feeds' figures.
+    index: usize,
+    received: mpsc::Receiver<Entry>,
+    /// A live stream's: silent this long, its markets are suspended here.
+    silence: Option<Duration>,
+}
+
+/// Starts the feeds the configuration gives: its recordings as one timeline, each live stream
+/// as a feed of its own, all quoting through one house. Fails at once, with the reason, on a
+/// recording, catalogue or certificate that cannot be read.
 pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle> {
     let catalogue = Catalogue::load(&config.catalogues)
         .map_err(|e| anyhow::anyhow!("--feed-catalogue: {e:#}"))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut inputs = Vec::new();
     let paths: Vec<PathBuf> = config
         .sources
         .iter()
-        .map(|source| match source {
-            FeedSource::BetfairFile(path) => path.clone(),
+        .filter_map(|source| match source {
+            FeedSource::BetfairFile(path) => Some(path.clone()),
+            FeedSource::BetfairStream { .. } => None,
         })
         .collect();
-    let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
-    let timeline = Timeline::open(&refs).map_err(|e| anyhow::anyhow!("--feed: {e}"))?;
-    let source =
-        paths.iter().map(|p| format!("betfair-file:{}", p.display())).collect::<Vec<_>>().join(",");
-    let index = state.feeds.add(FeedStatus::new(source.clone()));
-    let pace = Pace { speed: config.speed, until_pt: config.until_pt };
-    let stop = Arc::new(AtomicBool::new(false));
-    let (lines, received) = mpsc::channel(CHANNEL_LINES);
-    {
+    if !paths.is_empty() {
+        let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
+        let timeline = Timeline::open(&refs).map_err(|e| anyhow::anyhow!("--feed: {e}"))?;
+        let source = paths
+            .iter()
+            .map(|p| FeedSource::BetfairFile(p.clone()).spec())
+            .collect::<Vec<_>>()
+            .join(",");
+        let index = state.feeds.add(FeedStatus::new(source.clone()));
+        let pace = Pace { speed: config.speed, until_pt: config.until_pt };
+        let (lines, received) = mpsc::channel(CHANNEL_LINES);
         let stop = Arc::clone(&stop);
         std::thread::Builder::new()
             .name("feed-reader".into())
             .spawn(move || read(timeline, pace, lines, &stop))?;
+        tracing::info!(%source, speed = config.speed, until_pt = ?config.until_pt, "feed: started");
+        inputs.push(Input { index, received, silence: None });
     }
-    tracing::info!(%source, speed = config.speed, until_pt = ?config.until_pt, "feed: started");
+    let mut streams = Vec::new();
+    let live: Vec<(&String, u16)> = config
+        .sources
+        .iter()
+        .filter_map(|source| match source {
+            FeedSource::BetfairStream { host, port } => Some((host, *port)),
+            FeedSource::BetfairFile(_) => None,
+        })
+        .collect();
+    if !live.is_empty() {
+        let tls = stream::tls_config(&config.stream.ca_files)?;
+        let access = Arc::new(config.stream.clone());
+        for (host, port) in live {
+            let spec = FeedSource::BetfairStream { host: host.clone(), port }.spec();
+            let index = state.feeds.add(FeedStatus::new(spec.clone()));
+            let (lines, received) = mpsc::channel(CHANNEL_LINES);
+            let stream = Stream {
+                host: host.clone(),
+                port,
+                spec: spec.clone(),
+                access: Arc::clone(&access),
+                tls: Arc::clone(&tls),
+            };
+            let board = Arc::clone(&state.feeds);
+            streams.push(tokio::spawn(stream::read(stream, lines, board, index)).abort_handle());
+            tracing::info!(source = %spec, markets = ?config.stream.markets, "feed: started");
+            inputs.push(Input { index, received, silence: Some(config.silence) });
+        }
+    }
     let terms = Terms {
         settle: config.settle,
         house: HouseTerms {
@@ -103,8 +157,29 @@ pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle>
         },
         bankroll_minor: config.bankroll_minor,
     };
-    let task = tokio::spawn(mirror(state, catalogue, received, index, terms));
-    Ok(FeedHandle { stop, task: Some(task) })
+    let task = tokio::spawn(run(state, Arc::new(catalogue), inputs, terms));
+    Ok(FeedHandle { stop, streams, task: Some(task) })
+}
+
+/// The feeds' house, made once for all of them, then each feed's mirroring task.
+async fn run(state: AppState, catalogue: Arc<Catalogue>, inputs: Vec<Input>, terms: Terms) {
+    let house = match liquidity::ensure_house(&state, terms.bankroll_minor).await {
+        Ok(house) => Some(house),
+        Err(err) => {
+            tracing::warn!("feed: no house account, so no house liquidity: {err}");
+            for input in &inputs {
+                state.feeds.update(input.index, |status| {
+                    status.last_error = Some(format!("the house account: {err}"));
+                });
+            }
+            None
+        }
+    };
+    let mut mirrors = tokio::task::JoinSet::new();
+    for input in inputs {
+        mirrors.spawn(mirror(state.clone(), Arc::clone(&catalogue), input, house, terms));
+    }
+    while mirrors.join_next().await.is_some() {}
 }
 
 /// The reader thread: every line in timeline order, each at its time.
@@ -138,31 +213,28 @@ struct Terms {
     bankroll_minor: i64,
 }
 
-/// The mirroring task.
+/// The mirroring task of one feed.
 async fn mirror(
     state: AppState,
-    catalogue: Catalogue,
-    mut received: mpsc::Receiver<Entry>,
-    index: usize,
+    catalogue: Arc<Catalogue>,
+    input: Input,
+    house: Option<House>,
     terms: Terms,
 ) {
-    let mut quotes = match liquidity::ensure_house(&state, terms.bankroll_minor).await {
-        Ok(house) => Some(HouseQuotes::new(house, terms.house)),
-        Err(err) => {
-            tracing::warn!("feed: no house account, so no house liquidity: {err}");
-            state.feeds.update(index, |status| {
-                status.last_error = Some(format!("the house account: {err}"));
-            });
-            None
-        }
-    };
+    let Input { index, mut received, silence } = input;
+    let mut quotes = house.map(|house| HouseQuotes::new(house, terms.house));
     let mut upstream = Mirror::default();
-    let house = quotes.as_ref().map(|q| q.house);
     let mut followed: Vec<Followed> = Vec::new();
     let mut batch = Vec::with_capacity(LINES_PER_PASS);
+    let mut heard_at = Instant::now();
+    let mut silenced = false;
     loop {
-        // While the house owes a market a quote, wait for more lines only until it is due.
-        let received_lines = match quotes.as_ref().and_then(HouseQuotes::next_due) {
+        // Wait for more lines only until an owed quote falls due, or a live stream's silence
+        // runs out.
+        let quote_due = quotes.as_ref().and_then(HouseQuotes::next_due);
+        let silence_due =
+            silence.filter(|_| !silenced).map(|after| after.saturating_sub(heard_at.elapsed()));
+        let received_lines = match quote_due.into_iter().chain(silence_due).min() {
             Some(wait) => {
                 tokio::time::timeout(wait, received.recv_many(&mut batch, LINES_PER_PASS))
                     .await
@@ -174,6 +246,24 @@ async fn mirror(
             break; // the reader ended
         }
         let mut moved = BTreeSet::new();
+        if received_lines.is_some() {
+            heard_at = Instant::now();
+            if silenced {
+                // Heard again: every market is brought back to the upstream's state, which a
+                // resubscription's delta may not repeat.
+                silenced = false;
+                for f in followed.iter_mut().filter(|f| !f.ended) {
+                    f.synced = None;
+                    moved.insert(f.link.upstream_market_id.clone());
+                }
+            }
+        } else if let Some(after) =
+            silence.filter(|after| !silenced && heard_at.elapsed() >= *after)
+        {
+            silenced = true;
+            let error = suspend_all(&state, house, &mut followed, after).await;
+            state.feeds.update(index, |status| status.last_error = Some(error));
+        }
         let mut scored = BTreeSet::new();
         let mut racing = BTreeSet::new();
         let (mut messages, mut refused, mut first_refusal) = (0u64, 0u64, None);
@@ -276,6 +366,9 @@ async fn mirror(
         }
         let markets = board_markets(&upstream, &followed);
         let last_pt = upstream.pt();
+        // A live stream's lag: how long after the upstream published its last message the
+        // feed had acted on it.
+        let lag_ms = last_pt.filter(|_| silence.is_some()).map(|pt| now_ms().saturating_sub(pt));
         state.feeds.update(index, |status| {
             status.messages += messages;
             status.refused += refused;
@@ -286,6 +379,9 @@ async fn mirror(
                 status.last_error = last_error;
             }
             status.last_pt = last_pt;
+            if lag_ms.is_some() {
+                status.lag_ms = lag_ms;
+            }
             status.markets = markets;
         });
     }
@@ -373,6 +469,53 @@ impl HouseQuotes {
         }
         last_error.map_or(Ok(()), Err)
     }
+}
+
+/// A live stream fell silent: the house's orders pulled and every market it feeds suspended,
+/// until the stream is heard again. Answers what the feed's figures say of it.
+async fn suspend_all(
+    state: &AppState,
+    house: Option<House>,
+    followed: &mut [Followed],
+    after: Duration,
+) -> String {
+    let mut failed = Vec::new();
+    for f in followed.iter_mut().filter(|f| !f.ended) {
+        f.synced = None;
+        let suspended = async {
+            if !open_here(state, &f.link).await? {
+                return Ok(());
+            }
+            if let Some(house) = house {
+                requote(state, house, &f.link, &[]).await?;
+            }
+            lifecycle::suspend(state, &f.link).await
+        }
+        .await;
+        if let Err(err) = suspended {
+            tracing::warn!(market = %f.link.upstream_market_id, "feed: market not suspended: {err}");
+            failed.push(format!("market {}: {err}", f.link.upstream_market_id));
+        }
+    }
+    tracing::warn!(
+        after_s = after.as_secs(),
+        "feed: the upstream fell silent: its markets suspended"
+    );
+    let mut said = format!(
+        "nothing from the upstream for {} s: its markets suspended until it is heard again",
+        after.as_secs()
+    );
+    if !failed.is_empty() {
+        said.push_str(&format!(" (not suspended: {})", failed.join("; ")));
+    }
+    said
+}
+
+/// Now, in milliseconds since the epoch (the upstream's `pt` is).
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 async fn open_here(state: &AppState, link: &LinkedMarket) -> Result<bool, AppError> {

@@ -115,7 +115,12 @@ pub struct Config {
 pub enum FeedSource {
     /// `betfair-file:PATH`: a recorded Exchange Stream, a file or a folder of them.
     BetfairFile(PathBuf),
+    /// `betfair-stream:HOST:PORT`: a live Exchange Stream over TLS (Betfair's, or another
+    /// Backlay's), reached as [`FeedConfig::stream`] says.
+    BetfairStream { host: String, port: u16 },
 }
+
+const FEED_SPECS: &str = "betfair-file:PATH (a recorded Exchange Stream file or folder) or betfair-stream:HOST:PORT (a live Exchange Stream)";
 
 impl FeedSource {
     /// Reads a `--feed` spec.
@@ -128,10 +133,131 @@ impl FeedSource {
             Some(("betfair-file", _)) => {
                 Err("betfair-file: needs the recording's path, as betfair-file:PATH".into())
             }
-            _ => Err(format!(
-                "{spec:?} is not a feed: give betfair-file:PATH (a recorded Exchange Stream file or folder)"
-            )),
+            Some(("betfair-stream", address)) => {
+                let address = address.trim();
+                let (host, port) = address
+                    .rsplit_once(':')
+                    .and_then(|(host, port)| Some((host, port.parse::<u16>().ok()?)))
+                    .filter(|(host, port)| !host.is_empty() && *port > 0)
+                    .ok_or_else(|| {
+                        format!(
+                            "betfair-stream:{address} needs the stream's host and port, as betfair-stream:stream-api.betfair.com:443"
+                        )
+                    })?;
+                let host = host.trim_start_matches('[').trim_end_matches(']').to_owned();
+                Ok(FeedSource::BetfairStream { host, port })
+            }
+            _ => Err(format!("{spec:?} is not a feed: give {FEED_SPECS}")),
         }
+    }
+
+    /// The spec it was read from, as the feed's figures show it.
+    pub fn spec(&self) -> String {
+        match self {
+            FeedSource::BetfairFile(path) => format!("betfair-file:{}", path.display()),
+            FeedSource::BetfairStream { host, port } if host.contains(':') => {
+                format!("betfair-stream:[{host}]:{port}")
+            }
+            FeedSource::BetfairStream { host, port } => format!("betfair-stream:{host}:{port}"),
+        }
+    }
+}
+
+/// How a feed reaches a live Exchange Stream (every `betfair-stream:` source).
+#[derive(Clone, Default, PartialEq)]
+pub struct StreamAccess {
+    /// Sent as `appKey` in the stream's authentication and `X-Application` at log-in.
+    pub app_key: String,
+    /// A session token to authenticate with (`--feed-session-token`).
+    pub session_token: Option<String>,
+    /// Or a log-in: user, password and the identity service's URL (its `login` is posted to).
+    pub login: Option<StreamLogin>,
+    /// Which markets to subscribe to (`--feed-markets`).
+    pub markets: StreamMarketFilter,
+    /// Extra certificates (PEM) to trust besides the system's, such as another Backlay's
+    /// self-signed stream certificate (`--feed-ca`).
+    pub ca_files: Vec<PathBuf>,
+    /// Asked of the upstream: a heartbeat after this long without a change (500–5000 ms).
+    pub heartbeat_ms: u32,
+    /// Asked of the upstream: changes within this long sent as one (0–120000 ms).
+    pub conflate_ms: u32,
+}
+
+impl std::fmt::Debug for StreamAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamAccess")
+            .field("app_key", &self.app_key)
+            .field("session_token", &self.session_token.as_ref().map(|_| "<secret>"))
+            .field("login", &self.login)
+            .field("markets", &self.markets)
+            .field("ca_files", &self.ca_files)
+            .field("heartbeat_ms", &self.heartbeat_ms)
+            .field("conflate_ms", &self.conflate_ms)
+            .finish()
+    }
+}
+
+/// A log-in to the upstream's identity service for a session token.
+#[derive(Clone, PartialEq)]
+pub struct StreamLogin {
+    pub user: String,
+    pub password: String,
+    /// Ends with `/`; `login` is posted to it (Betfair's interactive log-in, as
+    /// betfairlightweight's `login_interactive`).
+    pub identity_url: String,
+}
+
+impl std::fmt::Debug for StreamLogin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamLogin")
+            .field("user", &self.user)
+            .field("password", &"<secret>")
+            .field("identity_url", &self.identity_url)
+            .finish()
+    }
+}
+
+/// The stream's `marketFilter` (`--feed-markets`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StreamMarketFilter {
+    pub market_ids: Vec<String>,
+    pub event_type_ids: Vec<String>,
+    pub market_types: Vec<String>,
+    pub country_codes: Vec<String>,
+}
+
+impl StreamMarketFilter {
+    /// Reads `--feed-markets` items, each told apart by its form: `1.234` a market id, `7` an
+    /// event type id, `GB` (two capitals) a country, `WIN` or `MATCH_ODDS` a market type.
+    pub fn parse(items: &[String]) -> Result<StreamMarketFilter, String> {
+        let mut filter = StreamMarketFilter::default();
+        for item in items.iter().map(|i| i.trim()).filter(|i| !i.is_empty()) {
+            let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+            let is_upper = |b: u8| b.is_ascii_uppercase() || b == b'_';
+            match item.split_once('.') {
+                Some((left, right)) if digits(left) && digits(right) => {
+                    filter.market_ids.push(item.to_owned())
+                }
+                None if digits(item) => filter.event_type_ids.push(item.to_owned()),
+                None if item.len() == 2 && item.bytes().all(|b| b.is_ascii_uppercase()) => {
+                    filter.country_codes.push(item.to_owned())
+                }
+                None if item.bytes().all(is_upper) => filter.market_types.push(item.to_owned()),
+                _ => {
+                    return Err(format!(
+                        "{item:?} is not a market id (1.234), an event type id (7), a country (GB) or a market type (WIN)"
+                    ))
+                }
+            }
+        }
+        Ok(filter)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.market_ids.is_empty()
+            && self.event_type_ids.is_empty()
+            && self.market_types.is_empty()
+            && self.country_codes.is_empty()
     }
 }
 
@@ -163,7 +289,15 @@ pub struct FeedConfig {
     pub max_level_minor: Option<i64>,
     /// Chips minted for the house account when the feed first makes it (minor units).
     pub bankroll_minor: i64,
+    /// How the live streams among the sources are reached.
+    pub stream: StreamAccess,
+    /// A live stream silent (not even a heartbeat) this long has its markets suspended here
+    /// until it speaks again.
+    pub silence: std::time::Duration,
 }
+
+/// `--feed-silence`'s default, in seconds.
+pub const DEFAULT_FEED_SILENCE_SECS: u64 = 15;
 
 /// `--feed-bankroll`'s default: 1,00,00,000.00.
 pub const DEFAULT_FEED_BANKROLL_MINOR: i64 = 1_00_00_000_00;
@@ -256,8 +390,86 @@ impl Config {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_public_url, Config};
+    use super::{
+        parse_public_url, Config, FeedConfig, FeedSettle, FeedSource, StreamAccess, StreamLogin,
+        StreamMarketFilter,
+    };
     use crate::secret_key::SecretKeySource;
+
+    #[test]
+    fn feed_specs_read_files_and_streams() {
+        assert_eq!(
+            FeedSource::parse(" betfair-file:tests/feeds/x.bz2 ").unwrap(),
+            FeedSource::BetfairFile("tests/feeds/x.bz2".into())
+        );
+        let stream = FeedSource::parse("betfair-stream:stream-api.betfair.com:443").unwrap();
+        assert_eq!(
+            stream,
+            FeedSource::BetfairStream { host: "stream-api.betfair.com".into(), port: 443 }
+        );
+        assert_eq!(stream.spec(), "betfair-stream:stream-api.betfair.com:443");
+        let v6 = FeedSource::parse("betfair-stream:[::1]:8443").unwrap();
+        assert_eq!(v6, FeedSource::BetfairStream { host: "::1".into(), port: 8443 });
+        assert_eq!(v6.spec(), "betfair-stream:[::1]:8443");
+        for bad in [
+            "betfair-stream:host",
+            "betfair-stream::443",
+            "betfair-stream:h:0",
+            "betfair-stream:h:x",
+        ] {
+            let err = FeedSource::parse(bad).unwrap_err();
+            assert!(err.contains("host and port"), "{bad}: {err}");
+        }
+        assert!(FeedSource::parse("http://x").unwrap_err().contains("betfair-stream:HOST:PORT"));
+    }
+
+    #[test]
+    fn market_filters_tell_ids_types_and_countries_apart() {
+        let items: Vec<String> =
+            ["1.23", "7", "GB", "WIN", " MATCH_ODDS", ""].iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            StreamMarketFilter::parse(&items).unwrap(),
+            StreamMarketFilter {
+                market_ids: vec!["1.23".into()],
+                event_type_ids: vec!["7".into()],
+                market_types: vec!["WIN".into(), "MATCH_ODDS".into()],
+                country_codes: vec!["GB".into()],
+            }
+        );
+        for bad in ["1.2.3", "win", "1.x", "G-B"] {
+            assert!(StreamMarketFilter::parse(&[bad.to_string()]).is_err(), "{bad}");
+        }
+        assert!(StreamMarketFilter::parse(&[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn debug_prints_no_feed_password_or_session() {
+        let mut config = Config::with_database("sqlite://x.db");
+        config.feed = Some(FeedConfig {
+            sources: vec![FeedSource::BetfairStream { host: "h".into(), port: 1 }],
+            speed: 1.0,
+            until_pt: None,
+            catalogues: Vec::new(),
+            settle: FeedSettle::Auto,
+            size_percent: 100,
+            max_level_minor: None,
+            bankroll_minor: 1,
+            stream: StreamAccess {
+                app_key: "key".into(),
+                session_token: Some("tok-3nTr0py".into()),
+                login: Some(StreamLogin {
+                    user: "mirror".into(),
+                    password: "pa55-w0rd".into(),
+                    identity_url: "https://id/".into(),
+                }),
+                ..StreamAccess::default()
+            },
+            silence: std::time::Duration::from_secs(15),
+        });
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("tok-3nTr0py") && !printed.contains("pa55-w0rd"), "{printed}");
+        assert!(printed.contains("mirror"), "{printed}");
+    }
 
     #[test]
     fn debug_prints_no_password_and_no_key() {

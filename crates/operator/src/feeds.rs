@@ -33,6 +33,8 @@ pub struct FeedStatus {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FeedState {
+    /// A live stream connecting, logging in or subscribing (after a drop too).
+    Connecting,
     Running,
     /// A recording played to its end (or to `--feed-until-pt`).
     Finished,
@@ -42,6 +44,7 @@ pub enum FeedState {
 impl FeedState {
     pub fn as_str(self) -> &'static str {
         match self {
+            FeedState::Connecting => "connecting",
             FeedState::Running => "running",
             FeedState::Finished => "finished",
             FeedState::Failed => "failed",

@@ -5093,9 +5093,15 @@ export interface components {
              * @description Lines refused, and the first one's reason with its file and line.
              */
             refused: number;
-            /** @description What it reads: `betfair-file:PATH`, several joined by commas when they play as one. */
+            /**
+             * @description What it reads: `betfair-file:PATH`, several joined by commas when they play as one, or
+             *     `betfair-stream:HOST:PORT`.
+             */
             source: string;
-            /** @description running, finished (a recording at its end or at --feed-until-pt), or failed. */
+            /**
+             * @description connecting (a live stream connecting or reconnecting), running, finished (a recording
+             *     at its end or at --feed-until-pt), or failed.
+             */
             state: string;
         };
         /** @description An upstream market and the market it is here. */

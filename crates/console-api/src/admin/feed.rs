@@ -24,9 +24,11 @@ pub struct FeedStatusData {
 /// One feed.
 #[derive(Serialize, ToSchema)]
 pub struct FeedItem {
-    /// What it reads: `betfair-file:PATH`, several joined by commas when they play as one.
+    /// What it reads: `betfair-file:PATH`, several joined by commas when they play as one, or
+    /// `betfair-stream:HOST:PORT`.
     pub source: String,
-    /// running, finished (a recording at its end or at --feed-until-pt), or failed.
+    /// connecting (a live stream connecting or reconnecting), running, finished (a recording
+    /// at its end or at --feed-until-pt), or failed.
     pub state: String,
     /// Lines read and applied.
     pub messages: u64,

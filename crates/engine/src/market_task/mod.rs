@@ -300,8 +300,12 @@ impl MarketActor {
         batch: &mut Vec<(Placement, Reply)>,
         delayed: &mut DelayedBets,
     ) {
+        // The feed's house is not delayed: it mirrors an upstream whose prices already move
+        // with the game, and a delayed quote is a stale one for a bettor to pick off. The
+        // bettors who take its prices wait out the delay as every bet does.
+        let delayed_here = self.in_play && !placement.bet.house_liquidity;
         let delay_ms =
-            if self.in_play { u64::try_from(self.setup.bet_delay_ms).unwrap_or(0) } else { 0 };
+            if delayed_here { u64::try_from(self.setup.bet_delay_ms).unwrap_or(0) } else { 0 };
         if delay_ms == 0 {
             batch.push((placement, reply));
             return;

@@ -40,7 +40,8 @@ pub struct PlaceBet {
     #[serde(default)]
     pub refs: BotRefs,
     /// The feed's house mirroring an upstream's levels, however small: the market's stake
-    /// limits and the parent's terms (the bettors') do not bind it; its funds still do. Set only
+    /// limits, the parent's terms and the in-play bet delay (the bettors') do not bind it; its
+    /// funds still do. Set only
     /// by `backlay_operator::house_orders` for the feed's house, never from a request.
     #[serde(default)]
     pub house_liquidity: bool,

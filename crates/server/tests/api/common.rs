@@ -339,6 +339,19 @@ impl TestApp {
         }
     }
 
+    /// Stops the server as the binary does on a signal: its live streams and Betfair stream
+    /// connections end, requests in flight finish (within `bound`, then it is aborted).
+    pub async fn stop_gracefully(&mut self, bound: std::time::Duration) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(mut server) = self.server.take() {
+            if tokio::time::timeout(bound, &mut server).await.is_err() {
+                server.abort();
+            }
+        }
+    }
+
     /// Stops the server and starts a new one on the same database (on a new port).
     pub async fn restart(&mut self) {
         self.stop().await;

@@ -1,17 +1,20 @@
 //! An upstream feed (`--feed`) of flumine's recorded greyhound race at Sheffield (tests/feeds):
 //! its markets made here with their catalogue's names, moved as upstream, settled with the
 //! recorded winner; bad lines refused and counted; a restart joining what was made; the feed's
-//! figures for the admin alone.
+//! figures for the admin alone. And a market of one Backlay mirrored on another over the live
+//! Exchange Stream: its price moves arrive, its silence suspends the market.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use backlay_core::exchange::MarketStatus;
-use backlay_kit::config::{Config, FeedConfig, FeedSettle, FeedSource};
+use backlay_kit::config::{
+    Config, FeedConfig, FeedSettle, FeedSource, StreamAccess, StreamLogin, StreamMarketFilter,
+};
 use serde_json::Value;
 
 use crate::both_databases;
-use crate::common::TestApp;
+use crate::common::{spawn_app_with, Db, TestApp};
 
 const WIN: &str = "1.197931750";
 const PLACE: &str = "1.197931751";
@@ -33,6 +36,8 @@ fn feed(files: &[PathBuf], until_pt: Option<i64>) -> FeedConfig {
         size_percent: 100,
         max_level_minor: None,
         bankroll_minor: backlay_kit::config::DEFAULT_FEED_BANKROLL_MINOR,
+        stream: StreamAccess::default(),
+        silence: Duration::from_secs(backlay_kit::config::DEFAULT_FEED_SILENCE_SECS),
     }
 }
 
@@ -355,3 +360,195 @@ async fn a_cricket_score_from_the_feed_is_on_the_match_page(app: TestApp) {
     );
 }
 both_databases!(a_cricket_score_from_the_feed_is_on_the_match_page, super::cricket_with_its_market);
+
+fn with_stream(config: &mut Config) {
+    config.betfair_stream = Some(backlay_kit::config::BetfairStreamConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        cert_file: None,
+        key_file: None,
+        default_addr: false,
+    });
+}
+
+/// The market here, as the mirroring server's bettors see it: (price, size) a side per runner.
+async fn page_of(app: &TestApp, token: &str, match_id: i64, market_id: i64) -> Value {
+    let detail = app
+        .post("match/matchDetail", Some(token), serde_json::json!({ "match_id": match_id }))
+        .await;
+    detail.expect(200);
+    detail.data()["markets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["market_id"] == market_id)
+        .unwrap()
+        .clone()
+}
+
+/// One Backlay (the upstream, with its Exchange Stream) and a second that mirrors a market of
+/// it over that stream, logged in as a client of the first, trusting its self-signed
+/// certificate: each back placed upstream shows on the mirror as the house's back at that
+/// price, in well under a second; the upstream stopped, the mirror suspends its market; the
+/// upstream back, the mirror reconnects and reopens it.
+async fn a_market_of_one_backlay_is_mirrored_on_another_over_the_live_stream(
+    mut upstream: TestApp,
+) {
+    let admin = upstream.admin().await;
+    let bettor = upstream.demo().await;
+    let matches = upstream
+        .post("match/getMatches", Some(&bettor), serde_json::json!({ "sport_id": 4 }))
+        .await;
+    let in_play = matches.data().as_array().unwrap().iter().find(|m| m["in_play"] == true);
+    let match_id = in_play.expect("a match in play")["match_id"].as_i64().unwrap();
+    // In play with a bet delay of a second: the mirror's market has it too, and its house's
+    // quotes are not delayed by it (the bettors' bets are).
+    let (market_id, runners) = upstream
+        .open_market(&admin, match_id, serde_json::json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 1 }))
+        .await;
+    upstream.new_user(&admin, "mirror", "client").await;
+
+    let port = upstream.betfair_stream_addr.expect("the stream was asked for").port();
+    let certificate = upstream.secret_key_path().with_extension("stream.crt");
+    let identity_url = format!("{}/betfair/identity/", upstream.base.trim_end_matches("/api"));
+    let upstream_market = format!("1.{market_id}");
+    let db = if upstream.database_url().starts_with("sqlite") { Db::Sqlite } else { Db::Postgres };
+    let live = upstream_market.clone();
+    let mirror = spawn_app_with(db, move |config| {
+        let mut feed = feed(&[], None);
+        feed.sources = vec![FeedSource::BetfairStream { host: "localhost".into(), port }];
+        feed.stream = StreamAccess {
+            app_key: "backlay-mirror".into(),
+            session_token: None,
+            login: Some(StreamLogin {
+                user: "mirror".into(),
+                password: "Second@123".into(),
+                identity_url,
+            }),
+            markets: StreamMarketFilter { market_ids: vec![live], ..Default::default() },
+            ca_files: vec![certificate],
+            heartbeat_ms: 500,
+            conflate_ms: 0,
+        };
+        feed.silence = Duration::from_secs(2);
+        config.feed = Some(feed);
+    })
+    .await
+    .expect("the upstream's database is here, so is the mirror's");
+    let mirror_admin = mirror.admin().await;
+    let started = Instant::now();
+    let (here, here_match) = loop {
+        let answer = mirror.get("admin/feed/status", Some(&mirror_admin)).await;
+        answer.expect(200);
+        let feed = answer.data()["feeds"][0].clone();
+        assert_eq!(feed["source"], format!("betfair-stream:localhost:{port}"));
+        if let Some(market) = feed["markets"].as_array().and_then(|m| m.first()) {
+            if feed["state"] == "running" {
+                assert_eq!(market["upstream_market_id"], upstream_market.as_str());
+                assert_eq!(market["status"], "OPEN");
+                let names: Vec<&str> = market["runners"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| r["name"].as_str().unwrap())
+                    .collect();
+                assert_eq!(names, ["Home", "Away"], "named as upstream");
+                break (
+                    market["market_id"].as_i64().unwrap(),
+                    market["match_id"].as_i64().unwrap(),
+                );
+            }
+        }
+        assert!(started.elapsed() < FEED_WAIT, "the mirror never subscribed: {feed}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+
+    // Five backs upstream, each at a new best price (the page shows three levels): each is an
+    // upstream lay level (available to lay), which the mirror's house backs at that price.
+    let mirror_bettor = mirror.demo().await;
+    let mut arrivals = Vec::new();
+    for (step, price) in ["3.9", "3.8", "3.7", "3.6", "3.5"].into_iter().enumerate() {
+        let placed = upstream
+            .post("bet/placeBet", Some(&bettor), serde_json::json!({ "market_id": market_id, "selection_id": runners[0], "side": "back", "price": price, "stake": 10 + step }))
+            .await;
+        placed.expect(200);
+        let sent = Instant::now();
+        let wanted = serde_json::json!({ "price": price.parse::<f64>().unwrap(), "size": (10 + step) as f64 });
+        loop {
+            let page = page_of(&mirror, &mirror_bettor, here_match, here).await;
+            let lay_column = page["runners"][0]["lay"].as_array().cloned().unwrap_or_default();
+            if lay_column
+                .iter()
+                .any(|level| level["price"] == wanted["price"] && level["size"] == wanted["size"])
+            {
+                arrivals.push(sent.elapsed());
+                break;
+            }
+            assert!(
+                sent.elapsed() < FEED_WAIT,
+                "the back at {price} never reached the mirror: {page}"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    let page = page_of(&mirror, &mirror_bettor, here_match, here).await;
+    assert_eq!(
+        (page["in_play"].clone(), page["bet_delay_s"].clone()),
+        (serde_json::json!(true), serde_json::json!(1))
+    );
+    arrivals.sort();
+    eprintln!("live mirror: a price move upstream shown here after {arrivals:?}");
+    assert!(
+        arrivals[2] < Duration::from_secs(1),
+        "the median move took {:?} ({arrivals:?})",
+        arrivals[2]
+    );
+
+    // The upstream stops: nothing more, not even a heartbeat; after the silence (2 s) the
+    // market here is suspended and the house's orders are gone.
+    upstream.stop_gracefully(Duration::from_secs(5)).await;
+    let stopped = Instant::now();
+    loop {
+        let page = page_of(&mirror, &mirror_bettor, here_match, here).await;
+        if page["status"] == "suspended" {
+            assert_eq!(
+                page["runners"][0]["lay"],
+                serde_json::json!([]),
+                "the house's orders pulled"
+            );
+            break;
+        }
+        assert!(
+            stopped.elapsed() < FEED_WAIT,
+            "the silent feed's market stayed {}",
+            page["status"]
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let answer = mirror.get("admin/feed/status", Some(&mirror_admin)).await;
+    let feed = &answer.data()["feeds"][0];
+    assert!(feed["last_error"].as_str().unwrap().contains("nothing from the upstream"), "{feed}");
+
+    // The upstream back on its port: the mirror reconnects, resubscribes, reopens the market
+    // and quotes the upstream's book as it stands (the five backs rest there still).
+    upstream
+        .restart_with(move |config| {
+            config.betfair_stream.as_mut().unwrap().addr =
+                std::net::SocketAddr::from(([127, 0, 0, 1], port));
+        })
+        .await;
+    let restarted = Instant::now();
+    loop {
+        let page = page_of(&mirror, &mirror_bettor, here_match, here).await;
+        let best = &page["runners"][0]["lay"][0];
+        if page["status"] == "open" && best["price"] == 3.5 && best["size"] == 14.0 {
+            break;
+        }
+        assert!(restarted.elapsed() < FEED_WAIT, "the mirror never came back: {page}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    mirror.assert_ledger_sound(&mirror_admin).await;
+}
+both_databases!(
+    a_market_of_one_backlay_is_mirrored_on_another_over_the_live_stream,
+    super::with_stream
+);
