@@ -160,6 +160,7 @@ async fn place_bet(
             request_hash: hex::encode(Sha256::digest(fingerprint.as_bytes())),
             refs: Default::default(),
             house_liquidity: false,
+            house_max_exposure_minor: None,
         })
         .await?;
     let message = answer.message.clone();

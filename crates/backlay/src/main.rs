@@ -229,6 +229,10 @@ struct ServeArgs {
     /// Chips minted for the feed's house account when it is first made, in rupees.
     #[arg(long, env = "BACKLAY_FEED_BANKROLL", default_value = "10000000")]
     feed_bankroll: String,
+    /// The most the feed's house may stand to lose in one market, in rupees (its resting
+    /// orders counted as matched); it quotes no more there once it is reached (default: no cap).
+    #[arg(long, env = "BACKLAY_FEED_MAX_EXPOSURE")]
+    feed_max_exposure: Option<String>,
     /// A live stream (betfair-stream:HOST:PORT): the application key it is reached with.
     #[arg(long, env = "BACKLAY_FEED_APP_KEY")]
     feed_app_key: Option<String>,
@@ -310,6 +314,11 @@ impl ServeArgs {
                 .map(|text| rupees("--feed-max-level-size", text))
                 .transpose()?,
             bankroll_minor: rupees("--feed-bankroll", &self.feed_bankroll)?,
+            max_exposure_minor: self
+                .feed_max_exposure
+                .as_deref()
+                .map(|text| rupees("--feed-max-exposure", text))
+                .transpose()?,
             stream,
             silence: std::time::Duration::from_secs(self.feed_silence),
         }))

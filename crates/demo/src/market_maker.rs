@@ -110,7 +110,7 @@ pub fn varied_size(
 
 /// The maker as the house that quotes: an ordinary client, held to each market's stake limits.
 pub fn maker_house(maker_id: i64) -> House {
-    House { user_id: maker_id, liquidity: false }
+    House { user_id: maker_id, liquidity: false, max_exposure_minor: None }
 }
 
 /// The orders the maker wants in a market for these fair prices: per runner, lays at fair and

@@ -13,6 +13,12 @@
 //! Example: upstream 8.8 with 18.62 to back and 9.4 with 10.39 to lay, at 50 %: the house lays
 //! 9.31 at 8.8 and backs 5.19 at 9.4 (sizes rounded down to the paisa).
 //!
+//! With `--feed-max-exposure` the house quotes a market only as far as its worst case there (its
+//! resting orders counted as matched, as every account's are) stays within the cap: the engine
+//! refuses the order that would pass it (`PlaceBet::house_max_exposure_minor`), best levels
+//! being placed first, so the house keeps the touch and drops the deeper levels; bets it takes
+//! never raise that worst case, and an order that lowers it still goes.
+//!
 //! Re-quoted as a diff (`backlay_operator::house_orders`), at most every
 //! `runner::REQUOTE_EVERY` a market and within that of its ladder moving; pulled whole when the
 //! upstream is not OPEN, before the market here is suspended or settled. Bettors' own orders still match each other first where
@@ -74,12 +80,17 @@ pub fn wanted(linked: &LinkedMarket, market: &MarketMirror, terms: HouseTerms) -
     by_depth.into_iter().map(|(_, order)| order).collect()
 }
 
-/// The house account, made and funded the first time.
-pub async fn ensure_house(state: &AppState, bankroll_minor: i64) -> Result<House, AppError> {
+/// The house account, made and funded the first time; it quotes no market past
+/// `max_exposure_minor` (`--feed-max-exposure`).
+pub async fn ensure_house(
+    state: &AppState,
+    bankroll_minor: i64,
+    max_exposure_minor: Option<i64>,
+) -> Result<House, AppError> {
     if let Some(user_id) = state.store.user_id_by_name(HOUSE_USER_NAME).await? {
         let user = state.store.user_by_id(user_id).await?;
         return match user.role {
-            Role::Client => Ok(House { user_id, liquidity: true }),
+            Role::Client => Ok(House { user_id, liquidity: true, max_exposure_minor }),
             _ => Err(AppError::Conflict(format!(
                 "the user name {HOUSE_USER_NAME} is an operator's account: the feed's house needs it for itself"
             ))),
@@ -106,7 +117,7 @@ pub async fn ensure_house(state: &AppState, bankroll_minor: i64) -> Result<House
     )
     .await?;
     tracing::info!(user_id = house.id, bankroll = %amount, "feed: house account made");
-    Ok(House { user_id: house.id, liquidity: true })
+    Ok(House { user_id: house.id, liquidity: true, max_exposure_minor })
 }
 
 #[cfg(test)]

@@ -156,6 +156,7 @@ pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle>
             max_level_minor: config.max_level_minor,
         },
         bankroll_minor: config.bankroll_minor,
+        max_exposure_minor: config.max_exposure_minor,
     };
     let task = tokio::spawn(run(state, Arc::new(catalogue), inputs, terms));
     Ok(FeedHandle { stop, streams, task: Some(task) })
@@ -163,18 +164,20 @@ pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle>
 
 /// The feeds' house, made once for all of them, then each feed's mirroring task.
 async fn run(state: AppState, catalogue: Arc<Catalogue>, inputs: Vec<Input>, terms: Terms) {
-    let house = match liquidity::ensure_house(&state, terms.bankroll_minor).await {
-        Ok(house) => Some(house),
-        Err(err) => {
-            tracing::warn!("feed: no house account, so no house liquidity: {err}");
-            for input in &inputs {
-                state.feeds.update(input.index, |status| {
-                    status.last_error = Some(format!("the house account: {err}"));
-                });
+    let house =
+        match liquidity::ensure_house(&state, terms.bankroll_minor, terms.max_exposure_minor).await
+        {
+            Ok(house) => Some(house),
+            Err(err) => {
+                tracing::warn!("feed: no house account, so no house liquidity: {err}");
+                for input in &inputs {
+                    state.feeds.update(input.index, |status| {
+                        status.last_error = Some(format!("the house account: {err}"));
+                    });
+                }
+                None
             }
-            None
-        }
-    };
+        };
     let mut mirrors = tokio::task::JoinSet::new();
     for input in inputs {
         mirrors.spawn(mirror(state.clone(), Arc::clone(&catalogue), input, house, terms));
@@ -211,6 +214,7 @@ struct Terms {
     settle: backlay_kit::config::FeedSettle,
     house: HouseTerms,
     bankroll_minor: i64,
+    max_exposure_minor: Option<i64>,
 }
 
 /// The mirroring task of one feed.

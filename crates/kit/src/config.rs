@@ -289,6 +289,8 @@ pub struct FeedConfig {
     pub max_level_minor: Option<i64>,
     /// Chips minted for the house account when the feed first makes it (minor units).
     pub bankroll_minor: i64,
+    /// The most the house may stand to lose in one market (minor units); `None`: no cap.
+    pub max_exposure_minor: Option<i64>,
     /// How the live streams among the sources are reached.
     pub stream: StreamAccess,
     /// A live stream silent (not even a heartbeat) this long has its markets suspended here
@@ -454,6 +456,7 @@ mod tests {
             size_percent: 100,
             max_level_minor: None,
             bankroll_minor: 1,
+            max_exposure_minor: None,
             stream: StreamAccess {
                 app_key: "key".into(),
                 session_token: Some("tok-3nTr0py".into()),

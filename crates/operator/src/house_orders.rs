@@ -56,6 +56,7 @@ impl HouseOrder {
             ),
             refs: Default::default(),
             house_liquidity: house.liquidity,
+            house_max_exposure_minor: house.max_exposure_minor,
         }
     }
 }
@@ -67,6 +68,9 @@ pub struct House {
     /// The feed's house: its orders mirror an upstream's levels however small, so the market's
     /// stake limits (the bettors') do not bind them (`PlaceBet::house_liquidity`).
     pub liquidity: bool,
+    /// The most it may stand to lose in one market: it quotes no more there once its orders
+    /// and bets reach it (`PlaceBet::house_max_exposure_minor`).
+    pub max_exposure_minor: Option<i64>,
 }
 
 /// What a re-quote did.

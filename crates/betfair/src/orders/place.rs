@@ -143,6 +143,7 @@ pub(super) async fn place_one(
             request_hash: hex::encode(Sha256::digest(fingerprint.as_bytes())),
             refs: BotRefs { order_ref: order.order_ref.clone(), strategy_ref },
             house_liquidity: false,
+            house_max_exposure_minor: None,
         })
         .await
         .map_err(|err| refusal_of(&err))?;

@@ -289,6 +289,16 @@ impl MarketActor {
         }
         .map_err(|e| Refused(market_error(e)))?;
         let counted = batch.counted(user, &self.stored_exposure);
+        // The feed's house stops quoting a market at its cap there (an order that lowers its
+        // exposure still goes).
+        if let Some(cap_minor) = request.house_max_exposure_minor {
+            if reserve_minor > cap_minor && reserve_minor > counted {
+                return Err(Refused(AppError::Refused(Refusal::ExposureLimit {
+                    limit_minor: cap_minor,
+                    this_bet: true,
+                })));
+            }
+        }
         // An account without funds refuses this bet, not the session (a 403 would log the
         // client app out): 422.
         let funds = batch

@@ -45,6 +45,11 @@ pub struct PlaceBet {
     /// by `backlay_operator::house_orders` for the feed's house, never from a request.
     #[serde(default)]
     pub house_liquidity: bool,
+    /// The most the feed's house may stand to lose in this market (`--feed-max-exposure`): an
+    /// order that would raise its exposure here past it is refused. Set only by
+    /// `backlay_operator::house_orders`, never from a request.
+    #[serde(default)]
+    pub house_max_exposure_minor: Option<i64>,
 }
 
 /// A bet on its way through the market's task.

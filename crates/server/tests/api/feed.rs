@@ -36,6 +36,7 @@ fn feed(files: &[PathBuf], until_pt: Option<i64>) -> FeedConfig {
         size_percent: 100,
         max_level_minor: None,
         bankroll_minor: backlay_kit::config::DEFAULT_FEED_BANKROLL_MINOR,
+        max_exposure_minor: None,
         stream: StreamAccess::default(),
         silence: Duration::from_secs(backlay_kit::config::DEFAULT_FEED_SILENCE_SECS),
     }
@@ -191,6 +192,15 @@ fn upstream_best(
     files: &[PathBuf],
     until_pt: i64,
 ) -> std::collections::HashMap<i64, (Levels, Levels)> {
+    upstream_levels(files, until_pt, 3)
+}
+
+/// Each runner's levels upstream at `until_pt`, `depth` a side.
+fn upstream_levels(
+    files: &[PathBuf],
+    until_pt: i64,
+    depth: usize,
+) -> std::collections::HashMap<i64, (Levels, Levels)> {
     use backlay_feed::recording::{Pace, Timeline};
     let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     let mut timeline = Timeline::open(&paths).unwrap();
@@ -201,7 +211,7 @@ fn upstream_best(
         mirror.apply(entry.message.unwrap()).unwrap();
     }
     let levels = |levels: Vec<backlay_feed::message::Level>| -> Levels {
-        levels.iter().take(3).map(|l| (l.price.hundredths(), l.size.minor())).collect()
+        levels.iter().take(depth).map(|l| (l.price.hundredths(), l.size.minor())).collect()
     };
     mirror
         .markets()
@@ -312,6 +322,60 @@ both_databases!(
     the_house_offers_the_upstream_ladder_and_pays_a_bettor_who_backed_the_winner,
     super::win_before_the_off
 );
+
+fn win_before_the_off_capped(config: &mut Config) {
+    let mut capped = feed(&[recordings().join(WIN)], Some(BEFORE_THE_OFF_PT));
+    capped.max_exposure_minor = Some(HOUSE_CAP_MINOR);
+    config.feed = Some(capped);
+}
+
+/// `--feed-max-exposure` in the capped test: ₹500, a few of the race's levels.
+const HOUSE_CAP_MINOR: i64 = 500_00;
+
+async fn the_house_quotes_no_market_past_its_exposure_cap(app: TestApp) {
+    let (admin, demo) = (app.admin().await, app.demo().await);
+    let feeds = finished_feeds(&app, &admin).await;
+    let market = feeds[0]["markets"][0].clone();
+    let (market_id, match_id) =
+        (market["market_id"].as_i64().unwrap(), market["match_id"].as_i64().unwrap());
+    let house = app.user_id(&admin, "feed").await;
+    let exposures = app.store().await.exposures_of_market(market_id).await.unwrap();
+    let exposure = exposures.iter().find(|(user, _)| *user == house).map_or(0, |(_, e)| *e);
+    assert!(exposure > 0 && exposure <= HOUSE_CAP_MINOR, "the house's worst case here: {exposure}");
+
+    // What it quotes is the upstream's, but not all of it.
+    let upstream = upstream_levels(&[recordings().join(WIN)], BEFORE_THE_OFF_PT, usize::MAX);
+    let page = page_of(&app, &demo, match_id, market_id).await;
+    let upstream_of: std::collections::HashMap<i64, i64> = market["runners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (r["selection_id"].as_i64().unwrap(), r["upstream_selection_id"].as_i64().unwrap())
+        })
+        .collect();
+    let mut shown_levels = 0;
+    for runner in page["runners"].as_array().unwrap() {
+        let (back, lay) = &upstream[&upstream_of[&runner["selection_id"].as_i64().unwrap()]];
+        for (column, levels) in [(&runner["back"], back), (&runner["lay"], lay)] {
+            let shown = page_levels(column);
+            assert!(
+                shown.iter().all(|level| levels.contains(level)),
+                "{shown:?} not in {levels:?}"
+            );
+            shown_levels += shown.len();
+        }
+    }
+    let upstream_count: usize = upstream.values().map(|(back, lay)| back.len() + lay.len()).sum();
+    let orders = app.store().await.live_bets_of_user(house, Some(match_id), 1_000).await.unwrap();
+    let resting = orders.iter().filter(|(bet, _)| bet.market_id == market_id).count();
+    assert!(
+        shown_levels > 0 && resting < upstream_count,
+        "the house rests {resting} orders of the upstream's {upstream_count} levels"
+    );
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(the_house_quotes_no_market_past_its_exposure_cap, super::win_before_the_off_capped);
 
 /// betfairlightweight's cricket score stream with a match-odds market of its event before it
 /// (the recording holds the scores alone; the market's definition line is written here).
