@@ -4,14 +4,16 @@
 // Multan Sultans whose ladder moves twice, 30 s and 40 s in, beside betfairlightweight's
 // recorded cricket score of that match (80/2 after 12.5 overs, then 81/2 after 13). The
 // bettor's match page shows the house's offers at the upstream's prices and sizes, follows both
-// moves without a reload, and shows the score as it comes.
+// moves without a reload, and shows the score as it comes. The operator's Feeds page then shows
+// the recording played to its end and which upstream market is which market here.
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, logInAs, newPage, pollUntil, startServer } from '../harness.mjs';
+import { freshPage, launchBrowser, logIn, logInAs, newPage, pollUntil, startServer } from '../harness.mjs';
+import { assertFitsEveryViewport } from '../viewport.mjs';
 
 const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
 const SCORES = path.resolve(E2E_DIR, '../../tests/feeds/betfairlightweight/CRICKET-1.179676557');
@@ -108,4 +110,23 @@ test('a match from the feed: the upstream prices on the page, moving, and its sc
   assert.match(await pollUntil(read, (text) => text.startsWith('1.75'), MOVE_WAIT), /^1\.75 120(\.00)?$/);
   assert.match(await pollUntil(read, (text) => text.startsWith('1.7 '), MOVE_WAIT), /^1\.7 150(\.00)?$/);
   assert.deepEqual(pageErrors, []);
+});
+
+test("the operator's Feeds page: the recording played, its market here, no stream to add", async () => {
+  // The bettor's session gives way to the operator's (the browser's pages share one).
+  const { page: operatorPage, errors } = await freshPage(browser, server.baseUrl);
+  await logIn(operatorPage, 'admin', 'Admin@1234');
+  await operatorPage.waitForURL(/#\/console\//);
+  await operatorPage.goto(`${server.baseUrl}/#/console/feeds`);
+  const row = operatorPage.getByTestId('feed-0');
+  await row.getByTestId('feed-state').filter({ hasText: 'finished' }).waitFor(SHOWN_WAIT);
+  const market = row.getByTestId('feed-market-1.179676557');
+  assert.match(await market.innerText(), new RegExp(`Market ${ids.market}`));
+  assert.match(await market.innerText(), /Karachi Kings/);
+  assert.equal(await row.getByRole('button').count(), 0, 'a finished feed is not steered');
+  // Started without stream access: the form says so instead of taking a stream.
+  await operatorPage.getByTestId('feed-cannot-add').filter({ hasText: 'no stream access' }).waitFor();
+  assert.equal(await operatorPage.getByTestId('feed-add-submit').isDisabled(), true);
+  await assertFitsEveryViewport(operatorPage, 'console-feeds');
+  assert.deepEqual(errors, []);
 });

@@ -279,9 +279,10 @@ fn rupees(flag: &str, text: &str) -> anyhow::Result<i64> {
 }
 
 impl ServeArgs {
-    /// The feed's settings; `None` without `--feed`.
+    /// The feed's settings; `None` without `--feed` or `--feed-app-key`.
     fn feed(&self) -> anyhow::Result<Option<FeedConfig>> {
-        if self.feeds.is_empty() {
+        // Stream access alone (no --feed) runs no feed yet but lets the console add streams.
+        if self.feeds.is_empty() && self.feed_app_key.is_none() {
             return Ok(None);
         }
         let sources = self

@@ -8,6 +8,7 @@
 //! | `inPlay` turns true | the match in play (LAPSE orders lapse, the bet delay starts) |
 //! | CLOSED, winners named | settled: the WINNER (match odds, win), the WINNER and PLACED (place) |
 //! | CLOSED, no winner (abandoned) | void |
+//! | CLOSED with a non-runner, or a dead heat in a one-winner market | suspended for an operator |
 //!
 //! A live stream silent for `--feed-silence` has its markets suspended here ([`suspend`]) until
 //! it is heard again, when each is brought back to the upstream's state.
@@ -74,8 +75,26 @@ pub async fn sync(
             moved.push(Moved::Suspended);
         }
         Upstream::Closed => {
-            let result = result_of(linked, definition)?;
-            if settle == FeedSettle::Confirm {
+            // Held, suspended, for an operator: when asked to, and when Backlay cannot settle
+            // the result as the upstream would (then the reason is the feed's last error).
+            let held = match (result_of(linked, definition), settle) {
+                (Ok(ResultInput::Void), FeedSettle::Auto) => {
+                    state.engine.settle(linked.market_id, ResultInput::Void, by()).await?;
+                    moved.push(Moved::Voided);
+                    None
+                }
+                (Ok(result), FeedSettle::Auto) => match non_runners(linked, definition) {
+                    Some(why) => Some(Some(AppError::Unprocessable(why))),
+                    None => {
+                        let message = state.engine.settle(linked.market_id, result, by()).await?;
+                        moved.push(Moved::Settled(message));
+                        None
+                    }
+                },
+                (Ok(_), FeedSettle::Confirm) => Some(None),
+                (Err(err), _) => Some(Some(err)),
+            };
+            if let Some(why) = held {
                 if market.status == MarketStatus::Open {
                     state
                         .engine
@@ -83,10 +102,9 @@ pub async fn sync(
                         .await?;
                 }
                 moved.push(Moved::HeldForConfirmation);
-            } else {
-                let void = matches!(result, ResultInput::Void);
-                let message = state.engine.settle(linked.market_id, result, by()).await?;
-                moved.push(if void { Moved::Voided } else { Moved::Settled(message) });
+                if let Some(err) = why {
+                    return Err(err);
+                }
             }
         }
         _ => {}
@@ -102,6 +120,28 @@ pub async fn suspend(state: &AppState, linked: &LinkedMarket) -> Result<(), AppE
     let by = Some(ActedBy { actor: Actor::Console, client_ip: None });
     state.engine.set_status(linked.market_id, MarketStatus::Suspended, by).await?;
     Ok(())
+}
+
+/// Why a result with non-runners cannot be settled here yet: Betfair voids a removed runner's
+/// bets and reduces the prices matched on the others by its adjustment factor, which Backlay's
+/// settlement does not do (issue 30); an operator settles or voids such a market by hand.
+fn non_runners(linked: &LinkedMarket, definition: &MarketDefinition) -> Option<String> {
+    let removed: Vec<String> = definition
+        .runners
+        .iter()
+        .filter(|r| matches!(r.status, RunnerStatus::Removed | RunnerStatus::RemovedVacant))
+        .map(|r| match r.adjustment_factor {
+            Some(factor) => format!("selection {} (adjustment factor {factor}%)", r.selection_id),
+            None => format!("selection {}", r.selection_id),
+        })
+        .collect();
+    (!removed.is_empty()).then(|| {
+        format!(
+            "market {} closed with non-runners ({}): their bets are void and the others' matched prices reduced on Betfair, which Backlay does not do yet; the market is suspended for an operator to settle or void",
+            linked.upstream_market_id,
+            removed.join(", ")
+        )
+    })
 }
 
 /// The result a closed upstream market gives, in this market's runners.

@@ -17,19 +17,22 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use backlay_core::exchange::MarketStatus;
 use backlay_feed::message::{MarketStatus as UpstreamStatus, Message};
 use backlay_feed::recording::{Entry, Pace, Timeline};
 use backlay_feed::Mirror;
-use backlay_kit::config::{FeedConfig, FeedSource};
+use backlay_kit::config::{FeedConfig, FeedSource, StreamAccess, StreamMarketFilter};
 use backlay_kit::error::AppError;
-use backlay_operator::feeds::{FeedMarket, FeedRunner, FeedState, FeedStatus};
+use backlay_operator::feeds::{
+    FeedControl, FeedMarket, FeedMode, FeedRunner, FeedState, FeedStatus,
+};
 use backlay_operator::house_orders::{requote_market, House, HouseOrder};
 use backlay_operator::AppState;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
+use tokio_rustls::rustls::ClientConfig;
 
 use crate::catalogue::{self, Catalogue, LinkedMarket};
 use crate::lifecycle::{self, Moved};
@@ -49,30 +52,22 @@ const STOP_CHECK: Duration = Duration::from_millis(200);
 
 /// The running feeds: stop them with [`FeedHandle::stop`]; dropped, they stop reading.
 pub struct FeedHandle {
-    stop: Arc<AtomicBool>,
-    /// The live streams' reading tasks.
-    streams: Vec<tokio::task::AbortHandle>,
-    task: Option<tokio::task::JoinHandle<()>>,
+    hub: Arc<Hub>,
 }
 
 impl Drop for FeedHandle {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        for stream in &self.streams {
-            stream.abort();
-        }
+        self.hub.stop_reading();
     }
 }
 
 impl FeedHandle {
     /// Stops reading; what was read is still mirrored.
-    pub async fn stop(mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        for stream in &self.streams {
-            stream.abort();
-        }
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
+    pub async fn stop(self) {
+        self.hub.stop_reading();
+        let mirrors = std::mem::take(&mut *self.hub.mirrors.lock().expect("feed hub lock"));
+        for mirror in mirrors {
+            let _ = mirror.await;
         }
     }
 }
@@ -84,71 +79,35 @@ struct Input {
     received: mpsc::Receiver<Entry>,
     /// A live stream's: silent this long, its markets are suspended here.
     silence: Option<Duration>,
+    /// What the operator wants of the feed.
+    mode: watch::Receiver<FeedMode>,
+}
+
+/// Every feed of this server, those of the command line and those the console adds: they
+/// share the catalogue, the terms and one house.
+struct Hub {
+    /// Itself, for the console's adds (the board holds it weakly: the server's handle owns it).
+    me: std::sync::Weak<Hub>,
+    state: AppState,
+    catalogue: Catalogue,
+    config: FeedConfig,
+    terms: Terms,
+    /// The live streams' TLS set-up, made with the first stream.
+    tls: Mutex<Option<Arc<ClientConfig>>>,
+    /// The house, made (or found) for the first feed; `None` inside: it could not be.
+    house: tokio::sync::OnceCell<Option<House>>,
+    stop: Arc<AtomicBool>,
+    streams: Mutex<Vec<tokio::task::AbortHandle>>,
+    mirrors: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
 /// Starts the feeds the configuration gives: its recordings as one timeline, each live stream
-/// as a feed of its own, all quoting through one house. Fails at once, with the reason, on a
-/// recording, catalogue or certificate that cannot be read.
+/// as a feed of its own, all quoting through one house; and lets the console add live streams
+/// with the same settings. Fails at once, with the reason, on a recording, catalogue or
+/// certificate that cannot be read.
 pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle> {
     let catalogue = Catalogue::load(&config.catalogues)
         .map_err(|e| anyhow::anyhow!("--feed-catalogue: {e:#}"))?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let mut inputs = Vec::new();
-    let paths: Vec<PathBuf> = config
-        .sources
-        .iter()
-        .filter_map(|source| match source {
-            FeedSource::BetfairFile(path) => Some(path.clone()),
-            FeedSource::BetfairStream { .. } => None,
-        })
-        .collect();
-    if !paths.is_empty() {
-        let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
-        let timeline = Timeline::open(&refs).map_err(|e| anyhow::anyhow!("--feed: {e}"))?;
-        let source = paths
-            .iter()
-            .map(|p| FeedSource::BetfairFile(p.clone()).spec())
-            .collect::<Vec<_>>()
-            .join(",");
-        let index = state.feeds.add(FeedStatus::new(source.clone()));
-        let pace = Pace { speed: config.speed, until_pt: config.until_pt };
-        let (lines, received) = mpsc::channel(CHANNEL_LINES);
-        let stop = Arc::clone(&stop);
-        std::thread::Builder::new()
-            .name("feed-reader".into())
-            .spawn(move || read(timeline, pace, lines, &stop))?;
-        tracing::info!(%source, speed = config.speed, until_pt = ?config.until_pt, "feed: started");
-        inputs.push(Input { index, received, silence: None });
-    }
-    let mut streams = Vec::new();
-    let live: Vec<(&String, u16)> = config
-        .sources
-        .iter()
-        .filter_map(|source| match source {
-            FeedSource::BetfairStream { host, port } => Some((host, *port)),
-            FeedSource::BetfairFile(_) => None,
-        })
-        .collect();
-    if !live.is_empty() {
-        let tls = stream::tls_config(&config.stream.ca_files)?;
-        let access = Arc::new(config.stream.clone());
-        for (host, port) in live {
-            let spec = FeedSource::BetfairStream { host: host.clone(), port }.spec();
-            let index = state.feeds.add(FeedStatus::new(spec.clone()));
-            let (lines, received) = mpsc::channel(CHANNEL_LINES);
-            let stream = Stream {
-                host: host.clone(),
-                port,
-                spec: spec.clone(),
-                access: Arc::clone(&access),
-                tls: Arc::clone(&tls),
-            };
-            let board = Arc::clone(&state.feeds);
-            streams.push(tokio::spawn(stream::read(stream, lines, board, index)).abort_handle());
-            tracing::info!(source = %spec, markets = ?config.stream.markets, "feed: started");
-            inputs.push(Input { index, received, silence: Some(config.silence) });
-        }
-    }
     let terms = Terms {
         settle: config.settle,
         house: HouseTerms {
@@ -158,48 +117,193 @@ pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle>
         bankroll_minor: config.bankroll_minor,
         max_exposure_minor: config.max_exposure_minor,
     };
-    let task = tokio::spawn(run(state, Arc::new(catalogue), inputs, terms));
-    Ok(FeedHandle { stop, streams, task: Some(task) })
+    let hub = Arc::new_cyclic(|me| Hub {
+        me: me.clone(),
+        state: state.clone(),
+        catalogue,
+        config: config.clone(),
+        terms,
+        tls: Mutex::new(None),
+        house: tokio::sync::OnceCell::new(),
+        stop: Arc::new(AtomicBool::new(false)),
+        streams: Mutex::new(Vec::new()),
+        mirrors: Mutex::new(Vec::new()),
+    });
+    let paths: Vec<PathBuf> = config
+        .sources
+        .iter()
+        .filter_map(|source| match source {
+            FeedSource::BetfairFile(path) => Some(path.clone()),
+            FeedSource::BetfairStream { .. } => None,
+        })
+        .collect();
+    if !paths.is_empty() {
+        hub.add_recordings(&paths)?;
+    }
+    for source in &config.sources {
+        if let FeedSource::BetfairStream { host, port } = source {
+            hub.add_stream(host, *port, config.stream.markets.clone())?;
+        }
+    }
+    let control: Arc<dyn FeedControl> = Arc::clone(&hub) as Arc<dyn FeedControl>;
+    state.feeds.install(Arc::downgrade(&control));
+    Ok(FeedHandle { hub })
 }
 
-/// The feeds' house, made once for all of them, then each feed's mirroring task.
-async fn run(state: AppState, catalogue: Arc<Catalogue>, inputs: Vec<Input>, terms: Terms) {
-    let house =
-        match liquidity::ensure_house(&state, terms.bankroll_minor, terms.max_exposure_minor).await
-        {
-            Ok(house) => Some(house),
-            Err(err) => {
-                tracing::warn!("feed: no house account, so no house liquidity: {err}");
-                for input in &inputs {
-                    state.feeds.update(input.index, |status| {
-                        status.last_error = Some(format!("the house account: {err}"));
-                    });
-                }
-                None
+impl Hub {
+    fn stop_reading(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for stream in self.streams.lock().expect("feed hub lock").iter() {
+            stream.abort();
+        }
+    }
+
+    /// Recordings played as one timeline, by a reader thread of their own.
+    fn add_recordings(self: &Arc<Self>, paths: &[PathBuf]) -> anyhow::Result<usize> {
+        let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
+        let timeline = Timeline::open(&refs).map_err(|e| anyhow::anyhow!("--feed: {e}"))?;
+        let source = paths
+            .iter()
+            .map(|p| FeedSource::BetfairFile(p.clone()).spec())
+            .collect::<Vec<_>>()
+            .join(",");
+        let (index, mode) = self.state.feeds.add(FeedStatus::new(source.clone()));
+        let pace = Pace { speed: self.config.speed, until_pt: self.config.until_pt };
+        let (lines, received) = mpsc::channel(CHANNEL_LINES);
+        let (stop, reader_mode) = (Arc::clone(&self.stop), mode.clone());
+        std::thread::Builder::new()
+            .name("feed-reader".into())
+            .spawn(move || read(timeline, pace, lines, &stop, reader_mode))?;
+        tracing::info!(%source, speed = pace.speed, until_pt = ?pace.until_pt, "feed: started");
+        self.spawn_mirror(Input { index, received, silence: None, mode });
+        Ok(index)
+    }
+
+    /// A live stream, read by a task of its own.
+    fn add_stream(
+        self: &Arc<Self>,
+        host: &str,
+        port: u16,
+        markets: StreamMarketFilter,
+    ) -> anyhow::Result<usize> {
+        let tls = {
+            let mut made = self.tls.lock().expect("feed hub lock");
+            match &*made {
+                Some(tls) => Arc::clone(tls),
+                None => Arc::clone(made.insert(stream::tls_config(&self.config.stream.ca_files)?)),
             }
         };
-    let mut mirrors = tokio::task::JoinSet::new();
-    for input in inputs {
-        mirrors.spawn(mirror(state.clone(), Arc::clone(&catalogue), input, house, terms));
+        let spec = FeedSource::BetfairStream { host: host.to_owned(), port }.spec();
+        let (index, mode) = self.state.feeds.add(FeedStatus::new(spec.clone()));
+        let (lines, received) = mpsc::channel(CHANNEL_LINES);
+        tracing::info!(source = %spec, ?markets, "feed: started");
+        let access = Arc::new(StreamAccess { markets, ..self.config.stream.clone() });
+        let stream = Stream { host: host.to_owned(), port, spec, access, tls };
+        let board = Arc::clone(&self.state.feeds);
+        let reader = tokio::spawn(stream::read(stream, lines, board, index, mode.clone()));
+        self.streams.lock().expect("feed hub lock").push(reader.abort_handle());
+        self.spawn_mirror(Input { index, received, silence: Some(self.config.silence), mode });
+        Ok(index)
     }
-    while mirrors.join_next().await.is_some() {}
+
+    fn spawn_mirror(self: &Arc<Self>, input: Input) {
+        let task = tokio::spawn(mirror(Arc::clone(self), input));
+        self.mirrors.lock().expect("feed hub lock").push(task);
+    }
+
+    /// The house every feed quotes through, made (or found) once.
+    async fn house(&self, index: usize) -> Option<House> {
+        let terms = self.terms;
+        let house = self
+            .house
+            .get_or_init(|| async {
+                match liquidity::ensure_house(
+                    &self.state,
+                    terms.bankroll_minor,
+                    terms.max_exposure_minor,
+                )
+                .await
+                {
+                    Ok(house) => Some(house),
+                    Err(err) => {
+                        tracing::warn!("feed: no house account, so no house liquidity: {err}");
+                        self.state.feeds.update(index, |status| {
+                            status.last_error = Some(format!("the house account: {err}"));
+                        });
+                        None
+                    }
+                }
+            })
+            .await;
+        *house
+    }
 }
 
-/// The reader thread: every line in timeline order, each at its time.
-fn read(mut timeline: Timeline, pace: Pace, lines: mpsc::Sender<Entry>, stop: &AtomicBool) {
+impl FeedControl for Hub {
+    fn add_stream(&self, source: &str, markets: &[String]) -> Result<usize, String> {
+        if let Some(reason) = self.cannot_add() {
+            return Err(reason);
+        }
+        let Ok(FeedSource::BetfairStream { host, port }) = FeedSource::parse(source) else {
+            return Err(format!(
+                "{source:?} is not a live stream: give betfair-stream:HOST:PORT (recordings are given when the server starts)"
+            ));
+        };
+        let markets = StreamMarketFilter::parse(markets)?;
+        let hub = self.me.upgrade().ok_or("The server is stopping.")?;
+        hub.add_stream(&host, port, markets).map_err(|err| format!("{err:#}"))
+    }
+
+    fn cannot_add(&self) -> Option<String> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Some("The server is stopping.".into());
+        }
+        let access = &self.config.stream;
+        if access.app_key.is_empty() || (access.session_token.is_none() && access.login.is_none()) {
+            return Some("This server has no stream access: start it with --feed-app-key and --feed-user, --feed-password and --feed-identity-url (or --feed-session-token) to add live streams.".into());
+        }
+        None
+    }
+}
+
+/// The reader thread: every line in timeline order, each at its time; held while the operator
+/// pauses the feed (its pace resumes where it was), ended when they remove it.
+fn read(
+    mut timeline: Timeline,
+    pace: Pace,
+    lines: mpsc::Sender<Entry>,
+    stop: &AtomicBool,
+    mode: watch::Receiver<FeedMode>,
+) {
     let started = Instant::now();
+    let mut held = Duration::ZERO;
     let mut first_pt = None;
     while let Some(pt) = timeline.next_pt() {
         if !pace.plays(pt) || stop.load(Ordering::Relaxed) {
             break;
         }
-        let first = *first_pt.get_or_insert(pt);
-        let due = started + Duration::from_millis(pace.due_after_ms(first, pt));
-        while let Some(wait) = due.checked_duration_since(Instant::now()) {
+        loop {
+            match *mode.borrow() {
+                FeedMode::Running => break,
+                FeedMode::Removed => return,
+                FeedMode::Paused => {}
+            }
             if stop.load(Ordering::Relaxed) {
                 return;
             }
+            std::thread::sleep(STOP_CHECK);
+            held += STOP_CHECK;
+        }
+        let first = *first_pt.get_or_insert(pt);
+        let due = started + held + Duration::from_millis(pace.due_after_ms(first, pt));
+        while let Some(wait) = due.checked_duration_since(Instant::now()) {
+            if stop.load(Ordering::Relaxed) || *mode.borrow() != FeedMode::Running {
+                break;
+            }
             std::thread::sleep(wait.min(STOP_CHECK));
+        }
+        if *mode.borrow() != FeedMode::Running {
+            continue; // held (or removed) while waiting: the line waits with it
         }
         let Some(entry) = timeline.next_entry() else { break };
         if lines.blocking_send(entry).is_err() {
@@ -218,55 +322,104 @@ struct Terms {
 }
 
 /// The mirroring task of one feed.
-async fn mirror(
-    state: AppState,
-    catalogue: Arc<Catalogue>,
-    input: Input,
-    house: Option<House>,
-    terms: Terms,
-) {
-    let Input { index, mut received, silence } = input;
+async fn mirror(hub: Arc<Hub>, input: Input) {
+    let Input { index, mut received, silence, mut mode } = input;
+    let (state, catalogue, terms) = (&hub.state, &hub.catalogue, hub.terms);
+    let house = hub.house(index).await;
     let mut quotes = house.map(|house| HouseQuotes::new(house, terms.house));
     let mut upstream = Mirror::default();
     let mut followed: Vec<Followed> = Vec::new();
     let mut batch = Vec::with_capacity(LINES_PER_PASS);
     let mut heard_at = Instant::now();
     let mut silenced = false;
+    // Paused by the operator: the lines that still come are mirrored, the markets left
+    // suspended until resumed.
+    let mut held = false;
     loop {
         // Wait for more lines only until an owed quote falls due, or a live stream's silence
-        // runs out.
-        let quote_due = quotes.as_ref().and_then(HouseQuotes::next_due);
-        let silence_due =
-            silence.filter(|_| !silenced).map(|after| after.saturating_sub(heard_at.elapsed()));
-        let received_lines = match quote_due.into_iter().chain(silence_due).min() {
-            Some(wait) => {
-                tokio::time::timeout(wait, received.recv_many(&mut batch, LINES_PER_PASS))
-                    .await
-                    .ok()
+        // runs out, or the operator steers the feed.
+        let quote_due = quotes.as_ref().filter(|_| !held).and_then(HouseQuotes::next_due);
+        let silence_due = silence
+            .filter(|_| !silenced && !held)
+            .map(|after| after.saturating_sub(heard_at.elapsed()));
+        let wait = quote_due.into_iter().chain(silence_due).min();
+        let lines = async {
+            match wait {
+                Some(wait) => {
+                    tokio::time::timeout(wait, received.recv_many(&mut batch, LINES_PER_PASS))
+                        .await
+                        .ok()
+                }
+                None => Some(received.recv_many(&mut batch, LINES_PER_PASS).await),
             }
-            None => Some(received.recv_many(&mut batch, LINES_PER_PASS).await),
+        };
+        let woke = tokio::select! {
+            changed = mode.changed() => Woke::Steered(changed.is_ok()),
+            lines = lines => Woke::Lines(lines),
+        };
+        let mut moved = BTreeSet::new();
+        let received_lines = match woke {
+            Woke::Lines(lines) => lines,
+            Woke::Steered(false) => None,
+            Woke::Steered(true) => {
+                let wanted = *mode.borrow_and_update();
+                match wanted {
+                    FeedMode::Paused if !held => {
+                        held = true;
+                        let said =
+                            suspend_all(state, house, &mut followed, "paused by the operator")
+                                .await;
+                        state.feeds.update(index, |status| {
+                            status.state = FeedState::Paused;
+                            status.last_error = Some(format!("{said} until it is resumed"));
+                        });
+                    }
+                    FeedMode::Running if held => {
+                        held = false;
+                        heard_at = Instant::now();
+                        resync_all(&mut followed, &mut moved);
+                        state.feeds.update(index, |status| {
+                            if status.state == FeedState::Paused {
+                                status.state = FeedState::Running;
+                            }
+                        });
+                    }
+                    FeedMode::Removed => {
+                        let said =
+                            suspend_all(state, house, &mut followed, "removed by the operator")
+                                .await;
+                        state.feeds.update(index, |status| {
+                            status.state = FeedState::Removed;
+                            status.last_error =
+                                Some(format!("{said}, for an operator to settle or void"));
+                        });
+                        return;
+                    }
+                    _ => {}
+                }
+                None
+            }
         };
         if received_lines == Some(0) {
             break; // the reader ended
         }
-        let mut moved = BTreeSet::new();
         if received_lines.is_some() {
             heard_at = Instant::now();
             if silenced {
                 // Heard again: every market is brought back to the upstream's state, which a
                 // resubscription's delta may not repeat.
                 silenced = false;
-                for f in followed.iter_mut().filter(|f| !f.ended) {
-                    f.synced = None;
-                    moved.insert(f.link.upstream_market_id.clone());
-                }
+                resync_all(&mut followed, &mut moved);
             }
         } else if let Some(after) =
-            silence.filter(|after| !silenced && heard_at.elapsed() >= *after)
+            silence.filter(|after| !silenced && !held && heard_at.elapsed() >= *after)
         {
             silenced = true;
-            let error = suspend_all(&state, house, &mut followed, after).await;
-            state.feeds.update(index, |status| status.last_error = Some(error));
+            let why = format!("nothing from the upstream for {} s", after.as_secs());
+            let said = suspend_all(state, house, &mut followed, &why).await;
+            state.feeds.update(index, |status| {
+                status.last_error = Some(format!("{said} until it is heard again"));
+            });
         }
         let mut scored = BTreeSet::new();
         let mut racing = BTreeSet::new();
@@ -289,6 +442,9 @@ async fn mirror(
             }
         }
         let mut last_error = None;
+        if held {
+            moved.clear(); // left suspended until resumed
+        }
         for market_id in moved {
             let Some(market) = upstream.market(&market_id) else { continue };
             let Some(definition) = market.definition() else { continue };
@@ -297,10 +453,9 @@ async fn mirror(
                     match followed.iter().position(|f| f.link.upstream_market_id == market_id) {
                         Some(at) => &mut followed[at],
                         None => {
-                            let link = catalogue::ensure_market(
-                                &state, &catalogue, &market_id, definition,
-                            )
-                            .await?;
+                            let link =
+                                catalogue::ensure_market(state, catalogue, &market_id, definition)
+                                    .await?;
                             followed.push(Followed::new(link));
                             followed.last_mut().expect("pushed")
                         }
@@ -317,11 +472,11 @@ async fn mirror(
                     // The house's orders are pulled before the market here is suspended or
                     // settled.
                     if let Some(house) = house.filter(|_| !open_upstream) {
-                        if open_here(&state, link).await? {
-                            requote(&state, house, link, &[]).await?;
+                        if open_here(state, link).await? {
+                            requote(state, house, link, &[]).await?;
                         }
                     }
-                    steps = lifecycle::sync(&state, link, definition, terms.settle).await?;
+                    steps = lifecycle::sync(state, link, definition, terms.settle).await?;
                     followed.synced = Some(upstream_state);
                     followed.ended = steps.iter().any(|step| {
                         matches!(step, Moved::Ended | Moved::Settled(_) | Moved::Voided)
@@ -345,7 +500,7 @@ async fn mirror(
         // After the markets, so that a score's match has been made when its market came first.
         for event_id in scored {
             let Some(score) = upstream.score(&event_id) else { continue };
-            if let Err(err) = crate::scores::post_score(&state, score).await {
+            if let Err(err) = crate::scores::post_score(state, score).await {
                 tracing::warn!(event = %event_id, "feed: score not posted: {err}");
                 last_error = Some(format!("score of event {event_id}: {err}"));
             }
@@ -354,7 +509,7 @@ async fn mirror(
         for followed in
             followed.iter_mut().filter(|f| !f.off && racing.contains(&f.link.upstream_market_id))
         {
-            match crate::scores::race_off(&state, &followed.link).await {
+            match crate::scores::race_off(state, &followed.link).await {
                 Ok(()) => followed.off = true,
                 Err(err) => {
                     let market_id = &followed.link.upstream_market_id;
@@ -363,8 +518,8 @@ async fn mirror(
                 }
             }
         }
-        if let Some(quotes) = quotes.as_mut() {
-            if let Err(err) = quotes.quote_due(&state, &upstream, &followed, false).await {
+        if let Some(quotes) = quotes.as_mut().filter(|_| !held) {
+            if let Err(err) = quotes.quote_due(state, &upstream, &followed, false).await {
                 last_error = Some(err);
             }
         }
@@ -390,7 +545,7 @@ async fn mirror(
         });
     }
     if let Some(quotes) = quotes.as_mut() {
-        if let Err(err) = quotes.quote_due(&state, &upstream, &followed, true).await {
+        if let Err(err) = quotes.quote_due(state, &upstream, &followed, true).await {
             state.feeds.update(index, |status| status.last_error = Some(err));
         }
     }
@@ -475,13 +630,30 @@ impl HouseQuotes {
     }
 }
 
-/// A live stream fell silent: the house's orders pulled and every market it feeds suspended,
-/// until the stream is heard again. Answers what the feed's figures say of it.
+/// What woke the mirroring task.
+enum Woke {
+    /// Lines (their count; 0: the reader ended), or `None`: a wait ran out.
+    Lines(Option<usize>),
+    /// The operator steered the feed (`false`: the board is gone).
+    Steered(bool),
+}
+
+/// Every market the feed follows, to be brought back to the upstream's state.
+fn resync_all(followed: &mut [Followed], moved: &mut BTreeSet<String>) {
+    for f in followed.iter_mut().filter(|f| !f.ended) {
+        f.synced = None;
+        moved.insert(f.link.upstream_market_id.clone());
+    }
+}
+
+/// The house's orders pulled and every market the feed follows suspended here (the stream fell
+/// silent, or the operator paused or removed the feed), until it is brought back. Answers what
+/// the feed's figures say of it.
 async fn suspend_all(
     state: &AppState,
     house: Option<House>,
     followed: &mut [Followed],
-    after: Duration,
+    why: &str,
 ) -> String {
     let mut failed = Vec::new();
     for f in followed.iter_mut().filter(|f| !f.ended) {
@@ -501,14 +673,8 @@ async fn suspend_all(
             failed.push(format!("market {}: {err}", f.link.upstream_market_id));
         }
     }
-    tracing::warn!(
-        after_s = after.as_secs(),
-        "feed: the upstream fell silent: its markets suspended"
-    );
-    let mut said = format!(
-        "nothing from the upstream for {} s: its markets suspended until it is heard again",
-        after.as_secs()
-    );
+    tracing::warn!("feed: {why}: its markets suspended");
+    let mut said = format!("{why}: its markets suspended");
     if !failed.is_empty() {
         said.push_str(&format!(" (not suspended: {})", failed.join("; ")));
     }

@@ -25,12 +25,12 @@ use anyhow::Context;
 use backlay_feed::message::{ChangeType, Message};
 use backlay_feed::recording::{Entry, MAX_LINE_BYTES};
 use backlay_kit::config::{StreamAccess, StreamMarketFilter};
-use backlay_operator::feeds::{FeedBoard, FeedState};
+use backlay_operator::feeds::{FeedBoard, FeedMode, FeedState};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio_rustls::rustls::pki_types::ServerName;
 use tokio_rustls::rustls::{self, ClientConfig, RootCertStore};
 use tokio_rustls::TlsConnector;
@@ -103,6 +103,8 @@ struct Resume {
 enum Ended {
     /// The mirroring task is gone: the server stops.
     FeedStopped,
+    /// The operator paused or removed the feed.
+    Steered,
     /// Refused by the upstream: its code and words.
     Refused {
         code: String,
@@ -121,6 +123,7 @@ impl std::fmt::Display for Ended {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Ended::FeedStopped => f.write_str("the feed stopped"),
+            Ended::Steered => f.write_str("steered by the operator"),
             Ended::Refused { code, message } => {
                 write!(f, "refused by the upstream: {code}: {message}")
             }
@@ -132,9 +135,16 @@ impl std::fmt::Display for Ended {
 /// The codes that say the session token is no good (a fresh log-in may mend it).
 const SESSION_REFUSALS: [&str; 3] = ["INVALID_SESSION_INFORMATION", "NO_SESSION", "NOT_AUTHORIZED"];
 
-/// Reads the stream until the mirroring task ends, reconnecting as needed; the feed's figures
-/// (board entry `index`) say whether it is connected and the last failure.
-pub async fn read(stream: Stream, lines: mpsc::Sender<Entry>, board: Arc<FeedBoard>, index: usize) {
+/// Reads the stream until the mirroring task ends or the operator removes the feed,
+/// reconnecting as needed and disconnected while paused; the feed's figures (board entry
+/// `index`) say whether it is connected and the last failure.
+pub async fn read(
+    stream: Stream,
+    lines: mpsc::Sender<Entry>,
+    board: Arc<FeedBoard>,
+    index: usize,
+    mut mode: watch::Receiver<FeedMode>,
+) {
     let http = reqwest::Client::builder()
         .use_preconfigured_tls((*stream.tls).clone())
         .timeout(STEP_TIMEOUT)
@@ -154,21 +164,21 @@ pub async fn read(stream: Stream, lines: mpsc::Sender<Entry>, board: Arc<FeedBoa
     let mut retry = FIRST_RETRY;
     let mut line = 0u64;
     loop {
+        // Disconnected while paused; gone once removed.
+        match mode.wait_for(|wanted| *wanted != FeedMode::Paused).await.map(|m| *m) {
+            Ok(FeedMode::Running) => {}
+            _ => return,
+        }
         board.update(index, |s| s.state = FeedState::Connecting);
-        let ended = connection(
-            &stream,
-            &http,
-            &mut token,
-            &mut resume,
-            &mut retry,
-            &mut line,
-            &lines,
-            &board,
-            index,
-        )
-        .await;
+        let session =
+            Session { token: &mut token, resume: &mut resume, retry: &mut retry, line: &mut line };
+        let ended = tokio::select! {
+            ended = connection(&stream, &http, session, &lines, &board, index) => ended,
+            _ = mode.wait_for(|wanted| *wanted != FeedMode::Running) => Ended::Steered,
+        };
         match &ended {
             Ended::FeedStopped => return,
+            Ended::Steered => continue,
             // A refused session: log in afresh, when a log-in was given.
             Ended::Refused { code, .. }
                 if SESSION_REFUSALS.contains(&code.as_str()) && stream.access.login.is_some() =>
@@ -179,7 +189,11 @@ pub async fn read(stream: Stream, lines: mpsc::Sender<Entry>, board: Arc<FeedBoa
         }
         tracing::warn!(feed = %stream.spec, retry_in_ms = retry.as_millis() as u64, "feed: stream dropped: {ended}");
         board.update(index, |s| s.last_error = Some(format!("{}: {ended}", stream.spec)));
-        tokio::time::sleep(retry).await;
+        // The wait before the next attempt ends early when the operator steers the feed.
+        tokio::select! {
+            () = tokio::time::sleep(retry) => {}
+            _ = mode.wait_for(|wanted| *wanted != FeedMode::Running) => {}
+        }
         retry = (retry * 2).min(LAST_RETRY);
         if lines.is_closed() {
             return;
@@ -187,19 +201,26 @@ pub async fn read(stream: Stream, lines: mpsc::Sender<Entry>, board: Arc<FeedBoa
     }
 }
 
+/// What a stream keeps across its connections.
+struct Session<'a> {
+    token: &'a mut Option<String>,
+    resume: &'a mut Resume,
+    /// The wait before the next attempt.
+    retry: &'a mut Duration,
+    /// Lines read, for the refusals' line numbers.
+    line: &'a mut u64,
+}
+
 /// One connection, from connecting to its end.
-#[allow(clippy::too_many_arguments)] // one connection's state, kept by its caller across drops
 async fn connection(
     stream: &Stream,
     http: &reqwest::Client,
-    token: &mut Option<String>,
-    resume: &mut Resume,
-    retry: &mut Duration,
-    line: &mut u64,
+    session: Session<'_>,
     lines: &mpsc::Sender<Entry>,
     board: &FeedBoard,
     index: usize,
 ) -> Ended {
+    let Session { token, resume, retry, line } = session;
     let session = match token {
         Some(token) => token.clone(),
         None => {

@@ -1,13 +1,52 @@
 //! The upstream feeds' figures, as the operator reads them (`GET admin/feed/status`): the feed's
 //! tasks (crates/feed-runtime) write them, the console reads them. They live here, in the state
 //! every edge reaches, because the console's crate sits below nothing that runs feeds.
+//!
+//! The console also steers them here: each feed's [`FeedMode`] (running, paused, removed) is a
+//! watch its tasks follow, and adding one goes through the [`FeedControl`] the feed runtime
+//! installs at start.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-/// Every feed this server runs, in the order started.
-#[derive(Debug, Default)]
+use tokio::sync::watch;
+
+/// Every feed this server runs, in the order started (a feed's index is its id).
+#[derive(Default)]
 pub struct FeedBoard {
-    feeds: Mutex<Vec<FeedStatus>>,
+    feeds: Mutex<Vec<Entry>>,
+    /// Held weakly: the server's feed handle owns the runtime, and the runtime holds the state
+    /// that holds this board.
+    control: OnceLock<Weak<dyn FeedControl>>,
+}
+
+impl std::fmt::Debug for FeedBoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FeedBoard").field("feeds", &self.all()).finish_non_exhaustive()
+    }
+}
+
+struct Entry {
+    status: FeedStatus,
+    mode: watch::Sender<FeedMode>,
+}
+
+/// What the operator wants of a feed; its tasks follow it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FeedMode {
+    Running,
+    /// Reading held (a live stream disconnected), its markets suspended until resumed.
+    Paused,
+    /// Stopped for good; its markets left suspended for the operator.
+    Removed,
+}
+
+/// Starts feeds the console adds (the feed runtime, which the console's crate cannot reach).
+pub trait FeedControl: Send + Sync {
+    /// Starts a live stream feed (`betfair-stream:HOST:PORT`) of the markets `markets` names,
+    /// with the server's stream access; answers its id, or why not (for the operator).
+    fn add_stream(&self, source: &str, markets: &[String]) -> Result<usize, String>;
+    /// Why the console cannot add a live stream here, if it cannot.
+    fn cannot_add(&self) -> Option<String>;
 }
 
 /// One feed, as it stands.
@@ -36,6 +75,10 @@ pub enum FeedState {
     /// A live stream connecting, logging in or subscribing (after a drop too).
     Connecting,
     Running,
+    /// Held by the operator.
+    Paused,
+    /// Stopped by the operator.
+    Removed,
     /// A recording played to its end (or to `--feed-until-pt`).
     Finished,
     Failed,
@@ -46,6 +89,8 @@ impl FeedState {
         match self {
             FeedState::Connecting => "connecting",
             FeedState::Running => "running",
+            FeedState::Paused => "paused",
+            FeedState::Removed => "removed",
             FeedState::Finished => "finished",
             FeedState::Failed => "failed",
         }
@@ -71,22 +116,57 @@ pub struct FeedRunner {
 }
 
 impl FeedBoard {
-    /// Adds a feed; its index is how its task updates it.
-    pub fn add(&self, status: FeedStatus) -> usize {
+    /// Adds a feed; its index is its id, how its tasks update it and how they learn what the
+    /// operator wants of it.
+    pub fn add(&self, status: FeedStatus) -> (usize, watch::Receiver<FeedMode>) {
+        let (mode, wanted) = watch::channel(FeedMode::Running);
         let mut feeds = self.feeds.lock().expect("feed board lock");
-        feeds.push(status);
-        feeds.len() - 1
+        feeds.push(Entry { status, mode });
+        (feeds.len() - 1, wanted)
     }
 
     pub fn update(&self, index: usize, change: impl FnOnce(&mut FeedStatus)) {
         if let Some(feed) = self.feeds.lock().expect("feed board lock").get_mut(index) {
-            change(feed);
+            change(&mut feed.status);
         }
     }
 
     /// Every feed as it stands.
     pub fn all(&self) -> Vec<FeedStatus> {
-        self.feeds.lock().expect("feed board lock").clone()
+        self.feeds.lock().expect("feed board lock").iter().map(|f| f.status.clone()).collect()
+    }
+
+    pub fn get(&self, index: usize) -> Option<FeedStatus> {
+        self.feeds.lock().expect("feed board lock").get(index).map(|f| f.status.clone())
+    }
+
+    /// Asks a feed's tasks to run, pause or stop. Refused (with words for the operator) for a
+    /// feed that does not exist, has ended, or is already so.
+    pub fn set_mode(&self, index: usize, wanted: FeedMode) -> Result<(), String> {
+        let feeds = self.feeds.lock().expect("feed board lock");
+        let feed = feeds.get(index).ok_or_else(|| format!("There is no feed {index}."))?;
+        let now = *feed.mode.borrow();
+        if now == FeedMode::Removed
+            || matches!(feed.status.state, FeedState::Finished | FeedState::Failed)
+        {
+            return Err(format!("Feed {index} ({}) has ended.", feed.status.source));
+        }
+        if now == wanted {
+            let said = if wanted == FeedMode::Paused { "paused" } else { "running" };
+            return Err(format!("Feed {index} is already {said}."));
+        }
+        feed.mode.send_replace(wanted);
+        Ok(())
+    }
+
+    /// The feed runtime's hand, for the console to add feeds with.
+    pub fn install(&self, control: Weak<dyn FeedControl>) {
+        let _ = self.control.set(control);
+    }
+
+    /// `None` when no feed runtime runs (or it has stopped).
+    pub fn control(&self) -> Option<Arc<dyn FeedControl>> {
+        self.control.get().and_then(Weak::upgrade)
     }
 }
 

@@ -292,6 +292,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/feed/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts a live stream feed (admin only, audited). */
+        post: operations["add_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/feed/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pauses a feed (reading held, a live stream disconnected, its markets suspended and the
+         *     house's orders pulled) or resumes it (its markets brought back to the upstream's state);
+         *     admin only, audited.
+         */
+        post: operations["pause_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/feed/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stops a feed for good: its markets are left suspended, for the operator to settle or void
+         *     by hand (a feed added again later joins them). Admin only, audited.
+         */
+        post: operations["remove_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/feed/status": {
         parameters: {
             query?: never;
@@ -2081,6 +2139,18 @@ export interface components {
             /** Format: int64 */
             user_id: number;
         };
+        AddFeedRequest: {
+            /**
+             * @description The markets to mirror: market ids (1.234), event type ids (7), countries (GB) and market
+             *     types (WIN), separated by commas.
+             */
+            markets: string;
+            /**
+             * @description `betfair-stream:HOST:PORT`: a live Exchange Stream, reached with the server's stream
+             *     access (its app key and log-in). Recordings are given at start, not from the console.
+             */
+            source: string;
+        };
         ApproveRequest: {
             /** @description A note for the user (at most 200 characters). */
             remark?: string;
@@ -3661,8 +3731,57 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_FeedItem: {
+            /** @description One feed. */
+            data: {
+                first_refusal: string | null;
+                /** @description The feed's id, for pause and remove. */
+                id: number;
+                /**
+                 * Format: int64
+                 * @description How far behind the upstream it acts (live feeds; ms).
+                 */
+                lag_ms: number | null;
+                /** @description The last market the feed could not make or move here, and why. */
+                last_error: string | null;
+                /**
+                 * Format: int64
+                 * @description The publish time of the last message applied (ms since the epoch).
+                 */
+                last_pt: number | null;
+                markets: components["schemas"]["FeedMarketItem"][];
+                /**
+                 * Format: int64
+                 * @description Lines read and applied.
+                 */
+                messages: number;
+                /**
+                 * Format: int64
+                 * @description Lines refused, and the first one's reason with its file and line.
+                 */
+                refused: number;
+                /**
+                 * @description What it reads: `betfair-file:PATH`, several joined by commas when they play as one, or
+                 *     `betfair-stream:HOST:PORT`.
+                 */
+                source: string;
+                /**
+                 * @description connecting (a live stream connecting or reconnecting), running, paused, finished (a
+                 *     recording at its end or at --feed-until-pt), removed, or failed.
+                 */
+                state: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_FeedStatusData: {
             data: {
+                /**
+                 * @description Why a live stream cannot be added from the console here (the server was started
+                 *     without a feed's stream access); null when it can.
+                 */
+                cannot_add: string | null;
                 feeds: components["schemas"]["FeedItem"][];
             };
             message: string;
@@ -5070,6 +5189,8 @@ export interface components {
         /** @description One feed. */
         FeedItem: {
             first_refusal: string | null;
+            /** @description The feed's id, for pause and remove. */
+            id: number;
             /**
              * Format: int64
              * @description How far behind the upstream it acts (live feeds; ms).
@@ -5099,8 +5220,8 @@ export interface components {
              */
             source: string;
             /**
-             * @description connecting (a live stream connecting or reconnecting), running, finished (a recording
-             *     at its end or at --feed-until-pt), or failed.
+             * @description connecting (a live stream connecting or reconnecting), running, paused, finished (a
+             *     recording at its end or at --feed-until-pt), removed, or failed.
              */
             state: string;
         };
@@ -5123,6 +5244,11 @@ export interface components {
             upstream_selection_id: number;
         };
         FeedStatusData: {
+            /**
+             * @description Why a live stream cannot be added from the console here (the server was started
+             *     without a feed's stream access); null when it can.
+             */
+            cannot_add: string | null;
             feeds: components["schemas"]["FeedItem"][];
         };
         /** @description A football score. */
@@ -5817,6 +5943,11 @@ export interface components {
             user_id: number;
             user_name: string;
         };
+        PauseFeedRequest: {
+            id: number;
+            /** @description true to pause (its markets suspended), false to resume. */
+            paused: boolean;
+        };
         PayeeBankItem: {
             account_name: string;
             account_number: string;
@@ -6113,6 +6244,9 @@ export interface components {
             request_id: number;
             /** @description Always "rejected". */
             status: components["schemas"]["PaymentStatus"];
+        };
+        RemoveFeedRequest: {
+            id: number;
         };
         RequestCreated: {
             /** Format: int64 */
@@ -7994,6 +8128,225 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    add_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddFeedRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FeedItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pause_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PauseFeedRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FeedItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    remove_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveFeedRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FeedItem"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

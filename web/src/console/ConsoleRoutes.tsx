@@ -14,12 +14,13 @@ const RiskRoutes = lazyNamed(() => import('./risk/RiskPages'), 'RiskRoutes');
 const AccountPage = lazyNamed(() => import('./risk/AccountPage'), 'AccountPage');
 const CatalogueRoutes = lazyNamed(() => import('./catalogue/CataloguePage'), 'CatalogueRoutes');
 const DeskRoutes = lazyNamed(() => import('./desk/DeskPage'), 'DeskRoutes');
+const FeedsPage = lazyNamed(() => import('./feeds/FeedsPage'), 'FeedsPage');
 const ReportsPage = lazyNamed(() => import('./reports/ReportsPage'), 'ReportsPage');
 const CasinoPage = lazyNamed(() => import('./casino/CasinoPage'), 'CasinoPage');
 
 /**
  * Every console screen, in the navigation's order: Dashboard (the landing page), Downline, Payments, Audit log, Settings,
- * Markets/Desk, Risk, Reports, Casino. An area adds its screen here (one lazy import and one
+ * Markets/Desk, Feeds, Risk, Reports, Casino. An area adds its screen here (one lazy import and one
  * entry) when the screen exists, so the navigation never links to nothing.
  */
 const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
@@ -30,6 +31,7 @@ const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { path: 'settings', label: 'Settings', roles: ['admin'], element: <SiteSettingsPage /> },
   { path: 'markets', label: 'Markets', roles: ['admin'], element: <CatalogueRoutes /> },
   { path: 'desk', label: 'Trading desk', roles: ['admin'], element: <DeskRoutes /> },
+  { path: 'feeds', label: 'Feeds', roles: ['admin'], element: <FeedsPage /> },
   { path: 'risk', label: 'Risk', roles: ['admin', 'agent'], element: <RiskRoutes /> },
   { path: 'reports', label: 'Reports', roles: ['admin', 'agent'], element: <ReportsPage /> },
   { path: 'casino', label: 'Casino', roles: ['admin'], element: <CasinoPage /> },

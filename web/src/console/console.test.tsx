@@ -91,7 +91,7 @@ describe('the console guard', () => {
     storeSession(admin);
     renderApp('/console/audit');
     expect(await screen.findByTestId('audit-page')).toBeInTheDocument();
-    expect(navLabels()).toEqual(['Dashboard', 'Downline', 'Payments', 'Audit log', 'Settings', 'Markets', 'Trading desk', 'Risk', 'Reports', 'Casino']);
+    expect(navLabels()).toEqual(['Dashboard', 'Downline', 'Payments', 'Audit log', 'Settings', 'Markets', 'Trading desk', 'Feeds', 'Risk', 'Reports', 'Casino']);
   });
 
   it('lands an admin on the console after log-in', async () => {

@@ -1,34 +1,47 @@
 //! The upstream feeds (`--feed`, crates/feed-runtime): what each reads, how far it is, what it
-//! refused, and the markets it mirrors here (admin only).
+//! refused, and the markets it mirrors here; the operator adds a live stream, pauses, resumes
+//! and removes feeds (admin only, audited).
 
 use axum::extract::State;
 use backlay_store::users::Role;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use backlay_kit::error::{ok, ApiResult, AppError, Envelope};
-use backlay_operator::feeds::FeedStatus;
-use backlay_operator::session::Operator;
+use backlay_api::operator_context;
+use backlay_kit::error::{ok, ok_with, ApiResult, AppError, Envelope};
+use backlay_kit::input::ApiJson;
+use backlay_operator::feeds::{FeedMode, FeedStatus};
+use backlay_operator::session::{Authed, ClientIp, Operator};
 use backlay_operator::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(feed_status))
+    OpenApiRouter::new()
+        .routes(routes!(feed_status))
+        .routes(routes!(add_feed))
+        .routes(routes!(pause_feed))
+        .routes(routes!(remove_feed))
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct FeedStatusData {
     pub feeds: Vec<FeedItem>,
+    /// Why a live stream cannot be added from the console here (the server was started
+    /// without a feed's stream access); null when it can.
+    #[schema(required = true)]
+    pub cannot_add: Option<String>,
 }
 
 /// One feed.
 #[derive(Serialize, ToSchema)]
 pub struct FeedItem {
+    /// The feed's id, for pause and remove.
+    pub id: usize,
     /// What it reads: `betfair-file:PATH`, several joined by commas when they play as one, or
     /// `betfair-stream:HOST:PORT`.
     pub source: String,
-    /// connecting (a live stream connecting or reconnecting), running, finished (a recording
-    /// at its end or at --feed-until-pt), or failed.
+    /// connecting (a live stream connecting or reconnecting), running, paused, finished (a
+    /// recording at its end or at --feed-until-pt), removed, or failed.
     pub state: String,
     /// Lines read and applied.
     pub messages: u64,
@@ -66,9 +79,10 @@ pub struct FeedRunnerItem {
     pub name: String,
 }
 
-impl From<FeedStatus> for FeedItem {
-    fn from(feed: FeedStatus) -> FeedItem {
+impl FeedItem {
+    fn of(id: usize, feed: FeedStatus) -> FeedItem {
         FeedItem {
+            id,
             source: feed.source,
             state: feed.state.as_str().to_owned(),
             messages: feed.messages,
@@ -100,6 +114,13 @@ impl From<FeedStatus> for FeedItem {
     }
 }
 
+fn admin_only(authed: &Authed) -> Result<(), AppError> {
+    if authed.user.role != Role::Admin {
+        return Err(AppError::Forbidden("Only an admin can read and steer the feeds.".into()));
+    }
+    Ok(())
+}
+
 /// Every feed this server runs, as it stands (admin only).
 #[utoipa::path(get, path = "/admin/feed/status", tag = "admin", security(("bearer" = [])),
     responses((status = 200, body = Envelope<FeedStatusData>), (status = 401), (status = 403)))]
@@ -107,8 +128,146 @@ async fn feed_status(
     State(state): State<AppState>,
     Operator(authed): Operator,
 ) -> ApiResult<FeedStatusData> {
-    if authed.user.role != Role::Admin {
-        return Err(AppError::Forbidden("Only an admin can read the feeds.".into()));
+    admin_only(&authed)?;
+    Ok(ok(FeedStatusData {
+        feeds: state
+            .feeds
+            .all()
+            .into_iter()
+            .enumerate()
+            .map(|(id, feed)| FeedItem::of(id, feed))
+            .collect(),
+        cannot_add: cannot_add(&state),
+    }))
+}
+
+fn cannot_add(state: &AppState) -> Option<String> {
+    match state.feeds.control() {
+        Some(control) => control.cannot_add(),
+        None => Some("This server runs no feeds: start it with a feed's settings (--feed-app-key and a log-in or session token) to add live streams.".into()),
     }
-    Ok(ok(FeedStatusData { feeds: state.feeds.all().into_iter().map(FeedItem::from).collect() }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct AddFeedRequest {
+    /// `betfair-stream:HOST:PORT`: a live Exchange Stream, reached with the server's stream
+    /// access (its app key and log-in). Recordings are given at start, not from the console.
+    pub source: String,
+    /// The markets to mirror: market ids (1.234), event type ids (7), countries (GB) and market
+    /// types (WIN), separated by commas.
+    pub markets: String,
+}
+
+/// Starts a live stream feed (admin only, audited).
+#[utoipa::path(post, path = "/admin/feed/add", tag = "admin", request_body = AddFeedRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<FeedItem>), (status = 400), (status = 401), (status = 403), (status = 422)))]
+async fn add_feed(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<AddFeedRequest>,
+) -> ApiResult<FeedItem> {
+    admin_only(&operator.0)?;
+    let source = body.source.trim();
+    if source.is_empty() {
+        return Err(AppError::field("source", "Give the stream as betfair-stream:HOST:PORT."));
+    }
+    let markets: Vec<String> = body
+        .markets
+        .split(',')
+        .map(|item| item.trim().to_owned())
+        .filter(|item| !item.is_empty())
+        .collect();
+    if markets.is_empty() {
+        return Err(AppError::field(
+            "markets",
+            "Say which markets to mirror: market ids (1.234), event type ids (7), countries (GB) or market types (WIN).",
+        ));
+    }
+    if let Some(reason) = cannot_add(&state) {
+        return Err(AppError::Unprocessable(reason));
+    }
+    let control = state.feeds.control().expect("checked by cannot_add");
+    let id = control.add_stream(source, &markets).map_err(AppError::Unprocessable)?;
+    let ctx = operator_context(&state, operator, ip);
+    let mut writer = state.store.begin_write().await?;
+    ctx.audit(
+        &mut writer,
+        "feed.add",
+        format!("feed {id}"),
+        serde_json::json!({ "source": source, "markets": markets }),
+    )
+    .await?;
+    writer.commit().await?;
+    let feed = state.feeds.get(id).expect("just added");
+    Ok(ok_with(format!("Feed {id} started: {}.", feed.source), FeedItem::of(id, feed)))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PauseFeedRequest {
+    pub id: usize,
+    /// true to pause (its markets suspended), false to resume.
+    pub paused: bool,
+}
+
+/// Pauses a feed (reading held, a live stream disconnected, its markets suspended and the
+/// house's orders pulled) or resumes it (its markets brought back to the upstream's state);
+/// admin only, audited.
+#[utoipa::path(post, path = "/admin/feed/pause", tag = "admin", request_body = PauseFeedRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<FeedItem>), (status = 400), (status = 401), (status = 403), (status = 409)))]
+async fn pause_feed(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<PauseFeedRequest>,
+) -> ApiResult<FeedItem> {
+    let mode = if body.paused { FeedMode::Paused } else { FeedMode::Running };
+    let (action, done) =
+        if body.paused { ("feed.pause", "paused") } else { ("feed.resume", "resumed") };
+    steer(&state, operator, ip, body.id, mode, action, done).await
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RemoveFeedRequest {
+    pub id: usize,
+}
+
+/// Stops a feed for good: its markets are left suspended, for the operator to settle or void
+/// by hand (a feed added again later joins them). Admin only, audited.
+#[utoipa::path(post, path = "/admin/feed/remove", tag = "admin", request_body = RemoveFeedRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<FeedItem>), (status = 400), (status = 401), (status = 403), (status = 409)))]
+async fn remove_feed(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<RemoveFeedRequest>,
+) -> ApiResult<FeedItem> {
+    steer(&state, operator, ip, body.id, FeedMode::Removed, "feed.remove", "removed").await
+}
+
+async fn steer(
+    state: &AppState,
+    operator: Operator,
+    ip: ClientIp,
+    id: usize,
+    mode: FeedMode,
+    action: &str,
+    done: &str,
+) -> ApiResult<FeedItem> {
+    admin_only(&operator.0)?;
+    let feed =
+        state.feeds.get(id).ok_or_else(|| AppError::NotFound(format!("There is no feed {id}.")))?;
+    state.feeds.set_mode(id, mode).map_err(AppError::Conflict)?;
+    let ctx = operator_context(state, operator, ip);
+    let mut writer = state.store.begin_write().await?;
+    ctx.audit(
+        &mut writer,
+        action,
+        format!("feed {id}"),
+        serde_json::json!({ "source": feed.source }),
+    )
+    .await?;
+    writer.commit().await?;
+    let feed = state.feeds.get(id).expect("a feed stays on the board");
+    Ok(ok_with(format!("Feed {id} {done}."), FeedItem::of(id, feed)))
 }

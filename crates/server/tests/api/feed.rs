@@ -377,6 +377,54 @@ async fn the_house_quotes_no_market_past_its_exposure_cap(app: TestApp) {
 }
 both_databases!(the_house_quotes_no_market_past_its_exposure_cap, super::win_before_the_off_capped);
 
+/// A race that closes with a non-runner: the definition opens three runners, then closes with
+/// the third REMOVED (with its adjustment factor) and the first the winner.
+fn a_race_with_a_non_runner(config: &mut Config) {
+    let dir = std::env::temp_dir().join(format!("backlay-feed-nr-{}", rand::random::<u64>()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let race = dir.join("race");
+    let definition = |status: &str, runners: &str| {
+        format!(
+            r#"{{"eventTypeId":"7","eventId":"31001","eventName":"Testwood 1st May","marketType":"WIN","venue":"Testwood","status":"{status}","inPlay":false,"betDelay":0,"numberOfWinners":1,"runners":[{runners}]}}"#
+        )
+    };
+    let open = r#"{"id":1,"sortPriority":1,"status":"ACTIVE","name":"Alpha"},{"id":2,"sortPriority":2,"status":"ACTIVE","name":"Bravo"},{"id":3,"sortPriority":3,"status":"ACTIVE","name":"Charlie"}"#;
+    let closed = r#"{"id":1,"sortPriority":1,"status":"WINNER","name":"Alpha"},{"id":2,"sortPriority":2,"status":"LOSER","name":"Bravo"},{"id":3,"sortPriority":3,"status":"REMOVED","adjustmentFactor":12.5,"name":"Charlie"}"#;
+    std::fs::write(
+        &race,
+        format!(
+            "{}\n{}\n",
+            format_args!(r#"{{"op":"mcm","clk":"1","pt":1700000000000,"mc":[{{"id":"1.500","img":true,"marketDefinition":{},"rc":[{{"id":1,"atb":[[2.0,10]]}}]}}]}}"#, definition("OPEN", open)),
+            format_args!(r#"{{"op":"mcm","clk":"2","pt":1700000060000,"mc":[{{"id":"1.500","marketDefinition":{}}}]}}"#, definition("CLOSED", closed)),
+        ),
+    )
+    .unwrap();
+    config.feed = Some(feed(&[race], None));
+}
+
+/// Betfair voids a non-runner's bets and reduces the others' matched prices; Backlay does not
+/// do that yet, so such a result is not settled as if the runner had run: the market is held,
+/// suspended, and the feed says why.
+async fn a_race_closed_with_a_non_runner_is_held_for_an_operator(app: TestApp) {
+    let admin = app.admin().await;
+    let feeds = finished_feeds(&app, &admin).await;
+    let error = feeds[0]["last_error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("non-runners (selection 3 (adjustment factor 12.5%))"),
+        "the feed says why: {}",
+        feeds[0]
+    );
+    let market_id = feeds[0]["markets"][0]["market_id"].as_i64().unwrap();
+    let row = app.store().await.market(market_id).await.unwrap();
+    assert_eq!(row.status, MarketStatus::Suspended, "held, not settled");
+    assert_eq!(row.result_runner_id, None);
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(
+    a_race_closed_with_a_non_runner_is_held_for_an_operator,
+    super::a_race_with_a_non_runner
+);
+
 /// betfairlightweight's cricket score stream with a match-odds market of its event before it
 /// (the recording holds the scores alone; the market's definition line is written here).
 fn cricket_with_its_market(config: &mut Config) {
@@ -425,6 +473,45 @@ async fn a_cricket_score_from_the_feed_is_on_the_match_page(app: TestApp) {
 }
 both_databases!(a_cricket_score_from_the_feed_is_on_the_match_page, super::cricket_with_its_market);
 
+/// A second server that logs in to `upstream`'s stream as its client `mirror` (made here),
+/// trusting its self-signed certificate; mirroring `market` from the start, or none (the
+/// console adds feeds with the same access).
+async fn mirror_of(upstream: &TestApp, admin: &str, market: Option<&str>) -> TestApp {
+    upstream.new_user(admin, "mirror", "client").await;
+    let port = upstream.betfair_stream_addr.expect("the stream was asked for").port();
+    let certificate = upstream.secret_key_path().with_extension("stream.crt");
+    let identity_url = format!("{}/betfair/identity/", upstream.base.trim_end_matches("/api"));
+    let db = if upstream.database_url().starts_with("sqlite") { Db::Sqlite } else { Db::Postgres };
+    let market = market.map(str::to_owned);
+    spawn_app_with(db, move |config| {
+        let mut feed = feed(&[], None);
+        feed.sources = match &market {
+            Some(_) => vec![FeedSource::BetfairStream { host: "localhost".into(), port }],
+            None => Vec::new(),
+        };
+        feed.stream = StreamAccess {
+            app_key: "backlay-mirror".into(),
+            session_token: None,
+            login: Some(StreamLogin {
+                user: "mirror".into(),
+                password: "Second@123".into(),
+                identity_url,
+            }),
+            markets: StreamMarketFilter {
+                market_ids: market.into_iter().collect(),
+                ..Default::default()
+            },
+            ca_files: vec![certificate],
+            heartbeat_ms: 500,
+            conflate_ms: 0,
+        };
+        feed.silence = Duration::from_secs(2);
+        config.feed = Some(feed);
+    })
+    .await
+    .expect("the upstream's database is here, so is the mirror's")
+}
+
 fn with_stream(config: &mut Config) {
     config.betfair_stream = Some(backlay_kit::config::BetfairStreamConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
@@ -469,35 +556,9 @@ async fn a_market_of_one_backlay_is_mirrored_on_another_over_the_live_stream(
     let (market_id, runners) = upstream
         .open_market(&admin, match_id, serde_json::json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 1 }))
         .await;
-    upstream.new_user(&admin, "mirror", "client").await;
-
-    let port = upstream.betfair_stream_addr.expect("the stream was asked for").port();
-    let certificate = upstream.secret_key_path().with_extension("stream.crt");
-    let identity_url = format!("{}/betfair/identity/", upstream.base.trim_end_matches("/api"));
     let upstream_market = format!("1.{market_id}");
-    let db = if upstream.database_url().starts_with("sqlite") { Db::Sqlite } else { Db::Postgres };
-    let live = upstream_market.clone();
-    let mirror = spawn_app_with(db, move |config| {
-        let mut feed = feed(&[], None);
-        feed.sources = vec![FeedSource::BetfairStream { host: "localhost".into(), port }];
-        feed.stream = StreamAccess {
-            app_key: "backlay-mirror".into(),
-            session_token: None,
-            login: Some(StreamLogin {
-                user: "mirror".into(),
-                password: "Second@123".into(),
-                identity_url,
-            }),
-            markets: StreamMarketFilter { market_ids: vec![live], ..Default::default() },
-            ca_files: vec![certificate],
-            heartbeat_ms: 500,
-            conflate_ms: 0,
-        };
-        feed.silence = Duration::from_secs(2);
-        config.feed = Some(feed);
-    })
-    .await
-    .expect("the upstream's database is here, so is the mirror's");
+    let port = upstream.betfair_stream_addr.expect("the stream was asked for").port();
+    let mirror = mirror_of(&upstream, &admin, Some(&upstream_market)).await;
     let mirror_admin = mirror.admin().await;
     let started = Instant::now();
     let (here, here_match) = loop {
@@ -616,3 +677,161 @@ both_databases!(
     a_market_of_one_backlay_is_mirrored_on_another_over_the_live_stream,
     super::with_stream
 );
+
+/// The feed's state and its one market's id here, once it has one.
+async fn feed_with_market(app: &TestApp, admin: &str, id: usize, state: &str) -> Value {
+    let started = Instant::now();
+    loop {
+        let answer = app.get("admin/feed/status", Some(admin)).await;
+        answer.expect(200);
+        let feed = answer.data()["feeds"][id].clone();
+        if feed["state"] == state && feed["markets"].as_array().is_some_and(|m| m.len() == 1) {
+            return feed;
+        }
+        assert!(started.elapsed() < FEED_WAIT, "feed {id} never came to {state}: {feed}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The market's status on the bettor's page, once it is `wanted`.
+async fn page_status_becomes(app: &TestApp, token: &str, feed: &Value, wanted: &str) {
+    let (match_id, market_id) = (
+        feed["markets"][0]["match_id"].as_i64().unwrap(),
+        feed["markets"][0]["market_id"].as_i64().unwrap(),
+    );
+    let started = Instant::now();
+    loop {
+        let page = page_of(app, token, match_id, market_id).await;
+        if page["status"] == wanted {
+            return;
+        }
+        assert!(
+            started.elapsed() < FEED_WAIT,
+            "the market stayed {} (not {wanted})",
+            page["status"]
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The operator adds a live stream from the console, pauses it (its market suspended),
+/// resumes it (reopened), and removes it (suspended for good); each step audited, each refused
+/// with words when it makes no sense, and none of it open to a client.
+async fn the_operator_adds_pauses_resumes_and_removes_a_live_feed(upstream: TestApp) {
+    let admin = upstream.admin().await;
+    let bettor = upstream.demo().await;
+    let matches = upstream
+        .post("match/getMatches", Some(&bettor), serde_json::json!({ "sport_id": 4 }))
+        .await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let (market_id, _) = upstream
+        .open_market(&admin, match_id, serde_json::json!({ "type": "match_odds", "name": "Match Odds", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }))
+        .await;
+    // The upstream runs no feed: nothing to add one with.
+    let upstream_feeds = upstream.get("admin/feed/status", Some(&admin)).await;
+    assert!(
+        upstream_feeds.data()["cannot_add"].as_str().unwrap().contains("runs no feeds"),
+        "{}",
+        upstream_feeds.body
+    );
+    let port = upstream.betfair_stream_addr.unwrap().port();
+
+    let mirror = mirror_of(&upstream, &admin, None).await;
+    let (mirror_admin, mirror_client) = (mirror.admin().await, mirror.demo().await);
+    let status = mirror.get("admin/feed/status", Some(&mirror_admin)).await;
+    assert_eq!(
+        (status.data()["feeds"].clone(), status.data()["cannot_add"].clone()),
+        (serde_json::json!([]), Value::Null)
+    );
+
+    let source = format!("betfair-stream:localhost:{port}");
+    let add = serde_json::json!({ "source": source, "markets": format!("1.{market_id}") });
+    mirror.post("admin/feed/add", Some(&mirror_client), add.clone()).await.expect(403);
+    let not_a_stream = mirror
+        .post(
+            "admin/feed/add",
+            Some(&mirror_admin),
+            serde_json::json!({ "source": "betfair-file:/etc/passwd", "markets": "7" }),
+        )
+        .await;
+    not_a_stream.expect(422);
+    assert!(not_a_stream.message().contains("betfair-stream:HOST:PORT"), "{}", not_a_stream.body);
+    let no_markets = mirror
+        .post(
+            "admin/feed/add",
+            Some(&mirror_admin),
+            serde_json::json!({ "source": source, "markets": " , " }),
+        )
+        .await;
+    no_markets.expect(400);
+    assert!(!no_markets.field_error("markets").is_empty());
+    let bad_market = mirror
+        .post(
+            "admin/feed/add",
+            Some(&mirror_admin),
+            serde_json::json!({ "source": source, "markets": "win" }),
+        )
+        .await;
+    bad_market.expect(422);
+    assert!(bad_market.message().contains("not a market id"), "{}", bad_market.body);
+
+    let added = mirror.post("admin/feed/add", Some(&mirror_admin), add).await;
+    added.expect(200);
+    assert_eq!(
+        (added.data()["id"].clone(), added.data()["source"].clone()),
+        (serde_json::json!(0), serde_json::json!(source))
+    );
+    let feed = feed_with_market(&mirror, &mirror_admin, 0, "running").await;
+    page_status_becomes(&mirror, &mirror_client, &feed, "open").await;
+
+    let pause = |paused: bool| serde_json::json!({ "id": 0, "paused": paused });
+    mirror.post("admin/feed/pause", Some(&mirror_client), pause(true)).await.expect(403);
+    mirror.post("admin/feed/pause", Some(&mirror_admin), pause(true)).await.expect(200);
+    feed_with_market(&mirror, &mirror_admin, 0, "paused").await;
+    page_status_becomes(&mirror, &mirror_client, &feed, "suspended").await;
+    let again = mirror.post("admin/feed/pause", Some(&mirror_admin), pause(true)).await;
+    again.expect(409);
+    assert_eq!(again.message(), "Feed 0 is already paused.");
+
+    mirror.post("admin/feed/pause", Some(&mirror_admin), pause(false)).await.expect(200);
+    feed_with_market(&mirror, &mirror_admin, 0, "running").await;
+    page_status_becomes(&mirror, &mirror_client, &feed, "open").await;
+
+    mirror
+        .post("admin/feed/remove", Some(&mirror_admin), serde_json::json!({ "id": 0 }))
+        .await
+        .expect(200);
+    let removed = feed_with_market(&mirror, &mirror_admin, 0, "removed").await;
+    assert!(
+        removed["last_error"].as_str().unwrap().contains("removed by the operator"),
+        "{removed}"
+    );
+    page_status_becomes(&mirror, &mirror_client, &feed, "suspended").await;
+    mirror
+        .post("admin/feed/remove", Some(&mirror_admin), serde_json::json!({ "id": 0 }))
+        .await
+        .expect(409);
+    mirror
+        .post("admin/feed/remove", Some(&mirror_admin), serde_json::json!({ "id": 7 }))
+        .await
+        .expect(404);
+
+    let audit = mirror
+        .post(
+            "admin/audit",
+            Some(&mirror_admin),
+            serde_json::json!({ "action": "feed", "page": 1, "limit": 50 }),
+        )
+        .await;
+    audit.expect(200);
+    let mut actions: Vec<String> = audit.data()["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["action"].as_str().unwrap().to_owned())
+        .collect();
+    actions.sort();
+    assert_eq!(actions, ["feed.add", "feed.pause", "feed.remove", "feed.resume"]);
+    mirror.assert_ledger_sound(&mirror_admin).await;
+}
+both_databases!(the_operator_adds_pauses_resumes_and_removes_a_live_feed, super::with_stream);
