@@ -169,7 +169,7 @@ pub async fn read(
             Ok(FeedMode::Running) => {}
             _ => return,
         }
-        board.update(index, |s| s.state = FeedState::Connecting);
+        board.update(index, |s| shown(s, FeedState::Connecting));
         let session =
             Session { token: &mut token, resume: &mut resume, retry: &mut retry, line: &mut line };
         let ended = tokio::select! {
@@ -198,6 +198,14 @@ pub async fn read(
         if lines.is_closed() {
             return;
         }
+    }
+}
+
+/// The connection's state on the board, unless the operator's (paused, removed) stands: the
+/// mirroring task writes those, and a connection ending as they land must not hide them.
+fn shown(status: &mut backlay_operator::feeds::FeedStatus, state: FeedState) {
+    if !matches!(status.state, FeedState::Paused | FeedState::Removed) {
+        status.state = state;
     }
 }
 
@@ -308,7 +316,7 @@ async fn connection(
                 if !subscribed && change.change_type != ChangeType::Heartbeat {
                     subscribed = true;
                     *retry = FIRST_RETRY;
-                    board.update(index, |s| s.state = FeedState::Running);
+                    board.update(index, |s| shown(s, FeedState::Running));
                     tracing::info!(feed = %stream.spec, "feed: stream subscribed");
                 }
             }
