@@ -233,6 +233,10 @@ struct ServeArgs {
     /// orders counted as matched); it quotes no more there once it is reached (default: no cap).
     #[arg(long, env = "BACKLAY_FEED_MAX_EXPOSURE")]
     feed_max_exposure: Option<String>,
+    /// Each mirrored match-odds market also gets a bookmaker market whose rates follow the
+    /// upstream's best prices ((price − 1) × 100), widened by this margin in percent (0–50).
+    #[arg(long, env = "BACKLAY_FEED_BOOKMAKER_MARGIN", value_parser = clap::value_parser!(u32).range(0..=50))]
+    feed_bookmaker_margin: Option<u32>,
     /// A live stream (betfair-stream:HOST:PORT): the application key it is reached with.
     #[arg(long, env = "BACKLAY_FEED_APP_KEY")]
     feed_app_key: Option<String>,
@@ -320,6 +324,7 @@ impl ServeArgs {
                 .as_deref()
                 .map(|text| rupees("--feed-max-exposure", text))
                 .transpose()?,
+            bookmaker_margin_percent: self.feed_bookmaker_margin,
             stream,
             silence: std::time::Duration::from_secs(self.feed_silence),
         }))

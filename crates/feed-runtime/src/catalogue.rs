@@ -187,6 +187,60 @@ pub async fn ensure_market(
     })
 }
 
+/// What a match-odds market's bookmaker twin is called in the links (`--feed-bookmaker-margin`).
+pub fn bookmaker_ref(upstream_market_id: &str) -> String {
+    format!("{upstream_market_id}/bookmaker")
+}
+
+/// The bookmaker market that follows a mirrored match-odds market (its twin: the same match
+/// and runners, in the same order), made when there is none yet. Its rates follow the
+/// upstream's best prices (`liquidity::bookmaker_rates`); it opens, closes and settles with
+/// the upstream as its twin does.
+pub async fn ensure_bookmaker(
+    state: &AppState,
+    exchange: &LinkedMarket,
+    definition: &MarketDefinition,
+) -> Result<LinkedMarket, AppError> {
+    let reference = bookmaker_ref(&exchange.upstream_market_id);
+    if let Some(linked) = linked_market(state, &reference).await? {
+        return Ok(linked);
+    }
+    let ctx = OperatorContext { store: &state.store, actor: Actor::Console, client_ip: None };
+    let mut runners = definition.runners.clone();
+    runners.sort_by_key(|r| (r.sort_priority, r.selection_id));
+    let name_of = |selection_id: i64| {
+        exchange
+            .runners
+            .get(&selection_id)
+            .and_then(|runner_id| exchange.runner_names.get(runner_id))
+            .cloned()
+            .unwrap_or_else(|| format!("Selection {selection_id}"))
+    };
+    let request = CreateMarket {
+        match_id: exchange.match_id,
+        market_type: MarketType::Bookmaker,
+        name: "Bookmaker".into(),
+        runners: runners.iter().map(|r| name_of(r.selection_id)).collect(),
+        bet_delay_ms: i64::from(definition.bet_delay_s) * 1000,
+        min_stake_minor: MIN_STAKE_MINOR,
+        max_stake_minor: MAX_STAKE_MINOR,
+        // A bookmaker's margin is in its rates, not in a commission.
+        commission_bp: 0,
+        winners: 1,
+        upstream: Some(UpstreamMarket {
+            market_ref: reference.clone(),
+            runner_refs: runners.iter().map(|r| runner_ref(&reference, r.selection_id)).collect(),
+        }),
+    };
+    match backlay_operator::create_market(&ctx, &state.engine, request).await {
+        Ok(_) | Err(AppError::Conflict(_)) => {}
+        Err(other) => return Err(other),
+    }
+    linked_market(state, &reference).await?.ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!("market {reference} was made but not linked"))
+    })
+}
+
 /// What an upstream runner is called in the links.
 pub fn runner_ref(upstream_market_id: &str, selection_id: i64) -> String {
     format!("{upstream_market_id}:{selection_id}")

@@ -80,6 +80,42 @@ pub fn wanted(linked: &LinkedMarket, market: &MarketMirror, terms: HouseTerms) -
     by_depth.into_iter().map(|(_, order)| order).collect()
 }
 
+/// A bookmaker market's rates, as the engine takes them: (runner id, back rate, lay rate), a
+/// side off when `None`.
+pub type BookmakerRates = Vec<(i64, Option<i64>, Option<i64>)>;
+
+/// A bookmaker twin's rates for the upstream's ladder as it stands: per runner still running,
+/// the back rate from the best price available to back and the lay rate from the best
+/// available to lay, each `(price − 1) × 100` widened by `margin_percent` of itself (down for
+/// the back, up for the lay); a side without an upstream price is off.
+///
+/// Example: upstream 2.38 to back and 2.40 to lay, margin 5 %: back 138 × 0.95 = 131.1 → 131,
+/// lay 140 × 1.05 = 147 (rounded away from the bettor: down for the back, up for the lay).
+pub fn bookmaker_rates(
+    twin: &LinkedMarket,
+    market: &MarketMirror,
+    margin_percent: u32,
+) -> BookmakerRates {
+    let margin = i64::from(margin_percent);
+    let mut rates = Vec::new();
+    for runner in market.runners() {
+        let Some(&runner_id) = twin.runners.get(&runner.selection_id()) else { continue };
+        let running = runner.definition().is_none_or(|d| d.status == RunnerStatus::Active);
+        let rate = |levels: Vec<backlay_feed::message::Level>| {
+            levels.first().map(|level| i64::from(level.price.hundredths()) - 100)
+        };
+        let back = rate(runner.available_to_back())
+            .map(|r| r * (100 - margin) / 100)
+            .filter(|r| running && *r >= 1);
+        let lay = rate(runner.available_to_lay())
+            .map(|r| (r * (100 + margin) + 99) / 100)
+            .filter(|_| running);
+        rates.push((runner_id, back, lay));
+    }
+    rates.sort_unstable();
+    rates
+}
+
 /// The house account, made and funded the first time; it quotes no market past
 /// `max_exposure_minor` (`--feed-max-exposure`).
 pub async fn ensure_house(

@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use backlay_core::exchange::MarketStatus;
+use backlay_core::exchange::{MarketStatus, MarketType};
+use backlay_engine::RatesUpdate;
 use backlay_feed::message::{MarketStatus as UpstreamStatus, Message};
 use backlay_feed::recording::{Entry, Pace, Timeline};
 use backlay_feed::Mirror;
@@ -116,6 +117,7 @@ pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle>
         },
         bankroll_minor: config.bankroll_minor,
         max_exposure_minor: config.max_exposure_minor,
+        bookmaker_margin_percent: config.bookmaker_margin_percent,
     };
     let hub = Arc::new_cyclic(|me| Hub {
         me: me.clone(),
@@ -319,6 +321,7 @@ struct Terms {
     house: HouseTerms,
     bankroll_minor: i64,
     max_exposure_minor: Option<i64>,
+    bookmaker_margin_percent: Option<u32>,
 }
 
 /// The mirroring task of one feed.
@@ -326,7 +329,8 @@ async fn mirror(hub: Arc<Hub>, input: Input) {
     let Input { index, mut received, silence, mut mode } = input;
     let (state, catalogue, terms) = (&hub.state, &hub.catalogue, hub.terms);
     let house = hub.house(index).await;
-    let mut quotes = house.map(|house| HouseQuotes::new(house, terms.house));
+    let mut quotes =
+        house.map(|house| HouseQuotes::new(house, terms.house, terms.bookmaker_margin_percent));
     let mut upstream = Mirror::default();
     let mut followed: Vec<Followed> = Vec::new();
     let mut batch = Vec::with_capacity(LINES_PER_PASS);
@@ -382,18 +386,11 @@ async fn mirror(hub: Arc<Hub>, input: Input) {
                             if status.state == FeedState::Paused {
                                 status.state = FeedState::Running;
                             }
+                            status.last_error = None;
                         });
                     }
                     FeedMode::Removed => {
-                        let said =
-                            suspend_all(state, house, &mut followed, "removed by the operator")
-                                .await;
-                        state.feeds.update(index, |status| {
-                            status.state = FeedState::Removed;
-                            status.last_error =
-                                Some(format!("{said}, for an operator to settle or void"));
-                        });
-                        return;
+                        return removed(state, house, &mut followed, index).await;
                     }
                     _ => {}
                 }
@@ -401,7 +398,12 @@ async fn mirror(hub: Arc<Hub>, input: Input) {
             }
         };
         if received_lines == Some(0) {
-            break; // the reader ended
+            // The reader ended: at the recording's end, or because the feed was removed (which
+            // may be seen here before the steering itself).
+            if *mode.borrow() == FeedMode::Removed {
+                return removed(state, house, &mut followed, index).await;
+            }
+            break;
         }
         if received_lines.is_some() {
             heard_at = Instant::now();
@@ -460,6 +462,13 @@ async fn mirror(hub: Arc<Hub>, input: Input) {
                             followed.last_mut().expect("pushed")
                         }
                     };
+                let wants_twin = terms.bookmaker_margin_percent.is_some()
+                    && followed.link.market_type == MarketType::MatchOdds;
+                if wants_twin && followed.bookmaker.is_none() {
+                    let twin =
+                        catalogue::ensure_bookmaker(state, &followed.link, definition).await?;
+                    followed.bookmaker = Some(twin);
+                }
                 if followed.ended {
                     return Ok(Vec::new());
                 }
@@ -476,7 +485,17 @@ async fn mirror(hub: Arc<Hub>, input: Input) {
                             requote(state, house, link, &[]).await?;
                         }
                     }
-                    steps = lifecycle::sync(state, link, definition, terms.settle).await?;
+                    // Both the market and its bookmaker twin are brought along, whatever
+                    // either answers (a result held for an operator holds both).
+                    let exchange = lifecycle::sync(state, link, definition, terms.settle).await;
+                    let twin = match &followed.bookmaker {
+                        Some(twin) => {
+                            Some(lifecycle::sync(state, twin, definition, terms.settle).await)
+                        }
+                        None => None,
+                    };
+                    steps = exchange?;
+                    twin.transpose()?;
                     followed.synced = Some(upstream_state);
                     followed.ended = steps.iter().any(|step| {
                         matches!(step, Moved::Ended | Moved::Settled(_) | Moved::Voided)
@@ -563,13 +582,24 @@ async fn mirror(hub: Arc<Hub>, input: Input) {
 struct HouseQuotes {
     house: House,
     terms: HouseTerms,
+    /// The bookmaker twins' margin, when there are twins.
+    bookmaker_margin_percent: Option<u32>,
     owed: BTreeSet<String>,
     quoted_at: HashMap<String, Instant>,
+    /// The rates last posted on each twin (by its market id here): only a change is posted.
+    posted_rates: HashMap<i64, liquidity::BookmakerRates>,
 }
 
 impl HouseQuotes {
-    fn new(house: House, terms: HouseTerms) -> HouseQuotes {
-        HouseQuotes { house, terms, owed: BTreeSet::new(), quoted_at: HashMap::new() }
+    fn new(house: House, terms: HouseTerms, bookmaker_margin_percent: Option<u32>) -> HouseQuotes {
+        HouseQuotes {
+            house,
+            terms,
+            bookmaker_margin_percent,
+            owed: BTreeSet::new(),
+            quoted_at: HashMap::new(),
+            posted_rates: HashMap::new(),
+        }
     }
 
     /// How long until the first owed quote falls due; `None` when none is owed.
@@ -618,7 +648,18 @@ impl HouseQuotes {
                     return Ok(());
                 }
                 let wanted = liquidity::wanted(&f.link, market, self.terms);
-                requote(state, self.house, &f.link, &wanted).await
+                requote(state, self.house, &f.link, &wanted).await?;
+                if let (Some(twin), Some(margin)) = (&f.bookmaker, self.bookmaker_margin_percent) {
+                    let rates = liquidity::bookmaker_rates(twin, market, margin);
+                    let posted = self.posted_rates.get(&twin.market_id);
+                    if posted != Some(&rates) && open_here(state, twin).await? {
+                        // Not audited (no operator acted), as the house's orders are not.
+                        let update = RatesUpdate::Bookmaker(rates.clone());
+                        state.engine.set_rates(twin.market_id, update, None).await?;
+                        self.posted_rates.insert(twin.market_id, rates);
+                    }
+                }
+                Ok::<_, AppError>(())
             }
             .await;
             if let Err(err) = quoted {
@@ -628,6 +669,15 @@ impl HouseQuotes {
         }
         last_error.map_or(Ok(()), Err)
     }
+}
+
+/// The operator removed the feed: its markets suspended for good, the figures saying so.
+async fn removed(state: &AppState, house: Option<House>, followed: &mut [Followed], index: usize) {
+    let said = suspend_all(state, house, followed, "removed by the operator").await;
+    state.feeds.update(index, |status| {
+        status.state = FeedState::Removed;
+        status.last_error = Some(format!("{said}, for an operator to settle or void"));
+    });
 }
 
 /// What woke the mirroring task.
@@ -659,6 +709,11 @@ async fn suspend_all(
     for f in followed.iter_mut().filter(|f| !f.ended) {
         f.synced = None;
         let suspended = async {
+            if let Some(twin) = &f.bookmaker {
+                if open_here(state, twin).await? {
+                    lifecycle::suspend(state, twin).await?;
+                }
+            }
             if !open_here(state, &f.link).await? {
                 return Ok(());
             }
@@ -715,6 +770,8 @@ async fn requote(
 /// the upstream's state changed, and nothing more once the market here is settled or void.
 struct Followed {
     link: LinkedMarket,
+    /// Its bookmaker twin (`--feed-bookmaker-margin`, match-odds markets).
+    bookmaker: Option<LinkedMarket>,
     /// The runners as the feed's figures show them, read once.
     runners: Vec<FeedRunner>,
     /// The upstream's (status, in play) the market was last brought to.
@@ -726,34 +783,52 @@ struct Followed {
 
 impl Followed {
     fn new(link: LinkedMarket) -> Followed {
-        let mut runners: Vec<FeedRunner> = link
-            .runners
-            .iter()
-            .map(|(&upstream_selection_id, &selection_id)| FeedRunner {
-                upstream_selection_id,
-                selection_id,
-                name: link.runner_names.get(&selection_id).cloned().unwrap_or_default(),
-            })
-            .collect();
-        runners.sort_by_key(|r| r.selection_id);
-        Followed { link, runners, synced: None, ended: false, off: false }
+        let runners = board_runners(&link);
+        Followed { link, bookmaker: None, runners, synced: None, ended: false, off: false }
     }
+}
+
+/// A linked market's runners as the feed's figures show them.
+fn board_runners(link: &LinkedMarket) -> Vec<FeedRunner> {
+    let mut runners: Vec<FeedRunner> = link
+        .runners
+        .iter()
+        .map(|(&upstream_selection_id, &selection_id)| FeedRunner {
+            upstream_selection_id,
+            selection_id,
+            name: link.runner_names.get(&selection_id).cloned().unwrap_or_default(),
+        })
+        .collect();
+    runners.sort_by_key(|r| r.selection_id);
+    runners
 }
 
 /// The feed's markets for its figures: the upstream's state and the runners here.
 fn board_markets(upstream: &Mirror, followed: &[Followed]) -> Vec<FeedMarket> {
-    followed
-        .iter()
-        .map(|f| FeedMarket {
+    let mut markets = Vec::with_capacity(followed.len());
+    for f in followed {
+        let status = upstream
+            .market(&f.link.upstream_market_id)
+            .and_then(|m| m.status())
+            .map_or("UNKNOWN", |s| s.betfair_name())
+            .to_owned();
+        markets.push(FeedMarket {
             upstream_market_id: f.link.upstream_market_id.clone(),
             market_id: f.link.market_id,
             match_id: f.link.match_id,
-            status: upstream
-                .market(&f.link.upstream_market_id)
-                .and_then(|m| m.status())
-                .map_or("UNKNOWN", |s| s.betfair_name())
-                .to_owned(),
+            status: status.clone(),
             runners: f.runners.clone(),
-        })
-        .collect()
+        });
+        // Its bookmaker twin, under the twin's own reference ("1.23/bookmaker").
+        if let Some(twin) = &f.bookmaker {
+            markets.push(FeedMarket {
+                upstream_market_id: twin.upstream_market_id.clone(),
+                market_id: twin.market_id,
+                match_id: twin.match_id,
+                status,
+                runners: board_runners(twin),
+            });
+        }
+    }
+    markets
 }

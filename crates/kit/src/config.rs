@@ -291,6 +291,9 @@ pub struct FeedConfig {
     pub bankroll_minor: i64,
     /// The most the house may stand to lose in one market (minor units); `None`: no cap.
     pub max_exposure_minor: Option<i64>,
+    /// Each mirrored match-odds market also gets a bookmaker market whose rates follow the
+    /// upstream's best prices, widened by this percentage; `None`: no bookmaker markets.
+    pub bookmaker_margin_percent: Option<u32>,
     /// How the live streams among the sources are reached.
     pub stream: StreamAccess,
     /// A live stream silent (not even a heartbeat) this long has its markets suspended here
@@ -457,6 +460,7 @@ mod tests {
             max_level_minor: None,
             bankroll_minor: 1,
             max_exposure_minor: None,
+            bookmaker_margin_percent: None,
             stream: StreamAccess {
                 app_key: "key".into(),
                 session_token: Some("tok-3nTr0py".into()),

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use backlay_core::exchange::MarketStatus;
+use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_kit::config::{
     Config, FeedConfig, FeedSettle, FeedSource, StreamAccess, StreamLogin, StreamMarketFilter,
 };
@@ -37,6 +37,7 @@ fn feed(files: &[PathBuf], until_pt: Option<i64>) -> FeedConfig {
         max_level_minor: None,
         bankroll_minor: backlay_kit::config::DEFAULT_FEED_BANKROLL_MINOR,
         max_exposure_minor: None,
+        bookmaker_margin_percent: None,
         stream: StreamAccess::default(),
         silence: Duration::from_secs(backlay_kit::config::DEFAULT_FEED_SILENCE_SECS),
     }
@@ -220,6 +221,18 @@ fn upstream_levels(
         .collect()
 }
 
+/// A feed market's runners: the runner here → its upstream selection.
+fn upstream_selections(market: &Value) -> std::collections::HashMap<i64, i64> {
+    market["runners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (r["selection_id"].as_i64().unwrap(), r["upstream_selection_id"].as_i64().unwrap())
+        })
+        .collect()
+}
+
 fn page_levels(levels: &Value) -> Levels {
     levels
         .as_array()
@@ -246,14 +259,7 @@ async fn the_house_offers_the_upstream_ladder_and_pays_a_bettor_who_backed_the_w
     let market = feeds[0]["markets"][0].clone();
     let (market_id, match_id) =
         (market["market_id"].as_i64().unwrap(), market["match_id"].as_i64().unwrap());
-    let upstream_of: std::collections::HashMap<i64, i64> = market["runners"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (r["selection_id"].as_i64().unwrap(), r["upstream_selection_id"].as_i64().unwrap())
-        })
-        .collect();
+    let upstream_of = upstream_selections(&market);
 
     // The bettor's page shows, for every runner, the upstream's best three levels at sizes as
     // upstream (100 %): the house's lays in the back column, its backs in the lay column.
@@ -346,14 +352,7 @@ async fn the_house_quotes_no_market_past_its_exposure_cap(app: TestApp) {
     // What it quotes is the upstream's, but not all of it.
     let upstream = upstream_levels(&[recordings().join(WIN)], BEFORE_THE_OFF_PT, usize::MAX);
     let page = page_of(&app, &demo, match_id, market_id).await;
-    let upstream_of: std::collections::HashMap<i64, i64> = market["runners"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            (r["selection_id"].as_i64().unwrap(), r["upstream_selection_id"].as_i64().unwrap())
-        })
-        .collect();
+    let upstream_of = upstream_selections(&market);
     let mut shown_levels = 0;
     for runner in page["runners"].as_array().unwrap() {
         let (back, lay) = &upstream[&upstream_of[&runner["selection_id"].as_i64().unwrap()]];
@@ -472,6 +471,47 @@ async fn a_cricket_score_from_the_feed_is_on_the_match_page(app: TestApp) {
     );
 }
 both_databases!(a_cricket_score_from_the_feed_is_on_the_match_page, super::cricket_with_its_market);
+
+fn cricket_with_a_bookmaker_twin(config: &mut Config) {
+    cricket_with_its_market(config);
+    config.feed.as_mut().unwrap().bookmaker_margin_percent = Some(5);
+}
+
+/// With `--feed-bookmaker-margin 5` the match-odds market gets a bookmaker twin in its match:
+/// Karachi Kings at 1.8 to back and 1.85 to lay upstream is rated 76 to back (80 less 5 %) and
+/// 90 to lay (85 and 5 %, rounded up); a bet at the posted rate is taken, one at a better rate
+/// refused as a changed rate.
+async fn a_match_odds_market_has_a_bookmaker_twin_at_the_upstream_prices_widened_by_the_margin(
+    app: TestApp,
+) {
+    let (admin, demo) = (app.admin().await, app.demo().await);
+    let feeds = finished_feeds(&app, &admin).await;
+    let markets = feeds[0]["markets"].as_array().unwrap();
+    assert_eq!(markets.len(), 2, "{markets:?}");
+    let twin = &markets[1];
+    assert_eq!(twin["upstream_market_id"], "1.179676557/bookmaker");
+    assert_eq!(twin["match_id"], markets[0]["match_id"]);
+    let kings =
+        twin["runners"].as_array().unwrap().iter().find(|r| r["name"] == "Karachi Kings").unwrap();
+    let twin_id = twin["market_id"].as_i64().unwrap();
+    let row = app.store().await.market(twin_id).await.unwrap();
+    assert_eq!((row.setup.market_type, row.status), (MarketType::Bookmaker, MarketStatus::Open));
+    let rates = row.setup.runners.iter().find(|r| r.name == "Karachi Kings").unwrap();
+    assert_eq!((rates.back_rate, rates.lay_rate), (Some(76), Some(90)));
+    let sultans = row.setup.runners.iter().find(|r| r.name == "Multan Sultans").unwrap();
+    assert_eq!((sultans.back_rate, sultans.lay_rate), (None, None), "no upstream prices, no rates");
+
+    let bet = |price: i64| serde_json::json!({ "market_id": twin_id, "selection_id": kings["selection_id"], "side": "back", "price": price, "stake": 1000 });
+    app.post("bet/placeBet", Some(&demo), bet(77)).await.expect(409);
+    let taken = app.post("bet/placeBet", Some(&demo), bet(76)).await;
+    taken.expect(200);
+    assert_eq!(taken.data()["status"], "matched");
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(
+    a_match_odds_market_has_a_bookmaker_twin_at_the_upstream_prices_widened_by_the_margin,
+    super::cricket_with_a_bookmaker_twin
+);
 
 /// A second server that logs in to `upstream`'s stream as its client `mirror` (made here),
 /// trusting its self-signed certificate; mirroring `market` from the start, or none (the
