@@ -6,6 +6,7 @@
 //! | OPEN | open |
 //! | SUSPENDED, INACTIVE | suspended |
 //! | `inPlay` turns true | the match in play (LAPSE orders lapse, the bet delay starts) |
+//! | `betDelay` changes | the market's in-play bet delay follows it |
 //! | CLOSED, winners named | settled: the WINNER (match odds, win), the WINNER and PLACED (place) |
 //! | CLOSED, no winner (abandoned) | void |
 //! | CLOSED with a non-runner, or a dead heat in a one-winner market | suspended for an operator |
@@ -36,6 +37,8 @@ pub enum Moved {
     Opened,
     Suspended,
     InPlay,
+    /// The in-play bet delay, in milliseconds, set to the upstream's.
+    BetDelay(i64),
     Settled(String),
     Voided,
     HeldForConfirmation,
@@ -63,6 +66,12 @@ pub async fn sync(
             backlay_operator::set_match_in_play(&ctx, &state.engine, linked.match_id, true).await?;
             moved.push(Moved::InPlay);
         }
+    }
+
+    let bet_delay_ms = i64::from(definition.bet_delay_s) * 1000;
+    if market.setup.bet_delay_ms != bet_delay_ms && definition.status != Upstream::Closed {
+        state.engine.set_bet_delay(linked.market_id, bet_delay_ms, by()).await?;
+        moved.push(Moved::BetDelay(bet_delay_ms));
     }
 
     match definition.status {

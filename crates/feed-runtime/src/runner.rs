@@ -473,7 +473,8 @@ async fn mirror(hub: Arc<Hub>, input: Input) {
                     return Ok(Vec::new());
                 }
                 let link = &followed.link;
-                let upstream_state = (definition.status, definition.in_play);
+                let upstream_state =
+                    (definition.status, definition.in_play, definition.bet_delay_s);
                 let changed = followed.synced != Some(upstream_state);
                 let open_upstream = definition.status == UpstreamStatus::Open;
                 let mut steps = Vec::new();
@@ -774,8 +775,8 @@ struct Followed {
     bookmaker: Option<LinkedMarket>,
     /// The runners as the feed's figures show them, read once.
     runners: Vec<FeedRunner>,
-    /// The upstream's (status, in play) the market was last brought to.
-    synced: Option<(UpstreamStatus, bool)>,
+    /// The upstream's (status, in play, bet delay) the market was last brought to.
+    synced: Option<(UpstreamStatus, bool, u32)>,
     ended: bool,
     /// Its race was seen running and its match turned in play.
     off: bool,

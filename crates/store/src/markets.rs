@@ -354,6 +354,22 @@ impl Writer {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Sets the in-play bet delay of a market that is not closed or void; `false` when it is.
+    pub async fn set_market_bet_delay(
+        &mut self,
+        market_id: i64,
+        bet_delay_ms: i64,
+    ) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "UPDATE markets SET bet_delay_ms = $1 WHERE id = $2 AND status NOT IN ('closed', 'void')",
+        )
+        .bind(bet_delay_ms)
+        .bind(market_id)
+        .execute(self.conn())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Sets the desk's spread of a market that is not settled; false when there is no such
     /// market or it is settled (closed or void).
     pub async fn set_desk_spread(&mut self, market_id: i64, spread: i64) -> StoreResult<bool> {

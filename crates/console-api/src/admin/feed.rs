@@ -214,7 +214,7 @@ pub struct PauseFeedRequest {
 /// house's orders pulled) or resumes it (its markets brought back to the upstream's state);
 /// admin only, audited.
 #[utoipa::path(post, path = "/admin/feed/pause", tag = "admin", request_body = PauseFeedRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<FeedItem>), (status = 400), (status = 401), (status = 403), (status = 409)))]
+    responses((status = 200, body = Envelope<FeedItem>), (status = 400), (status = 401), (status = 403), (status = 404), (status = 409)))]
 async fn pause_feed(
     State(state): State<AppState>,
     operator: Operator,
@@ -235,7 +235,7 @@ pub struct RemoveFeedRequest {
 /// Stops a feed for good: its markets are left suspended, for the operator to settle or void
 /// by hand (a feed added again later joins them). Admin only, audited.
 #[utoipa::path(post, path = "/admin/feed/remove", tag = "admin", request_body = RemoveFeedRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<FeedItem>), (status = 400), (status = 401), (status = 403), (status = 409)))]
+    responses((status = 200, body = Envelope<FeedItem>), (status = 400), (status = 401), (status = 403), (status = 404), (status = 409)))]
 async fn remove_feed(
     State(state): State<AppState>,
     operator: Operator,

@@ -55,6 +55,11 @@ pub enum Call {
         #[serde(skip)]
         by: Option<ActedBy>,
     },
+    SetBetDelay {
+        bet_delay_ms: i64,
+        #[serde(skip)]
+        by: Option<ActedBy>,
+    },
     SetInPlay {
         in_play: bool,
     },
@@ -100,6 +105,7 @@ impl Call {
             Call::SetStatus { by, .. }
             | Call::SetRates { by, .. }
             | Call::SetLimits { by, .. }
+            | Call::SetBetDelay { by, .. }
             | Call::Settle { by, .. }
             | Call::ResolveCrossed { by } => by.as_ref(),
             _ => None,
@@ -111,6 +117,7 @@ impl Call {
             Call::SetStatus { by, .. }
             | Call::SetRates { by, .. }
             | Call::SetLimits { by, .. }
+            | Call::SetBetDelay { by, .. }
             | Call::Settle { by, .. }
             | Call::ResolveCrossed { by } => *by = acted_by,
             _ => {}
@@ -185,6 +192,11 @@ impl MarketActor {
                     AppError::Internal(anyhow::anyhow!("stake limits set without an operator"))
                 })?;
                 self.set_limits(limits, &by).await?;
+                self.publish(BTreeSet::new());
+                Answer::Done
+            }
+            Call::SetBetDelay { bet_delay_ms, by } => {
+                self.set_bet_delay(bet_delay_ms, by.as_ref()).await?;
                 self.publish(BTreeSet::new());
                 Answer::Done
             }
@@ -288,6 +300,17 @@ impl Engine {
         by: ActedBy,
     ) -> Result<(), AppError> {
         self.call_done(market_id, Call::SetLimits { limits, by: Some(by) }).await
+    }
+
+    /// Changes a running market's in-play bet delay (a feed following its upstream's); bets
+    /// that arrive from then wait the new delay, those already waiting keep theirs.
+    pub async fn set_bet_delay(
+        &self,
+        market_id: i64,
+        bet_delay_ms: i64,
+        by: Option<ActedBy>,
+    ) -> Result<(), AppError> {
+        self.call_done(market_id, Call::SetBetDelay { bet_delay_ms, by }).await
     }
 
     /// What declaring `result` would post now, without declaring it.

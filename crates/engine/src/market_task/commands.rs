@@ -355,4 +355,25 @@ impl MarketActor {
         self.audit(&mut writer, Some(by), "market.limits", detail).await?;
         self.commit(writer).await
     }
+
+    /// Sets the in-play bet delay that placements wait, stored first.
+    pub(super) async fn set_bet_delay(
+        &mut self,
+        bet_delay_ms: i64,
+        by: Option<&ActedBy>,
+    ) -> Result<(), AppError> {
+        let written = async {
+            let mut writer = self.store.begin_write().await?;
+            if !writer.set_market_bet_delay(self.setup.market_id, bet_delay_ms).await? {
+                return Err(market_closed());
+            }
+            let detail = json!({ "before": { "bet_delay_ms": self.setup.bet_delay_ms }, "after": { "bet_delay_ms": bet_delay_ms } });
+            self.audit(&mut writer, by, "market.bet_delay", detail).await?;
+            self.commit(writer).await
+        }
+        .await;
+        written.map_err(|err| self.write_failed(err))?;
+        self.setup.bet_delay_ms = bet_delay_ms;
+        Ok(())
+    }
 }

@@ -376,12 +376,47 @@ async fn the_house_quotes_no_market_past_its_exposure_cap(app: TestApp) {
 }
 both_databases!(the_house_quotes_no_market_past_its_exposure_cap, super::win_before_the_off_capped);
 
+/// A recording of `lines` in the system's temp folder (left there: a few hundred bytes).
+fn temp_recording(name: &str, lines: &[String]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("backlay-feed-{name}-{}", rand::random::<u64>()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// A match-odds market that goes in play with a bet delay of 5 s (0 before the off).
+fn a_market_whose_bet_delay_changes_at_the_off(config: &mut Config) {
+    let line = |pt: i64, in_play: bool, delay: u32, image: bool| {
+        format!(
+            r#"{{"op":"mcm","clk":"{pt}","pt":{pt},"mc":[{{"id":"1.600","img":{image},"marketDefinition":{{"eventTypeId":"1","eventId":"32001","eventName":"Owls v Hawks","marketType":"MATCH_ODDS","status":"OPEN","inPlay":{in_play},"betDelay":{delay},"numberOfWinners":1,"runners":[{{"id":1,"sortPriority":1,"status":"ACTIVE","name":"Owls"}},{{"id":2,"sortPriority":2,"status":"ACTIVE","name":"Hawks"}}]}}}}]}}"#
+        )
+    };
+    let recording = temp_recording(
+        "delay",
+        &[line(1_700_000_000_000, false, 0, true), line(1_700_000_060_000, true, 5, false)],
+    );
+    config.feed = Some(feed(&[recording], None));
+}
+
+async fn the_bet_delay_follows_the_upstreams_at_the_off(app: TestApp) {
+    let admin = app.admin().await;
+    let feeds = finished_feeds(&app, &admin).await;
+    assert_eq!(feeds[0]["last_error"], Value::Null, "{}", feeds[0]);
+    let market_id = feeds[0]["markets"][0]["market_id"].as_i64().unwrap();
+    let row = app.store().await.market(market_id).await.unwrap();
+    assert_eq!((row.setup.bet_delay_ms, row.status), (5_000, MarketStatus::Open));
+    let the_match = app.store().await.match_by_id(row.setup.match_id).await.unwrap();
+    assert!(the_match.in_play);
+}
+both_databases!(
+    the_bet_delay_follows_the_upstreams_at_the_off,
+    super::a_market_whose_bet_delay_changes_at_the_off
+);
+
 /// A race that closes with a non-runner: the definition opens three runners, then closes with
 /// the third REMOVED (with its adjustment factor) and the first the winner.
 fn a_race_with_a_non_runner(config: &mut Config) {
-    let dir = std::env::temp_dir().join(format!("backlay-feed-nr-{}", rand::random::<u64>()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let race = dir.join("race");
     let definition = |status: &str, runners: &str| {
         format!(
             r#"{{"eventTypeId":"7","eventId":"31001","eventName":"Testwood 1st May","marketType":"WIN","venue":"Testwood","status":"{status}","inPlay":false,"betDelay":0,"numberOfWinners":1,"runners":[{runners}]}}"#
@@ -389,15 +424,19 @@ fn a_race_with_a_non_runner(config: &mut Config) {
     };
     let open = r#"{"id":1,"sortPriority":1,"status":"ACTIVE","name":"Alpha"},{"id":2,"sortPriority":2,"status":"ACTIVE","name":"Bravo"},{"id":3,"sortPriority":3,"status":"ACTIVE","name":"Charlie"}"#;
     let closed = r#"{"id":1,"sortPriority":1,"status":"WINNER","name":"Alpha"},{"id":2,"sortPriority":2,"status":"LOSER","name":"Bravo"},{"id":3,"sortPriority":3,"status":"REMOVED","adjustmentFactor":12.5,"name":"Charlie"}"#;
-    std::fs::write(
-        &race,
-        format!(
-            "{}\n{}\n",
-            format_args!(r#"{{"op":"mcm","clk":"1","pt":1700000000000,"mc":[{{"id":"1.500","img":true,"marketDefinition":{},"rc":[{{"id":1,"atb":[[2.0,10]]}}]}}]}}"#, definition("OPEN", open)),
-            format_args!(r#"{{"op":"mcm","clk":"2","pt":1700000060000,"mc":[{{"id":"1.500","marketDefinition":{}}}]}}"#, definition("CLOSED", closed)),
-        ),
-    )
-    .unwrap();
+    let race = temp_recording(
+        "race",
+        &[
+            format!(
+                r#"{{"op":"mcm","clk":"1","pt":1700000000000,"mc":[{{"id":"1.500","img":true,"marketDefinition":{},"rc":[{{"id":1,"atb":[[2.0,10]]}}]}}]}}"#,
+                definition("OPEN", open)
+            ),
+            format!(
+                r#"{{"op":"mcm","clk":"2","pt":1700000060000,"mc":[{{"id":"1.500","marketDefinition":{}}}]}}"#,
+                definition("CLOSED", closed)
+            ),
+        ],
+    );
     config.feed = Some(feed(&[race], None));
 }
 
