@@ -365,14 +365,9 @@ impl ServeArgs {
             conflate_ms: self.feed_conflate_ms,
         };
         if sources.iter().any(|s| matches!(s, FeedSource::BetfairStream { .. })) {
-            anyhow::ensure!(
-                !access.app_key.is_empty(),
-                "a betfair-stream feed needs --feed-app-key (the application key to reach it with)"
-            );
-            anyhow::ensure!(
-                access.session_token.is_some() || access.login.is_some(),
-                "a betfair-stream feed needs --feed-session-token, or --feed-user, --feed-password and --feed-identity-url to log in"
-            );
+            if let Some(missing) = access.missing() {
+                anyhow::bail!("a betfair-stream feed needs {missing}");
+            }
             anyhow::ensure!(
                 !access.markets.is_empty(),
                 "a betfair-stream feed needs --feed-markets: which markets to mirror (market ids, event type ids, countries or market types)"

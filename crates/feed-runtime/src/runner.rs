@@ -1,6 +1,8 @@
-//! A feed's two tasks.
+//! The feeds at work: every feed of the server (those of the command line and those the
+//! console adds) shares one [`Hub`]: the catalogue, the settings, one house.
 //!
-//! A recording is read on a thread of its own (file reads and decompression block), paced by
+//! Each feed has two tasks. A live stream is read by a task of its own ([`crate::stream`]); a
+//! recording is read on a thread of its own (file reads and decompression block), paced by
 //! its publish times (`--feed-speed`) and stopped at `--feed-until-pt`; it hands each line over
 //! a channel of [`CHANNEL_LINES`] to the async task that mirrors it. When the mirroring falls
 //! behind, the reader waits on the full channel: memory stays bounded whatever the recording's
@@ -12,7 +14,8 @@
 //! the market brought to the upstream's state ([`lifecycle::sync`]) and, while both are open,
 //! the house's orders brought to the upstream's ladder ([`liquidity::wanted`]); then the scores
 //! and races that moved ([`crate::scores`]). A market that cannot be made or moved is logged and
-//! noted in the feed's figures; the feed goes on with the others.
+//! noted in the feed's figures; the feed goes on with the others. The operator's pause and
+//! removal ([`FeedMode`]) and a live stream's silence suspend the feed's markets.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -22,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_engine::RatesUpdate;
-use backlay_feed::message::{MarketStatus as UpstreamStatus, Message};
+use backlay_feed::message::{MarketDefinition, MarketStatus as UpstreamStatus, Message};
 use backlay_feed::recording::{Entry, Pace, Timeline};
 use backlay_feed::Mirror;
 use backlay_kit::config::{FeedConfig, FeedSource, StreamAccess, StreamMarketFilter};
@@ -92,7 +95,6 @@ struct Hub {
     state: AppState,
     catalogue: Catalogue,
     config: FeedConfig,
-    terms: Terms,
     /// The live streams' TLS set-up, made with the first stream.
     tls: Mutex<Option<Arc<ClientConfig>>>,
     /// The house, made (or found) for the first feed; `None` inside: it could not be.
@@ -109,22 +111,11 @@ struct Hub {
 pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle> {
     let catalogue = Catalogue::load(&config.catalogues)
         .map_err(|e| anyhow::anyhow!("--feed-catalogue: {e:#}"))?;
-    let terms = Terms {
-        settle: config.settle,
-        house: HouseTerms {
-            size_percent: config.size_percent,
-            max_level_minor: config.max_level_minor,
-        },
-        bankroll_minor: config.bankroll_minor,
-        max_exposure_minor: config.max_exposure_minor,
-        bookmaker_margin_percent: config.bookmaker_margin_percent,
-    };
     let hub = Arc::new_cyclic(|me| Hub {
         me: me.clone(),
         state: state.clone(),
         catalogue,
         config: config.clone(),
-        terms,
         tls: Mutex::new(None),
         house: tokio::sync::OnceCell::new(),
         stop: Arc::new(AtomicBool::new(false)),
@@ -215,14 +206,14 @@ impl Hub {
 
     /// The house every feed quotes through, made (or found) once.
     async fn house(&self, index: usize) -> Option<House> {
-        let terms = self.terms;
+        let config = &self.config;
         let house = self
             .house
             .get_or_init(|| async {
                 match liquidity::ensure_house(
                     &self.state,
-                    terms.bankroll_minor,
-                    terms.max_exposure_minor,
+                    config.bankroll_minor,
+                    config.max_exposure_minor,
                 )
                 .await
                 {
@@ -260,11 +251,11 @@ impl FeedControl for Hub {
         if self.stop.load(Ordering::Relaxed) {
             return Some("The server is stopping.".into());
         }
-        let access = &self.config.stream;
-        if access.app_key.is_empty() || (access.session_token.is_none() && access.login.is_none()) {
-            return Some("This server has no stream access: start it with --feed-app-key and --feed-user, --feed-password and --feed-identity-url (or --feed-session-token) to add live streams.".into());
-        }
-        None
+        self.config.stream.missing().map(|missing| {
+            format!(
+                "This server has no stream access: start it with {missing} to add live streams."
+            )
+        })
     }
 }
 
@@ -314,23 +305,12 @@ fn read(
     }
 }
 
-/// How the feed acts on its markets.
-#[derive(Clone, Copy, Debug)]
-struct Terms {
-    settle: backlay_kit::config::FeedSettle,
-    house: HouseTerms,
-    bankroll_minor: i64,
-    max_exposure_minor: Option<i64>,
-    bookmaker_margin_percent: Option<u32>,
-}
-
 /// The mirroring task of one feed.
 async fn mirror(hub: Arc<Hub>, input: Input) {
     let Input { index, mut received, silence, mut mode } = input;
-    let (state, catalogue, terms) = (&hub.state, &hub.catalogue, hub.terms);
+    let state = &hub.state;
     let house = hub.house(index).await;
-    let mut quotes =
-        house.map(|house| HouseQuotes::new(house, terms.house, terms.bookmaker_margin_percent));
+    let mut quotes = house.map(|house| HouseQuotes::new(house, &hub.config));
     let mut upstream = Mirror::default();
     let mut followed: Vec<Followed> = Vec::new();
     let mut batch = Vec::with_capacity(LINES_PER_PASS);
@@ -448,69 +428,16 @@ async fn mirror(hub: Arc<Hub>, input: Input) {
             moved.clear(); // left suspended until resumed
         }
         for market_id in moved {
-            let Some(market) = upstream.market(&market_id) else { continue };
-            let Some(definition) = market.definition() else { continue };
-            let result = async {
-                let followed =
-                    match followed.iter().position(|f| f.link.upstream_market_id == market_id) {
-                        Some(at) => &mut followed[at],
-                        None => {
-                            let link =
-                                catalogue::ensure_market(state, catalogue, &market_id, definition)
-                                    .await?;
-                            followed.push(Followed::new(link));
-                            followed.last_mut().expect("pushed")
-                        }
-                    };
-                let wants_twin = terms.bookmaker_margin_percent.is_some()
-                    && followed.link.market_type == MarketType::MatchOdds;
-                if wants_twin && followed.bookmaker.is_none() {
-                    let twin =
-                        catalogue::ensure_bookmaker(state, &followed.link, definition).await?;
-                    followed.bookmaker = Some(twin);
-                }
-                if followed.ended {
-                    return Ok(Vec::new());
-                }
-                let link = &followed.link;
-                let upstream_state =
-                    (definition.status, definition.in_play, definition.bet_delay_s);
-                let changed = followed.synced != Some(upstream_state);
-                let open_upstream = definition.status == UpstreamStatus::Open;
-                let mut steps = Vec::new();
-                if changed {
-                    // The house's orders are pulled before the market here is suspended or
-                    // settled.
-                    if let Some(house) = house.filter(|_| !open_upstream) {
-                        if open_here(state, link).await? {
-                            requote(state, house, link, &[]).await?;
-                        }
+            let Some(definition) = upstream.market(&market_id).and_then(|m| m.definition()) else {
+                continue;
+            };
+            match follow(&hub, house, &mut followed, &market_id, definition).await {
+                Ok((steps, quote)) => {
+                    if let Some(quotes) = quotes.as_mut().filter(|_| quote) {
+                        quotes.owed.insert(market_id.clone());
                     }
-                    // Both the market and its bookmaker twin are brought along, whatever
-                    // either answers (a result held for an operator holds both).
-                    let exchange = lifecycle::sync(state, link, definition, terms.settle).await;
-                    let twin = match &followed.bookmaker {
-                        Some(twin) => {
-                            Some(lifecycle::sync(state, twin, definition, terms.settle).await)
-                        }
-                        None => None,
-                    };
-                    steps = exchange?;
-                    twin.transpose()?;
-                    followed.synced = Some(upstream_state);
-                    followed.ended = steps.iter().any(|step| {
-                        matches!(step, Moved::Ended | Moved::Settled(_) | Moved::Voided)
-                    });
+                    tracing::debug!(market = %market_id, ?steps, "feed: market synced");
                 }
-                // Quoted while both sides are open, at most every REQUOTE_EVERY.
-                if let Some(quotes) = quotes.as_mut().filter(|_| open_upstream && !followed.ended) {
-                    quotes.owed.insert(market_id.clone());
-                }
-                Ok::<_, AppError>(steps)
-            }
-            .await;
-            match result {
-                Ok(steps) => tracing::debug!(market = %market_id, ?steps, "feed: market synced"),
                 Err(err) => {
                     tracing::warn!(market = %market_id, "feed: market not synced: {err}");
                     last_error = Some(format!("market {market_id}: {err}"));
@@ -569,7 +496,7 @@ async fn mirror(hub: Arc<Hub>, input: Input) {
             state.feeds.update(index, |status| status.last_error = Some(err));
         }
     }
-    let status = state.feeds.all().into_iter().nth(index);
+    let status = state.feeds.get(index);
     tracing::info!(
         messages = status.as_ref().map(|s| s.messages),
         refused = status.as_ref().map(|s| s.refused),
@@ -592,11 +519,14 @@ struct HouseQuotes {
 }
 
 impl HouseQuotes {
-    fn new(house: House, terms: HouseTerms, bookmaker_margin_percent: Option<u32>) -> HouseQuotes {
+    fn new(house: House, config: &FeedConfig) -> HouseQuotes {
         HouseQuotes {
             house,
-            terms,
-            bookmaker_margin_percent,
+            terms: HouseTerms {
+                size_percent: config.size_percent,
+                max_level_minor: config.max_level_minor,
+            },
+            bookmaker_margin_percent: config.bookmaker_margin_percent,
             owed: BTreeSet::new(),
             quoted_at: HashMap::new(),
             posted_rates: HashMap::new(),
@@ -670,6 +600,65 @@ impl HouseQuotes {
         }
         last_error.map_or(Ok(()), Err)
     }
+}
+
+/// Acts on one upstream market that moved: made or joined here (with its bookmaker twin when
+/// asked for), the house's orders pulled if the upstream is not open, the market (and its twin)
+/// brought to the upstream's state when that changed. Answers what the lifecycle did and
+/// whether the house should quote it (both sides open).
+async fn follow(
+    hub: &Hub,
+    house: Option<House>,
+    followed: &mut Vec<Followed>,
+    market_id: &str,
+    definition: &MarketDefinition,
+) -> Result<(Vec<Moved>, bool), AppError> {
+    let (state, settle) = (&hub.state, hub.config.settle);
+    let followed = match followed.iter().position(|f| f.link.upstream_market_id == market_id) {
+        Some(at) => &mut followed[at],
+        None => {
+            let link =
+                catalogue::ensure_market(state, &hub.catalogue, market_id, definition).await?;
+            followed.push(Followed::new(link));
+            followed.last_mut().expect("pushed")
+        }
+    };
+    let wants_twin = hub.config.bookmaker_margin_percent.is_some()
+        && followed.link.market_type == MarketType::MatchOdds;
+    if wants_twin && followed.bookmaker.is_none() {
+        followed.bookmaker =
+            Some(catalogue::ensure_bookmaker(state, &followed.link, definition).await?);
+    }
+    if followed.ended {
+        return Ok((Vec::new(), false));
+    }
+    let link = &followed.link;
+    let upstream_state = (definition.status, definition.in_play, definition.bet_delay_s);
+    let open_upstream = definition.status == UpstreamStatus::Open;
+    let mut steps = Vec::new();
+    if followed.synced != Some(upstream_state) {
+        // The house's orders are pulled before the market here is suspended or settled.
+        if let Some(house) = house.filter(|_| !open_upstream) {
+            if open_here(state, link).await? {
+                requote(state, house, link, &[]).await?;
+            }
+        }
+        // Both the market and its bookmaker twin are brought along, whatever either answers
+        // (a result held for an operator holds both).
+        let exchange = lifecycle::sync(state, link, definition, settle).await;
+        let twin = match &followed.bookmaker {
+            Some(twin) => Some(lifecycle::sync(state, twin, definition, settle).await),
+            None => None,
+        };
+        steps = exchange?;
+        twin.transpose()?;
+        followed.synced = Some(upstream_state);
+        followed.ended = steps
+            .iter()
+            .any(|step| matches!(step, Moved::Ended | Moved::Settled(_) | Moved::Voided));
+    }
+    // Quoted while both sides are open, at most every REQUOTE_EVERY.
+    Ok((steps, open_upstream && !followed.ended))
 }
 
 /// The operator removed the feed: its markets suspended for good, the figures saying so.

@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use backlay_feed::message::{ChangeType, Message};
-use backlay_feed::recording::{Entry, MAX_LINE_BYTES};
+use backlay_feed::recording::{Entry, Line, MAX_LINE_BYTES};
 use backlay_kit::config::{StreamAccess, StreamMarketFilter};
 use backlay_operator::feeds::{FeedBoard, FeedMode, FeedState};
 use serde::Deserialize;
@@ -247,7 +247,6 @@ async fn connection(
     };
     let heartbeat = Duration::from_millis(u64::from(stream.access.heartbeat_ms));
     let silence = heartbeat * HEARTBEATS_MISSED;
-    let mut text = Vec::new();
     let mut subscribed = false;
     // Betfair answers in order, so both requests go at once: then come the connection line,
     // the two statuses and the image.
@@ -267,7 +266,7 @@ async fn connection(
     }
     loop {
         let wait = if subscribed { silence } else { STEP_TIMEOUT };
-        let read = tokio::time::timeout(wait, read_line(&mut reader, &mut text)).await;
+        let read = tokio::time::timeout(wait, read_line(&mut reader)).await;
         let read = match read {
             Ok(Ok(read)) => read,
             Ok(Err(err)) => {
@@ -280,21 +279,15 @@ async fn connection(
                 ))
             }
         };
-        let Some(body) = read else {
+        let Some(line_read) = read else {
             return Ended::Failed(anyhow::anyhow!("the upstream closed the connection"));
         };
         *line += 1;
-        let message = match body {
-            LineRead::Whole => std::str::from_utf8(&text)
-                .map_err(|_| backlay_feed::Refusal::Malformed("a line that is not UTF-8".into()))
-                .and_then(Message::read),
-            LineRead::TooLong => Err(backlay_feed::Refusal::Malformed(format!(
-                "a line longer than {MAX_LINE_BYTES} bytes"
-            ))),
-        };
+        let Some(message) = line_read.message() else { continue };
         match &message {
             Ok(Message::Other { op, .. }) if op == "status" => {
-                let status: StatusLine = serde_json::from_slice(&text).unwrap_or_default();
+                let Line::Text(text) = &line_read else { continue };
+                let status: StatusLine = serde_json::from_str(text).unwrap_or_default();
                 if status.status_code.as_deref() == Some("FAILURE")
                     || status.connection_closed == Some(true)
                 {
@@ -397,22 +390,16 @@ async fn send(writer: &mut Writer, request: &serde_json::Value) -> anyhow::Resul
     Ok(())
 }
 
-enum LineRead {
-    Whole,
-    /// Longer than [`MAX_LINE_BYTES`]: read to its end and dropped.
-    TooLong,
-}
-
-/// Reads one line into `text` (without its end), bounded by [`MAX_LINE_BYTES`]; `None` at the
-/// end of the stream.
-async fn read_line(reader: &mut Reader, text: &mut Vec<u8>) -> std::io::Result<Option<LineRead>> {
-    text.clear();
+/// Reads one line (without its end), bounded by [`MAX_LINE_BYTES`] as a recording's lines are;
+/// `None` at the end of the stream.
+async fn read_line(reader: &mut Reader) -> std::io::Result<Option<Line>> {
+    let mut bytes = Vec::new();
     let limit = MAX_LINE_BYTES as u64 + 2;
-    let read = (&mut *reader).take(limit).read_until(b'\n', text).await?;
+    let read = (&mut *reader).take(limit).read_until(b'\n', &mut bytes).await?;
     if read == 0 {
         return Ok(None);
     }
-    if text.last() != Some(&b'\n') && read as u64 >= limit {
+    if bytes.last() != Some(&b'\n') && read as u64 >= limit {
         // Skip the rest of the long line, a bounded piece at a time.
         let mut rest = Vec::with_capacity(64 * 1024);
         loop {
@@ -422,13 +409,12 @@ async fn read_line(reader: &mut Reader, text: &mut Vec<u8>) -> std::io::Result<O
                 break;
             }
         }
-        text.clear();
-        return Ok(Some(LineRead::TooLong));
+        return Ok(Some(Line::TooLong));
     }
-    while matches!(text.last(), Some(b'\n' | b'\r')) {
-        text.pop();
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
     }
-    Ok(Some(LineRead::Whole))
+    Ok(Some(Line::of_bytes(bytes)))
 }
 
 /// A stream's `status` line.

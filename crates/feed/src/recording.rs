@@ -169,9 +169,34 @@ impl Source {
     }
 }
 
-enum Line {
+/// One line as read, without its end: what a file's reader and a live stream's both hand on.
+pub enum Line {
     Text(String),
+    /// Over [`MAX_LINE_BYTES`]: skipped to its end, never held whole.
     TooLong,
+}
+
+impl Line {
+    /// A whole line's bytes, its `\r` dropped; bytes that are not UTF-8 read as a line no
+    /// message is (refused as malformed).
+    pub fn of_bytes(mut bytes: Vec<u8>) -> Line {
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+        match String::from_utf8(bytes) {
+            Ok(text) => Line::Text(text),
+            Err(_) => Line::Text("\u{fffd}".into()),
+        }
+    }
+
+    /// The message it holds, or why it holds none; `None` for a blank line (passed over).
+    pub fn message(&self) -> Option<Result<Message, Refusal>> {
+        match self {
+            Line::Text(text) if text.trim().is_empty() => None,
+            Line::Text(text) => Some(Message::read(text)),
+            Line::TooLong => Some(Err(Refusal::TooLong { limit_bytes: MAX_LINE_BYTES })),
+        }
+    }
 }
 
 /// One line, without its end; a line over [`MAX_LINE_BYTES`] is skipped to its end and said to
@@ -210,13 +235,7 @@ fn read_line(reader: &mut dyn BufRead) -> io::Result<Option<Line>> {
     if too_long {
         return Ok(Some(Line::TooLong));
     }
-    if bytes.last() == Some(&b'\r') {
-        bytes.pop();
-    }
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(Some(Line::Text(text))),
-        Err(_) => Ok(Some(Line::Text("\u{fffd}".into()))),
-    }
+    Ok(Some(Line::of_bytes(bytes)))
 }
 
 /// How a recording is played: its pace, and where it stops.
@@ -255,11 +274,10 @@ pub fn read_message(
         lines += 1;
         return match read_line(reader)? {
             None => Ok(None),
-            Some(Line::Text(text)) if text.trim().is_empty() => continue,
-            Some(Line::Text(text)) => Ok(Some((lines, Message::read(&text)))),
-            Some(Line::TooLong) => {
-                Ok(Some((lines, Err(Refusal::TooLong { limit_bytes: MAX_LINE_BYTES }))))
-            }
+            Some(line) => match line.message() {
+                None => continue,
+                Some(message) => Ok(Some((lines, message))),
+            },
         };
     }
 }

@@ -183,6 +183,22 @@ pub struct StreamAccess {
     pub conflate_ms: u32,
 }
 
+impl StreamAccess {
+    /// What a live stream needs that is not given (an application key, and a session token or
+    /// a log-in), in the flags' words; `None` when a stream can be reached.
+    pub fn missing(&self) -> Option<&'static str> {
+        if self.app_key.is_empty() {
+            return Some("--feed-app-key (the application key to reach it with)");
+        }
+        if self.session_token.is_none() && self.login.is_none() {
+            return Some(
+                "--feed-session-token, or --feed-user, --feed-password and --feed-identity-url to log in",
+            );
+        }
+        None
+    }
+}
+
 impl std::fmt::Debug for StreamAccess {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StreamAccess")

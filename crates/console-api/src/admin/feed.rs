@@ -141,10 +141,13 @@ async fn feed_status(
     }))
 }
 
+/// Why a live stream cannot be added when no feed runtime runs here.
+const NO_FEEDS: &str = "This server runs no feeds: start it with a feed's settings (--feed-app-key and a log-in or session token) to add live streams.";
+
 fn cannot_add(state: &AppState) -> Option<String> {
     match state.feeds.control() {
         Some(control) => control.cannot_add(),
-        None => Some("This server runs no feeds: start it with a feed's settings (--feed-app-key and a log-in or session token) to add live streams.".into()),
+        None => Some(NO_FEEDS.into()),
     }
 }
 
@@ -184,10 +187,8 @@ async fn add_feed(
             "Say which markets to mirror: market ids (1.234), event type ids (7), countries (GB) or market types (WIN).",
         ));
     }
-    if let Some(reason) = cannot_add(&state) {
-        return Err(AppError::Unprocessable(reason));
-    }
-    let control = state.feeds.control().expect("checked by cannot_add");
+    // The runtime says why it cannot (no stream access, stopping) as it refuses.
+    let control = state.feeds.control().ok_or_else(|| AppError::Unprocessable(NO_FEEDS.into()))?;
     let id = control.add_stream(source, &markets).map_err(AppError::Unprocessable)?;
     let ctx = operator_context(&state, operator, ip);
     let mut writer = state.store.begin_write().await?;
