@@ -12,7 +12,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use backlay_engine::{not_a_status_to_set, ActedBy, RatesUpdate, ResultInput, StakeLimits};
 use backlay_kit::error::{ok, ok_with, ApiResult, AppError, Envelope};
-use backlay_kit::input::{AmountInput, ApiJson, Checks, FlexI64};
+use backlay_kit::input::{AmountInput, ApiJson, Checks, FlexI64, PercentInput};
 use backlay_operator::session::{ClientIp, Operator};
 use backlay_operator::AppState;
 use backlay_operator::{
@@ -29,6 +29,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(unsettle_preview))
         .routes(routes!(unsettle_market))
         .routes(routes!(resolve_crossed))
+        .routes(routes!(remove_runner))
 }
 
 pub(crate) fn require_admin(operator: &Operator) -> Result<(), AppError> {
@@ -560,4 +561,80 @@ async fn void_market(
         .settle(body.market_id.0, ResultInput::Void, Some(acted_by(operator, ip)))
         .await?;
     Ok(ok_with(message, None))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RemoveRunnerRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+    #[schema(value_type = i64)]
+    pub selection_id: FlexI64,
+    /// The non-runner's reduction factor, a percentage from 0 to 100 with at most two decimals
+    /// (its chance of winning, as Betfair's `adjustmentFactor`); 0 when none applies.
+    #[schema(value_type = f64, example = 12.5)]
+    pub reduction_factor: PercentInput,
+}
+
+/// What withdrawing a runner did.
+#[derive(Serialize, ToSchema)]
+pub struct RunnerRemovedRow {
+    pub selection_id: i64,
+    pub name: String,
+    /// The reduction factor applied, a percentage.
+    pub reduction_factor: f64,
+    /// Whether the prices matched before on the other runners were reduced (a factor of 2.5 %
+    /// or more), and every unmatched bet of the market cancelled.
+    pub prices_reduced: bool,
+    /// The runner's bets made void.
+    pub bets_void: u64,
+    /// Unmatched bets cancelled.
+    pub unmatched_cancelled: usize,
+    /// Matches on the other runners whose price was reduced.
+    pub matches_reduced: u64,
+}
+
+/// Withdraws a runner from an exchange, bookmaker or racing market (a non-runner), by Betfair's
+/// rule: its bets are void; with a reduction factor of 2.5 % or more every unmatched bet of the
+/// market is cancelled and the prices matched before on the other runners are reduced (win
+/// markets: price × (1 − factor); place markets: 1 + (price − 1) × (1 − factor)). Audited as
+/// `market.runner_removed`; cannot be undone. A feed does this itself for a runner its upstream
+/// marks REMOVED.
+#[utoipa::path(post, path = "/admin/market/removeRunner", tag = "admin", request_body = RemoveRunnerRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<RunnerRemovedRow>), (status = 400), (status = 403), (status = 404), (status = 409)))]
+async fn remove_runner(
+    State(state): State<AppState>,
+    operator: Operator,
+    ip: ClientIp,
+    ApiJson(body): ApiJson<RemoveRunnerRequest>,
+) -> ApiResult<RunnerRemovedRow> {
+    require_admin(&operator)?;
+    let (market_id, selection_id) = (body.market_id.0, body.selection_id.0);
+    let removed = state
+        .engine
+        .remove_runner(
+            market_id,
+            selection_id,
+            body.reduction_factor.0,
+            Some(acted_by(operator, ip)),
+        )
+        .await?
+        .ok_or_else(|| {
+            AppError::Conflict(format!("Runner {selection_id} was withdrawn already."))
+        })?;
+    let row = RunnerRemovedRow {
+        selection_id: removed.runner_id,
+        name: removed.name,
+        reduction_factor: f64::from(removed.reduction_factor_bp) / 100.0,
+        prices_reduced: removed.reduced,
+        bets_void: removed.voided_bets,
+        unmatched_cancelled: removed.cancelled.len(),
+        matches_reduced: removed.reduced_fills,
+    };
+    Ok(ok_with(
+        format!(
+            "{} is withdrawn: {} bet(s) void, {} unmatched bet(s) cancelled, {} match(es) on the other runners reduced.",
+            row.name, row.bets_void, row.unmatched_cancelled, row.matches_reduced
+        ),
+        row,
+    ))
 }

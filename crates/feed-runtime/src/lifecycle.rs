@@ -7,9 +7,10 @@
 //! | SUSPENDED, INACTIVE | suspended |
 //! | `inPlay` turns true | the match in play (LAPSE orders lapse, the bet delay starts) |
 //! | `betDelay` changes | the market's in-play bet delay follows it |
+//! | a runner REMOVED | withdrawn here with its `adjustmentFactor`: its bets void, the others' matched prices reduced (`backlay_core::exchange::non_runner`) |
 //! | CLOSED, winners named | settled: the WINNER (match odds, win), the WINNER and PLACED (place) |
 //! | CLOSED, no winner (abandoned) | void |
-//! | CLOSED with a non-runner, or a dead heat in a one-winner market | suspended for an operator |
+//! | CLOSED with a dead heat in a one-winner market | suspended for an operator |
 //!
 //! A live stream silent for `--feed-silence` has its markets suspended here ([`suspend`]) until
 //! it is heard again, when each is brought back to the upstream's state.
@@ -18,13 +19,14 @@
 //! to declare the result the upstream gave. Every step looks at the market first, so a message
 //! seen twice (a reconnection's image) changes nothing.
 
-use backlay_core::exchange::{MarketStatus, MarketType};
+use backlay_core::exchange::{MarketStatus, MarketType, WHOLE_BP};
 use backlay_engine::{ActedBy, ResultInput};
 use backlay_feed::message::{MarketDefinition, MarketStatus as Upstream, RunnerStatus};
 use backlay_kit::actor::{Actor, OperatorContext};
 use backlay_kit::config::FeedSettle;
 use backlay_kit::error::AppError;
 use backlay_operator::AppState;
+use backlay_store::markets::RunnerStatus as RunnerHere;
 
 use crate::catalogue::LinkedMarket;
 
@@ -39,6 +41,8 @@ pub enum Moved {
     InPlay,
     /// The in-play bet delay, in milliseconds, set to the upstream's.
     BetDelay(i64),
+    /// The upstream selection withdrawn here (a non-runner).
+    RunnerRemoved(i64),
     Settled(String),
     Voided,
     HeldForConfirmation,
@@ -74,6 +78,13 @@ pub async fn sync(
         moved.push(Moved::BetDelay(bet_delay_ms));
     }
 
+    // Before a result: the non-runner's bets are void and the others' reduced when it settles.
+    for selection_id in
+        remove_non_runners(state, linked, &market.setup.runners, definition, by).await?
+    {
+        moved.push(Moved::RunnerRemoved(selection_id));
+    }
+
     match definition.status {
         Upstream::Open if market.status != MarketStatus::Open => {
             state.engine.set_status(linked.market_id, MarketStatus::Open, by()).await?;
@@ -92,14 +103,11 @@ pub async fn sync(
                     moved.push(Moved::Voided);
                     None
                 }
-                (Ok(result), FeedSettle::Auto) => match non_runners(linked, definition) {
-                    Some(why) => Some(Some(AppError::Unprocessable(why))),
-                    None => {
-                        let message = state.engine.settle(linked.market_id, result, by()).await?;
-                        moved.push(Moved::Settled(message));
-                        None
-                    }
-                },
+                (Ok(result), FeedSettle::Auto) => {
+                    let message = state.engine.settle(linked.market_id, result, by()).await?;
+                    moved.push(Moved::Settled(message));
+                    None
+                }
                 (Ok(_), FeedSettle::Confirm) => Some(None),
                 (Err(err), _) => Some(Some(err)),
             };
@@ -131,26 +139,43 @@ pub async fn suspend(state: &AppState, linked: &LinkedMarket) -> Result<(), AppE
     Ok(())
 }
 
-/// Why a result with non-runners cannot be settled here yet: Betfair voids a removed runner's
-/// bets and reduces the prices matched on the others by its adjustment factor, which Backlay's
-/// settlement does not do (issue 30); an operator settles or voids such a market by hand.
-fn non_runners(linked: &LinkedMarket, definition: &MarketDefinition) -> Option<String> {
-    let removed: Vec<String> = definition
+/// Withdraws here each runner the upstream removed (a non-runner) that is still running here,
+/// with the upstream's reduction factor (`adjustmentFactor`, a percentage; none is 0 %):
+/// answers the upstream selection ids withdrawn now.
+async fn remove_non_runners(
+    state: &AppState,
+    linked: &LinkedMarket,
+    runners_here: &[backlay_store::markets::RunnerRow],
+    definition: &MarketDefinition,
+    by: impl Fn() -> Option<ActedBy>,
+) -> Result<Vec<i64>, AppError> {
+    let mut removed = Vec::new();
+    for upstream in definition
         .runners
         .iter()
         .filter(|r| matches!(r.status, RunnerStatus::Removed | RunnerStatus::RemovedVacant))
-        .map(|r| match r.adjustment_factor {
-            Some(factor) => format!("selection {} (adjustment factor {factor}%)", r.selection_id),
-            None => format!("selection {}", r.selection_id),
-        })
-        .collect();
-    (!removed.is_empty()).then(|| {
-        format!(
-            "market {} closed with non-runners ({}): their bets are void and the others' matched prices reduced on Betfair, which Backlay does not do yet; the market is suspended for an operator to settle or void",
-            linked.upstream_market_id,
-            removed.join(", ")
-        )
-    })
+    {
+        let Some(&runner_id) = linked.runners.get(&upstream.selection_id) else { continue };
+        let running = runners_here
+            .iter()
+            .any(|r| r.runner_id == runner_id && r.status != RunnerHere::Removed);
+        if !running {
+            continue;
+        }
+        let factor_bp = upstream.adjustment_factor.map_or(0, factor_bp);
+        if state.engine.remove_runner(linked.market_id, runner_id, factor_bp, by()).await?.is_some()
+        {
+            removed.push(upstream.selection_id);
+        }
+    }
+    Ok(removed)
+}
+
+/// A reduction factor given as a percentage (12.5) in basis points of a whole (1250), within
+/// 0 to 100 %.
+fn factor_bp(percent: f64) -> u32 {
+    // Within 0..=10_000 after the clamp, so the cast is exact.
+    (percent * 100.0).round().clamp(0.0, f64::from(WHOLE_BP)) as u32
 }
 
 /// The result a closed upstream market gives, in this market's runners.

@@ -40,9 +40,6 @@ use std::collections::BTreeMap;
 use backlay_core::exchange::MarketStatus;
 use sqlx::Row;
 
-use crate::bets::{
-    bets_from_rows, fills_from_rows, BetStatus, BET_COLUMNS_PUBLIC, FILLS_WITH_USERS,
-};
 use crate::ledger::{NewTransaction, Posted, Posting, TransactionKind};
 use crate::markets::fetch_market;
 use crate::sql::quoted;
@@ -187,42 +184,21 @@ impl Writer {
                 )));
             }
         }
-        // Bets back to where the market's close found them (less what it cancelled).
+        // Bets back to where the market's close found them (less what it cancelled); a
+        // non-runner's stay void (`crate::non_runners`).
         let bets = sqlx::query(
             "UPDATE bets SET pnl_minor = NULL, \
              status = CASE WHEN matched_minor > 0 THEN 'matched' ELSE 'closed' END \
-             WHERE market_id = $1 AND status IN ('settled', 'void')",
+             WHERE market_id = $1 AND status IN ('settled', 'void') \
+             AND NOT EXISTS (SELECT 1 FROM runners r WHERE r.id = bets.runner_id AND r.status = 'removed')",
         )
         .bind(market_id)
         .execute(self.conn())
         .await?
         .rows_affected();
 
-        // Exposure as the engine will compute it when it loads the market from these bets.
-        let spec = market.setup.spec().map_err(|e| {
-            StoreError::Conflict(format!("market {market_id} cannot be set up again: {e}"))
-        })?;
-        let fills = fills_from_rows(
-            &sqlx::query(&format!("{FILLS_WITH_USERS} WHERE f.market_id = $1 ORDER BY f.id"))
-                .bind(market_id)
-                .fetch_all(self.conn())
-                .await?,
-        )?;
-        let stored_bets = bets_from_rows(
-            &sqlx::query(&format!(
-                "SELECT {BET_COLUMNS_PUBLIC} FROM bets WHERE market_id = $1 ORDER BY id"
-            ))
-            .bind(market_id)
-            .fetch_all(self.conn())
-            .await?,
-        )?;
-        debug_assert!(stored_bets.iter().all(|b| b.status != BetStatus::Settled));
-        let exposures: BTreeMap<i64, i64> =
-            crate::positions::worst_case_exposures(&spec, &fills, &stored_bets)
-                .map_err(|e| StoreError::Conflict(e.to_string()))?;
-        let exposures: Vec<(i64, i64)> =
-            exposures.into_iter().filter(|(_, exposure)| *exposure > 0).collect();
-        // The settlement left every row of this market at 0.
+        // Exposure as the engine will compute it when it loads the market from these bets; the
+        // settlement left every row of this market at 0.
         let stored: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM market_exposures WHERE market_id = $1 AND exposure_minor <> 0",
         )
@@ -234,8 +210,15 @@ impl Writer {
                 "market {market_id} is settled but still holds exposure"
             )));
         }
-        self.add_exposures(&exposures).await?;
-        self.store_market_exposures(market_id, &exposures).await?;
+        let spec = market.setup.spec().map_err(|e| {
+            StoreError::Conflict(format!("market {market_id} cannot be set up again: {e}"))
+        })?;
+        let exposures: Vec<(i64, i64)> = self
+            .resync_market_exposures(market_id, &spec)
+            .await?
+            .into_iter()
+            .map(|(user, _, after)| (user, after))
+            .collect();
         // A client whose winnings are taken back (or whose exposure comes back) beyond what it
         // holds now owes the difference: its account may go below zero from here on (the
         // schema's `may_go_negative`, which the ledger check reads as "owes"), while every

@@ -36,6 +36,7 @@ pub mod downline;
 pub mod exposure_check;
 pub mod ledger;
 pub mod markets;
+pub mod non_runners;
 pub mod partnership;
 pub mod positions;
 pub mod repository;

@@ -84,7 +84,12 @@ impl MarketSetup {
         let runners = if kind == MarketKind::Fancy {
             Vec::new()
         } else {
-            self.runners.iter().map(|r| RunnerId(r.runner_id)).collect()
+            // A removed runner (a non-runner, `crate::non_runners`) is out of the market.
+            self.runners
+                .iter()
+                .filter(|r| r.status != RunnerStatus::Removed)
+                .map(|r| RunnerId(r.runner_id))
+                .collect()
         };
         MarketSpec::new(kind, runners, u32::try_from(self.commission_bp).unwrap_or(0))
     }

@@ -43,15 +43,18 @@ fn small(value: i64, what: impl FnOnce() -> String) -> Result<u32, InvalidStored
 }
 
 impl FillRow {
-    /// Both sides of the fill as matched exchange bets at its price: (bet id, user, bet), the
-    /// back first.
+    /// Both sides of the fill as matched exchange bets at its price and stored backer's profit
+    /// (less than the price pays once a non-runner reduced it, `crate::non_runners`): (bet id,
+    /// user, bet), the back first.
     pub fn matched_bets(&self) -> Result<[(i64, UserId, Bet); 2], InvalidStoredBet> {
         let hundredths = small(self.price, || format!("the price of fill {}", self.fill_id))?;
         let price = Price::from_hundredths(hundredths).map_err(|e| {
             InvalidStoredBet(format!("fill {} has price {}: {e}", self.fill_id, self.price))
         })?;
         let bet = |side| {
-            Bet::exchange(RunnerId(self.runner_id), side, price, self.size_minor)
+            let (runner, size, profit) =
+                (RunnerId(self.runner_id), self.size_minor, self.backer_profit_minor);
+            Bet::exchange_reduced(runner, side, price, size, profit)
                 .map_err(|e| InvalidStoredBet(format!("fill {}: {e}", self.fill_id)))
         };
         Ok([
@@ -223,7 +226,7 @@ mod tests {
             lay_user_id: lay.user_id,
             price,
             size_minor,
-            backer_profit_minor: 0,
+            backer_profit_minor: size_minor * (price - 100) / 100,
         }
     }
 

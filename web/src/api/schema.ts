@@ -439,6 +439,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/market/removeRunner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraws a runner from an exchange, bookmaker or racing market (a non-runner), by Betfair's
+         *     rule: its bets are void; with a reduction factor of 2.5 % or more every unmatched bet of the
+         *     market is cancelled and the prices matched before on the other runners are reduced (win
+         *     markets: price × (1 − factor); place markets: 1 + (price − 1) × (1 − factor)). Audited as
+         *     `market.runner_removed`; cannot be undone. A feed does this itself for a runner its upstream
+         *     marks REMOVED.
+         */
+        post: operations["remove_runner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/market/resolveCrossed": {
         parameters: {
             query?: never;
@@ -4730,6 +4754,39 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_RunnerRemovedRow: {
+            /** @description What withdrawing a runner did. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description The runner's bets made void.
+                 */
+                bets_void: number;
+                /**
+                 * Format: int64
+                 * @description Matches on the other runners whose price was reduced.
+                 */
+                matches_reduced: number;
+                name: string;
+                /**
+                 * @description Whether the prices matched before on the other runners were reduced (a factor of 2.5 %
+                 *     or more), and every unmatched bet of the market cancelled.
+                 */
+                prices_reduced: boolean;
+                /**
+                 * Format: double
+                 * @description The reduction factor applied, a percentage.
+                 */
+                reduction_factor: number;
+                /** Format: int64 */
+                selection_id: number;
+                /** @description Unmatched bets cancelled. */
+                unmatched_cancelled: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_SecuritySetup: {
             /** @description A new secret for the authenticator app. */
             data: {
@@ -6248,6 +6305,19 @@ export interface components {
         RemoveFeedRequest: {
             id: number;
         };
+        RemoveRunnerRequest: {
+            /** Format: int64 */
+            market_id: number;
+            /**
+             * Format: double
+             * @description The non-runner's reduction factor, a percentage from 0 to 100 with at most two decimals
+             *     (its chance of winning, as Betfair's `adjustmentFactor`); 0 when none applies.
+             * @example 12.5
+             */
+            reduction_factor: number;
+            /** Format: int64 */
+            selection_id: number;
+        };
         RequestCreated: {
             /** Format: int64 */
             request_id: number;
@@ -6509,6 +6579,34 @@ export interface components {
             lay?: number | null;
             /** Format: int64 */
             selection_id: number;
+        };
+        /** @description What withdrawing a runner did. */
+        RunnerRemovedRow: {
+            /**
+             * Format: int64
+             * @description The runner's bets made void.
+             */
+            bets_void: number;
+            /**
+             * Format: int64
+             * @description Matches on the other runners whose price was reduced.
+             */
+            matches_reduced: number;
+            name: string;
+            /**
+             * @description Whether the prices matched before on the other runners were reduced (a factor of 2.5 %
+             *     or more), and every unmatched bet of the market cancelled.
+             */
+            prices_reduced: boolean;
+            /**
+             * Format: double
+             * @description The reduction factor applied, a percentage.
+             */
+            reduction_factor: number;
+            /** Format: int64 */
+            selection_id: number;
+            /** @description Unmatched bets cancelled. */
+            unmatched_cancelled: number;
         };
         SaveBankAccountRequest: {
             account_holder?: string;
@@ -8645,6 +8743,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Option_String"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    remove_runner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveRunnerRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RunnerRemovedRow"];
                 };
             };
             400: {

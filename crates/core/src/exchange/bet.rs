@@ -60,6 +60,24 @@ impl Bet {
         }
     }
 
+    /// A matched exchange bet whose backer's profit was reduced below what its `price` pays by
+    /// non-runners removed after it was matched (`non_runner`): the profit must be from 0 to
+    /// [`backer_profit_minor`] at the price.
+    pub fn exchange_reduced(
+        runner: RunnerId,
+        side: Side,
+        price: Price,
+        stake_minor: i64,
+        profit_minor: i64,
+    ) -> Result<Bet, BetError> {
+        check_stake(stake_minor)?;
+        let full = backer_profit_minor(stake_minor, price);
+        if !(0..=full).contains(&profit_minor) {
+            return Err(BetError::ProfitAbovePrice { profit_minor, full_minor: full });
+        }
+        Ok(Bet { selection: Selection::Runner(runner), side, stake_minor, profit_minor })
+    }
+
     /// A matched bet whose amounts were computed elsewhere by this module's rules (a fill).
     pub(crate) const fn matched(
         selection: Selection,
@@ -194,6 +212,16 @@ pub enum BetError {
     RateOutOfRange {
         /// The rate given.
         rate: u32,
+    },
+    /// A reduced exchange profit that is negative or more than its price pays.
+    #[error(
+        "a reduced profit of {profit_minor} must be from 0 to the {full_minor} its price pays"
+    )]
+    ProfitAbovePrice {
+        /// The profit given.
+        profit_minor: i64,
+        /// What the price pays.
+        full_minor: i64,
     },
     /// Above [`MAX_FANCY_LINE`].
     #[error("the line must be at most {MAX_FANCY_LINE}, not {line}")]

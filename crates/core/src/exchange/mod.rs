@@ -123,6 +123,7 @@ mod bet;
 mod book;
 mod exposure;
 mod market;
+mod non_runner;
 mod settlement;
 mod tick_set;
 
@@ -134,6 +135,9 @@ pub use exposure::{exposure_minor, fancy_book, position_per_runner, FancyBookRow
 pub use market::{
     Market, MarketError, MarketKind, MarketSpec, MarketStatus, MarketType, SettledMarket,
     MAX_COMMISSION_BP, MAX_RUNNERS,
+};
+pub use non_runner::{
+    reduced_backer_profit_minor, reduced_price_hundredths, reduces, MIN_REDUCTION_BP, WHOLE_BP,
 };
 pub use settlement::{settle, MarketResult, Settlement, UserSettlement};
 

@@ -20,6 +20,7 @@ use crate::wire::minor_opt;
 use crate::Engine;
 use backlay_kit::error::AppError;
 use backlay_kit::refusal::Refusal;
+use backlay_store::non_runners::RunnerRemoved;
 
 /// A command for one market. The operator who acted (`by`) is not serialised here: it travels
 /// beside the call as a user id ([`Forwarded`]) and is looked up again by the owner.
@@ -78,6 +79,12 @@ pub enum Call {
         #[serde(skip)]
         by: Option<ActedBy>,
     },
+    RemoveRunner {
+        runner_id: i64,
+        reduction_factor_bp: u32,
+        #[serde(skip)]
+        by: Option<ActedBy>,
+    },
 }
 
 impl Call {
@@ -86,7 +93,7 @@ impl Call {
     pub(crate) fn suspends_bets_in_delay(&self) -> bool {
         match self {
             Call::SetStatus { status, .. } => status.is_suspended(),
-            Call::Settle { .. } => true,
+            Call::Settle { .. } | Call::RemoveRunner { .. } => true,
             _ => false,
         }
     }
@@ -107,6 +114,7 @@ impl Call {
             | Call::SetLimits { by, .. }
             | Call::SetBetDelay { by, .. }
             | Call::Settle { by, .. }
+            | Call::RemoveRunner { by, .. }
             | Call::ResolveCrossed { by } => by.as_ref(),
             _ => None,
         }
@@ -119,6 +127,7 @@ impl Call {
             | Call::SetLimits { by, .. }
             | Call::SetBetDelay { by, .. }
             | Call::Settle { by, .. }
+            | Call::RemoveRunner { by, .. }
             | Call::ResolveCrossed { by } => *by = acted_by,
             _ => {}
         }
@@ -137,6 +146,7 @@ pub enum Answer {
     Preview { preview: SettlementPreview },
     View { view: MarketView },
     CrossingCancelled { cancelled: Vec<CrossingCancelled> },
+    RunnerRemoved { removed: Option<RunnerRemoved> },
 }
 
 impl Answer {
@@ -217,6 +227,16 @@ impl MarketActor {
                 let cancelled = self.resolve_crossed(&by).await?;
                 self.publish(cancelled.iter().map(|order| order.user_id).collect());
                 Answer::CrossingCancelled { cancelled }
+            }
+            Call::RemoveRunner { runner_id, reduction_factor_bp, by } => {
+                let removed =
+                    self.remove_runner(runner_id, reduction_factor_bp, by.as_ref()).await?;
+                if let Some(removed) = &removed {
+                    let cancelled = removed.cancelled.iter().map(|(_, user, _)| *user);
+                    let moved = removed.exposures.iter().map(|(user, _, _)| *user);
+                    self.publish(cancelled.chain(moved).collect());
+                }
+                Answer::RunnerRemoved { removed }
             }
             Call::View { user_id } => Answer::View { view: self.view(user_id) },
         })
@@ -361,6 +381,23 @@ impl Engine {
     ) -> Result<Vec<CrossingCancelled>, AppError> {
         match self.call(market_id, Call::ResolveCrossed { by: Some(by) }).await? {
             Answer::CrossingCancelled { cancelled } => Ok(cancelled),
+            other => Err(other.unexpected()),
+        }
+    }
+
+    /// Withdraws a runner (a non-runner) with its reduction factor in basis points (1250 =
+    /// 12.5 %): its bets void, unmatched bets cancelled, the others' matched prices reduced
+    /// (`backlay_store::non_runners`); audited. `None` when it was withdrawn already.
+    pub async fn remove_runner(
+        &self,
+        market_id: i64,
+        runner_id: i64,
+        reduction_factor_bp: u32,
+        by: Option<ActedBy>,
+    ) -> Result<Option<RunnerRemoved>, AppError> {
+        let call = Call::RemoveRunner { runner_id, reduction_factor_bp, by };
+        match self.call(market_id, call).await? {
+            Answer::RunnerRemoved { removed } => Ok(removed),
             other => Err(other.unexpected()),
         }
     }

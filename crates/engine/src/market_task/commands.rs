@@ -12,8 +12,10 @@ use super::{
     bet_of_order, market_closed, market_error, not_a_status_to_set, order_of_bet, ActedBy,
     CancelAnswer, CrossingCancelled, MarketActor, RatesUpdate, StakeLimits,
 };
+use backlay_kit::clock::now_ms;
 use backlay_kit::error::AppError;
 use backlay_kit::refusal::Refusal;
+use backlay_store::non_runners::RunnerRemoved;
 
 /// A status an operator set, for the stored row, and what the audit log says of it.
 struct StatusChange<'a> {
@@ -375,5 +377,60 @@ impl MarketActor {
         written.map_err(|err| self.write_failed(err))?;
         self.setup.bet_delay_ms = bet_delay_ms;
         Ok(())
+    }
+
+    /// Withdraws a runner (see `backlay_store::non_runners`), written with its audit entry in
+    /// one transaction, then the market rebuilt from what is stored, which is simpler to trust
+    /// than changing every book, position and exposure in memory in step: every price matched
+    /// before may have changed. Bets waiting out their delay were refused on the call's
+    /// arrival (`Call::suspends_bets_in_delay`). `None` when it was withdrawn already.
+    pub(super) async fn remove_runner(
+        &mut self,
+        runner_id: i64,
+        reduction_factor_bp: u32,
+        by: Option<&ActedBy>,
+    ) -> Result<Option<RunnerRemoved>, AppError> {
+        let written: Result<Option<RunnerRemoved>, AppError> = async {
+            let mut writer = self.store.begin_write().await?;
+            let Some(removed) = writer
+                .remove_runner(self.setup.market_id, runner_id, reduction_factor_bp, now_ms())
+                .await?
+            else {
+                return Ok(None);
+            };
+            let detail = json!({
+                "selection_id": removed.runner_id,
+                "name": removed.name,
+                "reduction_factor": f64::from(removed.reduction_factor_bp) / 100.0,
+                "prices_reduced": removed.reduced,
+                "bets_void": removed.voided_bets,
+                "unmatched_cancelled": removed.cancelled.len(),
+                "fills_reduced": removed.reduced_fills,
+                "exposures": removed.exposures.iter().map(|(user, before, after)| json!({
+                    "user_id": user,
+                    "before": Money::from_minor(*before),
+                    "after": Money::from_minor(*after),
+                })).collect::<Vec<_>>(),
+            });
+            self.audit(&mut writer, by, "market.runner_removed", detail).await?;
+            self.commit(writer).await?;
+            Ok(Some(removed))
+        }
+        .await;
+        match written {
+            Ok(Some(removed)) => {
+                self.reload().await?;
+                tracing::info!(
+                    market_id = self.setup.market_id,
+                    runner_id,
+                    reduction_factor_bp,
+                    fills_reduced = removed.reduced_fills,
+                    "a runner is withdrawn: its bets are void"
+                );
+                Ok(Some(removed))
+            }
+            Ok(None) => Ok(None),
+            Err(err) => Err(self.write_failed(err)),
+        }
     }
 }

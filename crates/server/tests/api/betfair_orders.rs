@@ -290,19 +290,41 @@ async fn refusals_are_failure_reports_with_betfairs_codes(app: TestApp) {
 }
 both_databases!(refusals_are_failure_reports_with_betfairs_codes);
 
-/// A runner withdrawn from its market (a non-runner) is refused by the engine itself, which
-/// tells a bot RUNNER_REMOVED and the web app why; the other runner still takes bets.
-async fn a_withdrawn_runner_takes_no_bets_from_a_bot_or_the_web_app(mut app: TestApp) {
-    let (market, market_id, runners) = exchange_market(&app, "Bots non-runner").await;
-    // Nothing in Backlay withdraws a runner yet (a feed will): marked in the database, and the
-    // server restarted so that the market's task loads it so.
-    let store = app.store().await;
-    sqlx::query("UPDATE runners SET status = 'removed' WHERE id = $1")
-        .bind(runners[1])
-        .execute(store.pool())
-        .await
-        .unwrap();
-    app.restart().await;
+/// `admin/market/removeRunner` of `selection` with a reduction factor of 12.5 %.
+async fn withdraw(
+    app: &TestApp,
+    token: &str,
+    market_id: i64,
+    selection: i64,
+) -> crate::common::Answer {
+    let body =
+        json!({ "market_id": market_id, "selection_id": selection, "reduction_factor": 12.5 });
+    app.post("admin/market/removeRunner", Some(token), body).await
+}
+
+/// A runner withdrawn from its market (a non-runner) by the operator is refused by the engine
+/// itself, which tells a bot RUNNER_REMOVED and the web app why; the other runners still take
+/// bets. Only an admin withdraws, once, and never so many that the market could not stand.
+async fn a_withdrawn_runner_takes_no_bets_from_a_bot_or_the_web_app(app: TestApp) {
+    let admin = app.admin().await;
+    let matches = app.post("match/getMatches", Some(&admin), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let (market_id, runners) = app
+        .open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Bots non-runner", "runners": ["Home", "Away", "Draw"], "min_stake": 1, "bet_delay_s": 0 }))
+        .await;
+    let market = format!("1.{market_id}");
+    let web = app.demo().await;
+    withdraw(&app, &web, market_id, runners[1]).await.expect(403);
+    let removed = withdraw(&app, &admin, market_id, runners[1]).await;
+    removed.expect(200);
+    assert_eq!(removed.data()["prices_reduced"], true, "{}", removed.body);
+    assert_eq!(removed.data()["name"], "Away");
+    withdraw(&app, &admin, market_id, runners[1]).await.expect(409);
+    // Two runners left: a third withdrawal would leave a market of one.
+    let alone = withdraw(&app, &admin, market_id, runners[2]).await;
+    alone.expect(409);
+    assert!(alone.message().contains("would not stand"), "{}", alone.message());
+
     let demo = bot_login(&app, "demo").await;
     let answer =
         place(&app, &demo, &market, json!([limit(runners[1], "BACK", json!(2.5), json!(5))])).await;
@@ -310,7 +332,6 @@ async fn a_withdrawn_runner_takes_no_bets_from_a_bot_or_the_web_app(mut app: Tes
     assert_eq!(answer["errorCode"], "BET_ACTION_ERROR", "{answer}");
     assert_eq!(answer["instructionReports"][0]["errorCode"], "RUNNER_REMOVED", "{answer}");
 
-    let web = app.demo().await;
     let bet = json!({ "market_id": market_id, "selection_id": runners[1], "side": "back", "price": 2.5, "stake": 5 });
     let refused = app.post("bet/placeBet", Some(&web), bet).await;
     refused.expect(409);

@@ -414,52 +414,147 @@ both_databases!(
     super::a_market_whose_bet_delay_changes_at_the_off
 );
 
-/// A race that closes with a non-runner: the definition opens three runners, then closes with
-/// the third REMOVED (with its adjustment factor) and the first the winner.
-fn a_race_with_a_non_runner(config: &mut Config) {
-    let definition = |status: &str, runners: &str| {
+/// The non-runner race's moments: open (with prices), Charlie withdrawn, the result.
+const RACE_OPEN_PT: i64 = 1_700_000_000_000;
+const CHARLIE_OUT_PT: i64 = RACE_OPEN_PT + 30_000;
+const RACE_CLOSED_PT: i64 = RACE_OPEN_PT + 60_000;
+
+/// A win market of three runners with prices; at +30 s Charlie is withdrawn with an adjustment
+/// factor of 25 %; at +60 s it closes with Alpha the winner.
+fn non_runner_race() -> PathBuf {
+    let definition = |status: &str, charlie: &str, alpha: &str, bravo: &str| {
         format!(
-            r#"{{"eventTypeId":"7","eventId":"31001","eventName":"Testwood 1st May","marketType":"WIN","venue":"Testwood","status":"{status}","inPlay":false,"betDelay":0,"numberOfWinners":1,"runners":[{runners}]}}"#
+            r#"{{"eventTypeId":"7","eventId":"31001","eventName":"Testwood 1st May","marketType":"WIN","venue":"Testwood","status":"{status}","inPlay":false,"betDelay":0,"numberOfWinners":1,"runners":[{{"id":1,"sortPriority":1,"status":"{alpha}","name":"Alpha"}},{{"id":2,"sortPriority":2,"status":"{bravo}","name":"Bravo"}},{{"id":3,"sortPriority":3,"status":"{charlie}","adjustmentFactor":25.0,"name":"Charlie"}}]}}"#
         )
     };
-    let open = r#"{"id":1,"sortPriority":1,"status":"ACTIVE","name":"Alpha"},{"id":2,"sortPriority":2,"status":"ACTIVE","name":"Bravo"},{"id":3,"sortPriority":3,"status":"ACTIVE","name":"Charlie"}"#;
-    let closed = r#"{"id":1,"sortPriority":1,"status":"WINNER","name":"Alpha"},{"id":2,"sortPriority":2,"status":"LOSER","name":"Bravo"},{"id":3,"sortPriority":3,"status":"REMOVED","adjustmentFactor":12.5,"name":"Charlie"}"#;
-    let race = temp_recording(
+    temp_recording(
         "race",
         &[
             format!(
-                r#"{{"op":"mcm","clk":"1","pt":1700000000000,"mc":[{{"id":"1.500","img":true,"marketDefinition":{},"rc":[{{"id":1,"atb":[[2.0,10]]}}]}}]}}"#,
-                definition("OPEN", open)
+                r#"{{"op":"mcm","clk":"1","pt":{RACE_OPEN_PT},"mc":[{{"id":"1.500","img":true,"marketDefinition":{},"rc":[{{"id":1,"atb":[[4.0,500]]}},{{"id":2,"atb":[[3.0,500]]}},{{"id":3,"atb":[[2.0,500]]}}]}}]}}"#,
+                definition("OPEN", "ACTIVE", "ACTIVE", "ACTIVE")
             ),
             format!(
-                r#"{{"op":"mcm","clk":"2","pt":1700000060000,"mc":[{{"id":"1.500","marketDefinition":{}}}]}}"#,
-                definition("CLOSED", closed)
+                r#"{{"op":"mcm","clk":"2","pt":{CHARLIE_OUT_PT},"mc":[{{"id":"1.500","marketDefinition":{}}}]}}"#,
+                definition("OPEN", "REMOVED", "ACTIVE", "ACTIVE")
+            ),
+            format!(
+                r#"{{"op":"mcm","clk":"3","pt":{RACE_CLOSED_PT},"mc":[{{"id":"1.500","marketDefinition":{}}}]}}"#,
+                definition("CLOSED", "REMOVED", "WINNER", "LOSER")
             ),
         ],
-    );
-    config.feed = Some(feed(&[race], None));
+    )
 }
 
-/// Betfair voids a non-runner's bets and reduces the others' matched prices; Backlay does not
-/// do that yet, so such a result is not settled as if the runner had run: the market is held,
-/// suspended, and the feed says why.
-async fn a_race_closed_with_a_non_runner_is_held_for_an_operator(app: TestApp) {
-    let admin = app.admin().await;
+fn a_race_with_a_non_runner(config: &mut Config) {
+    config.feed = Some(feed(&[non_runner_race()], Some(RACE_OPEN_PT + 10_000)));
+}
+
+/// Betfair's non-runner rule: a bettor backs Alpha at 4.00 and Charlie at 2.00, 100.00 each (matched
+/// by the house) and leaves a back on Bravo unmatched; Charlie is withdrawn with a reduction
+/// factor of 25 %: the Charlie bet is void, the Bravo order cancelled, Alpha's 4.00 now pays
+/// 3.00, and nobody can back Charlie any more; Alpha wins and is paid at 3.00.
+async fn a_non_runners_bets_are_void_and_the_others_matched_prices_reduced(mut app: TestApp) {
+    let (admin, demo) = (app.admin().await, app.demo().await);
     let feeds = finished_feeds(&app, &admin).await;
-    let error = feeds[0]["last_error"].as_str().unwrap_or_default();
-    assert!(
-        error.contains("non-runners (selection 3 (adjustment factor 12.5%))"),
-        "the feed says why: {}",
-        feeds[0]
+    let market = feeds[0]["markets"][0].clone();
+    let (market_id, match_id) =
+        (market["market_id"].as_i64().unwrap(), market["match_id"].as_i64().unwrap());
+    let page = page_of(&app, &demo, match_id, market_id).await;
+    let runner = |name: &str| {
+        page["runners"].as_array().unwrap().iter().find(|r| r["name"] == name).unwrap()
+            ["selection_id"]
+            .as_i64()
+            .unwrap()
+    };
+    let (alpha, bravo, charlie) = (runner("Alpha"), runner("Bravo"), runner("Charlie"));
+    let before = app.balance_minor(&demo).await;
+    let mut bet_ids = Vec::new();
+    for (selection, price, stake, matched) in
+        [(alpha, "4.00", 100, 100_00), (charlie, "2.00", 100, 100_00), (bravo, "20.00", 100, 0)]
+    {
+        let bet = app
+            .post(
+                "bet/placeBet",
+                Some(&demo),
+                serde_json::json!({ "market_id": market_id, "selection_id": selection, "side": "back", "price": price, "stake": stake }),
+            )
+            .await;
+        bet.expect(200);
+        assert_eq!(crate::common::minor(&bet.data()["size_matched"]), matched, "{}", bet.body);
+        bet_ids.push(bet.data()["bet_id"].as_i64().unwrap());
+    }
+    let demo_id = app.user_id(&admin, "demo").await;
+    let house = app.user_id(&admin, "feed").await;
+    let exposure_of = |exposures: &[(i64, i64)], user: i64| {
+        exposures.iter().find(|(u, _)| *u == user).map_or(0, |(_, e)| *e)
+    };
+    let exposures = app.store().await.exposures_of_market(market_id).await.unwrap();
+    // Bravo wins: −100.00 − 100.00 (the unmatched Bravo back would win: it does not count).
+    assert_eq!(exposure_of(&exposures, demo_id), 200_00);
+
+    // Charlie is withdrawn.
+    app.restart_with(|config| {
+        config.feed = Some(feed(&[non_runner_race()], Some(CHARLIE_OUT_PT + 10_000)))
+    })
+    .await;
+    let (admin, demo) = (app.admin().await, app.demo().await);
+    let feeds = finished_feeds(&app, &admin).await;
+    assert_eq!(feeds[0]["last_error"], Value::Null, "{}", feeds[0]);
+    let store = app.store().await;
+    let row = store.market(market_id).await.unwrap();
+    let status_of = |id: i64| row.setup.runners.iter().find(|r| r.runner_id == id).unwrap().status;
+    use backlay_store::markets::RunnerStatus;
+    assert_eq!(
+        [status_of(alpha), status_of(bravo), status_of(charlie)],
+        [RunnerStatus::Active, RunnerStatus::Active, RunnerStatus::Removed]
     );
-    let market_id = feeds[0]["markets"][0]["market_id"].as_i64().unwrap();
-    let row = app.store().await.market(market_id).await.unwrap();
-    assert_eq!(row.status, MarketStatus::Suspended, "held, not settled");
-    assert_eq!(row.result_runner_id, None);
+    let bets: Vec<_> = futures::future::join_all(bet_ids.iter().map(|id| store.bet(*id))).await;
+    let [on_alpha, on_charlie, on_bravo] = [0, 1, 2].map(|i| bets[i].as_ref().unwrap().clone());
+    assert_eq!(on_charlie.status.as_str(), "void");
+    assert_eq!(on_charlie.pnl_minor, Some(0));
+    assert_eq!((on_bravo.remaining_minor, on_bravo.cancelled_minor), (0, 100_00));
+    assert_eq!(on_alpha.matched_minor, 100_00);
+    // Alpha's fill now pays 3.00: 200.00 on 100.00, the house's liability the same.
+    let fills = store.fills_of_market(market_id).await.unwrap();
+    let alpha_fill = fills.iter().find(|f| f.back_bet_id == on_alpha.bet_id).unwrap();
+    assert_eq!((alpha_fill.price, alpha_fill.backer_profit_minor), (400, 200_00));
+    assert!(fills.iter().all(|f| f.runner_id != charlie), "Charlie's fills no longer count");
+    let exposures = store.exposures_of_market(market_id).await.unwrap();
+    assert_eq!(exposure_of(&exposures, demo_id), 100_00, "only the Alpha back can lose now");
+    assert!(exposure_of(&exposures, house) >= 200_00, "the house still lays Alpha: {exposures:?}");
+    // Nobody backs a non-runner.
+    let refused = app
+        .post(
+            "bet/placeBet",
+            Some(&demo),
+            serde_json::json!({ "market_id": market_id, "selection_id": charlie, "side": "back", "price": "2.00", "stake": 100 }),
+        )
+        .await;
+    refused.expect(409);
+    assert!(
+        refused.body["message"].as_str().unwrap_or_default().contains("withdrawn"),
+        "{}",
+        refused.body
+    );
+    app.assert_ledger_sound(&admin).await;
+
+    // The result: Alpha wins, paid at the reduced 3.00.
+    app.restart_with(|config| config.feed = Some(feed(&[non_runner_race()], None))).await;
+    let (admin, demo) = (app.admin().await, app.demo().await);
+    finished_feeds(&app, &admin).await;
+    let store = app.store().await;
+    let row = store.market(market_id).await.unwrap();
+    assert_eq!((row.status, row.result_runner_id), (MarketStatus::Closed, Some(alpha)));
+    let commission = (200_00 * row.setup.commission_bp + 5_000) / 10_000;
+    assert_eq!(app.balance_minor(&demo).await - before, 200_00 - commission);
+    assert_eq!(store.bet(on_alpha.bet_id).await.unwrap().pnl_minor, Some(200_00));
+    let on_charlie = store.bet(on_charlie.bet_id).await.unwrap();
+    assert_eq!((on_charlie.status.as_str(), on_charlie.pnl_minor), ("void", Some(0)));
     app.assert_ledger_sound(&admin).await;
 }
 both_databases!(
-    a_race_closed_with_a_non_runner_is_held_for_an_operator,
+    a_non_runners_bets_are_void_and_the_others_matched_prices_reduced,
     super::a_race_with_a_non_runner
 );
 

@@ -152,11 +152,13 @@ pub(crate) fn bets_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<BetRow>> {
     rows.iter().map(bet_from_row).collect::<Result<_, _>>().map_err(Into::into)
 }
 
-/// The fills of `fills f` with the users on each side, in [`FillRow`]'s order; a `WHERE`
-/// follows.
+/// The fills of `fills f` that count, with the users on each side, in [`FillRow`]'s order; a
+/// `WHERE` follows. A removed runner's fills do not count: its bets are void
+/// ([`crate::non_runners`]).
 pub(crate) const FILLS_WITH_USERS: &str =
     "SELECT f.id, f.market_id, f.runner_id, f.back_bet_id, b.user_id AS back_user_id, f.lay_bet_id, \
      l.user_id AS lay_user_id, f.price, f.size_minor, f.backer_profit_minor FROM fills f \
+     JOIN runners r ON r.id = f.runner_id AND r.status <> 'removed' \
      JOIN bets b ON b.id = f.back_bet_id JOIN bets l ON l.id = f.lay_bet_id";
 
 pub(crate) fn fills_from_rows(rows: &[AnyRow]) -> StoreResult<Vec<FillRow>> {
