@@ -287,8 +287,7 @@ fn read(
             std::thread::sleep(STOP_CHECK);
             held += STOP_CHECK;
         }
-        let first = *first_pt.get_or_insert(pt);
-        let due = started + held + Duration::from_millis(pace.due_after_ms(first, pt));
+        let due = started + held + Duration::from_millis(pace.due_after_ms(&mut first_pt, pt));
         while let Some(wait) = due.checked_duration_since(Instant::now()) {
             if stop.load(Ordering::Relaxed) || *mode.borrow() != FeedMode::Running {
                 break;

@@ -43,6 +43,9 @@ pub struct Entry {
     pub message: Result<Message, Refusal>,
 }
 
+/// The time of a line read before its file's first timed message: first in the timeline.
+pub const UNTIMED_PT: i64 = i64::MIN;
+
 /// Recordings played as one timeline.
 pub struct Timeline {
     sources: Vec<Source>,
@@ -138,7 +141,7 @@ impl Source {
             lines,
             line: 0,
             ahead: None,
-            last_pt: i64::MIN,
+            last_pt: UNTIMED_PT,
             done: false,
         })
     }
@@ -253,13 +256,17 @@ impl Pace {
         self.until_pt.is_none_or(|until| pt <= until)
     }
 
-    /// How long after the first message (published at `first_pt`) one published at `pt` is due,
-    /// in milliseconds of the wall clock; 0 at speed 0.
-    pub fn due_after_ms(&self, first_pt: i64, pt: i64) -> u64 {
-        if self.speed <= 0.0 {
+    /// How long after the first timed line (its publish time kept in `first_pt`, set by the
+    /// first call with one) a line published at `pt` is due, in milliseconds of the wall clock;
+    /// 0 at speed 0, and for a line with no time yet ([`UNTIMED_PT`]: a refused line before a
+    /// file's first message, such as a licence beside the recordings in a folder), which must
+    /// neither wait nor set the pace.
+    pub fn due_after_ms(&self, first_pt: &mut Option<i64>, pt: i64) -> u64 {
+        if self.speed <= 0.0 || pt == UNTIMED_PT {
             return 0;
         }
-        let recorded_ms = pt.saturating_sub(first_pt).max(0) as f64;
+        let first = *first_pt.get_or_insert(pt);
+        let recorded_ms = pt.saturating_sub(first).max(0) as f64;
         (recorded_ms / self.speed) as u64
     }
 }
@@ -302,11 +309,16 @@ mod tests {
     #[test]
     fn the_pace_follows_publish_times_at_the_speed_given() {
         let pace = Pace { speed: 10.0, until_pt: Some(5_000) };
-        assert_eq!(pace.due_after_ms(1_000, 3_000), 200);
+        let mut first = None;
+        // A line with no time (a licence's) neither waits nor sets the pace.
+        assert_eq!(pace.due_after_ms(&mut first, UNTIMED_PT), 0);
+        assert_eq!(pace.due_after_ms(&mut first, 1_000), 0);
+        assert_eq!(pace.due_after_ms(&mut first, 3_000), 200);
+        assert_eq!(first, Some(1_000));
         assert!(pace.plays(5_000));
         assert!(!pace.plays(5_001));
         let flat_out = Pace { speed: 0.0, until_pt: None };
-        assert_eq!(flat_out.due_after_ms(1_000, 900_000), 0);
+        assert_eq!(flat_out.due_after_ms(&mut Some(1_000), 900_000), 0);
         assert!(flat_out.plays(i64::MAX));
     }
 }
