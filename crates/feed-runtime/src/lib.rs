@@ -27,4 +27,4 @@ pub mod runner;
 pub mod scores;
 pub mod stream;
 
-pub use runner::{start, FeedHandle};
+pub use runner::{check, start, FeedHandle};

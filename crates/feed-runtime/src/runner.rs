@@ -35,6 +35,7 @@ use backlay_operator::feeds::{
 };
 use backlay_operator::house_orders::{requote_market, House, HouseOrder};
 use backlay_operator::AppState;
+use backlay_store::added_feeds::AddedFeedState;
 use tokio::sync::{mpsc, watch};
 use tokio_rustls::rustls::ClientConfig;
 
@@ -62,8 +63,13 @@ pub struct FeedHandle {
 impl Drop for FeedHandle {
     fn drop(&mut self) {
         self.hub.stop_reading();
+        let indexes = self.hub.indexes.lock().expect("feed hub lock").clone();
+        self.hub.state.feeds.stopped(&indexes, STOPPED_HERE);
     }
 }
+
+/// Why a feed still going shows removed once its runtime stopped.
+const STOPPED_HERE: &str = "stopped on this server: it is stopping, or, in a cluster, another node leads now and runs the feeds";
 
 impl FeedHandle {
     /// Stops reading; what was read is still mirrored.
@@ -102,6 +108,28 @@ struct Hub {
     stop: Arc<AtomicBool>,
     streams: Mutex<Vec<tokio::task::AbortHandle>>,
     mirrors: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    /// The feeds it runs, by their index on the board.
+    indexes: Mutex<Vec<usize>>,
+}
+
+/// Whether [`start`] could start the feeds the configuration gives: the catalogue read, each
+/// recording opened. A cluster's node checks this as it starts, and runs the feed only while it
+/// leads.
+pub fn check(config: &FeedConfig) -> anyhow::Result<()> {
+    Catalogue::load(&config.catalogues).map_err(|e| anyhow::anyhow!("--feed-catalogue: {e:#}"))?;
+    let paths: Vec<&std::path::Path> = recordings(config).collect();
+    if !paths.is_empty() {
+        Timeline::open(&paths).map_err(|e| anyhow::anyhow!("--feed: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The recordings the configuration gives (its live streams are not).
+fn recordings(config: &FeedConfig) -> impl Iterator<Item = &std::path::Path> {
+    config.sources.iter().filter_map(|source| match source {
+        FeedSource::BetfairFile(path) => Some(path.as_path()),
+        FeedSource::BetfairStream { .. } => None,
+    })
 }
 
 /// Starts the feeds the configuration gives: its recordings as one timeline, each live stream
@@ -121,15 +149,9 @@ pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle>
         stop: Arc::new(AtomicBool::new(false)),
         streams: Mutex::new(Vec::new()),
         mirrors: Mutex::new(Vec::new()),
+        indexes: Mutex::new(Vec::new()),
     });
-    let paths: Vec<PathBuf> = config
-        .sources
-        .iter()
-        .filter_map(|source| match source {
-            FeedSource::BetfairFile(path) => Some(path.clone()),
-            FeedSource::BetfairStream { .. } => None,
-        })
-        .collect();
+    let paths: Vec<PathBuf> = recordings(config).map(PathBuf::from).collect();
     if !paths.is_empty() {
         hub.add_recordings(&paths)?;
     }
@@ -140,6 +162,7 @@ pub fn start(state: AppState, config: &FeedConfig) -> anyhow::Result<FeedHandle>
     }
     let control: Arc<dyn FeedControl> = Arc::clone(&hub) as Arc<dyn FeedControl>;
     state.feeds.install(Arc::downgrade(&control));
+    tokio::spawn(Arc::clone(&hub).restore_added());
     Ok(FeedHandle { hub })
 }
 
@@ -161,6 +184,7 @@ impl Hub {
             .collect::<Vec<_>>()
             .join(",");
         let (index, mode) = self.state.feeds.add(FeedStatus::new(source.clone()));
+        self.indexes.lock().expect("feed hub lock").push(index);
         let pace = Pace { speed: self.config.speed, until_pt: self.config.until_pt };
         let (lines, received) = mpsc::channel(CHANNEL_LINES);
         let (stop, reader_mode) = (Arc::clone(&self.stop), mode.clone());
@@ -188,6 +212,7 @@ impl Hub {
         };
         let spec = FeedSource::BetfairStream { host: host.to_owned(), port }.spec();
         let (index, mode) = self.state.feeds.add(FeedStatus::new(spec.clone()));
+        self.indexes.lock().expect("feed hub lock").push(index);
         let (lines, received) = mpsc::channel(CHANNEL_LINES);
         tracing::info!(source = %spec, ?markets, "feed: started");
         let access = Arc::new(StreamAccess { markets, ..self.config.stream.clone() });
@@ -197,6 +222,39 @@ impl Hub {
         self.streams.lock().expect("feed hub lock").push(reader.abort_handle());
         self.spawn_mirror(Input { index, received, silence: Some(self.config.silence), mode });
         Ok(index)
+    }
+
+    /// Starts again the live feeds an admin added from the console and did not remove
+    /// (`added_feeds`), paused if they were. One that cannot start (this server has no stream
+    /// access) is logged, and kept for a start that can.
+    async fn restore_added(self: Arc<Self>) {
+        let added = match self.state.store.added_feeds().await {
+            Ok(added) => added,
+            Err(err) => {
+                tracing::error!("feed: the feeds added from the console cannot be read: {err}");
+                return;
+            }
+        };
+        for feed in added {
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let board = &self.state.feeds;
+            match FeedControl::add_stream(&*self, &feed.source, &feed.markets) {
+                Ok(index) => {
+                    board.set_added_id(index, feed.id);
+                    if feed.state == AddedFeedState::Paused {
+                        // Just added, running: pausing it cannot be refused.
+                        let _ = board.set_mode(index, FeedMode::Paused);
+                    }
+                    tracing::info!(source = %feed.source, state = %feed.state, "feed: added from the console, started again");
+                }
+                Err(why) => tracing::error!(
+                    source = %feed.source,
+                    "feed: a feed added from the console cannot start on this server: {why}"
+                ),
+            }
+        }
     }
 
     fn spawn_mirror(self: &Arc<Self>, input: Input) {

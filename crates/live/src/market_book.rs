@@ -8,7 +8,7 @@
 
 use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_core::money::Money;
-use backlay_store::markets::{MarketRow, MarketSetup};
+use backlay_store::markets::{MarketRow, MarketSetup, RunnerStatus};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -39,6 +39,8 @@ pub struct RunnerBook {
     /// The caller's P&L if this runner wins.
     #[schema(value_type = f64)]
     pub position: Money,
+    /// Withdrawn (a non-runner): its bets are void and it takes no more; no prices.
+    pub removed: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -191,11 +193,17 @@ fn assemble(
             .map(|(p, s)| PriceSize { price: p.to_f64_for_json(), size: *s })
             .collect()
     };
+    let removed = |runner_id: i64| {
+        row.runners.iter().any(|r| r.runner_id == runner_id && r.status == RunnerStatus::Removed)
+    };
     let runners = match runners {
         Some(runners) => runners
             .into_iter()
             .map(|r| {
-                let rates = row.runners.iter().find(|x| x.runner_id == r.selection_id);
+                let removed = removed(r.selection_id);
+                // A non-runner's posted rates stay stored, but are not offered.
+                let rates =
+                    row.runners.iter().find(|x| x.runner_id == r.selection_id).filter(|_| !removed);
                 let house_side = |rate: Option<i64>| {
                     rate.map(|rate| PriceSize { price: rate as f64, size: row_max_stake(&row) })
                         .into_iter()
@@ -215,6 +223,7 @@ fn assemble(
                         ladder(&r.lay)
                     },
                     position: r.position,
+                    removed,
                 }
             })
             .collect(),
@@ -227,6 +236,7 @@ fn assemble(
                 back: Vec::new(),
                 lay: Vec::new(),
                 position: Money::ZERO,
+                removed: r.status == RunnerStatus::Removed,
             })
             .collect(),
     };

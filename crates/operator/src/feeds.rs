@@ -6,7 +6,7 @@
 //! watch its tasks follow, and adding one goes through the [`FeedControl`] the feed runtime
 //! installs at start.
 
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, Mutex, Weak};
 
 use tokio::sync::watch;
 
@@ -15,8 +15,8 @@ use tokio::sync::watch;
 pub struct FeedBoard {
     feeds: Mutex<Vec<Entry>>,
     /// Held weakly: the server's feed handle owns the runtime, and the runtime holds the state
-    /// that holds this board.
-    control: OnceLock<Weak<dyn FeedControl>>,
+    /// that holds this board. Installed again by each start (a cluster's node that leads again).
+    control: Mutex<Option<Weak<dyn FeedControl>>>,
 }
 
 impl std::fmt::Debug for FeedBoard {
@@ -28,6 +28,8 @@ impl std::fmt::Debug for FeedBoard {
 struct Entry {
     status: FeedStatus,
     mode: watch::Sender<FeedMode>,
+    /// Its row in `added_feeds` when an admin added it from the console.
+    added_id: Option<i64>,
 }
 
 /// What the operator wants of a feed; its tasks follow it.
@@ -85,6 +87,11 @@ pub enum FeedState {
 }
 
 impl FeedState {
+    /// Finished, failed or removed: nothing more to steer.
+    pub const fn has_ended(self) -> bool {
+        matches!(self, FeedState::Finished | FeedState::Failed | FeedState::Removed)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             FeedState::Connecting => "connecting",
@@ -121,8 +128,36 @@ impl FeedBoard {
     pub fn add(&self, status: FeedStatus) -> (usize, watch::Receiver<FeedMode>) {
         let (mode, wanted) = watch::channel(FeedMode::Running);
         let mut feeds = self.feeds.lock().expect("feed board lock");
-        feeds.push(Entry { status, mode });
+        feeds.push(Entry { status, mode, added_id: None });
         (feeds.len() - 1, wanted)
+    }
+
+    /// Notes the `added_feeds` row of a feed an admin added.
+    pub fn set_added_id(&self, index: usize, added_id: i64) {
+        if let Some(feed) = self.feeds.lock().expect("feed board lock").get_mut(index) {
+            feed.added_id = Some(added_id);
+        }
+    }
+
+    /// The `added_feeds` row of a feed, when an admin added it from the console.
+    pub fn added_id(&self, index: usize) -> Option<i64> {
+        self.feeds.lock().expect("feed board lock").get(index).and_then(|f| f.added_id)
+    }
+
+    /// The feeds a runtime ran here stopped with it (the server stopping, or a cluster's node
+    /// that no longer leads): each still going is shown removed, with `why` as its last error.
+    /// Its tasks are not told to remove it (which would suspend its markets under the next
+    /// leader's feed): they end as their input does.
+    pub fn stopped(&self, indexes: &[usize], why: &str) {
+        let mut feeds = self.feeds.lock().expect("feed board lock");
+        for index in indexes {
+            if let Some(feed) = feeds.get_mut(*index) {
+                if !feed.status.state.has_ended() {
+                    feed.status.state = FeedState::Removed;
+                    feed.status.last_error = Some(why.to_owned());
+                }
+            }
+        }
     }
 
     pub fn update(&self, index: usize, change: impl FnOnce(&mut FeedStatus)) {
@@ -146,9 +181,7 @@ impl FeedBoard {
         let feeds = self.feeds.lock().expect("feed board lock");
         let feed = feeds.get(index).ok_or_else(|| format!("There is no feed {index}."))?;
         let now = *feed.mode.borrow();
-        if now == FeedMode::Removed
-            || matches!(feed.status.state, FeedState::Finished | FeedState::Failed)
-        {
+        if now == FeedMode::Removed || feed.status.state.has_ended() {
             return Err(format!("Feed {index} ({}) has ended.", feed.status.source));
         }
         if now == wanted {
@@ -161,12 +194,12 @@ impl FeedBoard {
 
     /// The feed runtime's hand, for the console to add feeds with.
     pub fn install(&self, control: Weak<dyn FeedControl>) {
-        let _ = self.control.set(control);
+        *self.control.lock().expect("feed board lock") = Some(control);
     }
 
     /// `None` when no feed runtime runs (or it has stopped).
     pub fn control(&self) -> Option<Arc<dyn FeedControl>> {
-        self.control.get().and_then(Weak::upgrade)
+        self.control.lock().expect("feed board lock").as_ref().and_then(Weak::upgrade)
     }
 }
 

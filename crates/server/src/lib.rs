@@ -106,7 +106,8 @@ pub struct Server {
     node_lock: Option<node_lock::NodeLock>,
     /// Where the Betfair-compatible stream listens (`betfair::stream`), when it does.
     betfair_stream_addr: Option<SocketAddr>,
-    /// The upstream feed (`Config::feed`), when there is one: it stops with the server.
+    /// The upstream feed (`Config::feed`), when there is one, on a server on its own: it stops
+    /// with the server (in a cluster it is a leader's job, in `node`).
     feed: Option<backlay_feed_runtime::FeedHandle>,
 }
 
@@ -158,6 +159,10 @@ impl Server {
             lock.release().await?;
         }
         let leader_job = hooks.leader_job(&state);
+        // The upstream feed (`Config::feed`) runs once: on a server on its own it starts here,
+        // after the start hooks, so that a demo's sports are there for it to join; in a cluster
+        // it is one of the leader's jobs, started again by the next leader if this one dies.
+        let mut feed = None;
         let (casino, leading, node) = match state.node.clone() {
             None => {
                 let casino = match casino_settings {
@@ -167,6 +172,9 @@ impl Server {
                     ),
                     None => None,
                 };
+                if let Some(config) = &state.config.feed {
+                    feed = Some(backlay_feed_runtime::start(state.clone(), config)?);
+                }
                 (casino, leader_job.map(|job| job()), None)
             }
             Some(node) => {
@@ -176,14 +184,13 @@ impl Server {
                 let tables = casino_settings.map(|settings| -> Box<dyn cluster::Tables> {
                     Box::new(casino::TableRunner { settings, events: state.round_events.clone() })
                 });
-                let jobs = cluster::NodeJobs::new(tables, leader_job);
+                let feed_job = match &state.config.feed {
+                    Some(config) => Some(feed_leader_job(&state, config)?),
+                    None => None,
+                };
+                let jobs = cluster::NodeJobs::new(tables, both_jobs(leader_job, feed_job));
                 (None, None, Some(cluster::Running::start(node, state.engine.clone(), jobs)))
             }
-        };
-        // After the start hooks, so that a demo's sports are there for the feed to join.
-        let feed = match &state.config.feed {
-            Some(feed) => Some(backlay_feed_runtime::start(state.clone(), feed)?),
-            None => None,
         };
         let stopping = state.stopping.clone();
         // It accepts until `stopping`, which `run` cancels as the server stops.
@@ -246,5 +253,39 @@ impl Server {
         }
         drop(node_lock);
         Ok(())
+    }
+}
+
+/// The feed as a job of the cluster's leader: what would stop it from starting (a recording or
+/// catalogue that cannot be read) stops this server's start, as on a server on its own; what
+/// fails when a node becomes the leader is logged, and the next leader tries again.
+fn feed_leader_job(
+    state: &AppState,
+    config: &backlay_kit::config::FeedConfig,
+) -> anyhow::Result<cluster::LeaderJob> {
+    backlay_feed_runtime::check(config)?;
+    let (state, config) = (state.clone(), config.clone());
+    Ok(Arc::new(move || -> cluster::RunsWithServer {
+        tracing::info!("feed: this node leads the cluster, so it runs the feed");
+        match backlay_feed_runtime::start(state.clone(), &config) {
+            Ok(handle) => Box::new(handle),
+            Err(err) => {
+                tracing::error!("feed: cannot start on this node: {err:#}");
+                Box::new(())
+            }
+        }
+    }))
+}
+
+/// Two leader's jobs as one, run together and stopped together.
+fn both_jobs(
+    first: Option<cluster::LeaderJob>,
+    second: Option<cluster::LeaderJob>,
+) -> Option<cluster::LeaderJob> {
+    match (first, second) {
+        (Some(first), Some(second)) => {
+            Some(Arc::new(move || -> cluster::RunsWithServer { Box::new((first(), second())) }))
+        }
+        (first, second) => first.or(second),
     }
 }

@@ -24,6 +24,7 @@
 //! in and opened on the way out, in the repositories, with the [`secrets::Keyring`] given to
 //! [`Store::with_keyring`]; a store without one refuses to read or write them.
 
+pub mod added_feeds;
 pub mod bets;
 pub mod bot_bets;
 pub mod branch_locks;

@@ -301,7 +301,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Starts a live stream feed (admin only, audited). */
+        /**
+         * Starts a live stream feed (admin only, audited). It is kept: the server (a cluster's leading
+         *     node) starts it again at its next start, until it is removed.
+         */
         post: operations["add_feed"];
         delete?: never;
         options?: never;
@@ -6537,6 +6540,8 @@ export interface components {
              * @description The caller's P&L if this runner wins.
              */
             position: number;
+            /** @description Withdrawn (a non-runner): its bets are void and it takes no more; no prices. */
+            removed: boolean;
             /** Format: int64 */
             selection_id: number;
         };

@@ -9,11 +9,13 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use backlay_api::operator_context;
+use backlay_kit::clock::now_ms;
 use backlay_kit::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use backlay_kit::input::ApiJson;
 use backlay_operator::feeds::{FeedMode, FeedStatus};
 use backlay_operator::session::{Authed, ClientIp, Operator};
 use backlay_operator::AppState;
+use backlay_store::added_feeds::AddedFeedState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -142,7 +144,7 @@ async fn feed_status(
 }
 
 /// Why a live stream cannot be added when no feed runtime runs here.
-const NO_FEEDS: &str = "This server runs no feeds: start it with a feed's settings (--feed-app-key and a log-in or session token) to add live streams.";
+const NO_FEEDS: &str = "This server runs no feeds: start it with a feed's settings (--feed-app-key and a log-in or session token) to add live streams; in a cluster, the node that leads runs them.";
 
 fn cannot_add(state: &AppState) -> Option<String> {
     match state.feeds.control() {
@@ -161,7 +163,8 @@ pub struct AddFeedRequest {
     pub markets: String,
 }
 
-/// Starts a live stream feed (admin only, audited).
+/// Starts a live stream feed (admin only, audited). It is kept: the server (a cluster's leading
+/// node) starts it again at its next start, until it is removed.
 #[utoipa::path(post, path = "/admin/feed/add", tag = "admin", request_body = AddFeedRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<FeedItem>), (status = 400), (status = 401), (status = 403), (status = 422)))]
 async fn add_feed(
@@ -190,16 +193,31 @@ async fn add_feed(
     // The runtime says why it cannot (no stream access, stopping) as it refuses.
     let control = state.feeds.control().ok_or_else(|| AppError::Unprocessable(NO_FEEDS.into()))?;
     let id = control.add_stream(source, &markets).map_err(AppError::Unprocessable)?;
+    // Kept with its audit row, so that a restart runs it again; a feed that could not be kept
+    // is stopped rather than left running unrecorded.
+    let added_by = operator.0.user.id;
     let ctx = operator_context(&state, operator, ip);
-    let mut writer = state.store.begin_write().await?;
-    ctx.audit(
-        &mut writer,
-        "feed.add",
-        format!("feed {id}"),
-        serde_json::json!({ "source": source, "markets": markets }),
-    )
-    .await?;
-    writer.commit().await?;
+    let recorded: Result<i64, AppError> = async {
+        let mut writer = state.store.begin_write().await?;
+        let added = writer.add_feed(source, &markets, added_by, now_ms()).await?;
+        ctx.audit(
+            &mut writer,
+            "feed.add",
+            format!("feed {id}"),
+            serde_json::json!({ "source": source, "markets": markets }),
+        )
+        .await?;
+        writer.commit().await?;
+        Ok(added)
+    }
+    .await;
+    match recorded {
+        Ok(added) => state.feeds.set_added_id(id, added),
+        Err(err) => {
+            let _ = state.feeds.set_mode(id, FeedMode::Removed);
+            return Err(err);
+        }
+    }
     let feed = state.feeds.get(id).expect("just added");
     Ok(ok_with(format!("Feed {id} started: {}.", feed.source), FeedItem::of(id, feed)))
 }
@@ -261,6 +279,14 @@ async fn steer(
     state.feeds.set_mode(id, mode).map_err(AppError::Conflict)?;
     let ctx = operator_context(state, operator, ip);
     let mut writer = state.store.begin_write().await?;
+    if let Some(added) = state.feeds.added_id(id) {
+        let kept = match mode {
+            FeedMode::Running => AddedFeedState::Running,
+            FeedMode::Paused => AddedFeedState::Paused,
+            FeedMode::Removed => AddedFeedState::Removed,
+        };
+        writer.set_added_feed_state(added, kept).await?;
+    }
     ctx.audit(
         &mut writer,
         action,

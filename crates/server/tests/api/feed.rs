@@ -414,6 +414,42 @@ both_databases!(
     super::a_market_whose_bet_delay_changes_at_the_off
 );
 
+/// Two nodes of a cluster both started with the same recording: the feed runs on the one that
+/// leads, once, so its markets are made once and one house quotes them.
+#[tokio::test]
+async fn in_a_cluster_the_feed_runs_on_the_leader_alone() {
+    let Some(first) = spawn_app_with(Db::Postgres, win_before_the_off).await else { return };
+    let second = first.second_node().await;
+    let admin = first.admin().await;
+    let started = Instant::now();
+    let runs = loop {
+        let mut runs = Vec::new();
+        for node in [&first, &second] {
+            let answer = node.get("admin/feed/status", Some(&admin)).await;
+            answer.expect(200);
+            runs.push(answer.data()["feeds"].as_array().unwrap().clone());
+        }
+        if runs.iter().any(|feeds| feeds.iter().any(|f| f["state"] == "finished")) {
+            break runs;
+        }
+        assert!(started.elapsed() < FEED_WAIT, "no node ran the feed: {runs:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let running: Vec<usize> = (0..2).filter(|i| !runs[*i].is_empty()).collect();
+    assert_eq!(running.len(), 1, "one node runs the feed: {runs:?}");
+    // Give the other node time to have started one too, had it wrongly done so.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let idle = if running[0] == 0 { &second } else { &first };
+    let answer = idle.get("admin/feed/status", Some(&admin)).await;
+    assert_eq!(answer.data()["feeds"], serde_json::json!([]), "the other node runs none");
+    let store = first.store().await;
+    let made = store
+        .upstream_links_under(backlay_store::upstream::UpstreamKind::Market, "1.")
+        .await
+        .unwrap();
+    assert_eq!(made.len(), 1, "the market is made once: {made:?}");
+}
+
 /// The non-runner race's moments: open (with prices), Charlie withdrawn, the result.
 const RACE_OPEN_PT: i64 = 1_700_000_000_000;
 const CHARLIE_OUT_PT: i64 = RACE_OPEN_PT + 30_000;
@@ -910,7 +946,7 @@ async fn the_operator_adds_pauses_resumes_and_removes_a_live_feed(upstream: Test
     );
     let port = upstream.betfair_stream_addr.unwrap().port();
 
-    let mirror = mirror_of(&upstream, &admin, None).await;
+    let mut mirror = mirror_of(&upstream, &admin, None).await;
     let (mirror_admin, mirror_client) = (mirror.admin().await, mirror.demo().await);
     let status = mirror.get("admin/feed/status", Some(&mirror_admin)).await;
     assert_eq!(
@@ -967,6 +1003,25 @@ async fn the_operator_adds_pauses_resumes_and_removes_a_live_feed(upstream: Test
     again.expect(409);
     assert_eq!(again.message(), "Feed 0 is already paused.");
 
+    // Kept: the restarted server runs it again, still paused.
+    mirror.restart().await;
+    let (mirror_admin, mirror_client) = (mirror.admin().await, mirror.demo().await);
+    let started = Instant::now();
+    loop {
+        let status = mirror.get("admin/feed/status", Some(&mirror_admin)).await;
+        let feeds = status.data()["feeds"].clone();
+        if feeds[0]["state"] == "paused" {
+            assert_eq!(
+                (feeds[0]["source"].clone(), feeds[1].clone()),
+                (serde_json::json!(source), Value::Null)
+            );
+            break;
+        }
+        assert!(started.elapsed() < FEED_WAIT, "the added feed never came back paused: {feeds}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    page_status_becomes(&mirror, &mirror_client, &feed, "suspended").await;
+
     mirror.post("admin/feed/pause", Some(&mirror_admin), pause(false)).await.expect(200);
     feed_with_market(&mirror, &mirror_admin, 0, "running").await;
     page_status_becomes(&mirror, &mirror_client, &feed, "open").await;
@@ -989,6 +1044,12 @@ async fn the_operator_adds_pauses_resumes_and_removes_a_live_feed(upstream: Test
         .post("admin/feed/remove", Some(&mirror_admin), serde_json::json!({ "id": 7 }))
         .await
         .expect(404);
+    // Removed for good: not run again.
+    mirror.restart().await;
+    let mirror_admin = mirror.admin().await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let status = mirror.get("admin/feed/status", Some(&mirror_admin)).await;
+    assert_eq!(status.data()["feeds"], serde_json::json!([]), "{}", status.body);
 
     let audit = mirror
         .post(
