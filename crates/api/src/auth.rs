@@ -9,6 +9,7 @@
 //! `user/verifyOtp` (see `security`) finishes the log-in.
 
 use axum::extract::State;
+use backlay_store::sessions::SessionKind;
 use backlay_store::users::{NewUser, Role};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -78,7 +79,7 @@ async fn login(
         ));
     }
     attempt.succeeded(now_ms()).await?;
-    let data = start_session(&state, &user, ip.as_deref()).await?;
+    let data = start_session(&state, &user, ip.as_deref(), SessionKind::Web).await?;
     Ok(ok_with("Logged in.", LoginAnswer::Session(data)))
 }
 
@@ -170,7 +171,7 @@ async fn signup(
         .await?;
     let user = writer.user_by_id(user_id).await?;
     writer.commit().await?;
-    let data = start_session(&state, &user, ip.as_deref()).await?;
+    let data = start_session(&state, &user, ip.as_deref(), SessionKind::Web).await?;
     Ok(ok_with("Welcome to Backlay.", data))
 }
 

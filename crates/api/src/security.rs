@@ -21,6 +21,7 @@
 use axum::extract::State;
 use backlay_office_store::audit::NewAuditEntry;
 use backlay_store::security::NewOtpChallenge;
+use backlay_store::sessions::SessionKind;
 use backlay_store::users::User;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -177,8 +178,16 @@ async fn verify_otp(
             }
             // Lost a race with another request using the same code: a replay after all.
             if writer.use_totp_step(user.id, &totp_state, step).await? {
-                let data =
-                    insert_session(&state, &mut writer, &user, ip.as_deref(), now, true).await?;
+                let data = insert_session(
+                    &state,
+                    &mut writer,
+                    &user,
+                    ip.as_deref(),
+                    SessionKind::Web,
+                    now,
+                    true,
+                )
+                .await?;
                 writer.commit().await?;
                 // Logged in already: failing to clear the name's count only leaves it to expire.
                 if let Err(err) = attempt.succeeded(now_ms()).await {

@@ -6,7 +6,9 @@
 //!   and `{"sessionToken","loginStatus":"SUCCESS"}`; a refusal is the same shape with Betfair's
 //!   code (`INVALID_USERNAME_OR_PASSWORD`, `ACCOUNT_ALREADY_LOCKED`, …), always HTTP 200.
 //! - `POST keepAlive` and `POST logout` with `X-Authentication`: the session lives on (its
-//!   expiry moves to a full session length from now) or ends.
+//!   expiry moves to a full session length from now, never past 7 days from its log-in:
+//!   `backlay_store::sessions::MAX_SESSION_LIFE_MS`) or ends. Only a session this log-in
+//!   opened is kept alive: a web app's token answers `NO_SESSION`.
 //!
 //! The log-in is the web app's, throttled the same way (`backlay_operator::session::check_password`). A client
 //! whose password must still be changed is told `CHANGE_PASSWORD_REQUIRED`; one with security
@@ -17,6 +19,7 @@ use axum::extract::{rejection::FormRejection, State};
 use axum::http::HeaderMap;
 use axum::routing::post;
 use axum::{Form, Json, Router};
+use backlay_store::sessions::SessionKind;
 use backlay_store::users::Role;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -92,7 +95,7 @@ async fn log_in(
         return Err(code);
     }
     attempt.succeeded(now_ms()).await.map_err(|e| refused(e.into()))?;
-    let session = start_session(state, &user, ip).await.map_err(refused)?;
+    let session = start_session(state, &user, ip, SessionKind::Bot).await.map_err(refused)?;
     Ok(session.token)
 }
 
@@ -150,13 +153,18 @@ async fn keep_alive(State(state): State<AppState>, headers: HeaderMap) -> Json<V
         let (session_id, token) = session_of(&state, &headers).await?;
         let extended = async {
             let mut writer = state.store.begin_write().await?;
-            writer.extend_session(session_id, now_ms() + state.config.session_ttl_ms).await?;
-            writer.commit().await
+            let wanted = now_ms() + state.config.session_ttl_ms;
+            let bot = writer.extend_bot_session(session_id, wanted).await?;
+            writer.commit().await.map(|()| bot)
         };
-        extended.await.map_err(|err| {
+        let bot = extended.await.map_err(|err| {
             tracing::error!("bot keep-alive failed: {err}");
             "UNEXPECTED_ERROR"
         })?;
+        // A web app's session is not a bot's to keep alive.
+        if !bot {
+            return Err("NO_SESSION");
+        }
         Ok(token)
     }
     .await;

@@ -13,6 +13,7 @@ use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use backlay_kit::config::Config;
+use backlay_store::sessions::SessionKind;
 use backlay_store::users::{Role, User};
 use backlay_store::{Store, Writer};
 use serde::Serialize;
@@ -276,9 +277,10 @@ pub async fn start_session(
     state: &AppState,
     user: &User,
     ip: Option<&str>,
+    kind: SessionKind,
 ) -> Result<LoginData, AppError> {
     let mut writer = state.store.begin_write().await?;
-    let data = insert_session(state, &mut writer, user, ip, now_ms(), false).await?;
+    let data = insert_session(state, &mut writer, user, ip, kind, now_ms(), false).await?;
     writer.commit().await?;
     Ok(data)
 }
@@ -289,6 +291,7 @@ pub async fn insert_session(
     writer: &mut Writer,
     user: &User,
     ip: Option<&str>,
+    kind: SessionKind,
     now_ms: i64,
     security_enabled: bool,
 ) -> Result<LoginData, AppError> {
@@ -298,6 +301,7 @@ pub async fn insert_session(
             user.id,
             &token_hash(&token),
             ip,
+            kind,
             now_ms,
             now_ms + state.config.session_ttl_ms,
         )

@@ -45,6 +45,20 @@ impl Store {
     }
 }
 
+backlay_core::named_enum! {
+    /// Which door a session came in by.
+    pub enum SessionKind as "session kind" {
+        /// The web app's log-in (and its security code step).
+        Web = "web",
+        /// The bot API's identity calls: kept alive by `keepAlive`.
+        Bot = "bot",
+    }
+}
+
+/// The longest a session lives from its log-in, however often a bot keeps it alive (7 days):
+/// a stolen token does not last for ever.
+pub const MAX_SESSION_LIFE_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+
 impl Writer {
     /// Opens a session (a log-in) and records it as the user's last log-in.
     pub async fn insert_session(
@@ -52,16 +66,18 @@ impl Writer {
         user_id: i64,
         token_hash: &str,
         client_ip: Option<&str>,
+        kind: SessionKind,
         now_ms: i64,
         expires_at_ms: i64,
     ) -> StoreResult<i64> {
         let session_id = sqlx::query_scalar(
-            "INSERT INTO sessions (user_id, token_hash, client_ip, created_at_ms, expires_at_ms) \
-             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            "INSERT INTO sessions (user_id, token_hash, client_ip, kind, created_at_ms, expires_at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
         )
         .bind(user_id)
         .bind(token_hash)
         .bind(client_ip)
+        .bind(kind.as_str())
         .bind(now_ms)
         .bind(expires_at_ms)
         .fetch_one(self.conn())
@@ -85,17 +101,32 @@ impl Writer {
         Ok(())
     }
 
-    /// Moves a live session's expiry to `expires_at_ms` (never earlier than it was): a keep-alive.
-    pub async fn extend_session(&mut self, session_id: i64, expires_at_ms: i64) -> StoreResult<()> {
+    /// A bot's keep-alive: moves a live bot session's expiry to `expires_at_ms`, but never past
+    /// [`MAX_SESSION_LIFE_MS`] from its log-in, nor earlier than it was. `false` for a session
+    /// that is not a bot's (a web session is not kept alive this way).
+    pub async fn extend_bot_session(
+        &mut self,
+        session_id: i64,
+        expires_at_ms: i64,
+    ) -> StoreResult<bool> {
+        let kind: Option<String> =
+            sqlx::query_scalar("SELECT kind FROM sessions WHERE id = $1 AND revoked_at_ms IS NULL")
+                .bind(session_id)
+                .fetch_optional(self.conn())
+                .await?;
+        if kind.as_deref() != Some(SessionKind::Bot.as_str()) {
+            return Ok(false);
+        }
         sqlx::query(
-            "UPDATE sessions SET expires_at_ms = $1 \
-             WHERE id = $2 AND revoked_at_ms IS NULL AND expires_at_ms < $1",
+            "UPDATE sessions SET expires_at_ms = CASE WHEN $1 < created_at_ms + $3 THEN $1 ELSE created_at_ms + $3 END \
+             WHERE id = $2 AND expires_at_ms < $1 AND expires_at_ms < created_at_ms + $3",
         )
         .bind(expires_at_ms)
         .bind(session_id)
+        .bind(MAX_SESSION_LIFE_MS)
         .execute(self.conn())
         .await?;
-        Ok(())
+        Ok(true)
     }
 
     /// Revokes every live session of a user except `keep_session_id` (pass -1 to keep none).

@@ -15,21 +15,24 @@ use super::lines::{LineReader, Writer};
 use super::market_subscription::Markets;
 use super::order_subscription::Orders;
 use super::protocol::{self, Refusal, Request};
-use super::registry::Registry;
+use super::registry::{PendingSlot, Registry};
 use super::{
-    AUTH_TIMEOUT_MS, MAX_CONNECTIONS_PER_USER, MAX_REMEMBERED_ORDERS, REQUEST_BACKLOG,
-    SESSION_CHECK_MS,
+    AUTH_TIMEOUT_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_USER, MAX_REMEMBERED_ORDERS,
+    REQUEST_BACKLOG, SESSION_CHECK_MS,
 };
 use crate::{market_type_code, session_user, Caller};
 use backlay_live::LiveEvent;
 use backlay_operator::AppState;
 
-/// One client's connection, from `connection` to its end; its place among
-/// [`MAX_CONNECTIONS`](super::MAX_CONNECTIONS) (the permit) is given back when it drops.
+/// One client's connection, from `connection` to its end; its place among the pending, then
+/// among [`MAX_CONNECTIONS`] (the permit), is given back when it drops.
 pub(super) struct Connection {
     pub(super) state: AppState,
     pub(super) registry: Arc<Registry>,
     connection_id: String,
+    /// Its place among the connections not yet authenticated, until it authenticates.
+    pending: Option<PendingSlot>,
+    /// Its place among the authenticated, from then on.
     _permit: Option<OwnedSemaphorePermit>,
     clk: u64,
     /// Whether each market seen is one the bot API shows (exchange markets).
@@ -44,13 +47,14 @@ impl Connection {
         state: AppState,
         registry: Arc<Registry>,
         connection_id: String,
-        permit: Option<OwnedSemaphorePermit>,
+        pending: PendingSlot,
     ) -> Connection {
         Connection {
             state,
             registry,
             connection_id,
-            _permit: permit,
+            pending: Some(pending),
+            _permit: None,
             clk: 0,
             shown: HashMap::new(),
         }
@@ -131,6 +135,12 @@ impl Connection {
             Ok(caller) => caller,
             Err(err) => return Some((id, Refusal::new(err.code, err.details))),
         };
+        // Authenticated: from pending to a place among the connections served, if there is one.
+        let Some(permit) = self.registry.take_connection() else {
+            return Some((id, Refusal::new("MAX_CONNECTION_LIMIT_EXCEEDED", format!("The stream serves at most {MAX_CONNECTIONS} connections at once: try again shortly."))));
+        };
+        self._permit = Some(permit);
+        self.pending = None;
         let Some(_slot) = self.registry.take_user_slot(caller.user.id) else {
             return Some((id, Refusal::new("MAX_CONNECTION_LIMIT_EXCEEDED", format!("At most {MAX_CONNECTIONS_PER_USER} stream connections per account at once."))));
         };
@@ -173,6 +183,11 @@ impl Connection {
                     };
                     match protocol::parse(&line) {
                         Err(end) => return Some(end),
+                        // Authenticating again with the same session is harmless; with
+                        // another, it would look as if the connection had changed hands.
+                        Ok(Request::Authentication { id, session, .. }) if session != token => {
+                            return Some((id, Refusal::new("NOT_AUTHORIZED", "This connection is authenticated with another session: open a connection of its own for it.")));
+                        }
                         Ok(Request::Authentication { id, .. } | Request::Heartbeat { id }) => {
                             if out.send(&protocol::success(id, None)).await.is_err() {
                                 return None;

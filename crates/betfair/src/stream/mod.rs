@@ -15,7 +15,9 @@
 //! market and sends each order whose state differs ([`orders`]). A missed event (a lagging
 //! listener, a relay gap) re-reads everything subscribed, so nothing is lost, only merged.
 //!
-//! Limits: [`MAX_CONNECTIONS`] in all and [`MAX_CONNECTIONS_PER_USER`] per client, a line of
+//! Limits: [`MAX_CONNECTIONS`] authenticated in all and [`MAX_CONNECTIONS_PER_USER`] per client;
+//! before authenticating (handshake within [`HANDSHAKE_TIMEOUT_MS`], then authentication within
+//! [`AUTH_TIMEOUT_MS`]) [`MAX_PENDING`] in all and [`MAX_PENDING_PER_ADDRESS`] per address; a line of
 //! at most [`MAX_LINE_BYTES`], at most [`MAX_MARKETS`] markets a subscription, heartbeat and
 //! conflation clamped to Betfair's ranges, a write that cannot finish in [`WRITE_TIMEOUT_MS`]
 //! (a reader that does not keep up) closes the connection, and the session is checked again
@@ -45,8 +47,14 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-/// Stream connections served at once.
+/// Authenticated stream connections served at once.
 pub const MAX_CONNECTIONS: usize = 200;
+/// Connections handshaking or not yet authenticated, in all: they hold no place among
+/// [`MAX_CONNECTIONS`], so idle sockets cannot keep bots off the stream.
+pub const MAX_PENDING: usize = 256;
+/// Connections handshaking or not yet authenticated from one address at once; more are closed
+/// unanswered.
+pub const MAX_PENDING_PER_ADDRESS: usize = 8;
 /// Stream connections of one client at once.
 pub const MAX_CONNECTIONS_PER_USER: usize = 10;
 /// The longest request line.
@@ -54,7 +62,7 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// Most markets one subscription covers.
 pub const MAX_MARKETS: usize = 1_000;
 /// A connection must finish its TLS handshake within this.
-pub const HANDSHAKE_TIMEOUT_MS: u64 = 10_000;
+pub const HANDSHAKE_TIMEOUT_MS: u64 = 5_000;
 /// A connection must authenticate within this of connecting.
 pub const AUTH_TIMEOUT_MS: u64 = 5_000;
 /// A message that cannot be written within this closes the connection (the reader is not

@@ -1,18 +1,25 @@
 //! The connections open, in all and per client, and the market reads they share.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::market::MarketSnapshot;
-use super::{MAX_CACHED_SNAPSHOTS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_USER};
+use super::{
+    MAX_CACHED_SNAPSHOTS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_USER, MAX_PENDING,
+    MAX_PENDING_PER_ADDRESS,
+};
 use backlay_live::LiveBook;
 
-/// The connections open, in all (permits) and per client.
+/// The connections open, in all (permits) and per client, and those not yet authenticated, in
+/// all and per address.
 pub(super) struct Registry {
     all: Arc<Semaphore>,
     per_user: Mutex<HashMap<i64, usize>>,
+    /// Connections handshaking or not yet authenticated, by the address they came from.
+    pending: Mutex<HashMap<IpAddr, usize>>,
     /// The last market read after each market's last event, shared by the connections.
     snapshots: Mutex<HashMap<i64, ReadAfter>>,
 }
@@ -38,14 +45,47 @@ impl Drop for UserSlot {
     }
 }
 
+/// A connection's place among those not yet authenticated; given back when dropped (once it
+/// has authenticated, or ended).
+pub(super) struct PendingSlot {
+    registry: Arc<Registry>,
+    address: IpAddr,
+}
+
+impl Drop for PendingSlot {
+    fn drop(&mut self) {
+        let mut pending = self.registry.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = pending.get_mut(&self.address) {
+            *count -= 1;
+            if *count == 0 {
+                pending.remove(&self.address);
+            }
+        }
+    }
+}
+
 impl Registry {
     /// Room for [`MAX_CONNECTIONS`], none open.
     pub(super) fn new() -> Registry {
         Registry {
             all: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
             per_user: Mutex::new(HashMap::new()),
+            pending: Mutex::new(HashMap::new()),
             snapshots: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// A place for a connection from `address` to handshake and authenticate in; `None` when
+    /// [`MAX_PENDING`] are pending in all or [`MAX_PENDING_PER_ADDRESS`] from that address.
+    pub(super) fn take_pending(self: &Arc<Self>, address: IpAddr) -> Option<PendingSlot> {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let total: usize = pending.values().sum();
+        let from_address = pending.get(&address).copied().unwrap_or(0);
+        if total >= MAX_PENDING || from_address >= MAX_PENDING_PER_ADDRESS {
+            return None;
+        }
+        pending.insert(address, from_address + 1);
+        Some(PendingSlot { registry: Arc::clone(self), address })
     }
 
     /// A place among all the connections, held until the permit drops; `None` when full.

@@ -97,6 +97,48 @@ async fn a_bot_logs_in_keeps_its_session_alive_and_logs_out(app: TestApp) {
         alive,
         json!({ "token": token, "product": "tests", "status": "SUCCESS", "error": "" })
     );
+
+    // Kept alive, a session still ends 7 days after its log-in: one logged in 6 days 23 hours
+    // ago (and due to end in a minute) lives one more hour, not a day.
+    let store = app.store().await;
+    let expiry = |session: String| {
+        let store = store.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT expires_at_ms - created_at_ms FROM sessions WHERE token_hash = $1",
+            )
+            .bind(session)
+            .fetch_one(store.pool())
+            .await
+            .unwrap()
+        }
+    };
+    let hash = backlay_kit::token::token_hash(&token);
+    let hour = 3_600_000;
+    sqlx::query(
+        "UPDATE sessions SET created_at_ms = created_at_ms - $1, expires_at_ms = created_at_ms + 60000 \
+         WHERE token_hash = $2",
+    )
+        .bind(7 * 24 * hour - hour)
+        .bind(&hash)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    identity(&app, "keepAlive", &[], Some(&token)).await;
+    let lives = expiry(hash.clone()).await;
+    assert_eq!(lives, backlay_store::sessions::MAX_SESSION_LIFE_MS, "capped at 7 days");
+
+    // The web app's session is not a bot's to keep alive.
+    let web = app.demo().await;
+    let web_hash = backlay_kit::token::token_hash(&web);
+    let before = expiry(web_hash.clone()).await;
+    let refused = identity(&app, "keepAlive", &[], Some(&web)).await;
+    assert_eq!(
+        (refused["status"].clone(), refused["error"].clone()),
+        (json!("FAIL"), json!("NO_SESSION"))
+    );
+    assert_eq!(expiry(web_hash).await, before, "the web session is not extended");
+
     let out = identity(&app, "logout", &[], Some(&token)).await;
     assert_eq!(out["status"], "SUCCESS");
     let after = betting(&app, Some(&token), "listEventTypes", json!({ "filter": {} })).await;

@@ -81,6 +81,11 @@ struct Client {
 
 impl Client {
     async fn connect(app: &TestApp) -> Client {
+        Client::connect_from(app, None).await
+    }
+
+    /// [`Client::connect`] from a loopback address of its own (127.0.0.2 …), as another host.
+    async fn connect_from(app: &TestApp, local: Option<std::net::IpAddr>) -> Client {
         let addr = app.betfair_stream_addr.expect("the stream was asked for");
         let config = rustls::ClientConfig::builder_with_provider(Arc::new(
             rustls::crypto::ring::default_provider(),
@@ -90,7 +95,14 @@ impl Client {
         .dangerous()
         .with_custom_certificate_verifier(Arc::new(AcceptAny))
         .with_no_client_auth();
-        let tcp = TcpStream::connect(addr).await.unwrap();
+        let tcp = match local {
+            None => TcpStream::connect(addr).await.unwrap(),
+            Some(local) => {
+                let socket = tokio::net::TcpSocket::new_v4().unwrap();
+                socket.bind(std::net::SocketAddr::new(local, 0)).unwrap();
+                socket.connect(addr).await.unwrap()
+            }
+        };
         // An IP address, as bots use: no SNI is sent.
         let name = ServerName::IpAddress(addr.ip().into());
         let tls = TlsConnector::from(Arc::new(config)).connect(name, tcp).await.unwrap();
@@ -131,7 +143,16 @@ impl Client {
 
     /// Connects and authenticates with `session`.
     async fn authenticated(app: &TestApp, session: &str) -> Client {
-        let mut client = Client::connect(app).await;
+        Client::authenticated_from(app, session, None).await
+    }
+
+    /// [`Client::authenticated`] from a loopback address of its own.
+    async fn authenticated_from(
+        app: &TestApp,
+        session: &str,
+        local: Option<std::net::IpAddr>,
+    ) -> Client {
+        let mut client = Client::connect_from(app, local).await;
         let hello = client.next().await.unwrap();
         assert_eq!(hello["op"], "connection");
         assert!(hello["connectionId"].is_string());
@@ -298,3 +319,46 @@ async fn a_bot_sees_a_web_bet_in_its_market_and_order_streams(app: TestApp) {
     assert_eq!(silent.next().await, None);
 }
 both_databases!(a_bot_sees_a_web_bet_in_its_market_and_order_streams, super::with_stream);
+
+/// Sockets that connect and say nothing hold no place among the connections served: past a few
+/// from one address they are closed at once, and a bot from elsewhere still gets on. A
+/// connection authenticated as one bot cannot be taken over by authenticating again as another.
+async fn idle_sockets_cannot_keep_bots_off_and_a_connection_keeps_its_session(app: TestApp) {
+    let addr = app.betfair_stream_addr.expect("the stream was asked for");
+    let session = bot_session(&app, "demo").await;
+    let other = bot_session(&app, "demo2").await;
+    let flood = backlay_betfair::stream::MAX_CONNECTIONS + 20;
+    let mut idle = Vec::with_capacity(flood);
+    for _ in 0..flood {
+        idle.push(TcpStream::connect(addr).await.unwrap());
+    }
+    // From the flooding address, one more is closed unanswered.
+    let mut one_more = TcpStream::connect(addr).await.unwrap();
+    let mut byte = [0u8; 1];
+    let read =
+        tokio::time::timeout(PATIENCE, tokio::io::AsyncReadExt::read(&mut one_more, &mut byte))
+            .await
+            .expect("closed, not held");
+    assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
+    // A bot from another address is served.
+    let mut bot = Client::authenticated_from(&app, &session, Some([127, 0, 0, 2].into())).await;
+
+    // Its connection stays its own: authenticating again with its own session is fine, with
+    // another's is refused and ends the connection.
+    bot.send(json!({ "op": "authentication", "id": 3, "appKey": "test-bot", "session": session }))
+        .await;
+    assert_eq!(bot.next().await.unwrap()["statusCode"], "SUCCESS");
+    bot.send(json!({ "op": "authentication", "id": 4, "appKey": "test-bot", "session": other }))
+        .await;
+    let refused = bot.until(|m| m["op"] == "status").await;
+    assert_eq!(
+        (refused["id"].clone(), refused["errorCode"].clone(), refused["connectionClosed"].clone()),
+        (json!(4), json!("NOT_AUTHORIZED"), json!(true))
+    );
+    assert_eq!(bot.next().await, None);
+    drop(idle);
+}
+both_databases!(
+    idle_sockets_cannot_keep_bots_off_and_a_connection_keeps_its_session,
+    super::with_stream
+);
