@@ -19,9 +19,12 @@ pub struct Forwarded {
     pub call: Call,
     /// The operator who acted: `None` inside, and the console's own actions, carry none.
     pub by: Option<ForwardedActor>,
-    /// When the sender sealed it (its clock): a sealed call older than a bound is refused, so a
-    /// copy cannot be replayed later.
+    /// When the sender sealed it (its clock): a sealed call older (or newer) than a few seconds
+    /// is refused.
     pub sent_at_ms: i64,
+    /// Unique to this sending (random, hex): the owner refuses an id it has seen within the
+    /// window, so a copy cannot be replayed inside it either.
+    pub call_id: String,
 }
 
 /// [`ActedBy`] by reference: the owner reads the user again.

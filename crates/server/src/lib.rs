@@ -36,7 +36,11 @@ pub async fn app(state: AppState) -> anyhow::Result<Router> {
     Ok(request_log::layer(
         api::router(state.clone(), backlay_console_api::routes())
             .merge(backlay_betfair::routes(state.clone()))
-            .merge(cluster::forward::routes(state.store.clone(), state.engine.clone()))
+            .merge(cluster::forward::routes(
+                state.store.clone(),
+                state.engine.clone(),
+                state.node.is_some(),
+            ))
             .merge(provider::routes(state.clone(), Arc::new(provider)))
             .merge(casino_art::routes())
             .merge(backlay_console_api::uploads::image_routes(state))

@@ -4,10 +4,12 @@
 //!
 //! The call travels sealed with the server's secret key (XChaCha20-Poly1305, as the secrets in
 //! the database are: `backlay_store::secrets`), which every node of one database holds: a
-//! sender without the key cannot make a call the owner opens, and a sealed call older than
-//! [`MAX_CALL_AGE_MS`] is refused, so a copy cannot be replayed later. The route is not part of
-//! the public API (no `/api` prefix, not in the OpenAPI document); a proxy in front of the
-//! cluster should not pass `/internal/` on (docs/operating.md).
+//! sender without the key cannot make a call the owner opens. A sealed call dated more than
+//! [`MAX_CALL_AGE_MS`] from the owner's clock either way is refused, and so is one whose
+//! `call_id` the owner has seen within that window ([`SeenCalls`]): a copy cannot be replayed,
+//! now or later. The route is not part of the public API (no `/api` prefix, not in the OpenAPI
+//! document), is served only by a node of a cluster, and a proxy in front of the cluster should
+//! not pass `/internal/` on (docs/operating.md).
 //!
 //! When the owner cannot be reached the call is not lost:
 //! - nothing was sent (the connection was refused): "moving", and the engine looks for the
@@ -44,8 +46,41 @@ const CALL_PATH: &str = "/internal/engine/call";
 /// How long a forwarded call may take: a bet waits out its in-play bet delay on the owner.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A sealed call older (or newer) than this, by the sender's clock, is refused.
-const MAX_CALL_AGE_MS: i64 = 60_000;
+/// A sealed call dated further than this from the owner's clock, either way, is refused (the
+/// nodes' clocks agree to well within it; a call is sealed just before it is sent).
+const MAX_CALL_AGE_MS: i64 = 5_000;
+
+/// The most call ids remembered at once: far more than a node's calls in two windows.
+const MAX_SEEN_CALLS: usize = 1_000_000;
+
+/// The call ids an owner took within the window, each with when it may be forgotten (its date
+/// plus the window: after that its age refuses it anyway).
+#[derive(Default)]
+struct SeenCalls {
+    by_id: std::collections::HashMap<String, i64>,
+    /// (forget at, id), oldest first: what pruning takes from.
+    order: std::collections::VecDeque<(i64, String)>,
+}
+
+impl SeenCalls {
+    /// Remembers `call_id`; `false` when it was seen already (a replay) or when too many are
+    /// remembered to take another (refused rather than forgotten early).
+    fn first_sight(&mut self, call_id: &str, sent_at_ms: i64, now_ms: i64) -> bool {
+        while self.order.front().is_some_and(|(forget_at, _)| *forget_at < now_ms) {
+            if let Some((_, id)) = self.order.pop_front() {
+                self.by_id.remove(&id);
+            }
+        }
+        if self.by_id.contains_key(call_id) || self.by_id.len() >= MAX_SEEN_CALLS {
+            return false;
+        }
+        let forget_at = sent_at_ms + MAX_CALL_AGE_MS;
+        self.by_id.insert(call_id.to_owned(), forget_at);
+        // Dates are not quite in order across senders: a later prune takes a straggler.
+        self.order.push_back((forget_at, call_id.to_owned()));
+        true
+    }
+}
 
 /// The largest sealed call accepted (a bet or a result is a few hundred bytes).
 const MAX_CALL_BYTES: usize = 64 * 1024;
@@ -82,6 +117,7 @@ impl Node {
             call: call.clone(),
             by,
             sent_at_ms: backlay_kit::clock::now_ms(),
+            call_id: format!("{:032x}", rand::random::<u128>()),
         };
         let json = serde_json::to_vec(&forwarded)
             .map_err(|err| AppError::Internal(anyhow::anyhow!("serialising a call: {err}")))?;
@@ -134,14 +170,20 @@ fn lost_on_the_way(call: &Call, owner: &LiveNode, err: &reqwest::Error) -> AppEr
 struct Receiver {
     store: Store,
     engine: Arc<Engine>,
+    seen: Arc<std::sync::Mutex<SeenCalls>>,
 }
 
-/// The internal route other nodes send calls to.
-pub fn routes(store: Store, engine: Arc<Engine>) -> Router {
+/// The internal route other nodes send calls to; none on a server on its own (`clustered`
+/// false), which takes no calls from anyone.
+pub fn routes(store: Store, engine: Arc<Engine>, clustered: bool) -> Router {
+    if !clustered {
+        return Router::new();
+    }
+    let seen = Arc::new(std::sync::Mutex::new(SeenCalls::default()));
     Router::new()
         .route(CALL_PATH, post(take_call))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_CALL_BYTES))
-        .with_state(Receiver { store, engine })
+        .with_state(Receiver { store, engine, seen })
 }
 
 /// Opens a sealed call and runs it on this node's task for the market (never sent on: a node
@@ -156,8 +198,18 @@ async fn take_call(
     let opened = keys.open(sealed, &slot()).map_err(|_| refused())?;
     let forwarded: Forwarded = serde_json::from_slice(&opened)
         .map_err(|err| AppError::invalid(format!("A forwarded call that does not parse: {err}")))?;
-    if (backlay_kit::clock::now_ms() - forwarded.sent_at_ms).abs() > MAX_CALL_AGE_MS {
+    let now = backlay_kit::clock::now_ms();
+    if (now - forwarded.sent_at_ms).abs() > MAX_CALL_AGE_MS {
         return Err(refused());
+    }
+    let first = state.seen.lock().unwrap_or_else(|e| e.into_inner()).first_sight(
+        &forwarded.call_id,
+        forwarded.sent_at_ms,
+        now,
+    );
+    if !first {
+        tracing::warn!(market_id = forwarded.market_id, "a forwarded call was sent again: refused");
+        return Err(AppError::Forbidden("This call was taken already.".into()));
     }
     let Forwarded { market_id, mut call, by, .. } = forwarded;
     if let Some(by) = by {
@@ -174,4 +226,22 @@ async fn take_call(
         }
         WireError::of(&err)
     })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_id_is_taken_once_within_the_window_and_forgotten_after() {
+        let mut seen = SeenCalls::default();
+        assert!(seen.first_sight("a", 1_000, 1_000));
+        assert!(!seen.first_sight("a", 1_000, 2_000), "a replay inside the window");
+        assert!(seen.first_sight("b", 1_500, 2_000));
+        // Past a's window it is forgotten (its age refuses it by then); b is still held.
+        assert!(!seen.first_sight("b", 1_500, 6_400));
+        assert!(!seen.by_id.contains_key("a"));
+        assert!(seen.first_sight("c", 7_000, 7_000));
+        assert_eq!(seen.by_id.len(), 1, "b forgotten too");
+    }
 }

@@ -174,3 +174,53 @@ async fn a_result_corrected_on_one_node_is_resulted_again_through_the_other() {
     assert_eq!(second.balance_minor(&demo).await, before - 100_00);
     first.assert_ledger_sound(&admin).await;
 }
+
+/// A call sealed as the nodes seal them (`backlay_engine::cluster::forward`), dated `sent_at_ms`.
+fn sealed_call(
+    store: &backlay_store::Store,
+    market_id: i64,
+    sent_at_ms: i64,
+    call_id: &str,
+) -> String {
+    let forwarded = json!({
+        "market_id": market_id,
+        "call": { "call": "view", "user_id": null },
+        "by": null,
+        "sent_at_ms": sent_at_ms,
+        "call_id": call_id,
+    });
+    let slot = backlay_store::secrets::SecretSlot::new("cluster", "call", "engine");
+    store.keys().unwrap().seal(forwarded.to_string().as_bytes(), &slot)
+}
+
+/// A sealed call between nodes is taken once: the same one sent again is refused, and so is
+/// one dated more than a few seconds away. A server on its own takes none at all.
+#[tokio::test]
+async fn a_sealed_call_between_nodes_is_taken_once_and_only_when_fresh() {
+    let Some(app) = spawn_app(Db::Postgres).await else { return };
+    let store = app.store().await;
+    let url = format!("{}/internal/engine/call", app.base.trim_end_matches("/api"));
+    let client = reqwest::Client::new();
+    let send =
+        |body: String| client.post(&url).header("content-type", "text/plain").body(body).send();
+    let now = backlay_kit::clock::now_ms();
+    let call = sealed_call(&store, 1, now, "0123456789abcdef0123456789abcdef");
+    assert_eq!(send(call.clone()).await.unwrap().status(), 200, "taken the first time");
+    for _ in 0..2 {
+        assert_eq!(send(call.clone()).await.unwrap().status(), 403, "a replay is refused");
+    }
+    let future = sealed_call(&store, 1, now + 59_000, "fedcba9876543210fedcba9876543210");
+    assert_eq!(send(future).await.unwrap().status(), 403, "dated a minute ahead");
+    let stale = sealed_call(&store, 1, now - 10_000, "00000000000000000000000000000001");
+    assert_eq!(send(stale).await.unwrap().status(), 403, "dated ten seconds ago");
+
+    let Some(alone) = spawn_app(Db::Sqlite).await else { return };
+    let store = alone.store().await;
+    let url = format!("{}/internal/engine/call", alone.base.trim_end_matches("/api"));
+    let call =
+        sealed_call(&store, 1, backlay_kit::clock::now_ms(), "00000000000000000000000000000002");
+    let answer = client.post(&url).header("content-type", "text/plain").body(call).send().await;
+    // No such route: what the web app's fallback answers a POST it does not serve.
+    let status = answer.unwrap().status().as_u16();
+    assert!([404, 405].contains(&status), "a server on its own takes no calls: {status}");
+}
