@@ -14,6 +14,8 @@
 //! - **Body**: a request's body must arrive whole within `body_timeout_ms` of its headers
 //!   ([`DeadlineBody`]); past that, reading it fails, the handler answers 4xx and the
 //!   connection closes, as hyper cannot reuse a connection whose body was not read to its end.
+//!   Any answer to a request whose body was not read to its end (refused before it was read, or
+//!   too long) says `Connection: close`, so that the client does not reuse the connection.
 //! - **Shutdown**: when the signal comes the listener closes (new connections are refused),
 //!   `stopping` is cancelled (live streams end: `GET /api/stream`), every connection finishes the
 //!   request it is serving and closes, and after `shutdown_grace_ms` whatever is left is
@@ -28,13 +30,15 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::{pin, Pin};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::ConnectInfo;
-use axum::http::Request;
+use axum::http::header::CONNECTION;
+use axum::http::{HeaderValue, Request};
 use axum::Router;
 use http_body::{Frame, SizeHint};
 use hyper::body::Incoming;
@@ -147,7 +151,19 @@ async fn connection(
     let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
         // What `into_make_service_with_connect_info` would add: the peer, for `ClientIp`.
         request.extensions_mut().insert(ConnectInfo(remote));
-        router.clone().oneshot(request.map(|body| DeadlineBody::wrap(body, body_timeout)))
+        let (parts, body) = request.into_parts();
+        let (body, read_whole) = DeadlineBody::wrap(body, body_timeout);
+        let answering = router.clone().oneshot(Request::from_parts(parts, body));
+        async move {
+            let mut response = answering.await?;
+            // A body the handler did not read to its end (refused before reading it: 401, 403;
+            // or too long: 413) leaves the rest on the connection, which hyper then closes: say
+            // so, so that the client does not send its next request on it.
+            if read_whole.is_some_and(|whole| !whole.load(Ordering::Acquire)) {
+                response.headers_mut().insert(CONNECTION, HeaderValue::from_static("close"));
+            }
+            Ok::<_, std::convert::Infallible>(response)
+        }
     });
     let mut builder = http1::Builder::new();
     builder
@@ -188,20 +204,26 @@ struct DeadlineBody {
     body: Incoming,
     deadline: Pin<Box<Sleep>>,
     timeout_ms: u64,
+    /// Set once the body has been read to its end.
+    read_whole: Arc<AtomicBool>,
 }
 
 impl DeadlineBody {
-    fn wrap(body: Incoming, timeout: Duration) -> Body {
+    /// The body to hand the router, and for a request that has one, whether it was read whole.
+    fn wrap(body: Incoming, timeout: Duration) -> (Body, Option<Arc<AtomicBool>>) {
         if http_body::Body::is_end_stream(&body) {
-            // No body (most GETs): no timer to keep.
-            return Body::new(body);
+            // No body (most GETs): no timer to keep, nothing to read.
+            return (Body::new(body), None);
         }
         let timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
-        Body::new(DeadlineBody {
+        let read_whole = Arc::new(AtomicBool::new(false));
+        let body = Body::new(DeadlineBody {
             body,
             deadline: Box::pin(tokio::time::sleep(timeout)),
             timeout_ms,
-        })
+            read_whole: Arc::clone(&read_whole),
+        });
+        (body, Some(read_whole))
     }
 }
 
@@ -214,6 +236,9 @@ impl http_body::Body for DeadlineBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
         if let Poll::Ready(frame) = Pin::new(&mut self.body).poll_frame(cx) {
+            if frame.is_none() || self.body.is_end_stream() {
+                self.read_whole.store(true, Ordering::Release);
+            }
             return Poll::Ready(frame.map(|frame| frame.map_err(Into::into)));
         }
         match self.deadline.as_mut().poll(cx) {

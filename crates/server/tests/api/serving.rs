@@ -376,3 +376,53 @@ async fn the_page_carries_a_strict_policy_whose_frames_follow_the_casino_allow_l
     assert_eq!(provider["frame-ancestors"], ["'self'".to_string(), own]);
     assert_eq!(header(&headers, "x-frame-options"), "SAMEORIGIN");
 }
+
+/// A request's answer, and whether it tells the client to close the connection.
+fn says_close(answer: &str) -> bool {
+    let head = answer.split_once("\r\n\r\n").map_or(answer, |(head, _)| head);
+    head.lines().any(|line| line.eq_ignore_ascii_case("connection: close"))
+}
+
+/// An answer given without reading the request's body (refused before it, or the body too
+/// long) says `Connection: close`, and the connection closes; an answer to a body read whole
+/// keeps the connection for the next request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_that_leaves_the_body_unread_says_connection_close() {
+    let app = app_with(|_| {}).await;
+    let body = format!("{{\"pad\":\"{}\"}}", "x".repeat(2_000));
+    let post = |path: &str, token: Option<&str>, body: &str| {
+        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    };
+
+    // 401: refused before its body is read.
+    let mut socket = TcpStream::connect(address(&app)).await.unwrap();
+    socket.write_all(post("/api/bet/placeBet", None, &body).as_bytes()).await.unwrap();
+    let answer = read_answer(&mut socket).await.expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+    assert!(says_close(&answer), "{answer}");
+    assert!(read_until_closed(&mut socket).await.is_some(), "and the connection closes");
+
+    // 413: a body past the limit, most of it left unread.
+    let mut socket = TcpStream::connect(address(&app)).await.unwrap();
+    let token = app.demo().await;
+    let huge = format!("{{\"pad\":\"{}\"}}", "x".repeat(backlay_kit::input::MAX_BODY_BYTES * 4));
+    socket.write_all(post("/api/bet/placeBet", Some(&token), &huge).as_bytes()).await.ok();
+    let answer = read_answer(&mut socket).await.expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(says_close(&answer), "{answer}");
+
+    // A body read whole (a wrong password): the connection serves the next request.
+    let mut socket = TcpStream::connect(address(&app)).await.unwrap();
+    let login = r#"{"user_name":"demo","password":"Wrong@1234"}"#;
+    socket.write_all(post("/api/user/login", None, login).as_bytes()).await.unwrap();
+    let answer = read_answer(&mut socket).await.expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 4"), "{answer}");
+    assert!(!says_close(&answer), "{answer}");
+    socket.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let next = read_answer(&mut socket).await.expect("the next answer on the same connection");
+    assert!(next.starts_with("HTTP/1.1 200"), "{next}");
+}
