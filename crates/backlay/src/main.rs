@@ -141,6 +141,10 @@ struct ServeArgs {
     /// deal takes at most 9 s: long deals go faster).
     #[arg(long, env = "BACKLAY_CASINO_CARD_MS", default_value_t = 1_200, value_parser = clap::value_parser!(u32).range(100..=5_000))]
     casino_card_ms: u32,
+    /// The most a game provider may credit a round, as a multiple of the stakes it debited in
+    /// it: a credit past it is refused (`credit_over_limit`) and logged as an error.
+    #[arg(long, env = "BACKLAY_PROVIDER_MAX_WIN_MULTIPLE", default_value_t = backlay_kit::config::DEFAULT_PROVIDER_MAX_WIN_MULTIPLE, value_parser = clap::value_parser!(i64).range(1..=1_000_000))]
+    provider_max_win_multiple: i64,
     /// The built web app.
     #[arg(long, env = "BACKLAY_WEB_DIR", default_value = DEFAULT_WEB_DIR)]
     web_dir: PathBuf,
@@ -515,6 +519,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.casino_betting_window_ms = i64::from(args.casino_window_seconds) * 1000;
     config.casino_result_pause_ms = i64::from(args.casino_result_seconds) * 1000;
     config.casino_deal_pace = Pace { step_ms: i64::from(args.casino_card_ms), ..Pace::DEFAULT };
+    config.provider_max_win_multiple = args.provider_max_win_multiple;
     config.web_dir = args.web_dir.clone();
     config.session_ttl_ms = i64::from(args.session_ttl_hours) * 60 * 60 * 1000;
     config.trust_forwarded_for = trust_forwarded_for;

@@ -29,6 +29,11 @@ pub const DEFAULT_CLUSTER_LEASE_MS: i64 = 3_000;
 /// host, on the port HTTPS alternates usually take.
 pub const DEFAULT_BETFAIR_STREAM_PORT: u16 = 8443;
 
+/// How many times a round's stakes a game provider may credit it, unless configured: more
+/// than any game of the built-in provider or the usual slot pays (roulette's straight up pays
+/// 36 times the stake).
+pub const DEFAULT_PROVIDER_MAX_WIN_MULTIPLE: i64 = 1_000;
+
 /// The casino runner's default betting window (`backlay_casino_runtime::runner`).
 pub const DEFAULT_BETTING_WINDOW_MS: i64 = 30_000;
 /// The casino runner's default time a result stays on the table before the next round opens:
@@ -75,6 +80,9 @@ pub struct Config {
     pub casino_deal_pace: Pace,
     /// Run only these casino games (client or rules codes); empty: every active game.
     pub casino_games: Vec<String>,
+    /// The most a game provider may credit a round, as a multiple of what it debited in it
+    /// (`--provider-max-win-multiple`): a leaked provider secret cannot mint chips past it.
+    pub provider_max_win_multiple: i64,
     /// The origin browsers reach this server at (`https://bet.example.com`), where the
     /// built-in casino provider's pages are served and framed from. `None`: `http://` and the
     /// address the server bound (fine on one machine; set it behind a proxy or on 0.0.0.0).
@@ -338,6 +346,7 @@ impl std::fmt::Debug for Config {
             .field("casino_result_pause_ms", &self.casino_result_pause_ms)
             .field("casino_deal_pace", &self.casino_deal_pace)
             .field("casino_games", &self.casino_games)
+            .field("provider_max_win_multiple", &self.provider_max_win_multiple)
             .field("public_url", &self.public_url)
             .field("header_timeout_ms", &self.header_timeout_ms)
             .field("body_timeout_ms", &self.body_timeout_ms)
@@ -394,6 +403,7 @@ impl Config {
             casino_result_pause_ms: DEFAULT_RESULT_PAUSE_MS,
             casino_deal_pace: Pace::DEFAULT,
             casino_games: Vec::new(),
+            provider_max_win_multiple: DEFAULT_PROVIDER_MAX_WIN_MULTIPLE,
             public_url: None,
             header_timeout_ms: DEFAULT_HEADER_TIMEOUT_S * 1000,
             body_timeout_ms: DEFAULT_BODY_TIMEOUT_S * 1000,

@@ -360,6 +360,28 @@ pub(super) async fn credit(
             ))
         }
     }
+    // A round pays at most a bound multiple of its stakes: a provider (or whoever holds its
+    // secret) cannot credit chips out of nothing.
+    let most_minor = round.debited_minor.saturating_mul(state.config.provider_max_win_multiple);
+    if amount_minor > most_minor {
+        tracing::error!(
+            provider = %provider.code,
+            round = %round_ref,
+            user_id = session.user_id,
+            credit = %Money::from_minor(amount_minor),
+            stakes = %Money::from_minor(round.debited_minor),
+            "a game provider credited a round more than its bound multiple of the stakes: refused (is its secret leaked?)"
+        );
+        return Err(conflict(
+            "credit_over_limit",
+            format!(
+                "Round {round_ref} staked {} and may be credited at most {} ({} times its stakes).",
+                Money::from_minor(round.debited_minor),
+                Money::from_minor(most_minor),
+                state.config.provider_max_win_multiple
+            ),
+        ));
+    }
     let claim = NewWalletTx {
         provider_id: provider.id,
         provider_tx_id: &tx_id,

@@ -620,6 +620,45 @@ async fn a_credit_for_an_unknown_debit_is_refused(app: TestApp) {
 }
 both_databases!(a_credit_for_an_unknown_debit_is_refused);
 
+/// A provider cannot credit a round more than the bound multiple of its stakes (1,000 times by
+/// default): past it the credit is refused and audited and nothing moves; at it, it is paid.
+async fn a_credit_past_the_rounds_bound_multiple_of_its_stakes_is_refused(app: TestApp) {
+    let ctx = ctx(&app).await;
+    let demo = app.demo().await;
+    let token = player_token(&app, &demo).await;
+    let before = money(&app, &ctx, &demo).await;
+    wallet(
+        &app,
+        &ctx.provider,
+        "debit",
+        json!({ "token": token, "tx_id": "d-big", "round": "r-big", "amount": 1 }),
+    )
+    .await
+    .expect(200);
+    let audit_before = last_audit(&ctx).await.0;
+    let minted = wallet(
+        &app,
+        &ctx.provider,
+        "credit",
+        json!({ "token": token, "tx_id": "c-big", "round": "r-big", "amount": 1000.01 }),
+    )
+    .await;
+    refused(&minted, 409, "credit_over_limit");
+    audited(audit_before, &last_audit(&ctx).await, "credit", "credit_over_limit");
+    assert_eq!(app.balance_minor(&demo).await, before.0 - 1_00, "nothing credited");
+    let paid = wallet(
+        &app,
+        &ctx.provider,
+        "credit",
+        json!({ "token": token, "tx_id": "c-big-2", "round": "r-big", "amount": 1000 }),
+    )
+    .await;
+    paid.expect(200);
+    assert_eq!(app.balance_minor(&demo).await, before.0 - 1_00 + 1_000_00);
+    assert_sound(&ctx).await;
+}
+both_databases!(a_credit_past_the_rounds_bound_multiple_of_its_stakes_is_refused);
+
 async fn a_rollback_undoes_a_debit_exactly_once(app: TestApp) {
     let ctx = ctx(&app).await;
     let demo = app.demo().await;
