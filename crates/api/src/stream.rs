@@ -198,7 +198,13 @@ async fn live_stream(
         Subject::Casino(code) => casino_events(state, &code).await?,
         Subject::List(sport_id) => list_events(state, sport_id).await?,
     };
-    Ok(Sse::new(events.take_until(ends)).keep_alive(KeepAlive::default()))
+    // Counted open until the stream is dropped (the client went, or it ended).
+    let subscriber = backlay_kit::metrics::StreamSubscriber::open();
+    let events = events.take_until(ends).map(move |event| {
+        let _counted = &subscriber;
+        event
+    });
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
 }
 
 async fn match_events(

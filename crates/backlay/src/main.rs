@@ -163,6 +163,10 @@ struct ServeArgs {
     /// casino provider's games are served and framed from (default: http://<addr>).
     #[arg(long, env = "BACKLAY_PUBLIC_URL", value_parser = public_url)]
     public_url: Option<String>,
+    /// The bearer token Prometheus scrapes `GET /metrics` with (at least 32 characters; keep it
+    /// secret). Without it only an admin's session reads the metrics.
+    #[arg(long, env = "BACKLAY_METRICS_TOKEN", value_parser = metrics_token, hide_env_values = true)]
+    metrics_token: Option<String>,
     /// Seconds a connection may take to send a request's headers; also how long a kept-alive
     /// connection may stay idle between requests.
     #[arg(long, env = "BACKLAY_HEADER_TIMEOUT_SECONDS", default_value_t = DEFAULT_HEADER_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..=300))]
@@ -410,6 +414,17 @@ impl ServeArgs {
     }
 }
 
+fn metrics_token(text: &str) -> Result<String, String> {
+    let token = text.trim();
+    if token.len() < 32 || !token.chars().all(|c| c.is_ascii_graphic()) {
+        return Err(
+            "a metrics token is at least 32 visible characters (e.g. `openssl rand -hex 32`)"
+                .into(),
+        );
+    }
+    Ok(token.to_owned())
+}
+
 fn public_url(text: &str) -> Result<String, String> {
     backlay_kit::config::parse_public_url(text)
 }
@@ -525,6 +540,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.trust_forwarded_for = trust_forwarded_for;
     config.trusted_proxy_hops = usize::from(args.trusted_proxy_hops.unwrap_or(1));
     config.public_url = args.public_url.clone();
+    config.metrics_token = args.metrics_token.clone();
     config.header_timeout_ms = args.header_timeout_seconds * 1000;
     config.body_timeout_ms = args.body_timeout_seconds * 1000;
     config.max_connections = open_files::fit_connections(usize::try_from(args.max_connections)?);

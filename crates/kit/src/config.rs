@@ -87,6 +87,9 @@ pub struct Config {
     /// built-in casino provider's pages are served and framed from. `None`: `http://` and the
     /// address the server bound (fine on one machine; set it behind a proxy or on 0.0.0.0).
     pub public_url: Option<String>,
+    /// A bearer token Prometheus scrapes `GET /metrics` with (`--metrics-token`); without one,
+    /// only an admin's session reads it.
+    pub metrics_token: Option<String>,
     /// A connection must send a request's headers within this (the first request, and each
     /// next one on a kept-alive connection, so it also closes idle connections).
     pub header_timeout_ms: u64,
@@ -348,6 +351,7 @@ impl std::fmt::Debug for Config {
             .field("casino_games", &self.casino_games)
             .field("provider_max_win_multiple", &self.provider_max_win_multiple)
             .field("public_url", &self.public_url)
+            .field("metrics_token", &self.metrics_token.as_ref().map(|_| "<redacted>"))
             .field("header_timeout_ms", &self.header_timeout_ms)
             .field("body_timeout_ms", &self.body_timeout_ms)
             .field("max_connections", &self.max_connections)
@@ -405,6 +409,7 @@ impl Config {
             casino_games: Vec::new(),
             provider_max_win_multiple: DEFAULT_PROVIDER_MAX_WIN_MULTIPLE,
             public_url: None,
+            metrics_token: None,
             header_timeout_ms: DEFAULT_HEADER_TIMEOUT_S * 1000,
             body_timeout_ms: DEFAULT_BODY_TIMEOUT_S * 1000,
             max_connections: DEFAULT_MAX_CONNECTIONS,

@@ -12,6 +12,7 @@ pub mod config;
 pub mod error;
 pub mod input;
 pub mod market_analysis;
+pub mod metrics;
 pub mod node_lock;
 pub mod password;
 pub mod refusal;

@@ -49,6 +49,23 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    /// Its name, as it is serialised (`insufficient_funds`, …): the metrics' `reason` label.
+    pub const fn reason(&self) -> &'static str {
+        match self {
+            Refusal::InsufficientFunds { .. } => "insufficient_funds",
+            Refusal::ExposureLimit { .. } => "exposure_limit",
+            Refusal::BettingLocked => "betting_locked",
+            Refusal::StakeCap { .. } => "stake_cap",
+            Refusal::StakeBelowMinimum { .. } => "stake_below_minimum",
+            Refusal::StakeAboveMaximum { .. } => "stake_above_maximum",
+            Refusal::MarketNotOpen { .. } => "market_not_open",
+            Refusal::SuspendedDuringDelay => "suspended_during_delay",
+            Refusal::MarketClosed => "market_closed",
+            Refusal::UnknownRunner { .. } => "unknown_runner",
+            Refusal::RunnerRemoved { .. } => "runner_removed",
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             Refusal::InsufficientFunds { .. }
@@ -169,6 +186,9 @@ mod tests {
             assert_eq!(refusal.to_string(), message);
             let wire = serde_json::to_string(&refusal).unwrap();
             assert_eq!(serde_json::from_str::<Refusal>(&wire).unwrap(), refusal, "{wire}");
+            // The metrics' reason is the name it crosses nodes under.
+            let tag = serde_json::to_value(&refusal).unwrap()["refusal"].clone();
+            assert_eq!(tag, refusal.reason(), "{wire}");
         }
     }
 }

@@ -157,8 +157,8 @@ fn percent_encode(text: &str) -> String {
 }
 
 /// Compares without stopping at the first difference, so timing does not tell how much of a
-/// guessed code was right.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+/// guessed code (or secret) was right; only the lengths show.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

@@ -353,6 +353,21 @@ pub async fn check_password(
     password: String,
     ip: Option<&str>,
 ) -> Result<(User, Attempt), AppError> {
+    let checked = check_password_once(state, user_name, password, ip).await;
+    backlay_kit::metrics::log_in(match &checked {
+        Ok(_) => "ok",
+        Err(AppError::TooManyRequests { .. } | AppError::Busy { .. }) => "throttled",
+        Err(_) => "refused",
+    });
+    checked
+}
+
+async fn check_password_once(
+    state: &AppState,
+    user_name: &str,
+    password: String,
+    ip: Option<&str>,
+) -> Result<(User, Attempt), AppError> {
     // Counted from here on: an early return releases it, a wrong password fails it.
     let keys = AttemptKeys::new(user_name, ip);
     let attempt = state.throttle.begin(&keys, now_ms()).await?.map_err(too_many_attempts)?;

@@ -5,6 +5,7 @@
 //! what runs beside the routes: the casino's round runner, the cluster's jobs, the start hooks a
 //! binary adds (the demo) ([`Server`]). Each crate's job is in docs/design-notes.md.
 
+mod metrics;
 pub mod serve;
 mod web;
 
@@ -41,6 +42,7 @@ pub async fn app(state: AppState) -> anyhow::Result<Router> {
                 state.engine.clone(),
                 state.node.is_some(),
             ))
+            .merge(metrics::routes(state.clone()))
             .merge(provider::routes(state.clone(), Arc::new(provider)))
             .merge(casino_art::routes())
             .merge(backlay_console_api::uploads::image_routes(state))

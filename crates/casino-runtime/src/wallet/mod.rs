@@ -174,6 +174,10 @@ pub async fn handle(
         ..CallContext::default()
     };
     let result = run(state, call, signed, body, now, &mut context).await;
+    backlay_kit::metrics::wallet_call(
+        call.name(),
+        result.as_ref().map_or_else(WalletError::code, |_| "ok"),
+    );
     if let Err(refusal) = &result {
         if should_audit(state, refusal, client_ip, now).await {
             audit_refusal(state, call, &context, refusal, client_ip, now).await;

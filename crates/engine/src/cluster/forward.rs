@@ -122,6 +122,19 @@ impl Node {
         let json = serde_json::to_vec(&forwarded)
             .map_err(|err| AppError::Internal(anyhow::anyhow!("serialising a call: {err}")))?;
         let sealed = keys.seal(&json, &slot());
+        let sending = std::time::Instant::now();
+        let answered = self.send_sealed(owner, call, sealed).await;
+        backlay_kit::metrics::forwarded_call_took(sending.elapsed());
+        answered
+    }
+
+    /// Sends a sealed call to `owner` and reads its answer.
+    async fn send_sealed(
+        &self,
+        owner: &LiveNode,
+        call: &Call,
+        sealed: String,
+    ) -> Result<Answer, AppError> {
         let sent = self
             .client
             .post(format!("{}{CALL_PATH}", owner.url.trim_end_matches('/')))

@@ -249,10 +249,14 @@ impl Engine {
     /// the delay and refuses it if a suspension or a result arrived in the meantime (no
     /// past-posting; see the module docs).
     pub async fn place(&self, bet: PlaceBet) -> Result<BetAnswer, AppError> {
-        match self.call(bet.market_id, Call::Place { bet }).await? {
-            Answer::Bet { bet } => Ok(bet),
-            other => Err(other.unexpected()),
-        }
+        let arrived = std::time::Instant::now();
+        let answer = match self.call(bet.market_id, Call::Place { bet }).await {
+            Ok(Answer::Bet { bet }) => Ok(bet),
+            Ok(other) => Err(other.unexpected()),
+            Err(err) => Err(err),
+        };
+        backlay_kit::metrics::placement_took(arrived.elapsed());
+        answer
     }
 
     pub async fn cancel(

@@ -42,7 +42,12 @@ impl DelayedBets {
     }
 
     /// Answers, at once, every waiting bet that arrived before the latest suspension or result.
-    pub(super) fn refuse_overtaken(&mut self, suspensions: u64, refusal: impl Fn() -> AppError) {
+    pub(super) fn refuse_overtaken(
+        &mut self,
+        suspensions: u64,
+        market_type: &'static str,
+        refusal: impl Fn() -> AppError,
+    ) {
         if self
             .waiting
             .iter()
@@ -56,7 +61,11 @@ impl DelayedBets {
             .partition(|(_, placement, _)| placement.suspensions_at_arrival != suspensions);
         self.waiting = still;
         for (_, _, reply) in overtaken {
-            let _ = reply.send(Err(refusal()));
+            let refused = refusal();
+            if let AppError::Refused(refusal) = &refused {
+                backlay_kit::metrics::bet_refused(refusal.reason(), market_type);
+            }
+            let _ = reply.send(Err(refused));
         }
     }
 

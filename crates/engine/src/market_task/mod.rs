@@ -223,7 +223,11 @@ impl MarketActor {
                     }
                 }
                 // The rebuild counted a suspension: bets in their delay are refused now.
-                delayed.refuse_overtaken(self.suspensions.count(), suspended_during_delay);
+                delayed.refuse_overtaken(
+                    self.suspensions.count(),
+                    self.setup.market_type.as_str(),
+                    suspended_during_delay,
+                );
             }
             let command = match next.take() {
                 Some(command) => command,
@@ -286,7 +290,11 @@ impl MarketActor {
                 }
             }
             // A suspension (or a reload) overtook the bets in their delay: tell them now.
-            delayed.refuse_overtaken(self.suspensions.count(), suspended_during_delay);
+            delayed.refuse_overtaken(
+                self.suspensions.count(),
+                self.setup.market_type.as_str(),
+                suspended_during_delay,
+            );
         }
     }
 

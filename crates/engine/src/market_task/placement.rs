@@ -44,6 +44,7 @@ use super::{
 };
 use backlay_kit::clock::now_ms;
 use backlay_kit::error::AppError;
+use backlay_kit::metrics;
 use backlay_kit::refusal::Refusal;
 
 /// Bet ids a market task reserves at a time (PostgreSQL: one statement per this many bets).
@@ -64,7 +65,15 @@ impl MarketActor {
         match outcome {
             Ok((answers, placed, touched)) => {
                 self.stats.record_commit(placed);
+                let market_type = self.setup.market_type.as_str();
                 for (reply, answer) in replies.into_iter().zip(answers) {
+                    match &answer {
+                        Ok(_) => metrics::bet_placed(market_type),
+                        Err(AppError::Refused(refusal)) => {
+                            metrics::bet_refused(refusal.reason(), market_type)
+                        }
+                        Err(_) => metrics::bet_refused("error", market_type),
+                    }
                     let _ = reply.send(answer);
                 }
                 touched
@@ -146,8 +155,10 @@ impl MarketActor {
             .map_err(|error| BatchFailure { error, unconfirmed: None })?;
         let first_bet_id = batch.bets.first().map(|bet| bet.bet_id);
         let outcome = (answers, placed, batch.touched);
+        let committing = std::time::Instant::now();
         match self.commit(writer).await {
             Ok(()) => {
+                metrics::batch_committed(committing.elapsed(), placed);
                 self.stored_exposure.extend(batch.counted);
                 Ok(outcome)
             }

@@ -31,6 +31,7 @@ mod feed;
 mod ledger;
 mod live_relay;
 mod match_state;
+mod metrics;
 mod nodes;
 mod openapi_snapshot;
 mod partnership;

@@ -1,0 +1,117 @@
+//! `GET /metrics` (issue 31): read by an admin or with the metrics token, refused to anyone
+//! else, parsed as Prometheus parses it, and moved by a bet.
+
+use prometheus_parse::{Scrape, Value as Sample};
+use serde_json::json;
+
+use crate::both_databases;
+use crate::common::TestApp;
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef-metrics";
+
+fn with_metrics_token(config: &mut backlay_kit::config::Config) {
+    config.metrics_token = Some(TOKEN.into());
+}
+
+/// The scrape as Prometheus reads it, with the bearer `token`.
+async fn scrape(app: &TestApp, token: &str) -> Scrape {
+    let url = format!("{}/metrics", app.base.trim_end_matches("/api"));
+    let answer = reqwest::Client::new().get(url).bearer_auth(token).send().await.unwrap();
+    assert_eq!(answer.status(), 200);
+    let text = answer.text().await.unwrap();
+    Scrape::parse(text.lines().map(|line| Ok(line.to_owned()))).expect("Prometheus's text format")
+}
+
+/// A counter's value with these labels (0 when not yet counted).
+fn counter(scrape: &Scrape, name: &str, labels: &[(&str, &str)]) -> f64 {
+    scrape
+        .samples
+        .iter()
+        .filter(|s| s.metric == name && labels.iter().all(|(k, v)| s.labels.get(k) == Some(*v)))
+        .map(|s| match s.value {
+            Sample::Counter(v) | Sample::Gauge(v) | Sample::Untyped(v) => v,
+            _ => 0.0,
+        })
+        .sum()
+}
+
+/// How many observations a histogram holds (0 when none yet).
+fn observations(scrape: &Scrape, name: &str) -> u64 {
+    scrape
+        .samples
+        .iter()
+        .filter(|s| s.metric == name)
+        .filter_map(|s| match &s.value {
+            Sample::Histogram(buckets) => buckets.last().map(|b| b.count as u64),
+            _ => None,
+        })
+        .sum()
+}
+
+async fn a_bet_moves_the_metrics_which_only_an_admin_or_the_token_reads(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let url = format!("{}/metrics", app.base.trim_end_matches("/api"));
+    let client = reqwest::Client::new();
+    assert_eq!(client.get(&url).send().await.unwrap().status(), 401, "no one");
+    assert_eq!(client.get(&url).bearer_auth(&demo).send().await.unwrap().status(), 401, "a client");
+    assert_eq!(
+        client
+            .get(&url)
+            .bearer_auth("0123456789abcdef0123456789abcdef-wrong!!")
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        401,
+        "a wrong token"
+    );
+    scrape(&app, &admin).await;
+
+    let matches = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let (market_id, runners) = app
+        .open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Metrics", "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }))
+        .await;
+    let before = scrape(&app, TOKEN).await;
+    let placed = ("market_type", "match_odds");
+    let bet = json!({ "market_id": market_id, "selection_id": runners[0], "side": "back", "price": 2.5, "stake": 10 });
+    app.post("bet/placeBet", Some(&demo), bet).await.expect(200);
+    let closed = app
+        .post(
+            "admin/market/status",
+            Some(&admin),
+            json!({ "market_id": market_id, "status": "suspended" }),
+        )
+        .await;
+    closed.expect(200);
+    let refused = json!({ "market_id": market_id, "selection_id": runners[0], "side": "back", "price": 2.5, "stake": 10 });
+    app.post("bet/placeBet", Some(&demo), refused).await.expect(409);
+    let after = scrape(&app, TOKEN).await;
+
+    // Other tests in this process bet too: at least ours moved each figure.
+    let moved = |name: &str, labels: &[(&str, &str)]| {
+        counter(&after, name, labels) - counter(&before, name, labels)
+    };
+    assert!(moved("backlay_bets_placed_total", &[placed]) >= 1.0);
+    assert!(moved("backlay_bets_refused_total", &[("reason", "market_not_open"), placed]) >= 1.0);
+    for histogram in
+        ["backlay_placement_seconds", "backlay_commit_seconds", "backlay_group_commit_bets"]
+    {
+        assert!(
+            observations(&after, histogram) > observations(&before, histogram),
+            "{histogram} observed the bet"
+        );
+    }
+    for state in ["in_use", "idle"] {
+        let pool = |s: &&prometheus_parse::Sample| {
+            s.metric == "backlay_db_pool_connections" && s.labels.get("state") == Some(state)
+        };
+        assert!(after.samples.iter().any(|s| pool(&s)), "the pool's {state} connections");
+    }
+    assert!(counter(&after, "backlay_logins_total", &[("outcome", "ok")]) >= 2.0, "two log-ins");
+}
+both_databases!(
+    a_bet_moves_the_metrics_which_only_an_admin_or_the_token_reads,
+    super::with_metrics_token
+);
