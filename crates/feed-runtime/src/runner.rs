@@ -25,7 +25,9 @@ use std::time::{Duration, Instant};
 
 use backlay_core::exchange::{MarketStatus, MarketType};
 use backlay_engine::RatesUpdate;
-use backlay_feed::message::{MarketDefinition, MarketStatus as UpstreamStatus, Message};
+use backlay_feed::message::{
+    MarketDefinition, MarketStatus as UpstreamStatus, Message, RunnerStatus,
+};
 use backlay_feed::recording::{Entry, Pace, Timeline};
 use backlay_feed::Mirror;
 use backlay_kit::config::{FeedConfig, FeedSource, StreamAccess, StreamMarketFilter};
@@ -532,6 +534,9 @@ async fn mirror(hub: Arc<Hub>, input: Input) {
         // A live stream's lag: how long after the upstream published its last message the
         // feed had acted on it.
         let lag_ms = last_pt.filter(|_| silence.is_some()).map(|pt| now_ms().saturating_sub(pt));
+        if let Some(lag_ms) = lag_ms {
+            backlay_kit::metrics::feed_lag(index, lag_ms);
+        }
         state.feeds.update(index, |status| {
             status.messages += messages;
             status.refused += refused;
@@ -690,7 +695,12 @@ async fn follow(
         return Ok((Vec::new(), false));
     }
     let link = &followed.link;
-    let upstream_state = (definition.status, definition.in_play, definition.bet_delay_s);
+    let removed = definition
+        .runners
+        .iter()
+        .filter(|r| matches!(r.status, RunnerStatus::Removed | RunnerStatus::RemovedVacant))
+        .count();
+    let upstream_state = (definition.status, definition.in_play, definition.bet_delay_s, removed);
     let open_upstream = definition.status == UpstreamStatus::Open;
     let mut steps = Vec::new();
     if followed.synced != Some(upstream_state) {
@@ -821,8 +831,10 @@ struct Followed {
     bookmaker: Option<LinkedMarket>,
     /// The runners as the feed's figures show them, read once.
     runners: Vec<FeedRunner>,
-    /// The upstream's (status, in play, bet delay) the market was last brought to.
-    synced: Option<(UpstreamStatus, bool, u32)>,
+    /// The upstream's (status, in play, bet delay, runners removed) the market was last
+    /// brought to: a change to any of them is synced (a non-runner while the market stays open
+    /// too).
+    synced: Option<(UpstreamStatus, bool, u32, usize)>,
     ended: bool,
     /// Its race was seen running and its match turned in play.
     off: bool,

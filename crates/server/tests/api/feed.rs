@@ -529,9 +529,12 @@ async fn a_non_runners_bets_are_void_and_the_others_matched_prices_reduced(mut a
     // Bravo wins: −100.00 − 100.00 (the unmatched Bravo back would win: it does not count).
     assert_eq!(exposure_of(&exposures, demo_id), 200_00);
 
-    // Charlie is withdrawn.
+    // Charlie is withdrawn while the market stays open: played at ten times its pace, so that
+    // the withdrawal comes in a pass of its own, after the market was brought up to date.
     app.restart_with(|config| {
-        config.feed = Some(feed(&[non_runner_race()], Some(CHARLIE_OUT_PT + 10_000)))
+        let mut paced = feed(&[non_runner_race()], Some(CHARLIE_OUT_PT + 10_000));
+        paced.speed = 10.0;
+        config.feed = Some(paced);
     })
     .await;
     let (admin, demo) = (app.admin().await, app.demo().await);
@@ -543,7 +546,9 @@ async fn a_non_runners_bets_are_void_and_the_others_matched_prices_reduced(mut a
     use backlay_store::markets::RunnerStatus;
     assert_eq!(
         [status_of(alpha), status_of(bravo), status_of(charlie)],
-        [RunnerStatus::Active, RunnerStatus::Active, RunnerStatus::Removed]
+        [RunnerStatus::Active, RunnerStatus::Active, RunnerStatus::Removed],
+        "{}",
+        feeds[0]
     );
     let bets: Vec<_> = futures::future::join_all(bet_ids.iter().map(|id| store.bet(*id))).await;
     let [on_alpha, on_charlie, on_bravo] = [0, 1, 2].map(|i| bets[i].as_ref().unwrap().clone());
