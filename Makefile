@@ -25,7 +25,7 @@ FUZZ_VENV := target/fuzz-venv
 # betfairlightweight (pinned in tests/betfair/requirements.txt), for the bot API's tests.
 BOT_VENV := target/betfair-venv
 
-.PHONY: help run test web-checks test-tools build-tests lint lint-fmt lint-web deps-rust deps-node deps-python web server test-rust test-crash-safety test-paced test-rust-then-e2e test-web test-e2e test-fuzz test-bots chromium release clean
+.PHONY: help run test web-checks test-tools build-tests lint lint-fmt lint-web deps-rust deps-node deps-python web server test-rust test-crash-safety test-paced test-rust-then-e2e test-web test-e2e test-fuzz test-bots chromium pg-client release clean
 
 help:
 	@echo "make run    build everything and start Backlay (SQLite, demo data) on http://127.0.0.1:8080"
@@ -68,7 +68,7 @@ web-checks:
 	$(MAKE) --no-print-directory lint-web
 	$(MAKE) --no-print-directory web
 
-test-tools: chromium $(FUZZ_VENV)/.installed $(BOT_VENV)/.installed
+test-tools: chromium pg-client $(FUZZ_VENV)/.installed $(BOT_VENV)/.installed
 
 # The lint gate: any finding fails `make test` (and so CI). Allowed lints are in Cargo.toml's
 # [workspace.lints], each with its reason. `make test` runs clippy inside its one build of the
@@ -168,6 +168,12 @@ chromium:
 	@command -v chromium >/dev/null || { \
 	  echo "Chromium is missing: installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >/dev/null; }
+
+# PostgreSQL's client tools: the backup test dumps and restores with pg_dump and pg_restore.
+pg-client:
+	@command -v pg_dump >/dev/null && command -v pg_restore >/dev/null || { \
+	  echo "pg_dump is missing: installing Debian's postgresql-client"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq postgresql-client >/dev/null; }
 
 # After test-rust, which built the server (make test-e2e alone builds it first).
 test-e2e: web/dist/index.html $(BACKLAY_BIN) chromium e2e/node_modules/.installed

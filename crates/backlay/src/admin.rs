@@ -133,6 +133,27 @@ enum AdminCommand {
     },
     /// Verify the ledger (exit status 1 when anything is wrong).
     LedgerCheck,
+    /// Back the database up to a new file while the server runs (SQLite: a consistent copy;
+    /// PostgreSQL: pg_dump's custom format, which needs PostgreSQL's client tools), with a
+    /// manifest beside it (PATH.manifest.json). The secret key is not in it: keep it apart.
+    Backup {
+        /// The backup file to write (it must not exist).
+        #[arg(long)]
+        to: std::path::PathBuf,
+    },
+    /// Restore a backup (and its manifest) into a database, run its migrations and the ledger
+    /// check. A database that holds data is refused unless --force.
+    Restore {
+        /// The backup file, with PATH.manifest.json beside it.
+        #[arg(long)]
+        from: std::path::PathBuf,
+        /// The database to restore into: sqlite://path/to/file.db or postgres://user@host/db.
+        #[arg(long)]
+        to: String,
+        /// Replace what the target database holds.
+        #[arg(long)]
+        force: bool,
+    },
     /// Markets live in the running server's engine, so these go through its API.
     Market(crate::market::MarketArgs),
     /// World-casino game providers (they sign seamless-wallet calls) and their catalogue.
@@ -338,6 +359,46 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
         println!("{}", secrets::new_key());
         return Ok(());
     }
+    match &args.command {
+        AdminCommand::Backup { to } => {
+            let url = &args.database.database_url;
+            let manifest = backlay_backup::backup(url, to, backlay_kit::clock::now_ms()).await?;
+            println!(
+                "backed up to {} ({} bytes, sha256 {}): {} users, {} bets, {} ledger entries, migration {}",
+                to.display(),
+                manifest.bytes,
+                manifest.sha256,
+                manifest.figures.users,
+                manifest.figures.bets,
+                manifest.figures.ledger_entries,
+                manifest.migration
+            );
+            return Ok(());
+        }
+        AdminCommand::Restore { from, to, force } => {
+            let restored = backlay_backup::restore(from, to, *force).await?;
+            let (made, now) = (&restored.manifest, &restored.figures);
+            println!(
+                "restored {} (made at {} ms by Backlay {}, migration {}) into {}: {} users, {} bets, {} ledger entries summing to {}; migrations now at {}",
+                from.display(),
+                made.created_at_ms,
+                made.backlay_version,
+                made.migration,
+                backlay_store::url_without_password(to),
+                now.users,
+                now.bets,
+                now.ledger_entries,
+                Money::from_minor(now.ledger_total_minor),
+                restored.migration
+            );
+            if !now.ledger_sound {
+                anyhow::bail!("the restored ledger is NOT sound: run `backlay admin ledger-check` on it for the findings");
+            }
+            println!("ledger is sound");
+            return Ok(());
+        }
+        _ => {}
+    }
     let source = args.secret_key.source()?;
     let database_url = &args.database.database_url;
     let needs_key = matches!(args.command, AdminCommand::Provider(_) | AdminCommand::SecretKey(_));
@@ -465,6 +526,9 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
                 );
             }
             println!("{total} user(s)");
+        }
+        AdminCommand::Backup { .. } | AdminCommand::Restore { .. } => {
+            unreachable!("answered before the database is opened")
         }
         AdminCommand::LedgerCheck => {
             let check = store.ledger_check().await?;

@@ -55,7 +55,7 @@ const TEST_DATABASE_PREFIX: &str = "backlay_test_";
 static LEFTOVERS_DROPPED: tokio::sync::OnceCell<()> = tokio::sync::OnceCell::const_new();
 
 /// A fresh PostgreSQL database for one test, or `None` when PostgreSQL is unreachable outside CI.
-async fn fresh_postgres() -> Option<(String, String)> {
+pub(crate) async fn fresh_postgres() -> Option<(String, String)> {
     let admin_url = postgres_admin_url();
     let mut conn = match sqlx::PgConnection::connect(&admin_url).await {
         Ok(conn) => conn,

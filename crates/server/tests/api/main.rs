@@ -5,6 +5,7 @@ mod common;
 mod admin;
 mod audit_trail;
 mod auth;
+mod backup;
 mod betfair;
 mod betfair_orders;
 mod betfair_stream;
