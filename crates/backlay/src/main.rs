@@ -167,6 +167,16 @@ struct ServeArgs {
     /// secret). Without it only an admin's session reads the metrics.
     #[arg(long, env = "BACKLAY_METRICS_TOKEN", value_parser = metrics_token, hide_env_values = true)]
     metrics_token: Option<String>,
+    /// Take a backup every this many minutes (as `backlay admin backup`), into --backup-dir.
+    #[arg(long, env = "BACKLAY_BACKUP_EVERY", value_parser = clap::value_parser!(u32).range(1..=10_080))]
+    backup_every: Option<u32>,
+    /// Where scheduled backups go (default: `backups` beside a SQLite database; PostgreSQL
+    /// needs it).
+    #[arg(long, env = "BACKLAY_BACKUP_DIR")]
+    backup_dir: Option<std::path::PathBuf>,
+    /// How many scheduled backups to keep (the oldest beyond are deleted).
+    #[arg(long, env = "BACKLAY_BACKUP_KEEP", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    backup_keep: u32,
     /// Seconds a connection may take to send a request's headers; also how long a kept-alive
     /// connection may stay idle between requests.
     #[arg(long, env = "BACKLAY_HEADER_TIMEOUT_SECONDS", default_value_t = DEFAULT_HEADER_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..=300))]
@@ -541,6 +551,27 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.trusted_proxy_hops = usize::from(args.trusted_proxy_hops.unwrap_or(1));
     config.public_url = args.public_url.clone();
     config.metrics_token = args.metrics_token.clone();
+    config.backups = match args.backup_every {
+        None => None,
+        Some(minutes) => {
+            let dir = match (&args.backup_dir, backlay_store::engine_of(&config.database_url)?) {
+                (Some(dir), _) => dir.clone(),
+                (None, backlay_store::Engine::Sqlite) => {
+                    let db =
+                        std::path::PathBuf::from(backlay_store::sqlite_path(&config.database_url));
+                    db.parent().unwrap_or(std::path::Path::new(".")).join("backups")
+                }
+                (None, backlay_store::Engine::Postgres) => {
+                    anyhow::bail!("--backup-every on PostgreSQL needs --backup-dir: where to write the backups")
+                }
+            };
+            Some(backlay_kit::config::BackupSchedule {
+                dir,
+                every: std::time::Duration::from_secs(u64::from(minutes) * 60),
+                keep: args.backup_keep as usize,
+            })
+        }
+    };
     config.header_timeout_ms = args.header_timeout_seconds * 1000;
     config.body_timeout_ms = args.body_timeout_seconds * 1000;
     config.max_connections = open_files::fit_connections(usize::try_from(args.max_connections)?);

@@ -299,3 +299,96 @@ const fn engine_name(engine: Engine) -> &'static str {
         Engine::Postgres => "postgres",
     }
 }
+
+/// Backups the server takes by itself (`--backup-every`, `--backup-keep`, `--backup-dir`): one
+/// every `every` into `dir` as `backlay-<ms since the epoch>.backup` with its manifest, keeping
+/// the newest `keep`. A backup that fails is logged and tried again at the next turn. Stops
+/// when dropped.
+pub struct Schedule {
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Schedule {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// What the schedule needs: which database, where, how often, how many kept.
+#[derive(Clone, Debug)]
+pub struct ScheduleSettings {
+    pub database_url: String,
+    pub dir: PathBuf,
+    pub every: std::time::Duration,
+    pub keep: usize,
+}
+
+/// Starts the schedule; the first backup is taken one `every` after the start.
+pub fn schedule(settings: ScheduleSettings, now_ms: fn() -> i64) -> Schedule {
+    let task = tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(settings.every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticks.tick().await; // the first tick is at once
+        loop {
+            ticks.tick().await;
+            if let Err(err) = scheduled_backup(&settings, now_ms()).await {
+                tracing::error!(dir = %settings.dir.display(), "scheduled backup failed: {err:#}");
+            }
+        }
+    });
+    Schedule { task }
+}
+
+async fn scheduled_backup(settings: &ScheduleSettings, now_ms: i64) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&settings.dir)
+        .with_context(|| format!("{} cannot be made", settings.dir.display()))?;
+    let file = settings.dir.join(format!("backlay-{now_ms}.backup"));
+    let manifest = backup(&settings.database_url, &file, now_ms).await?;
+    tracing::info!(file = %file.display(), bytes = manifest.bytes, bets = manifest.figures.bets, "scheduled backup taken");
+    let names: Vec<String> = std::fs::read_dir(&settings.dir)?
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .collect();
+    for old in to_prune(&names, settings.keep) {
+        let path = settings.dir.join(&old);
+        std::fs::remove_file(&path)?;
+        let _ = std::fs::remove_file(manifest_path(&path));
+    }
+    Ok(())
+}
+
+/// The scheduled backups among `names` beyond the newest `keep`, oldest first. Other files in
+/// the folder are never touched.
+fn to_prune(names: &[String], keep: usize) -> Vec<String> {
+    let mut taken: Vec<(i64, &String)> = names
+        .iter()
+        .filter_map(|name| {
+            let ms = name.strip_prefix("backlay-")?.strip_suffix(".backup")?;
+            Some((ms.parse().ok()?, name))
+        })
+        .collect();
+    taken.sort();
+    let extra = taken.len().saturating_sub(keep);
+    taken.into_iter().take(extra).map(|(_, name)| name.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_oldest_scheduled_backups_beyond_those_kept_are_pruned_and_nothing_else() {
+        let names: Vec<String> = [
+            "backlay-300.backup",
+            "backlay-100.backup",
+            "backlay-100.backup.manifest.json",
+            "backlay-200.backup",
+            "notes.txt",
+            "backlay-x.backup",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(to_prune(&names, 2), ["backlay-100.backup"]);
+        assert_eq!(to_prune(&names, 1), ["backlay-100.backup", "backlay-200.backup"]);
+        assert!(to_prune(&names, 5).is_empty());
+    }
+}

@@ -29,6 +29,14 @@ pub const DEFAULT_CLUSTER_LEASE_MS: i64 = 3_000;
 /// host, on the port HTTPS alternates usually take.
 pub const DEFAULT_BETFAIR_STREAM_PORT: u16 = 8443;
 
+/// Backups the server takes by itself: one every `every` into `dir`, the newest `keep` kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BackupSchedule {
+    pub dir: PathBuf,
+    pub every: std::time::Duration,
+    pub keep: usize,
+}
+
 /// How many times a round's stakes a game provider may credit it, unless configured: more
 /// than any game of the built-in provider or the usual slot pays (roulette's straight up pays
 /// 36 times the stake).
@@ -90,6 +98,8 @@ pub struct Config {
     /// A bearer token Prometheus scrapes `GET /metrics` with (`--metrics-token`); without one,
     /// only an admin's session reads it.
     pub metrics_token: Option<String>,
+    /// Backups the server takes by itself (`--backup-every`); `None`: none.
+    pub backups: Option<BackupSchedule>,
     /// A connection must send a request's headers within this (the first request, and each
     /// next one on a kept-alive connection, so it also closes idle connections).
     pub header_timeout_ms: u64,
@@ -352,6 +362,7 @@ impl std::fmt::Debug for Config {
             .field("provider_max_win_multiple", &self.provider_max_win_multiple)
             .field("public_url", &self.public_url)
             .field("metrics_token", &self.metrics_token.as_ref().map(|_| "<redacted>"))
+            .field("backups", &self.backups)
             .field("header_timeout_ms", &self.header_timeout_ms)
             .field("body_timeout_ms", &self.body_timeout_ms)
             .field("max_connections", &self.max_connections)
@@ -410,6 +421,7 @@ impl Config {
             provider_max_win_multiple: DEFAULT_PROVIDER_MAX_WIN_MULTIPLE,
             public_url: None,
             metrics_token: None,
+            backups: None,
             header_timeout_ms: DEFAULT_HEADER_TIMEOUT_S * 1000,
             body_timeout_ms: DEFAULT_BODY_TIMEOUT_S * 1000,
             max_connections: DEFAULT_MAX_CONNECTIONS,

@@ -181,6 +181,7 @@ impl Server {
                 if let Some(config) = &state.config.feed {
                     feed = Some(backlay_feed_runtime::start(state.clone(), config)?);
                 }
+                let leader_job = both_jobs(leader_job, backup_job(&state.config));
                 (casino, leader_job.map(|job| job()), None)
             }
             Some(node) => {
@@ -194,7 +195,9 @@ impl Server {
                     Some(config) => Some(feed_leader_job(&state, config)?),
                     None => None,
                 };
-                let jobs = cluster::NodeJobs::new(tables, both_jobs(leader_job, feed_job));
+                let leader_job =
+                    both_jobs(both_jobs(leader_job, feed_job), backup_job(&state.config));
+                let jobs = cluster::NodeJobs::new(tables, leader_job);
                 (None, None, Some(cluster::Running::start(node, state.engine.clone(), jobs)))
             }
         };
@@ -280,6 +283,21 @@ fn feed_leader_job(
                 Box::new(())
             }
         }
+    }))
+}
+
+/// Scheduled backups (`Config::backups`) as a job that runs once however many servers there
+/// are: the leader's.
+fn backup_job(config: &Config) -> Option<cluster::LeaderJob> {
+    let schedule = config.backups.clone()?;
+    let settings = backlay_backup::ScheduleSettings {
+        database_url: config.database_url.clone(),
+        dir: schedule.dir,
+        every: schedule.every,
+        keep: schedule.keep,
+    };
+    Some(Arc::new(move || -> cluster::RunsWithServer {
+        Box::new(backlay_backup::schedule(settings.clone(), clock::now_ms))
     }))
 }
 

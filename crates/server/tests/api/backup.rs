@@ -126,3 +126,63 @@ async fn fresh_database(app: &TestApp) -> (String, tempfile::TempDir) {
         (url, dir)
     }
 }
+
+fn backups_every_second(config: &mut Config) {
+    let dir = std::env::temp_dir().join(format!("backlay-backups-{}", rand::random::<u64>()));
+    config.backups = Some(backlay_kit::config::BackupSchedule {
+        dir,
+        every: std::time::Duration::from_secs(1),
+        keep: 1,
+    });
+}
+
+/// `--backup-every` / `--backup-keep`: the server takes a backup every period with its
+/// manifest, and keeps the newest (here one).
+async fn the_server_takes_backups_on_its_schedule_and_keeps_the_newest(app: TestApp) {
+    let dir = app.config().backups.as_ref().unwrap().dir.clone();
+    let started = Instant::now();
+    let backups = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
+        let mut found: Vec<_> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "backup"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        found.sort();
+        found
+    };
+    // A second backup taken: the first is pruned, as only one is kept.
+    let mut first = None;
+    loop {
+        let taken = backups(&dir);
+        if let Some(newest) = taken.last() {
+            match &first {
+                None => first = Some(newest.clone()),
+                // Pruned just after the new one is written.
+                Some(first) if newest != first && taken.len() == 1 => {
+                    assert!(!backlay_backup::manifest_path(first).exists(), "its manifest too");
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "no second backup, or the first kept: {taken:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    for backup in backups(&dir) {
+        let manifest = backlay_backup::manifest_path(&backup);
+        let manifest: backlay_backup::Manifest =
+            serde_json::from_slice(&std::fs::read(manifest).unwrap()).unwrap();
+        assert!(manifest.figures.ledger_sound && manifest.figures.users > 0, "{manifest:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+both_databases!(
+    the_server_takes_backups_on_its_schedule_and_keeps_the_newest,
+    super::backups_every_second
+);
