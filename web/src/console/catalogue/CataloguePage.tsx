@@ -2,7 +2,9 @@
 // open, suspend, turn in play; declare a result or void, after a confirmation that shows what
 // settling moves (admin/market/resultPreview: the settlement's own figures, nothing written);
 // correct a wrong result ("Correct result…": admin/market/unsettle, after its preview per client
-// and per share and a reason), which takes the market back to suspended for the right one.
+// and per share and a reason), which takes the market back to suspended for the right one;
+// withdraw a runner ("Withdraw runner…": admin/market/removeRunner, a non-runner with its
+// reduction factor, after a confirmation of what it does), which cannot be undone.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
@@ -21,11 +23,13 @@ import {
   getDesk,
   previewCorrection,
   previewResult,
+  removeRunner,
   setInPlay,
   setStatus,
   type CorrectionLine,
   type DeskMarket,
   type Outcome,
+  type RunnerRemoved,
 } from '../desk/api';
 import { without } from '../desk/desk-keys';
 import { EmptyRow } from '../TableParts';
@@ -212,6 +216,9 @@ function MatchForm({ sportId }: { sportId: number }) {
   );
 }
 
+/** The markets with runners that can be withdrawn: exchange (and racing) and bookmaker. */
+const WITHDRAWABLE: readonly DeskMarket['type'][] = ['match_odds', 'win', 'place', 'bookmaker'];
+
 const KINDS: readonly { kind: MarketKind; label: string }[] = [
   { kind: 'match_odds', label: 'Match odds' },
   { kind: 'bookmaker', label: 'Bookmaker' },
@@ -225,6 +232,7 @@ function MatchMarkets({ matchId }: { matchId: number }) {
   const desk = useQuery({ queryKey: deskKey(matchId), queryFn: async () => dataOr(await getDesk(matchId), null) });
   const [resulting, setResulting] = useState<{ market: DeskMarket; void: boolean } | null>(null);
   const [correcting, setCorrecting] = useState<DeskMarket | null>(null);
+  const [withdrawing, setWithdrawing] = useState<DeskMarket | null>(null);
   // Refusals by market id; the match's own (in play) under 0.
   const [rowError, setRowError] = useState<Record<number, string>>({});
   const refresh = () => queryClient.invalidateQueries({ queryKey: deskKey(matchId) });
@@ -270,10 +278,17 @@ function MatchMarkets({ matchId }: { matchId: number }) {
               )}
               {data.markets.map((m) => {
                 const settled = m.status === 'closed' || m.status === 'void';
+                const nonRunners = m.runners.filter((r) => r.removed);
+                const withdrawable = WITHDRAWABLE.includes(m.type) && m.runners.some((r) => !r.removed);
                 return (
                   <tr key={m.market_id} data-testid={`catalogue-market-${m.market_id}`}>
                     <td>
                       <b>{m.name}</b> <span className="muted small">{m.type}</span>
+                      {nonRunners.length > 0 && (
+                        <div className="small muted" data-testid="catalogue-non-runners">
+                          Non-runner{nonRunners.length === 1 ? '' : 's'}: {nonRunners.map((r) => r.name).join(', ')}
+                        </div>
+                      )}
                       {rowError[m.market_id] && <div className="field-error" role="alert">{rowError[m.market_id]}</div>}
                     </td>
                     <td>
@@ -294,6 +309,9 @@ function MatchMarkets({ matchId }: { matchId: number }) {
                           )}
                           <button type="button" className="btn btn-sm" data-testid="market-result" onClick={() => setResulting({ market: m, void: false })}>Result…</button>
                           <button type="button" className="btn btn-sm btn-danger" data-testid="market-void" onClick={() => setResulting({ market: m, void: true })}>Void…</button>
+                          {withdrawable && (
+                            <button type="button" className="btn btn-sm btn-danger" data-testid="market-withdraw" onClick={() => setWithdrawing(m)}>Withdraw runner…</button>
+                          )}
                         </>
                       )}
                       {settled && (
@@ -315,6 +333,9 @@ function MatchMarkets({ matchId }: { matchId: number }) {
                 void refresh();
               }}
             />
+          )}
+          {withdrawing && (
+            <WithdrawDialog market={withdrawing} onClose={() => setWithdrawing(null)} onWithdrawn={() => void refresh()} />
           )}
           {resulting && (
             <ResultDialog
@@ -434,6 +455,8 @@ function ResultDialog({ market, voiding, onClose, onSettled }: { market: DeskMar
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const outcome = outcomeOf(market, voiding, winner, places, runs);
+  // A withdrawn runner (a non-runner) can be neither the winner nor placed.
+  const running = market.runners.filter((r) => !r.removed);
   const placed = placedOf(places);
   const placedTwice = new Set(placed).size !== placed.length;
   const preview = useQuery({
@@ -477,7 +500,7 @@ function ResultDialog({ market, voiding, onClose, onSettled }: { market: DeskMar
                   data-testid={`result-place-${index + 1}`}
                 >
                   <option value="">—</option>
-                  {market.runners.map((r) => <option key={r.selection_id} value={r.selection_id}>{r.name}</option>)}
+                  {running.map((r) => <option key={r.selection_id} value={r.selection_id}>{r.name}</option>)}
                 </select>
               </Field>
             ))}
@@ -489,7 +512,7 @@ function ResultDialog({ market, voiding, onClose, onSettled }: { market: DeskMar
           <Field label="Winner" error={preview.error ? errorMessage(preview.error) : undefined}>
             <select value={winner} onChange={(e) => setWinner(e.target.value)} data-testid="result-winner">
               <option value="">Choose…</option>
-              {market.runners.map((r) => <option key={r.selection_id} value={r.selection_id}>{r.name}</option>)}
+              {running.map((r) => <option key={r.selection_id} value={r.selection_id}>{r.name}</option>)}
             </select>
           </Field>
         )}
@@ -615,6 +638,120 @@ function CorrectionDialog({ market, onClose, onCorrected }: { market: DeskMarket
             Correct result
           </button>
         </div>
+      </div>
+    </Modal>
+  );
+}
+
+/** A reduction factor as typed: a percentage from 0 to 100 with at most 2 decimals, or null. */
+function reductionFactorOf(text: string): number | null {
+  const trimmed = text.trim();
+  if (!/^\d{1,3}(\.\d{1,2})?$/.test(trimmed)) return null;
+  const factor = Number(trimmed);
+  return factor <= 100 ? factor : null;
+}
+
+/** From this reduction factor (a percentage) up, unmatched bets are cancelled and matched prices reduced. */
+const REDUCING_FACTOR = 2.5;
+
+/**
+ * Withdraw a runner (a non-runner): pick it and its reduction factor, read what that does, then
+ * confirm. It cannot be undone, so nothing is sent before the confirmation.
+ */
+function WithdrawDialog({ market, onClose, onWithdrawn }: { market: DeskMarket; onClose: () => void; onWithdrawn: () => void }) {
+  const candidates = market.runners.filter((r) => !r.removed);
+  const [selection, setSelection] = useState('');
+  const [factorText, setFactorText] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<{ message: string; row: RunnerRemoved | null } | null>(null);
+  const runner = candidates.find((r) => String(r.selection_id) === selection);
+  const factor = reductionFactorOf(factorText);
+  const next = () => {
+    const local: Errors = {};
+    if (!runner) local.selection_id = 'Choose the runner to withdraw.';
+    if (factor === null) local.reduction_factor = 'Reduction factor must be a percentage from 0 to 100 with at most 2 decimals (0 if none applies).';
+    setErrors(local);
+    if (Object.keys(local).length === 0) setConfirming(true);
+  };
+  const confirm = async () => {
+    if (!runner || factor === null) return;
+    setBusy(true);
+    setErrors({});
+    try {
+      const answer = await removeRunner(market.market_id, runner.selection_id, factor);
+      if (!answer.status) return;
+      setDone({ message: answer.message || `${runner.name} withdrawn.`, row: answer.data ?? null });
+      onWithdrawn();
+    } catch (failure) {
+      const refused = refusal(failure);
+      setErrors(refused);
+      // A field refused goes back to the fields; a refusal of the whole (409) stays here.
+      if (!refused.form) setConfirming(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={`Withdraw a runner from ${market.name}`} onClose={onClose} testId="withdraw-dialog">
+      <div className="stack-form">
+        {done ? (
+          <>
+            <p className="notice success" role="status" data-testid="withdraw-done">{done.message}</p>
+            {done.row && (
+              <p className="small" data-testid="withdraw-figures">
+                {done.row.name}: {done.row.bets_void} bet{done.row.bets_void === 1 ? '' : 's'} void
+                {done.row.prices_reduced
+                  ? `, ${done.row.unmatched_cancelled} unmatched cancelled, ${done.row.matches_reduced} matched price${done.row.matches_reduced === 1 ? '' : 's'} reduced by ${done.row.reduction_factor} %.`
+                  : '; no prices reduced.'}
+              </p>
+            )}
+            <div className="modal-actions">
+              <button type="button" className="btn btn-primary" onClick={onClose} data-testid="withdraw-close">Close</button>
+            </div>
+          </>
+        ) : confirming && runner && factor !== null ? (
+          <>
+            <p data-testid="withdraw-summary">
+              Withdraw <b>{runner.name}</b> from {market.name} as a non-runner, with a reduction factor of <b>{factor} %</b>.
+            </p>
+            <p className="notice" data-testid="withdraw-warning">
+              Its bets are void; with a factor of {REDUCING_FACTOR} % or more every unmatched bet of the market is cancelled and prices
+              matched before on the other runners are reduced. This cannot be undone.
+            </p>
+            <p className="small">
+              {factor >= REDUCING_FACTOR
+                ? `At ${factor} %: unmatched bets on this market are cancelled and earlier matched prices on the other runners reduced.`
+                : `At ${factor} %: only ${runner.name}'s bets are void; other bets and prices stay as they are.`}
+            </p>
+            {errors.form && <ErrorMessage>{errors.form}</ErrorMessage>}
+            <div className="modal-actions">
+              <button type="button" className="btn" onClick={onClose} data-testid="withdraw-cancel" disabled={busy}>Cancel</button>
+              <button type="button" className="btn" onClick={() => setConfirming(false)} data-testid="withdraw-back" disabled={busy}>Back</button>
+              <button type="button" className="btn btn-danger" onClick={() => void confirm()} disabled={busy} data-testid="withdraw-confirm">
+                Withdraw {runner.name}
+              </button>
+            </div>
+          </>
+        ) : (
+          <>
+            <Field label="Runner" error={errors.selection_id}>
+              <select value={selection} onChange={(e) => setSelection(e.target.value)} data-testid="withdraw-runner" autoFocus>
+                <option value="">Choose…</option>
+                {candidates.map((r) => <option key={r.selection_id} value={r.selection_id}>{r.name}</option>)}
+              </select>
+            </Field>
+            <Field label="Reduction factor (%)" error={errors.reduction_factor}>
+              <input inputMode="decimal" value={factorText} onChange={(e) => setFactorText(e.target.value)} placeholder="e.g. 12.5" data-testid="withdraw-factor" />
+            </Field>
+            {errors.form && <ErrorMessage>{errors.form}</ErrorMessage>}
+            <div className="modal-actions">
+              <button type="button" className="btn" onClick={onClose}>Cancel</button>
+              <button type="button" className="btn btn-primary" onClick={next} data-testid="withdraw-next">Continue</button>
+            </div>
+          </>
+        )}
       </div>
     </Modal>
   );

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CATALOGUE, stubServer, type Answers } from '../../testing/fake-server';
+import { EMPTY_CATALOGUE, stubServer, type Answers, type Call } from '../../testing/fake-server';
 import { demoUser, renderApp, storeSession } from '../../testing/render';
 
 const admin = { ...demoUser, user_id: 1, user_name: 'admin', role: 'admin' as const, parent_id: -1 };
@@ -133,5 +133,100 @@ describe('the catalogue: place markets', () => {
     await userEvent.click(within(dialog).getByTestId('correction-confirm'));
     await waitFor(() => expect(calls.some((c) => c.path === '/api/admin/market/unsettle')).toBe(true));
     expect(calls.find((c) => c.path === '/api/admin/market/unsettle')?.body).toEqual({ market_id: 42, reason: 'Wrong winner' });
+  });
+});
+
+describe('the catalogue: withdrawing a runner', () => {
+  // Comet is already a non-runner: it is named on the row and not offered again.
+  const withComet = { ...place, runners: [runner(411, 'Arrow'), runner(412, 'Blaze'), { ...runner(413, 'Comet'), removed: true }] };
+  const fancy = { ...place, market_id: 44, name: '6 over runs', type: 'fancy', runners: [] };
+  const withdrawDesk = { ...desk, markets: [withComet, settled, fancy] };
+  const removed = { selection_id: 412, name: 'Blaze', reduction_factor: 12.5, prices_reduced: true, bets_void: 3, unmatched_cancelled: 2, matches_reduced: 4 };
+  const removals = (calls: Call[]) => calls.filter((c) => c.path === '/api/admin/market/removeRunner');
+
+  async function openDialog() {
+    const row = await screen.findByTestId('catalogue-market-41');
+    await userEvent.click(within(row).getByTestId('market-withdraw'));
+    return screen.findByTestId('withdraw-dialog');
+  }
+
+  it('withdraws the runner picked at the factor typed, only once confirmed, and shows the answer', async () => {
+    const calls = server({
+      'POST /api/admin/desk/markets': { data: withdrawDesk },
+      'POST /api/admin/market/removeRunner': { message: 'Blaze withdrawn: 3 bets void, 2 unmatched cancelled, 4 matches reduced.', data: removed },
+    });
+    storeSession(admin);
+    renderApp('/console/markets/9');
+    const row = await screen.findByTestId('catalogue-market-41');
+    expect(within(row).getByTestId('catalogue-non-runners')).toHaveTextContent('Non-runner: Comet');
+    // Neither a settled market nor a fancy offers it.
+    expect(within(screen.getByTestId('catalogue-market-42')).queryByTestId('market-withdraw')).toBeNull();
+    expect(within(screen.getByTestId('catalogue-market-44')).queryByTestId('market-withdraw')).toBeNull();
+    const dialog = await openDialog();
+    const options = within(within(dialog).getByTestId('withdraw-runner')).getAllByRole('option').map((o) => o.textContent);
+    expect(options).toEqual(['Choose…', 'Arrow', 'Blaze']);
+    // A factor out of range or with more than 2 decimals goes no further.
+    await userEvent.selectOptions(within(dialog).getByTestId('withdraw-runner'), 'Blaze');
+    await userEvent.type(within(dialog).getByTestId('withdraw-factor'), '12.345');
+    await userEvent.click(within(dialog).getByTestId('withdraw-next'));
+    expect(within(dialog).getByText(/Reduction factor must be a percentage from 0 to 100/)).toBeInTheDocument();
+    expect(within(dialog).queryByTestId('withdraw-confirm')).toBeNull();
+    await userEvent.clear(within(dialog).getByTestId('withdraw-factor'));
+    await userEvent.type(within(dialog).getByTestId('withdraw-factor'), '12.5');
+    await userEvent.click(within(dialog).getByTestId('withdraw-next'));
+    // The confirmation says plainly what happens; nothing is sent before it.
+    expect(within(dialog).getByTestId('withdraw-summary')).toHaveTextContent('Withdraw Blaze from To be placed as a non-runner, with a reduction factor of 12.5 %.');
+    expect(within(dialog).getByTestId('withdraw-warning')).toHaveTextContent(
+      'Its bets are void; with a factor of 2.5 % or more every unmatched bet of the market is cancelled and prices matched before on the other runners are reduced. This cannot be undone.',
+    );
+    expect(removals(calls)).toEqual([]);
+    await userEvent.click(within(dialog).getByTestId('withdraw-confirm'));
+    expect(await within(dialog).findByTestId('withdraw-done')).toHaveTextContent('Blaze withdrawn: 3 bets void, 2 unmatched cancelled, 4 matches reduced.');
+    expect(within(dialog).getByTestId('withdraw-figures')).toHaveTextContent('Blaze: 3 bets void, 2 unmatched cancelled, 4 matched prices reduced by 12.5 %.');
+    expect(removals(calls).map((c) => c.body)).toEqual([{ market_id: 41, selection_id: 412, reduction_factor: 12.5 }]);
+  });
+
+  it('posts nothing when cancelled, at the confirmation or before it', async () => {
+    const calls = server({ 'POST /api/admin/desk/markets': { data: withdrawDesk }, 'POST /api/admin/market/removeRunner': { message: 'Withdrawn.', data: removed } });
+    storeSession(admin);
+    renderApp('/console/markets/9');
+    let dialog = await openDialog();
+    await userEvent.selectOptions(within(dialog).getByTestId('withdraw-runner'), 'Arrow');
+    await userEvent.type(within(dialog).getByTestId('withdraw-factor'), '0');
+    await userEvent.click(within(dialog).getByTestId('withdraw-next'));
+    expect(within(dialog).getByTestId('withdraw-summary')).toHaveTextContent('Withdraw Arrow');
+    await userEvent.click(within(dialog).getByTestId('withdraw-cancel'));
+    expect(screen.queryByTestId('withdraw-dialog')).toBeNull();
+    dialog = await openDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByTestId('withdraw-dialog')).toBeNull();
+    expect(removals(calls)).toEqual([]);
+  });
+
+  it('offers a non-runner neither as the winner nor as placed', async () => {
+    server({ 'POST /api/admin/desk/markets': { data: withdrawDesk } });
+    storeSession(admin);
+    renderApp('/console/markets/9');
+    const row = await screen.findByTestId('catalogue-market-41');
+    await userEvent.click(within(row).getByTestId('market-result'));
+    const dialog = await screen.findByTestId('result-dialog');
+    const options = within(within(dialog).getByTestId('result-place-1')).getAllByRole('option').map((o) => o.textContent);
+    expect(options).toEqual(['—', 'Arrow', 'Blaze']);
+  });
+
+  it("shows the server's refusal", async () => {
+    server({
+      'POST /api/admin/desk/markets': { data: withdrawDesk },
+      'POST /api/admin/market/removeRunner': { httpStatus: 409, message: 'To be placed would have fewer runners than it places.' },
+    });
+    storeSession(admin);
+    renderApp('/console/markets/9');
+    const dialog = await openDialog();
+    await userEvent.selectOptions(within(dialog).getByTestId('withdraw-runner'), 'Arrow');
+    await userEvent.type(within(dialog).getByTestId('withdraw-factor'), '30');
+    await userEvent.click(within(dialog).getByTestId('withdraw-next'));
+    await userEvent.click(within(dialog).getByTestId('withdraw-confirm'));
+    expect(await within(dialog).findByText('To be placed would have fewer runners than it places.')).toBeInTheDocument();
+    expect(within(dialog).queryByTestId('withdraw-done')).toBeNull();
   });
 });

@@ -82,3 +82,14 @@ export function previewCorrection(marketId: number): Promise<Answer<CorrectionAn
 export function correctResult(marketId: number, reason: string): Promise<Answer<CorrectionAnswer>> {
   return apiPost<CorrectionAnswer>('admin/market/unsettle', { market_id: marketId, reason });
 }
+
+export type RunnerRemoved = Schemas['RunnerRemovedRow'];
+
+/**
+ * Withdraws a runner (a non-runner), for good: its bets are void; with a reduction factor (a
+ * percentage, at most 2 decimals) of 2.5 or more every unmatched bet of the market is cancelled
+ * and the prices matched before on the other runners are reduced.
+ */
+export function removeRunner(marketId: number, selectionId: number, reductionFactor: number): Promise<Answer<RunnerRemoved>> {
+  return apiPost<RunnerRemoved>('admin/market/removeRunner', { market_id: marketId, selection_id: selectionId, reduction_factor: reductionFactor });
+}

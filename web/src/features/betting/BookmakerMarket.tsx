@@ -1,9 +1,12 @@
 import type { MarketBook } from '../../api/match-stream';
 import { MarketHead } from './ExchangeMarket';
-import { PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
+import { NonRunnerBadge, NonRunnerCell, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
 import type { Pick } from './selection';
 
-/** A bookmaker market: the house's back and lay rate per runner (45 pays 45 per 100). */
+/**
+ * A bookmaker market: the house's back and lay rate per runner (45 pays 45 per 100). A withdrawn
+ * runner (a non-runner) keeps its row, greyed and labelled, with empty boxes that take no clicks.
+ */
 export function BookmakerMarket({
   market,
   projection,
@@ -23,6 +26,21 @@ export function BookmakerMarket({
           <span className="col-head lay">Lay</span>
         </div>
         {market.runners.map((runner) => {
+          if (runner.removed) {
+            return (
+              <div className="runner-row two removed" key={runner.selection_id} data-testid="runner" data-selection-id={runner.selection_id} data-removed="true">
+                <span className="runner-name">
+                  <b>{runner.name}</b>
+                  <NonRunnerBadge />
+                </span>
+                <div className="row-prices">
+                  <NonRunnerCell tone="back" className="best" />
+                  <NonRunnerCell tone="lay" className="best" />
+                  <StatusOverlay status={market.status} />
+                </div>
+              </div>
+            );
+          }
           const back = runner.back[0];
           const lay = runner.lay[0];
           return (

@@ -2,7 +2,7 @@ import type { MarketBook } from '../../api/match-stream';
 import { formatMoney } from '../../lib/format';
 import type { PriceSize } from './api';
 import { formatSize } from '../../lib/size';
-import { PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
+import { NonRunnerBadge, NonRunnerCell, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
 import type { Pick } from './selection';
 
 const DEPTH = 3;
@@ -11,7 +11,8 @@ const DEPTH = 3;
  * An exchange market (match odds, racing win or place): per runner the three best prices to
  * back (blue, best nearest the middle) and to lay (pink), with the money available at each.
  * A market not taking bets shows its status as a band across each runner's prices, which are
- * hidden under it (never a label printed over numbers).
+ * hidden under it (never a label printed over numbers). A withdrawn runner (a non-runner) keeps
+ * its row, greyed and labelled, with empty boxes that take no clicks.
  */
 export function ExchangeMarket({
   market,
@@ -36,6 +37,21 @@ export function ExchangeMarket({
           <span className="depth" />
         </div>
         {market.runners.map((runner) => {
+          if (runner.removed) {
+            return (
+              <div className="runner-row removed" key={runner.selection_id} data-testid="runner" data-selection-id={runner.selection_id} data-removed="true">
+                <span className="runner-name">
+                  <b>{runner.name}</b>
+                  <NonRunnerBadge />
+                </span>
+                <div className="row-prices">
+                  {(['depth', 'depth', 'best'] as const).map((c, i) => <NonRunnerCell key={`b${i}`} tone="back" className={c} />)}
+                  {(['best', 'depth', 'depth'] as const).map((c, i) => <NonRunnerCell key={`l${i}`} tone="lay" className={c} />)}
+                  <StatusOverlay status={market.status} />
+                </div>
+              </div>
+            );
+          }
           const backs = levels(runner.back);
           const lays = levels(runner.lay);
           return (

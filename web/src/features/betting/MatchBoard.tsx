@@ -6,7 +6,7 @@ import { BookmakerMarket } from './BookmakerMarket';
 import { ExchangeMarket } from './ExchangeMarket';
 import { FancyMarkets } from './FancyMarkets';
 import { OpenBetsPanel } from './OpenBetsPanel';
-import { slipBet, slipFor, type Pick, type SlipState } from './selection';
+import { isNonRunner, slipBet, slipFor, type Pick, type SlipState } from './selection';
 import { projectPositions } from './slip-math';
 
 const EXCHANGE_ORDER: MarketType[] = ['match_odds', 'win', 'place'];
@@ -29,7 +29,8 @@ export function MatchBoard({
 }) {
   const [slip, setSlip] = useState<SlipState | null>(() => {
     const market = initialPick && markets.find((m) => m.market_id === initialPick.marketId);
-    return initialPick && market ? slipFor(initialPick, market) : null;
+    // A link to a withdrawn runner opens nothing: it takes no bets.
+    return initialPick && market && !isNonRunner(market, initialPick) ? slipFor(initialPick, market) : null;
   });
   const [outcome, setOutcome] = useState<PlaceBetResult | null>(null);
 

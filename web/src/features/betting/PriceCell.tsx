@@ -42,6 +42,23 @@ export function PriceCell({
   );
 }
 
+/**
+ * A non-runner's (withdrawn runner's) price box: kept so the row keeps its shape, but empty,
+ * greyed and not a button, so no slip can open for it.
+ */
+export function NonRunnerCell({ tone, className = '' }: { tone: 'back' | 'lay'; className?: string }) {
+  return <div className={`price-cell ${tone} empty non-runner ${className}`.trim()} aria-hidden="true" data-testid="non-runner-cell" />;
+}
+
+/** The label beside a withdrawn runner's name. */
+export function NonRunnerBadge() {
+  return (
+    <span className="badge non-runner" data-testid="non-runner">
+      Non-runner
+    </span>
+  );
+}
+
 const STATUS_LABELS: Record<string, string> = {
   suspended: 'Suspended',
   ball_running: 'Ball Running',

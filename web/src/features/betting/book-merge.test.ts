@@ -41,8 +41,8 @@ const detail: MatchDetail = {
   markets: [
     market(10, {
       runners: [
-        { selection_id: 1, name: 'A', back: [{ price: 2, size: 10 }], lay: [], position: 150 },
-        { selection_id: 2, name: 'B', back: [], lay: [], position: -100 },
+        { selection_id: 1, name: 'A', back: [{ price: 2, size: 10 }], lay: [], position: 150, removed: false },
+        { selection_id: 2, name: 'B', back: [], lay: [], position: -100, removed: false },
       ],
     }),
     market(11, { type: 'fancy', runners: [], book: [{ from: 0, to: null, pnl: 5 }] }),
@@ -51,7 +51,7 @@ const detail: MatchDetail = {
 
 describe('folding the public stream into the match detail', () => {
   it('takes the new prices and status but keeps the caller’s positions and fancy book', () => {
-    const moved = market(10, { status: 'suspended', runners: [{ selection_id: 1, name: 'A', back: [{ price: 2.02, size: 50 }], lay: [], position: 0 }, { selection_id: 2, name: 'B', back: [], lay: [], position: 0 }] });
+    const moved = market(10, { status: 'suspended', runners: [{ selection_id: 1, name: 'A', back: [{ price: 2.02, size: 50 }], lay: [], position: 0, removed: false }, { selection_id: 2, name: 'B', back: [], lay: [], position: 0, removed: false }] });
     const next = applyMarket(detail, moved);
     expect(next.markets[0].status).toBe('suspended');
     expect(next.markets[0].runners[0].back).toEqual([{ price: 2.02, size: 50 }]);

@@ -26,8 +26,9 @@ function matchOdds(overrides: Partial<MarketBook> = {}): MarketBook {
         back: [{ price: 2.5, size: 1000 }, { price: 2.48, size: 2500 }, { price: 2.46, size: 4000 }],
         lay: [{ price: 2.52, size: 900 }, { price: 2.54, size: 2000 }, { price: 2.56, size: 3000 }],
         position: 20,
+        removed: false,
       },
-      { selection_id: 12, name: 'Australia', back: [{ price: 1.66, size: 500 }], lay: [{ price: 1.67, size: 700 }], position: -10.5 },
+      { selection_id: 12, name: 'Australia', back: [{ price: 1.66, size: 500 }], lay: [{ price: 1.67, size: 700 }], position: -10.5, removed: false },
     ],
     ...overrides,
   };
@@ -40,8 +41,8 @@ const bookmaker: MarketBook = {
   type: 'bookmaker',
   status: 'ball_running',
   runners: [
-    { selection_id: 21, name: 'India', back: [{ price: 45, size: 500000 }], lay: [{ price: 47, size: 500000 }], position: 0 },
-    { selection_id: 22, name: 'Australia', back: [{ price: 150, size: 500000 }], lay: [{ price: 152, size: 500000 }], position: 0 },
+    { selection_id: 21, name: 'India', back: [{ price: 45, size: 500000 }], lay: [{ price: 47, size: 500000 }], position: 0, removed: false },
+    { selection_id: 22, name: 'Australia', back: [{ price: 150, size: 500000 }], lay: [{ price: 152, size: 500000 }], position: 0, removed: false },
   ],
 };
 
@@ -209,6 +210,48 @@ describe('the match page', () => {
     await user.click(within(slip).getByTestId('place-bet'));
     expect(within(slip).getByTestId('slip-error')).toHaveTextContent('Ball running: this market takes no bets until it reopens.');
     expect(placed(calls)).toHaveLength(0);
+  });
+
+  it('shows a withdrawn runner as a non-runner with empty boxes that open no slip; the others keep their prices', async () => {
+    const [india, australia] = matchOdds().runners;
+    const odds = matchOdds({ runners: [india, { ...australia, back: [], lay: [], position: 0, removed: true }] });
+    const house: MarketBook = { ...bookmaker, status: 'open', runners: [bookmaker.runners[0], { ...bookmaker.runners[1], back: [], lay: [], removed: true }] };
+    setUp({ 'POST /api/match/matchDetail': { data: detail([odds, house]) } });
+    renderApp('/game-details/4/100');
+    const user = userEvent.setup();
+    const exchange = (await screen.findByText('Match Odds')).closest('section')!;
+    const [running, withdrawn] = within(exchange).getAllByTestId('runner');
+    expect(within(withdrawn).getByText('Australia')).toBeInTheDocument();
+    expect(within(withdrawn).getByTestId('non-runner')).toHaveTextContent('Non-runner');
+    expect(within(withdrawn).queryAllByRole('button')).toEqual([]);
+    expect(within(withdrawn).queryByTestId('best-back')).toBeNull();
+    // Its six boxes stay, empty, so the row keeps its shape.
+    expect(within(withdrawn).getAllByTestId('non-runner-cell')).toHaveLength(6);
+    expect(within(running).queryByTestId('non-runner')).toBeNull();
+    expect(within(running).getAllByRole('button')).toHaveLength(6);
+
+    const bm = screen.getByText('Bookmaker').closest('section')!;
+    const [bmRunning, bmWithdrawn] = within(bm).getAllByTestId('runner');
+    expect(within(bmWithdrawn).getByTestId('non-runner')).toHaveTextContent('Non-runner');
+    expect(within(bmWithdrawn).queryAllByRole('button')).toEqual([]);
+    expect(within(bmWithdrawn).getAllByTestId('non-runner-cell')).toHaveLength(2);
+    expect(within(bmRunning).getAllByRole('button')).toHaveLength(2);
+
+    // A tap on a non-runner's box opens nothing; a running runner's price still does.
+    for (const cell of within(withdrawn).getAllByTestId('non-runner-cell')) await user.click(cell);
+    await user.click(within(bmWithdrawn).getAllByTestId('non-runner-cell')[0]);
+    expect(screen.queryByTestId('bet-slip')).toBeNull();
+    await user.click(within(running).getByTestId('best-back'));
+    expect(within(screen.getByTestId('bet-slip')).getByTestId('slip-runner')).toHaveTextContent('India');
+  });
+
+  it('opens no slip from a link to a non-runner', async () => {
+    const [india, australia] = matchOdds().runners;
+    setUp({ 'POST /api/match/matchDetail': { data: detail([matchOdds({ runners: [india, { ...australia, back: [], lay: [], removed: true }] })]) } });
+    renderApp('/game-details/4/100?market=1&selection=12&side=back&price=1.66');
+    expect(await screen.findByTestId('non-runner')).toBeInTheDocument();
+    expect(screen.queryByTestId('bet-slip')).toBeNull();
+    expect(screen.getByText('Tap a price to bet.')).toBeInTheDocument();
   });
 
   it('places a bet with a fresh client_ref, shows the outcome, refreshes balance, book and open bets', async () => {
@@ -545,6 +588,29 @@ describe('the match page header and live score', () => {
     expect(await screen.findByTestId('result-banner')).toHaveTextContent('This event has ended.');
     expect(screen.queryByTestId('fancy-row')).toBeNull();
     expect(screen.getByTestId('match-status')).toHaveTextContent('Finished');
+  });
+});
+
+describe('a race card with a non-runner', () => {
+  it('labels the withdrawn horse and offers no price for it', async () => {
+    const win = matchOdds({
+      market_id: 9,
+      name: 'Win',
+      type: 'win',
+      runners: [
+        { selection_id: 91, name: 'Red Rum', back: [{ price: 3, size: 100 }], lay: [{ price: 3.1, size: 100 }], position: 0, removed: false },
+        { selection_id: 92, name: 'Arkle', back: [], lay: [], position: 0, removed: true },
+      ],
+    });
+    const race = detail([win]);
+    race.match = { ...race.match, name: '14:30 Ascot', match_name: '14:30 Ascot', sport_id: 7, sport_name: 'Horse Racing' };
+    setUp({ 'POST /api/match/matchDetail': { data: race } });
+    renderApp('/horse-racing/100/2026-11-22');
+    const [redRum, arkle] = await screen.findAllByTestId('runner');
+    expect(within(arkle).getByTestId('non-runner')).toHaveTextContent('Non-runner');
+    expect(within(arkle).queryAllByRole('button')).toEqual([]);
+    expect(within(redRum).queryByTestId('non-runner')).toBeNull();
+    expect(within(redRum).getByTestId('best-back')).toHaveTextContent('3');
   });
 });
 

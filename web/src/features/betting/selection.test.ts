@@ -11,7 +11,7 @@ function bookmaker(back: number | null): MarketBook {
     name: 'Bookmaker',
     type: 'bookmaker',
     status: 'open',
-    runners: [{ selection_id: 21, name: 'India', back: back === null ? [] : [{ price: back, size: 500000 }], lay: [], position: 0 }],
+    runners: [{ selection_id: 21, name: 'India', back: back === null ? [] : [{ price: back, size: 500000 }], lay: [], position: 0, removed: false }],
   };
 }
 
@@ -32,5 +32,15 @@ describe('a house rate in the slip', () => {
     const slip = { ...slipFor({ marketId: 2, selectionId: 21, side: 'back' }, bookmaker(null)), stakeText: '100' };
     expect(slipProblems(bookmaker(null), slip)).toEqual([{ field: 'odds', message: 'No Back rate is offered now.' }]);
     expect(slipProblems(bookmaker(250), slip)).toEqual([{ field: 'rate', message: 'The rate is now 250 — accept?' }]);
+  });
+});
+
+describe('a non-runner in the slip', () => {
+  it('is refused in words: a withdrawn runner takes no bets', () => {
+    const open = bookmaker(251);
+    const slip = { ...slipFor({ marketId: 2, selectionId: 21, side: 'back' }, open), stakeText: '100' };
+    expect(slipProblems(open, slip)).toEqual([]);
+    const withdrawn: MarketBook = { ...open, runners: open.runners.map((r) => ({ ...r, back: [], removed: true })) };
+    expect(slipProblems(withdrawn, slip)[0]).toEqual({ field: 'market', message: 'This runner was withdrawn (a non-runner) and takes no bets.' });
   });
 });

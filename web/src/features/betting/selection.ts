@@ -87,6 +87,11 @@ export function statusProblem(market: MarketBook): string | null {
   }
 }
 
+/** Whether the pick is of a withdrawn runner (a non-runner), which takes no bets. */
+export function isNonRunner(market: MarketBook, pick: Pick): boolean {
+  return market.type !== 'fancy' && market.runners.some((r) => r.selection_id === pick.selectionId && r.removed);
+}
+
 /** The bet the slip describes, when it is complete enough to preview. */
 export function slipBet(market: MarketBook, slip: SlipState): SlipBet | null {
   const pricing: PricingKind = pricingOf(market.type);
@@ -105,7 +110,7 @@ export function slipBet(market: MarketBook, slip: SlipState): SlipBet | null {
 /** Every reason the slip cannot be sent, first the most important; empty when it can. */
 export function slipProblems(market: MarketBook, slip: SlipState): { field: 'market' | 'odds' | 'rate' | 'stake'; message: string }[] {
   const problems: { field: 'market' | 'odds' | 'rate' | 'stake'; message: string }[] = [];
-  const status = statusProblem(market);
+  const status = isNonRunner(market, slip.pick) ? 'This runner was withdrawn (a non-runner) and takes no bets.' : statusProblem(market);
   if (status) problems.push({ field: 'market', message: status });
   if (pricingOf(market.type) === 'exchange') {
     const odds = oddsProblem(slip.oddsText);
