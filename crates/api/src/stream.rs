@@ -240,7 +240,10 @@ async fn match_events(
                     Ok(LiveEvent::Score(id, _, json)) if id == match_id => {
                         break vec![Event::default().event("score").data(&*json)];
                     }
-                    Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
+                    missed @ (Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync)) => {
+                        if missed.is_err() {
+                            backlay_kit::metrics::stream_lagged("web");
+                        }
                         // A score may have been missed too: send the current one after the books.
                         let mut out: Vec<Event> = snapshot_event(&state, match_id, in_play)
                             .await
@@ -285,7 +288,11 @@ async fn casino_events(state: AppState, code: &str) -> Result<LiveEvents, AppErr
     let first = stream::iter(current.map(|news| Ok(round_event(&news))));
     let follow = stream::unfold((events, sent), |(mut events, sent)| async move {
         loop {
-            let news = match events.recv().await {
+            let received = events.recv().await;
+            if matches!(received, Err(RecvError::Lagged(_))) {
+                backlay_kit::metrics::stream_lagged("web");
+            }
+            let news = match received {
                 Ok(news) => news,
                 // Fell behind: the newest step is all the page needs (it refetches the table).
                 Err(RecvError::Lagged(_)) => match newest(&mut events) {
@@ -346,7 +353,10 @@ async fn list_events(state: AppState, sport_id: Option<i64>) -> Result<LiveEvent
                         break vec![Event::default().event("score").data(&*json)];
                     }
                     Ok(LiveEvent::Score(..)) => continue,
-                    Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync) => {
+                    missed @ (Err(RecvError::Lagged(_)) | Ok(LiveEvent::Resync)) => {
+                        if missed.is_err() {
+                            backlay_kit::metrics::stream_lagged("web");
+                        }
                         if let Ok(fresh) = list_lines(&state, sport_id).await {
                             lines = fresh;
                             if let Ok(again) = list_snapshot(&state, sport_id, &lines).await {

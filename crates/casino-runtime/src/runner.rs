@@ -214,6 +214,7 @@ async fn step(
                 return Ok(u64::try_from(dealing_ends_ms - now).unwrap_or(0) + 1);
             }
             if let Some(settled) = super::settle_round(store, &round.round_id, now).await? {
+                backlay_kit::metrics::casino_round(&round.kind);
                 tracing::debug!(round = %round.round_id, bets = settled.bets, paid_minor = settled.paid_minor, "casino round settled");
                 publish(&round, RoundPhase::Settled);
             }

@@ -16,6 +16,11 @@
 //! | `backlay_feed_lag_milliseconds` | gauge | `feed` | how far behind its upstream a live feed acts |
 //! | `backlay_forwarded_call_seconds` | histogram | | a call sent on to a market's owner in a cluster, there and back |
 //! | `backlay_db_pool_connections` | gauge | `state`: `in_use`, `idle` | the database pool, read at each scrape |
+//! | `backlay_markets_running` | gauge | | market tasks this server runs, read at each scrape |
+//! | `backlay_engine_queue_depth` | gauge | `market_id` | commands waiting for a market's task, read at each scrape |
+//! | `backlay_lease_renewals_total` | counter | `outcome`: `ok`, `lost`, `failed` | a cluster node's lease renewals |
+//! | `backlay_stream_lagged_total` | counter | `stream`: `web`, `bot` | readers that fell behind: a web stream sent a fresh snapshot, a bot stream closed |
+//! | `backlay_casino_rounds_total` | counter | `game` (its kind: `dt`, `teen`, …) | in-house casino rounds settled |
 
 use std::time::Duration;
 
@@ -30,6 +35,11 @@ pub const WALLET_CALLS: &str = "backlay_wallet_calls_total";
 pub const FEED_LAG_MS: &str = "backlay_feed_lag_milliseconds";
 pub const FORWARDED_CALL_SECONDS: &str = "backlay_forwarded_call_seconds";
 pub const DB_POOL_CONNECTIONS: &str = "backlay_db_pool_connections";
+pub const MARKETS_RUNNING: &str = "backlay_markets_running";
+pub const ENGINE_QUEUE_DEPTH: &str = "backlay_engine_queue_depth";
+pub const LEASE_RENEWALS: &str = "backlay_lease_renewals_total";
+pub const STREAM_LAGGED: &str = "backlay_stream_lagged_total";
+pub const CASINO_ROUNDS: &str = "backlay_casino_rounds_total";
 
 /// The buckets of the `_seconds` histograms: 0.5 ms to 10 s.
 pub const SECONDS_BUCKETS: &[f64] =
@@ -89,6 +99,31 @@ pub fn db_pool(in_use: usize, idle: usize) {
     metrics::gauge!(DB_POOL_CONNECTIONS, "state" => "idle").set(idle as f64);
 }
 
+/// The market tasks this server runs and the commands waiting for each: (market id, depth).
+pub fn engine_queues(depths: &[(i64, usize)]) {
+    // Counts of tasks and queued commands: exact as f64.
+    metrics::gauge!(MARKETS_RUNNING).set(depths.len() as f64);
+    for (market_id, depth) in depths {
+        metrics::gauge!(ENGINE_QUEUE_DEPTH, "market_id" => market_id.to_string())
+            .set(*depth as f64);
+    }
+}
+
+/// A cluster lease renewal's outcome: `ok`, `lost` (it had passed) or `failed` (retried).
+pub fn lease_renewal(outcome: &'static str) {
+    metrics::counter!(LEASE_RENEWALS, "outcome" => outcome).increment(1);
+}
+
+/// A live stream's reader fell behind (`web`: sent a fresh snapshot; `bot`: closed).
+pub fn stream_lagged(stream: &'static str) {
+    metrics::counter!(STREAM_LAGGED, "stream" => stream).increment(1);
+}
+
+/// An in-house casino round of `game` (the game's kind) settled.
+pub fn casino_round(game: &str) {
+    metrics::counter!(CASINO_ROUNDS, "game" => game.to_owned()).increment(1);
+}
+
 /// A live stream open, counted in [`STREAM_SUBSCRIBERS`] until dropped.
 pub struct StreamSubscriber(());
 
@@ -125,6 +160,11 @@ mod tests {
             FEED_LAG_MS,
             FORWARDED_CALL_SECONDS,
             DB_POOL_CONNECTIONS,
+            MARKETS_RUNNING,
+            ENGINE_QUEUE_DEPTH,
+            LEASE_RENEWALS,
+            STREAM_LAGGED,
+            CASINO_ROUNDS,
         ];
         let mut queried = 0;
         for (at, _) in dashboard.match_indices("backlay_") {

@@ -71,7 +71,12 @@ impl<W: AsyncWrite + Unpin> Writer<W> {
         };
         match tokio::time::timeout(Duration::from_millis(WRITE_TIMEOUT_MS), write).await {
             Ok(Ok(())) => Ok(()),
-            _ => Err(()),
+            Ok(Err(_)) => Err(()),
+            Err(_) => {
+                // Not read in time: a reader that does not keep up, closed.
+                backlay_kit::metrics::stream_lagged("bot");
+                Err(())
+            }
         }
     }
 

@@ -379,9 +379,16 @@ async fn renew(node: std::sync::Weak<Node>) {
                 let lease = node.lease();
                 let attempt = tokio::time::Instant::now();
                 match renew_once(&node, lease, false).await {
-                    Ok(true) => renewed_at = attempt,
-                    Ok(false) => node.lease_lost.store(true, Ordering::Release),
+                    Ok(true) => {
+                        backlay_kit::metrics::lease_renewal("ok");
+                        renewed_at = attempt;
+                    }
+                    Ok(false) => {
+                        backlay_kit::metrics::lease_renewal("lost");
+                        node.lease_lost.store(true, Ordering::Release);
+                    }
                     Err(err) => {
+                        backlay_kit::metrics::lease_renewal("failed");
                         tracing::warn!("renewing the cluster lease failed, retrying: {err:#}");
                         renewed_at = retry_renewal(&node, lease, renewed_at).await;
                     }

@@ -110,6 +110,9 @@ async fn a_bet_moves_the_metrics_which_only_an_admin_or_the_token_reads(app: Tes
         assert!(after.samples.iter().any(|s| pool(&s)), "the pool's {state} connections");
     }
     assert!(counter(&after, "backlay_logins_total", &[("outcome", "ok")]) >= 2.0, "two log-ins");
+    // Read at the scrape from this server's engine, which runs at least the market opened here.
+    assert!(counter(&after, "backlay_markets_running", &[]) >= 1.0);
+    assert!(after.samples.iter().any(|s| s.metric == "backlay_engine_queue_depth"));
 }
 both_databases!(
     a_bet_moves_the_metrics_which_only_an_admin_or_the_token_reads,
