@@ -204,6 +204,8 @@ test('the search dropdown closes on a click outside and finds casino games', asy
 test("the casino lobby shows every table's art filling its tile at 1280 and 390 px, under no 'live' category", async () => {
   const { page, errors } = await loggedIn();
   await open(page, '/casino/list', 'casino-list-page');
+  // The categories come after the page's frame: wait for them, then read them all.
+  await page.getByTestId('casino-category').first().waitFor();
   const tabs = await page.getByTestId('casino-category').allInnerTexts();
   assert.ok(tabs.length > 0);
   assert.deepEqual(tabs.filter((t) => /\blive\b/i.test(t)), [], 'the computer-dealt tables are not live');
