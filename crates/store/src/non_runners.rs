@@ -221,7 +221,7 @@ impl Writer {
             let sql = format!(
                 "UPDATE fills SET backer_profit_minor = v.column2 FROM (VALUES {}) AS v \
                  WHERE fills.id = v.column1 AND fills.market_id = ${}",
-                placeholders(chunk.len(), 2),
+                placeholders(self.engine, chunk.len(), 2),
                 chunk.len() * 2 + 1
             );
             let mut query = sqlx::query(&sql);

@@ -278,7 +278,7 @@ impl Writer {
             let sql = format!(
                 "INSERT INTO partnership_splits (transaction_id, client_user_id, user_id, part, \
                  share_bp, amount_minor, market_id, created_at_ms) VALUES {}",
-                placeholders(chunk.len(), 8)
+                placeholders(self.engine, chunk.len(), 8)
             );
             let mut query = sqlx::query(&sql);
             for row in chunk {

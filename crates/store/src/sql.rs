@@ -1,13 +1,25 @@
 //! SQL text the repositories share: bound-parameter lists for `IN (…)` and multi-row
 //! `VALUES`, how many rows one such statement may carry, and an enum's names quoted for an
 //! `IN (…)`. Both engines take the same `$N` placeholders and quoting, so the text is built
-//! once here.
+//! once here; only multi-row `VALUES` lists are spelled per engine (below).
 //!
 //! ```text
-//! numbered(3)                      = "$1, $2, $3"
-//! placeholders(2, 3)               = "($1, $2, $3), ($4, $5, $6)"
-//! quoted(["open", "matched"])      = "'open', 'matched'"
+//! numbered(3)                          = "$1, $2, $3"
+//! placeholders(Postgres, 2, 3)         = "($1, $2, $3), ($4, $5, $6)"
+//! placeholders(Sqlite, 2, 3)           = "(?, ?, ?), (?, ?, ?)"
+//! quoted(["open", "matched"])          = "'open', 'matched'"
 //! ```
+//!
+//! Why SQLite gets anonymous `?`: SQLite keeps a statement's parameter names in a list it
+//! searches from the start, once per `$N` when it parses the statement and once per parameter
+//! when sqlx binds it (`sqlite3_bind_parameter_name`), so a 64-bet insert of 20 columns cost
+//! about a million comparisons, a fifth of the server's time under load (bench/RESULTS.md,
+//! issue 31's flame graph). Anonymous `?` have no names: they are numbered in order of
+//! appearance, which is the order `placeholders` numbers them in, and sqlx binds them in turn.
+//! A `$N` written after such a list (a statement's trailing parameter) still binds by its
+//! number.
+
+use crate::Engine;
 
 /// Rows per multi-row statement: far below either engine's limit on bound parameters.
 pub(crate) const ROWS_PER_STATEMENT: usize = 100;
@@ -17,8 +29,9 @@ pub fn numbered(n: usize) -> String {
     (1..=n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
 }
 
-/// `($1, $2), ($3, $4), …`: `rows` groups of `columns` numbered placeholders.
-pub(crate) fn placeholders(rows: usize, columns: usize) -> String {
+/// `($1, $2), ($3, $4), …`: `rows` groups of `columns` placeholders, numbered in order
+/// (on SQLite anonymous `?`, numbered in order by SQLite itself: see the module docs).
+pub(crate) fn placeholders(engine: Engine, rows: usize, columns: usize) -> String {
     let mut text = String::with_capacity(rows * columns * 5);
     for row in 0..rows {
         if row > 0 {
@@ -29,8 +42,13 @@ pub(crate) fn placeholders(rows: usize, columns: usize) -> String {
             if column > 0 {
                 text.push_str(", ");
             }
-            text.push('$');
-            text.push_str(&(row * columns + column + 1).to_string());
+            match engine {
+                Engine::Postgres => {
+                    text.push('$');
+                    text.push_str(&(row * columns + column + 1).to_string());
+                }
+                Engine::Sqlite => text.push('?'),
+            }
         }
         text.push(')');
     }
@@ -50,7 +68,8 @@ mod tests {
     fn placeholders_number_every_value_once_in_order() {
         assert_eq!(numbered(0), "");
         assert_eq!(numbered(3), "$1, $2, $3");
-        assert_eq!(placeholders(1, 1), "($1)");
-        assert_eq!(placeholders(2, 3), "($1, $2, $3), ($4, $5, $6)");
+        assert_eq!(placeholders(Engine::Postgres, 1, 1), "($1)");
+        assert_eq!(placeholders(Engine::Postgres, 2, 3), "($1, $2, $3), ($4, $5, $6)");
+        assert_eq!(placeholders(Engine::Sqlite, 2, 3), "(?, ?, ?), (?, ?, ?)");
     }
 }

@@ -75,7 +75,7 @@ impl Writer {
             let sql = format!(
                 "UPDATE ledger_accounts SET exposure_minor = ledger_accounts.exposure_minor + v.column2 \
                  FROM (VALUES {}) AS v WHERE ledger_accounts.user_id = v.column1",
-                placeholders(chunk.len(), 2)
+                placeholders(self.engine, chunk.len(), 2)
             );
             let mut query = sqlx::query(&sql);
             for (user_id, delta_minor) in chunk {
@@ -98,7 +98,7 @@ impl Writer {
             let sql = format!(
                 "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES {} \
                  ON CONFLICT (user_id, market_id) DO UPDATE SET exposure_minor = excluded.exposure_minor",
-                placeholders(chunk.len(), 3)
+                placeholders(self.engine, chunk.len(), 3)
             );
             let mut query = sqlx::query(&sql);
             for (user_id, exposure_minor) in chunk {

@@ -110,7 +110,7 @@ impl Writer {
             // (user_id, client_ref) index.
             let sql = format!(
                 "SELECT {columns} FROM (VALUES {}) AS k JOIN bets b ON b.user_id = k.column1 AND b.client_ref = k.column2",
-                placeholders(chunk.len(), 2)
+                placeholders(self.engine, chunk.len(), 2)
             );
             let mut query = sqlx::query(&sql);
             for (user_id, client_ref) in chunk {
@@ -142,7 +142,7 @@ impl Writer {
         for chunk in bets.chunks(ROWS_PER_STATEMENT) {
             let sql = format!(
                 "INSERT INTO bets ({BET_COLUMNS}) VALUES {}",
-                placeholders(chunk.len(), columns)
+                placeholders(self.engine, chunk.len(), columns)
             );
             let mut query = sqlx::query(&sql);
             for bet in chunk {
@@ -179,7 +179,7 @@ impl Writer {
             let sql = format!(
                 "INSERT INTO fills (market_id, runner_id, back_bet_id, lay_bet_id, price, size_minor, backer_profit_minor, created_at_ms) \
                  VALUES {}",
-                placeholders(chunk.len(), 8)
+                placeholders(self.engine, chunk.len(), 8)
             );
             let mut query = sqlx::query(&sql);
             for fill in chunk {
@@ -207,7 +207,7 @@ impl Writer {
                 "UPDATE bets SET matched_minor = bets.matched_minor + v.column2, remaining_minor = v.column3, \
                  status = CASE WHEN v.column3 > 0 THEN 'open' ELSE 'matched' END \
                  FROM (VALUES {}) AS v WHERE bets.id = v.column1",
-                placeholders(chunk.len(), 3)
+                placeholders(self.engine, chunk.len(), 3)
             );
             let mut query = sqlx::query(&sql);
             for (bet_id, matched_minor, remaining_minor) in chunk {

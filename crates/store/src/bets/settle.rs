@@ -22,7 +22,7 @@ impl Writer {
             // A VALUES list names its columns column1, column2 on both engines.
             let sql = format!(
                 "UPDATE bets SET pnl_minor = v.column2 FROM (VALUES {}) AS v WHERE bets.id = v.column1 AND bets.market_id = ${}",
-                placeholders(chunk.len(), 2),
+                placeholders(self.engine, chunk.len(), 2),
                 chunk.len() * 2 + 1
             );
             let mut query = sqlx::query(&sql);
