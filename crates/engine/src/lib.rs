@@ -229,7 +229,6 @@ impl Engine {
             .collect()
     }
 
-    /// The markets whose tasks run here, with what they are held by.
     /// Each market task here with the commands waiting for it (the metrics' queue depth).
     pub async fn queue_depths(&self) -> Vec<(i64, usize)> {
         let markets = self.markets.read().await;
@@ -242,6 +241,7 @@ impl Engine {
             .collect()
     }
 
+    /// The markets whose tasks run here, with what they are held by.
     pub(crate) async fn running(&self) -> Vec<(i64, Option<Fence>)> {
         let markets = self.markets.read().await;
         markets.iter().map(|(id, running)| (*id, running.fence.clone())).collect()
