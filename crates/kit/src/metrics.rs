@@ -99,14 +99,26 @@ pub fn db_pool(in_use: usize, idle: usize) {
     metrics::gauge!(DB_POOL_CONNECTIONS, "state" => "idle").set(idle as f64);
 }
 
-/// The market tasks this server runs and the commands waiting for each: (market id, depth).
-pub fn engine_queues(depths: &[(i64, usize)]) {
-    // Counts of tasks and queued commands: exact as f64.
+/// The market tasks this server runs and the commands waiting for each: (market id, depth),
+/// as Prometheus text to append to the recorder's scrape.
+///
+/// The per-market series are written here at each scrape rather than kept in the recorder:
+/// `metrics-exporter-prometheus` keeps every series it has been given until an idle timeout,
+/// so a market that ended would go on being scraped, and the series would grow with every
+/// market ever run. Written from the markets running now, an ended market has none.
+pub fn engine_queues(depths: &[(i64, usize)]) -> String {
+    use std::fmt::Write as _;
+    // Counts of tasks: exact as f64.
     metrics::gauge!(MARKETS_RUNNING).set(depths.len() as f64);
+    let mut text = format!(
+        "# HELP {ENGINE_QUEUE_DEPTH} commands waiting for a market's task\n\
+         # TYPE {ENGINE_QUEUE_DEPTH} gauge\n"
+    );
     for (market_id, depth) in depths {
-        metrics::gauge!(ENGINE_QUEUE_DEPTH, "market_id" => market_id.to_string())
-            .set(*depth as f64);
+        // Writing to a String cannot fail.
+        let _ = writeln!(text, "{ENGINE_QUEUE_DEPTH}{{market_id=\"{market_id}\"}} {depth}");
     }
+    text
 }
 
 /// A cluster lease renewal's outcome: `ok`, `lost` (it had passed) or `failed` (retried).

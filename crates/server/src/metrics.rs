@@ -80,6 +80,11 @@ async fn render(
     let pool = state.store.pool();
     let (size, idle) = (pool.size() as usize, pool.num_idle());
     backlay_kit::metrics::db_pool(size.saturating_sub(idle), idle);
-    backlay_kit::metrics::engine_queues(&state.engine.queue_depths().await);
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], handle.render()).into_response()
+    let queues = backlay_kit::metrics::engine_queues(&state.engine.queue_depths().await);
+    let mut text = handle.render();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&queues);
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }

@@ -112,7 +112,19 @@ async fn a_bet_moves_the_metrics_which_only_an_admin_or_the_token_reads(app: Tes
     assert!(counter(&after, "backlay_logins_total", &[("outcome", "ok")]) >= 2.0, "two log-ins");
     // Read at the scrape from this server's engine, which runs at least the market opened here.
     assert!(counter(&after, "backlay_markets_running", &[]) >= 1.0);
-    assert!(after.samples.iter().any(|s| s.metric == "backlay_engine_queue_depth"));
+    let queue_of = |scrape: &Scrape| {
+        let id = market_id.to_string();
+        scrape.samples.iter().any(|s| {
+            s.metric == "backlay_engine_queue_depth" && s.labels.get("market_id") == Some(&id)
+        })
+    };
+    assert!(queue_of(&after), "the market's queue depth while its task runs");
+
+    // A market that ended has no series left (the recorder would keep it for ever).
+    app.post("admin/market/void", Some(&admin), json!({ "market_id": market_id }))
+        .await
+        .expect(200);
+    assert!(!queue_of(&scrape(&app, TOKEN).await), "no queue depth for a voided market");
 }
 both_databases!(
     a_bet_moves_the_metrics_which_only_an_admin_or_the_token_reads,
