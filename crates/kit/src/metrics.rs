@@ -21,6 +21,13 @@
 //! | `backlay_lease_renewals_total` | counter | `outcome`: `ok`, `lost`, `failed` | a cluster node's lease renewals |
 //! | `backlay_stream_lagged_total` | counter | `stream`: `web`, `bot` | readers that fell behind: a web stream sent a fresh snapshot, a bot stream closed |
 //! | `backlay_casino_rounds_total` | counter | `game` (its kind: `dt`, `teen`, …) | in-house casino rounds settled |
+//!
+//! The process has one recorder ([`recorder`]) and one scrape of it, which `GET /metrics`
+//! answers; [`reading`] reads a scrape back (totals, histograms and their quantiles as
+//! Prometheus's `histogram_quantile` estimates them).
+
+pub mod reading;
+pub mod recorder;
 
 use std::time::Duration;
 

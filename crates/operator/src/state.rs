@@ -8,6 +8,7 @@ use axum::extract::FromRef;
 use backlay_engine::cluster;
 use backlay_engine::Engine;
 use backlay_kit::config::{self, Config};
+use backlay_kit::metrics::recorder::{scrape, Readings};
 use backlay_kit::password;
 use backlay_kit::throttle::LoginThrottle;
 use backlay_live::round_events::RoundEvents;
@@ -95,5 +96,19 @@ impl AppState {
             node,
             feeds: Arc::default(),
         })
+    }
+
+    /// This server's metrics scrape in Prometheus's text format, with the database pool and
+    /// the market tasks' queues read now: what `GET /metrics` answers. `None` when the process
+    /// has no recorder.
+    pub async fn metrics_scrape(&self) -> Option<String> {
+        let pool = self.store.pool();
+        let (size, idle) = (pool.size() as usize, pool.num_idle());
+        let readings = Readings {
+            pool_in_use: size.saturating_sub(idle),
+            pool_idle: idle,
+            queue_depths: self.engine.queue_depths().await,
+        };
+        scrape(&readings)
     }
 }

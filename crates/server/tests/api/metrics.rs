@@ -1,51 +1,24 @@
 //! `GET /metrics` (issue 31): read by an admin or with the metrics token, refused to anyone
 //! else, parsed as Prometheus parses it, and moved by a bet.
 
-use prometheus_parse::{Scrape, Value as Sample};
+use backlay_kit::metrics::reading::Reading;
 use serde_json::json;
 
 use crate::both_databases;
 use crate::common::TestApp;
 
-const TOKEN: &str = "0123456789abcdef0123456789abcdef-metrics";
+pub(crate) const TOKEN: &str = "0123456789abcdef0123456789abcdef-metrics";
 
-fn with_metrics_token(config: &mut backlay_kit::config::Config) {
+pub(crate) fn with_metrics_token(config: &mut backlay_kit::config::Config) {
     config.metrics_token = Some(TOKEN.into());
 }
 
 /// The scrape as Prometheus reads it, with the bearer `token`.
-async fn scrape(app: &TestApp, token: &str) -> Scrape {
+pub(crate) async fn scrape(app: &TestApp, token: &str) -> Reading {
     let url = format!("{}/metrics", app.base.trim_end_matches("/api"));
     let answer = reqwest::Client::new().get(url).bearer_auth(token).send().await.unwrap();
     assert_eq!(answer.status(), 200);
-    let text = answer.text().await.unwrap();
-    Scrape::parse(text.lines().map(|line| Ok(line.to_owned()))).expect("Prometheus's text format")
-}
-
-/// A counter's value with these labels (0 when not yet counted).
-fn counter(scrape: &Scrape, name: &str, labels: &[(&str, &str)]) -> f64 {
-    scrape
-        .samples
-        .iter()
-        .filter(|s| s.metric == name && labels.iter().all(|(k, v)| s.labels.get(k) == Some(*v)))
-        .map(|s| match s.value {
-            Sample::Counter(v) | Sample::Gauge(v) | Sample::Untyped(v) => v,
-            _ => 0.0,
-        })
-        .sum()
-}
-
-/// How many observations a histogram holds (0 when none yet).
-fn observations(scrape: &Scrape, name: &str) -> u64 {
-    scrape
-        .samples
-        .iter()
-        .filter(|s| s.metric == name)
-        .filter_map(|s| match &s.value {
-            Sample::Histogram(buckets) => buckets.last().map(|b| b.count as u64),
-            _ => None,
-        })
-        .sum()
+    Reading::parse(&answer.text().await.unwrap()).expect("Prometheus's text format")
 }
 
 async fn a_bet_moves_the_metrics_which_only_an_admin_or_the_token_reads(app: TestApp) {
@@ -91,7 +64,7 @@ async fn a_bet_moves_the_metrics_which_only_an_admin_or_the_token_reads(app: Tes
 
     // Other tests in this process bet too: at least ours moved each figure.
     let moved = |name: &str, labels: &[(&str, &str)]| {
-        counter(&after, name, labels) - counter(&before, name, labels)
+        after.total(name, labels) - before.total(name, labels)
     };
     assert!(moved("backlay_bets_placed_total", &[placed]) >= 1.0);
     assert!(moved("backlay_bets_refused_total", &[("reason", "market_not_open"), placed]) >= 1.0);
@@ -99,24 +72,20 @@ async fn a_bet_moves_the_metrics_which_only_an_admin_or_the_token_reads(app: Tes
         ["backlay_placement_seconds", "backlay_commit_seconds", "backlay_group_commit_bets"]
     {
         assert!(
-            observations(&after, histogram) > observations(&before, histogram),
+            after.histogram(histogram).count > before.histogram(histogram).count,
             "{histogram} observed the bet"
         );
     }
     for state in ["in_use", "idle"] {
-        let pool = |s: &&prometheus_parse::Sample| {
-            s.metric == "backlay_db_pool_connections" && s.labels.get("state") == Some(state)
-        };
-        assert!(after.samples.iter().any(|s| pool(&s)), "the pool's {state} connections");
+        let pool = after.values("backlay_db_pool_connections", &[("state", state)]);
+        assert!(!pool.is_empty(), "the pool's {state} connections");
     }
-    assert!(counter(&after, "backlay_logins_total", &[("outcome", "ok")]) >= 2.0, "two log-ins");
+    assert!(after.total("backlay_logins_total", &[("outcome", "ok")]) >= 2.0, "two log-ins");
     // Read at the scrape from this server's engine, which runs at least the market opened here.
-    assert!(counter(&after, "backlay_markets_running", &[]) >= 1.0);
-    let queue_of = |scrape: &Scrape| {
+    assert!(after.total("backlay_markets_running", &[]) >= 1.0);
+    let queue_of = |scrape: &Reading| {
         let id = market_id.to_string();
-        scrape.samples.iter().any(|s| {
-            s.metric == "backlay_engine_queue_depth" && s.labels.get("market_id") == Some(&id)
-        })
+        !scrape.values("backlay_engine_queue_depth", &[("market_id", &id)]).is_empty()
     };
     assert!(queue_of(&after), "the market's queue depth while its task runs");
 
