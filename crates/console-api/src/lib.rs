@@ -1,7 +1,8 @@
 //! The operator's web API: the console's reads (`/console/…`: downline accounts, their
-//! statements, bets and P&L, the dashboard, the partnership report), the operator's actions
-//! (`/admin/…`: accounts, chips, settings, the catalogue, markets and their results, the casino,
-//! payment details, uploaded images) and the trading desk. Served inside the web API's `/api`
+//! statements, bets and P&L, the dashboard and the server's own figures, the partnership
+//! report), the operator's actions (`/admin/…`: accounts, chips, settings, the catalogue,
+//! markets and their results, the casino, payment details, uploaded images) and the trading
+//! desk. Served inside the web API's `/api`
 //! (`backlay_api::router` is given [`routes`]), with its layers and its OpenAPI document.
 //!
 //! Above `backlay_api`, whose shapes (bets, reports, exports) the console reuses.
@@ -14,6 +15,7 @@ pub mod desk;
 pub mod market;
 pub mod partnership_report;
 pub mod payee;
+pub mod system;
 pub mod uploads;
 
 use backlay_operator::AppState;
@@ -27,6 +29,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(console::routes())
         .merge(partnership_report::routes())
         .merge(dashboard::routes())
+        .merge(system::routes())
         .merge(market::routes())
         .merge(desk::routes())
         .merge(payee::routes())

@@ -22,9 +22,14 @@
 //! | `backlay_stream_lagged_total` | counter | `stream`: `web`, `bot` | readers that fell behind: a web stream sent a fresh snapshot, a bot stream closed |
 //! | `backlay_casino_rounds_total` | counter | `game` (its kind: `dt`, `teen`, …) | in-house casino rounds settled |
 //!
-//! The process has one recorder ([`recorder`]) and one scrape of it, which `GET /metrics`
-//! answers; [`reading`] reads a scrape back (totals, histograms and their quantiles as
-//! Prometheus's `histogram_quantile` estimates them).
+//! The process has one recorder ([`recorder`]) and one scrape of it: `GET /metrics` answers the
+//! text, and the console's `console/system` (the dashboard's "System" card, admins only) reads
+//! the same text back ([`reading`]) into figures a person reads: bets placed and refused (the
+//! commonest reasons), placement p50 and p99 and commit p99 in ms estimated from the buckets as
+//! Prometheus's `histogram_quantile` does, bets per commit (`_sum` / `_count` of
+//! `backlay_group_commit_bets`), stream subscribers, markets running and the deepest queue, the
+//! pool, log-ins by outcome, each feed's lag, forwarded calls and their p50, lease renewals.
+//! Both are this server's alone: in a cluster each node answers for itself.
 
 pub mod reading;
 pub mod recorder;

@@ -99,8 +99,8 @@ impl AppState {
     }
 
     /// This server's metrics scrape in Prometheus's text format, with the database pool and
-    /// the market tasks' queues read now: what `GET /metrics` answers. `None` when the process
-    /// has no recorder.
+    /// the market tasks' queues read now: what `GET /metrics` answers and `console/system`
+    /// reads. `None` when the process has no recorder.
     pub async fn metrics_scrape(&self) -> Option<String> {
         let pool = self.store.pool();
         let (size, idle) = (pool.size() as usize, pool.num_idle());

@@ -2,7 +2,7 @@
 //! text format, rendered by `metrics-exporter-prometheus`. Read with the `--metrics-token`
 //! bearer token (Prometheus's `authorization` setting) or an admin's session; anyone else gets
 //! 401. The database pool and the market tasks' queues are read at each scrape
-//! ([`AppState::metrics_scrape`]).
+//! ([`AppState::metrics_scrape`], which the console's `console/system` reads too).
 
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};

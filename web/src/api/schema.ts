@@ -1423,6 +1423,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * This server's figures: bets, latencies, streams, markets, the pool, log-ins, feeds and the
+         *     cluster, from the same scrape as `GET /metrics` (admin only).
+         */
+        post: operations["system"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/gap/gaplogin": {
         parameters: {
             query?: never;
@@ -4870,6 +4890,93 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_SystemFigures: {
+            /** @description This server's figures since it started. */
+            data: {
+                /**
+                 * Format: double
+                 * @description Bets placed per placement batch committed (group commit), on average: a batch whose
+                 *     bets were all refused commits too, with none. Null before any.
+                 */
+                bets_per_commit: number | null;
+                /**
+                 * Format: int64
+                 * @description Bets placed (committed).
+                 */
+                bets_placed: number;
+                /**
+                 * Format: int64
+                 * @description Bets refused, for any reason.
+                 */
+                bets_refused: number;
+                /**
+                 * Format: double
+                 * @description A placement batch's COMMIT alone, 99th percentile, in ms; null before any.
+                 */
+                commit_p99_ms: number | null;
+                /**
+                 * Format: int64
+                 * @description The database pool's connections idle.
+                 */
+                db_pool_idle: number;
+                /**
+                 * Format: int64
+                 * @description The database pool's connections in use.
+                 */
+                db_pool_in_use: number;
+                /**
+                 * Format: int64
+                 * @description The most commands waiting for any one market's task.
+                 */
+                deepest_queue: number;
+                /** @description Each live feed's lag, by feed id. */
+                feed_lag: components["schemas"]["FeedLag"][];
+                /**
+                 * Format: int64
+                 * @description Calls sent on to a market's owner in a cluster.
+                 */
+                forwarded_calls: number;
+                /**
+                 * Format: double
+                 * @description Their median there and back, in ms; null before any.
+                 */
+                forwarded_p50_ms: number | null;
+                /** @description This node's lease renewals in a cluster. */
+                lease_renewals: components["schemas"]["LeaseRenewals"];
+                /** @description Log-ins by outcome. */
+                logins: components["schemas"]["LoginCounts"];
+                /**
+                 * Format: int64
+                 * @description Market tasks this server runs.
+                 */
+                markets_running: number;
+                /**
+                 * Format: double
+                 * @description A bet's arrival at the engine to its answer, median, in ms; null before any bet.
+                 */
+                placement_p50_ms: number | null;
+                /**
+                 * Format: double
+                 * @description The same, 99th percentile.
+                 */
+                placement_p99_ms: number | null;
+                /**
+                 * @description False when this process has no metrics recorder (another was installed first): every
+                 *     figure then reads 0 or null.
+                 */
+                recording: boolean;
+                /** @description The commonest refusals, most first (at most 5: `REFUSAL_REASONS_MAX`). */
+                refused_by_reason: components["schemas"]["RefusalCount"][];
+                /**
+                 * Format: int64
+                 * @description Live streams open (`GET /api/stream`).
+                 */
+                stream_subscribers: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_TicketData: {
             data: {
                 /** Format: int64 */
@@ -5285,6 +5392,16 @@ export interface components {
              */
             state: string;
         };
+        /** @description A live feed's lag behind its upstream, as last measured. */
+        FeedLag: {
+            /**
+             * Format: int64
+             * @description The feed's id, as `admin/feed/status` numbers it.
+             */
+            feed: number;
+            /** Format: int64 */
+            lag_ms: number;
+        };
         /** @description An upstream market and the market it is here. */
         FeedMarketItem: {
             /** Format: int64 */
@@ -5391,6 +5508,21 @@ export interface components {
             date: string;
             round_id: string;
             winner: string;
+        };
+        /** @description A cluster node's lease renewals (none on SQLite, where one server runs everything). */
+        LeaseRenewals: {
+            /**
+             * Format: int64
+             * @description The renewal failed and was tried again.
+             */
+            failed: number;
+            /**
+             * Format: int64
+             * @description The lease had passed: the node gave its markets up.
+             */
+            lost: number;
+            /** Format: int64 */
+            ok: number;
         };
         LedgerCheckData: {
             /** Format: int64 */
@@ -5535,6 +5667,20 @@ export interface components {
         };
         /** @description What `user/login` answers: a session, or, with security auth on, a request for the code. */
         LoginAnswer: components["schemas"]["LoginData"] | components["schemas"]["OtpRequired"];
+        LoginCounts: {
+            /** Format: int64 */
+            ok: number;
+            /**
+             * Format: int64
+             * @description A wrong name or password, or a locked account.
+             */
+            refused: number;
+            /**
+             * Format: int64
+             * @description Refused unchecked: too many attempts.
+             */
+            throttled: number;
+        };
         /** @description A started session, as the client stores it (`userinfo`). */
         LoginData: {
             /**
@@ -6283,6 +6429,13 @@ export interface components {
             /** @description Bookmaker: rates per runner. */
             runners?: components["schemas"]["RunnerRates"][] | null;
         };
+        /** @description A refusal's reason and how many bets it refused. */
+        RefusalCount: {
+            /** Format: int64 */
+            bets: number;
+            /** @description The refusal's code: `insufficient_funds`, `market_not_open`, …; `error` for the rest. */
+            reason: string;
+        };
         /** @description `data` of a refusal. */
         RefusalData: {
             /**
@@ -6894,6 +7047,88 @@ export interface components {
             market_id: number;
             /** @description open, suspended or ball_running. Suspending lapses LAPSE orders. */
             status: string;
+        };
+        /** @description This server's figures since it started. */
+        SystemFigures: {
+            /**
+             * Format: double
+             * @description Bets placed per placement batch committed (group commit), on average: a batch whose
+             *     bets were all refused commits too, with none. Null before any.
+             */
+            bets_per_commit: number | null;
+            /**
+             * Format: int64
+             * @description Bets placed (committed).
+             */
+            bets_placed: number;
+            /**
+             * Format: int64
+             * @description Bets refused, for any reason.
+             */
+            bets_refused: number;
+            /**
+             * Format: double
+             * @description A placement batch's COMMIT alone, 99th percentile, in ms; null before any.
+             */
+            commit_p99_ms: number | null;
+            /**
+             * Format: int64
+             * @description The database pool's connections idle.
+             */
+            db_pool_idle: number;
+            /**
+             * Format: int64
+             * @description The database pool's connections in use.
+             */
+            db_pool_in_use: number;
+            /**
+             * Format: int64
+             * @description The most commands waiting for any one market's task.
+             */
+            deepest_queue: number;
+            /** @description Each live feed's lag, by feed id. */
+            feed_lag: components["schemas"]["FeedLag"][];
+            /**
+             * Format: int64
+             * @description Calls sent on to a market's owner in a cluster.
+             */
+            forwarded_calls: number;
+            /**
+             * Format: double
+             * @description Their median there and back, in ms; null before any.
+             */
+            forwarded_p50_ms: number | null;
+            /** @description This node's lease renewals in a cluster. */
+            lease_renewals: components["schemas"]["LeaseRenewals"];
+            /** @description Log-ins by outcome. */
+            logins: components["schemas"]["LoginCounts"];
+            /**
+             * Format: int64
+             * @description Market tasks this server runs.
+             */
+            markets_running: number;
+            /**
+             * Format: double
+             * @description A bet's arrival at the engine to its answer, median, in ms; null before any bet.
+             */
+            placement_p50_ms: number | null;
+            /**
+             * Format: double
+             * @description The same, 99th percentile.
+             */
+            placement_p99_ms: number | null;
+            /**
+             * @description False when this process has no metrics recorder (another was installed first): every
+             *     figure then reads 0 or null.
+             */
+            recording: boolean;
+            /** @description The commonest refusals, most first (at most 5: `REFUSAL_REASONS_MAX`). */
+            refused_by_reason: components["schemas"]["RefusalCount"][];
+            /**
+             * Format: int64
+             * @description Live streams open (`GET /api/stream`).
+             */
+            stream_subscribers: number;
         };
         TableActiveRequest: {
             /**
@@ -12824,6 +13059,50 @@ export interface operations {
             };
             /** @description The body is over 64 KiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    system: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SystemFigures"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

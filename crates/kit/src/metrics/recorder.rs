@@ -1,4 +1,5 @@
-//! The process's Prometheus recorder and its scrape, which `GET /metrics` answers.
+//! The process's Prometheus recorder and its scrape, which `GET /metrics` answers and
+//! `console/system` reads ([`super::reading`]): one text, so the two can never disagree.
 //!
 //! The recorder is the process's (the `metrics` facade has one): installed by the first server
 //! a process builds, shared by any other (tests build many).

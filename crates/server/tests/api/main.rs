@@ -44,6 +44,7 @@ mod security;
 mod serving;
 mod straddle;
 mod stream;
+mod system;
 mod uploads;
 mod user;
 mod wallet;
