@@ -42,6 +42,15 @@ const CONSOLE: Answers = {
       days: [{ date: '2026-11-22', house_result: 0 }], open_exposure: 0, pending_payments: 0, top_markets: [], live_matches: [],
     },
   },
+  // An admin's dashboard reads the server's own figures too.
+  'POST /api/console/system': {
+    data: {
+      recording: true, bets_placed: 0, bets_refused: 0, refused_by_reason: [], placement_p50_ms: null, placement_p99_ms: null,
+      commit_p99_ms: null, bets_per_commit: null, stream_subscribers: 0, markets_running: 0, deepest_queue: 0, db_pool_in_use: 0,
+      db_pool_idle: 1, logins: { ok: 1, refused: 0, throttled: 0 }, feed_lag: [], forwarded_calls: 0, forwarded_p50_ms: null,
+      lease_renewals: { ok: 0, lost: 0, failed: 0 },
+    },
+  },
 };
 
 const navLabels = () =>
@@ -103,6 +112,7 @@ describe('the console guard', () => {
     await user.click(screen.getByTestId('login-submit'));
     expect(await screen.findByTestId('dashboard-page')).toBeInTheDocument();
     expect(window.location.hash).toBe('#/console/dashboard');
+    expect(await screen.findByTestId('system-card')).toHaveTextContent('System (this server)');
   });
 });
 

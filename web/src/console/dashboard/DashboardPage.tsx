@@ -6,9 +6,12 @@ import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
 import { DateRangeFilter, dayText } from '../../features/reports/DateRange';
 import { formatMoney, istDateKey, shiftDateKey } from '../../lib/format';
+import { useSession } from '../../lib/session';
+import { consoleRole } from '../nav';
 import { EmptyRow } from '../TableParts';
 import { dashboardKeys, getDashboard, type Dashboard, type DashboardPeriod } from './api';
 import { HouseChart } from './HouseChart';
+import { SystemCard } from './SystemCard';
 import './dashboard.css';
 
 /** How often the figures are read again while the page is open. */
@@ -29,8 +32,10 @@ const PRESETS = [
 /**
  * `#/console/dashboard`, the console's landing page: the business of the caller's branch today
  * or over a chosen period. Each figure is the total of a report (server: api/dashboard.rs).
+ * An admin sees this server's own figures below them (SystemCard).
  */
 export function DashboardPage() {
+  const isAdmin = consoleRole(useSession()) === 'admin';
   const [period, setPeriod] = useState<DashboardPeriod>(() => lastDays(1));
   const query = useQuery({
     queryKey: dashboardKeys.period(period),
@@ -56,6 +61,7 @@ export function DashboardPage() {
       <QueryState isPending={query.isPending} error={query.error}>
         {figures && <Figures figures={figures} />}
       </QueryState>
+      {isAdmin && <SystemCard />}
     </PageCard>
   );
 }

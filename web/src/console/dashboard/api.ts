@@ -18,3 +18,21 @@ export const dashboardKeys = {
 export function getDashboard(period: DashboardPeriod): Promise<Answer<Dashboard>> {
   return apiPost<Dashboard>('console/dashboard', period);
 }
+
+export type SystemFigures = Schemas['SystemFigures'];
+
+/** One read of `console/system` and when it arrived (ms since 1970), with the read before it. */
+export interface SystemPoll {
+  figures: SystemFigures;
+  at: number;
+  previous: { bets_placed: number; at: number } | null;
+}
+
+export const systemKeys = {
+  all: ['console', 'system'] as const,
+};
+
+/** This server's own figures (admins only: the server answers an agent 403). */
+export function getSystem(): Promise<Answer<SystemFigures>> {
+  return apiPost<SystemFigures>('console/system');
+}
