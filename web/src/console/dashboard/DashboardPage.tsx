@@ -12,6 +12,7 @@ import { EmptyRow } from '../TableParts';
 import { dashboardKeys, getDashboard, type Dashboard, type DashboardPeriod } from './api';
 import { HouseChart } from './HouseChart';
 import { SystemCard } from './SystemCard';
+import { Tiles, type Tile } from './Tiles';
 import './dashboard.css';
 
 /** How often the figures are read again while the page is open. */
@@ -67,7 +68,7 @@ export function DashboardPage() {
 }
 
 function Figures({ figures }: { figures: Dashboard }) {
-  const tiles: { id: string; label: string; value: string }[] = [
+  const tiles: Tile[] = [
     { id: 'house-result', label: 'House result (GGR)', value: formatMoney(figures.house_result) },
     { id: 'exchange-commission', label: 'Exchange commission', value: formatMoney(figures.by_product.exchange_commission) },
     { id: 'bookmaker', label: 'Bookmaker', value: formatMoney(figures.by_product.bookmaker) },
@@ -77,23 +78,13 @@ function Figures({ figures }: { figures: Dashboard }) {
     { id: 'bets', label: 'Bets', value: String(figures.bets) },
     { id: 'active-bettors', label: 'Active bettors', value: String(figures.active_bettors) },
     { id: 'open-exposure', label: 'Open exposure (now)', value: formatMoney(figures.open_exposure) },
+    { id: 'pending-payments', label: 'Pending payment requests', value: <Link to="/console/payments">{figures.pending_payments}</Link> },
   ];
   const period = figures.from_date === figures.to_date ? dayText(figures.from_date) : `${dayText(figures.from_date)} – ${dayText(figures.to_date)}`;
   return (
     <>
       <p className="muted small" data-testid="dashboard-period">{period}</p>
-      <dl className="dash-tiles">
-        {tiles.map((tile) => (
-          <div key={tile.id} className="dash-tile" data-testid={`dashboard-${tile.id}`}>
-            <dt>{tile.label}</dt>
-            <dd>{tile.value}</dd>
-          </div>
-        ))}
-        <div className="dash-tile" data-testid="dashboard-pending-payments">
-          <dt>Pending payment requests</dt>
-          <dd><Link to="/console/payments">{figures.pending_payments}</Link></dd>
-        </div>
-      </dl>
+      <Tiles tiles={tiles} testIdPrefix="dashboard" />
       <HouseChart days={figures.days} />
       <div className="dash-columns">
         <section>

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { dataOr } from '../../api/client';
 import { QueryState } from '../../components/QueryState';
 import { getSystem, systemKeys, type SystemFigures, type SystemPoll } from './api';
+import { Tiles, type Tile } from './Tiles';
 
 /** How often the figures are read again while the page is open (as the dashboard's). */
 const REFRESH_MS = 5_000;
@@ -58,7 +59,7 @@ export function SystemCard() {
 function SystemTiles({ figures, rate }: { figures: SystemFigures; rate: number | null }) {
   const lags = figures.feed_lag.map((feed) => `#${feed.feed} ${count(feed.lag_ms)} ms`).join(', ');
   const refusals = figures.refused_by_reason.map((r) => `${r.reason.replaceAll('_', ' ')} ${count(r.bets)}`).join(', ');
-  const tiles: { id: string; label: string; value: string }[] = [
+  const tiles: Tile[] = [
     { id: 'bets-placed', label: 'Bets placed', value: count(figures.bets_placed) },
     { id: 'bets-per-second', label: 'Bets/s', value: rate === null ? '—' : rate.toFixed(1) },
     { id: 'bets-refused', label: 'Refused', value: count(figures.bets_refused) },
@@ -75,14 +76,7 @@ function SystemTiles({ figures, rate }: { figures: SystemFigures; rate: number |
   return (
     <>
       {!figures.recording && <p className="muted small" data-testid="system-not-recording">This process has no metrics recorder: the figures read zero.</p>}
-      <dl className="dash-tiles">
-        {tiles.map((tile) => (
-          <div key={tile.id} className="dash-tile" data-testid={`system-${tile.id}`}>
-            <dt>{tile.label}</dt>
-            <dd>{tile.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Tiles tiles={tiles} testIdPrefix="system" />
       {refusals && <p className="muted small" data-testid="system-refusals">Refused most for: {refusals}</p>}
     </>
   );
