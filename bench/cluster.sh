@@ -11,10 +11,15 @@
 #    the kill and placed through another node, p50/p99);
 # 3. placeBet over one node, then over three nodes, each on a fresh PostgreSQL database
 #    (dropped after): release servers with demo data on free loopback ports sharing one secret
-#    key, place_load against the one node, then against all three;
+#    key, place_load against the one node, then against all three: on one market, then on
+#    CLUSTER_MARKETS markets (spread over the nodes before the load starts);
+#    and forwarding: one worker's bets on one market sent to each node in turn (the owner
+#    answers fastest; the others' extra is the forward's cost);
 # 4. stream delivery across two nodes: the relay's measurement test (a debug build).
 #
-# Knobs (environment): LOAD_DURATION_S (20), LOAD_CONCURRENCY (32), LOAD_USERS (16),
+# Knobs (environment): LOAD_DURATION_S (20), LOAD_CONCURRENCY (128), LOAD_USERS (64),
+# CLUSTER_MARKETS (100), FORWARD_BETS (2000), CLUSTER_SECTIONS (what runs; default all:
+# "failover load markets forwarding stream"),
 # CLUSTER_KILLS (20), CLUSTER_LEASE_MS (3000, the server's default lease),
 # BACKLAY_BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test: a server where this user
 # may create databases; everything here needs it, so the script stops when it is unreachable).
@@ -22,8 +27,11 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 LOAD_DURATION_S=${LOAD_DURATION_S:-20}
-LOAD_CONCURRENCY=${LOAD_CONCURRENCY:-32}
-LOAD_USERS=${LOAD_USERS:-16}
+LOAD_CONCURRENCY=${LOAD_CONCURRENCY:-128}
+LOAD_USERS=${LOAD_USERS:-64}
+CLUSTER_MARKETS=${CLUSTER_MARKETS:-100}
+FORWARD_BETS=${FORWARD_BETS:-2000}
+CLUSTER_SECTIONS=${CLUSTER_SECTIONS:-failover load markets forwarding stream}
 CLUSTER_KILLS=${CLUSTER_KILLS:-20}
 CLUSTER_LEASE_MS=${CLUSTER_LEASE_MS:-3000}
 POSTGRES_URL=${BACKLAY_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}
@@ -50,6 +58,8 @@ trap 'exit 130' INT TERM
 
 log() { echo "bench/cluster.sh: $*" >&2; }
 out() { echo "$@" >>"$SECTION"; }
+# wanted SECTION: whether CLUSTER_SECTIONS asks for it.
+wanted() { [[ " $CLUSTER_SECTIONS " == *" $1 "* ]]; }
 
 # The commit checked out, read from .git without running git (a worktree's .git is a file
 # naming its own git directory, whose branches live in the common one).
@@ -135,10 +145,12 @@ server_log() {
 # The figure after "accepted bets/s: " in a place_load report.
 bets_per_s() { sed -n 's/.*accepted bets\/s: \([0-9,.]*\).*/\1/p' "$1" | head -1 | tr -d ,; }
 
-# run_cluster_load LABEL NODES: a fresh database, NODES servers on it (the first with the demo
-# data), place_load over all of them; figures into the section and into $WORK/load-LABEL.md.
+# run_cluster_load LABEL NODES [PLACE_LOAD FLAG...]: a fresh database, NODES servers on it (the
+# first with the demo data), place_load over all of them; figures into the section and into
+# $WORK/load-LABEL.md.
 run_cluster_load() {
   local label=$1 count=$2 database_url i
+  shift 2
   log "placeBet load on $label"
   create_database "$count"
   database_url=${POSTGRES_URL%/*}/$PG_DB
@@ -154,7 +166,7 @@ run_cluster_load() {
     local urls=()
     for url in "${SERVER_URLS[@]}"; do urls+=(--base-url "$url"); done
     if ! timeout $((LOAD_DURATION_S + 300)) target/release/place_load "${urls[@]}" --label "$label" \
-      --duration-s "$LOAD_DURATION_S" --concurrency "$LOAD_CONCURRENCY" --users "$LOAD_USERS" \
+      --duration-s "$LOAD_DURATION_S" --concurrency "$LOAD_CONCURRENCY" --users "$LOAD_USERS" "$@" \
       >"$WORK/load-$label.md" 2>"$WORK/load-$label.err"; then
       out "- $label: place_load failed: $(tail -3 "$WORK/load-$label.err" | tr '\n' ' ')"
     fi
@@ -173,8 +185,8 @@ fi
 log "building (release)"
 cargo build --release -p backlay -p backlay-bench
 # The two measurement tests are debug builds; built here so that their time bounds cover the run.
-cargo test -p backlay --test crash_safety --no-run
-cargo test -p backlay-server --test api --no-run
+if wanted failover; then cargo test -p backlay --test crash_safety --no-run; fi
+if wanted stream; then cargo test -p backlay-server --test api --no-run; fi
 
 {
   echo
@@ -187,6 +199,7 @@ cargo test -p backlay-server --test api --no-run
   echo
 } >"$SECTION"
 
+if wanted failover; then
 log "failover ($CLUSTER_KILLS kills, lease $CLUSTER_LEASE_MS ms)"
 out "### Failover (three release nodes, kill -9 of the busy market's owner, lease $CLUSTER_LEASE_MS ms)"
 out
@@ -210,6 +223,9 @@ if [[ -n $p99 ]]; then
 fi
 out
 
+fi
+
+if wanted load; then
 out "### placeBet over one node and over three nodes (release binary, PostgreSQL, fresh database each)"
 out
 out "\`place_load --duration-s $LOAD_DURATION_S --concurrency $LOAD_CONCURRENCY --users $LOAD_USERS\` with one \`--base-url\`, then with three (worker w on node w mod 3); the engine counters are summed over the nodes. Servers: \`--demo\` on the first, \`--no-demo\` on the others, all \`--no-demo-feed --no-casino\`, one secret key file."
@@ -230,6 +246,42 @@ fi
 out "- What bounds the ratio: the market place_load creates is owned by one node, whose one engine task serialises its bets and commits them, so the other two nodes only forward (an extra HTTP hop on loopback and a second JSON round for two thirds of the bets); and the three nodes, PostgreSQL and the load tool share $(nproc) cores, so the forwarding nodes' CPU comes out of the owner's and the database's. More markets spread over the nodes, or nodes on their own machines, are where a cluster adds throughput."
 out
 
+fi
+
+if wanted markets; then
+out "### placeBet over $CLUSTER_MARKETS markets, one node and three nodes (release binary, PostgreSQL, fresh database each)"
+out
+out "As above with \`--markets $CLUSTER_MARKETS\` (each bet on one at random); on three nodes the load starts once every node runs a share of the markets (the creating node gives one up a tick while it holds more than its share)."
+out
+out "One node:"
+out
+run_cluster_load one-node-markets 1 --markets "$CLUSTER_MARKETS"
+out
+out "Three nodes:"
+out
+run_cluster_load three-nodes-markets "$NODES" --markets "$CLUSTER_MARKETS"
+out
+one=$(bets_per_s "$WORK/load-one-node-markets.md" 2>/dev/null || true)
+three=$(bets_per_s "$WORK/load-three-nodes-markets.md" 2>/dev/null || true)
+if [[ -n $one && -n $three ]]; then
+  ratio=$(awk -v a="$three" -v b="$one" 'BEGIN { printf "%.2f", a / b }')
+  out "- **3 nodes / 1 node over $CLUSTER_MARKETS markets: $ratio** ($three vs $one accepted bets/s); target ≥ 0.90: **$(awk -v r="$ratio" 'BEGIN { print (r >= 0.9 ? "met" : "missed") }')**"
+fi
+out
+
+fi
+
+if wanted forwarding; then
+out "### Forwarding a bet to its market's owner (three release nodes, PostgreSQL)"
+out
+out "\`place_load --concurrency 1 --count $FORWARD_BETS --rotate-nodes\` over three nodes: one worker, one market, each bet sent to the next node in turn, one at a time, so a third reach the owner and two thirds are forwarded."
+out
+(LOAD_CONCURRENCY=1 run_cluster_load forwarding "$NODES" --count "$FORWARD_BETS" --rotate-nodes)
+out
+
+fi
+
+if wanted stream; then
 log "stream delivery across nodes"
 out "### Stream delivery across nodes (two nodes, PostgreSQL NOTIFY relay, debug build)"
 out
@@ -244,6 +296,7 @@ else
   out "- the measurement failed (exit $?): $(grep -m1 -E 'panicked|error' "$WORK/stream.txt" | cut -c1-300)"
 fi
 out
+fi
 out "Load average at end: $(cut -d' ' -f1-3 /proc/loadavg); bench/cluster.sh took $((SECONDS - STARTED)) s."
 
 if [[ ! -f $RESULTS ]]; then

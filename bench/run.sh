@@ -10,12 +10,16 @@
 # 4. placeBet over HTTP: for SQLite (a fresh file) and PostgreSQL (a fresh database, dropped
 #    after), starts target/release/backlay with demo data on a free loopback port, runs
 #    place_load against it, stops it;
-# 5. balance polling (poll_load) and stream fan-out (stream_fanout), each against its own fresh
+# 5. many markets: placeBet spread over MANY_MARKETS markets holding RESTING_ORDERS resting
+#    orders, on SQLite and PostgreSQL, then the server restarted on that book (start-up time);
+# 6. balance polling (poll_load) and stream fan-out (stream_fanout), each against its own fresh
 #    SQLite server with demo data, its open-files limit raised to the hard limit.
+#
+# BENCH_SECTIONS picks what runs (default all: "matching disk load markets poll fanout").
 #
 # Knobs (environment): LOAD_DURATION_S (20), LOAD_CONCURRENCY (128), LOAD_USERS (64),
 # MATCHING_OPS (5000000), CRITERION_MEASUREMENT_S (4), POLL_DURATION_S (10, per endpoint),
-# POLL_CONCURRENCY (32), POLL_USERS (200), FANOUT_SUBSCRIBERS (10000), FANOUT_DURATION_S (30),
+# MANY_MARKETS (1000), RESTING_ORDERS (100000), POLL_CONCURRENCY (32), POLL_USERS (200), FANOUT_SUBSCRIBERS (10000), FANOUT_DURATION_S (30),
 # FANOUT_DEMO_FEED (1: the demo feed runs during the fan-out, as issue 5 words the target; 0:
 # quiet, when the server has --no-demo-feed),
 # BACKLAY_BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test: a server where this
@@ -29,6 +33,9 @@ LOAD_USERS=${LOAD_USERS:-64}
 MATCHING_OPS=${MATCHING_OPS:-5000000}
 CRITERION_MEASUREMENT_S=${CRITERION_MEASUREMENT_S:-4}
 POLL_DURATION_S=${POLL_DURATION_S:-10}
+MANY_MARKETS=${MANY_MARKETS:-1000}
+RESTING_ORDERS=${RESTING_ORDERS:-100000}
+BENCH_SECTIONS=${BENCH_SECTIONS:-matching disk load markets poll fanout}
 POLL_CONCURRENCY=${POLL_CONCURRENCY:-32}
 POLL_USERS=${POLL_USERS:-200}
 FANOUT_SUBSCRIBERS=${FANOUT_SUBSCRIBERS:-10000}
@@ -55,6 +62,8 @@ cleanup() {
 trap cleanup EXIT
 
 log() { echo "bench/run.sh: $*" >&2; }
+# wanted SECTION: whether BENCH_SECTIONS asks for it.
+wanted() { [[ " $BENCH_SECTIONS " == *" $1 "* ]]; }
 out() { echo "$@" >>"$SECTION"; }
 
 # Pin single-threaded measurements to one core (the last), away from core 0's interrupts.
@@ -90,16 +99,17 @@ stop_server() {
 
 # start_server NAME DATABASE_URL [FLAG...]: starts the release server with demo data on a free
 # loopback port, its open-files limit raised to the hard limit (10,000 streams need 10,000
-# sockets), logs in $WORK/server-NAME.{out,log}; sets SERVER_PID and SERVER_URL once
+# sockets), with the secret key file secret-NAME.key (secret-$SERVER_KEY.key when set), logs in $WORK/server-NAME.{out,log}; sets SERVER_PID and SERVER_URL once
 # /api/health answers 200. On failure writes why into the section and answers 1.
 start_server() {
   local name=$1 database_url=$2 stdout=$WORK/server-$1.out stderr=$WORK/server-$1.log
   shift 2
   SERVER_URL=""
+  SERVER_LAUNCHED=$(date +%s.%N)
   (
     ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
     exec target/release/backlay serve --addr 127.0.0.1:0 --database-url "$database_url" --demo \
-      --web-dir "$WORK/no-web" --secret-key-file "$WORK/secret-$name.key" --create-secret-key "$@"
+      --web-dir "$WORK/no-web" --secret-key-file "$WORK/secret-${SERVER_KEY:-$name}.key" --create-secret-key "$@"
   ) >"$stdout" 2>"$stderr" &
   SERVER_PID=$!
   local deadline=$((SECONDS + SERVER_START_TIMEOUT_S))
@@ -114,9 +124,13 @@ start_server() {
   done
   until curl -fsS -o /dev/null "$SERVER_URL/api/health"; do
     if ((SECONDS > deadline)); then out "- $name: /api/health never answered 200"; stop_server; return 1; fi
-    sleep 0.2
+    sleep 0.05
   done
+  SERVER_UP_S=$(since_launch)
 }
+
+# Seconds since the last start_server launched its server, to a tenth.
+since_launch() { awk -v a="$SERVER_LAUNCHED" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}'; }
 
 # server_log NAME: the server's ERROR and WARN lines, into the section (after stop_server).
 server_log() {
@@ -127,21 +141,64 @@ server_log() {
   out "- $name server log: $errors ERROR and $warnings WARN lines$first_error"
 }
 
-# run_load LABEL DATABASE_URL TARGET_BETS_PER_S: one server, one place_load, figures into the section.
+# run_load LABEL DATABASE_URL TARGET_BETS_PER_S [PLACE_LOAD FLAG...]: one server, one place_load,
+# figures into the section.
 run_load() {
   local label=$1 database_url=$2 target=$3
+  shift 3
   log "placeBet load on $label"
   # The demo feed stays off: its own writes would be noise in bets/s and bets per commit.
   start_server "$label" "$database_url" "${NO_DEMO_FEED[@]}" || return 0
   local url=$SERVER_URL
   if ! target/release/place_load --base-url "$url" --label "$label" --duration-s "$LOAD_DURATION_S" \
     --concurrency "$LOAD_CONCURRENCY" --users "$LOAD_USERS" --target-bets-per-s "$target" \
+    --server-pid "$SERVER_PID" "$@" \
     >"$WORK/load-$label.md" 2>"$WORK/load-$label.err"; then
     out "- $label: place_load failed: $(tail -3 "$WORK/load-$label.err" | tr '\n' ' ')"
   fi
   cat "$WORK/load-$label.md" >>"$SECTION"
   stop_server
   server_log "$label"
+}
+
+# run_many_markets LABEL DATABASE_URL TARGET_BETS_PER_S: run_load over MANY_MARKETS markets with
+# RESTING_ORDERS resting, then the server started again on what it left (issue 31: under 10 s).
+run_many_markets() {
+  local label=$1 database_url=$2 target=$3
+  run_load "$label" "$database_url" "$target" --markets "$MANY_MARKETS" --resting "$RESTING_ORDERS"
+  log "restarting on the $label book"
+  # The same secret key: the database holds secrets sealed with it.
+  if SERVER_KEY=$label start_server "$label-restart" "$database_url" "${NO_DEMO_FEED[@]}"; then
+    # Running every market: on PostgreSQL a server is a cluster node, which takes its markets
+    # after it answers (its ownership loop), so wait for the engine's count in /metrics.
+    local token running=0 deadline=$((SECONDS + SERVER_START_TIMEOUT_S))
+    token=$(curl -fsS "$SERVER_URL/api/user/login" -H 'content-type: application/json' \
+      -d '{"user_name":"admin","password":"Admin@1234"}' | sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
+    while ((running < MANY_MARKETS && SECONDS < deadline)); do
+      running=$(curl -fsS -H "authorization: Bearer $token" "$SERVER_URL/metrics" |
+        awk '/^backlay_markets_running / {print int($2)}')
+      running=${running:-0}
+      ((running >= MANY_MARKETS)) || sleep 0.1
+    done
+    out "- **start-up on that book (every live market rebuilt from the database): $(since_launch) s** from launch to the engine running $running markets (\`backlay_markets_running\`; \`/api/health\` answered 200 at ${SERVER_UP_S} s); resident memory then $(($(awk '/VmRSS/ {print $2}' "/proc/$SERVER_PID/status") / 1024)) MiB"
+    stop_server
+  fi
+}
+
+# with_postgres FUNCTION LABEL TARGET [FLAG...]: FUNCTION LABEL URL TARGET on a fresh database,
+# dropped after; a note instead when PostgreSQL is unreachable.
+with_postgres() {
+  local run=$1 label=$2 target=$3
+  if ! psql "$POSTGRES_URL" -q -c 'SELECT 1' >/dev/null 2>&1; then
+    out "- $label: skipped ($POSTGRES_URL unreachable)"
+    return 0
+  fi
+  PG_DB=backlay_bench_$$_$(date +%s)
+  psql "$POSTGRES_URL" -q -c "CREATE DATABASE $PG_DB" >/dev/null
+  "$run" "$label" "${POSTGRES_URL%/*}/$PG_DB" "$target"
+  psql "$POSTGRES_URL" -q -c "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" >/dev/null
+  PG_DB=""
+  out "- PostgreSQL: $(psql "$POSTGRES_URL" -Atc 'SHOW server_version') on the same machine, synchronous_commit=$(psql "$POSTGRES_URL" -Atc 'SHOW synchronous_commit'), fsync=$(psql "$POSTGRES_URL" -Atc 'SHOW fsync'), wal_sync_method=$(psql "$POSTGRES_URL" -Atc 'SHOW wal_sync_method')"
 }
 
 STARTED=$SECONDS
@@ -164,6 +221,7 @@ fi
   echo
 } >"$SECTION"
 
+if wanted matching; then
 log "matching core: criterion"
 out "### Matching core (one core${PIN:+, \`${PIN[*]}\`})"
 out
@@ -182,30 +240,36 @@ out "matching_latency:"
 out
 "${PIN[@]}" target/release/matching_latency --ops "$MATCHING_OPS" >>"$SECTION"
 out
+fi
 
+if wanted disk; then
 log "fsync rate"
 out "### Disk"
 out
 target/release/fsync_rate --dir "$WORK" >>"$SECTION"
 out "- filesystem: $(df -hT "$WORK" | awk 'NR==2 {print $1 " (" $2 ")"}')"
 out
+fi
 
+if wanted load; then
 out "### placeBet over HTTP (release binary, durable commits; client and server share the machine)"
 out
 # Issue 31's aims: 10,000 bets/s on SQLite, 5,000 on PostgreSQL (p99 ≤ 50 ms both).
 run_load SQLite "sqlite://$WORK/bench.db" 10000
 out
-if psql "$POSTGRES_URL" -q -c 'SELECT 1' >/dev/null 2>&1; then
-  PG_DB=backlay_bench_$$_$(date +%s)
-  psql "$POSTGRES_URL" -q -c "CREATE DATABASE $PG_DB" >/dev/null
-  run_load PostgreSQL "${POSTGRES_URL%/*}/$PG_DB" 5000
-  psql "$POSTGRES_URL" -q -c "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" >/dev/null
-  PG_DB=""
-  out "- PostgreSQL: $(psql "$POSTGRES_URL" -Atc 'SHOW server_version') on the same machine, synchronous_commit=$(psql "$POSTGRES_URL" -Atc 'SHOW synchronous_commit'), fsync=$(psql "$POSTGRES_URL" -Atc 'SHOW fsync'), wal_sync_method=$(psql "$POSTGRES_URL" -Atc 'SHOW wal_sync_method')"
-else
-  out "- PostgreSQL: skipped ($POSTGRES_URL unreachable)"
-fi
+with_postgres run_load PostgreSQL 5000
 out
+fi
+
+if wanted markets; then
+out "### placeBet over many markets (release binary, durable commits; client and server share the machine)"
+out
+# Issue 31: within 10% of the one-market figure; start-up on that book under 10 s.
+run_many_markets "SQLite, $MANY_MARKETS markets" "sqlite://$WORK/markets.db" 10000
+out
+with_postgres run_many_markets "PostgreSQL, $MANY_MARKETS markets" 5000
+out
+fi
 
 feed_note() {
   if [[ $# -gt 0 ]]; then echo "demo feed off (\`$*\`)"
@@ -214,6 +278,7 @@ feed_note() {
   fi
 }
 
+if wanted poll; then
 log "balance polling"
 out "### Balance polling (release binary, SQLite, $(feed_note "${NO_DEMO_FEED[@]}"); client and server share the machine)"
 out
@@ -228,7 +293,9 @@ if start_server poll "sqlite://$WORK/poll.db" "${NO_DEMO_FEED[@]}"; then
   server_log poll
 fi
 out
+fi
 
+if wanted fanout; then
 log "stream fan-out"
 FANOUT_FLAGS=()
 if [[ $FANOUT_DEMO_FEED == 0 ]]; then FANOUT_FLAGS=("${NO_DEMO_FEED[@]}"); fi
@@ -248,6 +315,7 @@ if start_server fanout "sqlite://$WORK/fanout.db" "${FANOUT_FLAGS[@]}"; then
   server_log fanout
 fi
 out
+fi
 out "Load average at end: $(cut -d' ' -f1-3 /proc/loadavg); bench/run.sh took $((SECONDS - STARTED)) s."
 
 if [[ ! -f $RESULTS ]]; then

@@ -248,6 +248,12 @@ impl CpuMeter {
         }
     }
 
+    /// The server's CPU since `start`, in cores (CPU seconds per second).
+    pub fn server_cores(&self) -> Option<f64> {
+        let elapsed = self.at.elapsed().as_secs_f64().max(1e-3);
+        Some((cpu_seconds(self.server_pid?)? - self.server?) / elapsed)
+    }
+
     /// "server 1.62 cores, this client 0.31 cores (of 2)" since `start`.
     pub fn describe(&self) -> String {
         let elapsed = self.at.elapsed().as_secs_f64().max(1e-3);
