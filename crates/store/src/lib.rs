@@ -35,6 +35,7 @@ pub mod cluster;
 pub mod correction;
 pub mod downline;
 pub mod exposure_check;
+mod group_commit;
 pub mod ledger;
 pub mod markets;
 pub mod non_runners;
@@ -74,6 +75,9 @@ pub struct Writer {
     keyring: Option<Arc<secrets::Keyring>>,
     /// PostgreSQL's id of the transaction, where it is known (a fenced store's writes).
     xact_id: Option<i64>,
+    /// A placement batch's share of the transaction many batches commit together (SQLite,
+    /// [`Store::begin_placement`]).
+    grouped: Option<group_commit::Grouped>,
 }
 
 impl Writer {
@@ -84,9 +88,16 @@ impl Writer {
         self.xact_id
     }
 
+    /// Commits; a placement batch sharing its transaction ([`Store::begin_placement`]) gives
+    /// it back and waits for the group's commit.
     pub async fn commit(self) -> StoreResult<()> {
-        self.tx.commit().await?;
-        Ok(())
+        match self.grouped {
+            Some(grouped) => grouped.commit(self.tx).await,
+            None => {
+                self.tx.commit().await?;
+                Ok(())
+            }
+        }
     }
 
     /// The connection inside the transaction, for the repositories' queries (here and in the
@@ -192,6 +203,8 @@ pub struct Store {
     /// Checked at the start of every write transaction: set on the store a market's or a
     /// table's owner writes through ([`Store::fenced`]).
     fence: Option<Arc<cluster::Fence>>,
+    /// Commits the placement batches of many markets together ([`Store::begin_placement`]).
+    committer: group_commit::Committer,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx_macros::migrate!("./migrations/sqlite");
@@ -247,7 +260,8 @@ impl Store {
         let options = AnyConnectOptions::from_str(&url)?;
         let pool = open_pool(engine, options.clone(), readers).await?;
         let writers = open_pool(engine, options, writers).await?;
-        Ok(Store { pool, writers, engine, keyring: None, fence: None })
+        let committer = group_commit::Committer::start(engine, writers.clone());
+        Ok(Store { pool, writers, engine, keyring: None, fence: None, committer })
     }
 
     /// Applies any migrations the database has not seen yet.
@@ -293,8 +307,32 @@ impl Store {
             Engine::Sqlite => self.writers.begin_with("BEGIN IMMEDIATE").await?,
             Engine::Postgres => self.writers.begin().await?,
         };
-        let mut writer =
-            Writer { tx, engine: self.engine, keyring: self.keyring.clone(), xact_id: None };
+        let mut writer = Writer {
+            tx,
+            engine: self.engine,
+            keyring: self.keyring.clone(),
+            xact_id: None,
+            grouped: None,
+        };
+        if let Some(fence) = &self.fence {
+            writer.check_fence(fence).await?;
+        }
+        Ok(writer)
+    }
+
+    /// The write transaction of a market's placement batch: the one the placement batches of
+    /// many markets share and commit together (`group_commit`), its [`Writer::commit`]
+    /// answering once the group's COMMIT did. The fence, on a fenced store, is checked in it as
+    /// [`Store::begin_write`] checks it.
+    pub async fn begin_placement(&self) -> StoreResult<Writer> {
+        let lent = self.committer.join().await?;
+        let mut writer = Writer {
+            tx: lent.tx,
+            engine: self.engine,
+            keyring: self.keyring.clone(),
+            xact_id: None,
+            grouped: Some(lent.grouped),
+        };
         if let Some(fence) = &self.fence {
             writer.check_fence(fence).await?;
         }

@@ -11,7 +11,13 @@
 //! 3. write what the batch noted: its bets, fills and makers' matched sizes, every touched
 //!    user's exposure in this market and the change to their account total; commit; answer.
 //!
-//! If the store fails, nothing of the batch is kept: the market is rebuilt from what was
+//! The transaction is the one the batches of every market share (`Store::begin_placement`,
+//! `backlay_store`'s `group_commit`): lent to one batch at a time, committed once for all of
+//! them, so that bets spread over many markets still share their commits. A batch sees the
+//! batches before it in the group as if they had committed, and hears that it committed only
+//! when the group did.
+//!
+//! If the store fails (in this batch or in another of its group), nothing of the batch is kept: the market is rebuilt from what was
 //! committed (and serves nothing until it is, `recovery`), and the batch is tried once more (a
 //! PostgreSQL deadlock, or a `client_ref` raced in by another market's batch, passes the second
 //! time) unless its COMMIT was in fact made; a second failure answers every bet of the batch
@@ -175,7 +181,7 @@ impl MarketActor {
         &mut self,
         placements: &[Placement],
     ) -> Result<(Writer, Batch, Vec<Result<BetAnswer, AppError>>, u64), AppError> {
-        let mut writer = self.store.begin_write().await?;
+        let mut writer = self.store.begin_placement().await?;
         let requests: Vec<&PlaceBet> = placements.iter().map(|p| &p.bet).collect();
         let users: Vec<i64> = requests.iter().map(|r| r.user_id).collect();
         let funds = writer
