@@ -1,14 +1,12 @@
-//! Placement batches of many markets committed in one transaction (group commit across
+//! Placement batches of many markets committed in one SQLite transaction (group commit across
 //! markets), through [`Store::begin_placement`](crate::Store::begin_placement).
 //!
 //! Why: a market's task already places the bets that wait for it in one transaction
 //! (`backlay_engine`'s group commit), but with bets spread over many markets each market's
-//! batch is one or two bets, and a transaction per batch bounds the whole exchange. Measured
-//! over 1,000 markets (bench/RESULTS.md): on SQLite, whose one writer commits one transaction
-//! at a time and waits for the WAL to reach the disk each time (synchronous=FULL), 821 bets/s
-//! at 1.00 bets a commit, against 6,806 on one market; on PostgreSQL, 206 bets/s, the batches
-//! of one bettor's bets on different markets queueing for the lock on the bettor's account
-//! row, held until each commits.
+//! batch is one or two bets. SQLite has one writer, which commits one transaction at a time
+//! and waits for the WAL to reach the disk each time (synchronous=FULL): over 1,000 markets a
+//! transaction per batch gave 821 bets/s at 1.00 bets a commit, against 6,806 on one market
+//! (bench/RESULTS.md).
 //!
 //! How: one task, the committer, opens a transaction when a batch asks for one and lends it to
 //! the batches that ask, one at a time, in the order they asked; each runs its statements and
@@ -22,14 +20,16 @@
 //! market is rebuilt from what is committed and the batch tried again
 //! (`backlay_engine`'s `market_task/placement.rs`). Nothing is answered that is not committed.
 //!
-//! On a cluster each batch checks its market's fence in the group's transaction
-//! ([`Store::begin_placement`](crate::Store::begin_placement)); a batch whose node lost its
-//! market fails there, which rolls back its group like any failure part way.
+//! Not on PostgreSQL: there the batches of different markets run side by side on their own
+//! connections and its WAL flush takes every commit waiting at once, while one shared
+//! transaction would put every batch's round trips to the database in one line (measured over
+//! 1,000 markets: 395 bets/s). A cluster's markets are fenced, too, each write checking its
+//! node still owns its market.
 
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::{Engine, StoreError, StoreResult};
+use crate::{StoreError, StoreResult};
 
 /// Most batches in one transaction: bounds how long the first of them waits for its answer.
 pub const MAX_GROUP: usize = 128;
@@ -77,9 +77,9 @@ pub(crate) struct Committer {
 
 impl Committer {
     /// Starts the committer on the pool of write connections.
-    pub(crate) fn start(engine: Engine, writers: AnyPool) -> Committer {
+    pub(crate) fn start(writers: AnyPool) -> Committer {
         let (requests, waiting) = mpsc::channel(WAITING);
-        tokio::spawn(run(engine, writers, waiting));
+        tokio::spawn(run(writers, waiting));
         Committer { requests }
     }
 
@@ -95,14 +95,10 @@ fn gone() -> StoreError {
     StoreError::Database(sqlx::Error::WorkerCrashed)
 }
 
-async fn run(engine: Engine, writers: AnyPool, mut waiting: mpsc::Receiver<Reply>) {
-    // SQLite: the write lock at once, as every write transaction here takes it.
-    let begin = match engine {
-        Engine::Sqlite => "BEGIN IMMEDIATE",
-        Engine::Postgres => "BEGIN",
-    };
+async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Reply>) {
     while let Some(first) = waiting.recv().await {
-        let mut tx = match writers.begin_with(begin).await {
+        // The write lock at once, as every write transaction on SQLite takes it.
+        let mut tx = match writers.begin_with("BEGIN IMMEDIATE").await {
             Ok(tx) => Some(tx),
             Err(err) => {
                 let _ = first.send(Err(err.into()));

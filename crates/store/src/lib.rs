@@ -203,8 +203,9 @@ pub struct Store {
     /// Checked at the start of every write transaction: set on the store a market's or a
     /// table's owner writes through ([`Store::fenced`]).
     fence: Option<Arc<cluster::Fence>>,
-    /// Commits the placement batches of many markets together ([`Store::begin_placement`]).
-    committer: group_commit::Committer,
+    /// Commits the placement batches of many markets together (SQLite only:
+    /// [`Store::begin_placement`]).
+    committer: Option<group_commit::Committer>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx_macros::migrate!("./migrations/sqlite");
@@ -260,7 +261,8 @@ impl Store {
         let options = AnyConnectOptions::from_str(&url)?;
         let pool = open_pool(engine, options.clone(), readers).await?;
         let writers = open_pool(engine, options, writers).await?;
-        let committer = group_commit::Committer::start(engine, writers.clone());
+        let committer =
+            (engine == Engine::Sqlite).then(|| group_commit::Committer::start(writers.clone()));
         Ok(Store { pool, writers, engine, keyring: None, fence: None, committer })
     }
 
@@ -320,23 +322,20 @@ impl Store {
         Ok(writer)
     }
 
-    /// The write transaction of a market's placement batch: the one the placement batches of
-    /// many markets share and commit together (`group_commit`), its [`Writer::commit`]
-    /// answering once the group's COMMIT did. The fence, on a fenced store, is checked in it as
-    /// [`Store::begin_write`] checks it.
+    /// The write transaction of a market's placement batch. On SQLite, the one the placement
+    /// batches of many markets share and commit together (`group_commit`), its
+    /// [`Writer::commit`] answering once the group's COMMIT did. On PostgreSQL, a transaction
+    /// of its own ([`Store::begin_write`]), the batches of many markets committing side by side.
     pub async fn begin_placement(&self) -> StoreResult<Writer> {
-        let lent = self.committer.join().await?;
-        let mut writer = Writer {
+        let Some(committer) = &self.committer else { return self.begin_write().await };
+        let lent = committer.join().await?;
+        Ok(Writer {
             tx: lent.tx,
             engine: self.engine,
             keyring: self.keyring.clone(),
             xact_id: None,
             grouped: Some(lent.grouped),
-        };
-        if let Some(fence) = &self.fence {
-            writer.check_fence(fence).await?;
-        }
-        Ok(writer)
+        })
     }
 
     /// A read-only transaction whose statements all see the database at one moment: for a

@@ -11,11 +11,11 @@
 //! 3. write what the batch noted: its bets, fills and makers' matched sizes, every touched
 //!    user's exposure in this market and the change to their account total; commit; answer.
 //!
-//! The transaction is the one the batches of every market share (`Store::begin_placement`,
-//! `backlay_store`'s `group_commit`): lent to one batch at a time, committed once for all of
-//! them, so that bets spread over many markets still share their commits. A batch sees the
-//! batches before it in the group as if they had committed, and hears that it committed only
-//! when the group did.
+//! On SQLite the transaction is the one the batches of every market share
+//! (`Store::begin_placement`, `backlay_store`'s `group_commit`): lent to one batch at a time,
+//! committed once for all of them, so that bets spread over many markets still share their
+//! commits. A batch sees the batches before it in the group as if they had committed, and
+//! hears that it committed only when the group did. On PostgreSQL each batch has its own.
 //!
 //! If the store fails (in this batch or in another of its group), nothing of the batch is kept: the market is rebuilt from what was
 //! committed (and serves nothing until it is, `recovery`), and the batch is tried once more (a
