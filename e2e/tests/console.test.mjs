@@ -50,6 +50,14 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   await logIn(operator.page, 'admin', 'Admin@1234');
   await operator.page.getByTestId('dashboard-page').waitFor();
   assert.equal(hashOf(operator.page), '#/console/dashboard');
+  // The admin's System card reads this server's own metrics: the demo's markets run, and this
+  // log-in was counted.
+  const system = operator.page.getByTestId('system-card');
+  await system.waitFor();
+  /** @param {string} id the tile's id, after `system-` */
+  const tile = async (id) => Number(((await system.getByTestId(`system-${id}`).locator('dd').textContent()) ?? '').replace(/,/g, '').split(' / ')[0]);
+  assert.ok((await tile('markets-running')) > 0, 'markets running');
+  assert.ok((await tile('logins')) >= 1, 'log-ins ok');
   const nav = await operator.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
   assert.deepEqual(nav.slice(0, 5), ['Dashboard', 'Downline', 'Payments', 'Audit log', 'Settings']);
   await operator.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Downline', exact: true }).click();
@@ -80,6 +88,7 @@ test('the operator makes an agent, the agent makes a client, the client stays ou
   await agent.page.getByTestId('dashboard-page').waitFor();
   assert.equal(hashOf(agent.page), '#/console/dashboard');
   await agent.page.getByTestId('console-balance').filter({ hasText: '₹25,000.00' }).waitFor();
+  assert.equal(await agent.page.getByTestId('system-card').count(), 0, 'no System card for an agent');
   assert.deepEqual(await agent.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents(), ['Dashboard', 'Downline', 'Payments', 'Risk', 'Reports']);
   await agent.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Downline', exact: true }).click();
   await agent.page.getByText('No accounts yet: create one.').waitFor();
