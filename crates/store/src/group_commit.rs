@@ -15,10 +15,13 @@
 //! batches' bets answered. The batches see each other's writes in order (one connection, one
 //! transaction), exactly as if they had committed one after the other.
 //!
-//! A batch that fails part way drops the transaction it holds, which rolls back the whole
-//! group: every batch in it hears that its commit failed, and, as after any failed write, its
-//! market is rebuilt from what is committed and the batch tried again
-//! (`backlay_engine`'s `market_task/placement.rs`). Nothing is answered that is not committed.
+//! Each batch runs inside a savepoint of its own. A batch that fails part way gives the
+//! transaction back abandoned ([`Grouped::abandon`], through `Writer::abandon`): rolled back to
+//! its savepoint, so its failure is its own and the group goes on. If even that fails (or the
+//! batch drops the transaction) the whole group rolls back: every batch in it hears that its
+//! commit failed, and, as after any failed write, its market is rebuilt from what is committed
+//! and the batch tried again (`backlay_engine`'s `market_task/placement.rs`). Nothing is
+//! answered that is not committed.
 //!
 //! Not on PostgreSQL: there the batches of different markets run side by side on their own
 //! connections and its WAL flush takes every commit waiting at once, while one shared
@@ -38,6 +41,8 @@ pub const MAX_GROUP: usize = 128;
 const WAITING: usize = 4_096;
 
 type Tx = sqlx::Transaction<'static, sqlx::Any>;
+/// The savepoint each lent batch runs in.
+const SAVEPOINT: &str = "placement_batch";
 /// What a batch asking to join is sent: the group's transaction, or why there is none.
 type Reply = oneshot::Sender<StoreResult<Lent>>;
 
@@ -50,21 +55,45 @@ pub(crate) struct Lent {
 /// How a batch holding the group's transaction gives it back and hears the group's outcome.
 #[derive(Debug)]
 pub(crate) struct Grouped {
-    give_back: oneshot::Sender<Tx>,
+    /// The transaction back, and whether the batch is in it (false: abandoned).
+    give_back: oneshot::Sender<(Tx, bool)>,
     outcome: oneshot::Receiver<Result<(), String>>,
 }
 
 impl Grouped {
     /// Gives the transaction back with this batch's statements in it, and waits for the
     /// group's COMMIT.
-    pub(crate) async fn commit(self, tx: Tx) -> StoreResult<()> {
-        self.give_back.send(tx).map_err(|_| gone())?;
+    pub(crate) async fn commit(self, mut tx: Tx) -> StoreResult<()> {
+        // On failure the transaction is dropped here: the group rolls back.
+        sqlx::query(&format!("RELEASE SAVEPOINT {SAVEPOINT}")).execute(&mut *tx).await?;
+        self.give_back.send((tx, true)).map_err(|_| gone())?;
         match self.outcome.await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(cause)) => Err(StoreError::Database(sqlx::Error::Protocol(format!(
                 "the placement group's transaction was not committed: {cause}"
             )))),
             Err(_) => Err(gone()),
+        }
+    }
+}
+
+impl Grouped {
+    /// Gives the transaction back without this batch: rolled back to the batch's savepoint, the
+    /// group goes on. If that fails, the transaction is dropped, and the group rolls back.
+    pub(crate) async fn abandon(self, mut tx: Tx) {
+        let undone = sqlx::query(&format!("ROLLBACK TO SAVEPOINT {SAVEPOINT}"))
+            .execute(&mut *tx)
+            .await
+            .and(Ok(()));
+        let released = match undone {
+            Ok(()) => sqlx::query(&format!("RELEASE SAVEPOINT {SAVEPOINT}"))
+                .execute(&mut *tx)
+                .await
+                .and(Ok(())),
+            Err(err) => Err(err),
+        };
+        if released.is_ok() {
+            let _ = self.give_back.send((tx, false));
         }
     }
 }
@@ -109,7 +138,13 @@ async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Reply>) {
         let mut next = Some(first);
         // Lends the transaction to each batch waiting, while it is whole and the group not full.
         while let Some(reply) = next.take() {
-            let Some(lend) = tx.take() else { break };
+            let Some(mut lend) = tx.take() else { break };
+            let savepoint = format!("SAVEPOINT {SAVEPOINT}");
+            if let Err(err) = sqlx::query(&savepoint).execute(&mut *lend).await {
+                // The transaction is unusable: the group rolls back, this batch hears why.
+                let _ = reply.send(Err(err.into()));
+                break;
+            }
             let (give_back, back) = oneshot::channel();
             let (tell, outcome) = oneshot::channel();
             match reply.send(Ok(Lent { tx: lend, grouped: Grouped { give_back, outcome } })) {
@@ -117,12 +152,17 @@ async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Reply>) {
                 Err(Ok(unused)) => tx = Some(unused.tx),
                 Err(Err(_)) => unreachable!("a Lent was sent"),
                 Ok(()) => {
-                    if let Ok(returned) = back.await {
-                        tx = Some(returned);
-                        joined.push(tell);
+                    match back.await {
+                        Ok((returned, true)) => {
+                            tx = Some(returned);
+                            joined.push(tell);
+                        }
+                        // Abandoned, rolled back to its savepoint: the group goes on without it.
+                        Ok((returned, false)) => tx = Some(returned),
+                        // The batch dropped the transaction part way: rolled back, group and
+                        // all (`tx` stays `None`, and the batches still waiting open the next).
+                        Err(_) => {}
                     }
-                    // Else the batch dropped the transaction part way: rolled back, group and
-                    // all (`tx` stays `None`, and the batches still waiting open the next).
                 }
             }
             if tx.is_some() && joined.len() < MAX_GROUP {
@@ -189,6 +229,29 @@ mod tests {
         a.commit().await.unwrap();
         assert_eq!(b.await.unwrap().unwrap(), 1, "B saw A's row in the same transaction");
         assert_eq!(committed_rows(&store).await, 2);
+    }
+
+    /// A batch that fails part way and abandons its part (as the engine does) undoes only its
+    /// own statements: the batch before it in the group is committed.
+    #[tokio::test]
+    async fn a_batch_abandoning_its_part_leaves_the_rest_of_its_group_to_commit() {
+        let (_dir, store) = store().await;
+        let mut a = store.begin_placement().await.unwrap();
+        insert(&mut a, 1).await;
+        let b = tokio::spawn({
+            let store = store.clone();
+            async move {
+                let mut b = store.begin_placement().await.unwrap();
+                insert(&mut b, 2).await;
+                b.abandon().await;
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        a.commit().await.unwrap();
+        b.await.unwrap();
+        let stored: Vec<i64> =
+            sqlx::query_scalar("SELECT x FROM t").fetch_all(store.pool()).await.unwrap();
+        assert_eq!(stored, vec![1], "A's row, not B's");
     }
 
     /// A batch that drops the transaction part way rolls back the group: the batch before it

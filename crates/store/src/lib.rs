@@ -100,6 +100,16 @@ impl Writer {
         }
     }
 
+    /// Gives up the transaction: rolled back. A placement batch sharing its transaction
+    /// ([`Store::begin_placement`]) rolls back only its own part, and the other batches of its
+    /// group go on.
+    pub async fn abandon(self) {
+        if let Some(grouped) = self.grouped {
+            grouped.abandon(self.tx).await;
+        }
+        // Else dropped: rolled back.
+    }
+
     /// The connection inside the transaction, for the repositories' queries (here and in the
     /// store's sibling crates: [`repository`]).
     pub fn conn(&mut self) -> &mut sqlx::AnyConnection {

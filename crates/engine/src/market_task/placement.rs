@@ -155,10 +155,16 @@ impl MarketActor {
         &mut self,
         placements: &[Placement],
     ) -> Result<BatchOutcome, BatchFailure> {
-        let (writer, batch, answers, placed) = self
-            .prepare_batch(placements)
-            .await
-            .map_err(|error| BatchFailure { error, unconfirmed: None })?;
+        let failed = |error| BatchFailure { error, unconfirmed: None };
+        let mut writer = self.store.begin_placement().await.map_err(|e| failed(e.into()))?;
+        let (batch, answers, placed) = match self.prepare_batch(&mut writer, placements).await {
+            Ok(prepared) => prepared,
+            Err(error) => {
+                // Only this batch's part of its group's transaction is undone.
+                writer.abandon().await;
+                return Err(failed(error));
+            }
+        };
         let first_bet_id = batch.bets.first().map(|bet| bet.bet_id);
         let outcome = (answers, placed, batch.touched);
         let committing = std::time::Instant::now();
@@ -175,13 +181,13 @@ impl MarketActor {
         }
     }
 
-    /// Steps 1–3 of the module docs but the commit: the transaction, ready to commit, with what
-    /// it holds and the answers.
+    /// Steps 1–3 of the module docs but the commit, in `writer`'s transaction: what it holds
+    /// and the answers.
     async fn prepare_batch(
         &mut self,
+        writer: &mut Writer,
         placements: &[Placement],
-    ) -> Result<(Writer, Batch, Vec<Result<BetAnswer, AppError>>, u64), AppError> {
-        let mut writer = self.store.begin_placement().await?;
+    ) -> Result<(Batch, Vec<Result<BetAnswer, AppError>>, u64), AppError> {
         let requests: Vec<&PlaceBet> = placements.iter().map(|p| &p.bet).collect();
         let users: Vec<i64> = requests.iter().map(|r| r.user_id).collect();
         let funds = writer
@@ -190,7 +196,7 @@ impl MarketActor {
             .into_iter()
             .map(|f| (f.user_id, Funds::new(f)))
             .collect();
-        let ids = self.take_bet_ids(&mut writer, requests.len()).await?;
+        let ids = self.take_bet_ids(writer, requests.len()).await?;
         let keys: Vec<(i64, &str)> = requests
             .iter()
             .filter_map(|r| r.client_ref.as_deref().map(|k| (r.user_id, k)))
@@ -208,7 +214,7 @@ impl MarketActor {
         let mut answers = Vec::with_capacity(requests.len());
         let mut placed = 0;
         for (placement, bet_id) in placements.iter().zip(ids) {
-            match self.place_one(&mut writer, &mut batch, placement, bet_id).await {
+            match self.place_one(writer, &mut batch, placement, bet_id).await {
                 Ok(answer) => {
                     placed += 1;
                     answers.push(Ok(answer));
@@ -217,8 +223,8 @@ impl MarketActor {
                 Err(PlaceError::Broken(err)) => return Err(err),
             }
         }
-        self.write_noted(&mut writer, &mut batch).await?;
-        Ok((writer, batch, answers, placed))
+        self.write_noted(writer, &mut batch).await?;
+        Ok((batch, answers, placed))
     }
 
     /// Ids for `count` new bets, from the ids this task reserved ahead; reserves more, in the
