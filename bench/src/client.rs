@@ -103,15 +103,8 @@ impl Api {
         users: usize,
         funding: u64,
     ) -> anyhow::Result<Vec<String>> {
-        let mut tokens = Vec::with_capacity(users);
-        for chunk_start in (0..users).step_by(SETUP_PARALLELISM) {
-            let chunk = (chunk_start..users.min(chunk_start + SETUP_PARALLELISM))
-                .map(|index| self.make_client(agent, tag, index, funding));
-            for token in futures::future::join_all(chunk).await {
-                tokens.push(token?);
-            }
-        }
-        Ok(tokens)
+        in_chunks(users, SETUP_PARALLELISM, |index| self.make_client(agent, tag, index, funding))
+            .await
     }
 
     async fn make_client(
@@ -145,6 +138,26 @@ impl Api {
         .await?;
         Ok(token)
     }
+}
+
+/// `make(0)`, …, `make(count - 1)`, `at_once` at a time (each chunk awaited whole before the
+/// next), their answers in order; the first error stops it.
+pub async fn in_chunks<T, Fut>(
+    count: usize,
+    at_once: usize,
+    make: impl Fn(usize) -> Fut,
+) -> anyhow::Result<Vec<T>>
+where
+    Fut: std::future::Future<Output = anyhow::Result<T>>,
+{
+    let mut answers = Vec::with_capacity(count);
+    for chunk_start in (0..count).step_by(at_once.max(1)) {
+        let chunk = (chunk_start..count.min(chunk_start + at_once)).map(&make);
+        for answer in futures::future::join_all(chunk).await {
+            answers.push(answer?);
+        }
+    }
+    Ok(answers)
 }
 
 /// Refuses anything but a loopback server: these tools send load.

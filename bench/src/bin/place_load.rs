@@ -44,7 +44,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{ensure, Context};
-use backlay_bench::client::{check_loopback, millis, run_tag, Api, CpuMeter, SETUP_PARALLELISM};
+use backlay_bench::client::{
+    check_loopback, in_chunks, millis, run_tag, Api, CpuMeter, SETUP_PARALLELISM,
+};
 use backlay_bench::per_second;
 use clap::Parser;
 use hdrhistogram::Histogram;
@@ -591,14 +593,7 @@ async fn create_markets(
         .await?;
         anyhow::Ok(BenchMarket { market_id, runners })
     };
-    let mut markets = Vec::with_capacity(count);
-    for chunk_start in (0..count).step_by(SETUP_PARALLELISM) {
-        let chunk = (chunk_start..count.min(chunk_start + SETUP_PARALLELISM)).map(create);
-        for market in futures::future::join_all(chunk).await {
-            markets.push(market?);
-        }
-    }
-    Ok(markets)
+    in_chunks(count, SETUP_PARALLELISM, create).await
 }
 
 /// Rests `count` orders over the markets, round robin (BACKs at 5.0–9.0 and LAYs at 1.20–1.50,
@@ -634,15 +629,10 @@ async fn rest_orders(
         ensure!(placed["status"] == "unmatched", "a resting order matched: {placed}");
         anyhow::Ok(())
     };
-    for chunk_start in (0..count).step_by(IN_FLIGHT) {
-        let chunk = (chunk_start..count.min(chunk_start + IN_FLIGHT)).map(place);
-        for placed in futures::future::join_all(chunk).await {
-            placed?;
-        }
-    }
+    in_chunks(count, IN_FLIGHT, place).await?;
     let took = started.elapsed().as_secs_f64();
     Ok(format!(
-        "{count} orders rested over {} markets in {took:.1} s ({} bets/s, 64 in flight)",
+        "{count} orders rested over {} markets in {took:.1} s ({} bets/s, {IN_FLIGHT} in flight)",
         markets.len(),
         per_second(count as f64 / took)
     ))

@@ -8,7 +8,7 @@
 //! | `backlay_bets_placed_total` | counter | `market_type` | bets placed (committed) |
 //! | `backlay_bets_refused_total` | counter | `reason`, `market_type` | bets refused, by the refusal (`insufficient_funds`, `market_not_open`, …; `error` for the rest) |
 //! | `backlay_placement_seconds` | histogram | | a bet's arrival at the engine to its answer |
-//! | `backlay_commit_seconds` | histogram | | a placement batch's commit alone: its transaction given back to the COMMIT of its group (the batches of many markets commit together) |
+//! | `backlay_commit_seconds` | histogram | | a placement batch's commit alone (on SQLite, where the batches of many markets commit together: from its transaction given back to its group's COMMIT) |
 //! | `backlay_group_commit_bets` | histogram | | bets placed per batch (group commit) |
 //! | `backlay_logins_total` | counter | `outcome` | log-ins: `ok`, `refused`, `throttled` |
 //! | `backlay_stream_subscribers` | gauge | | live streams open (`GET /api/stream`) |

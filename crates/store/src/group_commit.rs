@@ -41,8 +41,11 @@ pub const MAX_GROUP: usize = 128;
 const WAITING: usize = 4_096;
 
 type Tx = sqlx::Transaction<'static, sqlx::Any>;
-/// The savepoint each lent batch runs in.
-const SAVEPOINT: &str = "placement_batch";
+/// The savepoint each lent batch runs in: opened as it is lent, released as it is given back,
+/// rolled back to when it is abandoned.
+const SAVEPOINT: &str = "SAVEPOINT placement_batch";
+const RELEASE: &str = "RELEASE SAVEPOINT placement_batch";
+const ROLLBACK_TO: &str = "ROLLBACK TO SAVEPOINT placement_batch";
 /// What a batch asking to join is sent: the group's transaction, or why there is none.
 type Reply = oneshot::Sender<StoreResult<Lent>>;
 
@@ -65,7 +68,7 @@ impl Grouped {
     /// group's COMMIT.
     pub(crate) async fn commit(self, mut tx: Tx) -> StoreResult<()> {
         // On failure the transaction is dropped here: the group rolls back.
-        sqlx::query(&format!("RELEASE SAVEPOINT {SAVEPOINT}")).execute(&mut *tx).await?;
+        sqlx::query(RELEASE).execute(&mut *tx).await?;
         self.give_back.send((tx, true)).map_err(|_| gone())?;
         match self.outcome.await {
             Ok(Ok(())) => Ok(()),
@@ -81,18 +84,9 @@ impl Grouped {
     /// Gives the transaction back without this batch: rolled back to the batch's savepoint, the
     /// group goes on. If that fails, the transaction is dropped, and the group rolls back.
     pub(crate) async fn abandon(self, mut tx: Tx) {
-        let undone = sqlx::query(&format!("ROLLBACK TO SAVEPOINT {SAVEPOINT}"))
-            .execute(&mut *tx)
-            .await
-            .and(Ok(()));
-        let released = match undone {
-            Ok(()) => sqlx::query(&format!("RELEASE SAVEPOINT {SAVEPOINT}"))
-                .execute(&mut *tx)
-                .await
-                .and(Ok(())),
-            Err(err) => Err(err),
-        };
-        if released.is_ok() {
+        if sqlx::query(ROLLBACK_TO).execute(&mut *tx).await.is_ok()
+            && sqlx::query(RELEASE).execute(&mut *tx).await.is_ok()
+        {
             let _ = self.give_back.send((tx, false));
         }
     }
@@ -139,8 +133,7 @@ async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Reply>) {
         // Lends the transaction to each batch waiting, while it is whole and the group not full.
         while let Some(reply) = next.take() {
             let Some(mut lend) = tx.take() else { break };
-            let savepoint = format!("SAVEPOINT {SAVEPOINT}");
-            if let Err(err) = sqlx::query(&savepoint).execute(&mut *lend).await {
+            if let Err(err) = sqlx::query(SAVEPOINT).execute(&mut *lend).await {
                 // The transaction is unusable: the group rolls back, this batch hears why.
                 let _ = reply.send(Err(err.into()));
                 break;
@@ -207,6 +200,44 @@ mod tests {
         sqlx::query("INSERT INTO t (x) VALUES ($1)").bind(x).execute(writer.conn()).await.unwrap();
     }
 
+    /// How the second batch ends.
+    enum Ending {
+        Commit,
+        Abandon,
+        /// Dropped part way, as a batch whose task stopped.
+        Drop,
+    }
+
+    /// A second batch, B, asking for the transaction while A holds it (it waits 100 ms for B
+    /// to ask): B counts the rows it sees, inserts 2 and ends as told; answers what B saw and
+    /// its commit's outcome.
+    async fn second_batch(
+        store: &Store,
+        ending: Ending,
+    ) -> tokio::task::JoinHandle<(i64, crate::StoreResult<()>)> {
+        let store = store.clone();
+        let b = tokio::spawn(async move {
+            let mut b = store.begin_placement().await.unwrap();
+            let seen: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM t").fetch_one(b.conn()).await.unwrap();
+            insert(&mut b, 2).await;
+            let outcome = match ending {
+                Ending::Commit => b.commit().await,
+                Ending::Abandon => {
+                    b.abandon().await;
+                    Ok(())
+                }
+                Ending::Drop => {
+                    drop(b);
+                    Ok(())
+                }
+            };
+            (seen, outcome)
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        b
+    }
+
     /// B, waiting while A holds the group's transaction, is lent it next: it sees A's row
     /// (which nobody else sees yet), and both are committed by one COMMIT.
     #[tokio::test]
@@ -214,20 +245,12 @@ mod tests {
         let (_dir, store) = store().await;
         let mut a = store.begin_placement().await.unwrap();
         insert(&mut a, 1).await;
-        let b = tokio::spawn({
-            let store = store.clone();
-            async move {
-                let mut b = store.begin_placement().await.unwrap();
-                let seen: i64 =
-                    sqlx::query_scalar("SELECT COUNT(*) FROM t").fetch_one(b.conn()).await.unwrap();
-                insert(&mut b, 2).await;
-                b.commit().await.map(|()| seen)
-            }
-        });
-        tokio::time::sleep(Duration::from_millis(100)).await; // B asks while A holds it
+        let b = second_batch(&store, Ending::Commit).await;
         assert_eq!(committed_rows(&store).await, 0, "nothing committed while A holds it");
         a.commit().await.unwrap();
-        assert_eq!(b.await.unwrap().unwrap(), 1, "B saw A's row in the same transaction");
+        let (seen, committed) = b.await.unwrap();
+        committed.unwrap();
+        assert_eq!(seen, 1, "B saw A's row in the same transaction");
         assert_eq!(committed_rows(&store).await, 2);
     }
 
@@ -238,17 +261,9 @@ mod tests {
         let (_dir, store) = store().await;
         let mut a = store.begin_placement().await.unwrap();
         insert(&mut a, 1).await;
-        let b = tokio::spawn({
-            let store = store.clone();
-            async move {
-                let mut b = store.begin_placement().await.unwrap();
-                insert(&mut b, 2).await;
-                b.abandon().await;
-            }
-        });
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        let b = second_batch(&store, Ending::Abandon).await;
         a.commit().await.unwrap();
-        b.await.unwrap();
+        b.await.unwrap().1.unwrap();
         let stored: Vec<i64> =
             sqlx::query_scalar("SELECT x FROM t").fetch_all(store.pool()).await.unwrap();
         assert_eq!(stored, vec![1], "A's row, not B's");
@@ -261,17 +276,9 @@ mod tests {
         let (_dir, store) = store().await;
         let mut a = store.begin_placement().await.unwrap();
         insert(&mut a, 1).await;
-        let b = tokio::spawn({
-            let store = store.clone();
-            async move {
-                let mut b = store.begin_placement().await.unwrap();
-                insert(&mut b, 2).await;
-                drop(b); // a statement failed: the batch is abandoned
-            }
-        });
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        let b = second_batch(&store, Ending::Drop).await;
         let a_outcome = a.commit().await;
-        b.await.unwrap();
+        b.await.unwrap().1.unwrap();
         assert!(a_outcome.is_err(), "A's bets are not acknowledged: {a_outcome:?}");
         assert_eq!(committed_rows(&store).await, 0, "the whole group rolled back");
 

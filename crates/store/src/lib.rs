@@ -319,13 +319,7 @@ impl Store {
             Engine::Sqlite => self.writers.begin_with("BEGIN IMMEDIATE").await?,
             Engine::Postgres => self.writers.begin().await?,
         };
-        let mut writer = Writer {
-            tx,
-            engine: self.engine,
-            keyring: self.keyring.clone(),
-            xact_id: None,
-            grouped: None,
-        };
+        let mut writer = self.writer(tx, None);
         if let Some(fence) = &self.fence {
             writer.check_fence(fence).await?;
         }
@@ -339,13 +333,16 @@ impl Store {
     pub async fn begin_placement(&self) -> StoreResult<Writer> {
         let Some(committer) = &self.committer else { return self.begin_write().await };
         let lent = committer.join().await?;
-        Ok(Writer {
-            tx: lent.tx,
-            engine: self.engine,
-            keyring: self.keyring.clone(),
-            xact_id: None,
-            grouped: Some(lent.grouped),
-        })
+        Ok(self.writer(lent.tx, Some(lent.grouped)))
+    }
+
+    /// A [`Writer`] on `tx` with this store's engine and keys.
+    fn writer(
+        &self,
+        tx: sqlx::Transaction<'static, sqlx::Any>,
+        grouped: Option<group_commit::Grouped>,
+    ) -> Writer {
+        Writer { tx, engine: self.engine, keyring: self.keyring.clone(), xact_id: None, grouped }
     }
 
     /// A read-only transaction whose statements all see the database at one moment: for a

@@ -17,8 +17,8 @@
 //! commits. A batch sees the batches before it in the group as if they had committed, and
 //! hears that it committed only when the group did. On PostgreSQL each batch has its own.
 //!
-//! If the store fails (in this batch or in another of its group), nothing of the batch is kept: the market is rebuilt from what was
-//! committed (and serves nothing until it is, `recovery`), and the batch is tried once more (a
+//! If the store fails (in this batch, or at its group's COMMIT), nothing of the batch is kept:
+//! the market is rebuilt from what was committed (and serves nothing until it is, `recovery`), and the batch is tried once more (a
 //! PostgreSQL deadlock, or a `client_ref` raced in by another market's batch, passes the second
 //! time) unless its COMMIT was in fact made; a second failure answers every bet of the batch
 //! 503, as does a failure whose outcome the database cannot tell yet.

@@ -50,10 +50,7 @@ impl Reading {
         self.samples
             .iter()
             .filter(|s| s.metric == name && labels.iter().all(|(k, v)| s.labels.get(k) == Some(*v)))
-            .filter_map(|s| match s.value {
-                Value::Counter(v) | Value::Gauge(v) | Value::Untyped(v) => Some(v),
-                Value::Histogram(_) | Value::Summary(_) => None,
-            })
+            .filter_map(|s| plain(&s.value))
             .collect()
     }
 
@@ -66,12 +63,9 @@ impl Reading {
     pub fn by_label(&self, name: &str, label: &str) -> BTreeMap<String, f64> {
         let mut totals = BTreeMap::new();
         for sample in self.samples.iter().filter(|s| s.metric == name) {
-            let (Some(key), Value::Counter(v) | Value::Gauge(v) | Value::Untyped(v)) =
-                (sample.labels.get(label), &sample.value)
-            else {
-                continue;
-            };
-            *totals.entry(key.to_owned()).or_insert(0.0) += v;
+            if let (Some(key), Some(v)) = (sample.labels.get(label), plain(&sample.value)) {
+                *totals.entry(key.to_owned()).or_insert(0.0) += v;
+            }
         }
         totals
     }
@@ -96,6 +90,14 @@ impl Reading {
             sum: self.total(&format!("{name}_sum"), &[]),
             count: self.total(&format!("{name}_count"), &[]),
         }
+    }
+}
+
+/// A counter's, gauge's or untyped series' value; `None` for a histogram or summary.
+fn plain(value: &Value) -> Option<f64> {
+    match value {
+        Value::Counter(v) | Value::Gauge(v) | Value::Untyped(v) => Some(*v),
+        Value::Histogram(_) | Value::Summary(_) => None,
     }
 }
 
