@@ -1,5 +1,5 @@
 // @ts-check
-// Browser-test harness: the real `backlay` server on a free port with a fresh
+// Browser-test harness: the real `backlay` server on a port it picks itself with a fresh
 // SQLite file and the demo data, and the machine's own Chromium driven by
 // playwright-core (which never downloads a browser).
 //
@@ -13,7 +13,6 @@
 
 import { spawn } from 'node:child_process';
 import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +54,8 @@ const OUTPUT_KEEP_LINES = 2_000;
 /** How long `waitForOutput` waits by default. */
 const OUTPUT_WAIT_MS = 60_000;
 const PAGE_TIMEOUT_MS = 10_000;
+/** The line the server prints once it listens (crates/backlay/src/main.rs keeps its form). */
+const RUNNING_AT = /^Backlay is running at (http:\/\/[^/\s]+)\//;
 
 /** Servers still running, killed if the test process exits without stopping them. @type {Set<import('node:child_process').ChildProcess>} */
 const running = new Set();
@@ -89,11 +90,10 @@ export async function startServer({ extraArgs = [], databaseUrl } = {}) {
   await mustExist(BACKLAY_BIN, 'server binary (run `cargo build -p backlay`, or set BACKLAY_BIN)');
   await mustExist(path.join(WEB_DIR, 'index.html'), 'built client (run `npm ci && npm run build` in web/)');
 
-  const port = await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'backlay-e2e-'));
   const args = [
     'serve',
-    '--addr', `127.0.0.1:${port}`,
+    '--addr', '127.0.0.1:0',
     '--database-url', databaseUrl ?? `sqlite://${path.join(dataDir, 'e2e.db')}`,
     '--demo',
     '--web-dir', WEB_DIR,
@@ -114,10 +114,15 @@ export async function startServer({ extraArgs = [], databaseUrl } = {}) {
   /** @type {Set<{ pattern: RegExp, resolve: () => void }>} */
   const waiting = new Set();
   const partial = { stderr: '', stdout: '' };
+  // The server picks its own port (port 0) and prints it: a port picked here and let go could
+  // be taken by another suite's server or connection before the server, seeding first, binds it.
+  let baseUrl = '';
   const onOutput = (/** @type {'stderr' | 'stdout'} */ stream, /** @type {string} */ chunk) => {
     const complete = (partial[stream] + chunk).split('\n');
     partial[stream] = complete.pop() ?? '';
     for (const line of complete) {
+      const running = stream === 'stdout' && !baseUrl ? RUNNING_AT.exec(line) : null;
+      if (running) baseUrl = running[1];
       lines.push(line);
       for (const waiter of waiting) {
         if (waiter.pattern.test(line)) {
@@ -168,9 +173,8 @@ export async function startServer({ extraArgs = [], databaseUrl } = {}) {
     }
   }
 
-  const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await waitForHealth(baseUrl, () => {
+    await waitForHealth(() => baseUrl, () => {
       if (spawnError) return `could not start ${BACKLAY_BIN}: ${spawnError.message}`;
       if (closed) {
         return `server exited early (code ${child.exitCode}, signal ${child.signalCode})`;
@@ -212,20 +216,26 @@ export async function startServer({ extraArgs = [], databaseUrl } = {}) {
       if (waiter) waiting.delete(waiter);
     }
   }
-  return { baseUrl, port, dataDir, logs, stop, kill9, api, waitForOutput };
+  return { baseUrl, port: Number(new URL(baseUrl).port), dataDir, logs, stop, kill9, api, waitForOutput };
 }
 
 /**
- * Polls GET /api/health until it answers 200, the server dies, or the time is up.
- * @param {string} baseUrl
+ * Polls GET /api/health, once the server has said where it listens, until it answers 200, the
+ * server dies, or the time is up.
+ * @param {() => string} baseUrlNow  the server's base URL, '' until it has printed it
  * @param {() => string | null} deadReason  why the server can no longer come up, if it cannot
  */
-async function waitForHealth(baseUrl, deadReason) {
+async function waitForHealth(baseUrlNow, deadReason) {
   const deadline = Date.now() + HEALTH_TIMEOUT_MS;
-  let last = 'no answer yet';
+  let last = 'the server has not printed its address yet';
   while (Date.now() < deadline) {
     const dead = deadReason();
     if (dead) throw new Error(dead);
+    const baseUrl = baseUrlNow();
+    if (!baseUrl) {
+      await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
+      continue;
+    }
     try {
       const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS) });
       if (response.status === 200) return;
@@ -237,25 +247,7 @@ async function waitForHealth(baseUrl, deadReason) {
     }
     await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
   }
-  throw new Error(`server not healthy at ${baseUrl}/api/health within ${HEALTH_TIMEOUT_MS / 1000} s (${last})`);
-}
-
-/**
- * A port nobody listens on right now. The server binds it a moment later; the
- * tiny window for another process to take it is accepted (tests run one at a time).
- * @returns {Promise<number>}
- */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.unref();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port ? resolve(port) : reject(new Error('no port assigned'))));
-    });
-  });
+  throw new Error(`server not healthy at ${baseUrlNow() || '(no address printed)'}/api/health within ${HEALTH_TIMEOUT_MS / 1000} s (${last})`);
 }
 
 /** @param {string} file @param {string} what */

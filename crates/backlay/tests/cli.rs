@@ -3,6 +3,9 @@
 
 use std::process::{Command, Output};
 
+#[path = "support/printed_address.rs"]
+mod printed_address;
+
 struct Console {
     database_url: String,
     _dir: tempfile::TempDir,
@@ -240,24 +243,25 @@ impl Drop for RunningServer {
 }
 
 fn serve(console: &Console) -> RunningServer {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(env!("CARGO_BIN_EXE_backlay"))
-        .args([
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{port}"),
-            "--demo",
-            "--web-dir",
-            "/nonexistent",
-        ])
+    let mut child = Command::new(env!("CARGO_BIN_EXE_backlay"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--demo", "--web-dir", "/nonexistent"])
         .env("DATABASE_URL", &console.database_url)
         .env("BACKLAY_LOG", "error")
-        .stdout(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("server starts");
-    let server = RunningServer { child, url: format!("http://127.0.0.1:{port}") };
+    let address = printed_address::watch(&mut child);
+    let addr = match printed_address::wait(&mut child, &address, std::time::Duration::from_secs(30))
+    {
+        Ok(addr) => addr,
+        Err(why) => {
+            let _ = child.kill();
+            panic!("{why}");
+        }
+    };
+    let server = RunningServer { child, url: format!("http://{addr}") };
     for _ in 0..300 {
-        if let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+        if let Ok(mut stream) = std::net::TcpStream::connect(addr) {
             use std::io::{Read, Write};
             let _ = stream.write_all(b"GET /api/health HTTP/1.0\r\n\r\n");
             let mut answer = String::new();

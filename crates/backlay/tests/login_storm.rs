@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+#[path = "support/printed_address.rs"]
+mod printed_address;
+
 /// A `backlay serve` child process, killed on drop.
 struct Server {
     child: Child,
@@ -30,23 +33,23 @@ impl Drop for Server {
 impl Server {
     fn start() -> Server {
         let dir = tempfile::tempdir().unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(env!("CARGO_BIN_EXE_backlay"))
-            .args([
-                "serve",
-                "--addr",
-                &format!("127.0.0.1:{port}"),
-                "--demo",
-                "--no-demo-feed",
-                "--no-casino",
-            ])
+        let mut child = Command::new(env!("CARGO_BIN_EXE_backlay"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--demo", "--no-demo-feed", "--no-casino"])
             .args(["--web-dir", "/nonexistent", "--trust-forwarded-for"])
             .env("DATABASE_URL", format!("sqlite://{}", dir.path().join("storm.db").display()))
             .env("BACKLAY_LOG", "error")
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .spawn()
             .expect("the server starts");
-        Server { child, base: format!("http://127.0.0.1:{port}/api"), _dir: dir }
+        let address = printed_address::watch(&mut child);
+        let addr = match printed_address::wait(&mut child, &address, Duration::from_secs(60)) {
+            Ok(addr) => addr,
+            Err(why) => {
+                let _ = child.kill();
+                panic!("{why}");
+            }
+        };
+        Server { child, base: format!("http://{addr}/api"), _dir: dir }
     }
 
     async fn wait_healthy(&self, client: &reqwest::Client) {

@@ -5,7 +5,7 @@
 //! connections under a 512-file limit do not stop the server serving; a second server on the
 //! same SQLite file is refused while `backlay admin` still works beside the first.
 //!
-//! Each test starts the binary on a free port with a fresh SQLite file, talks to it over plain
+//! Each test starts the binary on a port it picks itself with a fresh SQLite file, talks to it over plain
 //! sockets (a stream and a half-sent request need them), signals it by process id with
 //! `kill`, and bounds every wait in time.
 
@@ -17,6 +17,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+
+#[path = "support/printed_address.rs"]
+mod printed_address;
 
 /// How long a server may take to seed the demo and answer /api/health.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -34,10 +37,6 @@ impl Drop for Backlay {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
 /// Starts `backlay serve` with the demo on `dir/serve.db` (markets, no feed, no casino), logging
 /// to `dir/<name>.log`, through `sh -c` when `shell_prefix` asks (a `ulimit`).
 fn start(
@@ -47,14 +46,12 @@ fn start(
     env: &[(&str, &str)],
     shell_prefix: Option<&str>,
 ) -> Backlay {
-    let port = free_port();
     let stderr_path = dir.join(format!("{name}.log"));
     let database_url = format!("sqlite://{}", dir.join("serve.db").display());
-    let addr = format!("127.0.0.1:{port}");
     let mut args: Vec<String> = [
         "serve",
         "--addr",
-        &addr,
+        "127.0.0.1:0",
         "--database-url",
         &database_url,
         "--demo",
@@ -84,14 +81,19 @@ fn start(
     };
     command
         .env("BACKLAY_LOG", "info,sqlx=warn")
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(std::fs::File::create(&stderr_path).unwrap());
     for (key, value) in env {
         command.env(key, value);
     }
-    let child = command.spawn().expect("backlay starts");
-    let mut server = Backlay { child, port, stderr_path };
+    let mut child = command.spawn().expect("backlay starts");
+    let address = printed_address::watch(&mut child);
     let started = Instant::now();
+    let port = printed_address::wait(&mut child, &address, START_TIMEOUT).map(|a| a.port());
+    let mut server = Backlay { child, port: *port.as_ref().unwrap_or(&0), stderr_path };
+    if let Err(why) = port {
+        panic!("{why}: {}", server.log());
+    }
     while started.elapsed() < START_TIMEOUT {
         if let Some(status) = server.child.try_wait().unwrap() {
             panic!("backlay exited at start ({status}): {}", server.log());
@@ -483,9 +485,8 @@ fn a_second_server_on_one_sqlite_file_is_refused_and_admin_commands_still_work()
     let dir = tempfile::tempdir().unwrap();
     let first = start(dir.path(), "first", &[], &[], None);
     let database_url = format!("sqlite://{}", dir.path().join("serve.db").display());
-    let port = free_port().to_string();
     let second = Command::new(env!("CARGO_BIN_EXE_backlay"))
-        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", &database_url])
+        .args(["serve", "--addr", "127.0.0.1:0", "--database-url", &database_url])
         .args(["--no-demo-feed", "--no-casino"])
         .env("BACKLAY_LOG", "warn")
         .output()

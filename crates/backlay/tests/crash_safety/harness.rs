@@ -14,6 +14,8 @@ use serde_json::{json, Value};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
+use crate::printed_address;
+
 /// How long a (re)start may take before the test gives up.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// Bets a bettor sends at most in one life of the server.
@@ -33,13 +35,12 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts `backlay serve` on a free port with `extra` flags and waits for `/api/health`.
+    /// Starts `backlay serve` on a port it picks itself (see `printed_address`) with `extra` flags and waits for `/api/health`.
     pub async fn start_with(database_url: &str, log: &Path, first: bool, extra: &[&str]) -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let log_file = std::fs::OpenOptions::new().create(true).append(true).open(log).unwrap();
         let mut command = Command::new(server_binary());
         command
-            .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database-url", database_url])
+            .args(["serve", "--addr", "127.0.0.1:0", "--database-url", database_url])
             .args(["--no-demo-feed", "--no-casino", "--web-dir", "/nonexistent"])
             // PostgreSQL needs a secret key named; every life of the server uses the same one.
             .arg("--secret-key-file")
@@ -52,18 +53,29 @@ impl Server {
             .args(["--database-connections", "6"])
             .args(extra)
             .env("BACKLAY_LOG", "warn")
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(log_file);
-        let child = command.spawn().expect("the server binary starts");
-        let mut server = Server { child, base: format!("http://127.0.0.1:{port}/api") };
+        let mut child = command.spawn().expect("the server binary starts");
+        let address = printed_address::watch(&mut child);
+        // No base until the server prints the address it bound.
+        let mut server = Server { child, base: String::new() };
         let client = reqwest::Client::new();
         let deadline = Instant::now() + START_TIMEOUT;
         loop {
             if let Ok(Some(status)) = server.child.try_wait() {
                 panic!(
-                    "the server exited at start ({status}); its log: {}",
-                    std::fs::read_to_string(log).unwrap_or_default()
+                    "the server exited at start ({status}); its errors: {:?}; its log's end: {}",
+                    log_errors(log, 5),
+                    log_tail(log, 20)
                 );
+            }
+            assert!(Instant::now() < deadline, "the server did not come up in {START_TIMEOUT:?}");
+            if let Ok(addr) = address.try_recv() {
+                server.base = format!("http://{addr}/api");
+            }
+            if server.base.is_empty() {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
             }
             let health = client
                 .get(format!("{}/health", server.base))
@@ -73,7 +85,6 @@ impl Server {
             if health.is_ok_and(|r| r.status().is_success()) {
                 return server;
             }
-            assert!(Instant::now() < deadline, "the server did not come up in {START_TIMEOUT:?}");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -115,6 +126,13 @@ pub fn log_errors(log: &Path, max: usize) -> Vec<String> {
         }
     }
     counted.into_iter().take(max).map(|(message, n)| format!("{n}× {message}")).collect()
+}
+
+/// The last `lines` lines of the server's log `log`, without colours.
+fn log_tail(log: &Path, lines: usize) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let all: Vec<String> = text.lines().map(without_colours).collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
 }
 
 /// A log line without its ANSI colour codes (`ESC [ … m`).

@@ -1,5 +1,5 @@
 //! Crash safety: bettors place and cancel bets against the real `backlay serve` (a process on a
-//! free port) while the test breaks what it stands on, then checks that what the bettors were
+//! port it picks) while the test breaks what it stands on, then checks that what the bettors were
 //! told is what is stored. Bets whose answer was lost, or was a 503 ("not now, try again"), are
 //! sent again with the same `client_ref`, as a careful client would; a 500 is never an answer.
 //!
@@ -49,3 +49,5 @@ mod db_cuts;
 mod disk_full;
 mod harness;
 mod kills;
+#[path = "../support/printed_address.rs"]
+mod printed_address;
