@@ -119,6 +119,9 @@ const CHANGE_BACKLOG: usize = 4096;
 struct MarketHandle {
     commands: mpsc::Sender<Command>,
     suspensions: Arc<Suspensions>,
+    /// Calls run on the task here since it started: the market's load, which a cluster's
+    /// nodes even out between them (`cluster::load`).
+    calls: Arc<AtomicU64>,
 }
 
 /// A market whose task runs on this server, and what it holds the market by in a cluster.
@@ -209,7 +212,8 @@ impl Engine {
         .await?;
         let (commands, receiver) = mpsc::channel(MARKET_QUEUE_LEN);
         let task = tokio::spawn(actor.run(receiver));
-        let running = Running { handle: MarketHandle { commands, suspensions }, task, fence };
+        let handle = MarketHandle { commands, suspensions, calls: Arc::default() };
+        let running = Running { handle, task, fence };
         if let Some(old) = self.markets.write().await.insert(market_id, running) {
             old.task.abort();
         }
@@ -238,6 +242,15 @@ impl Engine {
                 let commands = &running.handle.commands;
                 (*id, commands.max_capacity() - commands.capacity())
             })
+            .collect()
+    }
+
+    /// Each market task here with the calls it has run since it started (its load).
+    pub(crate) async fn call_counts(&self) -> Vec<(i64, u64)> {
+        let markets = self.markets.read().await;
+        markets
+            .iter()
+            .map(|(id, running)| (*id, running.handle.calls.load(Ordering::Relaxed)))
             .collect()
     }
 
@@ -327,6 +340,7 @@ impl Engine {
         handle: &MarketHandle,
         call: Call,
     ) -> Result<Answer, AppError> {
+        handle.calls.fetch_add(1, Ordering::Relaxed);
         match call {
             Call::Place { bet } => {
                 let placement = market_task::Placement::arriving(bet, handle.suspensions.count());

@@ -46,12 +46,14 @@ pub struct Fence {
     pub token: i64,
 }
 
-/// A resource's row: who owns it (if anyone) and its token.
+/// A resource's row: who owns it (if anyone), its token, and the node it is offered to while
+/// free ([`Store::offer`]; `None` once the offer has run out).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ownership {
     pub resource: String,
     pub node_id: Option<String>,
     pub token: i64,
+    pub offered_to: Option<String>,
 }
 
 /// A node whose lease has not run out.
@@ -66,6 +68,8 @@ pub struct LiveNode {
 pub struct ClusterView {
     pub nodes: Vec<LiveNode>,
     pub owners: Vec<Ownership>,
+    /// Each live node's load as it last wrote it ([`Store::publish_load`]), by node id.
+    pub loads: std::collections::HashMap<String, f64>,
 }
 
 impl ClusterView {
@@ -73,6 +77,11 @@ impl ClusterView {
     pub fn owner(&self, resource: &str) -> Option<&LiveNode> {
         let owner = self.owners.iter().find(|o| o.resource == resource)?.node_id.as_deref()?;
         self.nodes.iter().find(|n| n.node_id == owner)
+    }
+
+    /// The node a free `resource` is offered to, while the offer lasts.
+    pub fn offered_to(&self, resource: &str) -> Option<&str> {
+        self.owners.iter().find(|o| o.resource == resource)?.offered_to.as_deref()
     }
 }
 
@@ -150,27 +159,35 @@ impl Store {
 
     /// The live nodes and every ownership row.
     pub async fn cluster_view(&self) -> StoreResult<ClusterView> {
-        let nodes = sqlx::query(&format!(
-            "SELECT node_id, url FROM cluster_nodes WHERE expires_at_ms > {NOW_MS} ORDER BY node_id"
+        let rows = sqlx::query(&format!(
+            "SELECT node_id, url, load FROM cluster_nodes WHERE expires_at_ms > {NOW_MS} ORDER BY node_id"
+        ))
+        .fetch_all(self.pool())
+        .await?;
+        let mut nodes = Vec::with_capacity(rows.len());
+        let mut loads = std::collections::HashMap::with_capacity(rows.len());
+        for row in &rows {
+            let node = LiveNode { node_id: row.try_get(0)?, url: row.try_get(1)? };
+            loads.insert(node.node_id.clone(), row.try_get::<f64, _>(2)?);
+            nodes.push(node);
+        }
+        let owners = sqlx::query(&format!(
+            "SELECT resource, node_id, token, \
+               CASE WHEN offered_until_ms > {NOW_MS} THEN offered_to END FROM cluster_owners"
         ))
         .fetch_all(self.pool())
         .await?
         .iter()
-        .map(|row| Ok(LiveNode { node_id: row.try_get(0)?, url: row.try_get(1)? }))
-        .collect::<Result<_, sqlx::Error>>()?;
-        let owners = sqlx::query("SELECT resource, node_id, token FROM cluster_owners")
-            .fetch_all(self.pool())
-            .await?
-            .iter()
-            .map(|row| {
-                Ok(Ownership {
-                    resource: row.try_get(0)?,
-                    node_id: row.try_get(1)?,
-                    token: row.try_get(2)?,
-                })
+        .map(|row| {
+            Ok(Ownership {
+                resource: row.try_get(0)?,
+                node_id: row.try_get(1)?,
+                token: row.try_get(2)?,
+                offered_to: row.try_get(3)?,
             })
-            .collect::<Result<_, sqlx::Error>>()?;
-        Ok(ClusterView { nodes, owners })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
+        Ok(ClusterView { nodes, owners, loads })
     }
 
     /// The live node that owns `resource` now, if any.
@@ -201,10 +218,13 @@ impl Store {
              SELECT $1, $2, 1 WHERE EXISTS \
                (SELECT 1 FROM cluster_nodes WHERE node_id = $2 AND expires_at_ms > {NOW_MS}) \
              ON CONFLICT (resource) DO UPDATE \
-               SET node_id = EXCLUDED.node_id, token = cluster_owners.token + 1 \
-             WHERE cluster_owners.node_id IS NULL OR NOT EXISTS \
+               SET node_id = EXCLUDED.node_id, token = cluster_owners.token + 1, \
+                   offered_to = NULL, offered_until_ms = NULL \
+             WHERE (cluster_owners.node_id IS NULL OR NOT EXISTS \
                (SELECT 1 FROM cluster_nodes n WHERE n.node_id = cluster_owners.node_id \
-                AND n.expires_at_ms > {NOW_MS}) \
+                AND n.expires_at_ms > {NOW_MS})) \
+               AND (cluster_owners.offered_to IS NULL OR cluster_owners.offered_to = EXCLUDED.node_id \
+                 OR cluster_owners.offered_until_ms <= {NOW_MS}) \
              RETURNING token"
         ))
         .bind(resource)
@@ -233,6 +253,34 @@ impl Store {
         .bind(fence.token)
         .execute(&self.writers)
         .await?;
+        Ok(())
+    }
+
+    /// Gives `resource` up, if `fence` still holds it, for node `to` alone to take within
+    /// `for_ms` (anyone after): how a busy node hands a market to a quieter one.
+    pub async fn offer(&self, fence: &Fence, to: &str, for_ms: i64) -> StoreResult<()> {
+        sqlx::query(&format!(
+            "UPDATE cluster_owners SET node_id = NULL, offered_to = $4, \
+               offered_until_ms = {NOW_MS} + $5 \
+             WHERE resource = $1 AND node_id = $2 AND token = $3"
+        ))
+        .bind(&fence.resource)
+        .bind(&*fence.node_id)
+        .bind(fence.token)
+        .bind(to)
+        .bind(for_ms)
+        .execute(&self.writers)
+        .await?;
+        Ok(())
+    }
+
+    /// Writes this node's load (calls per second to its markets) for the others to see.
+    pub async fn publish_load(&self, node_id: &str, load: f64) -> StoreResult<()> {
+        sqlx::query("UPDATE cluster_nodes SET load = $2 WHERE node_id = $1")
+            .bind(node_id)
+            .bind(load)
+            .execute(&self.writers)
+            .await?;
         Ok(())
     }
 

@@ -11,8 +11,11 @@
 //!    from the database) has lost everything: it stops every task and joins again under a new id;
 //! 2. stops the tasks of anything whose row no longer names it with its token (taken over);
 //! 3. takes markets and tables nobody alive owns, up to its fair share (of M markets over N live
-//!    nodes, ⌈M/N⌉ each), loading each from what is committed as a restart does; and gives one
-//!    up per tick while it holds more than its share, so a node that joins gets its part;
+//!    nodes, ⌈M/N⌉ each), loading each from what is committed as a restart does, and any market
+//!    offered to it whatever its share; gives idle ones up while it holds more than its share,
+//!    so a node that joins gets its part; and, every [`load::WINDOW`], measures its markets'
+//!    load and, when well above the cluster's mean, offers busy markets to the nodes well below
+//!    it ([`load`]): markets are spread by the work they bring, not only by their number;
 //! 4. takes the leader's row if nobody alive holds it, and runs the leader's jobs (the demo feed)
 //!    while it does.
 //!
@@ -26,6 +29,7 @@
 //! "moving" market for up to 8 s) and is placed on B's task at about t = 2.6 s.
 
 pub mod forward;
+mod load;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -256,7 +260,12 @@ impl Node {
                 jobs.leading = None;
             }
         }
-        // 3. Markets, then tables: take a fair share of what nobody alive owns.
+        // 3. Markets, then tables: take a fair share of what nobody alive owns, and what is
+        // offered to this node.
+        let measured = jobs.load.read(&engine.call_counts().await, std::time::Instant::now());
+        if measured {
+            self.store.publish_load(&me, jobs.load.total()).await?;
+        }
         let markets: Vec<String> =
             self.store.live_market_ids().await?.into_iter().map(market_resource).collect();
         let (mut mine, taken) = self.take_share(&view, &markets).await?;
@@ -270,12 +279,21 @@ impl Node {
                 }
             }
         }
-        for extra in self.extras(&view, &markets, mine) {
+        let rate = |resource: &str| jobs.load.rate(id_in(resource));
+        for extra in self.extras(&view, &markets, mine, rate) {
             let market_id = id_in(&extra);
             if let Some(fence) = engine.stop_here(market_id, HANDOVER_WAIT).await {
                 tracing::info!(market_id, "giving a market to a node with fewer");
-                self.store.release(&fence).await?;
+                // Stopped here but still ours until released: kept to retry should this fail.
+                jobs.to_release.push(fence);
             }
+        }
+        if measured && jobs.load.may_offer() {
+            self.offer_load(engine, &view, jobs).await;
+        }
+        while let Some(fence) = jobs.to_release.last() {
+            self.store.release(fence).await?;
+            jobs.to_release.pop();
         }
         if let Some(tables) = &jobs.casino {
             let games = tables.games(&self.store).await?;
@@ -291,7 +309,7 @@ impl Node {
                     self.store.release(&fence).await?;
                 }
             }
-            for extra in self.extras(&view, &resources, mine) {
+            for extra in self.extras(&view, &resources, mine, |_| 0.0) {
                 if let Some(table) = jobs.tables.remove(&id_in(&extra)) {
                     table.task.abort();
                     self.store.release(&table.fence).await?;
@@ -311,8 +329,9 @@ impl Node {
     }
 
     /// Takes resources of `all` that nobody alive owns while this node holds fewer than its
-    /// share: how many of `all` it held before, and the fences of those it took (for the
-    /// caller to start, or give back).
+    /// share, and those offered to it whatever its share (leaving those offered to others):
+    /// how many of `all` it held before, and the fences of those it took (for the caller to
+    /// start, or give back).
     async fn take_share(
         &self,
         view: &ClusterView,
@@ -324,8 +343,11 @@ impl Node {
             all.iter().filter(|r| view.owner(r).is_some_and(|owner| *owner.node_id == *me)).count();
         let mut taken = Vec::new();
         for resource in all.iter().filter(|r| view.owner(r).is_none()) {
-            if held + taken.len() >= share {
-                break;
+            let offered = view.offered_to(resource);
+            let to_me = offered == Some(&*me);
+            // Offered to another node, or beyond this node's share and not offered to it.
+            if !to_me && (offered.is_some() || held + taken.len() >= share) {
+                continue;
             }
             if let Some(fence) = self.claim(resource).await? {
                 taken.push(fence);
@@ -335,8 +357,16 @@ impl Node {
     }
 
     /// What of `all` this node should give up: what it holds beyond its share, while a live
-    /// node holds less than its share (so a node that joined gets its part).
-    fn extras(&self, view: &ClusterView, all: &[String], mine: usize) -> Vec<String> {
+    /// node holds less than its share (so a node that joined gets its part); only idle ones
+    /// (`rate`, calls per second, under [`load::IDLE_RATE`]), the quietest first, so that the
+    /// count never undoes what the load's offers spread.
+    fn extras(
+        &self,
+        view: &ClusterView,
+        all: &[String],
+        mine: usize,
+        rate: impl Fn(&str) -> f64,
+    ) -> Vec<String> {
         let me = self.id();
         let share = all.len().div_ceil(view.nodes.len().max(1));
         if mine <= share {
@@ -353,12 +383,52 @@ impl Node {
         if !short {
             return Vec::new();
         }
-        all.iter()
+        let mut idle: Vec<(&String, f64)> = all
+            .iter()
             .rev()
             .filter(|r| view.owner(r).is_some_and(|o| *o.node_id == *me))
-            .take(mine - share)
-            .cloned()
-            .collect()
+            .map(|r| (r, rate(r)))
+            .filter(|(_, rate)| *rate < load::IDLE_RATE)
+            .collect();
+        // The quietest first; among equals the newest, as before there was a load to go by.
+        idle.sort_by(|a, b| a.1.total_cmp(&b.1));
+        idle.into_iter().take(mine - share).map(|(r, _)| r.clone()).collect()
+    }
+
+    /// Offers busy markets to the nodes well below the cluster's mean load, when this node is
+    /// well above it ([`load::plan_offers`]): each is stopped here and freed for its receiver
+    /// alone, which takes it on its next turn. A market stopped here whose offer could not be
+    /// written is released instead (`to_release`, retried each turn).
+    async fn offer_load(&self, engine: &Engine, view: &ClusterView, jobs: &mut NodeJobs) {
+        let meter = &mut jobs.load;
+        let me = self.id();
+        let loads: HashMap<String, f64> = view
+            .nodes
+            .iter()
+            .map(|n| {
+                let load = if *n.node_id == *me {
+                    meter.total()
+                } else {
+                    view.loads.get(&n.node_id).copied().unwrap_or(0.0)
+                };
+                (n.node_id.clone(), load)
+            })
+            .collect();
+        let offers = load::plan_offers(&me, &loads, &meter.rates());
+        let mut offered = Vec::with_capacity(offers.len());
+        for (market_id, to) in offers {
+            if let Some(fence) = engine.stop_here(market_id, HANDOVER_WAIT).await {
+                tracing::info!(market_id, to = %to, "offering a busy market to a node with less load");
+                offered.push(market_id);
+                if let Err(err) = self.store.offer(&fence, &to, load::OFFER_MS).await {
+                    tracing::warn!(market_id, "offering a market failed, releasing it: {err}");
+                    jobs.to_release.push(fence);
+                }
+            }
+        }
+        if !offered.is_empty() {
+            jobs.load.offered(&offered);
+        }
     }
 }
 
@@ -511,6 +581,8 @@ pub struct NodeJobs {
     leading: Option<(Fence, RunsWithServer)>,
     /// Markets whose tasks ended here, to release (retried each turn until it works).
     to_release: Vec<Fence>,
+    /// This node's markets' load, measured every window.
+    load: load::LoadMeter,
 }
 
 impl NodeJobs {
@@ -521,6 +593,7 @@ impl NodeJobs {
             tables: HashMap::new(),
             leading: None,
             to_release: Vec::new(),
+            load: load::LoadMeter::default(),
         }
     }
 

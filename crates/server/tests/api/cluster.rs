@@ -224,3 +224,85 @@ async fn a_sealed_call_between_nodes_is_taken_once_and_only_when_fresh() {
     let status = answer.unwrap().status().as_u16();
     assert!([404, 405].contains(&status), "a server on its own takes no calls: {status}");
 }
+
+/// Busy markets all on one node, the markets balanced by number: the busy node offers some of
+/// them to the idle one (`backlay_engine`'s `cluster/load.rs`), which then runs them, and bets
+/// on them go on being placed once through either node. With ownership by number alone nothing
+/// moved and the second node served nothing (bench/RESULTS.md, eighth session).
+#[tokio::test]
+async fn busy_markets_on_one_node_are_spread_to_an_idle_one() {
+    use std::time::{Duration, Instant};
+    let Some(first) = spawn_app(Db::Postgres).await else { return };
+    let second = first.second_node().await;
+    let admin = first.admin().await;
+    let demo = first.demo().await;
+    let matches = first.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let mut created = Vec::new();
+    for i in 0..12 {
+        created.push(
+            first
+                .open_market(
+                    &admin,
+                    match_id,
+                    json!({ "type": "match_odds", "name": format!("Load {i}"), "runners": ["Home", "Away"], "min_stake": 1, "bet_delay_s": 0 }),
+                )
+                .await,
+        );
+    }
+    let store = first.store().await;
+    let first_url = first.base.trim_end_matches("/api").to_string();
+    let second_url = second.base.trim_end_matches("/api").to_string();
+    // Until the count has settled: the markets of the twelve the first node runs.
+    let owners = |markets: Vec<(i64, Vec<i64>)>| {
+        let store = store.clone();
+        async move {
+            let mut owned = Vec::new();
+            for (market, runners) in markets {
+                let owner = store.owner_of(&format!("market:{market}")).await.unwrap();
+                owned.push((market, runners, owner.map(|o| o.url)));
+            }
+            owned
+        }
+    };
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let busy: Vec<(i64, Vec<i64>)> = owners(created)
+        .await
+        .into_iter()
+        .filter(|(_, _, owner)| owner.as_deref() == Some(first_url.as_str()))
+        .map(|(market, runners, _)| (market, runners))
+        .collect();
+    assert!(busy.len() >= 3, "the first node runs {} of the twelve", busy.len());
+
+    // Bets on those markets alone, resting far from any match (1.00 each), until the second
+    // node runs some of them.
+    let started = Instant::now();
+    let mut placed = 0;
+    let moved = loop {
+        for (market, runners) in &busy {
+            let bet = json!({ "market_id": market, "selection_id": runners[0], "side": "back", "price": "900", "stake": 1 });
+            first.post("bet/placeBet", Some(&demo), bet).await.expect(200);
+            placed += 1;
+        }
+        let now: Vec<_> = owners(busy.clone()).await;
+        let moved =
+            now.iter().filter(|(_, _, o)| o.as_deref() == Some(second_url.as_str())).count();
+        if moved >= 2 || started.elapsed() > Duration::from_secs(30) {
+            break moved;
+        }
+    };
+    assert!(
+        moved >= 2,
+        "after {placed} bets in {:?} the second node runs {moved} of the {} busy markets",
+        started.elapsed(),
+        busy.len()
+    );
+    // Bets go on through either node, each placed once.
+    for node in [&first, &second] {
+        for (market, runners) in &busy {
+            let bet = json!({ "market_id": market, "selection_id": runners[1], "side": "back", "price": "900", "stake": 1 });
+            node.post("bet/placeBet", Some(&demo), bet).await.expect(200);
+        }
+    }
+    first.assert_ledger_sound(&admin).await;
+}
