@@ -46,8 +46,8 @@ pub struct Fence {
     pub token: i64,
 }
 
-/// A resource's row: who owns it (if anyone), its token, and the node it is offered to while
-/// free ([`Store::offer`]; `None` once the offer has run out).
+/// A resource's row: who owns it (if anyone), its token, and the node it was offered to
+/// ([`Store::offer`]; `None` once the offer has run out, whether or not that node took it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ownership {
     pub resource: String,
@@ -79,7 +79,7 @@ impl ClusterView {
         self.nodes.iter().find(|n| n.node_id == owner)
     }
 
-    /// The node a free `resource` is offered to, while the offer lasts.
+    /// The node `resource` was offered to, while the offer lasts (taken or not yet).
     pub fn offered_to(&self, resource: &str) -> Option<&str> {
         self.owners.iter().find(|o| o.resource == resource)?.offered_to.as_deref()
     }
@@ -218,8 +218,7 @@ impl Store {
              SELECT $1, $2, 1 WHERE EXISTS \
                (SELECT 1 FROM cluster_nodes WHERE node_id = $2 AND expires_at_ms > {NOW_MS}) \
              ON CONFLICT (resource) DO UPDATE \
-               SET node_id = EXCLUDED.node_id, token = cluster_owners.token + 1, \
-                   offered_to = NULL, offered_until_ms = NULL \
+               SET node_id = EXCLUDED.node_id, token = cluster_owners.token + 1 \
              WHERE (cluster_owners.node_id IS NULL OR NOT EXISTS \
                (SELECT 1 FROM cluster_nodes n WHERE n.node_id = cluster_owners.node_id \
                 AND n.expires_at_ms > {NOW_MS})) \
@@ -257,7 +256,9 @@ impl Store {
     }
 
     /// Gives `resource` up, if `fence` still holds it, for node `to` alone to take within
-    /// `for_ms` (anyone after): how a busy node hands a market to a quieter one.
+    /// `for_ms` (anyone after): how a busy node hands a market to a quieter one. The offer stays
+    /// on the row once taken, for the nodes to see that markets just moved by load
+    /// ([`Store::offered_within`]).
     pub async fn offer(&self, fence: &Fence, to: &str, for_ms: i64) -> StoreResult<()> {
         sqlx::query(&format!(
             "UPDATE cluster_owners SET node_id = NULL, offered_to = $4, \
@@ -272,6 +273,16 @@ impl Store {
         .execute(&self.writers)
         .await?;
         Ok(())
+    }
+
+    /// Whether any resource was offered ([`Store::offer`]) within the last `ms`.
+    pub async fn offered_within(&self, ms: i64) -> StoreResult<bool> {
+        Ok(sqlx::query_scalar(&format!(
+            "SELECT EXISTS (SELECT 1 FROM cluster_owners WHERE offered_until_ms > {NOW_MS} - $1)"
+        ))
+        .bind(ms)
+        .fetch_one(self.pool())
+        .await?)
     }
 
     /// Writes this node's load (calls per second to its markets) for the others to see.

@@ -400,6 +400,15 @@ impl Node {
     /// alone, which takes it on its next turn. A market stopped here whose offer could not be
     /// written is released instead (`to_release`, retried each turn).
     async fn offer_load(&self, engine: &Engine, view: &ClusterView, jobs: &mut NodeJobs) {
+        // Markets just moved by load: wait for their receivers' figures to show them.
+        match self.store.offered_within(load::SETTLE_MS - load::OFFER_MS).await {
+            Ok(false) => {}
+            Ok(true) => return,
+            Err(err) => {
+                tracing::warn!("reading the cluster's recent offers failed: {err}");
+                return;
+            }
+        }
         let meter = &mut jobs.load;
         let me = self.id();
         let loads: HashMap<String, f64> = view
@@ -415,10 +424,20 @@ impl Node {
             })
             .collect();
         let offers = load::plan_offers(&me, &loads, &meter.rates());
+        if !offers.is_empty() {
+            let mut figures: Vec<String> =
+                loads.iter().map(|(node, load)| format!("{node} {load:.0}")).collect();
+            figures.sort();
+            tracing::info!(
+                markets = offers.len(),
+                "offering busy markets to even out the nodes' loads (calls/s: {})",
+                figures.join(", ")
+            );
+        }
         let mut offered = Vec::with_capacity(offers.len());
         for (market_id, to) in offers {
             if let Some(fence) = engine.stop_here(market_id, HANDOVER_WAIT).await {
-                tracing::info!(market_id, to = %to, "offering a busy market to a node with less load");
+                tracing::debug!(market_id, to = %to, "offering a busy market to a node with less load");
                 offered.push(market_id);
                 if let Err(err) = self.store.offer(&fence, &to, load::OFFER_MS).await {
                     tracing::warn!(market_id, "offering a market failed, releasing it: {err}");

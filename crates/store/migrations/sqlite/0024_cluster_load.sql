@@ -6,6 +6,7 @@
 ALTER TABLE cluster_nodes ADD COLUMN load REAL NOT NULL DEFAULT 0;
 
 -- A market a busy node gives up for a quieter one: free (node_id NULL) but, until
--- offered_until_ms, only the node named in offered_to may take it; after that, anyone.
+-- offered_until_ms, only the node named in offered_to may take it; after that, anyone. Kept
+-- until then once taken too: while any is, no node offers more.
 ALTER TABLE cluster_owners ADD COLUMN offered_to TEXT;
 ALTER TABLE cluster_owners ADD COLUMN offered_until_ms BIGINT;
