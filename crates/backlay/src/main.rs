@@ -516,6 +516,12 @@ async fn main() {
                 .unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
         .with_writer(std::io::stderr)
+        // Colours only for a person at a terminal: a log file or a collector gets plain lines
+        // (scripts count ` WARN ` and ` ERROR ` in them). NO_COLOR turns them off anywhere.
+        .with_ansi(
+            std::io::IsTerminal::is_terminal(&std::io::stderr())
+                && std::env::var_os("NO_COLOR").is_none(),
+        )
         .init();
     let cli = Cli::parse();
     let result = match cli.command {

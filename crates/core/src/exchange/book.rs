@@ -353,6 +353,34 @@ impl OrderBook {
         Ok(remaining_minor)
     }
 
+    /// The users whose resting orders a new order of `side` at `price` for `size_minor` would
+    /// meet, in the order it would meet them, the book unchanged: whose accounts matching it
+    /// may touch (a user may appear more than once).
+    pub fn makers_met(&self, side: Side, price: Price, size_minor: i64) -> Vec<UserId> {
+        let limit_tick = price.tick();
+        let makers = match side {
+            Side::Back => &self.lays,
+            Side::Lay => &self.backs,
+        };
+        let mut users = Vec::new();
+        let mut left_minor = size_minor;
+        let mut next = makers.best_tick;
+        while let Some(tick) = next {
+            if left_minor <= 0 || !makers.is_matched_by(tick, limit_tick) {
+                break;
+            }
+            for queued in &makers.levels[tick].queue {
+                if left_minor <= 0 {
+                    break;
+                }
+                users.push(queued.user_id);
+                left_minor -= queued.remaining_minor;
+            }
+            next = makers.next_worse(tick);
+        }
+        users
+    }
+
     /// Puts a stored unmatched order back into the book without matching (start-up), behind
     /// every order already there. Refuses one that would cross the book.
     pub fn restore(&mut self, order: &NewOrder) -> Result<(), BookError> {
@@ -744,6 +772,28 @@ mod tests {
                 (fill.maker.0, at, fill.size_minor, fill.backer_profit_minor)
             })
             .collect()
+    }
+
+    #[test]
+    fn makers_met_are_the_makers_placing_would_fill() {
+        let mut book = book();
+        for (id, user, side, at, size) in [
+            (1, ANN, Side::Lay, "2.50", 30_00),
+            (2, BOB, Side::Lay, "2.52", 20_00),
+            (3, CAT, Side::Lay, "2.50", 40_00),
+            (4, ANN, Side::Lay, "2.40", 50_00),
+            (5, BOB, Side::Back, "3.00", 10_00),
+        ] {
+            book.place(&order(id, user, side, at, size)).unwrap();
+        }
+        for (at, size) in [("2.50", 1_00), ("2.50", 55_00), ("2.50", 500_00), ("2.60", 10_00)] {
+            let met = book.makers_met(Side::Back, price(at), size);
+            let filled = book.clone().place(&order(9, CAT, Side::Back, at, size)).unwrap();
+            let makers: Vec<UserId> = filled.fills.iter().map(|f| f.maker_user).collect();
+            assert_eq!(met, makers, "a back of {size} at {at}");
+        }
+        assert_eq!(book.makers_met(Side::Lay, price("3.00"), 5_00), vec![BOB]);
+        assert!(book.makers_met(Side::Lay, price("2.90"), 5_00).is_empty());
     }
 
     #[test]

@@ -190,8 +190,9 @@ impl MarketActor {
     ) -> Result<(Batch, Vec<Result<BetAnswer, AppError>>, u64), AppError> {
         let requests: Vec<&PlaceBet> = placements.iter().map(|p| &p.bet).collect();
         let users: Vec<i64> = requests.iter().map(|r| r.user_id).collect();
+        let makers = self.makers_met(&requests);
         let funds = writer
-            .lock_funds(&users)
+            .lock_funds(&users, &makers)
             .await?
             .into_iter()
             .map(|f| (f.user_id, Funds::new(f)))
@@ -225,6 +226,46 @@ impl MarketActor {
         }
         self.write_noted(writer, &mut batch).await?;
         Ok((batch, answers, placed))
+    }
+
+    /// Every user whose resting order the batch's orders may meet, from the book as it stands:
+    /// per runner and side, the batch's orders taken together (the most generous price, the
+    /// sizes summed), so the makers its later orders reach behind its earlier ones are in too.
+    /// Orders the batch itself rests are its own users'. Locked with the batch's users, all at
+    /// once ([`backlay_store::Writer::lock_funds`]).
+    fn makers_met(&self, requests: &[&PlaceBet]) -> Vec<i64> {
+        let mut reach: BTreeMap<(RunnerId, Side), (backlay_core::odds::Price, i64)> =
+            BTreeMap::new();
+        for request in requests {
+            let side = request.side.side();
+            let Ok(PlannedBet::Order { runner, order }) =
+                self.plan(request, side, request.stake.minor())
+            else {
+                continue; // refused, or house-banked: nobody's order is met
+            };
+            let entry = reach.entry((runner, side)).or_insert((order.price, 0));
+            // A BACK at p meets LAYs at p or more: the lowest BACK reaches furthest; a LAY the
+            // reverse.
+            let further = match side {
+                Side::Back => order.price < entry.0,
+                Side::Lay => order.price > entry.0,
+            };
+            if further {
+                entry.0 = order.price;
+            }
+            entry.1 = entry.1.saturating_add(order.size_minor);
+        }
+        let mut makers: Vec<i64> = reach
+            .into_iter()
+            .filter_map(|((runner, side), (price, size))| {
+                Some(self.market.book(runner)?.makers_met(side, price, size))
+            })
+            .flatten()
+            .map(|user| user.0)
+            .collect();
+        makers.sort_unstable();
+        makers.dedup();
+        makers
     }
 
     /// Ids for `count` new bets, from the ids this task reserved ahead; reserves more, in the

@@ -26,12 +26,24 @@ pub struct AccountFunds {
 }
 
 impl Writer {
-    /// Reads the funds of `user_ids` and keeps them locked until the transaction ends
-    /// (PostgreSQL: `FOR UPDATE`, taken in user order so that two markets' batches do not
-    /// deadlock on each other; SQLite: `BEGIN IMMEDIATE` already holds the one write lock).
-    /// Users without an account are left out.
-    pub async fn lock_funds(&mut self, user_ids: &[i64]) -> StoreResult<Vec<AccountFunds>> {
+    /// Reads the funds of `user_ids` and keeps them locked until the transaction ends, with the
+    /// accounts of `also_lock` (PostgreSQL: `FOR UPDATE`, all taken at once in user order;
+    /// SQLite: `BEGIN IMMEDIATE` already holds the one write lock). Users without an account
+    /// are left out.
+    ///
+    /// `also_lock` is every other account the transaction may write (a placement batch: the
+    /// makers its orders would meet). A row locked later, after these, could be held by another
+    /// market's batch waiting for one of these: a deadlock, which PostgreSQL breaks only after
+    /// its `deadlock_timeout` (1 s) by failing one of them (bench/RESULTS.md, ninth session).
+    pub async fn lock_funds(
+        &mut self,
+        user_ids: &[i64],
+        also_lock: &[i64],
+    ) -> StoreResult<Vec<AccountFunds>> {
         let mut sorted = user_ids.to_vec();
+        if self.engine == crate::Engine::Postgres {
+            sorted.extend_from_slice(also_lock);
+        }
         sorted.sort_unstable();
         sorted.dedup();
         let mut funds = Vec::with_capacity(sorted.len());
@@ -48,8 +60,12 @@ impl Writer {
                 query = query.bind(*user_id);
             }
             for row in query.fetch_all(self.conn()).await? {
+                let user_id: i64 = row.try_get("user_id")?;
+                if !user_ids.contains(&user_id) {
+                    continue; // locked only
+                }
                 funds.push(AccountFunds {
-                    user_id: row.try_get("user_id")?,
+                    user_id,
                     balance_minor: row.try_get("balance_minor")?,
                     exposure_minor: row.try_get("exposure_minor")?,
                     max_exposure_minor: row.try_get("max_exposure_minor")?,
