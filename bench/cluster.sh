@@ -103,7 +103,8 @@ drop_database() {
   fi
 }
 
-# A free loopback port: a node tells the others its own address, so it cannot listen on port 0.
+# A free loopback port, picked here so that the node's URL is known before it starts (a test
+# harness lets the server pick its own, crates/backlay/tests/support/printed_address.rs).
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -163,8 +164,10 @@ run_cluster_load() {
     done
   fi
   if ((started == count)); then
-    local urls=()
+    local urls=() pid
     for url in "${SERVER_URLS[@]}"; do urls+=(--base-url "$url"); done
+    # Every node's CPU, summed: bets per server core-second, one node against three.
+    for pid in "${SERVER_PIDS[@]}"; do urls+=(--server-pid "$pid"); done
     if ! timeout $((LOAD_DURATION_S + 300)) target/release/place_load "${urls[@]}" --label "$label" \
       --duration-s "$LOAD_DURATION_S" --concurrency "$LOAD_CONCURRENCY" --users "$LOAD_USERS" "$@" \
       >"$WORK/load-$label.md" 2>"$WORK/load-$label.err"; then

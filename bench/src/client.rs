@@ -242,44 +242,94 @@ pub fn cpu_seconds(pid: u32) -> Option<f64> {
     (ticks_per_s > 0).then(|| ticks / ticks_per_s as f64)
 }
 
-/// CPU used by `pid` (when given) and by this process between two readings.
-#[derive(Clone, Copy)]
+/// CPU seconds the whole machine has been busy (all cores, every process, the kernel) since it
+/// started, from the first line of /proc/stat; `None` when unreadable.
+pub fn machine_busy_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let fields: Vec<f64> = stat
+        .lines()
+        .next()?
+        .strip_prefix("cpu ")?
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal …: busy is all but idle and iowait.
+    let busy: f64 =
+        fields.iter().take(8).enumerate().filter(|(i, _)| *i != 3 && *i != 4).map(|(_, v)| v).sum();
+    // SAFETY: sysconf only reads a configuration value.
+    let ticks_per_s = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (ticks_per_s > 0).then(|| busy / ticks_per_s as f64)
+}
+
+/// The CPU seconds of every process of `pids` summed; `None` when there are none or one cannot
+/// be read.
+fn servers_cpu_seconds(pids: &[u32]) -> Option<f64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|pid| cpu_seconds(*pid)).sum()
+}
+
+/// CPU used by the servers (when given) and by this process between two readings.
+#[derive(Clone)]
 pub struct CpuMeter {
-    server_pid: Option<u32>,
+    /// The servers measured together (the nodes of a cluster on this machine, or one server).
+    server_pids: Vec<u32>,
     server: Option<f64>,
     client: Option<f64>,
+    machine: Option<f64>,
     at: std::time::Instant,
 }
 
 impl CpuMeter {
-    pub fn start(server_pid: Option<u32>) -> CpuMeter {
+    pub fn start(server_pids: &[u32]) -> CpuMeter {
         CpuMeter {
-            server_pid,
-            server: server_pid.and_then(cpu_seconds),
+            server_pids: server_pids.to_vec(),
+            server: servers_cpu_seconds(server_pids),
             client: cpu_seconds(std::process::id()),
+            machine: machine_busy_seconds(),
             at: std::time::Instant::now(),
         }
     }
 
-    /// The server's CPU since `start`, in cores (CPU seconds per second).
+    /// The servers' CPU since `start`, in cores (CPU seconds per second), summed.
     pub fn server_cores(&self) -> Option<f64> {
         let elapsed = self.at.elapsed().as_secs_f64().max(1e-3);
-        Some((cpu_seconds(self.server_pid?)? - self.server?) / elapsed)
+        Some((servers_cpu_seconds(&self.server_pids)? - self.server?) / elapsed)
     }
 
-    /// "server 1.62 cores, this client 0.31 cores (of 2)" since `start`.
+    /// "server 1.62 cores, this client 0.31 cores, the rest of the machine (the database, …)
+    /// 0.05 cores (of 2)" since `start`.
     pub fn describe(&self) -> String {
         let elapsed = self.at.elapsed().as_secs_f64().max(1e-3);
-        let cores = |before: Option<f64>, pid: Option<u32>| -> String {
-            match (before, pid.and_then(cpu_seconds)) {
+        let cores = |before: Option<f64>, after: Option<f64>| -> String {
+            match (before, after) {
                 (Some(before), Some(after)) => format!("{:.2} cores", (after - before) / elapsed),
                 _ => "n/a".to_string(),
             }
         };
+        let servers = match self.server_pids.len() {
+            1 => "server".to_string(),
+            n => format!("{n} servers"),
+        };
+        let server_now = servers_cpu_seconds(&self.server_pids);
+        let client_now = cpu_seconds(std::process::id());
+        // What the servers and this client did not use of what the machine did: the database
+        // on the same machine, and whatever else runs there.
+        let rest = match (self.machine, machine_busy_seconds(), self.server, server_now) {
+            (Some(m0), Some(m1), Some(s0), Some(s1)) => {
+                let client = client_now.zip(self.client).map_or(0.0, |(c1, c0)| c1 - c0);
+                format!(
+                    ", the rest of the machine (the database, …) {:.2} cores",
+                    ((m1 - m0) - (s1 - s0) - client).max(0.0) / elapsed
+                )
+            }
+            _ => String::new(),
+        };
         format!(
-            "server {}, this client {} (of {})",
-            cores(self.server, self.server_pid),
-            cores(self.client, Some(std::process::id())),
+            "{servers} {}, this client {}{rest} (of {})",
+            cores(self.server, server_now),
+            cores(self.client, client_now),
             std::thread::available_parallelism().map_or(0, |n| n.get())
         )
     }
@@ -302,5 +352,13 @@ mod tests {
     fn rss_and_cpu_of_this_process_are_read() {
         assert!(rss_kib(std::process::id()).is_some_and(|kib| kib > 0));
         assert!(cpu_seconds(std::process::id()).is_some_and(|s| s >= 0.0));
+        // The machine's busy time grows while this test spins.
+        let before = machine_busy_seconds().expect("/proc/stat is read");
+        let spin = std::time::Instant::now();
+        while spin.elapsed() < std::time::Duration::from_millis(100) {
+            std::hint::black_box(0);
+        }
+        let after = machine_busy_seconds().expect("/proc/stat is read");
+        assert!(after > before, "{before} then {after}");
     }
 }

@@ -102,10 +102,10 @@ struct Args {
     /// report gives each node's latency.
     #[arg(long)]
     rotate_nodes: bool,
-    /// The server's process id (one node), to report its CPU during the load and the bets it
-    /// places per core.
+    /// The server's process id, to report its CPU during the load and the bets it places per
+    /// core; given once per node for a cluster on this machine (their CPU summed).
     #[arg(long)]
-    server_pid: Option<u32>,
+    server_pid: Vec<u32>,
     /// A label for the report (e.g. "SQLite").
     #[arg(long, default_value = "")]
     label: String,
@@ -218,7 +218,7 @@ async fn main() -> anyhow::Result<()> {
 
     // Load.
     let sent = Arc::new(AtomicU64::new(0));
-    let cpu = CpuMeter::start(args.server_pid);
+    let cpu = CpuMeter::start(&args.server_pid);
     let started = Instant::now();
     let deadline = started + Duration::from_secs(args.duration_s);
     let mut workers = Vec::with_capacity(args.concurrency);
@@ -304,7 +304,7 @@ async fn main() -> anyhow::Result<()> {
             millis(ok.max())
         );
     }
-    if args.server_pid.is_some() {
+    if !args.server_pid.is_empty() {
         let per_core = server_cores
             .filter(|c| *c > 0.0)
             .map_or("n/a".to_string(), |cores| per_second(ok.len() as f64 / elapsed_s / cores));

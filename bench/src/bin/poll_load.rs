@@ -229,7 +229,7 @@ async fn run_load(
     tokens: Option<Arc<[String]>>,
     args: &Args,
 ) -> anyhow::Result<LoadReport> {
-    let cpu = CpuMeter::start(args.server_pid);
+    let cpu = CpuMeter::start(args.server_pid.as_slice());
     let started = Instant::now();
     let deadline = started + Duration::from_secs(args.duration_s);
     let mut workers = Vec::with_capacity(args.concurrency);

@@ -477,7 +477,7 @@ async fn main() -> anyhow::Result<()> {
     );
 
     // Load.
-    let cpu = CpuMeter::start(args.server_pid);
+    let cpu = CpuMeter::start(args.server_pid.as_slice());
     // The driver runs on its own thread and runtime, so that its clock is not held up while
     // this process's runtime reads a wave of 10,000 events.
     let driver = {
