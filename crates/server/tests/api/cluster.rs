@@ -306,3 +306,37 @@ async fn busy_markets_on_one_node_are_spread_to_an_idle_one() {
     }
     first.assert_ledger_sound(&admin).await;
 }
+
+/// A placement batch on PostgreSQL locks the accounts of the makers its orders would meet
+/// together with its own users', in one statement (`Writer::lock_funds`'s `also_lock`), and
+/// reads only its own users' funds. Locked only when written, a maker's row let two markets'
+/// batches deadlock (bench/RESULTS.md, ninth session).
+#[tokio::test]
+async fn a_batch_locks_its_makers_accounts_with_its_own_users() {
+    let Some(app) = spawn_app(Db::Postgres).await else { return };
+    let admin = app.admin().await;
+    let (taker, _) = app.new_user(&admin, "taker1", "client").await;
+    let (maker, _) = app.new_user(&admin, "maker1", "client").await;
+    let store = app.store().await;
+    let mut batch = store.begin_placement().await.unwrap();
+    let funds = batch.lock_funds(&[taker], &[maker]).await.unwrap();
+    assert_eq!(funds.iter().map(|f| f.user_id).collect::<Vec<_>>(), vec![taker]);
+    let lock = |user: i64| {
+        let pool = store.pool().clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT user_id FROM ledger_accounts WHERE user_id = $1 FOR UPDATE NOWAIT",
+            )
+            .bind(user)
+            .fetch_one(&pool)
+            .await
+        }
+    };
+    for user in [taker, maker] {
+        let held = lock(user).await.expect_err("the batch holds the row");
+        let code = held.as_database_error().and_then(|e| e.code()).map(|c| c.to_string());
+        assert_eq!(code.as_deref(), Some("55P03"), "user {user}: {held}");
+    }
+    batch.commit().await.unwrap();
+    lock(maker).await.expect("free once the batch has committed");
+}
