@@ -400,6 +400,9 @@ impl Node {
     /// alone, which takes it on its next turn. A market stopped here whose offer could not be
     /// written is released instead (`to_release`, retried each turn).
     async fn offer_load(&self, engine: &Engine, view: &ClusterView, jobs: &mut NodeJobs) {
+        if view.nodes.len() < 2 {
+            return; // nobody to offer to
+        }
         // Markets just moved by load: wait for their receivers' figures to show them.
         match self.store.offered_within(load::SETTLE_MS - load::OFFER_MS).await {
             Ok(false) => {}
