@@ -229,7 +229,7 @@ fn the_console_refuses_bad_input_with_a_reason() {
     assert!(String::from_utf8_lossy(&bad_url.stderr).contains("unsupported database URL"));
 }
 
-/// A `backlay serve` child process on a free port, killed on drop.
+/// A `backlay serve` child process on the port it picked, killed on drop.
 struct RunningServer {
     child: std::process::Child,
     url: String,
