@@ -5,9 +5,10 @@
 //! of their share, took whichever came first, and the bench's 100 busy markets ran 89 / 11 / 0
 //! over three nodes, the third serving nothing but forwarding. So each node also measures its
 //! markets' load (calls run on each market's task, per second, averaged over the last
-//! [`SPAN_WINDOWS`] windows of [`WINDOW`]) and writes its total to `cluster_nodes.load`; every window a node well above the cluster's mean offers
-//! markets to the nodes well below it ([`plan_offers`]): the market is freed for that node
-//! alone for [`OFFER_MS`] (`Store::offer`), which takes it on its next turn whatever its count.
+//! [`SPAN_WINDOWS`] windows of [`WINDOW`]) and writes its total to `cluster_nodes.load`; every
+//! window the busiest node, when well above the cluster's mean, offers markets to the nodes
+//! well below it ([`plan_offers`]): each is freed for its receiver alone for [`OFFER_MS`]
+//! (`Store::offer`), which takes it on its next turn whatever its count.
 //!
 //! Worked example (three nodes, loads 90 / 10 / 20 calls/s, mean 40): the first holds markets
 //! of 30, 25, 20, 10 and 5 calls/s. It is 50 over the mean; the second is 30 short of it, the
@@ -20,8 +21,8 @@
 //! busiest node offers, and none within [`SETTLE_MS`] of any offer (the receivers' averaged
 //! loads have not shown what they got yet). Without these, two nodes offered at once, each
 //! reading the other's receiver as still short, overfilled it, and it offered markets back
-//! (bench run of 6bbdbf4: 51 offers in a 20 s load).
-//! The count rule then only moves idle markets ([`IDLE_RATE`]), so it does not undo this.
+//! (bench run of 6bbdbf4: 51 offers in a 20 s load). The count rule then only moves idle
+//! markets ([`IDLE_RATE`]), so it does not undo this.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -34,7 +35,7 @@ pub(crate) const OFFER_MS: i64 = 5_000;
 const SPAN_WINDOWS: u32 = 5;
 /// How long after an offer no node offers again: the receivers' rates, averaged over a span,
 /// show the whole of what they got only a span after they took it.
-pub(crate) const SETTLE_MS: i64 = OFFER_MS + 2_000 * SPAN_WINDOWS as i64;
+pub(crate) const SETTLE_MS: i64 = OFFER_MS + WINDOW.as_millis() as i64 * SPAN_WINDOWS as i64;
 /// A node offers only when it is this fraction above the mean, to nodes this fraction below.
 const SLACK: f64 = 0.15;
 /// Calls per second under which differences between nodes are noise, not load.
