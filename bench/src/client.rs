@@ -237,6 +237,11 @@ pub fn cpu_seconds(pid: u32) -> Option<f64> {
     // After "pid (comm) ": state is field 3, utime field 14, stime field 15.
     let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
     let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    seconds_of_ticks(ticks)
+}
+
+/// Clock ticks (the unit of /proc's CPU times) in seconds.
+fn seconds_of_ticks(ticks: f64) -> Option<f64> {
     // SAFETY: sysconf only reads a configuration value.
     let ticks_per_s = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     (ticks_per_s > 0).then(|| ticks / ticks_per_s as f64)
@@ -256,9 +261,7 @@ pub fn machine_busy_seconds() -> Option<f64> {
     // user nice system idle iowait irq softirq steal …: busy is all but idle and iowait.
     let busy: f64 =
         fields.iter().take(8).enumerate().filter(|(i, _)| *i != 3 && *i != 4).map(|(_, v)| v).sum();
-    // SAFETY: sysconf only reads a configuration value.
-    let ticks_per_s = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    (ticks_per_s > 0).then(|| busy / ticks_per_s as f64)
+    seconds_of_ticks(busy)
 }
 
 /// The CPU seconds of every process of `pids` summed; `None` when there are none or one cannot

@@ -46,14 +46,16 @@ pub struct Fence {
     pub token: i64,
 }
 
-/// A resource's row: who owns it (if anyone), its token, and the node it was offered to
-/// ([`Store::offer`]; `None` once the offer has run out, whether or not that node took it).
+/// A resource's row: who owns it (if anyone), its token, and the last offer of it
+/// ([`Store::offer`]): the node it was offered to, and in how many milliseconds the offer ends
+/// (negative once it has, whether or not that node took it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ownership {
     pub resource: String,
     pub node_id: Option<String>,
     pub token: i64,
     pub offered_to: Option<String>,
+    pub offer_ends_in_ms: Option<i64>,
 }
 
 /// A node whose lease has not run out.
@@ -81,7 +83,14 @@ impl ClusterView {
 
     /// The node `resource` was offered to, while the offer lasts (taken or not yet).
     pub fn offered_to(&self, resource: &str) -> Option<&str> {
-        self.owners.iter().find(|o| o.resource == resource)?.offered_to.as_deref()
+        let row = self.owners.iter().find(|o| o.resource == resource)?;
+        row.offer_ends_in_ms.filter(|ms| *ms > 0).and(row.offered_to.as_deref())
+    }
+
+    /// Whether any resource was offered ([`Store::offer`]) with an offer that lasts, or ended
+    /// less than `ms` ago.
+    pub fn offered_within(&self, ms: i64) -> bool {
+        self.owners.iter().any(|o| o.offer_ends_in_ms.is_some_and(|ends_in| ends_in > -ms))
     }
 }
 
@@ -172,8 +181,8 @@ impl Store {
             nodes.push(node);
         }
         let owners = sqlx::query(&format!(
-            "SELECT resource, node_id, token, \
-               CASE WHEN offered_until_ms > {NOW_MS} THEN offered_to END FROM cluster_owners"
+            "SELECT resource, node_id, token, offered_to, offered_until_ms - {NOW_MS} \
+             FROM cluster_owners"
         ))
         .fetch_all(self.pool())
         .await?
@@ -184,6 +193,7 @@ impl Store {
                 node_id: row.try_get(1)?,
                 token: row.try_get(2)?,
                 offered_to: row.try_get(3)?,
+                offer_ends_in_ms: row.try_get(4)?,
             })
         })
         .collect::<Result<_, sqlx::Error>>()?;
@@ -258,7 +268,7 @@ impl Store {
     /// Gives `resource` up, if `fence` still holds it, for node `to` alone to take within
     /// `for_ms` (anyone after): how a busy node hands a market to a quieter one. The offer stays
     /// on the row once taken, for the nodes to see that markets just moved by load
-    /// ([`Store::offered_within`]).
+    /// ([`ClusterView::offered_within`]).
     pub async fn offer(&self, fence: &Fence, to: &str, for_ms: i64) -> StoreResult<()> {
         sqlx::query(&format!(
             "UPDATE cluster_owners SET node_id = NULL, offered_to = $4, \
@@ -273,16 +283,6 @@ impl Store {
         .execute(&self.writers)
         .await?;
         Ok(())
-    }
-
-    /// Whether any resource was offered ([`Store::offer`]) within the last `ms`.
-    pub async fn offered_within(&self, ms: i64) -> StoreResult<bool> {
-        Ok(sqlx::query_scalar(&format!(
-            "SELECT EXISTS (SELECT 1 FROM cluster_owners WHERE offered_until_ms > {NOW_MS} - $1)"
-        ))
-        .bind(ms)
-        .fetch_one(self.pool())
-        .await?)
     }
 
     /// Writes this node's load (calls per second to its markets) for the others to see.

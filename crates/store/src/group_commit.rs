@@ -78,9 +78,7 @@ impl Grouped {
             Err(_) => Err(gone()),
         }
     }
-}
 
-impl Grouped {
     /// Gives the transaction back without this batch: rolled back to the batch's savepoint, the
     /// group goes on. If that fails, the transaction is dropped, and the group rolls back.
     pub(crate) async fn abandon(self, mut tx: Tx) {

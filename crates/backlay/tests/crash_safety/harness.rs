@@ -35,7 +35,8 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts `backlay serve` on a port it picks itself (see `printed_address`) with `extra` flags and waits for `/api/health`.
+    /// Starts `backlay serve` with `extra` flags on a port it picks itself (see
+    /// `printed_address`) and waits for `/api/health`.
     pub async fn start_with(database_url: &str, log: &Path, first: bool, extra: &[&str]) -> Server {
         let log_file = std::fs::OpenOptions::new().create(true).append(true).open(log).unwrap();
         let mut command = Command::new(server_binary());

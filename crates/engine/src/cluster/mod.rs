@@ -404,28 +404,14 @@ impl Node {
             return; // nobody to offer to
         }
         // Markets just moved by load: wait for their receivers' figures to show them.
-        match self.store.offered_within(load::SETTLE_MS - load::OFFER_MS).await {
-            Ok(false) => {}
-            Ok(true) => return,
-            Err(err) => {
-                tracing::warn!("reading the cluster's recent offers failed: {err}");
-                return;
-            }
+        if view.offered_within(load::SETTLE_MS - load::OFFER_MS) {
+            return;
         }
-        let meter = &mut jobs.load;
+        let meter = &jobs.load;
         let me = self.id();
-        let loads: HashMap<String, f64> = view
-            .nodes
-            .iter()
-            .map(|n| {
-                let load = if *n.node_id == *me {
-                    meter.total()
-                } else {
-                    view.loads.get(&n.node_id).copied().unwrap_or(0.0)
-                };
-                (n.node_id.clone(), load)
-            })
-            .collect();
+        // Every live node's figure as it last wrote it; this node's own as measured now.
+        let mut loads = view.loads.clone();
+        loads.insert(me.to_string(), meter.total());
         let offers = load::plan_offers(&me, &loads, &meter.rates());
         if !offers.is_empty() {
             let mut figures: Vec<String> =

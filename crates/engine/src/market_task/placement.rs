@@ -190,7 +190,7 @@ impl MarketActor {
     ) -> Result<(Batch, Vec<Result<BetAnswer, AppError>>, u64), AppError> {
         let requests: Vec<&PlaceBet> = placements.iter().map(|p| &p.bet).collect();
         let users: Vec<i64> = requests.iter().map(|r| r.user_id).collect();
-        let makers = self.makers_met(&requests);
+        let makers = if writer.locks_rows() { self.makers_met(&requests) } else { Vec::new() };
         let funds = writer
             .lock_funds(&users, &makers)
             .await?
@@ -232,7 +232,8 @@ impl MarketActor {
     /// per runner and side, the batch's orders taken together (the most generous price, the
     /// sizes summed), so the makers its later orders reach behind its earlier ones are in too.
     /// Orders the batch itself rests are its own users'. Locked with the batch's users, all at
-    /// once ([`backlay_store::Writer::lock_funds`]).
+    /// once ([`backlay_store::Writer::lock_funds`]), where the database locks rows
+    /// (PostgreSQL).
     fn makers_met(&self, requests: &[&PlaceBet]) -> Vec<i64> {
         let mut reach: BTreeMap<(RunnerId, Side), (backlay_core::odds::Price, i64)> =
             BTreeMap::new();

@@ -26,6 +26,12 @@ pub struct AccountFunds {
 }
 
 impl Writer {
+    /// Whether this transaction's row locks are its own to order (PostgreSQL): what
+    /// [`Writer::lock_funds`]'s `also_lock` is for. SQLite's one writer holds the whole database.
+    pub fn locks_rows(&self) -> bool {
+        self.engine == crate::Engine::Postgres
+    }
+
     /// Reads the funds of `user_ids` and keeps them locked until the transaction ends, with the
     /// accounts of `also_lock` (PostgreSQL: `FOR UPDATE`, all taken at once in user order;
     /// SQLite: `BEGIN IMMEDIATE` already holds the one write lock). Users without an account
@@ -40,16 +46,19 @@ impl Writer {
         user_ids: &[i64],
         also_lock: &[i64],
     ) -> StoreResult<Vec<AccountFunds>> {
-        let mut sorted = user_ids.to_vec();
-        if self.engine == crate::Engine::Postgres {
+        let mut wanted = user_ids.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut sorted = wanted.clone();
+        if self.locks_rows() {
             sorted.extend_from_slice(also_lock);
+            sorted.sort_unstable();
+            sorted.dedup();
         }
-        sorted.sort_unstable();
-        sorted.dedup();
-        let mut funds = Vec::with_capacity(sorted.len());
+        let mut funds = Vec::with_capacity(wanted.len());
         for chunk in sorted.chunks(ROWS_PER_STATEMENT) {
             let list = numbered(chunk.len());
-            let lock = if self.engine == crate::Engine::Postgres { " FOR UPDATE OF a" } else { "" };
+            let lock = if self.locks_rows() { " FOR UPDATE OF a" } else { "" };
             let sql = format!(
                 "SELECT a.user_id, a.balance_minor, a.exposure_minor, u.max_exposure_minor, \
                  u.is_bet_locked, u.is_locked, u.locked_by_user_id, u.bet_locked_by_user_id, \
@@ -61,7 +70,7 @@ impl Writer {
             }
             for row in query.fetch_all(self.conn()).await? {
                 let user_id: i64 = row.try_get("user_id")?;
-                if !user_ids.contains(&user_id) {
+                if wanted.binary_search(&user_id).is_err() {
                     continue; // locked only
                 }
                 funds.push(AccountFunds {
