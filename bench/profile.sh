@@ -14,7 +14,8 @@
 #    /metrics: commit seconds, bets per commit).
 #
 # Knobs (environment): LOAD_DURATION_S (25), LOAD_CONCURRENCY (128), LOAD_USERS (64),
-# PROFILE_S (8), PERF_FREQUENCY (999). Needs `perf` (Debian: linux-perf) and a
+# PROFILE_S (8), PERF_FREQUENCY (999), PLACE_LOAD_ARGS (more place_load arguments, such as
+# "--markets 1000 --resting 100000" for bets spread over many markets). Needs `perf` (Debian: linux-perf) and a
 # kernel.perf_event_paranoid of 2 or lower (a user may profile their own processes).
 set -euo pipefail
 
@@ -63,7 +64,7 @@ done
 [[ -n $URL ]] || { echo "bench/profile.sh: the server did not start" >&2; exit 1; }
 
 target/release/place_load --base-url "$URL" --duration-s "$LOAD_DURATION_S" \
-  --concurrency "$LOAD_CONCURRENCY" --users "$LOAD_USERS" --label profile \
+  --concurrency "$LOAD_CONCURRENCY" --users "$LOAD_USERS" --label profile ${PLACE_LOAD_ARGS:-} \
   >"$WORK/load.md" 2>"$WORK/load.err" &
 LOAD_PID=$!
 # place_load says when its clients are ready, then waits for the engine to stand still (6 s).

@@ -15,13 +15,25 @@
 //! batches' bets answered. The batches see each other's writes in order (one connection, one
 //! transaction), exactly as if they had committed one after the other.
 //!
-//! Each batch runs inside a savepoint of its own. A batch that fails part way gives the
-//! transaction back abandoned ([`Grouped::abandon`], through `Writer::abandon`): rolled back to
-//! its savepoint, so its failure is its own and the group goes on. If even that fails (or the
-//! batch drops the transaction) the whole group rolls back: every batch in it hears that its
-//! commit failed, and, as after any failed write, its market is rebuilt from what is committed
-//! and the batch tried again (`backlay_engine`'s `market_task/placement.rs`). Nothing is
-//! answered that is not committed.
+//! A batch's writes are deferred to the group's end ([`Deferred`]): its bets, fills, makers'
+//! matched sizes, exposures and account totals are kept in memory when it gives the
+//! transaction back, and the group writes those of all its batches in one statement per table
+//! before its COMMIT. Spread over 1,000 markets a batch is about one bet, and each batch ran
+//! five statements more for it (bench/RESULTS.md, tenth session). What a later batch reads
+//! comes out as if the earlier ones had written: [`Writer::lock_funds`](crate::Writer::lock_funds)
+//! adds their exposure changes to the accounts it reads, and a read that the deferred rows
+//! could change (a repeated `client_ref`, a fill's price, the funds check of an update) has them
+//! written first ([`Writer::write_earlier_batches`](crate::Writer::write_earlier_batches)).
+//!
+//! A batch that fails part way gives the transaction back without its part
+//! ([`Grouped::abandon`]): its deferred rows are dropped and the group goes on, unless it wrote
+//! to the transaction itself (a statement other than the reads and the id reservation of
+//! placement: see [`Writer::conn`](crate::Writer::conn)); then, as when a batch drops the
+//! transaction or the group's own writes or COMMIT fail, the whole group rolls back: every
+//! batch in it hears that its commit failed, and, as after any failed write, its market is
+//! rebuilt from what is committed and the batch tried again (`backlay_engine`'s
+//! `market_task/placement.rs`). Nothing is answered that is not committed. Ids a batch
+//! reserved and gave up are a gap in the numbering.
 //!
 //! Not on PostgreSQL: there the batches of different markets run side by side on their own
 //! connections and its WAL flush takes every commit waiting at once, while one shared
@@ -29,10 +41,13 @@
 //! 1,000 markets: 395 bets/s). A cluster's markets are fenced, too, each write checking its
 //! node still owns its market.
 
+use std::collections::BTreeMap;
+
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::{StoreError, StoreResult};
+use crate::bets::{exposure, place, BetRow, FillRow};
+use crate::{Engine, StoreError, StoreResult};
 
 /// Most batches in one transaction: bounds how long the first of them waits for its answer.
 pub const MAX_GROUP: usize = 128;
@@ -41,35 +56,116 @@ pub const MAX_GROUP: usize = 128;
 const WAITING: usize = 4_096;
 
 type Tx = sqlx::Transaction<'static, sqlx::Any>;
-/// The savepoint each lent batch runs in: opened as it is lent, released as it is given back,
-/// rolled back to when it is abandoned.
-const SAVEPOINT: &str = "SAVEPOINT placement_batch";
-const RELEASE: &str = "RELEASE SAVEPOINT placement_batch";
-const ROLLBACK_TO: &str = "ROLLBACK TO SAVEPOINT placement_batch";
 /// What a batch asking to join is sent: the group's transaction, or why there is none.
 type Reply = oneshot::Sender<StoreResult<Lent>>;
 
-/// The group's transaction, lent to one batch.
+/// The rows placement batches deferred to their group's end, in the order the batches gave
+/// the transaction back (a later one's figures win where they meet).
+#[derive(Debug, Default)]
+pub(crate) struct Deferred {
+    pub(crate) bets: Vec<BetRow>,
+    /// Each fill with the time it was made.
+    pub(crate) fills: Vec<(FillRow, i64)>,
+    /// `(bet_id, matched_minor more, remaining_minor now)`, as `Writer::record_matches`.
+    pub(crate) matches: Vec<(i64, i64, i64)>,
+    /// Per user, the change to the account's total exposure.
+    pub(crate) exposure_changes: BTreeMap<i64, i64>,
+    /// Per `(user_id, market_id)`, the exposure there now.
+    pub(crate) market_exposures: BTreeMap<(i64, i64), i64>,
+}
+
+impl Deferred {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.bets.is_empty()
+            && self.fills.is_empty()
+            && self.matches.is_empty()
+            && self.exposure_changes.is_empty()
+            && self.market_exposures.is_empty()
+    }
+
+    /// Adds a later batch's rows after these.
+    fn append(&mut self, later: Deferred) {
+        self.bets.extend(later.bets);
+        self.fills.extend(later.fills);
+        self.matches.extend(later.matches);
+        for (user, change) in later.exposure_changes {
+            *self.exposure_changes.entry(user).or_default() += change;
+        }
+        self.market_exposures.extend(later.market_exposures);
+    }
+
+    /// Whether one of these bets was placed with one of `keys` (`(user_id, client_ref)`).
+    pub(crate) fn holds_client_ref(&self, keys: &[(i64, &str)]) -> bool {
+        self.bets.iter().any(|bet| {
+            bet.client_ref.as_deref().is_some_and(|own| {
+                keys.iter().any(|(user, key)| *user == bet.user_id && *key == own)
+            })
+        })
+    }
+
+    /// Writes every row, one statement per table (per 100 rows), in the order the rows need:
+    /// bets before the fills and matches that name them. Leaves `self` empty.
+    pub(crate) async fn write(
+        &mut self,
+        conn: &mut sqlx::AnyConnection,
+        engine: Engine,
+    ) -> StoreResult<()> {
+        let Deferred { bets, fills, matches, exposure_changes, market_exposures } =
+            std::mem::take(self);
+        place::write_bets(conn, engine, &bets).await?;
+        place::write_fills(conn, engine, &fills).await?;
+        // One row per bet: its matched sizes summed, its unmatched part the latest.
+        let mut per_bet: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
+        for (bet_id, matched_more, remaining) in matches {
+            let entry = per_bet.entry(bet_id).or_insert((0, remaining));
+            entry.0 += matched_more;
+            entry.1 = remaining;
+        }
+        let matches: Vec<(i64, i64, i64)> = per_bet
+            .into_iter()
+            .map(|(bet, (matched, remaining))| (bet, matched, remaining))
+            .collect();
+        place::write_matches(conn, engine, &matches).await?;
+        let changes: Vec<(i64, i64)> =
+            exposure_changes.into_iter().filter(|(_, change)| *change != 0).collect();
+        exposure::write_exposure_changes(conn, engine, &changes).await?;
+        let rows: Vec<(i64, i64, i64)> = market_exposures
+            .into_iter()
+            .map(|((user, market), exposure)| (user, market, exposure))
+            .collect();
+        exposure::write_market_exposures(conn, engine, &rows).await
+    }
+}
+
+/// The group's transaction, lent to one batch, with the rows the batches before it deferred.
 pub(crate) struct Lent {
     pub(crate) tx: Tx,
+    pub(crate) earlier: Deferred,
     pub(crate) grouped: Grouped,
 }
+
+/// What a batch gives back: the transaction, every batch's deferred rows so far, and whether
+/// this batch is in them (false: abandoned).
+type GivenBack = (Tx, Deferred, bool);
 
 /// How a batch holding the group's transaction gives it back and hears the group's outcome.
 #[derive(Debug)]
 pub(crate) struct Grouped {
-    /// The transaction back, and whether the batch is in it (false: abandoned).
-    give_back: oneshot::Sender<(Tx, bool)>,
+    give_back: oneshot::Sender<GivenBack>,
     outcome: oneshot::Receiver<Result<(), String>>,
 }
 
 impl Grouped {
-    /// Gives the transaction back with this batch's statements in it, and waits for the
-    /// group's COMMIT.
-    pub(crate) async fn commit(self, mut tx: Tx) -> StoreResult<()> {
-        // On failure the transaction is dropped here: the group rolls back.
-        sqlx::query(RELEASE).execute(&mut *tx).await?;
-        self.give_back.send((tx, true)).map_err(|_| gone())?;
+    /// Gives the transaction back with this batch's rows after the earlier batches', and waits
+    /// for the group's COMMIT.
+    pub(crate) async fn commit(
+        self,
+        tx: Tx,
+        mut earlier: Deferred,
+        own: Deferred,
+    ) -> StoreResult<()> {
+        earlier.append(own);
+        self.give_back.send((tx, earlier, true)).map_err(|_| gone())?;
         match self.outcome.await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(cause)) => Err(StoreError::Database(sqlx::Error::Protocol(format!(
@@ -79,13 +175,12 @@ impl Grouped {
         }
     }
 
-    /// Gives the transaction back without this batch: rolled back to the batch's savepoint, the
-    /// group goes on. If that fails, the transaction is dropped, and the group rolls back.
-    pub(crate) async fn abandon(self, mut tx: Tx) {
-        if sqlx::query(ROLLBACK_TO).execute(&mut *tx).await.is_ok()
-            && sqlx::query(RELEASE).execute(&mut *tx).await.is_ok()
-        {
-            let _ = self.give_back.send((tx, false));
+    /// Gives the transaction back without this batch's deferred rows: the group goes on. A
+    /// batch that wrote to the transaction itself (`wrote`) cannot be taken out of it: the
+    /// transaction is dropped, and the group rolls back.
+    pub(crate) fn abandon(self, tx: Tx, earlier: Deferred, wrote: bool) {
+        if !wrote {
+            let _ = self.give_back.send((tx, earlier, false));
         }
     }
 }
@@ -126,33 +221,35 @@ async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Reply>) {
                 continue;
             }
         };
+        let mut deferred = Deferred::default();
         let mut joined: Vec<oneshot::Sender<Result<(), String>>> = Vec::new();
         let mut next = Some(first);
         // Lends the transaction to each batch waiting, while it is whole and the group not full.
         while let Some(reply) = next.take() {
-            let Some(mut lend) = tx.take() else { break };
-            if let Err(err) = sqlx::query(SAVEPOINT).execute(&mut *lend).await {
-                // The transaction is unusable: the group rolls back, this batch hears why.
-                let _ = reply.send(Err(err.into()));
-                break;
-            }
+            let Some(lend) = tx.take() else { break };
             let (give_back, back) = oneshot::channel();
             let (tell, outcome) = oneshot::channel();
-            match reply.send(Ok(Lent { tx: lend, grouped: Grouped { give_back, outcome } })) {
+            let earlier = std::mem::take(&mut deferred);
+            match reply.send(Ok(Lent {
+                tx: lend,
+                earlier,
+                grouped: Grouped { give_back, outcome },
+            })) {
                 // The batch stopped waiting: the transaction comes back untouched.
-                Err(Ok(unused)) => tx = Some(unused.tx),
+                Err(Ok(unused)) => {
+                    tx = Some(unused.tx);
+                    deferred = unused.earlier;
+                }
                 Err(Err(_)) => unreachable!("a Lent was sent"),
+                // If the batch dropped the transaction part way, it is rolled back, group and
+                // all (`tx` stays `None`, and the batches still waiting open the next).
                 Ok(()) => {
-                    match back.await {
-                        Ok((returned, true)) => {
-                            tx = Some(returned);
+                    if let Ok((returned, rows, in_it)) = back.await {
+                        tx = Some(returned);
+                        deferred = rows;
+                        if in_it {
                             joined.push(tell);
                         }
-                        // Abandoned, rolled back to its savepoint: the group goes on without it.
-                        Ok((returned, false)) => tx = Some(returned),
-                        // The batch dropped the transaction part way: rolled back, group and
-                        // all (`tx` stays `None`, and the batches still waiting open the next).
-                        Err(_) => {}
                     }
                 }
             }
@@ -162,10 +259,13 @@ async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Reply>) {
         }
         let outcome = match tx {
             Some(tx) if joined.is_empty() => {
-                drop(tx); // nothing in it: rolled back
+                drop(tx); // nothing of any batch in it: rolled back
                 continue;
             }
-            Some(tx) => tx.commit().await.map_err(|err| err.to_string()),
+            Some(mut tx) => match deferred.write(&mut tx, Engine::Sqlite).await {
+                Ok(()) => tx.commit().await.map_err(|err| err.to_string()),
+                Err(err) => Err(format!("writing the group's rows failed: {err}")),
+            },
             None => Err("a batch in the same transaction failed part way".to_string()),
         };
         for tell in joined {
@@ -178,24 +278,61 @@ async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Reply>) {
 mod tests {
     use std::time::Duration;
 
+    use crate::users::{NewUser, Role};
     use crate::Store;
 
-    async fn store() -> (tempfile::TempDir, Store) {
+    /// A migrated store with a table `t` for raw writes and one client, whose id is answered.
+    async fn store() -> (tempfile::TempDir, Store, i64) {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", dir.path().join("group.db").display());
         let store = Store::connect(&url).await.unwrap();
+        store.migrate().await.unwrap();
         let mut writer = store.begin_write().await.unwrap();
         sqlx::query("CREATE TABLE t (x INTEGER NOT NULL)").execute(writer.conn()).await.unwrap();
+        let name = "grouped".parse().unwrap();
+        let user = NewUser {
+            user_name: &name,
+            password_hash: "-",
+            role: Role::Client,
+            parent_id: None,
+            is_change_password: false,
+            dial_code: None,
+            mobile: None,
+            partnership_bp: 0,
+        };
+        let user_id = writer.insert_user(&user, 0).await.unwrap();
         writer.commit().await.unwrap();
-        (dir, store)
+        (dir, store, user_id)
     }
 
     async fn committed_rows(store: &Store) -> i64 {
         sqlx::query_scalar("SELECT COUNT(*) FROM t").fetch_one(store.pool()).await.unwrap()
     }
 
+    async fn committed_exposure(store: &Store, user_id: i64) -> i64 {
+        sqlx::query_scalar("SELECT exposure_minor FROM ledger_accounts WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_one(store.pool())
+            .await
+            .unwrap()
+    }
+
+    /// A write to the transaction itself, which a batch cannot take back alone.
     async fn insert(writer: &mut crate::Writer, x: i64) {
         sqlx::query("INSERT INTO t (x) VALUES ($1)").bind(x).execute(writer.conn()).await.unwrap();
+    }
+
+    /// The exposure `lock_funds` reads for the user in this batch.
+    async fn exposure_seen(writer: &mut crate::Writer, user_id: i64) -> i64 {
+        writer.lock_funds(&[user_id], &[]).await.unwrap()[0].exposure_minor
+    }
+
+    /// What the second batch does with the transaction.
+    enum Part {
+        /// Inserts a row into `t` itself.
+        Writes,
+        /// Defers a change of +200 to the user's exposure.
+        Defers,
     }
 
     /// How the second batch ends.
@@ -206,19 +343,27 @@ mod tests {
         Drop,
     }
 
+    /// What the second batch saw (rows of `t`, the user's exposure) and its commit's outcome.
+    type Seen = ((i64, i64), crate::StoreResult<()>);
+
     /// A second batch, B, asking for the transaction while A holds it (it waits 100 ms for B
-    /// to ask): B counts the rows it sees, inserts 2 and ends as told; answers what B saw and
-    /// its commit's outcome.
+    /// to ask): B notes what it sees, does its part and ends as told.
     async fn second_batch(
         store: &Store,
+        user_id: i64,
+        part: Part,
         ending: Ending,
-    ) -> tokio::task::JoinHandle<(i64, crate::StoreResult<()>)> {
+    ) -> tokio::task::JoinHandle<Seen> {
         let store = store.clone();
         let b = tokio::spawn(async move {
             let mut b = store.begin_placement().await.unwrap();
-            let seen: i64 =
-                sqlx::query_scalar("SELECT COUNT(*) FROM t").fetch_one(b.conn()).await.unwrap();
-            insert(&mut b, 2).await;
+            let rows: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM t").fetch_one(b.reading()).await.unwrap();
+            let exposure = exposure_seen(&mut b, user_id).await;
+            match part {
+                Part::Writes => insert(&mut b, 2).await,
+                Part::Defers => b.add_exposures(&[(user_id, 200)]).await.unwrap(),
+            }
             let outcome = match ending {
                 Ending::Commit => b.commit().await,
                 Ending::Abandon => {
@@ -230,7 +375,7 @@ mod tests {
                     Ok(())
                 }
             };
-            (seen, outcome)
+            ((rows, exposure), outcome)
         });
         tokio::time::sleep(Duration::from_millis(100)).await;
         b
@@ -240,45 +385,78 @@ mod tests {
     /// (which nobody else sees yet), and both are committed by one COMMIT.
     #[tokio::test]
     async fn a_batch_waiting_joins_the_open_transaction_and_sees_the_one_before() {
-        let (_dir, store) = store().await;
+        let (_dir, store, user_id) = store().await;
         let mut a = store.begin_placement().await.unwrap();
         insert(&mut a, 1).await;
-        let b = second_batch(&store, Ending::Commit).await;
+        let b = second_batch(&store, user_id, Part::Writes, Ending::Commit).await;
         assert_eq!(committed_rows(&store).await, 0, "nothing committed while A holds it");
         a.commit().await.unwrap();
-        let (seen, committed) = b.await.unwrap();
+        let ((seen, _), committed) = b.await.unwrap();
         committed.unwrap();
         assert_eq!(seen, 1, "B saw A's row in the same transaction");
         assert_eq!(committed_rows(&store).await, 2);
     }
 
-    /// A batch that fails part way and abandons its part (as the engine does) undoes only its
-    /// own statements: the batch before it in the group is committed.
+    /// A's exposure change is deferred: not in the database while the group is open, yet B's
+    /// funds check counts it; the group writes A's and B's together before its COMMIT.
     #[tokio::test]
-    async fn a_batch_abandoning_its_part_leaves_the_rest_of_its_group_to_commit() {
-        let (_dir, store) = store().await;
+    async fn deferred_rows_count_for_the_later_batches_and_are_written_at_the_groups_end() {
+        let (_dir, store, user_id) = store().await;
         let mut a = store.begin_placement().await.unwrap();
-        insert(&mut a, 1).await;
-        let b = second_batch(&store, Ending::Abandon).await;
+        a.add_exposures(&[(user_id, 500)]).await.unwrap();
+        assert_eq!(exposure_seen(&mut a, user_id).await, 0, "a batch's own change is its own");
+        let b = second_batch(&store, user_id, Part::Defers, Ending::Commit).await;
         a.commit().await.unwrap();
-        b.await.unwrap().1.unwrap();
-        let stored: Vec<i64> =
-            sqlx::query_scalar("SELECT x FROM t").fetch_all(store.pool()).await.unwrap();
-        assert_eq!(stored, vec![1], "A's row, not B's");
+        let ((_, seen), committed) = b.await.unwrap();
+        committed.unwrap();
+        assert_eq!(seen, 500, "B's funds check counted A's change");
+        assert_eq!(committed_exposure(&store, user_id).await, 700, "both written, once each");
     }
 
-    /// A batch that drops the transaction part way rolls back the group: the batch before it
-    /// hears its commit failed, nothing of either is stored, and the next group commits.
+    /// A batch that abandons its part, having only deferred rows (as a placement batch does),
+    /// is left out alone: the batch before it in the group is committed.
     #[tokio::test]
-    async fn a_batch_failing_part_way_rolls_back_its_group_and_tells_every_batch() {
-        let (_dir, store) = store().await;
+    async fn a_batch_abandoning_its_deferred_part_leaves_the_rest_of_its_group_to_commit() {
+        let (_dir, store, user_id) = store().await;
         let mut a = store.begin_placement().await.unwrap();
         insert(&mut a, 1).await;
-        let b = second_batch(&store, Ending::Drop).await;
+        a.add_exposures(&[(user_id, 500)]).await.unwrap();
+        let b = second_batch(&store, user_id, Part::Defers, Ending::Abandon).await;
+        a.commit().await.unwrap();
+        b.await.unwrap().1.unwrap();
+        assert_eq!(committed_rows(&store).await, 1, "A's row");
+        assert_eq!(committed_exposure(&store, user_id).await, 500, "A's change, not B's");
+    }
+
+    /// A batch that wrote to the transaction itself cannot be taken out of it: abandoning
+    /// rolls back the group, and the batch before it hears its commit failed.
+    #[tokio::test]
+    async fn a_batch_that_wrote_and_abandons_rolls_back_its_group() {
+        let (_dir, store, user_id) = store().await;
+        let mut a = store.begin_placement().await.unwrap();
+        insert(&mut a, 1).await;
+        let b = second_batch(&store, user_id, Part::Writes, Ending::Abandon).await;
         let a_outcome = a.commit().await;
         b.await.unwrap().1.unwrap();
         assert!(a_outcome.is_err(), "A's bets are not acknowledged: {a_outcome:?}");
         assert_eq!(committed_rows(&store).await, 0, "the whole group rolled back");
+    }
+
+    /// A batch that drops the transaction part way rolls back the group: the batch before it
+    /// hears its commit failed, nothing of either is stored (A's deferred change neither), and
+    /// the next group commits.
+    #[tokio::test]
+    async fn a_batch_failing_part_way_rolls_back_its_group_and_tells_every_batch() {
+        let (_dir, store, user_id) = store().await;
+        let mut a = store.begin_placement().await.unwrap();
+        insert(&mut a, 1).await;
+        a.add_exposures(&[(user_id, 500)]).await.unwrap();
+        let b = second_batch(&store, user_id, Part::Defers, Ending::Drop).await;
+        let a_outcome = a.commit().await;
+        b.await.unwrap().1.unwrap();
+        assert!(a_outcome.is_err(), "A's bets are not acknowledged: {a_outcome:?}");
+        assert_eq!(committed_rows(&store).await, 0, "the whole group rolled back");
+        assert_eq!(committed_exposure(&store, user_id).await, 0);
 
         let mut c = store.begin_placement().await.unwrap();
         insert(&mut c, 3).await;

@@ -77,7 +77,19 @@ pub struct Writer {
     xact_id: Option<i64>,
     /// A placement batch's share of the transaction many batches commit together (SQLite,
     /// [`Store::begin_placement`]).
-    grouped: Option<group_commit::Grouped>,
+    group: Option<GroupShare>,
+}
+
+/// A placement batch's share of its group's transaction (`group_commit`).
+struct GroupShare {
+    grouped: group_commit::Grouped,
+    /// The rows the earlier batches of the group deferred, not yet written.
+    earlier: group_commit::Deferred,
+    /// This batch's rows, deferred.
+    own: group_commit::Deferred,
+    /// Whether this batch wrote to the transaction itself ([`Writer::conn`]): it cannot then
+    /// be taken out of the group alone.
+    wrote: bool,
 }
 
 impl Writer {
@@ -91,8 +103,8 @@ impl Writer {
     /// Commits; a placement batch sharing its transaction ([`Store::begin_placement`]) gives
     /// it back and waits for the group's commit.
     pub async fn commit(self) -> StoreResult<()> {
-        match self.grouped {
-            Some(grouped) => grouped.commit(self.tx).await,
+        match self.group {
+            Some(share) => share.grouped.commit(self.tx, share.earlier, share.own).await,
             None => {
                 self.tx.commit().await?;
                 Ok(())
@@ -101,19 +113,68 @@ impl Writer {
     }
 
     /// Gives up the transaction: rolled back. A placement batch sharing its transaction
-    /// ([`Store::begin_placement`]) rolls back only its own part, and the other batches of its
-    /// group go on.
+    /// ([`Store::begin_placement`]) drops only its own deferred rows, and the other batches of
+    /// its group go on, unless it wrote to the transaction itself ([`Writer::conn`]): then the
+    /// whole group rolls back, and each of its batches hears so.
     pub async fn abandon(self) {
-        if let Some(grouped) = self.grouped {
-            grouped.abandon(self.tx).await;
+        if let Some(share) = self.group {
+            share.grouped.abandon(self.tx, share.earlier, share.wrote);
         }
         // Else dropped: rolled back.
     }
 
     /// The connection inside the transaction, for the repositories' queries (here and in the
-    /// store's sibling crates: [`repository`]).
+    /// store's sibling crates: [`repository`]). On a placement batch's share of a group
+    /// ([`Store::begin_placement`]) what is run here is taken to write: the batch can no longer
+    /// leave the group alone ([`Writer::abandon`]), and it sees the earlier batches' rows only
+    /// once they are written ([`Writer::write_earlier_batches`]).
     pub fn conn(&mut self) -> &mut sqlx::AnyConnection {
+        if let Some(share) = &mut self.group {
+            share.wrote = true;
+        }
         &mut self.tx
+    }
+
+    /// The connection, for the placement batch's reads and id reservation, which leave it
+    /// free to leave its group ([`Writer::abandon`]).
+    pub(crate) fn reading(&mut self) -> &mut sqlx::AnyConnection {
+        &mut self.tx
+    }
+
+    /// Where a placement batch sharing its group's transaction keeps the rows it defers to
+    /// the group's end (`group_commit`); `None` on any other writer, which writes at once.
+    pub(crate) fn deferred(&mut self) -> Option<&mut group_commit::Deferred> {
+        self.group.as_mut().map(|share| &mut share.own)
+    }
+
+    /// Writes the rows the earlier batches of this batch's placement group deferred, for a
+    /// read they could change. Nothing to do on any other writer.
+    pub async fn write_earlier_batches(&mut self) -> StoreResult<()> {
+        if let Some(share) = &mut self.group {
+            if !share.earlier.is_empty() {
+                share.earlier.write(&mut self.tx, self.engine).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the earlier batches of this batch's placement group deferred rows not yet written.
+    pub(crate) fn earlier_batches_wrote(&self) -> bool {
+        self.group.as_ref().is_some_and(|share| !share.earlier.is_empty())
+    }
+
+    /// Whether the earlier batches of the group placed a bet with one of `keys`.
+    pub(crate) fn earlier_batches_hold(&self, keys: &[(i64, &str)]) -> bool {
+        self.group.as_ref().is_some_and(|share| share.earlier.holds_client_ref(keys))
+    }
+
+    /// What the earlier batches of the group changed `user_id`'s total exposure by, not yet
+    /// written (0 outside a group).
+    pub(crate) fn earlier_exposure_change(&self, user_id: i64) -> i64 {
+        self.group
+            .as_ref()
+            .and_then(|share| share.earlier.exposure_changes.get(&user_id).copied())
+            .unwrap_or(0)
     }
 
     /// The keys that seal and open the secret columns, for the repositories that hold one
@@ -333,16 +394,22 @@ impl Store {
     pub async fn begin_placement(&self) -> StoreResult<Writer> {
         let Some(committer) = &self.committer else { return self.begin_write().await };
         let lent = committer.join().await?;
-        Ok(self.writer(lent.tx, Some(lent.grouped)))
+        let share = GroupShare {
+            grouped: lent.grouped,
+            earlier: lent.earlier,
+            own: group_commit::Deferred::default(),
+            wrote: false,
+        };
+        Ok(self.writer(lent.tx, Some(share)))
     }
 
     /// A [`Writer`] on `tx` with this store's engine and keys.
     fn writer(
         &self,
         tx: sqlx::Transaction<'static, sqlx::Any>,
-        grouped: Option<group_commit::Grouped>,
+        group: Option<GroupShare>,
     ) -> Writer {
-        Writer { tx, engine: self.engine, keyring: self.keyring.clone(), xact_id: None, grouped }
+        Writer { tx, engine: self.engine, keyring: self.keyring.clone(), xact_id: None, group }
     }
 
     /// A read-only transaction whose statements all see the database at one moment: for a

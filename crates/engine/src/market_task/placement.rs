@@ -14,8 +14,10 @@
 //! On SQLite the transaction is the one the batches of every market share
 //! (`Store::begin_placement`, `backlay_store`'s `group_commit`): lent to one batch at a time,
 //! committed once for all of them, so that bets spread over many markets still share their
-//! commits. A batch sees the batches before it in the group as if they had committed, and
-//! hears that it committed only when the group did. On PostgreSQL each batch has its own.
+//! commits; there step 3's rows are kept until the group's end and written with every other
+//! batch's, one statement per table. A batch sees the batches before it in the group as if
+//! they had committed, and hears that it committed only when the group did. On PostgreSQL
+//! each batch has its own.
 //!
 //! If the store fails (in this batch, or at its group's COMMIT), nothing of the batch is kept:
 //! the market is rebuilt from what was committed (and serves nothing until it is, `recovery`), and the batch is tried once more (a

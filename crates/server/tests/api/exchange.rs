@@ -265,6 +265,67 @@ async fn fifty_concurrent_bets_never_overdraw(app: TestApp) {
 }
 both_databases!(fifty_concurrent_bets_never_overdraw);
 
+/// The same race spread over ten markets, whose batches commit together on SQLite (store's
+/// `group_commit`, each batch's rows written at the group's end): each market's funds check
+/// counts what the other markets' batches of its group reserved, and one `client_ref` makes
+/// one bet whichever market its copies go to.
+async fn concurrent_bets_over_many_markets_never_overdraw(app: TestApp) {
+    let admin = app.admin().await;
+    let agent = app.agent().await;
+    let match_id = a_match(&app, &agent).await;
+    let mut markets = Vec::new();
+    for _ in 0..10 {
+        markets.push(match_odds(&app, &admin, match_id).await);
+    }
+    for trial in 0..3 {
+        let (client_id, client) = app.new_user(&agent, &format!("spread{trial}"), "client").await;
+        app.post(
+            "admin/user/transfer",
+            Some(&agent),
+            json!({ "user_id": client_id, "amount": 1000, "direction": "deposit" }),
+        )
+        .await
+        .expect(200);
+        // 50 lays of 20.00 at 3.0 (liability 40.00 each), five on each market.
+        let answers = futures::future::join_all((0..50).map(|i| {
+            let (market, runners) = &markets[i % markets.len()];
+            bet(&app, &client, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 3, "stake": 20 }))
+        }))
+        .await;
+        assert!(
+            answers.iter().all(|a| matches!(a.status.as_u16(), 200 | 422)),
+            "only accepted or insufficient funds"
+        );
+        let accepted = answers.iter().filter(|a| a.status.as_u16() == 200).count();
+        assert_eq!(accepted, 25, "exactly what 1,000.00 covers (trial {trial})");
+        assert_eq!(funds(&app, &client).await, (1000_00, 1000_00));
+
+        // One client_ref sent to every market at once: one bet, the others refused as a reuse.
+        // A BACK on the other runner adds its whole stake to the market's worst case.
+        let client_ref = format!("everywhere-{trial}");
+        app.post(
+            "admin/user/transfer",
+            Some(&agent),
+            json!({ "user_id": client_id, "amount": 100, "direction": "deposit" }),
+        )
+        .await
+        .expect(200);
+        let answers = futures::future::join_all(markets.iter().map(|(market, runners)| {
+            bet(&app, &client, json!({ "market_id": market, "selection_id": runners[1], "side": "back", "price": 3, "stake": 10, "client_ref": client_ref }))
+        }))
+        .await;
+        let placed = answers.iter().filter(|a| a.status.as_u16() == 200).count();
+        let reused = answers
+            .iter()
+            .filter(|a| a.status.as_u16() == 409 && a.message().contains("client_ref"))
+            .count();
+        assert_eq!((placed, reused), (1, markets.len() - 1), "one bet for one client_ref");
+        assert_eq!(funds(&app, &client).await, (1100_00, 1010_00));
+    }
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(concurrent_bets_over_many_markets_never_overdraw);
+
 async fn bookmaker_and_fancy_bets_are_taken_by_the_house_at_the_posted_rate(app: TestApp) {
     let admin = app.admin().await;
     let demo = app.demo().await;

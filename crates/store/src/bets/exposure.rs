@@ -33,6 +33,8 @@ impl Writer {
         if delta_minor == 0 {
             return Ok(());
         }
+        // The check reads the account as the earlier batches of a placement group left it.
+        self.write_earlier_batches().await?;
         let updated: Option<i64> = sqlx::query_scalar(
             "UPDATE ledger_accounts SET exposure_minor = exposure_minor + $1 \
              WHERE user_id = $2 AND ($1 <= 0 OR (balance_minor - exposure_minor - $1 >= 0 \
@@ -69,43 +71,82 @@ impl Writer {
 
     /// Adds to several users' total exposure in one statement: `(user_id, delta_minor)`. No
     /// funds check: the caller checked against funds it locked ([`Writer::lock_funds`]), or
-    /// the deltas only lower exposure.
+    /// the deltas only lower exposure. A placement batch sharing its group's transaction defers
+    /// it to the group's end, and the later batches' [`Writer::lock_funds`] count it
+    /// (`group_commit`).
     pub async fn add_exposures(&mut self, deltas: &[(i64, i64)]) -> StoreResult<()> {
-        for chunk in deltas.chunks(ROWS_PER_STATEMENT) {
-            let sql = format!(
-                "UPDATE ledger_accounts SET exposure_minor = ledger_accounts.exposure_minor + v.column2 \
-                 FROM (VALUES {}) AS v WHERE ledger_accounts.user_id = v.column1",
-                placeholders(self.engine, chunk.len(), 2)
-            );
-            let mut query = sqlx::query(&sql);
-            for (user_id, delta_minor) in chunk {
-                query = query.bind(*user_id).bind(*delta_minor);
+        if let Some(deferred) = self.deferred() {
+            for (user_id, delta_minor) in deltas {
+                *deferred.exposure_changes.entry(*user_id).or_default() += delta_minor;
             }
-            query.execute(self.conn()).await?;
+            return Ok(());
         }
-        Ok(())
+        let engine = self.engine;
+        write_exposure_changes(self.conn(), engine, deltas).await
     }
 
     /// Stores users' exposure in one market: `(user_id, exposure_minor)`. Their account totals
     /// are changed separately ([`Writer::change_exposure`], [`Writer::add_exposures`]).
+    /// Deferred like [`Writer::add_exposures`].
     pub async fn store_market_exposures(
         &mut self,
         market_id: i64,
         rows: &[(i64, i64)],
     ) -> StoreResult<()> {
         assert!(rows.iter().all(|(_, exposure)| *exposure >= 0), "exposure is never negative");
-        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
-            let sql = format!(
-                "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES {} \
-                 ON CONFLICT (user_id, market_id) DO UPDATE SET exposure_minor = excluded.exposure_minor",
-                placeholders(self.engine, chunk.len(), 3)
-            );
-            let mut query = sqlx::query(&sql);
-            for (user_id, exposure_minor) in chunk {
-                query = query.bind(*user_id).bind(market_id).bind(*exposure_minor);
+        if let Some(deferred) = self.deferred() {
+            for (user_id, exposure_minor) in rows {
+                deferred.market_exposures.insert((*user_id, market_id), *exposure_minor);
             }
-            query.execute(self.conn()).await?;
+            return Ok(());
         }
-        Ok(())
+        let rows: Vec<(i64, i64, i64)> =
+            rows.iter().map(|(user_id, exposure)| (*user_id, market_id, *exposure)).collect();
+        let engine = self.engine;
+        write_market_exposures(self.conn(), engine, &rows).await
     }
+}
+
+/// The statement behind [`Writer::add_exposures`], on `conn`: also how a placement group
+/// writes its batches' deferred changes at its end (`group_commit`). A user appears once.
+pub(crate) async fn write_exposure_changes(
+    conn: &mut sqlx::AnyConnection,
+    engine: crate::Engine,
+    deltas: &[(i64, i64)],
+) -> StoreResult<()> {
+    for chunk in deltas.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "UPDATE ledger_accounts SET exposure_minor = ledger_accounts.exposure_minor + v.column2 \
+             FROM (VALUES {}) AS v WHERE ledger_accounts.user_id = v.column1",
+            placeholders(engine, chunk.len(), 2)
+        );
+        let mut query = sqlx::query(&sql);
+        for (user_id, delta_minor) in chunk {
+            query = query.bind(*user_id).bind(*delta_minor);
+        }
+        query.execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// The statement behind [`Writer::store_market_exposures`]: `(user_id, market_id,
+/// exposure_minor)`, each pair once.
+pub(crate) async fn write_market_exposures(
+    conn: &mut sqlx::AnyConnection,
+    engine: crate::Engine,
+    rows: &[(i64, i64, i64)],
+) -> StoreResult<()> {
+    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES {} \
+             ON CONFLICT (user_id, market_id) DO UPDATE SET exposure_minor = excluded.exposure_minor",
+            placeholders(engine, chunk.len(), 3)
+        );
+        let mut query = sqlx::query(&sql);
+        for (user_id, market_id, exposure_minor) in chunk {
+            query = query.bind(*user_id).bind(*market_id).bind(*exposure_minor);
+        }
+        query.execute(&mut *conn).await?;
+    }
+    Ok(())
 }

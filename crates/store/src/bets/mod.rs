@@ -21,8 +21,8 @@ use sqlx::Row;
 
 use crate::{named, StoreResult};
 
-mod exposure;
-mod place;
+pub(crate) mod exposure;
+pub(crate) mod place;
 mod reads;
 mod reports;
 mod settle;

@@ -68,7 +68,7 @@ impl Writer {
             for user_id in chunk {
                 query = query.bind(*user_id);
             }
-            for row in query.fetch_all(self.conn()).await? {
+            for row in query.fetch_all(self.reading()).await? {
                 let user_id: i64 = row.try_get("user_id")?;
                 if wanted.binary_search(&user_id).is_err() {
                     continue; // locked only
@@ -76,7 +76,10 @@ impl Writer {
                 funds.push(AccountFunds {
                     user_id,
                     balance_minor: row.try_get("balance_minor")?,
-                    exposure_minor: row.try_get("exposure_minor")?,
+                    // With what the earlier batches of its placement group added, not yet
+                    // written (`group_commit`).
+                    exposure_minor: row.try_get::<i64, _>("exposure_minor")?
+                        + self.earlier_exposure_change(user_id),
                     max_exposure_minor: row.try_get("max_exposure_minor")?,
                     // On its own or by an agent above it, and a locked account bets no more
                     // than a bet-locked one (crate::branch_locks).
@@ -93,7 +96,9 @@ impl Writer {
 
     /// Reserves `count` new bet ids, increasing, never given before and never given again
     /// once this transaction commits. PostgreSQL takes them from the column's sequence; SQLite
-    /// moves AUTOINCREMENT's high-water mark past them.
+    /// moves AUTOINCREMENT's high-water mark past them. Ids reserved and never used are a gap
+    /// in the numbering, nothing more: a placement batch that gives up its part of a group
+    /// leaves its reservation in (`group_commit`).
     pub async fn reserve_bet_ids(&mut self, count: usize) -> StoreResult<Vec<i64>> {
         if count == 0 {
             return Ok(Vec::new());
@@ -104,29 +109,44 @@ impl Writer {
                 let mut ids: Vec<i64> =
                     sqlx::query_scalar("SELECT nextval(pg_get_serial_sequence('bets', 'id')) FROM generate_series(1, $1)")
                         .bind(count_i64)
-                        .fetch_all(self.conn())
+                        .fetch_all(self.reading())
                         .await?;
                 ids.sort_unstable();
                 Ok(ids)
             }
             crate::Engine::Sqlite => {
                 sqlx::query("INSERT INTO sqlite_sequence (name, seq) SELECT 'bets', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'bets')")
-                    .execute(self.conn())
+                    .execute(self.reading())
                     .await?;
                 let highest: i64 = sqlx::query_scalar(
                     "UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE((SELECT MAX(id) FROM bets), 0)) + $1 \
                      WHERE name = 'bets' RETURNING seq",
                 )
                 .bind(count_i64)
-                .fetch_one(self.conn())
+                .fetch_one(self.reading())
                 .await?;
                 Ok((highest - count_i64 + 1..=highest).collect())
             }
         }
     }
 
-    /// The bets already placed with any of these `(user_id, client_ref)` keys.
+    /// The bets already placed with any of these `(user_id, client_ref)` keys, with what they
+    /// matched so far. In a placement group (`group_commit`), the earlier batches' bets count:
+    /// when one of them holds a key, or a bet found may have matched since in one of them, they
+    /// are written first and the keys looked up again.
     pub async fn bets_by_client_refs(&mut self, keys: &[(i64, &str)]) -> StoreResult<Vec<BetRow>> {
+        if self.earlier_batches_hold(keys) {
+            self.write_earlier_batches().await?;
+        }
+        let found = self.client_ref_lookup(keys).await?;
+        if found.is_empty() || !self.earlier_batches_wrote() {
+            return Ok(found);
+        }
+        self.write_earlier_batches().await?;
+        self.client_ref_lookup(keys).await
+    }
+
+    async fn client_ref_lookup(&mut self, keys: &[(i64, &str)]) -> StoreResult<Vec<BetRow>> {
         let columns =
             BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
         let mut found = Vec::new();
@@ -141,7 +161,7 @@ impl Writer {
             for (user_id, client_ref) in chunk {
                 query = query.bind(*user_id).bind(*client_ref);
             }
-            for row in query.fetch_all(self.conn()).await? {
+            for row in query.fetch_all(self.reading()).await? {
                 found.push(bet_from_row(&row)?);
             }
         }
@@ -151,7 +171,8 @@ impl Writer {
     /// Stores a batch's bets as given, every column, several rows per statement. Their ids were
     /// reserved ([`Writer::reserve_bet_ids`]) and what they matched is known by now. A
     /// `client_ref` the user already used fails the statement (the batch checked its keys
-    /// first; only a race with another market's batch gets here).
+    /// first; only a race with another market's batch gets here). A placement batch sharing
+    /// its group's transaction defers it to the group's end (`group_commit`).
     pub async fn insert_bets(&mut self, bets: &[BetRow]) -> StoreResult<()> {
         // A new bet is live and whole: matched and unmatched make its stake, and its status is
         // theirs (the engine computes them; a wrong row here would misstate money).
@@ -163,93 +184,44 @@ impl Writer {
                 && bet.status == BetStatus::live(bet.matched_minor, bet.remaining_minor)),
             "a new bet's matched and unmatched parts make its stake, and its status is theirs"
         );
-        let columns = BET_COLUMNS.split(", ").count();
-        for chunk in bets.chunks(ROWS_PER_STATEMENT) {
-            let sql = format!(
-                "INSERT INTO bets ({BET_COLUMNS}) VALUES {}",
-                placeholders(self.engine, chunk.len(), columns)
-            );
-            let mut query = sqlx::query(&sql);
-            for bet in chunk {
-                query = query
-                    .bind(bet.bet_id)
-                    .bind(bet.user_id)
-                    .bind(bet.market_id)
-                    .bind(bet.runner_id)
-                    .bind(bet.side.as_str())
-                    .bind(bet.price)
-                    .bind(bet.line)
-                    .bind(bet.stake_minor)
-                    .bind(bet.matched_minor)
-                    .bind(bet.remaining_minor)
-                    .bind(bet.cancelled_minor)
-                    .bind(bet.lapsed_minor)
-                    .bind(bet.persistence.as_str())
-                    .bind(bet.status.as_str())
-                    .bind(bet.pnl_minor)
-                    .bind(bet.client_ref.as_deref())
-                    .bind(bet.request_hash.as_deref())
-                    .bind(bet.created_at_ms)
-                    .bind(bet.refs.order_ref.as_deref())
-                    .bind(bet.refs.strategy_ref.as_deref());
-            }
-            query.execute(self.conn()).await?;
+        if let Some(deferred) = self.deferred() {
+            deferred.bets.extend_from_slice(bets);
+            return Ok(());
         }
-        Ok(())
+        let engine = self.engine;
+        write_bets(self.conn(), engine, bets).await
     }
 
-    /// Stores fills, several rows per statement.
+    /// Stores fills, several rows per statement (deferred like [`Writer::insert_bets`]).
     pub async fn insert_fills(&mut self, fills: &[FillRow], now_ms: i64) -> StoreResult<()> {
-        for chunk in fills.chunks(ROWS_PER_STATEMENT) {
-            let sql = format!(
-                "INSERT INTO fills (market_id, runner_id, back_bet_id, lay_bet_id, price, size_minor, backer_profit_minor, created_at_ms) \
-                 VALUES {}",
-                placeholders(self.engine, chunk.len(), 8)
-            );
-            let mut query = sqlx::query(&sql);
-            for fill in chunk {
-                query = query
-                    .bind(fill.market_id)
-                    .bind(fill.runner_id)
-                    .bind(fill.back_bet_id)
-                    .bind(fill.lay_bet_id)
-                    .bind(fill.price)
-                    .bind(fill.size_minor)
-                    .bind(fill.backer_profit_minor)
-                    .bind(now_ms);
-            }
-            query.execute(self.conn()).await?;
+        let fills = fills.iter().map(|fill| (fill.clone(), now_ms));
+        if let Some(deferred) = self.deferred() {
+            deferred.fills.extend(fills);
+            return Ok(());
         }
-        Ok(())
+        let engine = self.engine;
+        write_fills(self.conn(), engine, &fills.collect::<Vec<_>>()).await
     }
 
     /// Records matching on several bets at once: per bet, `(bet_id, matched_minor more,
-    /// remaining_minor now)`.
+    /// remaining_minor now)` (deferred like [`Writer::insert_bets`]).
     pub async fn record_matches(&mut self, matches: &[(i64, i64, i64)]) -> StoreResult<()> {
-        for chunk in matches.chunks(ROWS_PER_STATEMENT) {
-            // A VALUES list names its columns column1, column2, … on both engines.
-            let sql = format!(
-                "UPDATE bets SET matched_minor = bets.matched_minor + v.column2, remaining_minor = v.column3, \
-                 status = CASE WHEN v.column3 > 0 THEN 'open' ELSE 'matched' END \
-                 FROM (VALUES {}) AS v WHERE bets.id = v.column1",
-                placeholders(self.engine, chunk.len(), 3)
-            );
-            let mut query = sqlx::query(&sql);
-            for (bet_id, matched_minor, remaining_minor) in chunk {
-                query = query.bind(*bet_id).bind(*matched_minor).bind(*remaining_minor);
-            }
-            query.execute(self.conn()).await?;
+        if let Some(deferred) = self.deferred() {
+            deferred.matches.extend_from_slice(matches);
+            return Ok(());
         }
-        Ok(())
+        let engine = self.engine;
+        write_matches(self.conn(), engine, matches).await
     }
 
     /// Σ price × size over a bet's fills (hundredths × minor units), for its average price.
     pub async fn matched_price_size_sum(&mut self, bet_id: i64) -> StoreResult<i128> {
+        self.write_earlier_batches().await?;
         let rows = sqlx::query(
             "SELECT price, size_minor FROM fills WHERE back_bet_id = $1 OR lay_bet_id = $1",
         )
         .bind(bet_id)
-        .fetch_all(self.conn())
+        .fetch_all(self.reading())
         .await?;
         let mut sum: i128 = 0;
         for row in &rows {
@@ -294,4 +266,99 @@ impl Writer {
                 .await?;
         Ok(done.rows_affected() == 1)
     }
+}
+
+/// The statements behind [`Writer::insert_bets`], on `conn`: also how a placement group writes
+/// its batches' deferred bets at its end (`group_commit`).
+pub(crate) async fn write_bets(
+    conn: &mut sqlx::AnyConnection,
+    engine: crate::Engine,
+    bets: &[BetRow],
+) -> StoreResult<()> {
+    let columns = BET_COLUMNS.split(", ").count();
+    for chunk in bets.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO bets ({BET_COLUMNS}) VALUES {}",
+            placeholders(engine, chunk.len(), columns)
+        );
+        let mut query = sqlx::query(&sql);
+        for bet in chunk {
+            query = query
+                .bind(bet.bet_id)
+                .bind(bet.user_id)
+                .bind(bet.market_id)
+                .bind(bet.runner_id)
+                .bind(bet.side.as_str())
+                .bind(bet.price)
+                .bind(bet.line)
+                .bind(bet.stake_minor)
+                .bind(bet.matched_minor)
+                .bind(bet.remaining_minor)
+                .bind(bet.cancelled_minor)
+                .bind(bet.lapsed_minor)
+                .bind(bet.persistence.as_str())
+                .bind(bet.status.as_str())
+                .bind(bet.pnl_minor)
+                .bind(bet.client_ref.as_deref())
+                .bind(bet.request_hash.as_deref())
+                .bind(bet.created_at_ms)
+                .bind(bet.refs.order_ref.as_deref())
+                .bind(bet.refs.strategy_ref.as_deref());
+        }
+        query.execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// The statements behind [`Writer::insert_fills`]: each fill with the time it was made.
+pub(crate) async fn write_fills(
+    conn: &mut sqlx::AnyConnection,
+    engine: crate::Engine,
+    fills: &[(FillRow, i64)],
+) -> StoreResult<()> {
+    for chunk in fills.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO fills (market_id, runner_id, back_bet_id, lay_bet_id, price, size_minor, backer_profit_minor, created_at_ms) \
+             VALUES {}",
+            placeholders(engine, chunk.len(), 8)
+        );
+        let mut query = sqlx::query(&sql);
+        for (fill, created_at_ms) in chunk {
+            query = query
+                .bind(fill.market_id)
+                .bind(fill.runner_id)
+                .bind(fill.back_bet_id)
+                .bind(fill.lay_bet_id)
+                .bind(fill.price)
+                .bind(fill.size_minor)
+                .bind(fill.backer_profit_minor)
+                .bind(*created_at_ms);
+        }
+        query.execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// The statements behind [`Writer::record_matches`]. A bet appears once in `matches`: one
+/// UPDATE … FROM would apply only one of its rows.
+pub(crate) async fn write_matches(
+    conn: &mut sqlx::AnyConnection,
+    engine: crate::Engine,
+    matches: &[(i64, i64, i64)],
+) -> StoreResult<()> {
+    for chunk in matches.chunks(ROWS_PER_STATEMENT) {
+        // A VALUES list names its columns column1, column2, … on both engines.
+        let sql = format!(
+            "UPDATE bets SET matched_minor = bets.matched_minor + v.column2, remaining_minor = v.column3, \
+             status = CASE WHEN v.column3 > 0 THEN 'open' ELSE 'matched' END \
+             FROM (VALUES {}) AS v WHERE bets.id = v.column1",
+            placeholders(engine, chunk.len(), 3)
+        );
+        let mut query = sqlx::query(&sql);
+        for (bet_id, matched_minor, remaining_minor) in chunk {
+            query = query.bind(*bet_id).bind(*matched_minor).bind(*remaining_minor);
+        }
+        query.execute(&mut *conn).await?;
+    }
+    Ok(())
 }
