@@ -330,8 +330,8 @@ impl Store {
             }
         };
         let options = AnyConnectOptions::from_str(&url)?;
-        let pool = open_pool(engine, options.clone(), readers).await?;
-        let writers = open_pool(engine, options, writers).await?;
+        let pool = open_pool(engine, options.clone(), readers, SQLITE_READER_CACHE_KIB).await?;
+        let writers = open_pool(engine, options, writers, SQLITE_WRITER_CACHE_KIB).await?;
         let committer =
             (engine == Engine::Sqlite).then(|| group_commit::Committer::start(writers.clone()));
         Ok(Store { pool, writers, engine, keyring: None, fence: None, committer })
@@ -458,12 +458,29 @@ const SQLITE_WRITERS: u32 = 2;
 pub const DEFAULT_POSTGRES_CONNECTIONS: u32 = 24;
 pub const MIN_POSTGRES_CONNECTIONS: u32 = 4;
 
+/// Each SQLite connection's page cache, in KiB. A writer's holds the pages a placement group
+/// dirties before its COMMIT and the indexes' upper levels between groups: at SQLite's default
+/// (2,000 KiB) a group over 1,000 markets spilled pages to the WAL before its COMMIT and read
+/// them back (`pagerStress`, `pread64` in bench/profile.sh), and 64 MiB took 1,000 markets
+/// from 3,190–3,388 to 3,578 bets/s (bench/RESULTS.md, tenth session). Readers keep the
+/// default: there are eight of them, and their reads are small.
+const SQLITE_WRITER_CACHE_KIB: u32 = 65_536;
+const SQLITE_READER_CACHE_KIB: u32 = 2_000;
+
+/// WAL pages written before a commit checkpoints them into the database file (SQLite's
+/// default is 1,000). A page written many times between checkpoints (an index's hot pages,
+/// an account's row) is copied back once per checkpoint, and the checkpoint runs inside the
+/// COMMIT of the writer that crosses the mark: fewer, larger checkpoints took 1,000 markets
+/// from 3,578 to 3,866 bets/s. The WAL grows to about 40 MiB between them.
+const SQLITE_WAL_AUTOCHECKPOINT_PAGES: u32 = 10_000;
+
 /// A pool (connections are not pinged before use) whose SQLite connections run in WAL mode with `synchronous=FULL` (a commit is
-/// durable once acknowledged), foreign keys on and a busy timeout.
+/// durable once acknowledged), foreign keys on, a busy timeout and a page cache of `cache_kib`.
 async fn open_pool(
     engine: Engine,
     options: AnyConnectOptions,
     max_connections: u32,
+    cache_kib: u32,
 ) -> anyhow::Result<AnyPool> {
     Ok(AnyPoolOptions::new()
         .max_connections(max_connections)
@@ -506,7 +523,9 @@ async fn open_pool(
                     conn.execute(
                         format!(
                             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
-                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
+                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; \
+                             PRAGMA cache_size = -{cache_kib}; \
+                             PRAGMA wal_autocheckpoint = {SQLITE_WAL_AUTOCHECKPOINT_PAGES};"
                         )
                         .as_str(),
                     )
