@@ -25,6 +25,14 @@
 //! could change (a repeated `client_ref`, a fill's price, the funds check of an update) has them
 //! written first ([`Writer::write_earlier_batches`](crate::Writer::write_earlier_batches)).
 //!
+//! A batch's reads are made ahead for it too ([`ReadAhead`]): a batch says, as it asks to join,
+//! whose funds it will lock and which `client_ref`s it will look up ([`BatchReads`]); when the
+//! transaction is to be lent to a batch whose reads were not made yet, the committer takes in
+//! every batch waiting and reads the funds and `client_ref`s of all of them in one statement
+//! each, so a batch lent the transaction usually runs no statement at all. What was read ahead
+//! is dropped as soon as anything is written to the transaction (a batch writing itself, the
+//! earlier batches' rows written for a read): the batches after that read for themselves.
+//!
 //! A batch that fails part way gives the transaction back without its part
 //! ([`Grouped::abandon`]): its deferred rows are dropped and the group goes on, unless it wrote
 //! to the transaction itself (a statement other than the reads and the id reservation of
@@ -41,12 +49,12 @@
 //! 1,000 markets: 395 bets/s). A cluster's markets are fenced, too, each write checking its
 //! node still owns its market.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::bets::{exposure, place, BetRow, FillRow};
+use crate::bets::{exposure, place, AccountFunds, BetRow, FillRow};
 use crate::{Engine, StoreError, StoreResult};
 
 /// Most batches in one transaction: bounds how long the first of them waits for its answer.
@@ -58,6 +66,86 @@ const WAITING: usize = 4_096;
 type Tx = sqlx::Transaction<'static, sqlx::Any>;
 /// What a batch asking to join is sent: the group's transaction, or why there is none.
 type Reply = oneshot::Sender<StoreResult<Lent>>;
+/// A batch asking to join: what it will read, and where its turn is sent.
+type Request = (BatchReads, Reply);
+
+/// What a placement batch will read once lent the transaction: the users whose funds it locks
+/// and the `(user_id, client_ref)` keys it looks up (`Writer::lock_funds`,
+/// `Writer::bets_by_client_refs`).
+#[derive(Clone, Debug, Default)]
+pub struct BatchReads {
+    pub users: Vec<i64>,
+    pub client_refs: Vec<(i64, String)>,
+}
+
+/// Funds and bets by `client_ref` read for several batches at once, inside the group's
+/// transaction, as they stood then: valid while nothing is written to the transaction (the
+/// deferred rows are counted on top by their readers).
+#[derive(Debug, Default)]
+pub(crate) struct ReadAhead {
+    /// Users read (with an account or without: a user without one has no entry in `funds`).
+    users: HashSet<i64>,
+    funds: HashMap<i64, AccountFunds>,
+    keys: HashSet<(i64, String)>,
+    bets: HashMap<(i64, String), BetRow>,
+}
+
+impl ReadAhead {
+    /// Reads, in one statement each, the funds and `client_ref`s of every batch in `reads`.
+    async fn read<'a>(
+        conn: &mut sqlx::AnyConnection,
+        reads: impl Iterator<Item = &'a BatchReads>,
+    ) -> StoreResult<ReadAhead> {
+        let mut ahead = ReadAhead::default();
+        for batch in reads {
+            ahead.users.extend(batch.users.iter().copied());
+            ahead.keys.extend(batch.client_refs.iter().cloned());
+        }
+        let users: Vec<i64> = ahead.users.iter().copied().collect();
+        for account in place::read_funds(conn, Engine::Sqlite, &users, &[]).await? {
+            ahead.funds.insert(account.user_id, account);
+        }
+        let keys: Vec<(i64, &str)> =
+            ahead.keys.iter().map(|(user, key)| (*user, key.as_str())).collect();
+        if !keys.is_empty() {
+            for bet in place::read_bets_by_client_refs(conn, Engine::Sqlite, &keys).await? {
+                if let Some(key) = bet.client_ref.clone() {
+                    ahead.bets.insert((bet.user_id, key), bet);
+                }
+            }
+        }
+        Ok(ahead)
+    }
+
+    fn covers(&self, reads: &BatchReads) -> bool {
+        reads.users.iter().all(|user| self.users.contains(user))
+            && reads.client_refs.iter().all(|key| self.keys.contains(key))
+    }
+
+    /// The funds of `users` in user order, as `place::read_funds` answers, if all were read.
+    pub(crate) fn funds_of(&self, users: &[i64]) -> Option<Vec<AccountFunds>> {
+        let mut wanted = users.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if !wanted.iter().all(|user| self.users.contains(user)) {
+            return None;
+        }
+        Some(wanted.iter().filter_map(|user| self.funds.get(user).copied()).collect())
+    }
+
+    /// The bets placed with `keys`, if all were read.
+    pub(crate) fn bets_of(&self, keys: &[(i64, &str)]) -> Option<Vec<BetRow>> {
+        let mut found = Vec::new();
+        for (user, key) in keys {
+            let key = (*user, (*key).to_string());
+            if !self.keys.contains(&key) {
+                return None;
+            }
+            found.extend(self.bets.get(&key).cloned());
+        }
+        Some(found)
+    }
+}
 
 /// The rows placement batches deferred to their group's end, in the order the batches gave
 /// the transaction back (a later one's figures win where they meet).
@@ -137,16 +225,18 @@ impl Deferred {
     }
 }
 
-/// The group's transaction, lent to one batch, with the rows the batches before it deferred.
+/// The group's transaction, lent to one batch, with the rows the batches before it deferred
+/// and what was read ahead for it, if anything.
 pub(crate) struct Lent {
     pub(crate) tx: Tx,
     pub(crate) earlier: Deferred,
+    pub(crate) read_ahead: Option<ReadAhead>,
     pub(crate) grouped: Grouped,
 }
 
-/// What a batch gives back: the transaction, every batch's deferred rows so far, and whether
-/// this batch is in them (false: abandoned).
-type GivenBack = (Tx, Deferred, bool);
+/// What a batch gives back: the transaction, every batch's deferred rows so far, what was read
+/// ahead if it still holds, and whether this batch is in the rows (false: abandoned).
+type GivenBack = (Tx, Deferred, Option<ReadAhead>, bool);
 
 /// How a batch holding the group's transaction gives it back and hears the group's outcome.
 #[derive(Debug)]
@@ -163,9 +253,10 @@ impl Grouped {
         tx: Tx,
         mut earlier: Deferred,
         own: Deferred,
+        read_ahead: Option<ReadAhead>,
     ) -> StoreResult<()> {
         earlier.append(own);
-        self.give_back.send((tx, earlier, true)).map_err(|_| gone())?;
+        self.give_back.send((tx, earlier, read_ahead, true)).map_err(|_| gone())?;
         match self.outcome.await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(cause)) => Err(StoreError::Database(sqlx::Error::Protocol(format!(
@@ -178,9 +269,15 @@ impl Grouped {
     /// Gives the transaction back without this batch's deferred rows: the group goes on. A
     /// batch that wrote to the transaction itself (`wrote`) cannot be taken out of it: the
     /// transaction is dropped, and the group rolls back.
-    pub(crate) fn abandon(self, tx: Tx, earlier: Deferred, wrote: bool) {
+    pub(crate) fn abandon(
+        self,
+        tx: Tx,
+        earlier: Deferred,
+        read_ahead: Option<ReadAhead>,
+        wrote: bool,
+    ) {
         if !wrote {
-            let _ = self.give_back.send((tx, earlier, false));
+            let _ = self.give_back.send((tx, earlier, read_ahead, false));
         }
     }
 }
@@ -188,7 +285,7 @@ impl Grouped {
 /// The committer's address; its task ends when the last [`Committer`] is dropped.
 #[derive(Clone, Debug)]
 pub(crate) struct Committer {
-    requests: mpsc::Sender<Reply>,
+    requests: mpsc::Sender<Request>,
 }
 
 impl Committer {
@@ -199,10 +296,11 @@ impl Committer {
         Committer { requests }
     }
 
-    /// The group's transaction, once it is this batch's turn.
-    pub(crate) async fn join(&self) -> StoreResult<Lent> {
+    /// The group's transaction, once it is this batch's turn, with `reads` made ahead if they
+    /// could be.
+    pub(crate) async fn join(&self, reads: BatchReads) -> StoreResult<Lent> {
         let (reply, lent) = oneshot::channel();
-        self.requests.send(reply).await.map_err(|_| gone())?;
+        self.requests.send((reads, reply)).await.map_err(|_| gone())?;
         lent.await.map_err(|_| gone())?
     }
 }
@@ -211,52 +309,84 @@ fn gone() -> StoreError {
     StoreError::Database(sqlx::Error::WorkerCrashed)
 }
 
-async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Reply>) {
-    while let Some(first) = waiting.recv().await {
+async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Request>) {
+    // Batches taken in by one group and not lent to (the group was full or rolled back): the
+    // next group starts with them, in the order they asked.
+    let mut carried: VecDeque<Request> = VecDeque::new();
+    loop {
+        let first = match carried.pop_front() {
+            Some(first) => first,
+            None => match waiting.recv().await {
+                Some(first) => first,
+                None => return,
+            },
+        };
         // The write lock at once, as every write transaction on SQLite takes it.
         let mut tx = match writers.begin_with("BEGIN IMMEDIATE").await {
             Ok(tx) => Some(tx),
             Err(err) => {
-                let _ = first.send(Err(err.into()));
+                let _ = first.1.send(Err(err.into()));
                 continue;
             }
         };
+        let mut queue = std::mem::take(&mut carried);
+        queue.push_front(first);
         let mut deferred = Deferred::default();
+        let mut read_ahead: Option<ReadAhead> = None;
         let mut joined: Vec<oneshot::Sender<Result<(), String>>> = Vec::new();
-        let mut next = Some(first);
         // Lends the transaction to each batch waiting, while it is whole and the group not full.
-        while let Some(reply) = next.take() {
-            let Some(lend) = tx.take() else { break };
+        while joined.len() < MAX_GROUP {
+            if queue.is_empty() {
+                match waiting.try_recv() {
+                    Ok(request) => queue.push_back(request),
+                    Err(_) => break,
+                }
+            }
+            let Some(mut lend) = tx.take() else { break };
+            let Some((reads, reply)) = queue.pop_front() else { unreachable!("queue filled") };
+            if !read_ahead.as_ref().is_some_and(|ahead| ahead.covers(&reads)) {
+                // Every batch waiting now, read for at once. A failed read is left to the
+                // batch, which reads for itself and hears the error as its own.
+                while joined.len() + queue.len() + 1 < MAX_GROUP {
+                    match waiting.try_recv() {
+                        Ok(request) => queue.push_back(request),
+                        Err(_) => break,
+                    }
+                }
+                let all = std::iter::once(&reads).chain(queue.iter().map(|(reads, _)| reads));
+                read_ahead = ReadAhead::read(&mut lend, all).await.ok();
+            }
             let (give_back, back) = oneshot::channel();
             let (tell, outcome) = oneshot::channel();
-            let earlier = std::mem::take(&mut deferred);
-            match reply.send(Ok(Lent {
+            let lent = Lent {
                 tx: lend,
-                earlier,
+                earlier: std::mem::take(&mut deferred),
+                read_ahead: read_ahead.take(),
                 grouped: Grouped { give_back, outcome },
-            })) {
+            };
+            match reply.send(Ok(lent)) {
                 // The batch stopped waiting: the transaction comes back untouched.
                 Err(Ok(unused)) => {
                     tx = Some(unused.tx);
                     deferred = unused.earlier;
+                    read_ahead = unused.read_ahead;
                 }
                 Err(Err(_)) => unreachable!("a Lent was sent"),
                 // If the batch dropped the transaction part way, it is rolled back, group and
                 // all (`tx` stays `None`, and the batches still waiting open the next).
                 Ok(()) => {
-                    if let Ok((returned, rows, in_it)) = back.await {
+                    if let Ok((returned, rows, ahead, in_it)) = back.await {
                         tx = Some(returned);
                         deferred = rows;
+                        read_ahead = ahead;
                         if in_it {
                             joined.push(tell);
                         }
                     }
                 }
             }
-            if tx.is_some() && joined.len() < MAX_GROUP {
-                next = waiting.try_recv().ok();
-            }
         }
+        carried = queue;
         let outcome = match tx {
             Some(tx) if joined.is_empty() => {
                 drop(tx); // nothing of any batch in it: rolled back
@@ -356,7 +486,7 @@ mod tests {
     ) -> tokio::task::JoinHandle<Seen> {
         let store = store.clone();
         let b = tokio::spawn(async move {
-            let mut b = store.begin_placement().await.unwrap();
+            let mut b = store.begin_placement(Default::default()).await.unwrap();
             let rows: i64 =
                 sqlx::query_scalar("SELECT COUNT(*) FROM t").fetch_one(b.reading()).await.unwrap();
             let exposure = exposure_seen(&mut b, user_id).await;
@@ -386,7 +516,7 @@ mod tests {
     #[tokio::test]
     async fn a_batch_waiting_joins_the_open_transaction_and_sees_the_one_before() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement().await.unwrap();
+        let mut a = store.begin_placement(Default::default()).await.unwrap();
         insert(&mut a, 1).await;
         let b = second_batch(&store, user_id, Part::Writes, Ending::Commit).await;
         assert_eq!(committed_rows(&store).await, 0, "nothing committed while A holds it");
@@ -402,7 +532,7 @@ mod tests {
     #[tokio::test]
     async fn deferred_rows_count_for_the_later_batches_and_are_written_at_the_groups_end() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement().await.unwrap();
+        let mut a = store.begin_placement(Default::default()).await.unwrap();
         a.add_exposures(&[(user_id, 500)]).await.unwrap();
         assert_eq!(exposure_seen(&mut a, user_id).await, 0, "a batch's own change is its own");
         let b = second_batch(&store, user_id, Part::Defers, Ending::Commit).await;
@@ -413,12 +543,55 @@ mod tests {
         assert_eq!(committed_exposure(&store, user_id).await, 700, "both written, once each");
     }
 
+    /// B and C ask to join while A holds the transaction: when B's turn comes their funds are
+    /// read for both at once, and B locks its funds from that read with A's deferred change on
+    /// top. B then writes to the account itself: what was read ahead is dropped, and C's funds
+    /// are read again, B's write in them.
+    #[tokio::test]
+    async fn funds_read_ahead_for_the_batches_waiting_are_read_again_after_a_write() {
+        let (_dir, store, user_id) = store().await;
+        let reads = || crate::BatchReads { users: vec![user_id], client_refs: Vec::new() };
+        let mut a = store.begin_placement(reads()).await.unwrap();
+        a.add_exposures(&[(user_id, 500)]).await.unwrap();
+        let batch = |writes: i64| {
+            let (store, reads) = (store.clone(), reads());
+            tokio::spawn(async move {
+                let mut writer = store.begin_placement(reads).await.unwrap();
+                let read_ahead = writer.read_ahead_funds(&[user_id]).is_some();
+                let seen = exposure_seen(&mut writer, user_id).await;
+                if writes > 0 {
+                    sqlx::query(
+                        "UPDATE ledger_accounts SET exposure_minor = exposure_minor + $1 WHERE user_id = $2",
+                    )
+                    .bind(writes)
+                    .bind(user_id)
+                    .execute(writer.conn())
+                    .await
+                    .unwrap();
+                }
+                writer.commit().await.unwrap();
+                (read_ahead, seen)
+            })
+        };
+        let b = batch(300);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let c = batch(0);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        a.commit().await.unwrap();
+        let (b_read_ahead, b_seen) = b.await.unwrap();
+        let (_, c_seen) = c.await.unwrap();
+        assert!(b_read_ahead, "B's funds were read ahead");
+        assert_eq!(b_seen, 500, "B counted A's deferred change");
+        assert_eq!(c_seen, 800, "C saw B's write and A's change");
+        assert_eq!(committed_exposure(&store, user_id).await, 800);
+    }
+
     /// A batch that abandons its part, having only deferred rows (as a placement batch does),
     /// is left out alone: the batch before it in the group is committed.
     #[tokio::test]
     async fn a_batch_abandoning_its_deferred_part_leaves_the_rest_of_its_group_to_commit() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement().await.unwrap();
+        let mut a = store.begin_placement(Default::default()).await.unwrap();
         insert(&mut a, 1).await;
         a.add_exposures(&[(user_id, 500)]).await.unwrap();
         let b = second_batch(&store, user_id, Part::Defers, Ending::Abandon).await;
@@ -433,7 +606,7 @@ mod tests {
     #[tokio::test]
     async fn a_batch_that_wrote_and_abandons_rolls_back_its_group() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement().await.unwrap();
+        let mut a = store.begin_placement(Default::default()).await.unwrap();
         insert(&mut a, 1).await;
         let b = second_batch(&store, user_id, Part::Writes, Ending::Abandon).await;
         let a_outcome = a.commit().await;
@@ -448,7 +621,7 @@ mod tests {
     #[tokio::test]
     async fn a_batch_failing_part_way_rolls_back_its_group_and_tells_every_batch() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement().await.unwrap();
+        let mut a = store.begin_placement(Default::default()).await.unwrap();
         insert(&mut a, 1).await;
         a.add_exposures(&[(user_id, 500)]).await.unwrap();
         let b = second_batch(&store, user_id, Part::Defers, Ending::Drop).await;
@@ -458,7 +631,7 @@ mod tests {
         assert_eq!(committed_rows(&store).await, 0, "the whole group rolled back");
         assert_eq!(committed_exposure(&store, user_id).await, 0);
 
-        let mut c = store.begin_placement().await.unwrap();
+        let mut c = store.begin_placement(Default::default()).await.unwrap();
         insert(&mut c, 3).await;
         c.commit().await.unwrap();
         assert_eq!(committed_rows(&store).await, 1, "the next group commits");

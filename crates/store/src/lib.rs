@@ -64,6 +64,7 @@ use sqlx::{AnyPool, Connection, Executor};
 // The helpers every repository here uses, by their short names (`crate::named`).
 use repository::{flag, is_unique_violation, like_escape, named};
 
+pub use group_commit::BatchReads;
 pub use sqlx::Any;
 
 /// An open write transaction. Repositories add their write methods to it (`impl Writer` blocks
@@ -87,6 +88,9 @@ struct GroupShare {
     earlier: group_commit::Deferred,
     /// This batch's rows, deferred.
     own: group_commit::Deferred,
+    /// Funds and `client_ref`s read ahead for the batches waiting; dropped once anything is
+    /// written to the transaction.
+    read_ahead: Option<group_commit::ReadAhead>,
     /// Whether this batch wrote to the transaction itself ([`Writer::conn`]): it cannot then
     /// be taken out of the group alone.
     wrote: bool,
@@ -104,7 +108,9 @@ impl Writer {
     /// it back and waits for the group's commit.
     pub async fn commit(self) -> StoreResult<()> {
         match self.group {
-            Some(share) => share.grouped.commit(self.tx, share.earlier, share.own).await,
+            Some(share) => {
+                share.grouped.commit(self.tx, share.earlier, share.own, share.read_ahead).await
+            }
             None => {
                 self.tx.commit().await?;
                 Ok(())
@@ -118,7 +124,7 @@ impl Writer {
     /// whole group rolls back, and each of its batches hears so.
     pub async fn abandon(self) {
         if let Some(share) = self.group {
-            share.grouped.abandon(self.tx, share.earlier, share.wrote);
+            share.grouped.abandon(self.tx, share.earlier, share.read_ahead, share.wrote);
         }
         // Else dropped: rolled back.
     }
@@ -131,6 +137,7 @@ impl Writer {
     pub fn conn(&mut self) -> &mut sqlx::AnyConnection {
         if let Some(share) = &mut self.group {
             share.wrote = true;
+            share.read_ahead = None;
         }
         &mut self.tx
     }
@@ -152,10 +159,22 @@ impl Writer {
     pub async fn write_earlier_batches(&mut self) -> StoreResult<()> {
         if let Some(share) = &mut self.group {
             if !share.earlier.is_empty() {
+                share.read_ahead = None;
                 share.earlier.write(&mut self.tx, self.engine).await?;
             }
         }
         Ok(())
+    }
+
+    /// The funds of `user_ids` as read ahead for this batch's placement group, if they were
+    /// (`group_commit`): without the earlier batches' changes.
+    pub(crate) fn read_ahead_funds(&self, user_ids: &[i64]) -> Option<Vec<bets::AccountFunds>> {
+        self.group.as_ref()?.read_ahead.as_ref()?.funds_of(user_ids)
+    }
+
+    /// The bets placed with `keys` as read ahead for this batch's placement group, if they were.
+    pub(crate) fn read_ahead_bets(&self, keys: &[(i64, &str)]) -> Option<Vec<bets::BetRow>> {
+        self.group.as_ref()?.read_ahead.as_ref()?.bets_of(keys)
     }
 
     /// Whether the earlier batches of this batch's placement group deferred rows not yet written.
@@ -391,13 +410,17 @@ impl Store {
     /// batches of many markets share and commit together (`group_commit`), its
     /// [`Writer::commit`] answering once the group's COMMIT did. On PostgreSQL, a transaction
     /// of its own ([`Store::begin_write`]), the batches of many markets committing side by side.
-    pub async fn begin_placement(&self) -> StoreResult<Writer> {
+    ///
+    /// `reads` says whose funds the batch will lock and which `client_ref`s it will look up, so
+    /// that a group can read them for many batches at once.
+    pub async fn begin_placement(&self, reads: BatchReads) -> StoreResult<Writer> {
         let Some(committer) = &self.committer else { return self.begin_write().await };
-        let lent = committer.join().await?;
+        let lent = committer.join(reads).await?;
         let share = GroupShare {
             grouped: lent.grouped,
             earlier: lent.earlier,
             own: group_commit::Deferred::default(),
+            read_ahead: lent.read_ahead,
             wrote: false,
         };
         Ok(self.writer(lent.tx, Some(share)))

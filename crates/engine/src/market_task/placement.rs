@@ -44,7 +44,7 @@ use backlay_core::exchange::{
 };
 use backlay_core::money::Money;
 use backlay_store::bets::{AccountFunds, BetRow, BetStatus, FillRow};
-use backlay_store::Writer;
+use backlay_store::{BatchReads, Writer};
 
 use super::{
     bet_of_order, capitalised, market_error, order_of_bet, suspended_during_delay, BetAnswer,
@@ -158,7 +158,15 @@ impl MarketActor {
         placements: &[Placement],
     ) -> Result<BatchOutcome, BatchFailure> {
         let failed = |error| BatchFailure { error, unconfirmed: None };
-        let mut writer = self.store.begin_placement().await.map_err(|e| failed(e.into()))?;
+        // What step 1 will read, so that a group of batches can read it for all at once.
+        let reads = BatchReads {
+            users: placements.iter().map(|p| p.bet.user_id).collect(),
+            client_refs: placements
+                .iter()
+                .filter_map(|p| Some((p.bet.user_id, p.bet.client_ref.clone()?)))
+                .collect(),
+        };
+        let mut writer = self.store.begin_placement(reads).await.map_err(|e| failed(e.into()))?;
         let (batch, answers, placed) = match self.prepare_batch(&mut writer, placements).await {
             Ok(prepared) => prepared,
             Err(error) => {

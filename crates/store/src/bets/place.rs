@@ -41,55 +41,25 @@ impl Writer {
     /// makers its orders would meet). A row locked later, after these, could be held by another
     /// market's batch waiting for one of these: a deadlock, which PostgreSQL breaks only after
     /// its `deadlock_timeout` (1 s) by failing one of them (bench/RESULTS.md, ninth session).
+    ///
+    /// In a placement group (`group_commit`) the funds may have been read already, for every
+    /// batch waiting, in one statement; the earlier batches' exposure changes, not yet
+    /// written, are counted in.
     pub async fn lock_funds(
         &mut self,
         user_ids: &[i64],
         also_lock: &[i64],
     ) -> StoreResult<Vec<AccountFunds>> {
-        let mut wanted = user_ids.to_vec();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let mut sorted = wanted.clone();
-        if self.locks_rows() {
-            sorted.extend_from_slice(also_lock);
-            sorted.sort_unstable();
-            sorted.dedup();
-        }
-        let mut funds = Vec::with_capacity(wanted.len());
-        for chunk in sorted.chunks(ROWS_PER_STATEMENT) {
-            let list = numbered(chunk.len());
-            let lock = if self.locks_rows() { " FOR UPDATE OF a" } else { "" };
-            let sql = format!(
-                "SELECT a.user_id, a.balance_minor, a.exposure_minor, u.max_exposure_minor, \
-                 u.is_bet_locked, u.is_locked, u.locked_by_user_id, u.bet_locked_by_user_id, \
-                 u.max_stake_minor FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id IN ({list}) ORDER BY a.user_id{lock}"
-            );
-            let mut query = sqlx::query(&sql);
-            for user_id in chunk {
-                query = query.bind(*user_id);
+        let mut funds = match self.read_ahead_funds(user_ids) {
+            Some(funds) => funds,
+            None => {
+                let (engine, locks) = (self.engine, self.locks_rows());
+                let also_lock = if locks { also_lock } else { &[] };
+                read_funds(self.reading(), engine, user_ids, also_lock).await?
             }
-            for row in query.fetch_all(self.reading()).await? {
-                let user_id: i64 = row.try_get("user_id")?;
-                if wanted.binary_search(&user_id).is_err() {
-                    continue; // locked only
-                }
-                funds.push(AccountFunds {
-                    user_id,
-                    balance_minor: row.try_get("balance_minor")?,
-                    // With what the earlier batches of its placement group added, not yet
-                    // written (`group_commit`).
-                    exposure_minor: row.try_get::<i64, _>("exposure_minor")?
-                        + self.earlier_exposure_change(user_id),
-                    max_exposure_minor: row.try_get("max_exposure_minor")?,
-                    // On its own or by an agent above it, and a locked account bets no more
-                    // than a bet-locked one (crate::branch_locks).
-                    is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0
-                        || row.try_get::<i64, _>("is_locked")? != 0
-                        || row.try_get::<Option<i64>, _>("locked_by_user_id")?.is_some()
-                        || row.try_get::<Option<i64>, _>("bet_locked_by_user_id")?.is_some(),
-                    max_stake_minor: row.try_get("max_stake_minor")?,
-                });
-            }
+        };
+        for account in &mut funds {
+            account.exposure_minor += self.earlier_exposure_change(account.user_id);
         }
         Ok(funds)
     }
@@ -138,34 +108,19 @@ impl Writer {
         if self.earlier_batches_hold(keys) {
             self.write_earlier_batches().await?;
         }
-        let found = self.client_ref_lookup(keys).await?;
+        let found = match self.read_ahead_bets(keys) {
+            Some(found) => found,
+            None => {
+                let engine = self.engine;
+                read_bets_by_client_refs(self.reading(), engine, keys).await?
+            }
+        };
         if found.is_empty() || !self.earlier_batches_wrote() {
             return Ok(found);
         }
         self.write_earlier_batches().await?;
-        self.client_ref_lookup(keys).await
-    }
-
-    async fn client_ref_lookup(&mut self, keys: &[(i64, &str)]) -> StoreResult<Vec<BetRow>> {
-        let columns =
-            BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
-        let mut found = Vec::new();
-        for chunk in keys.chunks(ROWS_PER_STATEMENT) {
-            // A join from the list (not `IN`) so that both engines look each key up in the
-            // (user_id, client_ref) index.
-            let sql = format!(
-                "SELECT {columns} FROM (VALUES {}) AS k JOIN bets b ON b.user_id = k.column1 AND b.client_ref = k.column2",
-                placeholders(self.engine, chunk.len(), 2)
-            );
-            let mut query = sqlx::query(&sql);
-            for (user_id, client_ref) in chunk {
-                query = query.bind(*user_id).bind(*client_ref);
-            }
-            for row in query.fetch_all(self.reading()).await? {
-                found.push(bet_from_row(&row)?);
-            }
-        }
-        Ok(found)
+        let engine = self.engine;
+        read_bets_by_client_refs(self.reading(), engine, keys).await
     }
 
     /// Stores a batch's bets as given, every column, several rows per statement. Their ids were
@@ -361,4 +316,83 @@ pub(crate) async fn write_matches(
         query.execute(&mut *conn).await?;
     }
     Ok(())
+}
+
+/// The statement behind [`Writer::lock_funds`], on `conn`: the funds of `user_ids` in user
+/// order, with the accounts of `also_lock` locked too (`FOR UPDATE` on PostgreSQL). Also how
+/// a placement group reads the funds of every batch waiting at once (`group_commit`).
+pub(crate) async fn read_funds(
+    conn: &mut sqlx::AnyConnection,
+    engine: crate::Engine,
+    user_ids: &[i64],
+    also_lock: &[i64],
+) -> StoreResult<Vec<AccountFunds>> {
+    let mut wanted = user_ids.to_vec();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut sorted = wanted.clone();
+    sorted.extend_from_slice(also_lock);
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut funds = Vec::with_capacity(wanted.len());
+    for chunk in sorted.chunks(ROWS_PER_STATEMENT) {
+        let list = numbered(chunk.len());
+        let lock = if engine == crate::Engine::Postgres { " FOR UPDATE OF a" } else { "" };
+        let sql = format!(
+            "SELECT a.user_id, a.balance_minor, a.exposure_minor, u.max_exposure_minor, \
+             u.is_bet_locked, u.is_locked, u.locked_by_user_id, u.bet_locked_by_user_id, \
+             u.max_stake_minor FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id IN ({list}) ORDER BY a.user_id{lock}"
+        );
+        let mut query = sqlx::query(&sql);
+        for user_id in chunk {
+            query = query.bind(*user_id);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            let user_id: i64 = row.try_get("user_id")?;
+            if wanted.binary_search(&user_id).is_err() {
+                continue; // locked only
+            }
+            funds.push(AccountFunds {
+                user_id,
+                balance_minor: row.try_get("balance_minor")?,
+                exposure_minor: row.try_get("exposure_minor")?,
+                max_exposure_minor: row.try_get("max_exposure_minor")?,
+                // On its own or by an agent above it, and a locked account bets no more
+                // than a bet-locked one (crate::branch_locks).
+                is_bet_locked: row.try_get::<i64, _>("is_bet_locked")? != 0
+                    || row.try_get::<i64, _>("is_locked")? != 0
+                    || row.try_get::<Option<i64>, _>("locked_by_user_id")?.is_some()
+                    || row.try_get::<Option<i64>, _>("bet_locked_by_user_id")?.is_some(),
+                max_stake_minor: row.try_get("max_stake_minor")?,
+            });
+        }
+    }
+    Ok(funds)
+}
+
+/// The statement behind [`Writer::bets_by_client_refs`]: the bets placed with any of these
+/// `(user_id, client_ref)` keys.
+pub(crate) async fn read_bets_by_client_refs(
+    conn: &mut sqlx::AnyConnection,
+    engine: crate::Engine,
+    keys: &[(i64, &str)],
+) -> StoreResult<Vec<BetRow>> {
+    let columns = BET_COLUMNS.split(", ").map(|c| format!("b.{c}")).collect::<Vec<_>>().join(", ");
+    let mut found = Vec::new();
+    for chunk in keys.chunks(ROWS_PER_STATEMENT) {
+        // A join from the list (not `IN`) so that both engines look each key up in the
+        // (user_id, client_ref) index.
+        let sql = format!(
+            "SELECT {columns} FROM (VALUES {}) AS k JOIN bets b ON b.user_id = k.column1 AND b.client_ref = k.column2",
+            placeholders(engine, chunk.len(), 2)
+        );
+        let mut query = sqlx::query(&sql);
+        for (user_id, client_ref) in chunk {
+            query = query.bind(*user_id).bind(*client_ref);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            found.push(bet_from_row(&row)?);
+        }
+    }
+    Ok(found)
 }
