@@ -233,6 +233,29 @@ async fn one_client_ref_makes_one_bet(app: TestApp) {
 }
 both_databases!(one_client_ref_makes_one_bet);
 
+/// 50 lays of 20.00 at 3.0 (liability 40.00 each: 2,000.00 in all) sent at once by a client
+/// holding 1,000.00, spread over `markets` in turn: exactly 25 are taken, the rest refused for
+/// funds, and the client's whole balance is exposed.
+async fn fifty_lays_take_exactly_what_1000_covers(
+    app: &TestApp,
+    client: &str,
+    markets: &[(i64, Vec<i64>)],
+    trial: usize,
+) {
+    let answers = futures::future::join_all((0..50).map(|i| {
+        let (market, runners) = &markets[i % markets.len()];
+        bet(app, client, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 3, "stake": 20 }))
+    }))
+    .await;
+    assert!(
+        answers.iter().all(|a| matches!(a.status.as_u16(), 200 | 422)),
+        "only accepted or insufficient funds"
+    );
+    let accepted = answers.iter().filter(|a| a.status.as_u16() == 200).count();
+    assert_eq!(accepted, 25, "exactly what 1,000.00 covers (trial {trial})");
+    assert_eq!(funds(app, client).await, (1000_00, 1000_00));
+}
+
 async fn fifty_concurrent_bets_never_overdraw(app: TestApp) {
     let admin = app.admin().await;
     let agent = app.agent().await;
@@ -247,19 +270,8 @@ async fn fifty_concurrent_bets_never_overdraw(app: TestApp) {
         )
         .await
         .expect(200);
-        let (market, runners) = match_odds(&app, &admin, match_id).await;
-        // 50 lays of 20.00 at 3.0 (liability 40.00 each): 2,000.00 of liability against 1,000.00.
-        let answers = futures::future::join_all((0..50).map(|_| {
-            bet(&app, &client, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 3, "stake": 20 }))
-        }))
-        .await;
-        assert!(
-            answers.iter().all(|a| matches!(a.status.as_u16(), 200 | 422)),
-            "only accepted or insufficient funds"
-        );
-        let accepted = answers.iter().filter(|a| a.status.as_u16() == 200).count();
-        assert_eq!(accepted, 25, "exactly what 1,000.00 covers (trial {trial})");
-        assert_eq!(funds(&app, &client).await, (1000_00, 1000_00));
+        let market = match_odds(&app, &admin, match_id).await;
+        fifty_lays_take_exactly_what_1000_covers(&app, &client, &[market], trial).await;
     }
     app.assert_ledger_sound(&admin).await;
 }
@@ -286,19 +298,7 @@ async fn concurrent_bets_over_many_markets_never_overdraw(app: TestApp) {
         )
         .await
         .expect(200);
-        // 50 lays of 20.00 at 3.0 (liability 40.00 each), five on each market.
-        let answers = futures::future::join_all((0..50).map(|i| {
-            let (market, runners) = &markets[i % markets.len()];
-            bet(&app, &client, json!({ "market_id": market, "selection_id": runners[0], "side": "lay", "price": 3, "stake": 20 }))
-        }))
-        .await;
-        assert!(
-            answers.iter().all(|a| matches!(a.status.as_u16(), 200 | 422)),
-            "only accepted or insufficient funds"
-        );
-        let accepted = answers.iter().filter(|a| a.status.as_u16() == 200).count();
-        assert_eq!(accepted, 25, "exactly what 1,000.00 covers (trial {trial})");
-        assert_eq!(funds(&app, &client).await, (1000_00, 1000_00));
+        fifty_lays_take_exactly_what_1000_covers(&app, &client, &markets, trial).await;
 
         // One client_ref sent to every market at once: one bet, the others refused as a reuse.
         // A BACK on the other runner adds its whole stake to the market's worst case.
