@@ -9,8 +9,8 @@
 //! (bench/RESULTS.md).
 //!
 //! How: one task, the committer, opens a transaction when a batch asks for one and lends it to
-//! the batches that ask, one at a time, in the order they asked; each runs its statements and
-//! gives it back ([`Grouped::commit`]); when no batch is waiting (or [`MAX_GROUP`] have joined)
+//! the batches that ask, one at a time, in the order they asked; each does its part (as a rule
+//! in memory: below) and gives it back ([`Grouped::commit`]); when no batch is waiting (or [`MAX_GROUP`] have joined)
 //! the committer commits and tells every batch of the group the outcome, and only then are the
 //! batches' bets answered. The batches see each other's writes in order (one connection, one
 //! transaction), exactly as if they had committed one after the other.
@@ -43,11 +43,14 @@
 //! `market_task/placement.rs`). Nothing is answered that is not committed. Ids a batch
 //! reserved and gave up are a gap in the numbering.
 //!
-//! Not on PostgreSQL: there the batches of different markets run side by side on their own
-//! connections and its WAL flush takes every commit waiting at once, while one shared
-//! transaction would put every batch's round trips to the database in one line (measured over
-//! 1,000 markets: 395 bets/s). A cluster's markets are fenced, too, each write checking its
-//! node still owns its market.
+//! Not on PostgreSQL (yet): there the batches of different markets run side by side, each in a
+//! transaction of its own on its own connection. A shared transaction whose batches still ran
+//! their own statements put every batch's round trips in one line (measured over 1,000
+//! markets: 395 bets/s); with reads ahead and rows deferred that cost is gone, but on
+//! PostgreSQL a group also needs what SQLite's one writer gives for free: every batch's market
+//! fenced in the group's transaction (a cluster node writes only the markets it still owns),
+//! and the group's row locks taken in one sorted statement, so that two nodes' groups cannot
+//! deadlock (bench/RESULTS.md, tenth session).
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
