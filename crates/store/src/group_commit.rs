@@ -618,6 +618,32 @@ mod tests {
         assert_eq!(committed_rows(&store).await, 0, "the whole group rolled back");
     }
 
+    /// A's deferred rows cannot be written (an exposure below zero): when B has them written
+    /// for a read and that fails, B gives up, and the group rolls back rather than commit
+    /// without A's rows: A hears its commit failed.
+    #[tokio::test]
+    async fn earlier_rows_that_fail_to_be_written_roll_back_the_group() {
+        let (_dir, store, user_id) = store().await;
+        let mut a = store.begin_placement(Default::default()).await.unwrap();
+        insert(&mut a, 1).await;
+        a.add_exposures(&[(user_id, -100)]).await.unwrap();
+        let b = {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let mut b = store.begin_placement(Default::default()).await.unwrap();
+                let written = b.write_earlier_batches().await;
+                b.abandon().await;
+                written
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let a_outcome = a.commit().await;
+        assert!(b.await.unwrap().is_err(), "the CHECK refused A's rows");
+        assert!(a_outcome.is_err(), "A is not answered as committed: {a_outcome:?}");
+        assert_eq!(committed_rows(&store).await, 0, "the whole group rolled back");
+        assert_eq!(committed_exposure(&store, user_id).await, 0);
+    }
+
     /// A batch that drops the transaction part way rolls back the group: the batch before it
     /// hears its commit failed, nothing of either is stored (A's deferred change neither), and
     /// the next group commits.

@@ -155,12 +155,18 @@ impl Writer {
     }
 
     /// Writes the rows the earlier batches of this batch's placement group deferred, for a
-    /// read they could change. Nothing to do on any other writer.
+    /// read they could change. Nothing to do on any other writer. If the writing fails, some of
+    /// those rows may be in the transaction and the rest gone: the batch counts as having
+    /// written, so that giving up rolls the whole group back ([`Writer::abandon`]) and none of
+    /// the earlier batches is answered as placed.
     pub async fn write_earlier_batches(&mut self) -> StoreResult<()> {
         if let Some(share) = &mut self.group {
             if !share.earlier.is_empty() {
                 share.read_ahead = None;
-                share.earlier.write(&mut self.tx, self.engine).await?;
+                if let Err(err) = share.earlier.write(&mut self.tx, self.engine).await {
+                    share.wrote = true;
+                    return Err(err);
+                }
             }
         }
         Ok(())
