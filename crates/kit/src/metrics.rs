@@ -10,6 +10,8 @@
 //! | `backlay_placement_seconds` | histogram | | a bet's arrival at the engine to its answer |
 //! | `backlay_commit_seconds` | histogram | | a placement batch's commit alone (on SQLite, where the batches of many markets commit together: from its transaction given back to its group's COMMIT) |
 //! | `backlay_group_commit_bets` | histogram | | bets placed per batch (group commit) |
+//! | `backlay_placement_groups_total` | counter | | SQLite: transactions that committed several markets' batches together, read at each scrape |
+//! | `backlay_placement_group_batches_total` | counter | | SQLite: the batches in them (÷ the groups: batches sharing a COMMIT), read at each scrape |
 //! | `backlay_logins_total` | counter | `outcome` | log-ins: `ok`, `refused`, `throttled` |
 //! | `backlay_stream_subscribers` | gauge | | live streams open (`GET /api/stream`) |
 //! | `backlay_wallet_calls_total` | counter | `call`, `outcome` | game providers' wallet calls: `ok` or the refusal's code |
@@ -41,6 +43,8 @@ pub const BETS_REFUSED: &str = "backlay_bets_refused_total";
 pub const PLACEMENT_SECONDS: &str = "backlay_placement_seconds";
 pub const COMMIT_SECONDS: &str = "backlay_commit_seconds";
 pub const GROUP_COMMIT_BETS: &str = "backlay_group_commit_bets";
+pub const PLACEMENT_GROUPS: &str = "backlay_placement_groups_total";
+pub const PLACEMENT_GROUP_BATCHES: &str = "backlay_placement_group_batches_total";
 pub const LOGINS: &str = "backlay_logins_total";
 pub const STREAM_SUBSCRIBERS: &str = "backlay_stream_subscribers";
 pub const WALLET_CALLS: &str = "backlay_wallet_calls_total";
@@ -80,6 +84,13 @@ pub fn batch_committed(took: Duration, bets: u64) {
     metrics::histogram!(COMMIT_SECONDS).record(took.as_secs_f64());
     // Batches are at most a few hundred bets: exact as an f64.
     metrics::histogram!(GROUP_COMMIT_BETS).record(bets as f64);
+}
+
+/// The placement groups committed since the start and the batches in them (SQLite's group
+/// commit across markets), as the store counts them.
+pub fn placement_groups(groups: u64, batches: u64) {
+    metrics::counter!(PLACEMENT_GROUPS).absolute(groups);
+    metrics::counter!(PLACEMENT_GROUP_BATCHES).absolute(batches);
 }
 
 /// A log-in's outcome: `ok`, `refused` (a wrong name or password, a locked account) or
@@ -178,6 +189,8 @@ mod tests {
             PLACEMENT_SECONDS,
             COMMIT_SECONDS,
             GROUP_COMMIT_BETS,
+            PLACEMENT_GROUPS,
+            PLACEMENT_GROUP_BATCHES,
             LOGINS,
             STREAM_SUBSCRIBERS,
             WALLET_CALLS,

@@ -108,6 +108,7 @@ impl AppState {
             pool_in_use: size.saturating_sub(idle),
             pool_idle: idle,
             queue_depths: self.engine.queue_depths().await,
+            placement_groups: self.store.placement_groups(),
         };
         scrape(&readings)
     }

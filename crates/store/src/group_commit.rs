@@ -53,6 +53,8 @@
 //! deadlock (bench/RESULTS.md, tenth session).
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
@@ -289,14 +291,29 @@ impl Grouped {
 #[derive(Clone, Debug)]
 pub(crate) struct Committer {
     requests: mpsc::Sender<Request>,
+    counts: Arc<GroupCounts>,
+}
+
+/// Groups committed since the start, and the batches in them: their ratio is how many
+/// markets' batches share a COMMIT (`backlay_placement_group_batches_total`).
+#[derive(Debug, Default)]
+struct GroupCounts {
+    groups: AtomicU64,
+    batches: AtomicU64,
 }
 
 impl Committer {
     /// Starts the committer on the pool of write connections.
     pub(crate) fn start(writers: AnyPool) -> Committer {
         let (requests, waiting) = mpsc::channel(WAITING);
-        tokio::spawn(run(writers, waiting));
-        Committer { requests }
+        let counts = Arc::new(GroupCounts::default());
+        tokio::spawn(run(writers, waiting, Arc::clone(&counts)));
+        Committer { requests, counts }
+    }
+
+    /// `(groups, batches)` committed since the start.
+    pub(crate) fn counts(&self) -> (u64, u64) {
+        (self.counts.groups.load(Ordering::Relaxed), self.counts.batches.load(Ordering::Relaxed))
     }
 
     /// The group's transaction, once it is this batch's turn, with `reads` made ahead if they
@@ -312,7 +329,7 @@ fn gone() -> StoreError {
     StoreError::Database(sqlx::Error::WorkerCrashed)
 }
 
-async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Request>) {
+async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Request>, counts: Arc<GroupCounts>) {
     // Batches taken in by one group and not lent to (the group was full or rolled back): the
     // next group starts with them, in the order they asked.
     let mut carried: VecDeque<Request> = VecDeque::new();
@@ -401,6 +418,10 @@ async fn run(writers: AnyPool, mut waiting: mpsc::Receiver<Request>) {
             },
             None => Err("a batch in the same transaction failed part way".to_string()),
         };
+        if outcome.is_ok() {
+            counts.groups.fetch_add(1, Ordering::Relaxed);
+            counts.batches.fetch_add(joined.len() as u64, Ordering::Relaxed);
+        }
         for tell in joined {
             let _ = tell.send(outcome.clone());
         }

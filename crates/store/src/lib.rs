@@ -432,6 +432,12 @@ impl Store {
         Ok(self.writer(lent.tx, Some(share)))
     }
 
+    /// `(groups, batches)` of placement batches committed together since the start (SQLite's
+    /// `group_commit`); `None` on PostgreSQL, where each batch commits alone.
+    pub fn placement_groups(&self) -> Option<(u64, u64)> {
+        self.committer.as_ref().map(group_commit::Committer::counts)
+    }
+
     /// A [`Writer`] on `tx` with this store's engine and keys.
     fn writer(
         &self,

@@ -8,7 +8,9 @@ use std::sync::OnceLock;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use super::{db_pool, engine_queues, BATCH_BUCKETS, GROUP_COMMIT_BETS, SECONDS_BUCKETS};
+use super::{
+    db_pool, engine_queues, placement_groups, BATCH_BUCKETS, GROUP_COMMIT_BETS, SECONDS_BUCKETS,
+};
 
 static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
 
@@ -41,6 +43,9 @@ pub struct Readings {
     pub pool_idle: usize,
     /// The market tasks running here and the commands waiting for each: (market id, depth).
     pub queue_depths: Vec<(i64, usize)>,
+    /// Placement groups committed and the markets' batches in them (SQLite; `None` on
+    /// PostgreSQL).
+    pub placement_groups: Option<(u64, u64)>,
 }
 
 /// The scrape in Prometheus's text format: the recorder's figures with `readings` written in
@@ -48,6 +53,9 @@ pub struct Readings {
 pub fn scrape(readings: &Readings) -> Option<String> {
     let handle = install()?;
     db_pool(readings.pool_in_use, readings.pool_idle);
+    if let Some((groups, batches)) = readings.placement_groups {
+        placement_groups(groups, batches);
+    }
     let queues = engine_queues(&readings.queue_depths);
     let mut text = handle.render();
     if !text.is_empty() && !text.ends_with('\n') {
