@@ -32,6 +32,17 @@ pub fn numbered(n: usize) -> String {
 /// `($1, $2), ($3, $4), …`: `rows` groups of `columns` placeholders, numbered in order
 /// (on SQLite anonymous `?`, numbered in order by SQLite itself: see the module docs).
 pub(crate) fn placeholders(engine: Engine, rows: usize, columns: usize) -> String {
+    placeholders_from(engine, 1, rows, columns)
+}
+
+/// [`placeholders`] numbered from `$first` on PostgreSQL: a list after other values in the
+/// same statement. SQLite's anonymous `?` need no number.
+pub(crate) fn placeholders_from(
+    engine: Engine,
+    first: usize,
+    rows: usize,
+    columns: usize,
+) -> String {
     let mut text = String::with_capacity(rows * columns * 5);
     for row in 0..rows {
         if row > 0 {
@@ -45,7 +56,7 @@ pub(crate) fn placeholders(engine: Engine, rows: usize, columns: usize) -> Strin
             match engine {
                 Engine::Postgres => {
                     text.push('$');
-                    text.push_str(&(row * columns + column + 1).to_string());
+                    text.push_str(&(first + row * columns + column).to_string());
                 }
                 Engine::Sqlite => text.push('?'),
             }
@@ -71,5 +82,6 @@ mod tests {
         assert_eq!(placeholders(Engine::Postgres, 1, 1), "($1)");
         assert_eq!(placeholders(Engine::Postgres, 2, 3), "($1, $2, $3), ($4, $5, $6)");
         assert_eq!(placeholders(Engine::Sqlite, 2, 3), "(?, ?, ?), (?, ?, ?)");
+        assert_eq!(placeholders_from(Engine::Postgres, 7, 2, 2), "($7, $8), ($9, $10)");
     }
 }

@@ -4,7 +4,7 @@
 
 use sqlx::Row;
 
-use crate::sql::{placeholders, ROWS_PER_STATEMENT};
+use super::place::{bind_three, write_rows, AnyQuery};
 use crate::{StoreError, StoreResult, Writer};
 
 impl Writer {
@@ -107,46 +107,42 @@ impl Writer {
     }
 }
 
+/// Adds to users' total exposure: `(user_id, delta_minor)` (2 values), a user once.
+pub(crate) fn add_exposures_sql(values: &str) -> String {
+    format!(
+        "UPDATE ledger_accounts SET exposure_minor = ledger_accounts.exposure_minor + v.column2 \
+         FROM (VALUES {values}) AS v WHERE ledger_accounts.user_id = v.column1"
+    )
+}
+
+pub(crate) fn bind_two<'q>(query: AnyQuery<'q>, (a, b): &'q (i64, i64)) -> AnyQuery<'q> {
+    query.bind(*a).bind(*b)
+}
+
+/// Stores users' exposure in markets: `(user_id, market_id, exposure_minor)` (3 values), each
+/// pair once.
+pub(crate) fn store_market_exposures_sql(values: &str) -> String {
+    format!(
+        "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES {values} \
+         ON CONFLICT (user_id, market_id) DO UPDATE SET exposure_minor = excluded.exposure_minor"
+    )
+}
+
 /// The statement behind [`Writer::add_exposures`], on `conn`: also how a placement group
-/// writes its batches' deferred changes at its end (`group_commit`). A user appears once.
+/// writes its batches' deferred changes at its end (`group_commit`).
 pub(crate) async fn write_exposure_changes(
     conn: &mut sqlx::AnyConnection,
     engine: crate::Engine,
     deltas: &[(i64, i64)],
 ) -> StoreResult<()> {
-    for chunk in deltas.chunks(ROWS_PER_STATEMENT) {
-        let sql = format!(
-            "UPDATE ledger_accounts SET exposure_minor = ledger_accounts.exposure_minor + v.column2 \
-             FROM (VALUES {}) AS v WHERE ledger_accounts.user_id = v.column1",
-            placeholders(engine, chunk.len(), 2)
-        );
-        let mut query = sqlx::query(&sql);
-        for (user_id, delta_minor) in chunk {
-            query = query.bind(*user_id).bind(*delta_minor);
-        }
-        query.execute(&mut *conn).await?;
-    }
-    Ok(())
+    write_rows(conn, engine, deltas, 2, add_exposures_sql, bind_two).await
 }
 
-/// The statement behind [`Writer::store_market_exposures`]: `(user_id, market_id,
-/// exposure_minor)`, each pair once.
+/// The statement behind [`Writer::store_market_exposures`].
 pub(crate) async fn write_market_exposures(
     conn: &mut sqlx::AnyConnection,
     engine: crate::Engine,
     rows: &[(i64, i64, i64)],
 ) -> StoreResult<()> {
-    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
-        let sql = format!(
-            "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES {} \
-             ON CONFLICT (user_id, market_id) DO UPDATE SET exposure_minor = excluded.exposure_minor",
-            placeholders(engine, chunk.len(), 3)
-        );
-        let mut query = sqlx::query(&sql);
-        for (user_id, market_id, exposure_minor) in chunk {
-            query = query.bind(*user_id).bind(*market_id).bind(*exposure_minor);
-        }
-        query.execute(&mut *conn).await?;
-    }
-    Ok(())
+    write_rows(conn, engine, rows, 3, store_market_exposures_sql, bind_three).await
 }

@@ -223,6 +223,99 @@ impl Writer {
     }
 }
 
+/// A query being built, its values bound in turn.
+pub(crate) type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// The columns of a bet row as [`bind_bet`] binds them.
+pub(crate) const BET_VALUES: usize = 20;
+
+/// Inserts bets, every column, their values in `values` ([`bind_bet`]).
+pub(crate) fn insert_bets_sql(values: &str) -> String {
+    format!("INSERT INTO bets ({BET_COLUMNS}) VALUES {values}")
+}
+
+pub(crate) fn bind_bet<'q>(query: AnyQuery<'q>, bet: &'q BetRow) -> AnyQuery<'q> {
+    query
+        .bind(bet.bet_id)
+        .bind(bet.user_id)
+        .bind(bet.market_id)
+        .bind(bet.runner_id)
+        .bind(bet.side.as_str())
+        .bind(bet.price)
+        .bind(bet.line)
+        .bind(bet.stake_minor)
+        .bind(bet.matched_minor)
+        .bind(bet.remaining_minor)
+        .bind(bet.cancelled_minor)
+        .bind(bet.lapsed_minor)
+        .bind(bet.persistence.as_str())
+        .bind(bet.status.as_str())
+        .bind(bet.pnl_minor)
+        .bind(bet.client_ref.as_deref())
+        .bind(bet.request_hash.as_deref())
+        .bind(bet.created_at_ms)
+        .bind(bet.refs.order_ref.as_deref())
+        .bind(bet.refs.strategy_ref.as_deref())
+}
+
+/// Inserts fills, each with the time it was made ([`bind_fill`]: 8 values).
+pub(crate) fn insert_fills_sql(values: &str) -> String {
+    format!(
+        "INSERT INTO fills (market_id, runner_id, back_bet_id, lay_bet_id, price, size_minor, backer_profit_minor, created_at_ms) \
+         VALUES {values}"
+    )
+}
+
+pub(crate) fn bind_fill<'q>(
+    query: AnyQuery<'q>,
+    (fill, created_at_ms): &'q (FillRow, i64),
+) -> AnyQuery<'q> {
+    query
+        .bind(fill.market_id)
+        .bind(fill.runner_id)
+        .bind(fill.back_bet_id)
+        .bind(fill.lay_bet_id)
+        .bind(fill.price)
+        .bind(fill.size_minor)
+        .bind(fill.backer_profit_minor)
+        .bind(*created_at_ms)
+}
+
+/// Records matching: `(bet_id, matched_minor more, remaining_minor now)` (3 values). A bet
+/// appears once: one UPDATE … FROM would apply only one of its rows.
+pub(crate) fn record_matches_sql(values: &str) -> String {
+    // A VALUES list names its columns column1, column2, … on both engines.
+    format!(
+        "UPDATE bets SET matched_minor = bets.matched_minor + v.column2, remaining_minor = v.column3, \
+         status = CASE WHEN v.column3 > 0 THEN 'open' ELSE 'matched' END \
+         FROM (VALUES {values}) AS v WHERE bets.id = v.column1"
+    )
+}
+
+pub(crate) fn bind_three<'q>(query: AnyQuery<'q>, (a, b, c): &'q (i64, i64, i64)) -> AnyQuery<'q> {
+    query.bind(*a).bind(*b).bind(*c)
+}
+
+/// Runs `sql` around the VALUES of `rows`, [`ROWS_PER_STATEMENT`] rows a statement.
+pub(crate) async fn write_rows<T>(
+    conn: &mut sqlx::AnyConnection,
+    engine: crate::Engine,
+    rows: &[T],
+    columns: usize,
+    sql: fn(&str) -> String,
+    bind: for<'q> fn(AnyQuery<'q>, &'q T) -> AnyQuery<'q>,
+) -> StoreResult<()> {
+    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+        let text = sql(&placeholders(engine, chunk.len(), columns));
+        let mut query = sqlx::query(&text);
+        for row in chunk {
+            query = bind(query, row);
+        }
+        query.execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
 /// The statements behind [`Writer::insert_bets`], on `conn`: also how a placement group writes
 /// its batches' deferred bets at its end (`group_commit`).
 pub(crate) async fn write_bets(
@@ -230,39 +323,7 @@ pub(crate) async fn write_bets(
     engine: crate::Engine,
     bets: &[BetRow],
 ) -> StoreResult<()> {
-    let columns = BET_COLUMNS.split(", ").count();
-    for chunk in bets.chunks(ROWS_PER_STATEMENT) {
-        let sql = format!(
-            "INSERT INTO bets ({BET_COLUMNS}) VALUES {}",
-            placeholders(engine, chunk.len(), columns)
-        );
-        let mut query = sqlx::query(&sql);
-        for bet in chunk {
-            query = query
-                .bind(bet.bet_id)
-                .bind(bet.user_id)
-                .bind(bet.market_id)
-                .bind(bet.runner_id)
-                .bind(bet.side.as_str())
-                .bind(bet.price)
-                .bind(bet.line)
-                .bind(bet.stake_minor)
-                .bind(bet.matched_minor)
-                .bind(bet.remaining_minor)
-                .bind(bet.cancelled_minor)
-                .bind(bet.lapsed_minor)
-                .bind(bet.persistence.as_str())
-                .bind(bet.status.as_str())
-                .bind(bet.pnl_minor)
-                .bind(bet.client_ref.as_deref())
-                .bind(bet.request_hash.as_deref())
-                .bind(bet.created_at_ms)
-                .bind(bet.refs.order_ref.as_deref())
-                .bind(bet.refs.strategy_ref.as_deref());
-        }
-        query.execute(&mut *conn).await?;
-    }
-    Ok(())
+    write_rows(conn, engine, bets, BET_VALUES, insert_bets_sql, bind_bet).await
 }
 
 /// The statements behind [`Writer::insert_fills`]: each fill with the time it was made.
@@ -271,51 +332,16 @@ pub(crate) async fn write_fills(
     engine: crate::Engine,
     fills: &[(FillRow, i64)],
 ) -> StoreResult<()> {
-    for chunk in fills.chunks(ROWS_PER_STATEMENT) {
-        let sql = format!(
-            "INSERT INTO fills (market_id, runner_id, back_bet_id, lay_bet_id, price, size_minor, backer_profit_minor, created_at_ms) \
-             VALUES {}",
-            placeholders(engine, chunk.len(), 8)
-        );
-        let mut query = sqlx::query(&sql);
-        for (fill, created_at_ms) in chunk {
-            query = query
-                .bind(fill.market_id)
-                .bind(fill.runner_id)
-                .bind(fill.back_bet_id)
-                .bind(fill.lay_bet_id)
-                .bind(fill.price)
-                .bind(fill.size_minor)
-                .bind(fill.backer_profit_minor)
-                .bind(*created_at_ms);
-        }
-        query.execute(&mut *conn).await?;
-    }
-    Ok(())
+    write_rows(conn, engine, fills, 8, insert_fills_sql, bind_fill).await
 }
 
-/// The statements behind [`Writer::record_matches`]. A bet appears once in `matches`: one
-/// UPDATE … FROM would apply only one of its rows.
+/// The statements behind [`Writer::record_matches`] ([`record_matches_sql`]).
 pub(crate) async fn write_matches(
     conn: &mut sqlx::AnyConnection,
     engine: crate::Engine,
     matches: &[(i64, i64, i64)],
 ) -> StoreResult<()> {
-    for chunk in matches.chunks(ROWS_PER_STATEMENT) {
-        // A VALUES list names its columns column1, column2, … on both engines.
-        let sql = format!(
-            "UPDATE bets SET matched_minor = bets.matched_minor + v.column2, remaining_minor = v.column3, \
-             status = CASE WHEN v.column3 > 0 THEN 'open' ELSE 'matched' END \
-             FROM (VALUES {}) AS v WHERE bets.id = v.column1",
-            placeholders(engine, chunk.len(), 3)
-        );
-        let mut query = sqlx::query(&sql);
-        for (bet_id, matched_minor, remaining_minor) in chunk {
-            query = query.bind(*bet_id).bind(*matched_minor).bind(*remaining_minor);
-        }
-        query.execute(&mut *conn).await?;
-    }
-    Ok(())
+    write_rows(conn, engine, matches, 3, record_matches_sql, bind_three).await
 }
 
 /// The statement behind [`Writer::lock_funds`], on `conn`: the funds of `user_ids` in user
@@ -395,4 +421,15 @@ pub(crate) async fn read_bets_by_client_refs(
         }
     }
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `bind_bet` binds one value per column of `BET_COLUMNS`, in its order.
+    #[test]
+    fn a_bet_binds_one_value_per_column() {
+        assert_eq!(BET_COLUMNS.split(", ").count(), BET_VALUES);
+    }
 }
