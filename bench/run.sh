@@ -154,8 +154,8 @@ run_load() {
     --concurrency "$LOAD_CONCURRENCY" --users "$LOAD_USERS" --target-bets-per-s "$target" \
     --server-pid "$SERVER_PID" "$@" \
     >"$WORK/load-$label.md" 2>"$WORK/load-$label.err"; then
-    # Its error's own lines, not the backtrace's frames (indented) that RUST_BACKTRACE adds.
-    out "- $label: place_load failed: $(grep -v '^ ' "$WORK/load-$label.err" | grep -v '^Stack backtrace' | tail -3 | tr '\n' ' ')"
+    # Its error and causes, not the backtrace that RUST_BACKTRACE adds after them.
+    out "- $label: place_load failed: $(sed '/^Stack backtrace:/,$d' "$WORK/load-$label.err" | tail -4 | tr '\n' ' ')"
   fi
   cat "$WORK/load-$label.md" >>"$SECTION"
   stop_server
