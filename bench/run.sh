@@ -155,7 +155,7 @@ run_load() {
     --server-pid "$SERVER_PID" "$@" \
     >"$WORK/load-$label.md" 2>"$WORK/load-$label.err"; then
     # Its error and causes, not the backtrace that RUST_BACKTRACE adds after them.
-    out "- $label: place_load failed: $(sed '/^Stack backtrace:/,$d' "$WORK/load-$label.err" | tail -4 | tr '\n' ' ')"
+    out "- $label: place_load failed: $(sed '/^Stack backtrace:/,$d' "$WORK/load-$label.err" | grep -v '^$' | tail -4 | tr '\n' ' ')"
   fi
   cat "$WORK/load-$label.md" >>"$SECTION"
   stop_server
