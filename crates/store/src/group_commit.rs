@@ -60,8 +60,9 @@ use std::sync::Arc;
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::bets::{exposure, place, AccountFunds, BetRow, FillRow};
-use crate::sql::placeholders_from;
+use crate::bets::exposure::{EXPOSURE_CHANGES, MARKET_EXPOSURES};
+use crate::bets::place::{self, BETS, FILLS, MATCHES};
+use crate::bets::{AccountFunds, BetRow, FillRow};
 use crate::{Engine, StoreError, StoreResult};
 
 /// Most batches in one transaction: bounds how long the first of them waits for its answer.
@@ -226,20 +227,20 @@ impl Deferred {
             .into_iter()
             .map(|((user, market), exposure)| (user, market, exposure))
             .collect();
-        let values = bets.len() * place::BET_VALUES
-            + fills.len() * 8
-            + matches.len() * 3
-            + changes.len() * 2
-            + exposures.len() * 3;
+        let values = BETS.columns * bets.len()
+            + FILLS.columns * fills.len()
+            + MATCHES.columns * matches.len()
+            + EXPOSURE_CHANGES.columns * changes.len()
+            + MARKET_EXPOSURES.columns * exposures.len();
         if engine == Engine::Postgres && values <= ONE_STATEMENT_VALUES {
             return write_in_one_statement(conn, &bets, &fills, &matches, &changes, &exposures)
                 .await;
         }
-        place::write_bets(conn, engine, &bets).await?;
-        place::write_fills(conn, engine, &fills).await?;
-        place::write_matches(conn, engine, &matches).await?;
-        exposure::write_exposure_changes(conn, engine, &changes).await?;
-        exposure::write_market_exposures(conn, engine, &exposures).await
+        BETS.write(conn, engine, &bets).await?;
+        FILLS.write(conn, engine, &fills).await?;
+        MATCHES.write(conn, engine, &matches).await?;
+        EXPOSURE_CHANGES.write(conn, engine, &changes).await?;
+        MARKET_EXPOSURES.write(conn, engine, &exposures).await
     }
 }
 
@@ -262,50 +263,28 @@ async fn write_in_one_statement(
     exposures: &[(i64, i64, i64)],
 ) -> StoreResult<()> {
     let mut next = 1;
-    let mut values = |rows: usize, columns: usize| {
-        let list = placeholders_from(Engine::Postgres, next, rows, columns);
-        next += rows * columns;
-        list
-    };
-    let mut parts = Vec::new();
-    if !bets.is_empty() {
-        parts.push(place::insert_bets_sql(&values(bets.len(), place::BET_VALUES)));
-    }
-    if !fills.is_empty() {
-        parts.push(place::insert_fills_sql(&values(fills.len(), 8)));
-    }
-    if !matches.is_empty() {
-        parts.push(place::record_matches_sql(&values(matches.len(), 3)));
-    }
-    if !changes.is_empty() {
-        parts.push(exposure::add_exposures_sql(&values(changes.len(), 2)));
-    }
-    if !exposures.is_empty() {
-        parts.push(exposure::store_market_exposures_sql(&values(exposures.len(), 3)));
-    }
+    let parts: Vec<String> = [
+        (!bets.is_empty()).then(|| BETS.part(bets.len(), &mut next)),
+        (!fills.is_empty()).then(|| FILLS.part(fills.len(), &mut next)),
+        (!matches.is_empty()).then(|| MATCHES.part(matches.len(), &mut next)),
+        (!changes.is_empty()).then(|| EXPOSURE_CHANGES.part(changes.len(), &mut next)),
+        (!exposures.is_empty()).then(|| MARKET_EXPOSURES.part(exposures.len(), &mut next)),
+    ]
+    .into_iter()
+    .flatten()
+    .enumerate()
+    .map(|(i, part)| format!("w{i} AS ({part})"))
+    .collect();
     if parts.is_empty() {
         return Ok(());
     }
-    let with: Vec<String> =
-        parts.iter().enumerate().map(|(i, part)| format!("w{i} AS ({part})")).collect();
-    let sql = format!("WITH {} SELECT 1", with.join(", "));
-    let mut query = sqlx::query(&sql);
-    for bet in bets {
-        query = place::bind_bet(query, bet);
-    }
-    for fill in fills {
-        query = place::bind_fill(query, fill);
-    }
-    for row in matches {
-        query = place::bind_three(query, row);
-    }
-    for row in changes {
-        query = exposure::bind_two(query, row);
-    }
-    for row in exposures {
-        query = place::bind_three(query, row);
-    }
-    query.execute(&mut *conn).await?;
+    let sql = format!("WITH {} SELECT 1", parts.join(", "));
+    // Bound in the order the parts numbered their placeholders.
+    let query = BETS.bind_all(sqlx::query(&sql), bets);
+    let query = FILLS.bind_all(query, fills);
+    let query = MATCHES.bind_all(query, matches);
+    let query = EXPOSURE_CHANGES.bind_all(query, changes);
+    MARKET_EXPOSURES.bind_all(query, exposures).execute(&mut *conn).await?;
     Ok(())
 }
 
@@ -589,7 +568,7 @@ mod tests {
     ) -> tokio::task::JoinHandle<Seen> {
         let store = store.clone();
         let b = tokio::spawn(async move {
-            let mut b = store.begin_placement(Default::default()).await.unwrap();
+            let mut b = store.begin_placement(&Default::default()).await.unwrap();
             let rows: i64 =
                 sqlx::query_scalar("SELECT COUNT(*) FROM t").fetch_one(b.reading()).await.unwrap();
             let exposure = exposure_seen(&mut b, user_id).await;
@@ -619,7 +598,7 @@ mod tests {
     #[tokio::test]
     async fn a_batch_waiting_joins_the_open_transaction_and_sees_the_one_before() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement(Default::default()).await.unwrap();
+        let mut a = store.begin_placement(&Default::default()).await.unwrap();
         insert(&mut a, 1).await;
         let b = second_batch(&store, user_id, Part::Writes, Ending::Commit).await;
         assert_eq!(committed_rows(&store).await, 0, "nothing committed while A holds it");
@@ -635,7 +614,7 @@ mod tests {
     #[tokio::test]
     async fn deferred_rows_count_for_the_later_batches_and_are_written_at_the_groups_end() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement(Default::default()).await.unwrap();
+        let mut a = store.begin_placement(&Default::default()).await.unwrap();
         a.add_exposures(&[(user_id, 500)]).await.unwrap();
         assert_eq!(exposure_seen(&mut a, user_id).await, 0, "a batch's own change is its own");
         let b = second_batch(&store, user_id, Part::Defers, Ending::Commit).await;
@@ -654,12 +633,12 @@ mod tests {
     async fn funds_read_ahead_for_the_batches_waiting_are_read_again_after_a_write() {
         let (_dir, store, user_id) = store().await;
         let reads = || crate::BatchReads { users: vec![user_id], client_refs: Vec::new() };
-        let mut a = store.begin_placement(reads()).await.unwrap();
+        let mut a = store.begin_placement(&reads()).await.unwrap();
         a.add_exposures(&[(user_id, 500)]).await.unwrap();
         let batch = |writes: i64| {
             let (store, reads) = (store.clone(), reads());
             tokio::spawn(async move {
-                let mut writer = store.begin_placement(reads).await.unwrap();
+                let mut writer = store.begin_placement(&reads).await.unwrap();
                 let read_ahead = writer.read_ahead_funds(&[user_id]).is_some();
                 let seen = exposure_seen(&mut writer, user_id).await;
                 if writes > 0 {
@@ -694,7 +673,7 @@ mod tests {
     #[tokio::test]
     async fn a_batch_abandoning_its_deferred_part_leaves_the_rest_of_its_group_to_commit() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement(Default::default()).await.unwrap();
+        let mut a = store.begin_placement(&Default::default()).await.unwrap();
         insert(&mut a, 1).await;
         a.add_exposures(&[(user_id, 500)]).await.unwrap();
         let b = second_batch(&store, user_id, Part::Defers, Ending::Abandon).await;
@@ -709,7 +688,7 @@ mod tests {
     #[tokio::test]
     async fn a_batch_that_wrote_and_abandons_rolls_back_its_group() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement(Default::default()).await.unwrap();
+        let mut a = store.begin_placement(&Default::default()).await.unwrap();
         insert(&mut a, 1).await;
         let b = second_batch(&store, user_id, Part::Writes, Ending::Abandon).await;
         let a_outcome = a.commit().await;
@@ -724,13 +703,13 @@ mod tests {
     #[tokio::test]
     async fn earlier_rows_that_fail_to_be_written_roll_back_the_group() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement(Default::default()).await.unwrap();
+        let mut a = store.begin_placement(&Default::default()).await.unwrap();
         insert(&mut a, 1).await;
         a.add_exposures(&[(user_id, -100)]).await.unwrap();
         let b = {
             let store = store.clone();
             tokio::spawn(async move {
-                let mut b = store.begin_placement(Default::default()).await.unwrap();
+                let mut b = store.begin_placement(&Default::default()).await.unwrap();
                 let written = b.write_earlier_batches().await;
                 b.abandon().await;
                 written
@@ -750,7 +729,7 @@ mod tests {
     #[tokio::test]
     async fn a_batch_failing_part_way_rolls_back_its_group_and_tells_every_batch() {
         let (_dir, store, user_id) = store().await;
-        let mut a = store.begin_placement(Default::default()).await.unwrap();
+        let mut a = store.begin_placement(&Default::default()).await.unwrap();
         insert(&mut a, 1).await;
         a.add_exposures(&[(user_id, 500)]).await.unwrap();
         let b = second_batch(&store, user_id, Part::Defers, Ending::Drop).await;
@@ -760,7 +739,7 @@ mod tests {
         assert_eq!(committed_rows(&store).await, 0, "the whole group rolled back");
         assert_eq!(committed_exposure(&store, user_id).await, 0);
 
-        let mut c = store.begin_placement(Default::default()).await.unwrap();
+        let mut c = store.begin_placement(&Default::default()).await.unwrap();
         insert(&mut c, 3).await;
         c.commit().await.unwrap();
         assert_eq!(committed_rows(&store).await, 1, "the next group commits");

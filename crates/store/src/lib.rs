@@ -79,9 +79,10 @@ pub struct Writer {
     /// A placement batch's share of the transaction many batches commit together (SQLite,
     /// [`Store::begin_placement`]).
     group: Option<GroupShare>,
-    /// A placement batch's rows, kept to be written in one statement just before its COMMIT
-    /// (PostgreSQL, [`Store::begin_placement`]: one round trip instead of five).
-    deferring: Option<group_commit::Deferred>,
+    /// A placement batch's rows ([`Store::begin_placement`]), kept until its group's end
+    /// (SQLite) or its own COMMIT (PostgreSQL, one statement for them all); `None` on any other
+    /// writer, which writes at once.
+    deferred: Option<group_commit::Deferred>,
 }
 
 /// A placement batch's share of its group's transaction (`group_commit`).
@@ -89,8 +90,6 @@ struct GroupShare {
     grouped: group_commit::Grouped,
     /// The rows the earlier batches of the group deferred, not yet written.
     earlier: group_commit::Deferred,
-    /// This batch's rows, deferred.
-    own: group_commit::Deferred,
     /// Funds and `client_ref`s read ahead for the batches waiting; dropped once anything is
     /// written to the transaction.
     read_ahead: Option<group_commit::ReadAhead>,
@@ -112,11 +111,12 @@ impl Writer {
     pub async fn commit(self) -> StoreResult<()> {
         match self.group {
             Some(share) => {
-                share.grouped.commit(self.tx, share.earlier, share.own, share.read_ahead).await
+                let own = self.deferred.unwrap_or_default();
+                share.grouped.commit(self.tx, share.earlier, own, share.read_ahead).await
             }
             None => {
                 let mut tx = self.tx;
-                if let Some(mut rows) = self.deferring {
+                if let Some(mut rows) = self.deferred {
                     rows.write(&mut tx, self.engine).await?;
                 }
                 tx.commit().await?;
@@ -159,10 +159,7 @@ impl Writer {
     /// group's end (`group_commit`); on PostgreSQL, to its own COMMIT. `None` on any other
     /// writer, which writes at once.
     pub(crate) fn deferred(&mut self) -> Option<&mut group_commit::Deferred> {
-        match &mut self.group {
-            Some(share) => Some(&mut share.own),
-            None => self.deferring.as_mut(),
-        }
+        self.deferred.as_mut()
     }
 
     /// Writes the rows the earlier batches of this batch's placement group deferred, for a
@@ -195,7 +192,7 @@ impl Writer {
     }
 
     /// Whether the earlier batches of this batch's placement group deferred rows not yet written.
-    pub(crate) fn earlier_batches_wrote(&self) -> bool {
+    pub(crate) fn earlier_batches_pending(&self) -> bool {
         self.group.as_ref().is_some_and(|share| !share.earlier.is_empty())
     }
 
@@ -430,22 +427,23 @@ impl Store {
     /// its bets, fills, matches and exposures are written in one statement as it commits.
     ///
     /// `reads` says whose funds the batch will lock and which `client_ref`s it will look up, so
-    /// that a group can read them for many batches at once.
-    pub async fn begin_placement(&self, reads: BatchReads) -> StoreResult<Writer> {
-        let Some(committer) = &self.committer else {
-            let mut writer = self.begin_write().await?;
-            writer.deferring = Some(group_commit::Deferred::default());
-            return Ok(writer);
+    /// that a group can read them for many batches at once (SQLite; PostgreSQL ignores it).
+    pub async fn begin_placement(&self, reads: &BatchReads) -> StoreResult<Writer> {
+        let mut writer = match &self.committer {
+            None => self.begin_write().await?,
+            Some(committer) => {
+                let lent = committer.join(reads.clone()).await?;
+                let share = GroupShare {
+                    grouped: lent.grouped,
+                    earlier: lent.earlier,
+                    read_ahead: lent.read_ahead,
+                    wrote: false,
+                };
+                self.writer(lent.tx, Some(share))
+            }
         };
-        let lent = committer.join(reads).await?;
-        let share = GroupShare {
-            grouped: lent.grouped,
-            earlier: lent.earlier,
-            own: group_commit::Deferred::default(),
-            read_ahead: lent.read_ahead,
-            wrote: false,
-        };
-        Ok(self.writer(lent.tx, Some(share)))
+        writer.deferred = Some(group_commit::Deferred::default());
+        Ok(writer)
     }
 
     /// `(groups, batches)` of placement batches committed together since the start (SQLite's
@@ -466,7 +464,7 @@ impl Store {
             keyring: self.keyring.clone(),
             xact_id: None,
             group,
-            deferring: None,
+            deferred: None,
         }
     }
 

@@ -158,7 +158,8 @@ impl MarketActor {
         placements: &[Placement],
     ) -> Result<BatchOutcome, BatchFailure> {
         let failed = |error| BatchFailure { error, unconfirmed: None };
-        // What step 1 will read, so that a group of batches can read it for all at once.
+        // What step 1 reads, told to the store too so that a group of batches (SQLite) can
+        // read it for all of them at once.
         let reads = BatchReads {
             users: placements.iter().map(|p| p.bet.user_id).collect(),
             client_refs: placements
@@ -166,15 +167,16 @@ impl MarketActor {
                 .filter_map(|p| Some((p.bet.user_id, p.bet.client_ref.clone()?)))
                 .collect(),
         };
-        let mut writer = self.store.begin_placement(reads).await.map_err(|e| failed(e.into()))?;
-        let (batch, answers, placed) = match self.prepare_batch(&mut writer, placements).await {
-            Ok(prepared) => prepared,
-            Err(error) => {
-                // Only this batch's part of its group's transaction is undone.
-                writer.abandon().await;
-                return Err(failed(error));
-            }
-        };
+        let mut writer = self.store.begin_placement(&reads).await.map_err(|e| failed(e.into()))?;
+        let (batch, answers, placed) =
+            match self.prepare_batch(&mut writer, placements, &reads).await {
+                Ok(prepared) => prepared,
+                Err(error) => {
+                    // Only this batch's part of its group's transaction is undone.
+                    writer.abandon().await;
+                    return Err(failed(error));
+                }
+            };
         let first_bet_id = batch.bets.first().map(|bet| bet.bet_id);
         let outcome = (answers, placed, batch.touched);
         let committing = std::time::Instant::now();
@@ -192,26 +194,24 @@ impl MarketActor {
     }
 
     /// Steps 1–3 of the module docs but the commit, in `writer`'s transaction: what it holds
-    /// and the answers.
+    /// and the answers. `reads` are the placements' users and `client_ref`s.
     async fn prepare_batch(
         &mut self,
         writer: &mut Writer,
         placements: &[Placement],
+        reads: &BatchReads,
     ) -> Result<(Batch, Vec<Result<BetAnswer, AppError>>, u64), AppError> {
         let requests: Vec<&PlaceBet> = placements.iter().map(|p| &p.bet).collect();
-        let users: Vec<i64> = requests.iter().map(|r| r.user_id).collect();
         let makers = if writer.locks_rows() { self.makers_met(&requests) } else { Vec::new() };
         let funds = writer
-            .lock_funds(&users, &makers)
+            .lock_funds(&reads.users, &makers)
             .await?
             .into_iter()
             .map(|f| (f.user_id, Funds::new(f)))
             .collect();
         let ids = self.take_bet_ids(writer, requests.len()).await?;
-        let keys: Vec<(i64, &str)> = requests
-            .iter()
-            .filter_map(|r| r.client_ref.as_deref().map(|k| (r.user_id, k)))
-            .collect();
+        let keys: Vec<(i64, &str)> =
+            reads.client_refs.iter().map(|(user, key)| (*user, key.as_str())).collect();
         let used_refs =
             if keys.is_empty() { Vec::new() } else { writer.bets_by_client_refs(&keys).await? };
         let mut batch = Batch {

@@ -318,7 +318,7 @@ async fn a_batch_locks_its_makers_accounts_with_its_own_users() {
     let (taker, _) = app.new_user(&admin, "taker1", "client").await;
     let (maker, _) = app.new_user(&admin, "maker1", "client").await;
     let store = app.store().await;
-    let mut batch = store.begin_placement(Default::default()).await.unwrap();
+    let mut batch = store.begin_placement(&Default::default()).await.unwrap();
     let funds = batch.lock_funds(&[taker], &[maker]).await.unwrap();
     assert_eq!(funds.iter().map(|f| f.user_id).collect::<Vec<_>>(), vec![taker]);
     let lock = |user: i64| {

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use crate::both_databases;
 use crate::common::{minor, TestApp};
+use crate::partnership::deposit;
 
 /// The demo's first cricket match (in play): (match_id).
 async fn a_match(app: &TestApp, token: &str) -> i64 {
@@ -263,13 +264,7 @@ async fn fifty_concurrent_bets_never_overdraw(app: TestApp) {
     // Several trials, each a fresh account holding 1,000.00 and a fresh market.
     for trial in 0..4 {
         let (client_id, client) = app.new_user(&agent, &format!("racer{trial}"), "client").await;
-        app.post(
-            "admin/user/transfer",
-            Some(&agent),
-            json!({ "user_id": client_id, "amount": 1000, "direction": "deposit" }),
-        )
-        .await
-        .expect(200);
+        deposit(&app, &agent, client_id, 1000).await;
         let market = match_odds(&app, &admin, match_id).await;
         fifty_lays_take_exactly_what_1000_covers(&app, &client, &[market], trial).await;
     }
@@ -291,25 +286,13 @@ async fn concurrent_bets_over_many_markets_never_overdraw(app: TestApp) {
     }
     for trial in 0..3 {
         let (client_id, client) = app.new_user(&agent, &format!("spread{trial}"), "client").await;
-        app.post(
-            "admin/user/transfer",
-            Some(&agent),
-            json!({ "user_id": client_id, "amount": 1000, "direction": "deposit" }),
-        )
-        .await
-        .expect(200);
+        deposit(&app, &agent, client_id, 1000).await;
         fifty_lays_take_exactly_what_1000_covers(&app, &client, &markets, trial).await;
 
         // One client_ref sent to every market at once: one bet, the others refused as a reuse.
         // A BACK on the other runner adds its whole stake to the market's worst case.
         let client_ref = format!("everywhere-{trial}");
-        app.post(
-            "admin/user/transfer",
-            Some(&agent),
-            json!({ "user_id": client_id, "amount": 100, "direction": "deposit" }),
-        )
-        .await
-        .expect(200);
+        deposit(&app, &agent, client_id, 100).await;
         let answers = futures::future::join_all(markets.iter().map(|(market, runners)| {
             bet(&app, &client, json!({ "market_id": market, "selection_id": runners[1], "side": "back", "price": 3, "stake": 10, "client_ref": client_ref }))
         }))

@@ -4,7 +4,7 @@
 
 use sqlx::Row;
 
-use super::place::{bind_three, write_rows, AnyQuery};
+use super::place::{bind_three, AnyQuery, RowWrite};
 use crate::{StoreError, StoreResult, Writer};
 
 impl Writer {
@@ -82,7 +82,7 @@ impl Writer {
             return Ok(());
         }
         let engine = self.engine;
-        write_exposure_changes(self.conn(), engine, deltas).await
+        EXPOSURE_CHANGES.write(self.conn(), engine, deltas).await
     }
 
     /// Stores users' exposure in one market: `(user_id, exposure_minor)`. Their account totals
@@ -103,46 +103,32 @@ impl Writer {
         let rows: Vec<(i64, i64, i64)> =
             rows.iter().map(|(user_id, exposure)| (*user_id, market_id, *exposure)).collect();
         let engine = self.engine;
-        write_market_exposures(self.conn(), engine, &rows).await
+        MARKET_EXPOSURES.write(self.conn(), engine, &rows).await
     }
 }
 
-/// Adds to users' total exposure: `(user_id, delta_minor)` (2 values), a user once.
-pub(crate) fn add_exposures_sql(values: &str) -> String {
+/// Changes to users' total exposure: `(user_id, delta_minor)`, a user once.
+pub(crate) const EXPOSURE_CHANGES: RowWrite<(i64, i64)> =
+    RowWrite { columns: 2, sql: add_exposures_sql, bind: bind_two };
+
+/// Users' exposure in markets: `(user_id, market_id, exposure_minor)`, each pair once.
+pub(crate) const MARKET_EXPOSURES: RowWrite<(i64, i64, i64)> =
+    RowWrite { columns: 3, sql: store_market_exposures_sql, bind: bind_three };
+
+fn add_exposures_sql(values: &str) -> String {
     format!(
         "UPDATE ledger_accounts SET exposure_minor = ledger_accounts.exposure_minor + v.column2 \
          FROM (VALUES {values}) AS v WHERE ledger_accounts.user_id = v.column1"
     )
 }
 
-pub(crate) fn bind_two<'q>(query: AnyQuery<'q>, (a, b): &'q (i64, i64)) -> AnyQuery<'q> {
+fn bind_two<'q>(query: AnyQuery<'q>, (a, b): &'q (i64, i64)) -> AnyQuery<'q> {
     query.bind(*a).bind(*b)
 }
 
-/// Stores users' exposure in markets: `(user_id, market_id, exposure_minor)` (3 values), each
-/// pair once.
-pub(crate) fn store_market_exposures_sql(values: &str) -> String {
+fn store_market_exposures_sql(values: &str) -> String {
     format!(
         "INSERT INTO market_exposures (user_id, market_id, exposure_minor) VALUES {values} \
          ON CONFLICT (user_id, market_id) DO UPDATE SET exposure_minor = excluded.exposure_minor"
     )
-}
-
-/// The statement behind [`Writer::add_exposures`], on `conn`: also how a placement group
-/// writes its batches' deferred changes at its end (`group_commit`).
-pub(crate) async fn write_exposure_changes(
-    conn: &mut sqlx::AnyConnection,
-    engine: crate::Engine,
-    deltas: &[(i64, i64)],
-) -> StoreResult<()> {
-    write_rows(conn, engine, deltas, 2, add_exposures_sql, bind_two).await
-}
-
-/// The statement behind [`Writer::store_market_exposures`].
-pub(crate) async fn write_market_exposures(
-    conn: &mut sqlx::AnyConnection,
-    engine: crate::Engine,
-    rows: &[(i64, i64, i64)],
-) -> StoreResult<()> {
-    write_rows(conn, engine, rows, 3, store_market_exposures_sql, bind_three).await
 }

@@ -7,7 +7,7 @@ use backlay_core::exchange::Persistence;
 use sqlx::Row;
 
 use super::{bet_from_row, BetRow, BetStatus, FillRow, BET_COLUMNS};
-use crate::sql::{numbered, placeholders, ROWS_PER_STATEMENT};
+use crate::sql::{numbered, placeholders, placeholders_from, ROWS_PER_STATEMENT};
 use crate::{StoreResult, Writer};
 
 /// A user's account as a batch of placements reads it, locked until the batch commits.
@@ -115,7 +115,7 @@ impl Writer {
                 read_bets_by_client_refs(self.reading(), engine, keys).await?
             }
         };
-        if found.is_empty() || !self.earlier_batches_wrote() {
+        if found.is_empty() || !self.earlier_batches_pending() {
             return Ok(found);
         }
         self.write_earlier_batches().await?;
@@ -144,7 +144,7 @@ impl Writer {
             return Ok(());
         }
         let engine = self.engine;
-        write_bets(self.conn(), engine, bets).await
+        BETS.write(self.conn(), engine, bets).await
     }
 
     /// Stores fills, several rows per statement (deferred like [`Writer::insert_bets`]).
@@ -155,7 +155,7 @@ impl Writer {
             return Ok(());
         }
         let engine = self.engine;
-        write_fills(self.conn(), engine, &fills.collect::<Vec<_>>()).await
+        FILLS.write(self.conn(), engine, &fills.collect::<Vec<_>>()).await
     }
 
     /// Records matching on several bets at once: per bet, `(bet_id, matched_minor more,
@@ -166,7 +166,7 @@ impl Writer {
             return Ok(());
         }
         let engine = self.engine;
-        write_matches(self.conn(), engine, matches).await
+        MATCHES.write(self.conn(), engine, matches).await
     }
 
     /// Σ price × size over a bet's fills (hundredths × minor units), for its average price.
@@ -226,15 +226,66 @@ impl Writer {
 /// A query being built, its values bound in turn.
 pub(crate) type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
 
-/// The columns of a bet row as [`bind_bet`] binds them.
-pub(crate) const BET_VALUES: usize = 20;
+/// One table's rows as a placement writes them: the statement around a `VALUES` list, how
+/// many values each row binds and how. Written a table at a time ([`RowWrite::write`]), or a
+/// batch's tables together in one statement (PostgreSQL, `group_commit`'s `Deferred`).
+pub(crate) struct RowWrite<T> {
+    pub(crate) columns: usize,
+    pub(super) sql: fn(&str) -> String,
+    pub(super) bind: for<'q> fn(AnyQuery<'q>, &'q T) -> AnyQuery<'q>,
+}
 
-/// Inserts bets, every column, their values in `values` ([`bind_bet`]).
-pub(crate) fn insert_bets_sql(values: &str) -> String {
+impl<T> RowWrite<T> {
+    /// Writes `rows`, [`ROWS_PER_STATEMENT`] a statement.
+    pub(crate) async fn write(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        engine: crate::Engine,
+        rows: &[T],
+    ) -> StoreResult<()> {
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            let text = (self.sql)(&placeholders(engine, chunk.len(), self.columns));
+            self.bind_all(sqlx::query(&text), chunk).execute(&mut *conn).await?;
+        }
+        Ok(())
+    }
+
+    /// The statement for `rows` rows on PostgreSQL, its placeholders numbered from `*next`,
+    /// which moves past them: one part of a statement that writes several tables.
+    pub(crate) fn part(&self, rows: usize, next: &mut usize) -> String {
+        let text =
+            (self.sql)(&placeholders_from(crate::Engine::Postgres, *next, rows, self.columns));
+        *next += rows * self.columns;
+        text
+    }
+
+    /// Binds the values of `rows`, in order.
+    pub(crate) fn bind_all<'q>(&self, mut query: AnyQuery<'q>, rows: &'q [T]) -> AnyQuery<'q> {
+        for row in rows {
+            query = (self.bind)(query, row);
+        }
+        query
+    }
+}
+
+/// New bets, every column.
+pub(crate) const BETS: RowWrite<BetRow> =
+    RowWrite { columns: 20, sql: insert_bets_sql, bind: bind_bet };
+
+/// Fills, each with the time it was made.
+pub(crate) const FILLS: RowWrite<(FillRow, i64)> =
+    RowWrite { columns: 8, sql: insert_fills_sql, bind: bind_fill };
+
+/// Matching on bets stored before: `(bet_id, matched_minor more, remaining_minor now)`, a bet
+/// once (one UPDATE … FROM would apply only one of its rows).
+pub(crate) const MATCHES: RowWrite<(i64, i64, i64)> =
+    RowWrite { columns: 3, sql: record_matches_sql, bind: bind_three };
+
+fn insert_bets_sql(values: &str) -> String {
     format!("INSERT INTO bets ({BET_COLUMNS}) VALUES {values}")
 }
 
-pub(crate) fn bind_bet<'q>(query: AnyQuery<'q>, bet: &'q BetRow) -> AnyQuery<'q> {
+fn bind_bet<'q>(query: AnyQuery<'q>, bet: &'q BetRow) -> AnyQuery<'q> {
     query
         .bind(bet.bet_id)
         .bind(bet.user_id)
@@ -258,18 +309,14 @@ pub(crate) fn bind_bet<'q>(query: AnyQuery<'q>, bet: &'q BetRow) -> AnyQuery<'q>
         .bind(bet.refs.strategy_ref.as_deref())
 }
 
-/// Inserts fills, each with the time it was made ([`bind_fill`]: 8 values).
-pub(crate) fn insert_fills_sql(values: &str) -> String {
+fn insert_fills_sql(values: &str) -> String {
     format!(
         "INSERT INTO fills (market_id, runner_id, back_bet_id, lay_bet_id, price, size_minor, backer_profit_minor, created_at_ms) \
          VALUES {values}"
     )
 }
 
-pub(crate) fn bind_fill<'q>(
-    query: AnyQuery<'q>,
-    (fill, created_at_ms): &'q (FillRow, i64),
-) -> AnyQuery<'q> {
+fn bind_fill<'q>(query: AnyQuery<'q>, (fill, created_at_ms): &'q (FillRow, i64)) -> AnyQuery<'q> {
     query
         .bind(fill.market_id)
         .bind(fill.runner_id)
@@ -281,9 +328,7 @@ pub(crate) fn bind_fill<'q>(
         .bind(*created_at_ms)
 }
 
-/// Records matching: `(bet_id, matched_minor more, remaining_minor now)` (3 values). A bet
-/// appears once: one UPDATE … FROM would apply only one of its rows.
-pub(crate) fn record_matches_sql(values: &str) -> String {
+fn record_matches_sql(values: &str) -> String {
     // A VALUES list names its columns column1, column2, … on both engines.
     format!(
         "UPDATE bets SET matched_minor = bets.matched_minor + v.column2, remaining_minor = v.column3, \
@@ -294,54 +339,6 @@ pub(crate) fn record_matches_sql(values: &str) -> String {
 
 pub(crate) fn bind_three<'q>(query: AnyQuery<'q>, (a, b, c): &'q (i64, i64, i64)) -> AnyQuery<'q> {
     query.bind(*a).bind(*b).bind(*c)
-}
-
-/// Runs `sql` around the VALUES of `rows`, [`ROWS_PER_STATEMENT`] rows a statement.
-pub(crate) async fn write_rows<T>(
-    conn: &mut sqlx::AnyConnection,
-    engine: crate::Engine,
-    rows: &[T],
-    columns: usize,
-    sql: fn(&str) -> String,
-    bind: for<'q> fn(AnyQuery<'q>, &'q T) -> AnyQuery<'q>,
-) -> StoreResult<()> {
-    for chunk in rows.chunks(ROWS_PER_STATEMENT) {
-        let text = sql(&placeholders(engine, chunk.len(), columns));
-        let mut query = sqlx::query(&text);
-        for row in chunk {
-            query = bind(query, row);
-        }
-        query.execute(&mut *conn).await?;
-    }
-    Ok(())
-}
-
-/// The statements behind [`Writer::insert_bets`], on `conn`: also how a placement group writes
-/// its batches' deferred bets at its end (`group_commit`).
-pub(crate) async fn write_bets(
-    conn: &mut sqlx::AnyConnection,
-    engine: crate::Engine,
-    bets: &[BetRow],
-) -> StoreResult<()> {
-    write_rows(conn, engine, bets, BET_VALUES, insert_bets_sql, bind_bet).await
-}
-
-/// The statements behind [`Writer::insert_fills`]: each fill with the time it was made.
-pub(crate) async fn write_fills(
-    conn: &mut sqlx::AnyConnection,
-    engine: crate::Engine,
-    fills: &[(FillRow, i64)],
-) -> StoreResult<()> {
-    write_rows(conn, engine, fills, 8, insert_fills_sql, bind_fill).await
-}
-
-/// The statements behind [`Writer::record_matches`] ([`record_matches_sql`]).
-pub(crate) async fn write_matches(
-    conn: &mut sqlx::AnyConnection,
-    engine: crate::Engine,
-    matches: &[(i64, i64, i64)],
-) -> StoreResult<()> {
-    write_rows(conn, engine, matches, 3, record_matches_sql, bind_three).await
 }
 
 /// The statement behind [`Writer::lock_funds`], on `conn`: the funds of `user_ids` in user
@@ -430,6 +427,6 @@ mod tests {
     /// `bind_bet` binds one value per column of `BET_COLUMNS`, in its order.
     #[test]
     fn a_bet_binds_one_value_per_column() {
-        assert_eq!(BET_COLUMNS.split(", ").count(), BET_VALUES);
+        assert_eq!(BET_COLUMNS.split(", ").count(), BETS.columns);
     }
 }
