@@ -13,6 +13,7 @@ pub mod casino;
 pub mod export;
 pub mod health;
 pub mod matches;
+pub mod notices;
 pub mod payment;
 pub mod report;
 pub mod security;
@@ -216,6 +217,7 @@ fn api_routes(more: OpenApiRouter<AppState>) -> (Router<AppState>, oas::OpenApi)
                 .merge(auth::routes())
                 .merge(security::routes())
                 .merge(user::routes())
+                .merge(notices::routes())
                 .merge(settings::routes())
                 .merge(sport::routes())
                 .merge(series::routes())

@@ -27,6 +27,12 @@
 //! `score` event whenever one is set. A listener that falls behind gets a fresh snapshot and
 //! the scores again.
 //!
+//! Every stream also sends the listener's own notices (`notices.rs`: a bet of theirs matched
+//! later, lapsed, cancelled by the exchange, settled or voided) as `notice` events, each a
+//! [`NoticeItem`], as they are made; `GET stream?notices=1&ticket=…` sends those alone (the
+//! app keeps one open on pages that have no other stream). Notices made before the stream
+//! opened are not sent: `GET user/notices` lists them.
+//!
 //! A casino stream sends a `round` event ([`RoundEvent`](backlay_live::round_events::RoundEvent)) with the
 //! game's current round on connect, then one each time the runner takes a step (opened,
 //! closed, dealt, settled): only the round and its phase, never the seed or anyone's bets. The
@@ -60,9 +66,11 @@ use backlay_kit::clock::now_ms;
 use backlay_kit::error::{ok, ApiResult, AppError, Envelope, OrNotFound};
 use backlay_live::market_book::{market_books, ListOdds, OddsSummary};
 use backlay_live::round_events::{newest, RoundNews};
-use backlay_live::{LiveEvent, LiveScore, TICKET_TTL_MS};
+use backlay_live::{LiveBook, LiveEvent, LiveScore, TICKET_TTL_MS};
 use backlay_operator::session::{new_token, token_hash, CurrentUser};
 use backlay_operator::AppState;
+
+use crate::notices::NoticeItem;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(ticket)).routes(routes!(live_stream))
@@ -95,6 +103,8 @@ enum Subject {
     Casino(String),
     /// The match lists: one sport's active matches, or every sport's (`None`).
     List(Option<i64>),
+    /// The caller's own notices alone (`notices=1`).
+    Notices,
 }
 
 /// Longest casino game code a stream may ask for.
@@ -102,7 +112,7 @@ const MAX_GAME_CODE_CHARS: usize = 32;
 
 impl Subject {
     fn parse(query: &HashMap<String, String>) -> Result<Subject, AppError> {
-        let given: Vec<&str> = ["match_id", "casino", "list"]
+        let given: Vec<&str> = ["match_id", "casino", "list", "notices"]
             .into_iter()
             .filter(|name| query.contains_key(*name))
             .collect();
@@ -110,7 +120,7 @@ impl Subject {
             return Err(AppError::field(
                 given[1],
                 format!(
-                    "Give one of match_id, casino or list, not {}: a stream follows one of them.",
+                    "Give one of match_id, casino, list or notices, not {}: a stream follows one of them.",
                     given.join(" and ")
                 ),
             ));
@@ -145,10 +155,19 @@ impl Subject {
                     )
                 });
         }
+        if let Some(notices) = query.get("notices") {
+            if notices.trim() != "1" {
+                return Err(AppError::field(
+                    "notices",
+                    "notices=1 follows your own notices alone.",
+                ));
+            }
+            return Ok(Subject::Notices);
+        }
         query.get("match_id").and_then(|m| m.trim().parse().ok()).map(Subject::Match).ok_or_else(|| {
             AppError::field(
                 "match_id",
-                "match_id must be a match's id (or give casino=<game code> or list=<sport id|all>).",
+                "match_id must be a match's id (or give casino=<game code>, list=<sport id|all> or notices=1).",
             )
         })
     }
@@ -161,17 +180,20 @@ type LiveEvents = BoxStream<'static, Result<Event, Infallible>>;
 /// figures there changed). Casino events:
 /// `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)). List events: `snapshot` (data:
 /// every listed match's [`ListOdds`]), `odds` (data: one `ListOdds`) and `score` (data: a
-/// [`LiveScore`] of a match of the list's sport).
+/// [`LiveScore`] of a match of the list's sport). Every stream: `notice` (data: a
+/// [`NoticeItem`], only to its bettor); `notices=1` sends those alone.
 #[utoipa::path(get, path = "/stream", tag = "catalogue",
     params(("match_id" = Option<i64>, Query, description = "The match (or give casino or list)"),
         ("casino" = Option<String>, Query, description = "A casino game's code, e.g. dt6 (or give match_id or list)"),
         ("list" = Option<String>, Query, description = "The match lists: a sport's id, or all (or give match_id or casino)"),
+        ("notices" = Option<String>, Query, description = "1: the caller's own notices alone (or give match_id, casino or list)"),
         ("ticket" = String, Query, description = "From stream/ticket")),
     responses((status = 200, description = "Server-Sent Events, never ending: for a match `snapshot` (data: every market, \
         each a MarketBook), `score` (data: a LiveScore, after the snapshot and whenever the score or result is set), \
         `market` (data: one MarketBook) and `mine` (data: {\"market_id\"}) events; for a casino game \
         `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds), `odds` \
-        (data: one ListOdds) and `score` (data: the LiveScore of a match of the list's sport, when set) events", content_type = "text/event-stream", body = String),
+        (data: one ListOdds) and `score` (data: the LiveScore of a match of the list's sport, when set) events; \
+        on every stream `notice` events (data: a NoticeItem, the caller's own), and those alone with notices=1", content_type = "text/event-stream", body = String),
         (status = 400), (status = 401), (status = 404)))]
 async fn live_stream(
     State(state): State<AppState>,
@@ -193,10 +215,16 @@ async fn live_stream(
         Box::pin(stopping),
         Box::pin(Arc::clone(&state.stream_locks).until_locked(user_id)),
     );
+    let notices = NoticeFollower::start(&state, user_id).await?;
     let events = match Subject::parse(&query)? {
-        Subject::Match(match_id) => match_events(state, user_id, match_id).await?,
-        Subject::Casino(code) => casino_events(state, &code).await?,
-        Subject::List(sport_id) => list_events(state, sport_id).await?,
+        Subject::Match(match_id) => match_events(state, notices, match_id).await?,
+        Subject::Casino(code) => {
+            // The casino's rounds come apart from the engine's changes, which tell of notices.
+            let rounds = casino_events(state.clone(), &code).await?;
+            stream::select(rounds, notice_events(state, notices)).boxed()
+        }
+        Subject::List(sport_id) => list_events(state, notices, sport_id).await?,
+        Subject::Notices => notice_events(state, notices),
     };
     // Counted open until the stream is dropped (the client went, or it ended).
     let subscriber = backlay_kit::metrics::StreamSubscriber::open();
@@ -209,9 +237,10 @@ async fn live_stream(
 
 async fn match_events(
     state: AppState,
-    user_id: i64,
+    notices: NoticeFollower,
     match_id: i64,
 ) -> Result<LiveEvents, AppError> {
+    let user_id = notices.user_id;
     let the_match = state
         .store
         .match_by_id(match_id)
@@ -222,8 +251,8 @@ async fn match_events(
     let snapshot = snapshot_event(&state, match_id, the_match.in_play).await?;
     let score = score_event(&LiveScore::of(&the_match));
     let follow = stream::unfold(
-        (state, events, the_match.in_play),
-        move |(state, mut events, in_play)| async move {
+        (state, events, the_match.in_play, notices),
+        move |(state, mut events, in_play, mut notices)| async move {
             let out = loop {
                 match events.recv().await {
                     Ok(LiveEvent::Book(book)) if book.match_id == match_id => {
@@ -235,7 +264,15 @@ async fn match_events(
                                     .data(format!("{{\"market_id\":{}}}", book.market_id)),
                             );
                         }
+                        out.extend(notices.on_book(&state, &book).await);
                         break out;
+                    }
+                    // The bettor's bets in another match's market.
+                    Ok(LiveEvent::Book(book)) => {
+                        let out = notices.on_book(&state, &book).await;
+                        if !out.is_empty() {
+                            break out;
+                        }
                     }
                     Ok(LiveEvent::Score(id, _, json)) if id == match_id => {
                         break vec![Event::default().event("score").data(&*json)];
@@ -252,13 +289,14 @@ async fn match_events(
                         if let Ok(the_match) = state.store.match_by_id(match_id).await {
                             out.push(score_event(&LiveScore::of(&the_match)));
                         }
+                        out.extend(notices.catch_up(&state).await);
                         break out;
                     }
                     Ok(_) => continue,
                     Err(RecvError::Closed) => return None,
                 }
             };
-            Some((stream::iter(out.into_iter().map(Ok)), (state, events, in_play)))
+            Some((stream::iter(out.into_iter().map(Ok)), (state, events, in_play, notices)))
         },
     );
     let first = stream::iter([Ok(snapshot), Ok(score)]);
@@ -319,7 +357,11 @@ const MAX_REMEMBERED_MARKETS: usize = 100_000;
 /// [`backlay_live::LiveBooks`] coalesces every market. A match's line is its first live
 /// match-odds market, as in `match/getMatches`. A market the stream has not met yet (created
 /// after it opened) makes it read again which markets are the lines.
-async fn list_events(state: AppState, sport_id: Option<i64>) -> Result<LiveEvents, AppError> {
+async fn list_events(
+    state: AppState,
+    notices: NoticeFollower,
+    sport_id: Option<i64>,
+) -> Result<LiveEvents, AppError> {
     if let Some(id) = sport_id {
         if state.store.sports(Some(id), None).await?.is_empty() {
             return Err(AppError::NotFound(format!("There is no sport with id {id}.")));
@@ -329,12 +371,19 @@ async fn list_events(state: AppState, sport_id: Option<i64>) -> Result<LiveEvent
     let events = state.live_books.subscribe();
     let lines = list_lines(&state, sport_id).await?;
     let first = list_snapshot(&state, sport_id, &lines).await?;
-    let follow =
-        stream::unfold((state, events, lines), move |(state, mut events, mut lines)| async move {
+    let follow = stream::unfold(
+        (state, events, lines, notices),
+        move |(state, mut events, mut lines, mut notices)| async move {
             let out = loop {
                 match events.recv().await {
                     Ok(LiveEvent::Book(book)) => {
-                        let Some(line) = &book.list_json else { continue };
+                        let mut out = notices.on_book(&state, &book).await;
+                        let Some(line) = &book.list_json else {
+                            if out.is_empty() {
+                                continue;
+                            }
+                            break out;
+                        };
                         if !lines.contains_key(&book.market_id) {
                             if lines.len() >= MAX_REMEMBERED_MARKETS {
                                 lines.retain(|_, listed| *listed);
@@ -345,7 +394,10 @@ async fn list_events(state: AppState, sport_id: Option<i64>) -> Result<LiveEvent
                             lines.entry(book.market_id).or_insert(false);
                         }
                         if lines.get(&book.market_id) == Some(&true) {
-                            break vec![Event::default().event("odds").data(&**line)];
+                            out.insert(0, Event::default().event("odds").data(&**line));
+                        }
+                        if !out.is_empty() {
+                            break out;
                         }
                     }
                     // A listed match's score: the list shows it on in-play rows.
@@ -357,20 +409,93 @@ async fn list_events(state: AppState, sport_id: Option<i64>) -> Result<LiveEvent
                         if missed.is_err() {
                             backlay_kit::metrics::stream_lagged("web");
                         }
+                        let mut again = Vec::new();
                         if let Ok(fresh) = list_lines(&state, sport_id).await {
                             lines = fresh;
-                            if let Ok(again) = list_snapshot(&state, sport_id, &lines).await {
-                                break again;
+                            if let Ok(snapshot) = list_snapshot(&state, sport_id, &lines).await {
+                                again = snapshot;
                             }
+                        }
+                        again.extend(notices.catch_up(&state).await);
+                        if !again.is_empty() {
+                            break again;
                         }
                     }
                     Err(RecvError::Closed) => return None,
                 }
             };
-            Some((stream::iter(out.into_iter().map(Ok)), (state, events, lines)))
-        })
-        .flatten();
+            Some((stream::iter(out.into_iter().map(Ok)), (state, events, lines, notices)))
+        },
+    )
+    .flatten();
     Ok(stream::iter(first.into_iter().map(Ok)).chain(follow).boxed())
+}
+
+/// The caller's notices as a stream follows them: the newest sent, and the new ones read when
+/// the engine says the caller's figures in a market changed (a notice is written in the same
+/// transaction as its change, so it is there to read when the change is told), or when the
+/// stream may have missed changes. Only the caller's own are ever read.
+pub(crate) struct NoticeFollower {
+    user_id: i64,
+    /// The newest notice sent, or the newest there was when the stream opened: older ones are
+    /// listed by `GET user/notices`, not sent again.
+    sent_id: i64,
+}
+
+impl NoticeFollower {
+    async fn start(state: &AppState, user_id: i64) -> Result<NoticeFollower, AppError> {
+        Ok(NoticeFollower { user_id, sent_id: state.store.newest_notice_id(user_id).await? })
+    }
+
+    /// The `notice` events of a market's change, if the caller's figures there changed.
+    async fn on_book(&mut self, state: &AppState, book: &LiveBook) -> Vec<Event> {
+        if book.users.binary_search(&self.user_id).is_err() {
+            return Vec::new();
+        }
+        self.catch_up(state).await
+    }
+
+    /// A `notice` event for each notice after the newest sent (at most a page; the rest at the
+    /// next change). A failed read sends nothing now; the next change reads again.
+    async fn catch_up(&mut self, state: &AppState) -> Vec<Event> {
+        let Ok(new) = state.store.notices_after(self.user_id, self.sent_id).await else {
+            return Vec::new();
+        };
+        if let Some(last) = new.last() {
+            self.sent_id = last.id;
+        }
+        new.iter()
+            .map(|notice| {
+                Event::default()
+                    .event("notice")
+                    .json_data(NoticeItem::of(notice))
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+}
+
+/// A stream of the caller's notices alone (`notices=1`), and the notices beside a casino
+/// table's rounds.
+fn notice_events(state: AppState, notices: NoticeFollower) -> LiveEvents {
+    let events = state.live_books.subscribe();
+    stream::unfold((state, events, notices), |(state, mut events, mut notices)| async move {
+        let out = loop {
+            let received = events.recv().await;
+            let out = match received {
+                Ok(LiveEvent::Book(book)) => notices.on_book(&state, &book).await,
+                Ok(LiveEvent::Resync) | Err(RecvError::Lagged(_)) => notices.catch_up(&state).await,
+                Ok(LiveEvent::Score(..)) => continue,
+                Err(RecvError::Closed) => return None,
+            };
+            if !out.is_empty() {
+                break out;
+            }
+        };
+        Some((stream::iter(out.into_iter().map(Ok)), (state, events, notices)))
+    })
+    .flatten()
+    .boxed()
 }
 
 /// Every live match-odds market → whether it is a listed match's line (its match is active, of

@@ -16,7 +16,8 @@
 //! transaction), exactly as if they had committed one after the other.
 //!
 //! A batch's writes are deferred to the group's end ([`Deferred`]): its bets, fills, makers'
-//! matched sizes, exposures and account totals are kept in memory when it gives the
+//! matched sizes, exposures, account totals and the notices of makers matched
+//! (`crate::notices`) are kept in memory when it gives the
 //! transaction back, and the group writes those of all its batches in one statement per table
 //! before its COMMIT. Spread over 1,000 markets a batch is about one bet, and each batch ran
 //! five statements more for it (bench/RESULTS.md, tenth session). What a later batch reads
@@ -45,7 +46,7 @@
 //!
 //! Not on PostgreSQL (yet): there the batches of different markets run side by side, each in a
 //! transaction of its own on its own connection, deferring its rows to its own COMMIT and
-//! writing them in one statement ([`Deferred::write`]: one round trip instead of five). A shared transaction whose batches still ran
+//! writing them in one statement ([`Deferred::write`]: one round trip instead of one per table). A shared transaction whose batches still ran
 //! their own statements put every batch's round trips in one line (measured over 1,000
 //! markets: 395 bets/s); with reads ahead and rows deferred that cost is gone, but on
 //! PostgreSQL a group also needs what SQLite's one writer gives for free: every batch's market
@@ -63,6 +64,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::bets::exposure::{EXPOSURE_CHANGES, MARKET_EXPOSURES};
 use crate::bets::place::{self, BETS, FILLS, MATCHES};
 use crate::bets::{AccountFunds, BetRow, FillRow};
+use crate::notices::{NewNotice, NOTICES};
 use crate::{Engine, StoreError, StoreResult};
 
 /// Most batches in one transaction: bounds how long the first of them waits for its answer.
@@ -168,6 +170,8 @@ pub(crate) struct Deferred {
     pub(crate) exposure_changes: BTreeMap<i64, i64>,
     /// Per `(user_id, market_id)`, the exposure there now.
     pub(crate) market_exposures: BTreeMap<(i64, i64), i64>,
+    /// Notices of resting bets matched, each with the time it was made.
+    pub(crate) notices: Vec<(NewNotice, i64)>,
 }
 
 impl Deferred {
@@ -177,6 +181,7 @@ impl Deferred {
             && self.matches.is_empty()
             && self.exposure_changes.is_empty()
             && self.market_exposures.is_empty()
+            && self.notices.is_empty()
     }
 
     /// Adds a later batch's rows after these.
@@ -188,6 +193,7 @@ impl Deferred {
             *self.exposure_changes.entry(user).or_default() += change;
         }
         self.market_exposures.extend(later.market_exposures);
+        self.notices.extend(later.notices);
     }
 
     /// Whether one of these bets was placed with one of `keys` (`(user_id, client_ref)`).
@@ -208,7 +214,7 @@ impl Deferred {
         conn: &mut sqlx::AnyConnection,
         engine: Engine,
     ) -> StoreResult<()> {
-        let Deferred { bets, fills, matches, exposure_changes, market_exposures } =
+        let Deferred { bets, fills, matches, exposure_changes, market_exposures, notices } =
             std::mem::take(self);
         // One row per bet: its matched sizes summed, its unmatched part the latest.
         let mut per_bet: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
@@ -231,17 +237,30 @@ impl Deferred {
             + FILLS.columns * fills.len()
             + MATCHES.columns * matches.len()
             + EXPOSURE_CHANGES.columns * changes.len()
-            + MARKET_EXPOSURES.columns * exposures.len();
+            + MARKET_EXPOSURES.columns * exposures.len()
+            + NOTICES.columns * notices.len();
         if engine == Engine::Postgres && values <= ONE_STATEMENT_VALUES {
-            return write_in_one_statement(conn, &bets, &fills, &matches, &changes, &exposures)
-                .await;
+            let rows = Rows { bets, fills, matches, changes, exposures, notices };
+            return write_in_one_statement(conn, &rows).await;
         }
         BETS.write(conn, engine, &bets).await?;
         FILLS.write(conn, engine, &fills).await?;
         MATCHES.write(conn, engine, &matches).await?;
         EXPOSURE_CHANGES.write(conn, engine, &changes).await?;
-        MARKET_EXPOSURES.write(conn, engine, &exposures).await
+        MARKET_EXPOSURES.write(conn, engine, &exposures).await?;
+        NOTICES.write(conn, engine, &notices).await
     }
+}
+
+/// A group's rows as they are written: one row per bet matched, exposure changes that are not
+/// zero.
+struct Rows {
+    bets: Vec<BetRow>,
+    fills: Vec<(FillRow, i64)>,
+    matches: Vec<(i64, i64, i64)>,
+    changes: Vec<(i64, i64)>,
+    exposures: Vec<(i64, i64, i64)>,
+    notices: Vec<(NewNotice, i64)>,
 }
 
 /// Most values bound in [`write_in_one_statement`]: PostgreSQL takes up to 65,535 in one
@@ -249,19 +268,13 @@ impl Deferred {
 const ONE_STATEMENT_VALUES: usize = 30_000;
 
 /// A batch's rows written on PostgreSQL as one statement of data-modifying `WITH` parts, one
-/// part per table that has rows: one round trip instead of five. Each part sees the database
+/// part per table that has rows: one round trip instead of one per table. Each part sees the database
 /// as it was before the statement (PostgreSQL runs them on one snapshot), which these rows
 /// allow: the matches are of bets stored before (a bet placed in the same batch is inserted
 /// with what it matched), and no row is written twice. The foreign keys are checked at the
 /// statement's end, the fills' bets inserted by then.
-async fn write_in_one_statement(
-    conn: &mut sqlx::AnyConnection,
-    bets: &[BetRow],
-    fills: &[(FillRow, i64)],
-    matches: &[(i64, i64, i64)],
-    changes: &[(i64, i64)],
-    exposures: &[(i64, i64, i64)],
-) -> StoreResult<()> {
+async fn write_in_one_statement(conn: &mut sqlx::AnyConnection, rows: &Rows) -> StoreResult<()> {
+    let Rows { bets, fills, matches, changes, exposures, notices } = rows;
     let mut next = 1;
     let parts: Vec<String> = [
         (!bets.is_empty()).then(|| BETS.part(bets.len(), &mut next)),
@@ -269,6 +282,7 @@ async fn write_in_one_statement(
         (!matches.is_empty()).then(|| MATCHES.part(matches.len(), &mut next)),
         (!changes.is_empty()).then(|| EXPOSURE_CHANGES.part(changes.len(), &mut next)),
         (!exposures.is_empty()).then(|| MARKET_EXPOSURES.part(exposures.len(), &mut next)),
+        (!notices.is_empty()).then(|| NOTICES.part(notices.len(), &mut next)),
     ]
     .into_iter()
     .flatten()
@@ -284,7 +298,8 @@ async fn write_in_one_statement(
     let query = FILLS.bind_all(query, fills);
     let query = MATCHES.bind_all(query, matches);
     let query = EXPOSURE_CHANGES.bind_all(query, changes);
-    MARKET_EXPOSURES.bind_all(query, exposures).execute(&mut *conn).await?;
+    let query = MARKET_EXPOSURES.bind_all(query, exposures);
+    NOTICES.bind_all(query, notices).execute(&mut *conn).await?;
     Ok(())
 }
 

@@ -39,6 +39,7 @@ mod group_commit;
 pub mod ledger;
 pub mod markets;
 pub mod non_runners;
+pub mod notices;
 pub mod partnership;
 pub mod positions;
 pub mod repository;

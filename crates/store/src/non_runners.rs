@@ -30,6 +30,7 @@ use crate::bets::{
     bets_from_rows, fills_from_rows, BetRow, FillRow, BET_COLUMNS_PUBLIC, FILLS_WITH_USERS,
 };
 use crate::markets::{fetch_market, RunnerStatus};
+use crate::notices::{NewNotice, NoticeKind};
 use crate::sql::{placeholders, ROWS_PER_STATEMENT};
 use crate::{StoreError, StoreResult, Writer};
 
@@ -107,15 +108,46 @@ impl Writer {
             .bind(market_id)
             .execute(self.conn())
             .await?;
-        let voided_bets = sqlx::query(
+        let voided = sqlx::query(
             "UPDATE bets SET status = 'void', pnl_minor = 0 \
-             WHERE market_id = $1 AND runner_id = $2 AND status IN ('open', 'matched', 'closed')",
+             WHERE market_id = $1 AND runner_id = $2 AND status IN ('open', 'matched', 'closed') \
+             RETURNING id, user_id, matched_minor",
         )
         .bind(market_id)
         .bind(runner_id)
-        .execute(self.conn())
-        .await?
-        .rows_affected();
+        .fetch_all(self.conn())
+        .await?;
+        let voided_bets = voided.len() as u64;
+        // The bettors are told: of their bets on the runner voided (those that matched
+        // something), and of their unmatched bets cancelled (a voided bet's rest goes unsaid).
+        let mut notices = Vec::new();
+        for row in &voided {
+            let matched_minor: i64 = row.try_get("matched_minor")?;
+            if matched_minor > 0 {
+                notices.push(NewNotice {
+                    user_id: row.try_get("user_id")?,
+                    kind: NoticeKind::Voided,
+                    market_id,
+                    bet_id: Some(row.try_get("id")?),
+                    amount_minor: matched_minor,
+                    commission_minor: 0,
+                });
+            }
+        }
+        let told: BTreeSet<Option<i64>> = notices.iter().map(|n| n.bet_id).collect();
+        for (bet_id, user_id, size) in &cancelled {
+            if !told.contains(&Some(*bet_id)) {
+                notices.push(NewNotice {
+                    user_id: *user_id,
+                    kind: NoticeKind::Cancelled,
+                    market_id,
+                    bet_id: Some(*bet_id),
+                    amount_minor: *size,
+                    commission_minor: 0,
+                });
+            }
+        }
+        self.insert_notices(&notices, now_ms).await?;
         let last_fill_id: Option<i64> =
             sqlx::query_scalar("SELECT MAX(id) FROM fills WHERE market_id = $1")
                 .bind(market_id)

@@ -12,6 +12,7 @@
 // opens. EventSource's own reconnect is not used: a fresh ticket is needed after a minute.
 import { apiPost, dataOr } from './client';
 import type { Schemas } from './contract';
+import { countCarrier, publishNotice } from './notice-feed';
 
 export const POLL_MS = 2_000;
 /** Pauses before each reconnect attempt; the last repeats. */
@@ -40,6 +41,12 @@ export interface LiveStreamOptions {
   onState?: (state: StreamState) => void;
   pollMs?: number;
   backoffMs?: readonly number[];
+  /**
+   * Every stream sends the bettor's own `notice` events; by default they go to the tab's notice
+   * feed (notice-feed.ts) and the stream counts as one that carries them while started. The
+   * feed's own stream says false: it handles them itself and is not a page's stream.
+   */
+  carriesNotices?: boolean;
 }
 
 export class LiveStream {
@@ -56,12 +63,17 @@ export class LiveStream {
     this.options = options;
   }
 
+  private get carriesNotices(): boolean {
+    return this.options.carriesNotices ?? true;
+  }
+
   get currentState(): StreamState {
     return this.state;
   }
 
   start(): void {
     if (this.state !== 'stopped') return;
+    if (this.carriesNotices) countCarrier(1);
     if (!this.options.openSource) {
       // No EventSource here: polling is the only way.
       this.setState('polling');
@@ -73,6 +85,7 @@ export class LiveStream {
   }
 
   stop(): void {
+    if (this.state !== 'stopped' && this.carriesNotices) countCarrier(-1);
     this.generation += 1;
     this.closeSource();
     this.stopPolling();
@@ -110,7 +123,10 @@ export class LiveStream {
       this.stopPolling();
       this.setState('live');
     });
-    for (const [name, handle] of Object.entries(this.options.events)) {
+    const events: Record<string, (data: string) => void> = this.carriesNotices
+      ? { notice: publishNotice, ...this.options.events }
+      : this.options.events;
+    for (const [name, handle] of Object.entries(events)) {
       source.addEventListener(name, (event) => {
         if (current() && typeof event.data === 'string') handle(event.data);
       });

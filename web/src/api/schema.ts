@@ -1842,7 +1842,8 @@ export interface paths {
          *     figures there changed). Casino events:
          *     `round` (data: a [`RoundEvent`](crate::casino::RoundEvent)). List events: `snapshot` (data:
          *     every listed match's [`ListOdds`]), `odds` (data: one `ListOdds`) and `score` (data: a
-         *     [`LiveScore`] of a match of the list's sport).
+         *     [`LiveScore`] of a match of the list's sport). Every stream: `notice` (data: a
+         *     [`NoticeItem`], only to its bettor); `notices=1` sends those alone.
          */
         get: operations["live_stream"];
         put?: never;
@@ -1948,6 +1949,43 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notices, newest first. */
+        get: operations["notices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/notices/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks the caller's notices read up to `up_to_id` (never back; an id past their newest marks
+         *     all).
+         */
+        post: operations["mark_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3966,6 +4004,15 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_MarkReadAnswer: {
+            data: {
+                /** Format: int64 */
+                last_read_id: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_MarketLimits: {
             data: {
                 /** Format: int64 */
@@ -4039,6 +4086,30 @@ export interface components {
                  */
                 transaction_id: number;
                 tx_id: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_NoticesPage: {
+            data: {
+                /**
+                 * Format: int64
+                 * @description The newest notice seen (0: none).
+                 */
+                last_read_id: number;
+                /** Format: int64 */
+                limit: number;
+                /** Format: int64 */
+                page: number;
+                rows: components["schemas"]["NoticeItem"][];
+                /** Format: int64 */
+                total: number;
+                /**
+                 * Format: int64
+                 * @description Notices after the newest one the bettor has seen: the bell's count.
+                 */
+                unread: number;
             };
             message: string;
             status: boolean;
@@ -5714,6 +5785,17 @@ export interface components {
             /** Format: int64 */
             user_id?: number | null;
         };
+        MarkReadAnswer: {
+            /** Format: int64 */
+            last_read_id: number;
+        };
+        MarkReadRequest: {
+            /**
+             * Format: int64
+             * @description The newest notice the bettor has seen: it and every one before are marked read.
+             */
+            up_to_id: number;
+        };
         MarketAnalysis: {
             /**
              * Format: int64
@@ -5939,6 +6021,46 @@ export interface components {
              */
             transaction_id: number;
             tx_id: string;
+        };
+        /** @description A notice as the app shows it (the live streams' `notice` event too). */
+        NoticeItem: {
+            /** @description When it happened (ISO-8601 UTC). */
+            at: string;
+            /**
+             * Format: int64
+             * @description The bet told of; null for a market's settlement or void (told once per bettor).
+             */
+            bet_id: number | null;
+            /** Format: int64 */
+            id: number;
+            kind: components["schemas"]["NoticeKind"];
+            /** Format: int64 */
+            market_id: number;
+            /** Format: int64 */
+            match_id: number;
+            /** @description What happened, in a sentence. */
+            text: string;
+        };
+        /** @enum {string} */
+        NoticeKind: "matched" | "partially_matched" | "lapsed" | "cancelled" | "settled" | "voided";
+        NoticesPage: {
+            /**
+             * Format: int64
+             * @description The newest notice seen (0: none).
+             */
+            last_read_id: number;
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            page: number;
+            rows: components["schemas"]["NoticeItem"][];
+            /** Format: int64 */
+            total: number;
+            /**
+             * Format: int64
+             * @description Notices after the newest one the bettor has seen: the bell's count.
+             */
+            unread: number;
         };
         /** @description A match-odds market as the match lists show it: the best price to back and to lay per runner. */
         OddsSummary: {
@@ -14386,6 +14508,8 @@ export interface operations {
                 casino?: string;
                 /** @description The match lists: a sport's id, or all (or give match_id or casino) */
                 list?: string;
+                /** @description 1: the caller's own notices alone (or give match_id, casino or list) */
+                notices?: string;
                 /** @description From stream/ticket */
                 ticket: string;
             };
@@ -14395,7 +14519,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events, never ending: for a match `snapshot` (data: every market, each a MarketBook), `score` (data: a LiveScore, after the snapshot and whenever the score or result is set), `market` (data: one MarketBook) and `mine` (data: {"market_id"}) events; for a casino game `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds), `odds` (data: one ListOdds) and `score` (data: the LiveScore of a match of the list's sport, when set) events */
+            /** @description Server-Sent Events, never ending: for a match `snapshot` (data: every market, each a MarketBook), `score` (data: a LiveScore, after the snapshot and whenever the score or result is set), `market` (data: one MarketBook) and `mine` (data: {"market_id"}) events; for a casino game `round` events (data: a RoundEvent each); for a list `snapshot` (data: every listed match's ListOdds), `odds` (data: one ListOdds) and `score` (data: the LiveScore of a match of the list's sport, when set) events; on every stream `notice` events (data: a NoticeItem, the caller's own), and those alone with notices=1 */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14703,6 +14827,112 @@ export interface operations {
             };
             /** @description The body is over 64 KiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    notices: {
+        parameters: {
+            query?: {
+                /** @description From 1 (default 1) */
+                page?: number;
+                /** @description 1 to 100 (default 20) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoticesPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    mark_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkReadRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MarkReadAnswer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,8 @@ import { ErrorBoundary } from '../components/ErrorBoundary';
 import { Spinner } from '../components/QueryState';
 import { WelcomePopup } from '../features/auth/WelcomePopup';
 import { Header, type HeaderModals } from '../features/header/Header';
+import { NoticeBell } from '../features/notices/NoticeBell';
+import { NoticeFeed } from '../features/notices/NoticeFeed';
 import { RulesModal } from '../features/rules/RulesModal';
 import { ButtonValuesModal } from '../features/settings/ButtonValuesModal';
 import { ChangePasswordModal } from '../features/settings/ChangePasswordModal';
@@ -23,7 +25,8 @@ export function MainLayout() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   return (
     <div className="main-layout">
-      <Header modals={headerModals} />
+      <Header modals={headerModals} bell={<NoticeBell />} />
+      <NoticeFeed />
       <TopNav onMenu={() => setSidebarOpen((o) => !o)} />
       <div className="main-body">
         <aside className={`sidebar-wrap${sidebarOpen ? ' open' : ''}`}>

@@ -16,6 +16,7 @@ use backlay_kit::clock::now_ms;
 use backlay_kit::error::AppError;
 use backlay_kit::refusal::Refusal;
 use backlay_store::non_runners::RunnerRemoved;
+use backlay_store::notices::{NewNotice, NoticeKind};
 
 /// A status an operator set, for the stored row, and what the audit log says of it.
 struct StatusChange<'a> {
@@ -30,8 +31,21 @@ struct StatusChange<'a> {
 enum Removal {
     /// At a suspension or the off (LAPSE orders).
     Lapsed,
-    /// By their owner, or by the operator resolving a crossed book.
+    /// By their owner.
     Cancelled,
+    /// By the exchange: the operator resolving a crossed book. Their owners are told.
+    CancelledByExchange,
+}
+
+impl Removal {
+    /// What the owners of the orders removed are told, if anything (not of their own cancels).
+    fn notice(self) -> Option<NoticeKind> {
+        match self {
+            Removal::Lapsed => Some(NoticeKind::Lapsed),
+            Removal::Cancelled => None,
+            Removal::CancelledByExchange => Some(NoticeKind::Cancelled),
+        }
+    }
 }
 
 impl MarketActor {
@@ -122,7 +136,7 @@ impl MarketActor {
             action: "market.resolve_crossed",
             detail,
         };
-        self.store_removals(&held, Removal::Cancelled, Some(change)).await?;
+        self.store_removals(&held, Removal::CancelledByExchange, Some(change)).await?;
         tracing::warn!(
             market_id = self.setup.market_id,
             bets = ?cancelled.iter().map(|c| c.bet_id).collect::<Vec<_>>(),
@@ -232,12 +246,24 @@ impl MarketActor {
                 self.audit(&mut writer, change.by, change.action, change.detail).await?;
             }
             let mut touched = BTreeSet::new();
+            let mut notices = Vec::new();
             for order in removed {
                 let bet_id = bet_of_order(order.order_id);
                 let lapsed = how == Removal::Lapsed;
                 writer.record_unmatched_removal(bet_id, order.remaining_minor, lapsed).await?;
                 touched.insert(order.user_id.0);
+                if let Some(kind) = how.notice() {
+                    notices.push(NewNotice {
+                        user_id: order.user_id.0,
+                        kind,
+                        market_id: self.setup.market_id,
+                        bet_id: Some(bet_id),
+                        amount_minor: order.remaining_minor,
+                        commission_minor: 0,
+                    });
+                }
             }
+            writer.insert_notices(&notices, now_ms()).await?;
             let mut pending = HashMap::new();
             self.sync_exposures(&mut writer, &touched, &mut pending).await?;
             self.commit(writer).await?;

@@ -44,6 +44,7 @@ use backlay_core::exchange::{
 };
 use backlay_core::money::Money;
 use backlay_store::bets::{AccountFunds, BetRow, BetStatus, FillRow};
+use backlay_store::notices::{NewNotice, NoticeKind};
 use backlay_store::{BatchReads, Writer};
 
 use super::{
@@ -564,6 +565,7 @@ impl MarketActor {
                         fill.size_minor,
                         fill.maker_remaining_minor,
                     );
+                    batch.makers.insert(bet_of_order(fill.maker), fill.maker_user.0);
                     batch.touched.insert(fill.maker_user.0);
                     price_size_sum +=
                         i128::from(fill.price.hundredths()) * i128::from(fill.size_minor);
@@ -611,6 +613,25 @@ impl MarketActor {
             .map(|(bet, (matched, remaining))| (*bet, *matched, *remaining))
             .collect();
         writer.record_matches(&makers).await?;
+        // Each resting bet placed before this batch and matched in it: its bettor is told.
+        let notices: Vec<NewNotice> = makers
+            .iter()
+            .filter_map(|(bet_id, matched_minor, remaining_minor)| {
+                Some(NewNotice {
+                    user_id: *batch.makers.get(bet_id)?,
+                    kind: if *remaining_minor == 0 {
+                        NoticeKind::Matched
+                    } else {
+                        NoticeKind::PartiallyMatched
+                    },
+                    market_id: self.setup.market_id,
+                    bet_id: Some(*bet_id),
+                    amount_minor: *matched_minor,
+                    commission_minor: 0,
+                })
+            })
+            .collect();
+        writer.insert_notices(&notices, now_ms()).await?;
 
         let mut account_deltas: BTreeMap<i64, i64> =
             batch.funds.values().map(|f| (f.user_id, f.reserved_minor)).collect();
@@ -803,6 +824,8 @@ struct Batch {
     matches: BTreeMap<i64, (i64, i64)>,
     /// Users whose exposure in this market may have changed.
     touched: BTreeSet<i64>,
+    /// The bettor of each resting bet a fill of this batch matched.
+    makers: HashMap<i64, i64>,
 }
 
 impl Batch {

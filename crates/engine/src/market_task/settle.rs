@@ -1,12 +1,13 @@
 //! Settling or voiding a market once: the positions in memory give each user's P&L and the
 //! ledger posting, checked against the P&Ls of the stored bets before anything is written.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use backlay_core::exchange::{MarketResult, MarketStatus, RunnerId, Settlement};
 use backlay_core::money::Money;
 use backlay_store::bets::BetStatus;
 use backlay_store::ledger::{NewTransaction, Posting, SystemAccount, TransactionKind};
+use backlay_store::notices::{NewNotice, NoticeKind};
 use backlay_store::partnership::{HouseSplit, Part};
 
 use super::rebuild::stored_matched_bets;
@@ -160,12 +161,14 @@ impl MarketActor {
                     .await?;
             }
             check_bet_pnls(self.setup.market_id, &bet_pnls, &settled.settlement)?;
-            writer
+            let cancelled = writer
                 .close_market_bets(
                     self.setup.market_id,
                     if void { BetStatus::Void } else { BetStatus::Settled },
                 )
                 .await?;
+            let notices = self.settlement_notices(settlement, void, &bet_pnls, &cancelled);
+            writer.insert_notices(&notices, now_ms()).await?;
             let pnls: Vec<(i64, i64)> =
                 bet_pnls.iter().map(|(bet_id, _, pnl)| (*bet_id, *pnl)).collect();
             writer.set_bet_pnls(self.setup.market_id, &pnls).await?;
@@ -194,6 +197,47 @@ impl MarketActor {
         }
         .await;
         outcome.map_err(|err| self.write_failed(err))
+    }
+
+    /// What the market's bettors are told of its settlement or void: each bettor with matched
+    /// bets (`bet_pnls` as (bet id, user id, P&L)) their result once; a bettor whose bets here
+    /// never matched, each of them cancelled (`cancelled` as (bet id, user id, size), the
+    /// unmatched parts the settlement closed).
+    fn settlement_notices(
+        &self,
+        settlement: &Settlement,
+        void: bool,
+        bet_pnls: &[(i64, i64, i64)],
+        cancelled: &[(i64, i64, i64)],
+    ) -> Vec<NewNotice> {
+        let market_id = self.setup.market_id;
+        let matched: BTreeSet<i64> = bet_pnls.iter().map(|(_, user_id, _)| *user_id).collect();
+        let mut notices: Vec<NewNotice> = settlement
+            .users
+            .iter()
+            .filter(|user| matched.contains(&user.user_id.0))
+            .map(|user| NewNotice {
+                user_id: user.user_id.0,
+                kind: if void { NoticeKind::Voided } else { NoticeKind::Settled },
+                market_id,
+                bet_id: None,
+                amount_minor: user.pnl_minor,
+                commission_minor: user.commission_minor,
+            })
+            .collect();
+        for (bet_id, user_id, size) in cancelled {
+            if !matched.contains(user_id) {
+                notices.push(NewNotice {
+                    user_id: *user_id,
+                    kind: NoticeKind::Cancelled,
+                    market_id,
+                    bet_id: Some(*bet_id),
+                    amount_minor: *size,
+                    commission_minor: 0,
+                });
+            }
+        }
+        notices
     }
 
     /// Every matched bet's P&L under `result` as (bet id, user id, P&L), from what is stored

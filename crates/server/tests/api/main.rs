@@ -34,6 +34,7 @@ mod live_relay;
 mod match_state;
 mod metrics;
 mod nodes;
+mod notices;
 mod openapi_snapshot;
 mod partnership;
 mod payee;

@@ -231,8 +231,8 @@ pub(crate) type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyA
 /// batch's tables together in one statement (PostgreSQL, `group_commit`'s `Deferred`).
 pub(crate) struct RowWrite<T> {
     pub(crate) columns: usize,
-    pub(super) sql: fn(&str) -> String,
-    pub(super) bind: for<'q> fn(AnyQuery<'q>, &'q T) -> AnyQuery<'q>,
+    pub(crate) sql: fn(&str) -> String,
+    pub(crate) bind: for<'q> fn(AnyQuery<'q>, &'q T) -> AnyQuery<'q>,
 }
 
 impl<T> RowWrite<T> {

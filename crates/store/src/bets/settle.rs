@@ -3,6 +3,7 @@
 //! ledger in the same transaction (the engine's `market_task::settle`).
 
 use backlay_core::exchange::MarketStatus;
+use sqlx::Row;
 
 use super::BetStatus;
 use crate::sql::{placeholders, ROWS_PER_STATEMENT};
@@ -44,13 +45,23 @@ impl Writer {
     }
 
     /// Marks a settled market's bets with the status (settled or void) and cancels what was
-    /// still unmatched.
+    /// still unmatched: answers those as (bet id, user id, size cancelled).
     pub async fn close_market_bets(
         &mut self,
         market_id: i64,
         status: BetStatus,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<Vec<(i64, i64, i64)>> {
         debug_assert!(matches!(status, BetStatus::Settled | BetStatus::Void));
+        let unmatched = sqlx::query(
+            "SELECT id, user_id, remaining_minor FROM bets WHERE market_id = $1 AND remaining_minor > 0 \
+             AND status IN ('open', 'matched', 'closed') ORDER BY id",
+        )
+        .bind(market_id)
+        .fetch_all(self.conn())
+        .await?
+        .iter()
+        .map(|row| Ok((row.try_get("id")?, row.try_get("user_id")?, row.try_get("remaining_minor")?)))
+        .collect::<Result<Vec<(i64, i64, i64)>, sqlx::Error>>()?;
         sqlx::query(
             "UPDATE bets SET cancelled_minor = cancelled_minor + remaining_minor, remaining_minor = 0, status = $1 \
              WHERE market_id = $2 AND status IN ('open', 'matched', 'closed')",
@@ -59,7 +70,7 @@ impl Writer {
         .bind(market_id)
         .execute(self.conn())
         .await?;
-        Ok(())
+        Ok(unmatched)
     }
 
     /// Closes a market with its result once: `false` when it was already closed or void.

@@ -20,7 +20,8 @@ export interface HeaderModals {
   changePassword: (close: () => void) => ReactNode;
 }
 
-export function Header({ modals }: { modals: HeaderModals }) {
+/** `bell`: the notices' bell (features/notices), composed by the app like the modals. */
+export function Header({ modals, bell }: { modals: HeaderModals; bell?: ReactNode }) {
   const user = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -63,6 +64,7 @@ export function Header({ modals }: { modals: HeaderModals }) {
               <span>Deposit/Withdraw</span>
             </Link>
           )}
+          {bell}
           <div className="balance-block">
             {showBalance && (
               <div className="figure">

@@ -1,0 +1,273 @@
+//! The bettor's notices (issue 32): what happened to their bets after they placed them, in words.
+//! `GET user/notices` pages them newest first with the bell's unread count, and
+//! `POST user/notices/read` marks them seen up to one; the live streams send each new one as a
+//! `notice` event as it is made (`stream.rs`). The store keeps them (`backlay_store::notices`);
+//! the words are made here, from the bet, runner, market and match as they are when read.
+//!
+//! Only the caller's own notices are ever read: every query is by the session's user.
+
+use std::collections::HashMap;
+
+use axum::extract::{Query, State};
+use backlay_core::exchange::{BetSide, MarketType};
+use backlay_core::money::Money;
+use backlay_store::notices::{Notice, NoticeBet, NoticeKind, NOTICES_PAGE_MAX};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use backlay_kit::clock::iso_utc;
+use backlay_kit::error::{ok, ApiResult, AppError, Envelope};
+use backlay_kit::input::{ApiJson, FlexI64};
+use backlay_operator::session::CurrentUser;
+use backlay_operator::AppState;
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(notices)).routes(routes!(mark_read))
+}
+
+/// A notice as the app shows it (the live streams' `notice` event too).
+#[derive(Serialize, ToSchema, Debug, Clone, PartialEq)]
+pub struct NoticeItem {
+    pub id: i64,
+    #[schema(value_type = NoticeKind)]
+    pub kind: NoticeKind,
+    /// The bet told of; null for a market's settlement or void (told once per bettor).
+    #[schema(required = true)]
+    pub bet_id: Option<i64>,
+    pub market_id: i64,
+    pub match_id: i64,
+    /// What happened, in a sentence.
+    pub text: String,
+    /// When it happened (ISO-8601 UTC).
+    pub at: String,
+}
+
+impl NoticeItem {
+    pub fn of(notice: &Notice) -> NoticeItem {
+        NoticeItem {
+            id: notice.id,
+            kind: notice.kind,
+            bet_id: notice.bet.as_ref().map(|bet| bet.bet_id),
+            market_id: notice.market_id,
+            match_id: notice.match_id,
+            text: notice_text(notice),
+            at: iso_utc(notice.created_at_ms),
+        }
+    }
+}
+
+fn rupees(minor: i64) -> String {
+    Money::from_minor(minor).rupees().to_string()
+}
+
+/// "back bet on India at 2.50", "Yes bet on 6 Over Runs at 45": the bet as a bettor names it.
+fn bet_words(bet: &NoticeBet, market_type: MarketType) -> String {
+    let side = match bet.side {
+        BetSide::Back => "back",
+        BetSide::Lay => "lay",
+        BetSide::Yes => "Yes",
+        BetSide::No => "No",
+    };
+    let price = format!("{}.{:02}", bet.price / 100, bet.price % 100);
+    match (&bet.selection_name, bet.line) {
+        (Some(selection), _) if market_type != MarketType::Fancy => {
+            format!("{side} bet on {selection} at {price}")
+        }
+        (_, Some(line)) => format!("{side} bet at {line}"),
+        _ => format!("{side} bet at {price}"),
+    }
+}
+
+/// The sentence a notice says.
+pub fn notice_text(notice: &Notice) -> String {
+    let place = format!("{} · {}", notice.match_name, notice.market_name);
+    let amount = rupees(notice.amount_minor);
+    let Some(bet) = &notice.bet else {
+        // A market's settlement or void, told once to each of its bettors.
+        return match notice.kind {
+            NoticeKind::Voided => {
+                format!("{place} is void: every bet is off and its stake returned.")
+            }
+            _ => {
+                let net = notice.amount_minor - notice.commission_minor;
+                let result = match notice.amount_minor {
+                    0 => "you broke even".to_string(),
+                    pnl if pnl > 0 => format!("you won {}", rupees(pnl)),
+                    pnl => format!("you lost {}", rupees(-pnl)),
+                };
+                if notice.commission_minor > 0 {
+                    format!(
+                        "{place} settled: {result}, commission {}, net {}.",
+                        rupees(notice.commission_minor),
+                        rupees(net)
+                    )
+                } else {
+                    format!("{place} settled: {result}.")
+                }
+            }
+        };
+    };
+    let words = bet_words(bet, notice.market_type);
+    let stake = rupees(bet.stake_minor);
+    match notice.kind {
+        NoticeKind::Matched => {
+            format!("{amount} matched: your {stake} {words} is fully matched ({place}).")
+        }
+        NoticeKind::PartiallyMatched => {
+            format!("{amount} of your {stake} {words} matched; the rest waits ({place}).")
+        }
+        NoticeKind::Lapsed => {
+            format!("{amount} unmatched of your {stake} {words} lapsed ({place}).")
+        }
+        NoticeKind::Cancelled => format!(
+            "{amount} unmatched of your {stake} {words} was cancelled by the exchange ({place})."
+        ),
+        NoticeKind::Voided => {
+            format!("Your {words} is void: the {amount} matched is returned ({place}).")
+        }
+        NoticeKind::Settled => format!("Your {words} is settled ({place})."),
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct NoticesPage {
+    pub rows: Vec<NoticeItem>,
+    pub total: i64,
+    pub page: i64,
+    pub limit: i64,
+    /// Notices after the newest one the bettor has seen: the bell's count.
+    pub unread: i64,
+    /// The newest notice seen (0: none).
+    pub last_read_id: i64,
+}
+
+const DEFAULT_NOTICES_LIMIT: i64 = 20;
+
+/// A whole number from the query, within `range`, or a field error that says so.
+fn query_number(
+    query: &HashMap<String, String>,
+    name: &str,
+    default: i64,
+    range: std::ops::RangeInclusive<i64>,
+) -> Result<i64, AppError> {
+    let Some(text) = query.get(name) else { return Ok(default) };
+    match text.trim().parse::<i64>() {
+        Ok(number) if range.contains(&number) => Ok(number),
+        _ => Err(AppError::field(
+            name,
+            format!("{name} must be a whole number from {} to {}.", range.start(), range.end()),
+        )),
+    }
+}
+
+/// The caller's notices, newest first.
+#[utoipa::path(get, path = "/user/notices", tag = "user", security(("bearer" = [])),
+    params(("page" = Option<i64>, Query, description = "From 1 (default 1)"),
+        ("limit" = Option<i64>, Query, description = "1 to 100 (default 20)")),
+    responses((status = 200, body = Envelope<NoticesPage>), (status = 400), (status = 401)))]
+async fn notices(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<NoticesPage> {
+    let page = query_number(&query, "page", 1, 1..=1_000_000)?;
+    let limit = query_number(&query, "limit", DEFAULT_NOTICES_LIMIT, 1..=NOTICES_PAGE_MAX)?;
+    let found = state.store.notices_of_user(authed.user.id, (page - 1) * limit, limit).await?;
+    Ok(ok(NoticesPage {
+        rows: found.notices.iter().map(NoticeItem::of).collect(),
+        total: found.total,
+        page,
+        limit,
+        unread: found.unread,
+        last_read_id: found.last_read_id,
+    }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct MarkReadRequest {
+    /// The newest notice the bettor has seen: it and every one before are marked read.
+    #[schema(value_type = i64)]
+    pub up_to_id: FlexI64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MarkReadAnswer {
+    pub last_read_id: i64,
+}
+
+/// Marks the caller's notices read up to `up_to_id` (never back; an id past their newest marks
+/// all).
+#[utoipa::path(post, path = "/user/notices/read", tag = "user", security(("bearer" = [])),
+    request_body = MarkReadRequest,
+    responses((status = 200, body = Envelope<MarkReadAnswer>), (status = 400), (status = 401)))]
+async fn mark_read(
+    State(state): State<AppState>,
+    CurrentUser(authed): CurrentUser,
+    ApiJson(body): ApiJson<MarkReadRequest>,
+) -> ApiResult<MarkReadAnswer> {
+    if body.up_to_id.0 < 0 {
+        return Err(AppError::field("up_to_id", "up_to_id must be a notice id (0 or more)."));
+    }
+    let last_read_id = state.store.mark_notices_read(authed.user.id, body.up_to_id.0).await?;
+    Ok(ok(MarkReadAnswer { last_read_id }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notice(kind: NoticeKind, amount_minor: i64, commission_minor: i64) -> Notice {
+        Notice {
+            id: 1,
+            kind,
+            market_id: 2,
+            market_name: "Match Odds".into(),
+            market_type: MarketType::MatchOdds,
+            match_id: 3,
+            match_name: "India v Australia".into(),
+            amount_minor,
+            commission_minor,
+            created_at_ms: 0,
+            bet: None,
+        }
+    }
+
+    fn with_bet(mut notice: Notice) -> Notice {
+        notice.bet = Some(NoticeBet {
+            bet_id: 9,
+            side: BetSide::Back,
+            price: 250,
+            line: None,
+            stake_minor: 100_00,
+            matched_minor: 40_00,
+            remaining_minor: 60_00,
+            selection_name: Some("India".into()),
+        });
+        notice
+    }
+
+    #[test]
+    fn a_settlement_says_the_result_commission_and_net() {
+        assert_eq!(
+            notice_text(&notice(NoticeKind::Settled, 150_00, 3_00)),
+            "India v Australia · Match Odds settled: you won ₹150.00, commission ₹3.00, net ₹147.00."
+        );
+        assert_eq!(
+            notice_text(&notice(NoticeKind::Settled, -1_250_50, 0)),
+            "India v Australia · Match Odds settled: you lost ₹1,250.50."
+        );
+        assert!(notice_text(&notice(NoticeKind::Voided, 0, 0)).contains("is void"));
+    }
+
+    #[test]
+    fn a_bets_notice_names_the_bet_and_the_amount() {
+        assert_eq!(
+            notice_text(&with_bet(notice(NoticeKind::PartiallyMatched, 40_00, 0))),
+            "₹40.00 of your ₹100.00 back bet on India at 2.50 matched; the rest waits \
+             (India v Australia · Match Odds)."
+        );
+        assert!(notice_text(&with_bet(notice(NoticeKind::Lapsed, 60_00, 0)))
+            .starts_with("₹60.00 unmatched of your ₹100.00 back bet on India at 2.50 lapsed"));
+    }
+}

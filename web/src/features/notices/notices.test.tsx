@@ -1,0 +1,115 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LiveStream } from '../../api/live-stream';
+import { onCarriers, onNotice, type Notice } from '../../api/notice-feed';
+import { FakeSource } from '../../testing/fake-event-source';
+import { EMPTY_CATALOGUE, stubServer } from '../../testing/fake-server';
+import { renderApp, storeSession } from '../../testing/render';
+import { toastNew } from './useNotices';
+
+const toasts = vi.hoisted(() => [] as string[]);
+vi.mock('react-toastify/unstyled', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('react-toastify/unstyled')>();
+  const toast = Object.assign((text: string) => toasts.push(text), actual.toast);
+  return { ...actual, toast };
+});
+
+const notice = (id: number, text = `notice ${id}`, kind: Notice['kind'] = 'matched'): Notice => ({
+  id,
+  kind,
+  bet_id: 7,
+  market_id: 3,
+  match_id: 2,
+  text,
+  at: '2026-11-29T08:00:00.000Z',
+});
+
+describe('notices', () => {
+  beforeEach(() => {
+    toasts.length = 0;
+    FakeSource.opened = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('toasts each notice once, and nothing the first list held', () => {
+    toastNew(11, [notice(4), notice(3)], true);
+    expect(toasts).toEqual([]);
+    toastNew(11, [notice(5, 'fifth')], false);
+    toastNew(11, [notice(5, 'fifth')], false);
+    expect(toasts).toEqual(['fifth']);
+    // A refetched list with two newer ones: both, oldest first; the streamed one not again.
+    toastNew(11, [notice(7, 'seventh'), notice(6, 'sixth'), notice(5, 'fifth')], true);
+    expect(toasts).toEqual(['fifth', 'sixth', 'seventh']);
+    // Another bettor in this tab starts afresh.
+    toastNew(12, [notice(9)], true);
+    expect(toasts).toHaveLength(3);
+  });
+
+  it('counts the unread on the bell, lists them when opened and marks them read', async () => {
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/user/notices?page=1&limit=20': {
+        data: {
+          rows: [notice(9, '₹150.00 of your ₹400.00 lay bet on A at 2.50 matched', 'partially_matched'), notice(8, 'India v Australia · Match Odds settled: you won ₹600.00.', 'settled')],
+          total: 2,
+          page: 1,
+          limit: 20,
+          unread: 2,
+          last_read_id: 7,
+        },
+      },
+      'POST /api/user/notices/read': { data: { last_read_id: 9 } },
+    });
+    storeSession();
+    renderApp('/');
+    expect(await screen.findByTestId('notice-count')).toHaveTextContent('2');
+    await userEvent.setup().click(screen.getByTestId('notice-bell'));
+    const items = within(screen.getByTestId('notice-list')).getAllByTestId('notice-item');
+    expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringContaining('Part matched₹150.00 of your ₹400.00 lay bet on A at 2.50 matched'),
+      expect.stringContaining('Settled' + 'India v Australia · Match Odds settled: you won ₹600.00.'),
+    ]);
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/user/notices/read')?.body).toEqual({ up_to_id: 9 }),
+    );
+    // The list loaded first was there before: no toast for it.
+    expect(toasts).toEqual([]);
+  });
+
+  it('a page stream hands its notice events to the feed and counts as carrying them while started', async () => {
+    const counts: number[] = [];
+    const stop = onCarriers((count) => counts.push(count));
+    const heard: number[] = [];
+    const unheard = onNotice((n) => heard.push(n.id));
+    const page = new LiveStream({
+      getTicket: () => Promise.resolve('t'),
+      openSource: (url) => new FakeSource(url),
+      url: (ticket) => `/api/stream?match_id=1&ticket=${ticket}`,
+      events: {},
+    });
+    page.start();
+    await waitFor(() => expect(FakeSource.opened).toHaveLength(1));
+    FakeSource.last().emit('notice', notice(21));
+    FakeSource.last().emit('notice', 'not json');
+    expect(heard).toEqual([21]);
+    page.stop();
+    page.stop();
+    // The feed's own stream neither counts nor publishes: it handles its events itself.
+    const own = new LiveStream({
+      getTicket: () => Promise.resolve('t'),
+      openSource: (url) => new FakeSource(url),
+      url: (ticket) => `/api/stream?notices=1&ticket=${ticket}`,
+      events: {},
+      carriesNotices: false,
+    });
+    own.start();
+    await waitFor(() => expect(FakeSource.opened).toHaveLength(2));
+    FakeSource.last().emit('notice', notice(22));
+    own.stop();
+    expect(heard).toEqual([21]);
+    expect(counts).toEqual([0, 1, 0]);
+    stop();
+    unheard();
+  });
+});
