@@ -9,6 +9,7 @@
 
 pub mod auth;
 pub mod bet;
+pub mod bet_edit;
 pub mod casino;
 pub mod export;
 pub mod health;
@@ -226,6 +227,7 @@ fn api_routes(more: OpenApiRouter<AppState>) -> (Router<AppState>, oas::OpenApi)
                 .merge(world_casino::routes())
                 .merge(wallet::routes())
                 .merge(bet::routes())
+                .merge(bet_edit::routes())
                 .merge(report::routes())
                 .merge(payment::routes())
                 .merge(stream::routes())

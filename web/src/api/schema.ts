@@ -1039,6 +1039,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bet/updateBet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["update_bet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/casino/getCasinoList": {
         parameters: {
             query?: never;
@@ -5071,6 +5087,31 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_UpdateBetData: {
+            data: {
+                /**
+                 * Format: int64
+                 * @description The bet as it stands now: the same one when it kept its place, else the new one.
+                 */
+                bet_id: number;
+                /** @description Whether the bet kept its place in the queue. */
+                kept_queue_place: boolean;
+                /**
+                 * Format: double
+                 * @description What of the bet waits unmatched now.
+                 */
+                remaining: number;
+                /**
+                 * Format: int64
+                 * @description The bet whose unmatched part was cancelled for the new one; null when edited in place.
+                 */
+                replaced_bet_id: number | null;
+                status: null | components["schemas"]["PlacementStatus"];
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_UploadedImageItem: {
             data: {
                 /** @description The name it is stored and served under (made safe; the extension follows the type). */
@@ -7344,6 +7385,42 @@ export interface components {
             market_id: number;
             /** @description Why the result is corrected: required, kept in the audit log (at most 200 characters). */
             reason?: string;
+        };
+        UpdateBetData: {
+            /**
+             * Format: int64
+             * @description The bet as it stands now: the same one when it kept its place, else the new one.
+             */
+            bet_id: number;
+            /** @description Whether the bet kept its place in the queue. */
+            kept_queue_place: boolean;
+            /**
+             * Format: double
+             * @description What of the bet waits unmatched now.
+             */
+            remaining: number;
+            /**
+             * Format: int64
+             * @description The bet whose unmatched part was cancelled for the new one; null when edited in place.
+             */
+            replaced_bet_id: number | null;
+            status: null | components["schemas"]["PlacementStatus"];
+        };
+        UpdateBetRequest: {
+            /** Format: int64 */
+            bet_id: number;
+            persistence?: null | components["schemas"]["Persistence"];
+            /**
+             * Format: double
+             * @description A new price (odds on the ladder): a new order at the back of the queue.
+             */
+            price?: number | null;
+            /**
+             * Format: double
+             * @description The bet's new whole stake, matched part included: lower keeps the queue place, higher
+             *     is a new order for the difference's unmatched size at the back.
+             */
+            stake?: number | null;
         };
         UploadedImageItem: {
             /** @description The name it is stored and served under (made safe; the extension follows the type). */
@@ -11762,6 +11839,91 @@ export interface operations {
             };
             /** @description The body is over 64 KiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_bet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBetRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UpdateBetData"];
+                };
+            };
+            /** @description Nothing to change, an off-ladder price, a stake not above the matched part */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No unmatched bet of the caller's with that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A bookmaker or fancy bet; the market not open; cancelled but not placed again */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The new size below the market's minimum; cancelled but not placed again (funds, limits) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

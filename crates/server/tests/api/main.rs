@@ -6,6 +6,7 @@ mod admin;
 mod audit_trail;
 mod auth;
 mod backup;
+mod bet_edit;
 mod betfair;
 mod betfair_orders;
 mod betfair_stream;

@@ -5,7 +5,8 @@ import type { MarketBook } from '../../api/match-stream';
 import { refreshBalanceNow } from '../../hooks/useBalance';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
 import { toastError, toastSuccess } from '../../lib/toast';
-import { cancelBet, getOpenBets, matchDetailKey, openBetsKey, type BetItem } from './api';
+import { cancelAllBets, cancelBet, getOpenBets, matchDetailKey, openBetsKey, updateBet, type BetItem, type UpdateBetInput } from './api';
+import { BetEditor } from './BetEditor';
 import { betPrices, sideLabel } from '../../lib/bet-record';
 
 /** While the caller has unmatched bets, they may be matched at any moment: look again this often. */
@@ -22,9 +23,17 @@ export function OpenBetsPanel({ matchId, markets }: { matchId: number; markets: 
   });
   const [tab, setTab] = useState<'matched' | 'unmatched'>('matched');
   const [cancelling, setCancelling] = useState<number | null>(null);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [saving, setSaving] = useState(false);
   const matched = bets.data?.matched ?? [];
   const unmatched = bets.data?.unmatched ?? [];
   const list = tab === 'matched' ? matched : unmatched;
+
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: openBetsKey(matchId), exact: true }),
+      queryClient.invalidateQueries({ queryKey: matchDetailKey(matchId), exact: true }),
+    ]);
 
   async function cancel(bet: BetItem) {
     setCancelling(bet.bet_id);
@@ -32,10 +41,7 @@ export function OpenBetsPanel({ matchId, markets }: { matchId: number; markets: 
       const answer = await cancelBet(bet.bet_id);
       if (answer.data) toastSuccess(answer.message || 'Bet cancelled.');
       void refreshBalanceNow(queryClient);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: openBetsKey(matchId), exact: true }),
-        queryClient.invalidateQueries({ queryKey: matchDetailKey(matchId), exact: true }),
-      ]);
+      await refresh();
     } catch (error) {
       toastError(errorMessage(error));
       void queryClient.invalidateQueries({ queryKey: openBetsKey(matchId), exact: true });
@@ -43,6 +49,36 @@ export function OpenBetsPanel({ matchId, markets }: { matchId: number; markets: 
       setCancelling(null);
     }
   }
+
+  async function save(input: UpdateBetInput) {
+    setSaving(true);
+    try {
+      const answer = await updateBet(input);
+      if (answer.data) toastSuccess(answer.message || 'Bet updated.');
+      setEditing(null);
+    } catch (error) {
+      toastError(errorMessage(error));
+    } finally {
+      setSaving(false);
+      void refreshBalanceNow(queryClient);
+      await refresh();
+    }
+  }
+
+  async function cancelAll(marketId: number) {
+    try {
+      const answer = await cancelAllBets(marketId);
+      toastSuccess(answer.message || `Cancelled ${answer.count} bet(s).`);
+    } catch (error) {
+      toastError(errorMessage(error));
+    } finally {
+      void refreshBalanceNow(queryClient);
+      await refresh();
+    }
+  }
+
+  /** The markets with unmatched bets of the caller's, in the order their bets are listed. */
+  const unmatchedMarkets = [...new Set(unmatched.map((bet) => bet.market_id))];
 
   return (
     <section className="open-bets" data-testid="open-bets">
@@ -64,27 +100,48 @@ export function OpenBetsPanel({ matchId, markets }: { matchId: number; markets: 
           {bets.isPending ? 'Loading…' : tab === 'matched' ? 'No matched bets on this match.' : 'No unmatched bets.'}
         </p>
       ) : (
-        <ul className="bet-list">
-          {list.map((bet) => (
-            <li key={`${tab}-${bet.bet_id}`} className={`bet-item ${bet.side === 'back' || bet.side === 'yes' ? 'back' : 'lay'}`} data-testid={`open-bet-${tab}`} data-bet-id={bet.bet_id}>
-              <div className="bet-line">
-                <b>{describe(bet, markets)}</b>
-                <BetPrice bet={bet} type={marketType(bet, markets)} matchedTab={tab === 'matched'} />
-              </div>
-              <div className="bet-line small muted">
-                <span>
-                  {tab === 'matched' ? `Matched ${formatMoney(bet.matched)}` : `Unmatched ${formatMoney(bet.remaining)}`} of {formatMoney(bet.stake)}
-                </span>
-                <span>{formatIstDateTime(bet.date)}</span>
-              </div>
-              {tab === 'unmatched' && (
-                <button type="button" className="btn btn-small" disabled={cancelling === bet.bet_id} onClick={() => void cancel(bet)} data-testid="cancel-bet">
-                  {cancelling === bet.bet_id ? 'Cancelling…' : 'Cancel'}
+        <>
+          {tab === 'unmatched' && (
+            <div className="cancel-all-row">
+              {unmatchedMarkets.map((marketId) => (
+                <button key={marketId} type="button" className="btn btn-small" onClick={() => void cancelAll(marketId)} data-testid="cancel-all" data-market-id={marketId}>
+                  Cancel all · {markets.find((m) => m.market_id === marketId)?.name ?? `Market ${marketId}`}
                 </button>
-              )}
-            </li>
-          ))}
-        </ul>
+              ))}
+            </div>
+          )}
+          <ul className="bet-list">
+            {list.map((bet) => (
+              <li key={`${tab}-${bet.bet_id}`} className={`bet-item ${bet.side === 'back' || bet.side === 'yes' ? 'back' : 'lay'}`} data-testid={`open-bet-${tab}`} data-bet-id={bet.bet_id}>
+                <div className="bet-line">
+                  <b>{describe(bet, markets)}</b>
+                  <BetPrice bet={bet} type={marketType(bet, markets)} matchedTab={tab === 'matched'} />
+                </div>
+                <div className="bet-line small muted">
+                  <span>
+                    {tab === 'matched' ? `Matched ${formatMoney(bet.matched)}` : `Unmatched ${formatMoney(bet.remaining)}`} of {formatMoney(bet.stake)}
+                  </span>
+                  <span>{formatIstDateTime(bet.date)}</span>
+                </div>
+                {tab === 'unmatched' && (
+                  <div className="bet-actions">
+                    {marketType(bet, markets) !== 'bookmaker' && marketType(bet, markets) !== 'fancy' && (
+                      <button type="button" className="btn btn-small" onClick={() => setEditing(editing === bet.bet_id ? null : bet.bet_id)} data-testid="edit-bet">
+                        Edit
+                      </button>
+                    )}
+                    <button type="button" className="btn btn-small" disabled={cancelling === bet.bet_id} onClick={() => void cancel(bet)} data-testid="cancel-bet">
+                      {cancelling === bet.bet_id ? 'Cancelling…' : 'Cancel'}
+                    </button>
+                  </div>
+                )}
+                {tab === 'unmatched' && editing === bet.bet_id && (
+                  <BetEditor bet={bet} saving={saving} onSave={(input) => void save(input)} onClose={() => setEditing(null)} />
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </section>
   );

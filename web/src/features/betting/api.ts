@@ -55,3 +55,26 @@ export async function cancelBet(betId: number): Promise<{ message: string; data:
   const answer = await apiPost<CancelResult>('bet/cancelBet', { bet_id: betId });
   return { message: answer.message, data: dataOr(answer, null) };
 }
+
+export interface UpdateBetInput {
+  bet_id: number;
+  /** Exact ladder text; a new price is a new order at the back of the queue. */
+  price?: string;
+  /** The bet's new whole stake, matched part included, as exact text. */
+  stake?: string;
+  persistence?: Schemas['Persistence'];
+}
+
+export type UpdateBetResult = Schemas['UpdateBetData'];
+
+/** `bet/updateBet` (crates/api/src/bet_edit.rs): a lower stake keeps the queue place; a new price or higher stake replaces the bet. */
+export async function updateBet(input: UpdateBetInput): Promise<{ message: string; data: UpdateBetResult | null }> {
+  const answer = await apiPost<UpdateBetResult>('bet/updateBet', input);
+  return { message: answer.message, data: dataOr(answer, null) };
+}
+
+/** Cancels every unmatched bet of the caller's in one market. */
+export async function cancelAllBets(marketId: number): Promise<{ message: string; count: number }> {
+  const answer = await apiPost<Schemas['CancelAllData']>('bet/cancelAllBets', { market_id: marketId });
+  return { message: answer.message, count: dataOr(answer, null)?.count ?? 0 };
+}
