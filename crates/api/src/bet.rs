@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use backlay_engine::{average_price, PlaceBet, PlacementStatus};
+use backlay_engine::{average_price, PlaceBet, PlacementStatus, RateChanges};
 use backlay_kit::clock::iso_utc;
 use backlay_kit::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use backlay_kit::input::{choice_field, plain_decimal, AmountInput, ApiJson, FlexI64};
@@ -90,6 +90,11 @@ pub struct PlaceBetRequest {
     #[serde(default)]
     #[schema(max_length = 64)]
     pub client_ref: Option<String>,
+    /// Bookmaker and fancy: exact (default) refuses a rate or line that moved since it was
+    /// quoted; better takes a move in the bettor's favour; any takes the rate posted at placing.
+    #[serde(default)]
+    #[schema(value_type = Option<RateChanges>)]
+    pub accept_rate_changes: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -121,6 +126,12 @@ async fn place_bet(
         choice_field("persistence", body.persistence.as_deref(), Persistence::default(), |text| {
             format!("{text} is not {}.", one_of(Persistence::NAMES))
         })?;
+    let accept_rate_changes = choice_field(
+        "accept_rate_changes",
+        body.accept_rate_changes.as_deref(),
+        RateChanges::default(),
+        |text| format!("{text} is not {}.", one_of(RateChanges::NAMES)),
+    )?;
     let client_ref =
         body.client_ref.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
     if client_ref.as_ref().is_some_and(|r| r.chars().count() > CLIENT_REF_MAX_CHARS) {
@@ -161,6 +172,7 @@ async fn place_bet(
             refs: Default::default(),
             house_liquidity: false,
             house_max_exposure_minor: None,
+            accept_rate_changes,
         })
         .await?;
     let message = answer.message.clone();

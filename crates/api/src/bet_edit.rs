@@ -256,6 +256,7 @@ async fn update_bet(
                     refs: bet.refs.clone(),
                     house_liquidity: false,
                     house_max_exposure_minor: None,
+                    accept_rate_changes: Default::default(),
                 })
                 .await
                 .map_err(|err| cancelled_not_placed(err, cancelled.cancelled))?;

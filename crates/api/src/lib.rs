@@ -16,6 +16,7 @@ pub mod health;
 pub mod matches;
 pub mod notices;
 pub mod payment;
+pub mod preferences;
 pub mod report;
 pub mod security;
 pub mod series;
@@ -219,6 +220,7 @@ fn api_routes(more: OpenApiRouter<AppState>) -> (Router<AppState>, oas::OpenApi)
                 .merge(security::routes())
                 .merge(user::routes())
                 .merge(notices::routes())
+                .merge(preferences::routes())
                 .merge(settings::routes())
                 .merge(sport::routes())
                 .merge(series::routes())

@@ -55,7 +55,7 @@ pub use market_task::{
 };
 pub use market_task::{
     ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketView, PlaceBet, PlacementStatus,
-    RatesUpdate, RunnerView, SettlementPreview, StakeLimits, Suspensions,
+    RateChanges, RatesUpdate, RunnerView, SettlementPreview, StakeLimits, Suspensions,
 };
 
 /// How many commands may wait for one market before callers are told to retry.

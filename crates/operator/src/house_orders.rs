@@ -57,6 +57,7 @@ impl HouseOrder {
             refs: Default::default(),
             house_liquidity: house.liquidity,
             house_max_exposure_minor: house.max_exposure_minor,
+            accept_rate_changes: Default::default(),
         }
     }
 }

@@ -42,6 +42,7 @@ pub mod non_runners;
 pub mod notices;
 pub mod partnership;
 pub mod positions;
+pub mod preferences;
 pub mod repository;
 pub mod secrets;
 pub mod security;

@@ -2008,6 +2008,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_preferences"];
+        put?: never;
+        post: operations["set_preferences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/security/disable": {
         parameters: {
             query?: never;
@@ -4676,6 +4692,21 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_PreferencesData: {
+            data: {
+                accept_rate_changes: components["schemas"]["RateChanges"];
+                /** @description A click on a price places a bet at `one_click_stake` (after a 2 s undo). */
+                one_click: boolean;
+                /**
+                 * Format: double
+                 * @description Null until chosen.
+                 */
+                one_click_stake: number | null;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_ProviderSecretData: {
             /** @description A provider's signing secret, answered only by the call that made it. */
             data: {
@@ -6402,6 +6433,7 @@ export interface components {
             status: components["schemas"]["PlacementStatus"];
         };
         PlaceBetRequest: {
+            accept_rate_changes?: null | components["schemas"]["RateChanges"];
             /** @description Idempotency key: the same key returns the first answer, never a second bet. */
             client_ref?: string | null;
             /**
@@ -6469,6 +6501,23 @@ export interface components {
         PositionsRequest: {
             /** Format: int64 */
             match_id: number;
+        };
+        PreferencesData: {
+            accept_rate_changes: components["schemas"]["RateChanges"];
+            /** @description A click on a price places a bet at `one_click_stake` (after a 2 s undo). */
+            one_click: boolean;
+            /**
+             * Format: double
+             * @description Null until chosen.
+             */
+            one_click_stake: number | null;
+        };
+        /** @description Fields left out keep their stored value. */
+        PreferencesRequest: {
+            accept_rate_changes?: null | components["schemas"]["RateChanges"];
+            one_click?: boolean | null;
+            /** Format: double */
+            one_click_stake?: number | null;
         };
         /** @description The result to preview, as `admin/market/result` takes it, or `void` instead. */
         PreviewRequest: components["schemas"]["ResultRequest"] & {
@@ -6575,6 +6624,8 @@ export interface components {
              */
             venues: number;
         };
+        /** @enum {string} */
+        RateChanges: "exact" | "better" | "any";
         RatesRequest: {
             /**
              * Format: int64
@@ -15066,6 +15117,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_MarkReadAnswer"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_preferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PreferencesData"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    set_preferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreferencesRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PreferencesData"];
                 };
             };
             400: {

@@ -144,6 +144,7 @@ pub(super) async fn place_one(
             refs: BotRefs { order_ref: order.order_ref.clone(), strategy_ref },
             house_liquidity: false,
             house_max_exposure_minor: None,
+            accept_rate_changes: Default::default(),
         })
         .await
         .map_err(|err| refusal_of(&err))?;

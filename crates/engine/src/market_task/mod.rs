@@ -49,7 +49,7 @@ pub use placement::average_price;
 pub(crate) use types::Placement;
 pub use types::{
     ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketView, PlaceBet, PlacementStatus,
-    RatesUpdate, ResultInput, RunnerView, SettlementPreview, StakeLimits,
+    RateChanges, RatesUpdate, ResultInput, RunnerView, SettlementPreview, StakeLimits,
 };
 
 use super::{Command, EngineStats, MarketChange};

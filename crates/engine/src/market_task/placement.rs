@@ -49,7 +49,7 @@ use backlay_store::{BatchReads, Writer};
 
 use super::{
     bet_of_order, capitalised, market_error, order_of_bet, suspended_during_delay, BetAnswer,
-    MarketActor, PlaceBet, Placement, PlacementStatus, Reply,
+    MarketActor, PlaceBet, Placement, PlacementStatus, RateChanges, Reply,
 };
 use backlay_kit::clock::now_ms;
 use backlay_kit::error::AppError;
@@ -409,7 +409,15 @@ impl MarketActor {
             runner_id,
             side: request.side,
             price,
-            line: if kind == MarketKind::Fancy { request.line } else { None },
+            // The line struck (the one posted, which may have moved from the one quoted when
+            // the bettor accepts rate changes): what memory settles is what is stored.
+            line: match &planned {
+                PlannedBet::House(bet, _) if kind == MarketKind::Fancy => match bet.selection() {
+                    Selection::FancyLine(line) => Some(i64::from(line)),
+                    Selection::Runner(_) => None,
+                },
+                _ => None,
+            },
             stake_minor,
             matched_minor: 0,
             remaining_minor: stake_minor,
@@ -476,21 +484,30 @@ impl MarketActor {
                     AppError::field("price", "The rate is a whole number such as 45.")
                 })?;
                 let posted = if side == Side::Back { runner.back_rate } else { runner.lay_rate };
-                match posted {
+                let rate = match posted {
                     None => {
                         return Err(AppError::Conflict(format!(
                             "{} is not offered on {} now.",
                             request.side, runner.name
                         )))
                     }
-                    Some(posted) if posted != rate => {
+                    Some(posted) if posted == rate => rate,
+                    // A back's higher rate wins more; a lay's lower one risks less.
+                    Some(posted)
+                        if accepts(
+                            request.accept_rate_changes,
+                            if side == Side::Back { posted > rate } else { posted < rate },
+                        ) =>
+                    {
+                        posted
+                    }
+                    Some(posted) => {
                         return Err(AppError::Conflict(format!(
                             "Odds changed: the {} rate on {} is now {posted}.",
                             request.side, runner.name
                         )))
                     }
-                    Some(_) => {}
-                }
+                };
                 let bet = Bet::bookmaker(
                     RunnerId(runner.runner_id),
                     side,
@@ -515,12 +532,22 @@ impl MarketActor {
                 let (Some(posted_line), Some(posted_rate)) = (posted_line, posted_rate) else {
                     return Err(AppError::Conflict("This fancy has no line posted now.".into()));
                 };
-                if posted_line != line || posted_rate != rate {
+                // Yes wins at or above its line: a lower line, or a higher rate (paid on a win),
+                // is better. No wins below its line and pays its rate on a loss: a higher line,
+                // or a lower rate, is better.
+                let better = if side == Side::Back {
+                    posted_line <= line && posted_rate >= rate
+                } else {
+                    posted_line >= line && posted_rate <= rate
+                };
+                let moved = posted_line != line || posted_rate != rate;
+                if moved && !accepts(request.accept_rate_changes, better) {
                     return Err(AppError::Conflict(format!(
                         "Odds changed: {} is now {posted_line} at {posted_rate}.",
                         request.side.as_str().to_uppercase()
                     )));
                 }
+                let (line, rate) = (posted_line, posted_rate);
                 let bet = Bet::fancy(
                     u32::try_from(line).unwrap_or(0),
                     side,
@@ -717,6 +744,15 @@ impl Unconfirmed {
 }
 
 /// What each bet of a batch hears when its write failed before the commit, or failed twice.
+/// Whether a bettor who accepts `changes` takes a moved rate that is `better` for them or not.
+fn accepts(changes: RateChanges, better: bool) -> bool {
+    match changes {
+        RateChanges::Exact => false,
+        RateChanges::Better => better,
+        RateChanges::Any => true,
+    }
+}
+
 fn not_placed() -> AppError {
     AppError::unavailable(
         "Your bet was not placed: the exchange could not write it to its database. Try again in \

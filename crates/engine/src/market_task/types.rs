@@ -50,6 +50,26 @@ pub struct PlaceBet {
     /// `backlay_operator::house_orders`, never from a request.
     #[serde(default)]
     pub house_max_exposure_minor: Option<i64>,
+    /// On a bookmaker or fancy, what to do when the posted rate (or line) moved from the one
+    /// quoted before the bet was placed: refuse it (exact, the default), take the new one only
+    /// when it is better for the bettor, or take any. Exchange orders rest at their own price.
+    #[serde(default)]
+    pub accept_rate_changes: RateChanges,
+}
+
+backlay_core::named_enum! {
+    /// Which moves of a bookmaker's rate or a fancy's line and rate a bettor accepts at placing.
+    #[derive(Default)]
+    pub enum RateChanges as "rate changes" {
+        /// None: a moved rate is refused ("Odds changed …"), the bettor asked again.
+        #[default]
+        Exact = "exact",
+        /// Those that are better for the bettor (more to win or less to risk); a worse one is
+        /// refused.
+        Better = "better",
+        /// Any: the bet is struck at the rate posted when it is placed.
+        Any = "any",
+    }
 }
 
 /// A bet on its way through the market's task.

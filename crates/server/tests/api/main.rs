@@ -40,6 +40,7 @@ mod openapi_snapshot;
 mod partnership;
 mod payee;
 mod payment;
+mod preferences;
 mod records;
 mod secrets;
 mod security;
