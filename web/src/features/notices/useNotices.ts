@@ -17,8 +17,20 @@ export const NOTICE_TOAST_MS = 5_000;
 /** The newest notice toasted in this tab, per user: older ones were there before it opened. */
 const toasted = { userId: 0, upTo: -1 };
 
-/** Toasts each notice newer than the last toasted (oldest first); the first list read only sets the mark. */
-export function toastNew(userId: number, notices: readonly Notice[], fromList: boolean): void {
+/** Shows one notice as a toast. */
+function toastNotice(notice: Notice): void {
+  toast(notice.text, {
+    type: notice.kind === 'settled' || notice.kind === 'matched' ? 'success' : 'info',
+    autoClose: NOTICE_TOAST_MS,
+    toastId: `notice-${notice.id}`,
+  });
+}
+
+/**
+ * Toasts (with `show`) each notice newer than the last toasted, oldest first; the first list
+ * read in the tab only sets the mark.
+ */
+export function toastNew(userId: number, notices: readonly Notice[], fromList: boolean, show: (notice: Notice) => void = toastNotice): void {
   if (toasted.userId !== userId) {
     toasted.userId = userId;
     toasted.upTo = -1;
@@ -30,13 +42,7 @@ export function toastNew(userId: number, notices: readonly Notice[], fromList: b
     return;
   }
   const fresh = notices.filter((n) => n.id > toasted.upTo).sort((a, b) => a.id - b.id);
-  for (const notice of fresh) {
-    toast(notice.text, {
-      type: notice.kind === 'settled' || notice.kind === 'matched' ? 'success' : 'info',
-      autoClose: NOTICE_TOAST_MS,
-      toastId: `notice-${notice.id}`,
-    });
-  }
+  for (const notice of fresh) show(notice);
   toasted.upTo = Math.max(toasted.upTo, newest);
 }
 
