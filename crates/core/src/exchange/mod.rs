@@ -121,6 +121,7 @@
 
 mod bet;
 mod book;
+mod cash_out;
 mod exposure;
 mod market;
 mod non_runner;
@@ -131,6 +132,7 @@ pub use bet::{backer_profit_minor, rate_profit_minor, Bet, BetError, Selection};
 pub use book::{
     BookError, Fill, NewOrder, OrderBook, PlaceOutcome, RestingOrder, MAX_RESTING_ORDERS_PER_BOOK,
 };
+pub use cash_out::{cash_out, outcomes, CashOut, CashOutRefusal, HedgeLeg, RunnerQuote};
 pub use exposure::{exposure_minor, fancy_book, position_per_runner, FancyBookRow, Position};
 pub use market::{
     Market, MarketError, MarketKind, MarketSpec, MarketStatus, MarketType, SettledMarket,

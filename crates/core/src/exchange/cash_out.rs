@@ -1,0 +1,263 @@
+//! Cash out on a one-winner exchange market (match odds, win): the bets that make a bettor's
+//! position the same whatever wins ("greening up"), at the best prices the book offers now.
+//!
+//! A bettor's position is `P_r`, their P&L if runner `r` wins. A back of `x` at odds `o` on
+//! runner `r` adds `x·(o − 1)` if `r` wins and `−x` otherwise, that is `x·o` on `r` and `−x` on
+//! every outcome; a lay is the same with `x < 0`. Hedging every runner `r` with `x_r`:
+//!
+//! ```text
+//! P'_r = P_r + x_r·o_r − S,   S = Σ x_j
+//! ```
+//!
+//! Equal outcomes `P'_r = V` need `x_r = (K − P_r) / o_r` with `K = V + S`: each runner's stake
+//! is its position's difference from a common level `K`, divided by its price (a back where the
+//! runner is below `K`, at the price to back; a lay where it is above, at the price to lay), and
+//! the bettor is left with `V = K − Σ x_r`. `V` as a function of `K` rises while the prices it
+//! uses sum to under 100% and falls after, so the best `K` is one of the positions themselves:
+//! one runner left unhedged. [`cash_out`] tries each and takes the highest `V` the book can
+//! fill.
+//!
+//! Example: a back of ₹100.00 at 3.00 on A gives `P_A = 200`, `P_B = −100`. With A to lay at
+//! 2.00, `K = P_B` lays A for `(200 − (−100)) / 2 = 150` and leaves `V = −100 − (−150) = 50`:
+//! ₹50.00 whichever wins.
+//!
+//! A partial cash out of `p`% places `p`% of each stake: the position becomes
+//! `(1 − p)·P_r + p·V`, the rest of it open in proportion. Stakes are whole paise (rounded to
+//! the nearest) and each fill's backer profit rounds down (`backer_profit_minor`), so the
+//! outcomes after can differ by a paisa or two a leg: [`CashOut::outcomes`] gives them exactly
+//! as the exchange will settle them.
+
+use super::{backer_profit_minor, RunnerId, Side};
+use crate::odds::Price;
+
+/// One runner as a cash out sees it: the bettor's position and the best prices the book
+/// offers now, with the size at each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunnerQuote {
+    /// The runner.
+    pub runner: RunnerId,
+    /// The bettor's P&L if this runner wins, from their matched bets.
+    pub position_minor: i64,
+    /// The best price to back at (the best lay offer) and its size; `None` if none is offered.
+    pub back: Option<(Price, i64)>,
+    /// The best price to lay at (the best back offer) and its size.
+    pub lay: Option<(Price, i64)>,
+}
+
+/// One bet of a cash out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HedgeLeg {
+    /// The runner bet on.
+    pub runner: RunnerId,
+    /// Back where the runner's position is below the level, lay where it is above.
+    pub side: Side,
+    /// The best price the book offers on that side.
+    pub price: Price,
+    /// Whole paise.
+    pub stake_minor: i64,
+}
+
+/// The bets that cash a position out, and what it becomes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CashOut {
+    /// The bets to place, one per runner hedged.
+    pub legs: Vec<HedgeLeg>,
+    /// Each runner's P&L if it wins after the legs, as the exchange settles them.
+    pub outcomes: Vec<(RunnerId, i64)>,
+}
+
+impl CashOut {
+    /// What the bettor is sure of after the legs: the lowest outcome.
+    pub fn value_minor(&self) -> i64 {
+        self.outcomes.iter().map(|(_, pnl)| *pnl).min().unwrap_or(0)
+    }
+
+    /// The highest outcome less the lowest: 0 when every outcome is equal to the paisa.
+    pub fn spread_minor(&self) -> i64 {
+        let pnls = self.outcomes.iter().map(|(_, pnl)| *pnl);
+        pnls.clone().max().unwrap_or(0) - pnls.min().unwrap_or(0)
+    }
+}
+
+/// Why a position cannot be cashed out now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CashOutRefusal {
+    /// Every outcome is already the same: nothing to cash out.
+    #[error("your position here is already the same whatever wins")]
+    Flat,
+    /// A percentage outside 1–100.
+    #[error("the percentage to cash out is from 1 to 100")]
+    Percent,
+    /// A runner that needs hedging has no price offered on the side it needs.
+    #[error("nobody offers the price to hedge runner {0:?}")]
+    NoPrice(RunnerId),
+    /// The best price's size is less than the leg needs.
+    #[error("not enough is offered to hedge runner {runner:?}: {needed_minor} needed, {available_minor} offered")]
+    NotEnoughLiquidity {
+        /// The runner.
+        runner: RunnerId,
+        /// The leg's stake.
+        needed_minor: i64,
+        /// What the book offers at the best price.
+        available_minor: i64,
+    },
+}
+
+/// The cash out of `percent` (1–100) of a position on a one-winner market at the prices
+/// quoted: the hedge with the highest sure value the quoted sizes fill (module docs).
+pub fn cash_out(quotes: &[RunnerQuote], percent: u32) -> Result<CashOut, CashOutRefusal> {
+    if !(1..=100).contains(&percent) {
+        return Err(CashOutRefusal::Percent);
+    }
+    let positions = quotes.iter().map(|q| q.position_minor);
+    if positions.clone().max() == positions.min() {
+        return Err(CashOutRefusal::Flat);
+    }
+    let mut best: Option<(i64, Vec<HedgeLeg>)> = None;
+    let mut refusal = None;
+    for level in quotes.iter().map(|q| q.position_minor) {
+        match legs_to_level(quotes, level, percent) {
+            Ok(legs) => {
+                let value = outcomes(quotes, &legs).iter().map(|(_, pnl)| *pnl).min().unwrap_or(0);
+                if best.as_ref().is_none_or(|(v, _)| value > *v) {
+                    best = Some((value, legs));
+                }
+            }
+            Err(why) => {
+                refusal.get_or_insert(why);
+            }
+        }
+    }
+    match best {
+        Some((_, legs)) => Ok(CashOut { outcomes: outcomes(quotes, &legs), legs }),
+        None => Err(refusal.unwrap_or(CashOutRefusal::Flat)),
+    }
+}
+
+/// The legs that bring every runner to `level` (`K` in the module docs), `percent` of each.
+fn legs_to_level(
+    quotes: &[RunnerQuote],
+    level: i64,
+    percent: u32,
+) -> Result<Vec<HedgeLeg>, CashOutRefusal> {
+    let mut legs = Vec::new();
+    for quote in quotes {
+        let difference = level - quote.position_minor;
+        if difference == 0 {
+            continue;
+        }
+        let (side, offered) =
+            if difference > 0 { (Side::Back, quote.back) } else { (Side::Lay, quote.lay) };
+        let (price, size) = offered.ok_or(CashOutRefusal::NoPrice(quote.runner))?;
+        // |K − P_r| ÷ odds, in paise: × 100 ÷ hundredths, rounded to the nearest; then percent.
+        let whole = div_round(i128::from(difference.abs()) * 100, i128::from(price.hundredths()));
+        let stake = div_round(whole * i128::from(percent), 100);
+        let stake_minor = i64::try_from(stake).unwrap_or(i64::MAX);
+        if stake_minor == 0 {
+            continue;
+        }
+        if stake_minor > size {
+            return Err(CashOutRefusal::NotEnoughLiquidity {
+                runner: quote.runner,
+                needed_minor: stake_minor,
+                available_minor: size,
+            });
+        }
+        legs.push(HedgeLeg { runner: quote.runner, side, price, stake_minor });
+    }
+    Ok(legs)
+}
+
+/// `a ÷ b` rounded to the nearest, halves away from zero (`a ≥ 0`, `b > 0`).
+fn div_round(a: i128, b: i128) -> i128 {
+    (a + b / 2) / b
+}
+
+/// Each runner's P&L if it wins after `legs`, each leg matched whole at its price: a back wins
+/// its backer's profit (rounded down, as a fill's) if its runner wins and loses its stake if
+/// not; a lay the other way round.
+pub fn outcomes(quotes: &[RunnerQuote], legs: &[HedgeLeg]) -> Vec<(RunnerId, i64)> {
+    quotes
+        .iter()
+        .map(|quote| {
+            let after = legs.iter().fold(quote.position_minor, |pnl, leg| {
+                let profit = backer_profit_minor(leg.stake_minor, leg.price);
+                let wins = leg.runner == quote.runner;
+                pnl + match (leg.side, wins) {
+                    (Side::Back, true) => profit,
+                    (Side::Back, false) => -leg.stake_minor,
+                    (Side::Lay, true) => -profit,
+                    (Side::Lay, false) => leg.stake_minor,
+                }
+            });
+            (quote.runner, after)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn price(text: &str) -> Price {
+        Price::parse_decimal(text).unwrap()
+    }
+
+    fn quote(runner: u64, position_minor: i64, back: &str, lay: &str) -> RunnerQuote {
+        RunnerQuote {
+            runner: RunnerId(runner as i64),
+            position_minor,
+            back: Some((price(back), 1_000_000_00)),
+            lay: Some((price(lay), 1_000_000_00)),
+        }
+    }
+
+    #[test]
+    fn the_module_docs_example_greens_a_back_up_to_fifty_rupees() {
+        // Back ₹100.00 at 3.00 on A: +200 / −100. A is laid at 2.00 for 150.
+        let done =
+            cash_out(&[quote(1, 200_00, "1.98", "2.00"), quote(2, -100_00, "1.98", "2.02")], 100)
+                .unwrap();
+        assert_eq!(
+            done.legs,
+            vec![HedgeLeg {
+                runner: RunnerId(1),
+                side: Side::Lay,
+                price: price("2.00"),
+                stake_minor: 150_00
+            }]
+        );
+        assert_eq!(done.outcomes, vec![(RunnerId(1), 50_00), (RunnerId(2), 50_00)]);
+        assert_eq!((done.value_minor(), done.spread_minor()), (50_00, 0));
+    }
+
+    #[test]
+    fn half_a_cash_out_keeps_half_the_position_open() {
+        let done =
+            cash_out(&[quote(1, 200_00, "1.98", "2.00"), quote(2, -100_00, "1.98", "2.02")], 50)
+                .unwrap();
+        assert_eq!(done.legs[0].stake_minor, 75_00);
+        // (1 − ½)·P + ½·50: 125 and −25.
+        assert_eq!(done.outcomes, vec![(RunnerId(1), 125_00), (RunnerId(2), -25_00)]);
+    }
+
+    #[test]
+    fn refusals_say_why() {
+        let flat = [quote(1, 10_00, "2.00", "2.02"), quote(2, 10_00, "2.00", "2.02")];
+        assert_eq!(cash_out(&flat, 100), Err(CashOutRefusal::Flat));
+        let open = [quote(1, 200_00, "1.98", "2.00"), quote(2, -100_00, "1.98", "2.02")];
+        assert_eq!(cash_out(&open, 0), Err(CashOutRefusal::Percent));
+        assert_eq!(cash_out(&open, 101), Err(CashOutRefusal::Percent));
+        let mut thin = open;
+        thin[0].lay = Some((price("2.00"), 100_00));
+        // Laying A needs 150; backing B instead (K = P_A) needs 300 / 1.98 = 151.52 there.
+        thin[1].back = Some((price("1.98"), 100_00));
+        assert!(matches!(cash_out(&thin, 100), Err(CashOutRefusal::NotEnoughLiquidity { .. })));
+        // Half fits in what is offered.
+        assert!(cash_out(&thin, 50).is_ok());
+        let mut priceless = open;
+        priceless[0].lay = None;
+        priceless[1].back = None;
+        assert_eq!(cash_out(&priceless, 100), Err(CashOutRefusal::NoPrice(RunnerId(2))));
+    }
+}
