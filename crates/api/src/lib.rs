@@ -13,6 +13,7 @@ pub mod bet_edit;
 pub mod casino;
 pub mod export;
 pub mod health;
+pub mod market;
 pub mod matches;
 pub mod notices;
 pub mod payment;
@@ -230,6 +231,7 @@ fn api_routes(more: OpenApiRouter<AppState>) -> (Router<AppState>, oas::OpenApi)
                 .merge(wallet::routes())
                 .merge(bet::routes())
                 .merge(bet_edit::routes())
+                .merge(market::routes())
                 .merge(report::routes())
                 .merge(payment::routes())
                 .merge(stream::routes())

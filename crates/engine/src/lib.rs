@@ -51,11 +51,12 @@ use backlay_kit::error::{AppError, MOVED};
 use wire::{Answer, Call};
 
 pub use market_task::{
-    average_price, market_closed, not_a_status_to_set, stored_matched_bets, VIEW_DEPTH,
+    average_price, market_closed, no_ladder, not_a_status_to_set, stored_matched_bets, VIEW_DEPTH,
 };
 pub use market_task::{
-    ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketView, PlaceBet, PlacementStatus,
-    RateChanges, RatesUpdate, RunnerView, SettlementPreview, StakeLimits, Suspensions,
+    ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, LadderLevel, MarketView, PlaceBet,
+    PlacementStatus, RateChanges, RatesUpdate, RunnerLadder, RunnerView, SettlementPreview,
+    StakeLimits, Suspensions,
 };
 
 /// How many commands may wait for one market before callers are told to retry.

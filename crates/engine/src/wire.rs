@@ -127,6 +127,36 @@ pub(crate) mod minor_opt {
     }
 }
 
+/// A [`Price`](backlay_core::odds::Price) as hundredths.
+pub(crate) mod price {
+    use backlay_core::odds::Price;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(price: &Price, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(price.hundredths())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Price, D::Error> {
+        Price::from_hundredths(u32::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+/// An optional [`Price`](backlay_core::odds::Price) as hundredths.
+pub(crate) mod price_opt {
+    use backlay_core::odds::Price;
+    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(price: &Option<Price>, s: S) -> Result<S::Ok, S::Error> {
+        price.map(Price::hundredths).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Price>, D::Error> {
+        Option::<u32>::deserialize(d)?
+            .map(|hundredths| Price::from_hundredths(hundredths).map_err(D::Error::custom))
+            .transpose()
+    }
+}
+
 /// One side of a runner's book, `(price, money)` best first, as `(hundredths, minor)`.
 pub(crate) mod book_side {
     use backlay_core::money::Money;

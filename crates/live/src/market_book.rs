@@ -1,6 +1,7 @@
 //! A market as the match page and the live stream show it ([`MarketBook`]): the engine's live
-//! book while the market runs (best 3 back and lay with sizes, bookmaker rates, fancy lines),
-//! else the stored market with empty books; with a viewer, that user's position per runner and
+//! book while the market runs (best 3 back and lay with sizes, bookmaker rates, fancy lines,
+//! an exchange market's total matched), else the stored market with empty books (and its total
+//! matched read from its fills); with a viewer, that user's position per runner and
 //! fancy run-range book. `match/matchDetail`, `bet/positions` and the stream all read markets
 //! through here, so the three show the same figures. The match lists' one line of a match-odds
 //! market, best back and lay per runner ([`OddsSummary`]), is built here too, for
@@ -68,6 +69,10 @@ pub struct MarketBook {
     #[schema(value_type = f64)]
     pub max_stake: Money,
     pub runners: Vec<RunnerBook>,
+    /// An exchange market's total matched (the backers' stakes, on runners still running);
+    /// null on bookmaker and fancy markets, where the house takes every bet.
+    #[schema(value_type = Option<f64>, required = true)]
+    pub total_matched: Option<Money>,
     #[schema(required = true)]
     pub line_no: Option<i64>,
     #[schema(required = true)]
@@ -146,11 +151,26 @@ pub async fn market_books(
     for row in store.markets_of_match(match_id).await? {
         markets.push(market_book(engine, row, match_in_play, viewer).await);
     }
+    // A settled exchange market's task has ended: its total matched is read from its fills.
+    let ended: Vec<i64> = markets
+        .iter()
+        .filter(|m| !m.market_type.is_house_banked() && m.total_matched.is_none())
+        .map(|m| m.market_id)
+        .collect();
+    if !ended.is_empty() {
+        let totals: std::collections::HashMap<i64, i64> =
+            store.matched_totals(&ended).await?.into_iter().collect();
+        for market in markets.iter_mut().filter(|m| ended.contains(&m.market_id)) {
+            let total = totals.get(&market.market_id).copied().unwrap_or(0);
+            market.total_matched = Some(Money::from_minor(total));
+        }
+    }
     Ok(markets)
 }
 
 /// One market as the page shows it: the engine's live book when the market runs, else the
-/// stored market (closed, void) with empty books.
+/// stored market (closed, void) with empty books and no total matched ([`market_books`] reads
+/// it).
 pub async fn market_book(
     engine: &Engine,
     row: MarketRow,
@@ -164,26 +184,39 @@ pub async fn market_book(
         None
     };
     match live {
-        Some(view) => {
-            assemble(view.setup, view.status, view.in_play, Some(view.runners), view.fancy_book)
-        }
-        None => assemble(row.setup, row.status, match_in_play, None, Vec::new()),
+        Some(view) => assemble(
+            view.setup,
+            view.status,
+            view.in_play,
+            Some(view.runners),
+            view.fancy_book,
+            Some(view.total_matched),
+        ),
+        None => assemble(row.setup, row.status, match_in_play, None, Vec::new(), None),
     }
 }
 
 /// A market's public book (no viewer, so no position and no fancy book) from the engine's view.
 pub fn public_book(view: &MarketView) -> MarketBook {
-    assemble(view.setup.clone(), view.status, view.in_play, Some(view.runners.clone()), Vec::new())
+    assemble(
+        view.setup.clone(),
+        view.status,
+        view.in_play,
+        Some(view.runners.clone()),
+        Vec::new(),
+        Some(view.total_matched),
+    )
 }
 
 /// The page's shape of a market: live runners from the engine, or the stored runners with
-/// empty books.
+/// empty books. `total_matched` is kept on exchange markets only.
 fn assemble(
     row: MarketSetup,
     status: MarketStatus,
     in_play: bool,
     runners: Option<Vec<backlay_engine::RunnerView>>,
     book: Vec<(u32, Option<u32>, Money)>,
+    total_matched: Option<Money>,
 ) -> MarketBook {
     let bookmaker = row.market_type == MarketType::Bookmaker;
     let ladder = |levels: &[(backlay_core::odds::Price, Money)]| -> Vec<PriceSize> {
@@ -251,6 +284,7 @@ fn assemble(
         min_stake: Money::from_minor(row.min_stake_minor),
         max_stake: Money::from_minor(row.max_stake_minor),
         runners,
+        total_matched: total_matched.filter(|_| !row.market_type.is_house_banked()),
         line_no: row.line_no,
         rate_no: row.rate_no,
         line_yes: row.line_yes,

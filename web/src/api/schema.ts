@@ -1507,6 +1507,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/market/ladder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A runner's full ladder, read from the market's owner so that it is the book that matches:
+         *     the money to back and to lay at every price, the caller's own unmatched bets at theirs
+         *     (never anyone else's), the volume traded at each price and the last price traded. Only
+         *     exchange markets (match odds, win, place) have one.
+         */
+        post: operations["ladder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/priceHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A runner's price over time, for its chart: its fills in at most 200 intervals of one round
+         *     length, each with the price of its last fill and the volume matched in it. Any exchange
+         *     market, running or settled.
+         */
+        post: operations["price_history"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/match/getCupsForMenu": {
         parameters: {
             query?: never;
@@ -3936,6 +3979,37 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_LadderData: {
+            data: {
+                in_play: boolean;
+                /**
+                 * Format: double
+                 * @description The price of the runner's last fill; null before any.
+                 */
+                last_traded_price: number | null;
+                /**
+                 * @description Only the prices with something on them (money to back or lay, a traded volume, an order
+                 *     of the caller's), lowest price first: at most the ladder's 350. The client knows the
+                 *     ladder and draws every step.
+                 */
+                levels: components["schemas"]["LadderLevelData"][];
+                /** Format: int64 */
+                market_id: number;
+                /** @description The runner's name. */
+                name: string;
+                /** Format: int64 */
+                selection_id: number;
+                status: components["schemas"]["MarketStatus"];
+                /**
+                 * Format: double
+                 * @description Everything matched on this runner (the sum of the levels' `traded`).
+                 */
+                total_matched: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_LedgerCheckData: {
             data: {
                 /** Format: int64 */
@@ -4702,6 +4776,25 @@ export interface components {
                  * @description Null until chosen.
                  */
                 one_click_stake: number | null;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_PriceHistoryData: {
+            data: {
+                /**
+                 * Format: int64
+                 * @description Each point's interval, in seconds: the shortest round length (1 s, 2 s, 5 s … 1 day,
+                 *     then whole days) that puts the runner's whole trading in at most 200 intervals.
+                 */
+                interval_s: number;
+                /** Format: int64 */
+                market_id: number;
+                /** @description Oldest first, at most 200; none before the runner's first fill. */
+                points: components["schemas"]["PricePointData"][];
+                /** Format: int64 */
+                selection_id: number;
             };
             message: string;
             status: boolean;
@@ -5647,6 +5740,65 @@ export interface components {
              */
             wickets: number;
         };
+        LadderData: {
+            in_play: boolean;
+            /**
+             * Format: double
+             * @description The price of the runner's last fill; null before any.
+             */
+            last_traded_price: number | null;
+            /**
+             * @description Only the prices with something on them (money to back or lay, a traded volume, an order
+             *     of the caller's), lowest price first: at most the ladder's 350. The client knows the
+             *     ladder and draws every step.
+             */
+            levels: components["schemas"]["LadderLevelData"][];
+            /** Format: int64 */
+            market_id: number;
+            /** @description The runner's name. */
+            name: string;
+            /** Format: int64 */
+            selection_id: number;
+            status: components["schemas"]["MarketStatus"];
+            /**
+             * Format: double
+             * @description Everything matched on this runner (the sum of the levels' `traded`).
+             */
+            total_matched: number;
+        };
+        /** @description One price of the ladder. */
+        LadderLevelData: {
+            /**
+             * Format: double
+             * @description Money available to back at this price (the resting lays).
+             */
+            back_size: number;
+            /**
+             * Format: double
+             * @description Money available to lay at this price (the resting backs).
+             */
+            lay_size: number;
+            /**
+             * Format: double
+             * @description The caller's own unmatched back bets at this price (part of `lay_size`).
+             */
+            my_back: number;
+            /**
+             * Format: double
+             * @description The caller's own unmatched lay bets at this price (part of `back_size`).
+             */
+            my_lay: number;
+            /**
+             * Format: double
+             * @description Decimal odds, a ladder price.
+             */
+            price: number;
+            /**
+             * Format: double
+             * @description Matched at this price so far (the backers' stakes).
+             */
+            traded: number;
+        };
         LastResultItem: {
             date: string;
             round_id: string;
@@ -5952,6 +6104,12 @@ export interface components {
             rate_yes: number | null;
             runners: components["schemas"]["RunnerBook"][];
             status: components["schemas"]["MarketStatus"];
+            /**
+             * Format: double
+             * @description An exchange market's total matched (the backers' stakes, on runners still running);
+             *     null on bookmaker and fancy markets, where the house takes every bet.
+             */
+            total_matched: number | null;
             type: components["schemas"]["MarketType"];
         };
         MarketExposure: {
@@ -6527,6 +6685,35 @@ export interface components {
              */
             void?: number | null;
         };
+        PriceHistoryData: {
+            /**
+             * Format: int64
+             * @description Each point's interval, in seconds: the shortest round length (1 s, 2 s, 5 s … 1 day,
+             *     then whole days) that puts the runner's whole trading in at most 200 intervals.
+             */
+            interval_s: number;
+            /** Format: int64 */
+            market_id: number;
+            /** @description Oldest first, at most 200; none before the runner's first fill. */
+            points: components["schemas"]["PricePointData"][];
+            /** Format: int64 */
+            selection_id: number;
+        };
+        /** @description One interval of a price history with a fill in it. */
+        PricePointData: {
+            /** @description When the interval starts, ISO-8601 UTC. */
+            at: string;
+            /**
+             * Format: double
+             * @description The price of the last fill in the interval (decimal odds).
+             */
+            price: number;
+            /**
+             * Format: double
+             * @description Matched in the interval (the backers' stakes).
+             */
+            volume: number;
+        };
         PriceSize: {
             /**
              * Format: double
@@ -6979,6 +7166,12 @@ export interface components {
             selection_id: number;
             /** @description Unmatched bets cancelled. */
             unmatched_cancelled: number;
+        };
+        RunnerRequest: {
+            /** Format: int64 */
+            market_id: number;
+            /** Format: int64 */
+            selection_id: number;
         };
         SaveBankAccountRequest: {
             account_holder?: string;
@@ -13573,6 +13766,151 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Health"];
+                };
+            };
+        };
+    };
+    ladder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunnerRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LadderData"];
+                };
+            };
+            /** @description A bookmaker or fancy market: no ladder there */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown market, or a runner not in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The market is closed, or the runner was withdrawn */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    price_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunnerRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PriceHistoryData"];
+                };
+            };
+            /** @description A bookmaker or fancy market: no ladder there */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown market, or a runner not in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

@@ -474,6 +474,25 @@ impl OrderBook {
         orders.into_iter().map(|(_, order)| order)
     }
 
+    /// The resting orders of `user_id`, by side and price (BACKs first, each side lowest price
+    /// first), oldest first within a price: what the full ladder shows as the caller's own. A
+    /// walk over every resting order of the book, at most [`MAX_RESTING_ORDERS_PER_BOOK`].
+    pub fn orders_of(&self, user_id: UserId) -> Vec<RestingOrder> {
+        let mut orders = Vec::new();
+        for side in [&self.backs, &self.lays] {
+            for tick in side.occupied.iter() {
+                orders.extend(
+                    side.levels[tick]
+                        .queue
+                        .iter()
+                        .filter(|queued| queued.user_id == user_id)
+                        .map(|queued| queued.resting(self.runner, side.side, tick)),
+                );
+            }
+        }
+        orders
+    }
+
     /// The best price of the resting orders of `resting_side`: the lowest BACK, the highest
     /// LAY.
     pub fn best_price(&self, resting_side: Side) -> Option<Price> {
@@ -1075,6 +1094,35 @@ mod tests {
         let crossing = order(6, CAT, Side::Back, "2.00", 1_00);
         assert_eq!(rebuilt.restore(&crossing), Err(BookError::WouldCross(OrderId(6))));
         assert!(OrderBook::rebuild(RunnerId(9), [stored[0], stored[0]]).is_err());
+    }
+
+    #[test]
+    fn orders_of_a_user_are_theirs_alone_by_side_and_price_with_what_is_left() {
+        let mut book = book();
+        book.place(&order(1, ANN, Side::Lay, "2.50", 10_00)).unwrap();
+        book.place(&order(2, BOB, Side::Lay, "2.50", 20_00)).unwrap();
+        book.place(&order(3, ANN, Side::Lay, "2.40", 5_00)).unwrap();
+        book.place(&order(4, ANN, Side::Back, "3.00", 7_00)).unwrap();
+        book.place(&order(5, ANN, Side::Lay, "2.50", 1_00)).unwrap();
+        // Cat's back takes 4.00 of Ann's 2.50 lay (the oldest at the best price).
+        book.place(&order(6, CAT, Side::Back, "2.50", 4_00)).unwrap();
+        let ann: Vec<(u64, Side, u32, i64)> = book
+            .orders_of(ANN)
+            .iter()
+            .map(|o| (o.order_id.0, o.side, o.price.hundredths(), o.remaining_minor))
+            .collect();
+        assert_eq!(
+            ann,
+            vec![
+                (4, Side::Back, 300, 7_00),
+                (3, Side::Lay, 240, 5_00),
+                (1, Side::Lay, 250, 6_00),
+                (5, Side::Lay, 250, 1_00),
+            ]
+        );
+        assert!(book.orders_of(ANN).iter().all(|o| o.user_id == ANN));
+        assert_eq!(book.orders_of(BOB).len(), 1);
+        assert!(book.orders_of(CAT).is_empty(), "Cat's back was filled whole");
     }
 
     #[test]

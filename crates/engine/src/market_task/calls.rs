@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketActor, MarketView, PlaceBet,
-    RatesUpdate, ResultInput, SettlementPreview, StakeLimits,
+    RatesUpdate, ResultInput, RunnerLadder, SettlementPreview, StakeLimits,
 };
 use crate::wire::minor_opt;
 use crate::Engine;
@@ -74,6 +74,11 @@ pub enum Call {
     },
     View {
         user_id: Option<i64>,
+    },
+    /// A runner's full ladder with `user_id`'s own orders (`ladder.rs`).
+    Ladder {
+        user_id: i64,
+        selection_id: i64,
     },
     ResolveCrossed {
         #[serde(skip)]
@@ -145,6 +150,7 @@ pub enum Answer {
     Settled { message: String },
     Preview { preview: SettlementPreview },
     View { view: MarketView },
+    Ladder { ladder: RunnerLadder },
     CrossingCancelled { cancelled: Vec<CrossingCancelled> },
     RunnerRemoved { removed: Option<RunnerRemoved> },
 }
@@ -239,6 +245,9 @@ impl MarketActor {
                 Answer::RunnerRemoved { removed }
             }
             Call::View { user_id } => Answer::View { view: self.view(user_id) },
+            Call::Ladder { user_id, selection_id } => {
+                Answer::Ladder { ladder: self.ladder(user_id, selection_id)? }
+            }
         })
     }
 }
@@ -410,6 +419,21 @@ impl Engine {
     pub async fn view(&self, market_id: i64, user_id: Option<i64>) -> Result<MarketView, AppError> {
         match self.call(market_id, Call::View { user_id }).await? {
             Answer::View { view } => Ok(view),
+            other => Err(other.unexpected()),
+        }
+    }
+
+    /// The full ladder of runner `selection_id`, with `user_id`'s own unmatched orders on it,
+    /// from the market's owner (on a cluster, whichever node that is), so that it is the book
+    /// that matches. A bookmaker or fancy market has none ([`crate::no_ladder`]).
+    pub async fn ladder(
+        &self,
+        market_id: i64,
+        user_id: i64,
+        selection_id: i64,
+    ) -> Result<RunnerLadder, AppError> {
+        match self.call(market_id, Call::Ladder { user_id, selection_id }).await? {
+            Answer::Ladder { ladder } => Ok(ladder),
             other => Err(other.unexpected()),
         }
     }

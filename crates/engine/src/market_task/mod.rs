@@ -10,6 +10,7 @@
 //! - `calls`: every command but a placement, in one place: its wire form, its answer, how the
 //!   task runs it and the engine's method that sends it;
 //! - `commands`: the operator's commands (status, in play, rates and lines) and cancels;
+//! - `ladder`: a runner's full ladder, and what traded on each runner;
 //! - `settle`: settling or voiding once, checked against the stored bets;
 //! - `rebuild`: loading the market from what was committed, at start and after a failed
 //!   write;
@@ -38,6 +39,7 @@ use tokio::time::Instant;
 pub(crate) mod calls;
 mod commands;
 mod delay;
+mod ladder;
 mod placement;
 mod rebuild;
 pub use rebuild::stored_matched_bets;
@@ -45,6 +47,7 @@ mod recovery;
 mod settle;
 mod types;
 
+pub use ladder::{no_ladder, LadderLevel, RunnerLadder};
 pub use placement::average_price;
 pub(crate) use types::Placement;
 pub use types::{
@@ -72,6 +75,8 @@ pub(crate) struct MarketActor {
     market: Market,
     /// Each user's exposure here as stored in `market_exposures`.
     stored_exposure: HashMap<i64, i64>,
+    /// What traded on each runner, as committed (`ladder`).
+    traded: ladder::Traded,
     /// Suspensions (and results) sent to this market, counted as they arrive.
     suspensions: Arc<Suspensions>,
     /// Bet ids reserved in the database and not given out yet, oldest first.
@@ -485,6 +490,7 @@ impl MarketActor {
             in_play: self.in_play,
             runners,
             fancy_book,
+            total_matched: self.traded.total(),
         }
     }
 }

@@ -185,6 +185,9 @@ impl MarketActor {
             Ok(()) => {
                 metrics::batch_committed(committing.elapsed(), placed);
                 self.stored_exposure.extend(batch.counted);
+                for (runner, price, size_minor) in batch.traded {
+                    self.traded.record(runner, price, size_minor);
+                }
                 Ok(outcome)
             }
             Err(error) => Err(BatchFailure {
@@ -587,6 +590,7 @@ impl MarketActor {
                         size_minor: fill.size_minor,
                         backer_profit_minor: fill.backer_profit_minor,
                     });
+                    batch.traded.push((runner.0, fill.price, fill.size_minor));
                     batch.record_match(
                         bet_of_order(fill.maker),
                         fill.size_minor,
@@ -856,6 +860,8 @@ struct Batch {
     /// The bets it placed, as they will be stored.
     bets: Vec<BetRow>,
     fills: Vec<FillRow>,
+    /// Each fill's runner, price and size, counted as traded once the batch commits.
+    traded: Vec<(i64, backlay_core::odds::Price, i64)>,
     /// Per bet: the size matched in this batch, and what is left unmatched now.
     matches: BTreeMap<i64, (i64, i64)>,
     /// Users whose exposure in this market may have changed.

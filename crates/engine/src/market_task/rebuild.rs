@@ -97,6 +97,7 @@ impl MarketActor {
                  resolve-crossed`)"
             );
         }
+        let traded = super::ladder::Traded::of_fills(&fills)?;
         let stored_exposure = store.exposures_of_market(market_id).await?.into_iter().collect();
         let the_match = store.match_by_id(setup.match_id).await?;
         Ok(MarketActor {
@@ -106,6 +107,7 @@ impl MarketActor {
             setup,
             market,
             stored_exposure,
+            traded,
             suspensions,
             spare_bet_ids: VecDeque::new(),
             stats,

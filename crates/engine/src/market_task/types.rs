@@ -164,6 +164,11 @@ pub struct MarketView {
     /// Fancy only: the caller's P&L per run range (from, to inclusive or open, pnl).
     #[serde(with = "fancy_rows")]
     pub fancy_book: Vec<(u32, Option<u32>, Money)>,
+    /// Everything matched in the market, on the runners still running (0 on a house-banked
+    /// market, where nothing is matched between bettors). Absent from a node of an older
+    /// version: 0.
+    #[serde(with = "minor", default)]
+    pub total_matched: Money,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -30,6 +30,7 @@ mod errors;
 mod exchange;
 mod export;
 mod feed;
+mod ladder;
 mod ledger;
 mod live_relay;
 mod match_state;

@@ -13,7 +13,8 @@
 //! - `reads`: bets, fills and exposures by id, market and user (the engine's rebuild, the
 //!   bot API's orders and stream);
 //! - `reports`: bets with their market's, match's and runner's names (current bets, the
-//!   settled bets' history, exposure per market).
+//!   settled bets' history, exposure per market);
+//! - `traded`: what traded, from the fills (a runner's price history, a market's total matched).
 
 use backlay_core::exchange::{BetSide, Persistence};
 use sqlx::any::AnyRow;
@@ -26,10 +27,15 @@ pub(crate) mod place;
 mod reads;
 mod reports;
 mod settle;
+mod traded;
 
 pub use place::AccountFunds;
 pub use reads::{FillSummary, BETS_OF_USER_IN_MARKET_MAX};
 pub use reports::{CurrentBet, ExposureRow, SettledBetsFilter, SETTLED_BETS_OF_MARKET_MAX};
+pub use traded::{
+    price_history_interval_ms, PriceHistory, PricePoint, PRICE_HISTORY_INTERVALS_MS,
+    PRICE_HISTORY_MAX_POINTS,
+};
 
 backlay_core::named_enum! {
     /// Where a stored bet is.

@@ -10,7 +10,7 @@ import { renderApp, storeSession } from '../../testing/render';
 import type { MatchDetail } from './api';
 import { FancyBook } from './FancyBook';
 
-const base = { match_id: 100, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [] };
+const base = { match_id: 100, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, total_matched: null, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [] };
 
 function matchOdds(overrides: Partial<MarketBook> = {}): MarketBook {
   return {
