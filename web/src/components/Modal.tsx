@@ -12,6 +12,7 @@ export function Modal({
   size = 'md',
   testId,
   closesByAccident = true,
+  className,
 }: {
   title: ReactNode;
   onClose: () => void;
@@ -19,6 +20,8 @@ export function Modal({
   size?: 'sm' | 'md' | 'lg';
   testId?: string;
   closesByAccident?: boolean;
+  /** More classes on the dialog (a dialog that fills a phone's screen: `ladder-modal`). */
+  className?: string;
 }) {
   const titleId = useId();
   useEffect(() => {
@@ -32,7 +35,7 @@ export function Modal({
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => closesByAccident && e.target === e.currentTarget && onClose()}>
-      <div className={`modal modal-${size}`} role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid={testId}>
+      <div className={`modal modal-${size}${className ? ` ${className}` : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid={testId}>
         <div className="modal-header">
           <h2 id={titleId}>{title}</h2>
           <button type="button" className="modal-close" aria-label="Close" onClick={onClose} data-testid="modal-close">

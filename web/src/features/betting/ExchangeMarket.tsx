@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import type { MarketBook } from '../../api/match-stream';
 import { formatMoney } from '../../lib/format';
 import type { PriceSize } from './api';
 import { formatSize } from '../../lib/size';
+import { LadderModal } from './LadderModal';
 import { NonRunnerBadge, NonRunnerCell, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
 import type { Pick } from './selection';
 
@@ -12,7 +14,9 @@ const DEPTH = 3;
  * back (blue, best nearest the middle) and to lay (pink), with the money available at each.
  * A market not taking bets shows its status as a band across each runner's prices, which are
  * hidden under it (never a label printed over numbers). A withdrawn runner (a non-runner) keeps
- * its row, greyed and labelled, with empty boxes that take no clicks.
+ * its row, greyed and labelled, with empty boxes that take no clicks. Beside each running
+ * runner's name a button opens its full ladder and price chart ({@link LadderModal}), whose
+ * prices go on the same slip.
  */
 export function ExchangeMarket({
   market,
@@ -23,6 +27,7 @@ export function ExchangeMarket({
   projection?: Map<number, number>;
   onPick: (pick: Pick) => void;
 }) {
+  const [ladderOf, setLadderOf] = useState<number | null>(null);
   return (
     <section className="market" data-testid="market" data-market-type={market.type} data-market-id={market.market_id}>
       <MarketHead market={market} />
@@ -57,7 +62,10 @@ export function ExchangeMarket({
           return (
             <div className="runner-row" key={runner.selection_id} data-testid="runner" data-selection-id={runner.selection_id}>
               <span className="runner-name">
-                <b>{runner.name}</b>
+                <span className="runner-title">
+                  <b>{runner.name}</b>
+                  <LadderButton runnerName={runner.name} onOpen={() => setLadderOf(runner.selection_id)} />
+                </span>
                 <RunnerPnl position={runner.position} projected={projection?.get(runner.selection_id)} />
               </span>
               <div className="row-prices">
@@ -91,7 +99,20 @@ export function ExchangeMarket({
           );
         })}
       </div>
+      {ladderOf !== null && <LadderModal market={market} selectionId={ladderOf} onPick={onPick} onClose={() => setLadderOf(null)} />}
     </section>
+  );
+}
+
+/** The small button beside a runner's name that opens its ladder and chart. */
+function LadderButton({ runnerName, onOpen }: { runnerName: string; onOpen: () => void }) {
+  return (
+    <button type="button" className="ladder-btn" aria-label={`Ladder and chart of ${runnerName}`} title="Full ladder and price chart" onClick={onOpen} data-testid="ladder-open">
+      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+        <path d="M2 3h12M2 6.5h12M2 10h12M2 13.5h12" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+        <path d="M5 1.5v13M11 1.5v13" stroke="currentColor" strokeWidth="1.2" opacity="0.55" />
+      </svg>
+    </button>
   );
 }
 
@@ -99,11 +120,18 @@ function levels(side: PriceSize[]): (PriceSize | undefined)[] {
   return Array.from({ length: DEPTH }, (_, i) => side[i]);
 }
 
-/** A market's title bar: name, limits, and the in-play bet delay. */
+/** A market's title bar: name, what an exchange market has matched, limits, and the in-play bet delay. */
 export function MarketHead({ market, title }: { market: MarketBook; title?: string }) {
   return (
     <header className="market-head">
-      <h2>{title ?? market.name}</h2>
+      <h2>
+        {title ?? market.name}
+        {market.total_matched !== null && (
+          <span className="market-matched" data-testid="market-matched">
+            Matched {formatMoney(market.total_matched)}
+          </span>
+        )}
+      </h2>
       <span className="market-meta" data-testid="market-limits">
         {market.in_play && market.bet_delay_s > 0 ? <span className="badge delay">Delay {market.bet_delay_s}s</span> : null}
         Min {formatMoney(market.min_stake)} · Max {formatMoney(market.max_stake)}

@@ -1,4 +1,4 @@
-// The betting area's server calls (crates/server/src/api/{matches,bet}.rs, docs/api.md); the match's
+// The betting area's server calls (crates/api/src/{matches,bet,market}.rs, docs/api.md); the match's
 // stream and its books are in api/match-stream.ts.
 import { apiPost, dataOr } from '../../api/client';
 import type { Schemas } from '../../api/contract';
@@ -77,4 +77,22 @@ export async function updateBet(input: UpdateBetInput): Promise<{ message: strin
 export async function cancelAllBets(marketId: number): Promise<{ message: string; count: number }> {
   const answer = await apiPost<Schemas['CancelAllData']>('bet/cancelAllBets', { market_id: marketId });
   return { message: answer.message, count: dataOr(answer, null)?.count ?? 0 };
+}
+
+/** A runner's full ladder: only the prices with something on them, lowest first (market/ladder). */
+export type Ladder = Schemas['LadderData'];
+export type LadderLevel = Schemas['LadderLevelData'];
+/** A runner's price over time in at most 200 intervals (market/priceHistory). */
+export type PriceHistory = Schemas['PriceHistoryData'];
+export type PricePoint = Schemas['PricePointData'];
+
+export const ladderKey = (marketId: number, selectionId: number) => ['ladder', marketId, selectionId] as const;
+export const priceHistoryKey = (marketId: number, selectionId: number) => ['priceHistory', marketId, selectionId] as const;
+
+export async function getLadder(marketId: number, selectionId: number): Promise<Ladder | null> {
+  return dataOr(await apiPost<Ladder>('market/ladder', { market_id: marketId, selection_id: selectionId }), null);
+}
+
+export async function getPriceHistory(marketId: number, selectionId: number): Promise<PriceHistory | null> {
+  return dataOr(await apiPost<PriceHistory>('market/priceHistory', { market_id: marketId, selection_id: selectionId }), null);
 }

@@ -115,7 +115,7 @@ describe('the match page', () => {
     const odds = await screen.findByText('Match Odds');
     const market = odds.closest('section')!;
     const india = within(market).getAllByTestId('runner')[0];
-    expect(within(india).getAllByRole('button').map((b) => b.textContent)).toEqual([
+    expect(within(india).getAllByRole('button', { name: /^(Back|Lay) / }).map((b) => b.textContent)).toEqual([
       '2.464000', '2.482500', '2.51000', '2.52900', '2.542000', '2.563000',
     ]);
     expect(within(india).getByTestId('runner-position')).toHaveTextContent('₹20.00');
@@ -225,10 +225,13 @@ describe('the match page', () => {
     expect(within(withdrawn).getByTestId('non-runner')).toHaveTextContent('Non-runner');
     expect(within(withdrawn).queryAllByRole('button')).toEqual([]);
     expect(within(withdrawn).queryByTestId('best-back')).toBeNull();
+    expect(within(withdrawn).queryByTestId('ladder-open')).toBeNull();
     // Its six boxes stay, empty, so the row keeps its shape.
     expect(within(withdrawn).getAllByTestId('non-runner-cell')).toHaveLength(6);
     expect(within(running).queryByTestId('non-runner')).toBeNull();
-    expect(within(running).getAllByRole('button')).toHaveLength(6);
+    // Its six prices, and its ladder.
+    expect(within(running).getAllByRole('button', { name: /^(Back|Lay) India/ })).toHaveLength(6);
+    expect(within(running).getByRole('button', { name: 'Ladder and chart of India' })).toBeInTheDocument();
 
     const bm = screen.getByText('Bookmaker').closest('section')!;
     const [bmRunning, bmWithdrawn] = within(bm).getAllByTestId('runner');
@@ -465,6 +468,49 @@ describe('the match page', () => {
     await waitFor(() => expect(within(slip).getByTestId('bet-delay-seconds')).toHaveTextContent('2'), { timeout: 2500 });
     act(() => release?.());
     expect(await screen.findByTestId('bet-outcome')).toHaveTextContent('waiting to be matched');
+  });
+
+  it('shows each exchange market’s total matched, and opens a runner’s ladder whose price goes on the slip', async () => {
+    const ladder = {
+      market_id: 1,
+      selection_id: 11,
+      name: 'India',
+      status: 'open',
+      in_play: false,
+      last_traded_price: 2.5,
+      total_matched: 300,
+      levels: [
+        { price: 2.5, back_size: 1000, lay_size: 0, traded: 300, my_back: 0, my_lay: 0 },
+        { price: 2.52, back_size: 0, lay_size: 900, traded: 0, my_back: 0, my_lay: 0 },
+        { price: 3.5, back_size: 0, lay_size: 40, traded: 0, my_back: 40, my_lay: 0 },
+      ],
+    };
+    const calls = setUp({
+      'POST /api/match/matchDetail': { data: detail([matchOdds({ total_matched: 12345.5 }), bookmaker]) },
+      'POST /api/market/ladder': { data: ladder },
+    });
+    renderApp('/game-details/4/100');
+    const odds = (await screen.findByText('Match Odds')).closest('section')!;
+    expect(within(odds).getByTestId('market-matched')).toHaveTextContent('Matched ₹12,345.50');
+    // The house takes every bookmaker bet: nothing matched to show.
+    expect(within(screen.getByText('Bookmaker').closest('section')!).queryByTestId('market-matched')).toBeNull();
+
+    const user = userEvent.setup();
+    await user.click(within(within(odds).getAllByTestId('runner')[0]).getByRole('button', { name: 'Ladder and chart of India' }));
+    const dialog = await screen.findByTestId('ladder-modal');
+    expect(calls.find((c) => c.path === '/api/market/ladder')?.body).toEqual({ market_id: 1, selection_id: 11 });
+    const at = (price: string) => within(dialog).getAllByTestId('ladder-row').find((r) => r.dataset.price === price)!;
+    await within(dialog).findAllByTestId('ladder-row');
+    // The caller's own back of 40 at 3.50, and 300 traded at 2.50.
+    expect(within(at('3.50')).getByTestId('ladder-my-back')).toHaveTextContent('40');
+    expect(within(at('2.50')).getByTestId('ladder-traded')).toHaveTextContent('300');
+    // A price far from the best three goes on the slip as a price box would put it.
+    await user.click(within(at('3.50')).getByRole('button', { name: 'Lay India at 3.50' }));
+    expect(screen.queryByTestId('ladder-modal')).toBeNull();
+    const slip = screen.getByTestId('bet-slip');
+    expect(within(slip).getByTestId('slip-side')).toHaveTextContent('Lay');
+    expect(within(slip).getByTestId('slip-runner')).toHaveTextContent('India');
+    expect(within(slip).getByTestId('slip-odds')).toHaveValue('3.50');
   });
 
   it('lists unmatched bets and cancels one', async () => {
