@@ -88,7 +88,7 @@ export function LadderModal({
   };
 
   return (
-    <Modal title={`${name} · ${market.name}`} onClose={onClose} size="lg" className="ladder-modal" testId="ladder-modal">
+    <Modal title={`${name} · ${market.name}`} onClose={onClose} size="md" className="ladder-modal" testId="ladder-modal">
       <div className="ladder-summary" data-testid="ladder-summary">
         <span>
           Last traded{' '}

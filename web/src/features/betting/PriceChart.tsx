@@ -1,9 +1,12 @@
+import { useIsNarrow } from '../../hooks/useIsNarrow';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
 import type { PriceHistory } from './api';
 import { formatOdds } from './ladder';
 import { describeInterval, layoutChart } from './price-chart';
 
-const BOX = { width: 600, height: 260, volumeHeight: 60 };
+/** The drawing's box in SVG units: about the size it is shown at, so its labels read at their size. */
+const WIDE = { width: 600, height: 260, volumeHeight: 60 };
+const NARROW = { width: 300, height: 200, volumeHeight: 44 };
 /** Room at the left for the price labels. */
 const AXIS = 44;
 
@@ -15,6 +18,7 @@ const clock = (at: string) => formatIstDateTime(at).slice(11, 16);
  * step) over the volume matched per interval as bars; plain SVG that scales to its box.
  */
 export function PriceChart({ history }: { history: PriceHistory }) {
+  const narrow = useIsNarrow();
   const { points, interval_s: intervalS } = history;
   if (points.length === 0) {
     return (
@@ -23,15 +27,16 @@ export function PriceChart({ history }: { history: PriceHistory }) {
       </p>
     );
   }
-  const layout = layoutChart(points, intervalS, BOX);
+  const box = narrow ? NARROW : WIDE;
+  const layout = layoutChart(points, intervalS, box);
   const last = points[points.length - 1];
   const volume = points.reduce((sum, p) => sum + Math.round(p.volume * 100), 0) / 100;
   return (
     <figure className="price-chart" data-testid="price-chart">
-      <svg viewBox={`${-AXIS} -8 ${BOX.width + AXIS + 8} ${BOX.height + 16}`} role="img" aria-label={`Price from ${formatOdds(Math.round(points[0].price * 100))} to ${formatOdds(Math.round(last.price * 100))}`}>
+      <svg viewBox={`${-AXIS} -8 ${box.width + AXIS + 8} ${box.height + 16}`} role="img" aria-label={`Price from ${formatOdds(Math.round(points[0].price * 100))} to ${formatOdds(Math.round(last.price * 100))}`}>
         {layout.ticks.map((tick) => (
           <g key={tick.label} className="chart-tick">
-            <line x1={0} x2={BOX.width} y1={tick.y} y2={tick.y} />
+            <line x1={0} x2={box.width} y1={tick.y} y2={tick.y} />
             <text x={-6} y={tick.y} dominantBaseline="middle" textAnchor="end">
               {tick.label}
             </text>
