@@ -228,10 +228,7 @@ pub const MAX_STAKE_MINOR: i64 = 100_000_000_000_000;
 /// Unless `0 < stake_minor ≤ MAX_STAKE_MINOR`: stakes are checked where bets are accepted.
 pub fn payout(market: &Market, stake_minor: i64, outcome: &Outcome) -> i64 {
     assert!(stake_minor > 0 && stake_minor <= MAX_STAKE_MINOR, "stake out of range: {stake_minor}");
-    let at = |odds: Odds| {
-        let back = i128::from(stake_minor) * i128::from(odds.hundredths()) / 100;
-        i64::try_from(back).expect("bounded stake and odds")
-    };
+    let at = |odds: Odds| win_return_minor(stake_minor, odds);
     let back_minor = match outcome.verdict(&market.code) {
         Verdict::Lost => 0,
         Verdict::Won => at(market.odds),
@@ -241,6 +238,18 @@ pub fn payout(market: &Market, stake_minor: i64, outcome: &Outcome) -> i64 {
     };
     debug_assert!((0..=stake_minor * 10_000).contains(&back_minor));
     back_minor
+}
+
+/// What a won bet of `stake_minor` at `odds` gets back, stake included: `⌊stake × odds⌋` (what
+/// [`payout`] pays on [`Verdict::Won`] at the posted odds; a current bet's potential profit is
+/// this less the stake).
+///
+/// # Panics
+/// Unless `0 < stake_minor ≤ MAX_STAKE_MINOR`.
+pub fn win_return_minor(stake_minor: i64, odds: Odds) -> i64 {
+    assert!(stake_minor > 0 && stake_minor <= MAX_STAKE_MINOR, "stake out of range: {stake_minor}");
+    let back = i128::from(stake_minor) * i128::from(odds.hundredths()) / 100;
+    i64::try_from(back).expect("bounded stake and odds")
 }
 
 /// What a verdict returns per 100 staked (the posted odds' hundredths on a win, 100 on a push,

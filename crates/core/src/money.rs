@@ -297,21 +297,96 @@ pub fn mul_div_round_half_even(amount_minor: i64, num: i64, den: i64) -> Option<
         return None;
     }
     let product = i128::from(amount_minor) * i128::from(num);
-    let den = i128::from(den);
-    // Floor division: `product = quotient × den + remainder` with `0 ≤ remainder < den`, so
+    i64::try_from(div_round_half_even(product, i128::from(den))).ok()
+}
+
+/// `numerator / den` rounded half to even; `den` > 0.
+fn div_round_half_even(numerator: i128, den: i128) -> i128 {
+    // Floor division: `numerator = quotient × den + remainder` with `0 ≤ remainder < den`, so
     // the exact result lies in [quotient, quotient + 1) for negatives as well.
-    let quotient = product.div_euclid(den);
-    let twice_remainder = 2 * product.rem_euclid(den);
-    let rounded = match twice_remainder.cmp(&den) {
+    let quotient = numerator.div_euclid(den);
+    let twice_remainder = 2 * numerator.rem_euclid(den);
+    match twice_remainder.cmp(&den) {
         std::cmp::Ordering::Less => quotient,
         std::cmp::Ordering::Greater => quotient + 1,
         std::cmp::Ordering::Equal => quotient + (quotient & 1),
-    };
-    i64::try_from(rounded).ok()
+    }
+}
+
+/// `total_minor` shared out over `weights` in proportion, to the minor unit, so that the
+/// shares add up to the total exactly: each share is the total × the weights so far ÷ all the
+/// weights, rounded half to even, less the same for the weights before it (the amounts
+/// telescope, as a partnership's split does). Each share has the total's sign (or is 0), and a
+/// share depends only on the weights up to it and the sum. `None` unless every weight is ≥ 0,
+/// some weight is > 0 and their sum fits in `i64`.
+///
+/// What a bet pays of its market's commission (Bet History): the commission charged on the
+/// user's net winnings there, over their winning bets by what each won.
+///
+/// ```
+/// use backlay_core::money::share_out;
+/// assert_eq!(share_out(7_50, &[100_00, 50_00]), Some(vec![5_00, 2_50]));
+/// assert_eq!(share_out(1, &[1, 1, 1]), Some(vec![0, 1, 0])); // 1/3 → 0, 2/3 → 1, 3/3 → 1
+/// ```
+pub fn share_out(total_minor: i64, weights: &[i64]) -> Option<Vec<i64>> {
+    if weights.iter().any(|weight| *weight < 0) {
+        return None;
+    }
+    let sum: i128 = weights.iter().map(|weight| i128::from(*weight)).sum();
+    if sum == 0 || sum > i128::from(i64::MAX) {
+        return None;
+    }
+    let total = i128::from(total_minor);
+    let mut so_far: i128 = 0;
+    let mut before: i128 = 0;
+    let shares = weights
+        .iter()
+        .map(|weight| {
+            so_far += i128::from(*weight);
+            // |total × so_far| ≤ 2^63 × 2^63: within i128.
+            let cumulative = div_round_half_even(total * so_far, sum);
+            let share = cumulative - before;
+            before = cumulative;
+            // Each cumulative amount lies between 0 and the total, so each share does too.
+            i64::try_from(share).expect("a share lies between 0 and the total")
+        })
+        .collect();
+    Some(shares)
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn shares_add_up_to_the_total_and_follow_the_weights() {
+        use super::share_out;
+        assert_eq!(share_out(0, &[5, 7]), Some(vec![0, 0]));
+        assert_eq!(share_out(10, &[1]), Some(vec![10]));
+        assert_eq!(share_out(-9, &[1, 2]), Some(vec![-3, -6]));
+        assert_eq!(share_out(5, &[0, 3, 0]), Some(vec![0, 5, 0]));
+        assert_eq!(share_out(5, &[0, 0]), None);
+        assert_eq!(share_out(5, &[]), None);
+        assert_eq!(share_out(5, &[2, -1]), None);
+        assert_eq!(share_out(5, &[i64::MAX, 1]), None);
+        for (total, weights) in [
+            (1_00_i64, vec![1_i64, 1, 1]),
+            (7, vec![3, 3, 3, 3, 3, 3, 3, 3]),
+            (123_456_789, vec![i64::MAX - 18, 1, 17]),
+            (i64::MAX, vec![i64::MAX - 1, 1]),
+            (i64::MIN + 1, vec![3, 4]),
+            (2_000, vec![1_000_00, 1, 99_999, 5_00]),
+        ] {
+            let shares = share_out(total, &weights).unwrap();
+            assert_eq!(shares.iter().map(|s| i128::from(*s)).sum::<i128>(), i128::from(total));
+            // Never more than one minor unit from the exact proportion.
+            let sum: i128 = weights.iter().map(|w| i128::from(*w)).sum();
+            for (share, weight) in shares.iter().zip(&weights) {
+                let exact = i128::from(total) * i128::from(*weight);
+                assert!((i128::from(*share) * sum - exact).abs() <= sum, "{total} {weights:?}");
+                assert!((total.min(0)..=total.max(0)).contains(share));
+            }
+        }
+    }
+
     #[test]
     fn rupees_are_written_with_the_sign_and_indian_grouping() {
         let cases = [

@@ -102,19 +102,21 @@ impl Writer {
         let kind = spec.kind();
         let reduced = reduces(reduction_factor_bp) && kind.has_order_book();
 
-        let cancelled = self.cancel_unmatched(market_id, (!reduced).then_some(runner_id)).await?;
+        let cancelled =
+            self.cancel_unmatched(market_id, (!reduced).then_some(runner_id), now_ms).await?;
         sqlx::query("UPDATE runners SET status = 'removed' WHERE id = $1 AND market_id = $2")
             .bind(runner_id)
             .bind(market_id)
             .execute(self.conn())
             .await?;
         let voided = sqlx::query(
-            "UPDATE bets SET status = 'void', pnl_minor = 0 \
+            "UPDATE bets SET status = 'void', pnl_minor = 0, closed_at_ms = $3 \
              WHERE market_id = $1 AND runner_id = $2 AND status IN ('open', 'matched', 'closed') \
              RETURNING id, user_id, matched_minor",
         )
         .bind(market_id)
         .bind(runner_id)
+        .bind(now_ms)
         .fetch_all(self.conn())
         .await?;
         let voided_bets = voided.len() as u64;
@@ -197,6 +199,7 @@ impl Writer {
         &mut self,
         market_id: i64,
         runner_id: Option<i64>,
+        now_ms: i64,
     ) -> StoreResult<Vec<(i64, i64, i64)>> {
         let rows = sqlx::query(
             "SELECT id, user_id, remaining_minor FROM bets \
@@ -210,7 +213,7 @@ impl Writer {
         for row in &rows {
             let (bet_id, user_id, size): (i64, i64, i64) =
                 (row.try_get("id")?, row.try_get("user_id")?, row.try_get("remaining_minor")?);
-            self.record_unmatched_removal(bet_id, size, false).await?;
+            self.record_unmatched_removal(bet_id, size, false, now_ms).await?;
             cancelled.push((bet_id, user_id, size));
         }
         Ok(cancelled)

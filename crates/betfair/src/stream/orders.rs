@@ -150,7 +150,11 @@ mod tests {
 
     #[test]
     fn an_order_carries_every_key_betfairlightweight_requires() {
-        let fills = FillSummary { price_size_sum: 250 * 400, last_fill_ms: 1_735_725_600_000 };
+        let fills = FillSummary {
+            price_size_sum: 250 * 400,
+            backer_profit_minor: 600,
+            last_fill_ms: 1_735_725_600_000,
+        };
         let order = order(&bet(400, 600, BetStatus::Open), Some(&fills)).unwrap();
         assert_eq!(
             order.uo,

@@ -150,6 +150,34 @@ impl Bet {
             (Side::Lay, false) => self.stake_minor,
         }
     }
+
+    /// What the bet risks and what it may win, for whoever holds it: [`liability_and_profit`].
+    pub const fn liability_and_profit(&self) -> (i64, i64) {
+        liability_and_profit(self.side, self.stake_minor, self.profit_minor)
+    }
+}
+
+/// What a bet of `side` risks and what it may win, for whoever holds it, as `(liability,
+/// profit)`, from the backer's stake and the backer's profit (a bet's two amounts, see
+/// [`Bet`]): a BACK risks its stake to win the profit, a LAY risks the profit (its liability)
+/// to win the stake. For an exchange bet matched in pieces, the backer's profit is the sum of
+/// its fills' (each at its own price), so it is given here rather than computed from a price.
+///
+/// ```
+/// use backlay_core::exchange::{liability_and_profit, Side};
+/// // 100.00 at 2.50: the backer risks 100.00 to win 150.00; the layer the other way round.
+/// assert_eq!(liability_and_profit(Side::Back, 100_00, 150_00), (100_00, 150_00));
+/// assert_eq!(liability_and_profit(Side::Lay, 100_00, 150_00), (150_00, 100_00));
+/// ```
+pub const fn liability_and_profit(
+    side: Side,
+    backer_stake_minor: i64,
+    backer_profit_minor: i64,
+) -> (i64, i64) {
+    match side {
+        Side::Back => (backer_stake_minor, backer_profit_minor),
+        Side::Lay => (backer_profit_minor, backer_stake_minor),
+    }
 }
 
 /// The backer's profit on `size_minor` matched at `price`: `⌊size × (price − 1)⌋`, rounded
@@ -237,6 +265,35 @@ mod tests {
 
     fn price(text: &str) -> Price {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn liability_is_the_worst_outcome_and_profit_the_best_on_every_market() {
+        let bets = [
+            Bet::exchange(RunnerId(1), Side::Back, price("3.75"), 20_00).unwrap(),
+            Bet::exchange(RunnerId(1), Side::Lay, price("3.75"), 20_00).unwrap(),
+            // Bookmaker 45 (1.45): a lay ("khai") risks 45.00 to win 100.00.
+            Bet::bookmaker(RunnerId(1), Side::Back, 45, 100_00).unwrap(),
+            Bet::bookmaker(RunnerId(1), Side::Lay, 45, 100_00).unwrap(),
+            // Fancy NO at rate 90 risks 90.00 to win the 100.00 stake.
+            Bet::fancy(48, Side::YES, 110, 100_00).unwrap(),
+            Bet::fancy(48, Side::NO, 90, 100_00).unwrap(),
+        ];
+        let expected = [
+            (20_00, 55_00),
+            (55_00, 20_00),
+            (100_00, 45_00),
+            (45_00, 100_00),
+            (100_00, 110_00),
+            (90_00, 100_00),
+        ];
+        for (bet, expected) in bets.iter().zip(expected) {
+            let outcomes = [bet.pnl_minor(true), bet.pnl_minor(false)];
+            let worst = outcomes.iter().min().unwrap();
+            let best = outcomes.iter().max().unwrap();
+            assert_eq!(bet.liability_and_profit(), (-worst, *best), "{bet:?}");
+            assert_eq!(bet.liability_and_profit(), expected, "{bet:?}");
+        }
     }
 
     #[test]

@@ -128,7 +128,9 @@ mod non_runner;
 mod settlement;
 mod tick_set;
 
-pub use bet::{backer_profit_minor, rate_profit_minor, Bet, BetError, Selection};
+pub use bet::{
+    backer_profit_minor, liability_and_profit, rate_profit_minor, Bet, BetError, Selection,
+};
 pub use book::{
     BookError, Fill, NewOrder, OrderBook, PlaceOutcome, RestingOrder, MAX_RESTING_ORDERS_PER_BOOK,
 };

@@ -247,10 +247,13 @@ impl MarketActor {
             }
             let mut touched = BTreeSet::new();
             let mut notices = Vec::new();
+            let removed_at_ms = now_ms();
             for order in removed {
                 let bet_id = bet_of_order(order.order_id);
                 let lapsed = how == Removal::Lapsed;
-                writer.record_unmatched_removal(bet_id, order.remaining_minor, lapsed).await?;
+                writer
+                    .record_unmatched_removal(bet_id, order.remaining_minor, lapsed, removed_at_ms)
+                    .await?;
                 touched.insert(order.user_id.0);
                 if let Some(kind) = how.notice() {
                     notices.push(NewNotice {

@@ -57,6 +57,9 @@ impl MarketActor {
         let status = self.market.status();
         let void = status == MarketStatus::Void;
         let outcome: Result<String, AppError> = async {
+            // One time for the result, its postings and its bets, so that Bet History's
+            // settled time is the statement line's.
+            let settled_at_ms = now_ms();
             let mut writer = self.store.begin_write().await?;
             if !writer
                 .record_market_result(
@@ -64,7 +67,7 @@ impl MarketActor {
                     status,
                     &winners,
                     result_value,
-                    now_ms(),
+                    settled_at_ms,
                 )
                 .await?
             {
@@ -153,11 +156,11 @@ impl MarketActor {
                             market_id: Some(self.setup.market_id),
                             postings,
                         },
-                        now_ms(),
+                        settled_at_ms,
                     )
                     .await?;
                 writer
-                    .record_splits(Some(posted.transaction_id), Some(self.setup.market_id), &split, now_ms())
+                    .record_splits(Some(posted.transaction_id), Some(self.setup.market_id), &split, settled_at_ms)
                     .await?;
             }
             check_bet_pnls(self.setup.market_id, &bet_pnls, &settled.settlement)?;
@@ -165,6 +168,7 @@ impl MarketActor {
                 .close_market_bets(
                     self.setup.market_id,
                     if void { BetStatus::Void } else { BetStatus::Settled },
+                    settled_at_ms,
                 )
                 .await?;
             let notices = self.settlement_notices(settlement, void, &bet_pnls, &cancelled);

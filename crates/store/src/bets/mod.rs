@@ -13,8 +13,10 @@
 //! - `reads`: bets, fills and exposures by id, market and user (the engine's rebuild, the
 //!   bot API's orders and stream);
 //! - `reports`: bets with their market's, match's and runner's names (current bets, the
-//!   settled bets' history, exposure per market);
-//! - `traded`: what traded, from the fills (a runner's price history, a market's total matched).
+//!   settled bets' history, the bettor's Bet History, exposure per market);
+//! - `traded`: what traded, from the fills (a runner's price history, a market's total matched);
+//! - `profit_loss`: the bettor's Profit & Loss, from their ledger lines, by sport, event and
+//!   market.
 
 use backlay_core::exchange::{BetSide, Persistence};
 use sqlx::any::AnyRow;
@@ -24,14 +26,21 @@ use crate::{named, StoreResult};
 
 pub(crate) mod exposure;
 pub(crate) mod place;
+mod profit_loss;
 mod reads;
 mod reports;
 mod settle;
 mod traded;
 
 pub use place::AccountFunds;
+pub use profit_loss::{
+    PnlLevel, PnlQuery, PnlRow, PnlTotals, CASINO_GROUP, LIVE_CASINO_GROUP, OTHER_GROUP,
+};
 pub use reads::{FillSummary, BETS_OF_USER_IN_MARKET_MAX};
-pub use reports::{CurrentBet, ExposureRow, SettledBetsFilter, SETTLED_BETS_OF_MARKET_MAX};
+pub use reports::{
+    BetHistoryFilter, CurrentBet, ExposureRow, HistoryBet, HistoryStatus, HistoryTotals,
+    MarketCommission, SettledBetsFilter, SETTLED_BETS_OF_MARKET_MAX,
+};
 pub use traded::{
     price_history_interval_ms, PriceHistory, PricePoint, PRICE_HISTORY_INTERVALS_MS,
     PRICE_HISTORY_MAX_POINTS,

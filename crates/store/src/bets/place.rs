@@ -186,21 +186,24 @@ impl Writer {
         Ok(sum)
     }
 
-    /// Takes `size_minor` off a bet's unmatched part, as cancelled or lapsed.
+    /// Takes `size_minor` off a bet's unmatched part, as cancelled or lapsed, at `now_ms`
+    /// (the bet's `closed_at_ms`, by which Bet History lists it).
     pub async fn record_unmatched_removal(
         &mut self,
         bet_id: i64,
         size_minor: i64,
         lapsed: bool,
+        now_ms: i64,
     ) -> StoreResult<()> {
         let column = if lapsed { "lapsed_minor" } else { "cancelled_minor" };
         sqlx::query(&format!(
             "UPDATE bets SET {column} = {column} + $1, remaining_minor = remaining_minor - $1, \
-             status = CASE WHEN remaining_minor - $1 > 0 THEN 'open' WHEN matched_minor > 0 THEN 'matched' ELSE 'closed' END \
-             WHERE id = $2"
+             status = CASE WHEN remaining_minor - $1 > 0 THEN 'open' WHEN matched_minor > 0 THEN 'matched' ELSE 'closed' END, \
+             closed_at_ms = $3 WHERE id = $2"
         ))
         .bind(size_minor)
         .bind(bet_id)
+        .bind(now_ms)
         .execute(self.conn())
         .await?;
         Ok(())

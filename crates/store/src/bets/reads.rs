@@ -17,10 +17,12 @@ use crate::{named, Store, StoreError, StoreResult};
 pub const BETS_OF_USER_IN_MARKET_MAX: i64 = 1_000;
 
 /// What a bet's fills add up to: Σ price × size (hundredths × minor units, for the average
-/// matched price) and when the last one was made.
+/// matched price), Σ the backer's profit (what a matched back wins, a matched lay risks), and
+/// when the last one was made.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct FillSummary {
     pub price_size_sum: i128,
+    pub backer_profit_minor: i64,
     pub last_fill_ms: i64,
 }
 
@@ -173,8 +175,8 @@ impl Store {
         for chunk in bet_ids.chunks(ROWS_PER_STATEMENT) {
             let list = numbered(chunk.len());
             let sql = format!(
-                "SELECT back_bet_id AS bet_id, price, size_minor, created_at_ms FROM fills WHERE back_bet_id IN ({list}) \
-                 UNION ALL SELECT lay_bet_id AS bet_id, price, size_minor, created_at_ms FROM fills WHERE lay_bet_id IN ({list})"
+                "SELECT back_bet_id AS bet_id, price, size_minor, backer_profit_minor, created_at_ms FROM fills WHERE back_bet_id IN ({list}) \
+                 UNION ALL SELECT lay_bet_id AS bet_id, price, size_minor, backer_profit_minor, created_at_ms FROM fills WHERE lay_bet_id IN ({list})"
             );
             let mut query = sqlx::query(&sql);
             for bet_id in chunk {
@@ -184,9 +186,13 @@ impl Store {
                 let bet_id: i64 = row.try_get("bet_id")?;
                 let price: i64 = row.try_get("price")?;
                 let size_minor: i64 = row.try_get("size_minor")?;
+                let backer_profit_minor: i64 = row.try_get("backer_profit_minor")?;
                 let at_ms: i64 = row.try_get("created_at_ms")?;
                 let summary = summaries.entry(bet_id).or_default();
                 summary.price_size_sum += i128::from(price) * i128::from(size_minor);
+                // A bet's fills sum to at most its matched part's profit, which the funds
+                // check bounded when it was placed.
+                summary.backer_profit_minor += backer_profit_minor;
                 summary.last_fill_ms = summary.last_fill_ms.max(at_ms);
             }
         }

@@ -45,11 +45,14 @@ impl Writer {
     }
 
     /// Marks a settled market's bets with the status (settled or void) and cancels what was
-    /// still unmatched: answers those as (bet id, user id, size cancelled).
+    /// still unmatched, at `now_ms`: answers those as (bet id, user id, size cancelled). The
+    /// bets that stood close then, while one cancelled or lapsed whole before keeps the time it
+    /// closed (Bet History lists it by that).
     pub async fn close_market_bets(
         &mut self,
         market_id: i64,
         status: BetStatus,
+        now_ms: i64,
     ) -> StoreResult<Vec<(i64, i64, i64)>> {
         debug_assert!(matches!(status, BetStatus::Settled | BetStatus::Void));
         let unmatched = sqlx::query(
@@ -63,11 +66,13 @@ impl Writer {
         .map(|row| Ok((row.try_get("id")?, row.try_get("user_id")?, row.try_get("remaining_minor")?)))
         .collect::<Result<Vec<(i64, i64, i64)>, sqlx::Error>>()?;
         sqlx::query(
-            "UPDATE bets SET cancelled_minor = cancelled_minor + remaining_minor, remaining_minor = 0, status = $1 \
+            "UPDATE bets SET cancelled_minor = cancelled_minor + remaining_minor, remaining_minor = 0, status = $1, \
+             closed_at_ms = CASE WHEN status = 'closed' THEN COALESCE(closed_at_ms, $3) ELSE $3 END \
              WHERE market_id = $2 AND status IN ('open', 'matched', 'closed')",
         )
         .bind(status.as_str())
         .bind(market_id)
+        .bind(now_ms)
         .execute(self.conn())
         .await?;
         Ok(unmatched)
