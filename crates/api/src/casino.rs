@@ -775,7 +775,45 @@ pub async fn current_casino_bets(
     user_id: i64,
     offset: i64,
     limit: i64,
-) -> Result<(Vec<CasinoBetItem>, i64), AppError> {
+) -> Result<(Vec<CurrentCasinoBet>, i64), AppError> {
     let (bets, total) = state.store.open_casino_bets(user_id, offset, limit).await?;
-    Ok((bets.iter().map(bet_item).collect(), total))
+    let rows = bets.iter().map(current_casino_bet).collect::<Result<_, AppError>>()?;
+    Ok((rows, total))
+}
+
+/// A casino bet whose round has not settled, with what it risks and may win.
+#[derive(Serialize, ToSchema)]
+pub struct CurrentCasinoBet {
+    #[serde(flatten)]
+    pub bet: CasinoBetItem,
+    /// What the bet risks: its stake, taken when it was placed.
+    #[schema(value_type = f64)]
+    pub liability: Money,
+    /// What it wins at its odds if its market wins: the return less the stake.
+    #[schema(value_type = f64)]
+    pub profit: Money,
+}
+
+fn current_casino_bet(bet: &CasinoBet) -> Result<CurrentCasinoBet, AppError> {
+    // Stored odds and stakes were checked when the bet was taken; one out of range is a bug,
+    // answered as one rather than a panic.
+    let odds = u32::try_from(bet.odds_hundredths)
+        .ok()
+        .filter(|h| (101..=Odds::MAX_HUNDREDTHS).contains(h))
+        .map(Odds::from_hundredths);
+    let stake_in_range = (1..=backlay_casino::market::MAX_STAKE_MINOR).contains(&bet.stake_minor);
+    let Some(odds) = odds.filter(|_| stake_in_range) else {
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "casino bet {} has odds {} and stake {} out of range",
+            bet.id,
+            bet.odds_hundredths,
+            bet.stake_minor
+        )));
+    };
+    let returned = backlay_casino::market::win_return_minor(bet.stake_minor, odds);
+    Ok(CurrentCasinoBet {
+        bet: bet_item(bet),
+        liability: Money::from_minor(bet.stake_minor),
+        profit: Money::from_minor(returned - bet.stake_minor),
+    })
 }

@@ -1755,6 +1755,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/report/betHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller's bets that are done with, in whole or in part (settled, void, lapsed,
+         *     cancelled), newest closed first, over a period of at most 92 days, filtered by status,
+         *     sport, market type and side; paged, with what every bet listed adds up to.
+         */
+        post: operations["bet_history"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/report/casinoResult": {
         parameters: {
             query?: never;
@@ -1813,6 +1834,29 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["payment_statement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report/profitLoss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller's Profit & Loss over a period (at most 92 days), one level at a time: the
+         *     sports (with the casino's groups), one sport's events, or one event's markets; settled
+         *     markets' P&L before commission, the commission and the net, latest first, paged, with the
+         *     level's totals. Read from the caller's own ledger lines, so the grand total's net is what
+         *     the account statement's sports and casino lines add up to over the same dates.
+         */
+        post: operations["profit_loss"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2406,14 +2450,119 @@ export interface components {
             bank_name: string;
             ifsc: string;
         };
-        BetHistoryRequest: {
-            /** @description Placed from: yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: the beginning. */
-            from_date?: string | null;
-            outcome?: null | components["schemas"]["BetOutcome"];
-            /** @description Placed until: yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now. */
-            to_date?: string | null;
+        BetHistoryPage: {
             /** Format: int64 */
-            user_id: number;
+            limit: number;
+            /** Format: int64 */
+            page: number;
+            rows: components["schemas"]["BetHistoryRow"][];
+            /** Format: int64 */
+            total: number;
+            totals: components["schemas"]["BetHistoryTotals"];
+        };
+        BetHistoryRequest: {
+            /**
+             * @description Closed from: yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: 7 days before
+             *     `to_date`.
+             */
+            from_date?: string | null;
+            market_type?: null | components["schemas"]["MarketType"];
+            side?: null | components["schemas"]["HistorySide"];
+            /**
+             * Format: int64
+             * @description Only this sport's bets.
+             */
+            sport_id?: number | null;
+            status?: null | components["schemas"]["HistoryStatus"];
+            /**
+             * @description Closed until: yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now. At
+             *     most 92 days after `from_date`.
+             */
+            to_date?: string | null;
+        };
+        /** @description A bet of Bet History. */
+        BetHistoryRow: {
+            /**
+             * Format: double
+             * @description What the matched part got on average; null when nothing matched.
+             */
+            avg_price_matched: number | null;
+            /** Format: int64 */
+            bet_id: number;
+            /** Format: double */
+            cancelled: number;
+            /**
+             * Format: double
+             * @description Its share of the commission its market charged the bettor (on a settled bet; the
+             *     market's commission shared over the bettor's winning bets there by what each won), else
+             *     null.
+             */
+            commission: number | null;
+            /** Format: double */
+            lapsed: number;
+            /**
+             * Format: int64
+             * @description Fancy only: the line bet on.
+             */
+            line: number | null;
+            /** Format: int64 */
+            market_id: number;
+            market_name: string;
+            /** @description How the price reads: odds on exchange markets, a rate on bookmaker and fancy ones. */
+            market_type: components["schemas"]["MarketType"];
+            /** Format: int64 */
+            match_id: number;
+            match_name: string;
+            /** Format: double */
+            matched: number;
+            /**
+             * Format: double
+             * @description `pnl` less `commission`; null with `pnl`.
+             */
+            net: number | null;
+            placed_at: string;
+            /**
+             * Format: double
+             * @description What it won or lost before commission: 0 when void or when nothing of it matched; null
+             *     while its matched part waits for its market's result.
+             */
+            pnl: number | null;
+            /**
+             * Format: double
+             * @description The odds (or rate) asked.
+             */
+            price: number;
+            /** Format: int64 */
+            selection_id: number | null;
+            selection_name: string | null;
+            /** @description When it closed: its market settled or voided, or its unmatched part cancelled or lapsed. */
+            settled_at: string;
+            side: components["schemas"]["BetSide"];
+            /** Format: int64 */
+            sport_id: number;
+            sport_name: string;
+            /** Format: double */
+            stake: number;
+            /**
+             * @description How it closed: settled, void, lapsed or cancelled (settled or void when its market
+             *     closed with something of it matched; its lapsed and cancelled parts show beside).
+             */
+            status: components["schemas"]["HistoryStatus"];
+        };
+        /** @description What every bet a Bet History filter lists adds up to, on every page. */
+        BetHistoryTotals: {
+            /** Format: int64 */
+            bets: number;
+            /** Format: double */
+            commission: number;
+            /** Format: double */
+            matched: number;
+            /** Format: double */
+            net: number;
+            /** Format: double */
+            pnl: number;
+            /** Format: double */
+            stake: number;
         };
         BetItem: {
             /**
@@ -3089,7 +3238,24 @@ export interface components {
          * @description A row of current bets: a sports bet, or (with `type: casino`) a casino bet whose round has
          *     not settled yet.
          */
-        CurrentBetEntry: components["schemas"]["CurrentBetRow"] | components["schemas"]["CasinoBetItem"];
+        CurrentBetEntry: components["schemas"]["CurrentBetLine"] | components["schemas"]["CurrentCasinoBet"];
+        /**
+         * @description A sports row of current bets: the bet, and what the part of it listed (its matched part, or
+         *     its unmatched part) risks and may win.
+         */
+        CurrentBetLine: components["schemas"]["CurrentBetRow"] & {
+            /**
+             * Format: double
+             * @description What the listed part loses if it goes the wrong way: a back's stake, a lay's stake ×
+             *     (price − 1) (matched: at its fills' prices), a bookmaker or fancy lay's stake × rate / 100.
+             */
+            liability: number;
+            /**
+             * Format: double
+             * @description What the listed part wins if it goes the right way: the other of the two amounts.
+             */
+            profit: number;
+        };
         CurrentBetRow: components["schemas"]["BetItem"] & {
             market_name: string;
             /** @description How the price reads: odds on exchange markets, a rate on bookmaker and fancy ones. */
@@ -3102,6 +3268,19 @@ export interface components {
         CurrentBetsRequest: {
             status?: null | components["schemas"]["BetPart"];
             type?: null | components["schemas"]["BetKind"];
+        };
+        /** @description A casino bet whose round has not settled, with what it risks and may win. */
+        CurrentCasinoBet: components["schemas"]["CasinoBetItem"] & {
+            /**
+             * Format: double
+             * @description What the bet risks: its stake, taken when it was placed.
+             */
+            liability: number;
+            /**
+             * Format: double
+             * @description What it wins at its odds if its market wins: the return less the stake.
+             */
+            profit: number;
         };
         Dashboard: {
             /**
@@ -3471,13 +3650,24 @@ export interface components {
         } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
         Downloadable_BetHistoryRequest: {
-            /** @description Placed from: yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: the beginning. */
+            /**
+             * @description Closed from: yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: 7 days before
+             *     `to_date`.
+             */
             from_date?: string | null;
-            outcome?: null | components["schemas"]["BetOutcome"];
-            /** @description Placed until: yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now. */
+            market_type?: null | components["schemas"]["MarketType"];
+            side?: null | components["schemas"]["HistorySide"];
+            /**
+             * Format: int64
+             * @description Only this sport's bets.
+             */
+            sport_id?: number | null;
+            status?: null | components["schemas"]["HistoryStatus"];
+            /**
+             * @description Closed until: yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now. At
+             *     most 92 days after `from_date`.
+             */
             to_date?: string | null;
-            /** Format: int64 */
-            user_id: number;
         } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
         Downloadable_CurrentBetsRequest: {
@@ -3506,6 +3696,23 @@ export interface components {
         } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
         Downloadable_PaymentStatementRequest: Record<string, unknown> & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
+        /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
+        Downloadable_ProfitLossRequest: {
+            /** @description With `sport`, an event row's `event`: list its markets (or rounds). */
+            event?: string | null;
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: 7 days before `to_date`. */
+            from_date?: string | null;
+            /**
+             * @description A sport row's `sport` (a sport's id, `casino` or `live_casino`): list its events.
+             *     Absent: list the sports.
+             */
+            sport?: string | null;
+            /**
+             * @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now. At most 92 days
+             *     after `from_date`.
+             */
+            to_date?: string | null;
+        } & components["schemas"]["PageRequest"] & components["schemas"]["FormatField"];
         /** @description A list request that can be downloaded: its own fields, `page` and `limit`, and `format`. */
         Downloadable_StatementRequest: {
             /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: from the beginning. */
@@ -3646,6 +3853,21 @@ export interface components {
                 account_number: string;
                 bank_name: string;
                 ifsc: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_BetHistoryPage: {
+            data: {
+                /** Format: int64 */
+                limit: number;
+                /** Format: int64 */
+                page: number;
+                rows: components["schemas"]["BetHistoryRow"][];
+                /** Format: int64 */
+                total: number;
+                totals: components["schemas"]["BetHistoryTotals"];
             };
             message: string;
             status: boolean;
@@ -4338,7 +4560,7 @@ export interface components {
                 limit: number;
                 /** Format: int64 */
                 page: number;
-                rows: (components["schemas"]["CurrentBetRow"] | components["schemas"]["CasinoBetItem"])[];
+                rows: (components["schemas"]["CurrentBetLine"] | components["schemas"]["CurrentCasinoBet"])[];
                 /** Format: int64 */
                 total: number;
             };
@@ -4795,6 +5017,28 @@ export interface components {
                 points: components["schemas"]["PricePointData"][];
                 /** Format: int64 */
                 selection_id: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_ProfitLossPage: {
+            /** @description One page of a Profit & Loss level, and the level's totals. */
+            data: {
+                level: components["schemas"]["ProfitLossLevel"];
+                /** Format: int64 */
+                limit: number;
+                /** Format: int64 */
+                page: number;
+                rows: components["schemas"]["ProfitLossRow"][];
+                /** Format: int64 */
+                total: number;
+                /**
+                 * @description Every row of the level, not only this page's: the grand total at the sport level, the
+                 *     sport's subtotal at the event level, the event's at the market level. The grand total's
+                 *     `net` is the net of the statement's sports and casino lines over the same dates.
+                 */
+                totals: components["schemas"]["ProfitLossTotals"];
             };
             message: string;
             status: boolean;
@@ -5707,6 +5951,10 @@ export interface components {
             database: string;
             version: string;
         };
+        /** @enum {string} */
+        HistorySide: "back" | "lay";
+        /** @enum {string} */
+        HistoryStatus: "settled" | "void" | "lapsed" | "cancelled";
         InPlayRequest: {
             /** Format: int64 */
             in_play: number;
@@ -6733,6 +6981,94 @@ export interface components {
             exchange_commission: number;
             /** Format: double */
             fancy: number;
+        };
+        /** @enum {string} */
+        ProfitLossLevel: "sport" | "event" | "market";
+        /** @description One page of a Profit & Loss level, and the level's totals. */
+        ProfitLossPage: {
+            level: components["schemas"]["ProfitLossLevel"];
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            page: number;
+            rows: components["schemas"]["ProfitLossRow"][];
+            /** Format: int64 */
+            total: number;
+            /**
+             * @description Every row of the level, not only this page's: the grand total at the sport level, the
+             *     sport's subtotal at the event level, the event's at the market level. The grand total's
+             *     `net` is the net of the statement's sports and casino lines over the same dates.
+             */
+            totals: components["schemas"]["ProfitLossTotals"];
+        };
+        ProfitLossRequest: {
+            /** @description With `sport`, an event row's `event`: list its markets (or rounds). */
+            event?: string | null;
+            /** @description yyyy-MM-dd (a day at UTC+5:30) or an ISO-8601 time; absent: 7 days before `to_date`. */
+            from_date?: string | null;
+            /**
+             * @description A sport row's `sport` (a sport's id, `casino` or `live_casino`): list its events.
+             *     Absent: list the sports.
+             */
+            sport?: string | null;
+            /**
+             * @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: now. At most 92 days
+             *     after `from_date`.
+             */
+            to_date?: string | null;
+        };
+        /**
+         * @description One row of Profit & Loss: a sport, an event or a market, and what the bettor's lines in it
+         *     over the period add up to.
+         */
+        ProfitLossRow: {
+            /**
+             * Format: double
+             * @description The commission taken on winnings.
+             */
+            commission: number;
+            /** @description The row's latest ledger line. */
+            date: string;
+            /** @description The event's key (a match's id, a casino game's code), below the sport level; else null. */
+            event: string | null;
+            event_name: string | null;
+            /** @description The market's key (a market's id, a round's id) at the market level; else null. */
+            market: string | null;
+            /**
+             * Format: int64
+             * @description A sports market's id at the market level (`report/settledBets` lists its bets); else null.
+             */
+            market_id: number | null;
+            market_name: string | null;
+            /**
+             * Format: int64
+             * @description How many markets and casino rounds the row adds up.
+             */
+            markets: number;
+            /**
+             * Format: double
+             * @description What reached the balance: `pnl` less `commission`.
+             */
+            net: number;
+            /**
+             * Format: double
+             * @description What was won (positive) or lost before commission.
+             */
+            pnl: number;
+            /** @description The sport's key (its id, or `casino`, `live_casino`): `sport` of the next request down. */
+            sport: string;
+            sport_name: string;
+        };
+        /** @description What every row of a Profit & Loss level adds up to. */
+        ProfitLossTotals: {
+            /** Format: double */
+            commission: number;
+            /** Format: int64 */
+            markets: number;
+            /** Format: double */
+            net: number;
+            /** Format: double */
+            pnl: number;
         };
         ProviderAddRequest: {
             /** @description What it signs as: 1–32 lower-case letters, digits, '-' or '_', e.g. evo. */
@@ -14583,6 +14919,64 @@ export interface operations {
             };
         };
     };
+    bet_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Downloadable_BetHistoryRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BetHistoryPage"];
+                    "text/csv": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     casino_result: {
         parameters: {
             query?: never;
@@ -14782,6 +15176,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Paged_PaymentStatementRow"];
+                    "text/csv": string;
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    profit_loss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Downloadable_ProfitLossRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ProfitLossPage"];
                     "text/csv": string;
                 };
             };

@@ -42,6 +42,7 @@ mod partnership;
 mod payee;
 mod payment;
 mod preferences;
+mod profit_loss;
 mod records;
 mod secrets;
 mod security;

@@ -13,7 +13,7 @@ export type MarketBetRow = Schemas['MarketBetRow'];
 export type StatementRow = Schemas['StatementRow'];
 export type CurrentBetEntry = Schemas['CurrentBetEntry'];
 /** A sports bet of currentBets (the console asks for sports only). */
-export type SportsBet = Schemas['CurrentBetRow'];
+export type SportsBet = Schemas['CurrentBetLine'];
 export type AccountPnl = Schemas['AccountPnl'];
 export type PnlRow = Schemas['PnlRow'];
 export type SettledBetRow = Schemas['SettledBetRow'];
