@@ -22,6 +22,8 @@ const PaymentStatementPage = lazyNamed(reports, 'PaymentStatementPage');
 const CurrentBetPage = lazyNamed(reports, 'CurrentBetPage');
 const CasinoResultPage = lazyNamed(reports, 'CasinoResultPage');
 const LiveCasinoBetsPage = lazyNamed(reports, 'LiveCasinoBetsPage');
+const ProfitLossPage = lazyNamed(() => import('../features/reports/ProfitLossPage'), 'ProfitLossPage');
+const BetHistoryPage = lazyNamed(() => import('../features/reports/BetHistoryPage'), 'BetHistoryPage');
 const CasinoListPage = lazyNamed(() => import('../features/casino/CasinoListPage'), 'CasinoListPage');
 const CasinoMatchPage = lazyNamed(() => import('../features/casino/CasinoMatchPage'), 'CasinoMatchPage');
 const CasinoRoundPage = lazyNamed(() => import('../features/casino/CasinoRoundPage'), 'CasinoRoundPage');
@@ -77,6 +79,8 @@ export function AppRoutes() {
           <Route path="account-statement" element={<AccountStatementPage />} />
           <Route path="payment-withdraw" element={<PaymentStatementPage />} />
           <Route path="current-bet" element={<CurrentBetPage />} />
+          <Route path="profit-loss" element={<ProfitLossPage />} />
+          <Route path="bet-history" element={<BetHistoryPage />} />
           <Route path="casino-result" element={<CasinoResultPage />} />
           <Route path="live-casino-bets" element={<LiveCasinoBetsPage />} />
         </Route>

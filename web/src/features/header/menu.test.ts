@@ -7,6 +7,8 @@ const ALL = [
   'Account Statement',
   'Payment Statement',
   'Current Bet',
+  'Profit & Loss',
+  'Bet History',
   'Casino Result',
   'Live Casino Bets',
   'Set Button Values',
@@ -26,7 +28,7 @@ describe('user menu visibility (spec §2)', () => {
   });
 
   it('hides payment and parent-token items without a parent (-1 or missing)', () => {
-    const expected = ['Account Statement', 'Current Bet', 'Casino Result', 'Set Button Values', 'Rules'];
+    const expected = ['Account Statement', 'Current Bet', 'Profit & Loss', 'Bet History', 'Casino Result', 'Set Button Values', 'Rules'];
     expect(labels({ ...demoUser, parent_id: -1 }, { payment_gateway: 1 }, 'tok')).toEqual(expected);
     expect(labels({ ...demoUser, parent_id: undefined }, { payment_gateway: '1' }, 'tok')).toEqual(expected);
   });
@@ -35,6 +37,17 @@ describe('user menu visibility (spec §2)', () => {
     expect(labels(demoUser, { payment_gateway: 1 }, null)).toEqual(
       ALL.filter((l) => !['Live Casino Bets', 'Security Auth Verification', 'Change Password'].includes(l)),
     );
+  });
+});
+
+describe('the reports beyond the spec', () => {
+  it('come right after Current Bet, to their own pages, leaving the spec\'s items as they are', () => {
+    const items = userMenuItems(demoUser, { payment_gateway: 1 }, 'tok');
+    const at = items.findIndex((i) => i.label === 'Current Bet');
+    expect(items.slice(at + 1, at + 3).map((i) => [i.label, i.to])).toEqual([
+      ['Profit & Loss', '/report/profit-loss'],
+      ['Bet History', '/report/bet-history'],
+    ]);
   });
 });
 

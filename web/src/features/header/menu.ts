@@ -22,7 +22,7 @@ export function showParentTokenItems(user: UserInfo | null, token: string | null
   return hasParent(user) && Boolean(token);
 }
 
-/** The user menu's links and modals in the spec's order, the console first for an admin or agent (the toggles and SignOut follow them). */
+/** The user menu's links and modals in the spec's order (Profit & Loss and Bet History added after Current Bet), the console first for an admin or agent (the toggles and SignOut follow them). */
 export function userMenuItems(user: UserInfo | null, setting: GlobalSetting | null | undefined, token: string | null): MenuItem[] {
   const payment = showPaymentItems(user, setting);
   const parentToken = showParentTokenItems(user, token);
@@ -31,6 +31,9 @@ export function userMenuItems(user: UserInfo | null, setting: GlobalSetting | nu
     { label: 'Account Statement', to: '/report/account-statement', testId: 'menu-account-statement' },
     payment && { label: 'Payment Statement', to: '/report/payment-withdraw', testId: 'menu-payment-statement' },
     { label: 'Current Bet', to: '/report/current-bet', testId: 'menu-current-bet' },
+    // Beyond the spec's items (issue 32): after Current Bet, the spec's own items unchanged.
+    { label: 'Profit & Loss', to: '/report/profit-loss', testId: 'menu-profit-loss' },
+    { label: 'Bet History', to: '/report/bet-history', testId: 'menu-bet-history' },
     { label: 'Casino Result', to: '/report/casino-result', testId: 'menu-casino-result' },
     parentToken && { label: 'Live Casino Bets', to: '/report/live-casino-bets', testId: 'menu-live-casino-bets' },
     { label: 'Set Button Values', action: 'buttonValues', testId: 'menu-button-values' },

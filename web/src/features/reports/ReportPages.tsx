@@ -109,6 +109,8 @@ const CASINO_BET_COLUMNS: Column[] = [
   { label: 'Market', keys: ['market_name', 'market'] },
   { label: 'Odds', keys: ['odds'] },
   { label: 'Stake', keys: ['stake'], kind: 'money' },
+  { label: 'Liability', keys: ['liability'], kind: 'money' },
+  { label: 'Potential profit', keys: ['profit'], kind: 'money' },
   { label: 'Status', keys: ['status'] },
   { label: 'Placed', keys: ['date', 'created_at'], kind: 'date' },
 ];
@@ -134,6 +136,9 @@ export function CurrentBetPage() {
     { label: 'Asked', keys: ['price'], render: (row) => prices(row).asked },
     { label: status === 'matched' ? 'Matched stake' : 'Unmatched stake', keys: [status === 'matched' ? 'matched' : 'remaining'], kind: 'money' },
     { label: 'Stake', keys: ['stake'], kind: 'money' },
+    // What the part listed (matched or unmatched) risks and may win, worked out by the server.
+    { label: 'Liability', keys: ['liability'], kind: 'money' },
+    { label: 'Potential profit', keys: ['profit'], kind: 'money' },
     { label: 'Placed', keys: ['date'], kind: 'date' },
   ];
   const columns = type === 'casino' ? CASINO_BET_COLUMNS : sportsColumns;

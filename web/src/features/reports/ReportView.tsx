@@ -11,7 +11,8 @@ export interface Column {
   label: string;
   /** Keys tried in turn; the first present one is shown. */
   keys: string[];
-  kind?: 'date' | 'money' | 'text';
+  /** money: rupees; pnl: rupees coloured by their sign (won green, lost red). */
+  kind?: 'date' | 'money' | 'pnl' | 'text';
   /** Draws the cell itself (a link, card images) instead of the value of `keys`. */
   render?: (row: Row) => ReactNode;
 }
@@ -22,8 +23,17 @@ function cell(row: Row, column: Column): ReactNode {
   if (!key) return '';
   const value = row[key];
   if (column.kind === 'date') return formatIstDateTime(String(value));
-  if (column.kind === 'money') return formatMoney(Number(value));
+  if (column.kind === 'money' || column.kind === 'pnl') return formatMoney(Number(value));
   return text(value);
+}
+
+/** A figure's cell is right-aligned; a P&L's is coloured by its sign. */
+function cellClass(row: Row, column: Column): string | undefined {
+  if (column.kind === 'money') return 'num';
+  if (column.kind !== 'pnl') return undefined;
+  const key = column.keys.find((k) => typeof row[k] === 'number');
+  const value = key ? Number(row[key]) : 0;
+  return value > 0 ? 'num pnl win' : value < 0 ? 'num pnl lose' : 'num';
 }
 
 /** A JSON value as a table shows it: scalars as they are, anything else as JSON. */
@@ -34,7 +44,8 @@ function text(value: unknown): string {
 
 /**
  * A report: filters over a table, paged by the server with at most 7 page links. `params` are
- * the applied filters; changing them goes back to page 1.
+ * the applied filters; changing them goes back to page 1. A report whose answer adds up every
+ * row (`totals`) shows them in a last row, each column's cell by its label from `totalsRow`.
  */
 export function ReportView({
   title,
@@ -44,6 +55,8 @@ export function ReportView({
   columns,
   testId,
   download = false,
+  above,
+  totalsRow,
 }: {
   title: string;
   path: ReportPath;
@@ -53,6 +66,10 @@ export function ReportView({
   testId: string;
   /** Offer the report as CSV with the applied filters (the server answers `format: 'csv'`). */
   download?: boolean;
+  /** Drawn between the filters and the table (where a drill-down is). */
+  above?: ReactNode;
+  /** The totals' cells by column label (a label left out is an empty cell). */
+  totalsRow?: (totals: Row) => Partial<Record<string, ReactNode>>;
 }) {
   const [page, setPage] = useState(1);
   const [paramsKey, setParamsKey] = useState(JSON.stringify(params));
@@ -72,6 +89,7 @@ export function ReportView({
   return (
     <PageCard title={title} testId={testId} actions={download ? <DownloadCsvButton path={path} params={params} /> : undefined}>
       {filters && <div className="report-filters">{filters}</div>}
+      {above}
       <QueryState isPending={query.isPending} error={query.error}>
         <div className="table-wrap">
           <table className="data-table stack-on-phone" data-testid="report-table">
@@ -93,7 +111,7 @@ export function ReportView({
                 data.rows.map((row, index) => (
                   <tr key={text(row.id ?? row.request_id ?? row.bet_id ?? row.round_id ?? index)}>
                     {columns.map((c) => (
-                      <td key={c.label} className={c.kind === 'money' ? 'num' : undefined} data-label={c.label}>
+                      <td key={c.label} className={cellClass(row, c)} data-label={c.label}>
                         {cell(row, c)}
                       </td>
                     ))}
@@ -101,6 +119,7 @@ export function ReportView({
                 ))
               )}
             </tbody>
+            {totalsRow && data?.totals && data.rows.length > 0 && <TotalsRow columns={columns} cells={totalsRow(data.totals)} />}
           </table>
         </div>
         {data && data.total > 0 && (
@@ -113,5 +132,20 @@ export function ReportView({
         )}
       </QueryState>
     </PageCard>
+  );
+}
+
+/** The totals under a report's rows, in its columns. */
+function TotalsRow({ columns, cells }: { columns: Column[]; cells: Partial<Record<string, ReactNode>> }) {
+  return (
+    <tfoot>
+      <tr className="totals-row" data-testid="report-totals">
+        {columns.map((c) => (
+          <td key={c.label} className={c.kind === 'money' || c.kind === 'pnl' ? 'num' : undefined} data-label={cells[c.label] === undefined ? undefined : c.label}>
+            {cells[c.label] ?? ''}
+          </td>
+        ))}
+      </tr>
+    </tfoot>
   );
 }

@@ -9,6 +9,8 @@ export interface ReportRows {
   'report/currentBets': Schemas['CurrentBetEntry'];
   'report/casinoResult': Schemas['CasinoResultRow'];
   'report/liveCasinoBets': Schemas['LiveCasinoBetRow'];
+  'report/profitLoss': Schemas['ProfitLossRow'];
+  'report/betHistory': Schemas['BetHistoryRow'];
 }
 
 export type ReportPath = keyof ReportRows;
@@ -29,13 +31,29 @@ export async function getSettledBets(marketId: number): Promise<SettledBet[]> {
   return Array.isArray(data) ? data : [];
 }
 
-export async function fetchReport(path: ReportPath, params: Record<string, unknown>, page: number, limit = REPORT_PAGE_LIMIT): Promise<Page<Row>> {
-  const data = dataOr(await apiPost<Page<ReportRows[ReportPath]> | Row[]>(path, { ...params, page, limit }), null);
+export type ProfitLossRow = Schemas['ProfitLossRow'];
+export type ProfitLossTotals = Schemas['ProfitLossTotals'];
+export type BetHistoryRow = Schemas['BetHistoryRow'];
+export type BetHistoryTotals = Schemas['BetHistoryTotals'];
+export type Sport = Schemas['SportItem'];
+
+/** A page of a report; `totals` when the report adds up every row (Profit & Loss, Bet History). */
+export type ReportPage = Page<Row> & { totals?: Row };
+
+export async function fetchReport(path: ReportPath, params: Record<string, unknown>, page: number, limit = REPORT_PAGE_LIMIT): Promise<ReportPage> {
+  const data = dataOr(await apiPost<(Page<ReportRows[ReportPath]> & { totals?: Row }) | Row[]>(path, { ...params, page, limit }), null);
   if (Array.isArray(data)) return { rows: data, total: data.length, page, limit };
   return {
     rows: Array.isArray(data?.rows) ? data.rows : [],
     total: Number(data?.total ?? 0),
     page: Number(data?.page ?? page),
     limit: Number(data?.limit ?? limit),
+    ...(data?.totals && typeof data.totals === 'object' ? { totals: data.totals } : {}),
   };
+}
+
+/** `sport/getSports`: the sports a bettor can filter their history by. */
+export async function getSports(): Promise<Sport[]> {
+  const data = dataOr(await apiPost<Sport[]>('sport/getSports', {}), []);
+  return Array.isArray(data) ? data : [];
 }

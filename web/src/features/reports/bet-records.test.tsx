@@ -15,9 +15,9 @@ describe('bet records in the reports', () => {
       'POST /api/report/currentBets': {
         data: {
           rows: [
-            { ...bet, bet_id: 1, market_id: 51, market_name: 'Match Odds', market_type: 'match_odds', selection_id: 11, selection_name: 'India', side: 'back', price: 3.75, avg_price_matched: 3.8, line: null },
-            { ...bet, bet_id: 2, market_id: 52, market_name: '6 over runs India', market_type: 'fancy', selection_id: null, selection_name: null, side: 'yes', price: 100, avg_price_matched: 100, line: 49 },
-            { ...bet, bet_id: 3, market_id: 53, market_name: 'Bookmaker', market_type: 'bookmaker', selection_id: 12, selection_name: 'Australia', side: 'lay', price: 242, avg_price_matched: 242, line: null },
+            { ...bet, bet_id: 1, market_id: 51, market_name: 'Match Odds', market_type: 'match_odds', selection_id: 11, selection_name: 'India', side: 'back', price: 3.75, avg_price_matched: 3.8, line: null, liability: 100, profit: 280 },
+            { ...bet, bet_id: 2, market_id: 52, market_name: '6 over runs India', market_type: 'fancy', selection_id: null, selection_name: null, side: 'yes', price: 100, avg_price_matched: 100, line: 49, liability: 100, profit: 100 },
+            { ...bet, bet_id: 3, market_id: 53, market_name: 'Bookmaker', market_type: 'bookmaker', selection_id: 12, selection_name: 'Australia', side: 'lay', price: 242, avg_price_matched: 242, line: null, liability: 242, profit: 100 },
           ],
           total: 3,
           page: 1,
@@ -34,12 +34,14 @@ describe('bet records in the reports', () => {
       .slice(1)
       .map((row) => within(row).getAllByRole('cell').map((c) => c.textContent));
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Event', 'Market', 'Selection', 'Type', 'Matched', 'Asked', 'Matched stake', 'Stake', 'Placed',
+      'Event', 'Market', 'Selection', 'Type', 'Matched', 'Asked', 'Matched stake', 'Stake', 'Liability', 'Potential profit', 'Placed',
     ]);
+    // Liability and profit as the server worked them out: a back at 3.80 risks its stake to win
+    // 280.00; a bookmaker lay at 242 risks 242.00 to win its 100.00 stake.
     expect(cells).toEqual([
-      ['India v Australia', 'Match Odds', 'India', 'Back', '3.80', '3.75', '₹100.00', '₹100.00', '22/11/2026 19:30:00'],
-      ['India v Australia', '6 over runs India', '6 over runs India', 'Yes', '49 @ 100', '49 @ 100', '₹100.00', '₹100.00', '22/11/2026 19:30:00'],
-      ['India v Australia', 'Bookmaker', 'Australia', 'Lay', '242', '242', '₹100.00', '₹100.00', '22/11/2026 19:30:00'],
+      ['India v Australia', 'Match Odds', 'India', 'Back', '3.80', '3.75', '₹100.00', '₹100.00', '₹100.00', '₹280.00', '22/11/2026 19:30:00'],
+      ['India v Australia', '6 over runs India', '6 over runs India', 'Yes', '49 @ 100', '49 @ 100', '₹100.00', '₹100.00', '₹100.00', '₹100.00', '22/11/2026 19:30:00'],
+      ['India v Australia', 'Bookmaker', 'Australia', 'Lay', '242', '242', '₹100.00', '₹100.00', '₹242.00', '₹100.00', '22/11/2026 19:30:00'],
     ]);
   });
 

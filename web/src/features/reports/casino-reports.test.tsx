@@ -63,7 +63,7 @@ describe('casino reports', () => {
           ? {
               data: {
                 rows: [
-                  { bet_id: 31, round_id: 'dt1day-1795356000000', match_id: 4, game_code: 'dt6', game_name: 'Dragon Tiger 1 Day', market: 'tiger', market_name: 'Tiger', odds: '2.00', stake: 100, payout: null, status: 'open', date: '2026-11-22T14:00:10.000Z' },
+                  { bet_id: 31, round_id: 'dt1day-1795356000000', match_id: 4, game_code: 'dt6', game_name: 'Dragon Tiger 1 Day', market: 'tiger', market_name: 'Tiger', odds: '2.50', stake: 100, payout: null, status: 'open', date: '2026-11-22T14:00:10.000Z', liability: 100, profit: 150 },
                 ],
                 total: 1,
                 page: 1,
@@ -82,7 +82,8 @@ describe('casino reports', () => {
     const row = (await screen.findByText('Dragon Tiger 1 Day')).closest('tr')!;
     expect(within(row).getByRole('link', { name: 'dt1day-1795356000000' })).toHaveAttribute('href', '#/casino/round/dt1day-1795356000000');
     expect(within(row).getByText('Tiger')).toBeInTheDocument();
-    expect(within(row).getByText('2.00')).toBeInTheDocument();
-    expect(within(row).getByText('₹100.00')).toBeInTheDocument();
+    expect(within(row).getByText('2.50')).toBeInTheDocument();
+    const cell = (label: string) => row.querySelector(`td[data-label="${label}"]`)?.textContent;
+    expect([cell('Stake'), cell('Liability'), cell('Potential profit')]).toEqual(['₹100.00', '₹100.00', '₹150.00']);
   });
 });

@@ -24,6 +24,8 @@ export function UserPage() {
       <ul className="link-list">
         <li><Link to="/report/account-statement">Account Statement</Link></li>
         <li><Link to="/report/current-bet">Current Bet</Link></li>
+        <li><Link to="/report/profit-loss">Profit &amp; Loss</Link></li>
+        <li><Link to="/report/bet-history">Bet History</Link></li>
         <li><Link to="/setting/button-values">Set Button Values</Link></li>
         <li><Link to="/setting/change-password">Change Password</Link></li>
       </ul>
