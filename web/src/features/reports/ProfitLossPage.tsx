@@ -22,15 +22,18 @@ const FIGURES: Column[] = [
   { label: 'Net', keys: ['net'], kind: 'pnl' },
 ];
 
-/** The totals' figures by column label, coloured as the rows' are. */
-function totalsCells(label: string) {
+/** The first column's label at each level. */
+const NAME_LABEL = { sport: 'Sport', event: 'Event', market: 'Market' } as const;
+
+/** The totals' figures by column label, coloured as the rows' are; `label` names the row. */
+function totalsCells(nameLabel: string, label: string) {
   return (totals: Row) => {
     const signed = (value: unknown) => {
       const amount = Number(value ?? 0);
       return <span className={amount > 0 ? 'pnl win' : amount < 0 ? 'pnl lose' : undefined}>{formatMoney(amount)}</span>;
     };
     return {
-      Name: label,
+      [nameLabel]: label,
       Markets: String(Number(totals.markets ?? 0)),
       'P&L': signed(totals.pnl),
       Commission: formatMoney(Number(totals.commission ?? 0)),
@@ -84,10 +87,11 @@ export function ProfitLossPage() {
       </button>
     );
   };
+  const nameLabel = NAME_LABEL[level];
   const columns: Column[] =
     level === 'market'
-      ? [{ label: 'Name', keys: [], render: nameCell }, { label: 'Settled', keys: ['date'], kind: 'date' }, ...FIGURES]
-      : [{ label: 'Name', keys: [], render: nameCell }, { label: 'Markets', keys: ['markets'] }, ...FIGURES];
+      ? [{ label: nameLabel, keys: [], render: nameCell }, { label: 'Settled', keys: ['date'], kind: 'date' }, ...FIGURES]
+      : [{ label: nameLabel, keys: [], render: nameCell }, { label: 'Markets', keys: ['markets'] }, ...FIGURES];
   const totalLabel = trail.event ? `${trail.event.name} total` : trail.sport ? `${trail.sport.name} total` : 'Total';
 
   return (
@@ -100,7 +104,7 @@ export function ProfitLossPage() {
         params={params}
         download
         columns={columns}
-        totalsRow={totalsCells(totalLabel)}
+        totalsRow={totalsCells(nameLabel, totalLabel)}
         filters={
           <DateRangeFilter
             initial={range}

@@ -135,13 +135,16 @@ export function ReportView({
   );
 }
 
-/** The totals under a report's rows, in its columns. */
+/**
+ * The totals under a report's rows, in its columns. The first cell names the row ("Total"), so
+ * on a phone, where each cell reads "column: value", it stands alone as the card's title.
+ */
 function TotalsRow({ columns, cells }: { columns: Column[]; cells: Partial<Record<string, ReactNode>> }) {
   return (
     <tfoot>
       <tr className="totals-row" data-testid="report-totals">
-        {columns.map((c) => (
-          <td key={c.label} className={c.kind === 'money' || c.kind === 'pnl' ? 'num' : undefined} data-label={cells[c.label] === undefined ? undefined : c.label}>
+        {columns.map((c, index) => (
+          <td key={c.label} className={c.kind === 'money' || c.kind === 'pnl' ? 'num' : undefined} data-label={index === 0 || cells[c.label] === undefined ? undefined : c.label}>
             {cells[c.label] ?? ''}
           </td>
         ))}

@@ -56,7 +56,7 @@ describe('Profit & Loss', () => {
 
     const table = await within(await screen.findByTestId('profit-loss-page')).findByTestId('report-table');
     await within(table).findByText('Cricket');
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Markets', 'P&L', 'Commission', 'Net']);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Sport', 'Markets', 'P&L', 'Commission', 'Net']);
     expect(cellsOf(within(table).getByText('Cricket').closest('tr')!)).toEqual(['Cricket', '2', '₹50.00', '₹7.50', '₹42.50']);
     expect(cellsOf(within(table).getByTestId('report-totals'))).toEqual(['Total', '3', '₹30.00', '₹7.50', '₹22.50']);
     // Losses read red, wins green.
@@ -70,6 +70,7 @@ describe('Profit & Loss', () => {
     await user.click(within(table).getByRole('button', { name: 'Cricket' }));
     await within(table).findByText('India v Australia');
     expect(calls.at(-1)!.body).toMatchObject({ sport: '4', page: 1 });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Event', 'Markets', 'P&L', 'Commission', 'Net']);
     expect(within(screen.getByTestId('pl-trail')).getByText('Cricket')).toHaveAttribute('aria-current', 'page');
     expect(cellsOf(within(table).getByTestId('report-totals'))).toEqual(['Cricket total', '2', '₹50.00', '₹7.50', '₹42.50']);
 
@@ -77,7 +78,7 @@ describe('Profit & Loss', () => {
     await user.click(within(table).getByRole('button', { name: 'India v Australia' }));
     await within(table).findByText('Bookmaker');
     expect(calls.at(-1)!.body).toMatchObject({ sport: '4', event: '17' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Settled', 'P&L', 'Commission', 'Net']);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Market', 'Settled', 'P&L', 'Commission', 'Net']);
     expect(cellsOf(within(table).getByText('Match Odds').closest('tr')!)).toEqual(['Match Odds', '22/11/2026 20:30:00', '₹150.00', '₹7.50', '₹142.50']);
     expect(cellsOf(within(table).getByTestId('report-totals'))).toEqual(['India v Australia total', '', '₹50.00', '₹7.50', '₹42.50']);
 
