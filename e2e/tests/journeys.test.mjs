@@ -232,6 +232,8 @@ test('every user-menu page and modal opens', async () => {
     ['menu-account-statement', 'account-statement-page', '#/report/account-statement'],
     ['menu-payment-statement', 'payment-statement-page', '#/report/payment-withdraw'],
     ['menu-current-bet', 'current-bet-page', '#/report/current-bet'],
+    ['menu-profit-loss', 'profit-loss-page', '#/report/profit-loss'],
+    ['menu-bet-history', 'bet-history-page', '#/report/bet-history'],
     ['menu-casino-result', 'casino-result-page', '#/report/casino-result'],
     ['menu-live-casino-bets', 'live-casino-bets-page', '#/report/live-casino-bets'],
     ['menu-security-auth', 'security-auth-page', '#/security-auth/'],
