@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use backlay_casino_runtime::{close_round, open_round, reveal_round, settle_round};
-use backlay_casino_store::CasinoReads;
+use backlay_casino_store::{CasinoReads, ProviderReads};
 use backlay_kit::clock::{iso_utc, now_ms};
 use backlay_kit::config::Config;
 use backlay_store::Store;
@@ -154,6 +154,19 @@ async fn play_a_casino_round(app: &TestApp, token: &str) -> (String, i64) {
     (round.round_id.clone(), back)
 }
 
+/// Plays one round of the built-in provider's Teen Patti T20 through the seamless wallet, signed
+/// as the provider signs: `token` stakes 50.00 and is paid 80.00. Answers the provider's round.
+async fn play_a_provider_round(app: &TestApp, token: &str) -> String {
+    let builtin = app.store().await.builtin_casino_provider().await.unwrap().expect("built in");
+    let provider = crate::wallet::Provider { code: builtin.code, secret: builtin.hmac_secret };
+    let player = crate::wallet::player_token(app, token).await;
+    for (call, tx_id, amount) in [("debit", "pl-d", 50), ("credit", "pl-c", 80)] {
+        let body = json!({ "token": player, "tx_id": tx_id, "round": "pl-round", "amount": amount, "game": "teen20" });
+        crate::wallet::wallet(app, &provider, call, body).await.expect(200);
+    }
+    "pl-round".to_string()
+}
+
 /// Every bet of the scenario below, by what happened to it.
 struct Placed {
     won_with_commission: i64,
@@ -240,13 +253,14 @@ async fn profit_and_loss_adds_up_to_the_statement_by_sport_match_and_market(app:
     let from = iso_utc(now_ms() - 1_000);
     place_and_settle(&app, &admin, &demo, &demo2).await;
     let (round_id, came_back) = play_a_casino_round(&app, &demo).await;
+    let provider_round = play_a_provider_round(&app, &demo).await;
     let to = iso_utc(now_ms() + 1_000);
     let period = json!({ "from_date": from, "to_date": to });
 
-    // The top level: a row per sport and the casino, the grand total over them.
+    // The top level: a row per sport, the casino and the providers' games, the grand total.
     let sports = pnl(&app, &demo, period.clone()).await;
     assert_eq!(sports["level"], "sport");
-    assert_eq!(sports["total"], 3, "{sports}");
+    assert_eq!(sports["total"], 4, "{sports}");
     let cricket = row_with(&sports, "sport", &json!("4"));
     assert_eq!(cricket["sport_name"], "Cricket");
     assert_eq!(
@@ -260,8 +274,16 @@ async fn profit_and_loss_adds_up_to_the_statement_by_sport_match_and_market(app:
     assert_eq!(casino["sport_name"], "Casino");
     let casino_net = came_back - 100_00;
     assert_eq!(figures(casino), (casino_net, 0, casino_net));
-    assert_eq!(figures(&sports["totals"]), (65_00 + casino_net, 7_50, 57_50 + casino_net));
-    assert_eq!(sports["totals"]["markets"], 6);
+    let live = row_with(&sports, "sport", &json!("live_casino"));
+    assert_eq!(
+        (live["sport_name"].as_str(), figures(live)),
+        (Some("Live Casino"), (30_00, 0, 30_00))
+    );
+    assert_eq!(
+        figures(&sports["totals"]),
+        (65_00 + casino_net + 30_00, 7_50, 57_50 + casino_net + 30_00)
+    );
+    assert_eq!(sports["totals"]["markets"], 7);
 
     // The grand total is what the statement's betting lines add up to over the same period.
     let statement = statement_net(&app, &demo, "sports", &from, &to).await
@@ -320,6 +342,23 @@ async fn profit_and_loss_adds_up_to_the_statement_by_sport_match_and_market(app:
     assert_eq!(rounds["total"], 1);
     assert_eq!(rounds["rows"][0]["market"], round_id.as_str());
     assert_eq!(minor(&rounds["rows"][0]["net"]), casino_net, "the stake and the payout, one round");
+    // A provider's game: its round, its debit and credit together.
+    let provider_games =
+        pnl(&app, &demo, json!({ "from_date": from, "to_date": to, "sport": "live_casino" })).await;
+    let game = &provider_games["rows"][0];
+    assert_eq!(
+        (game["event_name"].as_str(), game["markets"].as_i64()),
+        (Some("Teen Patti T20 Instant"), Some(1))
+    );
+    let game_key = game["event"].as_str().unwrap();
+    let provider_rounds = pnl(
+        &app,
+        &demo,
+        json!({ "from_date": from, "to_date": to, "sport": "live_casino", "event": game_key }),
+    )
+    .await;
+    assert_eq!(provider_rounds["rows"][0]["market_name"], provider_round.as_str());
+    assert_eq!(figures(&provider_rounds["rows"][0]), (30_00, 0, 30_00));
 
     // The counterparty sees their own side only, and it too meets their statement.
     let theirs = pnl(&app, &demo2, period.clone()).await;
