@@ -142,6 +142,23 @@ describe('log-in, welcome popup and log-out', () => {
     for (const key of ['userinfo', 'usertoken', 'logedIn', 'parent_id']) expect(localStorage.getItem(key)).toBeNull();
   });
 
+  it('shows the welcome popup once per log-in: a reload without closing it does not bring it back', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    storeSession();
+    // What a log-in leaves pending (lib/session's saveLogin).
+    localStorage.setItem('openWelcomePopup', 'true');
+    const first = renderApp('/');
+    expect(await screen.findByTestId('welcome-popup')).toBeInTheDocument();
+    expect(localStorage.getItem('openWelcomePopup')).toBeNull();
+
+    // The bettor reloads with the popup still open.
+    first.unmount();
+    renderApp('/');
+    expect(await screen.findByTestId('home-page')).toBeInTheDocument();
+    await act(() => new Promise((r) => setTimeout(r, WELCOME_POPUP_DELAY_MS * 2)));
+    expect(screen.queryByTestId('welcome-popup')).toBeNull();
+  });
+
   it('after log-in with is_change_password 1 goes to the change-password page without the popup', async () => {
     stubServer({ ...EMPTY_CATALOGUE, 'POST /api/user/login': { data: { ...demoUser, is_change_password: 1 } } });
     renderApp('/login');

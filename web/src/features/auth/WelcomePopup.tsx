@@ -9,7 +9,9 @@ export const WELCOME_POPUP_TITLE = 'Beware Of Phishing Websites Before Login. En
 
 /**
  * Spec §4: with is_change_password 0, the welcome popup shows once, 100 ms after log-in,
- * while `openWelcomePopup` is pending; closing it clears the flag.
+ * while `openWelcomePopup` is pending; closing it clears the flag. The flag is cleared as the
+ * popup shows, too: a bettor who reloads (or opens another tab) without closing it has seen it
+ * for this log-in, and "once" must not become "on every load until closed".
  */
 export function WelcomePopup() {
   const user = useSession();
@@ -17,7 +19,10 @@ export function WelcomePopup() {
 
   useEffect(() => {
     if (!user || mustChangePassword(user) || localStorage.getItem(LOCAL_KEYS.openWelcomePopup) !== 'true') return;
-    const timer = window.setTimeout(() => setOpen(true), WELCOME_POPUP_DELAY_MS);
+    const timer = window.setTimeout(() => {
+      localStorage.removeItem(LOCAL_KEYS.openWelcomePopup);
+      setOpen(true);
+    }, WELCOME_POPUP_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, [user]);
 
