@@ -14,12 +14,26 @@ import { hasParent, useSession } from '../../lib/session';
 import { toastSuccess } from '../../lib/toast';
 import { getPaymentDetails, getSavedBankAccount, requestDeposit, requestWithdraw, type PaymentDetails } from './api';
 
+/**
+ * What is wrong with an amount as typed, the most telling thing first; null when nothing is. A
+ * sign before the digits is what is wrong with "-500", not its format, so it is said first in
+ * the server's own words (payment.rs: "Amount must be more than 0.").
+ */
+export function amountProblem(text: string): string | null {
+  if (text === '') return 'Amount is required.';
+  if (/^-\s*\d/.test(text) || (/^\d+(\.\d+)?$/.test(text) && Number(text) === 0)) return 'Amount must be more than 0.';
+  if (!/^\d+(\.\d{1,2})?$/.test(text)) return 'Amount must be a number with at most 2 decimals.';
+  if (Number(text) < 100) return 'The smallest amount is 100.';
+  return null;
+}
+
 const amount = z
   .string()
   .trim()
-  .min(1, 'Amount is required.')
-  .regex(/^\d+(\.\d{1,2})?$/, 'Amount must be a number with at most 2 decimals.')
-  .refine((v) => Number(v) >= 100, 'The smallest amount is 100.');
+  .superRefine((text, ctx) => {
+    const problem = amountProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 const depositSchema = z.object({
   amount,

@@ -137,6 +137,30 @@ describe('deposit and withdraw', () => {
     expect(localStorage.getItem('usertoken')).toBe(demoUser.token);
   });
 
+  it('says a negative or zero amount must be more than 0, before any format rule, and sends nothing', async () => {
+    const calls = stubServer({ ...EMPTY_CATALOGUE, 'GET /api/payment/details': { data: null } });
+    storeSession();
+    renderApp('/setting/d-w');
+    const user = userEvent.setup();
+
+    const form = await screen.findByTestId('deposit-form');
+    await user.type(within(form).getByTestId('dw-reference'), 'UTR-123456');
+    for (const [typed, message] of [
+      ['-500', 'Amount must be more than 0.'],
+      ['-0.50', 'Amount must be more than 0.'],
+      ['0', 'Amount must be more than 0.'],
+      ['12.345', 'Amount must be a number with at most 2 decimals.'],
+      ['abc', 'Amount must be a number with at most 2 decimals.'],
+      ['50', 'The smallest amount is 100.'],
+    ]) {
+      await user.clear(within(form).getByTestId('dw-amount'));
+      await user.type(within(form).getByTestId('dw-amount'), typed);
+      await user.click(within(form).getByTestId('dw-submit'));
+      expect(await within(form).findByText(message)).toBeInTheDocument();
+    }
+    expect(calls.some((c) => c.path === '/api/payment/deposit')).toBe(false);
+  });
+
   it("shows where to pay: the agent's UPI id with a QR code of its upi link, and the bank account", async () => {
     stubServer({
       ...EMPTY_CATALOGUE,
