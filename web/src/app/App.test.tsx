@@ -79,6 +79,46 @@ describe('guards and redirects', () => {
   });
 });
 
+describe("the phone's Back button", () => {
+  it('closes the side menu, My Market and the user menu as it goes back a page', async () => {
+    stubServer(EMPTY_CATALOGUE);
+    storeSession();
+    renderApp('/');
+    const user = userEvent.setup();
+    expect(await screen.findByTestId('home-page')).toBeInTheDocument();
+    // A second page, so that there is one to go back to.
+    act(() => {
+      window.location.hash = '/report/current-bet';
+    });
+    expect(await screen.findByTestId('current-bet-page')).toBeInTheDocument();
+    const back = async () => {
+      act(() => window.history.back());
+      await waitFor(() => expect(window.location.hash).toBe('#/'));
+      expect(await screen.findByTestId('home-page')).toBeInTheDocument();
+      act(() => {
+        window.location.hash = '/report/current-bet';
+      });
+      expect(await screen.findByTestId('current-bet-page')).toBeInTheDocument();
+    };
+
+    const drawer = () => document.querySelector('.sidebar-wrap')!;
+    await user.click(screen.getByTestId('sidebar-toggle'));
+    expect(drawer()).toHaveClass('open');
+    await back();
+    expect(drawer()).not.toHaveClass('open');
+
+    await user.click(screen.getByTestId('exposure-button'));
+    expect(await screen.findByTestId('my-market-modal')).toBeInTheDocument();
+    await back();
+    expect(screen.queryByTestId('my-market-modal')).toBeNull();
+
+    await user.click(screen.getByTestId('user-menu-toggle'));
+    expect(screen.getByTestId('user-menu')).toBeInTheDocument();
+    await back();
+    expect(screen.queryByTestId('user-menu')).toBeNull();
+  });
+});
+
 describe('log-in, welcome popup and log-out', () => {
   it("shows the server's message when log-in is refused", async () => {
     stubServer({ ...EMPTY_CATALOGUE, 'POST /api/user/login': { httpStatus: 400, message: 'Incorrect user name or password.' } });

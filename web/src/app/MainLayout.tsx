@@ -1,6 +1,7 @@
-import { Suspense, useState } from 'react';
+import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { usePageState } from '../hooks/usePageState';
 import { Spinner } from '../components/QueryState';
 import { WelcomePopup } from '../features/auth/WelcomePopup';
 import { Header, type HeaderModals } from '../features/header/Header';
@@ -22,12 +23,15 @@ const headerModals: HeaderModals = {
 /** Header, top navigation, left sidebar and the page. */
 export function MainLayout() {
   const location = useLocation();
-  const [sidebarOpen, setSidebarOpen] = useState(false);
+  // The side menu (a drawer on a phone) belongs to the page it opened on: Back closes it.
+  const [sidebarOpenState, setSidebarOpenState] = usePageState<true>();
+  const sidebarOpen = sidebarOpenState === true;
+  const setSidebarOpen = (open: boolean) => setSidebarOpenState(open || null);
   return (
     <div className="main-layout">
       <Header modals={headerModals} bell={<NoticeBell />} />
       <NoticeFeed />
-      <TopNav onMenu={() => setSidebarOpen((o) => !o)} />
+      <TopNav onMenu={() => setSidebarOpen(!sidebarOpen)} />
       <div className="main-body">
         <aside className={`sidebar-wrap${sidebarOpen ? ' open' : ''}`}>
           <Sidebar onNavigate={() => setSidebarOpen(false)} />

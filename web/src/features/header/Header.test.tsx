@@ -13,6 +13,8 @@ describe('header', () => {
 
     await waitFor(() => expect(screen.getByTestId('balance')).toHaveTextContent('₹1,500.00'));
     expect(screen.getByTestId('exposure')).toHaveTextContent('₹20.50');
+    // What may still be bet: the server's balance − exposure.
+    expect(screen.getByTestId('available')).toHaveTextContent('₹1,479.50');
     expect(JSON.parse(sessionStorage.getItem('exposureBalance')!)).toMatchObject({ total_balance: 1500 });
     expect(screen.getByTestId('site-message')).toHaveTextContent('Hello bettors');
 
@@ -63,13 +65,20 @@ describe('header', () => {
     const user = userEvent.setup();
 
     await user.click(await screen.findByTestId('user-menu-toggle'));
+    expect(await screen.findByTestId('available')).toBeInTheDocument();
     await user.click(screen.getByTestId('toggle-balance'));
     expect(screen.queryByTestId('balance')).toBeNull();
+    // Available beside the exposure would give the hidden balance away.
+    expect(screen.queryByTestId('available')).toBeNull();
     expect(sessionStorage.getItem('showBalance')).toBe('false');
     await user.click(screen.getByTestId('toggle-exposure'));
     expect(screen.queryByTestId('exposure')).toBeNull();
     await user.click(screen.getByTestId('toggle-balance'));
     expect(screen.getByTestId('balance')).toBeInTheDocument();
+    // … and beside the balance it would give the hidden exposure away.
+    expect(screen.queryByTestId('available')).toBeNull();
+    await user.click(screen.getByTestId('toggle-exposure'));
+    expect(screen.getByTestId('available')).toHaveTextContent('₹1,479.50');
   });
 
   it('shows the menu items and the Deposit/Withdraw link by the visibility rules', async () => {

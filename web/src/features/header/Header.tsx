@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { assetUrl } from '../../api/global-setting';
 import { useGlobalSetting } from '../../hooks/useGlobalSetting';
 import { useBalance } from '../../hooks/useBalance';
+import { usePageState } from '../../hooks/usePageState';
 import { formatMoney } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import { signOut } from '../../lib/sign-out';
@@ -27,7 +28,8 @@ export function Header({ modals, bell }: { modals: HeaderModals; bell?: ReactNod
   const location = useLocation();
   const { data: setting } = useGlobalSetting();
   const balance = useBalance(Boolean(user) && location.pathname !== '/login');
-  const [modal, setModal] = useState<MenuAction | 'myMarket' | null>(null);
+  // A pop-up belongs to the page it opened on: Back closes it.
+  const [modal, setModal] = usePageState<MenuAction | 'myMarket'>();
   const [showBalance, setShowBalance] = useState(() => initialVisibility('balance'));
   const [showExposure, setShowExposure] = useState(() => initialVisibility('exposure'));
 
@@ -75,6 +77,13 @@ export function Header({ modals, bell }: { modals: HeaderModals; bell?: ReactNod
               <button type="button" className="figure exposure" onClick={() => setModal('myMarket')} data-testid="exposure-button">
                 Exp: <b data-testid="exposure">{b ? formatMoney(Math.abs(b.liability)) : '…'}</b>
               </button>
+            )}
+            {/* Available is balance − exposure: beside either figure it gives the other away, so it
+                shows only while both are shown (a bettor hiding one hides it too). */}
+            {showBalance && showExposure && (
+              <div className="figure" title="Available to bet: balance minus exposure">
+                Avl: <b data-testid="available">{b ? formatMoney(b.available) : '…'}</b>
+              </div>
             )}
           </div>
           <UserMenu

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { GlobalSetting } from '../../api/global-setting';
+import { usePageState } from '../../hooks/usePageState';
 import type { UserInfo } from '../../lib/session';
 import { LOCAL_KEYS } from '../../lib/storage';
 import { userMenuItems, type MenuAction } from './menu';
@@ -24,20 +25,22 @@ export function UserMenu({
   onAction: (action: MenuAction) => void;
   onSignOut: () => void;
 }) {
-  const [open, setOpen] = useState(false);
+  // The menu belongs to the page it opened on: Back closes it.
+  const [openState, setOpenState] = usePageState<true>();
+  const open = openState === true;
   const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!open) return;
     const onDown = (event: MouseEvent) => {
-      if (ref.current && !ref.current.contains(event.target as Node)) setOpen(false);
+      if (ref.current && !ref.current.contains(event.target as Node)) setOpenState(null);
     };
     document.addEventListener('mousedown', onDown);
     return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
+  }, [open, setOpenState]);
 
   const items = userMenuItems(user, setting, localStorage.getItem(LOCAL_KEYS.token));
-  const close = () => setOpen(false);
+  const close = () => setOpenState(null);
 
   return (
     <div className="user-menu" ref={ref}>
@@ -46,7 +49,7 @@ export function UserMenu({
         className="user-menu-toggle"
         aria-haspopup="menu"
         aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => setOpenState(open ? null : true)}
         data-testid="user-menu-toggle"
       >
         <span className="user-name" data-testid="user-name">{user.user_name}</span>
