@@ -11,7 +11,7 @@ import { isTwoWay, listColumns, oddsColumns, pickPath } from './odds-columns';
  * bookmaker and fancy badges, and the match odds' best back (blue) and lay (pink) with the
  * money offered under each price, under 1 / X / 2 (1 / 2 when nothing in the list can be
  * drawn). On a phone each match's name takes a full line above its strip of prices, which
- * shows only the match's own outcomes. A suspended market covers its prices with one label
+ * shows only the match's own outcomes under their own 1 / X / 2 headings. A suspended market covers its prices with one label
  * across the row. A price opens the match with that selection in the bet slip.
  */
 export function MatchList({ matches }: { matches: Match[] }) {
@@ -80,6 +80,15 @@ function MatchRow({ match, withDraw }: { match: Match; withDraw: boolean }) {
           )}
         </span>
         {match.in_play && match.score && <ScoreStrip score={match.score} matchName={match.match_name || match.name} compact />}
+      </div>
+      {/* The list's 1 / X / 2 heading is one row over aligned columns, which a phone does not
+          have: there each strip carries its own outcomes' headings, over its own pairs. */}
+      <div className="outcome-labels" aria-hidden="true" data-testid="outcome-labels">
+        {cells
+          .filter(({ outcome }) => !(outcome === 'X' && twoWay))
+          .map(({ outcome }) => (
+            <span key={outcome}>{outcome}</span>
+          ))}
       </div>
       <div className={`match-odds${label ? ' suspended' : ''}`} role="cell" data-testid="match-odds">
         {cells.map(({ runner, outcome }) => (

@@ -76,6 +76,8 @@ describe('match lists', () => {
     // Cricket has no draw: the list has no X column and each row two pairs.
     expect(within(lists[0]).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Game', '1', '2']);
     expect([...live.querySelectorAll('.odds .price')].map((td) => td.textContent)).toEqual(['1.8', '1.81', '2.2', '2.24']);
+    // A phone hides the list's heading row: each strip carries its own outcomes' headings.
+    expect([...within(live).getByTestId('outcome-labels').children].map((l) => l.textContent)).toEqual(['1', '2']);
     expect([...within(lists[1]).getByTestId('match-row').querySelectorAll('.odds .price')].map((td) => td.textContent)).toEqual(['-', '-', '-', '-']);
   });
 
@@ -100,6 +102,7 @@ describe('match lists', () => {
     const footballRow = within(screen.getByRole('tabpanel')).getByTestId('match-row');
     expect(within(screen.getByRole('tabpanel')).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Game', '1', 'X', '2']);
     expect([...footballRow.querySelectorAll('.odds .price')].map((td) => td.textContent)).toEqual(['2.2', '2.22', '3.4', '3.45', '3.1', '-']);
+    expect([...within(footballRow).getByTestId('outcome-labels').children].map((l) => l.textContent)).toEqual(['1', 'X', '2']);
     // Sizes under the prices.
     expect([...footballRow.querySelectorAll('.odds')].slice(0, 2).map((td) => td.querySelector('.size')?.textContent)).toEqual(['1250', '40']);
     expect(screen.getByTestId('view-all')).toHaveAttribute('href', '#/all-sports/1');
