@@ -56,6 +56,8 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport);
     const placed = await call('bet/placeBet', { market_id: ids.market, selection_id: ids.owls, side: 'lay', price: 2.5, stake: 400 }, tokens.demo);
     await page.goto(`${server.baseUrl}/#/match/matchdetail/${ids.match}`);
+    // On a phone the open bets are a tab above the markets.
+    if (label === 'phone') await page.getByTestId('board-bets-tab').click();
     await page.getByTestId('open-bets-unmatched-tab').click();
     const item = page.locator(`[data-testid="open-bet-unmatched"][data-bet-id="${placed.bet_id}"]`);
     await item.getByTestId('edit-bet').click();

@@ -5,15 +5,17 @@ import { BetSlip } from './BetSlip';
 import { BookmakerMarket } from './BookmakerMarket';
 import { ExchangeMarket } from './ExchangeMarket';
 import { FancyMarkets } from './FancyMarkets';
-import { OpenBetsPanel } from './OpenBetsPanel';
+import { useIsNarrow } from '../../hooks/useIsNarrow';
+import { OpenBetsPanel, useOpenBets } from './OpenBetsPanel';
 import { isNonRunner, slipBet, slipFor, type Pick, type SlipState } from './selection';
 import { projectPositions } from './slip-math';
 
 const EXCHANGE_ORDER: MarketType[] = ['match_odds', 'win', 'place'];
 
 /**
- * A match's markets with the bet slip and the caller's open bets beside them (below on a
- * phone, where the slip rises from the bottom). While a stake is typed, each runner of the
+ * A match's markets with the bet slip and the caller's open bets beside them. On a phone the
+ * slip rises from the bottom, and the open bets are a tab above the markets ("Open Bets (3)"),
+ * found once rather than below every fancy line. While a stake is typed, each runner of the
  * slip's market shows its P&L after the bet.
  */
 export function MatchBoard({
@@ -33,6 +35,11 @@ export function MatchBoard({
     return initialPick && market && !isNonRunner(market, initialPick) ? slipFor(initialPick, market) : null;
   });
   const [outcome, setOutcome] = useState<PlaceBetResult | null>(null);
+  const narrow = useIsNarrow();
+  const [phoneView, setPhoneView] = useState<'markets' | 'bets'>('markets');
+  const openBets = useOpenBets(matchId);
+  const openBetCount = (openBets.data?.matched.length ?? 0) + (openBets.data?.unmatched.length ?? 0);
+  const showBets = narrow && phoneView === 'bets';
 
   const slipMarket = slip ? markets.find((m) => m.market_id === slip.pick.marketId) : undefined;
   const bet = slip && slipMarket ? slipBet(slipMarket, slip) : null;
@@ -57,16 +64,29 @@ export function MatchBoard({
 
   return (
     <div className="match-board" data-testid="match-board">
-      <div className="board-markets">
-        {markets.length === 0 && (empty ?? <p className="empty-state">No markets are open on this match yet.</p>)}
-        {exchange.map((market) => (
-          <ExchangeMarket key={market.market_id} market={market} projection={projectionFor(market)} onPick={pick} />
-        ))}
-        {bookmakers.map((market) => (
-          <BookmakerMarket key={market.market_id} market={market} projection={projectionFor(market)} onPick={pick} />
-        ))}
-        {fancies.length > 0 && <FancyMarkets markets={fancies} onPick={pick} />}
-      </div>
+      {narrow && (
+        <div className="tabs compact board-tabs" role="tablist" aria-label="Markets or your open bets">
+          <button type="button" role="tab" aria-selected={!showBets} className={showBets ? undefined : 'active'} onClick={() => setPhoneView('markets')} data-testid="board-markets-tab">
+            Markets
+          </button>
+          <button type="button" role="tab" aria-selected={showBets} className={showBets ? 'active' : undefined} onClick={() => setPhoneView('bets')} data-testid="board-bets-tab">
+            Open Bets ({openBetCount})
+          </button>
+        </div>
+      )}
+      {showBets && <OpenBetsPanel matchId={matchId} markets={markets} />}
+      {!showBets && (
+        <div className="board-markets">
+          {markets.length === 0 && (empty ?? <p className="empty-state">No markets are open on this match yet.</p>)}
+          {exchange.map((market) => (
+            <ExchangeMarket key={market.market_id} market={market} projection={projectionFor(market)} onPick={pick} />
+          ))}
+          {bookmakers.map((market) => (
+            <BookmakerMarket key={market.market_id} market={market} projection={projectionFor(market)} onPick={pick} />
+          ))}
+          {fancies.length > 0 && <FancyMarkets markets={fancies} onPick={pick} />}
+        </div>
+      )}
       <aside className="board-side">
         <section className={`slip-panel${slip && slipMarket ? ' active' : ''}`} data-testid="slip-panel">
           <header className="market-head">
@@ -94,7 +114,7 @@ export function MatchBoard({
             </p>
           )}
         </section>
-        <OpenBetsPanel matchId={matchId} markets={markets} />
+        {!narrow && <OpenBetsPanel matchId={matchId} markets={markets} />}
       </aside>
     </div>
   );

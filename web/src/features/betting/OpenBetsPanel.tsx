@@ -12,15 +12,20 @@ import { betPrices, sideLabel } from '../../lib/bet-record';
 /** While the caller has unmatched bets, they may be matched at any moment: look again this often. */
 const UNMATCHED_REFRESH_MS = 5_000;
 
-/** The caller's bets on this match: matched, and unmatched ones that can be cancelled. */
-export function OpenBetsPanel({ matchId, markets }: { matchId: number; markets: MarketBook[] }) {
-  const queryClient = useQueryClient();
-  const bets = useQuery({
+/** The caller's open bets on a match, looked at again every few seconds while any is unmatched. */
+export function useOpenBets(matchId: number) {
+  return useQuery({
     queryKey: openBetsKey(matchId),
     queryFn: () => getOpenBets(matchId),
     staleTime: 0,
     refetchInterval: (query) => ((query.state.data?.unmatched.length ?? 0) > 0 ? UNMATCHED_REFRESH_MS : false),
   });
+}
+
+/** The caller's bets on this match: matched, and unmatched ones that can be cancelled. */
+export function OpenBetsPanel({ matchId, markets }: { matchId: number; markets: MarketBook[] }) {
+  const queryClient = useQueryClient();
+  const bets = useOpenBets(matchId);
   const [tab, setTab] = useState<'matched' | 'unmatched'>('matched');
   const [cancelling, setCancelling] = useState<number | null>(null);
   const [editing, setEditing] = useState<number | null>(null);

@@ -537,6 +537,46 @@ describe('the match page', () => {
   });
 });
 
+describe('the match page on a phone', () => {
+  it('puts the open bets in a tab above the markets, not below every fancy line', async () => {
+    const item = { stake: 100, matched: 100, remaining: 0, status: 'matched', persistence: 'lapse', date: '2026-11-22T10:00:00.000Z' };
+    setUp({
+      'POST /api/bet/openBets': {
+        data: { matched: [{ ...item, bet_id: 1, market_id: 1, selection_id: 11, side: 'back', price: 2.5, avg_price_matched: 2.5, line: null }], unmatched: [] },
+      },
+    });
+    const width = window.innerWidth;
+    // jsdom has no matchMedia: the app reads the window's width instead (hooks/useIsNarrow).
+    window.innerWidth = 390;
+    try {
+      renderApp('/game-details/4/100');
+      const user = userEvent.setup();
+      const tab = await screen.findByTestId('board-bets-tab');
+      await waitFor(() => expect(tab).toHaveTextContent('Open Bets (1)'));
+      expect(screen.queryByTestId('open-bets')).toBeNull();
+      // The tab comes before the markets, the fancy lines included.
+      expect(tab.compareDocumentPosition(screen.getByTestId('fancy-row')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+      await user.click(tab);
+      expect(within(screen.getByTestId('open-bets')).getByTestId('open-bet-matched')).toHaveTextContent('India · Match Odds');
+      expect(screen.queryByTestId('fancy-row')).toBeNull();
+      await user.click(screen.getByTestId('board-markets-tab'));
+      expect(screen.getByTestId('fancy-row')).toBeInTheDocument();
+      expect(screen.queryByTestId('open-bets')).toBeNull();
+    } finally {
+      window.innerWidth = width;
+    }
+  });
+
+  it('keeps the open bets beside the markets on a computer, with no tabs', async () => {
+    setUp();
+    renderApp('/game-details/4/100');
+    expect(await screen.findByTestId('open-bets')).toBeInTheDocument();
+    expect(screen.getByTestId('fancy-row')).toBeInTheDocument();
+    expect(screen.queryByTestId('board-bets-tab')).toBeNull();
+  });
+});
+
 describe('the fancy book', () => {
   it('shows the P&L per run range, "and above" for the last one', () => {
     render(
