@@ -1,13 +1,15 @@
 import { useState } from 'react';
-import { formatMoney } from '../../lib/format';
+import { formatMinorMoney, formatMoney } from '../../lib/format';
 import type { MarketBook } from '../../api/match-stream';
+import type { FancyRange } from './api';
 import { FancyBookModal } from './FancyBook';
 import { PriceCell, StatusOverlay } from './PriceCell';
 import type { Pick } from './selection';
 
 /**
  * Fancy (session) markets: per line, No (pink: under the line) and Yes (blue: at or over it)
- * with the line and its rate, the limits, and the caller's book per run range.
+ * with the line and its rate, the limits, the caller's position on the row (the worst outcome
+ * of their bets on it) and their book per run range behind Book.
  */
 export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPick: (pick: Pick) => void }) {
   const [bookOf, setBookOf] = useState<number | null>(null);
@@ -30,6 +32,7 @@ export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPic
           <div className="fancy-row" key={market.market_id} data-testid="fancy-row" data-market-id={market.market_id}>
             <span className="runner-name">
               <b>{market.name}</b>
+              <FancyPosition book={market.book} />
               <button type="button" className="book-btn" onClick={() => setBookOf(market.market_id)} data-testid="fancy-book-button">
                 Book
               </button>
@@ -67,5 +70,22 @@ export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPic
       })}
       {shown && <FancyBookModal name={shown.name} book={shown.book} onClose={() => setBookOf(null)} />}
     </section>
+  );
+}
+
+/**
+ * The caller's position on a fancy line as one figure: the worst of their run-range book, what
+ * the line can cost them (its exposure, as My Market counts it), or the least it wins. None
+ * without bets on the line.
+ */
+export function FancyPosition({ book }: { book: FancyRange[] }) {
+  if (book.length === 0) return null;
+  const worstMinor = Math.min(...book.map((range) => Math.round(range.pnl * 100)));
+  return (
+    <span className="runner-pnl" title="Your worst outcome on this line: Book shows each run total">
+      <span className={worstMinor < 0 ? 'pnl lose' : worstMinor > 0 ? 'pnl win' : 'pnl'} data-testid="fancy-position">
+        {formatMinorMoney(worstMinor)}
+      </span>
+    </span>
   );
 }

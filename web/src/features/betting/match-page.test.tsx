@@ -132,6 +132,9 @@ describe('the match page', () => {
     expect(within(row).getByTestId('fancy-no')).toHaveTextContent('48100');
     expect(within(row).getByTestId('fancy-yes')).toHaveTextContent('4990');
     expect(within(row).getByText(/Min ₹100.00/)).toBeInTheDocument();
+    // The bettor's position shows on the row, without opening Book: the worst run range.
+    expect(within(row).getByTestId('fancy-position')).toHaveTextContent('-₹100.00');
+    expect(within(row).getByTestId('fancy-position')).toHaveClass('lose');
   });
 
   it('opens the slip from a list price, previews, projects each runner and steps the odds by ladder tick', async () => {
@@ -612,6 +615,8 @@ describe('the fancy book', () => {
     await user.click(within(modal).getByTestId('modal-close'));
     await user.click(second);
     expect(screen.getByTestId('fancy-book-empty')).toHaveTextContent('You have no bets on this fancy yet.');
+    // No bets on a line: no position on its row.
+    expect(within(screen.getAllByTestId('fancy-row')[1]).queryByTestId('fancy-position')).toBeNull();
   });
 });
 
