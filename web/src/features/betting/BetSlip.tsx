@@ -9,7 +9,7 @@ import { toastError, toastInfo, toastSuccess } from '../../lib/toast';
 import { matchDetailKey, openBetsKey, placeBet, type PlaceBetResult } from './api';
 import { formatOdds, parseOddsText, tickDown, tickUp } from './ladder';
 import { useFlash } from '../../hooks/useFlash';
-import { acceptRate, housePrice, newClientRef, placeBody, sideLabel, slipBet, slipProblems, type SlipState } from './selection';
+import { acceptRate, housePrice, newClientRef, notPlacedMessage, placeBody, sideLabel, slipBet, slipProblems, type SlipState } from './selection';
 import { formatMinorMoney } from '../../lib/format';
 import { preview } from './slip-math';
 
@@ -53,6 +53,7 @@ export function BetSlip({
   const house = exchange ? null : housePrice(market, slip.pick);
   const houseFlash = useFlash(house ? `${house.line ?? ''}/${house.rate}` : '');
   const problems = slipProblems(market, slip);
+  const marketRefuses = problems.some((p) => p.field === 'market');
   // A moved rate is a question with its own Accept button, asked at once.
   const rateQuestion = problems.find((p) => p.field === 'rate')?.message ?? null;
   // Letters or a bad price show at once; "enter a stake/odds" only after a try.
@@ -77,7 +78,15 @@ export function BetSlip({
   async function submit() {
     setAttempted(true);
     setServerError(null);
-    if (problems.length > 0 || placing) return;
+    if (placing) return;
+    // A market not taking bets (ball running, suspended) is said to have refused this press,
+    // and the slip keeps saying so until the bettor acts: the live status alone would vanish as
+    // the market reopens, leaving a slip that looks as if the press did nothing.
+    if (marketRefuses) {
+      setServerError(notPlacedMessage(market, slip.pick));
+      return;
+    }
+    if (problems.length > 0) return;
     const body = placeBody(market, slip);
     const fingerprint = JSON.stringify(body);
     const clientRef = unsure?.body === fingerprint ? unsure.clientRef : newClientRef();

@@ -203,16 +203,43 @@ describe('the match page', () => {
     expect(placed(calls)).toHaveLength(0);
   });
 
-  it('refuses in words on a ball-running market without asking the server', async () => {
-    const calls = setUp({ 'POST /api/match/matchDetail': { data: detail([matchOdds({ status: 'ball_running' })]) } });
+  it('refuses a press on a ball-running market without asking the server, and keeps saying so after it reopens until the bettor acts', async () => {
+    vi.stubGlobal('EventSource', FakeSource);
+    FakeSource.opened = [];
+    const calls = setUp({
+      'POST /api/match/matchDetail': { data: detail([matchOdds({ status: 'ball_running' })]) },
+      'POST /api/stream/ticket': { data: { ticket: 't', expires_in_s: 60 } },
+      'POST /api/bet/placeBet': { data: { bet_id: 8, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'Bet matched.' } },
+    });
     renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
     const user = userEvent.setup();
     const slip = await screen.findByTestId('bet-slip');
     expect(screen.getAllByTestId('status-overlay')[0]).toHaveTextContent('Ball Running');
+    // Before a press the slip says why it cannot place, as the market is now.
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('Ball running: this market takes no bets until it reopens.');
     await user.type(within(slip).getByTestId('slip-stake'), '100');
     await user.click(within(slip).getByTestId('place-bet'));
-    expect(within(slip).getByTestId('slip-error')).toHaveTextContent('Ball running: this market takes no bets until it reopens.');
+    const refused = 'Bet not placed: the ball was running. Press Place Bet again when the market reopens.';
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent(refused);
     expect(placed(calls)).toHaveLength(0);
+
+    // The ball is bowled and the market reopens: the press was still refused, and the slip
+    // still says so.
+    await waitFor(() => expect(FakeSource.opened.length).toBeGreaterThan(0));
+    act(() => {
+      FakeSource.last().emit('open');
+      FakeSource.last().emit('market', matchOdds({ status: 'open' }));
+    });
+    await waitFor(() => expect(screen.queryByTestId('status-overlay')).toBeNull());
+    expect(within(slip).getByTestId('slip-error')).toHaveTextContent(refused);
+
+    // The bettor acts (here a new stake): the old refusal goes, and the next press places.
+    await user.clear(within(slip).getByTestId('slip-stake'));
+    await user.type(within(slip).getByTestId('slip-stake'), '200');
+    expect(within(slip).queryByTestId('slip-error')).toBeNull();
+    await user.click(within(slip).getByTestId('place-bet'));
+    await waitFor(() => expect(placed(calls)).toHaveLength(1));
+    vi.unstubAllGlobals();
   });
 
   it('shows a withdrawn runner as a non-runner with empty boxes that open no slip; the others keep their prices', async () => {

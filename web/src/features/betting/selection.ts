@@ -87,6 +87,23 @@ export function statusProblem(market: MarketBook): string | null {
   }
 }
 
+/**
+ * Why a press of Place Bet placed nothing, when the market (or the runner) took no bets at that
+ * moment. Said in the past, so that it still reads true once the market has reopened: the slip
+ * keeps it until the bettor acts, while a ball-running market reopens within seconds.
+ */
+export function notPlacedMessage(market: MarketBook, pick: Pick): string {
+  if (isNonRunner(market, pick)) return 'Bet not placed: this runner was withdrawn (a non-runner) and takes no bets.';
+  switch (market.status) {
+    case 'ball_running':
+      return 'Bet not placed: the ball was running. Press Place Bet again when the market reopens.';
+    case 'suspended':
+      return 'Bet not placed: the market was suspended. Press Place Bet again when it reopens.';
+    default:
+      return 'Bet not placed: this market is closed.';
+  }
+}
+
 /** Whether the pick is of a withdrawn runner (a non-runner), which takes no bets. */
 export function isNonRunner(market: MarketBook, pick: Pick): boolean {
   return market.type !== 'fancy' && market.runners.some((r) => r.selection_id === pick.selectionId && r.removed);
