@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { MarketBook } from '../../api/match-stream';
 import type { MarketType, PlaceBetResult } from './api';
+import { outcomeNow } from './bet-outcome';
 import { BetSlip } from './BetSlip';
 import { BookmakerMarket } from './BookmakerMarket';
 import { ExchangeMarket } from './ExchangeMarket';
@@ -34,12 +35,14 @@ export function MatchBoard({
     // A link to a withdrawn runner opens nothing: it takes no bets.
     return initialPick && market && !isNonRunner(market, initialPick) ? slipFor(initialPick, market) : null;
   });
-  const [outcome, setOutcome] = useState<PlaceBetResult | null>(null);
+  const [placed, setPlaced] = useState<{ result: PlaceBetResult; atMs: number } | null>(null);
   const narrow = useIsNarrow();
   const [phoneView, setPhoneView] = useState<'markets' | 'bets'>('markets');
   const openBets = useOpenBets(matchId);
   const openBetCount = (openBets.data?.matched.length ?? 0) + (openBets.data?.unmatched.length ?? 0);
   const showBets = narrow && phoneView === 'bets';
+  // The outcome line follows the bet as the open bets show it now, not as it was placed.
+  const outcome = placed ? outcomeNow(placed.result, placed.atMs, openBets.data, openBets.dataUpdatedAt) : null;
 
   const slipMarket = slip ? markets.find((m) => m.market_id === slip.pick.marketId) : undefined;
   const bet = slip && slipMarket ? slipBet(slipMarket, slip) : null;
@@ -47,7 +50,7 @@ export function MatchBoard({
   const projectionFor = (market: MarketBook) => (market.market_id === slipMarket?.market_id ? projection : undefined);
 
   const pick = (next: Pick) => {
-    setOutcome(null);
+    setPlaced(null);
     // A stake already typed carries over to the new pick.
     // A house market's rate is taken as posted at this click.
     setSlip((current) => ({ ...slipFor(next, markets.find((m) => m.market_id === next.marketId)), stakeText: current?.stakeText ?? '' }));
@@ -101,7 +104,7 @@ export function MatchBoard({
               onChange={setSlip}
               onClose={() => setSlip(null)}
               onPlaced={(result) => {
-                setOutcome(result);
+                setPlaced({ result, atMs: Date.now() });
                 setSlip(null);
               }}
             />
@@ -110,7 +113,7 @@ export function MatchBoard({
           )}
           {outcome && (
             <p className={`notice bet-outcome ${outcome.status === 'matched' ? 'success' : ''}`} data-testid="bet-outcome" data-status={outcome.status}>
-              {outcome.message}
+              {outcome.text}
             </p>
           )}
         </section>

@@ -5,9 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { MarketBook } from '../../api/match-stream';
 import { FakeSource } from '../../testing/fake-event-source';
-import { EMPTY_CATALOGUE, stubServer, type Answers, type Call } from '../../testing/fake-server';
+import { EMPTY_CATALOGUE, stubServer, type Answer, type Answers, type Call } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
-import type { MatchDetail } from './api';
+import type { BetItem, MatchDetail, PlaceBetResult } from './api';
 import { FancyBook } from './FancyBook';
 
 const base = { match_id: 100, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, total_matched: null, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [] };
@@ -107,6 +107,41 @@ function setUp(answers: Answers = {}) {
 }
 
 const placed = (calls: Call[]) => calls.filter((c) => c.path === '/api/bet/placeBet');
+
+/**
+ * A server that remembers what it placed: `bet/placeBet` answers as given, and `bet/openBets`
+ * lists each bet placed as its placement left it (matched, waiting, or part of each).
+ */
+function placing(answer: Answer | ((call: Call) => Answer)): Answers {
+  const bets: BetItem[] = [];
+  return {
+    'POST /api/bet/placeBet': (call) => {
+      const given = typeof answer === 'function' ? answer(call) : answer;
+      const data = given.data as PlaceBetResult | undefined;
+      if (data && (given.httpStatus ?? 200) < 400 && !bets.some((b) => b.bet_id === data.bet_id)) {
+        const body = call.body as { market_id: number; selection_id?: number; side: BetItem['side']; price: string; line?: number; stake: string };
+        const stake = Number(body.stake);
+        bets.push({
+          bet_id: data.bet_id,
+          market_id: body.market_id,
+          selection_id: body.selection_id ?? null,
+          side: body.side,
+          price: Number(body.price),
+          line: body.line ?? null,
+          avg_price_matched: data.avg_price_matched,
+          stake,
+          matched: data.size_matched,
+          remaining: stake - data.size_matched,
+          status: 'open',
+          persistence: 'lapse',
+          date: '2026-11-22T10:00:00.000Z',
+        });
+      }
+      return given;
+    },
+    'POST /api/bet/openBets': () => ({ data: { matched: bets.filter((b) => b.matched > 0), unmatched: bets.filter((b) => b.remaining > 0) } }),
+  };
+}
 
 describe('the match page', () => {
   it('shows three back and lay prices per runner, the bookmaker overlay and the fancy lines', async () => {
@@ -209,7 +244,7 @@ describe('the match page', () => {
     const calls = setUp({
       'POST /api/match/matchDetail': { data: detail([matchOdds({ status: 'ball_running' })]) },
       'POST /api/stream/ticket': { data: { ticket: 't', expires_in_s: 60 } },
-      'POST /api/bet/placeBet': { data: { bet_id: 8, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'Bet matched.' } },
+      ...placing({ data: { bet_id: 8, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'Bet matched.' } }),
     });
     renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
     const user = userEvent.setup();
@@ -289,7 +324,7 @@ describe('the match page', () => {
 
   it('places a bet with a fresh client_ref, shows the outcome, refreshes balance, book and open bets', async () => {
     const calls = setUp({
-      'POST /api/bet/placeBet': { message: 'Bet matched.', data: { bet_id: 9, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'Bet matched.' } },
+      ...placing({ message: 'Bet matched.', data: { bet_id: 9, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'Bet matched.' } }),
     });
     renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
     const user = userEvent.setup();
@@ -320,12 +355,12 @@ describe('the match page', () => {
   it('after a network error resends the same bet with the same client_ref; a refusal shows the reason', async () => {
     let attempt = 0;
     const calls = setUp({
-      'POST /api/bet/placeBet': () => {
+      ...placing(() => {
         attempt += 1;
         if (attempt === 1) throw new TypeError('Failed to fetch');
         if (attempt === 2) return { message: 'Bet placed, waiting to be matched.', data: { bet_id: 5, status: 'unmatched', size_matched: 0, avg_price_matched: null, message: 'Bet placed, waiting to be matched.' } };
         return { httpStatus: 422, message: 'Insufficient funds: 50.00 is available.' };
-      },
+      }),
     });
     renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
     const user = userEvent.setup();
@@ -345,16 +380,60 @@ describe('the match page', () => {
     expect((placed(calls)[2].body as { client_ref: string }).client_ref).not.toBe(a);
   });
 
+  it("keeps the outcome line true to the bet: 'waiting' becomes 'matched' when it matches, and goes once the bet is no longer open", async () => {
+    vi.stubGlobal('EventSource', FakeSource);
+    FakeSource.opened = [];
+    const bet = { bet_id: 5, market_id: 1, selection_id: 11, side: 'back', price: 2.5, line: null, stake: 100, persistence: 'lapse', status: 'open', date: '2026-11-22T10:00:00.000Z' };
+    let state: 'waiting' | 'part' | 'matched' | 'settled' = 'waiting';
+    setUp({
+      'POST /api/stream/ticket': { data: { ticket: 't', expires_in_s: 60 } },
+      'POST /api/bet/placeBet': { data: { bet_id: 5, status: 'unmatched', size_matched: 0, avg_price_matched: null, message: 'Bet placed, waiting to be matched.' } },
+      'POST /api/bet/openBets': () => {
+        const matched = { waiting: 0, part: 40, matched: 100, settled: 0 }[state];
+        const item = { ...bet, matched, remaining: 100 - matched, avg_price_matched: matched > 0 ? 2.5 : null };
+        if (state === 'settled') return { data: { matched: [], unmatched: [] } };
+        return { data: { matched: matched > 0 ? [item] : [], unmatched: item.remaining > 0 ? [item] : [] } };
+      },
+    });
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const user = userEvent.setup();
+    const slip = await screen.findByTestId('bet-slip');
+    await user.type(within(slip).getByTestId('slip-stake'), '100');
+    await user.click(within(slip).getByTestId('place-bet'));
+    const outcome = () => screen.getByTestId('bet-outcome');
+    await waitFor(() => expect(outcome()).toHaveTextContent('Bet placed, waiting to be matched.'));
+    await waitFor(() => expect(FakeSource.opened.length).toBeGreaterThan(0));
+    const mine = () =>
+      act(() => {
+        FakeSource.last().emit('open');
+        // The stream tells the bettor their own bets in the market changed.
+        FakeSource.last().emit('mine', { market_id: 1 });
+      });
+
+    state = 'part';
+    mine();
+    await waitFor(() => expect(outcome()).toHaveTextContent('Bet partly matched: ₹40.00 matched, the rest waits in the book.'));
+    expect(outcome()).toHaveAttribute('data-status', 'partially_matched');
+    state = 'matched';
+    mine();
+    await waitFor(() => expect(outcome()).toHaveTextContent('Bet matched.'));
+    expect(outcome()).not.toHaveTextContent('waiting');
+    state = 'settled';
+    mine();
+    await waitFor(() => expect(screen.queryByTestId('bet-outcome')).toBeNull());
+    vi.unstubAllGlobals();
+  });
+
   it('after a 503 (the exchange briefly unavailable) says so and resends the same bet with the same client_ref', async () => {
     let attempt = 0;
     const calls = setUp({
-      'POST /api/bet/placeBet': () => {
+      ...placing(() => {
         attempt += 1;
         if (attempt === 1) {
           return { httpStatus: 503, message: 'The exchange could not confirm your bet with its database. Check your open bets before you place it again.' };
         }
         return { data: { bet_id: 7, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'This bet was already placed with the same client_ref.' } };
-      },
+      }),
     });
     renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
     const user = userEvent.setup();
@@ -374,7 +453,7 @@ describe('the match page', () => {
   it('sends a fancy Yes at the posted line and rate, and a bookmaker bet at the rate', async () => {
     const calls = setUp({
       'POST /api/match/matchDetail': { data: detail([matchOdds(), { ...bookmaker, status: 'open' }, fancy]) },
-      'POST /api/bet/placeBet': { data: { bet_id: 1, status: 'matched', size_matched: 200, avg_price_matched: 90, message: 'Bet matched.' } },
+      ...placing({ data: { bet_id: 1, status: 'matched', size_matched: 200, avg_price_matched: 90, message: 'Bet matched.' } }),
     });
     renderApp('/game-details/4/100');
     const user = userEvent.setup();
@@ -410,12 +489,12 @@ describe('the match page', () => {
           { ...fancy, line_yes: lineYes },
         ]),
       }),
-      'POST /api/bet/placeBet': (call) => {
+      ...placing((call) => {
         const body = call.body as { market_id: number; price: string; line?: number };
         const stale = body.market_id === 2 ? Number(body.price) !== backRate : body.line !== lineYes;
         if (stale) return { httpStatus: 409, message: 'Odds changed: the rate is now different. Check the new price.' };
         return { data: { bet_id: 4, status: 'matched', size_matched: 200, avg_price_matched: Number(body.price), message: 'Bet matched.' } };
-      },
+      }),
     });
     renderApp('/game-details/4/100');
     const user = userEvent.setup();

@@ -1,0 +1,39 @@
+// The line under the bet slip after a bet is placed, kept true to the bet as it stands: the
+// placement's answer ("Bet placed, waiting to be matched.") is only true at that moment, and a
+// bet matched a minute later must not still say it waits.
+import { formatMoney } from '../../lib/format';
+import type { OpenBets, PlaceBetResult } from './api';
+
+export type PlacementStatus = PlaceBetResult['status'];
+
+export interface BetOutcome {
+  status: PlacementStatus;
+  text: string;
+}
+
+/**
+ * The outcome line of a placed bet, from the caller's open bets on the match: the placement's
+ * own message while the bet is where the placement left it; the server's words for its new
+ * state once more of it has matched; null once it is no longer open (lapsed, cancelled,
+ * settled: the open bets and the statement say what became of it). Open bets fetched before
+ * the placement (`betsAtMs < placedAtMs`) say nothing about it yet.
+ */
+export function outcomeNow(result: PlaceBetResult, placedAtMs: number, bets: OpenBets | undefined, betsAtMs: number): BetOutcome | null {
+  const placed = { status: result.status, text: result.message };
+  if (!bets || betsAtMs < placedAtMs) return placed;
+  // A part-matched bet is on both lists: its matched part and what still waits.
+  const waiting = bets.unmatched.find((b) => b.bet_id === result.bet_id);
+  const matched = bets.matched.find((b) => b.bet_id === result.bet_id);
+  if (!waiting && !matched) return null;
+  const status: PlacementStatus = waiting ? (waiting.matched > 0 ? 'partially_matched' : 'unmatched') : 'matched';
+  if (status === result.status) return placed;
+  // The engine's own words for each state (engine/market_task/placement.rs).
+  switch (status) {
+    case 'matched':
+      return { status, text: 'Bet matched.' };
+    case 'partially_matched':
+      return { status, text: `Bet partly matched: ${formatMoney(waiting?.matched ?? 0)} matched, the rest waits in the book.` };
+    case 'unmatched':
+      return { status, text: 'Bet placed, waiting to be matched.' };
+  }
+}
