@@ -1,7 +1,8 @@
 // @ts-check
 // The layout a bettor meets at 1280 and 390 px: home, a sport page, a match page and every
 // report fit the screen (no element wider than the viewport); on a phone a match's name is on
-// its own line above its prices; a suspended market is one band over hidden prices; the search
+// its own line above its prices, under their own 1 / X / 2 headings, and a match's open bets
+// are a tab above its markets; a suspended market is one band over hidden prices; the search
 // dropdown closes on a click outside; sign-up refuses a 9-digit Indian mobile; the casino lobby
 // shows every in-house table's art, filling its tile, under honest categories.
 import assert from 'node:assert/strict';
@@ -78,15 +79,28 @@ test('home, a sport page, a match page and every report fit at 1280 and 390 px',
       const odds = /** @type {HTMLElement} */ (row.querySelector('[data-testid="match-odds"]'));
       // One line of text is less than two font sizes high.
       const fontSize = parseFloat(getComputedStyle(name).fontSize);
+      // The strip's own 1 / X / 2 headings, one centred over each pair shown.
+      const labels = [...row.querySelectorAll('[data-testid="outcome-labels"] > span')].map((l) => l.getBoundingClientRect());
+      const pairs = [...odds.querySelectorAll('.odds-pair')].map((p) => p.getBoundingClientRect()).filter((r) => r.width > 0);
+      const centre = (/** @type {DOMRect} */ r) => r.left + r.width / 2;
       return {
         oneLine: name.getBoundingClientRect().height < fontSize * 2,
         above: name.getBoundingClientRect().bottom <= odds.getBoundingClientRect().top,
         fullWidth: odds.getBoundingClientRect().width >= row.getBoundingClientRect().width - 16,
+        headed:
+          labels.length === pairs.length &&
+          labels.every((l, i) => l.height > 0 && l.bottom <= pairs[i].top + 1 && Math.abs(centre(l) - centre(pairs[i])) <= 2),
       };
     }),
   );
   assert.ok(rows.length > 0);
-  assert.deepEqual(rows.filter((r) => !r.oneLine || !r.above || !r.fullWidth), []);
+  assert.deepEqual(rows.filter((r) => !r.oneLine || !r.above || !r.fullWidth || !r.headed), []);
+  // On a computer the list's one heading row says them instead.
+  await page.setViewportSize(VIEWPORTS.desktop);
+  assert.equal(await page.getByTestId('outcome-labels').first().isVisible(), false);
+  await page.setViewportSize(VIEWPORTS.phone);
+  const firstHeadings = (await page.getByTestId('match-row').first().getByTestId('outcome-labels').locator('span').allInnerTexts()).join(' ');
+  assert.ok(['1 2', '1 X 2'].includes(firstHeadings), firstHeadings);
   await page.setViewportSize(VIEWPORTS.desktop);
 
   // Tennis is two-way: no X column, and on a phone two pairs per row.
@@ -102,6 +116,22 @@ test('home, a sport page, a match page and every report fit at 1280 and 390 px',
   await page.getByTestId('match-row').first().locator('a.match-link').click();
   await page.getByTestId('market').first().waitFor();
   await assertFitsEveryViewport(page, 'layout-match');
+  // On a phone the open bets are one tab above the markets, not below every fancy line.
+  await page.setViewportSize(VIEWPORTS.phone);
+  const betsTab = page.getByTestId('board-bets-tab');
+  await page.getByTestId('fancy-row').first().waitFor();
+  const tabBottom = (await betsTab.boundingBox())?.y ?? Infinity;
+  const firstMarketTop = (await page.getByTestId('market').first().boundingBox())?.y ?? 0;
+  assert.ok(tabBottom < firstMarketTop, `the Open Bets tab (y ${tabBottom}) above the markets (y ${firstMarketTop})`);
+  assert.equal(await page.getByTestId('open-bets').count(), 0);
+  await betsTab.click();
+  await page.getByTestId('open-bets').waitFor();
+  assert.equal(await page.getByTestId('fancy-row').count(), 0);
+  await assertFitsViewport(page, 'layout-match-open-bets-390');
+  await page.getByTestId('board-markets-tab').click();
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.getByTestId('open-bets').waitFor();
+  assert.equal(await betsTab.count(), 0);
 
   for (const [route, id] of [
     ['/report/account-statement', 'account-statement-page'],
