@@ -68,6 +68,9 @@ pub struct MarketBook {
     pub min_stake: Money,
     #[schema(value_type = f64)]
     pub max_stake: Money,
+    /// Commission on the caller's net winnings on this market, in basis points (200 = 2%): the
+    /// rules and the bet slip's net profit show it.
+    pub commission_bp: i64,
     pub runners: Vec<RunnerBook>,
     /// An exchange market's total matched (the backers' stakes, on runners still running);
     /// null on bookmaker and fancy markets, where the house takes every bet.
@@ -283,6 +286,7 @@ fn assemble(
         bet_delay_s: row.bet_delay_ms / 1000,
         min_stake: Money::from_minor(row.min_stake_minor),
         max_stake: Money::from_minor(row.max_stake_minor),
+        commission_bp: row.commission_bp,
         runners,
         total_matched: total_matched.filter(|_| !row.market_type.is_house_banked()),
         line_no: row.line_no,

@@ -6332,6 +6332,12 @@ export interface components {
             /** Format: int64 */
             bet_delay_s: number;
             book: components["schemas"]["FancyRange"][];
+            /**
+             * Format: int64
+             * @description Commission on the caller's net winnings on this market, in basis points (200 = 2%): the
+             *     rules and the bet slip's net profit show it.
+             */
+            commission_bp: number;
             in_play: boolean;
             /** Format: int64 */
             line_no: number | null;

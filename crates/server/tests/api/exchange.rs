@@ -93,6 +93,29 @@ async fn back_meets_lay_and_settlement_moves_money_as_computed_by_hand(app: Test
 }
 both_databases!(back_meets_lay_and_settlement_moves_money_as_computed_by_hand);
 
+async fn each_market_says_its_commission_rate(app: TestApp) {
+    let (admin, demo) = (app.admin().await, app.demo().await);
+    let match_id = a_match(&app, &demo).await;
+    let (charged, _) = app.open_market(&admin, match_id, json!({ "type": "match_odds", "name": "Charged", "runners": ["Home", "Away"], "commission_bp": 250 })).await;
+    let (free, _) = app
+        .open_market(
+            &admin,
+            match_id,
+            json!({ "type": "bookmaker", "name": "Free", "runners": ["Home", "Away"] }),
+        )
+        .await;
+    let detail = app.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await;
+    detail.expect(200);
+    let rate = |market_id: i64| {
+        let markets = detail.data()["markets"].as_array().unwrap();
+        markets.iter().find(|m| m["market_id"] == market_id).unwrap()["commission_bp"].clone()
+    };
+    // 250 basis points: 2.5% of net winnings, as the rules and the slip show it.
+    assert_eq!(rate(charged), 250);
+    assert_eq!(rate(free), 0);
+}
+both_databases!(each_market_says_its_commission_rate);
+
 async fn price_improvement_goes_to_the_newcomer(app: TestApp) {
     let admin = app.admin().await;
     let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);

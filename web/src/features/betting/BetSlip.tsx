@@ -11,7 +11,8 @@ import { formatOdds, parseOddsText, tickDown, tickUp } from './ladder';
 import { useFlash } from '../../hooks/useFlash';
 import { acceptRate, housePrice, newClientRef, notPlacedMessage, placeBody, sideLabel, slipBet, slipProblems, type SlipState } from './selection';
 import { formatMinorMoney } from '../../lib/format';
-import { preview } from './slip-math';
+import { commissionMinor, preview } from './slip-math';
+import { commissionText } from '../../lib/rules-topic';
 
 /** A submission that failed to reach the server: a retry of the same bet reuses its client_ref. */
 interface Unsure {
@@ -198,6 +199,14 @@ export function BetSlip({
           <dt>Liability</dt>
           <dd data-testid="slip-liability">{formatMinorMoney(figures ? figures.liability : 0)}</dd>
         </div>
+        {market.commission_bp > 0 && (
+          // Commission is taken from net winnings on the whole market at settlement; this is the
+          // bet's profit were it the bettor's only bet there.
+          <div title="Commission is taken from your net winnings on the market when it is settled.">
+            <dt data-testid="slip-commission">Net of {commissionText(market.commission_bp)} commission</dt>
+            <dd data-testid="slip-net-profit">{formatMinorMoney(figures ? figures.profit - commissionMinor(figures.profit, market.commission_bp) : 0)}</dd>
+          </div>
+        )}
       </dl>
       {rateQuestion && (
         <div className="notice slip-rate-change" role="alert" data-testid="rate-changed">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { MarketBook } from '../../api/match-stream';
 import { formatMoney } from '../../lib/format';
+import { useRules, type RulesTopic } from '../../lib/rules-topic';
 import type { PriceSize } from './api';
 import { formatSize } from '../../lib/size';
 import { LadderModal } from './LadderModal';
@@ -120,7 +121,7 @@ function levels(side: PriceSize[]): (PriceSize | undefined)[] {
   return Array.from({ length: DEPTH }, (_, i) => side[i]);
 }
 
-/** A market's title bar: name, what an exchange market has matched, limits, and the in-play bet delay. */
+/** A market's title bar: name, what an exchange market has matched, its own Rules, limits, and the in-play bet delay. */
 export function MarketHead({ market, title }: { market: MarketBook; title?: string }) {
   return (
     <header className="market-head">
@@ -135,7 +136,18 @@ export function MarketHead({ market, title }: { market: MarketBook; title?: stri
       <span className="market-meta" data-testid="market-limits">
         {market.in_play && market.bet_delay_s > 0 ? <span className="badge delay">Delay {market.bet_delay_s}s</span> : null}
         Min {formatMoney(market.min_stake)} · Max {formatMoney(market.max_stake)}
+        <MarketRulesButton topic={{ marketType: market.type, marketName: market.name, commissionBp: market.commission_bp }} />
       </span>
     </header>
+  );
+}
+
+/** Opens the rules on this market's own tab (its sport's, or Bookmaker, or Fancy), with its commission. */
+export function MarketRulesButton({ topic }: { topic: RulesTopic }) {
+  const rules = useRules();
+  return (
+    <button type="button" className="market-rules" onClick={() => rules.open(topic)} aria-label={`Rules of ${topic.marketName ?? 'this market'}`} data-testid="market-rules">
+      Rules
+    </button>
   );
 }

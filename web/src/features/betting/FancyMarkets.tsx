@@ -3,6 +3,7 @@ import { formatMinorMoney, formatMoney } from '../../lib/format';
 import type { MarketBook } from '../../api/match-stream';
 import type { FancyRange } from './api';
 import { FancyBookModal } from './FancyBook';
+import { MarketRulesButton } from './ExchangeMarket';
 import { PriceCell, StatusOverlay } from './PriceCell';
 import type { Pick } from './selection';
 
@@ -18,6 +19,9 @@ export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPic
     <section className="market fancy" data-testid="fancy-markets">
       <header className="market-head">
         <h2>Fancy</h2>
+        <span className="market-meta">
+          <MarketRulesButton topic={{ marketType: 'fancy', marketName: 'Fancy', ...sharedCommission(markets) }} />
+        </span>
       </header>
       <div className="fancy-row head" aria-hidden="true">
         <span className="runner-name" />
@@ -88,4 +92,10 @@ export function FancyPosition({ book }: { book: FancyRange[] }) {
       </span>
     </span>
   );
+}
+
+/** The fancy lines' commission when they share one (each line is a market with its own). */
+function sharedCommission(markets: MarketBook[]): { commissionBp?: number } {
+  const rates = new Set(markets.map((m) => m.commission_bp));
+  return rates.size === 1 ? { commissionBp: markets[0].commission_bp } : {};
 }

@@ -7,6 +7,7 @@ import { ResultBanner } from '../../components/live-score/ResultBanner';
 import { ScoreStrip } from '../../components/live-score/ScoreStrip';
 import { hasEnded } from '../../components/live-score/score';
 import { formatIstDateTime } from '../../lib/format';
+import { usePageRulesTopic } from '../../lib/rules-topic';
 import type { BetSide } from './api';
 import { MatchBoard } from './MatchBoard';
 import type { Pick } from './selection';
@@ -28,6 +29,8 @@ export function MatchPage() {
   // An unknown match is a 404 with the server's words.
   const notFound = detail.error instanceof ApiError && detail.error.httpStatus === 404 ? detail.error.message : null;
   const ended = match ? hasEnded(match, detail.data?.markets) : false;
+  // The header's Rules open on this match's sport.
+  usePageRulesTopic(match?.sport_id, match?.sport_name);
 
   return (
     <div className="page-stack" data-testid="game-details-page">

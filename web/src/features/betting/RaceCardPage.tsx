@@ -6,6 +6,7 @@ import { ResultBanner } from '../../components/live-score/ResultBanner';
 import { ScoreStrip } from '../../components/live-score/ScoreStrip';
 import { hasEnded } from '../../components/live-score/score';
 import { formatIstDateTime } from '../../lib/format';
+import { usePageRulesTopic } from '../../lib/rules-topic';
 import { MatchBoard } from './MatchBoard';
 import { ConnectionBadge } from './MatchPage';
 import { useMatchBook } from './useMatchBook';
@@ -23,6 +24,8 @@ export function RaceCardPage() {
   const unknown = detail.error instanceof ApiError && detail.error.httpStatus === 404;
   const markets = (detail.data?.markets ?? []).filter((m) => m.type === 'win' || m.type === 'place' || m.type === 'match_odds');
   const ended = race ? hasEnded(race, detail.data?.markets) : false;
+  // The header's Rules open on racing's.
+  usePageRulesTopic(race?.sport_id, race?.sport_name);
   return (
     <PageCard title={race ? race.match_name || race.name : 'Race'} testId="race-page" actions={<ConnectionBadge state={connection} />}>
       <QueryState isPending={detail.isPending && Number.isFinite(id) && !unknown} error={unknown ? null : detail.error}>

@@ -97,6 +97,7 @@ const market: MarketBook = {
   bet_delay_s: 0,
   min_stake: 100,
   max_stake: 500000,
+  commission_bp: 0,
   total_matched: 110,
   runners: [{ selection_id: 11, name: 'India', back: [{ price: 2.4, size: 20 }], lay: [{ price: 3, size: 13 }], position: 0, removed: false }],
   line_no: null,

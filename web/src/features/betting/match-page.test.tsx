@@ -10,7 +10,7 @@ import { renderApp, storeSession } from '../../testing/render';
 import type { BetItem, MatchDetail, PlaceBetResult } from './api';
 import { FancyBook } from './FancyBook';
 
-const base = { match_id: 100, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, total_matched: null, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [] };
+const base = { match_id: 100, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, total_matched: null, commission_bp: 0, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [] };
 
 function matchOdds(overrides: Partial<MarketBook> = {}): MarketBook {
   return {
@@ -643,6 +643,61 @@ describe('the match page', () => {
     await waitFor(() => expect(screen.queryByTestId('open-bet-unmatched')).toBeNull());
     expect(calls.find((c) => c.path === '/api/bet/cancelBet')?.body).toEqual({ bet_id: 77 });
     expect(screen.getByTestId('open-bets-unmatched-tab')).toHaveTextContent('Unmatched (0)');
+  });
+});
+
+describe("a market's rules and commission", () => {
+  it("opens the rules on the market's own tab, with its commission, and shows the slip's profit net of it", async () => {
+    setUp({ 'POST /api/match/matchDetail': { data: detail([matchOdds({ commission_bp: 200 }), { ...bookmaker, status: 'open' }, fancy]) } });
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const user = userEvent.setup();
+    const slip = await screen.findByTestId('bet-slip');
+    await user.type(within(slip).getByTestId('slip-stake'), '100');
+    // 100 at 2.50 wins 150.00; 2% of it is 3.00.
+    expect(within(slip).getByTestId('slip-profit')).toHaveTextContent('₹150.00');
+    expect(within(slip).getByTestId('slip-commission')).toHaveTextContent('Net of 2% commission');
+    expect(within(slip).getByTestId('slip-net-profit')).toHaveTextContent('₹147.00');
+
+    const [odds, bm] = screen.getAllByTestId('market');
+    await user.click(within(odds).getByTestId('market-rules'));
+    let modal = screen.getByTestId('rules-modal');
+    // A cricket match's match odds: the Match tab (its Cricket section), not the first tab.
+    expect(within(modal).getByRole('tab', { selected: true })).toHaveTextContent('Match');
+    expect(within(modal).getByTestId('rules-commission')).toHaveTextContent('Match Odds: commission 2% of your net winnings on the market');
+    await user.click(within(modal).getByTestId('modal-close'));
+
+    await user.click(within(bm).getByTestId('market-rules'));
+    modal = screen.getByTestId('rules-modal');
+    expect(within(modal).getByRole('tab', { selected: true })).toHaveTextContent('Bookmaker');
+    expect(within(modal).getByTestId('rules-commission')).toHaveTextContent('Bookmaker: no commission.');
+    await user.click(within(modal).getByTestId('modal-close'));
+
+    await user.click(within(screen.getByTestId('fancy-markets')).getByTestId('market-rules'));
+    expect(within(screen.getByTestId('rules-modal')).getByRole('tab', { selected: true })).toHaveTextContent('Fancy');
+    await user.click(within(screen.getByTestId('rules-modal')).getByTestId('modal-close'));
+
+    // The header's Rules link on a cricket match opens on cricket's rules too.
+    await user.click(screen.getByTestId('rules-link'));
+    modal = screen.getByTestId('rules-modal');
+    expect(within(modal).getByRole('tab', { selected: true })).toHaveTextContent('Match');
+    expect(within(modal).queryByTestId('rules-commission')).toBeNull();
+  });
+
+  it('shows no net line on a market without commission', async () => {
+    setUp();
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const slip = await screen.findByTestId('bet-slip');
+    expect(within(slip).queryByTestId('slip-net-profit')).toBeNull();
+  });
+
+  it("opens the header's rules on Horse Racing from a race card", async () => {
+    const race = detail([matchOdds({ market_id: 9, name: 'Win', type: 'win' })]);
+    race.match = { ...race.match, name: '14:30 Ascot', match_name: '14:30 Ascot', sport_id: 7, sport_name: 'Horse Racing' };
+    setUp({ 'POST /api/match/matchDetail': { data: race } });
+    renderApp('/horse-racing/100/2026-11-22');
+    await screen.findAllByTestId('runner');
+    await userEvent.setup().click(screen.getByTestId('rules-link'));
+    expect(within(screen.getByTestId('rules-modal')).getByRole('tab', { selected: true })).toHaveTextContent('Horse Racing');
   });
 });
 

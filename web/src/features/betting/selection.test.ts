@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MarketBook } from '../../api/match-stream';
 import { acceptRate, placeBody, rateChange, slipFor, slipProblems } from './selection';
 
-const base = { match_id: 1, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, total_matched: null, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [] };
+const base = { match_id: 1, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, total_matched: null, commission_bp: 0, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [] };
 
 function bookmaker(back: number | null): MarketBook {
   return {

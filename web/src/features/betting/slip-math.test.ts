@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalText, divideBy100HalfEven, parseStake, preview, projectPositions, stakeProblem } from './slip-math';
+import { commissionMinor, decimalText, divideBy100HalfEven, parseStake, preview, projectPositions, stakeProblem } from './slip-math';
 
 // Every expected figure below is worked by hand (minor units: 100 = 1.00).
 describe('the bet slip preview', () => {
@@ -72,5 +72,16 @@ describe('the bet slip preview', () => {
     ]);
     // Bookmaker back at rate 45 for 200: +90 on the runner, −200 elsewhere.
     expect(projectPositions(runners, { pricing: 'bookmaker', selectionId: 3, side: 'back', price: 45, stake: 200_00 }).get(3)).toBe(90_00);
+  });
+});
+
+describe('commission on winnings', () => {
+  it('is winnings × commission_bp / 10 000, half to even, as settlement takes it; nothing on a loss or at 0 bp', () => {
+    expect(commissionMinor(150_00, 200)).toBe(3_00);
+    expect(commissionMinor(45_00, 250)).toBe(1_12); // 112.5 paise → 112 (even)
+    expect(commissionMinor(25, 200)).toBe(0); // 0.5 paisa → 0 (even)
+    expect(commissionMinor(75, 200)).toBe(2); // 1.5 paise → 2 (even)
+    expect(commissionMinor(-100_00, 200)).toBe(0);
+    expect(commissionMinor(100_00, 0)).toBe(0);
   });
 });

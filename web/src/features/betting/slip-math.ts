@@ -27,15 +27,30 @@ export function stakeProblem(text: string, minStake: number, maxStake: number): 
   return null;
 }
 
-/** `value / 100` rounded half to even, as the server rounds a bookmaker or fancy bet's profit. */
-export function divideBy100HalfEven(value: number): number {
-  const big = BigInt(value);
+/** `value × multiplier / divisor` rounded half to even (exact, through BigInt), as the server rounds. */
+function mulDivHalfEven(value: number, multiplier: number, divisor: number): number {
+  const big = BigInt(value) * BigInt(multiplier);
   const negative = big < 0n;
   const abs = negative ? -big : big;
-  let quotient = abs / 100n;
-  const remainder = abs % 100n;
-  if (remainder > 50n || (remainder === 50n && quotient % 2n === 1n)) quotient += 1n;
+  const d = BigInt(divisor);
+  let quotient = abs / d;
+  const twice = (abs % d) * 2n;
+  if (twice > d || (twice === d && quotient % 2n === 1n)) quotient += 1n;
   return Number(negative ? -quotient : quotient);
+}
+
+/** `value / 100` rounded half to even, as the server rounds a bookmaker or fancy bet's profit. */
+export function divideBy100HalfEven(value: number): number {
+  return mulDivHalfEven(value, 1, 100);
+}
+
+/**
+ * The commission on winnings of `winMinor`, as settlement takes it from a bettor's net
+ * winnings on a market: `winnings × commission_bp / 10 000` rounded half to even, nothing on a
+ * loss (core/exchange/settlement.rs). 150.00 won at 200 bp (2%) pays 3.00.
+ */
+export function commissionMinor(winMinor: number, commissionBp: number): number {
+  return winMinor > 0 && commissionBp > 0 ? mulDivHalfEven(winMinor, commissionBp, 10_000) : 0;
 }
 
 /**

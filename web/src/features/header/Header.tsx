@@ -6,6 +6,7 @@ import { useBalance } from '../../hooks/useBalance';
 import { usePageState } from '../../hooks/usePageState';
 import { formatMoney } from '../../lib/format';
 import { useSession } from '../../lib/session';
+import { useRules } from '../../lib/rules-topic';
 import { signOut } from '../../lib/sign-out';
 import { LOCAL_KEYS } from '../../lib/storage';
 import { showPaymentItems, type MenuAction } from './menu';
@@ -14,9 +15,11 @@ import { SearchBox } from './SearchBox';
 import { UserMenu } from './UserMenu';
 import { initialVisibility, saveVisibility } from './visibility';
 
-/** What the header opens that other areas own; the app passes them in (features do not import each other). */
+/**
+ * What the header opens that other areas own; the app passes them in (features do not import
+ * each other). The rules are the app's own pop-up (lib/rules-topic), opened on the page's topic.
+ */
 export interface HeaderModals {
-  rules: (close: () => void) => ReactNode;
   buttonValues: (close: () => void) => ReactNode;
   changePassword: (close: () => void) => ReactNode;
 }
@@ -27,6 +30,8 @@ export function Header({ modals, bell }: { modals: HeaderModals; bell?: ReactNod
   const navigate = useNavigate();
   const location = useLocation();
   const { data: setting } = useGlobalSetting();
+  // The rules pop-up is the app's: it opens on the page's own rules (lib/rules-topic).
+  const rules = useRules();
   const balance = useBalance(Boolean(user) && location.pathname !== '/login');
   // A pop-up belongs to the page it opened on: Back closes it.
   const [modal, setModal] = usePageState<MenuAction | 'myMarket'>();
@@ -53,7 +58,7 @@ export function Header({ modals, bell }: { modals: HeaderModals; bell?: ReactNod
         </Link>
         <SearchBox />
         <div className="header-right">
-          <button type="button" className="header-link rules-link" onClick={() => setModal('rules')} data-testid="rules-link">
+          <button type="button" className="header-link rules-link" onClick={() => rules.open()} data-testid="rules-link">
             Rules
           </button>
           {showPaymentItems(user, setting) && (
@@ -99,7 +104,7 @@ export function Header({ modals, bell }: { modals: HeaderModals; bell?: ReactNod
               saveVisibility('exposure', shown);
               setShowExposure(shown);
             }}
-            onAction={setModal}
+            onAction={(action) => (action === 'rules' ? rules.open() : setModal(action))}
             onSignOut={() => void signOut(user)}
           />
         </div>
@@ -110,7 +115,6 @@ export function Header({ modals, bell }: { modals: HeaderModals; bell?: ReactNod
         </div>
       ) : null}
       {modal === 'myMarket' && <MyMarketModal onClose={close} />}
-      {modal === 'rules' && modals.rules(close)}
       {modal === 'buttonValues' && modals.buttonValues(close)}
       {modal === 'changePassword' && modals.changePassword(close)}
     </header>

@@ -1,10 +1,13 @@
 import { Modal } from '../../components/Modal';
+import type { RulesTopic } from '../../lib/rules-topic';
 import { RulesTabs } from './RulesTabs';
+import { rulesTabFor } from './topic';
 
-export function RulesModal({ onClose }: { onClose: () => void }) {
+/** The rules over the page, opened on the tab of what they were opened about (a market, a sport). */
+export function RulesModal({ topic, onClose }: { topic?: RulesTopic | null; onClose: () => void }) {
   return (
     <Modal title="Rules" onClose={onClose} size="lg" testId="rules-modal">
-      <RulesTabs />
+      <RulesTabs initialTab={rulesTabFor(topic)} market={topic?.marketName !== undefined && topic.commissionBp !== undefined ? { name: topic.marketName, commissionBp: topic.commissionBp } : undefined} />
     </Modal>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { casinoGamesKey, getCasinoGames } from '../../api/casino-games';
 import { errorMessage } from '../../api/client';
+import { commissionText } from '../../lib/rules-topic';
 import { RULES_TABS, type RulesSection, type RulesTab } from './rules-content';
 
 /**
@@ -21,9 +22,13 @@ const CASINO_GENERAL: RulesSection = {
   ],
 };
 
-/** The rules as a vertical tab list, one panel per sport or market group. */
-export function RulesTabs() {
-  const [activeId, setActiveId] = useState(ALL_RULES_TABS[0].id);
+/**
+ * The rules as a vertical tab list, one panel per sport or market group, opened on
+ * `initialTab` (a tab id) when given. Opened from a market, each panel first says that
+ * market's commission.
+ */
+export function RulesTabs({ initialTab, market }: { initialTab?: string | null; market?: { name: string; commissionBp: number } }) {
+  const [activeId, setActiveId] = useState(() => (ALL_RULES_TABS.some((t) => t.id === initialTab) ? initialTab! : ALL_RULES_TABS[0].id));
   const active = ALL_RULES_TABS.find((t) => t.id === activeId) ?? ALL_RULES_TABS[0];
   return (
     <div className="rules-tabs" data-testid="rules-tabs">
@@ -45,6 +50,13 @@ export function RulesTabs() {
       </div>
       <div className="rules-panel" role="tabpanel" id={`rules-panel-${active.id}`} aria-labelledby={`rules-tab-${active.id}`} data-testid="rules-panel">
         <h2>{active.title}</h2>
+        {market && (
+          <p className="notice rules-commission" data-testid="rules-commission">
+            {market.commissionBp > 0
+              ? `${market.name}: commission ${commissionText(market.commissionBp)} of your net winnings on the market, taken when it is settled. Nothing is taken from a net loss.`
+              : `${market.name}: no commission.`}
+          </p>
+        )}
         {active.id === CASINO_RULES_TAB.id ? <CasinoRules /> : <Sections sections={active.sections} />}
       </div>
     </div>

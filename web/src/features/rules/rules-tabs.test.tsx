@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { stubServer } from '../../testing/fake-server';
 import { storeSession } from '../../testing/render';
 import { RulesTabs } from './RulesTabs';
+import { rulesTabFor } from './topic';
 
 /** Spec §2's rules tabs, in its order (its spellings included). */
 const SPEC_TABS = [
@@ -48,5 +49,43 @@ describe('the rules tabs', () => {
     expect(await within(panel).findByRole('heading', { name: 'Teen Patti T20 (TP T20)' })).toBeInTheDocument();
     expect(within(panel).getByRole('heading', { name: 'Dragon Tiger 1 Day (DT 1 DAY)' })).toBeInTheDocument();
     expect(within(panel).getByText('Tie pays 16.50. House edge 2.94%.')).toBeInTheDocument();
+  });
+});
+
+describe('the tab a topic opens on', () => {
+  it("is a market's own (Bookmaker, Fancy), else its sport's, else Match for match odds; the spec's spellings reach their tabs", () => {
+    expect(rulesTabFor({ sportId: 4, sportName: 'Cricket', marketType: 'bookmaker' })).toBe('bookmaker');
+    expect(rulesTabFor({ sportId: 4, marketType: 'fancy' })).toBe('fancy');
+    expect(rulesTabFor({ sportId: 4, sportName: 'Cricket', marketType: 'match_odds' })).toBe('match');
+    expect(rulesTabFor({ sportId: 7, marketType: 'win' })).toBe('horse-racing');
+    expect(rulesTabFor({ sportId: 4339, marketType: 'place' })).toBe('horse-racing');
+    expect(rulesTabFor({ sportId: 1, sportName: 'Football' })).toBe('football');
+    // An operator's own sport, known by its name, the spec's spelling too.
+    expect(rulesTabFor({ sportId: 90001, sportName: 'Volleyball' })).toBe('volleyball');
+    expect(rulesTabFor({ sportId: 90002, sportName: 'Fustal' })).toBe('futsal');
+    expect(rulesTabFor({ sportId: 90003, sportName: 'Curling', marketType: 'match_odds' })).toBe('match');
+    expect(rulesTabFor({ sportId: 90003, sportName: 'Curling' })).toBeNull();
+    expect(rulesTabFor(null)).toBeNull();
+  });
+
+  it('opens on the tab asked for, saying the market\'s commission; an unknown tab opens the first', () => {
+    stubServer({ 'POST /api/casino/getCasinoList': { data: [] } });
+    storeSession();
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const { unmount } = render(
+      <QueryClientProvider client={client}>
+        <RulesTabs initialTab="bookmaker" market={{ name: 'Bookmaker', commissionBp: 250 }} />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByRole('tab', { selected: true })).toHaveTextContent('Bookmaker');
+    expect(screen.getByTestId('rules-commission')).toHaveTextContent('Bookmaker: commission 2.5% of your net winnings');
+    unmount();
+    render(
+      <QueryClientProvider client={client}>
+        <RulesTabs initialTab="no-such-tab" />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByRole('tab', { selected: true })).toHaveTextContent('Horse Racing');
+    expect(screen.queryByTestId('rules-commission')).toBeNull();
   });
 });
