@@ -1,7 +1,8 @@
 //! The market-maker: the demo's `maker` account keeps prices on every exchange market the feed
-//! runs (match odds, race win and place). It is an ordinary client: its orders go through
-//! `Engine::place` and `Engine::cancel` — the bet API's own path, with the funds check, the
-//! in-play bet delay and the ledger — so its liquidity is real money any bettor can match.
+//! runs (match odds, race win and place). Its orders go through `Engine::place` and
+//! `Engine::cancel` — the bet API's own path, with the funds check and the ledger — so its
+//! liquidity is real money any bettor can match. Like the feed's house it is not held back by
+//! the in-play bet delay ([`maker_house`]): its prices follow the game as it is played.
 //!
 //! For each market it is told the fair price of every runner. It lays at fair and the ticks
 //! below (shown in the blue Back column) and backs from one tick above (the pink Lay column),
@@ -108,9 +109,15 @@ pub fn varied_size(
     ((raw + step / 2) / step * step).max(step)
 }
 
-/// The maker as the house that quotes: an ordinary client, held to each market's stake limits.
+/// The maker as the house that quotes: house liquidity, as the feed's house is
+/// (`PlaceBet::house_liquidity`), so its quotes are not held back by the in-play bet delay. A
+/// delayed quote is a stale one for a bettor to pick off, and a re-quote's new orders waiting
+/// out the delay left the book empty for those seconds: in play a match's odds went blank after
+/// every wicket while the market stayed open. Its sizes keep within every market's stake
+/// limits by construction ([`quotes`] drops a level below the minimum; the largest is far
+/// under any maximum).
 pub fn maker_house(maker_id: i64) -> House {
-    House { user_id: maker_id, liquidity: false, max_exposure_minor: None }
+    House { user_id: maker_id, liquidity: true, max_exposure_minor: None }
 }
 
 /// The orders the maker wants in a market for these fair prices: per runner, lays at fair and
@@ -226,7 +233,7 @@ struct Tracked {
     /// Demo time of the next re-quote.
     due_ms: i64,
     /// A re-quote is running (never two at once: the second would not see the first's
-    /// orders, still waiting out a bet delay, and post them again).
+    /// orders, still on their way into the book, and post them again).
     busy: bool,
 }
 
@@ -293,6 +300,49 @@ impl MarketMaker {
         );
     }
 
+    /// Re-quotes `market_id` at once rather than at the next tick: a market just reopened after
+    /// a wicket or a goal, its orders withdrawn, would stand open with an empty book until then.
+    /// Nothing while another re-quote of it runs (that one posts the same prices).
+    pub async fn requote_now(&self, market_id: i64) {
+        let tracked = {
+            let mut markets = self.markets();
+            let Some(tracked) = markets.get_mut(&market_id).filter(|t| !t.busy) else { return };
+            tracked.busy = true;
+            tracked.due_ms = self.clock.now_ms()
+                + if tracked.in_play { IN_PLAY_REQUOTE_MS } else { PRE_MATCH_REQUOTE_MS };
+            tracked.clone()
+        };
+        self.requote(tracked).await;
+        if let Some(tracked) = self.markets().get_mut(&market_id) {
+            tracked.busy = false;
+        }
+    }
+
+    /// One re-quote of a tracked market around its (drifted) fair prices.
+    async fn requote(&self, tracked: Tracked) {
+        let market_id = tracked.market.market_id;
+        let fair: Vec<(i64, Price)> = tracked
+            .fair
+            .iter()
+            .zip(&tracked.drift_ticks)
+            .map(|((selection, price), ticks)| (*selection, drifted(*price, *ticks)))
+            .collect();
+        let wanted = quotes(market_id, &fair, tracked.market.style, tracked.market.min_stake_minor);
+        let result = requote_market(
+            &self.state,
+            maker_house(self.maker_id),
+            tracked.market.match_id,
+            market_id,
+            &wanted,
+        )
+        .await;
+        log_requote(market_id, result);
+        // Settled (by the feed or an operator): nothing more to quote.
+        if !self.state.engine.is_running(market_id).await {
+            self.forget(market_id);
+        }
+    }
+
     /// Re-quotes the markets as they fall due, until the feed stops.
     pub async fn run(self: Arc<Self>) {
         let mut running: JoinSet<()> = JoinSet::new();
@@ -318,21 +368,7 @@ impl MarketMaker {
                     for tracked in due {
                         let maker = self.clone();
                         let market_id = tracked.market.market_id;
-                        let handle = running.spawn(async move {
-                            let fair: Vec<(i64, Price)> = tracked
-                                .fair
-                                .iter()
-                                .zip(&tracked.drift_ticks)
-                                .map(|((selection, price), ticks)| (*selection, drifted(*price, *ticks)))
-                                .collect();
-                            let wanted = quotes(market_id, &fair, tracked.market.style, tracked.market.min_stake_minor);
-                            let result = requote_market(&maker.state, maker_house(maker.maker_id), tracked.market.match_id, market_id, &wanted).await;
-                            log_requote(market_id, result);
-                            // Settled (by the feed or an operator): nothing more to quote.
-                            if !maker.state.engine.is_running(market_id).await {
-                                maker.forget(market_id);
-                            }
-                        });
+                        let handle = running.spawn(async move { maker.requote(tracked).await });
                         running_market.insert(handle.id(), market_id);
                     }
                 }

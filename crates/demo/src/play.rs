@@ -6,8 +6,9 @@
 //!   go `ball_running`, after it `open` again with new bookmaker rates, fancy lines (No = the
 //!   projected figure, Yes = one more, rates 100/100) and odd/even rates. A line whose figure
 //!   is known (or can no longer be) is taken off (`suspended`) and resulted with it, or void.
-//!   Match odds stay open; the market-maker re-quotes them around the moving fair price (at
-//!   once after a wicket).
+//!   Match odds stay open between balls, the market-maker re-quoting them around the moving
+//!   fair price; a wicket suspends them while the new batsman comes in (the maker's old prices
+//!   withdrawn), and they reopen with the maker's new ones.
 //! - Football, minute by minute: a goal suspends match odds, the maker withdraws its orders,
 //!   and the market reopens with new prices.
 //! - Tennis, game by game: prices move with every game.
@@ -54,6 +55,8 @@ const INNINGS_BREAK_MS: i64 = 60_000;
 const FOOTBALL_MINUTE_MS: i64 = 10_000;
 const HALF_TIME_MS: i64 = 60_000;
 const AFTER_GOAL_MS: i64 = 10_000;
+/// Cricket: how long a wicket keeps the match odds suspended (the new batsman walks in).
+const AFTER_WICKET_MS: i64 = 10_000;
 /// Tennis: a game every 25 seconds.
 const TENNIS_GAME_MS: i64 = 25_000;
 /// A race lasts one to two minutes.
@@ -385,6 +388,16 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
             // The next innings' last balls are its own.
             last_balls.clear();
         }
+        // A wicket: the match odds' prices are wrong now. Suspend them and pull the maker's
+        // orders; they reopen below, with its new prices, once the new batsman is in.
+        let mut suspended_odds: Vec<i64> = Vec::new();
+        if delivery == Delivery::Wicket && !game.is_finished() {
+            if let Some(odds) = &match_odds {
+                suspended_odds.push(odds.market_id);
+                set_statuses(feed, the_match, &mut suspended_odds, MarketStatus::Suspended).await;
+                feed.maker.withdraw(odds.market_id).await;
+            }
+        }
         // A line whose figure is known (or can no longer be) is taken off and resulted.
         for market_id in lines.settle_decided(feed, the_match, &game).await {
             house.retain(|id| *id != market_id);
@@ -411,6 +424,14 @@ async fn cricket(feed: &Feed, the_match: &Match, markets: Markets) {
             );
             set_statuses(feed, the_match, &mut house, MarketStatus::Suspended).await;
             feed.clock.sleep(INNINGS_BREAK_MS).await;
+        } else if !suspended_odds.is_empty() {
+            feed.clock.sleep(AFTER_WICKET_MS).await;
+        }
+        if !suspended_odds.is_empty() {
+            set_statuses(feed, the_match, &mut suspended_odds, MarketStatus::Open).await;
+            for market_id in &suspended_odds {
+                feed.maker.requote_now(*market_id).await;
+            }
         }
         set_statuses(feed, the_match, &mut house, MarketStatus::Open).await;
     }
@@ -609,6 +630,8 @@ async fn football(feed: &Feed, the_match: &Match, markets: Markets) {
                 feed.clock.sleep(AFTER_GOAL_MS).await;
                 if !game.is_finished() {
                     set_statuses(feed, the_match, &mut market, MarketStatus::Open).await;
+                    // Its orders were withdrawn: the new prices at once, not at the next tick.
+                    feed.maker.requote_now(match_odds.market_id).await;
                 }
             }
             None if game.minute() % 5 == 0 => quote(&game, false),

@@ -1,6 +1,7 @@
 //! The demo feed against the real server, with demo time 60 times faster than the wall clock:
 //! an in-play cricket match is played ball by ball (its fancy lines and bookmaker rates move,
-//! its house markets go ball running and back), a race goes off at its time and is settled,
+//! its house markets go ball running and back, a wicket suspends its match odds until they
+//! reopen with the maker's new prices), a race goes off at its time and is settled,
 //! and the bet the demo client placed on it lands in the account statement, and the race is
 //! retired a while later. Before the off the maker's prices drift (match odds, win, place). The ledger stays sound while the feed works.
 
@@ -168,6 +169,44 @@ async fn the_feed_plays_matches_and_settles_races(app: TestApp) {
     assert_eq!(score["overs_limit"], 20, "{score}");
     assert!(!score["innings"].as_array().unwrap().is_empty(), "{score}");
     assert!(!score["last_balls"].as_array().unwrap().is_empty(), "{score}");
+
+    // A wicket suspends a match's odds (the page's band says so) and they reopen with the
+    // maker's new prices. Every cricket match in play is watched: a wicket comes about once in
+    // twenty balls, and a match at this speed may end before one.
+    let started = Instant::now();
+    let mut suspended: HashSet<i64> = HashSet::new();
+    'wicket: loop {
+        within(
+            started,
+            RETIRE_WAIT,
+            "a match's odds suspended by a wicket, then reopened with prices",
+        );
+        let listed = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+        let playing: Vec<i64> = listed
+            .data()
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["in_play"] == true)
+            .filter_map(|m| m["match_id"].as_i64())
+            .collect();
+        for match_id in playing {
+            let (_, now) = markets(&app, &demo, match_id).await;
+            let Some(odds) = now.iter().find(|m| m["type"] == "match_odds") else { continue };
+            let priced = odds["runners"].as_array().unwrap().iter().all(|r| {
+                !r["back"].as_array().unwrap().is_empty()
+                    && !r["lay"].as_array().unwrap().is_empty()
+            });
+            match odds["status"].as_str().unwrap() {
+                "suspended" => {
+                    suspended.insert(match_id);
+                }
+                "open" if priced && suspended.contains(&match_id) => break 'wicket,
+                _ => {}
+            }
+        }
+        tokio::time::sleep(POLL).await;
+    }
 
     // Before the off prices are not frozen: the maker's quotes drift on match odds and on races'
     // win and place markets. Every match not yet in play is watched, not only `upcoming`: at
