@@ -456,9 +456,12 @@ both_databases!(requests_need_the_payment_gateway_and_a_parent);
 async fn invalid_fields_are_400_and_store_nothing(app: TestApp) {
     let demo = app.demo().await;
 
-    for (amount, problem) in
-        [(json!(0), "more than 0"), (json!(-5), "more than 0"), (json!(10.005), "2 decimal")]
-    {
+    for (amount, problem) in [
+        (json!(0), "more than 0"),
+        (json!(-5), "more than 0"),
+        (json!("-250.50"), "more than 0"),
+        (json!(10.005), "2 decimal"),
+    ] {
         let answer = deposit(&app, &demo, amount.clone(), "UTR-FIELDS").await;
         answer.expect(400);
         assert!(answer.field_error("amount").contains(problem), "{amount}: {}", answer.body);
