@@ -223,11 +223,27 @@ pub struct MatchDetail {
     #[serde(rename = "match")]
     pub the_match: MatchItem,
     pub markets: Vec<MarketBook>,
+    /// A race card's facts about runners of these markets (by `selection_id`), as the feed or
+    /// an operator gave them; a runner nobody gave any for is not listed.
+    pub runner_cards: Vec<RunnerCardItem>,
+}
+
+/// What a race card says of a runner; each field null until the feed or an operator gives it.
+#[derive(Serialize, ToSchema)]
+pub struct RunnerCardItem {
+    pub selection_id: i64,
+    /// The stall (horses) or trap (greyhounds).
+    #[schema(required = true)]
+    pub draw: Option<i64>,
+    #[schema(required = true)]
+    pub jockey: Option<String>,
+    #[schema(required = true)]
+    pub trainer: Option<String>,
 }
 
 /// A match with its score and result, and each market's book (best 3 back and lay with sizes;
 /// bookmaker rates; fancy lines), status and limits, and the caller's position per runner and
-/// fancy run-range book. Settled fancy lines are left out.
+/// fancy run-range book, and a race's runner cards. Settled fancy lines are left out.
 #[utoipa::path(post, path = "/match/matchDetail", tag = "catalogue", request_body = MatchDetailRequest, security(("bearer" = [])),
     responses((status = 200, body = Envelope<MatchDetail>), (status = 401), (status = 404)))]
 async fn match_detail(
@@ -255,7 +271,19 @@ async fn match_detail(
     let mut item = MatchItem::from(the_match);
     item.has_bookmaker = markets.iter().any(|m| m.market_type == MarketType::Bookmaker);
     item.has_fancy = markets.iter().any(|m| m.market_type == MarketType::Fancy);
-    Ok(ok(MatchDetail { the_match: item, markets }))
+    let runner_cards = state
+        .store
+        .runner_cards_of_match(match_id)
+        .await?
+        .into_iter()
+        .map(|card| RunnerCardItem {
+            selection_id: card.runner_id,
+            draw: card.draw,
+            jockey: card.jockey,
+            trainer: card.trainer,
+        })
+        .collect();
+    Ok(ok(MatchDetail { the_match: item, markets, runner_cards }))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -278,6 +306,8 @@ pub struct Race {
     pub market_start_time: String,
     /// Being run now: off, not yet resulted.
     pub in_play: bool,
+    /// Run and over: its result declared, or every market of it settled.
+    pub finished: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -393,6 +423,7 @@ async fn venues(
             name: m.name,
             market_start_time: iso_utc(m.open_date_ms),
             in_play,
+            finished: m.finished || m.result.is_some(),
         };
         match venues.iter_mut().find(|v| v.venue == venue && v.country_code == code) {
             Some(existing) => existing.races.push(race),

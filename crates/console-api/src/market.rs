@@ -30,6 +30,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(unsettle_market))
         .routes(routes!(resolve_crossed))
         .routes(routes!(remove_runner))
+        .routes(routes!(set_runner_cards))
 }
 
 pub(crate) fn require_admin(operator: &Operator) -> Result<(), AppError> {
@@ -637,4 +638,57 @@ async fn remove_runner(
         ),
         row,
     ))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RunnerCardsRequest {
+    #[schema(value_type = i64)]
+    pub market_id: FlexI64,
+    /// 1 to 64 runners of the market, each with what is known of it.
+    pub runners: Vec<RunnerCardRequest>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RunnerCardRequest {
+    #[schema(value_type = i64)]
+    pub selection_id: FlexI64,
+    /// The stall (horses) or trap (greyhounds), 1 to 99; absent or null when not known.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>)]
+    pub draw: Option<FlexI64>,
+    /// At most 64 characters; absent, null or empty when not known.
+    #[serde(default)]
+    pub jockey: Option<String>,
+    /// At most 64 characters; absent, null or empty when not known.
+    #[serde(default)]
+    pub trainer: Option<String>,
+}
+
+/// Sets what a race card shows of runners of a market: the draw, the jockey and the trainer,
+/// each runner's card replaced by what is given (a runner given nothing has its card cleared).
+/// A feed's catalogue sets them itself from Betfair's runner metadata. Audited as
+/// `market.runner_cards`.
+#[utoipa::path(post, path = "/admin/market/runnerCards", tag = "admin", request_body = RunnerCardsRequest, security(("bearer" = [])),
+    responses((status = 200, body = Envelope<Option<String>>), (status = 400), (status = 403), (status = 404)))]
+async fn set_runner_cards(
+    State(state): State<AppState>,
+    operator: Operator,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<RunnerCardsRequest>,
+) -> ApiResult<Option<String>> {
+    require_admin(&operator)?;
+    let ctx =
+        OperatorContext { store: &state.store, actor: Actor::User(operator.0.user), client_ip: ip };
+    let cards: Vec<operator::RunnerCardInput> = body
+        .runners
+        .into_iter()
+        .map(|r| operator::RunnerCardInput {
+            selection_id: r.selection_id.0,
+            draw: r.draw.map(|d| d.0),
+            jockey: r.jockey,
+            trainer: r.trainer,
+        })
+        .collect();
+    let count = operator::set_runner_cards(&ctx, body.market_id.0, &cards).await?;
+    Ok(ok_with(format!("Race card set for {count} runner(s)."), None))
 }

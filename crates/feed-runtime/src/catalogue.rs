@@ -9,7 +9,9 @@
 //!   catalogue or the definition names the event, else "Event <id>";
 //! - the **market** (WIN and PLACE as themselves, any other type as match odds) is linked to
 //!   the upstream market and each runner to its selection, its runners in `sortPriority` order,
-//!   named from the catalogue, else the definition's `name`, else "Selection <id>".
+//!   named from the catalogue, else the definition's `name`, else "Selection <id>"; a runner's
+//!   race card (draw, jockey, trainer) is what the catalogue's runner metadata gives
+//!   (`STALL_DRAW`, `JOCKEY_NAME`, `TRAINER_NAME`), and nothing where it gives none.
 //!
 //! Example, flumine's greyhound WIN market 1.197931750 with its catalogue: sport 4339
 //! "Greyhound Racing", series "Sheffield", match "Sheffield 19th Apr" (linked to
@@ -55,6 +57,33 @@ struct CatalogueMarket {
 struct CatalogueRunner {
     selection_id: i64,
     runner_name: String,
+    /// Betfair's RUNNER_METADATA: text values by key, null where not known.
+    #[serde(default)]
+    metadata: HashMap<String, Option<String>>,
+}
+
+impl CatalogueRunner {
+    /// What the race card shows of this runner, from its metadata (`STALL_DRAW`,
+    /// `JOCKEY_NAME`, `TRAINER_NAME`); `None` when the metadata gives none of them.
+    fn card(&self, runner_id: i64) -> Option<backlay_operator::RunnerCardInput> {
+        let text = |key: &str| {
+            self.metadata
+                .get(key)
+                .and_then(Option::as_deref)
+                .map(str::trim)
+                .filter(|t| !t.is_empty() && !t.eq_ignore_ascii_case("null"))
+        };
+        let card = backlay_operator::RunnerCardInput {
+            selection_id: runner_id,
+            // A stall outside 1–99 is not one: left out rather than refused with the card.
+            draw: text("STALL_DRAW")
+                .and_then(|d| d.parse::<i64>().ok())
+                .filter(|d| (1..=99).contains(d)),
+            jockey: text("JOCKEY_NAME").map(str::to_owned),
+            trainer: text("TRAINER_NAME").map(str::to_owned),
+        };
+        (card.draw.is_some() || card.jockey.is_some() || card.trainer.is_some()).then_some(card)
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -176,15 +205,30 @@ pub async fn ensure_market(
                 .collect(),
         }),
     };
-    match backlay_operator::create_market(&ctx, &state.engine, request).await {
-        Ok(_) => {}
+    let made = match backlay_operator::create_market(&ctx, &state.engine, request).await {
+        Ok(_) => true,
         // Another node's feed made it a moment ago: join it.
-        Err(AppError::Conflict(_)) => {}
+        Err(AppError::Conflict(_)) => false,
         Err(other) => return Err(other),
-    }
-    linked_market(state, upstream_market_id).await?.ok_or_else(|| {
+    };
+    let linked = linked_market(state, upstream_market_id).await?.ok_or_else(|| {
         AppError::Internal(anyhow::anyhow!("market {upstream_market_id} was made but not linked"))
-    })
+    })?;
+    // The race card's facts the catalogue gives (a jockey, a trainer, a draw), by the node that
+    // made the market.
+    let cards: Vec<_> = named
+        .filter(|_| made)
+        .map(|m| {
+            m.runners
+                .iter()
+                .filter_map(|r| linked.runners.get(&r.selection_id).and_then(|id| r.card(*id)))
+                .collect()
+        })
+        .unwrap_or_default();
+    if !cards.is_empty() {
+        backlay_operator::set_runner_cards(&ctx, linked.market_id, &cards).await?;
+    }
+    Ok(linked)
 }
 
 /// What a match-odds market's bookmaker twin is called in the links (`--feed-bookmaker-margin`).
@@ -373,5 +417,45 @@ async fn ensure_match(
             .await?
             .ok_or_else(|| AppError::Internal(anyhow::anyhow!("match {event_ref} not linked"))),
         Err(other) => Err(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runner(metadata: serde_json::Value) -> CatalogueRunner {
+        serde_json::from_value(serde_json::json!({
+            "selectionId": 44331354, "runnerName": "1. Paradise Mission", "metadata": metadata
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_race_card_is_what_the_runner_metadata_gives_and_nothing_more() {
+        let full = runner(serde_json::json!({
+            "runnerId": "44331354", "STALL_DRAW": "4", "JOCKEY_NAME": "Ryan Moore",
+            "TRAINER_NAME": " Aidan O'Brien ", "CLOTH_NUMBER": "1"
+        }));
+        assert_eq!(
+            full.card(17),
+            Some(backlay_operator::RunnerCardInput {
+                selection_id: 17,
+                draw: Some(4),
+                jockey: Some("Ryan Moore".into()),
+                trainer: Some("Aidan O'Brien".into()),
+            })
+        );
+        // Betfair sends unknown values as null (or "null"); a stall out of 1-99 is not one.
+        let partial = runner(serde_json::json!({
+            "STALL_DRAW": "0", "JOCKEY_NAME": null, "TRAINER_NAME": "null", "WEIGHT_VALUE": "140"
+        }));
+        assert_eq!(partial.card(17), None);
+        // flumine's greyhound catalogue: runner ids only, so no card.
+        assert_eq!(runner(serde_json::json!({ "runnerId": "44331354" })).card(17), None);
+        let no_metadata: CatalogueRunner =
+            serde_json::from_value(serde_json::json!({ "selectionId": 1, "runnerName": "A" }))
+                .unwrap();
+        assert_eq!(no_metadata.card(17), None);
     }
 }

@@ -257,3 +257,86 @@ pub async fn create_market(
     engine.spawn(market_id).await?;
     Ok((market_id, market.setup.runners.iter().map(|r| r.runner_id).collect()))
 }
+
+/// A runner's race card as given: each field absent (or empty) when not known.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunnerCardInput {
+    pub selection_id: i64,
+    pub draw: Option<i64>,
+    pub jockey: Option<String>,
+    pub trainer: Option<String>,
+}
+
+/// The most runners one call sets: a market's most runners.
+pub const MAX_RUNNER_CARDS: usize = 64;
+
+/// Sets race card facts (draw, jockey, trainer) of runners of `market_id`, each replacing what
+/// its runner's card said; a card with nothing in it clears the runner's. Every runner must be
+/// the market's. Audited as `market.runner_cards`. The feed sets them from its catalogue's
+/// runner metadata, an operator through `admin/market/runnerCards`.
+pub async fn set_runner_cards(
+    ctx: &OperatorContext<'_>,
+    market_id: i64,
+    cards: &[RunnerCardInput],
+) -> Result<usize, AppError> {
+    use backlay_store::runner_cards::{RunnerCard, CARD_NAME_MAX_CHARS};
+    ctx.require_admin("set race cards")?;
+    let market = ctx
+        .store
+        .market(market_id)
+        .await
+        .or_not_found(|| format!("There is no market with id {market_id}."))?;
+    let mut checks = Checks::default();
+    if cards.is_empty() || cards.len() > MAX_RUNNER_CARDS {
+        checks.fail("runners", format!("Give 1 to {MAX_RUNNER_CARDS} runners."));
+    }
+    let name = |checks: &mut Checks, field: String, label: &str, given: &Option<String>| {
+        let given = given.as_deref().map(str::trim).filter(|t| !t.is_empty())?;
+        if given.chars().count() > CARD_NAME_MAX_CHARS {
+            checks.fail(&field, format!("{label} is at most {CARD_NAME_MAX_CHARS} characters."));
+            return None;
+        }
+        Some(given.to_string())
+    };
+    let mut checked = Vec::with_capacity(cards.len());
+    for (i, card) in cards.iter().enumerate() {
+        if !market.setup.runners.iter().any(|r| r.runner_id == card.selection_id) {
+            checks.fail(
+                &format!("runners[{i}].selection_id"),
+                format!("Runner {} is not one of {}.", card.selection_id, market.setup.name),
+            );
+        }
+        if card.draw.is_some_and(|draw| !(1..=99).contains(&draw)) {
+            checks.fail(&format!("runners[{i}].draw"), "The draw is a stall from 1 to 99.");
+        }
+        checked.push(RunnerCard {
+            runner_id: card.selection_id,
+            draw: card.draw,
+            jockey: name(
+                &mut checks,
+                format!("runners[{i}].jockey"),
+                "A jockey's name",
+                &card.jockey,
+            ),
+            trainer: name(
+                &mut checks,
+                format!("runners[{i}].trainer"),
+                "A trainer's name",
+                &card.trainer,
+            ),
+        });
+    }
+    checks.finish()?;
+    let mut writer = ctx.store.begin_write().await?;
+    for card in &checked {
+        writer.set_runner_card(card, now_ms()).await?;
+    }
+    let detail: Vec<serde_json::Value> = checked
+        .iter()
+        .map(|c| serde_json::json!({ "runner_id": c.runner_id, "draw": c.draw, "jockey": c.jockey, "trainer": c.trainer }))
+        .collect();
+    ctx.audit(&mut writer, "market.runner_cards", format!("market:{market_id}"), detail.into())
+        .await?;
+    writer.commit().await?;
+    Ok(checked.len())
+}

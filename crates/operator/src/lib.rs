@@ -43,7 +43,8 @@ pub use casino_categories::{
 pub use casino_games::{set_casino_game_active, set_casino_game_image};
 pub use catalogue::{
     create_market, create_match, create_series, create_sport, set_match_active, set_match_in_play,
-    CreateMarket, CreateMatch, UpstreamMarket, CATALOGUE_NAME_MAX_CHARS,
+    set_runner_cards, CreateMarket, CreateMatch, RunnerCardInput, UpstreamMarket,
+    CATALOGUE_NAME_MAX_CHARS, MAX_RUNNER_CARDS,
 };
 pub use correction::{unsettle_market, CorrectedAccount, Correction, CorrectionLine};
 pub use desk::set_desk_spread;

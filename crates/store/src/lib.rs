@@ -44,6 +44,7 @@ pub mod partnership;
 pub mod positions;
 pub mod preferences;
 pub mod repository;
+pub mod runner_cards;
 pub mod secrets;
 pub mod security;
 pub mod sessions;

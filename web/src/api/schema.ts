@@ -525,6 +525,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/market/runnerCards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sets what a race card shows of runners of a market: the draw, the jockey and the trainer,
+         *     each runner's card replaced by what is given (a runner given nothing has its card cleared).
+         *     A feed's catalogue sets them itself from Betfair's runner metadata. Audited as
+         *     `market.runner_cards`.
+         */
+        post: operations["set_runner_cards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/market/spread": {
         parameters: {
             query?: never;
@@ -1640,7 +1662,7 @@ export interface paths {
         /**
          * A match with its score and result, and each market's book (best 3 back and lay with sizes;
          *     bookmaker rates; fancy lines), status and limits, and the caller's position per runner and
-         *     fancy run-range book. Settled fancy lines are left out.
+         *     fancy run-range book, and a race's runner cards. Settled fancy lines are left out.
          */
         post: operations["match_detail"];
         delete?: never;
@@ -4381,6 +4403,11 @@ export interface components {
             data: {
                 markets: components["schemas"]["MarketBook"][];
                 match: components["schemas"]["MatchItem"];
+                /**
+                 * @description A race card's facts about runners of these markets (by `selection_id`), as the feed or
+                 *     an operator gave them; a runner nobody gave any for is not listed.
+                 */
+                runner_cards: components["schemas"]["RunnerCardItem"][];
             };
             message: string;
             status: boolean;
@@ -6418,6 +6445,11 @@ export interface components {
         MatchDetail: {
             markets: components["schemas"]["MarketBook"][];
             match: components["schemas"]["MatchItem"];
+            /**
+             * @description A race card's facts about runners of these markets (by `selection_id`), as the feed or
+             *     an operator gave them; a runner nobody gave any for is not listed.
+             */
+            runner_cards: components["schemas"]["RunnerCardItem"][];
         };
         MatchDetailRequest: {
             /** Format: int64 */
@@ -7119,6 +7151,8 @@ export interface components {
             text_secondry_color: string;
         };
         Race: {
+            /** @description Run and over: its result declared, or every market of it settled. */
+            finished: boolean;
             /** @description Being run now: off, not yet resulted. */
             in_play: boolean;
             /** @description The off, ISO-8601 UTC. */
@@ -7440,6 +7474,37 @@ export interface components {
             removed: boolean;
             /** Format: int64 */
             selection_id: number;
+        };
+        /** @description What a race card says of a runner; each field null until the feed or an operator gives it. */
+        RunnerCardItem: {
+            /**
+             * Format: int64
+             * @description The stall (horses) or trap (greyhounds).
+             */
+            draw: number | null;
+            jockey: string | null;
+            /** Format: int64 */
+            selection_id: number;
+            trainer: string | null;
+        };
+        RunnerCardRequest: {
+            /**
+             * Format: int64
+             * @description The stall (horses) or trap (greyhounds), 1 to 99; absent or null when not known.
+             */
+            draw?: number | null;
+            /** @description At most 64 characters; absent, null or empty when not known. */
+            jockey?: string | null;
+            /** Format: int64 */
+            selection_id: number;
+            /** @description At most 64 characters; absent, null or empty when not known. */
+            trainer?: string | null;
+        };
+        RunnerCardsRequest: {
+            /** Format: int64 */
+            market_id: number;
+            /** @description 1 to 64 runners of the market, each with what is known of it. */
+            runners: components["schemas"]["RunnerCardRequest"][];
         };
         RunnerOdds: {
             /**
@@ -10133,6 +10198,80 @@ export interface operations {
             };
             /** @description The market is closed */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    set_runner_cards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunnerCardsRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Option_String"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -43,6 +43,7 @@ mod payee;
 mod payment;
 mod preferences;
 mod profit_loss;
+mod race_card;
 mod records;
 mod secrets;
 mod security;

@@ -219,6 +219,31 @@ async fn football_tennis_and_race_scores(app: TestApp) {
     let the_match = detail(&app, &demo, race.match_id).await["match"].clone();
     assert_eq!(the_match["score"]["placings"][0], "Red Rum");
     assert_eq!(the_match["result"], "Won by Red Rum");
+    // The race list marks it finished, and only it: its venue's other races are still to run.
+    let ist =
+        time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(race.open_date_ms) * 1_000_000)
+            .unwrap()
+            + time::Duration::minutes(330);
+    let day = format!("{:04}-{:02}-{:02}", ist.year(), u8::from(ist.month()), ist.day());
+    let meetings = app
+        .post(
+            "match/getMatchVenueListByCountryCodeSportId",
+            Some(&demo),
+            json!({ "country": race.country_code, "date": day, "sport_id": 7 }),
+        )
+        .await;
+    meetings.expect(200);
+    let races: Vec<(i64, Value)> = meetings
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|venue| venue["races"].as_array().unwrap().clone())
+        .map(|r| (r["match_id"].as_i64().unwrap(), r["finished"].clone()))
+        .collect();
+    assert!(races.contains(&(race.match_id, json!(true))), "{races:?}");
+    assert!(races.iter().filter(|(id, _)| *id != race.match_id).all(|(_, f)| *f == json!(false)));
+    assert!(races.len() > 1, "{races:?}");
 }
 both_databases!(football_tennis_and_race_scores);
 

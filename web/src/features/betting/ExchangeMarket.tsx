@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { MarketBook } from '../../api/match-stream';
 import { formatMoney } from '../../lib/format';
 import { useRules, type RulesTopic } from '../../lib/rules-topic';
-import type { PriceSize } from './api';
+import type { PriceSize, RunnerCard } from './api';
 import { formatSize } from '../../lib/size';
 import { LadderModal } from './LadderModal';
 import { NonRunnerBadge, NonRunnerCell, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
@@ -17,15 +17,19 @@ const DEPTH = 3;
  * hidden under it (never a label printed over numbers). A withdrawn runner (a non-runner) keeps
  * its row, greyed and labelled, with empty boxes that take no clicks. Beside each running
  * runner's name a button opens its full ladder and price chart ({@link LadderModal}), whose
- * prices go on the same slip.
+ * prices go on the same slip. On a race card each runner's draw, jockey and trainer show under
+ * its name, as far as they are known.
  */
 export function ExchangeMarket({
   market,
   projection,
+  cards,
   onPick,
 }: {
   market: MarketBook;
   projection?: Map<number, number>;
+  /** A race's runner cards by selection id: what is known of each runner, shown under its name. */
+  cards?: Map<number, RunnerCard>;
   onPick: (pick: Pick) => void;
 }) {
   const [ladderOf, setLadderOf] = useState<number | null>(null);
@@ -67,6 +71,7 @@ export function ExchangeMarket({
                   <b>{runner.name}</b>
                   <LadderButton runnerName={runner.name} onOpen={() => setLadderOf(runner.selection_id)} />
                 </span>
+                <RunnerCardLine card={cards?.get(runner.selection_id)} />
                 <RunnerPnl position={runner.position} projected={projection?.get(runner.selection_id)} />
               </span>
               <div className="row-prices">
@@ -114,6 +119,26 @@ function LadderButton({ runnerName, onOpen }: { runnerName: string; onOpen: () =
         <path d="M5 1.5v13M11 1.5v13" stroke="currentColor" strokeWidth="1.2" opacity="0.55" />
       </svg>
     </button>
+  );
+}
+
+/** "Draw 4 · J: R. Moore · T: A. O'Brien": only what the race card gives; nothing without one. */
+function RunnerCardLine({ card }: { card: RunnerCard | undefined }) {
+  if (!card) return null;
+  const parts = [
+    card.draw !== null ? { key: 'draw', text: `Draw ${card.draw}`, title: 'Draw (stall)' } : null,
+    card.jockey ? { key: 'jockey', text: `J: ${card.jockey}`, title: 'Jockey' } : null,
+    card.trainer ? { key: 'trainer', text: `T: ${card.trainer}`, title: 'Trainer' } : null,
+  ].filter((part) => part !== null);
+  if (parts.length === 0) return null;
+  return (
+    <span className="runner-card small muted" data-testid="runner-card">
+      {parts.map((part) => (
+        <span key={part.key} title={part.title} data-testid={`runner-${part.key}`}>
+          {part.text}
+        </span>
+      ))}
+    </span>
   );
 }
 

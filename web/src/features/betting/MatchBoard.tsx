@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { MarketBook } from '../../api/match-stream';
-import type { MarketType, PlaceBetResult } from './api';
+import type { MarketType, PlaceBetResult, RunnerCard } from './api';
 import { outcomeNow } from './bet-outcome';
 import { BetSlip } from './BetSlip';
 import { BookmakerMarket } from './BookmakerMarket';
@@ -22,11 +22,14 @@ const EXCHANGE_ORDER: MarketType[] = ['match_odds', 'win', 'place'];
 export function MatchBoard({
   matchId,
   markets,
+  runnerCards = [],
   initialPick,
   empty,
 }: {
   matchId: number;
   markets: MarketBook[];
+  /** A race's runner cards (draw, jockey, trainer), shown under the runners' names. */
+  runnerCards?: RunnerCard[];
   initialPick?: Pick;
   empty?: ReactNode;
 }) {
@@ -41,6 +44,7 @@ export function MatchBoard({
   const openBets = useOpenBets(matchId);
   const openBetCount = (openBets.data?.matched.length ?? 0) + (openBets.data?.unmatched.length ?? 0);
   const showBets = narrow && phoneView === 'bets';
+  const cards = new Map(runnerCards.map((card) => [card.selection_id, card]));
   // The outcome line follows the bet as the open bets show it now, not as it was placed.
   const outcome = placed ? outcomeNow(placed.result, placed.atMs, openBets.data, openBets.dataUpdatedAt) : null;
 
@@ -82,7 +86,7 @@ export function MatchBoard({
         <div className="board-markets">
           {markets.length === 0 && (empty ?? <p className="empty-state">No markets are open on this match yet.</p>)}
           {exchange.map((market) => (
-            <ExchangeMarket key={market.market_id} market={market} projection={projectionFor(market)} onPick={pick} />
+            <ExchangeMarket key={market.market_id} market={market} projection={projectionFor(market)} cards={cards} onPick={pick} />
           ))}
           {bookmakers.map((market) => (
             <BookmakerMarket key={market.market_id} market={market} projection={projectionFor(market)} onPick={pick} />

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
@@ -13,8 +14,10 @@ import { useMatchBook } from './useMatchBook';
 
 /**
  * /horse-racing/:matchId/:date: a race card. The win market (exchange prices) and the place
- * market, with the same slip and open bets as a match; the race turns in play at the off, and
- * once run the card shows the result and the placings the server holds.
+ * market, each runner with its draw, jockey and trainer as far as the feed or the operator gave
+ * them, with the same slip and open bets as a match, and a countdown to the off; the race
+ * turns in play at the off, and once run the card shows the result and the placings the server
+ * holds.
  */
 export function RaceCardPage() {
   const { matchId, date } = useParams();
@@ -39,6 +42,7 @@ export function RaceCardPage() {
                   In-Play
                 </span>
               ) : null}
+              {!race.in_play && !ended ? <OffCountdown off={race.open_date} /> : null}
             </p>
             {ended && <ResultBanner result={race.result} />}
             {race.score?.sport === 'race' && <ScoreStrip score={race.score} matchName={race.match_name || race.name} />}
@@ -46,6 +50,7 @@ export function RaceCardPage() {
               key={race.match_id}
               matchId={race.match_id}
               markets={markets}
+              runnerCards={detail.data?.runner_cards}
               empty={<p className="empty-state" data-testid="race-no-markets">Win and place markets for this race are not open yet.</p>}
             />
           </>
@@ -56,5 +61,31 @@ export function RaceCardPage() {
         )}
       </QueryState>
     </PageCard>
+  );
+}
+
+/** "1h 05m", "4m 09s", "45s": the time left to the off. */
+export function countdownText(leftMs: number): string {
+  const seconds = Math.max(0, Math.ceil(leftMs / 1000));
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  if (h > 0) return `${h}h ${two(m)}m`;
+  if (m > 0) return `${m}m ${two(s)}s`;
+  return `${s}s`;
+}
+
+/** The time left to the off, ticking each second; none once the off time has come. */
+function OffCountdown({ off }: { off: string }) {
+  const [nowMs, setNowMs] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNowMs(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const leftMs = Date.parse(off) - nowMs;
+  if (!(leftMs > 0)) return null;
+  return (
+    <span className="badge countdown" data-testid="race-countdown" role="timer">
+      Off in {countdownText(leftMs)}
+    </span>
   );
 }

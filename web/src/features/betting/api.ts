@@ -14,6 +14,8 @@ export type RunnerBook = Schemas['RunnerBook'];
 /** A fancy's P&L for the caller over a run range. */
 export type FancyRange = Schemas['FancyRange'];
 export type MatchDetail = Schemas['MatchDetail'];
+/** What a race card says of a runner (draw, jockey, trainer), each null until given. */
+export type RunnerCard = Schemas['RunnerCardItem'];
 
 export const matchDetailKey = (matchId: number) => ['matchDetail', matchId] as const;
 export const openBetsKey = (matchId: number) => ['openBets', matchId] as const;

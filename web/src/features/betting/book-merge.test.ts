@@ -38,6 +38,7 @@ const detail: MatchDetail = {
     has_bookmaker: false,
     odds: null,
   },
+  runner_cards: [],
   markets: [
     market(10, {
       runners: [

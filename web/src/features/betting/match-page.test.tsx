@@ -9,6 +9,7 @@ import { EMPTY_CATALOGUE, stubServer, type Answer, type Answers, type Call } fro
 import { renderApp, storeSession } from '../../testing/render';
 import type { BetItem, MatchDetail, PlaceBetResult } from './api';
 import { FancyBook } from './FancyBook';
+import { countdownText } from './RaceCardPage';
 
 const base = { match_id: 100, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, total_matched: null, commission_bp: 0, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [] };
 
@@ -85,6 +86,7 @@ function detail(markets: MarketBook[] = [matchOdds(), bookmaker, fancy]): MatchD
       odds: null,
     },
     markets,
+    runner_cards: [],
   };
 }
 
@@ -863,6 +865,64 @@ describe('a race card with a non-runner', () => {
     expect(within(arkle).queryAllByRole('button')).toEqual([]);
     expect(within(redRum).queryByTestId('non-runner')).toBeNull();
     expect(within(redRum).getByTestId('best-back')).toHaveTextContent('3');
+  });
+});
+
+describe('a race card before the off', () => {
+  it('counts down to the off, each second, and shows no countdown once in play', async () => {
+    const race = detail([matchOdds({ market_id: 9, name: 'Win', type: 'win' })]);
+    const off = new Date(Date.now() + 90_500).toISOString();
+    race.match = { ...race.match, name: '14:30 Ascot', match_name: '14:30 Ascot', sport_id: 7, sport_name: 'Horse Racing', open_date: off };
+    setUp({ 'POST /api/match/matchDetail': { data: race } });
+    const { unmount } = renderApp('/horse-racing/100/2026-11-22');
+    const countdown = await screen.findByTestId('race-countdown');
+    expect(countdown).toHaveTextContent(/^Off in 1m (29|30|31)s$/);
+    const first = countdown.textContent;
+    await waitFor(() => expect(screen.getByTestId('race-countdown').textContent).not.toBe(first), { timeout: 2500 });
+    unmount();
+
+    race.match = { ...race.match, in_play: true, open_date: new Date(Date.now() - 60_000).toISOString() };
+    setUp({ 'POST /api/match/matchDetail': { data: race } });
+    renderApp('/horse-racing/100/2026-11-22');
+    expect(await screen.findByTestId('match-status')).toHaveTextContent('In-Play');
+    expect(screen.queryByTestId('race-countdown')).toBeNull();
+  });
+
+  it('writes the time left as a bettor reads it', () => {
+    expect(countdownText(3_900_000)).toBe('1h 05m');
+    expect(countdownText(249_000)).toBe('4m 09s');
+    expect(countdownText(45_000)).toBe('45s');
+    expect(countdownText(44_100)).toBe('45s');
+    expect(countdownText(-5)).toBe('0s');
+  });
+});
+
+describe("a race card's runners", () => {
+  it('show the draw, jockey and trainer the server holds, and nothing where it holds none', async () => {
+    const win = matchOdds({
+      market_id: 9,
+      name: 'Win',
+      type: 'win',
+      runners: [
+        { selection_id: 91, name: 'Red Rum', back: [{ price: 3, size: 100 }], lay: [{ price: 3.1, size: 100 }], position: 0, removed: false },
+        { selection_id: 92, name: 'Arkle', back: [{ price: 4, size: 100 }], lay: [], position: 0, removed: false },
+        { selection_id: 93, name: 'Kauto Star', back: [], lay: [], position: 0, removed: false },
+      ],
+    });
+    const race = detail([win]);
+    race.match = { ...race.match, name: '14:30 Ascot', match_name: '14:30 Ascot', sport_id: 7, sport_name: 'Horse Racing' };
+    race.runner_cards = [
+      { selection_id: 91, draw: 4, jockey: 'R. Moore', trainer: "A. P. O'Brien" },
+      { selection_id: 92, draw: 7, jockey: null, trainer: null },
+    ];
+    setUp({ 'POST /api/match/matchDetail': { data: race } });
+    renderApp('/horse-racing/100/2026-11-22');
+    const [redRum, arkle, kautoStar] = await screen.findAllByTestId('runner');
+    expect(within(redRum).getByTestId('runner-card')).toHaveTextContent("Draw 4J: R. MooreT: A. P. O'Brien");
+    expect(within(redRum).getByTestId('runner-jockey')).toHaveAttribute('title', 'Jockey');
+    expect(within(arkle).getByTestId('runner-card')).toHaveTextContent('Draw 7');
+    expect(within(arkle).queryByTestId('runner-jockey')).toBeNull();
+    expect(within(kautoStar).queryByTestId('runner-card')).toBeNull();
   });
 });
 

@@ -17,7 +17,7 @@ describe('racing page', () => {
       'POST /api/match/getMatchVenueListByCountryCodeSportId': (call) => {
         const { country } = call.body as { country: string };
         const venue = country === 'ZA' ? 'Turffontein' : 'Leopardstown';
-        return { data: [{ venue, country_code: country, races: [{ match_id: 7, name: `${venue} 14:05`, market_start_time: '2026-11-24T08:35:00.000Z', in_play: false }] }] };
+        return { data: [{ venue, country_code: country, races: [{ match_id: 7, name: `${venue} 14:05`, market_start_time: '2026-11-24T08:35:00.000Z', in_play: false, finished: false }] }] };
       },
     });
     storeSession();
@@ -36,6 +36,23 @@ describe('racing page', () => {
     const venueCalls = calls.filter((c) => c.path === '/api/match/getMatchVenueListByCountryCodeSportId');
     expect(venueCalls.at(-1)?.body).toEqual({ country: 'ZA', date: '2026-11-24', sport_id: 7 });
     await waitFor(() => expect(window.location.hash).toContain('country=ZA'));
+  });
+
+  it('marks the races run and over as finished, the one being run as in play', async () => {
+    const race = (match_id: number, time: string, in_play: boolean, finished: boolean) => ({ match_id, name: `Ascot ${time}`, market_start_time: `2026-11-24T${time}:00.000Z`, in_play, finished });
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'POST /api/match/getRacingCountries': { data: [{ country_code: 'GB', venues: 1, races: 3 }] },
+      'POST /api/match/getMatchVenueListByCountryCodeSportId': {
+        data: [{ venue: 'Ascot', country_code: 'GB', races: [race(1, '08:00', false, true), race(2, '08:35', true, false), race(3, '09:10', false, false)] }],
+      },
+    });
+    storeSession();
+    renderApp('/horse-racing?sport_id=7&date=2026-11-24');
+
+    const times = await screen.findAllByTestId('race-time');
+    expect(times.map((t) => t.textContent)).toEqual(['13:30 · Finished', '14:05 · In-Play', '14:40']);
+    expect(times.map((t) => t.classList.contains('finished'))).toEqual([true, false, false]);
   });
 
   it('says there are no races when no country has any that day, without asking for venues', async () => {

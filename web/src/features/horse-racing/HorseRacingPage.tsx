@@ -11,7 +11,8 @@ const SPORTS = [
 ];
 /**
  * /horse-racing: sport tabs, a date, a tab per country with races that day (from the server), and
- * the venues with their race times; a time opens the race card.
+ * the venues with their race times, those run and over marked Finished; a time opens the race
+ * card (a finished one with its result).
  */
 export function HorseRacingPage() {
   const [params, setParams] = useSearchParams();
@@ -71,9 +72,16 @@ export function HorseRacingPage() {
               <h3>{venue.venue}</h3>
               <div className="race-times">
                 {venue.races.map((race) => (
-                  <Link key={race.match_id} className={`race-time${race.in_play ? ' in-play' : ''}`} to={`/horse-racing/${race.match_id}/${date}`} data-testid="race-time">
+                  <Link
+                    key={race.match_id}
+                    className={`race-time${race.in_play ? ' in-play' : ''}${race.finished ? ' finished' : ''}`}
+                    to={`/horse-racing/${race.match_id}/${date}`}
+                    data-testid="race-time"
+                    data-finished={race.finished}
+                  >
                     {formatIstDateTime(race.market_start_time).slice(11, 16)}
                     {race.in_play ? ' · In-Play' : ''}
+                    {race.finished ? ' · Finished' : ''}
                   </Link>
                 ))}
               </div>
