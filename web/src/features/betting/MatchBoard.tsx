@@ -7,7 +7,7 @@ import { BookmakerMarket } from './BookmakerMarket';
 import { ExchangeMarket } from './ExchangeMarket';
 import { FancyMarkets } from './FancyMarkets';
 import { useIsNarrow } from '../../hooks/useIsNarrow';
-import { OpenBetsPanel, useOpenBets } from './OpenBetsPanel';
+import { OpenBetsPanel, useOpenBets, type OpenBetsTab } from './OpenBetsPanel';
 import { isNonRunner, slipBet, slipFor, type Pick, type SlipState } from './selection';
 import { projectPositions } from './slip-math';
 
@@ -41,6 +41,7 @@ export function MatchBoard({
   const [placed, setPlaced] = useState<{ result: PlaceBetResult; atMs: number } | null>(null);
   const narrow = useIsNarrow();
   const [phoneView, setPhoneView] = useState<'markets' | 'bets'>('markets');
+  const [betsTab, setBetsTab] = useState<OpenBetsTab>('matched');
   const openBets = useOpenBets(matchId);
   const openBetCount = (openBets.data?.matched.length ?? 0) + (openBets.data?.unmatched.length ?? 0);
   const showBets = narrow && phoneView === 'bets';
@@ -81,7 +82,7 @@ export function MatchBoard({
           </button>
         </div>
       )}
-      {showBets && <OpenBetsPanel matchId={matchId} markets={markets} />}
+      {showBets && <OpenBetsPanel matchId={matchId} markets={markets} tab={betsTab} onTab={setBetsTab} />}
       {!showBets && (
         <div className="board-markets">
           {markets.length === 0 && (empty ?? <p className="empty-state">No markets are open on this match yet.</p>)}
@@ -121,7 +122,7 @@ export function MatchBoard({
             </p>
           )}
         </section>
-        {!narrow && <OpenBetsPanel matchId={matchId} markets={markets} />}
+        {!narrow && <OpenBetsPanel matchId={matchId} markets={markets} tab={betsTab} onTab={setBetsTab} />}
       </aside>
     </div>
   );

@@ -22,11 +22,27 @@ export function useOpenBets(matchId: number) {
   });
 }
 
-/** The caller's bets on this match: matched, and unmatched ones that can be cancelled. */
-export function OpenBetsPanel({ matchId, markets }: { matchId: number; markets: MarketBook[] }) {
+export type OpenBetsTab = 'matched' | 'unmatched';
+
+/**
+ * The caller's bets on this match: matched, and unmatched ones that can be cancelled. The tab
+ * shown is the board's (`tab`, `onTab`), so that it stays as the bettor left it when the panel
+ * moves between the side (a computer) and its own tab (a phone).
+ */
+export function OpenBetsPanel({
+  matchId,
+  markets,
+  tab,
+  onTab,
+}: {
+  matchId: number;
+  markets: MarketBook[];
+  tab: OpenBetsTab;
+  onTab: (tab: OpenBetsTab) => void;
+}) {
   const queryClient = useQueryClient();
   const bets = useOpenBets(matchId);
-  const [tab, setTab] = useState<'matched' | 'unmatched'>('matched');
+  const setTab = onTab;
   const [cancelling, setCancelling] = useState<number | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
   const [saving, setSaving] = useState(false);

@@ -4,12 +4,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { MarketBook } from '../../api/match-stream';
 import { stubServer } from '../../testing/fake-server';
 import type { BetItem } from './api';
 import { editRequest } from './BetEditor';
-import { OpenBetsPanel } from './OpenBetsPanel';
+import { OpenBetsPanel, type OpenBetsTab } from './OpenBetsPanel';
 
 const bet: BetItem = {
   bet_id: 77,
@@ -66,7 +67,7 @@ describe('editing an unmatched bet', () => {
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
       <QueryClientProvider client={client}>
-        <OpenBetsPanel matchId={100} markets={[market]} />
+        <PanelWithItsTab markets={[market]} />
       </QueryClientProvider>,
     );
     const user = userEvent.setup();
@@ -90,3 +91,9 @@ describe('editing an unmatched bet', () => {
     await waitFor(() => expect(screen.queryByTestId('open-bet-unmatched')).toBeNull());
   });
 });
+
+/** The panel as the match board holds it: the board keeps which tab is shown. */
+function PanelWithItsTab({ markets }: { markets: MarketBook[] }) {
+  const [tab, setTab] = useState<OpenBetsTab>('matched');
+  return <OpenBetsPanel matchId={100} markets={markets} tab={tab} onTab={setTab} />;
+}
