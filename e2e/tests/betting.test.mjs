@@ -1,7 +1,9 @@
 // @ts-check
 // Betting journeys against the real server: two bettors in two browsers trade with each
 // other, an unmatched bet is cancelled, fancy and bookmaker bets are placed, the operator's
-// ball-running stop refuses a bet, and a declared result lands in balances and statements.
+// ball-running stop refuses a bet (and the slip keeps saying so after the market reopens), a
+// race card shows its runners' cards and the time to the off, and a declared result lands in
+// balances and statements.
 //
 // The demo's market-maker keeps liquidity on the demo markets, so prices there are not ours
 // to choose. The operator (admin API) makes a fresh match with its own match-odds, bookmaker
@@ -223,8 +225,7 @@ test('a bet while the operator has the market ball running is refused with a mes
   await row.getByTestId('status-overlay').filter({ hasText: 'Ball Running' }).waitFor();
   await pageA.getByTestId('place-bet').click();
   const error = pageA.getByTestId('slip-error');
-  await error.waitFor();
-  assert.match(await error.innerText(), /ball running/i);
+  await error.filter({ hasText: 'Bet not placed: the ball was running.' }).waitFor();
   await shoot(pageA, 'betting-ball-running');
 
   // Straight at the server too: a ball-running market takes no bets.
@@ -235,6 +236,8 @@ test('a bet while the operator has the market ball running is refused with a mes
 
   await operator('admin/market/status', { market_id: ids.fancy, status: 'open' });
   await row.getByTestId('status-overlay').waitFor({ state: 'detached' });
+  // The market reopened, and the slip still says why nothing was placed, until the bettor acts.
+  assert.match(await error.innerText(), /Bet not placed: the ball was running\. Press Place Bet again when the market reopens\./);
   await pageA.getByTestId('slip-close').click();
   await headerShows(pageA, '100000.00', '300.00');
   assert.deepEqual(pageErrors, []);
@@ -278,6 +281,19 @@ test('a race card from the racing page shows the win and place markets and takes
   const placeMarket = await operator('admin/market/create', { match_id: race, type: 'place', name: 'Place', runners: horses, winners: 2, bet_delay_s: 0 });
   await operator('admin/market/status', { market_id: win.market_id, status: 'open' });
   await operator('admin/market/status', { market_id: placeMarket.market_id, status: 'open' });
+  // What the operator knows of two of the horses; of the others nothing, and nothing is shown.
+  await operator('admin/market/runnerCards', {
+    market_id: win.market_id,
+    runners: [
+      { selection_id: win.selection_ids[0], draw: 4, jockey: 'R. Moore', trainer: "A. P. O'Brien" },
+      { selection_id: win.selection_ids[1], draw: 7 },
+    ],
+  });
+  // An earlier race at the meeting, run and resulted.
+  const earlier = (
+    await operator('admin/match/create', { series_id: racingSeries[0].series_id, name: 'Testwood Sprint', open_date: new Date(off.getTime() - 10 * 60 * 1000).toISOString(), venue: 'Testwood', country_code: 'IE' })
+  ).id;
+  await operator('admin/match/score', { match_id: earlier, result: 'Won by Arkle' });
 
   // The day of the off at UTC+5:30, Ireland's tab, the Testwood meeting and its race time.
   const day = new Date(off.getTime() + 330 * 60 * 1000).toISOString().slice(0, 10);
@@ -285,13 +301,29 @@ test('a race card from the racing page shows the win and place markets and takes
   await pageA.getByTestId('racing-country').filter({ hasText: 'Ireland' }).click();
   const venue = pageA.getByTestId('venue').filter({ hasText: 'Testwood' });
   await venue.waitFor();
+  // The race run is marked finished, the one to come is not.
+  const times = venue.getByTestId('race-time');
+  await times.filter({ hasText: 'Finished' }).waitFor();
+  assert.equal(await times.count(), 2);
+  assert.equal(await times.first().getAttribute('data-finished'), 'true');
+  assert.equal(await times.last().getAttribute('data-finished'), 'false');
   await shoot(pageA, 'racing-venues');
-  await venue.getByTestId('race-time').click();
+  await times.last().click();
   await pageA.getByTestId('race-page').waitFor();
   assert.equal(new URL(pageA.url()).hash, `#/horse-racing/${race}/${day}`);
   await pageA.locator(`[data-testid="market"][data-market-id="${win.market_id}"]`).waitFor();
   await pageA.locator(`[data-testid="market"][data-market-id="${placeMarket.market_id}"]`).waitFor();
   assert.match(await pageA.getByTestId('race-info').innerText(), /Horse Racing/);
+  // Two hours to the off, counted down.
+  assert.match(await pageA.getByTestId('race-countdown').innerText(), /^Off in (2h 00m|1h 59m)$/);
+  // The race card's facts the operator gave, under each horse's name.
+  const redRum = runner(pageA, win.market_id, win.selection_ids[0]);
+  assert.equal(await redRum.getByTestId('runner-draw').innerText(), 'Draw 4');
+  assert.equal(await redRum.getByTestId('runner-jockey').innerText(), 'J: R. Moore');
+  assert.equal(await redRum.getByTestId('runner-trainer').innerText(), "T: A. P. O'Brien");
+  assert.equal(await runner(pageA, win.market_id, win.selection_ids[1]).getByTestId('runner-draw').innerText(), 'Draw 7');
+  assert.equal(await runner(pageA, win.market_id, win.selection_ids[1]).getByTestId('runner-jockey').count(), 0);
+  assert.equal(await runner(pageA, win.market_id, win.selection_ids[2]).getByTestId('runner-card').count(), 0);
 
   // Back Red Rum to win at 6.0 for 100: nobody offers it, so it waits; demo2 lays it and it is matched.
   await runner(pageA, win.market_id, win.selection_ids[0]).getByTestId('best-back').click();

@@ -160,6 +160,33 @@ test('home, a sport page, a match page and every report fit at 1280 and 390 px',
   await page.close();
 });
 
+test("on a phone the browser's Back closes the side menu and the My Market pop-up", async () => {
+  const { page, errors } = await loggedIn();
+  await page.setViewportSize(VIEWPORTS.phone);
+  await open(page, '/', 'home-page');
+  await open(page, '/report/current-bet', 'current-bet-page');
+  const drawer = page.locator('.sidebar-wrap');
+  const onScreen = async () => ((await drawer.boundingBox())?.x ?? -1) >= 0;
+
+  await page.getByTestId('sidebar-toggle').click();
+  await page.waitForFunction(() => (document.querySelector('.sidebar-wrap')?.getBoundingClientRect().x ?? -1) >= 0);
+  await page.goBack();
+  await page.getByTestId('home-page').waitFor();
+  await page.waitForFunction(() => (document.querySelector('.sidebar-wrap')?.getBoundingClientRect().right ?? 1) <= 0);
+  assert.equal(await onScreen(), false);
+
+  await page.goForward();
+  await page.getByTestId('current-bet-page').waitFor();
+  await page.getByTestId('exposure-button').click();
+  await page.getByTestId('my-market-modal').waitFor();
+  await page.goBack();
+  await page.getByTestId('home-page').waitFor();
+  await page.getByTestId('my-market-modal').waitFor({ state: 'detached' });
+  await page.setViewportSize(VIEWPORTS.desktop);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a suspended market is one band over hidden prices, in the list and on the match page', async () => {
   const demoToken = (await server.api('user/login', { user_name: 'demo', password: 'Demo@1234' })).body.data.token;
   /** @type {{ match_id: number, sport_id: number, in_play: boolean, odds: { market_id: number, status: string } | null }[]} */
