@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { casinoGamesKey, getCasinoGames } from '../../api/casino-games';
 import { errorMessage } from '../../api/client';
 import { commissionText } from '../../lib/rules-topic';
@@ -30,6 +30,11 @@ const CASINO_GENERAL: RulesSection = {
 export function RulesTabs({ initialTab, market }: { initialTab?: string | null; market?: { name: string; commissionBp: number } }) {
   const [activeId, setActiveId] = useState(() => (ALL_RULES_TABS.some((t) => t.id === initialTab) ? initialTab! : ALL_RULES_TABS[0].id));
   const active = ALL_RULES_TABS.find((t) => t.id === activeId) ?? ALL_RULES_TABS[0];
+  // Opened on a tab far down the list (Match, Fancy), the list shows it without a scroll.
+  const openedOn = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    openedOn.current?.scrollIntoView?.({ block: 'nearest' });
+  }, []);
   return (
     <div className="rules-tabs" data-testid="rules-tabs">
       <div className="rules-tab-list" role="tablist" aria-orientation="vertical">
@@ -42,6 +47,7 @@ export function RulesTabs({ initialTab, market }: { initialTab?: string | null; 
             aria-selected={tab.id === active.id}
             aria-controls={`rules-panel-${tab.id}`}
             className={tab.id === active.id ? 'active' : undefined}
+            ref={tab.id === active.id ? openedOn : undefined}
             onClick={() => setActiveId(tab.id)}
           >
             {tab.title}
