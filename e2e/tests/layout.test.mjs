@@ -80,8 +80,8 @@ test('home, a sport page, a match page and every report fit at 1280 and 390 px',
       // One line of text is less than two font sizes high.
       const fontSize = parseFloat(getComputedStyle(name).fontSize);
       // The strip's own 1 / X / 2 headings, one centred over each pair shown.
-      const labels = [...row.querySelectorAll('[data-testid="outcome-labels"] > span')].map((l) => l.getBoundingClientRect());
-      const pairs = [...odds.querySelectorAll('.odds-pair')].map((p) => p.getBoundingClientRect()).filter((r) => r.width > 0);
+      const labels = Array.from(row.querySelectorAll('[data-testid="outcome-labels"] > span')).map((l) => l.getBoundingClientRect());
+      const pairs = Array.from(odds.querySelectorAll('.odds-pair')).map((p) => p.getBoundingClientRect()).filter((r) => r.width > 0);
       const centre = (/** @type {DOMRect} */ r) => r.left + r.width / 2;
       return {
         oneLine: name.getBoundingClientRect().height < fontSize * 2,

@@ -62,6 +62,7 @@ export function stubServer(answers: Answers, fallback?: Answer): Call[] {
 export const EMPTY_CATALOGUE: Answers = {
   'GET /api/globalSetting/getGlobalSetting': { data: { site_title: 'Backlay', payment_gateway: 1, site_message: 'Hello bettors' } },
   'GET /api/user/getUserBalance': { data: { total_balance: 1500, liability: -20.5, available: 1479.5 } },
+  'GET /api/user/preferences': { data: { one_click: false, one_click_stake: null, accept_rate_changes: 'exact' } },
   'GET /api/user/notices?page=1&limit=20': { data: { rows: [], total: 0, page: 1, limit: 20, unread: 0, last_read_id: 0 } },
   'POST /api/sport/getSports': { data: [] },
   'POST /api/series/getSeriesHeader': { data: [] },

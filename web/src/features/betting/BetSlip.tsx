@@ -9,10 +9,11 @@ import { toastError, toastInfo, toastSuccess } from '../../lib/toast';
 import { matchDetailKey, openBetsKey, placeBet, type PlaceBetResult } from './api';
 import { formatOdds, parseOddsText, tickDown, tickUp } from './ladder';
 import { useFlash } from '../../hooks/useFlash';
-import { acceptRate, housePrice, newClientRef, notPlacedMessage, placeBody, sideLabel, slipBet, slipProblems, type SlipState } from './selection';
+import { acceptRate, housePrice, newClientRef, notPlacedMessage, placeBody, rateChange, sideLabel, slipBet, slipProblems, type SlipState } from './selection';
 import { formatMinorMoney } from '../../lib/format';
 import { commissionMinor, preview } from './slip-math';
 import { commissionText } from '../../lib/rules-topic';
+import { acceptsMove, usePreferences } from './preferences';
 
 /** A submission that failed to reach the server: a retry of the same bet reuses its client_ref. */
 interface Unsure {
@@ -53,7 +54,16 @@ export function BetSlip({
   const exchange = market.type !== 'bookmaker' && market.type !== 'fancy';
   const house = exchange ? null : housePrice(market, slip.pick);
   const houseFlash = useFlash(house ? `${house.line ?? ''}/${house.rate}` : '');
-  const problems = slipProblems(market, slip);
+  const preferences = usePreferences();
+  const accept = preferences.accept_rate_changes;
+  const problems = slipProblems(market, slip, accept);
+  // A move the bettor accepts unasked: the slip follows the posted rate, so its figures are
+  // the ones the server will strike (it takes the posted rate itself, accept_rate_changes).
+  const moved = exchange ? null : rateChange(market, slip);
+  const follows = moved !== null && acceptsMove(accept, slip.pick.side, moved.from, moved.to);
+  useEffect(() => {
+    if (follows) onChange(acceptRate(market, slip));
+  }, [follows, market, slip, onChange]);
   const marketRefuses = problems.some((p) => p.field === 'market');
   // A moved rate is a question with its own Accept button, asked at once.
   const rateQuestion = problems.find((p) => p.field === 'rate')?.message ?? null;
@@ -88,7 +98,7 @@ export function BetSlip({
       return;
     }
     if (problems.length > 0) return;
-    const body = placeBody(market, slip);
+    const body = placeBody(market, slip, accept);
     const fingerprint = JSON.stringify(body);
     const clientRef = unsure?.body === fingerprint ? unsure.clientRef : newClientRef();
     setPlacing({ delayS: market.in_play ? market.bet_delay_s : 0, startedMs: Date.now() });
@@ -189,6 +199,12 @@ export function BetSlip({
             </button>
           ))}
         </div>
+      )}
+      {exchange && (
+        <label className="checkbox slip-keep" title="Unticked, the unmatched part is cancelled when the market goes in play or is suspended.">
+          <input type="checkbox" checked={Boolean(slip.keepInPlay)} onChange={(e) => set({ keepInPlay: e.target.checked })} data-testid="slip-keep-in-play" />
+          Keep in play (unmatched part not cancelled at the off)
+        </label>
       )}
       <dl className="slip-preview" data-testid="slip-preview">
         <div>

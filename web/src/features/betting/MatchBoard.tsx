@@ -8,7 +8,15 @@ import { ExchangeMarket } from './ExchangeMarket';
 import { FancyMarkets } from './FancyMarkets';
 import { useIsNarrow } from '../../hooks/useIsNarrow';
 import { OpenBetsPanel, useOpenBets, type OpenBetsTab } from './OpenBetsPanel';
-import { isNonRunner, slipBet, slipFor, type Pick, type SlipState } from './selection';
+import { isNonRunner, placeBody, sideLabel, slipBet, slipFor, type Pick, type SlipState } from './selection';
+import { useQueryClient } from '@tanstack/react-query';
+import { refreshBalanceNow } from '../../hooks/useBalance';
+import { formatMinorMoney } from '../../lib/format';
+import { decimalText, toMinor } from '../../lib/money';
+import { matchDetailKey, openBetsKey } from './api';
+import { OneClickBar, useOneClick } from './OneClickBar';
+import { usePreferencesRead } from './preferences';
+import { QuickBetSettings } from './QuickBetSettings';
 import { projectPositions } from './slip-math';
 
 const EXCHANGE_ORDER: MarketType[] = ['match_odds', 'win', 'place'];
@@ -54,8 +62,37 @@ export function MatchBoard({
   const projection = bet && slipMarket && slipMarket.type !== 'fancy' ? projectPositions(slipMarket.runners, bet) : undefined;
   const projectionFor = (market: MarketBook) => (market.market_id === slipMarket?.market_id ? projection : undefined);
 
+  const queryClient = useQueryClient();
+  const { preferences, read: preferencesRead } = usePreferencesRead();
+  const oneClick = useOneClick((result) => {
+    if (result) setPlaced({ result, atMs: Date.now() });
+    void refreshBalanceNow(queryClient);
+    void queryClient.invalidateQueries({ queryKey: matchDetailKey(matchId), exact: true });
+    void queryClient.invalidateQueries({ queryKey: openBetsKey(matchId), exact: true });
+  });
+
+  /** One-click betting: the pick held at the one-click stake, when it names a price to bet at. */
+  const holdOneClick = (next: Pick): boolean => {
+    const market = markets.find((m) => m.market_id === next.marketId);
+    const stake = preferences.one_click_stake;
+    if (!preferences.one_click || stake === null || !market || isNonRunner(market, next)) return false;
+    const state = { ...slipFor(next, market), stakeText: decimalText(toMinor(stake)) };
+    const exchangeMarket = market.type !== 'bookmaker' && market.type !== 'fancy';
+    if (exchangeMarket ? !next.price : !state.taken) return false;
+    const price = exchangeMarket ? state.oddsText : state.taken?.line !== undefined ? `${state.taken.line} @ ${state.taken.rate}` : String(state.taken?.rate ?? '');
+    oneClick.hold({
+      label: `${sideLabel(next.side)} ${runnerName(market, state)} ${price} for ${formatMinorMoney(toMinor(stake))}`,
+      body: placeBody(market, state, preferences.accept_rate_changes),
+    });
+    return true;
+  };
+
   const pick = (next: Pick) => {
     setPlaced(null);
+    if (holdOneClick(next)) {
+      setSlip(null);
+      return;
+    }
     // A stake already typed carries over to the new pick.
     // A house market's rate is taken as posted at this click.
     setSlip((current) => ({ ...slipFor(next, markets.find((m) => m.market_id === next.marketId)), stakeText: current?.stakeText ?? '' }));
@@ -96,10 +133,13 @@ export function MatchBoard({
         </div>
       )}
       <aside className="board-side">
-        <section className={`slip-panel${slip && slipMarket ? ' active' : ''}`} data-testid="slip-panel">
+        <section className={`slip-panel${(slip && slipMarket) || oneClick.held ? ' active' : ''}`} data-testid="slip-panel">
           <header className="market-head">
             <h2>Bet Slip</h2>
           </header>
+          {/* Shown once the stored preferences are read: its fields start from them. */}
+          {preferencesRead && <QuickBetSettings preferences={preferences} />}
+          {oneClick.held && <OneClickBar held={oneClick.held} onUndo={oneClick.undo} />}
           {slip && slipMarket ? (
             <BetSlip
               key={`${slip.pick.marketId}-${slip.pick.selectionId ?? ''}-${slip.pick.side}`}
@@ -113,8 +153,8 @@ export function MatchBoard({
                 setSlip(null);
               }}
             />
-          ) : (
-            <p className="empty-state small">Tap a price to bet.</p>
+          ) : oneClick.held ? null : (
+            <p className="empty-state small">{preferences.one_click ? 'One-click betting is on: a tap on a price places a bet.' : 'Tap a price to bet.'}</p>
           )}
           {outcome && (
             <p className={`notice bet-outcome ${outcome.status === 'matched' ? 'success' : ''}`} data-testid="bet-outcome" data-status={outcome.status}>

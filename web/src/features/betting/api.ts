@@ -36,6 +36,8 @@ export interface PlaceBetInput {
   stake: string;
   persistence: Schemas['Persistence'];
   client_ref: string;
+  /** Bookmaker and fancy: the rate moves taken unasked (user/preferences). */
+  accept_rate_changes?: Schemas['RateChanges'];
 }
 
 export type PlaceBetResult = Schemas['PlaceBetData'];

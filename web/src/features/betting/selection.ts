@@ -4,6 +4,7 @@ import type { MarketBook } from '../../api/match-stream';
 import { sideLabel } from '../../lib/bet-record';
 import type { BetSide, PlaceBetInput } from './api';
 import { formatOdds, oddsProblem, parseOddsText } from './ladder';
+import { acceptsMove, type RateChanges } from './preferences';
 import { decimalText, parseStake, pricingOf, stakeProblem, type PricingKind, type SlipBet } from './slip-math';
 
 export interface Pick {
@@ -26,6 +27,8 @@ export interface SlipState {
    * only when the bettor accepts. Null when nothing was posted at the click.
    */
   taken: HousePrice | null;
+  /** Exchange markets: keep the unmatched part in play at the off (persist) instead of lapsing it. */
+  keepInPlay?: boolean;
 }
 
 export interface HousePrice {
@@ -125,7 +128,11 @@ export function slipBet(market: MarketBook, slip: SlipState): SlipBet | null {
 }
 
 /** Every reason the slip cannot be sent, first the most important; empty when it can. */
-export function slipProblems(market: MarketBook, slip: SlipState): { field: 'market' | 'odds' | 'rate' | 'stake'; message: string }[] {
+export function slipProblems(
+  market: MarketBook,
+  slip: SlipState,
+  accept: RateChanges = 'exact',
+): { field: 'market' | 'odds' | 'rate' | 'stake'; message: string }[] {
   const problems: { field: 'market' | 'odds' | 'rate' | 'stake'; message: string }[] = [];
   const status = isNonRunner(market, slip.pick) ? 'This runner was withdrawn (a non-runner) and takes no bets.' : statusProblem(market);
   if (status) problems.push({ field: 'market', message: status });
@@ -136,19 +143,21 @@ export function slipProblems(market: MarketBook, slip: SlipState): { field: 'mar
     const posted = housePrice(market, slip.pick);
     const change = rateChange(market, slip);
     if (!posted) problems.push({ field: 'odds', message: `No ${sideLabel(slip.pick.side)} rate is offered now.` });
-    // Nothing was posted at the click: the first rate offered is not taken unasked either.
-    else if (!slip.taken) problems.push({ field: 'rate', message: `The rate is now ${houseText(posted)} — accept?` });
-    else if (change) problems.push({ field: 'rate', message: change.question });
+    // Nothing was posted at the click: the first rate offered is not taken unasked either,
+    // unless the bettor accepts any change. A move the bettor accepts is not asked about: the
+    // server strikes the bet at the rate posted then (accept_rate_changes).
+    else if (!slip.taken && accept !== 'any') problems.push({ field: 'rate', message: `The rate is now ${houseText(posted)} — accept?` });
+    else if (change && !acceptsMove(accept, slip.pick.side, change.from, change.to)) problems.push({ field: 'rate', message: change.question });
   }
   const stake = stakeProblem(slip.stakeText, market.min_stake, market.max_stake);
   if (stake) problems.push({ field: 'stake', message: stake });
   return problems;
 }
 
-/** The request body (without client_ref) for a slip with no problems. */
-export function placeBody(market: MarketBook, slip: SlipState): Omit<PlaceBetInput, 'client_ref'> {
+/** The request body (without client_ref) for a slip with no problems; `accept`: the rate moves the bettor takes unasked. */
+export function placeBody(market: MarketBook, slip: SlipState, accept: RateChanges = 'exact'): Omit<PlaceBetInput, 'client_ref'> {
   const pricing = pricingOf(market.type);
-  const house = pricing === 'exchange' ? null : slip.taken;
+  const house = pricing === 'exchange' ? null : (slip.taken ?? housePrice(market, slip.pick));
   const stake = parseStake(slip.stakeText) ?? 0;
   return {
     market_id: market.market_id,
@@ -157,7 +166,8 @@ export function placeBody(market: MarketBook, slip: SlipState): Omit<PlaceBetInp
     price: pricing === 'exchange' ? formatOdds(parseOddsText(slip.oddsText) ?? 0) : String(house?.rate ?? ''),
     ...(house?.line !== undefined ? { line: house.line } : {}),
     stake: decimalText(stake),
-    persistence: 'lapse',
+    persistence: slip.keepInPlay && pricing === 'exchange' ? 'persist' : 'lapse',
+    ...(pricing === 'exchange' ? {} : { accept_rate_changes: accept }),
   };
 }
 
