@@ -126,27 +126,26 @@ impl Writer {
         for row in &voided {
             let matched_minor: i64 = row.try_get("matched_minor")?;
             if matched_minor > 0 {
-                notices.push(NewNotice {
-                    user_id: row.try_get("user_id")?,
-                    kind: NoticeKind::Voided,
+                let (bet_id, user_id) = (row.try_get("id")?, row.try_get("user_id")?);
+                notices.push(NewNotice::of_bet(
+                    NoticeKind::Voided,
                     market_id,
-                    bet_id: Some(row.try_get("id")?),
-                    amount_minor: matched_minor,
-                    commission_minor: 0,
-                });
+                    bet_id,
+                    user_id,
+                    matched_minor,
+                ));
             }
         }
         let told: BTreeSet<Option<i64>> = notices.iter().map(|n| n.bet_id).collect();
         for (bet_id, user_id, size) in &cancelled {
             if !told.contains(&Some(*bet_id)) {
-                notices.push(NewNotice {
-                    user_id: *user_id,
-                    kind: NoticeKind::Cancelled,
+                notices.push(NewNotice::of_bet(
+                    NoticeKind::Cancelled,
                     market_id,
-                    bet_id: Some(*bet_id),
-                    amount_minor: *size,
-                    commission_minor: 0,
-                });
+                    *bet_id,
+                    *user_id,
+                    *size,
+                ));
             }
         }
         self.insert_notices(&notices, now_ms).await?;

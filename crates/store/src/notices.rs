@@ -54,6 +54,26 @@ pub struct NewNotice {
     pub commission_minor: i64,
 }
 
+impl NewNotice {
+    /// A notice of one bet (not of a market's settlement): `amount_minor` as [`NewNotice`] says.
+    pub fn of_bet(
+        kind: NoticeKind,
+        market_id: i64,
+        bet_id: i64,
+        user_id: i64,
+        amount_minor: i64,
+    ) -> NewNotice {
+        NewNotice {
+            user_id,
+            kind,
+            market_id,
+            bet_id: Some(bet_id),
+            amount_minor,
+            commission_minor: 0,
+        }
+    }
+}
+
 /// A notice as read: what its words are made from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {

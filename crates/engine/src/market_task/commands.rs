@@ -256,14 +256,13 @@ impl MarketActor {
                     .await?;
                 touched.insert(order.user_id.0);
                 if let Some(kind) = how.notice() {
-                    notices.push(NewNotice {
-                        user_id: order.user_id.0,
+                    notices.push(NewNotice::of_bet(
                         kind,
-                        market_id: self.setup.market_id,
-                        bet_id: Some(bet_id),
-                        amount_minor: order.remaining_minor,
-                        commission_minor: 0,
-                    });
+                        self.setup.market_id,
+                        bet_id,
+                        order.user_id.0,
+                        order.remaining_minor,
+                    ));
                 }
             }
             writer.insert_notices(&notices, now_ms()).await?;

@@ -648,18 +648,19 @@ impl MarketActor {
         let notices: Vec<NewNotice> = makers
             .iter()
             .filter_map(|(bet_id, matched_minor, remaining_minor)| {
-                Some(NewNotice {
-                    user_id: *batch.makers.get(bet_id)?,
-                    kind: if *remaining_minor == 0 {
-                        NoticeKind::Matched
-                    } else {
-                        NoticeKind::PartiallyMatched
-                    },
-                    market_id: self.setup.market_id,
-                    bet_id: Some(*bet_id),
-                    amount_minor: *matched_minor,
-                    commission_minor: 0,
-                })
+                let kind = if *remaining_minor == 0 {
+                    NoticeKind::Matched
+                } else {
+                    NoticeKind::PartiallyMatched
+                };
+                let user_id = *batch.makers.get(bet_id)?;
+                Some(NewNotice::of_bet(
+                    kind,
+                    self.setup.market_id,
+                    *bet_id,
+                    user_id,
+                    *matched_minor,
+                ))
             })
             .collect();
         writer.insert_notices(&notices, now_ms()).await?;

@@ -231,14 +231,13 @@ impl MarketActor {
             .collect();
         for (bet_id, user_id, size) in cancelled {
             if !matched.contains(user_id) {
-                notices.push(NewNotice {
-                    user_id: *user_id,
-                    kind: NoticeKind::Cancelled,
+                notices.push(NewNotice::of_bet(
+                    NoticeKind::Cancelled,
                     market_id,
-                    bet_id: Some(*bet_id),
-                    amount_minor: *size,
-                    commission_minor: 0,
-                });
+                    *bet_id,
+                    *user_id,
+                    *size,
+                ));
             }
         }
         notices
