@@ -8,7 +8,7 @@ import { ExchangeMarket } from './ExchangeMarket';
 import { FancyMarkets } from './FancyMarkets';
 import { useIsNarrow } from '../../hooks/useIsNarrow';
 import { OpenBetsPanel, useOpenBets, type OpenBetsTab } from './OpenBetsPanel';
-import { isNonRunner, placeBody, sideLabel, slipBet, slipFor, type Pick, type SlipState } from './selection';
+import { houseText, isNonRunner, placeBody, sideLabel, slipBet, slipFor, type Pick, type SlipState } from './selection';
 import { useQueryClient } from '@tanstack/react-query';
 import { refreshBalanceNow } from '../../hooks/useBalance';
 import { formatMinorMoney } from '../../lib/format';
@@ -78,8 +78,8 @@ export function MatchBoard({
     if (!preferences.one_click || stake === null || !market || isNonRunner(market, next)) return false;
     const state = { ...slipFor(next, market), stakeText: decimalText(toMinor(stake)) };
     const exchangeMarket = market.type !== 'bookmaker' && market.type !== 'fancy';
-    if (exchangeMarket ? !next.price : !state.taken) return false;
-    const price = exchangeMarket ? state.oddsText : state.taken?.line !== undefined ? `${state.taken.line} @ ${state.taken.rate}` : String(state.taken?.rate ?? '');
+    const price = exchangeMarket ? (next.price ? state.oddsText : null) : state.taken && houseText(state.taken);
+    if (!price) return false;
     oneClick.hold({
       label: `${sideLabel(next.side)} ${runnerName(market, state)} ${price} for ${formatMinorMoney(toMinor(stake))}`,
       body: placeBody(market, state, preferences.accept_rate_changes),

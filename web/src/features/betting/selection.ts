@@ -42,7 +42,8 @@ export function slipFor(pick: Pick, market?: MarketBook): SlipState {
   return { pick, oddsText: pick.price ? formatOdds(Math.round(pick.price * 100)) : '', stakeText: '', taken };
 }
 
-function houseText(price: HousePrice): string {
+/** A house price as the slip says it: "45", or a fancy's "49 @ 100". */
+export function houseText(price: HousePrice): string {
   return price.line !== undefined ? `${price.line} @ ${price.rate}` : String(price.rate);
 }
 
