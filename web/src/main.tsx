@@ -1,4 +1,5 @@
 import { createRoot } from 'react-dom/client';
+import './i18n';
 import { App } from './app/App';
 // The toasts' styles as a stylesheet: react-toastify's default entry injects them in a <style>
 // element, which the page's Content-Security-Policy refuses.

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { i18n } from '../i18n';
 import { refreshSession } from '../lib/session';
 
 // findBy…/waitFor give up after 15 s rather than 1 s: on a busy 2-core CI machine a render can
@@ -15,4 +16,6 @@ afterEach(() => {
   sessionStorage.clear();
   refreshSession();
   window.location.hash = '';
+  // Tests read the English words unless one switches the language itself.
+  if (i18n.language !== 'en') void i18n.changeLanguage('en');
 });
