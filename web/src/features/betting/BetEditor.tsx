@@ -2,6 +2,8 @@
 // kept in play. The server decides what keeps the bet's place in the queue (bet/updateBet,
 // crates/api/src/bet_edit.rs); the form says which it will be before the bettor saves.
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../i18n';
 import { decimalText, parseStake, toMinor } from '../../lib/money';
 import { formatOdds, oddsProblem, parseOddsText } from './ladder';
 import type { BetItem, UpdateBetInput } from './api';
@@ -16,9 +18,9 @@ export function editRequest(
   const input: UpdateBetInput = { bet_id: bet.bet_id };
   const odds = parseOddsText(oddsText);
   const problem = oddsProblem(oddsText);
-  if (problem || odds === null) return { problem: problem ?? 'Enter the odds.' };
+  if (problem || odds === null) return { problem: problem ?? i18n.t('betting:problem.enterOdds') };
   const unmatched = parseStake(unmatchedText);
-  if (unmatched === null || unmatched <= 0) return { problem: 'The unmatched stake must be more than 0.' };
+  if (unmatched === null || unmatched <= 0) return { problem: i18n.t('betting:editor.stakePositive') };
   const priceChanged = odds !== Math.round(bet.price * 100);
   if (priceChanged) input.price = formatOdds(odds);
   const remaining = toMinor(bet.remaining);
@@ -40,6 +42,7 @@ export function BetEditor({
   onSave: (input: UpdateBetInput) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('betting');
   const [odds, setOdds] = useState(formatOdds(Math.round(bet.price * 100)));
   const [unmatched, setUnmatched] = useState(decimalText(toMinor(bet.remaining)));
   const [keepInPlay, setKeepInPlay] = useState(bet.persistence === 'persist');
@@ -57,31 +60,31 @@ export function BetEditor({
       }}
     >
       <label>
-        Odds
+        {t('editor.odds')}
         <input value={odds} onChange={(e) => setOdds(e.target.value)} inputMode="decimal" data-testid="edit-odds" />
       </label>
       <label>
-        Unmatched stake
+        {t('editor.unmatchedStake')}
         <input value={unmatched} onChange={(e) => setUnmatched(e.target.value)} inputMode="decimal" data-testid="edit-stake" />
       </label>
       <label className="checkbox">
         <input type="checkbox" checked={keepInPlay} onChange={(e) => setKeepInPlay(e.target.checked)} data-testid="edit-keep" />
-        Keep in play
+        {t('editor.keepInPlay')}
       </label>
       <p className="small muted" data-testid="edit-effect">
         {problem ??
           (ready
             ? ready.keepsPlace
-              ? 'Keeps its place in the queue.'
-              : 'A new price or a higher stake is a new bet at the back of the queue.'
-            : 'Change the odds, the stake or keep in play.')}
+              ? t('editor.keepsPlace')
+              : t('editor.newBet')
+            : t('editor.change'))}
       </p>
       <div className="bet-editor-actions">
         <button type="submit" className="btn btn-small btn-primary" disabled={!ready || saving} data-testid="edit-save">
-          {saving ? 'Saving…' : 'Save'}
+          {saving ? t('editor.saving') : t('editor.save')}
         </button>
         <button type="button" className="btn btn-small" onClick={onClose} data-testid="edit-close">
-          Close
+          {t('editor.close')}
         </button>
       </div>
     </form>

@@ -1,10 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { BUTTON_VALUES_KEY, getButtonValues } from '../../api/button-values';
 import { betErrorMessage } from '../../api/bet-refusal';
 import { ApiError } from '../../api/client';
 import type { MarketBook } from '../../api/match-stream';
 import { refreshBalanceNow } from '../../hooks/useBalance';
+import { i18n } from '../../i18n';
 import { toastError, toastInfo, toastSuccess } from '../../lib/toast';
 import { matchDetailKey, openBetsKey, placeBet, type PlaceBetResult } from './api';
 import { formatOdds, parseOddsText, tickDown, tickUp } from './ladder';
@@ -42,6 +44,7 @@ export function BetSlip({
   onClose: () => void;
   onPlaced: (result: PlaceBetResult) => void;
 }) {
+  const { t } = useTranslation('betting');
   const queryClient = useQueryClient();
   const buttons = useQuery({ queryKey: BUTTON_VALUES_KEY, queryFn: getButtonValues, staleTime: 60_000 });
   const gameButtons = (buttons.data ?? []).filter((b) => b.type === 'Game');
@@ -115,9 +118,7 @@ export function BetSlip({
     } catch (error) {
       if (error instanceof ApiError && error.httpStatus === 0) {
         setUnsure({ body: fingerprint, clientRef });
-        setServerError(
-          'Could not reach the server, so we do not know yet whether the bet was placed. Press Place Bet again: the same bet is sent again and cannot be placed twice.',
-        );
+        setServerError(t('slip.unreachable'));
         return;
       }
       if (error instanceof ApiError && error.httpStatus === 503) {
@@ -125,7 +126,7 @@ export function BetSlip({
         // was not placed, or its placing could not be confirmed. Either way the same bet goes
         // again with the same client_ref, which can never place it twice.
         setUnsure({ body: fingerprint, clientRef });
-        const message = `${error.message} Press Place Bet again to send the same bet: it cannot be placed twice.`;
+        const message = t('slip.sendAgain', { message: error.message });
         setServerError(message);
         toastError(message);
         return;
@@ -151,26 +152,26 @@ export function BetSlip({
           <b data-testid="slip-side">{sideLabel(side)}</b> <span data-testid="slip-runner">{runnerName}</span>
           {market.name !== runnerName && <span className="muted small"> · {market.name}</span>}
         </span>
-        <button type="button" className="slip-close" aria-label="Close the bet slip" onClick={onClose} data-testid="slip-close">
+        <button type="button" className="slip-close" aria-label={t('slip.close')} onClick={onClose} data-testid="slip-close">
           ×
         </button>
       </div>
       <div className="slip-fields">
         <label className="slip-field">
-          <span>{exchange ? 'Odds' : market.type === 'fancy' ? 'Line / Rate' : 'Rate'}</span>
+          <span>{exchange ? t('slip.odds') : market.type === 'fancy' ? t('slip.lineRate') : t('slip.rate')}</span>
           {exchange ? (
             <span className="odds-stepper">
-              <button type="button" aria-label="One tick lower" onClick={() => step(-1)} data-testid="odds-down">
+              <button type="button" aria-label={t('slip.tickDown')} onClick={() => step(-1)} data-testid="odds-down">
                 −
               </button>
               <input
                 inputMode="decimal"
                 value={slip.oddsText}
                 onChange={(e) => set({ oddsText: e.target.value })}
-                aria-label="Odds"
+                aria-label={t('slip.odds')}
                 data-testid="slip-odds"
               />
-              <button type="button" aria-label="One tick higher" onClick={() => step(1)} data-testid="odds-up">
+              <button type="button" aria-label={t('slip.tickUp')} onClick={() => step(1)} data-testid="odds-up">
                 +
               </button>
             </span>
@@ -181,12 +182,12 @@ export function BetSlip({
           )}
         </label>
         <label className="slip-field">
-          <span>Stake</span>
+          <span>{t('slip.stake')}</span>
           <input
             inputMode="decimal"
             value={slip.stakeText}
             onChange={(e) => set({ stakeText: e.target.value })}
-            aria-label="Stake"
+            aria-label={t('slip.stake')}
             data-testid="slip-stake"
           />
         </label>
@@ -201,25 +202,25 @@ export function BetSlip({
         </div>
       )}
       {exchange && (
-        <label className="checkbox slip-keep" title="Unticked, the unmatched part is cancelled when the market goes in play or is suspended.">
+        <label className="checkbox slip-keep" title={t('slip.keepInPlayTitle')}>
           <input type="checkbox" checked={Boolean(slip.keepInPlay)} onChange={(e) => set({ keepInPlay: e.target.checked })} data-testid="slip-keep-in-play" />
-          Keep in play (unmatched part not cancelled at the off)
+          {t('slip.keepInPlay')}
         </label>
       )}
       <dl className="slip-preview" data-testid="slip-preview">
         <div>
-          <dt>Profit</dt>
+          <dt>{t('slip.profit')}</dt>
           <dd data-testid="slip-profit">{formatMinorMoney(figures ? figures.profit : 0)}</dd>
         </div>
         <div>
-          <dt>Liability</dt>
+          <dt>{t('slip.liability')}</dt>
           <dd data-testid="slip-liability">{formatMinorMoney(figures ? figures.liability : 0)}</dd>
         </div>
         {market.commission_bp > 0 && (
           // Commission is taken from net winnings on the whole market at settlement; this is the
           // bet's profit were it the bettor's only bet there.
-          <div title="Commission is taken from your net winnings on the market when it is settled.">
-            <dt data-testid="slip-commission">Net of {commissionText(market.commission_bp)} commission</dt>
+          <div title={t('slip.commissionTitle')}>
+            <dt data-testid="slip-commission">{t('slip.netOf', { commission: commissionText(market.commission_bp) })}</dt>
             <dd data-testid="slip-net-profit">{formatMinorMoney(figures ? figures.profit - commissionMinor(figures.profit, market.commission_bp) : 0)}</dd>
           </div>
         )}
@@ -236,7 +237,7 @@ export function BetSlip({
             }}
             data-testid="accept-rate"
           >
-            Accept
+            {t('slip.accept')}
           </button>
         </div>
       )}
@@ -247,15 +248,15 @@ export function BetSlip({
       )}
       {placing && placing.delayS > 0 && (
         <p className="notice slip-delay" data-testid="bet-delay">
-          In-play bet delay: your bet is sent in <b data-testid="bet-delay-seconds">{countdown}</b> s.
+          <Trans t={t} i18nKey="slip.delay" values={{ seconds: countdown }} components={[<b key="seconds" data-testid="bet-delay-seconds" />]} />
         </p>
       )}
       <div className="slip-actions">
         <button type="button" className="btn" onClick={onClose}>
-          Cancel
+          {t('slip.cancel')}
         </button>
         <button type="button" className="btn btn-primary" onClick={() => void submit()} disabled={Boolean(placing) || Boolean(rateQuestion)} data-testid="place-bet">
-          {placing ? (placing.delayS > 0 ? `Placing… ${countdown}` : 'Placing…') : 'Place Bet'}
+          {placing ? (placing.delayS > 0 ? t('slip.placingIn', { seconds: countdown }) : t('slip.placing')) : t('slip.placeBet')}
         </button>
       </div>
     </div>
@@ -278,7 +279,7 @@ function useCountdown(placing: { delayS: number; startedMs: number } | null): nu
 
 /** The outcome toast: matched, partly matched or waiting. */
 function announce(result: PlaceBetResult): void {
-  const message = result.message || 'Bet placed.';
+  const message = result.message || i18n.t('betting:slip.placed');
   if (result.status === 'matched') toastSuccess(message);
   else toastInfo(message);
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { MarketBook } from '../../api/match-stream';
 import { MarketHead } from './ExchangeMarket';
 import { NonRunnerBadge, NonRunnerCell, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
@@ -16,14 +17,15 @@ export function BookmakerMarket({
   projection?: Map<number, number>;
   onPick: (pick: Pick) => void;
 }) {
+  const { t } = useTranslation('betting');
   return (
     <section className="market bookmaker" data-testid="market" data-market-type="bookmaker" data-market-id={market.market_id}>
       <MarketHead market={market} />
       <div className="market-rows">
         <div className="runner-row head two" aria-hidden="true">
           <span className="runner-name" />
-          <span className="col-head back">Back</span>
-          <span className="col-head lay">Lay</span>
+          <span className="col-head back">{t('side.back')}</span>
+          <span className="col-head lay">{t('side.lay')}</span>
         </div>
         {market.runners.map((runner) => {
           if (runner.removed) {
@@ -54,7 +56,7 @@ export function BookmakerMarket({
                   tone="back"
                   className="best"
                   price={back ? String(back.price) : undefined}
-                  label={`Back ${runner.name}${back ? ` at rate ${back.price}` : ''}`}
+                  label={back ? t('price.backAtRate', { runner: runner.name, rate: back.price }) : t('price.back', { runner: runner.name })}
                   disabled={!back}
                   onPick={() => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'back' })}
                   testId="bm-back"
@@ -63,7 +65,7 @@ export function BookmakerMarket({
                   tone="lay"
                   className="best"
                   price={lay ? String(lay.price) : undefined}
-                  label={`Lay ${runner.name}${lay ? ` at rate ${lay.price}` : ''}`}
+                  label={lay ? t('price.layAtRate', { runner: runner.name, rate: lay.price }) : t('price.lay', { runner: runner.name })}
                   disabled={!lay}
                   onPick={() => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'lay' })}
                   testId="bm-lay"

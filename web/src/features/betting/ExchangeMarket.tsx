@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { MarketBook } from '../../api/match-stream';
 import { formatMoney } from '../../lib/format';
 import { useRules, type RulesTopic } from '../../lib/rules-topic';
@@ -32,6 +33,7 @@ export function ExchangeMarket({
   cards?: Map<number, RunnerCard>;
   onPick: (pick: Pick) => void;
 }) {
+  const { t } = useTranslation('betting');
   const [ladderOf, setLadderOf] = useState<number | null>(null);
   return (
     <section className="market" data-testid="market" data-market-type={market.type} data-market-id={market.market_id}>
@@ -41,8 +43,8 @@ export function ExchangeMarket({
           <span className="runner-name" />
           <span className="depth" />
           <span className="depth" />
-          <span className="col-head back">Back</span>
-          <span className="col-head lay">Lay</span>
+          <span className="col-head back">{t('side.back')}</span>
+          <span className="col-head lay">{t('side.lay')}</span>
           <span className="depth" />
           <span className="depth" />
         </div>
@@ -82,7 +84,7 @@ export function ExchangeMarket({
                     className={i === 0 ? 'best' : 'depth'}
                     price={backs[i] ? String(backs[i].price) : undefined}
                     sub={backs[i] ? formatSize(backs[i].size) : undefined}
-                    label={`Back ${runner.name}${backs[i] ? ` at ${backs[i].price}` : ''}`}
+                    label={backs[i] ? t('price.backAt', { runner: runner.name, price: backs[i].price }) : t('price.back', { runner: runner.name })}
                     onPick={backs[i] || i === 0 ? () => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'back', price: backs[i]?.price }) : undefined}
                     testId={i === 0 ? 'best-back' : undefined}
                   />
@@ -94,7 +96,7 @@ export function ExchangeMarket({
                     className={i === 0 ? 'best' : 'depth'}
                     price={lays[i] ? String(lays[i].price) : undefined}
                     sub={lays[i] ? formatSize(lays[i].size) : undefined}
-                    label={`Lay ${runner.name}${lays[i] ? ` at ${lays[i].price}` : ''}`}
+                    label={lays[i] ? t('price.layAt', { runner: runner.name, price: lays[i].price }) : t('price.lay', { runner: runner.name })}
                     onPick={lays[i] || i === 0 ? () => onPick({ marketId: market.market_id, selectionId: runner.selection_id, side: 'lay', price: lays[i]?.price }) : undefined}
                     testId={i === 0 ? 'best-lay' : undefined}
                   />
@@ -112,8 +114,9 @@ export function ExchangeMarket({
 
 /** The small button beside a runner's name that opens its ladder and chart. */
 function LadderButton({ runnerName, onOpen }: { runnerName: string; onOpen: () => void }) {
+  const { t } = useTranslation('betting');
   return (
-    <button type="button" className="ladder-btn" aria-label={`Ladder and chart of ${runnerName}`} title="Full ladder and price chart" onClick={onOpen} data-testid="ladder-open">
+    <button type="button" className="ladder-btn" aria-label={t('runner.ladderOf', { runner: runnerName })} title={t('runner.ladderTitle')} onClick={onOpen} data-testid="ladder-open">
       <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
         <path d="M2 3h12M2 6.5h12M2 10h12M2 13.5h12" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
         <path d="M5 1.5v13M11 1.5v13" stroke="currentColor" strokeWidth="1.2" opacity="0.55" />
@@ -124,11 +127,12 @@ function LadderButton({ runnerName, onOpen }: { runnerName: string; onOpen: () =
 
 /** "Draw 4 · J: R. Moore · T: A. O'Brien": only what the race card gives; nothing without one. */
 function RunnerCardLine({ card }: { card: RunnerCard | undefined }) {
+  const { t } = useTranslation('betting');
   if (!card) return null;
   const parts = [
-    card.draw !== null ? { key: 'draw', text: `Draw ${card.draw}`, title: 'Draw (stall)' } : null,
-    card.jockey ? { key: 'jockey', text: `J: ${card.jockey}`, title: 'Jockey' } : null,
-    card.trainer ? { key: 'trainer', text: `T: ${card.trainer}`, title: 'Trainer' } : null,
+    card.draw !== null ? { key: 'draw', text: t('runner.draw', { draw: card.draw }), title: t('runner.drawTitle') } : null,
+    card.jockey ? { key: 'jockey', text: t('runner.jockey', { name: card.jockey }), title: t('runner.jockeyTitle') } : null,
+    card.trainer ? { key: 'trainer', text: t('runner.trainer', { name: card.trainer }), title: t('runner.trainerTitle') } : null,
   ].filter((part) => part !== null);
   if (parts.length === 0) return null;
   return (
@@ -148,19 +152,20 @@ function levels(side: PriceSize[]): (PriceSize | undefined)[] {
 
 /** A market's title bar: name, what an exchange market has matched, its own Rules, limits, and the in-play bet delay. */
 export function MarketHead({ market, title }: { market: MarketBook; title?: string }) {
+  const { t } = useTranslation('betting');
   return (
     <header className="market-head">
       <h2>
         {title ?? market.name}
         {market.total_matched !== null && (
           <span className="market-matched" data-testid="market-matched">
-            Matched {formatMoney(market.total_matched)}
+            {t('market.matched', { amount: formatMoney(market.total_matched) })}
           </span>
         )}
       </h2>
       <span className="market-meta" data-testid="market-limits">
-        {market.in_play && market.bet_delay_s > 0 ? <span className="badge delay">Delay {market.bet_delay_s}s</span> : null}
-        Min {formatMoney(market.min_stake)} · Max {formatMoney(market.max_stake)}
+        {market.in_play && market.bet_delay_s > 0 ? <span className="badge delay">{t('market.delay', { seconds: market.bet_delay_s })}</span> : null}
+        {t('market.limits', { min: formatMoney(market.min_stake), max: formatMoney(market.max_stake) })}
         <MarketRulesButton topic={{ marketType: market.type, marketName: market.name, commissionBp: market.commission_bp }} />
       </span>
     </header>
@@ -169,10 +174,11 @@ export function MarketHead({ market, title }: { market: MarketBook; title?: stri
 
 /** Opens the rules on this market's own tab (its sport's, or Bookmaker, or Fancy), with its commission. */
 export function MarketRulesButton({ topic }: { topic: RulesTopic }) {
+  const { t } = useTranslation('betting');
   const rules = useRules();
   return (
-    <button type="button" className="market-rules" onClick={() => rules.open(topic)} aria-label={`Rules of ${topic.marketName ?? 'this market'}`} data-testid="market-rules">
-      Rules
+    <button type="button" className="market-rules" onClick={() => rules.open(topic)} aria-label={topic.marketName === undefined ? t('market.rulesOfThis') : t('market.rulesOf', { market: topic.marketName })} data-testid="market-rules">
+      {t('market.rules')}
     </button>
   );
 }

@@ -1,23 +1,26 @@
+import { useTranslation } from 'react-i18next';
 import { Modal } from '../../components/Modal';
+import { i18n } from '../../i18n';
 import { formatMinorMoney } from '../../lib/format';
 import type { FancyRange } from './api';
 
 /** "0–47", "48", "48 and above": a run range as a bettor reads it. */
 export function rangeLabel(range: FancyRange): string {
-  if (range.to === null) return `${range.from} and above`;
+  if (range.to === null) return i18n.t('betting:fancy.rangeAbove', { from: range.from });
   if (range.to === range.from) return String(range.from);
   return `${range.from}–${range.to}`;
 }
 
 /** The caller's profit or loss for each run total of a fancy (from the server's book). */
 export function FancyBook({ book }: { book: FancyRange[] }) {
-  if (book.length === 0) return <p className="empty-state" data-testid="fancy-book-empty">You have no bets on this fancy yet.</p>;
+  const { t } = useTranslation('betting');
+  if (book.length === 0) return <p className="empty-state" data-testid="fancy-book-empty">{t('fancy.noBets')}</p>;
   return (
     <table className="data-table fancy-book" data-testid="fancy-book">
       <thead>
         <tr>
-          <th>Runs</th>
-          <th className="num">Profit / Loss</th>
+          <th>{t('fancy.runs')}</th>
+          <th className="num">{t('fancy.pnl')}</th>
         </tr>
       </thead>
       <tbody>
@@ -36,8 +39,9 @@ export function FancyBook({ book }: { book: FancyRange[] }) {
 }
 
 export function FancyBookModal({ name, book, onClose }: { name: string; book: FancyRange[]; onClose: () => void }) {
+  const { t } = useTranslation('betting');
   return (
-    <Modal title={`Book: ${name}`} onClose={onClose} size="sm" testId="fancy-book-modal">
+    <Modal title={t('fancy.bookTitle', { name })} onClose={onClose} size="sm" testId="fancy-book-modal">
       <FancyBook book={book} />
     </Modal>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatMinorMoney, formatMoney } from '../../lib/format';
 import type { MarketBook } from '../../api/match-stream';
 import type { FancyRange } from './api';
@@ -13,21 +14,22 @@ import type { Pick } from './selection';
  * of their bets on it) and their book per run range behind Book.
  */
 export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPick: (pick: Pick) => void }) {
+  const { t } = useTranslation('betting');
   const [bookOf, setBookOf] = useState<number | null>(null);
   const shown = markets.find((m) => m.market_id === bookOf);
   return (
     <section className="market fancy" data-testid="fancy-markets">
       <header className="market-head">
-        <h2>Fancy</h2>
+        <h2>{t('fancy.title')}</h2>
         <span className="market-meta">
-          <MarketRulesButton topic={{ marketType: 'fancy', marketName: 'Fancy', ...sharedCommission(markets) }} />
+          <MarketRulesButton topic={{ marketType: 'fancy', marketName: t('fancy.title'), ...sharedCommission(markets) }} />
         </span>
       </header>
       <div className="fancy-row head" aria-hidden="true">
         <span className="runner-name" />
         <span className="fancy-prices">
-          <span className="col-head lay">No</span>
-          <span className="col-head back">Yes</span>
+          <span className="col-head lay">{t('side.no')}</span>
+          <span className="col-head back">{t('side.yes')}</span>
         </span>
         <span className="fancy-limits" />
       </div>
@@ -38,7 +40,7 @@ export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPic
               <b>{market.name}</b>
               <FancyPosition book={market.book} />
               <button type="button" className="book-btn" onClick={() => setBookOf(market.market_id)} data-testid="fancy-book-button">
-                Book
+                {t('fancy.book')}
               </button>
             </span>
             <div className="fancy-prices">
@@ -47,7 +49,7 @@ export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPic
                 className="best"
                 price={market.line_no === null ? undefined : String(market.line_no)}
                 sub={market.rate_no === null ? undefined : String(market.rate_no)}
-                label={`No ${market.name}${market.line_no === null ? '' : ` at ${market.line_no}, rate ${market.rate_no}`}`}
+                label={market.line_no === null ? t('price.no', { name: market.name }) : t('price.noAt', { name: market.name, line: market.line_no, rate: market.rate_no })}
                 disabled={market.line_no === null}
                 onPick={() => onPick({ marketId: market.market_id, side: 'no' })}
                 testId="fancy-no"
@@ -57,7 +59,7 @@ export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPic
                 className="best"
                 price={market.line_yes === null ? undefined : String(market.line_yes)}
                 sub={market.rate_yes === null ? undefined : String(market.rate_yes)}
-                label={`Yes ${market.name}${market.line_yes === null ? '' : ` at ${market.line_yes}, rate ${market.rate_yes}`}`}
+                label={market.line_yes === null ? t('price.yes', { name: market.name }) : t('price.yesAt', { name: market.name, line: market.line_yes, rate: market.rate_yes })}
                 disabled={market.line_yes === null}
                 onPick={() => onPick({ marketId: market.market_id, side: 'yes' })}
                 testId="fancy-yes"
@@ -65,9 +67,9 @@ export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPic
               <StatusOverlay status={market.status} />
             </div>
             <span className="fancy-limits small muted">
-              Min {formatMoney(market.min_stake)}
+              {t('market.min', { amount: formatMoney(market.min_stake) })}
               <br />
-              Max {formatMoney(market.max_stake)}
+              {t('market.max', { amount: formatMoney(market.max_stake) })}
             </span>
           </div>
         );
@@ -83,10 +85,11 @@ export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPic
  * without bets on the line.
  */
 export function FancyPosition({ book }: { book: FancyRange[] }) {
+  const { t } = useTranslation('betting');
   if (book.length === 0) return null;
   const worstMinor = Math.min(...book.map((range) => Math.round(range.pnl * 100)));
   return (
-    <span className="runner-pnl" title="Your worst outcome on this line: Book shows each run total">
+    <span className="runner-pnl" title={t('fancy.positionTitle')}>
       <span className={worstMinor < 0 ? 'pnl lose' : worstMinor > 0 ? 'pnl win' : 'pnl'} data-testid="fancy-position">
         {formatMinorMoney(worstMinor)}
       </span>

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../lib/format';
 import { formatOdds } from './ladder';
 import { focusIndex, ladderAmount, mostTraded, type LadderRow } from './ladder-rows';
@@ -19,6 +20,7 @@ export function FullLadder({
   runnerName: string;
   onPick: (side: 'back' | 'lay', price: number) => void;
 }) {
+  const { t } = useTranslation('betting');
   const scroller = useRef<HTMLDivElement>(null);
   const focus = focusIndex(rows);
   const centred = useRef(false);
@@ -39,28 +41,28 @@ export function FullLadder({
     <div className="full-ladder" data-testid="full-ladder">
       <div className="ladder-scroll" ref={scroller} data-testid="ladder-scroll">
         <div className="ladder-row head" aria-hidden="true">
-          <span>Mine</span>
-          <span className="back">Back</span>
-          <span>Odds</span>
-          <span className="lay">Lay</span>
-          <span>Mine</span>
-          <span>Traded</span>
+          <span>{t('ladder.mine')}</span>
+          <span className="back">{t('side.back')}</span>
+          <span>{t('ladder.odds')}</span>
+          <span className="lay">{t('side.lay')}</span>
+          <span>{t('ladder.mine')}</span>
+          <span>{t('ladder.traded')}</span>
         </div>
         {rows.map((row) => {
           const odds = formatOdds(row.hundredths);
           return (
             <div key={row.hundredths} className={`ladder-row${row.last ? ' last' : ''}`} data-testid="ladder-row" data-price={odds} data-last={row.last || undefined}>
-              <span className="mine back" data-testid="ladder-my-back" title={row.myBack ? `Your unmatched backs: ${formatMoney(row.myBack)}` : undefined}>
+              <span className="mine back" data-testid="ladder-my-back" title={row.myBack ? t('ladder.myBacks', { amount: formatMoney(row.myBack) }) : undefined}>
                 {ladderAmount(row.myBack)}
               </span>
-              <button type="button" className={`ladder-cell back${row.backSize ? ' offered' : ''}`} aria-label={`Back ${runnerName} at ${odds}`} onClick={() => onPick('back', row.price)} data-testid="ladder-back">
+              <button type="button" className={`ladder-cell back${row.backSize ? ' offered' : ''}`} aria-label={t('price.backAt', { runner: runnerName, price: odds })} onClick={() => onPick('back', row.price)} data-testid="ladder-back">
                 {ladderAmount(row.backSize)}
               </button>
               <span className="ladder-price">{odds}</span>
-              <button type="button" className={`ladder-cell lay${row.laySize ? ' offered' : ''}`} aria-label={`Lay ${runnerName} at ${odds}`} onClick={() => onPick('lay', row.price)} data-testid="ladder-lay">
+              <button type="button" className={`ladder-cell lay${row.laySize ? ' offered' : ''}`} aria-label={t('price.layAt', { runner: runnerName, price: odds })} onClick={() => onPick('lay', row.price)} data-testid="ladder-lay">
                 {ladderAmount(row.laySize)}
               </button>
-              <span className="mine lay" data-testid="ladder-my-lay" title={row.myLay ? `Your unmatched lays: ${formatMoney(row.myLay)}` : undefined}>
+              <span className="mine lay" data-testid="ladder-my-lay" title={row.myLay ? t('ladder.myLays', { amount: formatMoney(row.myLay) }) : undefined}>
                 {ladderAmount(row.myLay)}
               </span>
               <span className="traded" data-testid="ladder-traded">
@@ -73,7 +75,7 @@ export function FullLadder({
       </div>
       <div className="ladder-foot">
         <button type="button" className="btn btn-small" onClick={centre} data-testid="ladder-centre">
-          Centre
+          {t('ladder.centre')}
         </button>
       </div>
     </div>

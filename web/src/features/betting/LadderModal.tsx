@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { MarketBook } from '../../api/match-stream';
 import { Modal } from '../../components/Modal';
 import { QueryState } from '../../components/QueryState';
@@ -35,6 +36,7 @@ export function LadderModal({
   onPick: (pick: Pick) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('betting');
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<'ladder' | 'chart'>('ladder');
   const marketId = market.market_id;
@@ -91,11 +93,11 @@ export function LadderModal({
     <Modal title={`${name} · ${market.name}`} onClose={onClose} size="md" className="ladder-modal" testId="ladder-modal">
       <div className="ladder-summary" data-testid="ladder-summary">
         <span>
-          Last traded{' '}
+          {t('ladder.lastTraded')}{' '}
           <b data-testid="ladder-ltp">{data?.last_traded_price != null ? formatOdds(Math.round(data.last_traded_price * 100)) : '–'}</b>
         </span>
         <span>
-          Matched <b data-testid="ladder-total">{formatMoney(data?.total_matched ?? 0)}</b>
+          {t('ladder.matched')} <b data-testid="ladder-total">{formatMoney(data?.total_matched ?? 0)}</b>
         </span>
         {problem && (
           <span className="badge ladder-status" data-testid="ladder-status">
@@ -105,18 +107,18 @@ export function LadderModal({
       </div>
       <div className="tabs compact" role="tablist">
         <button type="button" role="tab" aria-selected={tab === 'ladder'} className={tab === 'ladder' ? 'active' : undefined} onClick={() => setTab('ladder')} data-testid="ladder-tab">
-          Ladder
+          {t('ladder.ladderTab')}
         </button>
         <button type="button" role="tab" aria-selected={tab === 'chart'} className={tab === 'chart' ? 'active' : undefined} onClick={() => setTab('chart')} data-testid="chart-tab">
-          Chart
+          {t('ladder.chartTab')}
         </button>
       </div>
       {tab === 'ladder' ? (
-        <QueryState isPending={ladder.isPending} error={ladder.error} isEmpty={!data} empty="This ladder is not available now.">
+        <QueryState isPending={ladder.isPending} error={ladder.error} isEmpty={!data} empty={t('ladder.unavailable')}>
           {data && <FullLadder rows={ladderRows(data)} runnerName={name} onPick={pick} />}
         </QueryState>
       ) : (
-        <QueryState isPending={history.isPending} error={history.error} isEmpty={!history.data} empty="This chart is not available now.">
+        <QueryState isPending={history.isPending} error={history.error} isEmpty={!history.data} empty={t('chart.unavailable')}>
           {history.data && <PriceChart history={history.data} />}
         </QueryState>
       )}

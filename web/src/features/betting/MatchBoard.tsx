@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { MarketBook } from '../../api/match-stream';
 import type { MarketType, PlaceBetResult, RunnerCard } from './api';
 import { outcomeNow } from './bet-outcome';
@@ -41,6 +42,7 @@ export function MatchBoard({
   initialPick?: Pick;
   empty?: ReactNode;
 }) {
+  const { t } = useTranslation('betting');
   const [slip, setSlip] = useState<SlipState | null>(() => {
     const market = initialPick && markets.find((m) => m.market_id === initialPick.marketId);
     // A link to a withdrawn runner opens nothing: it takes no bets.
@@ -81,7 +83,7 @@ export function MatchBoard({
     const price = exchangeMarket ? (next.price ? state.oddsText : null) : state.taken && houseText(state.taken);
     if (!price) return false;
     oneClick.hold({
-      label: `${sideLabel(next.side)} ${runnerName(market, state)} ${price} for ${formatMinorMoney(toMinor(stake))}`,
+      label: t('oneClick.bet', { side: sideLabel(next.side), runner: runnerName(market, state), price, amount: formatMinorMoney(toMinor(stake)) }),
       body: placeBody(market, state, preferences.accept_rate_changes),
     });
     return true;
@@ -110,19 +112,19 @@ export function MatchBoard({
   return (
     <div className="match-board" data-testid="match-board">
       {narrow && (
-        <div className="tabs compact board-tabs" role="tablist" aria-label="Markets or your open bets">
+        <div className="tabs compact board-tabs" role="tablist" aria-label={t('board.tabsLabel')}>
           <button type="button" role="tab" aria-selected={!showBets} className={showBets ? undefined : 'active'} onClick={() => setPhoneView('markets')} data-testid="board-markets-tab">
-            Markets
+            {t('board.marketsTab')}
           </button>
           <button type="button" role="tab" aria-selected={showBets} className={showBets ? 'active' : undefined} onClick={() => setPhoneView('bets')} data-testid="board-bets-tab">
-            Open Bets ({openBetCount})
+            {t('board.openBetsTab', { count: openBetCount })}
           </button>
         </div>
       )}
       {showBets && <OpenBetsPanel matchId={matchId} markets={markets} tab={betsTab} onTab={setBetsTab} />}
       {!showBets && (
         <div className="board-markets">
-          {markets.length === 0 && (empty ?? <p className="empty-state">No markets are open on this match yet.</p>)}
+          {markets.length === 0 && (empty ?? <p className="empty-state">{t('board.noMarkets')}</p>)}
           {exchange.map((market) => (
             <ExchangeMarket key={market.market_id} market={market} projection={projectionFor(market)} cards={cards} onPick={pick} />
           ))}
@@ -135,7 +137,7 @@ export function MatchBoard({
       <aside className="board-side">
         <section className={`slip-panel${(slip && slipMarket) || oneClick.held ? ' active' : ''}`} data-testid="slip-panel">
           <header className="market-head">
-            <h2>Bet Slip</h2>
+            <h2>{t('board.betSlip')}</h2>
           </header>
           {/* Shown once the stored preferences are read: its fields start from them. */}
           {preferencesRead && <QuickBetSettings preferences={preferences} />}
@@ -154,7 +156,7 @@ export function MatchBoard({
               }}
             />
           ) : oneClick.held ? null : (
-            <p className="empty-state small">{preferences.one_click ? 'One-click betting is on: a tap on a price places a bet.' : 'Tap a price to bet.'}</p>
+            <p className="empty-state small">{preferences.one_click ? t('board.oneClickOn') : t('board.tapPrice')}</p>
           )}
           {outcome && (
             <p className={`notice bet-outcome ${outcome.status === 'matched' ? 'success' : ''}`} data-testid="bet-outcome" data-status={outcome.status}>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import type { StreamState } from '../../api/live-stream';
@@ -21,6 +22,7 @@ import { useMatchBook } from './useMatchBook';
  * `?market=…&selection=…&side=…&price=…` and opens the slip with that selection.
  */
 export function MatchPage() {
+  const { t } = useTranslation('betting');
   const matchId = Number(useParams().matchId);
   const [params] = useSearchParams();
   const { detail, connection } = useMatchBook(matchId);
@@ -48,11 +50,11 @@ export function MatchPage() {
               <div className="match-when">
                 {ended ? (
                   <span className="badge finished" data-testid="match-status">
-                    Finished
+                    {t('match.finished')}
                   </span>
                 ) : match.in_play ? (
                   <span className="badge in-play" data-testid="match-status">
-                    In-Play
+                    {t('match.inPlay')}
                   </span>
                 ) : (
                   <span data-testid="match-date">{formatIstDateTime(match.open_date)}</span>
@@ -95,18 +97,20 @@ export function withoutSettledFancies(markets: MarketBook[]): MarketBook[] {
  * A connected stream is not news: whether the match is live is the In-Play badge's business.
  */
 export function ConnectionBadge({ state }: { state: StreamState }) {
+  const { t } = useTranslation('betting');
   const down = state === 'polling';
   return (
     <span className={down ? 'badge connection polling' : 'connection-state'} data-testid="connection" data-state={state} role="status">
-      {down ? 'Reconnecting…' : ''}
+      {down ? t('match.reconnecting') : ''}
     </span>
   );
 }
 
 function NotFound({ message }: { message: string | null }) {
+  const { t } = useTranslation('betting');
   return (
     <>
-      {message ?? 'This match is not open.'} <Link to="/">Back to home</Link>
+      {message ?? t('match.notOpen')} <Link to="/">{t('match.backHome')}</Link>
     </>
   );
 }

@@ -3,6 +3,7 @@
 // client_ref, the rate changes the bettor accepts). Waiting on the client, not the server, is
 // what makes Undo possible on every market: nothing has been sent until the time is up.
 import { useEffect, useEffectEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { placeBet, type PlaceBetInput, type PlaceBetResult } from './api';
@@ -43,6 +44,7 @@ export function useOneClick(onPlaced: (result: PlaceBetResult | null) => void) {
 
 /** The bar shown while a one-click bet waits: what it is, a countdown and Undo. */
 export function OneClickBar({ held, onUndo }: { held: HeldBet; onUndo: () => void }) {
+  const { t } = useTranslation('betting');
   const [left, setLeft] = useState(Math.ceil(ONE_CLICK_UNDO_MS / 1000));
   useEffect(() => {
     const started = Date.now();
@@ -51,11 +53,9 @@ export function OneClickBar({ held, onUndo }: { held: HeldBet; onUndo: () => voi
   }, [held]);
   return (
     <div className="one-click-bar notice" role="status" data-testid="one-click-bar">
-      <span>
-        Placing {held.label} in {left} s
-      </span>
+      <span>{t('oneClick.placing', { bet: held.label, seconds: left })}</span>
       <button type="button" className="btn btn-small" onClick={onUndo} data-testid="one-click-undo">
-        Undo
+        {t('oneClick.undo')}
       </button>
     </div>
   );

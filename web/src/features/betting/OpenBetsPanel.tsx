@@ -1,13 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client';
 import type { MarketBook } from '../../api/match-stream';
 import { refreshBalanceNow } from '../../hooks/useBalance';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
+import { i18n } from '../../i18n';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { cancelAllBets, cancelBet, getOpenBets, matchDetailKey, openBetsKey, updateBet, type BetItem, type UpdateBetInput } from './api';
 import { BetEditor } from './BetEditor';
-import { betPrices, sideLabel } from '../../lib/bet-record';
+import { betPrices } from '../../lib/bet-record';
+import { sideLabel } from './selection';
 
 /** While the caller has unmatched bets, they may be matched at any moment: look again this often. */
 const UNMATCHED_REFRESH_MS = 5_000;
@@ -40,6 +43,7 @@ export function OpenBetsPanel({
   tab: OpenBetsTab;
   onTab: (tab: OpenBetsTab) => void;
 }) {
+  const { t } = useTranslation('betting');
   const queryClient = useQueryClient();
   const bets = useOpenBets(matchId);
   const setTab = onTab;
@@ -60,7 +64,7 @@ export function OpenBetsPanel({
     setCancelling(bet.bet_id);
     try {
       const answer = await cancelBet(bet.bet_id);
-      if (answer.data) toastSuccess(answer.message || 'Bet cancelled.');
+      if (answer.data) toastSuccess(answer.message || t('openBets.cancelled'));
       void refreshBalanceNow(queryClient);
       await refresh();
     } catch (error) {
@@ -75,7 +79,7 @@ export function OpenBetsPanel({
     setSaving(true);
     try {
       const answer = await updateBet(input);
-      if (answer.data) toastSuccess(answer.message || 'Bet updated.');
+      if (answer.data) toastSuccess(answer.message || t('openBets.updated'));
       setEditing(null);
     } catch (error) {
       toastError(errorMessage(error));
@@ -89,7 +93,7 @@ export function OpenBetsPanel({
   async function cancelAll(marketId: number) {
     try {
       const answer = await cancelAllBets(marketId);
-      toastSuccess(answer.message || `Cancelled ${answer.count} bet(s).`);
+      toastSuccess(answer.message || t('openBets.cancelledCount', { count: answer.count }));
     } catch (error) {
       toastError(errorMessage(error));
     } finally {
@@ -104,21 +108,21 @@ export function OpenBetsPanel({
   return (
     <section className="open-bets" data-testid="open-bets">
       <header className="market-head">
-        <h2>Open Bets</h2>
+        <h2>{t('openBets.title')}</h2>
       </header>
       <div className="tabs compact" role="tablist">
         <button type="button" role="tab" aria-selected={tab === 'matched'} className={tab === 'matched' ? 'active' : undefined} onClick={() => setTab('matched')} data-testid="open-bets-matched-tab">
-          Matched ({matched.length})
+          {t('openBets.matchedTab', { count: matched.length })}
         </button>
         <button type="button" role="tab" aria-selected={tab === 'unmatched'} className={tab === 'unmatched' ? 'active' : undefined} onClick={() => setTab('unmatched')} data-testid="open-bets-unmatched-tab">
-          Unmatched ({unmatched.length})
+          {t('openBets.unmatchedTab', { count: unmatched.length })}
         </button>
       </div>
       {bets.error ? (
         <p className="error-message">{errorMessage(bets.error)}</p>
       ) : list.length === 0 ? (
         <p className="empty-state small" data-testid="open-bets-empty">
-          {bets.isPending ? 'Loading…' : tab === 'matched' ? 'No matched bets on this match.' : 'No unmatched bets.'}
+          {bets.isPending ? t('openBets.loading') : tab === 'matched' ? t('openBets.noMatched') : t('openBets.noUnmatched')}
         </p>
       ) : (
         <>
@@ -126,7 +130,7 @@ export function OpenBetsPanel({
             <div className="cancel-all-row">
               {unmatchedMarkets.map((marketId) => (
                 <button key={marketId} type="button" className="btn btn-small" onClick={() => void cancelAll(marketId)} data-testid="cancel-all" data-market-id={marketId}>
-                  Cancel all · {markets.find((m) => m.market_id === marketId)?.name ?? `Market ${marketId}`}
+                  {t('openBets.cancelAll', { market: markets.find((m) => m.market_id === marketId)?.name ?? t('openBets.market', { id: marketId }) })}
                 </button>
               ))}
             </div>
@@ -140,7 +144,9 @@ export function OpenBetsPanel({
                 </div>
                 <div className="bet-line small muted">
                   <span>
-                    {tab === 'matched' ? `Matched ${formatMoney(bet.matched)}` : `Unmatched ${formatMoney(bet.remaining)}`} of {formatMoney(bet.stake)}
+                    {tab === 'matched'
+                      ? t('openBets.matchedOf', { amount: formatMoney(bet.matched), stake: formatMoney(bet.stake) })
+                      : t('openBets.unmatchedOf', { amount: formatMoney(bet.remaining), stake: formatMoney(bet.stake) })}
                   </span>
                   <span>{formatIstDateTime(bet.date)}</span>
                 </div>
@@ -148,11 +154,11 @@ export function OpenBetsPanel({
                   <div className="bet-actions">
                     {marketType(bet, markets) !== 'bookmaker' && marketType(bet, markets) !== 'fancy' && (
                       <button type="button" className="btn btn-small" onClick={() => setEditing(editing === bet.bet_id ? null : bet.bet_id)} data-testid="edit-bet">
-                        Edit
+                        {t('openBets.edit')}
                       </button>
                     )}
                     <button type="button" className="btn btn-small" disabled={cancelling === bet.bet_id} onClick={() => void cancel(bet)} data-testid="cancel-bet">
-                      {cancelling === bet.bet_id ? 'Cancelling…' : 'Cancel'}
+                      {cancelling === bet.bet_id ? t('openBets.cancelling') : t('openBets.cancel')}
                     </button>
                   </div>
                 )}
@@ -173,6 +179,7 @@ export function OpenBetsPanel({
  * it when they differ ("Back 3.80 · asked 3.75"); on the unmatched tab the price asked.
  */
 function BetPrice({ bet, type, matchedTab }: { bet: BetItem; type: MarketBook['type'] | undefined; matchedTab: boolean }) {
+  const { t } = useTranslation('betting');
   const { asked, matched } = betPrices(bet, type);
   const shown = matchedTab && matched !== null ? matched : asked;
   return (
@@ -181,7 +188,7 @@ function BetPrice({ bet, type, matchedTab }: { bet: BetItem; type: MarketBook['t
       {shown !== asked && (
         <span className="muted small" data-testid="open-bet-asked">
           {' '}
-          · asked {asked}
+          {t('openBets.asked', { price: asked })}
         </span>
       )}
     </span>
@@ -195,7 +202,7 @@ function marketType(bet: BetItem, markets: MarketBook[]): MarketBook['type'] | u
 /** "India · Match Odds", or a fancy's own name. */
 function describe(bet: BetItem, markets: MarketBook[]): string {
   const market = markets.find((m) => m.market_id === bet.market_id);
-  if (!market) return `Market ${bet.market_id}`;
+  if (!market) return i18n.t('betting:openBets.market', { id: bet.market_id });
   const runner = market.runners.find((r) => r.selection_id === bet.selection_id);
   return runner ? `${runner.name} · ${market.name}` : market.name;
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useFlash } from '../../hooks/useFlash';
 import { formatMinorMoney } from '../../lib/format';
 
@@ -52,29 +53,29 @@ export function NonRunnerCell({ tone, className = '' }: { tone: 'back' | 'lay'; 
 
 /** The label beside a withdrawn runner's name. */
 export function NonRunnerBadge() {
+  const { t } = useTranslation('betting');
   return (
     <span className="badge non-runner" data-testid="non-runner">
-      Non-runner
+      {t('runner.nonRunner')}
     </span>
   );
 }
 
-const STATUS_LABELS: Record<string, string> = {
-  suspended: 'Suspended',
-  ball_running: 'Ball Running',
-  closed: 'Closed',
-  void: 'Void',
-};
+/** The statuses a market shows in words (any other is shown as the server names it). */
+const STATUSES = ['suspended', 'ball_running', 'closed', 'void'] as const;
+type ShownStatus = (typeof STATUSES)[number];
+const isShown = (status: string): status is ShownStatus => (STATUSES as readonly string[]).includes(status);
 
 /**
  * The band across a runner's (or a fancy line's) prices while its market takes no bets: it
  * covers them whole, and the prices under it are hidden, so its words never sit on numbers.
  */
 export function StatusOverlay({ status }: { status: string }) {
+  const { t } = useTranslation('betting');
   if (status === 'open') return null;
   return (
     <div className={`status-overlay ${status}`} data-testid="status-overlay">
-      <span>{STATUS_LABELS[status] ?? status}</span>
+      <span>{isShown(status) ? t(`status.${status}`) : status}</span>
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useIsNarrow } from '../../hooks/useIsNarrow';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
 import type { PriceHistory } from './api';
@@ -18,12 +19,13 @@ const clock = (at: string) => formatIstDateTime(at).slice(11, 16);
  * step) over the volume matched per interval as bars; plain SVG that scales to its box.
  */
 export function PriceChart({ history }: { history: PriceHistory }) {
+  const { t } = useTranslation('betting');
   const narrow = useIsNarrow();
   const { points, interval_s: intervalS } = history;
   if (points.length === 0) {
     return (
       <p className="empty-state" data-testid="chart-empty">
-        Nothing has traded on this runner yet.
+        {t('chart.empty')}
       </p>
     );
   }
@@ -33,7 +35,7 @@ export function PriceChart({ history }: { history: PriceHistory }) {
   const volume = points.reduce((sum, p) => sum + Math.round(p.volume * 100), 0) / 100;
   return (
     <figure className="price-chart" data-testid="price-chart">
-      <svg viewBox={`${-AXIS} -8 ${box.width + AXIS + 8} ${box.height + 16}`} role="img" aria-label={`Price from ${formatOdds(Math.round(points[0].price * 100))} to ${formatOdds(Math.round(last.price * 100))}`}>
+      <svg viewBox={`${-AXIS} -8 ${box.width + AXIS + 8} ${box.height + 16}`} role="img" aria-label={t('chart.label', { from: formatOdds(Math.round(points[0].price * 100)), to: formatOdds(Math.round(last.price * 100)) })}>
         {layout.ticks.map((tick) => (
           <g key={tick.label} className="chart-tick">
             <line x1={0} x2={box.width} y1={tick.y} y2={tick.y} />
@@ -44,7 +46,7 @@ export function PriceChart({ history }: { history: PriceHistory }) {
         ))}
         {layout.bars.map((bar, i) => (
           <rect key={`v${i}`} className="chart-volume" x={bar.x} y={bar.y} width={bar.width} height={bar.height} data-testid="chart-bar">
-            <title>{`${formatIstDateTime(points[i].at)}: ${formatMoney(bar.volume)} matched`}</title>
+            <title>{t('chart.barTitle', { time: formatIstDateTime(points[i].at), amount: formatMoney(bar.volume) })}</title>
           </rect>
         ))}
         <polyline className="chart-line" points={layout.line} data-testid="chart-line" />
@@ -57,7 +59,7 @@ export function PriceChart({ history }: { history: PriceHistory }) {
       <figcaption className="chart-caption">
         <span data-testid="chart-from">{clock(points[0].at)}</span>
         <span>
-          {points.length} × {describeInterval(intervalS)} · {formatMoney(volume)} matched
+          {t('chart.caption', { points: points.length, interval: describeInterval(intervalS), amount: formatMoney(volume) })}
         </span>
         <span data-testid="chart-to">{clock(last.at)}</span>
       </figcaption>

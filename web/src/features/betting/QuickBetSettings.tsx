@@ -2,18 +2,17 @@
 // chosen stake, after a short undo) and which rate moves on bookmaker and fancy markets are
 // taken without asking. Saved on the server at each change (preferences.ts).
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client';
 import { decimalText, parseStake, toMinor } from '../../lib/money';
 import { toastError } from '../../lib/toast';
 import { useSetPreferences, type Preferences, type RateChanges } from './preferences';
 
-const RATE_CHOICES: { value: RateChanges; label: string }[] = [
-  { value: 'exact', label: 'Ask me' },
-  { value: 'better', label: 'Accept better rates' },
-  { value: 'any', label: 'Accept any change' },
-];
+/** The choices, each worded by its own key (quickBet.exact, .better, .any). */
+const RATE_CHOICES: readonly RateChanges[] = ['exact', 'better', 'any'];
 
 export function QuickBetSettings({ preferences }: { preferences: Preferences }) {
+  const { t } = useTranslation('betting');
   const save = useSetPreferences();
   const [stakeText, setStakeText] = useState(preferences.one_click_stake === null ? '' : decimalText(toMinor(preferences.one_click_stake)));
   const [problem, setProblem] = useState<string | null>(null);
@@ -41,7 +40,7 @@ export function QuickBetSettings({ preferences }: { preferences: Preferences }) 
           checked={oneClick}
           onChange={(event) => {
             if (event.target.checked && (stake === null || stake <= 0)) {
-              setProblem('Enter the stake one click places first.');
+              setProblem(t('quickBet.enterStake'));
               return;
             }
             setOneClick(event.target.checked);
@@ -49,10 +48,10 @@ export function QuickBetSettings({ preferences }: { preferences: Preferences }) 
           }}
           data-testid="one-click-toggle"
         />
-        One-click betting
+        {t('quickBet.oneClick')}
       </label>
       <label className="quick-bet-stake">
-        Stake
+        {t('quickBet.stake')}
         <input
           value={stakeText}
           inputMode="decimal"
@@ -67,15 +66,15 @@ export function QuickBetSettings({ preferences }: { preferences: Preferences }) 
         />
       </label>
       <label className="quick-bet-rates">
-        Rate changes
+        {t('quickBet.rateChanges')}
         <select
           value={preferences.accept_rate_changes}
           onChange={(event) => void send({ accept_rate_changes: event.target.value as RateChanges })}
           data-testid="rate-changes"
         >
           {RATE_CHOICES.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
+            <option key={choice} value={choice}>
+              {t(`quickBet.${choice}`)}
             </option>
           ))}
         </select>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
@@ -6,6 +7,7 @@ import { QueryState } from '../../components/QueryState';
 import { ResultBanner } from '../../components/live-score/ResultBanner';
 import { ScoreStrip } from '../../components/live-score/ScoreStrip';
 import { hasEnded } from '../../components/live-score/score';
+import { i18n } from '../../i18n';
 import { formatIstDateTime } from '../../lib/format';
 import { usePageRulesTopic } from '../../lib/rules-topic';
 import { MatchBoard } from './MatchBoard';
@@ -20,6 +22,7 @@ import { useMatchBook } from './useMatchBook';
  * holds.
  */
 export function RaceCardPage() {
+  const { t } = useTranslation('betting');
   const { matchId, date } = useParams();
   const id = Number(matchId);
   const { detail, connection } = useMatchBook(id);
@@ -30,16 +33,16 @@ export function RaceCardPage() {
   // The header's Rules open on racing's.
   usePageRulesTopic(race?.sport_id, race?.sport_name);
   return (
-    <PageCard title={race ? race.match_name || race.name : 'Race'} testId="race-page" actions={<ConnectionBadge state={connection} />}>
+    <PageCard title={race ? race.match_name || race.name : t('race.title')} testId="race-page" actions={<ConnectionBadge state={connection} />}>
       <QueryState isPending={detail.isPending && Number.isFinite(id) && !unknown} error={unknown ? null : detail.error}>
         {race ? (
           <>
             <p className="race-info" data-testid="race-info">
               {race.sport_name}
-              {race.series_name ? ` · ${race.series_name}` : ''} · Off {formatIstDateTime(race.open_date)}
+              {race.series_name ? ` · ${race.series_name}` : ''} · {t('race.off', { time: formatIstDateTime(race.open_date) })}
               {race.in_play && !ended ? (
                 <span className="badge in-play" data-testid="match-status">
-                  In-Play
+                  {t('match.inPlay')}
                 </span>
               ) : null}
               {!race.in_play && !ended ? <OffCountdown off={race.open_date} /> : null}
@@ -51,12 +54,16 @@ export function RaceCardPage() {
               matchId={race.match_id}
               markets={markets}
               runnerCards={detail.data?.runner_cards}
-              empty={<p className="empty-state" data-testid="race-no-markets">Win and place markets for this race are not open yet.</p>}
+              empty={
+                <p className="empty-state" data-testid="race-no-markets">
+                  {t('race.noMarkets')}
+                </p>
+              }
             />
           </>
         ) : (
           <p className="empty-state">
-            No race {matchId} on {date}. <Link to="/horse-racing">See today's races</Link>
+            {t('race.notFound', { id: matchId, date })} <Link to="/horse-racing">{t('race.seeToday')}</Link>
           </p>
         )}
       </QueryState>
@@ -69,13 +76,14 @@ export function countdownText(leftMs: number): string {
   const seconds = Math.max(0, Math.ceil(leftMs / 1000));
   const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
   const two = (n: number) => String(n).padStart(2, '0');
-  if (h > 0) return `${h}h ${two(m)}m`;
-  if (m > 0) return `${m}m ${two(s)}s`;
-  return `${s}s`;
+  if (h > 0) return i18n.t('betting:race.hoursMinutes', { h, m: two(m) });
+  if (m > 0) return i18n.t('betting:race.minutesSeconds', { m, s: two(s) });
+  return i18n.t('betting:race.seconds', { s });
 }
 
 /** The time left to the off, ticking each second; none once the off time has come. */
 function OffCountdown({ off }: { off: string }) {
+  const { t } = useTranslation('betting');
   const [nowMs, setNowMs] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNowMs(Date.now()), 1000);
@@ -85,7 +93,7 @@ function OffCountdown({ off }: { off: string }) {
   if (!(leftMs > 0)) return null;
   return (
     <span className="badge countdown" data-testid="race-countdown" role="timer">
-      Off in {countdownText(leftMs)}
+      {t('race.offIn', { time: countdownText(leftMs) })}
     </span>
   );
 }

@@ -1,6 +1,7 @@
 // The line under the bet slip after a bet is placed, kept true to the bet as it stands: the
 // placement's answer ("Bet placed, waiting to be matched.") is only true at that moment, and a
 // bet matched a minute later must not still say it waits.
+import { i18n } from '../../i18n';
 import { formatMoney } from '../../lib/format';
 import type { OpenBets, PlaceBetResult } from './api';
 
@@ -30,10 +31,10 @@ export function outcomeNow(result: PlaceBetResult, placedAtMs: number, bets: Ope
   // The engine's own words for each state (engine/market_task/placement.rs).
   switch (status) {
     case 'matched':
-      return { status, text: 'Bet matched.' };
+      return { status, text: i18n.t('betting:outcome.matched') };
     case 'partially_matched':
-      return { status, text: `Bet partly matched: ${formatMoney(waiting?.matched ?? 0)} matched, the rest waits in the book.` };
+      return { status, text: i18n.t('betting:outcome.partlyMatched', { amount: formatMoney(waiting?.matched ?? 0) }) };
     case 'unmatched':
-      return { status, text: 'Bet placed, waiting to be matched.' };
+      return { status, text: i18n.t('betting:outcome.waiting') };
   }
 }

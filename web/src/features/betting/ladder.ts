@@ -2,6 +2,7 @@
 // exchange order may carry. Prices are held as integer hundredths (1.50 is 150) so stepping
 // and checking never touch floating point. ladder-vectors.test.ts holds it to the vectors the
 // Rust core writes (crates/core/tests/ladder_vectors.rs), so the two cannot drift apart.
+import { i18n } from '../../i18n';
 
 /** (last price of the segment, step), both in hundredths; the first segment starts at 1.01. */
 const SEGMENTS: readonly (readonly [number, number])[] = [
@@ -82,19 +83,19 @@ export function tickDown(hundredths: number): number {
 /** Why odds text is not a price an exchange order may carry, in the bettor's words; null if it is. */
 export function oddsProblem(text: string): string | null {
   const trimmed = text.trim();
-  if (trimmed === '') return 'Enter the odds.';
-  if (!/^\d{1,7}(\.\d{1,12})?$/.test(trimmed)) return 'Odds must be a number such as 1.5, 2.02 or 10.';
+  if (trimmed === '') return i18n.t('betting:problem.enterOdds');
+  if (!/^\d{1,7}(\.\d{1,12})?$/.test(trimmed)) return i18n.t('betting:problem.oddsNumber');
   const exact = parseOddsText(trimmed);
   // More than two decimals that matter (2.015): judge by the value, as the server does.
   const low = exact ?? Math.floor(Number(trimmed) * 100);
   const high = exact ?? low + 1;
   if (high < MIN_PRICE || low > MAX_PRICE || (exact === null && (low < MIN_PRICE || high > MAX_PRICE))) {
-    return `Odds run from ${formatOdds(MIN_PRICE)} to ${formatOdds(MAX_PRICE)}.`;
+    return i18n.t('betting:problem.oddsRange', { min: formatOdds(MIN_PRICE), max: formatOdds(MAX_PRICE) });
   }
   if (exact === null || !isOnLadder(exact)) {
     const below = nearestPrices(low).below ?? MIN_PRICE;
     const above = nearestPrices(high).above ?? MAX_PRICE;
-    return `${trimmed} is not a valid price: the nearest valid prices are ${formatOdds(below)} and ${formatOdds(above)}.`;
+    return i18n.t('betting:problem.oddsInvalid', { odds: trimmed, below: formatOdds(below), above: formatOdds(above) });
   }
   return null;
 }

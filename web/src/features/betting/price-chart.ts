@@ -2,6 +2,7 @@
 // traded price per interval as a line, and the volume matched in each interval as bars under it.
 // Prices are placed by their ladder step, not their value, as exchanges draw them: 1.01 → 1.02
 // is as tall as 10 → 10.5, so a move of one tick looks the same anywhere on the ladder.
+import { i18n } from '../../i18n';
 import { formatOdds, LADDER } from './ladder';
 import type { PricePoint } from './api';
 
@@ -90,8 +91,8 @@ const round = (n: number) => Math.round(n * 10) / 10;
 
 /** An interval's length in words: 15 s, 2 min, 1 h, 3 days. */
 export function describeInterval(seconds: number): string {
-  if (seconds % 86_400 === 0) return seconds === 86_400 ? '1 day' : `${seconds / 86_400} days`;
-  if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
-  if (seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
+  if (seconds % 86_400 === 0) return i18n.t('betting:chart.days', { count: seconds / 86_400 });
+  if (seconds % 3_600 === 0) return i18n.t('betting:chart.hours', { n: seconds / 3_600 });
+  if (seconds % 60 === 0) return i18n.t('betting:chart.minutes', { n: seconds / 60 });
+  return i18n.t('betting:chart.seconds', { n: seconds });
 }

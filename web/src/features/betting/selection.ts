@@ -1,7 +1,7 @@
 // What the bet slip holds and what it may send: the picked market, runner and side, the odds
 // and stake as typed, and why (in words) it cannot be placed yet.
 import type { MarketBook } from '../../api/match-stream';
-import { sideLabel } from '../../lib/bet-record';
+import { i18n } from '../../i18n';
 import type { BetSide, PlaceBetInput } from './api';
 import { formatOdds, oddsProblem, parseOddsText } from './ladder';
 import { acceptsMove, type RateChanges } from './preferences';
@@ -57,8 +57,10 @@ export function rateChange(market: MarketBook, slip: SlipState): { from: HousePr
   const now = housePrice(market, slip.pick);
   const taken = slip.taken;
   if (!now || !taken || (now.rate === taken.rate && now.line === taken.line)) return null;
-  const what = taken.line !== undefined && now.line !== taken.line ? 'Line' : 'Rate';
-  return { from: taken, to: now, question: `${what} changed from ${houseText(taken)} to ${houseText(now)} — accept?` };
+  const lineMoved = taken.line !== undefined && now.line !== taken.line;
+  const words = { from: houseText(taken), to: houseText(now) };
+  const question = lineMoved ? i18n.t('betting:problem.lineChanged', words) : i18n.t('betting:problem.rateChanged', words);
+  return { from: taken, to: now, question };
 }
 
 /** The slip with the posted rate (and line) accepted as the one to bet at. */
@@ -83,11 +85,11 @@ export function statusProblem(market: MarketBook): string | null {
     case 'open':
       return null;
     case 'ball_running':
-      return 'Ball running: this market takes no bets until it reopens.';
+      return i18n.t('betting:problem.ballRunning');
     case 'suspended':
-      return 'This market is suspended and takes no bets now.';
+      return i18n.t('betting:problem.suspended');
     default:
-      return 'This market is closed.';
+      return i18n.t('betting:problem.closed');
   }
 }
 
@@ -97,14 +99,14 @@ export function statusProblem(market: MarketBook): string | null {
  * keeps it until the bettor acts, while a ball-running market reopens within seconds.
  */
 export function notPlacedMessage(market: MarketBook, pick: Pick): string {
-  if (isNonRunner(market, pick)) return 'Bet not placed: this runner was withdrawn (a non-runner) and takes no bets.';
+  if (isNonRunner(market, pick)) return i18n.t('betting:notPlaced.nonRunner');
   switch (market.status) {
     case 'ball_running':
-      return 'Bet not placed: the ball was running. Press Place Bet again when the market reopens.';
+      return i18n.t('betting:notPlaced.ballRunning');
     case 'suspended':
-      return 'Bet not placed: the market was suspended. Press Place Bet again when it reopens.';
+      return i18n.t('betting:notPlaced.suspended');
     default:
-      return 'Bet not placed: this market is closed.';
+      return i18n.t('betting:notPlaced.closed');
   }
 }
 
@@ -135,7 +137,7 @@ export function slipProblems(
   accept: RateChanges = 'exact',
 ): { field: 'market' | 'odds' | 'rate' | 'stake'; message: string }[] {
   const problems: { field: 'market' | 'odds' | 'rate' | 'stake'; message: string }[] = [];
-  const status = isNonRunner(market, slip.pick) ? 'This runner was withdrawn (a non-runner) and takes no bets.' : statusProblem(market);
+  const status = isNonRunner(market, slip.pick) ? i18n.t('betting:problem.nonRunner') : statusProblem(market);
   if (status) problems.push({ field: 'market', message: status });
   if (pricingOf(market.type) === 'exchange') {
     const odds = oddsProblem(slip.oddsText);
@@ -143,11 +145,11 @@ export function slipProblems(
   } else {
     const posted = housePrice(market, slip.pick);
     const change = rateChange(market, slip);
-    if (!posted) problems.push({ field: 'odds', message: `No ${sideLabel(slip.pick.side)} rate is offered now.` });
+    if (!posted) problems.push({ field: 'odds', message: i18n.t('betting:problem.noRate', { side: sideLabel(slip.pick.side) }) });
     // Nothing was posted at the click: the first rate offered is not taken unasked either,
     // unless the bettor accepts any change. A move the bettor accepts is not asked about: the
     // server strikes the bet at the rate posted then (accept_rate_changes).
-    else if (!slip.taken && accept !== 'any') problems.push({ field: 'rate', message: `The rate is now ${houseText(posted)} — accept?` });
+    else if (!slip.taken && accept !== 'any') problems.push({ field: 'rate', message: i18n.t('betting:problem.rateNow', { rate: houseText(posted) }) });
     else if (change && !acceptsMove(accept, slip.pick.side, change.from, change.to)) problems.push({ field: 'rate', message: change.question });
   }
   const stake = stakeProblem(slip.stakeText, market.min_stake, market.max_stake);
@@ -172,7 +174,10 @@ export function placeBody(market: MarketBook, slip: SlipState, accept: RateChang
   };
 }
 
-export { sideLabel };
+/** Back, Lay, Yes or No in the app's language: never the wire's lower-case word. */
+export function sideLabel(side: BetSide): string {
+  return i18n.t(`betting:side.${side}`);
+}
 
 /** An idempotency key per submission. crypto.randomUUID needs a secure context; getRandomValues does not. */
 export function newClientRef(): string {

@@ -1,6 +1,7 @@
 // The bet slip's arithmetic: stake checks, the profit/liability preview and the projected P&L
 // per runner. Money is integer minor units (1/100) and odds integer hundredths, so nothing
 // here rounds through floating point; the server decides the real figures from stored bets.
+import { i18n } from '../../i18n';
 import { formatMinorMoney } from '../../lib/format';
 import { parseStake, toMinor } from '../../lib/money';
 import type { BetSide, MarketType } from './api';
@@ -18,12 +19,12 @@ export { decimalText, parseStake } from '../../lib/money';
 
 /** Why a typed stake cannot be sent, in words; null when it can. Limits are money numbers. */
 export function stakeProblem(text: string, minStake: number, maxStake: number): string | null {
-  if (text.trim() === '') return 'Enter a stake.';
+  if (text.trim() === '') return i18n.t('betting:problem.enterStake');
   const stake = parseStake(text);
-  if (stake === null) return 'The stake must be a number such as 100 or 250.50.';
-  if (stake === 0) return 'The stake must be more than 0.';
-  if (stake < Math.round(minStake * 100)) return `The minimum stake here is ${formatMinorMoney(Math.round(minStake * 100))}.`;
-  if (stake > Math.round(maxStake * 100)) return `The maximum stake here is ${formatMinorMoney(Math.round(maxStake * 100))}.`;
+  if (stake === null) return i18n.t('betting:problem.stakeNumber');
+  if (stake === 0) return i18n.t('betting:problem.stakePositive');
+  if (stake < Math.round(minStake * 100)) return i18n.t('betting:problem.minStake', { amount: formatMinorMoney(Math.round(minStake * 100)) });
+  if (stake > Math.round(maxStake * 100)) return i18n.t('betting:problem.maxStake', { amount: formatMinorMoney(Math.round(maxStake * 100)) });
   return null;
 }
 

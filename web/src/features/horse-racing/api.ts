@@ -1,5 +1,6 @@
 import { apiPost, dataOr } from '../../api/client';
 import type { Schemas } from '../../api/contract';
+import { currentLanguage } from '../../i18n';
 
 /** A race; `market_start_time` is the off, ISO-8601 UTC. */
 export type Race = Schemas['Race'];
@@ -18,12 +19,17 @@ export async function getRacingCountries(sport_id: number, date: string): Promis
   return dataOr(await apiPost<RacingCountry[]>('match/getRacingCountries', { sport_id, date }), []);
 }
 
-const regionNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
+/** Country names per language, made once each (the browser's own CLDR data). */
+const regionNames = new Map<string, Intl.DisplayNames | null>();
 
-/** A country's name in English from its two-letter code (the browser's own CLDR data), else the code. */
+/** A country's name in the app's language from its two-letter code, else the code. */
 export function countryName(code: string): string {
+  const language = currentLanguage();
+  if (!regionNames.has(language)) {
+    regionNames.set(language, typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames([language], { type: 'region' }) : null);
+  }
   try {
-    return regionNames?.of(code) ?? code;
+    return regionNames.get(language)?.of(code) ?? code;
   } catch {
     return code;
   }

@@ -1,13 +1,15 @@
 // The header's bell: the bettor's unread notices counted, and the recent ones listed when it
 // is opened (opening marks them read).
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { markNoticesRead, NOTICES_QUERY_KEY, type Notice } from '../../api/notice-feed';
+import { markNoticesRead, NOTICES_QUERY_KEY } from '../../api/notice-feed';
 import { formatIstDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import { useNotices } from './useNotices';
 
 export function NoticeBell() {
+  const { t } = useTranslation('notices');
   const user = useSession();
   const userId = user?.user_id ?? 0;
   const client = useQueryClient();
@@ -51,7 +53,7 @@ export function NoticeBell() {
         type="button"
         className="header-link notice-bell-button"
         onClick={toggle}
-        aria-label={unread > 0 ? `Notices, ${unread} unread` : 'Notices'}
+        aria-label={unread > 0 ? t('bell.labelUnread', { unread }) : t('bell.label')}
         aria-expanded={open}
         data-testid="notice-bell"
       >
@@ -71,15 +73,15 @@ export function NoticeBell() {
         )}
       </button>
       {open && (
-        <div className="notice-list" role="dialog" aria-label="Notices" data-testid="notice-list">
-          <div className="notice-list-title">Notices</div>
+        <div className="notice-list" role="dialog" aria-label={t('bell.label')} data-testid="notice-list">
+          <div className="notice-list-title">{t('bell.title')}</div>
           {rows.length === 0 ? (
-            <p className="notice-empty">No notices yet. You are told here when a bet of yours is matched later, lapses, is cancelled or settled.</p>
+            <p className="notice-empty">{t('bell.empty')}</p>
           ) : (
             <ul>
               {rows.map((notice) => (
                 <li key={notice.id} className={notice.id > lastRead ? 'notice-item unread' : 'notice-item'} data-testid="notice-item">
-                  <span className={`notice-kind kind-${notice.kind}`}>{KIND_LABELS[notice.kind]}</span>
+                  <span className={`notice-kind kind-${notice.kind}`}>{t(`kind.${notice.kind}`)}</span>
                   <span className="notice-text">{notice.text}</span>
                   <time className="notice-time" dateTime={notice.at}>
                     {formatIstDateTime(notice.at)}
@@ -93,12 +95,3 @@ export function NoticeBell() {
     </div>
   );
 }
-
-const KIND_LABELS: Record<Notice['kind'], string> = {
-  matched: 'Matched',
-  partially_matched: 'Part matched',
-  lapsed: 'Lapsed',
-  cancelled: 'Cancelled',
-  settled: 'Settled',
-  voided: 'Void',
-};
