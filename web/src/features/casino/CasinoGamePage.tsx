@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { assetUrl } from '../../api/global-setting';
 import { useGlobalSetting } from '../../hooks/useGlobalSetting';
@@ -10,6 +11,7 @@ import { allowedFrameOrigins, frameableUrl } from './frame-policy';
  * when its origin is on the allow-list; anything else shows an error, never a frame.
  */
 export function CasinoGamePage() {
+  const { t } = useTranslation('casino');
   const [params] = useSearchParams();
   const user = useSession();
   const { data: setting, isPending } = useGlobalSetting();
@@ -22,7 +24,7 @@ export function CasinoGamePage() {
     <div className="game-screen" data-testid="casino-game-page">
       <header className="game-screen-header">
         <Link to="/casino/mac88" className="game-home" data-testid="game-home-link">
-          ⌂ <span>Home</span>
+          ⌂ <span>{t('game.home')}</span>
         </Link>
         <span className="brand">
           {logo ? <img src={logo} alt="" className="brand-logo" /> : null}
@@ -31,12 +33,12 @@ export function CasinoGamePage() {
         <span className="user-name" data-testid="game-user-name">{user?.user_name}</span>
       </header>
       {src ? (
-        <iframe className="game-frame" src={src} title="Casino game" allow="autoplay; fullscreen" referrerPolicy="no-referrer" />
+        <iframe className="game-frame" src={src} title={t('game.frameTitle')} allow="autoplay; fullscreen" referrerPolicy="no-referrer" />
       ) : isPending && !setting ? null : (
         <div className="game-error" role="alert" data-testid="game-error">
-          <p>{url ? 'This game address is not allowed, so it cannot be opened here.' : 'No game was chosen.'}</p>
+          <p>{url ? t('game.notAllowed') : t('game.noGame')}</p>
           <Link to="/casino/mac88" className="btn btn-primary">
-            Back to the casino
+            {t('game.back')}
           </Link>
         </div>
       )}

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useParams } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
@@ -18,14 +19,15 @@ const WORLD_CASINO = 'worldcasino';
  * only those with games) and their games, each tile the game's art over its name.
  */
 export function CasinoListPage() {
+  const { t } = useTranslation('casino');
   const seriesId = useParams().seriesId;
   const sports = useQuery({ queryKey: ['casinoSports'], queryFn: getCasinoSports });
   const games = useQuery({ queryKey: ['casinoList', seriesId ?? ''], queryFn: () => getCasinoList(seriesId) });
   return (
-    <PageCard title="Casino" testId="casino-list-page">
-      <nav className="chip-tabs" aria-label="Casino categories">
+    <PageCard title={t('list.title')} testId="casino-list-page">
+      <nav className="chip-tabs" aria-label={t('list.categoriesLabel')}>
         <NavLink to="/casino/list" end>
-          All
+          {t('list.all')}
         </NavLink>
         {(sports.data ?? []).map((s) => (
           <NavLink key={s.sport_id} to={categoryPath(s.sport_id)} data-testid="casino-category">
@@ -34,7 +36,7 @@ export function CasinoListPage() {
         ))}
         <NavLink to="/casino/mac88">Mac88</NavLink>
       </nav>
-      <QueryState isPending={games.isPending} error={games.error} isEmpty={(games.data ?? []).length === 0} empty="No games in this category yet.">
+      <QueryState isPending={games.isPending} error={games.error} isEmpty={(games.data ?? []).length === 0} empty={t('list.empty')}>
         <ul className="game-grid" data-testid="casino-games">
           {(games.data ?? []).map((g) => (
             <li key={g.match_id}>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { casinoGamesKey, findCasinoGame, getCasinoGames } from '../../api/casino-games';
 import { errorMessage } from '../../api/client';
@@ -21,17 +22,18 @@ import { isNotFound, useCasinoTable } from './useCasinoTable';
  * does, whatever the server's clock text says.
  */
 export function CasinoMatchPage() {
+  const { t } = useTranslation('casino');
   const idOrCode = useParams().matchId ?? '';
   const { table } = useCasinoTable(idOrCode);
   const state = table.data;
 
   if (isNotFound(table.error) || (table.isSuccess && !state)) {
     return (
-      <PageCard title="Casino" testId="casino-table">
+      <PageCard title={t('table.title')} testId="casino-table">
         <div className="empty-state" data-testid="casino-not-found">
-          <p>{table.error ? errorMessage(table.error) : `There is no casino game ${idOrCode}.`}</p>
+          <p>{table.error ? errorMessage(table.error) : t('table.notFound', { id: idOrCode })}</p>
           <Link to="/casino/list" className="btn btn-primary">
-            Back to the casino games
+            {t('table.backToGames')}
           </Link>
         </div>
       </PageCard>
@@ -39,7 +41,7 @@ export function CasinoMatchPage() {
   }
   if (!state) {
     return (
-      <PageCard title="Casino" testId="casino-table">
+      <PageCard title={t('table.title')} testId="casino-table">
         {table.error ? (
           <p role="alert" className="error-message">
             {errorMessage(table.error)}
@@ -54,6 +56,7 @@ export function CasinoMatchPage() {
 }
 
 function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: TableNow; stale: boolean }) {
+  const { t } = useTranslation('casino');
   const bettingOpen = useBettingOpen(state);
   const seconds = useSecondsLeft(state);
   const nextRoundSeconds = useNextRoundSeconds(state);
@@ -72,7 +75,7 @@ function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: Tabl
       testId="casino-table"
       actions={
         <span className="casino-round-meta">
-          Round <span data-testid="casino-round-id">{state.round_id ?? '-'}</span>
+          {t('table.round')} <span data-testid="casino-round-id">{state.round_id ?? '-'}</span>
         </span>
       }
     >
@@ -80,20 +83,20 @@ function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: Tabl
         <div className="casino-main">
           <div className="casino-clock" aria-live="polite">
             <span className={`casino-status ${status}`} data-testid="casino-status">
-              {status}
+              {t(`table.status.${status}`)}
             </span>
             <ClockText status={status} game={state.game} seconds={seconds} nextRoundSeconds={nextRoundSeconds} />
-            {stale && <span className="badge connection polling">Reconnecting…</span>}
+            {stale && <span className="badge connection polling">{t('table.reconnecting')}</span>}
           </div>
           <TableFelt state={{ ...state, status }} dealElapsedMs={dealElapsedMs} />
           {state.commitment && (
             <p className="casino-commitment small">
-              <span className="muted">Commitment (SHA-256 of this round's secret seed): </span>
+              <span className="muted">{t('table.commitment')}</span>
               <code data-testid="casino-commitment">{state.commitment}</code>
               {state.round_id && (
                 <>
                   {' '}
-                  <Link to={`/casino/round/${encodeURIComponent(state.round_id)}`}>Verify</Link>
+                  <Link to={`/casino/round/${encodeURIComponent(state.round_id)}`}>{t('table.verify')}</Link>
                 </>
               )}
             </p>
@@ -120,8 +123,8 @@ function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: Tabl
             />
           ) : (
             <section className="casino-panel">
-              <h2>Bet slip</h2>
-              <p className="empty-state">{bettingOpen ? 'Pick a market to bet on this round.' : 'Betting opens with the next round.'}</p>
+              <h2>{t('table.slipTitle')}</h2>
+              <p className="empty-state">{bettingOpen ? t('table.pickMarket') : t('table.opensNextRound')}</p>
             </section>
           )}
           <MyRoundBets bets={state.my_bets} />
@@ -131,39 +134,36 @@ function CasinoTable({ idOrCode, state, stale }: { idOrCode: string; state: Tabl
   );
 }
 
-/** What the clock says while a game without cards draws its result (by rules code). */
-const DEALING_WORDS: Record<string, string> = { roulette: 'The wheel is spinning…', worli: 'Drawing the numbers…' };
+/** What the clock says while a game without cards draws its result (by rules code): keys of `casino:table.clock`. */
+const DEALING_WORDS: Record<string, 'spinning' | 'drawing'> = { roulette: 'spinning', worli: 'drawing' };
 
 /** What the table's clock says: a countdown only while there is something to count down to. */
 function ClockText({ status, game, seconds, nextRoundSeconds }: { status: TableNow['status']; game: string; seconds: number; nextRoundSeconds: number }) {
+  const { t } = useTranslation('casino');
   switch (status) {
     case 'betting':
       return (
         <span className="casino-countdown-box">
-          Betting closes in{' '}
-          <b className="casino-countdown" data-testid="casino-countdown">
-            {seconds}
-          </b>{' '}
-          s
+          <Trans t={t} i18nKey="table.clock.closesIn" values={{ seconds }} components={[<b key="seconds" className="casino-countdown" data-testid="casino-countdown" />]} />
         </span>
       );
     case 'closed':
-      return <span className="casino-countdown-box" data-testid="casino-clock-text">No more bets</span>;
+      return <span className="casino-countdown-box" data-testid="casino-clock-text">{t('table.clock.noMoreBets')}</span>;
     case 'dealing':
       return (
         <span className="casino-countdown-box" data-testid="casino-clock-text">
-          {DEALING_WORDS[game] ?? 'Dealing the cards…'}
+          {t(`table.clock.${DEALING_WORDS[game] ?? 'dealing'}`)}
         </span>
       );
     case 'result':
       return nextRoundSeconds > 0 ? (
         <span className="casino-countdown-box" data-testid="casino-clock-text">
-          Next round in <b className="casino-countdown">{nextRoundSeconds}</b> s
+          <Trans t={t} i18nKey="table.clock.nextRoundIn" values={{ seconds: nextRoundSeconds }} components={[<b key="seconds" className="casino-countdown" />]} />
         </span>
       ) : (
-        <span className="casino-countdown-box" data-testid="casino-clock-text">The next round opens shortly</span>
+        <span className="casino-countdown-box" data-testid="casino-clock-text">{t('table.clock.opensShortly')}</span>
       );
     default:
-      return <span className="casino-countdown-box" data-testid="casino-clock-text">The next round opens shortly</span>;
+      return <span className="casino-countdown-box" data-testid="casino-clock-text">{t('table.clock.opensShortly')}</span>;
   }
 }

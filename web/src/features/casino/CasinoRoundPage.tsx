@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
 import { PageCard } from '../../components/PageCard';
@@ -16,6 +17,7 @@ import { TableFelt } from './TableParts';
  * commitment, and the deal recomputed from the seed and round id against the deal shown.
  */
 export function CasinoRoundPage() {
+  const { t } = useTranslation('casino');
   const roundId = useParams().roundId ?? '';
   const round = useQuery({
     queryKey: roundDetailKey(roundId),
@@ -25,20 +27,20 @@ export function CasinoRoundPage() {
   });
   const detail = round.data;
   return (
-    <PageCard title="Casino round" testId="casino-round-page">
+    <PageCard title={t('round.title')} testId="casino-round-page">
       {round.isPending ? (
         <Spinner />
       ) : round.error || !detail ? (
         <div className="empty-state" data-testid="casino-round-missing">
           <p role="alert">
             {round.error instanceof ApiError && round.error.httpStatus === 404
-              ? `There is no casino round ${roundId}.`
+              ? t('round.missing', { round: roundId })
               : round.error
                 ? errorMessage(round.error)
-                : `There is no casino round ${roundId}.`}
+                : t('round.missing', { round: roundId })}
           </p>
           <Link to="/casino/list" className="btn btn-primary">
-            Back to the casino games
+            {t('round.back')}
           </Link>
         </div>
       ) : (
@@ -49,38 +51,39 @@ export function CasinoRoundPage() {
 }
 
 function RoundView({ detail }: { detail: RoundDetail }) {
+  const { t } = useTranslation('casino');
   const dealt = Boolean(detail.seed);
   return (
     <div className="casino-round">
       <dl className="summary">
-        <dt>Game</dt>
+        <dt>{t('round.game')}</dt>
         <dd>
           <Link to={`/casino/match/${detail.match_id}`}>{detail.title || detail.name || detail.game_code}</Link>{' '}
           <span className="muted small">({detail.game})</span>
         </dd>
-        <dt>Round</dt>
+        <dt>{t('round.round')}</dt>
         <dd data-testid="casino-round-id">{detail.round_id}</dd>
-        <dt>Opened</dt>
+        <dt>{t('round.opened')}</dt>
         <dd>{formatIstDateTime(detail.opened_at)}</dd>
-        <dt>Betting closed</dt>
+        <dt>{t('round.bettingClosed')}</dt>
         <dd>{formatIstDateTime(detail.close_at)}</dd>
-        <dt>Settled</dt>
-        <dd>{detail.settled_at ? formatIstDateTime(detail.settled_at) : 'Not yet'}</dd>
-        <dt>Commitment</dt>
+        <dt>{t('round.settled')}</dt>
+        <dd>{detail.settled_at ? formatIstDateTime(detail.settled_at) : t('round.notYet')}</dd>
+        <dt>{t('round.commitment')}</dt>
         <dd>
           <code data-testid="round-commitment">{detail.commitment}</code>
         </dd>
-        <dt>Seed</dt>
+        <dt>{t('round.seed')}</dt>
         <dd>
           {detail.seed ? (
             <code data-testid="round-seed">{detail.seed}</code>
           ) : (
-            <span data-testid="round-seed-hidden">The seed is revealed with the result: this round is still {detail.phase}.</span>
+            <span data-testid="round-seed-hidden">{t('round.seedHidden', { phase: t(`round.phase.${detail.phase}`) })}</span>
           )}
         </dd>
         {detail.winner && (
           <>
-            <dt>Winner</dt>
+            <dt>{t('round.winner')}</dt>
             <dd data-testid="round-winner">
               <b>{detail.winner}</b>
             </dd>
@@ -91,25 +94,25 @@ function RoundView({ detail }: { detail: RoundDetail }) {
         <TableFelt state={{ game: detail.game, game_code: detail.game_code, cards: detail.cards, result: detail.result, status: 'result', winner: null }} />
       )}
       <section className="casino-panel" data-testid="round-fairness">
-        <h2>Check this round yourself</h2>
+        <h2>{t('round.checkTitle')}</h2>
         <FairnessSteps />
         {detail.seed ? (
           <RoundVerdict round={{ seed: detail.seed, commitment: detail.commitment, roundId: detail.round_id, game: detail.game, shown: parseDeal(detail.deal) }} />
         ) : (
           <p className="notice" data-testid="commitment-check" data-state="waiting">
-            The commitment above was published when the round opened; the seed is revealed after the deal, and this page then checks the round.
+            {t('round.waitingForSeed')}
           </p>
         )}
         {dealt && !detail.verified && (
           <p className="notice error" role="alert" data-testid="server-deal-check">
-            The server could not match the deal recomputed from the seed with the one it stored when the round opened.
+            {t('round.serverMismatch')}
           </p>
         )}
         <p className="small">
           <Link to={verifyPath({ game: detail.game, roundId: detail.round_id, seed: detail.seed ?? '', commitment: detail.commitment })} data-testid="verify-by-hand-link">
-            Check a round by hand
+            {t('round.byHand')}
           </Link>{' '}
-          — paste a seed and round id; it works without a connection once this site is loaded.
+          {t('round.byHandNote')}
         </p>
       </section>
     </div>

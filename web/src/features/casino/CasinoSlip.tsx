@@ -1,9 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { betErrorMessage } from '../../api/bet-refusal';
 import { BUTTON_VALUES_KEY, getButtonValues } from '../../api/button-values';
 import { ApiError } from '../../api/client';
 import { refreshBalanceNow } from '../../hooks/useBalance';
+import { i18n } from '../../i18n';
 import { formatMinorMoney } from '../../lib/format';
 import { decimalText, parseStake } from '../../lib/money';
 import { toastError, toastSuccess } from '../../lib/toast';
@@ -12,10 +14,10 @@ import { placeCasinoBet, roundStateKey, type CasinoMarket } from './table-api';
 
 /** Why a typed stake cannot be sent, in words; null when it can (the server checks its limits). */
 export function casinoStakeProblem(text: string): string | null {
-  if (text.trim() === '') return 'Enter a stake.';
+  if (text.trim() === '') return i18n.t('casino:slip.enterStake');
   const stake = parseStake(text);
-  if (stake === null) return 'The stake must be a number such as 100 or 250.50.';
-  if (stake === 0) return 'The stake must be more than 0.';
+  if (stake === null) return i18n.t('casino:slip.stakeNotNumber');
+  if (stake === 0) return i18n.t('casino:slip.stakeNotPositive');
   return null;
 }
 
@@ -43,6 +45,7 @@ export function CasinoSlip({
   onStakeText: (text: string) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('casino');
   const queryClient = useQueryClient();
   const buttons = useQuery({ queryKey: BUTTON_VALUES_KEY, queryFn: getButtonValues, staleTime: 60_000 });
   const casinoButtons = (buttons.data ?? []).filter((b) => b.type === 'Casino');
@@ -68,7 +71,7 @@ export function CasinoSlip({
     try {
       const placed = await placeCasinoBet({ round_id: roundId, market: market.code, odds: market.odds, stake: decimalText(stake) });
       if (!placed) return; // the session ended; the app is on its way to the login page
-      toastSuccess(`Bet placed: ${market.name} at ${market.odds} for ${formatMinorMoney(stake)}.`);
+      toastSuccess(t('slip.placed', { market: market.name, odds: market.odds, amount: formatMinorMoney(stake) }));
       setAttempted(false);
       void refreshBalanceNow(queryClient);
       void queryClient.invalidateQueries({ queryKey: roundStateKey(tableKey) });
@@ -76,7 +79,7 @@ export function CasinoSlip({
     } catch (error) {
       const message =
         error instanceof ApiError && error.httpStatus === 0
-          ? 'Could not reach the server, so the bet may or may not have been placed. Check My bets this round before you try again.'
+          ? t('slip.unreachable')
           : betErrorMessage(error);
       setServerError(message);
       toastError(message);
@@ -89,25 +92,25 @@ export function CasinoSlip({
   }
 
   return (
-    <section className="casino-panel casino-slip bet-slip back" data-testid="casino-slip" aria-label="Bet slip">
+    <section className="casino-panel casino-slip bet-slip back" data-testid="casino-slip" aria-label={t('slip.label')}>
       <div className="slip-head">
         <span>
-          <b data-testid="casino-slip-market">{market.name}</b> <span className="muted small">· round {roundId}</span>
+          <b data-testid="casino-slip-market">{market.name}</b> <span className="muted small">{t('slip.round', { round: roundId })}</span>
         </span>
-        <button type="button" className="slip-close" aria-label="Close the bet slip" onClick={onClose}>
+        <button type="button" className="slip-close" aria-label={t('slip.close')} onClick={onClose}>
           ×
         </button>
       </div>
       <div className="slip-fields">
         <label className="slip-field">
-          <span>Odds</span>
+          <span>{t('slip.odds')}</span>
           <output className="house-price" data-testid="casino-slip-odds">
             {market.odds}
           </output>
         </label>
         <label className="slip-field">
-          <span>Stake</span>
-          <input inputMode="decimal" value={stakeText} onChange={(e) => setStake(e.target.value)} aria-label="Stake" data-testid="casino-stake" />
+          <span>{t('slip.stake')}</span>
+          <input inputMode="decimal" value={stakeText} onChange={(e) => setStake(e.target.value)} aria-label={t('slip.stake')} data-testid="casino-stake" />
         </label>
       </div>
       {casinoButtons.length > 0 && (
@@ -121,16 +124,16 @@ export function CasinoSlip({
       )}
       <dl className="slip-preview">
         <div>
-          <dt>Returns</dt>
+          <dt>{t('slip.returns')}</dt>
           <dd data-testid="casino-slip-return">{formatMinorMoney(back)}</dd>
         </div>
         <div>
-          <dt>Profit</dt>
+          <dt>{t('slip.profit')}</dt>
           <dd>{formatMinorMoney(Math.max(0, back - stake))}</dd>
         </div>
       </dl>
-      {market.family === 'pair-plus' && <p className="muted small">Pair Plus pays by the hand made, from {market.odds} up: see the Rules.</p>}
-      {!bettingOpen && <p className="notice small">Betting on this round has closed. Wait for the next round.</p>}
+      {market.family === 'pair-plus' && <p className="muted small">{t('slip.pairPlus', { odds: market.odds })}</p>}
+      {!bettingOpen && <p className="notice small">{t('slip.closed')}</p>}
       {(shownProblem || serverError) && (
         <div className="slip-errors" role="alert" data-testid="casino-slip-error">
           <p>{serverError ?? shownProblem}</p>
@@ -138,10 +141,10 @@ export function CasinoSlip({
       )}
       <div className="slip-actions">
         <button type="button" className="btn" onClick={onClose}>
-          Cancel
+          {t('slip.cancel')}
         </button>
         <button type="button" className="btn btn-primary" onClick={() => void submit()} disabled={placing || !bettingOpen} data-testid="casino-place-bet">
-          {placing ? 'Placing…' : 'Place Bet'}
+          {placing ? t('slip.placing') : t('slip.placeBet')}
         </button>
       </div>
     </section>

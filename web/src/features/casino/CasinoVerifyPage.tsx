@@ -1,9 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Field } from '../../components/Field';
 import { PageCard } from '../../components/PageCard';
+import { i18n } from '../../i18n';
 import { z } from '../../lib/zod';
 import { GAMES, MAX_ROUND_ID_BYTES, isGameCode } from './fair-deal';
 import { parseTypedDeal, type RoundToCheck } from './fairness';
@@ -11,23 +13,26 @@ import { FairnessSteps, RoundVerdict } from './RoundCheck';
 
 const HEX_64 = /^[0-9a-fA-F]{64}$/;
 
+// Each message is a function, so it is written in the app's language when the form is checked,
+// not frozen in the one of the moment this module was loaded.
+
 const verifySchema = z
   .object({
-    game: z.string().refine(isGameCode, 'Choose the game the round was played at.'),
+    game: z.string().refine(isGameCode, { error: () => i18n.t('casino:verify.errorGame') }),
     roundId: z
       .string()
       .trim()
-      .min(1, 'Enter the round id, as the round page shows it (e.g. dt1day-1795356000000).')
-      .refine((id) => new TextEncoder().encode(id).length <= MAX_ROUND_ID_BYTES, `A round id has at most ${MAX_ROUND_ID_BYTES} characters.`),
+      .min(1, { error: () => i18n.t('casino:verify.errorRoundId') })
+      .refine((id) => new TextEncoder().encode(id).length <= MAX_ROUND_ID_BYTES, { error: () => i18n.t('casino:verify.errorRoundIdLength', { max: MAX_ROUND_ID_BYTES }) }),
     seed: z
       .string()
       .trim()
-      .min(1, 'Enter the seed revealed after the deal.')
-      .regex(HEX_64, 'The seed is 64 hex digits (0–9 and a–f), as the round page shows it after the deal.'),
+      .min(1, { error: () => i18n.t('casino:verify.errorSeed') })
+      .regex(HEX_64, { error: () => i18n.t('casino:verify.errorSeedHex') }),
     commitment: z
       .string()
       .trim()
-      .refine((text) => text === '' || HEX_64.test(text), 'The commitment is 64 hex digits (0–9 and a–f); leave it blank if you have none.'),
+      .refine((text) => text === '' || HEX_64.test(text), { error: () => i18n.t('casino:verify.errorCommitment') }),
     dealt: z.string().trim(),
   })
   .superRefine((values, ctx) => {
@@ -41,10 +46,10 @@ type VerifyFields = z.input<typeof verifySchema>;
 type VerifyValues = z.output<typeof verifySchema>;
 
 /** What the deal field asks for, by game: a pocket, six digits, or cards. */
-function dealtHint(game: string): string {
-  if (game === 'roulette') return 'The pocket, 0 to 36.';
-  if (game === 'worli') return 'The six digits drawn, open then close, e.g. 169 062.';
-  return 'The cards in dealing order, e.g. 7C TS QS KS 3D TH (T is 10).';
+function dealtHint(game: string): 'verify.hintPocket' | 'verify.hintMatka' | 'verify.hintCards' {
+  if (game === 'roulette') return 'verify.hintPocket';
+  if (game === 'worli') return 'verify.hintMatka';
+  return 'verify.hintCards';
 }
 
 /**
@@ -53,6 +58,7 @@ function dealtHint(game: string): string {
  * The round page links here with its figures filled in (`?game=&round=&seed=&commitment=`).
  */
 export function CasinoVerifyPage() {
+  const { t } = useTranslation('casino');
   const [params] = useSearchParams();
   const [round, setRound] = useState<RoundToCheck | null>(null);
   const result = useRef<HTMLElement>(null);
@@ -89,13 +95,13 @@ export function CasinoVerifyPage() {
   });
 
   return (
-    <PageCard title="Check a casino round" testId="casino-verify-page">
+    <PageCard title={t('verify.title')} testId="casino-verify-page">
       <div className="casino-round">
-        <p>Paste a round's figures from its page (or from anywhere you noted them) and this page checks the round in your browser.</p>
+        <p>{t('verify.intro')}</p>
         <form className="stack-form verify-form" onSubmit={(event) => void submit(event)} noValidate data-testid="verify-form">
-          <Field label="Game" error={errors.game?.message}>
+          <Field label={t('verify.game')} error={errors.game?.message}>
             <select data-testid="verify-game" {...register('game')}>
-              <option value="">Choose the game</option>
+              <option value="">{t('verify.chooseGame')}</option>
               {GAMES.map((g) => (
                 <option key={g.code} value={g.code}>
                   {g.title}
@@ -103,32 +109,30 @@ export function CasinoVerifyPage() {
               ))}
             </select>
           </Field>
-          <Field label="Round id" error={errors.roundId?.message}>
+          <Field label={t('verify.roundId')} error={errors.roundId?.message}>
             <input autoComplete="off" spellCheck={false} data-testid="verify-round-id" {...register('roundId')} />
           </Field>
-          <Field label="Seed (revealed after the deal)" error={errors.seed?.message}>
+          <Field label={t('verify.seed')} error={errors.seed?.message}>
             <input autoComplete="off" spellCheck={false} data-testid="verify-seed" {...register('seed')} />
           </Field>
-          <Field label="Commitment (published before betting; optional)" error={errors.commitment?.message}>
+          <Field label={t('verify.commitment')} error={errors.commitment?.message}>
             <input autoComplete="off" spellCheck={false} data-testid="verify-commitment" {...register('commitment')} />
           </Field>
-          <Field label="What the table dealt (optional)" error={errors.dealt?.message}>
-            <input autoComplete="off" spellCheck={false} placeholder={dealtHint(game)} data-testid="verify-dealt" {...register('dealt')} />
+          <Field label={t('verify.dealt')} error={errors.dealt?.message}>
+            <input autoComplete="off" spellCheck={false} placeholder={t(dealtHint(game))} data-testid="verify-dealt" {...register('dealt')} />
           </Field>
           <button type="submit" className="btn btn-primary" data-testid="verify-submit">
-            Check this round
+            {t('verify.submit')}
           </button>
         </form>
         {round && (
           <section className="casino-panel" data-testid="verify-result" ref={result}>
-            <h2>
-              {GAMES.find((g) => g.code === round.game)?.title} round {round.roundId}
-            </h2>
+            <h2>{t('verify.resultTitle', { game: GAMES.find((g) => g.code === round.game)?.title ?? round.game, round: round.roundId })}</h2>
             <RoundVerdict round={round} />
           </section>
         )}
         <section className="casino-panel">
-          <h2>How a round is checked</h2>
+          <h2>{t('verify.howTitle')}</h2>
           <FairnessSteps />
         </section>
       </div>

@@ -1,5 +1,6 @@
 // The pieces of a casino table page: the felt with the cards, the markets, the caller's bets,
 // the last results and the rules.
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PlayingCard } from '../../components/PlayingCard';
 import { formatIstDateTime, formatMinorMoney, formatMoney } from '../../lib/format';
@@ -17,13 +18,14 @@ type FeltState = Pick<RoundState, 'game' | 'game_code' | 'cards' | 'result' | 's
  * comes; with the result, the hands, the winner's seat marked, and what the caller won.
  */
 export function TableFelt({ state, dealElapsedMs = null }: { state: FeltState; dealElapsedMs?: number | null }) {
+  const { t } = useTranslation('casino');
   const dealing = state.status === 'dealing' && state.dealing && dealElapsedMs !== null;
   const seats = dealing && state.dealing ? dealtSeats(state.dealing, dealElapsedMs) : tableSeats(state);
   const showWinner = state.status === 'result' && state.winner;
   const won = showWinner ? wonMinor(state.my_bets ?? []) : 0;
   return (
     <div className={`casino-felt${dealing ? ' dealing' : ''}`} data-testid="casino-felt">
-      {seats.length === 0 && <p className="casino-felt-empty">The next round opens shortly.</p>}
+      {seats.length === 0 && <p className="casino-felt-empty">{t('felt.opensShortly')}</p>}
       <div className="casino-seats">
         {seats.map((seat) => (
           <Seat key={seat.name} seat={seat} winner={Boolean(showWinner) && seat.name === state.winner} pending={Boolean(dealing)} />
@@ -32,11 +34,11 @@ export function TableFelt({ state, dealElapsedMs = null }: { state: FeltState; d
       {showWinner && (
         <div className="casino-result-banner" role="status">
           <p className="casino-winner" data-testid="casino-winner">
-            Winner: <b>{state.winner}</b>
+            <Trans t={t} i18nKey="felt.winner" values={{ winner: state.winner }} components={[<b key="winner" />]} />
           </p>
           {won > 0 && (
             <p className="casino-you-won" data-testid="casino-you-won">
-              You won {formatMinorMoney(won)}
+              {t('felt.youWon', { amount: formatMinorMoney(won) })}
             </p>
           )}
         </div>
@@ -67,9 +69,10 @@ function Seat({ seat, winner, pending }: { seat: TableSeat; winner: boolean; pen
 
 /** A seat with nothing to show yet: an empty place for its card, or the draw to come. */
 function SeatWaiting({ pending, draw }: { pending: boolean; draw: boolean }) {
+  const { t } = useTranslation('casino');
   if (!pending) return <span className="casino-seat-description muted">?</span>;
-  if (draw) return <span className="casino-seat-drawing">Drawing…</span>;
-  return <span className="casino-seat-waiting" aria-label="Waiting for a card" />;
+  if (draw) return <span className="casino-seat-drawing">{t('felt.drawing')}</span>;
+  return <span className="casino-seat-waiting" aria-label={t('felt.waitingCard')} />;
 }
 
 /**
@@ -89,7 +92,8 @@ export function MarketBoard({
   selected: string | null;
   onPick: (market: CasinoMarket) => void;
 }) {
-  if (state.markets.length === 0) return <p className="empty-state">No markets are posted yet: the next round opens shortly.</p>;
+  const { t } = useTranslation('casino');
+  if (state.markets.length === 0) return <p className="empty-state">{t('markets.none')}</p>;
   const verdicts = state.result?.verdicts ?? {};
   const groups = marketFamilies(state.markets);
   const allSuspended = state.markets.every((m) => isMarketSuspended(m, bettingOpen));
@@ -97,7 +101,7 @@ export function MarketBoard({
     <div className={`casino-markets${allSuspended ? ' suspended' : ''}`} data-testid="casino-markets">
       {allSuspended && (
         <div className="casino-markets-suspended" data-testid="casino-market-suspended" role="status">
-          SUSPENDED
+          {t('markets.suspended')}
         </div>
       )}
       <div className="casino-markets-body">
@@ -136,21 +140,22 @@ export function MarketBoard({
 
 /** The caller's bets in this round, with how each came out after the result. */
 export function MyRoundBets({ bets }: { bets: CasinoBet[] }) {
+  const { t } = useTranslation('casino');
   return (
     <section className="casino-panel" data-testid="casino-my-bets">
-      <h2>My bets this round</h2>
+      <h2>{t('myBets.title')}</h2>
       {bets.length === 0 ? (
-        <p className="empty-state">No bets in this round.</p>
+        <p className="empty-state">{t('myBets.none')}</p>
       ) : (
         <div className="table-wrap">
           <table className="data-table casino-bets">
             <thead>
               <tr>
-                <th>Market</th>
-                <th>Odds</th>
-                <th className="num">Stake</th>
-                <th>Status</th>
-                <th className="num">Return</th>
+                <th>{t('myBets.market')}</th>
+                <th>{t('myBets.odds')}</th>
+                <th className="num">{t('myBets.stake')}</th>
+                <th>{t('myBets.status')}</th>
+                <th className="num">{t('myBets.return')}</th>
               </tr>
             </thead>
             <tbody>
@@ -175,21 +180,22 @@ export function MyRoundBets({ bets }: { bets: CasinoBet[] }) {
 
 /** The last results, newest first, each chip coloured by its outcome and a link to the round's detail (seed and check). */
 export function LastResults({ results }: { results: LastResult[] }) {
+  const { t } = useTranslation('casino');
   const latest = results.slice(0, 10);
   return (
     <section className="casino-panel">
-      <h2>Last results</h2>
+      <h2>{t('lastResults.title')}</h2>
       {latest.length === 0 ? (
-        <p className="empty-state">No results yet.</p>
+        <p className="empty-state">{t('lastResults.none')}</p>
       ) : (
-        <nav className="casino-last-results" aria-label="Last results" data-testid="casino-last-results">
+        <nav className="casino-last-results" aria-label={t('lastResults.title')} data-testid="casino-last-results">
           {latest.map((r) => (
             <Link
               key={r.round_id}
               to={`/casino/round/${encodeURIComponent(r.round_id)}`}
               className={`result-chip tone-${resultTone(r.winner)}`}
-              title={`Round ${r.round_id}: ${r.winner} (${formatIstDateTime(r.date)})`}
-              aria-label={`Round ${r.round_id}: ${r.winner}`}
+              title={t('lastResults.chipTitle', { round: r.round_id, winner: r.winner, date: formatIstDateTime(r.date) })}
+              aria-label={t('lastResults.chipLabel', { round: r.round_id, winner: r.winner })}
               data-testid="casino-last-result"
             >
               {shortWinner(r.winner)}
@@ -203,18 +209,19 @@ export function LastResults({ results }: { results: LastResult[] }) {
 
 /** The game's rules, folded under the table. */
 export function RulesPanel({ rules }: { rules: string[] | undefined }) {
+  const { t } = useTranslation('casino');
   return (
     <details className="casino-panel casino-rules" data-testid="casino-rules">
-      <summary>Rules</summary>
+      <summary>{t('rules.title')}</summary>
       {rules && rules.length > 0 ? (
         <ul>
           {rules.map((line) => (
             <li key={line}>{line}</li>
           ))}
-          <li>Odds are decimal: a winning bet returns the stake times the odds, rounded down to the paisa. A pushed bet returns the stake.</li>
+          <li>{t('rules.oddsDecimal')}</li>
         </ul>
       ) : (
-        <p className="empty-state">No records Found</p>
+        <p className="empty-state">{t('rules.none')}</p>
       )}
     </details>
   );

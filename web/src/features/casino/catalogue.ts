@@ -3,6 +3,19 @@ import type { StaticGame } from './api';
 /** The world-casino categories of the spec, in its order; 'All' shows every category. */
 export const CATEGORIES = ['All', 'Crash Games', 'Live Game Shows', 'Live', 'Poker', 'Virtual', 'Live Dealer'] as const;
 
+export type Category = (typeof CATEGORIES)[number];
+
+/** Each category's key under `casino:world.category` (the value stays the catalogue's English name, which the server sends). */
+export const CATEGORY_KEY = {
+  All: 'all',
+  'Crash Games': 'crashGames',
+  'Live Game Shows': 'liveGameShows',
+  Live: 'live',
+  Poker: 'poker',
+  Virtual: 'virtual',
+  'Live Dealer': 'liveDealer',
+} as const satisfies Record<Category, string>;
+
 export interface CatalogueFilter {
   category: string;
   provider: string;
@@ -28,7 +41,7 @@ export function shownGames(games: readonly StaticGame[], filter: CatalogueFilter
  * 'All', then the spec's categories that hold at least one active game of `provider` ('All': of
  * any provider), in the spec's order: a tab never opens onto an empty lobby.
  */
-export function categoriesOf(games: readonly StaticGame[], provider: string): string[] {
+export function categoriesOf(games: readonly StaticGame[], provider: string): Category[] {
   const present = new Set(games.filter((g) => g.status === 'ACTIVE' && (provider === 'All' || g.provider_name === provider)).map((g) => g.category));
   return CATEGORIES.filter((c) => c === 'All' || present.has(c));
 }

@@ -9,6 +9,8 @@
 // A worked example (the first vector of docs/casino.md): seed 00 01 … 1f, game teen20, round
 // teen20-000001 deals 7C TS QS 3D KS TH (Player A 7C QS KS, Player B TS 3D TH).
 
+import { i18n } from '../../i18n';
+
 /** The longest round id the server makes, in UTF-8 bytes (`fair::MAX_ROUND_ID_BYTES`). */
 export const MAX_ROUND_ID_BYTES = 128;
 
@@ -260,11 +262,11 @@ export function parseDeal(value: unknown): Deal | null {
   return null;
 }
 
-/** The deal in words: "7C TS QS", "pocket 21", "open 1 6 9, close 0 6 2". */
+/** The deal in words (in the app's language at the call): "7C TS QS", "pocket 21", "open 1 6 9, close 0 6 2". */
 export function dealText(deal: Deal): string {
   if ('cards' in deal) return deal.cards.join(' ');
-  if ('pocket' in deal) return `pocket ${deal.pocket}`;
-  return `open ${deal.matka.open.join(' ')}, close ${deal.matka.close.join(' ')}`;
+  if ('pocket' in deal) return i18n.t('casino:deal.pocket', { pocket: deal.pocket });
+  return i18n.t('casino:deal.matka', { open: deal.matka.open.join(' '), close: deal.matka.close.join(' ') });
 }
 
 /** Where two deals first differ, in words, or null when they are the same deal. */
@@ -274,14 +276,14 @@ export function dealDifference(recomputed: Deal, shown: Deal): string | null {
     const b = shown.cards;
     for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
       if (a[i] !== b[i]) {
-        if (a[i] === undefined) return `the round shows ${b.length} cards; the seed deals ${a.length}`;
-        if (b[i] === undefined) return `the seed deals ${a.length} cards; the round shows ${b.length}`;
-        return `card ${i + 1}: the seed deals ${a[i]}, the round shows ${b[i]}`;
+        if (a[i] === undefined) return i18n.t('casino:deal.roundShowsMore', { shown: b.length, dealt: a.length });
+        if (b[i] === undefined) return i18n.t('casino:deal.seedDealsMore', { dealt: a.length, shown: b.length });
+        return i18n.t('casino:deal.cardDiffers', { position: i + 1, dealt: a[i], shown: b[i] });
       }
     }
     return null;
   }
   const said = dealText(recomputed);
   const shownText = dealText(shown);
-  return said === shownText ? null : `the seed deals ${said}, the round shows ${shownText}`;
+  return said === shownText ? null : i18n.t('casino:deal.differs', { dealt: said, shown: shownText });
 }

@@ -2,6 +2,7 @@
 // commitment is hex(SHA-256(seed bytes)), the seed revealed as exactly 64 hex digits (32
 // bytes), the comparison ignores case and surrounding spaces, and the deal is recomputed from
 // the seed and round id by fair-deal.ts, the published algorithm.
+import { i18n } from '../../i18n';
 import { MAX_ROUND_ID_BYTES, dealDifference, isGameCode, recomputeDeal, type Deal, type GameCode } from './fair-deal';
 
 export const SEED_BYTES = 32;
@@ -20,6 +21,11 @@ function toHex(buffer: ArrayBuffer): string {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** Why a seed of the wrong length is refused, in words (in the app's language at the call). */
+function seedLengthText(): string {
+  return i18n.t('casino:check.seedLength', { bytes: SEED_BYTES, digits: SEED_BYTES * 2 });
+}
+
 export type CommitmentCheck =
   | { kind: 'match'; actual: string }
   | { kind: 'mismatch'; actual: string }
@@ -36,8 +42,8 @@ export async function checkCommitment(
   subtle: SubtleCrypto | null | undefined = globalThis.crypto?.subtle,
 ): Promise<CommitmentCheck> {
   const bytes = seedBytes(seedHex);
-  if (bytes === 'not-hex') return { kind: 'bad-seed', reason: 'The seed is not hexadecimal.' };
-  if (bytes === 'wrong-length') return { kind: 'bad-seed', reason: `The seed must be ${SEED_BYTES} bytes (${SEED_BYTES * 2} hex digits).` };
+  if (bytes === 'not-hex') return { kind: 'bad-seed', reason: i18n.t('casino:check.notHex') };
+  if (bytes === 'wrong-length') return { kind: 'bad-seed', reason: seedLengthText() };
   if (!subtle) return { kind: 'unsupported' };
   const actual = toHex(await subtle.digest('SHA-256', bytes));
   return actual === commitment.trim().toLowerCase() ? { kind: 'match', actual } : { kind: 'mismatch', actual };
@@ -77,13 +83,13 @@ export type RoundCheck =
  */
 export async function checkRound(round: RoundToCheck, subtle: SubtleCrypto | null | undefined = globalThis.crypto?.subtle): Promise<RoundCheck> {
   const seed = seedBytes(round.seed);
-  if (seed === 'not-hex') return { kind: 'cannot-check', reason: 'The seed is not hexadecimal.' };
-  if (seed === 'wrong-length') return { kind: 'cannot-check', reason: `The seed must be ${SEED_BYTES} bytes (${SEED_BYTES * 2} hex digits).` };
+  if (seed === 'not-hex') return { kind: 'cannot-check', reason: i18n.t('casino:check.notHex') };
+  if (seed === 'wrong-length') return { kind: 'cannot-check', reason: seedLengthText() };
   const roundIdBytes = new TextEncoder().encode(round.roundId).length;
   if (roundIdBytes === 0 || roundIdBytes > MAX_ROUND_ID_BYTES) {
-    return { kind: 'cannot-check', reason: `The round id must be 1 to ${MAX_ROUND_ID_BYTES} bytes long.` };
+    return { kind: 'cannot-check', reason: i18n.t('casino:check.roundIdLength', { max: MAX_ROUND_ID_BYTES }) };
   }
-  if (!isGameCode(round.game)) return { kind: 'cannot-check', reason: `${round.game} is not one of the in-house games.` };
+  if (!isGameCode(round.game)) return { kind: 'cannot-check', reason: i18n.t('casino:check.notInHouse', { game: round.game }) };
   if (!subtle) return { kind: 'unsupported' };
   const actualCommitment = toHex(await subtle.digest('SHA-256', seed));
   const published = round.commitment.trim().toLowerCase();
@@ -110,21 +116,21 @@ export function parseTypedDeal(game: GameCode, text: string): { deal: Deal } | {
   if (game === 'roulette') {
     const match = /^\d{1,2}$/.exec(trimmed);
     const pocket = match ? Number(trimmed) : NaN;
-    return pocket <= 36 ? { deal: { pocket } } : { problem: 'Enter the pocket the ball landed in, 0 to 36.' };
+    return pocket <= 36 ? { deal: { pocket } } : { problem: i18n.t('casino:check.pocket') };
   }
   if (game === 'worli') {
     const digits = trimmed.replace(/[\s,-]/g, '');
-    if (!/^\d{6}$/.test(digits)) return { problem: 'Enter the six digits drawn, open draw then close draw, e.g. 169 062.' };
+    if (!/^\d{6}$/.test(digits)) return { problem: i18n.t('casino:check.sixDigits') };
     const d = [...digits].map(Number);
     return { deal: { matka: { open: [d[0], d[1], d[2]], close: [d[3], d[4], d[5]] } } };
   }
   const words = trimmed.split(/[\s,]+/).filter((word) => word !== '');
-  if (words.length === 0) return { problem: 'Enter the cards in dealing order, e.g. 7C TS QS.' };
-  if (words.length > MAX_TYPED_CARDS) return { problem: `A deal has at most ${MAX_TYPED_CARDS} cards.` };
+  if (words.length === 0) return { problem: i18n.t('casino:check.noCards') };
+  if (words.length > MAX_TYPED_CARDS) return { problem: i18n.t('casino:check.tooManyCards', { max: MAX_TYPED_CARDS }) };
   const cards: string[] = [];
   for (const word of words) {
     const code = word.toUpperCase().replace(/^10/, 'T');
-    if (!/^[A2-9TJQK][SHDC]$/.test(code)) return { problem: `${word} is not a card: write rank then suit, e.g. AS, TD, 7H (ranks A 2–9 T J Q K, suits S H D C).` };
+    if (!/^[A2-9TJQK][SHDC]$/.test(code)) return { problem: i18n.t('casino:check.notACard', { word }) };
     cards.push(code);
   }
   return { deal: { cards } };

@@ -1,4 +1,5 @@
 // A casino table's arithmetic and layout, kept apart from the page so each rule is tested alone.
+import { i18n } from '../../i18n';
 import type { CasinoBet, CasinoMarket, DealingView, HandView, RoundState } from './table-api';
 
 /**
@@ -50,19 +51,19 @@ export function potentialReturn(stakeMinor: number, oddsText: string): number {
   return Math.floor((stakeMinor * odds) / 100);
 }
 
-/** How a bet of this round stands, in words. */
+/** How a bet of this round stands, in words (in the app's language at the call). */
 export function betStatusLabel(status: string): string {
   switch (status) {
     case 'open':
-      return 'Open';
+      return i18n.t('casino:betStatus.open');
     case 'won':
-      return 'Won';
+      return i18n.t('casino:betStatus.won');
     case 'lost':
-      return 'Lost';
+      return i18n.t('casino:betStatus.lost');
     case 'push':
-      return 'Push (stake back)';
+      return i18n.t('casino:betStatus.push');
     case 'half_lost':
-      return 'Half lost';
+      return i18n.t('casino:betStatus.halfLost');
     default:
       return status;
   }
