@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { resources, setLanguage } from '../../i18n';
 import { stubServer } from '../../testing/fake-server';
 import { storeSession } from '../../testing/render';
 import { RulesTabs } from './RulesTabs';
@@ -87,5 +88,44 @@ describe('the tab a topic opens on', () => {
     );
     expect(screen.getByRole('tab', { selected: true })).toHaveTextContent('Horse Racing');
     expect(screen.queryByTestId('rules-commission')).toBeNull();
+  });
+});
+
+describe('the rules in Hindi', () => {
+  type Tree = { [key: string]: string | Tree };
+  const texts = (tree: Tree): string[] => Object.values(tree).flatMap((value) => (typeof value === 'string' ? [value] : texts(value)));
+
+  it('name every tab and say every rule in Hindi, the market and the games\' own rules as the server sends them', async () => {
+    setLanguage('hi');
+    const stub = { 'POST /api/casino/getCasinoList': { data: [{ match_id: 4, game_code: 'dt6', name: 'DT 1 DAY', title: 'Dragon Tiger 1 Day', rules: ['Tie pays 16.50.'] }] } };
+    stubServer(stub);
+    storeSession();
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <RulesTabs initialTab="fancy" market={{ name: 'BM Special', commissionBp: 250 }} />
+      </QueryClientProvider>,
+    );
+    const tabs = screen.getAllByRole('tab').map((t) => t.textContent ?? '');
+    expect(tabs).toHaveLength(SPEC_TABS.length + 1);
+    expect(tabs).toContain('हॉर्स रेसिंग');
+    expect(tabs.filter((name) => SPEC_TABS.includes(name) || name === 'Casino')).toEqual([]);
+    expect(screen.getByRole('tab', { selected: true })).toHaveTextContent('फैंसी');
+    expect(screen.getByTestId('rules-commission')).toHaveTextContent('BM Special: इस मार्केट पर आपकी शुद्ध जीत का 2.5% कमीशन');
+
+    // Every tab's panel: its heading and rules are Hindi, none of the English catalogue's texts
+    // (the market's name is the server's, chosen here to be none of them).
+    // Format names read the same in Hindi (ODI, T20, CPL) and are left out.
+    const english = texts(resources.en.rules).filter((text) => !text.includes('{{') && !/^[A-Z0-9]+$/.test(text));
+    const user = userEvent.setup();
+    for (const tab of screen.getAllByRole('tab')) {
+      await user.click(tab);
+      const panel = screen.getByTestId('rules-panel');
+      if (tab.textContent === 'कैसीनो') await within(panel).findByText('Tie pays 16.50.');
+      const shown = panel.textContent ?? '';
+      expect(english.filter((text) => shown.includes(text))).toEqual([]);
+      expect(shown).toMatch(/[\u0900-\u097F]/);
+    }
+    expect(within(screen.getByTestId('rules-panel')).getByRole('heading', { name: 'सभी कैसीनो गेम्स' })).toBeInTheDocument();
   });
 });
