@@ -21,8 +21,14 @@ function englishTexts(tree: Tree = resources.en.casino): string[] {
   return Object.values(tree).flatMap((value) => (typeof value === 'string' ? [value] : englishTexts(value))).filter((text) => !/[{<]/.test(text) && /[a-z]{3}/.test(text));
 }
 
-/** The catalogue's English texts found in `element`'s text, its aria-labels and its titles. */
-function englishIn(element: HTMLElement): string[] {
+/**
+ * The catalogue's English texts found in `element`'s text, its aria-labels, titles and
+ * placeholders. A list's options are left out: the games' names (Bollywood Casino, Poker) are
+ * names, the same in both languages.
+ */
+function englishIn(shownElement: HTMLElement): string[] {
+  const element = shownElement.cloneNode(true) as HTMLElement;
+  element.querySelectorAll('option').forEach((option) => option.remove());
   const labels = [...element.querySelectorAll('[aria-label], [title], [placeholder]')].flatMap((e) => ['aria-label', 'title', 'placeholder'].map((a) => e.getAttribute(a) ?? ''));
   const shown = [element.textContent ?? '', ...labels].join('\n');
   return englishTexts().filter((text) => shown.includes(text.trim()));
@@ -121,6 +127,78 @@ describe('the casino in Hindi', () => {
     expect(screen.getByTestId('deal-check')).toHaveTextContent('✗ डील मेल नहीं खाती: पत्ता 2: सीड QC बाँटता है, राउंड KC दिखाता है।');
     expect(screen.getByTestId('fairness-steps')).toHaveTextContent('एल्गोरिदम, बिल्कुल ठीक-ठीक');
     expect(page).not.toHaveTextContent('Check this round yourself');
+    expect(englishIn(page)).toEqual([]);
+  });
+
+  it('says what is wrong with each field of the by-hand check in Hindi', async () => {
+    setLanguage('hi');
+    stubServer({ ...EMPTY_CATALOGUE });
+    storeSession();
+    renderApp('/casino/verify');
+    const user = userEvent.setup();
+    const page = await screen.findByTestId('casino-verify-page');
+    await user.type(screen.getByTestId('verify-seed'), 'xyz');
+    await user.click(screen.getByTestId('verify-submit'));
+
+    expect(await screen.findByText('वह गेम चुनें जिस पर राउंड खेला गया।')).toBeInTheDocument();
+    expect(screen.getByText(/सीड 64 हेक्स अंकों/)).toBeInTheDocument();
+    await user.selectOptions(screen.getByTestId('verify-game'), 'teen20');
+    await user.type(screen.getByTestId('verify-dealt'), '37');
+    await user.click(screen.getByTestId('verify-submit'));
+    expect(await screen.findByText(/37 पत्ता नहीं है/)).toBeInTheDocument();
+    expect(screen.getByTestId('verify-dealt')).toHaveAttribute('placeholder', 'बाँटने के क्रम में पत्ते, जैसे 7C TS QS KS 3D TH (T यानी 10)।');
+    expect(englishIn(page)).toEqual([]);
+  });
+
+  it('shows the world casino lobby in Hindi, its categories and badges included', async () => {
+    setLanguage('hi');
+    const game = (game_id: string, game_name: string, category: string, extra: Record<string, unknown> = {}) => ({
+      game_id,
+      game_name,
+      category,
+      provider_name: 'Evolution',
+      sub_provider_name: '',
+      status: 'ACTIVE',
+      url_thumb: '',
+      game_code: game_id,
+      sub_type: null,
+      ...extra,
+    });
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/casino/getStaticGames': { data: [game('evo-1', 'Lightning Roulette', 'Live'), game('bl-1', 'Dragon Tiger Instant', 'Virtual', { sub_type: 'instant' })] },
+    });
+    storeSession();
+    renderApp('/world-casino');
+    await screen.findByTestId('world-casino-games');
+    const page = screen.getByTestId('world-casino-page');
+
+    const tabs = within(screen.getByRole('tablist', { name: 'श्रेणियाँ' })).getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['सभी', 'लाइव', 'वर्चुअल']);
+    expect(screen.getByTestId('instant-badge')).toHaveTextContent('इंस्टेंट · कंप्यूटर द्वारा बाँटा गया');
+    expect(screen.getByTestId('world-casino-search')).toHaveAttribute('placeholder', 'गेम या प्रोवाइडर');
+    // A tab in Hindi still filters by the catalogue's own (English) category.
+    await userEvent.setup().click(tabs[1]);
+    const tiles = within(screen.getByTestId('world-casino-games')).getAllByRole('button');
+    expect(tiles).toHaveLength(1);
+    expect(tiles[0]).toHaveTextContent('Lightning Roulette');
+    expect(englishIn(page)).toEqual([]);
+  });
+
+  it('shows the casino list in Hindi, the categories as the server names them', async () => {
+    setLanguage('hi');
+    stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/casino/getCasinoSport': { data: [{ sport_id: 'cardgames', name: 'Teen Patti', is_active: 1, order: 1 }] },
+      'POST /api/casino/getCasinoList': { data: [] },
+    });
+    storeSession();
+    renderApp('/casino/list');
+    const page = await screen.findByTestId('casino-list-page');
+    expect(await within(page).findByText('इस श्रेणी में अभी कोई गेम नहीं है।')).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'कैसीनो की श्रेणियाँ' });
+    await within(nav).findByText('Teen Patti');
+    expect(within(nav).getAllByRole('link').map((l) => l.textContent)).toEqual(['सभी', 'Teen Patti', 'Mac88']);
     expect(englishIn(page)).toEqual([]);
   });
 });
