@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { apiDownloadCsv, errorMessage } from '../api/client';
 
 /**
@@ -6,7 +7,8 @@ import { apiDownloadCsv, errorMessage } from '../api/client';
  * it, as the server writes it (crates/server/src/api/export.rs), saved as the file the server
  * names. A refusal shows next to the button.
  */
-export function DownloadCsvButton({ path, params, label = 'Download CSV' }: { path: string; params: Record<string, unknown>; label?: string }) {
+export function DownloadCsvButton({ path, params, label }: { path: string; params: Record<string, unknown>; label?: string }) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const download = async () => {
@@ -25,7 +27,7 @@ export function DownloadCsvButton({ path, params, label = 'Download CSV' }: { pa
   return (
     <span className="download-csv">
       <button type="button" className="btn btn-sm" disabled={busy} onClick={() => void download()} data-testid="download-csv">
-        {busy ? 'Preparing…' : label}
+        {busy ? t('preparing') : (label ?? t('downloadCsv'))}
       </button>
       {error && (
         <span className="field-error" role="alert" data-testid="download-csv-error">

@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 
 /** A page that throws (or a chunk that fails to load) shows a way out instead of a blank page. */
 export class ErrorBoundary extends Component<{ children: ReactNode; resetKey?: string }, { error: Error | null; key?: string }> {
@@ -18,13 +19,22 @@ export class ErrorBoundary extends Component<{ children: ReactNode; resetKey?: s
 
   render() {
     if (!this.state.error) return this.props.children;
-    return (
-      <div className="page-error" role="alert" data-testid="page-error">
-        <h1>Something went wrong on this page.</h1>
-        <p>
-          <a href="#/">Go to the home page</a> or <button type="button" className="btn btn-link" onClick={() => window.location.reload()}>reload</button>.
-        </p>
-      </div>
-    );
+    return <PageError />;
   }
+}
+
+function PageError() {
+  const { t } = useTranslation();
+  return (
+    <div className="page-error" role="alert" data-testid="page-error">
+      <h1>{t('pageError.title')}</h1>
+      <p>
+        <Trans
+          t={t}
+          i18nKey="pageError.wayOut"
+          components={{ home: <a href="#/" />, reload: <button type="button" className="btn btn-link" onClick={() => window.location.reload()} /> }}
+        />
+      </p>
+    </div>
+  );
 }

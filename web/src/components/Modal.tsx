@@ -1,4 +1,5 @@
 import { useEffect, useId, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /**
  * A dialog over the page: closes on the × button, Escape or a tap on the backdrop; with
@@ -23,6 +24,7 @@ export function Modal({
   /** More classes on the dialog (a dialog that fills a phone's screen: `ladder-modal`). */
   className?: string;
 }) {
+  const { t } = useTranslation();
   const titleId = useId();
   useEffect(() => {
     if (!closesByAccident) return;
@@ -38,7 +40,7 @@ export function Modal({
       <div className={`modal modal-${size}${className ? ` ${className}` : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid={testId}>
         <div className="modal-header">
           <h2 id={titleId}>{title}</h2>
-          <button type="button" className="modal-close" aria-label="Close" onClick={onClose} data-testid="modal-close">
+          <button type="button" className="modal-close" aria-label={t('modal.close')} onClick={onClose} data-testid="modal-close">
             ×
           </button>
         </div>

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 /** Spec §9: at most 7 page links by default, with Previous and Next. */
 export const MAX_PAGE_LINKS = 7;
 
@@ -23,12 +25,13 @@ export function Pagination({
   onPage: (page: number) => void;
   max?: number;
 }) {
+  const { t } = useTranslation();
   const pageCount = Math.max(1, Math.ceil(total / Math.max(1, limit)));
   const pages = pageWindow(page, pageCount, max);
   return (
-    <nav className="pagination" aria-label="Pages" data-testid="pagination">
+    <nav className="pagination" aria-label={t('pagination.label')} data-testid="pagination">
       <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
+        {t('pagination.previous')}
       </button>
       {pages.map((p) => (
         <button
@@ -42,7 +45,7 @@ export function Pagination({
         </button>
       ))}
       <button type="button" disabled={page >= pageCount} onClick={() => onPage(page + 1)}>
-        Next
+        {t('pagination.next')}
       </button>
     </nav>
   );

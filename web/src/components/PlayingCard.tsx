@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import { cardName, isRedSuit, parseCard, type Suit } from '../lib/cards';
 
 /** Pixel widths; a card is 7:5 tall. */
@@ -41,12 +42,13 @@ function SuitPip({ suit, fill }: { suit: Suit; fill: string }) {
  * without a code (or `faceDown`) the card's back is shown, for a card not dealt or not shown yet.
  */
 export function PlayingCard({ code, faceDown = false, size = 'md' }: { code?: string; faceDown?: boolean; size?: CardSize }) {
+  const { t } = useTranslation();
   const patternId = useId();
   const width = WIDTHS[size];
   const height = Math.round(width * 1.4);
   const card = code && !faceDown ? parseCard(code) : null;
   if (!card) {
-    const label = code && !faceDown ? `Card ${code}` : 'Card face down';
+    const label = code && !faceDown ? t('cards.code', { code }) : t('cards.faceDown');
     return (
       <svg role="img" aria-label={label} width={width} height={height} viewBox="0 0 60 84" className="playing-card back" data-card="back">
         <defs>

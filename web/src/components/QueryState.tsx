@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../api/client';
 
-export function Spinner({ label = 'Loading…' }: { label?: string }) {
+export function Spinner({ label }: { label?: string }) {
+  const { t } = useTranslation();
   return (
     <div className="spinner" role="status" data-testid="loading">
       <span className="spinner-dot" aria-hidden="true" />
-      {label}
+      {label ?? t('loading')}
     </div>
   );
 }
@@ -16,6 +18,11 @@ export function ErrorMessage({ children }: { children: ReactNode }) {
       {children}
     </p>
   );
+}
+
+function NoData() {
+  const { t } = useTranslation();
+  return <>{t('noData')}</>;
 }
 
 export function EmptyState({ children }: { children: ReactNode }) {
@@ -49,6 +56,6 @@ export function QueryState({
     );
   }
   if (isPending) return <Spinner />;
-  if (isEmpty) return <EmptyState>{empty ?? 'No data available.'}</EmptyState>;
+  if (isEmpty) return <EmptyState>{empty ?? <NoData />}</EmptyState>;
   return <>{children}</>;
 }

@@ -2,6 +2,7 @@
 // settled): the side in words, and the price asked beside the price matched. Shared by the
 // betting and report features, which do not import each other.
 import type { Schemas } from '../api/contract';
+import { i18n } from '../i18n';
 
 export type BetSide = Schemas['BetSide'];
 export type MarketType = Schemas['MarketType'];
@@ -16,7 +17,7 @@ export interface PricedBet {
 
 /** Back, Lay, Yes or No: never the wire's lower-case word. */
 export function sideLabel(side: BetSide): string {
-  return { back: 'Back', lay: 'Lay', yes: 'Yes', no: 'No' }[side];
+  return i18n.t(`common:side.${side}`);
 }
 
 /** Exchange odds with 2 decimals (3.8 → "3.80"); a house rate as the whole number it is. */
@@ -46,5 +47,5 @@ export function betPrices(bet: PricedBet, type?: MarketType): { asked: string; m
 export function betLine(bet: PricedBet, type?: MarketType): string {
   const { asked, matched } = betPrices(bet, type);
   if (matched === null || matched === asked) return `${sideLabel(bet.side)} ${asked}`;
-  return `${sideLabel(bet.side)} ${matched} (asked ${asked})`;
+  return i18n.t('common:betLine.asked', { side: sideLabel(bet.side), matched, asked });
 }

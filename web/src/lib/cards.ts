@@ -1,6 +1,8 @@
 // Playing cards as the casino server writes them: rank then suit, "KS", "TD" (ten of
 // diamonds, crates/casino/src/cards.rs), and "10H" for a ten as some providers write it.
 
+import { i18n } from '../i18n';
+
 export type Suit = 'S' | 'H' | 'D' | 'C';
 
 export interface ParsedCard {
@@ -9,8 +11,8 @@ export interface ParsedCard {
   suit: Suit;
 }
 
-const RANK_NAMES: Record<string, string> = { A: 'Ace', J: 'Jack', Q: 'Queen', K: 'King' };
-const SUIT_NAMES: Record<Suit, string> = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };
+const RANK_KEYS = { A: 'ace', J: 'jack', Q: 'queen', K: 'king' } as const;
+const SUIT_KEYS = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' } as const;
 
 /** The card of a code ("KS", "TD", "10H", either case), or null when it is not one. */
 export function parseCard(code: string): ParsedCard | null {
@@ -23,7 +25,9 @@ export function parseCard(code: string): ParsedCard | null {
 export function cardName(code: string): string {
   const card = parseCard(code);
   if (!card) return code;
-  return `${RANK_NAMES[card.rank] ?? card.rank} of ${SUIT_NAMES[card.suit]}`;
+  const rankKey = RANK_KEYS[card.rank as keyof typeof RANK_KEYS];
+  const rank = rankKey ? i18n.t(`common:cards.rank.${rankKey}`) : card.rank;
+  return i18n.t('common:cards.name', { rank, suit: i18n.t(`common:cards.suit.${SUIT_KEYS[card.suit]}`) });
 }
 
 /** Hearts and diamonds are red; spades and clubs black. */

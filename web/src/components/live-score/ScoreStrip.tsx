@@ -1,5 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import type { CricketScore, Score } from './score';
-import { ordinal, rate, sidesOf } from './score';
+import { placeName, rate, sidesOf } from './score';
 
 /**
  * The score of a match as the server last sent it: cricket's innings (runs/wickets and overs),
@@ -9,6 +10,7 @@ import { ordinal, rate, sidesOf } from './score';
  * innings alone, no run rates, chase or recent balls of a game no longer being played.
  */
 export function ScoreStrip({ score, matchName, compact = false, ended = false }: { score: Score; matchName: string; compact?: boolean; ended?: boolean }) {
+  const { t, i18n } = useTranslation();
   const className = `score-strip${compact ? ' compact' : ''}`;
   return (
     <div className={className} data-testid={compact ? 'score-line' : 'score-strip'} data-sport={score.sport} role="status" aria-live="polite">
@@ -19,7 +21,7 @@ export function ScoreStrip({ score, matchName, compact = false, ended = false }:
           names={sidesOf(matchName)}
           figures={[String(score.goals[0] ?? 0), String(score.goals[1] ?? 0)]}
           note={`${score.minute}'`}
-          noteLabel="Minute"
+          noteLabel={t('score.minute')}
         />
       ) : score.sport === 'tennis' ? (
         <Tennis score={score} names={sidesOf(matchName)} compact={compact} />
@@ -27,7 +29,7 @@ export function ScoreStrip({ score, matchName, compact = false, ended = false }:
         <ol className="score-placings" data-testid="score-placings">
           {score.placings.slice(0, compact ? 3 : undefined).map((name, i) => (
             <li key={name}>
-              <span className="place">{ordinal(i + 1)}</span> {name}
+              <span className="place">{placeName(i + 1, i18n.language)}</span> {name}
             </li>
           ))}
         </ol>
@@ -37,6 +39,7 @@ export function ScoreStrip({ score, matchName, compact = false, ended = false }:
 }
 
 function Cricket({ score, compact, ended }: { score: CricketScore; compact: boolean; ended: boolean }) {
+  const { t } = useTranslation();
   const current = score.innings[score.innings.length - 1];
   const earlier = score.innings.slice(0, -1);
   if (!current) return null;
@@ -45,7 +48,7 @@ function Cricket({ score, compact, ended }: { score: CricketScore; compact: bool
     return (
       <span className="score-cricket-line">
         <b>{current.side}</b> {figures(current)} ({current.overs_text})
-        {score.target !== null && score.runs_needed !== null && score.runs_needed > 0 ? ` · need ${score.runs_needed}` : ''}
+        {score.target !== null && score.runs_needed !== null && score.runs_needed > 0 ? ` · ${t('score.need', { runs: score.runs_needed })}` : ''}
       </span>
     );
   }
@@ -58,7 +61,7 @@ function Cricket({ score, compact, ended }: { score: CricketScore; compact: bool
         </span>
         <span className="score-overs" data-testid="score-overs">
           ({current.overs_text}
-          {score.overs_limit !== null ? `/${score.overs_limit}` : ''} ov)
+          {score.overs_limit !== null ? `/${score.overs_limit}` : ''} {t('score.overs')})
         </span>
         {earlier.map((i) => (
           <span key={`${i.side}-${i.runs}-${i.wickets}`} className="score-earlier">
@@ -68,20 +71,20 @@ function Cricket({ score, compact, ended }: { score: CricketScore; compact: bool
       </div>
       {!ended && (
         <div className="score-rates">
-          <span data-testid="score-crr">CRR {rate(score.run_rate)}</span>
-          {score.required_rate !== null && <span data-testid="score-rrr">RRR {rate(score.required_rate)}</span>}
+          <span data-testid="score-crr">{t('score.crr')} {rate(score.run_rate)}</span>
+          {score.required_rate !== null && <span data-testid="score-rrr">{t('score.rrr')} {rate(score.required_rate)}</span>}
           {score.target !== null && (
             <span data-testid="score-target">
-              Target {score.target}
+              {t('score.target', { target: score.target })}
               {score.runs_needed !== null && score.balls_left !== null && score.runs_needed > 0
-                ? ` · need ${score.runs_needed} from ${score.balls_left} balls`
+                ? ` · ${t('score.needFrom', { runs: score.runs_needed, balls: score.balls_left })}`
                 : ''}
             </span>
           )}
         </div>
       )}
       {!ended && score.last_balls.length > 0 && (
-        <ol className="score-balls" data-testid="score-balls" aria-label="Last balls">
+        <ol className="score-balls" data-testid="score-balls" aria-label={t('score.lastBalls')}>
           {score.last_balls.map((ball, i) => (
             <li key={i} className={`ball ${ballKind(ball)}`}>
               {ball}
@@ -117,11 +120,12 @@ function TwoSides({ names, figures, note, noteLabel }: { names: [string, string]
 }
 
 function Tennis({ score, names, compact }: { score: Extract<Score, { sport: 'tennis' }>; names: [string, string] | null; compact: boolean }) {
-  const players = names ?? ['Player 1', 'Player 2'];
+  const { t } = useTranslation();
+  const players = names ?? [t('score.player', { n: 1 }), t('score.player', { n: 2 })];
   if (compact) {
     return (
       <span className="score-tennis-line">
-        Sets {score.sets[0]}-{score.sets[1]} · Games {score.games[0]}-{score.games[1]}
+        {t('score.sets')} {score.sets[0]}-{score.sets[1]} · {t('score.games')} {score.games[0]}-{score.games[1]}
       </span>
     );
   }
@@ -129,9 +133,9 @@ function Tennis({ score, names, compact }: { score: Extract<Score, { sport: 'ten
     <table className="score-tennis" data-testid="score-tennis">
       <thead>
         <tr>
-          <th scope="col">Player</th>
-          <th scope="col">Sets</th>
-          <th scope="col">Games</th>
+          <th scope="col">{t('score.playerHeading')}</th>
+          <th scope="col">{t('score.sets')}</th>
+          <th scope="col">{t('score.games')}</th>
         </tr>
       </thead>
       <tbody>
@@ -140,7 +144,7 @@ function Tennis({ score, names, compact }: { score: Extract<Score, { sport: 'ten
             <th scope="row">
               {player}
               {score.serving === i ? (
-                <span className="serving" title="Serving" aria-label="serving">
+                <span className="serving" title={t('score.serving')} aria-label={t('score.servingLabel')}>
                   {' '}
                   ●
                 </span>

@@ -27,12 +27,19 @@ export function sidesOf(name: string): [string, string] | null {
   return parts.length === 2 && parts[0] && parts[1] ? [parts[0].trim(), parts[1].trim()] : null;
 }
 
+/** A place in the language shown: {@link ordinal} in English; in Hindi पहला, दूसरा, तीसरा, चौथा, 5वां, छठा … */
+export function placeName(n: number, language: string): string {
+  return language === 'hi' ? (HINDI_ORDINALS[n] ?? `${n}वां`) : ordinal(n);
+}
+
 /** 1st, 2nd, 3rd, 4th … */
 export function ordinal(n: number): string {
   const tens = n % 100;
   if (tens >= 11 && tens <= 13) return `${n}th`;
   return `${n}${{ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th'}`;
 }
+
+const HINDI_ORDINALS: Record<number, string> = { 1: 'पहला', 2: 'दूसरा', 3: 'तीसरा', 4: 'चौथा', 6: 'छठा' };
 
 /** "7.25", or "-" before a ball. */
 export function rate(value: number | null): string {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { assetUrl } from '../../api/global-setting';
 import { AppDownloadLink } from '../../components/AppDownloadLink';
+import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { useGlobalSetting } from '../../hooks/useGlobalSetting';
 
 /** The login and sign-up pages' frame: the site's logo or title over a card. */
@@ -11,6 +12,7 @@ export function AuthFrame({ title, children }: { title: string; children: ReactN
   return (
     <main className="auth-page">
       <div className="auth-card">
+        <LanguageSwitch />
         <div className="auth-brand">
           {logo ? <img src={logo} alt={siteTitle} className="auth-logo" /> : null}
           <span className="brand-text" data-testid="site-title">

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../i18n';
 import { Link, useNavigate } from 'react-router';
 import { ErrorMessage } from '../../components/QueryState';
 import { Field } from '../../components/Field';
@@ -15,16 +17,17 @@ interface LoginValues {
   user_name: string;
   password: string;
 }
+// The messages are made when a field is checked, in the language of that moment.
 const LOGIN_RULES = {
-  user_name: { validate: (v: string) => v.trim().length > 0 || 'User name is required.' },
-  password: { required: 'Password is required.' },
+  user_name: { validate: (v: string) => v.trim().length > 0 || i18n.t('auth:login.userNameRequired') },
+  password: { validate: (v: string) => v.length > 0 || i18n.t('auth:login.passwordRequired') },
 } as const;
 
 interface OtpValues {
   otp: string;
 }
 const OTP_RULES = {
-  validate: (v: string) => /^\d{6}$/.test(v.trim()) || 'Enter the 6-digit code from your authenticator app.',
+  validate: (v: string) => /^\d{6}$/.test(v.trim()) || i18n.t('auth:otp.codeInvalid'),
 } as const;
 
 /** After a log-in: the forced password change first, else home or, for an admin or agent, the console. */
@@ -37,9 +40,10 @@ function useFinishLogin() {
 }
 
 export function LoginPage() {
+  const { t } = useTranslation('auth');
   const [otpToken, setOtpToken] = useState<string | null>(() => localStorage.getItem(LOCAL_KEYS.otpVerify));
   return (
-    <AuthFrame title={otpToken ? 'Security Auth Verification' : 'Login'}>
+    <AuthFrame title={otpToken ? t('otp.title') : t('login.title')}>
       {otpToken ? (
         <OtpForm
           otpToken={otpToken}
@@ -59,6 +63,7 @@ export function LoginPage() {
 }
 
 function LoginForm({ onOtp }: { onOtp: (otpToken: string) => void }) {
+  const { t } = useTranslation('auth');
   const finish = useFinishLogin();
   const [formError, setFormError] = useState<string | null>(null);
   const {
@@ -82,30 +87,31 @@ function LoginForm({ onOtp }: { onOtp: (otpToken: string) => void }) {
 
   return (
     <form className="auth-form" onSubmit={(event) => void submit(event)} noValidate>
-      <Field label="Username" error={errors.user_name?.message}>
-        <input autoComplete="username" placeholder="Username" data-testid="login-user-name" {...register('user_name', LOGIN_RULES.user_name)} />
+      <Field label={t('login.userName')} error={errors.user_name?.message}>
+        <input autoComplete="username" placeholder={t('login.userName')} data-testid="login-user-name" {...register('user_name', LOGIN_RULES.user_name)} />
       </Field>
-      <Field label="Password" error={errors.password?.message}>
+      <Field label={t('login.password')} error={errors.password?.message}>
         <input
           type="password"
           autoComplete="current-password"
-          placeholder="Password"
+          placeholder={t('login.password')}
           data-testid="login-password"
           {...register('password', LOGIN_RULES.password)}
         />
       </Field>
       {formError && <ErrorMessage>{formError}</ErrorMessage>}
       <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting} data-testid="login-submit">
-        {isSubmitting ? 'Logging in…' : 'Login'}
+        {isSubmitting ? t('login.submitting') : t('login.submit')}
       </button>
       <p className="auth-switch">
-        New here? <Link to="/sign-up" data-testid="to-sign-up">Create an account</Link>
+        {t('login.newHere')} <Link to="/sign-up" data-testid="to-sign-up">{t('login.createAccount')}</Link>
       </p>
     </form>
   );
 }
 
 function OtpForm({ otpToken, onCancel }: { otpToken: string; onCancel: () => void }) {
+  const { t } = useTranslation('auth');
   const finish = useFinishLogin();
   const [formError, setFormError] = useState<string | null>(null);
   const {
@@ -127,16 +133,16 @@ function OtpForm({ otpToken, onCancel }: { otpToken: string; onCancel: () => voi
 
   return (
     <form className="auth-form" onSubmit={(event) => void submit(event)} noValidate>
-      <p className="muted">Enter the 6-digit code your authenticator app shows for this site.</p>
-      <Field label="Code" error={errors.otp?.message}>
+      <p className="muted">{t('otp.text')}</p>
+      <Field label={t('otp.code')} error={errors.otp?.message}>
         <input inputMode="numeric" autoComplete="one-time-code" maxLength={6} data-testid="otp-code" {...register('otp', OTP_RULES)} />
       </Field>
       {formError && <ErrorMessage>{formError}</ErrorMessage>}
       <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting} data-testid="otp-submit">
-        Verify
+        {t('otp.verify')}
       </button>
       <button type="button" className="btn btn-link" onClick={onCancel}>
-        Back to login
+        {t('otp.back')}
       </button>
     </form>
   );

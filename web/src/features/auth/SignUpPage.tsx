@@ -1,17 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../i18n';
 import { Link, useNavigate } from 'react-router';
 import { z } from '../../lib/zod';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/QueryState';
 import { applyServerErrors } from '../../lib/forms';
-import { passwordSchema, PASSWORD_MESSAGES } from '../../lib/password';
+import { message, passwordSchema, PASSWORD_MESSAGES } from '../../lib/password';
 import { saveLogin } from '../../lib/session';
 import { LOCAL_KEYS } from '../../lib/storage';
 import { isOtpChallenge, signup } from './api';
 import { AuthFrame } from './AuthFrame';
-import { COUNTRIES, countryByCode, DEFAULT_COUNTRY_CODE } from './countries';
+import { COUNTRIES, countryByCode, countryName, DEFAULT_COUNTRY_CODE } from './countries';
 import { lookUpCountryCode } from './geolocation';
 import { mobileProblem } from './phone';
 
@@ -20,14 +22,14 @@ const signupSchema = z
     user_name: z
       .string()
       .trim()
-      .min(1, 'User name is required.')
-      .min(3, 'User name must be 3 to 20 characters.')
-      .max(20, 'User name must be 3 to 20 characters.')
-      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'User name must start with a letter and contain only letters, digits and _.'),
-    password: passwordSchema('Password is required.'),
-    confirm_password: z.string().min(1, PASSWORD_MESSAGES.confirmRequired),
-    country: z.string().min(2, 'Choose a country.'),
-    mobile: z.string().trim().regex(/^\d{6,15}$/, 'Mobile number must be 6 to 15 digits.'),
+      .min(1, message(() => i18n.t('auth:login.userNameRequired')))
+      .min(3, message(() => i18n.t('auth:signUp.userNameLength')))
+      .max(20, message(() => i18n.t('auth:signUp.userNameLength')))
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, message(() => i18n.t('auth:signUp.userNameChars'))),
+    password: passwordSchema(() => i18n.t('auth:login.passwordRequired')),
+    confirm_password: z.string().min(1, message(() => PASSWORD_MESSAGES.confirmRequired)),
+    country: z.string().min(2, message(() => i18n.t('auth:signUp.chooseCountry'))),
+    mobile: z.string().trim().regex(/^\d{6,15}$/, message(() => i18n.t('auth:signUp.mobileLengthAny'))),
   })
   .superRefine((v, ctx) => {
     // The number's length and prefix for the chosen country, once it is plausible at all.
@@ -37,11 +39,12 @@ const signupSchema = z
   })
   .refine((v) => v.confirm_password === '' || v.confirm_password === v.password, {
     path: ['confirm_password'],
-    message: 'Password and confirm password must be matching.',
+    error: () => i18n.t('auth:signUp.matching'),
   });
 type SignupValues = z.infer<typeof signupSchema>;
 
 export function SignUpPage() {
+  const { t, i18n: shown } = useTranslation('auth');
   const navigate = useNavigate();
   const [formError, setFormError] = useState<string | null>(null);
   const {
@@ -95,41 +98,41 @@ export function SignUpPage() {
   });
 
   return (
-    <AuthFrame title="Sign Up">
+    <AuthFrame title={t('signUp.title')}>
       <form className="auth-form" onSubmit={(event) => void submit(event)} noValidate data-testid="signup-form">
-        <Field label="Username" error={errors.user_name?.message}>
-          <input autoComplete="username" placeholder="Username" data-testid="signup-user-name" {...register('user_name')} />
+        <Field label={t('login.userName')} error={errors.user_name?.message}>
+          <input autoComplete="username" placeholder={t('login.userName')} data-testid="signup-user-name" {...register('user_name')} />
         </Field>
-        <Field label="Mobile number" error={errors.country?.message ?? errors.mobile?.message}>
+        <Field label={t('signUp.mobile')} error={errors.country?.message ?? errors.mobile?.message}>
           <span className="phone-input">
-            <select aria-label="Country dial code" data-testid="signup-country" {...register('country')}>
+            <select aria-label={t('signUp.dialCode')} data-testid="signup-country" {...register('country')}>
               {COUNTRIES.map((c) => (
                 <option key={c.code} value={c.code}>
-                  {c.flag} {c.name} ({c.dial_code})
+                  {c.flag} {countryName(c, shown.language)} ({c.dial_code})
                 </option>
               ))}
             </select>
-            <input inputMode="numeric" autoComplete="tel-national" placeholder="Mobile number" data-testid="signup-mobile" {...register('mobile')} />
+            <input inputMode="numeric" autoComplete="tel-national" placeholder={t('signUp.mobile')} data-testid="signup-mobile" {...register('mobile')} />
           </span>
         </Field>
-        <Field label="Password" error={errors.password?.message}>
-          <input type="password" autoComplete="new-password" placeholder="Password" data-testid="signup-password" {...register('password')} />
+        <Field label={t('login.password')} error={errors.password?.message}>
+          <input type="password" autoComplete="new-password" placeholder={t('login.password')} data-testid="signup-password" {...register('password')} />
         </Field>
-        <Field label="Confirm password" error={errors.confirm_password?.message}>
+        <Field label={t('signUp.confirmPassword')} error={errors.confirm_password?.message}>
           <input
             type="password"
             autoComplete="new-password"
-            placeholder="Confirm password"
+            placeholder={t('signUp.confirmPassword')}
             data-testid="signup-confirm-password"
             {...register('confirm_password')}
           />
         </Field>
         {formError && <ErrorMessage>{formError}</ErrorMessage>}
         <button type="submit" className="btn btn-primary btn-block" disabled={isSubmitting} data-testid="signup-submit">
-          {isSubmitting ? 'Creating account…' : 'Sign Up'}
+          {isSubmitting ? t('signUp.submitting') : t('signUp.submit')}
         </button>
         <p className="auth-switch">
-          Already have an account? <Link to="/login">Login</Link>
+          {t('signUp.haveAccount')} <Link to="/login">{t('login.title')}</Link>
         </p>
       </form>
     </AuthFrame>

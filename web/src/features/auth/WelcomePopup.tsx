@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Modal } from '../../components/Modal';
 import { mustChangePassword, useSession } from '../../lib/session';
 import { LOCAL_KEYS } from '../../lib/storage';
 
 export const WELCOME_POPUP_DELAY_MS = 100;
-export const WELCOME_POPUP_TITLE = 'Beware Of Phishing Websites Before Login. Enable Security Auth To Secure Your ID.';
 
 /**
  * Spec §4: with is_change_password 0, the welcome popup shows once, 100 ms after log-in,
@@ -14,6 +14,7 @@ export const WELCOME_POPUP_TITLE = 'Beware Of Phishing Websites Before Login. En
  * for this log-in, and "once" must not become "on every load until closed".
  */
 export function WelcomePopup() {
+  const { t } = useTranslation('auth');
   const user = useSession();
   const [open, setOpen] = useState(false);
 
@@ -32,19 +33,16 @@ export function WelcomePopup() {
     setOpen(false);
   };
   return (
-    <Modal title={WELCOME_POPUP_TITLE} onClose={close} testId="welcome-popup">
+    <Modal title={t('welcome.title')} onClose={close} testId="welcome-popup">
       <div className="welcome-popup">
         <PhishingImage />
-        <p>
-          Always check the address bar before you log in: we never ask for your password by phone, chat or e-mail.
-          Turn on security auth so that a stolen password alone cannot open your account.
-        </p>
+        <p>{t('welcome.text')}</p>
         <div className="modal-actions">
           <Link to="/security-auth/" className="btn btn-primary" onClick={close}>
-            Enable Security Auth
+            {t('welcome.enable')}
           </Link>
           <button type="button" className="btn" onClick={close}>
-            Close
+            {t('welcome.close')}
           </button>
         </div>
       </div>
@@ -54,8 +52,9 @@ export function WelcomePopup() {
 
 /** The popup's picture: a shield over a hook, drawn inline so it needs no image server. */
 function PhishingImage() {
+  const { t } = useTranslation('auth');
   return (
-    <svg className="welcome-image" viewBox="0 0 200 120" role="img" aria-label="A shield guarding against a phishing hook">
+    <svg className="welcome-image" viewBox="0 0 200 120" role="img" aria-label={t('welcome.image')}>
       <rect width="200" height="120" rx="10" fill="var(--bg-secondary)" />
       <path d="M100 14 L138 28 V58 C138 82 122 98 100 106 C78 98 62 82 62 58 V28 Z" fill="var(--text-secondary)" />
       <path d="M84 60 L96 72 L118 46" stroke="var(--bg-primary)" strokeWidth="8" fill="none" strokeLinecap="round" strokeLinejoin="round" />

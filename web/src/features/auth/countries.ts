@@ -30,6 +30,16 @@ function build(): Country[] {
 
 export const COUNTRIES: Country[] = build();
 
+/** The country's name in the language shown: the list's English name, or the browser's own Hindi name for it. */
+export function countryName(country: Country, language: string): string {
+  if (language === 'en') return country.name;
+  try {
+    return new Intl.DisplayNames([language], { type: 'region' }).of(country.code) ?? country.name;
+  } catch {
+    return country.name;
+  }
+}
+
 export function countryByCode(code: string | null | undefined): Country | undefined {
   const upper = code?.toUpperCase();
   return COUNTRIES.find((c) => c.code === upper);

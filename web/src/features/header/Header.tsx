@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { assetUrl } from '../../api/global-setting';
 import { useGlobalSetting } from '../../hooks/useGlobalSetting';
@@ -26,6 +27,7 @@ export interface HeaderModals {
 
 /** `bell`: the notices' bell (features/notices), composed by the app like the modals. */
 export function Header({ modals, bell }: { modals: HeaderModals; bell?: ReactNode }) {
+  const { t } = useTranslation('header');
   const user = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -52,14 +54,14 @@ export function Header({ modals, bell }: { modals: HeaderModals; bell?: ReactNod
   return (
     <header className="site-header" data-testid="site-header">
       <div className="header-bar">
-        <Link to="/" className="brand" aria-label={`${title} home`} data-testid="home-link">
+        <Link to="/" className="brand" aria-label={t('homeLink', { title })} data-testid="home-link">
           {logo ? <img src={logo} alt="" className="brand-logo" /> : null}
           <span className="brand-text" data-testid="site-title">{title}</span>
         </Link>
         <SearchBox />
         <div className="header-right">
           <button type="button" className="header-link rules-link" onClick={() => rules.open()} data-testid="rules-link">
-            Rules
+            {t('rules')}
           </button>
           {showPaymentItems(user, setting) && (
             <Link to="/setting/d-w" className="header-link wallet-link" data-testid="deposit-withdraw-link">
@@ -68,26 +70,26 @@ export function Header({ modals, bell }: { modals: HeaderModals; bell?: ReactNod
                 <path d="M16 13h3" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
                 <path d="M5 6l10-3 1 3" fill="none" stroke="currentColor" strokeWidth="2" />
               </svg>
-              <span>Deposit/Withdraw</span>
+              <span>{t('depositWithdraw')}</span>
             </Link>
           )}
           {bell}
           <div className="balance-block">
             {showBalance && (
               <div className="figure">
-                Balance: <b data-testid="balance">{b ? formatMoney(b.total_balance) : '…'}</b>
+                {t('balance')} <b data-testid="balance">{b ? formatMoney(b.total_balance) : '…'}</b>
               </div>
             )}
             {showExposure && (
               <button type="button" className="figure exposure" onClick={() => setModal('myMarket')} data-testid="exposure-button">
-                Exp: <b data-testid="exposure">{b ? formatMoney(Math.abs(b.liability)) : '…'}</b>
+                {t('exposure')} <b data-testid="exposure">{b ? formatMoney(Math.abs(b.liability)) : '…'}</b>
               </button>
             )}
             {/* Available is balance − exposure: beside either figure it gives the other away, so it
                 shows only while both are shown (a bettor hiding one hides it too). */}
             {showBalance && showExposure && (
-              <div className="figure" title="Available to bet: balance minus exposure">
-                Avl: <b data-testid="available">{b ? formatMoney(b.available) : '…'}</b>
+              <div className="figure" title={t('availableTitle')}>
+                {t('available')} <b data-testid="available">{b ? formatMoney(b.available) : '…'}</b>
               </div>
             )}
           </div>

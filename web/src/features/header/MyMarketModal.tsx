@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Modal } from '../../components/Modal';
 import { QueryState } from '../../components/QueryState';
@@ -11,6 +12,7 @@ import { getExposureDetail } from './api';
  * it) and the market's exposure beside them. A row opens its match.
  */
 export function MyMarketModal({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('header');
   const navigate = useNavigate();
   const query = useQuery({ queryKey: ['exposureDetail'], queryFn: getExposureDetail, staleTime: 0 });
   const rows = (query.data ?? []).flatMap((row) => row.market_details.map((market) => ({ key: market.market_id, row, market })));
@@ -19,24 +21,24 @@ export function MyMarketModal({ onClose }: { onClose: () => void }) {
     void navigate(`/match/matchdetail/${matchId}`);
   };
   return (
-    <Modal title="My Market" onClose={onClose} size="lg" testId="my-market-modal">
+    <Modal title={t('myMarket.title')} onClose={onClose} size="lg" testId="my-market-modal">
       <QueryState isPending={query.isPending} error={query.error}>
         <div className="table-wrap">
           <table className="data-table stack-on-phone">
             <thead>
               <tr>
-                <th>Event Type</th>
-                <th>Event Name</th>
-                <th>Match Name</th>
-                <th>Trade</th>
-                <th>Exposure</th>
+                <th>{t('myMarket.eventType')}</th>
+                <th>{t('myMarket.eventName')}</th>
+                <th>{t('myMarket.matchName')}</th>
+                <th>{t('myMarket.trade')}</th>
+                <th>{t('myMarket.exposure')}</th>
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 ? (
                 <tr>
                   <td colSpan={5} className="empty-cell">
-                    No data available in table
+                    {t('myMarket.empty')}
                   </td>
                 </tr>
               ) : (
@@ -53,11 +55,11 @@ export function MyMarketModal({ onClose }: { onClose: () => void }) {
                     }}
                     data-testid="my-market-row"
                   >
-                    <td data-label="Event Type">{row.sport_name}</td>
-                    <td data-label="Event Name">{row.match_name}</td>
-                    <td data-label="Match Name">{market.sub_type}</td>
-                    <td data-label="Trade" className="num">{market.bet_count}</td>
-                    <td data-label="Exposure" className="num pnl lose" data-testid="my-market-exposure">
+                    <td data-label={t('myMarket.eventType')}>{row.sport_name}</td>
+                    <td data-label={t('myMarket.eventName')}>{row.match_name}</td>
+                    <td data-label={t('myMarket.matchName')}>{market.sub_type}</td>
+                    <td data-label={t('myMarket.trade')} className="num">{market.bet_count}</td>
+                    <td data-label={t('myMarket.exposure')} className="num pnl lose" data-testid="my-market-exposure">
                       {formatMoney(market.exposure)}
                     </td>
                   </tr>

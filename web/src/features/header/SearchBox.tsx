@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { casinoGamesKey, getCasinoGames } from '../../api/casino-games';
 import { errorMessage } from '../../api/client';
@@ -16,6 +17,7 @@ const SEARCH_MAX_CHARS = 50;
  * come from the server's search; casino games are found by name in the casino's game list.
  */
 export function SearchBox() {
+  const { t } = useTranslation('header');
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
@@ -85,7 +87,7 @@ export function SearchBox() {
 
   return (
     <div className={`search${open ? ' open' : ''}`} data-testid="search" ref={boxRef}>
-      <button type="button" className="icon-btn search-toggle" aria-label="Search" aria-expanded={open} onClick={toggle} data-testid="search-toggle">
+      <button type="button" className="icon-btn search-toggle" aria-label={t('search.toggle')} aria-expanded={open} onClick={toggle} data-testid="search-toggle">
         <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
           <circle cx="10" cy="10" r="6.5" stroke="currentColor" strokeWidth="2.2" fill="none" />
           <line x1="15" y1="15" x2="21" y2="21" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
@@ -96,7 +98,7 @@ export function SearchBox() {
           ref={inputRef}
           type="search"
           className="search-input"
-          placeholder="Search events"
+          placeholder={t('search.placeholder')}
           maxLength={SEARCH_MAX_CHARS}
           value={text}
           data-testid="search-input"
@@ -115,11 +117,11 @@ export function SearchBox() {
       {showResults && (
         <div className="search-results" data-testid="search-results">
           {results.isPending ? (
-            <p className="search-note">Searching…</p>
+            <p className="search-note">{t('search.searching')}</p>
           ) : results.error ? (
             <p className="search-note error">{errorMessage(results.error)}</p>
           ) : groups.length === 0 && casinoHits.length === 0 ? (
-            <p className="search-note">No events found.</p>
+            <p className="search-note">{t('search.none')}</p>
           ) : (
             <>
               {groups.map((group) => (
@@ -143,7 +145,7 @@ export function SearchBox() {
               ))}
               {casinoHits.length > 0 && (
                 <div key="casino" className="search-group" data-testid="search-group">
-                  <h3>Casino</h3>
+                  <h3>{t('search.casino')}</h3>
                   <ul>
                     {casinoHits.map((hit) => (
                       <li key={hit.path}>

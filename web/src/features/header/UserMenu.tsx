@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { GlobalSetting } from '../../api/global-setting';
+import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { usePageState } from '../../hooks/usePageState';
 import type { UserInfo } from '../../lib/session';
 import { LOCAL_KEYS } from '../../lib/storage';
@@ -25,6 +27,7 @@ export function UserMenu({
   onAction: (action: MenuAction) => void;
   onSignOut: () => void;
 }) {
+  const { t } = useTranslation('header');
   // The menu belongs to the page it opened on: Back closes it.
   const [openState, setOpenState] = usePageState<true>();
   const open = openState === true;
@@ -86,7 +89,7 @@ export function UserMenu({
                 onChange={(e) => onToggleBalance(e.target.checked)}
                 data-testid="toggle-balance"
               />
-              Balance
+              {t('menu.balance')}
             </label>
           </li>
           <li role="none" className="menu-toggle-row">
@@ -97,8 +100,11 @@ export function UserMenu({
                 onChange={(e) => onToggleExposure(e.target.checked)}
                 data-testid="toggle-exposure"
               />
-              Exposure
+              {t('menu.exposure')}
             </label>
+          </li>
+          <li role="none" className="menu-language">
+            <LanguageSwitch inMenu />
           </li>
           <li role="none" className="menu-signout">
             <button
@@ -110,7 +116,7 @@ export function UserMenu({
                 onSignOut();
               }}
             >
-              SignOut
+              {t('menu.signOut')}
             </button>
           </li>
         </ul>

@@ -1,10 +1,14 @@
 import type { GlobalSetting } from '../../api/global-setting';
+import { i18n } from '../../i18n';
 import { paymentGatewayOn } from '../../hooks/useGlobalSetting';
 import { CONSOLE_PATH, hasParent, isConsoleUser, type UserInfo } from '../../lib/session';
+
+type MenuKey = keyof (typeof import('../../i18n/locales/en/header.json'))['menu'];
 
 export type MenuAction = 'buttonValues' | 'changePassword' | 'rules';
 
 export interface MenuItem {
+  /** In the language of the moment (the menu is built as it renders). */
   label: string;
   /** A page to open, or a modal. */
   to?: string;
@@ -26,20 +30,21 @@ export function showParentTokenItems(user: UserInfo | null, token: string | null
 export function userMenuItems(user: UserInfo | null, setting: GlobalSetting | null | undefined, token: string | null): MenuItem[] {
   const payment = showPaymentItems(user, setting);
   const parentToken = showParentTokenItems(user, token);
+  const t = (key: MenuKey) => i18n.t(`header:menu.${key}`);
   const items: (MenuItem | false)[] = [
-    isConsoleUser(user) && { label: 'Console', to: CONSOLE_PATH, testId: 'menu-console' },
-    { label: 'Account Statement', to: '/report/account-statement', testId: 'menu-account-statement' },
-    payment && { label: 'Payment Statement', to: '/report/payment-withdraw', testId: 'menu-payment-statement' },
-    { label: 'Current Bet', to: '/report/current-bet', testId: 'menu-current-bet' },
+    isConsoleUser(user) && { label: t('console'), to: CONSOLE_PATH, testId: 'menu-console' },
+    { label: t('accountStatement'), to: '/report/account-statement', testId: 'menu-account-statement' },
+    payment && { label: t('paymentStatement'), to: '/report/payment-withdraw', testId: 'menu-payment-statement' },
+    { label: t('currentBet'), to: '/report/current-bet', testId: 'menu-current-bet' },
     // Beyond the spec's items (issue 32): after Current Bet, the spec's own items unchanged.
-    { label: 'Profit & Loss', to: '/report/profit-loss', testId: 'menu-profit-loss' },
-    { label: 'Bet History', to: '/report/bet-history', testId: 'menu-bet-history' },
-    { label: 'Casino Result', to: '/report/casino-result', testId: 'menu-casino-result' },
-    parentToken && { label: 'Live Casino Bets', to: '/report/live-casino-bets', testId: 'menu-live-casino-bets' },
-    { label: 'Set Button Values', action: 'buttonValues', testId: 'menu-button-values' },
-    parentToken && { label: 'Security Auth Verification', to: '/security-auth/', testId: 'menu-security-auth' },
-    parentToken && { label: 'Change Password', action: 'changePassword', testId: 'menu-change-password' },
-    { label: 'Rules', action: 'rules', testId: 'menu-rules' },
+    { label: t('profitLoss'), to: '/report/profit-loss', testId: 'menu-profit-loss' },
+    { label: t('betHistory'), to: '/report/bet-history', testId: 'menu-bet-history' },
+    { label: t('casinoResult'), to: '/report/casino-result', testId: 'menu-casino-result' },
+    parentToken && { label: t('liveCasinoBets'), to: '/report/live-casino-bets', testId: 'menu-live-casino-bets' },
+    { label: t('buttonValues'), action: 'buttonValues', testId: 'menu-button-values' },
+    parentToken && { label: t('securityAuth'), to: '/security-auth/', testId: 'menu-security-auth' },
+    parentToken && { label: t('changePassword'), action: 'changePassword', testId: 'menu-change-password' },
+    { label: t('rules'), action: 'rules', testId: 'menu-rules' },
   ];
   return items.filter((item): item is MenuItem => Boolean(item));
 }

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { QueryState } from '../../components/QueryState';
@@ -8,6 +9,7 @@ import { useLiveList } from './useLiveList';
 
 /** One sport's matches, optionally one series: in-play first, start times at UTC+5:30, prices live from the list stream. */
 export function AllSportsPage() {
+  const { t } = useTranslation('matches');
   const sportId = Number(useParams().sportId);
   const [params, setParams] = useSearchParams();
   const seriesId = params.get('series_id') ? Number(params.get('series_id')) : undefined;
@@ -24,18 +26,18 @@ export function AllSportsPage() {
   });
   const series = useQuery({ queryKey: ['series', sportId], queryFn: () => getSeries(sportId), enabled: valid });
   const sports = useQuery({ queryKey: ['activeSports'], queryFn: getSports });
-  const name = sports.data?.find((s) => s.sport_id === sportId)?.name ?? matches.data?.[0]?.sport_name ?? 'Sport';
+  const name = sports.data?.find((s) => s.sport_id === sportId)?.name ?? matches.data?.[0]?.sport_name ?? t('sport');
   const list = sortMatches(matches.data ?? []);
   return (
     <PageCard title={name} testId="all-sports-page">
       {!valid ? (
-        <p className="error-message">Unknown sport.</p>
+        <p className="error-message">{t('sportPage.unknown')}</p>
       ) : (
         <>
           {(series.data ?? []).length > 1 && (
-            <div className="chip-tabs" role="tablist" aria-label="Competitions">
+            <div className="chip-tabs" role="tablist" aria-label={t('sportPage.competitions')}>
               <button type="button" role="tab" aria-selected={!seriesId} className={!seriesId ? 'active' : undefined} onClick={() => setParams({})}>
-                All
+                {t('sportPage.all')}
               </button>
               {(series.data ?? []).map((s) => (
                 <button
@@ -51,7 +53,7 @@ export function AllSportsPage() {
               ))}
             </div>
           )}
-          <QueryState isPending={matches.isPending} error={matches.error} isEmpty={list.length === 0} empty="No matches for this sport right now.">
+          <QueryState isPending={matches.isPending} error={matches.error} isEmpty={list.length === 0} empty={t('sportPage.noMatches')}>
             <MatchList matches={list} />
           </QueryState>
         </>

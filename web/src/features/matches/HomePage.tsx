@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { EmptyState, QueryState } from '../../components/QueryState';
@@ -16,6 +17,7 @@ const HOME_KEY = ['matches', 'all'] as const;
  * list stream.
  */
 export function HomePage() {
+  const { t } = useTranslation('matches');
   const refetchInterval = useLiveList(HOME_KEY, 'all');
   const matches = useQuery({ queryKey: HOME_KEY, queryFn: () => getMatches(), refetchInterval, staleTime: 0 });
   const sports = useQuery({ queryKey: ['activeSports'], queryFn: getSports });
@@ -32,15 +34,15 @@ export function HomePage() {
     [...upcoming.keys()].map((id) => ({
       sport_id: id,
       order: sports.data?.find((s) => s.sport_id === id)?.order,
-      name: upcoming.get(id)?.[0]?.sport_name ?? 'Sport',
+      name: upcoming.get(id)?.[0]?.sport_name ?? t('sport'),
     })),
   );
-  const current = tabs.find((t) => t.sport_id === chosen) ?? tabs[0];
+  const current = tabs.find((tab) => tab.sport_id === chosen) ?? tabs[0];
 
   return (
     <div className="page-stack" data-testid="home-page">
       {(cups.data ?? []).length > 0 && (
-        <nav className="chip-tabs featured" aria-label="Featured competitions" data-testid="featured-cups">
+        <nav className="chip-tabs featured" aria-label={t('home.featured')} data-testid="featured-cups">
           {(cups.data ?? []).map((cup) => (
             <Link key={cup.series_id} to={`/all-sports/${cup.sport_id}?series_id=${cup.series_id}`}>
               {cup.name}
@@ -48,33 +50,33 @@ export function HomePage() {
           ))}
         </nav>
       )}
-      <QueryState isPending={matches.isPending} error={matches.error} isEmpty={listed.length === 0} empty="No matches are open right now.">
-        <PageCard title={<span className="in-play-title">In-Play</span>} testId="in-play-block">
-          {inPlay.length > 0 ? <MatchList matches={inPlay} /> : <EmptyState>No event is in play right now.</EmptyState>}
+      <QueryState isPending={matches.isPending} error={matches.error} isEmpty={listed.length === 0} empty={t('home.noMatches')}>
+        <PageCard title={<span className="in-play-title">{t('inPlay')}</span>} testId="in-play-block">
+          {inPlay.length > 0 ? <MatchList matches={inPlay} /> : <EmptyState>{t('home.noneInPlay')}</EmptyState>}
         </PageCard>
         {current && (
           <section className="page-card" data-testid="sport-tabs-card">
-            <div className="sport-tabs" role="tablist" aria-label="Sports" data-scroll-x>
-              {tabs.map((t) => (
+            <div className="sport-tabs" role="tablist" aria-label={t('nav.sports')} data-scroll-x>
+              {tabs.map((tab) => (
                 <button
-                  key={t.sport_id}
+                  key={tab.sport_id}
                   type="button"
                   role="tab"
-                  id={`sport-tab-${t.sport_id}`}
-                  aria-selected={t.sport_id === current.sport_id}
+                  id={`sport-tab-${tab.sport_id}`}
+                  aria-selected={tab.sport_id === current.sport_id}
                   aria-controls="sport-tab-panel"
-                  className={t.sport_id === current.sport_id ? 'active' : undefined}
-                  onClick={() => setChosen(t.sport_id)}
+                  className={tab.sport_id === current.sport_id ? 'active' : undefined}
+                  onClick={() => setChosen(tab.sport_id)}
                   data-testid="sport-tab"
                 >
-                  {t.name}
+                  {tab.name}
                 </button>
               ))}
             </div>
             <div className="page-card-body" role="tabpanel" id="sport-tab-panel" aria-labelledby={`sport-tab-${current.sport_id}`}>
               <MatchList matches={upcoming.get(current.sport_id) ?? []} />
               <Link to={sportPath(current.sport_id)} className="view-all" data-testid="view-all">
-                View all {current.name}
+                {t('home.viewAll', { sport: current.name })}
               </Link>
             </div>
           </section>

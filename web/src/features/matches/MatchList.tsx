@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { i18n } from '../../i18n';
 import { useFlash } from '../../hooks/useFlash';
 import { formatIstDateTime } from '../../lib/format';
 import { ScoreStrip } from '../../components/live-score/ScoreStrip';
@@ -15,12 +17,13 @@ import { isTwoWay, listColumns, oddsColumns, pickPath } from './odds-columns';
  * across the row. A price opens the match with that selection in the bet slip.
  */
 export function MatchList({ matches }: { matches: Match[] }) {
+  const { t } = useTranslation('matches');
   const columns = listColumns(matches);
   return (
-    <div className={`match-list cols-${columns.length}`} data-testid="match-list" role="table" aria-label="Matches">
+    <div className={`match-list cols-${columns.length}`} data-testid="match-list" role="table" aria-label={t('list.label')}>
       <div className="match-list-head" role="row">
         <span className="col-game" role="columnheader">
-          Game
+          {t('list.game')}
         </span>
         {columns.map((c) => (
           <span key={c} className="col-outcome" role="columnheader">
@@ -37,12 +40,13 @@ export function MatchList({ matches }: { matches: Match[] }) {
 
 /** Words across a row whose market takes no bets now. */
 export function suspendedLabel(status: string): string | null {
-  if (status === 'ball_running') return 'Ball Running';
-  if (status === 'suspended') return 'Suspended';
+  if (status === 'ball_running') return i18n.t('matches:status.ballRunning');
+  if (status === 'suspended') return i18n.t('matches:status.suspended');
   return null;
 }
 
 function MatchRow({ match, withDraw }: { match: Match; withDraw: boolean }) {
+  const { t } = useTranslation('matches');
   const [home, draw, away] = oddsColumns(match.odds);
   const twoWay = isTwoWay(match);
   const open = match.odds?.status === 'open';
@@ -65,17 +69,17 @@ function MatchRow({ match, withDraw }: { match: Match; withDraw: boolean }) {
           <span className="match-date">{formatIstDateTime(match.open_date)}</span>
           {match.in_play && (
             <span className="badge in-play" data-testid="in-play">
-              In-Play
+              {t('inPlay')}
             </span>
           )}
           {match.has_bookmaker && (
-            <span className="badge bm" data-testid="badge-bookmaker" title="Bookmaker">
-              BM
+            <span className="badge bm" data-testid="badge-bookmaker" title={t('list.bookmaker')}>
+              {t('list.bm')}
             </span>
           )}
           {match.has_fancy && (
-            <span className="badge fancy" data-testid="badge-fancy" title="Fancy">
-              F
+            <span className="badge fancy" data-testid="badge-fancy" title={t('list.fancy')}>
+              {t('list.f')}
             </span>
           )}
         </span>
@@ -108,6 +112,7 @@ function MatchRow({ match, withDraw }: { match: Match; withDraw: boolean }) {
 }
 
 function ListPrice({ match, runner, side, open }: { match: Match; runner: RunnerOdds | null; side: 'back' | 'lay'; open: boolean }) {
+  const { t } = useTranslation(['matches', 'common']);
   const price = runner ? runner[side] : null;
   const size = runner ? runner[side === 'back' ? 'back_size' : 'lay_size'] : null;
   const flash = useFlash(String(price ?? ''));
@@ -120,7 +125,7 @@ function ListPrice({ match, runner, side, open }: { match: Match; runner: Runner
   );
   if (!runner || !match.odds || !open) {
     return (
-      <span className={className} data-testid={`list-${side}-closed`} aria-label={runner ? `${side} ${runner.name}: not open` : 'no runner'}>
+      <span className={className} data-testid={`list-${side}-closed`} aria-label={runner ? t('list.notOpen', { side: t(`common:side.${side}`), runner: runner.name }) : t('list.noRunner')}>
         {body}
       </span>
     );
@@ -129,7 +134,7 @@ function ListPrice({ match, runner, side, open }: { match: Match; runner: Runner
     <Link
       to={pickPath(match.sport_id, match.match_id, match.odds.market_id, runner, side)}
       className={`${className} odds-link`}
-      aria-label={`${side === 'back' ? 'Back' : 'Lay'} ${runner.name}${price ? ` at ${price}` : ''}`}
+      aria-label={price ? t('list.pickAt', { side: t(`common:side.${side}`), runner: runner.name, price }) : t('list.pick', { side: t(`common:side.${side}`), runner: runner.name })}
       data-testid={`list-${side}`}
     >
       {body}

@@ -1,33 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../i18n';
 import { betPrices, sideLabel } from '../../lib/bet-record';
 import { formatMoney } from '../../lib/format';
 import { getSports, type BetHistoryRow, type Row } from './api';
 import { DateRangeFilter, defaultRange } from './DateRange';
 import { ReportView, type Column } from './ReportView';
 
-const STATUSES = [
-  { value: '', label: 'All' },
-  { value: 'settled', label: 'Settled' },
-  { value: 'void', label: 'Void' },
-  { value: 'lapsed', label: 'Lapsed' },
-  { value: 'cancelled', label: 'Cancelled' },
-];
+// The filters' choices: their words are reports:status.*, reports:marketType.* and common:side.*
+// ('' is every value: reports:all).
+const STATUSES = ['', 'settled', 'void', 'lapsed', 'cancelled'] as const;
+const MARKET_TYPES = ['', 'match_odds', 'bookmaker', 'fancy', 'win', 'place'] as const;
+const SIDES = ['', 'back', 'lay'] as const;
 
-const MARKET_TYPES = [
-  { value: '', label: 'All' },
-  { value: 'match_odds', label: 'Match Odds' },
-  { value: 'bookmaker', label: 'Bookmaker' },
-  { value: 'fancy', label: 'Fancy' },
-  { value: 'win', label: 'Win' },
-  { value: 'place', label: 'Place' },
-];
-
-const SIDES = [
-  { value: '', label: 'All' },
-  { value: 'back', label: 'Back' },
-  { value: 'lay', label: 'Lay' },
-];
+const statusWord = (status: string) =>
+  (STATUSES as readonly string[]).includes(status) && status ? i18n.t(`reports:status.${status as Exclude<(typeof STATUSES)[number], ''>}`) : status;
 
 /** The filters besides the dates, as the request names them ('' is every value). */
 interface Filters {
@@ -42,10 +30,10 @@ const ALL: Filters = { status: '', sport_id: '', market_type: '', side: '' };
 /** How the bet closed, with the parts that lapsed or were cancelled beside it. */
 function statusText(row: Row): string {
   const bet = row as unknown as BetHistoryRow;
-  const word = STATUSES.find((s) => s.value === bet.status)?.label ?? bet.status;
+  const word = statusWord(bet.status);
   const parts = [
-    bet.lapsed > 0 && bet.status !== 'lapsed' ? `lapsed ${formatMoney(bet.lapsed)}` : null,
-    bet.cancelled > 0 && bet.status !== 'cancelled' ? `cancelled ${formatMoney(bet.cancelled)}` : null,
+    bet.lapsed > 0 && bet.status !== 'lapsed' ? i18n.t('reports:betHistory.lapsedPart', { amount: formatMoney(bet.lapsed) }) : null,
+    bet.cancelled > 0 && bet.status !== 'cancelled' ? i18n.t('reports:betHistory.cancelledPart', { amount: formatMoney(bet.cancelled) }) : null,
     bet.status === 'lapsed' ? formatMoney(bet.lapsed) : null,
     bet.status === 'cancelled' ? formatMoney(bet.cancelled) : null,
   ].filter(Boolean);
@@ -58,14 +46,14 @@ function maybeMoney(value: number | null): string {
 }
 
 const COLUMNS: Column[] = [
-  { label: 'Placed', keys: ['placed_at'], kind: 'date' },
-  { label: 'Settled', keys: ['settled_at'], kind: 'date' },
-  { label: 'Event', keys: ['match_name'] },
-  { label: 'Market', keys: ['market_name'] },
-  { label: 'Selection', keys: ['selection_name', 'market_name'] },
-  { label: 'Type', keys: ['side'], render: (row) => sideLabel((row as unknown as BetHistoryRow).side) },
+  { label: 'placed', keys: ['placed_at'], kind: 'date' },
+  { label: 'settled', keys: ['settled_at'], kind: 'date' },
+  { label: 'event', keys: ['match_name'] },
+  { label: 'market', keys: ['market_name'] },
+  { label: 'selection', keys: ['selection_name', 'market_name'] },
+  { label: 'type', keys: ['side'], render: (row) => sideLabel((row as unknown as BetHistoryRow).side) },
   {
-    label: 'Price',
+    label: 'price',
     keys: ['avg_price_matched', 'price'],
     render: (row) => {
       const bet = row as unknown as BetHistoryRow;
@@ -73,12 +61,12 @@ const COLUMNS: Column[] = [
       return matched ?? asked;
     },
   },
-  { label: 'Stake', keys: ['stake'], kind: 'money' },
-  { label: 'Matched', keys: ['matched'], kind: 'money' },
-  { label: 'Status', keys: ['status'], render: statusText },
-  { label: 'P&L', keys: ['pnl'], kind: 'pnl', render: (row) => maybeMoney((row as unknown as BetHistoryRow).pnl) },
-  { label: 'Commission', keys: ['commission'], kind: 'money', render: (row) => maybeMoney((row as unknown as BetHistoryRow).commission) },
-  { label: 'Net', keys: ['net'], kind: 'pnl', render: (row) => maybeMoney((row as unknown as BetHistoryRow).net) },
+  { label: 'stake', keys: ['stake'], kind: 'money' },
+  { label: 'matched', keys: ['matched'], kind: 'money' },
+  { label: 'status', keys: ['status'], render: statusText },
+  { label: 'pnl', keys: ['pnl'], kind: 'pnl', render: (row) => maybeMoney((row as unknown as BetHistoryRow).pnl) },
+  { label: 'commission', keys: ['commission'], kind: 'money', render: (row) => maybeMoney((row as unknown as BetHistoryRow).commission) },
+  { label: 'net', keys: ['net'], kind: 'pnl', render: (row) => maybeMoney((row as unknown as BetHistoryRow).net) },
 ];
 
 function totalsCells(totals: Row) {
@@ -88,12 +76,12 @@ function totalsCells(totals: Row) {
   };
   const bets = Number(totals.bets ?? 0);
   return {
-    Placed: `Total (${bets} ${bets === 1 ? 'bet' : 'bets'})`,
-    Stake: formatMoney(Number(totals.stake ?? 0)),
-    Matched: formatMoney(Number(totals.matched ?? 0)),
-    'P&L': signed(totals.pnl),
-    Commission: formatMoney(Number(totals.commission ?? 0)),
-    Net: signed(totals.net),
+    placed: i18n.t('reports:totals.bets', { count: bets }),
+    stake: formatMoney(Number(totals.stake ?? 0)),
+    matched: formatMoney(Number(totals.matched ?? 0)),
+    pnl: signed(totals.pnl),
+    commission: formatMoney(Number(totals.commission ?? 0)),
+    net: signed(totals.net),
   };
 }
 
@@ -104,6 +92,7 @@ function totalsCells(totals: Row) {
  * every listed bet's, on every page.
  */
 export function BetHistoryPage() {
+  const { t } = useTranslation(['reports', 'common']);
   const [range, setRange] = useState(defaultRange);
   const [applied, setApplied] = useState<Filters>(ALL);
   const [draft, setDraft] = useState<Filters>(ALL);
@@ -124,10 +113,10 @@ export function BetHistoryPage() {
       </select>
     </label>
   );
-  const sportOptions = [{ value: '', label: 'All' }, ...(sports.data ?? []).map((s) => ({ value: String(s.sport_id), label: s.name }))];
+  const sportOptions = [{ value: '', label: t('all') }, ...(sports.data ?? []).map((s) => ({ value: String(s.sport_id), label: s.name }))];
   return (
     <ReportView
-      title="Bet History"
+      title={t('titles.betHistory')}
       testId="bet-history-page"
       path="report/betHistory"
       params={params}
@@ -143,10 +132,10 @@ export function BetHistoryPage() {
           }}
           extra={
             <>
-              {select('status', 'Status', STATUSES)}
-              {select('sport_id', 'Sport', sportOptions)}
-              {select('market_type', 'Market', MARKET_TYPES)}
-              {select('side', 'Side', SIDES)}
+              {select('status', t('columns.status'), STATUSES.map((value) => ({ value, label: value ? t(`status.${value}`) : t('all') })))}
+              {select('sport_id', t('columns.sport'), sportOptions)}
+              {select('market_type', t('columns.market'), MARKET_TYPES.map((value) => ({ value, label: value ? t(`marketType.${value}`) : t('all') })))}
+              {select('side', t('betHistory.side'), SIDES.map((value) => ({ value, label: value ? t(`common:side.${value}`) : t('all') })))}
             </>
           }
         />

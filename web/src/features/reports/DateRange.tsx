@@ -1,4 +1,5 @@
 import { useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { istDateKey, shiftDateKey } from '../../lib/format';
 
 export type DateRangeValue = {
@@ -31,18 +32,19 @@ export function parseDayText(text: string): string | null {
  * One day, typed as dd/mm/yyyy like the tables show days, or picked from the browser's calendar
  * (whose own box would show the day in the browser's locale, so it stays hidden behind a button).
  */
-function DayInput({ label, text, onText, testId }: { label: string; text: string; onText: (text: string) => void; testId: string }) {
+function DayInput({ label, pickerLabel, text, onText, testId }: { label: string; pickerLabel: string; text: string; onText: (text: string) => void; testId: string }) {
+  const { t } = useTranslation('reports');
   const picker = useRef<HTMLInputElement>(null);
   const key = parseDayText(text);
   return (
     <label>
       {label}
       <span className="day-input">
-        <input type="text" inputMode="numeric" placeholder="dd/mm/yyyy" value={text} onChange={(e) => onText(e.target.value)} aria-invalid={key === null} data-testid={testId} />
+        <input type="text" inputMode="numeric" placeholder={t('range.placeholder')} value={text} onChange={(e) => onText(e.target.value)} aria-invalid={key === null} data-testid={testId} />
         <button
           type="button"
           className="day-picker-btn"
-          aria-label={`Choose the ${label.toLowerCase()} date from a calendar`}
+          aria-label={pickerLabel}
           onClick={() => {
             const input = picker.current;
             if (input && typeof input.showPicker === 'function') input.showPicker();
@@ -71,12 +73,13 @@ export function DateRangeFilter({
   onApply: (range: DateRangeValue) => void;
   extra?: ReactNode;
 }) {
+  const { t } = useTranslation('reports');
   const [fromText, setFromText] = useState(dayText(initial.from_date));
   const [toText, setToText] = useState(dayText(initial.to_date));
   const from = parseDayText(fromText);
   const to = parseDayText(toText);
   const problem =
-    from === null || to === null ? 'Enter both dates as dd/mm/yyyy, e.g. 24/11/2026.' : from > to ? 'The start date must be on or before the end date.' : null;
+    from === null || to === null ? t('range.invalid') : from > to ? t('range.order') : null;
   return (
     <form
       className="filter-row"
@@ -85,11 +88,11 @@ export function DateRangeFilter({
         if (!problem && from && to) onApply({ from_date: from, to_date: to });
       }}
     >
-      <DayInput label="From" text={fromText} onText={setFromText} testId="filter-from" />
-      <DayInput label="To" text={toText} onText={setToText} testId="filter-to" />
+      <DayInput label={t('range.from')} pickerLabel={t('range.pickFrom')} text={fromText} onText={setFromText} testId="filter-from" />
+      <DayInput label={t('range.to')} pickerLabel={t('range.pickTo')} text={toText} onText={setToText} testId="filter-to" />
       {extra}
       <button type="submit" className="btn btn-primary" disabled={problem !== null} data-testid="filter-submit">
-        Submit
+        {t('submit')}
       </button>
       {problem && <span className="field-error">{problem}</span>}
     </form>

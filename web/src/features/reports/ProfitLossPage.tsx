@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatMoney } from '../../lib/format';
 import type { ProfitLossRow, Row } from './api';
 import { DateRangeFilter, defaultRange } from './DateRange';
-import { ReportView, type Column } from './ReportView';
+import { ReportView, type Column, type ColumnId } from './ReportView';
 import { SettledBetsModal } from './SettledBetsModal';
 
 /** Where the table is in the tree: every sport, one sport's events, or one event's markets. */
@@ -17,16 +18,16 @@ const CASINO_GROUP = 'casino';
 
 /** The figures every level shows, after its name. */
 const FIGURES: Column[] = [
-  { label: 'P&L', keys: ['pnl'], kind: 'pnl' },
-  { label: 'Commission', keys: ['commission'], kind: 'money' },
-  { label: 'Net', keys: ['net'], kind: 'pnl' },
+  { label: 'pnl', keys: ['pnl'], kind: 'pnl' },
+  { label: 'commission', keys: ['commission'], kind: 'money' },
+  { label: 'net', keys: ['net'], kind: 'pnl' },
 ];
 
 /** The first column's label at each level. */
-const NAME_LABEL = { sport: 'Sport', event: 'Event', market: 'Market' } as const;
+const NAME_LABEL = { sport: 'sport', event: 'event', market: 'market' } as const satisfies Record<string, ColumnId>;
 
 /** The totals' figures by column label, coloured as the rows' are; `label` names the row. */
-function totalsCells(nameLabel: string, label: string) {
+function totalsCells(nameLabel: ColumnId, label: string) {
   return (totals: Row) => {
     const signed = (value: unknown) => {
       const amount = Number(value ?? 0);
@@ -34,10 +35,10 @@ function totalsCells(nameLabel: string, label: string) {
     };
     return {
       [nameLabel]: label,
-      Markets: String(Number(totals.markets ?? 0)),
-      'P&L': signed(totals.pnl),
-      Commission: formatMoney(Number(totals.commission ?? 0)),
-      Net: signed(totals.net),
+      markets: String(Number(totals.markets ?? 0)),
+      pnl: signed(totals.pnl),
+      commission: formatMoney(Number(totals.commission ?? 0)),
+      net: signed(totals.net),
     };
   };
 }
@@ -50,6 +51,7 @@ function totalsCells(nameLabel: string, label: string) {
  * lines over the same days.
  */
 export function ProfitLossPage() {
+  const { t } = useTranslation('reports');
   const [range, setRange] = useState(defaultRange);
   const [trail, setTrail] = useState<Trail>({});
   const [settled, setSettled] = useState<{ marketId: number; title: string } | null>(null);
@@ -90,15 +92,15 @@ export function ProfitLossPage() {
   const nameLabel = NAME_LABEL[level];
   const columns: Column[] =
     level === 'market'
-      ? [{ label: nameLabel, keys: [], render: nameCell }, { label: 'Settled', keys: ['date'], kind: 'date' }, ...FIGURES]
-      : [{ label: nameLabel, keys: [], render: nameCell }, { label: 'Markets', keys: ['markets'] }, ...FIGURES];
-  const totalLabel = trail.event ? `${trail.event.name} total` : trail.sport ? `${trail.sport.name} total` : 'Total';
+      ? [{ label: nameLabel, keys: [], render: nameCell }, { label: 'settled', keys: ['date'], kind: 'date' }, ...FIGURES]
+      : [{ label: nameLabel, keys: [], render: nameCell }, { label: 'markets', keys: ['markets'] }, ...FIGURES];
+  const totalLabel = trail.event ? t('totals.of', { name: trail.event.name }) : trail.sport ? t('totals.of', { name: trail.sport.name }) : t('totals.total');
 
   return (
     <>
       {settled && <SettledBetsModal marketId={settled.marketId} title={settled.title} onClose={() => setSettled(null)} />}
       <ReportView
-        title="Profit & Loss"
+        title={t('titles.profitLoss')}
         testId="profit-loss-page"
         path="report/profitLoss"
         params={params}
@@ -115,13 +117,13 @@ export function ProfitLossPage() {
           />
         }
         above={
-          <nav className="report-trail" aria-label="Profit & Loss levels" data-testid="pl-trail">
+          <nav className="report-trail" aria-label={t('profitLoss.levels')} data-testid="pl-trail">
             {trail.sport ? (
               <button type="button" className="btn-link" onClick={() => setTrail({})} data-testid="pl-trail-all">
-                All sports
+                {t('profitLoss.allSports')}
               </button>
             ) : (
-              <span aria-current="page">All sports</span>
+              <span aria-current="page">{t('profitLoss.allSports')}</span>
             )}
             {trail.sport && <span aria-hidden="true">›</span>}
             {trail.sport &&

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CardRow } from '../../components/PlayingCard';
 import { betPrices, sideLabel, type BetSide } from '../../lib/bet-record';
@@ -8,16 +9,18 @@ import { DateRangeFilter, defaultRange } from './DateRange';
 import { ReportView, type Column } from './ReportView';
 import { SettledBetsModal } from './SettledBetsModal';
 
+// Each type's words are reports:statementType.<value>.
 const STATEMENT_TYPES = [
-  { value: 'all', label: 'All' },
-  { value: 'deposit_withdraw', label: 'Deposit/Withdraw' },
-  { value: 'sports', label: 'Sports' },
-  { value: 'casino', label: 'Casino' },
+  'all',
+  'deposit_withdraw',
+  'sports',
+  'casino',
   // Cash handed to or by the parent (console/collection/settle): its own book, no chips moved.
-  { value: 'cash', label: 'Cash settled' },
-];
+  'cash',
+] as const;
 
 export function AccountStatementPage() {
+  const { t } = useTranslation('reports');
   const [range, setRange] = useState(defaultRange);
   const [type, setType] = useState('all');
   const [draftType, setDraftType] = useState('all');
@@ -34,18 +37,18 @@ export function AccountStatementPage() {
     );
   };
   const columns: Column[] = [
-    { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
-    { label: 'Description', keys: ['description'], render: description },
-    { label: 'Credit', keys: ['credit'], kind: 'money' },
-    { label: 'Debit', keys: ['debit'], kind: 'money' },
-    { label: 'Balance', keys: ['balance'], kind: 'money' },
-    { label: 'Remark', keys: ['remark'] },
+    { label: 'date', keys: ['date', 'created_at'], kind: 'date' },
+    { label: 'description', keys: ['description'], render: description },
+    { label: 'credit', keys: ['credit'], kind: 'money' },
+    { label: 'debit', keys: ['debit'], kind: 'money' },
+    { label: 'balance', keys: ['balance'], kind: 'money' },
+    { label: 'remark', keys: ['remark'] },
   ];
   return (
     <>
       {settled && <SettledBetsModal marketId={settled.marketId} title={settled.title} onClose={() => setSettled(null)} />}
       <ReportView
-        title="Account Statement"
+        title={t('titles.accountStatement')}
         testId="account-statement-page"
         path="report/accountStatement"
         params={{ ...range, type }}
@@ -60,11 +63,11 @@ export function AccountStatementPage() {
             }}
             extra={
               <label>
-                Type
+                {t('columns.type')}
                 <select value={draftType} onChange={(e) => setDraftType(e.target.value)} data-testid="filter-type">
-                  {STATEMENT_TYPES.map((t) => (
-                    <option key={t.value} value={t.value}>
-                      {t.label}
+                  {STATEMENT_TYPES.map((value) => (
+                    <option key={value} value={value}>
+                      {t(`statementType.${value}`)}
                     </option>
                   ))}
                 </select>
@@ -78,16 +81,17 @@ export function AccountStatementPage() {
 }
 
 export function PaymentStatementPage() {
+  const { t } = useTranslation('reports');
   const columns: Column[] = [
-    { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
-    { label: 'Type', keys: ['type', 'kind'] },
-    { label: 'Amount', keys: ['amount'], kind: 'money' },
-    { label: 'Reference', keys: ['reference', 'account_number'] },
-    { label: 'Status', keys: ['status'] },
-    { label: 'Decided', keys: ['decided_at'], kind: 'date' },
-    { label: 'Remark', keys: ['remark'] },
+    { label: 'date', keys: ['date', 'created_at'], kind: 'date' },
+    { label: 'type', keys: ['type', 'kind'] },
+    { label: 'amount', keys: ['amount'], kind: 'money' },
+    { label: 'reference', keys: ['reference', 'account_number'] },
+    { label: 'status', keys: ['status'] },
+    { label: 'decided', keys: ['decided_at'], kind: 'date' },
+    { label: 'remark', keys: ['remark'] },
   ];
-  return <ReportView title="Payment Statement" testId="payment-statement-page" path="report/paymentStatement" params={{}} columns={columns} download />;
+  return <ReportView title={t('titles.paymentStatement')} testId="payment-statement-page" path="report/paymentStatement" params={{}} columns={columns} download />;
 }
 
 /** A casino round's id as a link to its detail page (seed, cards, the commitment check). */
@@ -104,15 +108,15 @@ function roundLink(row: Row) {
 
 /** Casino bets whose round has not settled (docs/api.md `report/currentBets {type: casino}`). */
 const CASINO_BET_COLUMNS: Column[] = [
-  { label: 'Game', keys: ['game_name', 'game_code'] },
-  { label: 'Round', keys: ['round_id'], render: roundLink },
-  { label: 'Market', keys: ['market_name', 'market'] },
-  { label: 'Odds', keys: ['odds'] },
-  { label: 'Stake', keys: ['stake'], kind: 'money' },
-  { label: 'Liability', keys: ['liability'], kind: 'money' },
-  { label: 'Potential profit', keys: ['profit'], kind: 'money' },
-  { label: 'Status', keys: ['status'] },
-  { label: 'Placed', keys: ['date', 'created_at'], kind: 'date' },
+  { label: 'game', keys: ['game_name', 'game_code'] },
+  { label: 'round', keys: ['round_id'], render: roundLink },
+  { label: 'market', keys: ['market_name', 'market'] },
+  { label: 'odds', keys: ['odds'] },
+  { label: 'stake', keys: ['stake'], kind: 'money' },
+  { label: 'liability', keys: ['liability'], kind: 'money' },
+  { label: 'potentialProfit', keys: ['profit'], kind: 'money' },
+  { label: 'status', keys: ['status'] },
+  { label: 'placed', keys: ['date', 'created_at'], kind: 'date' },
 ];
 
 /** A sports row's asked and matched prices as every list of bets shows them. */
@@ -122,29 +126,30 @@ function prices(row: Row) {
 }
 
 export function CurrentBetPage() {
+  const { t } = useTranslation('reports');
   const [type, setType] = useState<'sports' | 'casino'>('sports');
   const [status, setStatus] = useState<'matched' | 'unmatched'>('matched');
   const sportsColumns: Column[] = [
-    { label: 'Event', keys: ['match_name'] },
-    { label: 'Market', keys: ['market_name'] },
-    { label: 'Selection', keys: ['selection_name', 'market_name'] },
-    { label: 'Type', keys: ['side'], render: (row) => sideLabel(row.side as BetSide) },
+    { label: 'event', keys: ['match_name'] },
+    { label: 'market', keys: ['market_name'] },
+    { label: 'selection', keys: ['selection_name', 'market_name'] },
+    { label: 'type', keys: ['side'], render: (row) => sideLabel(row.side as BetSide) },
     // The matched tab shows what the bet got on average beside what it asked.
     ...(status === 'matched'
-      ? [{ label: 'Matched', keys: ['avg_price_matched'], render: (row: Row) => prices(row).matched ?? '-' }]
+      ? [{ label: 'matched' as const, keys: ['avg_price_matched'], render: (row: Row) => prices(row).matched ?? '-' }]
       : []),
-    { label: 'Asked', keys: ['price'], render: (row) => prices(row).asked },
-    { label: status === 'matched' ? 'Matched stake' : 'Unmatched stake', keys: [status === 'matched' ? 'matched' : 'remaining'], kind: 'money' },
-    { label: 'Stake', keys: ['stake'], kind: 'money' },
+    { label: 'asked', keys: ['price'], render: (row) => prices(row).asked },
+    { label: status === 'matched' ? 'matchedStake' : 'unmatchedStake', keys: [status === 'matched' ? 'matched' : 'remaining'], kind: 'money' },
+    { label: 'stake', keys: ['stake'], kind: 'money' },
     // What the part listed (matched or unmatched) risks and may win, worked out by the server.
-    { label: 'Liability', keys: ['liability'], kind: 'money' },
-    { label: 'Potential profit', keys: ['profit'], kind: 'money' },
-    { label: 'Placed', keys: ['date'], kind: 'date' },
+    { label: 'liability', keys: ['liability'], kind: 'money' },
+    { label: 'potentialProfit', keys: ['profit'], kind: 'money' },
+    { label: 'placed', keys: ['date'], kind: 'date' },
   ];
   const columns = type === 'casino' ? CASINO_BET_COLUMNS : sportsColumns;
   return (
     <ReportView
-      title="Current Bets"
+      title={t('titles.currentBets')}
       testId="current-bet-page"
       path="report/currentBets"
       params={{ type, status }}
@@ -153,16 +158,16 @@ export function CurrentBetPage() {
       filters={
         <div className="filter-row">
           <label>
-            Type
+            {t('columns.type')}
             <select value={type} onChange={(e) => setType(e.target.value as 'sports' | 'casino')} data-testid="filter-bet-type">
-              <option value="sports">Sports</option>
-              <option value="casino">Casino</option>
+              <option value="sports">{t('statementType.sports')}</option>
+              <option value="casino">{t('statementType.casino')}</option>
             </select>
           </label>
-          <span className="radio-group" role="radiogroup" aria-label="Status">
+          <span className="radio-group" role="radiogroup" aria-label={t('columns.status')}>
             {(['matched', 'unmatched'] as const).map((s) => (
               <label key={s}>
-                <input type="radio" name="bet-status" checked={status === s} onChange={() => setStatus(s)} /> {s === 'matched' ? 'Matched' : 'Unmatched'}
+                <input type="radio" name="bet-status" checked={status === s} onChange={() => setStatus(s)} /> {s === 'matched' ? t('currentBets.matched') : t('currentBets.unmatched')}
               </label>
             ))}
           </span>
@@ -216,20 +221,21 @@ function RoundHands({ row }: { row: Row }) {
 }
 
 export function CasinoResultPage() {
+  const { t } = useTranslation('reports');
   const [applied, setApplied] = useState({ game_code: 'teen20', date: istDateKey() });
   const [game, setGame] = useState(applied.game_code);
   const [date, setDate] = useState(applied.date);
   const gameName = CASINO_GAMES.find(([code]) => code === applied.game_code)?.[1] ?? applied.game_code;
   const columns: Column[] = [
-    { label: 'Game', keys: ['game_name'], render: (row) => (typeof row.game_name === 'string' && row.game_name) || gameName },
-    { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
-    { label: 'Round ID', keys: ['round_id'], render: roundLink },
-    { label: 'Hands', keys: ['hands'], render: (row) => <RoundHands row={row} /> },
-    { label: 'Winner', keys: ['winner'] },
+    { label: 'game', keys: ['game_name'], render: (row) => (typeof row.game_name === 'string' && row.game_name) || gameName },
+    { label: 'date', keys: ['date', 'created_at'], kind: 'date' },
+    { label: 'roundId', keys: ['round_id'], render: roundLink },
+    { label: 'hands', keys: ['hands'], render: (row) => <RoundHands row={row} /> },
+    { label: 'winner', keys: ['winner'] },
   ];
   return (
     <ReportView
-      title="Casino Result"
+      title={t('titles.casinoResult')}
       testId="casino-result-page"
       path="report/casinoResult"
       params={applied}
@@ -243,11 +249,11 @@ export function CasinoResultPage() {
           }}
         >
           <label>
-            Date
+            {t('columns.date')}
             <input type="date" value={date} onChange={(e) => setDate(e.target.value)} data-testid="filter-date" />
           </label>
           <label>
-            Game
+            {t('columns.game')}
             <select value={game} onChange={(e) => setGame(e.target.value)} data-testid="filter-game">
               {CASINO_GAMES.map(([code, name]) => (
                 <option key={code} value={code}>
@@ -257,7 +263,7 @@ export function CasinoResultPage() {
             </select>
           </label>
           <button type="submit" className="btn btn-primary" disabled={!date} data-testid="filter-submit">
-            Submit
+            {t('submit')}
           </button>
         </form>
       }
@@ -266,18 +272,19 @@ export function CasinoResultPage() {
 }
 
 export function LiveCasinoBetsPage() {
+  const { t } = useTranslation('reports');
   const [range, setRange] = useState(defaultRange);
   const columns: Column[] = [
-    { label: 'Date', keys: ['date', 'created_at'], kind: 'date' },
-    { label: 'Game', keys: ['game_name', 'game_code'] },
-    { label: 'Transaction', keys: ['transaction_id', 'round_id'] },
-    { label: 'Debit', keys: ['debit', 'amount'], kind: 'money' },
-    { label: 'Credit', keys: ['credit'], kind: 'money' },
-    { label: 'Status', keys: ['status'] },
+    { label: 'date', keys: ['date', 'created_at'], kind: 'date' },
+    { label: 'game', keys: ['game_name', 'game_code'] },
+    { label: 'transaction', keys: ['transaction_id', 'round_id'] },
+    { label: 'debit', keys: ['debit', 'amount'], kind: 'money' },
+    { label: 'credit', keys: ['credit'], kind: 'money' },
+    { label: 'status', keys: ['status'] },
   ];
   return (
     <ReportView
-      title="Live Casino Bets"
+      title={t('titles.liveCasinoBets')}
       testId="live-casino-bets-page"
       path="report/liveCasinoBets"
       params={range}

@@ -1,14 +1,19 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { PageCard } from '../../components/PageCard';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { formatIstDateTime, formatMoney } from '../../lib/format';
 import { fetchReport, REPORT_PAGE_LIMIT, type ReportPath, type Row } from './api';
+import type enReports from '../../i18n/locales/en/reports.json';
+
+/** A column's name: its key in the reports catalogue's `columns` (also the key of its totals cell). */
+export type ColumnId = keyof (typeof enReports)['columns'];
 
 export interface Column {
-  label: string;
+  label: ColumnId;
   /** Keys tried in turn; the first present one is shown. */
   keys: string[];
   /** money: rupees; pnl: rupees coloured by their sign (won green, lost red). */
@@ -69,8 +74,9 @@ export function ReportView({
   /** Drawn between the filters and the table (where a drill-down is). */
   above?: ReactNode;
   /** The totals' cells by column label (a label left out is an empty cell). */
-  totalsRow?: (totals: Row) => Partial<Record<string, ReactNode>>;
+  totalsRow?: (totals: Row) => Partial<Record<ColumnId, ReactNode>>;
 }) {
+  const { t } = useTranslation('reports');
   const [page, setPage] = useState(1);
   const [paramsKey, setParamsKey] = useState(JSON.stringify(params));
   const currentKey = JSON.stringify(params);
@@ -96,7 +102,7 @@ export function ReportView({
             <thead>
               <tr>
                 {columns.map((c) => (
-                  <th key={c.label}>{c.label}</th>
+                  <th key={c.label}>{t(`columns.${c.label}`)}</th>
                 ))}
               </tr>
             </thead>
@@ -104,14 +110,14 @@ export function ReportView({
               {!data || data.rows.length === 0 ? (
                 <tr>
                   <td colSpan={columns.length} className="empty-cell">
-                    No data available in table
+                    {t('empty')}
                   </td>
                 </tr>
               ) : (
                 data.rows.map((row, index) => (
                   <tr key={text(row.id ?? row.request_id ?? row.bet_id ?? row.round_id ?? index)}>
                     {columns.map((c) => (
-                      <td key={c.label} className={cellClass(row, c)} data-label={c.label}>
+                      <td key={c.label} className={cellClass(row, c)} data-label={t(`columns.${c.label}`)}>
                         {cell(row, c)}
                       </td>
                     ))}
@@ -125,7 +131,11 @@ export function ReportView({
         {data && data.total > 0 && (
           <div className="report-footer">
             <span className="muted small">
-              Showing {(page - 1) * (data.limit || REPORT_PAGE_LIMIT) + 1} to {Math.min(page * (data.limit || REPORT_PAGE_LIMIT), data.total)} of {data.total} entries
+              {t('showing', {
+                from: (page - 1) * (data.limit || REPORT_PAGE_LIMIT) + 1,
+                to: Math.min(page * (data.limit || REPORT_PAGE_LIMIT), data.total),
+                total: data.total,
+              })}
             </span>
             <Pagination page={page} total={data.total} limit={data.limit || REPORT_PAGE_LIMIT} onPage={setPage} />
           </div>
@@ -139,12 +149,13 @@ export function ReportView({
  * The totals under a report's rows, in its columns. The first cell names the row ("Total"), so
  * on a phone, where each cell reads "column: value", it stands alone as the card's title.
  */
-function TotalsRow({ columns, cells }: { columns: Column[]; cells: Partial<Record<string, ReactNode>> }) {
+function TotalsRow({ columns, cells }: { columns: Column[]; cells: Partial<Record<ColumnId, ReactNode>> }) {
+  const { t } = useTranslation('reports');
   return (
     <tfoot>
       <tr className="totals-row" data-testid="report-totals">
         {columns.map((c, index) => (
-          <td key={c.label} className={c.kind === 'money' || c.kind === 'pnl' ? 'num' : undefined} data-label={index === 0 || cells[c.label] === undefined ? undefined : c.label}>
+          <td key={c.label} className={c.kind === 'money' || c.kind === 'pnl' ? 'num' : undefined} data-label={index === 0 || cells[c.label] === undefined ? undefined : t(`columns.${c.label}`)}>
             {cells[c.label] ?? ''}
           </td>
         ))}

@@ -3,19 +3,22 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../i18n';
 import { z } from '../../lib/zod';
 import { errorMessage } from '../../api/client';
 import { Field } from '../../components/Field';
 import { PageCard } from '../../components/PageCard';
 import { ErrorMessage, Spinner } from '../../components/QueryState';
 import { applyServerErrors } from '../../lib/forms';
+import { message } from '../../lib/password';
 import { markSecurityEnabled } from '../../lib/session';
 import { toastSuccess } from '../../lib/toast';
 import { disableSecurity, enableSecurity, getSecurityStatus, setUpSecurity, type SecuritySetup } from './api';
 
-const otp = z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.');
+const otp = z.string().trim().regex(/^\d{6}$/, message(() => i18n.t('auth:otp.codeInvalid')));
 const enableSchema = z.object({ otp });
-const disableSchema = z.object({ otp, password: z.string().min(1, 'Password is required.') });
+const disableSchema = z.object({ otp, password: z.string().min(1, message(() => i18n.t('auth:login.passwordRequired'))) });
 
 const STATUS_KEY = ['security-status'] as const;
 
@@ -25,6 +28,7 @@ const STATUS_KEY = ['security-status'] as const;
  * app (TOTP) with a QR code and turn it on with the first code.
  */
 export function SecurityAuthPage() {
+  const { t } = useTranslation(['settings', 'common', 'auth']);
   const queryClient = useQueryClient();
   const status = useQuery({
     queryKey: STATUS_KEY,
@@ -49,11 +53,8 @@ export function SecurityAuthPage() {
 
   return (
     <div className="page-stack">
-      <PageCard title="Security Auth Verification" testId="security-auth-page">
-        <p>
-          Security auth asks for a 6-digit code from an authenticator app (Google Authenticator, Microsoft Authenticator,
-          Authy…) each time you log in, so a stolen password alone cannot open your account.
-        </p>
+      <PageCard title={t('security.title')} testId="security-auth-page">
+        <p>{t('security.intro')}</p>
         {body}
       </PageCard>
     </div>
@@ -61,19 +62,21 @@ export function SecurityAuthPage() {
 }
 
 function SecurityOn({ onDisabled }: { onDisabled: () => void }) {
+  const { t } = useTranslation(['settings', 'common', 'auth']);
   return (
     <div className="security-state" data-testid="security-on">
       <p className="notice success" data-testid="security-enabled">
-        Security auth is on. Each log-in asks for a code from your authenticator app.
+        {t('security.on')}
       </p>
-      <h2>Turn security auth off</h2>
-      <p className="muted">Enter your password and a current code from the app.</p>
+      <h2>{t('security.turnOff')}</h2>
+      <p className="muted">{t('security.turnOffText')}</p>
       <DisableForm onDisabled={onDisabled} />
     </div>
   );
 }
 
 function SecurityOff({ onEnabled }: { onEnabled: () => void }) {
+  const { t } = useTranslation(['settings', 'common', 'auth']);
   const [setup, setSetup] = useState<SecuritySetup | null>(null);
   const [setupError, setSetupError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -95,10 +98,10 @@ function SecurityOff({ onEnabled }: { onEnabled: () => void }) {
     return (
       <div className="security-state" data-testid="security-off">
         <p className="notice" data-testid="security-disabled">
-          Security auth is off: log-in asks only for your password.
+          {t('security.off')}
         </p>
         <button type="button" className="btn btn-primary" onClick={() => void start()} disabled={busy} data-testid="security-setup">
-          {busy ? 'Preparing…' : 'Set up security auth'}
+          {busy ? t('common:preparing') : t('security.setUp')}
         </button>
         {setupError && <ErrorMessage>{setupError}</ErrorMessage>}
       </div>
@@ -111,11 +114,11 @@ function SecurityOff({ onEnabled }: { onEnabled: () => void }) {
       </div>
       <div>
         <ol className="steps">
-          <li>Scan the QR code with your authenticator app.</li>
+          <li>{t('security.scan')}</li>
           <li>
-            Or type this key: <code data-testid="security-secret">{setup.secret}</code>
+            {t('security.typeKey')} <code data-testid="security-secret">{setup.secret}</code>
           </li>
-          <li>Enter the code the app shows to turn security auth on.</li>
+          <li>{t('security.enterCode')}</li>
         </ol>
         <EnableForm onEnabled={onEnabled} />
       </div>
@@ -124,6 +127,7 @@ function SecurityOff({ onEnabled }: { onEnabled: () => void }) {
 }
 
 function EnableForm({ onEnabled }: { onEnabled: () => void }) {
+  const { t } = useTranslation(['settings', 'common', 'auth']);
   const [formError, setFormError] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<z.infer<typeof enableSchema>>({
     resolver: zodResolver(enableSchema),
@@ -134,7 +138,7 @@ function EnableForm({ onEnabled }: { onEnabled: () => void }) {
     try {
       const answer = await enableSecurity(v.otp);
       if (!answer.status) return;
-      toastSuccess(answer.message || 'Security auth is on.');
+      toastSuccess(answer.message || t('security.turnedOn'));
       onEnabled();
     } catch (error) {
       setFormError(applyServerErrors(error, ['otp'], setError));
@@ -142,18 +146,19 @@ function EnableForm({ onEnabled }: { onEnabled: () => void }) {
   });
   return (
     <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate>
-      <Field label="Code" error={errors.otp?.message}>
+      <Field label={t('auth:otp.code')} error={errors.otp?.message}>
         <input inputMode="numeric" maxLength={6} autoComplete="one-time-code" data-testid="security-otp" {...register('otp')} />
       </Field>
       {formError && <ErrorMessage>{formError}</ErrorMessage>}
       <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="security-enable">
-        Enable
+        {t('security.enable')}
       </button>
     </form>
   );
 }
 
 function DisableForm({ onDisabled }: { onDisabled: () => void }) {
+  const { t } = useTranslation(['settings', 'common', 'auth']);
   const [formError, setFormError] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState: { errors, isSubmitting } } = useForm<z.infer<typeof disableSchema>>({
     resolver: zodResolver(disableSchema),
@@ -164,7 +169,7 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
     try {
       const answer = await disableSecurity(v.otp, v.password);
       if (!answer.status) return;
-      toastSuccess(answer.message || 'Security auth is off.');
+      toastSuccess(answer.message || t('security.turnedOff'));
       onDisabled();
     } catch (error) {
       setFormError(applyServerErrors(error, ['otp', 'password'], setError));
@@ -172,15 +177,15 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
   });
   return (
     <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate>
-      <Field label="Password" error={errors.password?.message}>
+      <Field label={t('auth:login.password')} error={errors.password?.message}>
         <input type="password" autoComplete="current-password" data-testid="security-disable-password" {...register('password')} />
       </Field>
-      <Field label="Code" error={errors.otp?.message}>
+      <Field label={t('auth:otp.code')} error={errors.otp?.message}>
         <input inputMode="numeric" maxLength={6} autoComplete="one-time-code" data-testid="security-disable-otp" {...register('otp')} />
       </Field>
       {formError && <ErrorMessage>{formError}</ErrorMessage>}
       <button type="submit" className="btn" disabled={isSubmitting} data-testid="security-disable">
-        Disable
+        {t('security.disable')}
       </button>
     </form>
   );

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import { stakeButtonSchema } from '../../lib/stake-buttons';
 import { z } from '../../lib/zod';
 import { BUTTON_VALUES_KEY } from '../../api/button-values';
@@ -10,10 +11,10 @@ import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { getButtonValues, setButtonValues, type ButtonType, type ButtonValue } from './api';
 
-const TABS: { type: ButtonType; label: string }[] = [
-  { type: 'Game', label: 'Game Buttons' },
-  { type: 'Casino', label: 'Casino Buttons' },
-];
+const TABS = [
+  { type: 'Game', labelKey: 'buttons.game' },
+  { type: 'Casino', labelKey: 'buttons.casino' },
+] as const satisfies readonly { type: ButtonType; labelKey: string }[];
 
 const buttonSchema = stakeButtonSchema.extend({ type: z.enum(['Game', 'Casino']) });
 const formSchema = z.object({ buttons: z.array(buttonSchema) });
@@ -33,6 +34,7 @@ export function ButtonValuesForm({ onSaved }: { onSaved?: () => void }) {
 }
 
 function Editor({ initial, onSaved }: { initial: ButtonValue[]; onSaved?: () => void }) {
+  const { t } = useTranslation('settings');
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<ButtonType>('Game');
   const [formError, setFormError] = useState<string | null>(null);
@@ -55,7 +57,7 @@ function Editor({ initial, onSaved }: { initial: ButtonValue[]; onSaved?: () => 
       try {
         const answer = await setButtonValues(payload);
         if (!answer.status) return;
-        toastSuccess(answer.message || 'Button values saved.');
+        toastSuccess(answer.message || t('buttons.saved'));
         await queryClient.invalidateQueries({ queryKey: BUTTON_VALUES_KEY });
         onSaved?.();
       } catch (error) {
@@ -84,34 +86,34 @@ function Editor({ initial, onSaved }: { initial: ButtonValue[]; onSaved?: () => 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate data-testid="button-values-form">
       <div className="tabs" role="tablist">
-        {TABS.map((t) => (
+        {TABS.map((item) => (
           <button
-            key={t.type}
+            key={item.type}
             type="button"
             role="tab"
-            aria-selected={tab === t.type}
-            className={tab === t.type ? 'active' : undefined}
-            onClick={() => setTab(t.type)}
-            data-testid={`button-tab-${t.type.toLowerCase()}`}
+            aria-selected={tab === item.type}
+            className={tab === item.type ? 'active' : undefined}
+            onClick={() => setTab(item.type)}
+            data-testid={`button-tab-${item.type.toLowerCase()}`}
           >
-            {t.label}
+            {t(item.labelKey)}
           </button>
         ))}
       </div>
       <div className="button-values-grid">
         <div className="button-values-head" aria-hidden="true">
-          <span>Price Label</span>
-          <span>Price Value</span>
+          <span>{t('buttons.labelHeading')}</span>
+          <span>{t('buttons.valueHeading')}</span>
         </div>
         {fields.map((field, index) =>
           field.type !== tab ? null : (
             <div className="button-value-row" key={field.id} data-testid="button-value-row">
               <span className="cell">
-                <input aria-label={`Price label ${index + 1}`} maxLength={10} data-testid="button-label" {...register(`buttons.${index}.button_name`)} />
+                <input aria-label={t('buttons.label', { n: index + 1 })} maxLength={10} data-testid="button-label" {...register(`buttons.${index}.button_name`)} />
                 {errors.buttons?.[index]?.button_name && <span className="field-error">{errors.buttons[index]?.button_name?.message}</span>}
               </span>
               <span className="cell">
-                <input aria-label={`Price value ${index + 1}`} inputMode="decimal" data-testid="button-value" {...register(`buttons.${index}.button_value`)} />
+                <input aria-label={t('buttons.value', { n: index + 1 })} inputMode="decimal" data-testid="button-value" {...register(`buttons.${index}.button_value`)} />
                 {errors.buttons?.[index]?.button_value && <span className="field-error">{errors.buttons[index]?.button_value?.message}</span>}
               </span>
             </div>
@@ -121,7 +123,7 @@ function Editor({ initial, onSaved }: { initial: ButtonValue[]; onSaved?: () => 
       {formError && <ErrorMessage>{formError}</ErrorMessage>}
       <div className="modal-actions">
         <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="button-values-update">
-          {isSubmitting ? 'Saving…' : 'Update'}
+          {isSubmitting ? t('saving') : t('buttons.update')}
         </button>
       </div>
     </form>

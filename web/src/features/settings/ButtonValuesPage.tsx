@@ -1,9 +1,11 @@
+import { useTranslation } from 'react-i18next';
 import { PageCard } from '../../components/PageCard';
 import { ButtonValuesForm } from './ButtonValuesForm';
 
 export function ButtonValuesPage() {
+  const { t } = useTranslation('settings');
   return (
-    <PageCard title="Set Button Value" testId="button-values-page">
+    <PageCard title={t('buttons.title')} testId="button-values-page">
       <ButtonValuesForm />
     </PageCard>
   );

@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import { Field } from '../../components/Field';
 import { ErrorMessage } from '../../components/QueryState';
 import { applyServerErrors } from '../../lib/forms';
-import { changePasswordSchema, type ChangePasswordValues } from '../../lib/password';
+import { changePasswordSchema, PASSWORD_MIN_CHARS, PASSWORD_SYMBOLS, type ChangePasswordValues } from '../../lib/password';
 import { markPasswordChanged } from '../../lib/session';
 import { toastSuccess } from '../../lib/toast';
 import { changePassword } from './api';
@@ -13,6 +14,7 @@ const FIELDS = ['master_password', 'new_password', 'confirm_password', 'old_pass
 
 /** Spec §5: the change-password form; shows its own field errors first and the server's after. */
 export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
+  const { t } = useTranslation('settings');
   const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
@@ -30,7 +32,7 @@ export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
     try {
       const answer = await changePassword(values);
       if (!answer.status) return;
-      toastSuccess(answer.message || 'Password changed.');
+      toastSuccess(answer.message || t('password.changed'));
       reset();
       markPasswordChanged();
       onDone?.();
@@ -41,19 +43,19 @@ export function ChangePasswordForm({ onDone }: { onDone?: () => void }) {
 
   return (
     <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate data-testid="change-password-form">
-      <Field label="Current Password" error={errors.master_password?.message}>
+      <Field label={t('password.current')} error={errors.master_password?.message}>
         <input type="password" autoComplete="current-password" data-testid="cp-master-password" {...register('master_password')} />
       </Field>
-      <Field label="New Password" error={errors.new_password?.message}>
+      <Field label={t('password.new')} error={errors.new_password?.message}>
         <input type="password" autoComplete="new-password" data-testid="cp-new-password" {...register('new_password')} />
       </Field>
-      <Field label="Confirm Password" error={errors.confirm_password?.message}>
+      <Field label={t('password.confirm')} error={errors.confirm_password?.message}>
         <input type="password" autoComplete="new-password" data-testid="cp-confirm-password" {...register('confirm_password')} />
       </Field>
-      <p className="muted small">At least 8 characters: letters, digits and @$!%*#?&, with at least one letter and one digit.</p>
+      <p className="muted small">{t('password.hint', { n: PASSWORD_MIN_CHARS, symbols: PASSWORD_SYMBOLS })}</p>
       {formError && <ErrorMessage>{formError}</ErrorMessage>}
       <button type="submit" className="btn btn-primary" disabled={isSubmitting} data-testid="cp-submit">
-        {isSubmitting ? 'Saving…' : 'Change Password'}
+        {isSubmitting ? t('saving') : t('password.title')}
       </button>
     </form>
   );

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { casinoGamesKey, getCasinoGames } from '../../api/casino-games';
 import { AppDownloadLink } from '../../components/AppDownloadLink';
@@ -19,6 +20,7 @@ async function loadTree(): Promise<SportWithSeries[]> {
  * accordion sport → series → match, one sport and one series open at a time.
  */
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const { t } = useTranslation(['matches', 'common']);
   const tree = useQuery({
     queryKey: ['sidebarTree'],
     queryFn: loadTree,
@@ -34,9 +36,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const quickGames = QUICK_CASINO_GAMES.filter((game) => activeCodes.has(game.code));
 
   return (
-    <nav className="sidebar" aria-label="Sports and games" data-testid="sidebar">
+    <nav className="sidebar" aria-label={t('sidebar.label')} data-testid="sidebar">
       <AppDownloadLink className="sidebar-app-link" />
-      <h2 className="sidebar-heading">Others</h2>
+      <h2 className="sidebar-heading">{t('sidebar.others')}</h2>
       <ul className="sidebar-list" data-testid="sidebar-others">
         {quickGames.map((game) => (
           <li key={game.code}>
@@ -46,11 +48,11 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           </li>
         ))}
       </ul>
-      <h2 className="sidebar-heading">All Sports</h2>
+      <h2 className="sidebar-heading">{t('sidebar.allSports')}</h2>
       {tree.isPending && sports.length === 0 ? (
-        <p className="sidebar-note">Loading…</p>
+        <p className="sidebar-note">{t('common:loading')}</p>
       ) : tree.error && sports.length === 0 ? (
-        <p className="sidebar-note">Sports could not be loaded.</p>
+        <p className="sidebar-note">{t('sidebar.sportsFailed')}</p>
       ) : (
         <ul className="sidebar-tree" data-testid="sidebar-sports">
           {sports.map((sport) => {
@@ -71,7 +73,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                 </button>
                 {sportOpen && (
                   <ul>
-                    {sport.series.length === 0 && <li className="sidebar-note">No series</li>}
+                    {sport.series.length === 0 && <li className="sidebar-note">{t('sidebar.noSeries')}</li>}
                     {sport.series.map((series) => {
                       const seriesOpen = openSeries === series.series_id;
                       return (
@@ -101,10 +103,11 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
 }
 
 function SeriesMatches({ sportId, seriesId, onNavigate }: { sportId: number; seriesId: number; onNavigate?: () => void }) {
+  const { t } = useTranslation(['matches', 'common']);
   const matches = useQuery({ queryKey: ['seriesMatches', sportId, seriesId], queryFn: () => getSeriesMatches(sportId, seriesId) });
-  if (matches.isPending) return <p className="sidebar-note">Loading…</p>;
-  if (matches.error) return <p className="sidebar-note">Matches could not be loaded.</p>;
-  if (!matches.data?.length) return <p className="sidebar-note">No matches</p>;
+  if (matches.isPending) return <p className="sidebar-note">{t('common:loading')}</p>;
+  if (matches.error) return <p className="sidebar-note">{t('sidebar.matchesFailed')}</p>;
+  if (!matches.data?.length) return <p className="sidebar-note">{t('sidebar.noMatches')}</p>;
   return (
     <ul>
       {matches.data.map((m) => (
