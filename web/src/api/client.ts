@@ -10,6 +10,7 @@ import {
   mustChangePassword,
 } from '../lib/session';
 import { LOCAL_KEYS } from '../lib/storage';
+import { i18n } from '../i18n';
 
 /** A successful answer from `/api` (see shared/design/API.md). */
 export interface Envelope<T> {
@@ -100,7 +101,7 @@ async function send(method: 'GET' | 'POST', path: string, body?: unknown): Promi
   // Spec §2: a user who must change the password is sent there before each outgoing request.
   if (mustChangePassword() && !ALLOWED_BEFORE_PASSWORD_CHANGE.has(cleanPath)) {
     goTo(CHANGE_PASSWORD_PATH);
-    throw new ApiError(428, 'Change your password before going on.');
+    throw new ApiError(428, i18n.t('common:api.changePasswordFirst'));
   }
 
   const headers: Record<string, string> = {
@@ -121,7 +122,7 @@ async function send(method: 'GET' | 'POST', path: string, body?: unknown): Promi
       body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, 'Could not reach the server. Check your connection and try again.');
+    throw new ApiError(0, i18n.t('common:api.unreachable'));
   }
 }
 
@@ -132,7 +133,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
 /** An answer read as the envelope, with the session rules every call keeps. */
 async function answerOf<T>(response: Response): Promise<Answer<T>> {
   const envelope = await readEnvelope(response);
-  const message = envelope?.message || `The server answered ${response.status} ${response.statusText}`.trim();
+  const message = envelope?.message || i18n.t('common:api.answered', { status: response.status, statusText: response.statusText }).trim();
 
   // Spec §8: 401/403 log the user out and the error is swallowed, so the server keeps 403 for
   // what ends a session; a refusal to show (payments off, a locked account at log-in, a bet
@@ -170,7 +171,7 @@ export async function apiDownloadCsv(path: string, body: Record<string, unknown>
   }
   const answer = await answerOf<unknown>(response);
   if ('sessionEnded' in answer) return answer;
-  throw new ApiError(response.status, 'The server did not answer with a CSV file.');
+  throw new ApiError(response.status, i18n.t('common:api.notCsv'));
 }
 
 /** The body as an envelope, or null when it is not one (e.g. a proxy's HTML error page). */
@@ -188,5 +189,5 @@ async function readEnvelope(response: Response): Promise<{ status: unknown; mess
 
 /** The message to show a person for any error thrown while calling the API. */
 export function errorMessage(error: unknown): string {
-  return error instanceof ApiError ? error.message : 'Something went wrong. Please try again.';
+  return error instanceof ApiError ? error.message : i18n.t('common:toast.failed');
 }
