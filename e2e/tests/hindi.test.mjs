@@ -19,7 +19,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { launchBrowser, logIn, logInAs, newPage, settled, startServer } from '../harness.mjs';
+import { launchBrowser, logIn, logInAs, newPage, pollUntil, settled, startServer } from '../harness.mjs';
 import { VIEWPORTS } from '../viewport.mjs';
 
 const LOCALES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/src/i18n/locales');
@@ -318,9 +318,17 @@ test('in Hindi, no screen of the bettor’s app shows a text of the English cata
   assert.ok(demoMatch, 'the demo has India v Australia');
   await walk(`/game-details/4/${demoMatch.match_id}`, 'game-details-page');
   await walk(`/match/matchdetail/${demoMatch.match_id}`, 'game-details-page');
-  const price = page.getByTestId('best-back').first();
-  await price.click();
-  await page.getByTestId('bet-slip').first().waitFor();
+  // A price taps into the slip unless the ball is running just then: tap again until it opens.
+  const slip = page.getByTestId('bet-slip').first();
+  const opened = await pollUntil(
+    async () => {
+      await page.getByTestId('best-back').first().click({ timeout: 2_000 }).catch(() => undefined);
+      return slip.isVisible();
+    },
+    (shown) => shown,
+    { timeoutMs: 60_000, intervalMs: 1_000 },
+  );
+  assert.ok(opened, 'a tap on a price opens the bet slip');
   await page.getByTestId('slip-stake').first().fill('100');
   await search('bet slip', async () => {
     await page.getByTestId('bet-slip').first().waitFor();

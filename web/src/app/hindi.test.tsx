@@ -85,4 +85,14 @@ describe('the app in Hindi', () => {
     expect(await within(form).findByText('भारत में मोबाइल नंबर 10 अंकों का होता है।')).toBeInTheDocument();
     expect(within(form).queryByText(/Sign Up|Mobile number|Username/)).toBeNull();
   });
+
+  it("keeps the operator's console in English, its shared parts too, while the bettor's app is in Hindi", async () => {
+    setLanguage('hi');
+    stubServer({ ...EMPTY_CATALOGUE, 'POST /api/admin/audit': { data: { rows: [], total: 0, page: 1, limit: 50 } } });
+    storeSession({ ...demoUser, user_id: 1, user_name: 'admin', role: 'admin', parent_id: -1 });
+    renderApp('/console/audit');
+    const page = await screen.findByTestId('audit-page');
+    expect(within(page).getByTestId('download-csv')).toHaveTextContent('Download CSV');
+    expect(within(page).queryByText('CSV डाउनलोड करें')).toBeNull();
+  });
 });

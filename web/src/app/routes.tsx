@@ -1,7 +1,9 @@
 import { Suspense, type ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { Spinner } from '../components/QueryState';
+import { i18n } from '../i18n';
 import { lazyNamed } from '../lib/lazy';
 import { ConsoleOnly, GuestOnly, RequireAuth } from './guards';
 import { NotFound } from './NotFound';
@@ -36,6 +38,10 @@ const ButtonValuesPage = lazyNamed(() => import('../features/settings/ButtonValu
 const DepositWithdrawPage = lazyNamed(() => import('../features/settings/DepositWithdrawPage'), 'DepositWithdrawPage');
 // The operator's console: its own chunks, fetched only once ConsoleOnly has let an admin or agent in.
 const ConsoleRoutes = lazyNamed(() => import('../console/ConsoleRoutes'), 'ConsoleRoutes');
+// The operator's console stays in English whatever language the bettor's app is in: the shared
+// parts it draws (pop-ups, paging, loading, empty tables) read this English copy of i18next, which
+// shares the catalogues but not the language.
+const englishI18n = i18n.cloneInstance({ lng: 'en' });
 const SecurityAuthPage = lazyNamed(() => import('../features/security-auth/SecurityAuthPage'), 'SecurityAuthPage');
 
 function Page({ children }: { children: ReactNode }) {
@@ -64,7 +70,7 @@ export function AppRoutes() {
       {/* Own layouts. */}
       <Route path="/page/rules" element={<Page><RequireAuth><RulesPage /></RequireAuth></Page>} />
       <Route path="/casino/mac88/game" element={<Page><RequireAuth><CasinoGamePage /></RequireAuth></Page>} />
-      <Route path="/console/*" element={<Page><RequireAuth><ConsoleOnly><ConsoleRoutes /></ConsoleOnly></RequireAuth></Page>} />
+      <Route path="/console/*" element={<Page><RequireAuth><ConsoleOnly><I18nextProvider i18n={englishI18n}><ConsoleRoutes /></I18nextProvider></ConsoleOnly></RequireAuth></Page>} />
 
       {/* Main layout: header, left sidebar, content. */}
       <Route element={<Page><RequireAuth><MainLayout /></RequireAuth></Page>}>
