@@ -173,6 +173,7 @@ async fn place_bet(
             house_liquidity: false,
             house_max_exposure_minor: None,
             accept_rate_changes,
+            cash_out: None,
         })
         .await?;
     let message = answer.message.clone();

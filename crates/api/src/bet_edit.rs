@@ -257,6 +257,7 @@ async fn update_bet(
                     house_liquidity: false,
                     house_max_exposure_minor: None,
                     accept_rate_changes: Default::default(),
+                    cash_out: None,
                 })
                 .await
                 .map_err(|err| cancelled_not_placed(err, cancelled.cancelled))?;

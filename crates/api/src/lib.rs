@@ -10,6 +10,7 @@
 pub mod auth;
 pub mod bet;
 pub mod bet_edit;
+pub mod cash_out;
 pub mod casino;
 pub mod export;
 pub mod health;
@@ -231,6 +232,7 @@ fn api_routes(more: OpenApiRouter<AppState>) -> (Router<AppState>, oas::OpenApi)
                 .merge(wallet::routes())
                 .merge(bet::routes())
                 .merge(bet_edit::routes())
+                .merge(cash_out::routes())
                 .merge(market::routes())
                 .merge(report::routes())
                 .merge(payment::routes())

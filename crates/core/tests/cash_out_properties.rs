@@ -11,7 +11,7 @@
 //!   rounding), which is the optimum the module docs argue;
 //! - a partial cash out of p% leaves each outcome at (1 − p)·P + p·V, within rounding.
 
-use backlay_core::exchange::{cash_out, CashOutRefusal, RunnerId, RunnerQuote, Side};
+use backlay_core::exchange::{cash_out, CashOutRefusal, HedgePrice, RunnerId, RunnerQuote, Side};
 use backlay_core::odds::Price;
 use proptest::prelude::*;
 
@@ -57,8 +57,8 @@ fn quotes(case: &Case) -> Vec<RunnerQuote> {
         .map(|(r, (position, (back_tick, spread)))| RunnerQuote {
             runner: RunnerId(r as i64 + 1),
             position_minor: *position,
-            back: Some((price_at(*back_tick), i64::MAX / 4)),
-            lay: Some((price_at(back_tick + spread), i64::MAX / 4)),
+            back: Some((HedgePrice::Odds(price_at(*back_tick)), i64::MAX / 4)),
+            lay: Some((HedgePrice::Odds(price_at(back_tick + spread)), i64::MAX / 4)),
         })
         .collect()
 }
@@ -73,7 +73,7 @@ fn exact_value(quotes: &[RunnerQuote], j: usize) -> f64 {
             .map(|q| {
                 let difference = level - q.position_minor as f64;
                 let price = if difference > 0.0 { q.back } else { q.lay }.unwrap().0;
-                difference / (f64::from(price.hundredths()) / 100.0)
+                difference / (price.odds_hundredths() as f64 / 100.0)
             })
             .sum::<f64>()
 }
@@ -81,7 +81,7 @@ fn exact_value(quotes: &[RunnerQuote], j: usize) -> f64 {
 /// How far rounding may move outcomes: per leg, half a paisa of stake at its odds, and a paisa
 /// for the profit's floor.
 fn rounding_bound(legs: &[backlay_core::exchange::HedgeLeg]) -> f64 {
-    legs.iter().map(|leg| f64::from(leg.price.hundredths()) / 200.0 + 1.0).sum::<f64>() + 1.0
+    legs.iter().map(|leg| leg.price.odds_hundredths() as f64 / 200.0 + 1.0).sum::<f64>() + 1.0
 }
 
 proptest! {
@@ -114,9 +114,9 @@ proptest! {
             let (high, low) = if quotes[0].position_minor >= quotes[1].position_minor { (0, 1) } else { (1, 0) };
             let gap = (quotes[high].position_minor - quotes[low].position_minor) as f64;
             let lay_high = quotes[low].position_minor as f64
-                + gap / (f64::from(quotes[high].lay.unwrap().0.hundredths()) / 100.0);
+                + gap / (quotes[high].lay.unwrap().0.odds_hundredths() as f64 / 100.0);
             let back_low = quotes[high].position_minor as f64
-                - gap / (f64::from(quotes[low].back.unwrap().0.hundredths()) / 100.0);
+                - gap / (quotes[low].back.unwrap().0.odds_hundredths() as f64 / 100.0);
             let textbook = lay_high.max(back_low);
             prop_assert!((value - textbook).abs() <= bound, "value {value}, textbook {textbook}");
         }
@@ -137,5 +137,30 @@ proptest! {
             let expected = (1.0 - p) * quote.position_minor as f64 + p * full.value_minor() as f64;
             prop_assert!((*after as f64 - expected).abs() <= bound, "{runner:?}: {after} vs {expected}");
         }
+    }
+
+    #[test]
+    fn a_bookmaker_cash_out_at_posted_rates_is_equal_everywhere(case in case(), rates in prop::collection::vec((1u32..300, 1u32..10), 6)) {
+        // The same positions hedged against a house that backs at rate r and lays at r + spread.
+        let quotes: Vec<RunnerQuote> = case
+            .positions
+            .iter()
+            .zip(&rates)
+            .enumerate()
+            .map(|(r, (position, (rate, spread)))| RunnerQuote {
+                runner: RunnerId(r as i64 + 1),
+                position_minor: *position,
+                back: Some((HedgePrice::Rate(*rate), i64::MAX / 4)),
+                lay: Some((HedgePrice::Rate(rate + spread), i64::MAX / 4)),
+            })
+            .collect();
+        let Ok(done) = cash_out(&quotes, 100) else {
+            prop_assert!(case.positions.iter().all(|p| *p == case.positions[0]));
+            return Ok(());
+        };
+        let bound = rounding_bound(&done.legs);
+        prop_assert!(done.spread_minor() as f64 <= bound, "spread {} > {bound}: {done:?}", done.spread_minor());
+        let best = (0..quotes.len()).map(|j| exact_value(&quotes, j)).fold(f64::MIN, f64::max);
+        prop_assert!((done.value_minor() as f64 - best).abs() <= bound, "value {}, best level gives {best}", done.value_minor());
     }
 }

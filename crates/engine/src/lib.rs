@@ -58,6 +58,10 @@ pub use market_task::{
     PlacementStatus, RateChanges, RatesUpdate, RunnerLadder, RunnerView, SettlementPreview,
     StakeLimits, Suspensions,
 };
+pub use market_task::{
+    CashOutBet, CashOutLeg, CashOutOrder, CashOutPlan, CashOutQuote, CashOutRunner, CashedOut,
+    PlannedLeg, MAX_TOLERANCE_TICKS,
+};
 
 /// How many commands may wait for one market before callers are told to retry.
 const MARKET_QUEUE_LEN: usize = 1024;

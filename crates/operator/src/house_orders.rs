@@ -58,6 +58,7 @@ impl HouseOrder {
             house_liquidity: house.liquidity,
             house_max_exposure_minor: house.max_exposure_minor,
             accept_rate_changes: Default::default(),
+            cash_out: None,
         }
     }
 }

@@ -991,6 +991,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bet/cashOut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cash_out"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bet/cashOutQuote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cash_out_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bet/getExposureDetail": {
         parameters: {
             query?: never;
@@ -2709,6 +2741,127 @@ export interface components {
         };
         /** @enum {string} */
         CashDirection: "received" | "paid";
+        CashOutBetData: {
+            /** Format: int64 */
+            bet_id: number;
+            /** Format: double */
+            price: number;
+            /** Format: int64 */
+            selection_id: number;
+            side: components["schemas"]["BetSide"];
+            /** Format: double */
+            stake: number;
+            status: components["schemas"]["PlacementStatus"];
+        };
+        CashOutData: {
+            /** @description The bets placed. */
+            bets: components["schemas"]["CashOutBetData"][];
+            /**
+             * @description exact: every runner's position is equal to the paisa; within_rounding: they differ by
+             *     `spread`, each fill's profit having rounded down to a paisa.
+             */
+            equal: components["schemas"]["CashOutEquality"];
+            /** @description Each runner's position before and after. */
+            per_runner: components["schemas"]["CashOutRunnerData"][];
+            /** @description This repeats a cash out already made with the same client_ref: nothing new was placed. */
+            repeated: boolean;
+            /** Format: double */
+            spread: number;
+            /**
+             * Format: double
+             * @description What the bettor is sure of now, whatever wins: the lowest position after (on a place
+             *     market, summed over its runners); for a part, that part of the whole cash out's value.
+             */
+            value: number;
+        };
+        /**
+         * @description Whether the positions after a cash out are the same to the paisa, or differ by the ladder's
+         *     rounding (each fill's profit rounds down to a paisa; a stake is whole paise).
+         * @enum {string}
+         */
+        CashOutEquality: "exact" | "within_rounding";
+        CashOutLegData: {
+            /**
+             * Format: double
+             * @description Odds on an exchange market, the rate on a bookmaker.
+             */
+            price: number;
+            /** @description back or lay. */
+            side: components["schemas"]["BetSide"];
+            /** Format: double */
+            stake: number;
+        };
+        CashOutQuoteData: {
+            /** @description Whether the position can be cashed out now. */
+            available: boolean;
+            /**
+             * Format: double
+             * @description The in-play bet delay a cash out waits now, in seconds (0 when not in play).
+             */
+            bet_delay_seconds: number;
+            equal: null | components["schemas"]["CashOutEquality"];
+            /** @description Each runner: the position now and after, and the bet on it. */
+            per_runner: components["schemas"]["CashOutRunnerData"][];
+            /** Format: int32 */
+            percent: number;
+            /** @description Why there is no cash out now (null when available). */
+            reason_if_not: string | null;
+            /**
+             * Format: double
+             * @description What the bettor is sure of after cashing out, whatever wins (null when not available);
+             *     for a part, that part of the whole cash out's value, the rest of the position left open.
+             */
+            value: number | null;
+        };
+        CashOutQuoteRequest: {
+            /** Format: int64 */
+            market_id: number;
+            /**
+             * Format: int64
+             * @description The part of the position to cash out, 1–100 (default 100).
+             */
+            percent?: number | null;
+        };
+        CashOutRequest: {
+            /** @description Idempotency key: sent again, the cash out it made is answered, never a second one. */
+            client_ref?: string | null;
+            /** Format: int64 */
+            market_id: number;
+            /**
+             * Format: int64
+             * @description The part of the position to cash out, 1–100 (default 100): the rest stays open, in
+             *     proportion.
+             */
+            percent?: number | null;
+            /**
+             * @description The bets of the quote the bettor was shown (`per_runner[].bet` of `bet/cashOutQuote`):
+             *     the prices the tolerance counts from. Without it, the prices quoted as the cash out
+             *     arrives.
+             */
+            shown?: components["schemas"]["ShownLeg"][] | null;
+            /**
+             * Format: int64
+             * @description How many ticks worse than quoted (rate points on a bookmaker) a bet may be placed at
+             *     after the bet delay, 0–10 (default 0: the prices shown or better, else nothing placed).
+             */
+            tolerance_ticks?: number | null;
+        };
+        CashOutRunnerData: {
+            /**
+             * Format: double
+             * @description The same after the cash out.
+             */
+            after: number;
+            bet: null | components["schemas"]["CashOutLegData"];
+            name: string;
+            /**
+             * Format: double
+             * @description The bettor's P&L if this runner wins now (on a place market: if it is placed).
+             */
+            position: number;
+            /** Format: int64 */
+            selection_id: number;
+        };
         /** @description Everything the console's Casino screen shows. */
         CasinoAdminData: {
             /** @description The world-casino catalogue, in the lobby's order. */
@@ -3925,6 +4078,59 @@ export interface components {
                 cancelled: number;
                 /** Format: double */
                 remaining: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_CashOutData: {
+            data: {
+                /** @description The bets placed. */
+                bets: components["schemas"]["CashOutBetData"][];
+                /**
+                 * @description exact: every runner's position is equal to the paisa; within_rounding: they differ by
+                 *     `spread`, each fill's profit having rounded down to a paisa.
+                 */
+                equal: components["schemas"]["CashOutEquality"];
+                /** @description Each runner's position before and after. */
+                per_runner: components["schemas"]["CashOutRunnerData"][];
+                /** @description This repeats a cash out already made with the same client_ref: nothing new was placed. */
+                repeated: boolean;
+                /** Format: double */
+                spread: number;
+                /**
+                 * Format: double
+                 * @description What the bettor is sure of now, whatever wins: the lowest position after (on a place
+                 *     market, summed over its runners); for a part, that part of the whole cash out's value.
+                 */
+                value: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_CashOutQuoteData: {
+            data: {
+                /** @description Whether the position can be cashed out now. */
+                available: boolean;
+                /**
+                 * Format: double
+                 * @description The in-play bet delay a cash out waits now, in seconds (0 when not in play).
+                 */
+                bet_delay_seconds: number;
+                equal: null | components["schemas"]["CashOutEquality"];
+                /** @description Each runner: the position now and after, and the bet on it. */
+                per_runner: components["schemas"]["CashOutRunnerData"][];
+                /** Format: int32 */
+                percent: number;
+                /** @description Why there is no cash out now (null when available). */
+                reason_if_not: string | null;
+                /**
+                 * Format: double
+                 * @description What the bettor is sure of after cashing out, whatever wins (null when not available);
+                 *     for a part, that part of the whole cash out's value, the rest of the position left open.
+                 */
+                value: number | null;
             };
             message: string;
             status: boolean;
@@ -7729,6 +7935,18 @@ export interface components {
              * @description The market of a statement line (its `market_id`).
              */
             market_id: number;
+        };
+        /** @description A bet of a quote as the page showed it. */
+        ShownLeg: {
+            /**
+             * Format: double
+             * @description Odds on an exchange market, the rate on a bookmaker.
+             */
+            price: number;
+            /** Format: int64 */
+            selection_id: number;
+            /** @description back or lay. */
+            side: components["schemas"]["BetSide"];
         };
         SignupRequest: {
             confirm_password: string;
@@ -12310,6 +12528,159 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cash_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashOutRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CashOutData"];
+                };
+            };
+            /** @description A percent outside 1–100, a tolerance outside 0–10, a client_ref too long */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such market */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Suspended, closed, a fancy, a flat position, prices moved beyond the tolerance, suspended during the bet delay */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not enough offered for the whole hedge, the bettor's own order in the way, above the maximum stake, insufficient funds */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cash_out_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashOutQuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The cash out now, or why not (available false) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_CashOutQuoteData"];
+                };
+            };
+            /** @description A percent outside 1–100 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No such market */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

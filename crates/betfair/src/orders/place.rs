@@ -145,6 +145,7 @@ pub(super) async fn place_one(
             house_liquidity: false,
             house_max_exposure_minor: None,
             accept_rate_changes: Default::default(),
+            cash_out: None,
         })
         .await
         .map_err(|err| refusal_of(&err))?;

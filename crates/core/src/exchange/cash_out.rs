@@ -21,14 +21,47 @@
 //! 2.00, `K = P_B` lays A for `(200 − (−100)) / 2 = 150` and leaves `V = −100 − (−150) = 50`:
 //! ₹50.00 whichever wins.
 //!
+//! On a bookmaker market the same arithmetic hedges against the house at its posted rates:
+//! a rate `r` is odds `1 + r/100` ([`HedgePrice::Rate`]), and the house offers any size (the
+//! market's stake limits still bind each leg). On a place market each runner is a market of its
+//! own, placed or not: the engine hedges each runner alone with one leg on it.
+//!
 //! A partial cash out of `p`% places `p`% of each stake: the position becomes
 //! `(1 − p)·P_r + p·V`, the rest of it open in proportion. Stakes are whole paise (rounded to
 //! the nearest) and each fill's backer profit rounds down (`backer_profit_minor`), so the
 //! outcomes after can differ by a paisa or two a leg: [`CashOut::outcomes`] gives them exactly
 //! as the exchange will settle them.
 
-use super::{backer_profit_minor, RunnerId, Side};
+use super::{backer_profit_minor, rate_profit_minor, RunnerId, Side};
 use crate::odds::Price;
+
+/// The price of a hedge's leg: odds on the exchange's ladder, or a house's posted rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HedgePrice {
+    /// Decimal odds on the ladder; a fill's backer profit rounds down.
+    Odds(Price),
+    /// A bookmaker's rate (45 is odds 1.45); a house bet's profit rounds half to even.
+    Rate(u32),
+}
+
+impl HedgePrice {
+    /// Decimal odds in hundredths (a rate of 45 is 145).
+    pub fn odds_hundredths(self) -> i64 {
+        match self {
+            HedgePrice::Odds(price) => i64::from(price.hundredths()),
+            HedgePrice::Rate(rate) => 100 + i64::from(rate),
+        }
+    }
+
+    /// What a back of `stake_minor` at this price wins, as the exchange pays it.
+    pub fn profit_minor(self, stake_minor: i64) -> i64 {
+        match self {
+            HedgePrice::Odds(price) => backer_profit_minor(stake_minor, price),
+            // The rate is a posted one (1..=MAX_RATE) and the stake a leg's: in range.
+            HedgePrice::Rate(rate) => rate_profit_minor(stake_minor, rate).unwrap_or(0),
+        }
+    }
+}
 
 /// One runner as a cash out sees it: the bettor's position and the best prices the book
 /// offers now, with the size at each.
@@ -39,9 +72,9 @@ pub struct RunnerQuote {
     /// The bettor's P&L if this runner wins, from their matched bets.
     pub position_minor: i64,
     /// The best price to back at (the best lay offer) and its size; `None` if none is offered.
-    pub back: Option<(Price, i64)>,
+    pub back: Option<(HedgePrice, i64)>,
     /// The best price to lay at (the best back offer) and its size.
-    pub lay: Option<(Price, i64)>,
+    pub lay: Option<(HedgePrice, i64)>,
 }
 
 /// One bet of a cash out.
@@ -52,7 +85,7 @@ pub struct HedgeLeg {
     /// Back where the runner's position is below the level, lay where it is above.
     pub side: Side,
     /// The best price the book offers on that side.
-    pub price: Price,
+    pub price: HedgePrice,
     /// Whole paise.
     pub stake_minor: i64,
 }
@@ -123,8 +156,15 @@ pub fn cash_out(quotes: &[RunnerQuote], percent: u32) -> Result<CashOut, CashOut
                     best = Some((value, legs));
                 }
             }
+            // Too little offered says more than no price at all: a smaller part may go.
             Err(why) => {
-                refusal.get_or_insert(why);
+                let more_telling = matches!(
+                    (refusal, why),
+                    (Some(CashOutRefusal::NoPrice(_)), CashOutRefusal::NotEnoughLiquidity { .. })
+                );
+                if refusal.is_none() || more_telling {
+                    refusal = Some(why);
+                }
             }
         }
     }
@@ -150,7 +190,8 @@ fn legs_to_level(
             if difference > 0 { (Side::Back, quote.back) } else { (Side::Lay, quote.lay) };
         let (price, size) = offered.ok_or(CashOutRefusal::NoPrice(quote.runner))?;
         // |K − P_r| ÷ odds, in paise: × 100 ÷ hundredths, rounded to the nearest; then percent.
-        let whole = div_round(i128::from(difference.abs()) * 100, i128::from(price.hundredths()));
+        let whole =
+            div_round(i128::from(difference.abs()) * 100, i128::from(price.odds_hundredths()));
         let stake = div_round(whole * i128::from(percent), 100);
         let stake_minor = i64::try_from(stake).unwrap_or(i64::MAX);
         if stake_minor == 0 {
@@ -174,14 +215,14 @@ fn div_round(a: i128, b: i128) -> i128 {
 }
 
 /// Each runner's P&L if it wins after `legs`, each leg matched whole at its price: a back wins
-/// its backer's profit (rounded down, as a fill's) if its runner wins and loses its stake if
+/// its profit (as one fill or one house bet pays it) if its runner wins and loses its stake if
 /// not; a lay the other way round.
 pub fn outcomes(quotes: &[RunnerQuote], legs: &[HedgeLeg]) -> Vec<(RunnerId, i64)> {
     quotes
         .iter()
         .map(|quote| {
             let after = legs.iter().fold(quote.position_minor, |pnl, leg| {
-                let profit = backer_profit_minor(leg.stake_minor, leg.price);
+                let profit = leg.price.profit_minor(leg.stake_minor);
                 let wins = leg.runner == quote.runner;
                 pnl + match (leg.side, wins) {
                     (Side::Back, true) => profit,
@@ -207,8 +248,8 @@ mod tests {
         RunnerQuote {
             runner: RunnerId(runner as i64),
             position_minor,
-            back: Some((price(back), 1_000_000_00)),
-            lay: Some((price(lay), 1_000_000_00)),
+            back: Some((HedgePrice::Odds(price(back)), 1_000_000_00)),
+            lay: Some((HedgePrice::Odds(price(lay)), 1_000_000_00)),
         }
     }
 
@@ -223,7 +264,7 @@ mod tests {
             vec![HedgeLeg {
                 runner: RunnerId(1),
                 side: Side::Lay,
-                price: price("2.00"),
+                price: HedgePrice::Odds(price("2.00")),
                 stake_minor: 150_00
             }]
         );
@@ -249,9 +290,9 @@ mod tests {
         assert_eq!(cash_out(&open, 0), Err(CashOutRefusal::Percent));
         assert_eq!(cash_out(&open, 101), Err(CashOutRefusal::Percent));
         let mut thin = open;
-        thin[0].lay = Some((price("2.00"), 100_00));
+        thin[0].lay = Some((HedgePrice::Odds(price("2.00")), 100_00));
         // Laying A needs 150; backing B instead (K = P_A) needs 300 / 1.98 = 151.52 there.
-        thin[1].back = Some((price("1.98"), 100_00));
+        thin[1].back = Some((HedgePrice::Odds(price("1.98")), 100_00));
         assert!(matches!(cash_out(&thin, 100), Err(CashOutRefusal::NotEnoughLiquidity { .. })));
         // Half fits in what is offered.
         assert!(cash_out(&thin, 50).is_ok());
@@ -259,5 +300,25 @@ mod tests {
         priceless[0].lay = None;
         priceless[1].back = None;
         assert_eq!(cash_out(&priceless, 100), Err(CashOutRefusal::NoPrice(RunnerId(2))));
+    }
+
+    #[test]
+    fn a_bookmaker_position_hedges_at_the_posted_rates() {
+        // Back ₹1,000.00 at rate 80 on A: +800 / −1,000. The house lays A at 82 (odds 1.82)
+        // and backs B at 118 (odds 2.18).
+        let house = |runner, position_minor, back, lay| RunnerQuote {
+            runner: RunnerId(runner),
+            position_minor,
+            back: Some((HedgePrice::Rate(back), i64::MAX / 4)),
+            lay: Some((HedgePrice::Rate(lay), i64::MAX / 4)),
+        };
+        let done =
+            cash_out(&[house(1, 800_00, 78, 82), house(2, -1_000_00, 118, 122)], 100).unwrap();
+        // Lay A: 1,800 / 1.82 = 989.01, value −1,000 + 989.01 = −10.99; back B: 1,800 / 2.18 =
+        // 825.69, value 800 − 825.69 = −25.69. Laying A leaves more.
+        assert_eq!(done.legs.len(), 1);
+        assert_eq!((done.legs[0].side, done.legs[0].stake_minor), (Side::Lay, 989_01));
+        assert_eq!(done.value_minor(), -10_99);
+        assert!(done.spread_minor() <= 1, "{done:?}");
     }
 }

@@ -167,6 +167,22 @@ impl Position {
         }
     }
 
+    /// On a place market, the P&L of the matched bets on each runner if it is placed and if it
+    /// is not (runners are placed independently): what a cash out hedges runner by runner.
+    pub fn place_outcomes(&self, market: &MarketSpec) -> Vec<(RunnerId, i64, i64)> {
+        market
+            .runners()
+            .iter()
+            .map(|runner| {
+                let (if_placed, if_not) = self
+                    .selections
+                    .get(&Selection::Runner(*runner))
+                    .map_or((0, 0), SelectionPnl::matched);
+                (*runner, saturate(if_placed), saturate(if_not))
+            })
+            .collect()
+    }
+
     /// The P&L of matched fancy bets per run range, lowest first, neighbouring ranges with
     /// the same P&L merged. The last range is open (`to: None`). No bets: one range, 0.
     pub fn fancy_book(&self) -> Vec<FancyBookRow> {

@@ -573,6 +573,27 @@ impl Market {
         Ok(position.exposure_minor(&self.spec))
     }
 
+    /// The exposure `user_id` would have with `bets` matched: the funds check of a cash out,
+    /// whose legs are known to match whole at their prices.
+    pub fn exposure_with_matched_minor(
+        &self,
+        user_id: UserId,
+        bets: &[Bet],
+    ) -> Result<i64, MarketError> {
+        let mut position = self.positions.get(&user_id).cloned().unwrap_or_default();
+        for bet in bets {
+            self.spec.check_bet(bet)?;
+            position.add_matched(bet);
+        }
+        Ok(position.exposure_minor(&self.spec))
+    }
+
+    /// Each runner's matched P&L of `user_id` if placed and if not, on a place market; see
+    /// [`Position::place_outcomes`].
+    pub fn place_outcomes(&self, user_id: UserId) -> Vec<(RunnerId, i64, i64)> {
+        self.positions.get(&user_id).cloned().unwrap_or_default().place_outcomes(&self.spec)
+    }
+
     /// The page's position of `user_id` per runner; see [`Position::runner_positions`].
     pub fn runner_positions(&self, user_id: UserId) -> Vec<(RunnerId, i64)> {
         self.positions.get(&user_id).cloned().unwrap_or_default().runner_positions(&self.spec)

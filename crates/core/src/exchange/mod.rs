@@ -134,7 +134,9 @@ pub use bet::{
 pub use book::{
     BookError, Fill, NewOrder, OrderBook, PlaceOutcome, RestingOrder, MAX_RESTING_ORDERS_PER_BOOK,
 };
-pub use cash_out::{cash_out, outcomes, CashOut, CashOutRefusal, HedgeLeg, RunnerQuote};
+pub use cash_out::{
+    cash_out, outcomes, CashOut, CashOutRefusal, HedgeLeg, HedgePrice, RunnerQuote,
+};
 pub use exposure::{exposure_minor, fancy_book, position_per_runner, FancyBookRow, Position};
 pub use market::{
     Market, MarketError, MarketKind, MarketSpec, MarketStatus, MarketType, SettledMarket,

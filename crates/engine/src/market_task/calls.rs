@@ -8,13 +8,14 @@
 
 use std::collections::BTreeSet;
 
-use backlay_core::exchange::{MarketStatus, Persistence};
+use backlay_core::exchange::{BetSide, MarketStatus, Persistence};
 use backlay_core::money::Money;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ActedBy, BetAnswer, CancelAnswer, CrossingCancelled, MarketActor, MarketView, PlaceBet,
-    RatesUpdate, ResultInput, RunnerLadder, SettlementPreview, StakeLimits,
+    ActedBy, BetAnswer, CancelAnswer, CashOutOrder, CashOutQuote, CashedOut, CrossingCancelled,
+    MarketActor, MarketView, PlaceBet, RatesUpdate, ResultInput, RunnerLadder, SettlementPreview,
+    StakeLimits,
 };
 use crate::wire::minor_opt;
 use crate::Engine;
@@ -84,6 +85,15 @@ pub enum Call {
         #[serde(skip)]
         by: Option<ActedBy>,
     },
+    /// What cashing out `percent` of `user_id`'s position would place and leave now.
+    CashOutQuote {
+        user_id: i64,
+        percent: u32,
+    },
+    /// Places a cash out (after its bet delay, `Engine::cash_out`).
+    CashOut {
+        order: CashOutOrder,
+    },
     RemoveRunner {
         runner_id: i64,
         reduction_factor_bp: u32,
@@ -108,6 +118,8 @@ impl Call {
     pub fn safe_to_repeat(&self) -> bool {
         match self {
             Call::Place { bet } => bet.client_ref.is_some(),
+            // A second sending of a partial cash out would cash out part of what is left.
+            Call::CashOut { .. } => false,
             _ => true,
         }
     }
@@ -153,6 +165,8 @@ pub enum Answer {
     Ladder { ladder: RunnerLadder },
     CrossingCancelled { cancelled: Vec<CrossingCancelled> },
     RunnerRemoved { removed: Option<RunnerRemoved> },
+    CashOutQuote { quote: CashOutQuote },
+    CashedOut { done: CashedOut },
 }
 
 impl Answer {
@@ -247,6 +261,14 @@ impl MarketActor {
             Call::View { user_id } => Answer::View { view: self.view(user_id) },
             Call::Ladder { user_id, selection_id } => {
                 Answer::Ladder { ladder: self.ladder(user_id, selection_id)? }
+            }
+            Call::CashOutQuote { user_id, percent } => {
+                Answer::CashOutQuote { quote: self.cash_out_quote(user_id, percent) }
+            }
+            Call::CashOut { order } => {
+                let (done, touched) = self.cash_out(order).await?;
+                self.publish(touched);
+                Answer::CashedOut { done }
             }
         })
     }
@@ -434,6 +456,64 @@ impl Engine {
     ) -> Result<RunnerLadder, AppError> {
         match self.call(market_id, Call::Ladder { user_id, selection_id }).await? {
             Answer::Ladder { ladder } => Ok(ladder),
+            other => Err(other.unexpected()),
+        }
+    }
+
+    /// What cashing out `percent` (1–100) of `user_id`'s position here would place and leave,
+    /// at the prices offered now (`cash_out.rs`).
+    pub async fn cash_out_quote(
+        &self,
+        market_id: i64,
+        user_id: i64,
+        percent: u32,
+    ) -> Result<CashOutQuote, AppError> {
+        match self.call(market_id, Call::CashOutQuote { user_id, percent }).await? {
+            Answer::CashOutQuote { quote } => Ok(quote),
+            other => Err(other.unexpected()),
+        }
+    }
+
+    /// Cashes out `percent` of `user_id`'s position: quoted now, then, after the in-play bet
+    /// delay (waited here, as a bet waits in its market's task), placed at prices no more than
+    /// `tolerance_ticks` worse than those `shown` to the bettor (runner, side, odds hundredths
+    /// or rate; else the quote's), all legs or none, unless a suspension arrived meanwhile.
+    /// Answers the quote's refusal as a 409 or 422 when there is nothing to place.
+    pub async fn cash_out(
+        &self,
+        market_id: i64,
+        user_id: i64,
+        percent: u32,
+        tolerance_ticks: u32,
+        shown: Option<Vec<(i64, BetSide, u32)>>,
+        client_ref: Option<String>,
+    ) -> Result<CashedOut, AppError> {
+        let quote = self.cash_out_quote(market_id, user_id, percent).await?;
+        // No cash out now: the task says why, with the status that fits (409 or 422).
+        let plan = quote.plan.unwrap_or(super::CashOutPlan {
+            value_minor: 0,
+            runners: Vec::new(),
+            spread_minor: 0,
+        });
+        if quote.delay_ms > 0 && !plan.runners.is_empty() {
+            tokio::time::sleep(std::time::Duration::from_millis(quote.delay_ms)).await;
+        }
+        let order = CashOutOrder {
+            user_id,
+            percent,
+            tolerance_ticks,
+            // The prices the bettor was shown, else the ones quoted as the order arrived.
+            quoted: shown.unwrap_or_else(|| {
+                plan.runners
+                    .iter()
+                    .filter_map(|r| r.leg.map(|leg| (r.selection_id, leg.side, leg.price)))
+                    .collect()
+            }),
+            suspensions_at_quote: quote.suspensions,
+            client_ref,
+        };
+        match self.call(market_id, Call::CashOut { order }).await? {
+            Answer::CashedOut { done } => Ok(done),
             other => Err(other.unexpected()),
         }
     }

@@ -7,6 +7,7 @@
 //! - `types`: what goes in and out (a placement and its answer, prices, results, the view);
 //! - `placement`: placing bets in batches, one transaction each (group commit);
 //! - `delay`: the in-play bet delay, kept inside the task;
+//! - `cash_out`: working out and placing the bets that close a bettor's position;
 //! - `calls`: every command but a placement, in one place: its wire form, its answer, how the
 //!   task runs it and the engine's method that sends it;
 //! - `commands`: the operator's commands (status, in play, rates and lines) and cancels;
@@ -37,6 +38,7 @@ use tokio::sync::{broadcast, mpsc};
 use tokio::time::Instant;
 
 pub(crate) mod calls;
+mod cash_out;
 mod commands;
 mod delay;
 mod ladder;
@@ -47,6 +49,10 @@ mod recovery;
 mod settle;
 mod types;
 
+pub use cash_out::{
+    CashOutBet, CashOutLeg, CashOutOrder, CashOutPlan, CashOutQuote, CashOutRunner, CashedOut,
+    PlannedLeg, MAX_TOLERANCE_TICKS,
+};
 pub use ladder::{no_ladder, LadderLevel, RunnerLadder};
 pub use placement::average_price;
 pub(crate) use types::Placement;

@@ -69,7 +69,7 @@ impl MarketActor {
         let (requests, replies): (Vec<Placement>, Vec<Reply>) = batch.into_iter().unzip();
         let outcome = match self.write_batch(&requests).await {
             Ok(outcome) => Ok(outcome),
-            Err(failure) => self.after_failed_batch(&requests, failure).await,
+            Err(failure) => self.after_failed_batch(&requests, failure, false).await,
         };
         match outcome {
             Ok((answers, placed, touched)) => {
@@ -96,6 +96,25 @@ impl MarketActor {
         }
     }
 
+    /// Places a cash out's legs in one batch, all or none (`cash_out.rs`): their answers and
+    /// the users the batch touched, or the refusal of the leg that could not be placed.
+    pub(super) async fn place_all_or_none(
+        &mut self,
+        legs: Vec<Placement>,
+    ) -> Result<(Vec<BetAnswer>, BTreeSet<i64>), AppError> {
+        let outcome = match self.write_batch_as(&legs, true).await {
+            Ok(outcome) => Ok(outcome),
+            Err(failure) => self.after_failed_batch(&legs, failure, true).await,
+        };
+        let (answers, placed, touched) = outcome.map_err(|refusal| refusal())?;
+        self.stats.record_commit(placed);
+        let answers = answers.into_iter().collect::<Result<Vec<_>, _>>()?;
+        for _ in &answers {
+            metrics::bet_placed(self.setup.market_type.as_str());
+        }
+        Ok((answers, touched))
+    }
+
     /// After a batch's write failed, memory holds its matching, which is not (or not known to
     /// be) stored: the market is rebuilt from the database at once if it can be (else before
     /// anything else is served, `recovery`). Rebuilt, the batch's fate is known: committed
@@ -107,6 +126,7 @@ impl MarketActor {
         &mut self,
         requests: &[Placement],
         failure: BatchFailure,
+        all_or_none: bool,
     ) -> Result<BatchOutcome, fn() -> AppError> {
         let cause = failure.error.cause_for_log();
         let _ = self.write_failed(failure.error);
@@ -135,7 +155,7 @@ impl MarketActor {
                 Err(_) => return Err(unconfirmed_bet),
             }
         }
-        match self.write_batch(requests).await {
+        match self.write_batch_as(requests, all_or_none).await {
             Ok(outcome) => Ok(outcome),
             Err(second) => {
                 let cause = second.error.cause_for_log();
@@ -158,6 +178,18 @@ impl MarketActor {
         &mut self,
         placements: &[Placement],
     ) -> Result<BatchOutcome, BatchFailure> {
+        self.write_batch_as(placements, false).await
+    }
+
+    /// [`Self::write_batch`], or, `all_or_none`, nothing at all when any bet is refused: the
+    /// batch is abandoned and the market rebuilt from what is stored (the refused bet's
+    /// batch-mates may have matched in memory already). The answers are then the refusal
+    /// alone.
+    async fn write_batch_as(
+        &mut self,
+        placements: &[Placement],
+        all_or_none: bool,
+    ) -> Result<BatchOutcome, BatchFailure> {
         let failed = |error| BatchFailure { error, unconfirmed: None };
         // What step 1 reads, told to the store too so that a group of batches (SQLite) can
         // read it for all of them at once.
@@ -169,7 +201,7 @@ impl MarketActor {
                 .collect(),
         };
         let mut writer = self.store.begin_placement(&reads).await.map_err(|e| failed(e.into()))?;
-        let (batch, answers, placed) =
+        let (batch, mut answers, placed) =
             match self.prepare_batch(&mut writer, placements, &reads).await {
                 Ok(prepared) => prepared,
                 Err(error) => {
@@ -178,6 +210,12 @@ impl MarketActor {
                     return Err(failed(error));
                 }
             };
+        if let Some(at) = answers.iter().position(Result::is_err).filter(|_| all_or_none) {
+            let refused = answers.swap_remove(at);
+            writer.abandon().await;
+            self.reload().await.map_err(failed)?;
+            return Ok((vec![refused], 0, BTreeSet::new()));
+        }
         let first_bet_id = batch.bets.first().map(|bet| bet.bet_id);
         let outcome = (answers, placed, batch.touched);
         let committing = std::time::Instant::now();
@@ -333,13 +371,15 @@ impl MarketActor {
         }
         let stake_minor = request.stake.minor();
         // The feed's house mirrors an upstream's levels however small: the stake limits are
-        // the bettors' (`PlaceBet::house_liquidity`).
-        if stake_minor < self.setup.min_stake_minor && !request.house_liquidity {
+        // the bettors' (`PlaceBet::house_liquidity`). A cash out's leg is whatever closes the
+        // position (its maximum is checked when the cash out is worked out, `cash_out.rs`).
+        let unlimited = request.house_liquidity || request.cash_out.is_some();
+        if stake_minor < self.setup.min_stake_minor && !unlimited {
             return Err(Refused(AppError::Refused(Refusal::StakeBelowMinimum {
                 min_minor: self.setup.min_stake_minor,
             })));
         }
-        if stake_minor > self.setup.max_stake_minor && !request.house_liquidity {
+        if stake_minor > self.setup.max_stake_minor && !unlimited {
             return Err(Refused(AppError::Refused(Refusal::StakeAboveMaximum {
                 max_minor: self.setup.max_stake_minor,
             })));
@@ -359,12 +399,16 @@ impl MarketActor {
 
         // The funds check: the user's exposure here goes to the worst case of the whole order
         // unmatched (matching can only lower it; the batch stores the figure the book ends with).
+        // A cash out's leg counts the exposure the whole cash out ends with.
         let user = request.user_id;
-        let reserve_minor = match &planned {
-            PlannedBet::Order { runner, order } => {
+        let reserve_minor = match (&planned, request.cash_out) {
+            (_, Some(leg)) => Ok(leg.exposure_after_minor),
+            (PlannedBet::Order { runner, order }, None) => {
                 self.market.exposure_with_order_minor(*runner, order)
             }
-            PlannedBet::House(bet, _) => self.market.exposure_with_bet_minor(UserId(user), bet),
+            (PlannedBet::House(bet, _), None) => {
+                self.market.exposure_with_bet_minor(UserId(user), bet)
+            }
         }
         .map_err(|e| Refused(market_error(e)))?;
         let counted = batch.counted(user, &self.stored_exposure);
@@ -384,7 +428,7 @@ impl MarketActor {
             .funds
             .get_mut(&user)
             .ok_or_else(|| Refused(AppError::Unprocessable("This account cannot bet.".into())))?;
-        if !request.house_liquidity {
+        if !unlimited {
             funds.allows_stake(stake_minor).map_err(Refused)?;
         }
         funds.reserve(reserve_minor - counted).map_err(Refused)?;
@@ -436,6 +480,14 @@ impl MarketActor {
         });
         let (matched_minor, price_size_sum) =
             self.apply_placement(planned, user, bet_id, batch).map_err(Broken)?;
+        if request.cash_out.is_some() && matched_minor < stake_minor {
+            // Worked out to match whole: the book is not as the cash out saw it. The batch is
+            // placed all or none (`place_all_or_none`), so this undoes every leg.
+            return Err(Refused(AppError::Conflict(
+                "The prices moved while the cash out was placed: nothing was placed. Try again."
+                    .into(),
+            )));
+        }
         let status = PlacementStatus::of(matched_minor, stake_minor);
         let message = match status {
             PlacementStatus::Matched => "Bet matched.".to_string(),
@@ -898,7 +950,7 @@ enum PlannedBet {
 }
 
 impl PlacementStatus {
-    fn of(matched_minor: i64, stake_minor: i64) -> PlacementStatus {
+    pub fn of(matched_minor: i64, stake_minor: i64) -> PlacementStatus {
         if matched_minor == stake_minor {
             PlacementStatus::Matched
         } else if matched_minor > 0 {

@@ -55,6 +55,11 @@ pub struct PlaceBet {
     /// when it is better for the bettor, or take any. Exchange orders rest at their own price.
     #[serde(default)]
     pub accept_rate_changes: RateChanges,
+    /// A leg of a cash out (`cash_out.rs`): placed with the others all or none, below the
+    /// market's minimum stake if need be, its funds checked against the exposure the whole cash
+    /// out ends with. Set only by the market's task, never from a request.
+    #[serde(default)]
+    pub cash_out: Option<super::CashOutLeg>,
 }
 
 backlay_core::named_enum! {

@@ -11,6 +11,7 @@ mod betfair;
 mod betfair_orders;
 mod betfair_stream;
 mod branch;
+mod cash_out;
 mod cash_settlement;
 mod casino;
 mod casino_lobby;

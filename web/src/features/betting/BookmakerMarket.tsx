@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { MarketBook } from '../../api/match-stream';
 import { MarketHead } from './ExchangeMarket';
 import { NonRunnerBadge, NonRunnerCell, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
+import { CashOutBar } from './CashOut';
 import type { Pick } from './selection';
 
 /**
@@ -21,6 +22,7 @@ export function BookmakerMarket({
   return (
     <section className="market bookmaker" data-testid="market" data-market-type="bookmaker" data-market-id={market.market_id}>
       <MarketHead market={market} />
+      <CashOutBar market={market} />
       <div className="market-rows">
         <div className="runner-row head two" aria-hidden="true">
           <span className="runner-name" />

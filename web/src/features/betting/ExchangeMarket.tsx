@@ -7,6 +7,7 @@ import type { PriceSize, RunnerCard } from './api';
 import { formatSize } from '../../lib/size';
 import { LadderModal } from './LadderModal';
 import { NonRunnerBadge, NonRunnerCell, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
+import { CashOutBar } from './CashOut';
 import type { Pick } from './selection';
 
 const DEPTH = 3;
@@ -38,6 +39,7 @@ export function ExchangeMarket({
   return (
     <section className="market" data-testid="market" data-market-type={market.type} data-market-id={market.market_id}>
       <MarketHead market={market} />
+      <CashOutBar market={market} />
       <div className="market-rows">
         <div className="runner-row head" aria-hidden="true">
           <span className="runner-name" />

@@ -100,3 +100,28 @@ export async function getLadder(marketId: number, selectionId: number): Promise<
 export async function getPriceHistory(marketId: number, selectionId: number): Promise<PriceHistory | null> {
   return dataOr(await apiPost<PriceHistory>('market/priceHistory', { market_id: marketId, selection_id: selectionId }), null);
 }
+
+export type CashOutQuote = Schemas['CashOutQuoteData'];
+export type CashOutDone = Schemas['CashOutData'];
+export type ShownLeg = Schemas['ShownLeg'];
+
+export const cashOutQuoteKey = (marketId: number, percent: number, book: string) => ['cashOutQuote', marketId, percent, book] as const;
+
+/** `bet/cashOutQuote` (crates/api/src/cash_out.rs): what closing `percent` of the position would leave, or why not. */
+export async function getCashOutQuote(marketId: number, percent: number): Promise<CashOutQuote | null> {
+  return dataOr(await apiPost<CashOutQuote>('bet/cashOutQuote', { market_id: marketId, percent }), null);
+}
+
+export interface CashOutInput {
+  market_id: number;
+  percent: number;
+  /** The quote's bets as the page showed them: the prices the server holds the cash out to. */
+  shown: ShownLeg[];
+  client_ref: string;
+}
+
+/** `bet/cashOut`: the hedge at the prices shown, all of it matched at once or nothing placed. */
+export async function cashOut(input: CashOutInput): Promise<{ message: string; data: CashOutDone | null }> {
+  const answer = await apiPost<CashOutDone>('bet/cashOut', input);
+  return { message: answer.message, data: dataOr(answer, null) };
+}
