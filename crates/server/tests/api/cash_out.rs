@@ -454,3 +454,51 @@ async fn random_positions_cash_out_to_the_independent_hedge_with_the_ledger_soun
     app.assert_ledger_sound(&admin).await;
 }
 both_databases!(random_positions_cash_out_to_the_independent_hedge_with_the_ledger_sound);
+
+async fn a_place_position_is_cashed_out_runner_by_runner(app: TestApp) {
+    let admin = app.admin().await;
+    let demo = app.demo().await;
+    let maker = client(&app, &admin, "place_maker", 100_000).await;
+    let matches = app.post("match/getMatches", Some(&demo), json!({ "sport_id": 4 })).await;
+    let match_id = matches.data()[0]["match_id"].as_i64().unwrap();
+    let (place, r) = app.open_market(&admin, match_id, json!({ "type": "place", "name": "To be placed", "runners": ["Arrow", "Blaze", "Comet"], "winners": 2, "min_stake": 1, "bet_delay_s": 0 })).await;
+    // demo backs Arrow to place for 100.00 at 3.00 (+200.00 placed, −100.00 not) and lays
+    // Blaze for 50.00 at 2.00 (−50.00 placed, +50.00 not).
+    bet(&app, &maker, place, r[0], "lay", 3.0, 100.0).await;
+    bet(&app, &demo, place, r[0], "back", 3.0, 100.0).await;
+    bet(&app, &maker, place, r[1], "back", 2.0, 50.0).await;
+    bet(&app, &demo, place, r[1], "lay", 2.0, 50.0).await;
+    // Arrow to lay at 2.00, Blaze to back at 2.5.
+    bet(&app, &maker, place, r[0], "back", 2.0, 1_000.0).await;
+    bet(&app, &maker, place, r[1], "lay", 2.5, 1_000.0).await;
+
+    let quoted = quote(&app, &demo, place, 100).await;
+    // Arrow: lay 300 ÷ 2.00 = 150.00, 50.00 placed or not; Blaze: back 100 ÷ 2.5 = 40.00,
+    // +10.00 placed or not. Comet: nothing. Sure: 60.00.
+    assert_eq!(minor(&quoted["value"]), 60_00, "{quoted}");
+    assert_eq!(minor(&quoted["per_runner"][0]["bet"]["stake"]), 150_00);
+    assert_eq!(quoted["per_runner"][1]["bet"]["side"], "back");
+    assert_eq!(minor(&quoted["per_runner"][1]["bet"]["stake"]), 40_00);
+    assert_eq!(quoted["per_runner"][2]["bet"], Value::Null);
+    let done = app.post("bet/cashOut", Some(&demo), json!({ "market_id": place })).await;
+    done.expect(200);
+    assert_eq!(
+        (minor(&done.data()["value"]), done.data()["equal"].clone()),
+        (60_00, json!("exact"))
+    );
+    // Each runner's position if placed is now what it is if not.
+    assert_eq!(positions(&app, &demo, match_id, place).await, vec![50_00, 10_00, 0]);
+
+    let before = app.balance_minor(&demo).await;
+    app.post(
+        "admin/market/result",
+        Some(&admin),
+        json!({ "market_id": place, "placed_selection_ids": [r[1], r[2]] }),
+    )
+    .await
+    .expect(200);
+    let won = app.balance_minor(&demo).await - before;
+    assert!((55_00..=60_00).contains(&won), "won {won} (60.00 less commission)");
+    app.assert_ledger_sound(&admin).await;
+}
+both_databases!(a_place_position_is_cashed_out_runner_by_runner);
