@@ -333,6 +333,15 @@ test('in Hindi, no screen of the bettor’s app shows a text of the English cata
   await search('bet slip', async () => {
     await page.getByTestId('bet-slip').first().waitFor();
   });
+  // Placed, the bet's outcome (matched, waiting) or its refusal (the ball running, a price
+  // moved) is said in Hindi: the server's own words are English, and the walk's search leaves
+  // the server's strings out, so this is checked here.
+  await page.getByTestId('place-bet').first().click();
+  const said = page.getByTestId('bet-outcome').or(page.getByTestId('slip-error')).first();
+  await said.waitFor();
+  const words = (await said.innerText()).trim();
+  assert.match(words, /[\u0900-\u097F]/, `the placement is said in Hindi: ${words}`);
+  assert.doesNotMatch(words, /Bet (matched|placed|partly matched)|not placed|Insufficient|This market/, `no English of the server: ${words}`);
   // My own match: its open bets.
   await walk(`/game-details/4/${createdMatch}`, 'game-details-page');
   // My Market, from the header's exposure.

@@ -106,6 +106,8 @@ pub struct PlaceBetData {
     #[schema(required = true)]
     pub avg_price_matched: Option<f64>,
     pub message: String,
+    /// The request repeated one already placed under its client_ref: this is that bet.
+    pub repeated: bool,
 }
 
 #[utoipa::path(post, path = "/bet/placeBet", tag = "bet", request_body = PlaceBetRequest, security(("bearer" = [])),
@@ -185,6 +187,7 @@ async fn place_bet(
             size_matched: answer.size_matched,
             avg_price_matched: answer.avg_price_matched,
             message: answer.message,
+            repeated: answer.repeated,
         },
     ))
 }

@@ -15,6 +15,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use backlay_kit::error::{ok_with, ApiResult, AppError, Envelope};
 use backlay_kit::input::{ApiJson, FlexI64};
+use backlay_kit::refusal::Refusal;
 use backlay_operator::session::CurrentUser;
 use backlay_operator::AppState;
 
@@ -91,6 +92,11 @@ pub struct CashOutQuoteData {
     /// Why there is no cash out now (null when available).
     #[schema(required = true)]
     pub reason_if_not: Option<String>,
+    /// The same as facts, as a refused bet's error gives them in `data.refusal` ({refusal:
+    /// market_not_open | nothing_to_cash_out | cash_out_not_enough | …, amounts in paise}), for
+    /// a client to word in its own language; null when available.
+    #[schema(value_type = Option<Object>, required = true)]
+    pub why_not: Option<Refusal>,
     pub percent: u32,
     /// Each runner: the position now and after, and the bet on it.
     pub per_runner: Vec<CashOutRunnerData>,
@@ -120,15 +126,17 @@ async fn cash_out_quote(
             available: true,
             value: Some(Money::from_minor(plan.value_minor)),
             reason_if_not: None,
+            why_not: None,
             percent,
             equal: Some(CashOutEquality::of(plan.spread_minor)),
             per_runner: runners_of(&plan, rate_market),
             bet_delay_seconds,
         },
-        Err(reason) => CashOutQuoteData {
+        Err(refusal) => CashOutQuoteData {
             available: false,
             value: None,
-            reason_if_not: Some(reason),
+            reason_if_not: Some(refusal.to_string()),
+            why_not: Some(refusal),
             percent,
             equal: None,
             per_runner: Vec::new(),

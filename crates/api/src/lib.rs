@@ -150,7 +150,9 @@ impl Modify for ErrorAnswers {
         let envelope: Schema = serde_json::from_value(serde_json::json!({
             "type": "object",
             "description": "A refusal: status is false, message says why in words a person can act on; \
-                a 400 names each bad field in data.errors, a wallet refusal gives data.code.",
+                a 400 names each bad field in data.errors, a wallet refusal gives data.code, a bet \
+                refused for a reason the exchange names gives its facts in data.refusal \
+                ({refusal: insufficient_funds | exposure_limit | …, amounts in paise}).",
             "required": ["status", "message", "data"],
             "properties": {
                 "status": { "type": "boolean", "enum": [false] },
@@ -159,7 +161,13 @@ impl Modify for ErrorAnswers {
                     "type": ["object", "null"],
                     "properties": {
                         "errors": { "type": "object", "additionalProperties": { "type": "string" } },
-                        "code": { "type": "string" }
+                        "code": { "type": "string" },
+                        "refusal": {
+                            "type": "object",
+                            "required": ["refusal"],
+                            "properties": { "refusal": { "type": "string" } },
+                            "additionalProperties": true
+                        }
                     }
                 }
             }

@@ -37,10 +37,41 @@ pub struct NoticeItem {
     pub bet_id: Option<i64>,
     pub market_id: i64,
     pub match_id: i64,
-    /// What happened, in a sentence.
+    /// What happened, in a sentence (English; the facts below let a client word it in its own
+    /// language).
     pub text: String,
     /// When it happened (ISO-8601 UTC).
     pub at: String,
+    pub match_name: String,
+    pub market_name: String,
+    /// Matched, lapsed, cancelled or void: the part of the bet it tells of; settled: the P&L
+    /// (for the whole market when no bet is told of).
+    #[schema(value_type = f64)]
+    pub amount: Money,
+    /// A market's settlement: the commission taken.
+    #[schema(value_type = f64)]
+    pub commission: Money,
+    /// The bet told of, as the bettor names it; null for a market's settlement or void.
+    #[schema(required = true)]
+    pub bet: Option<NoticeBetItem>,
+}
+
+/// A notice's bet as the bettor names it: "back bet on India at 2.50".
+#[derive(Serialize, ToSchema, Debug, Clone, PartialEq)]
+pub struct NoticeBetItem {
+    #[schema(value_type = BetSide)]
+    pub side: BetSide,
+    /// As the page names it: odds on an exchange market ("2.50"), the rate on a bookmaker or
+    /// fancy ("45").
+    pub price: String,
+    /// A fancy bet's run line.
+    #[schema(required = true)]
+    pub line: Option<i64>,
+    #[schema(value_type = f64)]
+    pub stake: Money,
+    /// The runner's name; null for a fancy bet.
+    #[schema(required = true)]
+    pub selection_name: Option<String>,
 }
 
 impl NoticeItem {
@@ -53,6 +84,17 @@ impl NoticeItem {
             match_id: notice.match_id,
             text: notice_text(notice),
             at: iso_utc(notice.created_at_ms),
+            match_name: notice.match_name.clone(),
+            market_name: notice.market_name.clone(),
+            amount: Money::from_minor(notice.amount_minor),
+            commission: Money::from_minor(notice.commission_minor),
+            bet: notice.bet.as_ref().map(|bet| NoticeBetItem {
+                side: bet.side,
+                price: price_text(bet, notice.market_type),
+                line: bet.line,
+                stake: Money::from_minor(bet.stake_minor),
+                selection_name: bet.selection_name.clone(),
+            }),
         }
     }
 }
@@ -61,7 +103,17 @@ fn rupees(minor: i64) -> String {
     Money::from_minor(minor).rupees().to_string()
 }
 
-/// "back bet on India at 2.50", "Yes bet on 6 Over Runs at 45": the bet as a bettor names it.
+/// A bet's price as the page names it: odds ("2.50") on an exchange market; on a bookmaker or
+/// fancy the rate as it is stored ("45").
+fn price_text(bet: &NoticeBet, market_type: MarketType) -> String {
+    if market_type.is_house_banked() {
+        bet.price.to_string()
+    } else {
+        format!("{}.{:02}", bet.price / 100, bet.price % 100)
+    }
+}
+
+/// "back bet on India at 2.50", "Yes bet at 45": the bet as a bettor names it.
 fn bet_words(bet: &NoticeBet, market_type: MarketType) -> String {
     let side = match bet.side {
         BetSide::Back => "back",
@@ -69,7 +121,7 @@ fn bet_words(bet: &NoticeBet, market_type: MarketType) -> String {
         BetSide::Yes => "Yes",
         BetSide::No => "No",
     };
-    let price = format!("{}.{:02}", bet.price / 100, bet.price % 100);
+    let price = price_text(bet, market_type);
     match (&bet.selection_name, bet.line) {
         (Some(selection), _) if market_type != MarketType::Fancy => {
             format!("{side} bet on {selection} at {price}")

@@ -189,6 +189,9 @@ impl IntoResponse for AppError {
             AppError::Invalid { errors, .. } if !errors.is_empty() => {
                 serde_json::json!({ "errors": errors })
             }
+            // The facts of a refused bet, so that a client words it in its bettor's language
+            // (the web app's Hindi) rather than show this message's English.
+            AppError::Refused(refusal) => serde_json::json!({ "refusal": refusal }),
             _ => serde_json::Value::Null,
         };
         let message = match &this {

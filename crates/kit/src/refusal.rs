@@ -46,6 +46,22 @@ pub enum Refusal {
     UnknownRunner { runner_id: i64 },
     /// 409: the runner was withdrawn from the market (a non-runner) and takes no bets.
     RunnerRemoved { runner_id: i64 },
+    /// 409: cash out is not offered on this kind of market (a fancy).
+    CashOutNotOffered,
+    /// 409: nothing to cash out: no matched bets here (`has_bets` false), or a position that is
+    /// already the same whatever wins.
+    NothingToCashOut { has_bets: bool },
+    /// 422: nobody offers the price a cash out's bet on `runner` needs.
+    CashOutNoPrice { runner: String },
+    /// 422: less is offered at the best price than a cash out's bet on `runner` needs.
+    CashOutNotEnough { runner: String, needed_minor: i64, available_minor: i64 },
+    /// 422: the bettor's own unmatched order waits at the price (odds in hundredths) a cash
+    /// out's bet on `runner` would take.
+    CashOutOwnOrder { runner: String, price: u32 },
+    /// 422: a cash out's bet on `runner` would be above the market's maximum stake.
+    CashOutAboveMaximum { runner: String, stake_minor: i64, max_minor: i64 },
+    /// 409: the prices moved past the bettor's tolerance since the cash out was quoted.
+    CashOutPricesMoved,
 }
 
 impl Refusal {
@@ -63,6 +79,13 @@ impl Refusal {
             Refusal::MarketClosed => "market_closed",
             Refusal::UnknownRunner { .. } => "unknown_runner",
             Refusal::RunnerRemoved { .. } => "runner_removed",
+            Refusal::CashOutNotOffered => "cash_out_not_offered",
+            Refusal::NothingToCashOut { .. } => "nothing_to_cash_out",
+            Refusal::CashOutNoPrice { .. } => "cash_out_no_price",
+            Refusal::CashOutNotEnough { .. } => "cash_out_not_enough",
+            Refusal::CashOutOwnOrder { .. } => "cash_out_own_order",
+            Refusal::CashOutAboveMaximum { .. } => "cash_out_above_maximum",
+            Refusal::CashOutPricesMoved => "cash_out_prices_moved",
         }
     }
 
@@ -73,11 +96,18 @@ impl Refusal {
             | Refusal::BettingLocked
             | Refusal::StakeCap { .. }
             | Refusal::StakeBelowMinimum { .. }
-            | Refusal::StakeAboveMaximum { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            | Refusal::StakeAboveMaximum { .. }
+            | Refusal::CashOutNoPrice { .. }
+            | Refusal::CashOutNotEnough { .. }
+            | Refusal::CashOutOwnOrder { .. }
+            | Refusal::CashOutAboveMaximum { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Refusal::MarketNotOpen { .. }
             | Refusal::SuspendedDuringDelay
             | Refusal::MarketClosed
-            | Refusal::RunnerRemoved { .. } => StatusCode::CONFLICT,
+            | Refusal::RunnerRemoved { .. }
+            | Refusal::CashOutNotOffered
+            | Refusal::NothingToCashOut { .. }
+            | Refusal::CashOutPricesMoved => StatusCode::CONFLICT,
             Refusal::UnknownRunner { .. } => StatusCode::NOT_FOUND,
         }
     }
@@ -131,6 +161,44 @@ impl fmt::Display for Refusal {
             Refusal::RunnerRemoved { runner_id } => {
                 write!(f, "Runner {runner_id} was withdrawn from this market and takes no bets.")
             }
+            Refusal::CashOutNotOffered => f.write_str(
+                "Cash out is offered on match odds, win, place and bookmaker markets, not on a fancy.",
+            ),
+            Refusal::NothingToCashOut { has_bets: false } => {
+                f.write_str("You have no matched bets on this market to cash out.")
+            }
+            Refusal::NothingToCashOut { has_bets: true } => f.write_str(
+                "Your position here is already the same whatever wins: there is nothing to cash out.",
+            ),
+            Refusal::CashOutNoPrice { ref runner } => write!(
+                f,
+                "Nobody offers a price on {runner} now, so the position cannot be cashed out."
+            ),
+            Refusal::CashOutNotEnough { ref runner, needed_minor, available_minor } => write!(
+                f,
+                "Not enough is offered to cash out: {} needed on {runner}, {} offered at the best \
+                 price. Try cashing out part of it.",
+                rupees(needed_minor),
+                rupees(available_minor)
+            ),
+            Refusal::CashOutOwnOrder { ref runner, price } => write!(
+                f,
+                "Your own unmatched bet at {}.{:02} on {runner} would be matched by the cash out: \
+                 cancel your unmatched bets on this market first.",
+                price / 100,
+                price % 100
+            ),
+            Refusal::CashOutAboveMaximum { ref runner, stake_minor, max_minor } => write!(
+                f,
+                "The cash out needs a bet of {} on {runner}, above this market's maximum stake of \
+                 {}: cash out part of it.",
+                rupees(stake_minor),
+                rupees(max_minor)
+            ),
+            Refusal::CashOutPricesMoved => f.write_str(
+                "The prices moved since the cash out was quoted: look at its new value and cash out \
+                 again.",
+            ),
         }
     }
 }

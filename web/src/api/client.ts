@@ -11,6 +11,7 @@ import {
 } from '../lib/session';
 import { LOCAL_KEYS } from '../lib/storage';
 import { i18n } from '../i18n';
+import { refusalWords } from './refusal-words';
 
 /** A successful answer from `/api` (see shared/design/API.md). */
 export interface Envelope<T> {
@@ -148,7 +149,8 @@ async function answerOf<T>(response: Response): Promise<Answer<T>> {
     goTo(CHANGE_PASSWORD_PATH);
   }
   if (!response.ok || !envelope || envelope.status !== true) {
-    throw new ApiError(response.status, message, envelope?.data ?? null);
+    const data = envelope?.data ?? null;
+    throw new ApiError(response.status, refusalWords(data) ?? message, data);
   }
   return envelope as Envelope<T>;
 }

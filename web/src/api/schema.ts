@@ -2812,6 +2812,12 @@ export interface components {
              *     for a part, that part of the whole cash out's value, the rest of the position left open.
              */
             value: number | null;
+            /**
+             * @description The same as facts, as a refused bet's error gives them in `data.refusal` ({refusal:
+             *     market_not_open | nothing_to_cash_out | cash_out_not_enough | …, amounts in paise}), for
+             *     a client to word in its own language; null when available.
+             */
+            why_not: Record<string, unknown> | null;
         };
         CashOutQuoteRequest: {
             /** Format: int64 */
@@ -4131,6 +4137,12 @@ export interface components {
                  *     for a part, that part of the whole cash out's value, the rest of the position left open.
                  */
                 value: number | null;
+                /**
+                 * @description The same as facts, as a refused bet's error gives them in `data.refusal` ({refusal:
+                 *     market_not_open | nothing_to_cash_out | cash_out_not_enough | …, amounts in paise}), for
+                 *     a client to word in its own language; null when available.
+                 */
+                why_not: Record<string, unknown> | null;
             };
             message: string;
             status: boolean;
@@ -5200,6 +5212,8 @@ export interface components {
                 /** Format: int64 */
                 bet_id: number;
                 message: string;
+                /** @description The request repeated one already placed under its client_ref: this is that bet. */
+                repeated: boolean;
                 /** Format: double */
                 size_matched: number;
                 status: components["schemas"]["PlacementStatus"];
@@ -6003,12 +6017,17 @@ export interface components {
             message: string;
             status: boolean;
         };
-        /** @description A refusal: status is false, message says why in words a person can act on; a 400 names each bad field in data.errors, a wallet refusal gives data.code. */
+        /** @description A refusal: status is false, message says why in words a person can act on; a 400 names each bad field in data.errors, a wallet refusal gives data.code, a bet refused for a reason the exchange names gives its facts in data.refusal ({refusal: insufficient_funds | exposure_limit | …, amounts in paise}). */
         ErrorEnvelope: {
             data: {
                 code?: string;
                 errors?: {
                     [key: string]: string;
+                };
+                refusal?: {
+                    refusal: string;
+                } & {
+                    [key: string]: unknown;
                 };
             } | null;
             message: string;
@@ -6744,23 +6763,58 @@ export interface components {
             transaction_id: number;
             tx_id: string;
         };
+        /** @description A notice's bet as the bettor names it: "back bet on India at 2.50". */
+        NoticeBetItem: {
+            /**
+             * Format: int64
+             * @description A fancy bet's run line.
+             */
+            line: number | null;
+            /**
+             * @description As the page names it: odds on an exchange market ("2.50"), the rate on a bookmaker or
+             *     fancy ("45").
+             */
+            price: string;
+            /** @description The runner's name; null for a fancy bet. */
+            selection_name: string | null;
+            side: components["schemas"]["BetSide"];
+            /** Format: double */
+            stake: number;
+        };
         /** @description A notice as the app shows it (the live streams' `notice` event too). */
         NoticeItem: {
+            /**
+             * Format: double
+             * @description Matched, lapsed, cancelled or void: the part of the bet it tells of; settled: the P&L
+             *     (for the whole market when no bet is told of).
+             */
+            amount: number;
             /** @description When it happened (ISO-8601 UTC). */
             at: string;
+            bet: null | components["schemas"]["NoticeBetItem"];
             /**
              * Format: int64
              * @description The bet told of; null for a market's settlement or void (told once per bettor).
              */
             bet_id: number | null;
+            /**
+             * Format: double
+             * @description A market's settlement: the commission taken.
+             */
+            commission: number;
             /** Format: int64 */
             id: number;
             kind: components["schemas"]["NoticeKind"];
             /** Format: int64 */
             market_id: number;
+            market_name: string;
             /** Format: int64 */
             match_id: number;
-            /** @description What happened, in a sentence. */
+            match_name: string;
+            /**
+             * @description What happened, in a sentence (English; the facts below let a client word it in its own
+             *     language).
+             */
             text: string;
         };
         /** @enum {string} */
@@ -7078,6 +7132,8 @@ export interface components {
             /** Format: int64 */
             bet_id: number;
             message: string;
+            /** @description The request repeated one already placed under its client_ref: this is that bet. */
+            repeated: boolean;
             /** Format: double */
             size_matched: number;
             status: components["schemas"]["PlacementStatus"];

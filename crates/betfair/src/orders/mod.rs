@@ -166,6 +166,14 @@ pub(crate) fn refusal_of(err: &AppError) -> Refusal {
             }
             BetRefusal::UnknownRunner { .. } => Refusal::InvalidRunner,
             BetRefusal::RunnerRemoved { .. } => Refusal::RunnerRemoved,
+            // The web app's cash out; the bot API places its own hedges.
+            BetRefusal::CashOutNotOffered
+            | BetRefusal::NothingToCashOut { .. }
+            | BetRefusal::CashOutNoPrice { .. }
+            | BetRefusal::CashOutNotEnough { .. }
+            | BetRefusal::CashOutOwnOrder { .. }
+            | BetRefusal::CashOutAboveMaximum { .. }
+            | BetRefusal::CashOutPricesMoved => Refusal::Error,
         },
         // The account's own state (locked, a parent who cannot take bets).
         AppError::Unprocessable(_) | AppError::Forbidden(_) => Refusal::AccountLocked,

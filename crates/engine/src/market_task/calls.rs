@@ -489,13 +489,8 @@ impl Engine {
         client_ref: Option<String>,
     ) -> Result<CashedOut, AppError> {
         let quote = self.cash_out_quote(market_id, user_id, percent).await?;
-        // No cash out now: the task says why, with the status that fits (409 or 422).
-        let plan = quote.plan.unwrap_or(super::CashOutPlan {
-            value_minor: 0,
-            runners: Vec::new(),
-            spread_minor: 0,
-        });
-        if quote.delay_ms > 0 && !plan.runners.is_empty() {
+        let plan = quote.plan.map_err(AppError::Refused)?;
+        if quote.delay_ms > 0 {
             tokio::time::sleep(std::time::Duration::from_millis(quote.delay_ms)).await;
         }
         let order = CashOutOrder {

@@ -26,8 +26,8 @@
 use std::collections::BTreeSet;
 
 use backlay_core::exchange::{
-    cash_out, Bet, BetSide, CashOut, CashOutRefusal, HedgeLeg, HedgePrice, MarketKind, RunnerId,
-    RunnerQuote, Side, UserId,
+    cash_out, Bet, BetSide, CashOut, CashOutRefusal, HedgeLeg, HedgePrice, MarketKind,
+    MarketStatus, RunnerId, RunnerQuote, Side, UserId,
 };
 use backlay_core::money::Money;
 use backlay_core::odds::{Price, Quote};
@@ -35,6 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{market_error, suspended_during_delay, BetAnswer, MarketActor, PlaceBet, Placement};
 use backlay_kit::error::AppError;
+use backlay_kit::refusal::Refusal;
 
 /// The most ticks (or rate points) worse than quoted a bettor may accept for a leg.
 pub const MAX_TOLERANCE_TICKS: u32 = 10;
@@ -52,7 +53,7 @@ pub struct CashOutQuote {
     /// Of the position, 1–100.
     pub percent: u32,
     /// The legs and what they leave, or why there is no cash out now.
-    pub plan: Result<CashOutPlan, String>,
+    pub plan: Result<CashOutPlan, Refusal>,
     /// The in-play bet delay a cash out waits now (0 when the market is not in play).
     pub delay_ms: u64,
     /// The market's count of suspensions when quoted: a cash out placed after its delay is
@@ -132,29 +133,6 @@ pub struct CashOutBet {
     pub bet: BetAnswer,
 }
 
-/// Why a cash out is refused, for the bettor: the 409 or 422 it is answered with.
-enum NotNow {
-    /// The market's state: not open, a fancy, nothing to cash out.
-    Conflict(String),
-    /// The book: not enough offered, a price missing, the bettor's own order in the way.
-    Unprocessable(String),
-}
-
-impl NotNow {
-    fn reason(&self) -> &str {
-        match self {
-            NotNow::Conflict(reason) | NotNow::Unprocessable(reason) => reason,
-        }
-    }
-
-    fn into_error(self) -> AppError {
-        match self {
-            NotNow::Conflict(reason) => AppError::Conflict(reason),
-            NotNow::Unprocessable(reason) => AppError::Unprocessable(reason),
-        }
-    }
-}
-
 /// A plan and the bets that carry it out, runner by runner.
 struct Worked {
     plan: CashOutPlan,
@@ -168,10 +146,7 @@ impl MarketActor {
             if self.in_play { u64::try_from(self.setup.bet_delay_ms).unwrap_or(0) } else { 0 };
         CashOutQuote {
             percent,
-            plan: self
-                .work_out(user_id, percent)
-                .map(|w| w.plan)
-                .map_err(|n| n.reason().to_string()),
+            plan: self.work_out(user_id, percent).map(|w| w.plan),
             delay_ms,
             suspensions: self.suspensions.count(),
         }
@@ -187,7 +162,7 @@ impl MarketActor {
             return Err(suspended_during_delay());
         }
         let user = order.user_id;
-        let worked = self.work_out(user, order.percent).map_err(NotNow::into_error)?;
+        let worked = self.work_out(user, order.percent).map_err(AppError::Refused)?;
         for leg in &worked.legs {
             self.within_tolerance(leg, &order)?;
         }
@@ -305,14 +280,15 @@ impl MarketActor {
     }
 
     /// The legs of a cash out of `percent` of `user`'s position at the best prices now.
-    fn work_out(&self, user: i64, percent: u32) -> Result<Worked, NotNow> {
-        self.check_open().map_err(|e| NotNow::Conflict(e.to_string()))?;
+    fn work_out(&self, user: i64, percent: u32) -> Result<Worked, Refusal> {
+        match self.market.status() {
+            MarketStatus::Open => {}
+            MarketStatus::Closed | MarketStatus::Void => return Err(Refusal::MarketClosed),
+            status => return Err(Refusal::MarketNotOpen { status }),
+        }
         let kind = self.kind();
         if kind == MarketKind::Fancy {
-            return Err(NotNow::Conflict(
-                "Cash out is offered on match odds, win, place and bookmaker markets, not on a fancy."
-                    .into(),
-            ));
+            return Err(Refusal::CashOutNotOffered);
         }
         let name = |runner: RunnerId| {
             self.setup
@@ -365,14 +341,8 @@ impl MarketActor {
             }
         }
         if flat {
-            return Err(NotNow::Conflict(
-                if positions.iter().all(|(_, a, b)| *a == 0 && *b == 0) {
-                    "You have no matched bets on this market to cash out.".into()
-                } else {
-                    "Your position here is already the same whatever wins: there is nothing to cash out."
-                    .into()
-                },
-            ));
+            let has_bets = positions.iter().any(|(_, a, b)| *a != 0 || *b != 0);
+            return Err(Refusal::NothingToCashOut { has_bets });
         }
         let legs: Vec<HedgeLeg> = done.iter().flat_map(|(c, _)| c.legs.iter().copied()).collect();
         for leg in &legs {
@@ -453,14 +423,13 @@ impl MarketActor {
         leg: &HedgeLeg,
         user: i64,
         name: &dyn Fn(RunnerId) -> String,
-    ) -> Result<(), NotNow> {
+    ) -> Result<(), Refusal> {
         if leg.stake_minor > self.setup.max_stake_minor {
-            return Err(NotNow::Unprocessable(format!(
-                "The cash out needs a bet of {} on {}, above this market's maximum stake of {}: cash out part of it.",
-                Money::from_minor(leg.stake_minor).rupees(),
-                name(leg.runner),
-                Money::from_minor(self.setup.max_stake_minor).rupees()
-            )));
+            return Err(Refusal::CashOutAboveMaximum {
+                runner: name(leg.runner),
+                stake_minor: leg.stake_minor,
+                max_minor: self.setup.max_stake_minor,
+            });
         }
         if let (HedgePrice::Odds(price), Some(book)) = (leg.price, self.market.book(leg.runner)) {
             // A back takes resting lays, a lay resting backs.
@@ -469,10 +438,10 @@ impl MarketActor {
                 Side::Lay => Side::Back,
             };
             if book.orders_of(UserId(user)).iter().any(|o| o.side == met && o.price == price) {
-                return Err(NotNow::Unprocessable(format!(
-                    "Your own unmatched bet at {price} on {} would be matched by the cash out: cancel your unmatched bets on this market first.",
-                    name(leg.runner)
-                )));
+                return Err(Refusal::CashOutOwnOrder {
+                    runner: name(leg.runner),
+                    price: price.hundredths(),
+                });
             }
         }
         Ok(())
@@ -481,12 +450,7 @@ impl MarketActor {
     /// A leg's price now against the quote's: no more than the tolerance worse.
     fn within_tolerance(&self, leg: &HedgeLeg, order: &CashOutOrder) -> Result<(), AppError> {
         let side = BetSide::on(self.kind(), leg.side);
-        let moved = || {
-            AppError::Conflict(
-                "The prices moved since the cash out was quoted: look at its new value and cash out again."
-                    .into(),
-            )
-        };
+        let moved = || AppError::Refused(Refusal::CashOutPricesMoved);
         let (_, _, quoted) = order
             .quoted
             .iter()
@@ -523,26 +487,16 @@ fn planned_leg(kind: MarketKind, leg: &HedgeLeg) -> PlannedLeg {
     }
 }
 
-/// The bettor's words for a refusal of the arithmetic.
-fn refusal(why: CashOutRefusal, name: &dyn Fn(RunnerId) -> String) -> NotNow {
+/// A refusal of the arithmetic, naming the runner.
+fn refusal(why: CashOutRefusal, name: &dyn Fn(RunnerId) -> String) -> Refusal {
     match why {
-        CashOutRefusal::Flat => NotNow::Conflict(
-            "Your position here is already the same whatever wins: there is nothing to cash out.".into(),
-        ),
-        CashOutRefusal::Percent => {
-            NotNow::Unprocessable("The part to cash out is from 1 to 100 percent.".into())
+        // A percent outside 1–100 is refused at the edge (`bet/cashOut`'s 400).
+        CashOutRefusal::Flat | CashOutRefusal::Percent => {
+            Refusal::NothingToCashOut { has_bets: true }
         }
-        CashOutRefusal::NoPrice(runner) => NotNow::Unprocessable(format!(
-            "Nobody offers a price on {} now, so the position cannot be cashed out.",
-            name(runner)
-        )),
+        CashOutRefusal::NoPrice(runner) => Refusal::CashOutNoPrice { runner: name(runner) },
         CashOutRefusal::NotEnoughLiquidity { runner, needed_minor, available_minor } => {
-            NotNow::Unprocessable(format!(
-                "Not enough is offered to cash out: {} needed on {}, {} offered at the best price. Try cashing out part of it.",
-                Money::from_minor(needed_minor).rupees(),
-                name(runner),
-                Money::from_minor(available_minor).rupees()
-            ))
+            Refusal::CashOutNotEnough { runner: name(runner), needed_minor, available_minor }
         }
     }
 }

@@ -483,10 +483,7 @@ impl MarketActor {
         if request.cash_out.is_some() && matched_minor < stake_minor {
             // Worked out to match whole: the book is not as the cash out saw it. The batch is
             // placed all or none (`place_all_or_none`), so this undoes every leg.
-            return Err(Refused(AppError::Conflict(
-                "The prices moved while the cash out was placed: nothing was placed. Try again."
-                    .into(),
-            )));
+            return Err(Refused(AppError::Refused(Refusal::CashOutPricesMoved)));
         }
         let status = PlacementStatus::of(matched_minor, stake_minor);
         let message = match status {

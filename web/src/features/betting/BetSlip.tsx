@@ -6,9 +6,9 @@ import { betErrorMessage } from '../../api/bet-refusal';
 import { ApiError } from '../../api/client';
 import type { MarketBook } from '../../api/match-stream';
 import { refreshBalanceNow } from '../../hooks/useBalance';
-import { i18n } from '../../i18n';
 import { toastError, toastInfo, toastSuccess } from '../../lib/toast';
 import { matchDetailKey, openBetsKey, placeBet, type PlaceBetResult } from './api';
+import { placedWords } from './bet-outcome';
 import { formatOdds, parseOddsText, tickDown, tickUp } from './ladder';
 import { useFlash } from '../../hooks/useFlash';
 import { acceptRate, housePrice, newClientRef, notPlacedMessage, placeBody, rateChange, sideLabel, slipBet, slipProblems, type SlipState } from './selection';
@@ -277,9 +277,9 @@ function useCountdown(placing: { delayS: number; startedMs: number } | null): nu
   return Math.max(0, Math.ceil(placing.delayS - elapsedMs / 1000));
 }
 
-/** The outcome toast: matched, partly matched or waiting. */
+/** The outcome toast: matched, partly matched or waiting, in the app's words (the server's are English). */
 function announce(result: PlaceBetResult): void {
-  const message = result.message || i18n.t('betting:slip.placed');
+  const message = placedWords(result);
   if (result.status === 'matched') toastSuccess(message);
   else toastInfo(message);
 }

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../../api/client';
+import { refusalWords } from '../../api/refusal-words';
 import type { MarketBook } from '../../api/match-stream';
 import { refreshBalanceNow } from '../../hooks/useBalance';
 import { formatMoney } from '../../lib/format';
@@ -44,6 +45,8 @@ export function CashOutBar({ market }: { market: MarketBook }) {
   if (!hasPosition) return null;
   const data = quote.data;
   const available = Boolean(data?.available && data.value !== null);
+  // Why not, in the app's language from the facts; the server's English where they are unknown.
+  const whyNot = data && !available ? (refusalWords({ refusal: data.why_not }) ?? data.reason_if_not) : null;
   return (
     <div className="cash-out" data-testid="cash-out">
       <button
@@ -53,13 +56,13 @@ export function CashOutBar({ market }: { market: MarketBook }) {
         aria-expanded={open}
         onClick={() => setOpen(!open)}
         data-testid="cash-out-open"
-        title={data?.reason_if_not ?? undefined}
+        title={whyNot ?? undefined}
       >
         {available && !open ? t('cashOut.button', { amount: formatMoney(data?.value) }) : t('cashOut.title')}
       </button>
-      {!available && data?.reason_if_not && (
+      {whyNot && (
         <span className="cash-out-why" data-testid="cash-out-reason">
-          {data.reason_if_not}
+          {whyNot}
         </span>
       )}
       {open && <CashOutPanel market={market} quote={available ? data! : null} percent={percent} onPercent={setPercent} onDone={close} />}

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/client';
 import { toastError, toastSuccess } from '../../lib/toast';
 import { placeBet, type PlaceBetInput, type PlaceBetResult } from './api';
 import { ONE_CLICK_UNDO_MS } from './preferences';
+import { placedWords } from './bet-outcome';
 import { newClientRef } from './selection';
 
 export interface HeldBet {
@@ -28,7 +29,7 @@ export function useOneClick(onPlaced: (result: PlaceBetResult | null) => void) {
       void (async () => {
         try {
           const result = await placeBet({ ...held.body, client_ref: newClientRef() });
-          if (result) toastSuccess(result.message);
+          if (result) toastSuccess(placedWords(result));
           placed(result);
         } catch (error) {
           toastError(errorMessage(error));

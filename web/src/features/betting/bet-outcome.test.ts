@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BetItem, PlaceBetResult } from './api';
 import { outcomeNow } from './bet-outcome';
 
-const waitingAnswer: PlaceBetResult = { bet_id: 5, status: 'unmatched', size_matched: 0, avg_price_matched: null, message: 'Bet placed, waiting to be matched.' };
+const waitingAnswer: PlaceBetResult = { bet_id: 5, status: 'unmatched', size_matched: 0, avg_price_matched: null, message: 'Bet placed, waiting to be matched.', repeated: false };
 const item = (matched: number): BetItem => ({
   bet_id: 5, market_id: 1, selection_id: 11, side: 'back', price: 2.5, line: null, stake: 100, matched, remaining: 100 - matched,
   avg_price_matched: matched > 0 ? 2.5 : null, status: 'open', persistence: 'lapse', date: '2026-11-22T10:00:00.000Z',
@@ -20,9 +20,9 @@ describe('the outcome line of a placed bet', () => {
   it('follows the bet as more of it matches, in the engine’s words', () => {
     expect(outcomeNow(waitingAnswer, 1_000, lists(40), 2_000)).toEqual({ status: 'partially_matched', text: 'Bet partly matched: ₹40.00 matched, the rest waits in the book.' });
     expect(outcomeNow(waitingAnswer, 1_000, lists(100), 3_000)).toEqual({ status: 'matched', text: 'Bet matched.' });
-    // A placement already matched keeps its own message (it may say more, e.g. a repeated client_ref).
-    const repeat: PlaceBetResult = { ...waitingAnswer, status: 'matched', size_matched: 100, message: 'This bet was already placed with the same client_ref.' };
-    expect(outcomeNow(repeat, 1_000, lists(100), 2_000)?.text).toBe('This bet was already placed with the same client_ref.');
+    // A placement already matched keeps its own words: a repeated client_ref says so.
+    const repeat: PlaceBetResult = { ...waitingAnswer, status: 'matched', size_matched: 100, message: 'This bet was already placed with the same client_ref.', repeated: true };
+    expect(outcomeNow(repeat, 1_000, lists(100), 2_000)?.text).toBe('This bet was already placed: nothing new was placed.');
   });
 
   it('is gone once the bet is no longer open (lapsed, cancelled, settled)', () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { MarketBook } from '../../api/match-stream';
 import { stubServer, type Call } from '../../testing/fake-server';
 import type { CashOutQuote } from './api';
+import { setLanguage } from '../../i18n';
 import { CashOutBar } from './CashOut';
 
 const market = (positions: [number, number]) =>
@@ -33,6 +34,7 @@ function quoteOf(percent: number): CashOutQuote {
     available: true,
     value: (50 * percent) / 100,
     reason_if_not: null,
+    why_not: null,
     percent,
     equal: 'exact',
     bet_delay_seconds: 0,
@@ -95,11 +97,15 @@ describe('Cash Out', () => {
       'POST /api/bet/cashOutQuote': () =>
         available
           ? { data: quoteOf(100) }
-          : { data: { ...quoteOf(100), available: false, value: null, equal: null, per_runner: [], reason_if_not: 'This market is suspended.' } },
-      'POST /api/bet/cashOut': { httpStatus: 422, message: 'Not enough is offered to cash out: ₹150.00 needed on India, ₹100.00 offered at the best price. Try cashing out part of it.' },
+          : { data: { ...quoteOf(100), available: false, value: null, equal: null, per_runner: [], reason_if_not: 'This market is suspended.', why_not: { refusal: 'market_not_open', status: 'suspended' } } },
+      'POST /api/bet/cashOut': {
+        httpStatus: 422,
+        message: 'Not enough is offered to cash out: ₹150.00 needed on India, ₹100.00 offered at the best price. Try cashing out part of it.',
+        data: { refusal: { refusal: 'cash_out_not_enough', runner: 'India', needed_minor: 150_00, available_minor: 100_00 } },
+      },
     });
     const { rerender } = renderBar(market([200, -100]));
-    expect(await screen.findByTestId('cash-out-reason')).toHaveTextContent('This market is suspended.');
+    expect(await screen.findByTestId('cash-out-reason')).toHaveTextContent('This market is suspended and takes no bets now.');
     expect(screen.getByTestId('cash-out-open')).toBeDisabled();
 
     available = true;
@@ -117,5 +123,19 @@ describe('Cash Out', () => {
     await user.click(screen.getByTestId('cash-out-confirm'));
     expect(await screen.findByTestId('cash-out-problem')).toHaveTextContent('Not cashed out: Not enough is offered to cash out');
     expect(screen.getByTestId('cash-out-panel')).toBeInTheDocument();
+  });
+});
+
+describe('Cash Out in Hindi', () => {
+  it('says why not and a refusal in Hindi, from the facts the server gives', async () => {
+    setLanguage('hi');
+    stubServer({
+      'POST /api/bet/cashOutQuote': {
+        data: { ...quoteOf(100), available: false, value: null, equal: null, per_runner: [], reason_if_not: 'Nobody offers a price on India now, so the position cannot be cashed out.', why_not: { refusal: 'cash_out_no_price', runner: 'India' } },
+      },
+    });
+    renderBar(market([200, -100]));
+    expect(await screen.findByTestId('cash-out-reason')).toHaveTextContent('अभी India पर कोई भाव नहीं दे रहा, इसलिए पोज़ीशन कैश आउट नहीं हो सकती।');
+    expect(screen.getByTestId('cash-out-open')).toHaveTextContent('कैश आउट');
   });
 });

@@ -287,7 +287,7 @@ describe('the betting screens in Hindi', () => {
     expect(englishIn(card)).toEqual([]);
   });
 
-  it('word the notices’ bell in Hindi, the server’s sentence beside', async () => {
+  it('word the notices’ bell and toasts in Hindi, from the notice’s facts', async () => {
     setLanguage('hi');
     const notice: Notice = {
       id: 9,
@@ -297,6 +297,11 @@ describe('the betting screens in Hindi', () => {
       match_id: 2,
       text: '₹150.00 of your ₹400.00 lay bet on A at 2.50 matched',
       at: '2026-11-29T08:00:00.000Z',
+      match_name: 'India v Australia',
+      market_name: 'Match Odds',
+      amount: 150,
+      commission: 0,
+      bet: { side: 'lay', price: '2.50', line: null, stake: 400, selection_name: 'A' },
     };
     stubServer({
       ...EMPTY_CATALOGUE,
@@ -309,8 +314,9 @@ describe('the betting screens in Hindi', () => {
     await userEvent.setup().click(bell);
     const list = screen.getByTestId('notice-list');
     expect(list).toHaveAccessibleName('सूचनाएँ');
-    expect(within(list).getByTestId('notice-item')).toHaveTextContent('आंशिक मैच्ड₹150.00 of your');
+    const said = 'आपकी ₹400.00 की A पर 2.50 की ले बेट में से ₹150.00 मैच्ड हुए; बाकी इंतज़ार में है (India v Australia · Match Odds)।';
+    expect(within(list).getByTestId('notice-item')).toHaveTextContent(`आंशिक मैच्ड${said}`);
     expect(englishIn(list)).toEqual([]);
-    expect(noticeToastText(notice)).toBe('आंशिक मैच्ड · ₹150.00 of your ₹400.00 lay bet on A at 2.50 matched');
+    expect(noticeToastText(notice)).toBe(`आंशिक मैच्ड · ${said}`);
   });
 });

@@ -434,7 +434,7 @@ describe('the match page', () => {
         if (attempt === 1) {
           return { httpStatus: 503, message: 'The exchange could not confirm your bet with its database. Check your open bets before you place it again.' };
         }
-        return { data: { bet_id: 7, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'This bet was already placed with the same client_ref.' } };
+        return { data: { bet_id: 7, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'This bet was already placed with the same client_ref.', repeated: true } };
       }),
     });
     renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');

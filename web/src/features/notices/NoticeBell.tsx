@@ -7,6 +7,7 @@ import { markNoticesRead, NOTICES_QUERY_KEY } from '../../api/notice-feed';
 import { formatIstDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import { useNotices } from './useNotices';
+import { noticeWords } from './notice-words';
 
 export function NoticeBell() {
   const { t } = useTranslation('notices');
@@ -82,7 +83,7 @@ export function NoticeBell() {
               {rows.map((notice) => (
                 <li key={notice.id} className={notice.id > lastRead ? 'notice-item unread' : 'notice-item'} data-testid="notice-item">
                   <span className={`notice-kind kind-${notice.kind}`}>{t(`kind.${notice.kind}`)}</span>
-                  <span className="notice-text">{notice.text}</span>
+                  <span className="notice-text">{noticeWords(notice)}</span>
                   <time className="notice-time" dateTime={notice.at}>
                     {formatIstDateTime(notice.at)}
                   </time>

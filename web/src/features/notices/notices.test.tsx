@@ -11,7 +11,7 @@ import { toastNew } from './useNotices';
 const toasts: string[] = [];
 const show = (n: Notice) => toasts.push(n.text);
 
-const notice = (id: number, text = `notice ${id}`, kind: Notice['kind'] = 'matched'): Notice => ({
+const notice = (id: number, text = `notice ${id}`, kind: Notice['kind'] = 'matched', facts: Partial<Notice> = {}): Notice => ({
   id,
   kind,
   bet_id: 7,
@@ -19,6 +19,12 @@ const notice = (id: number, text = `notice ${id}`, kind: Notice['kind'] = 'match
   match_id: 2,
   text,
   at: '2026-11-29T08:00:00.000Z',
+  match_name: 'India v Australia',
+  market_name: 'Match Odds',
+  amount: 100,
+  commission: 0,
+  bet: { side: 'back', price: '2.50', line: null, stake: 100, selection_name: 'India' },
+  ...facts,
 });
 
 describe('notices', () => {
@@ -46,7 +52,10 @@ describe('notices', () => {
       ...EMPTY_CATALOGUE,
       'GET /api/user/notices?page=1&limit=20': {
         data: {
-          rows: [notice(9, '₹150.00 of your ₹400.00 lay bet on A at 2.50 matched', 'partially_matched'), notice(8, 'India v Australia · Match Odds settled: you won ₹600.00.', 'settled')],
+          rows: [
+            notice(9, 'the server’s English', 'partially_matched', { amount: 150, bet: { side: 'lay', price: '2.50', line: null, stake: 400, selection_name: 'A' } }),
+            notice(8, 'the server’s English', 'settled', { bet_id: null, bet: null, amount: 600, commission: 12 }),
+          ],
           total: 2,
           page: 1,
           limit: 20,
@@ -62,8 +71,8 @@ describe('notices', () => {
     await userEvent.setup().click(screen.getByTestId('notice-bell'));
     const items = within(screen.getByTestId('notice-list')).getAllByTestId('notice-item');
     expect(items.map((item) => item.textContent)).toEqual([
-      expect.stringContaining('Part matched₹150.00 of your ₹400.00 lay bet on A at 2.50 matched'),
-      expect.stringContaining('Settled' + 'India v Australia · Match Odds settled: you won ₹600.00.'),
+      expect.stringContaining('Part matched₹150.00 of your ₹400.00 lay bet on A at 2.50 matched; the rest waits (India v Australia · Match Odds).'),
+      expect.stringContaining('Settled' + 'India v Australia · Match Odds settled: you won ₹600.00, commission ₹12.00, net ₹588.00.'),
     ]);
     await waitFor(() =>
       expect(calls.find((c) => c.path === '/api/user/notices/read')?.body).toEqual({ up_to_id: 9 }),

@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { toast } from 'react-toastify/unstyled';
 import { getNotices, NOTICES_QUERY_KEY, onNotice, type Notice, type NoticesPage } from '../../api/notice-feed';
 import { i18n } from '../../i18n';
+import { noticeWords } from './notice-words';
 
 /** The list is refetched this often even with no stream open (a safety net, not the way in). */
 export const NOTICES_REFRESH_MS = 30_000;
@@ -18,13 +19,9 @@ export const NOTICE_TOAST_MS = 5_000;
 /** The newest notice toasted in this tab, per user: older ones were there before it opened. */
 const toasted = { userId: 0, upTo: -1 };
 
-/**
- * A notice as its toast says it: what happened in the app's language (from its kind), then the
- * server's sentence. The sentence is the server's, in English: the event carries ids, not the
- * amounts, runner and prices it names, so the app cannot say it again in another language.
- */
+/** A notice as its toast says it, in the app's language: its kind, then what happened. */
 export function noticeToastText(notice: Notice): string {
-  return `${i18n.t(`notices:kind.${notice.kind}`)} · ${notice.text}`;
+  return `${i18n.t(`notices:kind.${notice.kind}`)} · ${noticeWords(notice)}`;
 }
 
 /** Shows one notice as a toast. */
