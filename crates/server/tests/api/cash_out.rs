@@ -45,15 +45,7 @@ async fn bet(
 
 /// The caller's position on each runner of `market`, as the match page shows it.
 async fn positions(app: &TestApp, token: &str, match_id: i64, market: i64) -> Vec<i64> {
-    let detail = app.post("match/matchDetail", Some(token), json!({ "match_id": match_id })).await;
-    detail.expect(200);
-    let book = detail.data()["markets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["market_id"] == market)
-        .unwrap()
-        .clone();
+    let book = app.match_market(token, match_id, market).await;
     book["runners"].as_array().unwrap().iter().map(|r| minor(&r["position"])).collect()
 }
 
@@ -198,13 +190,7 @@ async fn what_cannot_be_cashed_out_is_refused_with_its_reason_and_nothing_placed
         app.post("bet/cashOut", Some(&demo), body).await.expect(400);
     }
     // A suspended market: refused, and the quote says so.
-    app.post(
-        "admin/market/status",
-        Some(&admin),
-        json!({ "market_id": market, "status": "suspended" }),
-    )
-    .await
-    .expect(200);
+    app.set_market_status(&admin, market, "suspended").await;
     let suspended = quote(&app, &demo, market, 100).await;
     assert_eq!(suspended["available"], false);
     assert!(suspended["reason_if_not"].as_str().unwrap().contains("suspended"), "{suspended}");

@@ -612,14 +612,37 @@ impl TestApp {
             .iter()
             .map(|s| s.as_i64().unwrap())
             .collect();
+        self.set_market_status(admin_token, market_id, "open").await;
+        (market_id, selections)
+    }
+
+    /// Sets a market's status as the admin (`open`, `suspended`, `ball_running`); it must take.
+    pub async fn set_market_status(&self, admin_token: &str, market_id: i64, status: &str) {
         self.post(
             "admin/market/status",
             Some(admin_token),
-            serde_json::json!({ "market_id": market_id, "status": "open" }),
+            serde_json::json!({ "market_id": market_id, "status": status }),
         )
         .await
         .expect(200);
-        (market_id, selections)
+    }
+
+    /// Market `market_id` of match `match_id` as `token`'s match page has it (its runners with
+    /// that user's positions).
+    pub async fn match_market(&self, token: &str, match_id: i64, market_id: i64) -> Value {
+        let detail = self
+            .post("match/matchDetail", Some(token), serde_json::json!({ "match_id": match_id }))
+            .await;
+        detail.expect(200);
+        detail.data()["markets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["market_id"] == market_id)
+            .unwrap_or_else(|| {
+                panic!("market {market_id} is not on match {match_id}: {}", detail.body)
+            })
+            .clone()
     }
 
     /// Asserts the ledger invariants through the operator API.

@@ -44,15 +44,7 @@ async fn back_meets_lay_and_settlement_moves_money_as_computed_by_hand(app: Test
     assert_eq!(back.data()["avg_price_matched"], 2.5);
     assert_eq!(funds(&app, &demo2).await, (50_000_00, 100_00));
     // The page shows the positions: the backer +150 if Home wins, -100 if Away.
-    let detail = app.post("match/matchDetail", Some(&demo2), json!({ "match_id": match_id })).await;
-    detail.expect(200);
-    let book = detail.data()["markets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["market_id"] == market)
-        .unwrap()
-        .clone();
+    let book = app.match_market(&demo2, match_id, market).await;
     assert_eq!(minor(&book["runners"][0]["position"]), 150_00);
     assert_eq!(minor(&book["runners"][1]["position"]), -100_00);
     let positions = app.post("bet/positions", Some(&demo2), json!({ "match_id": match_id })).await;

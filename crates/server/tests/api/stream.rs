@@ -82,14 +82,7 @@ async fn the_stream_pushes_book_changes_without_positions(app: TestApp) {
         book["runners"].as_array().unwrap().iter().all(|r| minor(&r["position"]) == 0),
         "{book}"
     );
-    let detail = app.post("match/matchDetail", Some(&demo), json!({ "match_id": match_id })).await;
-    let mine = detail.data()["markets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["market_id"] == market)
-        .unwrap()
-        .clone();
+    let mine = app.match_market(&demo, match_id, market).await;
     assert_eq!(minor(&mine["runners"][0]["position"]), -600_00);
 
     // A suspension is pushed too.
