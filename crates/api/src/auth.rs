@@ -19,7 +19,7 @@ use backlay_kit::clock::now_ms;
 use backlay_kit::error::{ok_with, ApiResult, AppError, Envelope};
 use backlay_kit::input::{text_field, user_name_field, ApiJson, Checks};
 use backlay_kit::password::{password_rule_violation, PASSWORD_MAX_CHARS};
-use backlay_kit::throttle::AttemptKeys;
+use backlay_kit::throttle::{AttemptKeys, Refused};
 use backlay_office_store::AuditWrites;
 use backlay_operator::session::{
     check_password, start_session, too_many_attempts, Authed, ClientIp, LoginData,
@@ -96,6 +96,7 @@ pub struct SignupRequest {
 #[utoipa::path(post, path = "/user/signup", tag = "auth", request_body = SignupRequest,
     responses((status = 200, body = Envelope<LoginData>), (status = 400, description = "Field errors"),
         (status = 409, description = "User name taken"), (status = 422, description = "Sign-up is closed"),
+        (status = 429, description = "Too many sign-ups from this address: try again after Retry-After"),
         (status = 503, description = "The server is busy hashing other passwords: try again after Retry-After")))]
 async fn signup(
     State(state): State<AppState>,
@@ -139,7 +140,13 @@ async fn signup(
         Some(name) => backlay_kit::settings::parent_named(&state.store, name).await?.map(|p| p.id),
         None => None,
     };
+    // Counted per address before the hashing, as a log-in is (`backlay_kit::throttle`); an
+    // address the server cannot tell counts under one shared key.
+    let keys = AttemptKeys::sign_up(ip.as_deref().unwrap_or("unknown"));
+    let attempt = state.throttle.begin(&keys, now_ms()).await?.map_err(too_many_sign_ups)?;
     let password_hash = state.passwords.hash(body.password).await?;
+    // Hashed: it counts, whether or not the account is made below.
+    attempt.counted(now_ms()).await?;
     let now = now_ms();
     let mut writer = state.store.begin_write().await?;
     let user_id = writer
@@ -173,6 +180,23 @@ async fn signup(
     writer.commit().await?;
     let data = start_session(&state, &user, ip.as_deref(), SessionKind::Web).await?;
     Ok(ok_with("Welcome to Backlay.", data))
+}
+
+/// 429 for a sign-up over the address's limit.
+fn too_many_sign_ups(refused: Refused) -> AppError {
+    let message = match refused {
+        Refused::Blocked { retry_after_s } => {
+            let minutes = retry_after_s.div_ceil(60);
+            format!(
+                "Too many sign-ups from this address. Try again in {minutes} minute{}.",
+                if minutes == 1 { "" } else { "s" }
+            )
+        }
+        Refused::Busy { retry_after_s } => format!(
+            "Too many sign-ups from this address at once. Try again in {retry_after_s} seconds."
+        ),
+    };
+    AppError::TooManyRequests { message, retry_after_s: refused.retry_after_s() }
 }
 
 /// The spec's client sends `user_id` and `token`; the session ended is always the caller's own.

@@ -1,5 +1,8 @@
 //! Log-in throttling: after too many failed attempts for one user name, or from one address,
 //! further attempts are refused with 429 for a while, whether or not the password is right.
+//! Sign-ups count the same way under a key of their own per address (`signup:`): every sign-up
+//! that reaches its password's hashing counts, made or not, so one address cannot open accounts
+//! (or keep the hasher busy) without bound.
 //! The seamless wallet uses the same counts, keyed by address only, to stop writing unsigned
 //! refusals to the audit log once an address has sent too many (`wallet::handle`).
 //!
@@ -47,6 +50,8 @@ use crate::token::new_token;
 pub struct ThrottlePolicy {
     pub max_failures_per_user: u32,
     pub max_failures_per_address: u32,
+    /// Sign-ups one address may make (or try, up to the hashing) within a window.
+    pub max_sign_ups_per_address: u32,
     pub window_ms: i64,
     pub block_ms: i64,
 }
@@ -56,6 +61,7 @@ impl Default for ThrottlePolicy {
         ThrottlePolicy {
             max_failures_per_user: 5,
             max_failures_per_address: 30,
+            max_sign_ups_per_address: 10,
             window_ms: 15 * 60 * 1000,
             block_ms: 15 * 60 * 1000,
         }
@@ -169,6 +175,7 @@ pub struct LoginThrottle {
 pub struct AttemptKeys {
     user: Option<String>,
     address: Option<String>,
+    sign_up: Option<String>,
 }
 
 impl AttemptKeys {
@@ -176,16 +183,23 @@ impl AttemptKeys {
         AttemptKeys {
             user: Some(format!("user:{}", user_name.to_lowercase())),
             address: address.map(|a| format!("addr:{a}")),
+            sign_up: None,
         }
     }
 
     /// Counts against an address alone (no user name is known), under the address limit.
     pub fn address(address: &str) -> AttemptKeys {
-        AttemptKeys { user: None, address: Some(format!("addr:{address}")) }
+        AttemptKeys { user: None, address: Some(format!("addr:{address}")), sign_up: None }
+    }
+
+    /// A sign-up from an address, under the sign-up limit (a count of its own, apart from the
+    /// address's failed log-ins).
+    pub fn sign_up(address: &str) -> AttemptKeys {
+        AttemptKeys { user: None, address: None, sign_up: Some(format!("signup:{address}")) }
     }
 
     fn all(&self) -> impl Iterator<Item = &String> {
-        self.user.iter().chain(self.address.iter())
+        self.user.iter().chain(self.address.iter()).chain(self.sign_up.iter())
     }
 
     /// Each key with its limit, sorted by key: every transaction locks keys in this order, so
@@ -196,6 +210,7 @@ impl AttemptKeys {
             .iter()
             .map(|key| (key, policy.max_failures_per_user))
             .chain(self.address.iter().map(|key| (key, policy.max_failures_per_address)))
+            .chain(self.sign_up.iter().map(|key| (key, policy.max_sign_ups_per_address)))
             .collect();
         keys.sort();
         keys
@@ -217,6 +232,11 @@ pub struct Attempt {
 impl Attempt {
     /// The password (or code) was wrong: the attempt becomes a failure of every key.
     pub async fn failed(self, now_ms: i64) -> StoreResult<()> {
+        self.settle(now_ms, Outcome::Failed).await
+    }
+
+    /// A sign-up went as far as its hashing: it counts against the address, made or not.
+    pub async fn counted(self, now_ms: i64) -> StoreResult<()> {
         self.settle(now_ms, Outcome::Failed).await
     }
 

@@ -432,3 +432,39 @@ async fn forwarded_for_is_ignored_unless_trusted(app: TestApp) {
     );
 }
 both_databases!(forwarded_for_is_ignored_unless_trusted);
+
+// ---------------------------------------------------------------------------------------------
+// Sign-ups counted per address (issue 33): past the limit, 429 with Retry-After before any
+// hashing; another address, and logging in, are not held up by it.
+
+fn two_sign_ups_an_address(config: &mut backlay_kit::config::Config) {
+    config.trust_forwarded_for = true;
+    config.throttle.max_sign_ups_per_address = 2;
+}
+
+async fn sign_ups_from_one_address_are_throttled(app: TestApp) {
+    let from = |user_name: &str, address: &str| {
+        app.client
+            .post(format!("{}/user/signup", app.base))
+            .header("x-forwarded-for", address)
+            .json(&signup_body(user_name))
+            .send()
+    };
+    assert_eq!(from("burst_one", "203.0.113.20").await.unwrap().status().as_u16(), 200);
+    // A name already taken still went as far as the hashing: it counts.
+    assert_eq!(from("burst_one", "203.0.113.20").await.unwrap().status().as_u16(), 409);
+    let refused = from("burst_three", "203.0.113.20").await.unwrap();
+    assert_eq!(refused.status().as_u16(), 429);
+    let retry_after: u64 = refused.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=15 * 60).contains(&retry_after), "{retry_after}");
+    let body: serde_json::Value = refused.json().await.unwrap();
+    assert!(body["message"].as_str().unwrap().contains("Too many sign-ups"), "{body}");
+    // Nothing was made for the refused one; another address signs up, and the first one's
+    // account still logs in.
+    let admin = app.admin().await;
+    let users = app.post("admin/user/list", Some(&admin), json!({ "search": "burst_three" })).await;
+    assert!(!users.body.to_string().contains("burst_three"), "{}", users.body);
+    assert_eq!(from("burst_four", "203.0.113.21").await.unwrap().status().as_u16(), 200);
+    app.login("burst_one", "Signup@123").await;
+}
+both_databases!(sign_ups_from_one_address_are_throttled, super::two_sign_ups_an_address);
