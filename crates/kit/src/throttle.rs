@@ -446,6 +446,7 @@ mod tests {
         ThrottlePolicy {
             max_failures_per_user: 3,
             max_failures_per_address: 5,
+            max_sign_ups_per_address: 2,
             window_ms: 1_000,
             block_ms: 10_000,
         }
