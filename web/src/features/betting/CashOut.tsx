@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '../../api/client';
 import { refusalWords } from '../../api/refusal-words';
@@ -10,8 +10,13 @@ import { toastError, toastSuccess } from '../../lib/toast';
 import { cashOut, cashOutQuoteKey, getCashOutQuote, matchDetailKey, openBetsKey, type CashOutQuote } from './api';
 import { newClientRef } from './selection';
 
-/** How often the value is asked again while nothing in the book changed (prices also move it at once). */
+/** How often the value is asked again while nothing in the book changed. */
 const REQUOTE_MS = 3_000;
+/**
+ * The soonest it is asked again after the last time when the book moves: an in-play book can
+ * move several times a second, and each quote is a call on the market's own task.
+ */
+const MIN_REQUOTE_MS = 1_000;
 
 /**
  * Cash Out on an exchange or bookmaker market (issue 32): while the bettor has a position here,
@@ -26,13 +31,24 @@ export function CashOutBar({ market }: { market: MarketBook }) {
   const [open, setOpen] = useState(false);
   const [percent, setPercent] = useState(100);
   const hasPosition = market.runners.some((r) => Math.round(r.position * 100) !== 0);
-  // What moves the value: the best prices and the bettor's positions.
+  // What moves the value: the best prices and the bettor's positions, followed at most once a
+  // MIN_REQUOTE_MS.
   const book = market.runners
     .map((r) => `${r.position}|${r.back[0]?.price ?? ''}:${r.back[0]?.size ?? ''}|${r.lay[0]?.price ?? ''}:${r.lay[0]?.size ?? ''}`)
     .join(',') + market.status;
+  const [bookAsked, setBookAsked] = useState(book);
+  const askedAtMs = useRef(0);
+  useEffect(() => {
+    if (book === bookAsked) return;
+    const timer = setTimeout(() => setBookAsked(book), Math.max(0, askedAtMs.current + MIN_REQUOTE_MS - Date.now()));
+    return () => clearTimeout(timer);
+  }, [book, bookAsked]);
   const quote = useQuery({
-    queryKey: cashOutQuoteKey(market.market_id, open ? percent : 100, book),
-    queryFn: () => getCashOutQuote(market.market_id, open ? percent : 100),
+    queryKey: cashOutQuoteKey(market.market_id, open ? percent : 100, bookAsked),
+    queryFn: () => {
+      askedAtMs.current = Date.now();
+      return getCashOutQuote(market.market_id, open ? percent : 100);
+    },
     enabled: hasPosition,
     refetchInterval: REQUOTE_MS,
     placeholderData: (previous) => previous,

@@ -126,6 +126,32 @@ describe('Cash Out', () => {
   });
 });
 
+describe('Cash Out asked again as the book moves', () => {
+  it('asks at most once a second however often the book moves', async () => {
+    const calls = stubServer({ 'POST /api/bet/cashOutQuote': (call) => ({ data: quoteOf(percentOf(call)) }) });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const bar = (size: number) => {
+      const book = market([200, -100]);
+      (book.runners[0].back[0] as { size: number }).size = size;
+      return (
+        <QueryClientProvider client={client}>
+          <CashOutBar market={book} />
+        </QueryClientProvider>
+      );
+    };
+    const quotes = () => calls.filter((c) => c.path === '/api/bet/cashOutQuote').length;
+    const { rerender } = render(bar(500));
+    await waitFor(() => expect(quotes()).toBe(1));
+    // Five moves within a few milliseconds: one more quote, a second after the first.
+    for (const size of [490, 480, 470, 460, 450]) rerender(bar(size));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(quotes()).toBe(1);
+    await waitFor(() => expect(quotes()).toBe(2));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(quotes()).toBe(2);
+  });
+});
+
 describe('Cash Out in Hindi', () => {
   it('says why not and a refusal in Hindi, from the facts the server gives', async () => {
     setLanguage('hi');
