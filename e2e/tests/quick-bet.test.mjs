@@ -34,6 +34,17 @@ async function postRates(back) {
   await call('admin/market/rates', { market_id: ids.bookmaker, runners: [{ selection_id: ids.bmOwls, back, lay: back + 2 }, { selection_id: ids.bmHawks, back: 150, lay: 155 }] }, tokens.admin);
 }
 
+/**
+ * Waits until the page shows the bettor's own positions (a Cash Out bar on each market where
+ * they hold matched bets): they are merged into the public books after the first paint, and the
+ * bar they bring moves the rows below it, under a tap made meanwhile.
+ */
+async function positionsShown() {
+  const open = await call('bet/openBets', { match_id: ids.match }, tokens.demo);
+  const held = new Set(open.matched.map((/** @type {{ market_id: number }} */ b) => b.market_id));
+  for (const id of held) await page.locator(`[data-testid="market"][data-market-id="${id}"] [data-testid="cash-out"]`).waitFor();
+}
+
 before(async () => {
   server = await startServer();
   for (const [name, password] of [['admin', 'Admin@1234'], ['demo', 'Demo@1234'], ['demo2', 'Demo@1234']]) {
@@ -69,6 +80,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await page.goto(`${server.baseUrl}/#/match/matchdetail/${ids.match}`);
     // Preferences set through the API are read by a fresh page (a page keeps its own for a minute).
     await page.reload();
+    await positionsShown();
     const bm = page.locator(`[data-testid="market"][data-market-id="${ids.bookmaker}"] [data-testid="runner"][data-selection-id="${ids.bmOwls}"]`);
     await bm.getByTestId('bm-back').click();
     await page.getByTestId('rate-changes').selectOption('any');
@@ -90,6 +102,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     await call('user/preferences', { one_click: false }, tokens.demo);
     await page.goto(`${server.baseUrl}/#/match/matchdetail/${ids.match}`);
     await page.reload();
+    await positionsShown();
     const owls = page.locator(`[data-testid="market"][data-market-id="${ids.odds}"] [data-testid="runner"][data-selection-id="${ids.owls}"]`);
     // The settings are on the slip: open it once, choose the stake, turn one-click on.
     await owls.getByTestId('best-back').click();
