@@ -23,7 +23,7 @@ export function QuickBetSettings({ preferences }: { preferences: Preferences }) 
     try {
       const answer = await save(input);
       setProblem(null);
-      if (answer.data) setOneClick(answer.data.one_click);
+      if (answer.data && answer.latest) setOneClick(answer.data.one_click);
     } catch (error) {
       setProblem(errorMessage(error));
       toastError(errorMessage(error));

@@ -40,12 +40,22 @@ export function usePreferences(): Preferences {
   return usePreferencesRead().preferences;
 }
 
+/** Saves sent so far in this tab: only the answer of the newest speaks for the preferences. */
+let savesSent = 0;
+
+/**
+ * Saves some preferences and keeps the answer as the preferences read, unless a newer save was
+ * sent meanwhile (`latest` false): answers can come back out of order (the stake's save on
+ * blur, then the one-click toggle's at once), and an older one would undo the newer choice.
+ */
 export function useSetPreferences() {
   const client = useQueryClient();
   return async (input: PreferencesInput) => {
+    const sent = ++savesSent;
     const answer = await savePreferences(input);
-    if (answer.data) client.setQueryData(PREFERENCES_KEY, answer.data);
-    return answer;
+    const latest = sent === savesSent;
+    if (answer.data && latest) client.setQueryData(PREFERENCES_KEY, answer.data);
+    return { ...answer, latest };
   };
 }
 

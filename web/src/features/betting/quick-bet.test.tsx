@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MarketBook } from '../../api/match-stream';
 import { stubServer } from '../../testing/fake-server';
 import { MatchBoard } from './MatchBoard';
-import { acceptsMove, ONE_CLICK_UNDO_MS } from './preferences';
+import { acceptsMove, DEFAULT_PREFERENCES, ONE_CLICK_UNDO_MS, PREFERENCES_KEY, type Preferences } from './preferences';
+import { QuickBetSettings } from './QuickBetSettings';
 import { placeBody, slipFor, slipProblems } from './selection';
 
 const base = { match_id: 100, in_play: false, bet_delay_s: 0, min_stake: 100, max_stake: 500000, line_no: null, rate_no: null, line_yes: null, rate_yes: null, book: [], commission_bp: 0, total_matched: 0 };
@@ -91,5 +92,43 @@ describe('one-click betting', () => {
     expect(placed).toHaveLength(1);
     expect(placed[0].body).toMatchObject({ market_id: 1, selection_id: 11, side: 'back', price: '2.50', stake: '250.00', persistence: 'lapse' });
     expect(screen.queryByTestId('one-click-bar')).toBeNull();
+  });
+});
+
+describe('the one-click settings', () => {
+  it('keep the toggle on when the stake’s save answers after the toggle’s', async () => {
+    // The stake's save (sent on blur) is answered last, with the one_click of before.
+    const answers: ((body: unknown) => void)[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((_input: string, init: RequestInit = {}) => {
+        const sent = JSON.parse(init.body as string) as Record<string, unknown>;
+        return new Promise<Response>((resolve) => {
+          answers.push(() => {
+            const data = { one_click: sent.one_click === true, one_click_stake: 120, accept_rate_changes: 'exact' };
+            resolve(new Response(JSON.stringify({ status: true, message: 'Saved.', data }), { headers: { 'Content-Type': 'application/json' } }));
+          });
+        });
+      }),
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    client.setQueryData(PREFERENCES_KEY, DEFAULT_PREFERENCES);
+    render(
+      <QueryClientProvider client={client}>
+        <QuickBetSettings preferences={DEFAULT_PREFERENCES} />
+      </QueryClientProvider>,
+    );
+    const stake = screen.getByTestId('one-click-stake');
+    fireEvent.change(stake, { target: { value: '120' } });
+    fireEvent.blur(stake);
+    fireEvent.click(screen.getByTestId('one-click-toggle'));
+    expect(answers).toHaveLength(2);
+    await act(async () => {
+      answers[1](null); // the toggle's: on
+      answers[0](null); // then the stake's: off, as it was when it was sent
+      await Promise.resolve();
+    });
+    await vi.waitFor(() => expect(client.getQueryData<Preferences>(PREFERENCES_KEY)?.one_click).toBe(true));
+    expect(screen.getByTestId('one-click-toggle')).toBeChecked();
   });
 });
