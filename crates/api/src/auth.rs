@@ -19,10 +19,11 @@ use backlay_kit::clock::now_ms;
 use backlay_kit::error::{ok_with, ApiResult, AppError, Envelope};
 use backlay_kit::input::{text_field, user_name_field, ApiJson, Checks};
 use backlay_kit::password::{password_rule_violation, PASSWORD_MAX_CHARS};
-use backlay_kit::throttle::{AttemptKeys, Refused};
+use backlay_kit::throttle::AttemptKeys;
 use backlay_office_store::AuditWrites;
 use backlay_operator::session::{
-    check_password, start_session, too_many_attempts, Authed, ClientIp, LoginData,
+    check_password, start_session, too_many_attempts, too_many_sign_ups, Authed, ClientIp,
+    LoginData,
 };
 use backlay_operator::AppState;
 
@@ -180,23 +181,6 @@ async fn signup(
     writer.commit().await?;
     let data = start_session(&state, &user, ip.as_deref(), SessionKind::Web).await?;
     Ok(ok_with("Welcome to Backlay.", data))
-}
-
-/// 429 for a sign-up over the address's limit.
-fn too_many_sign_ups(refused: Refused) -> AppError {
-    let message = match refused {
-        Refused::Blocked { retry_after_s } => {
-            let minutes = retry_after_s.div_ceil(60);
-            format!(
-                "Too many sign-ups from this address. Try again in {minutes} minute{}.",
-                if minutes == 1 { "" } else { "s" }
-            )
-        }
-        Refused::Busy { retry_after_s } => format!(
-            "Too many sign-ups from this address at once. Try again in {retry_after_s} seconds."
-        ),
-    };
-    AppError::TooManyRequests { message, retry_after_s: refused.retry_after_s() }
 }
 
 /// The spec's client sends `user_id` and `token`; the session ended is always the caller's own.

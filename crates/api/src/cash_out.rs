@@ -6,7 +6,7 @@
 //! `exchange/cash_out.rs`); nothing the client computed is trusted.
 
 use axum::extract::State;
-use backlay_core::exchange::BetSide;
+use backlay_core::exchange::{BetSide, MarketType};
 use backlay_core::money::Money;
 use backlay_engine::{CashOutPlan, CashedOut, PlacementStatus, MAX_TOLERANCE_TICKS};
 use serde::{Deserialize, Serialize};
@@ -18,6 +18,8 @@ use backlay_kit::input::{ApiJson, FlexI64};
 use backlay_kit::refusal::Refusal;
 use backlay_operator::session::CurrentUser;
 use backlay_operator::AppState;
+
+use crate::bet::display_price;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(cash_out_quote)).routes(routes!(cash_out))
@@ -118,8 +120,7 @@ async fn cash_out_quote(
     let percent = percent_of(body.percent)?;
     let market_id = body.market_id.0;
     let quote = state.engine.cash_out_quote(market_id, authed.user.id, percent).await?;
-    let market = state.store.market(market_id).await?;
-    let rate_market = market.setup.market_type.is_house_banked();
+    let market_type = quote.market_type;
     let bet_delay_seconds = quote.delay_ms as f64 / 1000.0;
     let data = match quote.plan {
         Ok(plan) => CashOutQuoteData {
@@ -129,7 +130,7 @@ async fn cash_out_quote(
             why_not: None,
             percent,
             equal: Some(CashOutEquality::of(plan.spread_minor)),
-            per_runner: runners_of(&plan, rate_market),
+            per_runner: runners_of(&plan, market_type),
             bet_delay_seconds,
         },
         Err(refusal) => CashOutQuoteData {
@@ -255,7 +256,7 @@ async fn cash_out(
     let market_id = body.market_id.0;
     let user_id = authed.user.id;
     let market = state.store.market(market_id).await?;
-    let rate_market = market.setup.market_type.is_house_banked();
+    let market_type = market.setup.market_type;
     let shown = match &body.shown {
         None => None,
         Some(legs) if legs.len() > MAX_SHOWN_LEGS => {
@@ -270,7 +271,8 @@ async fn cash_out(
                     let side: BetSide = leg.side.trim().to_lowercase().parse().map_err(|_| {
                         AppError::field("shown", "Each shown bet's side is back or lay.")
                     })?;
-                    let scaled = if rate_market { leg.price } else { leg.price * 100.0 };
+                    let scaled =
+                        if market_type.is_house_banked() { leg.price } else { leg.price * 100.0 };
                     if !(scaled.is_finite() && scaled >= 1.0 && scaled <= f64::from(u32::MAX)) {
                         return Err(AppError::field(
                             "shown",
@@ -313,7 +315,7 @@ async fn cash_out(
                             bet_id: bet.bet_id,
                             selection_id: bet.runner_id.unwrap_or(0),
                             side: bet.side,
-                            price: price_of(bet.price as u32, rate_market),
+                            price: display_price(bet.price, market_type),
                             stake: Money::from_minor(bet.stake_minor),
                             status: PlacementStatus::of(bet.matched_minor, bet.stake_minor),
                         })
@@ -339,7 +341,7 @@ async fn cash_out(
             runners: done.runners.clone(),
             spread_minor: done.spread_minor,
         },
-        rate_market,
+        market_type,
     );
     Ok(ok_with(
         message,
@@ -353,7 +355,7 @@ async fn cash_out(
                     bet_id: b.bet.bet_id,
                     selection_id: b.selection_id,
                     side: b.leg.side,
-                    price: price_of(b.leg.price, rate_market),
+                    price: display_price(i64::from(b.leg.price), market_type),
                     stake: Money::from_minor(b.leg.stake_minor),
                     status: b.bet.status,
                 })
@@ -374,17 +376,7 @@ fn percent_of(percent: Option<FlexI64>) -> Result<u32, AppError> {
     }
 }
 
-/// A leg's price as the page shows it: odds (2.5) on an exchange market, the rate (45) on a
-/// bookmaker.
-fn price_of(price: u32, rate_market: bool) -> f64 {
-    if rate_market {
-        f64::from(price)
-    } else {
-        f64::from(price) / 100.0
-    }
-}
-
-fn runners_of(plan: &CashOutPlan, rate_market: bool) -> Vec<CashOutRunnerData> {
+fn runners_of(plan: &CashOutPlan, market_type: MarketType) -> Vec<CashOutRunnerData> {
     plan.runners
         .iter()
         .map(|r| CashOutRunnerData {
@@ -394,7 +386,7 @@ fn runners_of(plan: &CashOutPlan, rate_market: bool) -> Vec<CashOutRunnerData> {
             after: Money::from_minor(r.after_minor),
             bet: r.leg.map(|leg| CashOutLegData {
                 side: leg.side,
-                price: price_of(leg.price, rate_market),
+                price: display_price(i64::from(leg.price), market_type),
                 stake: Money::from_minor(leg.stake_minor),
             }),
         })

@@ -256,17 +256,37 @@ pub async fn lock_refusal(
     Ok(Some(AppError::Unprocessable(message)))
 }
 
+/// 429 for a log-in (or its code) over the throttle's limit.
 pub fn too_many_attempts(refused: Refused) -> AppError {
+    throttled(
+        refused,
+        "Too many failed log-in attempts",
+        "Too many log-in attempts at once for this account or address",
+    )
+}
+
+/// 429 for a sign-up over its address's limit.
+pub fn too_many_sign_ups(refused: Refused) -> AppError {
+    throttled(
+        refused,
+        "Too many sign-ups from this address",
+        "Too many sign-ups from this address at once",
+    )
+}
+
+/// The 429 of a throttled attempt: what was too many (`blocked` once the key is blocked, `busy`
+/// while the limit's worth are being checked) and when to try again.
+fn throttled(refused: Refused, blocked: &str, busy: &str) -> AppError {
     let message = match refused {
         Refused::Blocked { retry_after_s } => {
             let minutes = retry_after_s.div_ceil(60);
             format!(
-                "Too many failed log-in attempts. Try again in {minutes} minute{}.",
+                "{blocked}. Try again in {minutes} minute{}.",
                 if minutes == 1 { "" } else { "s" }
             )
         }
         Refused::Busy { retry_after_s } => {
-            format!("Too many log-in attempts at once for this account or address. Try again in {retry_after_s} seconds.")
+            format!("{busy}. Try again in {retry_after_s} seconds.")
         }
     };
     AppError::TooManyRequests { message, retry_after_s: refused.retry_after_s() }

@@ -33,6 +33,7 @@
 //! as the exchange will settle them.
 
 use super::{backer_profit_minor, rate_profit_minor, RunnerId, Side};
+use crate::money::mul_div_round_half_even;
 use crate::odds::Price;
 
 /// The price of a hedge's leg: odds on the exchange's ladder, or a house's posted rate.
@@ -103,6 +104,22 @@ impl CashOut {
     /// What the bettor is sure of after the legs: the lowest outcome.
     pub fn value_minor(&self) -> i64 {
         self.outcomes.iter().map(|(_, pnl)| *pnl).min().unwrap_or(0)
+    }
+
+    /// What a cash out of `percent` of the positions in `quotes` (those it was worked out from)
+    /// makes sure whatever wins: `p·V` of the module docs, read from the outcomes as the least
+    /// of each outcome less the part of its position left open, `(1 − p)·P_r`. For 100% it is
+    /// [`CashOut::value_minor`].
+    pub fn sure_minor(&self, quotes: &[RunnerQuote], percent: u32) -> i64 {
+        let left_open = |position: i64| {
+            mul_div_round_half_even(position, 100 - i64::from(percent.min(100)), 100).unwrap_or(0)
+        };
+        self.outcomes
+            .iter()
+            .zip(quotes)
+            .map(|((_, after), quote)| after - left_open(quote.position_minor))
+            .min()
+            .unwrap_or(0)
     }
 
     /// The highest outcome less the lowest: 0 when every outcome is equal to the paisa.
@@ -280,6 +297,9 @@ mod tests {
         assert_eq!(done.legs[0].stake_minor, 75_00);
         // (1 − ½)·P + ½·50: 125 and −25.
         assert_eq!(done.outcomes, vec![(RunnerId(1), 125_00), (RunnerId(2), -25_00)]);
+        // Half of the whole's 50.00 is sure.
+        let quotes = [quote(1, 200_00, "1.98", "2.00"), quote(2, -100_00, "1.98", "2.02")];
+        assert_eq!(done.sure_minor(&quotes, 50), 25_00);
     }
 
     #[test]

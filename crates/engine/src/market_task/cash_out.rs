@@ -27,7 +27,7 @@ use std::collections::BTreeSet;
 
 use backlay_core::exchange::{
     cash_out, Bet, BetSide, CashOut, CashOutRefusal, HedgeLeg, HedgePrice, MarketKind,
-    MarketStatus, RunnerId, RunnerQuote, Side, UserId,
+    MarketStatus, MarketType, RunnerId, RunnerQuote, Side, UserId,
 };
 use backlay_core::money::Money;
 use backlay_core::odds::{Price, Quote};
@@ -59,6 +59,8 @@ pub struct CashOutQuote {
     /// The market's count of suspensions when quoted: a cash out placed after its delay is
     /// refused if another arrived meanwhile.
     pub suspensions: u64,
+    /// The market's type: its legs' prices are odds, or a house's rates.
+    pub market_type: MarketType,
 }
 
 /// The legs of a cash out and what each runner becomes.
@@ -149,6 +151,7 @@ impl MarketActor {
             plan: self.work_out(user_id, percent).map(|w| w.plan),
             delay_ms,
             suspensions: self.suspensions.count(),
+            market_type: self.setup.market_type,
         }
     }
 
@@ -376,15 +379,7 @@ impl MarketActor {
             })
             .collect();
         // A part's value is that part of the whole's: sure whatever wins, the rest still open.
-        let value_minor = if percent == 100 {
-            done.iter().map(|(c, _)| c.value_minor()).sum()
-        } else {
-            let whole: i64 = done
-                .iter()
-                .map(|(_, quotes)| cash_out(quotes, 100).map_or(0, |c| c.value_minor()))
-                .sum();
-            (whole * i64::from(percent) + whole.signum() * 50) / 100
-        };
+        let value_minor = done.iter().map(|(c, quotes)| c.sure_minor(quotes, percent)).sum();
         let spread_minor = if percent == 100 {
             done.iter().map(|(c, _)| c.spread_minor()).max().unwrap_or(0)
         } else {

@@ -321,13 +321,7 @@ async fn the_bet_delay_is_waited_a_suspension_in_it_places_nothing_and_a_repeat_
     let suspend_and_reopen = async {
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         for status in ["suspended", "open"] {
-            app.post(
-                "admin/market/status",
-                Some(&admin),
-                json!({ "market_id": market, "status": status }),
-            )
-            .await
-            .expect(200);
+            app.set_market_status(&admin, market, status).await;
         }
     };
     let (refused, ()) = tokio::join!(cashing, suspend_and_reopen);

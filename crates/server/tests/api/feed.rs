@@ -351,7 +351,7 @@ async fn the_house_quotes_no_market_past_its_exposure_cap(app: TestApp) {
 
     // What it quotes is the upstream's, but not all of it.
     let upstream = upstream_levels(&[recordings().join(WIN)], BEFORE_THE_OFF_PT, usize::MAX);
-    let page = page_of(&app, &demo, match_id, market_id).await;
+    let page = app.match_market(&demo, match_id, market_id).await;
     let upstream_of = upstream_selections(&market);
     let mut shown_levels = 0;
     for runner in page["runners"].as_array().unwrap() {
@@ -496,7 +496,7 @@ async fn a_non_runners_bets_are_void_and_the_others_matched_prices_reduced(mut a
     let market = feeds[0]["markets"][0].clone();
     let (market_id, match_id) =
         (market["market_id"].as_i64().unwrap(), market["match_id"].as_i64().unwrap());
-    let page = page_of(&app, &demo, match_id, market_id).await;
+    let page = app.match_market(&demo, match_id, market_id).await;
     let runner = |name: &str| {
         page["runners"].as_array().unwrap().iter().find(|r| r["name"] == name).unwrap()
             ["selection_id"]
@@ -736,21 +736,6 @@ fn with_stream(config: &mut Config) {
     });
 }
 
-/// The market here, as the mirroring server's bettors see it: (price, size) a side per runner.
-async fn page_of(app: &TestApp, token: &str, match_id: i64, market_id: i64) -> Value {
-    let detail = app
-        .post("match/matchDetail", Some(token), serde_json::json!({ "match_id": match_id }))
-        .await;
-    detail.expect(200);
-    detail.data()["markets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["market_id"] == market_id)
-        .unwrap()
-        .clone()
-}
-
 /// One Backlay (the upstream, with its Exchange Stream) and a second that mirrors a market of
 /// it over that stream, logged in as a client of the first, trusting its self-signed
 /// certificate: each back placed upstream shows on the mirror as the house's back at that
@@ -818,7 +803,7 @@ async fn a_market_of_one_backlay_is_mirrored_on_another_over_the_live_stream(
         let sent = Instant::now();
         let wanted = serde_json::json!({ "price": price.parse::<f64>().unwrap(), "size": (10 + step) as f64 });
         loop {
-            let page = page_of(&mirror, &mirror_bettor, here_match, here).await;
+            let page = mirror.match_market(&mirror_bettor, here_match, here).await;
             let lay_column = page["runners"][0]["lay"].as_array().cloned().unwrap_or_default();
             if lay_column
                 .iter()
@@ -834,7 +819,7 @@ async fn a_market_of_one_backlay_is_mirrored_on_another_over_the_live_stream(
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
-    let page = page_of(&mirror, &mirror_bettor, here_match, here).await;
+    let page = mirror.match_market(&mirror_bettor, here_match, here).await;
     assert_eq!(
         (page["in_play"].clone(), page["bet_delay_s"].clone()),
         (serde_json::json!(true), serde_json::json!(1))
@@ -852,7 +837,7 @@ async fn a_market_of_one_backlay_is_mirrored_on_another_over_the_live_stream(
     upstream.stop_gracefully(Duration::from_secs(5)).await;
     let stopped = Instant::now();
     loop {
-        let page = page_of(&mirror, &mirror_bettor, here_match, here).await;
+        let page = mirror.match_market(&mirror_bettor, here_match, here).await;
         if page["status"] == "suspended" {
             assert_eq!(
                 page["runners"][0]["lay"],
@@ -882,7 +867,7 @@ async fn a_market_of_one_backlay_is_mirrored_on_another_over_the_live_stream(
         .await;
     let restarted = Instant::now();
     loop {
-        let page = page_of(&mirror, &mirror_bettor, here_match, here).await;
+        let page = mirror.match_market(&mirror_bettor, here_match, here).await;
         let best = &page["runners"][0]["lay"][0];
         if page["status"] == "open" && best["price"] == 3.5 && best["size"] == 14.0 {
             break;
@@ -920,7 +905,7 @@ async fn page_status_becomes(app: &TestApp, token: &str, feed: &Value, wanted: &
     );
     let started = Instant::now();
     loop {
-        let page = page_of(app, token, match_id, market_id).await;
+        let page = app.match_market(token, match_id, market_id).await;
         if page["status"] == wanted {
             return;
         }

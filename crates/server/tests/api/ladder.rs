@@ -64,19 +64,6 @@ fn levels(ladder: &Answer) -> Vec<(i64, i64, i64, i64, i64, i64)> {
         .collect()
 }
 
-/// The market as `match/matchDetail` shows it to `token`.
-async fn market_on_page(app: &TestApp, token: &str, match_id: i64, market: i64) -> Value {
-    let detail = app.post("match/matchDetail", Some(token), json!({ "match_id": match_id })).await;
-    detail.expect(200);
-    detail.data()["markets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["market_id"] == market)
-        .unwrap()
-        .clone()
-}
-
 async fn resting_orders_show_at_every_price_with_only_the_callers_own_as_theirs(app: TestApp) {
     let admin = app.admin().await;
     let (demo, demo2) = (app.demo().await, app.login("demo2", "Demo@1234").await);
@@ -99,7 +86,7 @@ async fn resting_orders_show_at_every_price_with_only_the_callers_own_as_theirs(
     // Demo backs at 5.00 too: its own order among demo2's at one price.
     bet(&app, &demo, market, home, "back", "5.00", "2").await;
 
-    let page = market_on_page(&app, &demo, match_id, market).await;
+    let page = app.match_market(&demo, match_id, market).await;
     assert_eq!(page["runners"][0]["back"].as_array().unwrap().len(), 3, "the page shows 3");
 
     let mine = ladder(&app, &demo, market, home).await;
@@ -219,12 +206,9 @@ async fn traded_volume_and_the_last_price_follow_the_matches_live(app: TestApp) 
             vec![(240, 20_00, 0, 10_00, 0, my_lay), (250, 0, 0, 100_00, 0, 0)]
         );
     }
-    let page = market_on_page(&app, &demo, match_id, market).await;
+    let page = app.match_market(&demo, match_id, market).await;
     assert_eq!(minor(&page["total_matched"]), 110_00);
-    assert_eq!(
-        market_on_page(&app, &demo, match_id, bookmaker).await["total_matched"],
-        Value::Null
-    );
+    assert_eq!(app.match_market(&demo, match_id, bookmaker).await["total_matched"], Value::Null);
     read_until(&mut stream, &mut buffer, |event, data| {
         event == "market" && data["market_id"] == market && minor(&data["total_matched"]) == 110_00
     })
@@ -238,7 +222,7 @@ async fn traded_volume_and_the_last_price_follow_the_matches_live(app: TestApp) 
     )
     .await
     .expect(200);
-    let settled = market_on_page(&app, &demo, match_id, market).await;
+    let settled = app.match_market(&demo, match_id, market).await;
     assert_eq!(settled["status"], "closed");
     assert_eq!(minor(&settled["total_matched"]), 110_00);
     // A closed market's book is gone: its ladder is refused, its chart is not.

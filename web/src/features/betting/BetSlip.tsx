@@ -11,7 +11,8 @@ import { matchDetailKey, openBetsKey, placeBet, type PlaceBetResult } from './ap
 import { placedWords } from './bet-outcome';
 import { formatOdds, parseOddsText, tickDown, tickUp } from './ladder';
 import { useFlash } from '../../hooks/useFlash';
-import { acceptRate, housePrice, newClientRef, notPlacedMessage, placeBody, rateChange, sideLabel, slipBet, slipProblems, type SlipState } from './selection';
+import { sideLabel } from '../../lib/bet-record';
+import { acceptRate, housePrice, newClientRef, notPlacedMessage, placeBody, rateChange, slipBet, slipProblems, type SlipState } from './selection';
 import { formatMinorMoney } from '../../lib/format';
 import { commissionMinor, preview } from './slip-math';
 import { commissionText } from '../../lib/rules-topic';

@@ -4,6 +4,7 @@ import { MarketHead } from './ExchangeMarket';
 import { NonRunnerBadge, NonRunnerCell, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
 import { CashOutBar } from './CashOut';
 import type { Pick } from './selection';
+import { sideLabel } from '../../lib/bet-record';
 
 /**
  * A bookmaker market: the house's back and lay rate per runner (45 pays 45 per 100). A withdrawn
@@ -26,8 +27,8 @@ export function BookmakerMarket({
       <div className="market-rows">
         <div className="runner-row head two" aria-hidden="true">
           <span className="runner-name" />
-          <span className="col-head back">{t('side.back')}</span>
-          <span className="col-head lay">{t('side.lay')}</span>
+          <span className="col-head back">{sideLabel('back')}</span>
+          <span className="col-head lay">{sideLabel('lay')}</span>
         </div>
         {market.runners.map((runner) => {
           if (runner.removed) {

@@ -9,6 +9,7 @@ import { LadderModal } from './LadderModal';
 import { NonRunnerBadge, NonRunnerCell, PriceCell, RunnerPnl, StatusOverlay } from './PriceCell';
 import { CashOutBar } from './CashOut';
 import type { Pick } from './selection';
+import { sideLabel } from '../../lib/bet-record';
 
 const DEPTH = 3;
 
@@ -45,8 +46,8 @@ export function ExchangeMarket({
           <span className="runner-name" />
           <span className="depth" />
           <span className="depth" />
-          <span className="col-head back">{t('side.back')}</span>
-          <span className="col-head lay">{t('side.lay')}</span>
+          <span className="col-head back">{sideLabel('back')}</span>
+          <span className="col-head lay">{sideLabel('lay')}</span>
           <span className="depth" />
           <span className="depth" />
         </div>

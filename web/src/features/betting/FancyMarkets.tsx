@@ -7,6 +7,7 @@ import { FancyBookModal } from './FancyBook';
 import { MarketRulesButton } from './ExchangeMarket';
 import { PriceCell, StatusOverlay } from './PriceCell';
 import type { Pick } from './selection';
+import { sideLabel } from '../../lib/bet-record';
 
 /**
  * Fancy (session) markets: per line, No (pink: under the line) and Yes (blue: at or over it)
@@ -28,8 +29,8 @@ export function FancyMarkets({ markets, onPick }: { markets: MarketBook[]; onPic
       <div className="fancy-row head" aria-hidden="true">
         <span className="runner-name" />
         <span className="fancy-prices">
-          <span className="col-head lay">{t('side.no')}</span>
-          <span className="col-head back">{t('side.yes')}</span>
+          <span className="col-head lay">{sideLabel('no')}</span>
+          <span className="col-head back">{sideLabel('yes')}</span>
         </span>
         <span className="fancy-limits" />
       </div>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../lib/format';
 import { formatOdds } from './ladder';
 import { focusIndex, ladderAmount, mostTraded, type LadderRow } from './ladder-rows';
+import { sideLabel } from '../../lib/bet-record';
 
 /**
  * A runner's full ladder: all 350 steps, lowest price at the top, each with the caller's own
@@ -42,9 +43,9 @@ export function FullLadder({
       <div className="ladder-scroll" ref={scroller} data-testid="ladder-scroll">
         <div className="ladder-row head" aria-hidden="true">
           <span>{t('ladder.mine')}</span>
-          <span className="back">{t('side.back')}</span>
+          <span className="back">{sideLabel('back')}</span>
           <span>{t('ladder.odds')}</span>
-          <span className="lay">{t('side.lay')}</span>
+          <span className="lay">{sideLabel('lay')}</span>
           <span>{t('ladder.mine')}</span>
           <span>{t('ladder.traded')}</span>
         </div>

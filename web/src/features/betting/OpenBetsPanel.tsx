@@ -10,7 +10,7 @@ import { toastError, toastSuccess } from '../../lib/toast';
 import { cancelAllBets, cancelBet, getOpenBets, matchDetailKey, openBetsKey, updateBet, type BetItem, type UpdateBetInput } from './api';
 import { BetEditor } from './BetEditor';
 import { betPrices } from '../../lib/bet-record';
-import { sideLabel } from './selection';
+import { sideLabel } from '../../lib/bet-record';
 
 /** While the caller has unmatched bets, they may be matched at any moment: look again this often. */
 const UNMATCHED_REFRESH_MS = 5_000;

@@ -16,23 +16,14 @@ import { renderApp, storeSession } from '../../testing/render';
 import { noticeToastText } from '../notices/useNotices';
 import type { BetItem, Ladder, MatchDetail, PriceHistory } from './api';
 import { LadderModal } from './LadderModal';
-
-type Tree = { [key: string]: string | Tree };
-
-function texts(tree: Tree, out: string[] = []): string[] {
-  for (const value of Object.values(tree)) {
-    if (typeof value === 'string') out.push(value);
-    else texts(value, out);
-  }
-  return out;
-}
+import { catalogueTexts } from '../../testing/catalogue';
 
 /**
  * The English catalogue's texts as whole-text patterns ("Min {{amount}}" → /^Min .+$/). Texts
  * with fewer than 3 letters of their own ("{{s}}s", "J: {{name}}") would match server data, so
  * they are left out.
  */
-const ENGLISH = [...texts(enBetting), ...texts(enNotices)]
+const ENGLISH = [...catalogueTexts(enBetting), ...catalogueTexts(enNotices)]
   .map((text) => text.replace(/<\/?\d+>/g, ''))
   .filter((text) => text.replace(/\{\{\w+\}\}/g, '').replace(/[^A-Za-z]/g, '').length >= 3)
   .map((text) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\\\{\w+\\\}\\\}/g, '.+')}$`));

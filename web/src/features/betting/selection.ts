@@ -6,6 +6,7 @@ import type { BetSide, PlaceBetInput } from './api';
 import { formatOdds, oddsProblem, parseOddsText } from './ladder';
 import { acceptsMove, type RateChanges } from './preferences';
 import { decimalText, parseStake, pricingOf, stakeProblem, type PricingKind, type SlipBet } from './slip-math';
+import { sideLabel } from '../../lib/bet-record';
 
 export interface Pick {
   marketId: number;
@@ -172,11 +173,6 @@ export function placeBody(market: MarketBook, slip: SlipState, accept: RateChang
     persistence: slip.keepInPlay && pricing === 'exchange' ? 'persist' : 'lapse',
     ...(pricing === 'exchange' ? {} : { accept_rate_changes: accept }),
   };
-}
-
-/** Back, Lay, Yes or No in the app's language: never the wire's lower-case word. */
-export function sideLabel(side: BetSide): string {
-  return i18n.t(`betting:side.${side}`);
 }
 
 /** An idempotency key per submission. crypto.randomUUID needs a secure context; getRandomValues does not. */

@@ -9,16 +9,15 @@ import { resources, setLanguage } from '../../i18n';
 import { EMPTY_CATALOGUE, stubServer } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
 import type { RoundDetail, RoundState } from './table-api';
+import { catalogueTexts } from '../../testing/catalogue';
 
 const ROUND = 'dt1day-1795356000000';
 const SEED_5A = '5a'.repeat(32);
 const COMMITMENT_5A = '60bf07c488aad18fda339df07e4fbc47b4f00be71711936f18d04d352ad01890';
 
-type Tree = { [key: string]: string | Tree };
-
 /** The casino catalogue's English texts that read as words on a screen (no placeholders or tags). */
-function englishTexts(tree: Tree = resources.en.casino): string[] {
-  return Object.values(tree).flatMap((value) => (typeof value === 'string' ? [value] : englishTexts(value))).filter((text) => !/[{<]/.test(text) && /[a-z]{3}/.test(text));
+function englishTexts(): string[] {
+  return catalogueTexts(resources.en.casino).filter((text) => !/[{<]/.test(text) && /[a-z]{3}/.test(text));
 }
 
 /**

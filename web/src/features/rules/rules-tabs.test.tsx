@@ -7,6 +7,7 @@ import { stubServer } from '../../testing/fake-server';
 import { storeSession } from '../../testing/render';
 import { RulesTabs } from './RulesTabs';
 import { rulesTabFor } from './topic';
+import { catalogueTexts } from '../../testing/catalogue';
 
 /** Spec §2's rules tabs, in its order (its spellings included). */
 const SPEC_TABS = [
@@ -92,9 +93,6 @@ describe('the tab a topic opens on', () => {
 });
 
 describe('the rules in Hindi', () => {
-  type Tree = { [key: string]: string | Tree };
-  const texts = (tree: Tree): string[] => Object.values(tree).flatMap((value) => (typeof value === 'string' ? [value] : texts(value)));
-
   it('name every tab and say every rule in Hindi, the market and the games\' own rules as the server sends them', async () => {
     setLanguage('hi');
     const stub = { 'POST /api/casino/getCasinoList': { data: [{ match_id: 4, game_code: 'dt6', name: 'DT 1 DAY', title: 'Dragon Tiger 1 Day', rules: ['Tie pays 16.50.'] }] } };
@@ -116,7 +114,7 @@ describe('the rules in Hindi', () => {
     // Every tab's panel: its heading and rules are Hindi, none of the English catalogue's texts
     // (the market's name is the server's, chosen here to be none of them).
     // Format names read the same in Hindi (ODI, T20, CPL) and are left out.
-    const english = texts(resources.en.rules).filter((text) => !text.includes('{{') && !/^[A-Z0-9]+$/.test(text));
+    const english = catalogueTexts(resources.en.rules).filter((text) => !text.includes('{{') && !/^[A-Z0-9]+$/.test(text));
     const user = userEvent.setup();
     for (const tab of screen.getAllByRole('tab')) {
       await user.click(tab);
