@@ -22,8 +22,8 @@ use backlay_kit::password::{password_rule_violation, PASSWORD_MAX_CHARS};
 use backlay_kit::throttle::AttemptKeys;
 use backlay_office_store::AuditWrites;
 use backlay_operator::session::{
-    check_password, start_session, too_many_attempts, too_many_sign_ups, Authed, ClientIp,
-    LoginData,
+    check_password, confirm_own_password, start_session, too_many_sign_ups, Authed, ClientIp,
+    Device, LoginData,
 };
 use backlay_operator::AppState;
 
@@ -56,6 +56,7 @@ pub enum LoginAnswer {
 async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    device: Device,
     ApiJson(body): ApiJson<LoginRequest>,
 ) -> ApiResult<LoginAnswer> {
     let mut checks = Checks::default();
@@ -67,7 +68,8 @@ async fn login(
     }
     checks.finish()?;
 
-    let (user, attempt) = check_password(&state, &user_name, body.password, ip.as_deref()).await?;
+    let (user, attempt) =
+        check_password(&state, &user_name, body.password, ip.as_deref(), &device).await?;
     if state.store.totp_state(user.id).await?.enabled {
         // The name's failure count is kept until the code is right too: clearing it here would let
         // someone who has the password reset it between rounds of code guesses. The attempt is
@@ -80,7 +82,7 @@ async fn login(
         ));
     }
     attempt.succeeded(now_ms()).await?;
-    let data = start_session(&state, &user, ip.as_deref(), SessionKind::Web).await?;
+    let data = start_session(&state, &user, ip.as_deref(), &device, SessionKind::Web).await?;
     Ok(ok_with("Logged in.", LoginAnswer::Session(data)))
 }
 
@@ -102,6 +104,7 @@ pub struct SignupRequest {
 async fn signup(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    device: Device,
     ApiJson(body): ApiJson<SignupRequest>,
 ) -> ApiResult<LoginData> {
     let settings = backlay_kit::settings::load(&state.store).await?;
@@ -131,6 +134,7 @@ async fn signup(
     }
     checks.finish()?;
     let user_name = user_name.expect("a user name that did not parse failed the checks");
+    backlay_operator::safer::refuse_excluded_mobile(&state, dial_code, mobile).await?;
 
     // Only an admin or agent takes sign-ups (admin/settings checks that when the name is set).
     let parent_id = match settings
@@ -177,9 +181,10 @@ async fn signup(
             now,
         )
         .await?;
+    writer.apply_default_limits(user_id, now).await?;
     let user = writer.user_by_id(user_id).await?;
     writer.commit().await?;
-    let data = start_session(&state, &user, ip.as_deref(), SessionKind::Web).await?;
+    let data = start_session(&state, &user, ip.as_deref(), &device, SessionKind::Web).await?;
     Ok(ok_with("Welcome to Backlay.", data))
 }
 
@@ -245,16 +250,15 @@ async fn change_password(
     }
     checks.finish()?;
 
-    // Guessing the current password through a stolen session is throttled like log-in.
-    let keys = AttemptKeys::new(&authed.user.user_name, ip.as_deref());
-    let attempt = state.throttle.begin(&keys, now_ms()).await?.map_err(too_many_attempts)?;
-    let hash = state.store.password_hash(authed.user.id).await?;
-    if !state.passwords.verify(body.master_password, hash).await? {
-        attempt.failed(now_ms()).await?;
-        return Err(AppError::field("master_password", "Current password is incorrect."));
-    }
-    // Right: released, as before a success here cleared nothing.
-    attempt.release().await?;
+    confirm_own_password(
+        &state,
+        &authed.user,
+        body.master_password,
+        ip.as_deref(),
+        "master_password",
+        "Current password is incorrect.",
+    )
+    .await?;
     let new_hash = state.passwords.hash(body.new_password).await?;
     let now = now_ms();
     let mut writer = state.store.begin_write().await?;

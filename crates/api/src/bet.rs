@@ -252,16 +252,12 @@ async fn cancel_all_bets(
     CurrentUser(authed): CurrentUser,
     ApiJson(body): ApiJson<CancelAllRequest>,
 ) -> ApiResult<CancelAllData> {
-    let bets = state.store.live_bets_of_user(authed.user.id, None, 10_000).await?;
-    let mut count = 0;
-    for (bet, _) in bets
-        .iter()
-        .filter(|(b, _)| b.remaining_minor > 0 && body.market_id.is_none_or(|m| m.0 == b.market_id))
-    {
-        if state.engine.cancel(bet.market_id, authed.user.id, bet.bet_id, None).await.is_ok() {
-            count += 1;
-        }
-    }
+    let count = backlay_operator::safer::cancel_unmatched(
+        &state,
+        authed.user.id,
+        body.market_id.map(|m| m.0),
+    )
+    .await?;
     Ok(ok_with(format!("Cancelled {count} bet(s)."), CancelAllData { count }))
 }
 

@@ -20,6 +20,7 @@ pub mod notices;
 pub mod payment;
 pub mod preferences;
 pub mod report;
+pub mod safer;
 pub mod security;
 pub mod series;
 pub mod settings;
@@ -231,6 +232,7 @@ fn api_routes(more: OpenApiRouter<AppState>) -> (Router<AppState>, oas::OpenApi)
                 .merge(user::routes())
                 .merge(notices::routes())
                 .merge(preferences::routes())
+                .merge(safer::routes())
                 .merge(settings::routes())
                 .merge(sport::routes())
                 .merge(series::routes())

@@ -197,7 +197,7 @@ pub struct NoticesPage {
 const DEFAULT_NOTICES_LIMIT: i64 = 20;
 
 /// A whole number from the query, within `range`, or a field error that says so.
-fn query_number(
+pub(crate) fn query_number(
     query: &HashMap<String, String>,
     name: &str,
     default: i64,

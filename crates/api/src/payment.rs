@@ -254,6 +254,16 @@ async fn create_request(
             open.count
         )));
     }
+    if details.kind() == PaymentKind::Deposit {
+        backlay_operator::safer::check_deposit(
+            &mut writer,
+            user.id,
+            amount.minor(),
+            false,
+            now_ms(),
+        )
+        .await?;
+    }
     if details.kind() == PaymentKind::Withdraw {
         let available = Money::from_minor(funds.available_minor());
         let requested = Money::from_minor(open.withdraw_minor).rupees();

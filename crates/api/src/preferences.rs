@@ -34,7 +34,12 @@ pub struct PreferencesData {
     pub one_click_stake: Option<Money>,
     #[schema(value_type = RateChanges)]
     pub accept_rate_changes: RateChanges,
+    /// Minutes between reality checks: 15, 30, 45, 60, 90 or 120 (issue 33).
+    pub reality_check_minutes: i64,
 }
+
+/// The reality check's intervals a bettor may choose, minutes.
+pub const REALITY_CHECK_MINUTES: [i64; 6] = [15, 30, 45, 60, 90, 120];
 
 fn data_of(preferences: &Preferences) -> PreferencesData {
     PreferencesData {
@@ -42,6 +47,7 @@ fn data_of(preferences: &Preferences) -> PreferencesData {
         one_click_stake: preferences.one_click_stake_minor.map(Money::from_minor),
         // Stored by its name, checked when written.
         accept_rate_changes: preferences.accept_rate_changes.parse().unwrap_or_default(),
+        reality_check_minutes: preferences.reality_check_minutes,
     }
 }
 
@@ -65,6 +71,8 @@ pub struct PreferencesRequest {
     #[serde(default)]
     #[schema(value_type = Option<RateChanges>)]
     pub accept_rate_changes: Option<String>,
+    #[serde(default)]
+    pub reality_check_minutes: Option<i64>,
 }
 
 #[utoipa::path(post, path = "/user/preferences", tag = "user", request_body = PreferencesRequest, security(("bearer" = [])),
@@ -94,6 +102,15 @@ async fn set_preferences(
                 format!("{text} is not {}.", one_of(RateChanges::NAMES))
             })?;
         preferences.accept_rate_changes = changes.as_str().to_string();
+    }
+    if let Some(minutes) = body.reality_check_minutes {
+        if !REALITY_CHECK_MINUTES.contains(&minutes) {
+            return Err(AppError::field(
+                "reality_check_minutes",
+                "The reality check comes every 15, 30, 45, 60, 90 or 120 minutes.",
+            ));
+        }
+        preferences.reality_check_minutes = minutes;
     }
     if let Some(one_click) = body.one_click {
         preferences.one_click = one_click;

@@ -20,6 +20,7 @@
 
 use axum::extract::State;
 use backlay_office_store::audit::NewAuditEntry;
+use backlay_store::safer::LoginResult;
 use backlay_store::security::NewOtpChallenge;
 use backlay_store::sessions::SessionKind;
 use backlay_store::users::User;
@@ -36,7 +37,7 @@ use backlay_kit::totp::{self, Check, Secret};
 use backlay_office_store::AuditWrites;
 use backlay_operator::session::{
     insert_session, lock_refusal, new_token, token_hash, too_many_attempts, ClientIp, CurrentUser,
-    LoginData,
+    Device, LoginData,
 };
 use backlay_operator::AppState;
 
@@ -143,6 +144,7 @@ pub struct VerifyOtpRequest {
 async fn verify_otp(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    device: Device,
     ApiJson(body): ApiJson<VerifyOtpRequest>,
 ) -> ApiResult<LoginData> {
     let otp_token = body.otp_token.trim();
@@ -169,6 +171,7 @@ async fn verify_otp(
             if let Some(refusal) = lock_refusal(&state.store, &user).await? {
                 return Err(refusal);
             }
+            backlay_operator::safer::refuse_if_blocked(&state, user.id).await?;
             let mut writer = state.store.begin_write().await?;
             if !writer
                 .consume_otp_challenge(challenge.id, now, MAX_WRONG_CODES_PER_CHALLENGE)
@@ -183,6 +186,7 @@ async fn verify_otp(
                     &mut writer,
                     &user,
                     ip.as_deref(),
+                    &device,
                     SessionKind::Web,
                     now,
                     true,
@@ -202,6 +206,7 @@ async fn verify_otp(
     };
     let mut writer = state.store.begin_write().await?;
     let attempts = writer.record_wrong_otp(challenge.id, MAX_WRONG_CODES_PER_CHALLENGE).await?;
+    writer.record_login(user.id, now, ip.as_deref(), &device.0, LoginResult::WrongCode).await?;
     writer.commit().await?;
     attempt.failed(now_ms()).await?;
     match attempts {

@@ -29,7 +29,7 @@ use backlay_kit::clock::now_ms;
 use backlay_kit::error::AppError;
 use backlay_kit::password::PASSWORD_MAX_CHARS;
 use backlay_operator::session::check_password;
-use backlay_operator::session::{start_session, ClientIp};
+use backlay_operator::session::{start_session, ClientIp, Device};
 use backlay_operator::AppState;
 
 pub(super) fn routes() -> Router<AppState> {
@@ -54,6 +54,7 @@ type LoginOutcome = Result<String, &'static str>;
 async fn log_in(
     state: &AppState,
     ip: Option<&str>,
+    device: &Device,
     form: Result<Form<LoginForm>, FormRejection>,
 ) -> LoginOutcome {
     let Ok(Form(form)) = form else { return Err("INPUT_VALIDATION_ERROR") };
@@ -68,6 +69,8 @@ async fn log_in(
     let refused = |err: AppError| match err {
         AppError::Invalid { .. } => "INVALID_USERNAME_OR_PASSWORD",
         AppError::Unprocessable(_) => "ACCOUNT_ALREADY_LOCKED",
+        // A time-out or self-exclusion (issue 33).
+        AppError::Refused(_) => "ACCOUNT_ALREADY_LOCKED",
         AppError::TooManyRequests { .. } | AppError::Busy { .. } => {
             "TEMPORARY_BAN_TOO_MANY_REQUESTS"
         }
@@ -77,7 +80,7 @@ async fn log_in(
         }
     };
     let (user, attempt) =
-        check_password(state, user_name, form.password, ip).await.map_err(refused)?;
+        check_password(state, user_name, form.password, ip, device).await.map_err(refused)?;
     // The password was right: whatever is refused now does not count as a failure.
     let unusable = if user.role != Role::Client {
         Some("AGENT_CLIENT_MASTER")
@@ -95,7 +98,8 @@ async fn log_in(
         return Err(code);
     }
     attempt.succeeded(now_ms()).await.map_err(|e| refused(e.into()))?;
-    let session = start_session(state, &user, ip, SessionKind::Bot).await.map_err(refused)?;
+    let session =
+        start_session(state, &user, ip, device, SessionKind::Bot).await.map_err(refused)?;
     Ok(session.token)
 }
 
@@ -118,19 +122,21 @@ fn interactive_answer(headers: &HeaderMap, outcome: Result<String, &str>) -> Jso
 async fn login_interactive(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    device: Device,
     headers: HeaderMap,
     form: Result<Form<LoginForm>, FormRejection>,
 ) -> Json<Value> {
-    let outcome = log_in(&state, ip.as_deref(), form).await;
+    let outcome = log_in(&state, ip.as_deref(), &device, form).await;
     interactive_answer(&headers, outcome)
 }
 
 async fn login_certificate(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    device: Device,
     form: Result<Form<LoginForm>, FormRejection>,
 ) -> Json<Value> {
-    Json(match log_in(&state, ip.as_deref(), form).await {
+    Json(match log_in(&state, ip.as_deref(), &device, form).await {
         Ok(token) => json!({ "sessionToken": token, "loginStatus": "SUCCESS" }),
         Err(code) => json!({ "loginStatus": code }),
     })

@@ -102,6 +102,9 @@ pub async fn place_bet(store: &Store, bet: NewBet<'_>) -> Result<PlacedBet, AppE
         market.odds
     );
     let mut w = store.begin_write().await?;
+    // The bettor's own limits (issue 33), with the account locked: casino stakes at once count
+    // one after the other against the loss limit.
+    backlay_operator::safer::check_play_stake(&mut w, user_id, stake_minor).await?;
     let (bet_id, balance_after) = w
         .place_casino_bet(
             &NewCasinoBet {

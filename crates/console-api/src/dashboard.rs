@@ -117,6 +117,13 @@ pub struct DashboardMatch {
 }
 
 #[derive(Serialize, ToSchema)]
+pub struct SaferCountsData {
+    pub with_limits: i64,
+    pub timed_out: i64,
+    pub self_excluded: i64,
+}
+
+#[derive(Serialize, ToSchema)]
 pub struct Dashboard {
     /// The period, as days at UTC+5:30 (yyyy-MM-dd).
     pub from_date: String,
@@ -141,6 +148,9 @@ pub struct Dashboard {
     pub pending_payments: i64,
     /// Live markets with the largest house exposure against the branch, largest first.
     pub top_markets: Vec<DashboardMarket>,
+    /// Safer gambling in the branch now: accounts with limits of their own, on a time-out,
+    /// self-excluded.
+    pub safer: SaferCountsData,
     /// Matches with markets not yet settled, soonest first.
     pub live_matches: Vec<DashboardMatch>,
 }
@@ -204,6 +214,7 @@ async fn dashboard(
         )
         .await?;
 
+    let safer = state.store.safer_counts(scope, now_ms()).await?;
     let (top_markets, live_matches) = live_business(&state, scope).await?;
     Ok(ok(Dashboard {
         from_date: display_date(first_day),
@@ -217,6 +228,11 @@ async fn dashboard(
         open_exposure: Money::from_minor(open_exposure),
         pending_payments,
         top_markets,
+        safer: SaferCountsData {
+            with_limits: safer.with_limits,
+            timed_out: safer.timed_out,
+            self_excluded: safer.self_excluded,
+        },
         live_matches,
     }))
 }

@@ -15,6 +15,7 @@ pub mod desk;
 pub mod market;
 pub mod partnership_report;
 pub mod payee;
+mod safer;
 pub mod system;
 pub mod uploads;
 
@@ -33,5 +34,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .merge(market::routes())
         .merge(desk::routes())
         .merge(payee::routes())
+        .merge(safer::routes())
         .merge(uploads::routes())
 }

@@ -10,6 +10,7 @@
 //!   and fancy markets, and the states a market and a bet go through.
 //! - [`partnership`]: the house's result with a client shared up the agent tree
 //!   ([`partnership::split`]), exact to the paisa.
+//! - [`safer`]: safer gambling's periods, limits' room and cooling-off ([`safer::loss_cap`]).
 //! - [`score`]: a match's live score as a feed sends it and bettors see it
 //!   ([`score::Score`]), checked once.
 //! - [`user`]: a user name that can only hold a valid name ([`user::UserName`]).
@@ -24,6 +25,7 @@ pub mod money;
 pub mod named;
 pub mod odds;
 pub mod partnership;
+pub mod safer;
 pub mod score;
 pub mod user;
 

@@ -132,3 +132,14 @@ pub fn check_stake_allowed(
         _ => Ok(()),
     }
 }
+
+/// The bettor's own stake limit, or the operator's tree-wide one (`backlay_store::safer`): a
+/// stake above it is refused. Asked wherever [`check_stake_allowed`] is.
+pub fn check_own_stake_limit(limit_minor: Option<i64>, stake_minor: i64) -> Result<(), AppError> {
+    match limit_minor {
+        Some(limit_minor) if stake_minor > limit_minor => {
+            Err(AppError::Refused(Refusal::OwnStakeLimit { limit_minor }))
+        }
+        _ => Ok(()),
+    }
+}

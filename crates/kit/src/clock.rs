@@ -3,6 +3,26 @@
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
+/// The server's clock as the safer-gambling rules read it (a limit's cooling-off, a time-out's
+/// end): the wall clock, moved forward by what a test asked for. Shared by clones. Tests
+/// advance it instead of waiting a day; the running server never does.
+#[derive(Clone, Debug, Default)]
+pub struct Clock {
+    ahead_ms: std::sync::Arc<std::sync::atomic::AtomicI64>,
+}
+
+impl Clock {
+    /// Now, in epoch milliseconds.
+    pub fn now_ms(&self) -> i64 {
+        now_ms() + self.ahead_ms.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Moves this clock (and its clones) `ms` forward.
+    pub fn advance(&self, ms: i64) {
+        self.ahead_ms.fetch_add(ms, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// Milliseconds since the Unix epoch, as stored in the database.
 pub fn now_ms() -> i64 {
     let nanos = OffsetDateTime::now_utc().unix_timestamp_nanos();
@@ -23,6 +43,20 @@ pub fn iso_utc(epoch_ms: i64) -> String {
         }
         None => text,
     }
+}
+
+/// An epoch-millisecond time as a person in India reads it: `30 Nov 2026, 14:05 IST`.
+pub fn ist_text(epoch_ms: i64) -> String {
+    let offset =
+        time::UtcOffset::from_whole_seconds(i32::try_from(DISPLAY_OFFSET_MS / 1000).unwrap_or(0))
+            .unwrap_or(time::UtcOffset::UTC);
+    let time = OffsetDateTime::from_unix_timestamp_nanos(i128::from(epoch_ms) * 1_000_000)
+        .unwrap_or(OffsetDateTime::UNIX_EPOCH)
+        .to_offset(offset);
+    let format = time::macros::format_description!(
+        "[day padding:none] [month repr:short] [year], [hour]:[minute] IST"
+    );
+    time.format(&format).unwrap_or_default()
 }
 
 /// Parses an ISO-8601 / RFC 3339 time (with a zone) into epoch milliseconds.
@@ -52,6 +86,12 @@ pub fn parse_report_date(text: &str, end_of_day: bool) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_read_in_india() {
+        assert_eq!(ist_text(1_795_356_000_123), "22 Nov 2026, 19:30 IST");
+        assert_eq!(ist_text(0), "1 Jan 1970, 05:30 IST");
+    }
 
     #[test]
     fn iso_round_trip() {

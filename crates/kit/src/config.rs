@@ -77,6 +77,9 @@ pub struct Config {
     /// client's address is that many entries from the right (`session::ClientIp`).
     pub trusted_proxy_hops: usize,
     pub throttle: ThrottlePolicy,
+    /// The clock safer gambling's rules read (a limit's cooling-off, a break's end): the wall
+    /// clock; tests keep a clone and move it forward instead of waiting a day.
+    pub clock: crate::clock::Clock,
     /// Run the in-house casino's rounds (`casino::runner`): on with the demo in the binary;
     /// tests choose.
     pub casino: bool,
@@ -413,6 +416,7 @@ impl Config {
             trust_forwarded_for: false,
             trusted_proxy_hops: 1,
             throttle: ThrottlePolicy::default(),
+            clock: crate::clock::Clock::default(),
             casino: false,
             casino_betting_window_ms: DEFAULT_BETTING_WINDOW_MS,
             casino_result_pause_ms: DEFAULT_RESULT_PAUSE_MS,

@@ -17,6 +17,7 @@ use std::fmt;
 use axum::http::StatusCode;
 use backlay_core::exchange::MarketStatus;
 use backlay_core::money::Money;
+use backlay_core::safer::Period;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,6 +63,18 @@ pub enum Refusal {
     CashOutAboveMaximum { runner: String, stake_minor: i64, max_minor: i64 },
     /// 409: the prices moved past the bettor's tolerance since the cash out was quoted.
     CashOutPricesMoved,
+    /// 422: the bet (or casino stake, or wallet debit) would take the bettor past a loss limit
+    /// they set: `left_minor` could still be lost in `period`, whose limit binds.
+    LossLimit { left_minor: i64, period: Period, limit_minor: i64 },
+    /// 422: the stake is above the bettor's own stake limit or the operator's tree-wide one.
+    OwnStakeLimit { limit_minor: i64 },
+    /// 422: a deposit past the bettor's deposit limit: `left_minor` could still come in in
+    /// `period`.
+    DepositLimit { left_minor: i64, period: Period, limit_minor: i64 },
+    /// 422: the bettor took a time-out, which lasts until `until_ms`.
+    TimedOut { until_ms: i64 },
+    /// 422: the bettor excluded themselves until `until_ms`.
+    SelfExcluded { until_ms: i64 },
 }
 
 impl Refusal {
@@ -86,6 +99,11 @@ impl Refusal {
             Refusal::CashOutOwnOrder { .. } => "cash_out_own_order",
             Refusal::CashOutAboveMaximum { .. } => "cash_out_above_maximum",
             Refusal::CashOutPricesMoved => "cash_out_prices_moved",
+            Refusal::LossLimit { .. } => "loss_limit",
+            Refusal::OwnStakeLimit { .. } => "own_stake_limit",
+            Refusal::DepositLimit { .. } => "deposit_limit",
+            Refusal::TimedOut { .. } => "timed_out",
+            Refusal::SelfExcluded { .. } => "self_excluded",
         }
     }
 
@@ -100,7 +118,12 @@ impl Refusal {
             | Refusal::CashOutNoPrice { .. }
             | Refusal::CashOutNotEnough { .. }
             | Refusal::CashOutOwnOrder { .. }
-            | Refusal::CashOutAboveMaximum { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            | Refusal::CashOutAboveMaximum { .. }
+            | Refusal::LossLimit { .. }
+            | Refusal::OwnStakeLimit { .. }
+            | Refusal::DepositLimit { .. }
+            | Refusal::TimedOut { .. }
+            | Refusal::SelfExcluded { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Refusal::MarketNotOpen { .. }
             | Refusal::SuspendedDuringDelay
             | Refusal::MarketClosed
@@ -199,7 +222,44 @@ impl fmt::Display for Refusal {
                 "The prices moved since the cash out was quoted: look at its new value and cash out \
                  again.",
             ),
+            Refusal::LossLimit { left_minor, period, limit_minor } => write!(
+                f,
+                "This would take you past your loss limit of {} a {period}: you can lose {} more {}.",
+                rupees(limit_minor),
+                rupees(left_minor),
+                this_period(period)
+            ),
+            Refusal::OwnStakeLimit { limit_minor } => {
+                write!(f, "Your stake limit is {} a bet.", rupees(limit_minor))
+            }
+            Refusal::DepositLimit { left_minor, period, limit_minor } => write!(
+                f,
+                "This would take you past your deposit limit of {} a {period}: you can deposit {} \
+                 more {}.",
+                rupees(limit_minor),
+                rupees(left_minor),
+                this_period(period)
+            ),
+            Refusal::TimedOut { until_ms } => write!(
+                f,
+                "You are taking a time-out until {}. You can log in again then.",
+                crate::clock::ist_text(until_ms)
+            ),
+            Refusal::SelfExcluded { until_ms } => write!(
+                f,
+                "You excluded yourself from betting until {}. Your account cannot be used until then.",
+                crate::clock::ist_text(until_ms)
+            ),
         }
+    }
+}
+
+/// "today", "this week", "this month".
+fn this_period(period: Period) -> &'static str {
+    match period {
+        Period::Day => "today",
+        Period::Week => "this week",
+        Period::Month => "this month",
     }
 }
 

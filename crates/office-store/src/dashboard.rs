@@ -60,11 +60,25 @@ pub trait DashboardReads {
         to_ms: i64,
     ) -> impl Future<Output = StoreResult<BetActivity>> + Send;
     fn branch_exposure(&self, scope: Scope) -> impl Future<Output = StoreResult<i64>> + Send;
+    fn safer_counts(
+        &self,
+        scope: Scope,
+        now_ms: i64,
+    ) -> impl Future<Output = StoreResult<SaferCounts>> + Send;
     fn live_markets_bet_on(
         &self,
         scope: Scope,
         limit: i64,
     ) -> impl Future<Output = StoreResult<Vec<i64>>> + Send;
+}
+
+/// Safer gambling across a branch (the dashboard's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SaferCounts {
+    /// Accounts with limits of their own.
+    pub with_limits: i64,
+    pub timed_out: i64,
+    pub self_excluded: i64,
 }
 
 impl DashboardReads for Store {
@@ -136,6 +150,31 @@ impl DashboardReads for Store {
     }
 
     /// The exposure held now by the accounts in `scope`.
+    /// How many accounts in `scope` have limits of their own, and are on a time-out or
+    /// self-exclusion at `now_ms` (issue 33).
+    async fn safer_counts(&self, scope: Scope, now_ms: i64) -> StoreResult<SaferCounts> {
+        let (root, everyone) = scope_binds(scope);
+        let row = sqlx::query(&format!(
+            "{TREE_CTE} SELECT \
+             (SELECT COUNT(*) FROM user_limits l WHERE ($3 = 1 OR l.user_id IN (SELECT id FROM tree))) AS with_limits, \
+             (SELECT COUNT(DISTINCT b.user_id) FROM account_blocks b WHERE b.kind = 'time_out' AND b.until_ms > $4 \
+                AND ($3 = 1 OR b.user_id IN (SELECT id FROM tree))) AS timed_out, \
+             (SELECT COUNT(DISTINCT b.user_id) FROM account_blocks b WHERE b.kind = 'self_exclusion' AND b.until_ms > $4 \
+                AND ($3 = 1 OR b.user_id IN (SELECT id FROM tree))) AS self_excluded"
+        ))
+        .bind(root)
+        .bind(TREE_DEPTH_MAX)
+        .bind(everyone)
+        .bind(now_ms)
+        .fetch_one(self.pool())
+        .await?;
+        Ok(SaferCounts {
+            with_limits: row.try_get("with_limits")?,
+            timed_out: row.try_get("timed_out")?,
+            self_excluded: row.try_get("self_excluded")?,
+        })
+    }
+
     async fn branch_exposure(&self, scope: Scope) -> StoreResult<i64> {
         let (root, everyone) = scope_binds(scope);
         Ok(sqlx::query_scalar(&format!(

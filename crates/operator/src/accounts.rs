@@ -244,6 +244,10 @@ async fn create_user_hashed_by(
             now,
         )
         .await?;
+    if request.role == Role::Client {
+        // The operator's default loss limit, if set (issue 33).
+        writer.apply_default_limits(user_id, now).await?;
+    }
     let terms = &request.terms;
     writer
         .set_account_terms(
@@ -419,6 +423,13 @@ pub async fn transfer(
 ) -> Result<TransferOutcome, AppError> {
     let mut writer = ctx.store.begin_write().await?;
     let outcome = transfer_in(ctx, &mut writer, user_id, amount, direction, remark).await?;
+    // A client's own deposit limit and break from betting hold against its agent's chips too
+    // (issue 33); an approved request was checked when it was made.
+    if direction == TransferDirection::Deposit
+        && writer.user_by_id(user_id).await?.role == Role::Client
+    {
+        crate::safer::check_deposit(&mut writer, user_id, amount.minor(), true, now_ms()).await?;
+    }
     writer.commit().await?;
     Ok(outcome)
 }

@@ -27,6 +27,7 @@ mod match_state;
 mod payee;
 mod payments;
 mod providers;
+pub mod safer;
 pub mod session;
 mod settings;
 

@@ -13,6 +13,7 @@ use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use backlay_kit::config::Config;
+use backlay_store::safer::{BlockKind, LoginResult};
 use backlay_store::sessions::SessionKind;
 use backlay_store::users::{Role, User};
 use backlay_store::{Store, Writer};
@@ -26,6 +27,7 @@ use backlay_kit::clock::now_ms;
 use backlay_kit::error::AppError;
 use backlay_kit::throttle::{Attempt, AttemptKeys, Refused};
 
+pub use crate::safer::Device;
 pub use backlay_kit::token::{new_token, token_hash};
 use backlay_office_store::{AuditLog, AuditWrites};
 
@@ -297,35 +299,37 @@ pub async fn start_session(
     state: &AppState,
     user: &User,
     ip: Option<&str>,
+    device: &Device,
     kind: SessionKind,
 ) -> Result<LoginData, AppError> {
     let mut writer = state.store.begin_write().await?;
-    let data = insert_session(state, &mut writer, user, ip, kind, now_ms(), false).await?;
+    let data = insert_session(state, &mut writer, user, ip, device, kind, now_ms(), false).await?;
     writer.commit().await?;
     Ok(data)
 }
 
-/// Opens a session for `user` in the caller's transaction and answers what the client stores.
+/// Opens a session for `user` in the caller's transaction and answers what the client stores:
+/// recorded in the log-in history, and ended by the bettor's session limit if they set one.
+#[allow(clippy::too_many_arguments)]
 pub async fn insert_session(
     state: &AppState,
     writer: &mut Writer,
     user: &User,
     ip: Option<&str>,
+    device: &Device,
     kind: SessionKind,
     now_ms: i64,
     security_enabled: bool,
 ) -> Result<LoginData, AppError> {
     let token = new_token();
+    let mut expires_at_ms = now_ms + state.config.session_ttl_ms;
+    if let Some(minutes) = writer.limits_of(user.id).await?.session_minutes {
+        expires_at_ms = expires_at_ms.min(now_ms + minutes * 60_000);
+    }
     writer
-        .insert_session(
-            user.id,
-            &token_hash(&token),
-            ip,
-            kind,
-            now_ms,
-            now_ms + state.config.session_ttl_ms,
-        )
+        .insert_session(user.id, &token_hash(&token), ip, &device.0, kind, now_ms, expires_at_ms)
         .await?;
+    writer.record_login(user.id, now_ms, ip, &device.0, LoginResult::Ok).await?;
     // Every session opened is a log-in (the web app's, the bot API's, after a code), recorded
     // with it.
     writer
@@ -355,6 +359,29 @@ pub async fn insert_session(
     })
 }
 
+/// Checks the password of `user`, already logged in, before something only its holder may do
+/// (change the password, take a time-out): throttled as log-in is, since a stolen session must
+/// not guess it. A wrong one is 400 on `field`.
+pub async fn confirm_own_password(
+    state: &AppState,
+    user: &User,
+    password: String,
+    ip: Option<&str>,
+    field: &str,
+    wrong: &str,
+) -> Result<(), AppError> {
+    let keys = AttemptKeys::new(&user.user_name, ip);
+    let attempt = state.throttle.begin(&keys, now_ms()).await?.map_err(too_many_attempts)?;
+    let hash = state.store.password_hash(user.id).await?;
+    if !state.passwords.verify(password, hash).await? {
+        attempt.failed(now_ms()).await?;
+        return Err(AppError::field(field, wrong));
+    }
+    // Right: released, as a success here clears nothing.
+    attempt.release().await?;
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checking a password (the web app's log-in and the bot API's)
 
@@ -372,8 +399,9 @@ pub async fn check_password(
     user_name: &str,
     password: String,
     ip: Option<&str>,
+    device: &Device,
 ) -> Result<(User, Attempt), AppError> {
-    let checked = check_password_once(state, user_name, password, ip).await;
+    let checked = check_password_once(state, user_name, password, ip, device).await;
     backlay_kit::metrics::log_in(match &checked {
         Ok(_) => "ok",
         Err(AppError::TooManyRequests { .. } | AppError::Busy { .. }) => "throttled",
@@ -387,6 +415,7 @@ async fn check_password_once(
     user_name: &str,
     password: String,
     ip: Option<&str>,
+    device: &Device,
 ) -> Result<(User, Attempt), AppError> {
     // Counted from here on: an early return releases it, a wrong password fails it.
     let keys = AttemptKeys::new(user_name, ip);
@@ -406,11 +435,28 @@ async fn check_password_once(
         } else {
             // A known name: one entry each, as many as the throttle lets through for the name.
             audit_refused_login(state, &user, ip, "Incorrect password.").await?;
+            let now = now_ms();
+            state
+                .store
+                .record_login(user.id, now, ip, &device.0, LoginResult::WrongPassword)
+                .await?;
         }
         return Err(incorrect_credentials());
     }
     if let Some(refusal) = lock_refusal(&state.store, &user).await? {
         audit_refused_login(state, &user, ip, &refusal.to_string()).await?;
+        state.store.record_login(user.id, now_ms(), ip, &device.0, LoginResult::Locked).await?;
+        return Err(refusal);
+    }
+    // A time-out or self-exclusion: said only after the right password, as a lock is.
+    if let Some(block) = state.store.active_block(user.id, state.clock.now_ms()).await? {
+        let refusal = crate::safer::block_refusal(&block);
+        audit_refused_login(state, &user, ip, &refusal.to_string()).await?;
+        let result = match block.kind {
+            BlockKind::TimeOut => LoginResult::TimedOut,
+            BlockKind::SelfExclusion => LoginResult::SelfExcluded,
+        };
+        state.store.record_login(user.id, now_ms(), ip, &device.0, result).await?;
         return Err(refusal);
     }
     Ok((user, attempt))

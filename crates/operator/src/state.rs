@@ -47,6 +47,8 @@ pub struct AppState {
     pub node: Option<Arc<cluster::Node>>,
     /// The upstream feeds' figures (crates/feed-runtime writes, the console reads).
     pub feeds: Arc<crate::feeds::FeedBoard>,
+    /// The clock safer gambling's rules read (tests move it forward).
+    pub clock: backlay_kit::clock::Clock,
 }
 
 impl AppState {
@@ -81,6 +83,7 @@ impl AppState {
                 .await?;
         }
         let stream_locks = StreamLocks::start(store.clone(), stopping.clone());
+        let clock = config.clock.clone();
         Ok(AppState {
             public_url: public_url.into(),
             stream_locks,
@@ -95,6 +98,7 @@ impl AppState {
             passwords,
             node,
             feeds: Arc::default(),
+            clock,
         })
     }
 

@@ -45,6 +45,7 @@ pub mod positions;
 pub mod preferences;
 pub mod repository;
 pub mod runner_cards;
+pub mod safer;
 pub mod secrets;
 pub mod security;
 pub mod sessions;

@@ -16,7 +16,12 @@ pub struct Preferences {
     pub one_click_stake_minor: Option<i64>,
     /// `exact`, `better` or `any` (the engine's `RateChanges`).
     pub accept_rate_changes: String,
+    /// How often the reality check reminds the bettor how long they have played (issue 33).
+    pub reality_check_minutes: i64,
 }
+
+/// The reality check's interval for a bettor who chose none.
+pub const DEFAULT_REALITY_CHECK_MINUTES: i64 = 60;
 
 impl Default for Preferences {
     fn default() -> Preferences {
@@ -24,6 +29,7 @@ impl Default for Preferences {
             one_click: false,
             one_click_stake_minor: None,
             accept_rate_changes: "exact".into(),
+            reality_check_minutes: DEFAULT_REALITY_CHECK_MINUTES,
         }
     }
 }
@@ -32,7 +38,7 @@ impl Store {
     /// The bettor's preferences, or the defaults.
     pub async fn preferences(&self, user_id: i64) -> StoreResult<Preferences> {
         let row = sqlx::query(
-            "SELECT one_click, one_click_stake_minor, accept_rate_changes FROM user_preferences WHERE user_id = $1",
+            "SELECT one_click, one_click_stake_minor, accept_rate_changes, reality_check_minutes FROM user_preferences WHERE user_id = $1",
         )
         .bind(user_id)
         .fetch_optional(self.pool())
@@ -42,6 +48,7 @@ impl Store {
             one_click: row.try_get::<i64, _>("one_click")? == 1,
             one_click_stake_minor: row.try_get("one_click_stake_minor")?,
             accept_rate_changes: row.try_get("accept_rate_changes")?,
+            reality_check_minutes: row.try_get("reality_check_minutes")?,
         })
     }
 
@@ -54,15 +61,17 @@ impl Store {
     ) -> StoreResult<()> {
         let mut writer = self.begin_write().await?;
         sqlx::query(
-            "INSERT INTO user_preferences (user_id, one_click, one_click_stake_minor, accept_rate_changes, updated_at_ms) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET one_click = excluded.one_click, \
+            "INSERT INTO user_preferences (user_id, one_click, one_click_stake_minor, accept_rate_changes, reality_check_minutes, updated_at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE SET one_click = excluded.one_click, \
              one_click_stake_minor = excluded.one_click_stake_minor, \
-             accept_rate_changes = excluded.accept_rate_changes, updated_at_ms = excluded.updated_at_ms",
+             accept_rate_changes = excluded.accept_rate_changes, reality_check_minutes = excluded.reality_check_minutes, \
+             updated_at_ms = excluded.updated_at_ms",
         )
         .bind(user_id)
         .bind(i64::from(preferences.one_click))
         .bind(preferences.one_click_stake_minor)
         .bind(&preferences.accept_rate_changes)
+        .bind(preferences.reality_check_minutes)
         .bind(now_ms)
         .execute(writer.conn())
         .await?;

@@ -61,22 +61,25 @@ pub const MAX_SESSION_LIFE_MS: i64 = 7 * 24 * 60 * 60 * 1000;
 
 impl Writer {
     /// Opens a session (a log-in) and records it as the user's last log-in.
+    #[allow(clippy::too_many_arguments)]
     pub async fn insert_session(
         &mut self,
         user_id: i64,
         token_hash: &str,
         client_ip: Option<&str>,
+        device: &str,
         kind: SessionKind,
         now_ms: i64,
         expires_at_ms: i64,
     ) -> StoreResult<i64> {
         let session_id = sqlx::query_scalar(
-            "INSERT INTO sessions (user_id, token_hash, client_ip, kind, created_at_ms, expires_at_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            "INSERT INTO sessions (user_id, token_hash, client_ip, device, kind, created_at_ms, expires_at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         )
         .bind(user_id)
         .bind(token_hash)
         .bind(client_ip)
+        .bind(device)
         .bind(kind.as_str())
         .bind(now_ms)
         .bind(expires_at_ms)

@@ -1,10 +1,11 @@
 // A refused bet in the bettor's language. The server sends a refusal's facts beside its English
 // message (`data.refusal` of the error envelope, crates/kit/src/refusal.rs: the kind and the
 // amounts in paise); the words are the client's, from the common catalogue, and the amounts go
-// through lib/format.ts like every figure of money. A refusal this client does not know keeps
-// the server's message.
+// through lib/format.ts like every figure of money, the times like every date (IST). A refusal
+// this client does not know keeps the server's message. The bettor's own limits refuse bets,
+// deposit requests and, during a time-out or self-exclusion, log-ins (docs/api.md "Safer gambling").
 import { i18n } from '../i18n';
-import { formatMinorMoney } from '../lib/format';
+import { formatIstDateTime, formatMinorMoney } from '../lib/format';
 
 interface RefusalFacts {
   refusal?: unknown;
@@ -22,6 +23,19 @@ interface RefusalFacts {
   price?: number;
   has_bets?: boolean;
   stake_minor?: number;
+  /** A loss or deposit limit's: what is left under it, and the period whose limit binds. */
+  left_minor?: number;
+  period?: unknown;
+  /** A time-out's or self-exclusion's end (epoch ms). */
+  until_ms?: number;
+}
+
+/** The periods a loss or deposit limit counts over (keys of `common:refusal.lossLimit` and the like). */
+const PERIODS = ['day', 'week', 'month'] as const;
+type Period = (typeof PERIODS)[number];
+
+function periodOf(facts: RefusalFacts): Period | null {
+  return PERIODS.find((p) => p === facts.period) ?? null;
 }
 
 const money = (minor: number | null | undefined) => formatMinorMoney(minor ?? 0);
@@ -78,6 +92,24 @@ export function refusalWords(data: unknown): string | null {
       return i18n.t('common:refusal.cashOutAboveMaximum', { runner: facts.runner, stake: money(facts.stake_minor), max: money(facts.max_minor) });
     case 'cash_out_prices_moved':
       return i18n.t('common:refusal.cashOutPricesMoved');
+    case 'loss_limit': {
+      const period = periodOf(facts);
+      if (!period) return null;
+      const values = { limit: money(facts.limit_minor), left: money(facts.left_minor) };
+      return (facts.left_minor ?? 0) > 0 ? i18n.t(`common:refusal.lossLimit.${period}`, values) : i18n.t(`common:refusal.lossLimitReached.${period}`, values);
+    }
+    case 'deposit_limit': {
+      const period = periodOf(facts);
+      if (!period) return null;
+      const values = { limit: money(facts.limit_minor), left: money(facts.left_minor) };
+      return (facts.left_minor ?? 0) > 0 ? i18n.t(`common:refusal.depositLimit.${period}`, values) : i18n.t(`common:refusal.depositLimitReached.${period}`, values);
+    }
+    case 'own_stake_limit':
+      return i18n.t('common:refusal.ownStakeLimit', { limit: money(facts.limit_minor) });
+    case 'timed_out':
+      return typeof facts.until_ms === 'number' ? i18n.t('common:refusal.timedOut', { until: formatIstDateTime(facts.until_ms) }) : null;
+    case 'self_excluded':
+      return typeof facts.until_ms === 'number' ? i18n.t('common:refusal.selfExcluded', { until: formatIstDateTime(facts.until_ms) }) : null;
     default:
       return null;
   }

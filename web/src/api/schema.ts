@@ -768,6 +768,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/saferDefaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["read_defaults"];
+        put?: never;
+        post: operations["set_defaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/series/create": {
         parameters: {
             query?: never;
@@ -1277,6 +1293,23 @@ export interface paths {
          *     downline), latest first; see the module documentation for what counts.
          */
         post: operations["account_pnl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/account/safer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A downline account's own limits and break, read-only. */
+        post: operations["account_safer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2043,6 +2076,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/confirmLimit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["confirm_limit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/getButtonValue": {
         parameters: {
             query?: never;
@@ -2080,6 +2129,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["get_limits"];
+        put?: never;
+        post: operations["set_limit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/login": {
         parameters: {
             query?: never;
@@ -2096,6 +2161,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/loginHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["login_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/logout": {
         parameters: {
             query?: never;
@@ -2106,6 +2187,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/logoutOthers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["logout_others"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2231,6 +2328,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/selfExclude": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["self_exclude"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/sessionSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["session_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/setButtonValue": {
         parameters: {
             query?: never;
@@ -2258,6 +2403,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/timeOut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["time_out"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2373,6 +2534,13 @@ export interface components {
             from_date?: string | null;
             /** @description yyyy-MM-dd (to the end of that day) or an ISO-8601 time; absent: until now. */
             to_date?: string | null;
+            /** Format: int64 */
+            user_id: number;
+        };
+        AccountSafer: components["schemas"]["LimitsData"] & {
+            active_break: null | components["schemas"]["BreakItem"];
+        };
+        AccountSaferRequest: {
             /** Format: int64 */
             user_id: number;
         };
@@ -2665,6 +2833,19 @@ export interface components {
         BetSide: "back" | "lay" | "yes" | "no";
         /** @enum {string} */
         BetStatus: "open" | "matched" | "closed" | "settled" | "void";
+        BlockData: {
+            /** Format: int64 */
+            cancelled_bets: number;
+            until: string;
+        };
+        BreakItem: {
+            /** @description time_out or self_exclusion. */
+            kind: string;
+            /** @description As chosen: 24h, 48h, 7d, 30d; 6m, 1y, 3y, 5y. */
+            period: string;
+            started_at: string;
+            until: string;
+        };
         /** @enum {string} */
         BulkAction: "lock" | "unlock" | "bet_lock" | "bet_unlock" | "give_chips";
         BulkOutcome: {
@@ -3132,6 +3313,12 @@ export interface components {
             /** @description Accepted for the spec's form; the current password is `master_password`. */
             old_password?: string | null;
         };
+        ConfirmLimitRequest: {
+            /** @description true applies the change (once its cooling-off is over), false drops it. */
+            accept: boolean;
+            kind: components["schemas"]["LimitKind"];
+            period?: null | components["schemas"]["Period"];
+        };
         /**
          * @description Whose account a line of a correction moves.
          * @enum {string}
@@ -3496,6 +3683,11 @@ export interface components {
              * @description Payment requests waiting for the caller's decision.
              */
             pending_payments: number;
+            /**
+             * @description Safer gambling in the branch now: accounts with limits of their own, on a time-out,
+             *     self-excluded.
+             */
+            safer: components["schemas"]["SaferCountsData"];
             to_date: string;
             /** @description Live markets with the largest house exposure against the branch, largest first. */
             top_markets: components["schemas"]["DashboardMarket"][];
@@ -3937,6 +4129,14 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_AccountSafer: {
+            data: components["schemas"]["LimitsData"] & {
+                active_break: null | components["schemas"]["BreakItem"];
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_AccountSummary: {
             data: {
                 /** @description The account as the downline list shows it (its path: just itself). */
@@ -4049,6 +4249,16 @@ export interface components {
                 /** Format: int64 */
                 total: number;
                 totals: components["schemas"]["BetHistoryTotals"];
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_BlockData: {
+            data: {
+                /** Format: int64 */
+                cancelled_bets: number;
+                until: string;
             };
             message: string;
             status: boolean;
@@ -4304,6 +4514,11 @@ export interface components {
                  * @description Payment requests waiting for the caller's decision.
                  */
                 pending_payments: number;
+                /**
+                 * @description Safer gambling in the branch now: accounts with limits of their own, on a time-out,
+                 *     self-excluded.
+                 */
+                safer: components["schemas"]["SaferCountsData"];
                 to_date: string;
                 /** @description Live markets with the largest house exposure against the branch, largest first. */
                 top_markets: components["schemas"]["DashboardMarket"][];
@@ -4520,6 +4735,21 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_LimitsData: {
+            data: {
+                left: components["schemas"]["LeftItem"][];
+                limits: components["schemas"]["LimitItem"][];
+                /**
+                 * Format: double
+                 * @description The operator's maximum stake for every bet in the tree, if set.
+                 */
+                operator_max_stake: number | null;
+                pending: components["schemas"]["PendingItem"][];
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_LiveScore: {
             /** @description The `score` event of a match stream: the match's live state as it now is. */
             data: {
@@ -4567,6 +4797,29 @@ export interface components {
                 /** Format: int64 */
                 user_id: number;
                 user_name: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_LoginHistoryPage: {
+            data: {
+                /** Format: int64 */
+                limit: number;
+                /** Format: int64 */
+                page: number;
+                rows: components["schemas"]["LoginRow"][];
+                /** Format: int64 */
+                total: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_LogoutOthersData: {
+            data: {
+                /** Format: int64 */
+                ended: number;
             };
             message: string;
             status: boolean;
@@ -5245,6 +5498,11 @@ export interface components {
                  * @description Null until chosen.
                  */
                 one_click_stake: number | null;
+                /**
+                 * Format: int64
+                 * @description Minutes between reality checks: 15, 30, 45, 60, 90 or 120 (issue 33).
+                 */
+                reality_check_minutes: number;
             };
             message: string;
             status: boolean;
@@ -5512,6 +5770,24 @@ export interface components {
             status: boolean;
         };
         /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_SaferDefaultsData: {
+            /** @description The operator's defaults, as sent and as answered. */
+            data: {
+                /**
+                 * Format: double
+                 * @description Rupees a day every new account may lose; null: none.
+                 */
+                default_loss_limit_day: number | null;
+                /**
+                 * Format: double
+                 * @description Rupees any one bet in the tree may stake at most; null: no such cap.
+                 */
+                max_stake: number | null;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
         Envelope_SecuritySetup: {
             /** @description A new secret for the authenticator app. */
             data: {
@@ -5531,6 +5807,31 @@ export interface components {
                  * @description 1 when log-in asks for a code.
                  */
                 enabled: number;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_SessionSummary: {
+            data: {
+                /** @description When a session limit ends this session; null without one. */
+                ends_at: string | null;
+                /**
+                 * Format: double
+                 * @description The net of the bettor's settled play since the log-in (won minus lost).
+                 */
+                net: number;
+                /** Format: int64 */
+                reality_check_minutes: number;
+                started_at: string;
+            };
+            message: string;
+            status: boolean;
+        };
+        /** @description `{"status": true|false, "message": "…", "data": …}` — the shape of every `/api` answer. */
+        Envelope_SessionsData: {
+            data: {
+                sessions: components["schemas"]["SessionItem"][];
             };
             message: string;
             status: boolean;
@@ -6035,6 +6336,8 @@ export interface components {
             status: false;
         };
         /** @enum {string} */
+        ExclusionPeriod: "6m" | "1y" | "3y" | "5y";
+        /** @enum {string} */
         ExportFormat: "json" | "csv";
         /** @description The spec's client reads `data.data`. */
         ExposureDetail: {
@@ -6362,6 +6665,37 @@ export interface components {
             total: number;
             unbalanced_transactions: number[];
         };
+        LeftItem: {
+            kind: components["schemas"]["LimitKind"];
+            /** @description The period whose limit binds. */
+            period: components["schemas"]["Period"];
+            /**
+             * Format: double
+             * @description Rupees that may still be lost (or deposited) in it.
+             */
+            value: number;
+        };
+        LimitItem: {
+            kind: components["schemas"]["LimitKind"];
+            period: null | components["schemas"]["Period"];
+            /**
+             * Format: double
+             * @description Rupees; minutes for session.
+             */
+            value: number;
+        };
+        /** @enum {string} */
+        LimitKind: "deposit" | "loss" | "stake" | "session";
+        LimitsData: {
+            left: components["schemas"]["LeftItem"][];
+            limits: components["schemas"]["LimitItem"][];
+            /**
+             * Format: double
+             * @description The operator's maximum stake for every bet in the tree, if set.
+             */
+            operator_max_stake: number | null;
+            pending: components["schemas"]["PendingItem"][];
+        };
         LimitsRequest: {
             /** Format: int64 */
             market_id: number;
@@ -6499,9 +6833,30 @@ export interface components {
             user_id: number;
             user_name: string;
         };
+        LoginHistoryPage: {
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            page: number;
+            rows: components["schemas"]["LoginRow"][];
+            /** Format: int64 */
+            total: number;
+        };
         LoginRequest: {
             password: string;
             user_name: string;
+        };
+        /** @enum {string} */
+        LoginResult: "ok" | "wrong_password" | "wrong_code" | "locked" | "timed_out" | "self_excluded";
+        LoginRow: {
+            at: string;
+            device: string;
+            ip: string | null;
+            result: components["schemas"]["LoginResult"];
+        };
+        LogoutOthersData: {
+            /** Format: int64 */
+            ended: number;
         };
         /** @description The spec's client sends `user_id` and `token`; the session ended is always the caller's own. */
         LogoutRequest: {
@@ -7124,6 +7479,20 @@ export interface components {
         };
         /** @enum {string} */
         PaymentStatus: "pending" | "processing" | "approved" | "rejected";
+        PendingItem: {
+            /** @description The cooling-off is over: the bettor may confirm it now. */
+            confirmable: boolean;
+            effective_at: string;
+            kind: components["schemas"]["LimitKind"];
+            period: null | components["schemas"]["Period"];
+            /**
+             * Format: double
+             * @description Null: the limit removed.
+             */
+            value: number | null;
+        };
+        /** @enum {string} */
+        Period: "day" | "week" | "month";
         /** @enum {string} */
         Persistence: "lapse" | "persist";
         PlaceBetData: {
@@ -7217,6 +7586,11 @@ export interface components {
              * @description Null until chosen.
              */
             one_click_stake: number | null;
+            /**
+             * Format: int64
+             * @description Minutes between reality checks: 15, 30, 45, 60, 90 or 120 (issue 33).
+             */
+            reality_check_minutes: number;
         };
         /** @description Fields left out keep their stored value. */
         PreferencesRequest: {
@@ -7224,6 +7598,8 @@ export interface components {
             one_click?: boolean | null;
             /** Format: double */
             one_click_stake?: number | null;
+            /** Format: int64 */
+            reality_check_minutes?: number | null;
         };
         /** @description The result to preview, as `admin/market/result` takes it, or `void` instead. */
         PreviewRequest: components["schemas"]["ResultRequest"] & {
@@ -7842,6 +8218,27 @@ export interface components {
             /** Format: int64 */
             selection_id: number;
         };
+        SaferCountsData: {
+            /** Format: int64 */
+            self_excluded: number;
+            /** Format: int64 */
+            timed_out: number;
+            /** Format: int64 */
+            with_limits: number;
+        };
+        /** @description The operator's defaults, as sent and as answered. */
+        SaferDefaultsData: {
+            /**
+             * Format: double
+             * @description Rupees a day every new account may lose; null: none.
+             */
+            default_loss_limit_day: number | null;
+            /**
+             * Format: double
+             * @description Rupees any one bet in the tree may stake at most; null: no such cap.
+             */
+            max_stake: number | null;
+        };
         SaveBankAccountRequest: {
             account_holder?: string;
             /** @description 6 to 20 digits. */
@@ -7898,6 +8295,10 @@ export interface components {
              */
             enabled: number;
         };
+        SelfExcludeRequest: {
+            password: string;
+            period: components["schemas"]["ExclusionPeriod"];
+        };
         SeriesHeaderRequest: {
             /**
              * Format: int64
@@ -7917,6 +8318,41 @@ export interface components {
             is_active?: number | null;
             /** Format: int64 */
             sport_id: number;
+        };
+        SessionItem: {
+            /** @description The session this request came in on. */
+            current: boolean;
+            device: string;
+            /** Format: int64 */
+            id: number;
+            ip: string | null;
+            /** @description web or bot. */
+            kind: string;
+            started_at: string;
+        };
+        SessionSummary: {
+            /** @description When a session limit ends this session; null without one. */
+            ends_at: string | null;
+            /**
+             * Format: double
+             * @description The net of the bettor's settled play since the log-in (won minus lost).
+             */
+            net: number;
+            /** Format: int64 */
+            reality_check_minutes: number;
+            started_at: string;
+        };
+        SessionsData: {
+            sessions: components["schemas"]["SessionItem"][];
+        };
+        SetLimitRequest: {
+            kind: components["schemas"]["LimitKind"];
+            period?: null | components["schemas"]["Period"];
+            /**
+             * Format: double
+             * @description Rupees (minutes for session); null removes the limit.
+             */
+            value: number | null;
         };
         SetPaymentDetailsRequest: {
             /** @description The bank account: all four, or none of them. */
@@ -8278,6 +8714,12 @@ export interface components {
             /** Format: int64 */
             expires_in_s: number;
             ticket: string;
+        };
+        /** @enum {string} */
+        TimeOutPeriod: "24h" | "48h" | "7d" | "30d";
+        TimeOutRequest: {
+            password: string;
+            period: components["schemas"]["TimeOutPeriod"];
         };
         TransferData: {
             /** Format: double */
@@ -11575,6 +12017,117 @@ export interface operations {
             };
         };
     };
+    read_defaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SaferDefaultsData"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    set_defaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaferDefaultsData"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SaferDefaultsData"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No token, or an unknown, expired or revoked one: log in again */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     create_series: {
         parameters: {
             query?: never;
@@ -13711,6 +14264,73 @@ export interface operations {
                 };
             };
             /** @description Not an account of the caller's downline */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    account_safer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountSaferRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AccountSafer"];
+                };
+            };
+            /** @description The body is not valid JSON, has the wrong shape, or a field is invalid (data.errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not in the caller's downline */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16231,6 +16851,81 @@ export interface operations {
             };
         };
     };
+    confirm_limit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmLimitRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LimitsData"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No change of that limit is waiting */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The cooling-off is not over */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     get_button_value: {
         parameters: {
             query?: never;
@@ -16284,6 +16979,100 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_limits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LimitsData"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    set_limit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetLimitRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LimitsData"];
+                };
+            };
+            /** @description The field named is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16361,6 +17150,55 @@ export interface operations {
             };
         };
     };
+    login_history: {
+        parameters: {
+            query?: {
+                /** @description From 1 (default 1) */
+                page?: number;
+                /** @description 1 to 100 (default 20) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LoginHistoryPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     logout: {
         parameters: {
             query?: never;
@@ -16402,6 +17240,42 @@ export interface operations {
             };
             /** @description The body is over 64 KiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    logout_others: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LogoutOthersData"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16842,6 +17716,143 @@ export interface operations {
             };
         };
     };
+    self_exclude: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelfExcludeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BlockData"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    session_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SessionSummary"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SessionsData"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     set_button_value: {
         parameters: {
             query?: never;
@@ -16967,6 +17978,71 @@ export interface operations {
             };
             /** @description The server is busy hashing other passwords: try again after Retry-After */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    time_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimeOutRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_BlockData"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The user must change the password they were given first */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

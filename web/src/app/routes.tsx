@@ -43,6 +43,8 @@ const ConsoleRoutes = lazyNamed(() => import('../console/ConsoleRoutes'), 'Conso
 // shares the catalogues but not the language.
 const englishI18n = i18n.cloneInstance({ lng: 'en' });
 const SecurityAuthPage = lazyNamed(() => import('../features/security-auth/SecurityAuthPage'), 'SecurityAuthPage');
+const SaferGamblingPage = lazyNamed(() => import('../features/safer-gambling/SaferGamblingPage'), 'SaferGamblingPage');
+const LoginHistoryPage = lazyNamed(() => import('../features/safer-gambling/LoginHistoryPage'), 'LoginHistoryPage');
 
 function Page({ children }: { children: ReactNode }) {
   const location = useLocation();
@@ -109,6 +111,9 @@ export function AppRoutes() {
           <Route path="button-values" element={<ButtonValuesPage />} />
         </Route>
         <Route path="security-auth" element={<SecurityAuthPage />} />
+        {/* Beyond the spec's routes (issue 33): the bettor's own limits and breaks, and their log-ins. */}
+        <Route path="safer-gambling" element={<SaferGamblingPage />} />
+        <Route path="login-history" element={<LoginHistoryPage />} />
         <Route path="world-casino" element={<WorldCasinoPage />} />
         <Route path="*" element={<NotFound />} />
       </Route>

@@ -2,6 +2,7 @@
 // and at once after a successful bet.
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { BALANCE_QUERY_KEY, getBalance, type Balance } from '../api/balance';
+import { LIMITS_KEY } from '../api/limits';
 import { queryClient } from '../lib/query-client';
 import { SESSION_KEYS, readJson, writeJson } from '../lib/storage';
 
@@ -30,10 +31,12 @@ export function useBalance(enabled: boolean) {
 }
 
 /**
- * For the bet slip: a bet was placed, so the balance changed now. Cancels the wait and
- * refetches at once; the 5 s interval carries on from there. `client`: the provider's client
- * (the app's one by default).
+ * For the bet slip: a bet was placed (or settled), so the balance changed now. Cancels the wait
+ * and refetches at once; the 5 s interval carries on from there. What the bettor's loss limit
+ * leaves moved with it, so that is read again too (where a page shows it). `client`: the
+ * provider's client (the app's one by default).
  */
 export function refreshBalanceNow(client: QueryClient = queryClient): Promise<void> {
+  void client.invalidateQueries({ queryKey: LIMITS_KEY });
   return client.refetchQueries({ queryKey: BALANCE_QUERY_KEY });
 }

@@ -17,6 +17,7 @@ import enMatches from './locales/en/matches.json';
 import enNotices from './locales/en/notices.json';
 import enReports from './locales/en/reports.json';
 import enRules from './locales/en/rules.json';
+import enSafety from './locales/en/safety.json';
 import enSettings from './locales/en/settings.json';
 import hiAuth from './locales/hi/auth.json';
 import hiBetting from './locales/hi/betting.json';
@@ -27,6 +28,7 @@ import hiMatches from './locales/hi/matches.json';
 import hiNotices from './locales/hi/notices.json';
 import hiReports from './locales/hi/reports.json';
 import hiRules from './locales/hi/rules.json';
+import hiSafety from './locales/hi/safety.json';
 import hiSettings from './locales/hi/settings.json';
 
 export const resources = {
@@ -40,6 +42,7 @@ export const resources = {
     notices: enNotices,
     reports: enReports,
     rules: enRules,
+    safety: enSafety,
     settings: enSettings,
   },
   hi: {
@@ -52,6 +55,7 @@ export const resources = {
     notices: hiNotices,
     reports: hiReports,
     rules: hiRules,
+    safety: hiSafety,
     settings: hiSettings,
   },
 } as const;

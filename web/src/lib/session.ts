@@ -81,6 +81,7 @@ export function saveLogin(user: UserInfo): void {
   localStorage.setItem(LOCAL_KEYS.parentId, String(user.parent_id ?? -1));
   localStorage.removeItem(LOCAL_KEYS.otpVerify);
   localStorage.setItem(LOCAL_KEYS.openWelcomePopup, 'true');
+  sessionStorage.removeItem(SESSION_KEYS.farewell);
   emit();
 }
 
@@ -109,14 +110,35 @@ export function markMustChangePassword(): void {
   emit();
 }
 
-/** Ends the session locally: exactly the keys spec §4 lists, then the login page. */
-export function clearSession(): void {
+/**
+ * Ends the session locally: exactly the keys spec §4 lists, then the login page. `farewell`: why,
+ * when the app ended it for a reason the bettor should read there (a time-out they took, their
+ * session limit reached); the login page shows it until the next log-in.
+ */
+export function clearSession(farewell?: string): void {
   for (const key of [LOCAL_KEYS.userInfo, LOCAL_KEYS.token, LOCAL_KEYS.loggedIn, LOCAL_KEYS.parentId]) {
     localStorage.removeItem(key);
   }
   sessionStorage.removeItem(SESSION_KEYS.exposureBalance);
+  if (farewell) sessionStorage.setItem(SESSION_KEYS.farewell, farewell);
   emit();
   goTo('/login');
+}
+
+/** Says why the session ended after it has (see {@link clearSession}); nothing while one is live. */
+export function noteFarewell(farewell: string): void {
+  if (read()) return;
+  sessionStorage.setItem(SESSION_KEYS.farewell, farewell);
+  emit();
+}
+
+function currentFarewell(): string | null {
+  return sessionStorage.getItem(SESSION_KEYS.farewell);
+}
+
+/** Why the last session ended, when the app said so (see {@link clearSession}), else null. */
+export function useFarewell(): string | null {
+  return useSyncExternalStore(subscribeSession, currentFarewell, currentFarewell);
 }
 
 /** Spec §4: session storage is cleared at start when not logged in. */

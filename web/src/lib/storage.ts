@@ -22,6 +22,8 @@ export const SESSION_KEYS = {
   exposureBalance: 'exposureBalance',
   showBalance: 'showBalance',
   showExposure: 'showExposure',
+  /** Why the last session ended, when the app ended it for a reason the login page should say (a time-out, the session limit). */
+  farewell: 'farewell',
 } as const;
 
 export function readJson<T>(storage: Storage, key: string): T | null {

@@ -70,4 +70,7 @@ export const EMPTY_CATALOGUE: Answers = {
   'GET /api/bet/getExposureDetail': { data: { data: [] } },
   'GET /api/match/getCupsForMenu': { data: [] },
   'POST /api/series/getSeries': { data: [] },
+  // Safer gambling: no limits, and a log-in that began just now (its first reality check an hour away).
+  'GET /api/user/limits': { data: { limits: [], pending: [], left: [], operator_max_stake: null } },
+  'GET /api/user/sessionSummary': () => ({ data: { started_at: new Date().toISOString(), net: 0, reality_check_minutes: 60, ends_at: null } }),
 };

@@ -155,7 +155,12 @@ pub(crate) fn refusal_of(err: &AppError) -> Refusal {
         // Betfair code here.
         AppError::Refused(refused) => match refused {
             BetRefusal::InsufficientFunds { .. } => Refusal::InsufficientFunds,
-            BetRefusal::ExposureLimit { .. } => Refusal::LossLimit,
+            // The parent's exposure limit and the bettor's own loss limit (issue 33).
+            BetRefusal::ExposureLimit { .. } | BetRefusal::LossLimit { .. } => Refusal::LossLimit,
+            BetRefusal::OwnStakeLimit { .. } => Refusal::InvalidBetSize,
+            BetRefusal::TimedOut { .. } | BetRefusal::SelfExcluded { .. } => Refusal::AccountLocked,
+            // Said of deposits, never of a bet.
+            BetRefusal::DepositLimit { .. } => Refusal::Error,
             BetRefusal::StakeCap { .. }
             | BetRefusal::StakeBelowMinimum { .. }
             | BetRefusal::StakeAboveMaximum { .. } => Refusal::InvalidBetSize,

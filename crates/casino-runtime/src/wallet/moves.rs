@@ -16,7 +16,9 @@ use super::{
     MAX_REF_CHARS, MAX_TOKEN_CHARS, MAX_WALLET_AMOUNT_MINOR,
 };
 use backlay_casino_store::{ProviderReads, WalletReads, WalletWrites};
+use backlay_kit::error::AppError;
 use backlay_kit::input::{AmountInput, TextId};
+use backlay_kit::refusal::Refusal;
 use backlay_operator::session::token_hash;
 use backlay_operator::AppState;
 
@@ -249,6 +251,20 @@ pub(super) async fn debit(
             refusal.to_string(),
         )
     })?;
+    // The player's own limits (issue 33): a loss limit reached is the provider's
+    // insufficient-funds answer, with the reason in words.
+    backlay_operator::safer::check_play_stake(&mut w, session.user_id, amount_minor)
+        .await
+        .map_err(|err| match err {
+            AppError::Refused(refusal) => {
+                let code = match refusal {
+                    Refusal::LossLimit { .. } => "insufficient_funds",
+                    _ => "bet_not_allowed",
+                };
+                WalletError::refuse(StatusCode::UNPROCESSABLE_ENTITY, code, refusal.to_string())
+            }
+            other => other.into(),
+        })?;
     let round =
         w.open_provider_round(provider.id, &round_ref, session.user_id, &game_code, now).await?;
     if round.user_id != session.user_id {

@@ -43,6 +43,7 @@ use backlay_core::exchange::{
     Bet, BetSide, MarketKind, NewOrder, OrderId, RunnerId, Selection, Side, UserId,
 };
 use backlay_core::money::Money;
+use backlay_core::safer::{self, Room};
 use backlay_store::bets::{AccountFunds, BetRow, BetStatus, FillRow};
 use backlay_store::notices::{NewNotice, NoticeKind};
 use backlay_store::{BatchReads, Writer};
@@ -844,6 +845,11 @@ struct Funds {
     max_exposure_minor: Option<i64>,
     is_bet_locked: bool,
     max_stake_minor: Option<i64>,
+    /// The bettor's own stake limit or the operator's tree-wide one, the lower.
+    own_stake_limit_minor: Option<i64>,
+    /// With a loss limit: the most the account's exposure may reach (`safer::loss_cap`), and
+    /// the limit that binds, for a refusal's facts (what is left is the cap less the exposure).
+    loss_cap: Option<(i64, Room)>,
     reserved_minor: i64,
 }
 
@@ -856,6 +862,12 @@ impl Funds {
             max_exposure_minor: account.max_exposure_minor,
             is_bet_locked: account.is_bet_locked,
             max_stake_minor: account.max_stake_minor,
+            own_stake_limit_minor: account.own_stake_limit_minor,
+            loss_cap: safer::loss_cap(
+                &account.loss_limits,
+                account.play_net_minor,
+                account.exposure_minor,
+            ),
             reserved_minor: 0,
         }
     }
@@ -866,7 +878,8 @@ impl Funds {
             self.is_bet_locked,
             self.max_stake_minor,
             stake_minor,
-        )
+        )?;
+        backlay_kit::actor::check_own_stake_limit(self.own_stake_limit_minor, stake_minor)
     }
 
     /// Adds `delta_minor` to the user's exposure if the available balance covers an increase
@@ -884,6 +897,17 @@ impl Funds {
                     return Err(AppError::Refused(Refusal::ExposureLimit {
                         limit_minor,
                         this_bet: true,
+                    }));
+                }
+            }
+            // The bettor's own loss limit: the worst case of every open bet, with what was
+            // lost in the period, stays within it.
+            if let Some((cap_minor, room)) = self.loss_cap {
+                if self.exposure_minor + delta_minor > cap_minor {
+                    return Err(AppError::Refused(Refusal::LossLimit {
+                        left_minor: (cap_minor - self.exposure_minor).max(0),
+                        period: room.period,
+                        limit_minor: room.limit_minor,
                     }));
                 }
             }

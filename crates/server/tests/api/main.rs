@@ -46,6 +46,7 @@ mod preferences;
 mod profit_loss;
 mod race_card;
 mod records;
+mod safer;
 mod secrets;
 mod security;
 mod serving;

@@ -15,7 +15,7 @@ async fn preferences_are_kept_per_bettor_and_checked(app: TestApp) {
     fresh.expect(200);
     assert_eq!(
         fresh.data(),
-        &json!({ "one_click": false, "one_click_stake": null, "accept_rate_changes": "exact" })
+        &json!({ "one_click": false, "one_click_stake": null, "accept_rate_changes": "exact", "reality_check_minutes": 60 })
     );
 
     let no_stake = app.post("user/preferences", Some(&demo), json!({ "one_click": true })).await;
@@ -48,8 +48,7 @@ async fn preferences_are_kept_per_bettor_and_checked(app: TestApp) {
         )
         .await;
     saved.expect(200);
-    let expected =
-        json!({ "one_click": true, "one_click_stake": 250.0, "accept_rate_changes": "better" });
+    let expected = json!({ "one_click": true, "one_click_stake": 250.0, "accept_rate_changes": "better", "reality_check_minutes": 60 });
     assert_eq!(saved.data(), &expected);
     assert_eq!(app.get("user/preferences", Some(&demo)).await.data(), &expected);
     // A field left out keeps its value.

@@ -4,6 +4,7 @@
 //! bet: a part cancelled or lapsed, its persistence.
 
 use backlay_core::exchange::Persistence;
+use backlay_core::safer::PeriodLimits;
 use sqlx::Row;
 
 use super::{bet_from_row, BetRow, BetStatus, FillRow, BET_COLUMNS};
@@ -23,6 +24,14 @@ pub struct AccountFunds {
     pub is_bet_locked: bool,
     /// The parent's cap on one bet's stake, if any.
     pub max_stake_minor: Option<i64>,
+    /// The lower of the bettor's own stake limit and the operator's tree-wide one, if any
+    /// (`crate::safer`).
+    pub own_stake_limit_minor: Option<i64>,
+    /// The bettor's loss limits (`crate::safer`).
+    pub loss_limits: PeriodLimits,
+    /// With a loss limit: the play's net result (won minus lost) in the day, week and month
+    /// now; zeros without one.
+    pub play_net_minor: [i64; 3],
 }
 
 impl Writer {
@@ -367,7 +376,11 @@ pub(crate) async fn read_funds(
         let sql = format!(
             "SELECT a.user_id, a.balance_minor, a.exposure_minor, u.max_exposure_minor, \
              u.is_bet_locked, u.is_locked, u.locked_by_user_id, u.bet_locked_by_user_id, \
-             u.max_stake_minor FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE a.user_id IN ({list}) ORDER BY a.user_id{lock}"
+             u.max_stake_minor, l.stake_minor AS own_stake_minor, d.max_stake_minor AS tree_stake_minor, \
+             l.loss_day_minor, l.loss_week_minor, l.loss_month_minor \
+             FROM ledger_accounts a JOIN users u ON u.id = a.user_id \
+             LEFT JOIN user_limits l ON l.user_id = a.user_id LEFT JOIN safer_defaults d ON d.id = 1 \
+             WHERE a.user_id IN ({list}) ORDER BY a.user_id{lock}"
         );
         let mut query = sqlx::query(&sql);
         for user_id in chunk {
@@ -390,7 +403,31 @@ pub(crate) async fn read_funds(
                     || row.try_get::<Option<i64>, _>("locked_by_user_id")?.is_some()
                     || row.try_get::<Option<i64>, _>("bet_locked_by_user_id")?.is_some(),
                 max_stake_minor: row.try_get("max_stake_minor")?,
+                own_stake_limit_minor: [
+                    row.try_get::<Option<i64>, _>("own_stake_minor")?,
+                    row.try_get::<Option<i64>, _>("tree_stake_minor")?,
+                ]
+                .into_iter()
+                .flatten()
+                .min(),
+                loss_limits: PeriodLimits {
+                    day: row.try_get("loss_day_minor")?,
+                    week: row.try_get("loss_week_minor")?,
+                    month: row.try_get("loss_month_minor")?,
+                },
+                play_net_minor: [0; 3],
             });
+        }
+    }
+    // The loss limits count the play's results: read only for the bettors who have one.
+    let limited: Vec<i64> =
+        funds.iter().filter(|f| f.loss_limits.any()).map(|f| f.user_id).collect();
+    if !limited.is_empty() {
+        let nets = crate::safer::play_nets(conn, &limited, crate::safer::wall_clock_ms()).await?;
+        for account in &mut funds {
+            if let Some(net) = nets.get(&account.user_id) {
+                account.play_net_minor = *net;
+            }
         }
     }
     Ok(funds)

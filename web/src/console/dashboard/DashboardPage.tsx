@@ -32,8 +32,9 @@ const PRESETS = [
 
 /**
  * `#/console/dashboard`, the console's landing page: the business of the caller's branch today
- * or over a chosen period. Each figure is the total of a report (server: api/dashboard.rs).
- * An admin sees this server's own figures below them (SystemCard).
+ * or over a chosen period. Each figure is the total of a report (server: api/dashboard.rs);
+ * beside them, how many of the branch's accounts have limits of their own, are on a time-out or
+ * are self-excluded now. An admin sees this server's own figures below them (SystemCard).
  */
 export function DashboardPage() {
   const isAdmin = consoleRole(useSession()) === 'admin';
@@ -80,12 +81,22 @@ function Figures({ figures }: { figures: Dashboard }) {
     { id: 'open-exposure', label: 'Open exposure (now)', value: formatMoney(figures.open_exposure) },
     { id: 'pending-payments', label: 'Pending payment requests', value: <Link to="/console/payments">{figures.pending_payments}</Link> },
   ];
+  // Now, whatever the period: the branch's bettors with limits of their own or on a break.
+  const safer: Tile[] = [
+    { id: 'safer-with-limits', label: 'Accounts with own limits', value: String(figures.safer.with_limits) },
+    { id: 'safer-timed-out', label: 'On a time-out', value: String(figures.safer.timed_out) },
+    { id: 'safer-self-excluded', label: 'Self-excluded', value: String(figures.safer.self_excluded) },
+  ];
   const period = figures.from_date === figures.to_date ? dayText(figures.from_date) : `${dayText(figures.from_date)} – ${dayText(figures.to_date)}`;
   return (
     <>
       <p className="muted small" data-testid="dashboard-period">{period}</p>
       <Tiles tiles={tiles} testIdPrefix="dashboard" />
       <HouseChart days={figures.days} />
+      <section data-testid="dashboard-safer">
+        <h2 className="report-subtitle">Safer gambling (now)</h2>
+        <Tiles tiles={safer} testIdPrefix="dashboard" />
+      </section>
       <div className="dash-columns">
         <section>
           <h2 className="report-subtitle">Largest house exposure</h2>

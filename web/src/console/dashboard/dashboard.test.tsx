@@ -52,6 +52,7 @@ const FIGURES: Dashboard = {
   pending_payments: 2,
   top_markets: [{ market_id: 70, match_id: 7, match_name: 'India v Pakistan', market_name: 'Bookmaker', market_type: 'bookmaker', exposure: 1800, bets: 5 }],
   live_matches: [{ match_id: 7, name: 'India v Pakistan', in_play: true, markets: 3 }],
+  safer: { with_limits: 4, timed_out: 1, self_excluded: 2 },
 };
 
 describe('the dashboard', () => {
@@ -70,6 +71,12 @@ describe('the dashboard', () => {
     expect(screen.getAllByTestId('dashboard-bar')).toHaveLength(3);
     expect(screen.getByTestId('dashboard-top-market')).toHaveTextContent('India v Pakistan / Bookmaker₹1,800.005');
     expect(screen.getByTestId('dashboard-live-match')).toHaveTextContent('India v Pakistan In play3');
+    // Safer gambling in the branch now, as figures like the others.
+    expect(screen.getByTestId('dashboard-safer')).toHaveTextContent('Safer gambling (now)');
+    expect(screen.getByTestId('dashboard-safer-with-limits')).toHaveTextContent('Accounts with own limits4');
+    expect(screen.getByTestId('dashboard-safer-timed-out')).toHaveTextContent('On a time-out1');
+    expect(screen.getByTestId('dashboard-safer-self-excluded')).toHaveTextContent('Self-excluded2');
+    expect(screen.getByTestId('dashboard-safer-self-excluded')).toHaveClass('dash-tile');
     // Today by default.
     const today = istDateKey();
     expect(calls.find((c) => c.path === '/api/console/dashboard')?.body).toEqual({ from_date: today, to_date: today });

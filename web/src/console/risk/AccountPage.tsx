@@ -12,6 +12,7 @@ import { EmptyRow } from '../TableParts';
 import { useSession } from '../../lib/session';
 import { AccountFigures } from '../accounts/AccountFigures';
 import { accountSummary, accountSummaryKey, FIGURES_REFRESH_MS } from '../accounts/api';
+import { SaferPanel } from '../safer/SaferPanel';
 import {
   accountBetHistory,
   accountBets,
@@ -45,8 +46,9 @@ const OUTCOMES: { value: BetHistoryFilter['outcome']; label: string }[] = [
 
 /**
  * `#/console/account/<userId>`: one downline account: a header with its chips (and its
- * branch's, for an agent), terms, status and the way down to it, then its statement, current
- * bets, settled bets and P&L. Figures are read again every few seconds.
+ * branch's, for an agent), terms, status and the way down to it, a client's safer gambling
+ * (read-only), then its statement, current bets, settled bets and P&L. Figures are read again
+ * every few seconds.
  */
 export function AccountPage() {
   const userId = Number(useParams().userId);
@@ -117,6 +119,8 @@ export function AccountPage() {
           </dl>
         </header>
       )}
+      {/* A bettor's own controls: an agent's account has none. */}
+      {account?.role === 'client' && <SaferPanel userId={userId} />}
       <div className="chip-tabs" role="tablist" aria-label="Records">
         {TABS.map((t) => (
           <button key={t.id} type="button" role="tab" aria-selected={t.id === tab} className={t.id === tab ? 'active' : undefined} onClick={() => setTab(t.id)} data-testid={`account-tab-${t.id}`}>

@@ -58,6 +58,7 @@ describe("a downline account's page", () => {
       },
       'POST /api/console/account/pnl': { data: { user_id: 12, user_name: 'deep_one', role: 'client', total: -50, rows: [] } },
       'POST /api/console/account/statement': { data: { rows: [], total: 0, page: 1, limit: 25 } },
+      'POST /api/console/account/safer': { data: { limits: [], pending: [], left: [], operator_max_stake: null, active_break: null } },
       'POST /api/console/account/betHistory': (call) =>
         (call.body as { outcome?: string }).outcome === 'won'
           ? { data: { rows: [], total: 0, page: 1, limit: 25 } }

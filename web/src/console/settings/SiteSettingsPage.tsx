@@ -12,6 +12,7 @@ import { BUTTON_NAME_MAX_CHARS, MAX_BUTTONS_PER_TYPE, stakeButtonSchema } from '
 import { toastSuccess } from '../../lib/toast';
 import { z } from '../../lib/zod';
 import { getSettings, saveSettings, SITE_SETTINGS_KEY, uploadImage, type SiteSettings, type StakeButton } from './api';
+import { SaferDefaultsCard } from './SaferDefaultsCard';
 
 const colour = (label: string) => z.string().trim().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, `${label} must be a colour such as #1a2b3c.`);
 
@@ -104,7 +105,10 @@ function formPath(field: string): string {
   return field.replace(/\[(\d+)\]/g, '.$1');
 }
 
-/** `#/console/settings` (admin): the site's look and switches, sign-up and the agent tree, the default stake buttons, the logo and favicon. */
+/**
+ * `#/console/settings` (admin): the site's look and switches, sign-up and the agent tree, the
+ * default stake buttons, the safer-gambling defaults, the logo and favicon.
+ */
 export function SiteSettingsPage() {
   const settings = useQuery({ queryKey: SITE_SETTINGS_KEY, queryFn: getSettings, staleTime: 0 });
   return (
@@ -114,6 +118,7 @@ export function SiteSettingsPage() {
           {settings.data && <SettingsForm setting={settings.data} />}
         </QueryState>
       </PageCard>
+      <SaferDefaultsCard />
       <PageCard title="Logo and favicon" testId="site-images">
         <div className="form-grid">
           <ImageUpload settingKey="logo" label="Logo" current={settings.data?.logo} />

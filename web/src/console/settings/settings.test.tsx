@@ -30,13 +30,21 @@ const SETTINGS = {
   default_buttons_casino: [{ button_name: '25', button_value: 25 }],
 };
 
+const SAFER_DEFAULTS = { default_loss_limit_day: 2500, max_stake: null };
+
 function renderSettings(answers: Answers = {}) {
-  const calls = stubServer({ ...EMPTY_CATALOGUE, 'GET /api/admin/settings': { data: SETTINGS }, ...answers });
+  const calls = stubServer({
+    ...EMPTY_CATALOGUE,
+    'GET /api/admin/settings': { data: SETTINGS },
+    'GET /api/admin/saferDefaults': { data: SAFER_DEFAULTS },
+    ...answers,
+  });
   storeSession(admin);
   renderApp('/console/settings');
   return calls;
 }
 
+const saferSaves = (calls: Call[]) => calls.filter((c) => c.method === 'POST' && c.path === '/api/admin/saferDefaults').map((c) => c.body);
 const saves = (calls: Call[]) => calls.filter((c) => c.method === 'POST' && c.path === '/api/admin/settings').map((c) => c.body);
 const field = (name: string) => screen.getByTestId(`setting-${name}`);
 
@@ -167,5 +175,62 @@ describe('the settings screen', () => {
     await user.upload(within(upload).getByTestId('upload-favicon-file'), new File(['<svg/>'], 'icon.ico', { type: 'image/x-icon' }));
     await user.click(within(upload).getByTestId('upload-favicon-submit'));
     expect(await within(upload).findByText('The file is not a PNG, JPEG, GIF, WebP or ICO image.')).toBeInTheDocument();
+  });
+});
+
+describe("the settings screen's safer-gambling defaults", () => {
+  it('shows them as the server holds them, empty for none, and saves both as typed', async () => {
+    const calls = renderSettings({
+      'POST /api/admin/saferDefaults': (call) => ({ message: 'Safer-gambling defaults saved.', data: { default_loss_limit_day: null, max_stake: Number((call.body as { max_stake: string }).max_stake) } }),
+    });
+    const card = await screen.findByTestId('safer-defaults');
+    expect(within(card).getByRole('heading', { name: 'Safer gambling defaults' })).toBeInTheDocument();
+    const loss = await within(card).findByTestId('safer-default-loss');
+    expect(loss).toHaveValue('2500.00');
+    expect(within(card).getByTestId('safer-max-stake')).toHaveValue('');
+    const user = userEvent.setup();
+    await user.click(within(card).getByTestId('safer-defaults-save'));
+    expect(await within(card).findByText('Nothing has changed.')).toBeInTheDocument();
+    // Cleared: none; the stake cap as typed.
+    await user.clear(loss);
+    await user.type(within(card).getByTestId('safer-max-stake'), ' 50000.50 ');
+    await user.click(within(card).getByTestId('safer-defaults-save'));
+    await waitFor(() => expect(saferSaves(calls)).toEqual([{ default_loss_limit_day: null, max_stake: '50000.50' }]));
+    // The form holds what the server answered.
+    await waitFor(() => expect(within(card).getByTestId('safer-max-stake')).toHaveValue('50000.50'));
+    expect(loss).toHaveValue('');
+    // Saving apart from the site settings: those were not sent.
+    expect(saves(calls)).toEqual([]);
+  });
+
+  it('stops an amount of 0 before sending, and puts the server\'s refusal at its field', async () => {
+    const calls = renderSettings({
+      'POST /api/admin/saferDefaults': {
+        httpStatus: 400,
+        message: 'Give an amount more than 0, or null for none.',
+        data: { errors: { max_stake: 'Give an amount more than 0, or null for none.' } },
+      },
+    });
+    const card = await screen.findByTestId('safer-defaults');
+    const stake = await within(card).findByTestId('safer-max-stake');
+    const user = userEvent.setup();
+    await user.type(stake, '0.00');
+    await user.click(within(card).getByTestId('safer-defaults-save'));
+    expect(await within(card).findByText('Maximum stake must be more than 0, or empty for none.')).toBeInTheDocument();
+    expect(saferSaves(calls)).toEqual([]);
+
+    await user.clear(stake);
+    await user.type(stake, '99999999999');
+    await user.click(within(card).getByTestId('safer-defaults-save'));
+    expect(await within(card).findByText('Maximum stake must be a number with at most 2 decimals, or empty for none.')).toBeInTheDocument();
+
+    await user.clear(stake);
+    await user.type(stake, '100');
+    await user.click(within(card).getByTestId('safer-defaults-save'));
+    const field = stake.closest('label')!;
+    expect(await within(field).findByText('Give an amount more than 0, or null for none.')).toBeInTheDocument();
+    expect(saferSaves(calls)).toEqual([{ default_loss_limit_day: '2500.00', max_stake: '100' }]);
+    // Placed at its field, not repeated for the form.
+    expect(within(card).queryByTestId('error-message')).not.toBeInTheDocument();
   });
 });

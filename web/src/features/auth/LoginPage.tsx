@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { ErrorMessage } from '../../components/QueryState';
 import { Field } from '../../components/Field';
 import { applyServerErrors } from '../../lib/forms';
-import { CHANGE_PASSWORD_PATH, landingPath, mustChangePassword, saveLogin, type UserInfo } from '../../lib/session';
+import { CHANGE_PASSWORD_PATH, landingPath, mustChangePassword, saveLogin, useFarewell, type UserInfo } from '../../lib/session';
 import { LOCAL_KEYS } from '../../lib/storage';
 import { isOtpChallenge, login, verifyOtp } from './api';
 import { AuthFrame } from './AuthFrame';
@@ -42,8 +42,15 @@ function useFinishLogin() {
 export function LoginPage() {
   const { t } = useTranslation('auth');
   const [otpToken, setOtpToken] = useState<string | null>(() => localStorage.getItem(LOCAL_KEYS.otpVerify));
+  // Why the app ended the last session (a time-out taken, the session limit reached), if it did.
+  const farewell = useFarewell();
   return (
     <AuthFrame title={otpToken ? t('otp.title') : t('login.title')}>
+      {farewell && (
+        <p className="notice auth-farewell" role="status" data-testid="farewell">
+          {farewell}
+        </p>
+      )}
       {otpToken ? (
         <OtpForm
           otpToken={otpToken}

@@ -5,6 +5,7 @@ import { BUTTON_VALUES_KEY, getButtonValues } from '../../api/button-values';
 import { betErrorMessage } from '../../api/bet-refusal';
 import { ApiError } from '../../api/client';
 import type { MarketBook } from '../../api/match-stream';
+import { LimitLeftLine } from '../../components/LimitLeft';
 import { refreshBalanceNow } from '../../hooks/useBalance';
 import { toastError, toastInfo, toastSuccess } from '../../lib/toast';
 import { matchDetailKey, openBetsKey, placeBet, type PlaceBetResult } from './api';
@@ -202,6 +203,7 @@ export function BetSlip({
           ))}
         </div>
       )}
+      <LimitLeftLine kind="loss" />
       {exchange && (
         <label className="checkbox slip-keep" title={t('slip.keepInPlayTitle')}>
           <input type="checkbox" checked={Boolean(slip.keepInPlay)} onChange={(e) => set({ keepInPlay: e.target.checked })} data-testid="slip-keep-in-play" />

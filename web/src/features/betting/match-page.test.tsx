@@ -948,3 +948,56 @@ describe('a race card once run', () => {
     expect(screen.queryByTestId('match-status')).toBeNull();
   });
 });
+
+describe('what the bettor’s loss limit leaves, on the slip', () => {
+  const limits = (leftRupees: number | null) => ({
+    data: {
+      limits: leftRupees === null ? [] : [{ kind: 'loss', period: 'day', value: 2000 }],
+      pending: [],
+      left: leftRupees === null ? [] : [{ kind: 'loss', period: 'day', value: leftRupees }],
+      operator_max_stake: null,
+    },
+  });
+
+  it('says how much more can be lost today, and reads it again once a bet is placed', async () => {
+    let left = 1240;
+    const calls = setUp({
+      'GET /api/user/limits': () => limits(left),
+      ...placing(() => {
+        left = 1140;
+        return { message: 'Bet matched.', data: { bet_id: 9, status: 'matched', size_matched: 100, avg_price_matched: 2.5, message: 'Bet matched.' } };
+      }),
+    });
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const user = userEvent.setup();
+    const slip = await screen.findByTestId('bet-slip');
+    expect(await within(slip).findByTestId('limit-left-loss')).toHaveTextContent('You can lose ₹1,240.00 more today.');
+    const before = count(calls, 'user/limits');
+    await user.type(within(slip).getByTestId('slip-stake'), '100');
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(await screen.findByTestId('bet-outcome')).toHaveTextContent('Bet matched.');
+    await waitFor(() => expect(count(calls, 'user/limits')).toBeGreaterThan(before));
+    await user.click(screen.getAllByTestId('best-back')[0]);
+    expect(await within(screen.getByTestId('bet-slip')).findByText('You can lose ₹1,140.00 more today.')).toBeInTheDocument();
+  });
+
+  it('says nothing without a loss limit, and the refusal in words when a bet would pass it', async () => {
+    setUp({
+      'GET /api/user/limits': limits(null),
+      'POST /api/bet/placeBet': {
+        httpStatus: 422,
+        message: 'Loss limit.',
+        data: { refusal: { refusal: 'loss_limit', left_minor: 50_00, period: 'week', limit_minor: 10_000_00 } },
+      },
+    });
+    renderApp('/game-details/4/100?market=1&selection=11&side=back&price=2.5');
+    const user = userEvent.setup();
+    const slip = await screen.findByTestId('bet-slip');
+    await user.type(within(slip).getByTestId('slip-stake'), '100');
+    await user.click(within(slip).getByTestId('place-bet'));
+    expect(await within(slip).findByTestId('slip-error')).toHaveTextContent(
+      'This would go past your weekly loss limit of ₹10,000.00: you can lose ₹50.00 more this week.',
+    );
+    expect(within(slip).queryByTestId('limit-left-loss')).toBeNull();
+  });
+});

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { betErrorMessage } from '../../api/bet-refusal';
 import { BUTTON_VALUES_KEY, getButtonValues } from '../../api/button-values';
 import { ApiError } from '../../api/client';
+import { LimitLeftLine } from '../../components/LimitLeft';
 import { refreshBalanceNow } from '../../hooks/useBalance';
 import { i18n } from '../../i18n';
 import { formatMinorMoney } from '../../lib/format';
@@ -122,6 +123,7 @@ export function CasinoSlip({
           ))}
         </div>
       )}
+      <LimitLeftLine kind="loss" />
       <dl className="slip-preview">
         <div>
           <dt>{t('slip.returns')}</dt>

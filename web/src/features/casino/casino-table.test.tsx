@@ -190,6 +190,28 @@ describe('the casino table', () => {
     await waitFor(() => expect(screen.getByTestId('casino-slip-error')).toHaveTextContent('Bet not placed: Insufficient balance: 12.00 is available.'));
   });
 
+  it('says near the stake how much more the bettor’s loss limit lets them lose, and words its refusal', async () => {
+    setUp(() => dragonTiger(), {
+      'GET /api/user/limits': { data: { limits: [{ kind: 'loss', period: 'month', value: 20000 }], pending: [], left: [{ kind: 'loss', period: 'month', value: 75 }], operator_max_stake: null } },
+      'POST /api/casino/placeBet': {
+        httpStatus: 422,
+        message: 'Loss limit.',
+        data: { refusal: { refusal: 'loss_limit', left_minor: 75_00, period: 'month', limit_minor: 20_000_00 } },
+      },
+    });
+    renderApp('/casino/match/dt6');
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId('casino-market-dragon'));
+    const slip = screen.getByTestId('casino-slip');
+    expect(await within(slip).findByTestId('limit-left-loss')).toHaveTextContent('You can lose ₹75.00 more this month.');
+    await user.type(within(slip).getByTestId('casino-stake'), '100');
+    await user.click(within(slip).getByTestId('casino-place-bet'));
+    expect(await within(slip).findByTestId('casino-slip-error')).toHaveTextContent(
+      'Bet not placed: This would go past your monthly loss limit of ₹20,000.00: you can lose ₹75.00 more this month.',
+    );
+  });
+
   it('suspends every market once betting closes, with one band over the market area', async () => {
     setUp(() => dragonTiger({ status: 'closed' }));
     renderApp('/casino/match/dt6');

@@ -88,7 +88,7 @@ describe('header', () => {
 
     await userEvent.click(await screen.findByTestId('user-menu-toggle'));
     const items = within(screen.getByTestId('user-menu')).getAllByRole('menuitem').map((i) => i.textContent);
-    expect(items).toEqual(['Account Statement', 'Current Bet', 'Profit & Loss', 'Bet History', 'Casino Result', 'Set Button Values', 'Rules', 'SignOut']);
+    expect(items).toEqual(['Account Statement', 'Current Bet', 'Profit & Loss', 'Bet History', 'Casino Result', 'Set Button Values', 'Rules', 'Safer Gambling', 'Log-in History', 'SignOut']);
     expect(screen.getByText('Balance')).toBeInTheDocument();
     expect(screen.getByText('Exposure')).toBeInTheDocument();
     expect(screen.queryByTestId('deposit-withdraw-link')).toBeNull();

@@ -15,6 +15,8 @@ const ALL = [
   'Security Auth Verification',
   'Change Password',
   'Rules',
+  'Safer Gambling',
+  'Log-in History',
 ];
 
 describe('user menu visibility (spec §2)', () => {
@@ -28,7 +30,7 @@ describe('user menu visibility (spec §2)', () => {
   });
 
   it('hides payment and parent-token items without a parent (-1 or missing)', () => {
-    const expected = ['Account Statement', 'Current Bet', 'Profit & Loss', 'Bet History', 'Casino Result', 'Set Button Values', 'Rules'];
+    const expected = ['Account Statement', 'Current Bet', 'Profit & Loss', 'Bet History', 'Casino Result', 'Set Button Values', 'Rules', 'Safer Gambling', 'Log-in History'];
     expect(labels({ ...demoUser, parent_id: -1 }, { payment_gateway: 1 }, 'tok')).toEqual(expected);
     expect(labels({ ...demoUser, parent_id: undefined }, { payment_gateway: '1' }, 'tok')).toEqual(expected);
   });
@@ -53,9 +55,21 @@ describe('the reports beyond the spec', () => {
 
 describe('the console in the user menu', () => {
   it('comes first for an admin or an agent, and never for a client', () => {
-    expect(labels({ ...demoUser, role: 'agent' }, { payment_gateway: 1 }, 'tok')).toEqual(['Console', ...ALL]);
+    expect(labels({ ...demoUser, role: 'agent' }, { payment_gateway: 1 }, 'tok')).toEqual(['Console', ...ALL.filter((l) => l !== 'Safer Gambling')]);
     expect(labels({ ...demoUser, role: 'admin', parent_id: -1 }, null, 'tok')[0]).toBe('Console');
     expect(labels(demoUser, { payment_gateway: 1 }, 'tok')).not.toContain('Console');
     expect(userMenuItems({ ...demoUser, role: 'agent' }, null, 'tok')[0].to).toBe('/console');
+  });
+});
+
+describe('safer gambling in the user menu', () => {
+  it('comes after the spec\'s items, Safer Gambling for a bettor only, Log-in History for everyone', () => {
+    const items = userMenuItems(demoUser, { payment_gateway: 1 }, 'tok');
+    expect(items.slice(-3).map((i) => [i.label, i.to ?? i.action])).toEqual([
+      ['Rules', 'rules'],
+      ['Safer Gambling', '/safer-gambling'],
+      ['Log-in History', '/login-history'],
+    ]);
+    expect(labels({ ...demoUser, role: 'admin', parent_id: -1 }, null, 'tok').slice(-2)).toEqual(['Rules', 'Log-in History']);
   });
 });

@@ -26,7 +26,11 @@ export function showParentTokenItems(user: UserInfo | null, token: string | null
   return hasParent(user) && Boolean(token);
 }
 
-/** The user menu's links and modals in the spec's order (Profit & Loss and Bet History added after Current Bet), the console first for an admin or agent (the toggles and SignOut follow them). */
+/**
+ * The user menu's links and modals in the spec's order (Profit & Loss and Bet History added
+ * after Current Bet; Safer Gambling, for a bettor, and Log-in History after Rules), the console
+ * first for an admin or agent (the toggles and SignOut follow them).
+ */
 export function userMenuItems(user: UserInfo | null, setting: GlobalSetting | null | undefined, token: string | null): MenuItem[] {
   const payment = showPaymentItems(user, setting);
   const parentToken = showParentTokenItems(user, token);
@@ -45,6 +49,10 @@ export function userMenuItems(user: UserInfo | null, setting: GlobalSetting | nu
     parentToken && { label: t('securityAuth'), to: '/security-auth/', testId: 'menu-security-auth' },
     parentToken && { label: t('changePassword'), action: 'changePassword', testId: 'menu-change-password' },
     { label: t('rules'), action: 'rules', testId: 'menu-rules' },
+    // Beyond the spec's items (issue 33), after them all. Limits and breaks are a bettor's own:
+    // an admin or agent (who bets on nothing) is not offered to lock themselves out.
+    !isConsoleUser(user) && { label: t('saferGambling'), to: '/safer-gambling', testId: 'menu-safer-gambling' },
+    { label: t('loginHistory'), to: '/login-history', testId: 'menu-login-history' },
   ];
   return items.filter((item): item is MenuItem => Boolean(item));
 }

@@ -7,7 +7,9 @@ import { useTranslation, Trans } from 'react-i18next';
 import { i18n } from '../../i18n';
 import { Link } from 'react-router';
 import { z } from '../../lib/zod';
+import { LIMITS_KEY } from '../../api/limits';
 import { Field } from '../../components/Field';
+import { LimitLeftLine } from '../../components/LimitLeft';
 import { PageCard } from '../../components/PageCard';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { paymentGatewayOn, useGlobalSetting } from '../../hooks/useGlobalSetting';
@@ -142,6 +144,7 @@ function PayeeDetails({ details }: { details: PaymentDetails }) {
 
 function DepositForm() {
   const { t } = useTranslation('settings');
+  const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
   const { register, handleSubmit, setError, reset, formState: { errors, isSubmitting } } = useForm<z.infer<typeof depositSchema>>({
     resolver: zodResolver(depositSchema),
@@ -154,6 +157,8 @@ function DepositForm() {
       if (!answer.status) return;
       toastSuccess(answer.message || t('dw.depositSent'));
       reset();
+      // A request counts against the bettor's deposit limit once sent (unless refused).
+      void queryClient.invalidateQueries({ queryKey: LIMITS_KEY });
     } catch (error) {
       setFormError(applyServerErrors(error, ['amount', 'reference'], setError));
     }
@@ -162,6 +167,7 @@ function DepositForm() {
     <>
       <PayTo />
       <form className="stack-form" onSubmit={(event) => void submit(event)} noValidate data-testid="deposit-form">
+        <LimitLeftLine kind="deposit" />
         <Field label={t('dw.amount')} error={errors.amount?.message}>
           <input inputMode="decimal" data-testid="dw-amount" {...register('amount')} />
         </Field>

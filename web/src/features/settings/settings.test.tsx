@@ -137,6 +137,39 @@ describe('deposit and withdraw', () => {
     expect(localStorage.getItem('usertoken')).toBe(demoUser.token);
   });
 
+  it('says how much more the bettor’s deposit limit lets them deposit, and words a request past it', async () => {
+    let left = 2000;
+    const calls = stubServer({
+      ...EMPTY_CATALOGUE,
+      'GET /api/payment/details': { data: null },
+      'GET /api/user/limits': () => ({ data: { limits: [{ kind: 'deposit', period: 'week', value: 5000 }], pending: [], left: [{ kind: 'deposit', period: 'week', value: left }], operator_max_stake: null } }),
+      'POST /api/payment/deposit': (call) => {
+        if ((call.body as { amount: number }).amount > left) {
+          return { httpStatus: 422, message: 'Deposit limit.', data: { refusal: { refusal: 'deposit_limit', left_minor: left * 100, period: 'week', limit_minor: 5_000_00 } } };
+        }
+        left -= (call.body as { amount: number }).amount;
+        return { message: 'Deposit request sent.', data: { request_id: 1, status: 'pending' } };
+      },
+    });
+    storeSession();
+    renderApp('/setting/d-w');
+    const user = userEvent.setup();
+
+    const form = await screen.findByTestId('deposit-form');
+    expect(await within(form).findByTestId('limit-left-deposit')).toHaveTextContent('You can deposit ₹2,000.00 more this week.');
+    await user.type(within(form).getByTestId('dw-amount'), '2500');
+    await user.type(within(form).getByTestId('dw-reference'), 'UTR-123456');
+    await user.click(within(form).getByTestId('dw-submit'));
+    expect(await within(form).findByText('This request would go past your weekly deposit limit of ₹5,000.00: you can deposit ₹2,000.00 more this week.')).toBeInTheDocument();
+
+    await user.clear(within(form).getByTestId('dw-amount'));
+    await user.type(within(form).getByTestId('dw-amount'), '500');
+    await user.click(within(form).getByTestId('dw-submit'));
+    // The request counts at once: what is left is read again.
+    expect(await within(form).findByText('You can deposit ₹1,500.00 more this week.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/api/payment/deposit')).toHaveLength(2);
+  });
+
   it('says a negative or zero amount must be more than 0, before any format rule, and sends nothing', async () => {
     const calls = stubServer({ ...EMPTY_CATALOGUE, 'GET /api/payment/details': { data: null } });
     storeSession();

@@ -30,6 +30,8 @@ export function UserPage() {
         <li><Link to="/report/bet-history">{t('header:menu.betHistory')}</Link></li>
         <li><Link to="/setting/button-values">{t('header:menu.buttonValues')}</Link></li>
         <li><Link to="/setting/change-password">{t('header:menu.changePassword')}</Link></li>
+        <li><Link to="/safer-gambling">{t('header:menu.saferGambling')}</Link></li>
+        <li><Link to="/login-history">{t('header:menu.loginHistory')}</Link></li>
       </ul>
     </PageCard>
   );
