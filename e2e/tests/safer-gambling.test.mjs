@@ -184,7 +184,7 @@ for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     // Readable: not drawn in its header bar's own colour (a page rule once reached it).
     const [ink, bar] = await title.evaluate((h) => [
       getComputedStyle(h).color,
-      getComputedStyle(h.closest('.modal-header') ?? h.parentElement).backgroundColor,
+      getComputedStyle(h.closest('.modal-header') ?? h).backgroundColor,
     ]);
     assert.notEqual(ink, bar, 'the dialog title is the colour of its header bar');
     await dialog.getByText('You cannot log in for 24 hours.').waitFor();

@@ -5,7 +5,7 @@
 //! read-only view and the operator's defaults.
 
 use backlay_casino_runtime::open_round;
-use backlay_casino_store::CasinoReads;
+use backlay_casino_store::{CasinoReads, ProviderReads};
 use backlay_kit::clock::now_ms;
 use backlay_store::Store;
 use serde_json::{json, Value};
@@ -553,3 +553,77 @@ async fn the_operators_default_loss_limit_starts_new_accounts(app: TestApp) {
     assert_eq!(dashboard.data()["safer"]["with_limits"], 1);
 }
 both_databases!(the_operators_default_loss_limit_starts_new_accounts);
+
+async fn a_bots_orders_and_log_in_obey_the_limits_and_the_break(app: TestApp) {
+    let (_, _, market_id, runners) = crate::betfair::exchange_market(&app, "Bots limited").await;
+    let market = format!("1.{market_id}");
+    let demo = app.demo().await;
+    let bot = crate::betfair::bot_login(&app, "demo", "Demo@1234").await;
+    set_limit(&app, &demo, json!({ "kind": "loss", "period": "day", "value": 100 }))
+        .await
+        .expect(200);
+    let order = |size: i64| {
+        json!({
+            "jsonrpc": "2.0", "method": "SportsAPING/v1.0/placeOrders", "id": 1,
+            "params": { "marketId": market, "instructions": [{
+                "orderType": "LIMIT", "selectionId": runners[0], "side": "BACK", "handicap": 0,
+                "limitOrder": { "size": size, "price": 2.5, "persistenceType": "LAPSE" } }] },
+        })
+    };
+    let placed = crate::betfair::rpc(&app, Some(&bot), "betting", order(60)).await;
+    assert_eq!(placed["result"]["status"], "SUCCESS", "{placed}");
+    let refused = crate::betfair::rpc(&app, Some(&bot), "betting", order(60)).await;
+    assert_eq!(refused["result"]["status"], "FAILURE", "{refused}");
+    assert_eq!(
+        refused["result"]["instructionReports"][0]["errorCode"], "LOSS_LIMIT_EXCEEDED",
+        "{refused}"
+    );
+
+    // A time-out ends the bot's session too, and its log-in is refused.
+    app.post("user/timeOut", Some(&demo), json!({ "period": "24h", "password": "Demo@1234" }))
+        .await
+        .expect(200);
+    let after = crate::betfair::rpc(&app, Some(&bot), "betting", order(10)).await;
+    assert!(after.get("error").is_some(), "a dead session places nothing: {after}");
+    let login = crate::betfair::identity(
+        &app,
+        "login",
+        &[("username", "demo"), ("password", "Demo@1234")],
+        None,
+    )
+    .await;
+    assert_eq!(login["status"], "FAIL", "{login}");
+    assert_eq!(login["error"], "ACCOUNT_ALREADY_LOCKED", "{login}");
+}
+both_databases!(a_bots_orders_and_log_in_obey_the_limits_and_the_break);
+
+async fn a_providers_debit_past_the_loss_limit_is_insufficient_funds(app: TestApp) {
+    let store = app.store().await;
+    let builtin = store.builtin_casino_provider().await.unwrap().unwrap();
+    let provider =
+        crate::wallet::Provider { code: builtin.code.clone(), secret: builtin.hmac_secret.clone() };
+    let demo = app.demo().await;
+    let token = crate::wallet::player_token(&app, &demo).await;
+    set_limit(&app, &demo, json!({ "kind": "loss", "period": "day", "value": 100 }))
+        .await
+        .expect(200);
+    let debit = |tx: &str, amount: &str| {
+        crate::wallet::wallet(
+            &app,
+            &provider,
+            "debit",
+            json!({ "token": token, "tx_id": tx, "round": "r-limit", "amount": amount }),
+        )
+    };
+    debit("d-1", "70").await.expect(200);
+    let refused = debit("d-2", "40").await;
+    refused.expect(422);
+    assert_eq!(refused.data()["code"], "insufficient_funds", "{}", refused.body);
+    assert!(refused.message().contains("loss limit"), "{}", refused.message());
+    debit("d-3", "30").await.expect(200);
+    set_limit(&app, &demo, json!({ "kind": "stake", "value": 5 })).await.expect(200);
+    let big = debit("d-4", "6").await;
+    big.expect(422);
+    assert_eq!(big.data()["code"], "bet_not_allowed", "{}", big.body);
+}
+both_databases!(a_providers_debit_past_the_loss_limit_is_insufficient_funds);
