@@ -377,7 +377,7 @@ test('in Hindi, no screen of the bettor’s app shows a text of the English cata
   await walk('/world-casino', 'world-casino-page');
   await walk(`/casino/mac88/game?url=${encodeURIComponent('https://evil.example.test/game')}`, 'game-error');
 
-  // Every report, from the user menu's routes.
+  // Every report and account page, from the user menu's routes.
   for (const [route, id] of [
     ['/report/account-statement', 'account-statement-page'],
     ['/report/payment-withdraw', 'payment-statement-page'],
@@ -386,6 +386,8 @@ test('in Hindi, no screen of the bettor’s app shows a text of the English cata
     ['/report/bet-history', 'bet-history-page'],
     ['/report/casino-result', 'casino-result-page'],
     ['/report/live-casino-bets', 'live-casino-bets-page'],
+    ['/safer-gambling', 'safer-gambling-page'],
+    ['/login-history', 'login-history-page'],
   ]) {
     await walk(route, id);
   }
