@@ -52,7 +52,7 @@ pub struct AccountSafer {
 
 /// A downline account's own limits and break, read-only.
 #[utoipa::path(post, path = "/console/account/safer", tag = "console", request_body = AccountSaferRequest, security(("bearer" = [])),
-    responses((status = 200, body = Envelope<AccountSafer>), (status = 401), (status = 404, description = "Not in the caller's downline")))]
+    responses((status = 200, body = Envelope<AccountSafer>), (status = 401), (status = 403, description = "Not an operator"), (status = 404, description = "Not in the caller's downline")))]
 async fn account_safer(
     State(state): State<AppState>,
     Operator(authed): Operator,
