@@ -25,7 +25,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use backlay_kit::clock::{iso_utc, ist_text};
 use backlay_kit::error::{ok, ok_with, ApiResult, AppError, Envelope};
 use backlay_kit::input::{AmountInput, ApiJson};
-use backlay_operator::safer::{refuse_if_blocked, start_block};
+use backlay_operator::safer::start_block;
 use backlay_operator::session::{confirm_own_password, ClientIp, CurrentUser};
 use backlay_operator::AppState;
 
@@ -502,7 +502,6 @@ async fn session_summary(
     State(state): State<AppState>,
     CurrentUser(authed): CurrentUser,
 ) -> ApiResult<SessionSummary> {
-    refuse_if_blocked(&state, authed.user.id).await?;
     let (started_ms, expires_ms) = state.store.session_times(authed.session_id).await?;
     let net = state.store.play_net_since(authed.user.id, started_ms).await?;
     let limits = state.store.limits(authed.user.id).await?;

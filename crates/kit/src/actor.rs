@@ -143,3 +143,24 @@ pub fn check_own_stake_limit(limit_minor: Option<i64>, stake_minor: i64) -> Resu
         _ => Ok(()),
     }
 }
+
+/// The bettor's own loss limit (`backlay_core::safer::loss_cap`: the most their exposure may
+/// reach, and the limit that binds): raising the exposure from `exposure_minor` by
+/// `delta_minor` past the cap is refused with what could still be lost. Asked by the engine's
+/// placement and by a casino stake or a wallet debit.
+pub fn check_loss_limit(
+    cap: Option<(i64, backlay_core::safer::Room)>,
+    exposure_minor: i64,
+    delta_minor: i64,
+) -> Result<(), AppError> {
+    match cap {
+        Some((cap_minor, room)) if exposure_minor + delta_minor > cap_minor => {
+            Err(AppError::Refused(Refusal::LossLimit {
+                left_minor: (cap_minor - exposure_minor).max(0),
+                period: room.period,
+                limit_minor: room.limit_minor,
+            }))
+        }
+        _ => Ok(()),
+    }
+}

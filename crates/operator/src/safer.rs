@@ -152,17 +152,9 @@ pub async fn check_play_stake(
         return Ok(());
     };
     backlay_kit::actor::check_own_stake_limit(funds.own_stake_limit_minor, stake_minor)?;
-    if let Some((cap_minor, room)) =
-        safer::loss_cap(&funds.loss_limits, funds.play_net_minor, funds.exposure_minor)
-    {
-        if funds.exposure_minor + stake_minor > cap_minor {
-            return Err(AppError::Refused(Refusal::LossLimit {
-                left_minor: (cap_minor - funds.exposure_minor).max(0),
-                period: room.period,
-                limit_minor: room.limit_minor,
-            }));
-        }
-    }
+    let cap = safer::loss_cap(&funds.loss_limits, funds.play_net_minor, funds.exposure_minor);
+    // The stake is lost until a win comes back: it raises what is at risk by itself.
+    backlay_kit::actor::check_loss_limit(cap, funds.exposure_minor, stake_minor)?;
     Ok(())
 }
 

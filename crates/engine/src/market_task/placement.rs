@@ -902,15 +902,7 @@ impl Funds {
             }
             // The bettor's own loss limit: the worst case of every open bet, with what was
             // lost in the period, stays within it.
-            if let Some((cap_minor, room)) = self.loss_cap {
-                if self.exposure_minor + delta_minor > cap_minor {
-                    return Err(AppError::Refused(Refusal::LossLimit {
-                        left_minor: (cap_minor - self.exposure_minor).max(0),
-                        period: room.period,
-                        limit_minor: room.limit_minor,
-                    }));
-                }
-            }
+            backlay_kit::actor::check_loss_limit(self.loss_cap, self.exposure_minor, delta_minor)?;
         }
         self.available_minor -= delta_minor;
         self.exposure_minor += delta_minor;
