@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CATALOGUE, stubServer } from '../testing/fake-server';
+import { EMPTY_CATALOGUE, stubServer, lastBodyTo } from '../testing/fake-server';
 import { demoUser, renderApp, storeSession } from '../testing/render';
 
 describe('log-in with security auth', () => {
@@ -169,7 +169,7 @@ describe('reports', () => {
 
     await user.selectOptions(screen.getByTestId('filter-type'), 'casino');
     await user.click(screen.getByTestId('filter-submit'));
-    await waitFor(() => expect(calls.at(-1)!.body).toMatchObject({ type: 'casino', page: 1 }));
+    await waitFor(() => expect(lastBodyTo(calls, '/api/report/accountStatement')).toMatchObject({ type: 'casino', page: 1 }));
 
     // Each cell names its column, for the stacked rows on a phone.
     for (const cell of within(screen.getByTestId('report-table')).getAllByRole('cell')) expect(cell).toHaveAttribute('data-label');
@@ -184,7 +184,7 @@ describe('reports', () => {
     await user.clear(from);
     await user.type(from, '01/11/2026');
     await user.click(screen.getByTestId('filter-submit'));
-    await waitFor(() => expect(calls.at(-1)!.body).toMatchObject({ from_date: '2026-11-01', page: 1 }));
+    await waitFor(() => expect(lastBodyTo(calls, '/api/report/accountStatement')).toMatchObject({ from_date: '2026-11-01', page: 1 }));
   });
 
   it("shows a report the server refuses (even a 404) in the server's words", async () => {

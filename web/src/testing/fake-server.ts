@@ -58,6 +58,17 @@ export function stubServer(answers: Answers, fallback?: Answer): Call[] {
   return calls;
 }
 
+/**
+ * The body of the last call to `path`. A test that asks what the last request said names the
+ * request: the balance, the notices and the session's summary are read on their own timers, and
+ * on a loaded machine one of them may come after the request the test made.
+ */
+export function lastBodyTo(calls: Call[], path: string): unknown {
+  const call = calls.filter((c) => c.path === path).at(-1);
+  if (!call) throw new Error(`no call to ${path}; calls were: ${calls.map((c) => c.path).join(', ')}`);
+  return call.body;
+}
+
 /** The catalogue answers every logged-in page asks for, empty unless overridden. */
 export const EMPTY_CATALOGUE: Answers = {
   'GET /api/globalSetting/getGlobalSetting': { data: { site_title: 'Backlay', payment_gateway: 1, site_message: 'Hello bettors' } },

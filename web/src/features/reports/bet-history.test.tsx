@@ -3,7 +3,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CATALOGUE, stubServer } from '../../testing/fake-server';
+import { EMPTY_CATALOGUE, stubServer, lastBodyTo } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
 
 const bet = {
@@ -73,13 +73,13 @@ describe('Bet History', () => {
     await user.selectOptions(screen.getByTestId('filter-market-type'), 'match_odds');
     await user.selectOptions(screen.getByTestId('filter-side'), 'back');
     await user.click(screen.getByTestId('filter-submit'));
-    await waitFor(() => expect(calls.at(-1)!.body).toMatchObject({ status: 'lapsed', sport_id: '4', market_type: 'match_odds', side: 'back', page: 1 }));
+    await waitFor(() => expect(lastBodyTo(calls, '/api/report/betHistory')).toMatchObject({ status: 'lapsed', sport_id: '4', market_type: 'match_odds', side: 'back', page: 1 }));
     expect(await within(table).findByText('Total (2 bets)')).toBeInTheDocument();
     expect(within(table).getAllByRole('row')).toHaveLength(1 + 2 + 1);
 
     // "All" sends no filter at all.
     await user.selectOptions(screen.getByTestId('filter-status'), '');
     await user.click(screen.getByTestId('filter-submit'));
-    await waitFor(() => expect(calls.at(-1)!.body).not.toHaveProperty('status'));
+    await waitFor(() => expect(lastBodyTo(calls, '/api/report/betHistory')).not.toHaveProperty('status'));
   });
 });

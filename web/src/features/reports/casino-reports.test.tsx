@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CATALOGUE, stubServer } from '../../testing/fake-server';
+import { EMPTY_CATALOGUE, stubServer, lastBodyTo } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
 
 describe('casino reports', () => {
@@ -78,7 +78,7 @@ describe('casino reports', () => {
 
     await screen.findByText('No data available in table');
     await user.selectOptions(screen.getByTestId('filter-bet-type'), 'casino');
-    await waitFor(() => expect(calls.at(-1)!.body).toMatchObject({ type: 'casino', status: 'matched' }));
+    await waitFor(() => expect(lastBodyTo(calls, '/api/report/currentBets')).toMatchObject({ type: 'casino', status: 'matched' }));
     const row = (await screen.findByText('Dragon Tiger 1 Day')).closest('tr')!;
     expect(within(row).getByRole('link', { name: 'dt1day-1795356000000' })).toHaveAttribute('href', '#/casino/round/dt1day-1795356000000');
     expect(within(row).getByText('Tiger')).toBeInTheDocument();

@@ -3,7 +3,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CATALOGUE, stubServer, type Call } from '../../testing/fake-server';
+import { EMPTY_CATALOGUE, stubServer, type Call, lastBodyTo } from '../../testing/fake-server';
 import { renderApp, storeSession } from '../../testing/render';
 
 const DATE = '2026-11-22T15:00:00.000Z';
@@ -69,7 +69,7 @@ describe('Profit & Loss', () => {
     // A sport: its matches and the sport's subtotal.
     await user.click(within(table).getByRole('button', { name: 'Cricket' }));
     await within(table).findByText('India v Australia');
-    expect(calls.at(-1)!.body).toMatchObject({ sport: '4', page: 1 });
+    expect(lastBodyTo(calls, '/api/report/profitLoss')).toMatchObject({ sport: '4', page: 1 });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Event', 'Markets', 'P&L', 'Commission', 'Net']);
     expect(within(screen.getByTestId('pl-trail')).getByText('Cricket')).toHaveAttribute('aria-current', 'page');
     expect(cellsOf(within(table).getByTestId('report-totals'))).toEqual(['Cricket total', '2', '₹50.00', '₹7.50', '₹42.50']);
@@ -77,7 +77,7 @@ describe('Profit & Loss', () => {
     // A match: its markets, each settled market's figures, the match's subtotal.
     await user.click(within(table).getByRole('button', { name: 'India v Australia' }));
     await within(table).findByText('Bookmaker');
-    expect(calls.at(-1)!.body).toMatchObject({ sport: '4', event: '17' });
+    expect(lastBodyTo(calls, '/api/report/profitLoss')).toMatchObject({ sport: '4', event: '17' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Market', 'Settled', 'P&L', 'Commission', 'Net']);
     expect(cellsOf(within(table).getByText('Match Odds').closest('tr')!)).toEqual(['Match Odds', '22/11/2026 20:30:00', '₹150.00', '₹7.50', '₹142.50']);
     expect(cellsOf(within(table).getByTestId('report-totals'))).toEqual(['India v Australia total', '', '₹50.00', '₹7.50', '₹42.50']);
@@ -94,7 +94,7 @@ describe('Profit & Loss', () => {
     await within(table).findByText('Cricket total');
     await user.click(within(screen.getByTestId('pl-trail')).getByTestId('pl-trail-all'));
     await within(table).findByText('Total');
-    await waitFor(() => expect(calls.at(-1)!.body).not.toHaveProperty('sport'));
+    await waitFor(() => expect(lastBodyTo(calls, '/api/report/profitLoss')).not.toHaveProperty('sport'));
   });
 
   it('opens a casino game’s rounds, each round on its own page', async () => {
