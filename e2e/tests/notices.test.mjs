@@ -1,7 +1,8 @@
 // @ts-check
 // Notices: a bettor whose resting bet is matched later by someone else is told at once (a toast
 // and the bell's count) on whatever page they are, and finds it in the bell's list after a
-// reload; the settlement is told the same way. At 1280 and 390 px wide.
+// reload; the settlement is told the same way. A log-in from a new device (the browser, after
+// this test's log-in from Node) is told too. At 1280 and 390 px wide.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, logInAs, newPage, startServer } from '../harness.mjs';
@@ -49,6 +50,18 @@ after(async () => {
   await server?.stop();
 });
 
+test('the browser\'s log-in after one from Node is a new device, told on the bell with a way to the log-in history', async () => {
+  await page.getByTestId('notice-count').filter({ hasText: '1' }).waitFor();
+  await page.getByTestId('notice-bell').click();
+  const item = page.getByTestId('notice-list').getByTestId('notice-item');
+  await item.first().waitFor();
+  assert.equal(await item.count(), 1);
+  assert.match(await item.first().innerText(), /New device\s*New log-in from .*Chrome.* at 127\.0\.0\.1\./);
+  await item.first().getByRole('link', { name: /Not you\?/ }).click();
+  await page.getByTestId('login-history-page').waitFor();
+  await page.getByTestId('notice-count').waitFor({ state: 'detached' });
+});
+
 test('a resting bet matched later is toasted on a page with no stream of its own, and listed after a reload', async () => {
   // A page that follows nothing live: the app keeps the bettor's own notices stream open.
   await page.goto(`${server.baseUrl}/#/report/account-statement`);
@@ -67,8 +80,8 @@ test('a resting bet matched later is toasted on a page with no stream of its own
   await page.getByTestId('notice-count').filter({ hasText: '1' }).waitFor();
   await page.getByTestId('notice-bell').click();
   const item = page.getByTestId('notice-list').getByTestId('notice-item');
-  await item.first().waitFor();
-  assert.equal(await item.count(), 1);
+  await item.nth(1).waitFor();
+  assert.equal(await item.count(), 2, 'the match and the new device');
   assert.match(await item.first().innerText(), /Part matched/);
   assert.match(await item.first().innerText(), /lay bet on Owls at 2\.50 matched/);
   // Opening the list marked it read.

@@ -2,7 +2,8 @@
 //! `GET user/notices` pages them newest first with the bell's unread count, and
 //! `POST user/notices/read` marks them seen up to one; the live streams send each new one as a
 //! `notice` event as it is made (`stream.rs`). The store keeps them (`backlay_store::notices`);
-//! the words are made here, from the bet, runner, market and match as they are when read.
+//! the words are made here, from the bet, runner, market and match as they are when read. A
+//! log-in from a new device is a notice too (issue 33), of no market.
 //!
 //! Only the caller's own notices are ever read: every query is by the session's user.
 
@@ -11,7 +12,9 @@ use std::collections::HashMap;
 use axum::extract::{Query, State};
 use backlay_core::exchange::{BetSide, MarketType};
 use backlay_core::money::Money;
-use backlay_store::notices::{Notice, NoticeBet, NoticeKind, NOTICES_PAGE_MAX};
+use backlay_store::notices::{
+    Notice, NoticeBet, NoticeKind, NoticeLogin, NoticeMarket, NOTICES_PAGE_MAX,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -32,20 +35,26 @@ pub struct NoticeItem {
     pub id: i64,
     #[schema(value_type = NoticeKind)]
     pub kind: NoticeKind,
-    /// The bet told of; null for a market's settlement or void (told once per bettor).
+    /// The bet told of; null for a market's settlement or void (told once per bettor), and for
+    /// a new device.
     #[schema(required = true)]
     pub bet_id: Option<i64>,
-    pub market_id: i64,
-    pub match_id: i64,
+    /// The market told of; null for a new device (and its match's too, below).
+    #[schema(required = true)]
+    pub market_id: Option<i64>,
+    #[schema(required = true)]
+    pub match_id: Option<i64>,
     /// What happened, in a sentence (English; the facts below let a client word it in its own
     /// language).
     pub text: String,
     /// When it happened (ISO-8601 UTC).
     pub at: String,
-    pub match_name: String,
-    pub market_name: String,
+    #[schema(required = true)]
+    pub match_name: Option<String>,
+    #[schema(required = true)]
+    pub market_name: Option<String>,
     /// Matched, lapsed, cancelled or void: the part of the bet it tells of; settled: the P&L
-    /// (for the whole market when no bet is told of).
+    /// (for the whole market when no bet is told of); 0 for a new device.
     #[schema(value_type = f64)]
     pub amount: Money,
     /// A market's settlement: the commission taken.
@@ -54,6 +63,19 @@ pub struct NoticeItem {
     /// The bet told of, as the bettor names it; null for a market's settlement or void.
     #[schema(required = true)]
     pub bet: Option<NoticeBetItem>,
+    /// A new device: the log-in told of; null for every other kind.
+    #[schema(required = true)]
+    pub login: Option<NoticeLoginItem>,
+}
+
+/// The log-in a new-device notice tells of.
+#[derive(Serialize, ToSchema, Debug, Clone, PartialEq)]
+pub struct NoticeLoginItem {
+    /// "Chrome 131 on Windows 10".
+    pub device: String,
+    /// The address it came from, when known.
+    #[schema(required = true)]
+    pub ip: Option<String>,
 }
 
 /// A notice's bet as the bettor names it: "back bet on India at 2.50".
@@ -80,20 +102,26 @@ impl NoticeItem {
             id: notice.id,
             kind: notice.kind,
             bet_id: notice.bet.as_ref().map(|bet| bet.bet_id),
-            market_id: notice.market_id,
-            match_id: notice.match_id,
+            market_id: notice.market.as_ref().map(|market| market.market_id),
+            match_id: notice.market.as_ref().map(|market| market.match_id),
             text: notice_text(notice),
             at: iso_utc(notice.created_at_ms),
-            match_name: notice.match_name.clone(),
-            market_name: notice.market_name.clone(),
+            match_name: notice.market.as_ref().map(|market| market.match_name.clone()),
+            market_name: notice.market.as_ref().map(|market| market.market_name.clone()),
             amount: Money::from_minor(notice.amount_minor),
             commission: Money::from_minor(notice.commission_minor),
-            bet: notice.bet.as_ref().map(|bet| NoticeBetItem {
-                side: bet.side,
-                price: price_text(bet, notice.market_type),
-                line: bet.line,
-                stake: Money::from_minor(bet.stake_minor),
-                selection_name: bet.selection_name.clone(),
+            bet: notice.bet.as_ref().zip(notice.market.as_ref()).map(|(bet, market)| {
+                NoticeBetItem {
+                    side: bet.side,
+                    price: price_text(bet, market.market_type),
+                    line: bet.line,
+                    stake: Money::from_minor(bet.stake_minor),
+                    selection_name: bet.selection_name.clone(),
+                }
+            }),
+            login: notice.login.as_ref().map(|login| NoticeLoginItem {
+                device: login.device.clone(),
+                ip: login.client_ip.clone(),
             }),
         }
     }
@@ -133,7 +161,25 @@ fn bet_words(bet: &NoticeBet, market_type: MarketType) -> String {
 
 /// The sentence a notice says.
 pub fn notice_text(notice: &Notice) -> String {
-    let place = format!("{} · {}", notice.match_name, notice.market_name);
+    match (&notice.market, &notice.login) {
+        (Some(market), _) => market_notice_text(notice, market),
+        (None, Some(login)) => login_notice_text(login),
+        // The schema gives every notice its market or its log-in (migration 0031's checks).
+        (None, None) => "Something changed on your account.".to_string(),
+    }
+}
+
+/// "New log-in from Chrome 131 on Windows 10 at 203.0.113.7."
+fn login_notice_text(login: &NoticeLogin) -> String {
+    match &login.client_ip {
+        Some(ip) => format!("New log-in from {} at {ip}.", login.device),
+        None => format!("New log-in from {}.", login.device),
+    }
+}
+
+/// The sentence of a notice of a market, or of a bet in it.
+fn market_notice_text(notice: &Notice, market: &NoticeMarket) -> String {
+    let place = format!("{} · {}", market.match_name, market.market_name);
     let amount = rupees(notice.amount_minor);
     let Some(bet) = &notice.bet else {
         // A market's settlement or void, told once to each of its bettors.
@@ -160,7 +206,7 @@ pub fn notice_text(notice: &Notice) -> String {
             }
         };
     };
-    let words = bet_words(bet, notice.market_type);
+    let words = bet_words(bet, market.market_type);
     let stake = rupees(bet.stake_minor);
     match notice.kind {
         NoticeKind::Matched => {
@@ -179,6 +225,8 @@ pub fn notice_text(notice: &Notice) -> String {
             format!("Your {words} is void: the {amount} matched is returned ({place}).")
         }
         NoticeKind::Settled => format!("Your {words} is settled ({place})."),
+        // Never of a bet (a new device names no market: 0031's checks); said plainly all the same.
+        NoticeKind::NewDevice => format!("Your {words} ({place})."),
     }
 }
 
@@ -273,15 +321,18 @@ mod tests {
         Notice {
             id: 1,
             kind,
-            market_id: 2,
-            market_name: "Match Odds".into(),
-            market_type: MarketType::MatchOdds,
-            match_id: 3,
-            match_name: "India v Australia".into(),
+            market: Some(NoticeMarket {
+                market_id: 2,
+                market_name: "Match Odds".into(),
+                market_type: MarketType::MatchOdds,
+                match_id: 3,
+                match_name: "India v Australia".into(),
+            }),
             amount_minor,
             commission_minor,
             created_at_ms: 0,
             bet: None,
+            login: None,
         }
     }
 
@@ -321,5 +372,21 @@ mod tests {
         );
         assert!(notice_text(&with_bet(notice(NoticeKind::Lapsed, 60_00, 0)))
             .starts_with("₹60.00 unmatched of your ₹100.00 back bet on India at 2.50 lapsed"));
+    }
+
+    #[test]
+    fn a_new_device_names_the_device_and_the_address() {
+        let mut new_device = notice(NoticeKind::NewDevice, 0, 0);
+        new_device.market = None;
+        new_device.login =
+            Some(NoticeLogin { device: "Chrome 131 on Windows 10".into(), client_ip: None });
+        assert_eq!(notice_text(&new_device), "New log-in from Chrome 131 on Windows 10.");
+        let item = NoticeItem::of(&new_device);
+        assert_eq!((item.market_id, item.match_name, item.bet), (None, None, None));
+        new_device.login.as_mut().unwrap().client_ip = Some("203.0.113.7".into());
+        assert_eq!(
+            notice_text(&new_device),
+            "New log-in from Chrome 131 on Windows 10 at 203.0.113.7."
+        );
     }
 }

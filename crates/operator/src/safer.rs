@@ -11,7 +11,7 @@ use axum::http::request::Parts;
 use backlay_core::safer;
 use backlay_kit::error::AppError;
 use backlay_kit::refusal::Refusal;
-use backlay_store::safer::{Block, BlockKind};
+use backlay_store::safer::{Block, BlockKind, LoginDevice};
 use backlay_store::Writer;
 
 use crate::AppState;
@@ -193,24 +193,25 @@ pub async fn check_deposit(
 }
 
 /// The device a request came from, named from its User-Agent ("Chrome 131 on Windows 10"),
-/// by woothee's parser; "Unknown device" without one.
+/// by woothee's parser, with its family (the name without the browser's version); "Unknown
+/// device" without one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Device(pub String);
+pub struct Device(pub LoginDevice);
 
 /// A User-Agent longer than this is cut before it is parsed: bounded work per request.
 const USER_AGENT_MAX_CHARS: usize = 512;
 
 impl Device {
-    /// The name of the device whose browser or bot sent `user_agent`.
+    /// The device whose browser or bot sent `user_agent`.
     pub fn of(user_agent: Option<&str>) -> Device {
         let Some(agent) = user_agent.map(str::trim).filter(|a| !a.is_empty()) else {
-            return Device("Unknown device".into());
+            return Device::named("Unknown device".into(), "Unknown device".into());
         };
         let agent: String = agent.chars().take(USER_AGENT_MAX_CHARS).collect();
         // One parser, built once: it compiles its patterns when made.
         static PARSER: std::sync::LazyLock<woothee::parser::Parser> =
             std::sync::LazyLock::new(woothee::parser::Parser::new);
-        let name = match PARSER.parse(&agent) {
+        match PARSER.parse(&agent) {
             Some(found) if found.name != "UNKNOWN" => {
                 let major = found.version.split('.').next().unwrap_or("");
                 let browser = if major.is_empty() || major == "UNKNOWN" {
@@ -219,21 +220,37 @@ impl Device {
                     format!("{} {major}", found.name)
                 };
                 if found.os == "UNKNOWN" {
-                    browser
+                    Device::named(browser, found.name.to_string())
                 } else {
-                    format!("{browser} on {}", found.os)
+                    Device::named(
+                        format!("{browser} on {}", found.os),
+                        format!("{} on {}", found.name, found.os),
+                    )
                 }
             }
-            // A bot's own client (curl, a library): its first word.
-            _ => agent
-                .split_whitespace()
-                .next()
-                .unwrap_or("Unknown device")
-                .chars()
-                .take(60)
-                .collect(),
-        };
-        Device(name)
+            // A bot's own client (curl, a library): its first word ("python-requests/2.32.3"),
+            // of the family before its version.
+            _ => {
+                let word: String = agent
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("Unknown device")
+                    .chars()
+                    .take(60)
+                    .collect();
+                let family = word.split('/').next().unwrap_or(&word).to_string();
+                Device::named(word, family)
+            }
+        }
+    }
+
+    fn named(name: String, family: String) -> Device {
+        Device(LoginDevice { name, family })
+    }
+
+    /// As the history and the sessions show it.
+    pub fn name(&self) -> &str {
+        &self.0.name
     }
 }
 
@@ -252,18 +269,38 @@ mod tests {
     #[test]
     fn a_device_is_named_by_its_browser_and_system() {
         let chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-        assert_eq!(Device::of(Some(chrome)).0, "Chrome 131 on Windows 10");
+        assert_eq!(Device::of(Some(chrome)).name(), "Chrome 131 on Windows 10");
         let iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
         assert!(
-            Device::of(Some(iphone)).0.starts_with("Safari 17 on iPhone"),
+            Device::of(Some(iphone)).name().starts_with("Safari 17 on iPhone"),
             "{:?}",
             Device::of(Some(iphone))
         );
-        assert_eq!(Device::of(Some("curl/8.5.0")).0, "HTTP Library curl");
-        assert_eq!(Device::of(None).0, "Unknown device");
-        assert_eq!(Device::of(Some("   ")).0, "Unknown device");
+        assert_eq!(Device::of(Some("curl/8.5.0")).name(), "HTTP Library curl");
+        assert_eq!(Device::of(None).name(), "Unknown device");
+        assert_eq!(Device::of(Some("   ")).name(), "Unknown device");
         // However long, bounded.
         let long = "x".repeat(100_000);
-        assert!(Device::of(Some(&long)).0.chars().count() <= 60);
+        assert!(Device::of(Some(&long)).name().chars().count() <= 60);
+    }
+
+    #[test]
+    fn a_browsers_update_is_the_same_device_and_another_system_is_not() {
+        let chrome = |version: &str, system: &str| {
+            Device::of(Some(&format!(
+                "Mozilla/5.0 ({system}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/{version} Safari/537.36"
+            )))
+        };
+        let windows = "Windows NT 10.0; Win64; x64";
+        let (old, new) = (chrome("131.0.0.0", windows), chrome("132.0.6834.83", windows));
+        assert_ne!(old.name(), new.name());
+        assert_eq!(old.0.family, "Chrome on Windows 10");
+        assert_eq!(old.0.family, new.0.family);
+        let linux = chrome("131.0.0.0", "X11; Linux x86_64");
+        assert_ne!(linux.0.family, old.0.family);
+        // A bot's client: its version is not part of its family either.
+        let bot = |agent| Device::of(Some(agent)).0;
+        assert_eq!(bot("python-requests/2.32.3").name, "python-requests/2.32.3");
+        assert_eq!(bot("python-requests/2.32.3").family, bot("python-requests/2.31.0").family);
     }
 }

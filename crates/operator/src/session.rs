@@ -327,7 +327,15 @@ pub async fn insert_session(
         expires_at_ms = expires_at_ms.min(now_ms + minutes * 60_000);
     }
     writer
-        .insert_session(user.id, &token_hash(&token), ip, &device.0, kind, now_ms, expires_at_ms)
+        .insert_session(
+            user.id,
+            &token_hash(&token),
+            ip,
+            device.name(),
+            kind,
+            now_ms,
+            expires_at_ms,
+        )
         .await?;
     writer.record_login(user.id, now_ms, ip, &device.0, LoginResult::Ok).await?;
     // Every session opened is a log-in (the web app's, the bot API's, after a code), recorded

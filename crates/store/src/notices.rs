@@ -2,7 +2,9 @@
 //! matched later by someone else's (in whole or in part), lapsed at a suspension or the off,
 //! cancelled by the exchange (a crossed book resolved, a runner withdrawn), or its market
 //! settled or voided. The answer to a placement already says what matched then; these tell of
-//! what happened after, when the bettor may be on another page.
+//! what happened after, when the bettor may be on another page. One kind is of the account, not
+//! of a bet: a log-in from a device not seen before (issue 33, written with the log-in by
+//! `Writer::record_login`).
 //!
 //! A notice is written by whoever makes the change, in the same transaction (the market's task
 //! for matching, lapses and settlement; a placement batch defers its notices to its group's end
@@ -35,6 +37,9 @@ backlay_core::named_enum! {
         Settled = "settled",
         /// A market was voided, or one bet of it (a withdrawn runner's): every stake returned.
         Voided = "voided",
+        /// A log-in from a device (its family: browser and system) the bettor had not logged in
+        /// from before. Names no market: [`Notice::login`] says which device and from where.
+        NewDevice = "new_device",
     }
 }
 
@@ -79,16 +84,33 @@ impl NewNotice {
 pub struct Notice {
     pub id: i64,
     pub kind: NoticeKind,
-    pub market_id: i64,
-    pub market_name: String,
-    pub market_type: MarketType,
-    pub match_id: i64,
-    pub match_name: String,
+    /// The market told of: every kind's but [`NoticeKind::NewDevice`].
+    pub market: Option<NoticeMarket>,
     pub amount_minor: i64,
     pub commission_minor: i64,
     pub created_at_ms: i64,
     /// The bet told of, if one is.
     pub bet: Option<NoticeBet>,
+    /// [`NoticeKind::NewDevice`]: the log-in told of.
+    pub login: Option<NoticeLogin>,
+}
+
+/// The market a notice tells of, and its match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoticeMarket {
+    pub market_id: i64,
+    pub market_name: String,
+    pub market_type: MarketType,
+    pub match_id: i64,
+    pub match_name: String,
+}
+
+/// The log-in a new-device notice tells of, as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoticeLogin {
+    /// "Chrome 131 on Windows 10".
+    pub device: String,
+    pub client_ip: Option<String>,
 }
 
 /// The bet a notice tells of, as it is now.
@@ -153,8 +175,9 @@ impl Writer {
 const NOTICE_FROM: &str = "SELECT n.id, n.kind, n.market_id, m.name AS market_name, m.market_type, \
      mt.id AS match_id, mt.name AS match_name, n.amount_minor, n.commission_minor, n.created_at_ms, \
      b.id AS bet_id, b.side, b.price, b.line, b.stake_minor, b.matched_minor, b.remaining_minor, \
-     r.name AS selection_name \
-     FROM notices n JOIN markets m ON m.id = n.market_id JOIN matches mt ON mt.id = m.match_id \
+     r.name AS selection_name, n.device, n.client_ip \
+     FROM notices n LEFT JOIN markets m ON m.id = n.market_id \
+     LEFT JOIN matches mt ON mt.id = m.match_id \
      LEFT JOIN bets b ON b.id = n.bet_id LEFT JOIN runners r ON r.id = b.runner_id";
 
 fn notice_from_row(row: &AnyRow) -> Result<Notice, sqlx::Error> {
@@ -171,18 +194,29 @@ fn notice_from_row(row: &AnyRow) -> Result<Notice, sqlx::Error> {
         }),
         None => None,
     };
+    let market = match row.try_get::<Option<i64>, _>("market_id")? {
+        Some(market_id) => Some(NoticeMarket {
+            market_id,
+            market_name: row.try_get("market_name")?,
+            market_type: named(row, "market_type")?,
+            match_id: row.try_get("match_id")?,
+            match_name: row.try_get("match_name")?,
+        }),
+        None => None,
+    };
+    let login = match row.try_get::<Option<String>, _>("device")? {
+        Some(device) => Some(NoticeLogin { device, client_ip: row.try_get("client_ip")? }),
+        None => None,
+    };
     Ok(Notice {
         id: row.try_get("id")?,
         kind: named(row, "kind")?,
-        market_id: row.try_get("market_id")?,
-        market_name: row.try_get("market_name")?,
-        market_type: named(row, "market_type")?,
-        match_id: row.try_get("match_id")?,
-        match_name: row.try_get("match_name")?,
+        market,
         amount_minor: row.try_get("amount_minor")?,
         commission_minor: row.try_get("commission_minor")?,
         created_at_ms: row.try_get("created_at_ms")?,
         bet,
+        login,
     })
 }
 

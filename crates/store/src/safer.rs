@@ -16,6 +16,7 @@ use backlay_core::safer::{period_start_ms, LimitKind, Period, PeriodLimits};
 use sqlx::Row;
 
 use crate::ledger::TransactionKind;
+use crate::notices::NoticeKind;
 use crate::sql::numbered;
 use crate::{Store, StoreResult, Writer};
 
@@ -141,6 +142,17 @@ backlay_core::named_enum! {
         TimedOut = "timed_out",
         SelfExcluded = "self_excluded",
     }
+}
+
+/// The device a log-in came from, as its User-Agent names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoginDevice {
+    /// As the history and the sessions show it: "Chrome 131 on Windows 10".
+    pub name: String,
+    /// The name without the browser's version ("Chrome on Windows 10"): a successful log-in of
+    /// a family the account has not logged in from before is a new device (a notice), and a
+    /// browser's update is not.
+    pub family: String,
 }
 
 /// One log-in attempt as the history lists it.
@@ -367,25 +379,13 @@ impl Store {
         user_id: i64,
         now_ms: i64,
         client_ip: Option<&str>,
-        device: &str,
+        device: &LoginDevice,
         result: LoginResult,
     ) -> StoreResult<()> {
         let mut writer = self.begin_write().await?;
         writer.record_login(user_id, now_ms, client_ip, device, result).await?;
         writer.commit().await?;
         Ok(())
-    }
-
-    /// Whether `user_id` logged in successfully from `device` before.
-    pub async fn device_seen(&self, user_id: i64, device: &str) -> StoreResult<bool> {
-        let found: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM login_history WHERE user_id = $1 AND device = $2 AND result = 'ok' LIMIT 1",
-        )
-        .bind(user_id)
-        .bind(device)
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(found.is_some())
     }
 
     /// A page of `user_id`'s log-in attempts, newest first, and how many there are.
@@ -504,16 +504,32 @@ impl Writer {
         user_id: i64,
         now_ms: i64,
         client_ip: Option<&str>,
-        device: &str,
+        device: &LoginDevice,
         result: LoginResult,
     ) -> StoreResult<()> {
+        // Written with the log-in, so the notice exists exactly when the log-in does.
+        if result == LoginResult::Ok && self.is_new_device(user_id, &device.family).await? {
+            sqlx::query(
+                "INSERT INTO notices (user_id, kind, market_id, bet_id, amount_minor, commission_minor, \
+                 created_at_ms, device, client_ip) VALUES ($1, $2, NULL, NULL, 0, 0, $3, $4, $5)",
+            )
+            .bind(user_id)
+            .bind(NoticeKind::NewDevice.as_str())
+            .bind(now_ms)
+            .bind(&device.name)
+            .bind(client_ip)
+            .execute(self.conn())
+            .await?;
+        }
         sqlx::query(
-            "INSERT INTO login_history (user_id, at_ms, client_ip, device, result) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO login_history (user_id, at_ms, client_ip, device, device_family, result) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(user_id)
         .bind(now_ms)
         .bind(client_ip)
-        .bind(device)
+        .bind(&device.name)
+        .bind(&device.family)
         .bind(result.as_str())
         .execute(self.conn())
         .await?;
@@ -523,6 +539,29 @@ impl Writer {
             .execute(self.conn())
             .await?;
         Ok(())
+    }
+
+    /// Whether a successful log-in from `family` would be the account's first from it, but not
+    /// its first log-in of all (the first device is not news to its owner).
+    async fn is_new_device(&mut self, user_id: i64, family: &str) -> StoreResult<bool> {
+        let logged_in_before: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM login_history WHERE user_id = $1 AND result = 'ok' LIMIT 1",
+        )
+        .bind(user_id)
+        .fetch_optional(self.conn())
+        .await?;
+        if logged_in_before.is_none() {
+            return Ok(false);
+        }
+        let seen: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM login_history WHERE user_id = $1 AND device_family = $2 \
+             AND result = 'ok' LIMIT 1",
+        )
+        .bind(user_id)
+        .bind(family)
+        .fetch_optional(self.conn())
+        .await?;
+        Ok(seen.is_none())
     }
 
     /// Stores `user_id`'s limits whole.

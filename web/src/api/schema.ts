@@ -7141,7 +7141,7 @@ export interface components {
             /**
              * Format: double
              * @description Matched, lapsed, cancelled or void: the part of the bet it tells of; settled: the P&L
-             *     (for the whole market when no bet is told of).
+             *     (for the whole market when no bet is told of); 0 for a new device.
              */
             amount: number;
             /** @description When it happened (ISO-8601 UTC). */
@@ -7149,7 +7149,8 @@ export interface components {
             bet: null | components["schemas"]["NoticeBetItem"];
             /**
              * Format: int64
-             * @description The bet told of; null for a market's settlement or void (told once per bettor).
+             * @description The bet told of; null for a market's settlement or void (told once per bettor), and for
+             *     a new device.
              */
             bet_id: number | null;
             /**
@@ -7160,12 +7161,16 @@ export interface components {
             /** Format: int64 */
             id: number;
             kind: components["schemas"]["NoticeKind"];
+            login: null | components["schemas"]["NoticeLoginItem"];
+            /**
+             * Format: int64
+             * @description The market told of; null for a new device (and its match's too, below).
+             */
+            market_id: number | null;
+            market_name: string | null;
             /** Format: int64 */
-            market_id: number;
-            market_name: string;
-            /** Format: int64 */
-            match_id: number;
-            match_name: string;
+            match_id: number | null;
+            match_name: string | null;
             /**
              * @description What happened, in a sentence (English; the facts below let a client word it in its own
              *     language).
@@ -7173,7 +7178,14 @@ export interface components {
             text: string;
         };
         /** @enum {string} */
-        NoticeKind: "matched" | "partially_matched" | "lapsed" | "cancelled" | "settled" | "voided";
+        NoticeKind: "matched" | "partially_matched" | "lapsed" | "cancelled" | "settled" | "voided" | "new_device";
+        /** @description The log-in a new-device notice tells of. */
+        NoticeLoginItem: {
+            /** @description "Chrome 131 on Windows 10". */
+            device: string;
+            /** @description The address it came from, when known. */
+            ip: string | null;
+        };
         NoticesPage: {
             /**
              * Format: int64

@@ -487,6 +487,73 @@ async fn log_ins_are_listed_and_other_sessions_can_be_ended(app: TestApp) {
 }
 both_databases!(log_ins_are_listed_and_other_sessions_can_be_ended);
 
+/// Logs `user` in with `password` from the browser (or bot) whose User-Agent is `agent`.
+async fn login_from(app: &TestApp, user: &str, password: &str, agent: &str) -> reqwest::Response {
+    app.client
+        .post(format!("{}/user/login", app.base))
+        .header("user-agent", agent)
+        .json(&json!({ "user_name": user, "password": password }))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// The kind and text of each of a bettor's notices, newest first.
+async fn notices_of(app: &TestApp, token: &str) -> Vec<Value> {
+    let page = app.get("user/notices", Some(token)).await;
+    page.expect(200);
+    page.data()["rows"].as_array().unwrap().clone()
+}
+
+async fn a_log_in_from_a_new_device_is_a_notice(app: TestApp) {
+    let chrome = |version: &str| {
+        format!("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/{version} Safari/537.36")
+    };
+    // The first log-in of all is not news, nor is the same browser after its update.
+    assert_eq!(login_from(&app, "demo", "Demo@1234", &chrome("131.0.0.0")).await.status(), 200);
+    assert_eq!(login_from(&app, "demo", "Demo@1234", &chrome("132.0.6834.83")).await.status(), 200);
+    // A wrong password from somewhere new is in the history, not a notice.
+    let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
+    assert_eq!(login_from(&app, "demo", "Wrong@1234", firefox).await.status(), 400);
+    let answer = login_from(&app, "demo", "Demo@1234", &chrome("132.0.6834.83")).await;
+    let token =
+        answer.json::<Value>().await.unwrap()["data"]["token"].as_str().unwrap().to_string();
+    assert!(notices_of(&app, &token).await.iter().all(|n| n["kind"] != "new_device"));
+
+    // Firefox on Linux logs in: the bettor is told, with the device and the address.
+    assert_eq!(login_from(&app, "demo", "Demo@1234", firefox).await.status(), 200);
+    let notices = notices_of(&app, &token).await;
+    let new: Vec<&Value> = notices.iter().filter(|n| n["kind"] == "new_device").collect();
+    assert_eq!(new.len(), 1, "{notices:?}");
+    let history = app.get("user/loginHistory?limit=1", Some(&token)).await;
+    let ip = history.data()["rows"][0]["ip"].clone();
+    assert_eq!(new[0]["login"], json!({ "device": "Firefox 133 on Linux", "ip": ip }));
+    assert_eq!(
+        new[0]["text"],
+        match ip.as_str() {
+            Some(ip) => format!("New log-in from Firefox 133 on Linux at {ip}."),
+            None => "New log-in from Firefox 133 on Linux.".to_string(),
+        }
+    );
+    assert_eq!((&new[0]["market_id"], &new[0]["bet"]), (&Value::Null, &Value::Null));
+    let unread = app.get("user/notices", Some(&token)).await.data()["unread"].as_i64().unwrap();
+    assert!(unread >= 1);
+    // Firefox again is no longer new; a bot's client is.
+    assert_eq!(login_from(&app, "demo", "Demo@1234", firefox).await.status(), 200);
+    assert_eq!(login_from(&app, "demo", "Demo@1234", "python-requests/2.32.3").await.status(), 200);
+    let devices: Vec<Value> = notices_of(&app, &token)
+        .await
+        .into_iter()
+        .filter(|n| n["kind"] == "new_device")
+        .map(|n| n["login"]["device"].clone())
+        .collect();
+    assert_eq!(devices, [json!("python-requests/2.32.3"), json!("Firefox 133 on Linux")]);
+    // Only the bettor is told.
+    let demo2 = app.login("demo2", "Demo@1234").await;
+    assert!(notices_of(&app, &demo2).await.iter().all(|n| n["kind"] != "new_device"));
+}
+both_databases!(a_log_in_from_a_new_device_is_a_notice);
+
 async fn a_session_limit_ends_the_session_and_the_summary_says_when(app: TestApp) {
     let demo = app.demo().await;
     let summary = app.get("user/sessionSummary", Some(&demo)).await;

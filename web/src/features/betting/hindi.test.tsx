@@ -293,20 +293,37 @@ describe('the betting screens in Hindi', () => {
       amount: 150,
       commission: 0,
       bet: { side: 'lay', price: '2.50', line: null, stake: 400, selection_name: 'A' },
+      login: null,
+    };
+    const newDevice: Notice = {
+      ...notice,
+      id: 10,
+      kind: 'new_device',
+      text: 'New log-in from Chrome 131 on Windows 10 at 203.0.113.7.',
+      bet_id: null,
+      market_id: null,
+      match_id: null,
+      match_name: null,
+      market_name: null,
+      amount: 0,
+      bet: null,
+      login: { device: 'Chrome 131 on Windows 10', ip: '203.0.113.7' },
     };
     stubServer({
       ...EMPTY_CATALOGUE,
-      'GET /api/user/notices?page=1&limit=20': { data: { rows: [notice], total: 1, page: 1, limit: 20, unread: 1, last_read_id: 0 } },
-      'POST /api/user/notices/read': { data: { last_read_id: 9 } },
+      'GET /api/user/notices?page=1&limit=20': { data: { rows: [newDevice, notice], total: 2, page: 1, limit: 20, unread: 2, last_read_id: 0 } },
+      'POST /api/user/notices/read': { data: { last_read_id: 10 } },
     });
     storeSession();
     renderApp('/');
-    const bell = await screen.findByRole('button', { name: 'सूचनाएँ, 1 अपठित' });
+    const bell = await screen.findByRole('button', { name: 'सूचनाएँ, 2 अपठित' });
     await userEvent.setup().click(bell);
     const list = screen.getByTestId('notice-list');
     expect(list).toHaveAccessibleName('सूचनाएँ');
     const said = 'आपकी ₹400.00 की A पर 2.50 की ले बेट में से ₹150.00 मैच्ड हुए; बाकी इंतज़ार में है (India v Australia · Match Odds)।';
-    expect(within(list).getByTestId('notice-item')).toHaveTextContent(`आंशिक मैच्ड${said}`);
+    const [deviceItem, betItem] = within(list).getAllByTestId('notice-item');
+    expect(deviceItem).toHaveTextContent('नया डिवाइसChrome 131 on Windows 10 से 203.0.113.7 पर नया लॉग-इन।आप नहीं थे?');
+    expect(betItem).toHaveTextContent(`आंशिक मैच्ड${said}`);
     expect(englishIn(list)).toEqual([]);
     expect(noticeToastText(notice)).toBe(`आंशिक मैच्ड · ${said}`);
   });

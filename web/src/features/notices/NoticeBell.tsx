@@ -1,7 +1,9 @@
 // The header's bell: the bettor's unread notices counted, and the recent ones listed when it
-// is opened (opening marks them read).
+// is opened (opening marks them read). A log-in from a new device links to the log-in history,
+// where the bettor can end every other session.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { markNoticesRead, NOTICES_QUERY_KEY } from '../../api/notice-feed';
 import { formatIstDateTime } from '../../lib/format';
@@ -84,6 +86,11 @@ export function NoticeBell() {
                 <li key={notice.id} className={notice.id > lastRead ? 'notice-item unread' : 'notice-item'} data-testid="notice-item">
                   <span className={`notice-kind kind-${notice.kind}`}>{t(`kind.${notice.kind}`)}</span>
                   <span className="notice-text">{noticeWords(notice)}</span>
+                  {notice.kind === 'new_device' && (
+                    <Link className="notice-link" to="/login-history" onClick={() => setOpen(false)}>
+                      {t('say.notYou')}
+                    </Link>
+                  )}
                   <time className="notice-time" dateTime={notice.at}>
                     {formatIstDateTime(notice.at)}
                   </time>

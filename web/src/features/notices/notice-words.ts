@@ -1,6 +1,7 @@
 // A notice in the app's language, from the facts it carries (crates/api/src/notices.rs: the
 // amounts, the bet as the bettor names it, the match and market). The server's `text` says the
 // same in English; it stands only where a notice carries no facts (a server of an older version).
+// A log-in from a new device is a notice too: it names the device and the address, not a bet.
 import type { Notice } from '../../api/notice-feed';
 import { i18n } from '../../i18n';
 import { formatMoney } from '../../lib/format';
@@ -15,8 +16,13 @@ function betWords(bet: NonNullable<Notice['bet']>): string {
 
 /** What the notice says happened, in a sentence. */
 export function noticeWords(notice: Notice): string {
-  if (notice.amount === undefined || notice.match_name === undefined) return notice.text;
-  const place = `${notice.match_name} · ${notice.market_name}`;
+  if (notice.kind === 'new_device') {
+    if (!notice.login) return notice.text;
+    const { device, ip } = notice.login;
+    return ip ? i18n.t('notices:say.newDevice', { device, ip }) : i18n.t('notices:say.newDeviceNoIp', { device });
+  }
+  if (notice.amount === undefined || notice.match_name == null) return notice.text;
+  const place = `${notice.match_name} · ${notice.market_name ?? ''}`;
   const amount = formatMoney(notice.amount);
   const bet = notice.bet;
   if (!bet) {
@@ -51,4 +57,5 @@ export function noticeWords(notice: Notice): string {
     case 'settled':
       return i18n.t('notices:say.betSettled', values);
   }
+  return notice.text;
 }

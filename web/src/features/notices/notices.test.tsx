@@ -24,6 +24,7 @@ const notice = (id: number, text = `notice ${id}`, kind: Notice['kind'] = 'match
   amount: 100,
   commission: 0,
   bet: { side: 'back', price: '2.50', line: null, stake: 100, selection_name: 'India' },
+  login: null,
   ...facts,
 });
 
@@ -53,29 +54,36 @@ describe('notices', () => {
       'GET /api/user/notices?page=1&limit=20': {
         data: {
           rows: [
+            notice(10, 'the server’s English', 'new_device', {
+              bet_id: null, market_id: null, match_id: null, match_name: null, market_name: null, bet: null, amount: 0,
+              login: { device: 'Chrome 131 on Windows 10', ip: '203.0.113.7' },
+            }),
             notice(9, 'the server’s English', 'partially_matched', { amount: 150, bet: { side: 'lay', price: '2.50', line: null, stake: 400, selection_name: 'A' } }),
             notice(8, 'the server’s English', 'settled', { bet_id: null, bet: null, amount: 600, commission: 12 }),
           ],
-          total: 2,
+          total: 3,
           page: 1,
           limit: 20,
-          unread: 2,
+          unread: 3,
           last_read_id: 7,
         },
       },
-      'POST /api/user/notices/read': { data: { last_read_id: 9 } },
+      'POST /api/user/notices/read': { data: { last_read_id: 10 } },
     });
     storeSession();
     renderApp('/');
-    expect(await screen.findByTestId('notice-count')).toHaveTextContent('2');
+    expect(await screen.findByTestId('notice-count')).toHaveTextContent('3');
     await userEvent.setup().click(screen.getByTestId('notice-bell'));
     const items = within(screen.getByTestId('notice-list')).getAllByTestId('notice-item');
     expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringContaining('New deviceNew log-in from Chrome 131 on Windows 10 at 203.0.113.7.Not you?'),
       expect.stringContaining('Part matched₹150.00 of your ₹400.00 lay bet on A at 2.50 matched; the rest waits (India v Australia · Match Odds).'),
       expect.stringContaining('Settled' + 'India v Australia · Match Odds settled: you won ₹600.00, commission ₹12.00, net ₹588.00.'),
     ]);
+    // A new device's notice leads to where the bettor can end the other sessions.
+    expect(within(items[0]).getByRole('link', { name: /Not you\?/ })).toHaveAttribute('href', '#/login-history');
     await waitFor(() =>
-      expect(calls.find((c) => c.path === '/api/user/notices/read')?.body).toEqual({ up_to_id: 9 }),
+      expect(calls.find((c) => c.path === '/api/user/notices/read')?.body).toEqual({ up_to_id: 10 }),
     );
     // The list loaded first was there before: no toast for it.
     expect(screen.queryByRole('alert')).toBeNull();

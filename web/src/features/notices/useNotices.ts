@@ -27,7 +27,7 @@ export function noticeToastText(notice: Notice): string {
 /** Shows one notice as a toast. */
 function toastNotice(notice: Notice): void {
   toast(noticeToastText(notice), {
-    type: notice.kind === 'settled' || notice.kind === 'matched' ? 'success' : 'info',
+    type: notice.kind === 'settled' || notice.kind === 'matched' ? 'success' : notice.kind === 'new_device' ? 'warning' : 'info',
     autoClose: NOTICE_TOAST_MS,
     toastId: `notice-${notice.id}`,
   });
