@@ -207,6 +207,8 @@ pub(super) async fn replace_orders(
     let mut reports = Vec::new();
     let mut passed = 0;
     let mut first_code: Option<&str> = None;
+    // The first refusal's words, when the engine gave some (the module docs of `orders`).
+    let mut first_details: Option<String> = None;
     for item in instructions {
         let id_value = item.get("betId");
         let cancel_instruction = json!({ "betId": bet_id_echo(id_value) });
@@ -268,12 +270,15 @@ pub(super) async fn replace_orders(
                     "placeInstructionReport": place_report,
                 }));
             }
-            Err(refusal) => {
-                first_code.get_or_insert(refusal.report_code());
+            Err(refused) => {
+                if first_code.is_none() {
+                    first_code = Some(refused.refusal.report_code());
+                    first_details = refused.details;
+                }
                 reports.push(failure(
                     "CANCELLED_NOT_PLACED",
                     cancel_report,
-                    failed(refusal.instruction_code(), Some(order.echo())),
+                    failed(refused.refusal.instruction_code(), Some(order.echo())),
                 ));
             }
         }
@@ -281,6 +286,9 @@ pub(super) async fn replace_orders(
     top.insert("status".into(), json!(overall(passed, reports.len())));
     if let Some(code) = first_code {
         top.insert("errorCode".into(), json!(code));
+    }
+    if let Some(details) = first_details {
+        top.insert("errorDetails".into(), json!(details));
     }
     top.insert("instructionReports".into(), Value::Array(reports));
     Ok(Value::Object(top))

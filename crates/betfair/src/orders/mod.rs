@@ -6,8 +6,11 @@
 //! Refusals of orders are reports, never exceptions: `status: FAILURE` with Betfair's codes,
 //! the execution report's (`errorCode` at the top: BET_ACTION_ERROR, INSUFFICIENT_FUNDS,
 //! MARKET_SUSPENDED, …) and the instruction's (INVALID_ODDS, INVALID_BET_SIZE, …); see
-//! [`Refusal`]. Only a request that is not one (no instructions, a list that is not a list)
-//! is an APINGException (INVALID_INPUT_DATA naming the field).
+//! [`Refusal`]. Where the engine said why in words (a loss limit's "You can lose ₹50.00 more
+//! today", a time-out's end), placeOrders and replaceOrders add them as `errorDetails` beside the
+//! report's `errorCode` (an addition of Backlay's: Betfair's reports carry the code alone), so a
+//! bot's owner reads the reason in its log. Only a request that is not one (no instructions, a
+//! list that is not a list) is an APINGException (INVALID_INPUT_DATA naming the field).
 //!
 //! Each place instruction is placed on its own (Betfair places a request all or nothing):
 //! a request whose instructions all pass is SUCCESS, one where none did FAILURE, and one with
@@ -141,6 +144,31 @@ impl Refusal {
             | Refusal::Duplicate
             | Refusal::Error => "ERROR_IN_ORDER",
         }
+    }
+}
+
+/// An order refused: Betfair's codes, and the engine's words when it gave some.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Refused {
+    pub refusal: Refusal,
+    /// The report's `errorDetails`: what the engine said, never an error of ours (logged).
+    pub details: Option<String>,
+}
+
+impl From<Refusal> for Refused {
+    fn from(refusal: Refusal) -> Refused {
+        Refused { refusal, details: None }
+    }
+}
+
+impl Refused {
+    /// The engine's refusal of a placement: its codes ([`refusal_of`]) and its words.
+    pub(crate) fn of(err: &AppError) -> Refused {
+        let details = match err {
+            AppError::Internal(_) | AppError::Unavailable { .. } => None,
+            said => Some(said.to_string()),
+        };
+        Refused { refusal: refusal_of(err), details }
     }
 }
 

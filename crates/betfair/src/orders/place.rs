@@ -117,7 +117,7 @@ pub(super) async fn place_one(
     order: &PlaceInstruction,
     client_ref: Option<String>,
     strategy_ref: Option<String>,
-) -> Result<Value, Refusal> {
+) -> Result<Value, Refused> {
     let fingerprint = format!(
         "bf|{market_id}|{}|{}|{}|{}|{}|{:?}|{:?}",
         order.selection_id,
@@ -148,10 +148,10 @@ pub(super) async fn place_one(
             cash_out: None,
         })
         .await
-        .map_err(|err| refusal_of(&err))?;
+        .map_err(|err| Refused::of(&err))?;
     if answer.repeated {
         // A copy of this request placed it first (see the module docs).
-        return Err(Refusal::Duplicate);
+        return Err(Refusal::Duplicate.into());
     }
     let complete = answer.size_matched == order.size;
     Ok(json!({
@@ -220,7 +220,7 @@ pub(super) async fn place_orders(
         let client_ref = client_refs.as_ref().map(|refs| refs[index].clone());
         let strategy_ref = strategy_ref.clone();
         async move {
-            let order = read_instruction(value)?;
+            let order = read_instruction(value).map_err(|(r, echo)| (r.into(), echo))?;
             place_one(state, caller, market_id, &order, client_ref, strategy_ref)
                 .await
                 .map_err(|r| (r, Some(order.echo())))
@@ -229,18 +229,22 @@ pub(super) async fn place_orders(
     // Together, so that the market's task places them in one batch.
     let results = futures::future::join_all(placing).await;
     let passed = results.iter().filter(|r| r.is_ok()).count();
-    let first_refusal = results.iter().find_map(|r| r.as_ref().err().map(|(refusal, _)| *refusal));
+    let first_refusal =
+        results.iter().find_map(|r| r.as_ref().err().map(|(refused, _)| refused.clone()));
     let reports: Vec<Value> = results
         .into_iter()
         .map(|result| match result {
             Ok(report) => report,
-            Err((refusal, echo)) => failed(refusal.instruction_code(), echo),
+            Err((refused, echo)) => failed(refused.refusal.instruction_code(), echo),
         })
         .collect();
     top.insert("status".into(), json!(overall(passed, reports.len())));
     top.insert("marketId".into(), json!(market_id_text(market_id)));
-    if let Some(refusal) = first_refusal {
-        top.insert("errorCode".into(), json!(refusal.report_code()));
+    if let Some(refused) = first_refusal {
+        top.insert("errorCode".into(), json!(refused.refusal.report_code()));
+        if let Some(details) = refused.details {
+            top.insert("errorDetails".into(), json!(details));
+        }
     }
     top.insert("instructionReports".into(), Value::Array(reports));
     Ok(Value::Object(top))

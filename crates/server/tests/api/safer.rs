@@ -645,6 +645,18 @@ async fn a_bots_orders_and_log_in_obey_the_limits_and_the_break(app: TestApp) {
         refused["result"]["instructionReports"][0]["errorCode"], "LOSS_LIMIT_EXCEEDED",
         "{refused}"
     );
+    // Beside Betfair's codes, the engine's words: what is left of the limit.
+    assert_eq!(refused["result"]["errorCode"], "LOSS_LIMIT_EXCEEDED", "{refused}");
+    assert_eq!(
+        refused["result"]["errorDetails"],
+        "This would take you past your loss limit of ₹100.00 a day: you can lose ₹40.00 more today.",
+        "{refused}"
+    );
+    // A stake past the bettor's own stake limit: INVALID_BET_SIZE, and why.
+    set_limit(&app, &demo, json!({ "kind": "stake", "value": 5 })).await.expect(200);
+    let too_big = crate::betfair::rpc(&app, Some(&bot), "betting", order(10)).await;
+    assert_eq!(too_big["result"]["instructionReports"][0]["errorCode"], "INVALID_BET_SIZE");
+    assert_eq!(too_big["result"]["errorDetails"], "Your stake limit is ₹5.00 a bet.", "{too_big}");
 
     // A time-out ends the bot's session too, and its log-in is refused.
     app.post("user/timeOut", Some(&demo), json!({ "period": "24h", "password": "Demo@1234" }))
