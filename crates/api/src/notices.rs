@@ -13,7 +13,7 @@ use axum::extract::{Query, State};
 use backlay_core::exchange::{BetSide, MarketType};
 use backlay_core::money::Money;
 use backlay_store::notices::{
-    Notice, NoticeBet, NoticeKind, NoticeLogin, NoticeMarket, NOTICES_PAGE_MAX,
+    Notice, NoticeAbout, NoticeBet, NoticeKind, NoticeLogin, NoticeMarket, NOTICES_PAGE_MAX,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -98,28 +98,30 @@ pub struct NoticeBetItem {
 
 impl NoticeItem {
     pub fn of(notice: &Notice) -> NoticeItem {
+        let (market, login) = match &notice.about {
+            NoticeAbout::Market(market) => (Some(market), None),
+            NoticeAbout::Login(login) => (None, Some(login)),
+        };
         NoticeItem {
             id: notice.id,
             kind: notice.kind,
             bet_id: notice.bet.as_ref().map(|bet| bet.bet_id),
-            market_id: notice.market.as_ref().map(|market| market.market_id),
-            match_id: notice.market.as_ref().map(|market| market.match_id),
+            market_id: market.map(|market| market.market_id),
+            match_id: market.map(|market| market.match_id),
             text: notice_text(notice),
             at: iso_utc(notice.created_at_ms),
-            match_name: notice.market.as_ref().map(|market| market.match_name.clone()),
-            market_name: notice.market.as_ref().map(|market| market.market_name.clone()),
+            match_name: market.map(|market| market.match_name.clone()),
+            market_name: market.map(|market| market.market_name.clone()),
             amount: Money::from_minor(notice.amount_minor),
             commission: Money::from_minor(notice.commission_minor),
-            bet: notice.bet.as_ref().zip(notice.market.as_ref()).map(|(bet, market)| {
-                NoticeBetItem {
-                    side: bet.side,
-                    price: price_text(bet, market.market_type),
-                    line: bet.line,
-                    stake: Money::from_minor(bet.stake_minor),
-                    selection_name: bet.selection_name.clone(),
-                }
+            bet: notice.bet.as_ref().zip(market).map(|(bet, market)| NoticeBetItem {
+                side: bet.side,
+                price: price_text(bet, market.market_type),
+                line: bet.line,
+                stake: Money::from_minor(bet.stake_minor),
+                selection_name: bet.selection_name.clone(),
             }),
-            login: notice.login.as_ref().map(|login| NoticeLoginItem {
+            login: login.map(|login| NoticeLoginItem {
                 device: login.device.clone(),
                 ip: login.client_ip.clone(),
             }),
@@ -161,11 +163,9 @@ fn bet_words(bet: &NoticeBet, market_type: MarketType) -> String {
 
 /// The sentence a notice says.
 pub fn notice_text(notice: &Notice) -> String {
-    match (&notice.market, &notice.login) {
-        (Some(market), _) => market_notice_text(notice, market),
-        (None, Some(login)) => login_notice_text(login),
-        // The schema gives every notice its market or its log-in (migration 0031's checks).
-        (None, None) => "Something changed on your account.".to_string(),
+    match &notice.about {
+        NoticeAbout::Market(market) => market_notice_text(notice, market),
+        NoticeAbout::Login(login) => login_notice_text(login),
     }
 }
 
@@ -321,7 +321,7 @@ mod tests {
         Notice {
             id: 1,
             kind,
-            market: Some(NoticeMarket {
+            about: NoticeAbout::Market(NoticeMarket {
                 market_id: 2,
                 market_name: "Match Odds".into(),
                 market_type: MarketType::MatchOdds,
@@ -332,7 +332,6 @@ mod tests {
             commission_minor,
             created_at_ms: 0,
             bet: None,
-            login: None,
         }
     }
 
@@ -377,13 +376,13 @@ mod tests {
     #[test]
     fn a_new_device_names_the_device_and_the_address() {
         let mut new_device = notice(NoticeKind::NewDevice, 0, 0);
-        new_device.market = None;
-        new_device.login =
-            Some(NoticeLogin { device: "Chrome 131 on Windows 10".into(), client_ip: None });
+        let mut login = NoticeLogin { device: "Chrome 131 on Windows 10".into(), client_ip: None };
+        new_device.about = NoticeAbout::Login(login.clone());
         assert_eq!(notice_text(&new_device), "New log-in from Chrome 131 on Windows 10.");
         let item = NoticeItem::of(&new_device);
         assert_eq!((item.market_id, item.match_name, item.bet), (None, None, None));
-        new_device.login.as_mut().unwrap().client_ip = Some("203.0.113.7".into());
+        login.client_ip = Some("203.0.113.7".into());
+        new_device.about = NoticeAbout::Login(login);
         assert_eq!(
             notice_text(&new_device),
             "New log-in from Chrome 131 on Windows 10 at 203.0.113.7."

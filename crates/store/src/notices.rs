@@ -38,7 +38,7 @@ backlay_core::named_enum! {
         /// A market was voided, or one bet of it (a withdrawn runner's): every stake returned.
         Voided = "voided",
         /// A log-in from a device (its family: browser and system) the bettor had not logged in
-        /// from before. Names no market: [`Notice::login`] says which device and from where.
+        /// from before. Names no market: it is [`NoticeAbout::Login`].
         NewDevice = "new_device",
     }
 }
@@ -84,15 +84,21 @@ impl NewNotice {
 pub struct Notice {
     pub id: i64,
     pub kind: NoticeKind,
-    /// The market told of: every kind's but [`NoticeKind::NewDevice`].
-    pub market: Option<NoticeMarket>,
+    /// The market or the log-in it tells of.
+    pub about: NoticeAbout,
     pub amount_minor: i64,
     pub commission_minor: i64,
     pub created_at_ms: i64,
-    /// The bet told of, if one is.
+    /// The bet told of, if one is (only ever in a market).
     pub bet: Option<NoticeBet>,
-    /// [`NoticeKind::NewDevice`]: the log-in told of.
-    pub login: Option<NoticeLogin>,
+}
+
+/// What a notice is of: a market (every kind but [`NoticeKind::NewDevice`]) or a log-in
+/// (migration 0031's checks hold a row to exactly one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoticeAbout {
+    Market(NoticeMarket),
+    Login(NoticeLogin),
 }
 
 /// The market a notice tells of, and its match.
@@ -169,6 +175,29 @@ impl Writer {
         let engine = self.engine;
         NOTICES.write(self.conn(), engine, &notices.collect::<Vec<_>>()).await
     }
+
+    /// Stores the notice of a log-in from a new device, with the log-in
+    /// (`Writer::record_login`): the device's name and the address as they were.
+    pub(crate) async fn insert_new_device_notice(
+        &mut self,
+        user_id: i64,
+        device_name: &str,
+        client_ip: Option<&str>,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO notices (user_id, kind, market_id, bet_id, amount_minor, commission_minor, \
+             created_at_ms, device, client_ip) VALUES ($1, $2, NULL, NULL, 0, 0, $3, $4, $5)",
+        )
+        .bind(user_id)
+        .bind(NoticeKind::NewDevice.as_str())
+        .bind(now_ms)
+        .bind(device_name)
+        .bind(client_ip)
+        .execute(self.conn())
+        .await?;
+        Ok(())
+    }
 }
 
 /// A notice's row joined to what its words name; a `WHERE` on `n` follows.
@@ -194,29 +223,27 @@ fn notice_from_row(row: &AnyRow) -> Result<Notice, sqlx::Error> {
         }),
         None => None,
     };
-    let market = match row.try_get::<Option<i64>, _>("market_id")? {
-        Some(market_id) => Some(NoticeMarket {
+    let about = match row.try_get::<Option<i64>, _>("market_id")? {
+        Some(market_id) => NoticeAbout::Market(NoticeMarket {
             market_id,
             market_name: row.try_get("market_name")?,
             market_type: named(row, "market_type")?,
             match_id: row.try_get("match_id")?,
             match_name: row.try_get("match_name")?,
         }),
-        None => None,
-    };
-    let login = match row.try_get::<Option<String>, _>("device")? {
-        Some(device) => Some(NoticeLogin { device, client_ip: row.try_get("client_ip")? }),
-        None => None,
+        None => NoticeAbout::Login(NoticeLogin {
+            device: row.try_get("device")?,
+            client_ip: row.try_get("client_ip")?,
+        }),
     };
     Ok(Notice {
         id: row.try_get("id")?,
         kind: named(row, "kind")?,
-        market,
+        about,
         amount_minor: row.try_get("amount_minor")?,
         commission_minor: row.try_get("commission_minor")?,
         created_at_ms: row.try_get("created_at_ms")?,
         bet,
-        login,
     })
 }
 

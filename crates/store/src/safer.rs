@@ -16,7 +16,6 @@ use backlay_core::safer::{period_start_ms, LimitKind, Period, PeriodLimits};
 use sqlx::Row;
 
 use crate::ledger::TransactionKind;
-use crate::notices::NoticeKind;
 use crate::sql::numbered;
 use crate::{Store, StoreResult, Writer};
 
@@ -509,17 +508,7 @@ impl Writer {
     ) -> StoreResult<()> {
         // Written with the log-in, so the notice exists exactly when the log-in does.
         if result == LoginResult::Ok && self.is_new_device(user_id, &device.family).await? {
-            sqlx::query(
-                "INSERT INTO notices (user_id, kind, market_id, bet_id, amount_minor, commission_minor, \
-                 created_at_ms, device, client_ip) VALUES ($1, $2, NULL, NULL, 0, 0, $3, $4, $5)",
-            )
-            .bind(user_id)
-            .bind(NoticeKind::NewDevice.as_str())
-            .bind(now_ms)
-            .bind(&device.name)
-            .bind(client_ip)
-            .execute(self.conn())
-            .await?;
+            self.insert_new_device_notice(user_id, &device.name, client_ip, now_ms).await?;
         }
         sqlx::query(
             "INSERT INTO login_history (user_id, at_ms, client_ip, device, device_family, result) \
@@ -544,24 +533,18 @@ impl Writer {
     /// Whether a successful log-in from `family` would be the account's first from it, but not
     /// its first log-in of all (the first device is not news to its owner).
     async fn is_new_device(&mut self, user_id: i64, family: &str) -> StoreResult<bool> {
-        let logged_in_before: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM login_history WHERE user_id = $1 AND result = 'ok' LIMIT 1",
-        )
-        .bind(user_id)
-        .fetch_optional(self.conn())
-        .await?;
-        if logged_in_before.is_none() {
-            return Ok(false);
-        }
-        let seen: Option<i64> = sqlx::query_scalar(
-            "SELECT id FROM login_history WHERE user_id = $1 AND device_family = $2 \
-             AND result = 'ok' LIMIT 1",
+        let row = sqlx::query(
+            "SELECT (SELECT MIN(id) FROM login_history WHERE user_id = $1 AND result = 'ok') AS any_ok, \
+             (SELECT MIN(id) FROM login_history WHERE user_id = $1 AND result = 'ok' \
+             AND device_family = $2) AS family_ok",
         )
         .bind(user_id)
         .bind(family)
-        .fetch_optional(self.conn())
+        .fetch_one(self.conn())
         .await?;
-        Ok(seen.is_none())
+        let logged_in_before = row.try_get::<Option<i64>, _>("any_ok")?.is_some();
+        let seen = row.try_get::<Option<i64>, _>("family_ok")?.is_some();
+        Ok(logged_in_before && !seen)
     }
 
     /// Stores `user_id`'s limits whole.

@@ -24,10 +24,13 @@ export function noticeToastText(notice: Notice): string {
   return `${i18n.t(`notices:kind.${notice.kind}`)} · ${noticeWords(notice)}`;
 }
 
+/** A toast's colour by the notice's kind; the rest are 'info'. */
+const TOAST_TYPE: Partial<Record<Notice['kind'], 'success' | 'warning'>> = { settled: 'success', matched: 'success', new_device: 'warning' };
+
 /** Shows one notice as a toast. */
 function toastNotice(notice: Notice): void {
   toast(noticeToastText(notice), {
-    type: notice.kind === 'settled' || notice.kind === 'matched' ? 'success' : notice.kind === 'new_device' ? 'warning' : 'info',
+    type: TOAST_TYPE[notice.kind] ?? 'info',
     autoClose: NOTICE_TOAST_MS,
     toastId: `notice-${notice.id}`,
   });
